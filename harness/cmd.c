@@ -1,0 +1,101 @@
+/*
+ * The table of subcommands and their lookup by unique prefix.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cmd.h"
+#include "harness/util.h"
+
+extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_stat_entry;
+extern const struct cmd_entry cmd_db_entry;
+extern const struct cmd_entry cmd_plot_entry;
+extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_nightly_entry;
+extern const struct cmd_entry cmd_env_entry;
+extern const struct cmd_entry cmd_restore_entry;
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_run_entry,
+	&cmd_stat_entry,
+	&cmd_db_entry,
+	&cmd_plot_entry,
+	&cmd_report_entry,
+	&cmd_nightly_entry,
+	&cmd_env_entry,
+	&cmd_restore_entry,
+	NULL
+};
+
+const struct cmd_entry *
+cmd_find(const char *name, char **cause)
+{
+	const struct cmd_entry *const	*e;
+	const struct cmd_entry		*found = NULL;
+	struct strbuf			 amb = STRBUF_INIT;
+	size_t				 n = strlen(name);
+	int				 matches = 0;
+
+	for (e = cmd_table; *e != NULL; e++) {
+		if (strcmp((*e)->name, name) == 0)
+			return *e;
+		if (n > 0 && strncmp((*e)->name, name, n) == 0) {
+			if (matches++ > 0)
+				strbuf_adds(&amb, ", ");
+			strbuf_adds(&amb, (*e)->name);
+			found = *e;
+		}
+	}
+	if (matches == 1) {
+		strbuf_release(&amb);
+		return found;
+	}
+	if (matches > 1)
+		set_cause(cause, "ambiguous command '%s': %s", name, amb.buf);
+	else
+		set_cause(cause, "unknown command '%s' (try abbench --help)",
+		    name);
+	strbuf_release(&amb);
+	return NULL;
+}
+
+void
+cmd_print_usage(const struct cmd_entry *e, FILE *fp)
+{
+	fprintf(fp, "usage: abbench %s %s\n\n%s", e->name, e->args, e->help);
+	if (e->help[0] != '\0' && e->help[strlen(e->help) - 1] != '\n')
+		fputc('\n', fp);
+}
+
+int
+cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			cmd_print_usage(e, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const char *
+cmd_db_path(const char *opt)
+{
+	const char	*env;
+
+	if (opt != NULL)
+		return opt;
+	if ((env = getenv("ABBENCH_DB")) != NULL && *env != '\0')
+		return env;
+	return "abbench.db";
+}

@@ -1,0 +1,34 @@
+/*
+ * The command table (tmux cmd.c style): one cmd-NAME.c per subcommand
+ * exporting cmd_NAME_entry, looked up by unique prefix.
+ */
+#ifndef ABBENCH_CMD_H
+#define ABBENCH_CMD_H
+
+#include <stdio.h>
+
+/* Exit statuses (DESIGN.md). */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* a regression, a failed sample or check */
+#define EXIT_USAGE	2	/* usage or input error */
+
+struct cmd_entry {
+	const char	*name;
+	const char	*args;		/* one-line synopsis after the name */
+	const char	*summary;	/* one line for `abbench --help` */
+	const char	*help;		/* full text for `abbench NAME --help` */
+	/* argv[0] is the command name. Returns the exit status. */
+	int		(*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry *const cmd_table[];
+
+/* Unique-prefix lookup; NULL with *cause on no or ambiguous match. */
+const struct cmd_entry	*cmd_find(const char *name, char **cause);
+void	cmd_print_usage(const struct cmd_entry *e, FILE *fp);
+/* True if argv has --help or -h before a "--"; prints the help. */
+int	cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
+/* The database path: --db, else $ABBENCH_DB, else ./abbench.db. */
+const char *cmd_db_path(const char *opt);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * Executors behind one ops table: where and how a workload's program runs.
+ *
+ *   local   a host process in its own cgroup (libcgroup), below the cgroup
+ *           abbench runs in;
+ *   docker  the docker CLI (--runtime from the arm, --label abbench.run);
+ *   oci     a generated bundle driven with an OCI runtime binary.
+ *
+ * start() launches one program and returns a handle; wait() waits for it
+ * with a deadline (killing it when the deadline passes); destroy() kills,
+ * reaps and removes everything the handle owns and is safe to call twice.
+ */
+#ifndef ABBENCH_EXEC_H
+#define ABBENCH_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "harness/util.h"
+
+struct run_ctx;
+struct experiment;
+struct workload;
+struct arm;
+
+struct exec_mount {
+	const char	*type;		/* "bind" or "tmpfs" */
+	const char	*source;	/* host path (bind) */
+	const char	*target;	/* path inside */
+	const char	*options;	/* "ro", "size=64m", ... or NULL */
+};
+
+struct exec_spec {
+	char *const	*argv;		/* the program and its arguments */
+	char *const	*env;		/* extra NAME=VALUE, NULL-terminated */
+	const char	*name;		/* a name for logs and container names */
+	const char	*runtime;	/* docker --runtime / OCI binary */
+	char *const	*runtime_args;	/* global runtime flags (oci) */
+	const char	*image;		/* docker image / OCI rootfs dir */
+	double		 cpus;		/* 0 = no limit */
+	uint64_t	 memory;	/* bytes, 0 = no limit */
+	const char	*cgroup_parent;	/* relative cgroup path, or NULL */
+	const struct exec_mount *mounts;
+	size_t		 nmounts;
+	int		 capture;	/* keep stdout (and stderr's tail) */
+	int		 detach;	/* docker: run -d */
+};
+
+struct exec_status {
+	int		 status;	/* raw wait status (-1 if unknown) */
+	int		 timed_out;
+	struct rusage	 ru;		/* local: from wait4 */
+	int64_t		 start_ns;	/* spawn, CLOCK_MONOTONIC */
+	int64_t		 end_ns;	/* reap */
+	char		*out;		/* captured stdout (capture) */
+	size_t		 outlen;
+	char		*err;		/* last lines of stderr */
+};
+void	exec_status_release(struct exec_status *st);
+/* "exited 3", "killed by SIGKILL", "timed out after 5s". */
+char	*exec_status_describe(const struct exec_status *st);
+
+struct exec_proc;
+
+struct exec_ops {
+	const char	*name;
+	/* Before the first sample: daemon up, runtimes registered, ... */
+	int	(*check)(struct run_ctx *ctx, const struct experiment *e,
+		    const struct workload *wl, char **cause);
+	int	(*start)(struct run_ctx *ctx, const struct exec_spec *spec,
+		    struct exec_proc **proc, char **cause);
+	/* Wait until the program ends or deadline_ns (monotonic) passes. */
+	int	(*wait)(struct run_ctx *ctx, struct exec_proc *proc,
+		    int64_t deadline_ns, struct exec_status *st, char **cause);
+	void	(*destroy)(struct run_ctx *ctx, struct exec_proc *proc);
+	/* The cgroup directory of the process for a v1 controller (or the
+	 * v2 directory when controller is NULL); malloc'd. */
+	char	*(*cgroup_dir)(struct exec_proc *proc, const char *controller);
+	/* Host pid of the main process (sandbox for runsc), or -1. */
+	long	(*pid)(struct exec_proc *proc);
+};
+
+const struct exec_ops	*exec_lookup(const char *name);
+extern const struct exec_ops *const exec_types[];
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * abbench: run A/B experiments on container runtimes and Linux hosts, store
+ * every sample, and compare arms the way Go's benchstat does.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "harness/cmd.h"
+#include "harness/util.h"
+
+static void
+usage(FILE *fp)
+{
+	const struct cmd_entry *const	*e;
+
+	fprintf(fp, "usage: abbench [--version] [--help] COMMAND [ARGS]\n\n"
+	    "abbench runs interleaved A/B experiments on container runtimes "
+	    "and hosts,\nstores every sample in SQLite and compares arms "
+	    "like Go's benchstat.\n\ncommands (any unique prefix works):\n");
+	for (e = cmd_table; *e != NULL; e++)
+		fprintf(fp, "  %-8s %s\n", (*e)->name, (*e)->summary);
+	fprintf(fp, "\n'abbench COMMAND --help' describes a command. "
+	    "Exit status: 0 ok, 1 a failed\nsample, check or regression, "
+	    "2 a usage or input error.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cmd_entry	*e;
+	char			*cause = NULL;
+
+	gsl_set_error_handler_off();
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			if ((e = cmd_find(argv[2], &cause)) == NULL) {
+				error("%s", cause);
+				free(cause);
+				return EXIT_USAGE;
+			}
+			cmd_print_usage(e, stdout);
+			return EXIT_OK;
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("abbench %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	if ((e = cmd_find(argv[1], &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	/* benchstat's own flags include -h; stat handles help itself. */
+	if (strcmp(e->name, "stat") != 0 && cmd_wants_help(e, argc - 1,
+	    argv + 1))
+		return EXIT_OK;
+	return e->exec(argc - 1, argv + 1);
+}

@@ -1,0 +1,80 @@
+/*
+ * Child processes: spawned from argv arrays (never through a shell), with
+ * optional environment additions, an optional cgroup to join before exec,
+ * captured output, and a deadline after which the child (and its process
+ * group) gets SIGTERM, a grace period, then SIGKILL. Every child is reaped;
+ * the raw wait status and rusage (wait4) are kept.
+ *
+ * Children registered here are killed by spawn_kill_all() (used by the
+ * signal path so that Ctrl-C never leaves a child behind).
+ */
+#ifndef ABBENCH_SPAWN_H
+#define ABBENCH_SPAWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "harness/util.h"
+
+enum spawn_flags {
+	SPAWN_CAPTURE_OUT = 1 << 0,	/* keep stdout in child->out */
+	SPAWN_CAPTURE_ERR = 1 << 1,	/* keep stderr in child->err */
+	SPAWN_NULL_OUT = 1 << 2,	/* stdout to /dev/null */
+	SPAWN_NULL_ERR = 1 << 3,	/* stderr to /dev/null */
+	SPAWN_NULL_IN = 1 << 4,		/* stdin from /dev/null (default) */
+	SPAWN_STDIN_BUF = 1 << 5,	/* feed child->in (then close) */
+};
+
+struct child {
+	/* Filled by the caller before spawn: */
+	char *const	*argv;
+	char *const	*env_add;	/* NAME=VALUE added to the env */
+	int		 flags;
+	const char	*cwd;
+	/* cgroup.procs files the child writes its pid into before exec. */
+	char *const	*cgroup_procs;
+	const char	*in;		/* SPAWN_STDIN_BUF data */
+	size_t		 inlen;
+	int64_t		 grace_ns;	/* SIGTERM to SIGKILL (default 2s) */
+	/* Filled by spawn / wait: */
+	pid_t		 pid;
+	int64_t		 start_ns;	/* just before fork, monotonic */
+	int64_t		 end_ns;	/* reaped, monotonic */
+	int		 status;	/* raw wait status */
+	int		 timed_out;
+	int		 reaped;
+	struct rusage	 ru;
+	struct strbuf	 out;
+	struct strbuf	 err;
+	int		 out_fd, err_fd, in_fd;	/* internal */
+	size_t		 in_off;		/* internal */
+};
+
+/* Start the child; it runs in its own process group. */
+int	spawn_start(struct child *c, char **cause);
+/*
+ * Wait for the child (collecting output) until it exits or deadline_ns
+ * (CLOCK_MONOTONIC; 0 = no deadline) passes, then kill it. Returns 0
+ * when reaped (check status/timed_out), -1 with *cause on a system error.
+ */
+int	spawn_wait(struct child *c, int64_t deadline_ns, char **cause);
+/* Run a child to completion with a timeout (ns, 0 = none). */
+int	spawn_run(struct child *c, int64_t timeout_ns, char **cause);
+/* Convenience: run argv, capture stdout (and stderr), timeout in ns. The
+ * returned status is the raw wait status; output strings are malloc'd. */
+int	spawn_capture(char *const *argv, int64_t timeout_ns, char **out,
+	    char **err, int *status, char **cause);
+/* Kill (TERM, grace, KILL) and reap; safe twice. */
+void	spawn_kill(struct child *c);
+void	spawn_release(struct child *c);
+/* Kill every live child (signal path). Async-signal-safe part: sends
+ * SIGKILL to each registered process group. */
+void	spawn_kill_all_now(void);
+/* "exited 3", "killed by SIGKILL", "timed out". malloc'd. */
+char	*spawn_describe_status(int status, int timed_out);
+/* The last n lines of a buffer, malloc'd. */
+char	*last_lines(const char *s, size_t len, int n);
+
+#endif

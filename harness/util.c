@@ -1,0 +1,572 @@
+/*
+ * Allocators, error reporting, strings, time and small-file helpers used
+ * across the harness.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/util.h"
+
+static void __attribute__((noreturn))
+oom(size_t n)
+{
+	fprintf(stderr, "abbench: out of memory (allocating %zu bytes)\n", n);
+	exit(3);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	*p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom(n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom(n * size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void	*q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		oom(n);
+	return q;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	return xrealloc(p, n * size);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(strlen(fmt));
+	return s;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+int
+set_cause(char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (cause != NULL) {
+		va_start(ap, fmt);
+		*cause = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void
+vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char	*msg = xvasprintf(fmt, ap);
+
+	fprintf(stderr, "abbench: %s%s\n", prefix, msg);
+	free(msg);
+}
+
+int
+error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+warning(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+void
+bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "abbench: BUG: %s:%d: %s\n", file, line, msg);
+	abort();
+}
+
+void
+strbuf_add(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		size_t	cap = sb->cap ? sb->cap : 64;
+
+		while (sb->len + n + 1 > cap)
+			cap *= 2;
+		sb->buf = xrealloc(sb->buf, cap);
+		sb->cap = cap;
+	}
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void
+strbuf_addc(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void
+strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	strbuf_adds(sb, s);
+	free(s);
+}
+
+void
+strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf != NULL)
+		sb->buf[0] = '\0';
+}
+
+char *
+strbuf_detach(struct strbuf *sb)
+{
+	char	*s = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return s;
+}
+
+void
+strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void
+strvec_push_nodup(struct strvec *sv, char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		sv->cap = sv->cap ? sv->cap * 2 : 8;
+		sv->v = xreallocarray(sv->v, sv->cap, sizeof *sv->v);
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void
+strvec_push(struct strvec *sv, const char *s)
+{
+	strvec_push_nodup(sv, xstrdup(s));
+}
+
+void
+strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	strvec_push_nodup(sv, xvasprintf(fmt, ap));
+	va_end(ap);
+}
+
+void
+strvec_pushv(struct strvec *sv, char *const *v)
+{
+	for (; v != NULL && *v != NULL; v++)
+		strvec_push(sv, *v);
+}
+
+void
+strvec_clear(struct strvec *sv)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = sv->cap = 0;
+}
+
+int
+strvec_split_words(struct strvec *sv, const char *s, char **cause)
+{
+	struct strbuf	word = STRBUF_INIT;
+	int		in_word = 0;
+
+	while (*s != '\0') {
+		if (isspace((unsigned char)*s)) {
+			if (in_word) {
+				strvec_push_nodup(sv, strbuf_detach(&word));
+				in_word = 0;
+			}
+			s++;
+			continue;
+		}
+		in_word = 1;
+		if (*s == '"') {
+			s++;
+			while (*s != '"') {
+				if (*s == '\0') {
+					strbuf_release(&word);
+					return set_cause(cause,
+					    "missing closing quote");
+				}
+				if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+					s++;
+				strbuf_addc(&word, *s++);
+			}
+			s++;
+			if (word.buf == NULL)
+				strbuf_adds(&word, "");
+			continue;
+		}
+		strbuf_addc(&word, *s++);
+	}
+	if (in_word)
+		strvec_push_nodup(sv, strbuf_detach(&word));
+	return 0;
+}
+
+int64_t
+now_mono_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t
+now_wall_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void
+format_wall_time(int64_t wall_ns, char *buf, size_t len)
+{
+	time_t		t = (time_t)(wall_ns / 1000000000);
+	struct tm	tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+char *
+read_file(const char *path, size_t *lenp, char **cause)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		buf[65536];
+	ssize_t		n;
+	int		fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		set_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		n = read(fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			set_cause(cause, "cannot read '%s': %s", path,
+			    strerror(errno));
+			close(fd);
+			strbuf_release(&sb);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	if (lenp != NULL)
+		*lenp = sb.len;
+	return strbuf_detach(&sb);
+}
+
+char *
+read_small_file(const char *path, char **cause)
+{
+	char	*s = read_file(path, NULL, cause);
+	size_t	 n;
+
+	if (s == NULL)
+		return NULL;
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	return s;
+}
+
+int
+write_small_file(const char *path, const char *value, char **cause)
+{
+	size_t	n = strlen(value);
+	ssize_t	w;
+	int	fd;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		return set_cause(cause, "cannot open '%s': %s", path,
+		    strerror(errno));
+	w = write(fd, value, n);
+	if (w < 0 || (size_t)w != n) {
+		int	e = w < 0 ? errno : EIO;
+
+		close(fd);
+		return set_cause(cause, "cannot write '%s' to '%s': %s",
+		    value, path, strerror(e));
+	}
+	if (close(fd) == -1)
+		return set_cause(cause, "cannot write '%s' to '%s': %s",
+		    value, path, strerror(errno));
+	return 0;
+}
+
+char *
+strtrim(char *s)
+{
+	char	*e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int
+str_startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int
+parse_duration(const char *s, int64_t *ns, char **cause)
+{
+	static const struct {
+		const char	*suffix;
+		double		 mult;
+	} units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 },
+		{ "s", 1e9 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+		{ "", 1e9 },
+	};
+	char	*end;
+	double	 v;
+	size_t	 i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v) || v < 0)
+		return set_cause(cause, "invalid duration '%s'", s);
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].suffix) == 0) {
+			*ns = (int64_t)llround(v * units[i].mult);
+			return 0;
+		}
+	}
+	return set_cause(cause,
+	    "invalid duration '%s' (use a number with ns, us, ms, s, m or h)",
+	    s);
+}
+
+int
+parse_size(const char *s, uint64_t *bytes, char **cause)
+{
+	static const struct {
+		const char	*suffix;
+		double		 mult;
+	} units[] = {
+		{ "", 1 }, { "b", 1 }, { "k", 1024.0 }, { "kb", 1024.0 },
+		{ "kib", 1024.0 }, { "m", 1048576.0 }, { "mb", 1048576.0 },
+		{ "mib", 1048576.0 }, { "g", 1073741824.0 },
+		{ "gb", 1073741824.0 }, { "gib", 1073741824.0 },
+		{ "t", 1099511627776.0 }, { "tib", 1099511627776.0 },
+	};
+	char	 suffix[8];
+	char	*end;
+	double	 v;
+	size_t	 i, n;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v) || v < 0)
+		return set_cause(cause, "invalid size '%s'", s);
+	n = strlen(end);
+	if (n >= sizeof suffix)
+		return set_cause(cause, "invalid size '%s'", s);
+	for (i = 0; i <= n; i++)
+		suffix[i] = (char)tolower((unsigned char)end[i]);
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(suffix, units[i].suffix) == 0) {
+			*bytes = (uint64_t)llround(v * units[i].mult);
+			return 0;
+		}
+	}
+	return set_cause(cause, "invalid size '%s' (use k, m, g or t)", s);
+}
+
+int
+parse_int(const char *s, long long min, long long max, long long *out,
+    char **cause)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0)
+		return set_cause(cause, "'%s' is not an integer", s);
+	if (v < min || v > max)
+		return set_cause(cause, "%lld is out of range [%lld, %lld]",
+		    v, min, max);
+	*out = v;
+	return 0;
+}
+
+int
+parse_double(const char *s, double *out, char **cause)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(v))
+		return set_cause(cause, "'%s' is not a number", s);
+	*out = v;
+	return 0;
+}
+
+void
+uuid_v4(char out[37])
+{
+	unsigned char	b[16];
+	size_t		got = 0;
+	ssize_t		n;
+	int		i, j;
+
+	while (got < sizeof b) {
+		n = getrandom(b + got, sizeof b - got, 0);
+		if (n <= 0) {
+			/* Fall back on time and pid; uniqueness, not secrecy. */
+			uint64_t x = (uint64_t)now_wall_ns() ^
+			    ((uint64_t)getpid() << 32) ^
+			    (uint64_t)now_mono_ns();
+			for (; got < sizeof b; got++) {
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				b[got] = (unsigned char)x;
+			}
+			break;
+		}
+		got += (size_t)n;
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	for (i = 0, j = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[j++] = '-';
+		snprintf(out + j, 3, "%02x", b[i]);
+		j += 2;
+	}
+	out[36] = '\0';
+}

@@ -1,0 +1,112 @@
+/*
+ * Small utilities shared by every module: allocators that die on
+ * out-of-memory, error reporting for commands, a growable string buffer and
+ * a growable vector of strings.
+ */
+#ifndef ABBENCH_UTIL_H
+#define ABBENCH_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocators: never return NULL; print a message and exit(3) on OOM. */
+void	*xmalloc(size_t n);
+void	*xcalloc(size_t n, size_t size);
+void	*xrealloc(void *p, size_t n);
+void	*xreallocarray(void *p, size_t n, size_t size);
+char	*xstrdup(const char *s);
+char	*xstrndup(const char *s, size_t n);
+char	*xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char	*xvasprintf(const char *fmt, va_list ap);
+
+/* Grow an array *pp of *cap elements so that index n fits. */
+#define XGROW(pp, n, cap) do { \
+	if ((size_t)(n) >= (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 8; \
+		while ((size_t)(n) >= (cap)) (cap) *= 2; \
+		(pp) = xreallocarray((pp), (cap), sizeof(*(pp))); \
+	} \
+} while (0)
+
+/*
+ * Set *cause (if cause is not NULL) to a formatted, malloc'd message and
+ * return -1, so that fallible functions can `return set_cause(cause, ...)`.
+ */
+int	 set_cause(char **cause, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Messages to stderr prefixed with "abbench: ". error() returns -1. */
+int	 error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void	 warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void	 die(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2), noreturn));
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+void	 bug_at(const char *file, int line, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4), noreturn));
+
+/* A growable NUL-terminated string. */
+struct strbuf {
+	char	*buf;
+	size_t	 len;
+	size_t	 cap;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void	 strbuf_add(struct strbuf *sb, const char *s, size_t n);
+void	 strbuf_adds(struct strbuf *sb, const char *s);
+void	 strbuf_addc(struct strbuf *sb, char c);
+void	 strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 strbuf_reset(struct strbuf *sb);
+/* Hand the buffer to the caller (never NULL) and reset sb. */
+char	*strbuf_detach(struct strbuf *sb);
+void	 strbuf_release(struct strbuf *sb);
+
+/* A growable NULL-terminated vector of malloc'd strings (argv style). */
+struct strvec {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+void	 strvec_push(struct strvec *sv, const char *s);
+void	 strvec_pushf(struct strvec *sv, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 strvec_push_nodup(struct strvec *sv, char *s);
+void	 strvec_pushv(struct strvec *sv, char *const *v);
+void	 strvec_clear(struct strvec *sv);
+/* Split a value on runs of blanks; honours "double quotes" around words. */
+int	 strvec_split_words(struct strvec *sv, const char *s, char **cause);
+
+/* Time: CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
+int64_t	 now_mono_ns(void);
+int64_t	 now_wall_ns(void);
+/* Format a wall-clock time in ns as "2026-11-30T04:07:50Z" into buf. */
+void	 format_wall_time(int64_t wall_ns, char *buf, size_t len);
+
+/* Read a whole file (text); returns NULL and sets *cause on error. */
+char	*read_file(const char *path, size_t *len, char **cause);
+/* Read a small sysfs/procfs file, strip the trailing newline. */
+char	*read_small_file(const char *path, char **cause);
+/* Write a string to an existing file (sysfs/procfs knob). */
+int	 write_small_file(const char *path, const char *value, char **cause);
+/* Strip leading and trailing white space in place; returns s. */
+char	*strtrim(char *s);
+int	 str_startswith(const char *s, const char *prefix);
+/*
+ * Parse a duration such as "20s", "500ms", "2m", "1.5s" or a bare number of
+ * seconds into nanoseconds.
+ */
+int	 parse_duration(const char *s, int64_t *ns, char **cause);
+/* Parse a size such as "4k", "1m", "64KiB", "2g" into bytes (1024-based). */
+int	 parse_size(const char *s, uint64_t *bytes, char **cause);
+int	 parse_int(const char *s, long long min, long long max, long long *out,
+	    char **cause);
+int	 parse_double(const char *s, double *out, char **cause);
+
+/* A random 128-bit UUID (v4) as a 36-character string. */
+void	 uuid_v4(char out[37]);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * The results store: one SQLite database holding runs, their arms and
+ * config, every sample the moment it is taken, and the journal of host
+ * changes (settings with their original values, and objects such as cgroups
+ * and containers made for a run) that `abbench restore` undoes.
+ *
+ * Never prints, never exits, never reads the clock: callers pass times in.
+ * Every function that can fail returns 0 / -1 (or NULL) and sets *cause to
+ * a malloc'd message (caller frees). Not thread-safe: one struct store per
+ * thread.
+ *
+ * Schema (PRAGMA user_version = STORE_SCHEMA_VERSION), see store.c:
+ *   runs(id, uuid, name, host, status, started_wall_ns, ended_wall_ns,
+ *        order_kind, seed, rounds, warmup, experiment_path, experiment_text,
+ *        abbench_version, pid)
+ *   arms(run_id, idx, name)
+ *   run_config(run_id, arm, seq, key, value)  -- arm '' = whole run
+ *   units(run_id, unit, key, value)           -- benchfmt Unit metadata
+ *   samples(id, run_id, plan_idx, round, position, arm, workload, benchmark,
+ *           unit, value, status, warmup, start_ns, end_ns, start_wall_ns,
+ *           end_wall_ns, error)
+ *   journal(id, run_id, kind, name, target, original, applied, state, seq)
+ *   warnings(run_id, seq, text)
+ */
+#ifndef ABBENCH_STORE_H
+#define ABBENCH_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+enum store_open_flags {
+	STORE_READONLY = 1 << 0,	/* never create, never write */
+	STORE_DURABLE = 1 << 1,		/* synchronous=FULL */
+	STORE_CREATE = 1 << 2,		/* create the file if missing */
+};
+
+/*
+ * Open (and migrate forward) a database. A file of another program, a
+ * corrupt file, or a schema newer than this abbench is refused with a
+ * clear message; nothing is written in that case.
+ */
+struct store	*store_open(const char *path, int flags, char **cause);
+void		 store_close(struct store *st);
+const char	*store_path(const struct store *st);
+/* For callers that need a query the API does not have (read only). */
+struct sqlite3	*store_db(struct store *st);
+
+/* Run statuses. */
+#define RUN_RUNNING	"running"
+#define RUN_INTERRUPTED	"interrupted"
+#define RUN_DONE	"done"
+#define RUN_FAILED	"failed"
+#define RUN_IMPORTED	"imported"
+
+struct store_run {
+	int64_t	 id;
+	char	*uuid;
+	char	*name;
+	char	*host;
+	char	*status;
+	int64_t	 started_wall_ns;
+	int64_t	 ended_wall_ns;	/* 0 while running */
+	char	*order_kind;
+	uint64_t seed;
+	int	 rounds;
+	int	 warmup;
+	char	*experiment_path;
+	char	*experiment_text;
+	char	*abbench_version;
+	int64_t	 pid;
+	/* Filled by store_run_get / store_runs_list: */
+	char	**arms;		/* NULL-terminated, in baseline-first order */
+	size_t	 narms;
+	int64_t	 nsamples;	/* rows in samples (all statuses) */
+	int64_t	 nfailed;	/* failed or timed-out executions */
+};
+void	store_run_release(struct store_run *r);
+
+/* Create a run (status running) with its arms; sets r->id and r->uuid. */
+int	store_run_create(struct store *st, struct store_run *r,
+	    const char *const *arms, size_t narms, char **cause);
+int	store_run_set_status(struct store *st, int64_t run_id,
+	    const char *status, int64_t ended_wall_ns, char **cause);
+/* Config lines: arm NULL or "" for the whole run. Replaces an old value. */
+int	store_config_set(struct store *st, int64_t run_id, const char *arm,
+	    const char *key, const char *value, char **cause);
+struct store_kv {
+	char	*arm;		/* "" = the whole run */
+	char	*key;
+	char	*value;
+};
+int	store_config_list(struct store *st, int64_t run_id,
+	    struct store_kv **out, size_t *n, char **cause);
+void	store_kv_free(struct store_kv *kv, size_t n);
+/* Unit metadata (benchfmt "Unit U key=value"), e.g. better=higher. */
+int	store_unit_set(struct store *st, int64_t run_id, const char *unit,
+	    const char *key, const char *value, char **cause);
+int	store_unit_list(struct store *st, int64_t run_id,
+	    struct store_kv **out /* arm = unit */, size_t *n, char **cause);
+int	store_warning_add(struct store *st, int64_t run_id, const char *text,
+	    char **cause);
+
+/*
+ * Select a run: a numeric id, a UUID prefix (unique), "last", or
+ * "NAME@last". Fills *r (with arms and counts).
+ */
+int	store_run_find(struct store *st, const char *sel, struct store_run *r,
+	    char **cause);
+int	store_run_get(struct store *st, int64_t id, struct store_run *r,
+	    char **cause);
+/* All runs, oldest first; free each with store_run_release, then free. */
+int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
+	    char **cause);
+int	store_run_delete(struct store *st, int64_t run_id, char **cause);
+
+/* Sample statuses. */
+#define SAMPLE_OK	"ok"
+#define SAMPLE_FAILED	"failed"
+#define SAMPLE_TIMEOUT	"timeout"
+
+struct store_metric {
+	const char	*benchmark;	/* benchfmt name, e.g. Fio/bs=4k */
+	const char	*unit;		/* tidied benchfmt unit */
+	double		 value;
+};
+
+/*
+ * One execution of one workload for one arm: its metrics (possibly none when
+ * it failed) go in one transaction. status is SAMPLE_*; error may be NULL.
+ * A failed execution with no metrics is stored as one row with value NULL
+ * and benchmark = workload.
+ */
+struct store_sample {
+	int64_t		 run_id;
+	int		 plan_idx;	/* index in the run's plan */
+	int		 round;
+	int		 position;	/* index within the round */
+	const char	*arm;
+	const char	*workload;
+	int		 warmup;
+	const char	*status;
+	const char	*error;
+	int64_t		 start_ns, end_ns;		/* CLOCK_MONOTONIC */
+	int64_t		 start_wall_ns, end_wall_ns;	/* CLOCK_REALTIME */
+	const struct store_metric *metrics;
+	size_t		 nmetrics;
+};
+int	store_sample_add(struct store *st, const struct store_sample *s,
+	    char **cause);
+/* plan_idx values already stored for a run (for --resume), sorted. */
+int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
+	    char **cause);
+
+/* Read back samples (status ok, warm-up excluded unless asked). */
+struct store_value {
+	char	*arm;
+	char	*benchmark;
+	char	*unit;
+	double	 value;
+	int	 round;
+	int	 position;
+	int	 warmup;
+	char	*status;
+	char	*error;		/* NULL when ok */
+	int64_t	 start_ns, end_ns, start_wall_ns, end_wall_ns;
+};
+enum store_query_flags {
+	STORE_Q_WARMUP = 1 << 0,	/* include warm-up samples */
+	STORE_Q_FAILED = 1 << 1,	/* include failed rows (value NaN) */
+};
+/* arm NULL = all arms. Ordered by plan_idx, then insertion. */
+int	store_values(struct store *st, int64_t run_id, const char *arm,
+	    int flags, struct store_value **out, size_t *n, char **cause);
+void	store_values_free(struct store_value *v, size_t n);
+
+/*
+ * The journal of host changes. kind is a host setting name
+ * ("host.block.slice_idle") or an object kind ("cgroup", "container",
+ * "dir", "loop"); target says which (a sysfs path, a cgroup path, a
+ * container id). Entries are added before the change is made.
+ */
+#define JOURNAL_SAVED		"saved"		/* original recorded */
+#define JOURNAL_APPLIED		"applied"	/* change made */
+#define JOURNAL_RESTORED	"restored"	/* undone */
+struct store_journal {
+	int64_t	 id;
+	int64_t	 run_id;
+	char	*kind;
+	char	*name;
+	char	*target;
+	char	*original;
+	char	*applied;
+	char	*state;
+};
+int	store_journal_add(struct store *st, int64_t run_id, const char *kind,
+	    const char *name, const char *target, const char *original,
+	    int64_t *id, char **cause);
+int	store_journal_set_state(struct store *st, int64_t id, const char *state,
+	    const char *applied, char **cause);
+/* Entries not yet restored (run_id 0 = of every run), newest first. */
+int	store_journal_pending(struct store *st, int64_t run_id,
+	    struct store_journal **out, size_t *n, char **cause);
+int	store_journal_list(struct store *st, int64_t run_id,
+	    struct store_journal **out, size_t *n, char **cause);
+void	store_journal_free(struct store_journal *j, size_t n);
+
+/* Explicit transactions for bulk work (import, merge). */
+int	store_begin(struct store *st, char **cause);
+int	store_commit(struct store *st, char **cause);
+int	store_rollback(struct store *st);
+
+/* `db check`: integrity_check plus abbench's invariants; problems listed. */
+int	store_check(struct store *st, char ***problems, size_t *n, char **cause);
+/* `db merge`: copy every run of another database not already here (UUID). */
+int	store_merge(struct store *st, const char *other_path, int *runs_added,
+	    int64_t *samples_added, char **cause);
+
+#endif

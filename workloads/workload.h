@@ -1,0 +1,76 @@
+/*
+ * Workload types behind one ops table (fio's ioengine_ops style). The
+ * runner calls, for each workload of an experiment:
+ *
+ *   prepare   once per run before the first sample (data files, images);
+ *   sample    once per planned sample: run the thing for one arm and fill
+ *             a sample_result with metrics, or a failure;
+ *   cleanup   once at the end, on error and on interrupt (safe twice).
+ *
+ * A workload starts its children through an executor (wl->exec) or the
+ * spawn API, always with a deadline (ctx->deadline_ns for the sample).
+ * The table of types is static: see workload_lookup().
+ */
+#ifndef ABBENCH_WORKLOAD_H
+#define ABBENCH_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/experiment.h"
+
+struct run_ctx;
+
+/* One value produced by a sample. */
+struct metric {
+	char	*benchmark;	/* benchfmt name, e.g. Fio/bs=4k/c16-total */
+	char	*unit;		/* benchfmt unit, tidied (sec/op, iops, B) */
+	double	 value;
+};
+
+enum sample_status {
+	SAMPLE_STATUS_OK,
+	SAMPLE_STATUS_FAILED,
+	SAMPLE_STATUS_TIMEOUT,
+};
+
+struct sample_result {
+	enum sample_status status;
+	char		*error;		/* malloc'd, for failed samples */
+	struct metric	*metrics;
+	size_t		 nmetrics, cap;
+	/* Set by the workload when it times a narrower window than the
+	 * runner's call (0 = use the runner's times). CLOCK_MONOTONIC. */
+	int64_t		 start_ns, end_ns;
+	/* Run config lines the sample learned (e.g. fio version, gobench
+	 * "pkg:" lines): stored with the run, arm-scoped. */
+	struct strvec	 config;	/* "key\0value" pairs as "key: value" */
+};
+void	sample_result_add(struct sample_result *r, const char *benchmark,
+	    const char *unit, double value);
+void	sample_result_fail(struct sample_result *r, enum sample_status st,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void	sample_result_release(struct sample_result *r);
+
+struct workload_ops {
+	const char		*type;
+	const char		*help;
+	const struct opt_spec	*opts;	/* the type's own keys */
+	const char		*default_exec;	/* "local", "docker", "oci" */
+	/* Extra checks across keys after the options table passed. */
+	int	(*validate)(const struct experiment *e, struct workload *wl,
+		    char **cause);
+	int	(*prepare)(struct run_ctx *ctx, struct workload *wl,
+		    char **cause);
+	void	(*sample)(struct run_ctx *ctx, struct workload *wl,
+		    const struct arm *arm, struct sample_result *out);
+	void	(*cleanup)(struct run_ctx *ctx, struct workload *wl);
+	/* Units this type reports, with better=higher|lower, for export. */
+	const char *const	*units;	/* "unit", "better", ... NULL */
+};
+
+const struct workload_ops	*workload_lookup(const char *type);
+/* NULL-terminated list of every type, for help and validation. */
+extern const struct workload_ops *const workload_types[];
+
+#endif
