@@ -42,7 +42,9 @@ struct opt_spec {
 	enum opt_type	 type;
 	int		 flags;
 	const char	*def;		/* default value text, or NULL */
-	double		 min, max;	/* for OPT_INT / OPT_FLOAT (0,0 = any) */
+	double		 min, max;	/* for OPT_INT / OPT_FLOAT (0,0 = any);
+					 * also OPT_DURATION (seconds) and
+					 * OPT_SIZE (bytes) */
 	const char	*choices;	/* for OPT_CHOICE */
 	const char	*help;
 };
@@ -125,6 +127,10 @@ struct experiment *experiment_load(const char *path, char **cause);
 /* The same from text already in memory (path only names it in errors). */
 struct experiment *experiment_parse(const char *path, const char *text,
 		    size_t len, char **cause);
+/* The same with another NULL-terminated table of workload types (tests). */
+struct experiment *experiment_parse_types(const char *path, const char *text,
+		    size_t len, const struct workload_ops *const *types,
+		    char **cause);
 void		 experiment_free(struct experiment *e);
 
 /* Value of KEY for a sample of wl under arm: the arm's value if the option
@@ -153,10 +159,17 @@ int		 opt_check_value(const struct opt_spec *o, const char *value,
 		    char **cause);
 /* Print an options table as help text. */
 void		 opt_print_help(const struct opt_spec *opts);
+/* The entry of a NULL-terminated table for KEY (OPT_PREFIX matches a
+ * longer key), or NULL. */
+const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
+/* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */
+int		 opt_parse_bool(const char *s, int *out);
 
 /* The keys every workload accepts (type, executor, timeout, ...). */
 extern const struct opt_spec workload_common_opts[];
 /* The keys every arm accepts (runtime, runtime-args, cpu, memory, args...). */
 extern const struct opt_spec arm_opts[];
+/* The keys of [experiment]. */
+extern const struct opt_spec experiment_opts[];
 
 #endif

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/util.h"
+
 struct store;
 struct arm;
 struct experiment;
@@ -39,7 +41,6 @@ int	hostset_restore_all(struct hostset *hs, char **cause);
 void	hostset_free(struct hostset *hs);
 /* sync, then vm.drop_caches=3. */
 int	hostset_drop_caches(char **cause);
-/* Current values of the settings for the host metadata ("key: value"). */
 
 /*
  * Undo every pending journal entry (of run_id, or of all runs when 0):
@@ -48,6 +49,65 @@ int	hostset_drop_caches(char **cause);
  */
 int	hostset_restore_journal(struct store *st, int64_t run_id, int *undone,
 	    char **cause);
+
+/*
+ * Journal entries of objects (kind, target):
+ *   "container"  a docker container id or name: `docker rm -f`;
+ *   "cgroup"     an absolute directory under a mounted cgroup hierarchy
+ *                (or under $ABBENCH_CGROUP_ROOT): that directory; or a
+ *                cgroup path as /proc/self/cgroup shows it ("/a/b"),
+ *                relative to every hierarchy's root: removed from every v1
+ *                hierarchy and the unified one where it exists. Child
+ *                cgroups go first (deepest first); processes still inside
+ *                get SIGKILL;
+ *   "dir"        removed recursively, only under /tmp/ or /var/tmp/ or if
+ *                its last component starts with "abbench-" (the run's
+ *                scratch prefix); never across a mount point;
+ *   "loop"       /dev/loopN or loopN: detached (LOOP_CLR_FD);
+ *   "mount"      a mount point: unmounted (lazily when busy).
+ * Objects and settings of one run are undone newest first, settings before
+ * objects (a loop device's tunables go before the device).
+ */
+struct hostset_report {
+	struct strvec	done;	/* what was undone, one line each */
+	struct strvec	failed;	/* what could not be undone (left pending) */
+	struct strvec	notes;	/* runs skipped, docker unreachable... */
+};
+#define HOSTSET_REPORT_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
+void	hostset_report_release(struct hostset_report *rep);
+
+enum hostset_restore_flags {
+	/* Also runs whose abbench process is alive, or of another host. */
+	HOSTSET_FORCE = 1 << 0,
+	/* Only runs whose process is dead (the runner's check at start). */
+	HOSTSET_STALE = 1 << 1,
+};
+/*
+ * Undo the pending entries of run_id (0: of every run) and remove the
+ * docker containers labelled abbench.run=<uuid> of those runs and of runs
+ * left running or interrupted. Without HOSTSET_FORCE a run whose pid is a
+ * live abbench process (other than this one) or whose host is another is
+ * skipped (a note says so). A run still marked running whose process is
+ * gone becomes interrupted. *undone counts the items undone. Returns 0, or
+ * -1 when something could not be undone (*cause says how many, details in
+ * rep->failed) or on a store error.
+ */
+int	hostset_restore_runs(struct store *st, int64_t run_id, int flags,
+	    struct hostset_report *rep, int *undone, char **cause);
+/*
+ * At the start of a run: restore what runs that died (their pid is gone)
+ * left behind. Returns the number of items undone (listed in rep->done,
+ * for the caller to print as warnings), or -1.
+ */
+int	hostset_restore_stale(struct store *st, struct hostset_report *rep,
+	    char **cause);
+
+/*
+ * At the start of a run: restore what runs whose process died (kill -9)
+ * left behind, and mark those runs interrupted. Returns how many journal
+ * entries were undone, or -1.
+ */
+int	hostset_restore_stale(struct store *st, char **cause);
 
 /* The block devices (names under /sys/block, e.g. "loop3", "sda") that
  * hold PATH: mountinfo -> device, partitions -> disk, dm -> slaves,

@@ -80,11 +80,26 @@ struct store_run {
 };
 void	store_run_release(struct store_run *r);
 
-/* Create a run (status running) with its arms; sets r->id and r->uuid. */
+/*
+ * Create a run with its arms: status r->status, or running when NULL; the
+ * uuid r->uuid, or a new one (malloc'd into r->uuid, which the caller frees
+ * or releases with the run). Sets r->id. Arm names must be distinct.
+ */
 int	store_run_create(struct store *st, struct store_run *r,
 	    const char *const *arms, size_t narms, char **cause);
+/*
+ * Status moves: running -> interrupted | done | failed; interrupted or
+ * failed -> running (resume) | done | failed | interrupted; done and
+ * imported are final. Setting the current status again is allowed. Moving
+ * to running clears ended_wall_ns.
+ */
 int	store_run_set_status(struct store *st, int64_t run_id,
 	    const char *status, int64_t ended_wall_ns, char **cause);
+/* The pid of the abbench process running it (resume updates it). */
+int	store_run_set_pid(struct store *st, int64_t run_id, int64_t pid,
+	    char **cause);
+/* True for one of the RUN_* statuses. */
+int	store_run_status_valid(const char *status);
 /* Config lines: arm NULL or "" for the whole run. Replaces an old value. */
 int	store_config_set(struct store *st, int64_t run_id, const char *arm,
 	    const char *key, const char *value, char **cause);
@@ -103,6 +118,9 @@ int	store_unit_list(struct store *st, int64_t run_id,
 	    struct store_kv **out /* arm = unit */, size_t *n, char **cause);
 int	store_warning_add(struct store *st, int64_t run_id, const char *text,
 	    char **cause);
+/* A run's warnings in order, NULL-terminated; free each, then the array. */
+int	store_warnings_list(struct store *st, int64_t run_id, char ***out,
+	    size_t *n, char **cause);
 
 /*
  * Select a run: a numeric id, a UUID prefix (unique), "last", or
@@ -148,6 +166,12 @@ struct store_sample {
 	int64_t		 start_wall_ns, end_wall_ns;	/* CLOCK_REALTIME */
 	const struct store_metric *metrics;
 	size_t		 nmetrics;
+	/*
+	 * The benchfmt config block in force for these metrics, as
+	 * "key: value\n" lines in order, when it is not the run's own
+	 * config (imported files with several blocks); NULL otherwise.
+	 */
+	const char	*config;
 };
 int	store_sample_add(struct store *st, const struct store_sample *s,
 	    char **cause);
@@ -167,6 +191,7 @@ struct store_value {
 	char	*status;
 	char	*error;		/* NULL when ok */
 	int64_t	 start_ns, end_ns, start_wall_ns, end_wall_ns;
+	char	*config;	/* store_sample.config, or NULL */
 };
 enum store_query_flags {
 	STORE_Q_WARMUP = 1 << 0,	/* include warm-up samples */
@@ -186,6 +211,8 @@ void	store_values_free(struct store_value *v, size_t n);
 #define JOURNAL_SAVED		"saved"		/* original recorded */
 #define JOURNAL_APPLIED		"applied"	/* change made */
 #define JOURNAL_RESTORED	"restored"	/* undone */
+/* Copied by `db merge` from another host's database: never restored here. */
+#define JOURNAL_MERGED		"merged"
 struct store_journal {
 	int64_t	 id;
 	int64_t	 run_id;
@@ -208,12 +235,21 @@ int	store_journal_list(struct store *st, int64_t run_id,
 	    struct store_journal **out, size_t *n, char **cause);
 void	store_journal_free(struct store_journal *j, size_t n);
 
-/* Explicit transactions for bulk work (import, merge). */
+/*
+ * Explicit transactions for bulk work (import, merge). They nest: calls
+ * that make their own transaction (store_sample_add, store_run_create...)
+ * join an open one; a rollback at any depth undoes the whole transaction
+ * (and the outer store_commit then fails).
+ */
 int	store_begin(struct store *st, char **cause);
 int	store_commit(struct store *st, char **cause);
 int	store_rollback(struct store *st);
 
-/* `db check`: integrity_check plus abbench's invariants; problems listed. */
+/*
+ * `db check`: integrity_check plus abbench's invariants. *problems is a
+ * NULL-terminated array of messages (NULL when there are none); free each
+ * message, then the array.
+ */
 int	store_check(struct store *st, char ***problems, size_t *n, char **cause);
 /* `db merge`: copy every run of another database not already here (UUID). */
 int	store_merge(struct store *st, const char *other_path, int *runs_added,

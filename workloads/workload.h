@@ -44,7 +44,7 @@ struct sample_result {
 	int64_t		 start_ns, end_ns;
 	/* Run config lines the sample learned (e.g. fio version, gobench
 	 * "pkg:" lines): stored with the run, arm-scoped. */
-	struct strvec	 config;	/* "key\0value" pairs as "key: value" */
+	struct strvec	 config;	/* "key: value" strings */
 };
 void	sample_result_add(struct sample_result *r, const char *benchmark,
 	    const char *unit, double value);

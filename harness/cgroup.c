@@ -1,0 +1,732 @@
+/*
+ * Cgroups made for a run (see cgroup.h): hierarchy discovery from
+ * /proc/self/mountinfo and /proc/self/cgroup, creation and deletion with
+ * libcgroup on real v1 hierarchies (mkdir/rmdir on v2 and on test trees),
+ * and the cpu/cpuacct files both versions expose.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <libcgroup.h>
+
+#include "harness/cgroup.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+static const char *const default_controllers[] = {
+	"cpu", "cpuacct", "memory", "blkio", NULL
+};
+
+const char *
+cgrp_root(void)
+{
+	const char	*r = getenv("ABBENCH_CGROUP_ROOT");
+
+	return r != NULL && *r != '\0' ? r : "/sys/fs/cgroup";
+}
+
+static int
+fake_root(void)
+{
+	const char	*r = getenv("ABBENCH_CGROUP_ROOT");
+
+	return r != NULL && *r != '\0';
+}
+
+int
+cgrp_version(void)
+{
+	const char	*v = getenv("ABBENCH_CGROUP_VERSION");
+	struct statfs	 sf;
+
+	if (v != NULL && (strcmp(v, "1") == 0 || strcmp(v, "2") == 0))
+		return atoi(v);
+	if (statfs(cgrp_root(), &sf) == 0 &&
+	    (unsigned long)sf.f_type == CGROUP2_SUPER_MAGIC)
+		return 2;
+	if (fake_root())
+		return 2;
+	return 1;
+}
+
+static int
+has_word(const char *list, const char *word)
+{
+	size_t		 n = strlen(word);
+	const char	*p = list;
+
+	while (*p != '\0') {
+		size_t	l = strcspn(p, ",");
+
+		if (l == n && strncmp(p, word, n) == 0)
+			return 1;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* abbench's own path in the hierarchy of a controller ("" = v2). */
+static char *
+self_path(const char *controller, char **cause)
+{
+	char	*text, *line, *save = NULL, *result = NULL;
+
+	if ((text = read_file("/proc/self/cgroup", NULL, cause)) == NULL)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char	*c1 = strchr(line, ':'), *c2;
+
+		if (c1 == NULL || (c2 = strchr(c1 + 1, ':')) == NULL)
+			continue;
+		*c2 = '\0';
+		if ((*controller == '\0' && c1[1] == '\0' &&
+		    strcmp(line, "0:") == 0) ||
+		    (*controller != '\0' && has_word(c1 + 1, controller))) {
+			result = xstrdup(c2 + 1);
+			break;
+		}
+	}
+	free(text);
+	if (result == NULL)
+		set_cause(cause, "controller '%s' not in /proc/self/cgroup",
+		    *controller ? controller : "unified");
+	return result;
+}
+
+/* The mount point of the v1 hierarchy holding a controller. */
+static char *
+v1_mount(const char *controller, char **root, char **cause)
+{
+	char	*text, *line, *save = NULL, *result = NULL;
+
+	if ((text = read_file("/proc/self/mountinfo", NULL, cause)) == NULL)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char	*f[12], *sep, *p, *s2 = NULL;
+		int	 n = 0;
+
+		if ((sep = strstr(line, " - ")) == NULL)
+			continue;
+		*sep = '\0';
+		for (p = strtok_r(line, " ", &s2); p != NULL && n < 6;
+		    p = strtok_r(NULL, " ", &s2))
+			f[n++] = p;
+		if (n < 5)
+			continue;
+		s2 = NULL;
+		{
+			char	*fstype = strtok_r(sep + 3, " ", &s2);
+			char	*src = strtok_r(NULL, " ", &s2);
+			char	*opts = strtok_r(NULL, " ", &s2);
+
+			(void)src;
+			if (fstype == NULL || opts == NULL)
+				continue;
+			if (*controller == '\0' ?
+			    strcmp(fstype, "cgroup2") != 0 :
+			    (strcmp(fstype, "cgroup") != 0 ||
+			    !has_word(opts, controller)))
+				continue;
+		}
+		result = xstrdup(f[4]);
+		if (root != NULL)
+			*root = xstrdup(f[3]);
+		break;
+	}
+	free(text);
+	if (result == NULL)
+		set_cause(cause, "no cgroup v1 hierarchy for '%s'",
+		    controller);
+	return result;
+}
+
+char *
+cgrp_self_dir(const char *controller, char **cause)
+{
+	char	*self, *mnt, *root = NULL, *dir;
+	size_t	 rl;
+
+	if (controller == NULL)
+		controller = "";
+	if (fake_root()) {
+		if (cgrp_version() == 2 || *controller == '\0')
+			return xstrdup(cgrp_root());
+		return xasprintf("%s/%s", cgrp_root(), controller);
+	}
+	if (cgrp_version() == 2) {
+		if ((self = self_path("", cause)) == NULL)
+			return NULL;
+		dir = xasprintf("%s%s", cgrp_root(),
+		    strcmp(self, "/") == 0 ? "" : self);
+		free(self);
+		return dir;
+	}
+	if ((self = self_path(controller, cause)) == NULL)
+		return NULL;
+	if ((mnt = v1_mount(controller, &root, cause)) == NULL) {
+		free(self);
+		return NULL;
+	}
+	/* Inside a container the mount's root may be a sub-path. */
+	rl = strlen(root);
+	if (strcmp(root, "/") != 0 && strncmp(self, root, rl) == 0)
+		dir = xasprintf("%s%s", mnt, self + rl);
+	else
+		dir = xasprintf("%s%s", mnt,
+		    strcmp(self, "/") == 0 ? "" : self);
+	free(self);
+	free(mnt);
+	free(root);
+	return dir;
+}
+
+static int
+libcgroup_ready(void)
+{
+	static int	state;	/* 0 unknown, 1 ok, -1 unusable */
+
+	if (state == 0)
+		state = cgroup_init() == 0 ? 1 : -1;
+	return state == 1;
+}
+
+/* The hierarchy-relative name of a directory, for libcgroup. */
+static const char *
+rel_to_mount(const char *dir, const char *controller)
+{
+	char		*mnt = v1_mount(controller, NULL, NULL);
+	const char	*p = NULL;
+	size_t		 l;
+
+	if (mnt != NULL) {
+		l = strlen(mnt);
+		if (strncmp(dir, mnt, l) == 0 && dir[l] == '/')
+			p = dir + l;
+		free(mnt);
+	}
+	return p;
+}
+
+static int
+make_dir(const char *dir, const char *controller, int use_lib, char **cause)
+{
+	const char	*rel;
+	struct cgroup	*c;
+	int		 r;
+
+	if (use_lib && (rel = rel_to_mount(dir, controller)) != NULL) {
+		c = cgroup_new_cgroup(rel);
+		if (c == NULL)
+			return set_cause(cause, "cannot create cgroup '%s'",
+			    dir);
+		if (cgroup_add_controller(c, controller) == NULL) {
+			cgroup_free(&c);
+			return set_cause(cause, "cannot create cgroup '%s'",
+			    dir);
+		}
+		r = cgroup_create_cgroup(c, 0);
+		cgroup_free(&c);
+		if (r != 0)
+			return set_cause(cause, "cannot create cgroup '%s': %s",
+			    dir, cgroup_strerror(r));
+		return 0;
+	}
+	/* mkdir -p */
+	{
+		char	*p = xstrdup(dir), *s;
+
+		for (s = p + 1; *s != '\0'; s++) {
+			if (*s != '/')
+				continue;
+			*s = '\0';
+			if (mkdir(p, 0755) == -1 && errno != EEXIST) {
+				set_cause(cause, "cannot create '%s': %s", p,
+				    strerror(errno));
+				free(p);
+				return -1;
+			}
+			*s = '/';
+		}
+		free(p);
+	}
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		return set_cause(cause, "cannot create cgroup '%s': %s", dir,
+		    strerror(errno));
+	return 0;
+}
+
+static void
+cgrp_add_hier(struct cgrp *cg, const char *controller, char *dir)
+{
+	cg->h = xreallocarray(cg->h, cg->nh + 1, sizeof *cg->h);
+	cg->h[cg->nh].controller = xstrdup(controller);
+	cg->h[cg->nh].dir = dir;
+	cg->nh++;
+	strvec_pushf(&cg->procs, "%s/cgroup.procs", dir);
+}
+
+struct cgrp *
+cgrp_create(const char *rel, const char *const *controllers, char **cause)
+{
+	struct cgrp		*cg = xcalloc(1, sizeof *cg);
+	const char *const	*c;
+	char			*base, *dir;
+	size_t			 i;
+
+	cg->rel = xstrdup(rel);
+	cg->version = cgrp_version();
+	if (controllers == NULL)
+		controllers = default_controllers;
+	if (cg->version == 2) {
+		struct strbuf	ctl = STRBUF_INIT;
+		char		*parent, *slash;
+
+		if ((base = cgrp_self_dir(NULL, cause)) == NULL)
+			goto fail;
+		dir = xasprintf("%s/%s", base, rel);
+		/* Enable the controllers on the way down (best effort). */
+		for (c = controllers; *c != NULL; c++) {
+			const char	*v2 = strcmp(*c, "blkio") == 0 ? "io" :
+			    strcmp(*c, "cpuacct") == 0 ? NULL : *c;
+
+			if (v2 != NULL)
+				strbuf_addf(&ctl, "%s+%s", ctl.len ? " " : "",
+				    v2);
+		}
+		if (make_dir(dir, "", 0, cause) == -1) {
+			free(base);
+			free(dir);
+			strbuf_release(&ctl);
+			goto fail;
+		}
+		parent = xstrdup(dir);
+		while ((slash = strrchr(parent, '/')) != NULL &&
+		    strlen(parent) > strlen(base)) {
+			char	*f;
+
+			*slash = '\0';
+			f = xasprintf("%s/cgroup.subtree_control", parent);
+			if (ctl.len > 0 && access(f, W_OK) == 0) {
+				char	*tok, *save = NULL, *copy;
+
+				copy = xstrdup(ctl.buf);
+				for (tok = strtok_r(copy, " ", &save);
+				    tok != NULL;
+				    tok = strtok_r(NULL, " ", &save))
+					(void)write_small_file(f, tok, NULL);
+				free(copy);
+			}
+			free(f);
+		}
+		free(parent);
+		free(base);
+		strbuf_release(&ctl);
+		cgrp_add_hier(cg, "", dir);
+		return cg;
+	}
+	for (c = controllers; *c != NULL; c++) {
+		if ((base = cgrp_self_dir(*c, cause)) == NULL)
+			goto fail;
+		dir = xasprintf("%s/%s", base, rel);
+		free(base);
+		/* Co-mounted controllers (cpu,cpuacct) share a directory. */
+		for (i = 0; i < cg->nh; i++) {
+			if (strcmp(cg->h[i].dir, dir) == 0)
+				break;
+		}
+		if (i < cg->nh) {
+			free(dir);
+			continue;
+		}
+		if (make_dir(dir, *c, !fake_root() && libcgroup_ready(),
+		    cause) == -1) {
+			free(dir);
+			goto fail;
+		}
+		cgrp_add_hier(cg, *c, dir);
+	}
+	return cg;
+
+fail:
+	cgrp_remove(cg, NULL);
+	cgrp_free(cg);
+	return NULL;
+}
+
+const char *
+cgrp_dir(const struct cgrp *cg, const char *controller)
+{
+	size_t	i;
+
+	if (cg->version == 2 || controller == NULL)
+		return cg->nh > 0 ? cg->h[0].dir : NULL;
+	for (i = 0; i < cg->nh; i++) {
+		if (strcmp(cg->h[i].controller, controller) == 0)
+			return cg->h[i].dir;
+	}
+	/* Co-mounted: cpuacct may live in cpu's directory. */
+	for (i = 0; i < cg->nh; i++) {
+		char	*d = cgrp_self_dir(controller, NULL);
+		int	 same = 0;
+
+		if (d != NULL) {
+			char	*full = xasprintf("%s/%s", d, cg->rel);
+
+			same = strcmp(full, cg->h[i].dir) == 0;
+			free(full);
+			free(d);
+		}
+		if (same)
+			return cg->h[i].dir;
+	}
+	return NULL;
+}
+
+int
+cgrp_write(struct cgrp *cg, const char *controller, const char *file,
+    const char *value, char **cause)
+{
+	const char	*dir = cgrp_dir(cg, controller);
+	char		*path;
+	int		 r;
+
+	if (dir == NULL)
+		return set_cause(cause, "cgroup '%s' has no '%s' controller",
+		    cg->rel, controller);
+	path = xasprintf("%s/%s", dir, file);
+	r = write_small_file(path, value, cause);
+	free(path);
+	return r;
+}
+
+char *
+cgrp_read(struct cgrp *cg, const char *controller, const char *file,
+    char **cause)
+{
+	const char	*dir = cgrp_dir(cg, controller);
+	char		*path, *v;
+
+	if (dir == NULL) {
+		set_cause(cause, "cgroup '%s' has no '%s' controller",
+		    cg->rel, controller);
+		return NULL;
+	}
+	path = xasprintf("%s/%s", dir, file);
+	v = read_small_file(path, cause);
+	free(path);
+	return v;
+}
+
+int
+cgrp_attach(struct cgrp *cg, pid_t pid, char **cause)
+{
+	char	buf[32];
+	size_t	i;
+
+	snprintf(buf, sizeof buf, "%d", (int)pid);
+	for (i = 0; i < cg->procs.n; i++) {
+		if (write_small_file(cg->procs.v[i], buf, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+cgrp_set_cpu_limit(struct cgrp *cg, double cpus, int64_t period_us,
+    char **cause)
+{
+	char	buf[64];
+
+	if (period_us <= 0)
+		period_us = 100000;
+	if (cg->version == 2) {
+		if (cpus <= 0)
+			snprintf(buf, sizeof buf, "max %" PRId64, period_us);
+		else
+			snprintf(buf, sizeof buf, "%lld %" PRId64,
+			    (long long)(cpus * (double)period_us + 0.5),
+			    period_us);
+		return cgrp_write(cg, "cpu", "cpu.max", buf, cause);
+	}
+	snprintf(buf, sizeof buf, "%" PRId64, period_us);
+	if (cgrp_write(cg, "cpu", "cpu.cfs_period_us", buf, cause) == -1)
+		return -1;
+	if (cpus <= 0)
+		snprintf(buf, sizeof buf, "-1");
+	else
+		snprintf(buf, sizeof buf, "%lld",
+		    (long long)(cpus * (double)period_us + 0.5));
+	return cgrp_write(cg, "cpu", "cpu.cfs_quota_us", buf, cause);
+}
+
+static int
+stat_field(const char *text, const char *key, uint64_t *v)
+{
+	size_t		 n = strlen(key);
+	const char	*p = text;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, n) == 0 && p[n] == ' ') {
+			*v = strtoull(p + n + 1, NULL, 10);
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return -1;
+}
+
+int
+cgrp_dir_cpu_usage(const char *dir, int version, uint64_t *ns, char **cause)
+{
+	char		*path, *v;
+	uint64_t	 usec;
+	int		 r = 0;
+
+	if (version == 2) {
+		path = xasprintf("%s/cpu.stat", dir);
+		v = read_small_file(path, cause);
+		free(path);
+		if (v == NULL)
+			return -1;
+		if (stat_field(v, "usage_usec", &usec) == -1)
+			r = set_cause(cause, "no usage_usec in '%s/cpu.stat'",
+			    dir);
+		else
+			*ns = usec * 1000;
+		free(v);
+		return r;
+	}
+	path = xasprintf("%s/cpuacct.usage", dir);
+	v = read_small_file(path, cause);
+	free(path);
+	if (v == NULL)
+		return -1;
+	*ns = strtoull(v, NULL, 10);
+	free(v);
+	return 0;
+}
+
+int
+cgrp_dir_cpu_stat(const char *dir, int version, struct cgrp_cpu_stat *st,
+    char **cause)
+{
+	char		*path, *v;
+	uint64_t	 t = 0;
+
+	path = xasprintf("%s/cpu.stat", dir);
+	v = read_small_file(path, cause);
+	free(path);
+	if (v == NULL)
+		return -1;
+	memset(st, 0, sizeof *st);
+	stat_field(v, "nr_periods", &st->nr_periods);
+	stat_field(v, "nr_throttled", &st->nr_throttled);
+	if (version == 2) {
+		if (stat_field(v, "throttled_usec", &t) == 0)
+			st->throttled_ns = t * 1000;
+	} else
+		stat_field(v, "throttled_time", &st->throttled_ns);
+	free(v);
+	return 0;
+}
+
+int
+cgrp_cpu_usage(struct cgrp *cg, uint64_t *ns, char **cause)
+{
+	const char	*dir = cgrp_dir(cg, cg->version == 2 ? NULL :
+	    "cpuacct");
+
+	if (dir == NULL)
+		return set_cause(cause, "cgroup '%s' has no cpuacct", cg->rel);
+	return cgrp_dir_cpu_usage(dir, cg->version, ns, cause);
+}
+
+int
+cgrp_cpu_stat(struct cgrp *cg, struct cgrp_cpu_stat *st, char **cause)
+{
+	const char	*dir = cgrp_dir(cg, "cpu");
+
+	if (dir == NULL)
+		return set_cause(cause, "cgroup '%s' has no cpu controller",
+		    cg->rel);
+	return cgrp_dir_cpu_stat(dir, cg->version, st, cause);
+}
+
+/* Kill every process in dir and below; returns how many were seen. */
+static int
+kill_procs(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*path, *text, *p;
+	int		 seen = 0;
+
+	path = xasprintf("%s/cgroup.procs", dir);
+	text = read_file(path, NULL, NULL);
+	free(path);
+	for (p = text; p != NULL && *p != '\0'; ) {
+		long	pid = strtol(p, &p, 10);
+
+		if (pid > 0) {
+			kill((pid_t)pid, SIGKILL);
+			seen++;
+		}
+		while (*p == '\n')
+			p++;
+		if (*p != '\0' && (*p < '0' || *p > '9'))
+			break;
+	}
+	free(text);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_type == DT_DIR && de->d_name[0] != '.') {
+				char	*sub = xasprintf("%s/%s", dir,
+				    de->d_name);
+
+				seen += kill_procs(sub);
+				free(sub);
+			}
+		}
+		closedir(d);
+	}
+	return seen;
+}
+
+/* rmdir children first, then dir. Missing dir is fine. */
+static int
+remove_tree(const char *dir, char **cause)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 tries, r = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return errno == ENOENT ? 0 :
+		    set_cause(cause, "cannot open '%s': %s", dir,
+		    strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
+			char	*sub = xasprintf("%s/%s", dir, de->d_name);
+
+			if (remove_tree(sub, cause) == -1)
+				r = -1;
+			free(sub);
+		}
+	}
+	closedir(d);
+	if (r == -1)
+		return -1;
+	for (tries = 0; tries < 200; tries++) {
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		kill_procs(dir);
+		usleep(10000);
+	}
+	return set_cause(cause, "cannot remove cgroup '%s': %s", dir,
+	    strerror(errno));
+}
+
+int
+cgrp_remove(struct cgrp *cg, char **cause)
+{
+	size_t	i;
+	int	r = 0;
+
+	if (cg == NULL || cg->removed)
+		return 0;
+	for (i = 0; i < cg->nh; i++)
+		kill_procs(cg->h[i].dir);
+	for (i = 0; i < cg->nh; i++) {
+		if (remove_tree(cg->h[i].dir, r == 0 ? cause : NULL) == -1)
+			r = -1;
+	}
+	if (r == 0)
+		cg->removed = 1;
+	return r;
+}
+
+void
+cgrp_free(struct cgrp *cg)
+{
+	size_t	i;
+
+	if (cg == NULL)
+		return;
+	for (i = 0; i < cg->nh; i++) {
+		free(cg->h[i].controller);
+		free(cg->h[i].dir);
+	}
+	free(cg->h);
+	strvec_clear(&cg->procs);
+	free(cg->rel);
+	free(cg);
+}
+
+int
+cgrp_remove_rel(const char *rel, char **cause)
+{
+	static const char *const all[] = {
+		"cpu", "cpuacct", "memory", "blkio", "pids", "cpuset",
+		"devices", "freezer", NULL
+	};
+	const char *const	*c;
+	char			*base, *dir;
+	int			 r = 0;
+
+	if (rel == NULL || *rel == '\0' || strstr(rel, "..") != NULL)
+		return set_cause(cause, "bad cgroup name '%s'",
+		    rel ? rel : "");
+	if (cgrp_version() == 2) {
+		if ((base = cgrp_self_dir(NULL, cause)) == NULL)
+			return -1;
+		dir = xasprintf("%s/%s", base, rel);
+		kill_procs(dir);
+		r = remove_tree(dir, cause);
+		free(dir);
+		free(base);
+		return r;
+	}
+	for (c = all; *c != NULL; c++) {
+		if ((base = cgrp_self_dir(*c, NULL)) == NULL)
+			continue;
+		dir = xasprintf("%s/%s", base, rel);
+		kill_procs(dir);
+		if (remove_tree(dir, r == 0 ? cause : NULL) == -1)
+			r = -1;
+		free(dir);
+		free(base);
+	}
+	/* docker --cgroup-parent also makes it in the unified hierarchy. */
+	if ((base = cgrp_self_dir(NULL, NULL)) != NULL) {
+		char	*u = xasprintf("%s/unified", cgrp_root());
+
+		if (str_startswith(base, u)) {
+			dir = xasprintf("%s/%s", base, rel);
+			(void)remove_tree(dir, NULL);
+			free(dir);
+		}
+		free(u);
+		free(base);
+	}
+	return r;
+}

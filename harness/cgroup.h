@@ -1,0 +1,77 @@
+/*
+ * Cgroups made for a run, v1 and v2 behind one interface (detected at run
+ * time). Each lives below the cgroup abbench itself runs in, per hierarchy
+ * (read from /proc/self/cgroup), never at a hierarchy's root. Created and
+ * deleted with libcgroup; controller files are read and written directly.
+ *
+ * ABBENCH_CGROUP_ROOT overrides /sys/fs/cgroup (tests use a directory laid
+ * out like a cgroup2 tree); ABBENCH_CGROUP_VERSION forces 1 or 2.
+ */
+#ifndef ABBENCH_CGROUP_H
+#define ABBENCH_CGROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "harness/util.h"
+
+struct cgrp_hier {
+	char	*controller;	/* v1 controller name; "" for v2 */
+	char	*dir;		/* absolute directory of this cgroup */
+};
+
+struct cgrp {
+	char		*rel;	/* name below abbench's own cgroup */
+	int		 version;
+	struct cgrp_hier *h;
+	size_t		 nh;
+	struct strvec	 procs;	/* cgroup.procs files, for spawn */
+	int		 removed;
+};
+
+/* 1 or 2: where the cpu controller is. */
+int		 cgrp_version(void);
+const char	*cgrp_root(void);
+/* The directory of abbench's own cgroup for a controller (v1), or the
+ * v2 directory when controller is NULL or "". malloc'd. */
+char		*cgrp_self_dir(const char *controller, char **cause);
+/*
+ * Create REL (may contain '/') below abbench's own cgroup in the
+ * hierarchies of the given controllers (NULL: cpu, cpuacct, memory, blkio
+ * on v1; on v2 the same controllers are enabled in subtree_control).
+ */
+struct cgrp	*cgrp_create(const char *rel, const char *const *controllers,
+		    char **cause);
+const char	*cgrp_dir(const struct cgrp *cg, const char *controller);
+int		 cgrp_write(struct cgrp *cg, const char *controller,
+		    const char *file, const char *value, char **cause);
+char		*cgrp_read(struct cgrp *cg, const char *controller,
+		    const char *file, char **cause);
+/* Move a process in (every hierarchy). */
+int		 cgrp_attach(struct cgrp *cg, pid_t pid, char **cause);
+/* CPU limit: cpus * period (v1 cfs_quota_us/cfs_period_us, v2 cpu.max);
+ * cpus <= 0 removes the limit. */
+int		 cgrp_set_cpu_limit(struct cgrp *cg, double cpus,
+		    int64_t period_us, char **cause);
+/* CPU time used by the cgroup, in ns (v1 cpuacct.usage, v2 usage_usec). */
+int		 cgrp_cpu_usage(struct cgrp *cg, uint64_t *ns, char **cause);
+struct cgrp_cpu_stat {
+	uint64_t	nr_periods;
+	uint64_t	nr_throttled;
+	uint64_t	throttled_ns;
+};
+int		 cgrp_cpu_stat(struct cgrp *cg, struct cgrp_cpu_stat *st,
+		    char **cause);
+/* Read a directory's cpu accounting the same way (for docker's cgroups). */
+int		 cgrp_dir_cpu_usage(const char *cpuacct_dir, int version,
+		    uint64_t *ns, char **cause);
+int		 cgrp_dir_cpu_stat(const char *cpu_dir, int version,
+		    struct cgrp_cpu_stat *st, char **cause);
+/* Kill what is left inside, then remove (children first); safe twice. */
+int		 cgrp_remove(struct cgrp *cg, char **cause);
+void		 cgrp_free(struct cgrp *cg);
+/* Remove REL below abbench's own cgroup in every hierarchy (restore). */
+int		 cgrp_remove_rel(const char *rel, char **cause);
+
+#endif

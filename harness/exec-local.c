@@ -1,0 +1,145 @@
+/*
+ * The local executor: a host process in its own cgroup (made with
+ * libcgroup below the run's cgroup, itself below abbench's own), so that
+ * its CPU, memory and block I/O are accounted and controlled apart.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cgroup.h"
+#include "harness/exec.h"
+#include "harness/runner.h"
+#include "harness/spawn.h"
+
+struct exec_proc {
+	struct child	 child;
+	struct cgrp	*cg;
+	int		 destroyed;
+};
+
+static int
+local_check(struct run_ctx *ctx, const struct experiment *e,
+    const struct workload *wl, char **cause)
+{
+	char	*dir;
+
+	(void)ctx;
+	(void)e;
+	(void)wl;
+	/* abbench must be able to make cgroups below its own. */
+	if ((dir = cgrp_self_dir(cgrp_version() == 2 ? NULL : "cpu",
+	    cause)) == NULL)
+		return -1;
+	free(dir);
+	return 0;
+}
+
+static int
+local_start(struct run_ctx *ctx, const struct exec_spec *spec,
+    struct exec_proc **procp, char **cause)
+{
+	static unsigned		 counter;
+	struct exec_proc	*p = xcalloc(1, sizeof *p);
+	char			*rel;
+
+	if (spec->cgroup_parent != NULL)
+		rel = xasprintf("%s/%s/l%u", ctx->cgroup_name,
+		    spec->cgroup_parent, counter++);
+	else
+		rel = xasprintf("%s/l%u", ctx->cgroup_name, counter++);
+	p->cg = cgrp_create(rel, NULL, cause);
+	free(rel);
+	if (p->cg == NULL) {
+		free(p);
+		return -1;
+	}
+	if (spec->cpus > 0 && cgrp_set_cpu_limit(p->cg, spec->cpus, 100000,
+	    cause) == -1)
+		goto fail;
+	if (spec->memory > 0) {
+		char	buf[32];
+
+		snprintf(buf, sizeof buf, "%llu",
+		    (unsigned long long)spec->memory);
+		if (cgrp_write(p->cg, "memory", p->cg->version == 2 ?
+		    "memory.max" : "memory.limit_in_bytes", buf, cause) == -1)
+			goto fail;
+	}
+	p->child.argv = spec->argv;
+	p->child.env_add = spec->env;
+	p->child.cgroup_procs = p->cg->procs.v;
+	p->child.flags = spec->capture ?
+	    SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR :
+	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
+	if (spawn_start(&p->child, cause) == -1)
+		goto fail;
+	*procp = p;
+	return 0;
+
+fail:
+	cgrp_remove(p->cg, NULL);
+	cgrp_free(p->cg);
+	free(p);
+	return -1;
+}
+
+static int
+local_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
+    struct exec_status *st, char **cause)
+{
+	(void)ctx;
+	memset(st, 0, sizeof *st);
+	if (spawn_wait(&p->child, deadline_ns, cause) == -1)
+		return -1;
+	st->status = p->child.status;
+	st->timed_out = p->child.timed_out;
+	st->ru = p->child.ru;
+	st->start_ns = p->child.start_ns;
+	st->end_ns = p->child.end_ns;
+	st->outlen = p->child.out.len;
+	st->out = strbuf_detach(&p->child.out);
+	st->err = last_lines(p->child.err.buf ? p->child.err.buf : "",
+	    p->child.err.len, 10);
+	return 0;
+}
+
+static void
+local_destroy(struct run_ctx *ctx, struct exec_proc *p)
+{
+	(void)ctx;
+	if (p == NULL)
+		return;
+	spawn_release(&p->child);
+	if (p->cg != NULL) {
+		cgrp_remove(p->cg, NULL);
+		cgrp_free(p->cg);
+	}
+	free(p);
+}
+
+static char *
+local_cgroup_dir(struct exec_proc *p, const char *controller)
+{
+	const char	*d = cgrp_dir(p->cg, controller);
+
+	return d != NULL ? xstrdup(d) : NULL;
+}
+
+static long
+local_pid(struct exec_proc *p)
+{
+	return p->child.reaped ? -1 : (long)p->child.pid;
+}
+
+const struct exec_ops exec_local_ops = {
+	.name = "local",
+	.check = local_check,
+	.start = local_start,
+	.wait = local_wait,
+	.destroy = local_destroy,
+	.cgroup_dir = local_cgroup_dir,
+	.pid = local_pid,
+};

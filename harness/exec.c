@@ -1,0 +1,44 @@
+/*
+ * The static table of executors and the exec_status helpers.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/exec.h"
+#include "harness/spawn.h"
+
+extern const struct exec_ops exec_local_ops;
+
+const struct exec_ops *const exec_types[] = {
+	&exec_local_ops,
+	NULL
+};
+
+const struct exec_ops *
+exec_lookup(const char *name)
+{
+	const struct exec_ops *const	*e;
+
+	for (e = exec_types; *e != NULL; e++) {
+		if (strcmp((*e)->name, name) == 0)
+			return *e;
+	}
+	return NULL;
+}
+
+void
+exec_status_release(struct exec_status *st)
+{
+	free(st->out);
+	free(st->err);
+	st->out = st->err = NULL;
+	st->outlen = 0;
+}
+
+char *
+exec_status_describe(const struct exec_status *st)
+{
+	return spawn_describe_status(st->status, st->timed_out);
+}

@@ -1,0 +1,1503 @@
+/*
+ * The experiment-file loader: INI text -> struct experiment, every key
+ * checked against an options table, workload matrices expanded.
+ *
+ * inih splits `key = value` lines; everything else is done here, because
+ * the Debian build of inih cannot tell us about a section without keys, cuts
+ * section names at 50 bytes and is not aware of quotes. Our reader hands
+ * inih one line at a time, so it knows the line number of every call of the
+ * handler, and it reads section headers itself. inih's run-time options
+ * (a Debian addition) are set for the parse and put back afterwards:
+ *
+ *   - no multi-line values: an indented line is an ordinary line, so a stray
+ *     indent can never glue a key onto the previous value;
+ *   - comments: `;` or `#` at the start of a line, or after white space
+ *     outside "double quotes" anywhere in a value (stripped here, not by
+ *     inih, so that `args = sh -c "make; echo #done"` keeps its text);
+ *   - lines up to EXPERIMENT_MAX_LINE bytes; a longer line is an error.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "harness/exec.h"
+#include "harness/experiment.h"
+#include "harness/hostset.h"
+#include "harness/util.h"
+#include "workloads/workload.h"
+
+#define EXPERIMENT_MAX_LINE	65536
+/* A matrix larger than this is a typo, not an experiment. */
+#define EXPERIMENT_MAX_COMBINATIONS	10000
+
+const struct opt_spec experiment_opts[] = {
+	{ "name", OPT_STR, 0, NULL, 0, 0, NULL,
+	  "the experiment's name (default: the file name without .ini)" },
+	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "free text, stored with the run" },
+	{ "pkg", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "text of the benchfmt `pkg:` line of exports" },
+	{ "rounds", OPT_INT, 0, "10", 1, 1000000, NULL,
+	  "measured rounds: each arm runs each workload once per round" },
+	{ "warmup", OPT_INT, 0, "0", 0, 1000000, NULL,
+	  "warm-up rounds before the measured ones (stored, not compared)" },
+	{ "order", OPT_CHOICE, 0, "alternate", 0, 0,
+	  "alternate abba random sequential",
+	  "order of the arms within each round" },
+	{ "seed", OPT_INT, 0, NULL, 0, 18446744073709551615.0, NULL,
+	  "seed of the random order (default: chosen and stored)" },
+	{ "timeout", OPT_DURATION, 0, "10m", 0.001, 1e7, NULL,
+	  "default time limit of one sample" },
+	{ "max-failures", OPT_INT, 0, "0", 0, INT_MAX, NULL,
+	  "abort the run after this many failed samples (0: never)" },
+	{ "drop-caches", OPT_BOOL, 0, "no", 0, 0, NULL,
+	  "sync and drop the page cache before every sample" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+const struct opt_spec arm_opts[] = {
+	{ "runtime", OPT_STR, 0, NULL, 0, 0, NULL,
+	  "docker runtime name, or the OCI runtime binary (executor=oci)" },
+	{ "runtime-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "extra runtime flags (oci: global flags of the runtime binary)" },
+	{ "cpu", OPT_FLOAT, 0, NULL, 0.01, 4096, NULL,
+	  "CPU limit in CPUs (docker --cpus, cgroup quota)" },
+	{ "memory", OPT_SIZE, 0, NULL, 0, 0, NULL,
+	  "memory limit (4g, 512m)" },
+	{ "args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "argv that replaces a command workload's args for this arm" },
+	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "free text, stored with the run" },
+	{ "env.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
+	  "environment variable NAME of the workload's program" },
+	{ "host.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
+	  "host setting applied while this arm runs (host.block.scheduler, "
+	  "host.sysctl.NAME, ...)" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+const struct opt_spec workload_common_opts[] = {
+	{ "type", OPT_STR, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0, NULL,
+	  "the workload type (command, fio, ...)" },
+	{ "executor", OPT_CHOICE, OPT_NOMATRIX, NULL, 0, 0, "local docker oci",
+	  "where the workload runs (default: the type's)" },
+	{ "timeout", OPT_DURATION, OPT_NOMATRIX, NULL, 0.001, 1e7, NULL,
+	  "time limit of one sample (default: the experiment's)" },
+	{ "drop-caches", OPT_BOOL, OPT_NOMATRIX, NULL, 0, 0, NULL,
+	  "drop the page cache before every sample (default: the "
+	  "experiment's)" },
+	{ "dir", OPT_STR, 0, NULL, 0, 0, NULL,
+	  "directory the workload works in; host.block.* settings apply to "
+	  "its disks" },
+	{ "image", OPT_STR, 0, NULL, 0, 0, NULL,
+	  "docker image or OCI rootfs directory" },
+	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "free text, stored with the run" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+static const char *const run_order_names[] = {
+	[ORDER_ALTERNATE] = "alternate",
+	[ORDER_ABBA] = "abba",
+	[ORDER_RANDOM] = "random",
+	[ORDER_SEQUENTIAL] = "sequential",
+};
+
+const char *
+run_order_name(enum run_order o)
+{
+	if ((size_t)o >= ARRAY_SIZE(run_order_names))
+		return "unknown";
+	return run_order_names[o];
+}
+
+int
+run_order_parse(const char *s, enum run_order *o)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(run_order_names); i++) {
+		if (strcmp(s, run_order_names[i]) == 0) {
+			*o = (enum run_order)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+opt_parse_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const struct opt_spec *
+opt_find(const struct opt_spec *opts, const char *key)
+{
+	const struct opt_spec	*o;
+	size_t			 n;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		if (o->flags & OPT_PREFIX) {
+			n = strlen(o->name);
+			if (strncmp(key, o->name, n) == 0 && key[n] != '\0')
+				return o;
+		} else if (strcmp(key, o->name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static int
+opt_has_range(const struct opt_spec *o)
+{
+	return o->min != 0 || o->max != 0;
+}
+
+static int
+opt_choice_ok(const char *choices, const char *value)
+{
+	size_t		n = strlen(value);
+	const char	*p = choices;
+
+	if (n == 0)
+		return 0;
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, value, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+		while (*p != ' ' && *p != '\0')
+			p++;
+	}
+	return 0;
+}
+
+/* One word against the spec's type. */
+static int
+opt_check_word(const struct opt_spec *o, const char *w, char **cause)
+{
+	long long		 ll;
+	unsigned long long	 ull;
+	double			 d;
+	int64_t			 ns;
+	uint64_t		 bytes;
+	int			 b;
+	char			*end;
+
+	switch (o->type) {
+	case OPT_STR:
+		return 0;
+	case OPT_INT:
+		if (o->min >= 0 && o->max > (double)LLONG_MAX) {
+			/* Unsigned 64-bit values (seeds). */
+			errno = 0;
+			ull = strtoull(w, &end, 10);
+			if (!isdigit((unsigned char)*w) || *end != '\0' ||
+			    errno != 0)
+				return set_cause(cause,
+				    "'%s' is not an unsigned integer", w);
+			if ((double)ull < o->min)
+				return set_cause(cause, "%llu is out of range "
+				    "[%.0f, %.0f]", ull, o->min, o->max);
+			return 0;
+		}
+		if (opt_has_range(o))
+			return parse_int(w, (long long)o->min,
+			    (long long)o->max, &ll, cause);
+		return parse_int(w, LLONG_MIN, LLONG_MAX, &ll, cause);
+	case OPT_FLOAT:
+		if (parse_double(w, &d, cause) != 0)
+			return -1;
+		if (opt_has_range(o) && (d < o->min || d > o->max))
+			return set_cause(cause, "%s is out of range [%g, %g]",
+			    w, o->min, o->max);
+		return 0;
+	case OPT_BOOL:
+		if (opt_parse_bool(w, &b) != 0)
+			return set_cause(cause, "'%s' is not a boolean (use "
+			    "yes/no, true/false, on/off or 1/0)", w);
+		return 0;
+	case OPT_DURATION:
+		if (parse_duration(w, &ns, cause) != 0)
+			return -1;
+		if (opt_has_range(o) && (double)ns < o->min * 1e9)
+			return set_cause(cause, "'%s' is shorter than %gs", w,
+			    o->min);
+		if (opt_has_range(o) && (double)ns > o->max * 1e9)
+			return set_cause(cause, "'%s' is longer than %gs", w,
+			    o->max);
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(w, &bytes, cause) != 0)
+			return -1;
+		if (opt_has_range(o) && ((double)bytes < o->min ||
+		    (double)bytes > o->max))
+			return set_cause(cause, "'%s' is out of range "
+			    "[%.0f, %.0f] bytes", w, o->min, o->max);
+		return 0;
+	case OPT_CHOICE:
+		if (o->choices == NULL || !opt_choice_ok(o->choices, w))
+			return set_cause(cause, "'%s' is not one of: %s", w,
+			    o->choices != NULL ? o->choices : "");
+		return 0;
+	}
+	return set_cause(cause, "option '%s' has an unknown type", o->name);
+}
+
+/*
+ * A list value is checked word by word; any other value is one word, as it
+ * is after matrix expansion (a quoted word may hold blanks).
+ */
+int
+opt_check_value(const struct opt_spec *o, const char *value, char **cause)
+{
+	struct strvec	words = STRVEC_INIT;
+	size_t		i;
+	int		rc = 0;
+
+	if (value == NULL)
+		return set_cause(cause, "missing value");
+	if (!(o->flags & OPT_LIST)) {
+		if (*value == '\0' && o->type != OPT_STR)
+			return set_cause(cause, "missing value");
+		return opt_check_word(o, value, cause);
+	}
+	if (strvec_split_words(&words, value, cause) != 0)
+		return -1;
+	for (i = 0; i < words.n && rc == 0; i++)
+		rc = opt_check_word(o, words.v[i], cause);
+	strvec_clear(&words);
+	return rc;
+}
+
+static const char *
+opt_type_name(const struct opt_spec *o)
+{
+	switch (o->type) {
+	case OPT_STR:
+		return (o->flags & OPT_LIST) ? "words" : "string";
+	case OPT_INT:
+		return (o->flags & OPT_LIST) ? "integers" : "integer";
+	case OPT_FLOAT:
+		return "number";
+	case OPT_BOOL:
+		return "yes|no";
+	case OPT_DURATION:
+		return "duration";
+	case OPT_SIZE:
+		return "size";
+	case OPT_CHOICE:
+		return "choice";
+	}
+	return "?";
+}
+
+/* Print text wrapped at 80 columns, each line indented by `indent`. */
+static void
+opt_print_wrapped(const char *text, int indent, int col)
+{
+	const char	*p = text, *w;
+	size_t		 n;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (w = p; *w != ' ' && *w != '\0'; w++)
+			;
+		n = (size_t)(w - p);
+		if (col > indent && col + 1 + (int)n > 79) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, n, stdout);
+		col += (int)n;
+		p = w;
+	}
+	putchar('\n');
+}
+
+void
+opt_print_help(const struct opt_spec *opts)
+{
+	const struct opt_spec	*o;
+	struct strbuf		 head = STRBUF_INIT, text = STRBUF_INIT;
+	const char		*sep;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		strbuf_reset(&head);
+		strbuf_reset(&text);
+		if (o->flags & OPT_PREFIX)
+			strbuf_addf(&head, "  %sNAME", o->name);
+		else
+			strbuf_addf(&head, "  %s", o->name);
+		if (o->type == OPT_CHOICE && o->choices != NULL) {
+			strbuf_adds(&head, " = ");
+			for (sep = o->choices; *sep != '\0'; sep++)
+				strbuf_addc(&head, *sep == ' ' ? '|' : *sep);
+		} else
+			strbuf_addf(&head, " = %s", opt_type_name(o));
+		strbuf_adds(&text, o->help != NULL ? o->help : "");
+		if ((o->type == OPT_INT || o->type == OPT_FLOAT) &&
+		    opt_has_range(o) && o->max <= (double)LLONG_MAX)
+			strbuf_addf(&text, " [%g..%g]", o->min, o->max);
+		if (o->def != NULL)
+			strbuf_addf(&text, " (default: %s)", o->def);
+		if (o->flags & OPT_REQUIRED)
+			strbuf_adds(&text, " (required)");
+		if (o->flags & OPT_ARM)
+			strbuf_adds(&text, " (an arm may set it)");
+		if (o->flags & OPT_LIST)
+			strbuf_adds(&text, " (several words are one value)");
+		if ((int)head.len < 30)
+			printf("%-30s", head.buf);
+		else
+			printf("%s\n%-30s", head.buf, "");
+		opt_print_wrapped(text.buf, 30, 30);
+	}
+	strbuf_release(&head);
+	strbuf_release(&text);
+}
+
+/* ---- Reading: lines, sections, keys ---------------------------------- */
+
+enum section_kind {
+	SECTION_EXPERIMENT,
+	SECTION_ARM,
+	SECTION_WORKLOAD,
+};
+
+struct section {
+	enum section_kind	 kind;
+	char			*name;		/* arm or workload name */
+	char			*title;		/* "[arm a]" for messages */
+	int			 line;
+	struct kv		*kv;
+	size_t			 nkv, cap;
+};
+
+struct parser {
+	const char	*path;
+	const char	*text;
+	size_t		 len, pos;
+	int		 line;		/* of the line inih has last read */
+	char		*cause;
+	struct section	*sections;
+	size_t		 nsections, cap;
+	const struct workload_ops *const *types;
+};
+
+static int
+parser_error(struct parser *p, int line, const char *key, const char *fmt,
+    ...) __attribute__((format(printf, 4, 5)));
+
+static int
+parser_error(struct parser *p, int line, const char *key, const char *fmt,
+    ...)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	va_list		ap;
+	char		*msg;
+
+	if (p->cause != NULL)
+		return -1;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	strbuf_adds(&sb, p->path);
+	if (line > 0)
+		strbuf_addf(&sb, ":%d", line);
+	strbuf_adds(&sb, ": ");
+	if (key != NULL)
+		strbuf_addf(&sb, "%s: ", key);
+	strbuf_adds(&sb, msg);
+	free(msg);
+	p->cause = strbuf_detach(&sb);
+	return -1;
+}
+
+static void
+kv_release(struct kv *kv, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+static void
+parser_release(struct parser *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nsections; i++) {
+		free(p->sections[i].name);
+		free(p->sections[i].title);
+		kv_release(p->sections[i].kv, p->sections[i].nkv);
+	}
+	free(p->sections);
+	free(p->cause);
+}
+
+/* Names of arms and workloads end up in benchmark names and RUN:ARM. */
+static int
+parser_check_name(struct parser *p, const char *kind, const char *name)
+{
+	const char	*s;
+
+	for (s = name; *s != '\0'; s++) {
+		if (*s == '/' || *s == ':' || *s == '=' || *s == '"' ||
+		    *s == ']' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return parser_error(p, p->line, NULL, "%s name '%s' "
+			    "must not contain '%c'", kind, name,
+			    isprint((unsigned char)*s) ? *s : '?');
+	}
+	return 0;
+}
+
+/* A copy of s[0..n) without leading and trailing white space. */
+static char *
+trim_dup(const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+/* A section header: the text between '[' and ']'. */
+static int
+parser_section(struct parser *p, const char *inner, size_t n)
+{
+	struct section	*s;
+	char		*text = trim_dup(inner, n), *kind_word;
+	char		*sp;
+	enum section_kind kind;
+	size_t		 i, kn;
+	int		 rc = -1;
+
+	for (kn = 0; text[kn] != '\0' && !isspace((unsigned char)text[kn]);
+	    kn++)
+		;
+	for (sp = text + kn; isspace((unsigned char)*sp); sp++)
+		;
+	kind_word = xstrndup(text, kn);
+	if (strcmp(kind_word, "experiment") == 0)
+		kind = SECTION_EXPERIMENT;
+	else if (strcmp(kind_word, "arm") == 0)
+		kind = SECTION_ARM;
+	else if (strcmp(kind_word, "workload") == 0)
+		kind = SECTION_WORKLOAD;
+	else {
+		parser_error(p, p->line, NULL, "unknown section [%s] "
+		    "(expected [experiment], [arm NAME] or [workload NAME])",
+		    text);
+		goto out;
+	}
+	if (kind == SECTION_EXPERIMENT && *sp != '\0') {
+		parser_error(p, p->line, NULL, "[experiment] takes no name");
+		goto out;
+	}
+	if (kind != SECTION_EXPERIMENT) {
+		if (*sp == '\0') {
+			parser_error(p, p->line, NULL, "[%s] needs a name: "
+			    "[%s NAME]", kind_word, kind_word);
+			goto out;
+		}
+		for (i = 0; sp[i] != '\0'; i++) {
+			if (isspace((unsigned char)sp[i])) {
+				parser_error(p, p->line, NULL, "%s name '%s' "
+				    "must not contain spaces", kind_word, sp);
+				goto out;
+			}
+		}
+		if (parser_check_name(p, kind_word, sp) != 0)
+			goto out;
+	}
+	for (i = 0; i < p->nsections; i++) {
+		s = &p->sections[i];
+		if (s->kind != kind)
+			continue;
+		if (kind == SECTION_EXPERIMENT || strcmp(s->name, sp) == 0) {
+			parser_error(p, p->line, NULL, "duplicate section %s "
+			    "(first at line %d)", s->title, s->line);
+			goto out;
+		}
+	}
+	XGROW(p->sections, p->nsections, p->cap);
+	s = &p->sections[p->nsections++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->line = p->line;
+	if (kind == SECTION_EXPERIMENT)
+		s->title = xstrdup("[experiment]");
+	else {
+		s->name = xstrdup(sp);
+		s->title = xasprintf("[%s %s]", kind_word, sp);
+	}
+	rc = 0;
+out:
+	free(kind_word);
+	free(text);
+	return rc;
+}
+
+/*
+ * Look at a line the way inih will (start-of-line comment, section header,
+ * key line), handle headers, and catch what inih would only report as "an
+ * error on line N".
+ */
+static int
+parser_line(struct parser *p, const char *line, size_t n)
+{
+	const char	*s = line, *e = line + n, *close, *q;
+
+	if (p->line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		s += 3;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	if (s == e || *s == ';' || *s == '#')
+		return 0;
+	if (*s == '[') {
+		close = memchr(s + 1, ']', (size_t)(e - s - 1));
+		if (close == NULL)
+			return parser_error(p, p->line, NULL,
+			    "missing ']' in section header");
+		for (q = close + 1; q < e && isspace((unsigned char)*q); q++)
+			;
+		if (q < e && *q != ';' && *q != '#')
+			return parser_error(p, p->line, NULL,
+			    "unexpected text after ']'");
+		return parser_section(p, s + 1, (size_t)(close - s - 1));
+	}
+	for (q = s; q < e && *q != '=' && *q != ':'; q++)
+		;
+	if (q == e)
+		return parser_error(p, p->line, NULL,
+		    "expected 'key = value' or '[section]'");
+	return 0;
+}
+
+/* inih's reader: one whole line per call, so p->line is always right. */
+static char *
+parser_read(char *str, int num, void *stream)
+{
+	struct parser	*p = stream;
+	const char	*start, *nl;
+	size_t		 n;
+
+	if (p->cause != NULL || p->pos >= p->len)
+		return NULL;
+	start = p->text + p->pos;
+	nl = memchr(start, '\n', p->len - p->pos);
+	n = nl != NULL ? (size_t)(nl - start) + 1 : p->len - p->pos;
+	p->line++;
+	p->pos += n;
+	if (num < 2 || n > (size_t)num - 2) {
+		parser_error(p, p->line, NULL, "line too long (more than %d "
+		    "bytes)", num - 2);
+		return NULL;
+	}
+	if (memchr(start, '\0', n) != NULL) {
+		parser_error(p, p->line, NULL, "NUL byte in line");
+		return NULL;
+	}
+	if (parser_line(p, start, n) != 0)
+		return NULL;
+	memcpy(str, start, n);
+	str[n] = '\0';
+	return str;
+}
+
+/*
+ * Cut a comment off a value: `;` or `#` at the start or after white space,
+ * outside double quotes (with the \" and \\ escapes strvec_split_words
+ * knows).
+ */
+static char *
+value_strip_comment(const char *v)
+{
+	size_t	 i;
+	int	 quoted = 0;
+
+	for (i = 0; v[i] != '\0'; i++) {
+		if (quoted) {
+			if (v[i] == '\\' && (v[i + 1] == '"' ||
+			    v[i + 1] == '\\'))
+				i++;
+			else if (v[i] == '"')
+				quoted = 0;
+			continue;
+		}
+		if (v[i] == '"')
+			quoted = 1;
+		else if ((v[i] == ';' || v[i] == '#') &&
+		    (i == 0 || isspace((unsigned char)v[i - 1])))
+			break;
+	}
+	return trim_dup(v, i);
+}
+
+static int
+parser_handler(void *user, const char *section, const char *name,
+    const char *value)
+{
+	struct parser	*p = user;
+	struct section	*s;
+	struct kv	*kv;
+	size_t		 i;
+
+	(void)section;	/* cut at 50 bytes by inih; we track our own */
+	if (p->cause != NULL)
+		return 0;
+	if (p->nsections == 0) {
+		parser_error(p, p->line, name, "key before the first "
+		    "[section]");
+		return 0;
+	}
+	if (name == NULL || *name == '\0') {
+		parser_error(p, p->line, NULL, "missing key before '='");
+		return 0;
+	}
+	s = &p->sections[p->nsections - 1];
+	for (i = 0; i < s->nkv; i++) {
+		if (strcmp(s->kv[i].key, name) == 0) {
+			parser_error(p, p->line, name, "duplicate key in %s "
+			    "(first at line %d)", s->title, s->kv[i].line);
+			return 0;
+		}
+	}
+	XGROW(s->kv, s->nkv, s->cap);
+	kv = &s->kv[s->nkv++];
+	kv->key = xstrdup(name);
+	kv->value = value_strip_comment(value != NULL ? value : "");
+	kv->line = p->line;
+	return 1;
+}
+
+struct inih_settings {
+	bool	 multiline, inline_comments, use_stack, realloc, stop, no_value;
+	bool	 bom;
+	int	 max_line, initial_alloc;
+	char	*start_prefixes;
+};
+
+static void
+inih_save(struct inih_settings *s)
+{
+	s->multiline = ini_allow_multiline;
+	s->inline_comments = ini_allow_inline_comments;
+	s->use_stack = ini_use_stack;
+	s->realloc = ini_allow_realloc;
+	s->stop = ini_stop_on_first_error;
+	s->no_value = ini_allow_no_value;
+	s->bom = ini_allow_bom;
+	s->max_line = ini_max_line;
+	s->initial_alloc = ini_initial_alloc;
+	s->start_prefixes = ini_start_comment_prefixes;
+}
+
+static void
+inih_restore(const struct inih_settings *s)
+{
+	ini_allow_multiline = s->multiline;
+	ini_allow_inline_comments = s->inline_comments;
+	ini_use_stack = s->use_stack;
+	ini_allow_realloc = s->realloc;
+	ini_stop_on_first_error = s->stop;
+	ini_allow_no_value = s->no_value;
+	ini_allow_bom = s->bom;
+	ini_max_line = s->max_line;
+	ini_initial_alloc = s->initial_alloc;
+	ini_start_comment_prefixes = s->start_prefixes;
+}
+
+static int
+parser_run(struct parser *p)
+{
+	static char		start_prefixes[] = ";#";
+	struct inih_settings	saved;
+	int			rc;
+
+	inih_save(&saved);
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = false;
+	/* The line buffer on the heap, big enough for any line we accept. */
+	ini_use_stack = false;
+	ini_allow_realloc = false;
+	ini_max_line = EXPERIMENT_MAX_LINE;
+	ini_initial_alloc = EXPERIMENT_MAX_LINE;
+	ini_stop_on_first_error = true;
+	ini_allow_no_value = false;
+	ini_allow_bom = true;
+	ini_start_comment_prefixes = start_prefixes;
+	rc = ini_parse_stream(parser_read, p, parser_handler, p);
+	inih_restore(&saved);
+
+	if (p->cause != NULL)
+		return -1;
+	if (rc == -2)
+		return parser_error(p, 0, NULL, "out of memory");
+	if (rc != 0)
+		return parser_error(p, rc, NULL, "syntax error");
+	return 0;
+}
+
+/* ---- Building the experiment ----------------------------------------- */
+
+/*
+ * Check one key's value. A list value is kept whole; any other value is
+ * split into words: one word is the value (its quotes removed), several are
+ * a matrix axis where `where_matrix` allows it. The words go to *out.
+ */
+static int
+parser_check_kv(struct parser *p, const struct opt_spec *o,
+    const struct kv *kv, const char *title, int matrix_ok,
+    struct strvec *out)
+{
+	char	*cause = NULL;
+	size_t	 i, j;
+
+	if (o->flags & OPT_LIST) {
+		if (opt_check_value(o, kv->value, &cause) != 0)
+			goto bad;
+		strvec_push(out, kv->value);
+		return 0;
+	}
+	if (strvec_split_words(out, kv->value, &cause) != 0)
+		goto bad;
+	if (out->n == 0)
+		return parser_error(p, kv->line, kv->key, "missing value");
+	if (out->n > 1) {
+		if (!matrix_ok)
+			return parser_error(p, kv->line, kv->key, "'%s' has "
+			    "several values: a matrix is only allowed in a "
+			    "[workload] section, not in %s", kv->value, title);
+		if (o->flags & OPT_NOMATRIX)
+			return parser_error(p, kv->line, kv->key, "'%s' has "
+			    "several values, but this key cannot make a "
+			    "matrix", kv->value);
+	}
+	for (i = 0; i < out->n; i++) {
+		if (opt_check_value(o, out->v[i], &cause) != 0)
+			goto bad;
+		for (j = 0; j < i; j++) {
+			if (strcmp(out->v[i], out->v[j]) == 0)
+				return parser_error(p, kv->line, kv->key,
+				    "'%s' appears twice in the matrix",
+				    out->v[i]);
+		}
+	}
+	return 0;
+bad:
+	parser_error(p, kv->line, kv->key, "%s", cause);
+	free(cause);
+	return -1;
+}
+
+static void
+kv_push(struct kv **kv, size_t *n, size_t *cap, const char *key,
+    const char *value, int line)
+{
+	XGROW(*kv, *n, *cap);
+	(*kv)[*n].key = xstrdup(key);
+	(*kv)[*n].value = xstrdup(value);
+	(*kv)[*n].line = line;
+	(*n)++;
+}
+
+static const struct workload_ops *
+types_lookup(const struct workload_ops *const *types, const char *name)
+{
+	for (; types != NULL && *types != NULL; types++) {
+		if (strcmp((*types)->type, name) == 0)
+			return *types;
+	}
+	return NULL;
+}
+
+static const struct kv *
+section_get(const struct section *s, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nkv; i++) {
+		if (strcmp(s->kv[i].key, key) == 0)
+			return &s->kv[i];
+	}
+	return NULL;
+}
+
+static int
+parser_experiment(struct parser *p, struct experiment *e,
+    const struct section *s)
+{
+	struct strvec		 w = STRVEC_INIT;
+	const struct opt_spec	*o;
+	const struct kv		*kv;
+	long long		 ll;
+	int64_t			 ns;
+	size_t			 i, cap = 0;
+	int			 b;
+
+	for (i = 0; i < s->nkv; i++) {
+		kv = &s->kv[i];
+		if ((o = opt_find(experiment_opts, kv->key)) == NULL)
+			return parser_error(p, kv->line, kv->key,
+			    "unknown key in [experiment]");
+		strvec_clear(&w);
+		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0) {
+			strvec_clear(&w);
+			return -1;
+		}
+		kv_push(&e->settings, &e->nsettings, &cap, kv->key, w.v[0],
+		    kv->line);
+		/* The values are checked: these cannot fail. */
+		if (strcmp(kv->key, "name") == 0) {
+			free(e->name);
+			e->name = xstrdup(w.v[0]);
+		} else if (strcmp(kv->key, "description") == 0)
+			e->description = xstrdup(w.v[0]);
+		else if (strcmp(kv->key, "pkg") == 0)
+			e->pkg = xstrdup(w.v[0]);
+		else if (strcmp(kv->key, "rounds") == 0) {
+			parse_int(w.v[0], 1, INT_MAX, &ll, NULL);
+			e->rounds = (int)ll;
+		} else if (strcmp(kv->key, "warmup") == 0) {
+			parse_int(w.v[0], 0, INT_MAX, &ll, NULL);
+			e->warmup = (int)ll;
+		} else if (strcmp(kv->key, "order") == 0)
+			run_order_parse(w.v[0], &e->order);
+		else if (strcmp(kv->key, "seed") == 0) {
+			e->seed = strtoull(w.v[0], NULL, 10);
+			e->seed_set = 1;
+		} else if (strcmp(kv->key, "timeout") == 0) {
+			parse_duration(w.v[0], &ns, NULL);
+			e->timeout_ns = ns;
+		} else if (strcmp(kv->key, "max-failures") == 0) {
+			parse_int(w.v[0], 0, INT_MAX, &ll, NULL);
+			e->max_failures = (int)ll;
+		} else if (strcmp(kv->key, "drop-caches") == 0) {
+			opt_parse_bool(w.v[0], &b);
+			e->drop_caches = b;
+		}
+	}
+	strvec_clear(&w);
+	return 0;
+}
+
+/* The spec of an arm key that a workload type lets arms set. */
+static const struct opt_spec *
+arm_workload_opt(const struct workload_ops *const *used, size_t nused,
+    const char *key)
+{
+	const struct opt_spec	*o;
+	size_t			 i;
+
+	if ((o = opt_find(workload_common_opts, key)) != NULL &&
+	    (o->flags & OPT_ARM))
+		return o;
+	for (i = 0; i < nused; i++) {
+		o = opt_find(used[i]->opts, key);
+		if (o != NULL && (o->flags & OPT_ARM))
+			return o;
+	}
+	return NULL;
+}
+
+static int
+env_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	}
+	return 1;
+}
+
+static int
+parser_arm(struct parser *p, struct arm *arm, const struct section *s,
+    const struct workload_ops *const *used, size_t nused)
+{
+	struct strvec		 w = STRVEC_INIT;
+	const struct opt_spec	*o;
+	const struct kv		*kv;
+	const char		*v, *envname;
+	char			*cause = NULL;
+	size_t			 i, cap = 0, hostcap = 0;
+	int			 rc = -1;
+
+	arm->name = xstrdup(s->name);
+	arm->line = s->line;
+	for (i = 0; i < s->nkv; i++) {
+		kv = &s->kv[i];
+		strvec_clear(&w);
+		if (str_startswith(kv->key, "host.")) {
+			if (hostset_check(kv->key, kv->value, &cause) != 0) {
+				parser_error(p, kv->line, kv->key, "%s",
+				    cause);
+				free(cause);
+				goto out;
+			}
+			kv_push(&arm->kv, &arm->nkv, &cap, kv->key, kv->value,
+			    kv->line);
+			kv_push(&arm->host, &arm->nhost, &hostcap, kv->key,
+			    kv->value, kv->line);
+			continue;
+		}
+		o = opt_find(arm_opts, kv->key);
+		if (o == NULL)
+			o = arm_workload_opt(used, nused, kv->key);
+		if (o == NULL) {
+			parser_error(p, kv->line, kv->key, "unknown key in %s",
+			    s->title);
+			goto out;
+		}
+		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0)
+			goto out;
+		v = w.v[0];
+		if (str_startswith(kv->key, "env.")) {
+			envname = kv->key + strlen("env.");
+			if (!env_name_ok(envname)) {
+				parser_error(p, kv->line, kv->key, "'%s' is "
+				    "not a valid environment variable name",
+				    envname);
+				goto out;
+			}
+			/* One quoted string is unquoted, other text kept. */
+			strvec_clear(&w);
+			if (strvec_split_words(&w, kv->value, NULL) == 0 &&
+			    w.n == 1 && kv->value[0] == '"')
+				v = w.v[0];
+			else
+				v = kv->value;
+			strvec_pushf(&arm->env, "%s=%s", envname, v);
+		}
+		kv_push(&arm->kv, &arm->nkv, &cap, kv->key, v, kv->line);
+	}
+	/* Point at our own copies, now that arm->kv no longer moves. */
+	for (i = 0; i < arm->nkv; i++) {
+		kv = &arm->kv[i];
+		if (strcmp(kv->key, "runtime") == 0)
+			arm->runtime = kv->value;
+		else if (strcmp(kv->key, "runtime-args") == 0)
+			strvec_split_words(&arm->runtime_args, kv->value,
+			    NULL);
+		else if (strcmp(kv->key, "args") == 0)
+			strvec_split_words(&arm->args, kv->value, NULL);
+	}
+	rc = 0;
+out:
+	strvec_clear(&w);
+	return rc;
+}
+
+/* A workload key that takes part in the matrix. */
+struct axis {
+	size_t		 kv;		/* index into the section's keys */
+	struct strvec	 words;
+};
+
+static void
+workload_init_from(struct workload *wl, const struct section *s,
+    const struct workload_ops *ops, const struct axis *axes, size_t naxes,
+    const size_t *pick, struct strvec *values)
+{
+	struct strbuf	name = STRBUF_INIT;
+	size_t		i, a, cap = 0, axcap = 0;
+	char		*c;
+
+	wl->base = xstrdup(s->name);
+	wl->type = xstrdup(ops->type);
+	wl->line = s->line;
+	wl->ops = ops;
+	strbuf_adds(&name, s->name);
+	for (i = 0; i < s->nkv; i++) {
+		for (a = 0; a < naxes; a++) {
+			if (axes[a].kv == i)
+				break;
+		}
+		if (a == naxes) {
+			kv_push(&wl->kv, &wl->nkv, &cap, s->kv[i].key,
+			    values[i].v[0], s->kv[i].line);
+			continue;
+		}
+		kv_push(&wl->kv, &wl->nkv, &cap, s->kv[i].key,
+		    axes[a].words.v[pick[a]], s->kv[i].line);
+		kv_push(&wl->axes, &wl->naxes, &axcap, s->kv[i].key,
+		    axes[a].words.v[pick[a]], s->kv[i].line);
+		/* benchfmt names end at white space. */
+		strbuf_addf(&name, "/%s=", s->kv[i].key);
+		for (c = axes[a].words.v[pick[a]]; *c != '\0'; c++)
+			strbuf_addc(&name, isspace((unsigned char)*c) ?
+			    '_' : *c);
+	}
+	wl->name = strbuf_detach(&name);
+}
+
+static int
+parser_workload(struct parser *p, struct experiment *e,
+    const struct section *s, size_t *cap)
+{
+	struct strvec		*values;
+	struct axis		*axes = NULL;
+	const struct workload_ops *ops;
+	const struct opt_spec	*o;
+	const struct kv		*kv, *tkv;
+	struct workload		*wl;
+	size_t			 i, j, naxes = 0, ncomb = 1, *pick = NULL, c;
+	int			 rc = -1;
+
+	values = xcalloc(s->nkv ? s->nkv : 1, sizeof *values);
+	if ((tkv = section_get(s, "type")) == NULL) {
+		parser_error(p, s->line, "type", "missing in %s", s->title);
+		goto out;
+	}
+	if ((ops = types_lookup(p->types, tkv->value)) == NULL) {
+		struct strbuf	known = STRBUF_INIT;
+
+		for (j = 0; p->types != NULL && p->types[j] != NULL; j++)
+			strbuf_addf(&known, "%s%s", j ? ", " : "",
+			    p->types[j]->type);
+		parser_error(p, tkv->line, "type", "unknown workload type "
+		    "'%s' (known: %s)", tkv->value,
+		    known.buf != NULL ? known.buf : "none");
+		strbuf_release(&known);
+		goto out;
+	}
+	for (i = 0; i < s->nkv; i++) {
+		kv = &s->kv[i];
+		o = opt_find(workload_common_opts, kv->key);
+		if (o == NULL)
+			o = opt_find(ops->opts, kv->key);
+		if (o == NULL) {
+			parser_error(p, kv->line, kv->key, "unknown key in %s "
+			    "(type %s)", s->title, ops->type);
+			goto out;
+		}
+		if (parser_check_kv(p, o, kv, s->title, 1, &values[i]) != 0)
+			goto out;
+		if (values[i].n > 1) {
+			axes = xreallocarray(axes, naxes + 1, sizeof *axes);
+			axes[naxes].kv = i;
+			axes[naxes].words = values[i];
+			memset(&values[i], 0, sizeof values[i]);
+			if (ncomb > EXPERIMENT_MAX_COMBINATIONS /
+			    axes[naxes].words.n) {
+				naxes++;
+				parser_error(p, s->line, NULL, "the matrix of "
+				    "%s has more than %d combinations",
+				    s->title, EXPERIMENT_MAX_COMBINATIONS);
+				goto out;
+			}
+			ncomb *= axes[naxes].words.n;
+			naxes++;
+		}
+	}
+	for (o = ops->opts; o != NULL && o->name != NULL; o++) {
+		if (!(o->flags & OPT_REQUIRED) || (o->flags & OPT_PREFIX) ||
+		    section_get(s, o->name) != NULL)
+			continue;
+		if (o->flags & OPT_ARM) {
+			for (j = 0; j < e->narms; j++) {
+				if (arm_get(&e->arms[j], o->name) == NULL)
+					break;
+			}
+			if (j == e->narms)
+				continue;
+		}
+		parser_error(p, s->line, o->name, "missing in %s", s->title);
+		goto out;
+	}
+
+	pick = xcalloc(naxes ? naxes : 1, sizeof *pick);
+	for (c = 0; c < ncomb; c++) {
+		/* The first axis varies slowest. */
+		size_t	rest = c;
+
+		for (j = naxes; j-- > 0;) {
+			pick[j] = rest % axes[j].words.n;
+			rest /= axes[j].words.n;
+		}
+		XGROW(e->workloads, e->nworkloads, *cap);
+		wl = &e->workloads[e->nworkloads++];
+		memset(wl, 0, sizeof *wl);
+		workload_init_from(wl, s, ops, axes, naxes, pick, values);
+		wl->exec = exec_lookup(workload_get(wl, NULL, "executor"));
+		wl->timeout_ns = workload_get_duration(wl, NULL, "timeout",
+		    e->timeout_ns);
+		wl->drop_caches = workload_get_bool(wl, NULL, "drop-caches",
+		    e->drop_caches);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < s->nkv; i++)
+		strvec_clear(&values[i]);
+	free(values);
+	for (j = 0; j < naxes; j++)
+		strvec_clear(&axes[j].words);
+	free(axes);
+	free(pick);
+	return rc;
+}
+
+/*
+ * A type's validate() says "KEY: message"; point at KEY's line when the
+ * workload sets it, else at the header, and name the matrix combination.
+ */
+static void
+parser_validate_error(struct parser *p, const struct workload *wl,
+    const char *cause)
+{
+	const char	*colon = strchr(cause, ':');
+	int		 line = wl->line;
+	size_t		 i;
+
+	for (i = 0; colon != NULL && i < wl->nkv; i++) {
+		if (strlen(wl->kv[i].key) == (size_t)(colon - cause) &&
+		    strncmp(wl->kv[i].key, cause, (size_t)(colon - cause)) == 0)
+			line = wl->kv[i].line;
+	}
+	if (wl->naxes > 0)
+		parser_error(p, line, NULL, "%s (in %s)", cause, wl->name);
+	else
+		parser_error(p, line, NULL, "%s", cause);
+}
+
+static char *
+experiment_default_name(const char *path)
+{
+	const char	*b = strrchr(path, '/');
+	size_t		 n;
+
+	b = b != NULL ? b + 1 : path;
+	n = strlen(b);
+	if (n > 4 && strcmp(b + n - 4, ".ini") == 0)
+		n -= 4;
+	if (n == 0)
+		return xstrdup("experiment");
+	return xstrndup(b, n);
+}
+
+struct experiment *
+experiment_parse_types(const char *path, const char *text, size_t len,
+    const struct workload_ops *const *types, char **cause)
+{
+	struct parser			 p;
+	struct experiment		*e;
+	const struct workload_ops	**used = NULL;
+	const struct workload_ops	*ops;
+	const struct section		*s;
+	const struct kv			*tkv;
+	size_t				 i, j, nused = 0, nexp = 0, narm = 0;
+	size_t				 nwl = 0, wlcap = 0;
+	char				*vcause = NULL;
+
+	memset(&p, 0, sizeof p);
+	p.path = path;
+	p.text = text;
+	p.len = len;
+	p.types = types;
+
+	e = xcalloc(1, sizeof *e);
+	e->path = xstrdup(path);
+	e->text = xmalloc(len + 1);
+	memcpy(e->text, text, len);
+	e->text[len] = '\0';
+	e->name = experiment_default_name(path);
+	e->rounds = 10;
+	e->warmup = 0;
+	e->order = ORDER_ALTERNATE;
+	e->timeout_ns = 600 * INT64_C(1000000000);
+
+	if (parser_run(&p) != 0)
+		goto fail;
+	for (i = 0; i < p.nsections; i++) {
+		s = &p.sections[i];
+		nexp += s->kind == SECTION_EXPERIMENT;
+		narm += s->kind == SECTION_ARM;
+		nwl += s->kind == SECTION_WORKLOAD;
+	}
+	if (nexp == 0) {
+		parser_error(&p, 0, NULL, "no [experiment] section");
+		goto fail;
+	}
+	if (narm == 0) {
+		parser_error(&p, 0, NULL, "no [arm NAME] section");
+		goto fail;
+	}
+	if (nwl == 0) {
+		parser_error(&p, 0, NULL, "no [workload NAME] section");
+		goto fail;
+	}
+
+	/* Arms may set the OPT_ARM keys of the types in use. */
+	for (i = 0; i < p.nsections; i++) {
+		s = &p.sections[i];
+		if (s->kind != SECTION_WORKLOAD ||
+		    (tkv = section_get(s, "type")) == NULL ||
+		    (ops = types_lookup(types, tkv->value)) == NULL)
+			continue;
+		for (j = 0; j < nused && used[j] != ops; j++)
+			;
+		if (j == nused) {
+			used = xreallocarray(used, nused + 1, sizeof *used);
+			used[nused++] = ops;
+		}
+	}
+
+	/* [experiment] first: workloads default to its timeout. */
+	for (i = 0; i < p.nsections; i++) {
+		s = &p.sections[i];
+		if (s->kind == SECTION_EXPERIMENT &&
+		    parser_experiment(&p, e, s) != 0)
+			goto fail;
+	}
+	e->arms = xcalloc(narm, sizeof *e->arms);
+	for (i = 0; i < p.nsections; i++) {
+		s = &p.sections[i];
+		if (s->kind != SECTION_ARM)
+			continue;
+		if (parser_arm(&p, &e->arms[e->narms++], s, used, nused) != 0)
+			goto fail;
+	}
+	for (i = 0; i < p.nsections; i++) {
+		s = &p.sections[i];
+		if (s->kind == SECTION_WORKLOAD &&
+		    parser_workload(&p, e, s, &wlcap) != 0)
+			goto fail;
+	}
+	if (e->nworkloads > EXPERIMENT_MAX_COMBINATIONS) {
+		parser_error(&p, 0, NULL, "more than %d workloads after "
+		    "matrix expansion", EXPERIMENT_MAX_COMBINATIONS);
+		goto fail;
+	}
+	for (i = 0; i < e->nworkloads; i++) {
+		struct workload	*wl = &e->workloads[i];
+
+		if (wl->ops->validate == NULL ||
+		    wl->ops->validate(e, wl, &vcause) == 0)
+			continue;
+		parser_validate_error(&p, wl, vcause);
+		free(vcause);
+		goto fail;
+	}
+	free(used);
+	parser_release(&p);
+	return e;
+
+fail:
+	if (cause != NULL) {
+		*cause = p.cause;
+		p.cause = NULL;
+	}
+	free(used);
+	parser_release(&p);
+	experiment_free(e);
+	return NULL;
+}
+
+struct experiment *
+experiment_parse(const char *path, const char *text, size_t len,
+    char **cause)
+{
+	return experiment_parse_types(path, text, len, workload_types, cause);
+}
+
+struct experiment *
+experiment_load(const char *path, char **cause)
+{
+	struct experiment	*e;
+	char			*text;
+	size_t			 len;
+
+	if ((text = read_file(path, &len, cause)) == NULL)
+		return NULL;
+	e = experiment_parse(path, text, len, cause);
+	free(text);
+	return e;
+}
+
+void
+experiment_free(struct experiment *e)
+{
+	size_t	i;
+
+	if (e == NULL)
+		return;
+	for (i = 0; i < e->narms; i++) {
+		struct arm	*a = &e->arms[i];
+
+		free(a->name);
+		kv_release(a->kv, a->nkv);
+		strvec_clear(&a->runtime_args);
+		strvec_clear(&a->env);
+		strvec_clear(&a->args);
+		kv_release(a->host, a->nhost);
+	}
+	free(e->arms);
+	for (i = 0; i < e->nworkloads; i++) {
+		struct workload	*wl = &e->workloads[i];
+
+		free(wl->name);
+		free(wl->base);
+		free(wl->type);
+		kv_release(wl->kv, wl->nkv);
+		kv_release(wl->axes, wl->naxes);
+	}
+	free(e->workloads);
+	kv_release(e->settings, e->nsettings);
+	free(e->path);
+	free(e->text);
+	free(e->name);
+	free(e->pkg);
+	free(e->description);
+	free(e);
+}
+
+/* ---- Getters ---------------------------------------------------------- */
+
+const char *
+arm_get(const struct arm *arm, const char *key)
+{
+	size_t	i;
+
+	if (arm == NULL)
+		return NULL;
+	for (i = 0; i < arm->nkv; i++) {
+		if (strcmp(arm->kv[i].key, key) == 0)
+			return arm->kv[i].value;
+	}
+	return NULL;
+}
+
+const char *
+workload_get(const struct workload *wl, const struct arm *arm,
+    const char *key)
+{
+	const struct opt_spec	*o;
+	const char		*v;
+	size_t			 i;
+
+	o = opt_find(workload_common_opts, key);
+	if (o == NULL && wl->ops != NULL)
+		o = opt_find(wl->ops->opts, key);
+	if (o != NULL && (o->flags & OPT_ARM) &&
+	    (v = arm_get(arm, key)) != NULL)
+		return v;
+	for (i = 0; i < wl->nkv; i++) {
+		if (strcmp(wl->kv[i].key, key) == 0)
+			return wl->kv[i].value;
+	}
+	if (strcmp(key, "executor") == 0 && wl->ops != NULL)
+		return wl->ops->default_exec;
+	return o != NULL ? o->def : NULL;
+}
+
+long long
+workload_get_int(const struct workload *wl, const struct arm *arm,
+    const char *key, long long def)
+{
+	const char	*v = workload_get(wl, arm, key);
+	long long	 ll;
+
+	if (v == NULL || parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL) != 0)
+		return def;
+	return ll;
+}
+
+double
+workload_get_float(const struct workload *wl, const struct arm *arm,
+    const char *key, double def)
+{
+	const char	*v = workload_get(wl, arm, key);
+	double		 d;
+
+	if (v == NULL || parse_double(v, &d, NULL) != 0)
+		return def;
+	return d;
+}
+
+int64_t
+workload_get_duration(const struct workload *wl, const struct arm *arm,
+    const char *key, int64_t def)
+{
+	const char	*v = workload_get(wl, arm, key);
+	int64_t		 ns;
+
+	if (v == NULL || parse_duration(v, &ns, NULL) != 0)
+		return def;
+	return ns;
+}
+
+uint64_t
+workload_get_size(const struct workload *wl, const struct arm *arm,
+    const char *key, uint64_t def)
+{
+	const char	*v = workload_get(wl, arm, key);
+	uint64_t	 bytes;
+
+	if (v == NULL || parse_size(v, &bytes, NULL) != 0)
+		return def;
+	return bytes;
+}
+
+int
+workload_get_bool(const struct workload *wl, const struct arm *arm,
+    const char *key, int def)
+{
+	const char	*v = workload_get(wl, arm, key);
+	int		 b;
+
+	if (v == NULL || opt_parse_bool(v, &b) != 0)
+		return def;
+	return b;
+}
+
+int
+workload_get_words(const struct workload *wl, const struct arm *arm,
+    const char *key, struct strvec *out)
+{
+	const char	*v = workload_get(wl, arm, key);
+
+	if (v == NULL)
+		return 0;
+	return strvec_split_words(out, v, NULL);
+}

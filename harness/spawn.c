@@ -1,0 +1,505 @@
+/*
+ * Child processes from argv arrays with deadlines: fork, join the requested
+ * cgroups, exec; collect output through pipes while waiting on a pidfd;
+ * SIGTERM the process group at the deadline, SIGKILL after the grace time,
+ * and always reap (wait4 keeps the rusage).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/spawn.h"
+
+#define SPAWN_MAX_LIVE		1024
+#define SPAWN_ERR_KEEP		(64 * 1024)
+#define SPAWN_DEFAULT_GRACE	(2 * 1000000000LL)
+
+extern char **environ;
+
+/* Process groups of live children, for the signal path. */
+static volatile pid_t	live[SPAWN_MAX_LIVE];
+
+static void
+live_add(pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < SPAWN_MAX_LIVE; i++) {
+		if (live[i] == 0) {
+			live[i] = pid;
+			return;
+		}
+	}
+}
+
+static void
+live_remove(pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < SPAWN_MAX_LIVE; i++) {
+		if (live[i] == pid)
+			live[i] = 0;
+	}
+}
+
+void
+spawn_kill_all_now(void)
+{
+	int	i;
+
+	for (i = 0; i < SPAWN_MAX_LIVE; i++) {
+		if (live[i] > 0) {
+			kill(-live[i], SIGKILL);
+			kill(live[i], SIGKILL);
+		}
+	}
+}
+
+static void
+child_fail(int errfd, const char *what, int err)
+{
+	char	buf[512];
+	int	n;
+
+	n = snprintf(buf, sizeof buf, "%s: %s\n", what, strerror(err));
+	if (n > 0 && errfd >= 0)
+		(void)!write(errfd, buf, (size_t)n);
+	_exit(127);
+}
+
+static char **
+build_env(char *const *add)
+{
+	struct strvec	sv = STRVEC_INIT;
+	char *const	*e;
+	char *const	*a;
+	size_t		 klen;
+	int		 replaced;
+
+	for (e = environ; *e != NULL; e++) {
+		replaced = 0;
+		for (a = add; a != NULL && *a != NULL; a++) {
+			klen = strcspn(*a, "=");
+			if (strncmp(*e, *a, klen) == 0 && (*e)[klen] == '=')
+				replaced = 1;
+		}
+		if (!replaced)
+			strvec_push(&sv, *e);
+	}
+	for (a = add; a != NULL && *a != NULL; a++)
+		strvec_push(&sv, *a);
+	return sv.v;
+}
+
+int
+spawn_start(struct child *c, char **cause)
+{
+	int	 outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int	 inp[2] = { -1, -1 }, syncp[2] = { -1, -1 };
+	char	**envp = NULL;
+	char	 msg[512];
+	ssize_t	 n;
+	pid_t	 pid;
+	int	 e;
+
+	c->pid = -1;
+	c->status = -1;
+	c->timed_out = 0;
+	c->reaped = 0;
+	c->out_fd = c->err_fd = c->in_fd = -1;
+	c->in_off = 0;
+	if (c->argv == NULL || c->argv[0] == NULL)
+		return set_cause(cause, "empty command");
+	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
+	    ((c->flags & SPAWN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC) == -1) ||
+	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1) ||
+	    pipe2(syncp, O_CLOEXEC) == -1) {
+		e = errno;
+		goto fail_errno;
+	}
+	if (c->env_add != NULL)
+		envp = build_env(c->env_add);
+
+	c->start_ns = now_mono_ns();
+	pid = fork();
+	if (pid == -1) {
+		e = errno;
+		goto fail_errno;
+	}
+	if (pid == 0) {
+		char *const	*cg;
+		int		 fd, devnull;
+		char		 pidbuf[32];
+		int		 plen;
+
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		{
+			sigset_t	all;
+
+			sigemptyset(&all);
+			sigprocmask(SIG_SETMASK, &all, NULL);
+		}
+		plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
+		for (cg = c->cgroup_procs; cg != NULL && *cg != NULL; cg++) {
+			fd = open(*cg, O_WRONLY);
+			if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
+				child_fail(syncp[1], *cg, errno);
+			close(fd);
+		}
+		devnull = open("/dev/null", O_RDWR);
+		if (c->flags & SPAWN_STDIN_BUF)
+			dup2(inp[0], 0);
+		else if (devnull >= 0)
+			dup2(devnull, 0);
+		if (c->flags & SPAWN_CAPTURE_OUT)
+			dup2(outp[1], 1);
+		else if ((c->flags & SPAWN_NULL_OUT) && devnull >= 0)
+			dup2(devnull, 1);
+		if (c->flags & SPAWN_CAPTURE_ERR)
+			dup2(errp[1], 2);
+		else if ((c->flags & SPAWN_NULL_ERR) && devnull >= 0)
+			dup2(devnull, 2);
+		if (devnull > 2)
+			close(devnull);
+		if (c->cwd != NULL && chdir(c->cwd) == -1)
+			child_fail(syncp[1], c->cwd, errno);
+		if (envp != NULL)
+			execvpe(c->argv[0], c->argv, envp);
+		else
+			execvp(c->argv[0], c->argv);
+		child_fail(syncp[1], c->argv[0], errno);
+	}
+	c->pid = pid;
+	/* Also from the parent: no race with a signal before setpgid. */
+	setpgid(pid, pid);
+	live_add(pid);
+	if (envp != NULL) {
+		struct strvec	sv = { envp, 0, 0 };
+
+		while (envp[sv.n] != NULL)
+			sv.n++;
+		strvec_clear(&sv);
+		envp = NULL;
+	}
+	close(syncp[1]);
+	syncp[1] = -1;
+	if (outp[1] != -1)
+		close(outp[1]);
+	if (errp[1] != -1)
+		close(errp[1]);
+	if (inp[0] != -1)
+		close(inp[0]);
+	c->out_fd = outp[0];
+	c->err_fd = errp[0];
+	c->in_fd = inp[1];
+	if (c->in_fd != -1)
+		fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
+	/* The sync pipe closes on exec; a message means exec failed. */
+	do
+		n = read(syncp[0], msg, sizeof msg - 1);
+	while (n == -1 && errno == EINTR);
+	close(syncp[0]);
+	if (n > 0) {
+		msg[n] = '\0';
+		if (n > 0 && msg[n - 1] == '\n')
+			msg[n - 1] = '\0';
+		spawn_wait(c, 0, NULL);
+		return set_cause(cause, "cannot run '%s': %s", c->argv[0],
+		    msg);
+	}
+	return 0;
+
+fail_errno:
+	{
+		int	*fds[] = { outp, errp, inp, syncp };
+		size_t	 i;
+
+		for (i = 0; i < ARRAY_SIZE(fds); i++) {
+			if (fds[i][0] != -1)
+				close(fds[i][0]);
+			if (fds[i][1] != -1)
+				close(fds[i][1]);
+		}
+	}
+	return set_cause(cause, "cannot start '%s': %s", c->argv[0],
+	    strerror(e));
+}
+
+static void
+drain(int *fd, struct strbuf *sb, size_t keep)
+{
+	char	buf[16384];
+	ssize_t	n;
+
+	for (;;) {
+		n = read(*fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			close(*fd);
+			*fd = -1;
+			return;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+		if (keep != 0 && sb->len > 2 * keep) {
+			memmove(sb->buf, sb->buf + sb->len - keep, keep);
+			sb->len = keep;
+			sb->buf[keep] = '\0';
+		}
+		if ((size_t)n < sizeof buf)
+			return;
+	}
+}
+
+static int
+try_reap(struct child *c, int block)
+{
+	pid_t	r;
+	int	status;
+
+	do
+		r = wait4(c->pid, &status, block ? 0 : WNOHANG, &c->ru);
+	while (r == -1 && errno == EINTR);
+	if (r == c->pid) {
+		c->end_ns = now_mono_ns();
+		c->status = status;
+		c->reaped = 1;
+		live_remove(c->pid);
+		/* Anything left in the group goes too. */
+		kill(-c->pid, SIGKILL);
+		return 1;
+	}
+	if (r == -1 && errno == ECHILD) {
+		c->end_ns = now_mono_ns();
+		c->reaped = 1;
+		live_remove(c->pid);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+pidfd_open_compat(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int
+spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
+{
+	struct pollfd	pfd[4];
+	int64_t		now, kill_at = 0, grace;
+	int		pidfd, n, timeout_ms, term_sent = 0;
+
+	if (c->reaped || c->pid <= 0)
+		return 0;
+	grace = c->grace_ns > 0 ? c->grace_ns : SPAWN_DEFAULT_GRACE;
+	pidfd = pidfd_open_compat(c->pid);
+	for (;;) {
+		n = 0;
+		if (pidfd != -1) {
+			pfd[n].fd = pidfd;
+			pfd[n++].events = POLLIN;
+		}
+		if (c->out_fd != -1) {
+			pfd[n].fd = c->out_fd;
+			pfd[n++].events = POLLIN;
+		}
+		if (c->err_fd != -1) {
+			pfd[n].fd = c->err_fd;
+			pfd[n++].events = POLLIN;
+		}
+		if (c->in_fd != -1) {
+			pfd[n].fd = c->in_fd;
+			pfd[n++].events = POLLOUT;
+		}
+		now = now_mono_ns();
+		if (!term_sent && deadline_ns > 0 && now >= deadline_ns) {
+			c->timed_out = 1;
+			kill(-c->pid, SIGTERM);
+			kill(c->pid, SIGTERM);
+			term_sent = 1;
+			kill_at = now + grace;
+		}
+		if (term_sent && now >= kill_at) {
+			kill(-c->pid, SIGKILL);
+			kill(c->pid, SIGKILL);
+			kill_at = now + 1000000000LL;
+		}
+		if (pidfd == -1)
+			timeout_ms = 5;
+		else if (term_sent)
+			timeout_ms = (int)((kill_at - now) / 1000000) + 1;
+		else if (deadline_ns > 0)
+			timeout_ms = (int)((deadline_ns - now) / 1000000) + 1;
+		else
+			timeout_ms = -1;
+		if (n > 0 || timeout_ms >= 0) {
+			if (poll(pfd, (nfds_t)n, timeout_ms) == -1 &&
+			    errno != EINTR) {
+				if (pidfd != -1)
+					close(pidfd);
+				return set_cause(cause, "poll: %s",
+				    strerror(errno));
+			}
+		}
+		if (c->out_fd != -1)
+			drain(&c->out_fd, &c->out, 0);
+		if (c->err_fd != -1)
+			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP);
+		if (c->in_fd != -1) {
+			ssize_t	w = write(c->in_fd, c->in + c->in_off,
+			    c->inlen - c->in_off);
+
+			if (w > 0)
+				c->in_off += (size_t)w;
+			if ((w == -1 && errno != EAGAIN && errno != EINTR) ||
+			    c->in_off >= c->inlen) {
+				close(c->in_fd);
+				c->in_fd = -1;
+			}
+		}
+		if (try_reap(c, 0))
+			break;
+	}
+	if (pidfd != -1)
+		close(pidfd);
+	/* Collect what is still buffered (the group may hold the pipe). */
+	if (c->out_fd != -1) {
+		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+		drain(&c->out_fd, &c->out, 0);
+		if (c->out_fd != -1) {
+			close(c->out_fd);
+			c->out_fd = -1;
+		}
+	}
+	if (c->err_fd != -1) {
+		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
+		drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP);
+		if (c->err_fd != -1) {
+			close(c->err_fd);
+			c->err_fd = -1;
+		}
+	}
+	if (c->in_fd != -1) {
+		close(c->in_fd);
+		c->in_fd = -1;
+	}
+	return 0;
+}
+
+int
+spawn_run(struct child *c, int64_t timeout_ns, char **cause)
+{
+	if (spawn_start(c, cause) == -1)
+		return -1;
+	return spawn_wait(c, timeout_ns > 0 ? c->start_ns + timeout_ns : 0,
+	    cause);
+}
+
+int
+spawn_capture(char *const *argv, int64_t timeout_ns, char **out, char **err,
+    int *status, char **cause)
+{
+	struct child	c;
+	int		r;
+
+	memset(&c, 0, sizeof c);
+	c.argv = argv;
+	c.flags = SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR;
+	r = spawn_run(&c, timeout_ns, cause);
+	if (r == 0) {
+		if (status != NULL)
+			*status = c.status;
+		if (c.timed_out) {
+			set_cause(cause, "'%s' timed out", argv[0]);
+			r = -1;
+		}
+		if (out != NULL)
+			*out = strbuf_detach(&c.out);
+		if (err != NULL)
+			*err = strbuf_detach(&c.err);
+	}
+	spawn_release(&c);
+	return r;
+}
+
+void
+spawn_kill(struct child *c)
+{
+	if (c->pid <= 0 || c->reaped)
+		return;
+	kill(-c->pid, SIGTERM);
+	kill(c->pid, SIGTERM);
+	c->timed_out = c->timed_out;
+	spawn_wait(c, now_mono_ns(), NULL);
+}
+
+void
+spawn_release(struct child *c)
+{
+	spawn_kill(c);
+	if (c->out_fd != -1 && c->out_fd != 0)
+		close(c->out_fd);
+	if (c->err_fd != -1 && c->err_fd != 0)
+		close(c->err_fd);
+	c->out_fd = c->err_fd = -1;
+	strbuf_release(&c->out);
+	strbuf_release(&c->err);
+}
+
+char *
+spawn_describe_status(int status, int timed_out)
+{
+	if (timed_out)
+		return xstrdup("timed out");
+	if (status == -1)
+		return xstrdup("status unknown");
+	if (WIFEXITED(status))
+		return xasprintf("exited %d", WEXITSTATUS(status));
+	if (WIFSIGNALED(status))
+		return xasprintf("killed by SIG%s",
+		    sigabbrev_np(WTERMSIG(status)) ?
+		    sigabbrev_np(WTERMSIG(status)) : "?");
+	return xasprintf("wait status 0x%x", status);
+}
+
+char *
+last_lines(const char *s, size_t len, int n)
+{
+	size_t	i = len;
+	int	seen = 0;
+
+	while (i > 0 && (s[i - 1] == '\n' || s[i - 1] == ' '))
+		i--;
+	len = i;
+	while (i > 0) {
+		if (s[i - 1] == '\n' && ++seen == n)
+			break;
+		i--;
+	}
+	return xstrndup(s + i, len - i);
+}

@@ -1,0 +1,274 @@
+/*
+ * Whole-database work on the results store: merging the runs of another
+ * database (each VM writes its own; run UUIDs keep them apart) and the
+ * consistency check behind `abbench db check`.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
+#include "harness/util.h"
+#include "results/store.h"
+#include "results/store-int.h"
+
+/* Run a statement binding (new run id, old run id); finalizes it. */
+static int
+merge_copy(struct store *st, const char *sql, int64_t new_id, int64_t old_id,
+    const char *what, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = store_prepare(st, sql, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, new_id);
+	sqlite3_bind_int64(s, 2, old_id);
+	return store_run_stmt(st, s, what, cause);
+}
+
+static int
+merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
+    char **cause)
+{
+	int64_t	 new_id;
+
+	if (merge_copy(st, "INSERT INTO main.runs (uuid, name, host, status,"
+	    " started_wall_ns, ended_wall_ns, order_kind, seed, rounds, warmup,"
+	    " experiment_path, experiment_text, abbench_version, pid)"
+	    " SELECT uuid, name, host, status, started_wall_ns, ended_wall_ns,"
+	    " order_kind, seed, rounds, warmup, experiment_path,"
+	    " experiment_text, abbench_version, pid FROM other.runs"
+	    " WHERE id = ?2", 0, old_id, "cannot copy a run",
+	    cause) != 0)
+		return -1;
+	new_id = sqlite3_last_insert_rowid(st->db);
+
+	if (merge_copy(st, "INSERT INTO main.arms (run_id, idx, name)"
+	    " SELECT ?1, idx, name FROM other.arms WHERE run_id = ?2"
+	    " ORDER BY idx", new_id, old_id, "cannot copy arms", cause) != 0 ||
+	    merge_copy(st, "INSERT INTO main.run_config (run_id, arm, seq, key,"
+	    " value) SELECT ?1, arm, seq, key, value FROM other.run_config"
+	    " WHERE run_id = ?2", new_id, old_id, "cannot copy config",
+	    cause) != 0 ||
+	    merge_copy(st, "INSERT INTO main.units (run_id, seq, unit, key,"
+	    " value) SELECT ?1, seq, unit, key, value FROM other.units"
+	    " WHERE run_id = ?2", new_id, old_id, "cannot copy units",
+	    cause) != 0 ||
+	    merge_copy(st, "INSERT INTO main.warnings (run_id, seq, text)"
+	    " SELECT ?1, seq, text FROM other.warnings WHERE run_id = ?2",
+	    new_id, old_id, "cannot copy warnings", cause) != 0 ||
+	    merge_copy(st, "INSERT INTO main.sample_configs (run_id, text)"
+	    " SELECT ?1, text FROM other.sample_configs WHERE run_id = ?2"
+	    " ORDER BY id", new_id, old_id, "cannot copy config blocks",
+	    cause) != 0)
+		return -1;
+	/*
+	 * A host change journalled on another machine is history here, not
+	 * something `abbench restore` may undo on this one.
+	 */
+	if (merge_copy(st, "INSERT INTO main.journal (run_id, seq, kind, name,"
+	    " target, original, applied, state) SELECT ?1, (SELECT"
+	    " coalesce(max(seq), -1) FROM main.journal) + row_number() OVER"
+	    " (ORDER BY seq, id), kind, name, target, original, applied,"
+	    " 'merged' FROM other.journal WHERE run_id = ?2", new_id, old_id,
+	    "cannot copy the journal", cause) != 0)
+		return -1;
+	if (merge_copy(st, "INSERT INTO main.samples (run_id, plan_idx, round,"
+	    " position, arm, workload, benchmark, unit, value, status, warmup,"
+	    " start_ns, end_ns, start_wall_ns, end_wall_ns, error, config_id)"
+	    " SELECT ?1, s.plan_idx, s.round, s.position, s.arm, s.workload,"
+	    " s.benchmark, s.unit, s.value, s.status, s.warmup, s.start_ns,"
+	    " s.end_ns, s.start_wall_ns, s.end_wall_ns, s.error, m.id"
+	    " FROM other.samples s"
+	    " LEFT JOIN other.sample_configs o ON o.id = s.config_id"
+	    " LEFT JOIN main.sample_configs m ON m.run_id = ?1 AND"
+	    " m.text = o.text"
+	    " WHERE s.run_id = ?2 ORDER BY s.id", new_id, old_id,
+	    "cannot copy samples", cause) != 0)
+		return -1;
+	*samples_added += sqlite3_changes(st->db);
+	return 0;
+}
+
+int
+store_merge(struct store *st, const char *other_path, int *runs_added,
+    int64_t *samples_added, char **cause)
+{
+	struct store	*other;
+	struct stat	 a, b;
+	sqlite3_stmt	*s;
+	int64_t		*ids = NULL;
+	size_t		 n = 0, cap = 0, i;
+	char		*uri;
+	int		 rc, attached = 0;
+
+	*runs_added = 0;
+	*samples_added = 0;
+	if (stat(st->path, &a) == 0 && stat(other_path, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return set_cause(cause, "cannot merge '%s' into itself",
+		    other_path);
+	/* The same checks as for our own file: refuse anything foreign. */
+	if ((other = store_open(other_path, STORE_READONLY, cause)) == NULL)
+		return -1;
+	store_close(other);
+
+	if (st->depth > 0)
+		return set_cause(cause, "merge inside a transaction");
+	uri = store_uri(other_path, "mode=ro");
+	s = store_prepare(st, "ATTACH DATABASE ?1 AS other", cause);
+	if (s == NULL) {
+		free(uri);
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, uri, -1, SQLITE_TRANSIENT);
+	free(uri);
+	if (store_run_stmt(st, s, "cannot attach the other database",
+	    cause) != 0)
+		return -1;
+	attached = 1;
+
+	if (store_begin(st, cause) != 0)
+		goto fail;
+	s = store_prepare(st, "SELECT o.id FROM other.runs o WHERE NOT EXISTS"
+	    " (SELECT 1 FROM main.runs r WHERE r.uuid = o.uuid)"
+	    " ORDER BY o.started_wall_ns, o.id", cause);
+	if (s == NULL)
+		goto fail;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(ids, n, cap);
+		ids[n++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_db_error(st, cause, "cannot list the other runs");
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		if (merge_run(st, ids[i], samples_added, cause) != 0)
+			goto fail;
+		(*runs_added)++;
+	}
+	if (store_commit(st, cause) != 0)
+		goto fail;
+	free(ids);
+	store_exec(st, "DETACH DATABASE other", NULL);
+	return 0;
+fail:
+	store_rollback(st);
+	free(ids);
+	if (attached)
+		store_exec(st, "DETACH DATABASE other", NULL);
+	*runs_added = 0;
+	*samples_added = 0;
+	return -1;
+}
+
+/*
+ * The check.
+ */
+
+struct check_query {
+	const char	*sql;	/* rows of one text column, each a problem */
+};
+
+static const struct check_query check_queries[] = {
+	{ "SELECT 'run ' || id || ': bad status ''' || status || ''''"
+	  " FROM runs WHERE status NOT IN ('running', 'interrupted', 'done',"
+	  " 'failed', 'imported')" },
+	{ "SELECT 'run ' || id || ': bad uuid ''' || uuid || ''''"
+	  " FROM runs WHERE length(uuid) != 36 OR uuid GLOB '*[^0-9a-f-]*'" },
+	{ "SELECT 'run ' || id || ': no arms' FROM runs r"
+	  " WHERE NOT EXISTS (SELECT 1 FROM arms a WHERE a.run_id = r.id)" },
+	{ "SELECT 'run ' || run_id || ': arm indices are not 0..' ||"
+	  " (count(*) - 1) FROM arms GROUP BY run_id"
+	  " HAVING min(idx) != 0 OR max(idx) != count(*) - 1" },
+	{ "SELECT 'run ' || id || ': ended before it started'"
+	  " FROM runs WHERE ended_wall_ns != 0 AND"
+	  " ended_wall_ns < started_wall_ns" },
+	{ "SELECT 'run ' || s.run_id || ': ' || count(*) ||"
+	  " ' samples of arm ''' || s.arm || ''' which the run does not have'"
+	  " FROM samples s WHERE NOT EXISTS (SELECT 1 FROM arms a"
+	  " WHERE a.run_id = s.run_id AND a.name = s.arm)"
+	  " GROUP BY s.run_id, s.arm" },
+	{ "SELECT 'run ' || run_id || ': sample ' || id ||"
+	  " ': bad status ''' || status || ''''"
+	  " FROM samples WHERE status NOT IN ('ok', 'failed', 'timeout')" },
+	{ "SELECT 'run ' || run_id || ': plan entry ' || plan_idx || ' has '"
+	  " || count(*) || ' ok samples of ' || benchmark || ' ' || unit"
+	  " FROM samples WHERE status = 'ok'"
+	  " GROUP BY run_id, plan_idx, benchmark, unit HAVING count(*) > 1" },
+	{ "SELECT 'run ' || run_id || ': sample ' || id || ' ends before it"
+	  " starts' FROM samples WHERE end_ns < start_ns" },
+	{ "SELECT 'run ' || run_id || ': ok sample ' || id || ' has no unit'"
+	  " FROM samples WHERE status = 'ok' AND unit = ''" },
+	{ "SELECT 'run ' || s.run_id || ': sample ' || s.id ||"
+	  " ' uses a config block of another run' FROM samples s"
+	  " JOIN sample_configs c ON c.id = s.config_id"
+	  " WHERE c.run_id != s.run_id" },
+	{ "SELECT 'journal entry ' || id || ': bad state ''' || state || ''''"
+	  " FROM journal WHERE state NOT IN ('saved', 'applied', 'restored',"
+	  " 'merged')" },
+	{ "SELECT 'run ' || r.id || ': finished (' || r.status || ') with '"
+	  " || count(*) || ' host changes not restored'"
+	  " FROM runs r JOIN journal j ON j.run_id = r.id"
+	  " WHERE r.status IN ('done', 'failed') AND"
+	  " j.state IN ('saved', 'applied') GROUP BY r.id" },
+	{ "SELECT 'foreign key: ' || \"table\" || ' row ' || rowid ||"
+	  " ' refers to a missing ' || parent FROM pragma_foreign_key_check" },
+};
+
+static int
+check_collect(struct store *st, const char *sql, struct strvec *out,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if ((s = store_prepare(st, sql, cause)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		strvec_push_nodup(out, store_col_str(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_db_error(st, cause, "cannot check");
+	return 0;
+}
+
+int
+store_check(struct store *st, char ***problems, size_t *n, char **cause)
+{
+	struct strvec	 sv = STRVEC_INIT;
+	sqlite3_stmt	*s;
+	const char	*t;
+	size_t		 i;
+	int		 rc;
+
+	*problems = NULL;
+	*n = 0;
+	if ((s = store_prepare(st, "PRAGMA integrity_check", cause)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		t = (const char *)sqlite3_column_text(s, 0);
+		if (t != NULL && strcmp(t, "ok") != 0)
+			strvec_pushf(&sv, "integrity: %s", t);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		strvec_clear(&sv);
+		return store_db_error(st, cause, "cannot check integrity");
+	}
+	for (i = 0; i < ARRAY_SIZE(check_queries); i++) {
+		if (check_collect(st, check_queries[i].sql, &sv, cause) != 0) {
+			strvec_clear(&sv);
+			return -1;
+		}
+	}
+	*n = sv.n;
+	*problems = sv.v;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * Internals of the results store shared by store.c, store-admin.c and
+ * benchfmt-io.c: the struct behind struct store, cached statements, and
+ * small helpers around sqlite3 that fill a cause.
+ */
+#ifndef ABBENCH_STORE_INT_H
+#define ABBENCH_STORE_INT_H
+
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "results/store.h"
+
+/* PRAGMA application_id of an abbench database: "ABBN". */
+#define STORE_APPLICATION_ID	0x4142424e
+/* How long a writer waits for another one (the runner, a merge). */
+#define STORE_BUSY_MS		30000
+
+enum store_stmt_id {
+	ST_SAMPLE_INSERT,
+	ST_ARM_EXISTS,
+	ST_CONFIG_FIND,
+	ST_CONFIG_INSERT,
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST__COUNT
+};
+
+struct store {
+	sqlite3		*db;
+	char		*path;
+	int		 flags;
+	sqlite3_stmt	*stmts[ST__COUNT];
+	int		 depth;		/* store_begin nesting */
+	int		 aborted;	/* rolled back inside a nest */
+};
+
+/* A cached statement, reset and unbound; NULL with *cause on error. */
+sqlite3_stmt	*store_stmt(struct store *st, enum store_stmt_id id,
+		    char **cause);
+/* A fresh statement (caller finalizes); NULL with *cause on error. */
+sqlite3_stmt	*store_prepare(struct store *st, const char *sql,
+		    char **cause);
+/* Step a statement that returns no rows, then finalize it. */
+int	store_run_stmt(struct store *st, sqlite3_stmt *s, const char *what,
+	    char **cause);
+int	store_exec(struct store *st, const char *sql, char **cause);
+/* "WHAT in 'PATH': sqlite3_errmsg" into *cause; returns -1. */
+int	store_db_error(struct store *st, char **cause, const char *what);
+/* Column text as a malloc'd string ("" for NULL) or NULL for NULL. */
+char	*store_col_str(sqlite3_stmt *s, int i);
+char	*store_col_str_or_null(sqlite3_stmt *s, int i);
+
+/* "file:PATH?QUERY" with the path percent-encoded (query may be NULL). */
+char	*store_uri(const char *path, const char *query);
+/* Insert a run and its arms inside the caller's transaction. */
+int	store_run_insert(struct store *st, struct store_run *r,
+	    const char *const *arms, size_t narms, char **cause);
+/* store_sample_add inside the caller's transaction (import). */
+int	store_sample_add_locked(struct store *st,
+	    const struct store_sample *s, char **cause);
+
+#endif

@@ -1,0 +1,579 @@
+/*
+ * The benchfmt reader (x/perf benchfmt/reader.go semantics, spec §2):
+ * splits a buffer into lines like bufio.Scanner, classifies each line as a
+ * benchmark result, a Unit metadata line or a configuration line, and
+ * keeps the file configuration with benchstat's swap-on-delete order.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "stats/benchfmt.h"
+#include "stats/benchunit.h"
+#include "stats/gomath.h"
+#include "stats/strpool.h"
+#include "stats/uniprop.h"
+
+/* bufio.MaxScanTokenSize: longer lines are a fatal error. */
+#define BF_MAX_LINE	(64 * 1024)
+
+struct bf_unit_entry {
+	const char	*unit;		/* tidied */
+	const char	*key;
+	const char	*value;
+};
+
+struct bf_units {
+	struct strpool		*pool;
+	struct bf_unit_entry	*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+/* Cache of unit tidying: original unit -> tidied unit and factor. */
+struct bf_tidy {
+	const char	*orig;		/* interned in the reader pool */
+	const char	*tidied;
+	double		 factor;
+};
+
+struct bf_reader {
+	const char		*data;
+	size_t			 len;
+	size_t			 pos;
+	int			 line;
+	int			 done;
+
+	struct strpool		*pool;
+	struct bf_units		*units;
+	int			 own_units;
+
+	struct bf_config	*config;
+	size_t			 nconfig;
+	size_t			 capconfig;
+
+	struct bf_value		*values;
+	size_t			 nvalues;
+	size_t			 capvalues;
+
+	char			*name;
+	size_t			 capname;
+
+	struct bf_tidy		*tidy;		/* open-addressed by pointer */
+	size_t			 ntidy;
+	size_t			 captidy;	/* power of two */
+
+	struct strvec		 errors;
+	struct bf_result	 result;
+};
+
+/* --- unit metadata ------------------------------------------------- */
+
+struct bf_units *
+bf_units_new(void)
+{
+	struct bf_units	*u = xcalloc(1, sizeof(*u));
+
+	u->pool = strpool_new();
+	return u;
+}
+
+void
+bf_units_free(struct bf_units *u)
+{
+	if (u == NULL)
+		return;
+	strpool_free(u->pool);
+	free(u->v);
+	free(u);
+}
+
+static struct bf_unit_entry *
+bf_units_find(const struct bf_units *u, const char *unit, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < u->n; i++)
+		if (strcmp(u->v[i].unit, unit) == 0 &&
+		    strcmp(u->v[i].key, key) == 0)
+			return &u->v[i];
+	return NULL;
+}
+
+const char *
+bf_units_get(const struct bf_units *u, const char *unit, const char *key)
+{
+	struct bf_unit_entry	*e = bf_units_find(u, unit, key);
+
+	return e != NULL ? e->value : NULL;
+}
+
+size_t
+bf_units_count(const struct bf_units *u)
+{
+	return u->n;
+}
+
+int
+bf_units_entry(const struct bf_units *u, size_t i, const char **unit,
+    const char **key, const char **value)
+{
+	if (i >= u->n)
+		return -1;
+	*unit = u->v[i].unit;
+	*key = u->v[i].key;
+	*value = u->v[i].value;
+	return 0;
+}
+
+/* --- reader ---------------------------------------------------------- */
+
+struct bf_reader *
+bf_reader_new(const char *path, const char *label, const char *data,
+    size_t len, struct bf_units *units)
+{
+	struct bf_reader	*r = xcalloc(1, sizeof(*r));
+
+	r->data = data;
+	r->len = len;
+	r->pool = strpool_new();
+	if (units == NULL) {
+		units = bf_units_new();
+		r->own_units = 1;
+	}
+	r->units = units;
+	r->result.path = strpool_interns(r->pool, path != NULL &&
+	    *path != '\0' ? path : "<unknown>");
+	r->result.label = strpool_interns(r->pool, label != NULL ? label :
+	    "");
+	r->captidy = 16;
+	r->tidy = xcalloc(r->captidy, sizeof(*r->tidy));
+	return r;
+}
+
+void
+bf_reader_free(struct bf_reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->own_units)
+		bf_units_free(r->units);
+	strpool_free(r->pool);
+	free(r->config);
+	free(r->values);
+	free(r->name);
+	free(r->tidy);
+	strvec_clear(&r->errors);
+	free(r);
+}
+
+const char *const *
+bf_reader_errors(const struct bf_reader *r, size_t *n)
+{
+	*n = r->errors.n;
+	return (const char *const *)r->errors.v;
+}
+
+void
+bf_reader_clear_errors(struct bf_reader *r)
+{
+	strvec_clear(&r->errors);
+}
+
+static void
+bf_error(struct bf_reader *r, const char *msg)
+{
+	strvec_pushf(&r->errors, "%s:%d: %s", r->result.path, r->line, msg);
+}
+
+/*
+ * splitField: returns the run of non-space bytes at *s (length *flen) and
+ * advances *s / *len past it and the whitespace after it.
+ */
+static const char *
+bf_split_field(const char **s, size_t *len, size_t *flen)
+{
+	const char	*p = *s;
+	size_t		 l = *len, i = 0, n;
+
+	while (i < l) {
+		unsigned char	c = (unsigned char)p[i];
+
+		if (c < 0x80) {
+			if (c == ' ' || (c >= '\t' && c <= '\r'))
+				break;
+			i++;
+		} else {
+			uint32_t	rune = uni_decode(p + i, l - i, &n);
+
+			if (uni_is_space(rune))
+				break;
+			i += n;
+		}
+	}
+	*flen = i;
+	/* Skip the separator and the whitespace after it. */
+	while (i < l && (n = uni_space_len(p + i, l - i)) > 0)
+		i += n;
+	*s = p + i;
+	*len = l - i;
+	return p;
+}
+
+static void
+bf_config_set(struct bf_reader *r, const char *key, const char *value)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nconfig; i++) {
+		if (r->config[i].key == key) {
+			r->config[i].value = value;
+			return;
+		}
+	}
+	XGROW(r->config, r->nconfig, r->capconfig);
+	r->config[r->nconfig].key = key;
+	r->config[r->nconfig].value = value;
+	r->nconfig++;
+}
+
+static void
+bf_config_delete(struct bf_reader *r, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nconfig; i++) {
+		if (r->config[i].key == key) {
+			/* Go swaps the last entry into the hole. */
+			r->config[i] = r->config[r->nconfig - 1];
+			r->nconfig--;
+			return;
+		}
+	}
+}
+
+/* parseKeyValueLine; returns 1 for a configuration line. */
+static int
+bf_parse_kv(const char *s, size_t len, const char **key, size_t *keylen,
+    const char **val, size_t *vallen)
+{
+	size_t		i = 0, n, klen = 0;
+	uint32_t	rune;
+	int		ok = 0;
+
+	while (i < len) {
+		rune = uni_decode(s + i, len - i, &n);
+		if (i == 0 && !uni_is_lower(rune))
+			return 0;
+		if (uni_is_space(rune) || uni_is_upper(rune))
+			return 0;
+		if (i > 0 && rune == ':') {
+			klen = i;
+			break;
+		}
+		i += n;
+	}
+	if (klen == 0)
+		return 0;
+	*key = s;
+	*keylen = klen;
+	s += klen + 1;
+	len -= klen + 1;
+	if (len == 0) {
+		*val = s;
+		*vallen = 0;
+		return 1;
+	}
+	while (len > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+		ok = 1;
+	}
+	*val = s;
+	*vallen = len;
+	return ok;
+}
+
+static const struct bf_tidy *
+bf_tidy_lookup(struct bf_reader *r, const char *unit)
+{
+	size_t		 j;
+	struct bf_tidy	*t;
+	char		*tidied;
+
+	j = ((uintptr_t)unit >> 3) * 0x9e3779b97f4a7c15ULL >> 7;
+	for (;;) {
+		j &= r->captidy - 1;
+		t = &r->tidy[j];
+		if (t->orig == unit)
+			return t;
+		if (t->orig == NULL)
+			break;
+		j++;
+	}
+	if ((r->ntidy + 1) * 2 > r->captidy) {
+		struct bf_tidy	*old = r->tidy;
+		size_t		 oldcap = r->captidy, i;
+
+		r->captidy *= 2;
+		r->tidy = xcalloc(r->captidy, sizeof(*r->tidy));
+		for (i = 0; i < oldcap; i++) {
+			if (old[i].orig == NULL)
+				continue;
+			j = ((uintptr_t)old[i].orig >> 3) *
+			    0x9e3779b97f4a7c15ULL >> 7;
+			while (r->tidy[j & (r->captidy - 1)].orig != NULL)
+				j++;
+			r->tidy[j & (r->captidy - 1)] = old[i];
+		}
+		free(old);
+		return bf_tidy_lookup(r, unit);
+	}
+	t->orig = unit;
+	tidied = unit_tidy(unit, &t->factor);
+	t->tidied = strpool_interns(r->pool, tidied);
+	free(tidied);
+	r->ntidy++;
+	return t;
+}
+
+/* Returns 0 for a result, 1 to skip silently, -1 after an error. */
+static int
+bf_parse_bench(struct bf_reader *r, const char *line, size_t len)
+{
+	const char		*f;
+	size_t			 flen, namelen;
+	double			 v;
+	long long		 iters;
+	int			 rc;
+	const struct bf_tidy	*t;
+	const char		*unit;
+	struct bf_value		*val;
+
+	line += 9;
+	len -= 9;
+	f = bf_split_field(&line, &len, &namelen);
+	if (len == 0 && line == f + namelen)
+		return 1;	/* "go test -v" prints the bare name */
+	if (namelen + 1 > r->capname) {
+		r->capname = namelen + 64;
+		r->name = xrealloc(r->name, r->capname);
+	}
+	memcpy(r->name, f, namelen);
+	r->name[namelen] = '\0';
+	r->result.name = r->name;
+	r->result.name_len = namelen;
+
+	f = bf_split_field(&line, &len, &flen);
+	if (flen == 0) {
+		bf_error(r, "missing iteration count");
+		return -1;
+	}
+	rc = go_atoi64(f, flen, &iters);
+	if (rc != 0) {
+		bf_error(r, rc == -2 ? "parsing iteration count: value out of "
+		    "range" : "parsing iteration count: invalid syntax");
+		return -1;
+	}
+	r->result.iters = iters;
+
+	r->nvalues = 0;
+	for (;;) {
+		f = bf_split_field(&line, &len, &flen);
+		if (flen == 0) {
+			if (r->nvalues > 0)
+				break;
+			bf_error(r, "missing measurements");
+			return -1;
+		}
+		rc = go_parse_float(f, flen, &v);
+		if (rc != 0) {
+			bf_error(r, rc == -2 ? "parsing measurement: value out "
+			    "of range" : "parsing measurement: invalid syntax");
+			return -1;
+		}
+		f = bf_split_field(&line, &len, &flen);
+		if (flen == 0) {
+			bf_error(r, "missing units");
+			return -1;
+		}
+		unit = strpool_intern(r->pool, f, flen);
+		t = bf_tidy_lookup(r, unit);
+		XGROW(r->values, r->nvalues, r->capvalues);
+		val = &r->values[r->nvalues++];
+		val->orig_value = v;
+		val->orig_unit = unit;
+		val->value = v * t->factor;
+		if (val->value == v) {
+			/* QUIRK: an unchanged value keeps its unit (0 ns/op). */
+			val->value = v;
+			val->unit = unit;
+		} else
+			val->unit = t->tidied;
+	}
+	r->result.values = r->values;
+	r->result.nvalues = r->nvalues;
+	r->result.config = r->config;
+	r->result.nconfig = r->nconfig;
+	r->result.line = r->line;
+	return 0;
+}
+
+static void
+bf_parse_unit_line(struct bf_reader *r, const char *line, size_t len)
+{
+	const char		*f, *unit, *tidied, *key, *value;
+	size_t			 flen;
+	const char		*eq;
+	struct bf_unit_entry	*e;
+	struct bf_units		*u = r->units;
+	char			*msg;
+
+	f = bf_split_field(&line, &len, &flen);
+	if (flen == 0) {
+		bf_error(r, "missing unit");
+		return;
+	}
+	unit = strpool_intern(r->pool, f, flen);
+	tidied = bf_tidy_lookup(r, unit)->tidied;
+	for (;;) {
+		f = bf_split_field(&line, &len, &flen);
+		if (flen == 0)
+			break;
+		eq = memchr(f, '=', flen);
+		if (eq == NULL || eq == f) {
+			bf_error(r, "expected key=value");
+			continue;
+		}
+		key = strpool_intern(u->pool, f, (size_t)(eq - f));
+		value = strpool_intern(u->pool, eq + 1, flen -
+		    (size_t)(eq - f) - 1);
+		e = bf_units_find(u, tidied, key);
+		if (e != NULL) {
+			if (e->value == value)
+				continue;
+			msg = xasprintf("metadata %s of unit %s already set to "
+			    "%s", key, unit, e->value);
+			bf_error(r, msg);
+			free(msg);
+			continue;
+		}
+		XGROW(u->v, u->n, u->cap);
+		u->v[u->n].unit = strpool_interns(u->pool, tidied);
+		u->v[u->n].key = key;
+		u->v[u->n].value = value;
+		u->n++;
+	}
+}
+
+int
+bf_reader_next(struct bf_reader *r, const struct bf_result **res,
+    char **cause)
+{
+	const char	*line, *nl, *key, *val, *f, *rest;
+	size_t		 len, keylen, vallen, flen, restlen;
+
+	*res = NULL;
+	while (!r->done && r->pos < r->len) {
+		line = r->data + r->pos;
+		nl = memchr(line, '\n', r->len - r->pos);
+		len = nl != NULL ? (size_t)(nl - line) : r->len - r->pos;
+		if (len >= BF_MAX_LINE) {
+			r->done = 1;
+			return set_cause(cause, "%s:%d: bufio.Scanner: token "
+			    "too long", r->result.path, r->line);
+		}
+		r->pos += len + (nl != NULL);
+		r->line++;
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+
+		if (len >= 9 && memcmp(line, "Benchmark", 9) == 0) {
+			if (bf_parse_bench(r, line, len) == 0) {
+				*res = &r->result;
+				return 1;
+			}
+			continue;
+		}
+		if (len > 0 && line[0] == 'U') {
+			rest = line;
+			restlen = len;
+			f = bf_split_field(&rest, &restlen, &flen);
+			if (flen == 4 && memcmp(f, "Unit", 4) == 0) {
+				bf_parse_unit_line(r, rest, restlen);
+				continue;
+			}
+		}
+		if (bf_parse_kv(line, len, &key, &keylen, &val, &vallen)) {
+			key = strpool_intern(r->pool, key, keylen);
+			if (vallen == 0)
+				bf_config_delete(r, key);
+			else
+				bf_config_set(r, key, strpool_intern(r->pool,
+				    val, vallen));
+		}
+	}
+	r->done = 1;
+	return 0;
+}
+
+/* --- benchmark names (spec §2.7) ------------------------------------- */
+
+size_t
+bf_name_procs(const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = len; i > 0; i--) {
+		char	c = name[i - 1];
+
+		if (c == '-' && i - 1 < len - 1)
+			return len - (i - 1);
+		if (c < '0' || c > '9')
+			break;
+	}
+	return 0;
+}
+
+size_t
+bf_name_base(const char *name, size_t len)
+{
+	const char	*slash = memchr(name, '/', len);
+
+	if (slash != NULL)
+		return (size_t)(slash - name);
+	return len - bf_name_procs(name, len);
+}
+
+int
+bf_name_key(const char *name, size_t len, const char *key, size_t keylen,
+    const char **val, size_t *vlen)
+{
+	size_t	procs = bf_name_procs(name, len);
+	size_t	end = len - procs, i, start, plen;
+
+	if (procs > 0 && keylen == 11 && memcmp(key, "/gomaxprocs", 11) == 0) {
+		*val = name + end + 1;
+		*vlen = procs - 1;
+		return 1;
+	}
+	/* Parts after the base: each starts at a '/'. */
+	for (i = 0; i < end; i++) {
+		if (name[i] != '/')
+			continue;
+		start = i;
+		for (i = start + 1; i < end && name[i] != '/'; i++)
+			;
+		plen = i - start;
+		if (plen > keylen && memcmp(name + start, key, keylen) == 0 &&
+		    name[start + keylen] == '=') {
+			*val = name + start + keylen + 1;
+			*vlen = plen - keylen - 1;
+			return 1;
+		}
+		i--;
+	}
+	return 0;
+}

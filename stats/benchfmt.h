@@ -1,0 +1,107 @@
+/*
+ * The Go benchmark format (benchfmt) reader, as Go's benchstat reads it
+ * (benchstat-spec.md §2): benchmark result lines, "key: value" file
+ * configuration lines and "Unit" metadata lines, read from a buffer in
+ * memory.  Used by `abbench stat`, `db import` and the gobench workload.
+ *
+ * A reader never prints and never reads files: the caller hands it the
+ * bytes of one input.  Strings in results are interned and stay valid
+ * until the reader is freed (configuration and unit strings) or until the
+ * next bf_reader_next() call (values array, name).
+ */
+#ifndef ABBENCH_STATS_BENCHFMT_H
+#define ABBENCH_STATS_BENCHFMT_H
+
+#include <stddef.h>
+
+/* One file configuration entry ("goos: linux"). */
+struct bf_config {
+	const char	*key;
+	const char	*value;
+};
+
+/* One measurement: tidied (sec/op, B/s, ...) and as written. */
+struct bf_value {
+	double		 value;		/* orig_value times the tidy factor */
+	const char	*unit;		/* tidied; == orig_unit if unchanged */
+	double		 orig_value;
+	const char	*orig_unit;
+};
+
+struct bf_result {
+	const char	*label;		/* the .file value */
+	const char	*path;		/* for messages */
+	int		 line;		/* 1-based */
+	/*
+	 * The file configuration in effect, in benchstat's order (deleting a
+	 * key swaps the last entry into its place).  Borrowed; valid until
+	 * the next bf_reader_next() call.
+	 */
+	const struct bf_config *config;
+	size_t		 nconfig;
+	const char	*name;		/* full name after "Benchmark", NUL-ended */
+	size_t		 name_len;
+	long long	 iters;
+	const struct bf_value *values;
+	size_t		 nvalues;
+};
+
+/*
+ * Unit metadata ("Unit ns/op assume=exact"): (tidied unit, key) -> value.
+ * Global across all the inputs read with the same struct bf_units.
+ */
+struct bf_units;
+
+struct bf_units	*bf_units_new(void);
+void		 bf_units_free(struct bf_units *u);
+/* The value for (tidied unit, key), or NULL.  Borrowed. */
+const char	*bf_units_get(const struct bf_units *u, const char *unit,
+		    const char *key);
+/* Entries in insertion order; 0 and borrowed strings while i < count. */
+size_t		 bf_units_count(const struct bf_units *u);
+int		 bf_units_entry(const struct bf_units *u, size_t i,
+		    const char **unit, const char **key, const char **value);
+
+struct bf_reader;
+
+/*
+ * A reader over data[0..len) (not copied: it must outlive the reader).
+ * path names the input in messages, label is the .file value.  units may
+ * be shared between readers; NULL means a private table.
+ */
+struct bf_reader *bf_reader_new(const char *path, const char *label,
+		    const char *data, size_t len, struct bf_units *units);
+void		 bf_reader_free(struct bf_reader *r);
+
+/*
+ * Next result: 1 with *res valid until the next call, 0 at the end, -1 on
+ * a fatal error with *cause set ("PATH:N: bufio.Scanner: token too long",
+ * N = lines read before it).  Syntax errors do not stop reading; they
+ * are collected (see below) and the offending line is dropped.
+ */
+int		 bf_reader_next(struct bf_reader *r,
+		    const struct bf_result **res, char **cause);
+
+/*
+ * Syntax errors ("PATH:LINE: MSG") collected since the last clear, in the
+ * order found.  Take them after every bf_reader_next() call to report
+ * them in benchstat's order.  Borrowed until bf_reader_clear_errors().
+ */
+const char *const *bf_reader_errors(const struct bf_reader *r, size_t *n);
+void		 bf_reader_clear_errors(struct bf_reader *r);
+
+/*
+ * Benchmark name helpers (spec §2.7) on name[0..len).
+ * bf_name_base: length of the base name (.name).
+ * bf_name_procs: length of the trailing "-N" GOMAXPROCS part (0 if none);
+ * it starts at name + len - result.
+ * bf_name_key: the value of sub-benchmark key "/key" (key includes the
+ * leading '/'), "/gomaxprocs" included; 1 and *val, *vlen if present,
+ * 0 if absent.
+ */
+size_t		 bf_name_base(const char *name, size_t len);
+size_t		 bf_name_procs(const char *name, size_t len);
+int		 bf_name_key(const char *name, size_t len, const char *key,
+		    size_t keylen, const char **val, size_t *vlen);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * Unit tidying, unit classes and common-scale formatting, ported from
+ * x/perf benchunit (tidy.go, parse.go, scale.go).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "stats/benchunit.h"
+#include "stats/gomath.h"
+
+/*
+ * Length of the Unicode white-space rune (unicode.IsSpace) starting at s,
+ * or 0.  Matching the UTF-8 byte patterns is equivalent to decoding first,
+ * because UTF-8 is self-synchronizing and all of these are valid sequences.
+ */
+static size_t
+space_len(const unsigned char *s, size_t rem)
+{
+	if (rem >= 1 && (s[0] == ' ' || (s[0] >= '\t' && s[0] <= '\r')))
+		return 1;
+	if (rem >= 2 && s[0] == 0xc2 && (s[1] == 0x85 || s[1] == 0xa0))
+		return 2;
+	if (rem < 3)
+		return 0;
+	if (s[0] == 0xe1 && s[1] == 0x9a && s[2] == 0x80)
+		return 3;
+	if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] <= 0x8a || s[2] == 0xa8 ||
+	    s[2] == 0xa9 || s[2] == 0xaf) && s[2] >= 0x80)
+		return 3;
+	if (s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f)
+		return 3;
+	if (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80)
+		return 3;
+	return 0;
+}
+
+/* The unit tokenizer of benchunit/parse.go. */
+struct unit_parser {
+	const unsigned char	*s;
+	size_t			 len;
+	size_t			 pos;	/* next unread byte */
+	size_t			 tok;	/* current token: offset and length */
+	size_t			 toklen;
+	int			 denom;
+};
+
+static int
+unit_parser_next(struct unit_parser *p)
+{
+	size_t	n;
+
+	for (;;) {
+		if (p->pos >= p->len)
+			return 0;
+		if (p->s[p->pos] == '*') {
+			p->denom = 0;
+			p->pos++;
+		} else if (p->s[p->pos] == '/') {
+			p->denom = 1;
+			p->pos++;
+		} else if (p->s[p->pos] == '-')
+			p->pos++;
+		else if ((n = space_len(p->s + p->pos, p->len - p->pos)) > 0)
+			p->pos += n;
+		else
+			break;
+	}
+	p->tok = p->pos;
+	while (p->pos < p->len) {
+		unsigned char c = p->s[p->pos];
+
+		if (c == '*' || c == '/' || c == '-' ||
+		    space_len(p->s + p->pos, p->len - p->pos) > 0)
+			break;
+		p->pos++;
+	}
+	p->toklen = p->pos - p->tok;
+	return 1;
+}
+
+static int
+unit_parser_tok_is(const struct unit_parser *p, const char *word)
+{
+	size_t	n = strlen(word);
+
+	return p->toklen == n && memcmp(p->s + p->tok, word, n) == 0;
+}
+
+char *
+unit_tidy(const char *unit, double *factor)
+{
+	struct unit_parser	 p;
+	struct strbuf		 sb = STRBUF_INIT;
+	size_t			 last = 0;
+
+	*factor = 1;
+	if (strcmp(unit, "ns/op") == 0) {
+		*factor = 1e-9;
+		return xstrdup("sec/op");
+	}
+	if (strcmp(unit, "MB/s") == 0) {
+		*factor = 1e6;
+		return xstrdup("B/s");
+	}
+	if (strstr(unit, "ns") == NULL && strstr(unit, "MB") == NULL)
+		return xstrdup(unit);
+
+	memset(&p, 0, sizeof(p));
+	p.s = (const unsigned char *)unit;
+	p.len = strlen(unit);
+	strbuf_add(&sb, "", 0);
+	while (unit_parser_next(&p)) {
+		if (p.denom)
+			continue;
+		if (unit_parser_tok_is(&p, "ns")) {
+			strbuf_add(&sb, unit + last, p.tok - last);
+			strbuf_adds(&sb, "sec");
+			last = p.tok + p.toklen;
+			*factor /= 1e9;
+		} else if (unit_parser_tok_is(&p, "MB")) {
+			strbuf_add(&sb, unit + last, p.tok - last);
+			strbuf_adds(&sb, "B");
+			last = p.tok + p.toklen;
+			*factor *= 1e6;
+		}
+	}
+	strbuf_adds(&sb, unit + last);
+	return strbuf_detach(&sb);
+}
+
+enum unit_class
+unit_class_of(const char *unit)
+{
+	struct unit_parser	p;
+
+	memset(&p, 0, sizeof(p));
+	p.s = (const unsigned char *)unit;
+	p.len = strlen(unit);
+	while (unit_parser_next(&p)) {
+		if (!p.denom && (unit_parser_tok_is(&p, "B") ||
+		    unit_parser_tok_is(&p, "MB") ||
+		    unit_parser_tok_is(&p, "bytes")))
+			return UNIT_BINARY;
+	}
+	return UNIT_DECIMAL;
+}
+
+struct scale_factor {
+	double		 factor;
+	const char	*prefix;
+	double		 t100, t10, t1;	/* thresholds for 100.0, 10.00, 1.000 */
+};
+
+/*
+ * Go builds these by parsing "99.995e%d" etc.; the C compiler rounds the
+ * same literals correctly, so the doubles are identical.
+ */
+static const struct scale_factor si_factors[] = {
+	{ 1e12, "T", 99.995e12, 9.9995e12, .99995e12 },
+	{ 1e9, "G", 99.995e9, 9.9995e9, .99995e9 },
+	{ 1e6, "M", 99.995e6, 9.9995e6, .99995e6 },
+	{ 1e3, "k", 99.995e3, 9.9995e3, .99995e3 },
+	{ 1, "", 99.995e0, 9.9995e0, .99995e0 },
+	{ 1e-3, "m", 99.995e-3, 9.9995e-3, .99995e-3 },
+	{ 1e-6, "\xc2\xb5", 99.995e-6, 9.9995e-6, .99995e-6 },
+	{ 1e-9, "n", 99.995e-9, 9.9995e-9, .99995e-9 },
+};
+
+static const struct scale_factor iec_factors[] = {
+	{ 0x1p40, "Ti", 0x1.8ffae147ae148p46, 0x1.3ffbe76c8b439p43,
+	    0x1.fff972474538fp39 },
+	{ 0x1p30, "Gi", 0x1.8ffae147ae148p36, 0x1.3ffbe76c8b439p33,
+	    0x1.fff972474538fp29 },
+	{ 0x1p20, "Mi", 0x1.8ffae147ae148p26, 0x1.3ffbe76c8b439p23,
+	    0x1.fff972474538fp19 },
+	{ 0x1p10, "Ki", 0x1.8ffae147ae148p16, 0x1.3ffbe76c8b439p13,
+	    0x1.fff972474538fp9 },
+	{ 1, "", 0x1.8ffae147ae148p6, 0x1.3ffbe76c8b439p3,
+	    0x1.fff972474538fp-1 },
+};
+
+/* Thresholds for 3..10 digits after the decimal point. */
+static const double sigfigs[] = {
+	9.9995e-1, 9.9995e-2, 9.9995e-3, 9.9995e-4,
+	9.9995e-5, 9.9995e-6, 9.9995e-7, 9.9995e-8,
+};
+
+void
+scaler_common(const double *vals, size_t n, enum unit_class cls,
+    struct scaler *out)
+{
+	const struct scale_factor	*factors, *f;
+	size_t				 nfactors, i;
+	double				 min = 0, v, val;
+
+	for (i = 0; i < n; i++) {
+		v = fabs(vals[i]);
+		/* A NaN seen while min is 0 sticks, as in Go. */
+		if (v != 0 && (min == 0 || v < min))
+			min = v;
+	}
+	if (min == 0) {
+		out->prec = 3;
+		out->factor = 1;
+		out->prefix = "";
+		return;
+	}
+	if (cls == UNIT_BINARY) {
+		factors = iec_factors;
+		nfactors = sizeof(iec_factors) / sizeof(iec_factors[0]);
+	} else {
+		factors = si_factors;
+		nfactors = sizeof(si_factors) / sizeof(si_factors[0]);
+	}
+	for (i = 0; i < nfactors; i++) {
+		f = &factors[i];
+		out->factor = f->factor;
+		out->prefix = f->prefix;
+		if (min >= f->t100) {
+			out->prec = 1;
+			return;
+		}
+		if (min >= f->t10) {
+			out->prec = 2;
+			return;
+		}
+		if (min >= f->t1) {
+			out->prec = 3;
+			return;
+		}
+	}
+	f = &factors[nfactors - 1];
+	val = min / f->factor;
+	out->factor = f->factor;
+	out->prefix = f->prefix;
+	for (i = 0; i < sizeof(sigfigs) / sizeof(sigfigs[0]); i++) {
+		if (val >= sigfigs[i])
+			break;
+	}
+	if (i == sizeof(sigfigs) / sizeof(sigfigs[0]))
+		i--;
+	out->prec = 3 + (int)i;
+}
+
+void
+scaler_format(const struct scaler *sc, double v, char *buf, size_t len)
+{
+	char	num[400];
+
+	go_format_f(v / sc->factor, sc->prec, num, sizeof(num));
+	snprintf(buf, len, "%s%s", num, sc->prefix);
+}

@@ -1,0 +1,548 @@
+/*
+ * The two-sided Mann-Whitney U test of go-moremath (utest.go, udist.go),
+ * reproduced bit for bit but much faster: the exact distribution without
+ * ties is the Mann-Whitney recurrence, cached per (n1, n2); with ties it is
+ * the Cheung-Klotz recurrence of makeUmemo, computed bottom-up over dense
+ * arrays instead of hash maps and cached per (n1, n2, tie pattern).
+ *
+ * Why the arrays give identical bits: every makeUmemo entry A[k][(n, 2U)]
+ * is a function of its key alone (it sums, for rk ascending, the entry of
+ * level k-1, or Choose(tsum, n') above twoUmax, or 0 below twoUmin, times
+ * Choose(t[k-1], rk)), so computing a superset of the keys Go visits, with
+ * the same operations in the same order, yields the same doubles.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "stats/benchmath.h"
+#include "stats/gomath.h"
+
+/* go-moremath MannWhitneyExactLimit and MannWhitneyTiesExactLimit. */
+#define UTEST_EXACT_LIMIT	50
+#define UTEST_TIES_EXACT_LIMIT	25
+#define UTEST_MAXN		(2 * UTEST_EXACT_LIMIT)
+
+#define NONE			INT_MIN
+
+struct uentry {
+	struct uentry	*next;
+	uint64_t	 hash;
+	int		 ties;		/* 0: no-ties CDF, 1: tie counts */
+	int		 n1, n2, k;
+	int		*t;		/* tie run lengths (ties only) */
+	double		*vals;		/* cumulative pdf, or counts */
+	int		 lo, hi;	/* vals[w - lo], lo <= w <= hi */
+};
+
+struct bm_ucache {
+	struct uentry	**buckets;
+	size_t		  nbuckets;
+	size_t		  count;
+	/* Go's Choose(n, k) for n <= UTEST_MAXN. */
+	double		  choose[UTEST_MAXN + 1][UTEST_MAXN + 1];
+	/* Scratch for the tie recurrence. */
+	double		 *lvl[2];
+	size_t		  lvlcap[2];
+};
+
+struct bm_ucache *
+bm_ucache_new(void)
+{
+	struct bm_ucache	*c = xcalloc(1, sizeof(*c));
+	int			 n, k;
+
+	c->nbuckets = 256;
+	c->buckets = xcalloc(c->nbuckets, sizeof(*c->buckets));
+	for (n = 0; n <= UTEST_MAXN; n++)
+		for (k = 0; k <= n; k++)
+			c->choose[n][k] = go_choose(n, k);
+	return c;
+}
+
+void
+bm_ucache_free(struct bm_ucache *c)
+{
+	struct uentry	*e, *next;
+	size_t		 i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->nbuckets; i++) {
+		for (e = c->buckets[i]; e != NULL; e = next) {
+			next = e->next;
+			free(e->t);
+			free(e->vals);
+			free(e);
+		}
+	}
+	free(c->buckets);
+	free(c->lvl[0]);
+	free(c->lvl[1]);
+	free(c);
+}
+
+static uint64_t
+ukey_hash(int ties, int n1, int n2, const int *t, int k)
+{
+	uint64_t	h = 14695981039346656037ULL;
+	int		i;
+
+#define MIX(v) do { h ^= (uint64_t)(unsigned)(v); h *= 1099511628211ULL; } \
+	while (0)
+	MIX(ties);
+	MIX(n1);
+	MIX(n2);
+	MIX(k);
+	for (i = 0; i < k; i++)
+		MIX(t[i]);
+#undef MIX
+	return h;
+}
+
+static struct uentry *
+ucache_find(struct bm_ucache *c, uint64_t h, int ties, int n1, int n2,
+    const int *t, int k)
+{
+	struct uentry	*e;
+
+	for (e = c->buckets[h % c->nbuckets]; e != NULL; e = e->next) {
+		if (e->hash == h && e->ties == ties && e->n1 == n1 &&
+		    e->n2 == n2 && e->k == k &&
+		    (k == 0 || memcmp(e->t, t, k * sizeof(*t)) == 0))
+			return e;
+	}
+	return NULL;
+}
+
+static void
+ucache_insert(struct bm_ucache *c, struct uentry *e)
+{
+	struct uentry	**nb, *x, *next;
+	size_t		  i, nn;
+
+	if (c->count >= c->nbuckets) {
+		nn = c->nbuckets * 2;
+		nb = xcalloc(nn, sizeof(*nb));
+		for (i = 0; i < c->nbuckets; i++) {
+			for (x = c->buckets[i]; x != NULL; x = next) {
+				next = x->next;
+				x->next = nb[x->hash % nn];
+				nb[x->hash % nn] = x;
+			}
+		}
+		free(c->buckets);
+		c->buckets = nb;
+		c->nbuckets = nn;
+	}
+	e->next = c->buckets[e->hash % c->nbuckets];
+	c->buckets[e->hash % c->nbuckets] = e;
+	c->count++;
+}
+
+/*
+ * UDist.p without ties: the Mann-Whitney recurrence for U = 0..ulim,
+ * ported operation for operation.  Returns the cumulative sums
+ * cum[i] = pdf[0] + ... + pdf[i], added in increasing i as CDF does.
+ */
+static double *
+udist_cumulative(int n1, int n2, int ulim)
+{
+	int	 nn = n1 < n2 ? n1 : n2, mm = n1 < n2 ? n2 : n1;
+	int	 m, n, nlim, u1, ul;
+	double	*memo, *lp, *rp, *out, *cum, nplusm, l, r, p;
+
+	memo = xcalloc((size_t)(nn + 1) * (ulim + 1), sizeof(*memo));
+#define ROW(i) (memo + (size_t)(i) * (ulim + 1))
+	for (m = 0; m <= mm; m++) {
+		ROW(0)[0] = 1;
+		nlim = nn < m ? nn : m;
+		for (n = 1; n <= nlim; n++) {
+			lp = ROW(n - 1);
+			rp = n <= m - 1 ? ROW(n) : ROW(m - 1);
+			ul = n * m < ulim ? n * m : ulim;
+			out = ROW(n);
+			nplusm = (double)(n + m);
+			for (u1 = ul; u1 >= 0; u1--) {
+				l = 0.0;
+				if (u1 - m >= 0)
+					l = (double)n * lp[u1 - m];
+				r = (double)m * rp[u1];
+				out[u1] = (l + r) / nplusm;
+			}
+		}
+	}
+	cum = xmalloc((size_t)(ulim + 1) * sizeof(*cum));
+	p = 0.0;
+	out = ROW(nn);
+	for (u1 = 0; u1 <= ulim; u1++) {
+		p += out[u1];
+		cum[u1] = p;
+	}
+#undef ROW
+	free(memo);
+	return cum;
+}
+
+/* UDist{n1, n2}.CDF(u) without ties. */
+static double
+udist_cdf_noties(struct bm_ucache *c, int n1, int n2, double u)
+{
+	struct uentry	*e;
+	uint64_t	 h;
+	int		 ui, flip, nn, mm, nm = n1 * n2;
+	double		 p;
+
+	if (u < 0)
+		return 0;
+	if (u >= (double)nm)
+		return 1;
+	ui = (int)floor(u);
+	flip = ui >= (nm + 1) / 2;
+	if (flip)
+		ui = nm - ui - 1;
+
+	/* p_{n,m} = p_{m,n}: one table per unordered pair. */
+	nn = n1 < n2 ? n1 : n2;
+	mm = n1 < n2 ? n2 : n1;
+	h = ukey_hash(0, nn, mm, NULL, 0);
+	e = ucache_find(c, h, 0, nn, mm, NULL, 0);
+	if (e == NULL) {
+		e = xcalloc(1, sizeof(*e));
+		e->hash = h;
+		e->n1 = nn;
+		e->n2 = mm;
+		e->lo = 0;
+		e->hi = (nm + 1) / 2 - 1 > 0 ? (nm + 1) / 2 - 1 : 0;
+		e->vals = udist_cumulative(nn, mm, e->hi);
+		ucache_insert(c, e);
+	}
+	p = e->vals[ui];
+	return flip ? 1 - p : p;
+}
+
+static double *
+scratch(struct bm_ucache *c, int which, size_t n)
+{
+	if (n > c->lvlcap[which]) {
+		c->lvlcap[which] = n * 2;
+		c->lvl[which] = xreallocarray(c->lvl[which], c->lvlcap[which],
+		    sizeof(double));
+	}
+	return c->lvl[which];
+}
+
+/*
+ * makeUmemo(target, n1, t)[K][(n1, target)] and its neighbours: the
+ * counts A[K][(n1, w)] for w in [*rlo, target] (*rlo <= target), into a
+ * malloc'd array.
+ */
+static double *
+udist_tie_counts(struct bm_ucache *c, int n1, const int *t, int kk,
+    int target, int *rlo)
+{
+	int	 a[UTEST_MAXN + 2], tsum[UTEST_MAXN + 2];
+	int	 umin[UTEST_TIES_EXACT_LIMIT + 1];
+	int	 umax[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	int	 need[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	size_t	 off[2][UTEST_TIES_EXACT_LIMIT + 1];
+	int	 lo[2][UTEST_TIES_EXACT_LIMIT + 1];
+	int	 k, n, j, rk, rem, take, s, w, wp, np, hv, c0, rklo, rkhi;
+	int	 cur, prv, nmax, lo_n, hi_n, n2tot, r2lo, r2hi, r2;
+	size_t	 total;
+	double	*buf, *pbuf, *row, asum, x;
+	const double (*ch)[UTEST_MAXN + 1] = c->choose;
+
+	/* a[k] = 2*(ranks below group k) + t[k-1]; tsum[k] = sum t[:k]. */
+	a[1] = t[0];
+	for (k = 2; k <= kk; k++)
+		a[k] = a[k - 1] + t[k - 2] + t[k - 1];
+	tsum[0] = 0;
+	for (k = 1; k <= kk; k++)
+		tsum[k] = tsum[k - 1] + t[k - 1];
+
+	/* twoUmin(n, t[:k]) does not depend on k while n <= tsum[k]. */
+	for (n = 0; n <= n1; n++) {
+		s = -n * n;
+		rem = n;
+		for (j = 1; j <= kk && rem > 0; j++) {
+			take = rem < t[j - 1] ? rem : t[j - 1];
+			s += take * a[j];
+			rem -= take;
+		}
+		umin[n] = s;
+	}
+	/* twoUmax(n, t[:k]): fill from group k downwards. */
+	for (k = 2; k <= kk; k++) {
+		nmax = n1 < tsum[k] ? n1 : tsum[k];
+		s = 0;
+		j = k;
+		take = 0;
+		umax[k][0] = 0;
+		for (n = 1; n <= nmax; n++) {
+			while (take == t[j - 1]) {
+				j--;
+				take = 0;
+			}
+			s += a[j];
+			take++;
+			umax[k][n] = s - n * n;
+		}
+		for (n = 0; n <= n1; n++)
+			need[k][n] = NONE;
+	}
+
+	/* Top-down: the largest 2U needed for each (k, n). */
+	need[kk][n1] = target;
+	for (k = kk - 1; k >= 2; k--) {
+		nmax = n1 < tsum[k + 1] ? n1 : tsum[k + 1];
+		for (n = 0; n <= nmax; n++) {
+			if (need[k + 1][n] == NONE)
+				continue;
+			rklo = n - tsum[k] > 0 ? n - tsum[k] : 0;
+			rkhi = n < t[k] ? n : t[k];
+			for (rk = rklo; rk <= rkhi; rk++) {
+				wp = need[k + 1][n] - rk * (a[k + 1] - 2 * n + rk);
+				np = n - rk;
+				if (wp < umin[np])
+					continue;
+				hv = wp < umax[k][np] ? wp : umax[k][np];
+				if (hv > need[k][np])
+					need[k][np] = hv;
+			}
+		}
+	}
+
+	/* Bottom-up over dense rows [lo, need] per (k, n). */
+	cur = 0;
+	prv = 1;
+	for (k = 2; k <= kk; k++) {
+		nmax = n1 < tsum[k] ? n1 : tsum[k];
+		total = 0;
+		for (n = 0; n <= nmax; n++) {
+			off[cur][n] = total;
+			if (need[k][n] == NONE)
+				continue;
+			lo_n = umin[n];
+			if (k == kk && target < lo_n)
+				lo_n = target;
+			lo[cur][n] = lo_n;
+			total += (size_t)(need[k][n] - lo_n + 1);
+		}
+		buf = scratch(c, cur, total + 1);
+		pbuf = c->lvl[prv];
+		for (n = 0; n <= nmax; n++) {
+			if (need[k][n] == NONE || (k == kk && n != n1))
+				continue;
+			lo_n = lo[cur][n];
+			hi_n = need[k][n];
+			row = buf + off[cur][n] - lo_n;
+			if (k == 2) {
+				n2tot = t[0] + t[1];
+				r2lo = n - t[0] > 0 ? n - t[0] : 0;
+				for (w = lo_n; w <= hi_n; w++) {
+					asum = 0.0;
+					/* Go's integer division truncates. */
+					r2hi = (w - n * (t[0] - n)) / n2tot;
+					/* Larger r2 only add Choose() == 0. */
+					if (r2hi > n)
+						r2hi = n;
+					if (r2hi > t[1])
+						r2hi = t[1];
+					for (r2 = r2lo; r2 <= r2hi; r2++)
+						asum += ch[t[0]][n - r2] *
+						    ch[t[1]][r2];
+					row[w] = asum;
+				}
+				continue;
+			}
+			rklo = n - tsum[k - 1] > 0 ? n - tsum[k - 1] : 0;
+			rkhi = n < t[k - 1] ? n : t[k - 1];
+			for (w = lo_n; w <= hi_n; w++) {
+				asum = 0.0;
+				for (rk = rklo; rk <= rkhi; rk++) {
+					c0 = rk * (a[k] - 2 * n + rk);
+					np = n - rk;
+					wp = w - c0;
+					if (wp > umax[k - 1][np])
+						x = ch[tsum[k - 1]][np];
+					else if (wp < umin[np])
+						x = 0;
+					else
+						x = pbuf[off[prv][np] - lo[prv][np]
+						    + wp];
+					asum += x * ch[t[k - 1]][rk];
+				}
+				row[w] = asum;
+			}
+		}
+		cur ^= 1;
+		prv ^= 1;
+	}
+
+	/* The top row (k == K, n == n1) is in the last level, now "prv". */
+	*rlo = lo[prv][n1];
+	row = xmalloc((size_t)(target - *rlo + 1) * sizeof(*row));
+	memcpy(row, c->lvl[prv] + off[prv][n1],
+	    (size_t)(target - *rlo + 1) * sizeof(*row));
+	return row;
+}
+
+/* UDist{n1, n2, t}.CDF(u) with ties. */
+static double
+udist_cdf_ties(struct bm_ucache *c, int n1, int n2, const int *t, int kk,
+    double u)
+{
+	struct uentry	*e;
+	uint64_t	 h;
+	int		 w, rlo;
+	double		*row, cnt;
+
+	if (u < 0)
+		return 0;
+	if (u >= (double)(n1 * n2))
+		return 1;
+	w = (int)(2 * u);
+	h = ukey_hash(1, n1, n2, t, kk);
+	e = ucache_find(c, h, 1, n1, n2, t, kk);
+	if (e != NULL && w >= e->lo && w <= e->hi)
+		return e->vals[w - e->lo] / c->choose[n1 + n2][n1];
+
+	row = udist_tie_counts(c, n1, t, kk, w, &rlo);
+	cnt = row[w - rlo];
+	if (e == NULL) {
+		e = xcalloc(1, sizeof(*e));
+		e->hash = h;
+		e->ties = 1;
+		e->n1 = n1;
+		e->n2 = n2;
+		e->k = kk;
+		e->t = xmalloc((size_t)kk * sizeof(*t));
+		memcpy(e->t, t, (size_t)kk * sizeof(*t));
+		e->vals = row;
+		e->lo = rlo;
+		e->hi = w;
+		ucache_insert(c, e);
+	} else if (rlo <= e->lo && w > e->hi) {
+		free(e->vals);
+		e->vals = row;
+		e->lo = rlo;
+		e->hi = w;
+	} else
+		free(row);
+	return cnt / c->choose[n1 + n2][n1];
+}
+
+static double
+std_normal_cdf(double x)
+{
+	return go_erfc(-(x - 0) / (1 * M_SQRT2)) / 2;
+}
+
+int
+utest_mann_whitney(const double *x1, size_t n1, const double *x2, size_t n2,
+    struct bm_ucache *cache, double *p, char **cause)
+{
+	struct bm_ucache	*own = NULL;
+	double			*merged, r1 = 0, u1, u2, usmall, nf, mu, sigma;
+	double			 numer, z, phi;
+	unsigned char		*labels;
+	int			*t;
+	size_t			 nt = 0, i, j, o, rank1, nx1, n = n1 + n2;
+	long long		 tc = 0;
+	int			 has_ties = 0, exact;
+
+	*p = 1;
+	merged = xmalloc(n * sizeof(*merged));
+	labels = xmalloc(n);
+	t = xmalloc(n * sizeof(*t));
+	for (i = j = o = 0; i < n1 && j < n2; o++) {
+		if (x1[i] < x2[j]) {
+			merged[o] = x1[i++];
+			labels[o] = 1;
+		} else {
+			merged[o] = x2[j++];
+			labels[o] = 2;
+		}
+	}
+	for (; i < n1; i++, o++) {
+		merged[o] = x1[i];
+		labels[o] = 1;
+	}
+	for (; j < n2; j++, o++) {
+		merged[o] = x2[j];
+		labels[o] = 2;
+	}
+
+	for (i = 0; i < n;) {
+		double v1 = merged[i];
+
+		rank1 = i + 1;
+		nx1 = 0;
+		/* (Go loops forever on a NaN; always consume one value.) */
+		do {
+			if (labels[i] == 1)
+				nx1++;
+			i++;
+		} while (i < n && merged[i] == v1);
+		if (nx1 != 0)
+			r1 += (double)(i + rank1) / 2 * (double)nx1;
+		t[nt++] = (int)(i - rank1 + 1);
+		tc += (long long)t[nt - 1] * t[nt - 1] * t[nt - 1] - t[nt - 1];
+		if (i > rank1)
+			has_ties = 1;
+	}
+	u1 = r1 - (double)(n1 * (n1 + 1)) / 2;
+	u2 = (double)(n1 * n2) - u1;
+	usmall = u1 < u2 ? u1 : u2;
+
+	exact = (!has_ties && n1 <= UTEST_EXACT_LIMIT &&
+	    n2 <= UTEST_EXACT_LIMIT) || (has_ties &&
+	    n1 <= UTEST_TIES_EXACT_LIMIT && n2 <= UTEST_TIES_EXACT_LIMIT);
+	if (exact) {
+		if (nt == 1)
+			goto equal;
+		if (u1 == u2)
+			*p = 1;
+		else {
+			if (cache == NULL)
+				cache = own = bm_ucache_new();
+			if (has_ties)
+				*p = udist_cdf_ties(cache, (int)n1, (int)n2, t,
+				    (int)nt, usmall) * 2;
+			else
+				*p = udist_cdf_noties(cache, (int)n1, (int)n2,
+				    usmall) * 2;
+		}
+	} else {
+		nf = (double)n;
+		mu = (double)(n1 * n2) / 2;
+		sigma = sqrt((double)(n1 * n2) * ((nf + 1) -
+		    (double)tc / (nf * (nf - 1))) / 12);
+		if (sigma == 0)
+			goto equal;
+		numer = u1 - mu;
+		if (numer > 0)
+			numer -= 0.5;
+		else if (numer < 0)
+			numer += 0.5;
+		z = numer / sigma;
+		phi = std_normal_cdf(z);
+		*p = 2 * fmin(phi, 1 - std_normal_cdf(z));
+	}
+	bm_ucache_free(own);
+	free(merged);
+	free(labels);
+	free(t);
+	return 0;
+equal:
+	free(merged);
+	free(labels);
+	free(t);
+	if (cause != NULL)
+		*cause = xstrdup("all samples are equal");
+	return -1;
+}

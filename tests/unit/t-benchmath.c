@@ -1,0 +1,608 @@
+/*
+ * Unit tests for stats/benchmath and stats/correct: QuantileCI against
+ * quantile_ci_table.txt, U-test p-values against
+ * mann_whitney_reference.txt (bit for bit, with and without the cache),
+ * summaries, warnings, delta and p/n strings, and Holm/BH adjustments.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/benchmath.h"
+#include "stats/correct.h"
+#include "tests/unit/tap.h"
+
+static FILE *
+open_ref(const char *file)
+{
+	const char	*dirs[3];
+	char		 path[4096];
+	FILE		*f;
+	int		 i;
+
+	dirs[0] = getenv("ABBENCH_SHARED");
+	dirs[1] = "../shared";
+	dirs[2] = "/work/shared";
+	for (i = 0; i < 3; i++) {
+		if (dirs[i] == NULL || *dirs[i] == '\0')
+			continue;
+		snprintf(path, sizeof(path), "%s/benchstat-data/%s", dirs[i],
+		    file);
+		if ((f = fopen(path, "r")) != NULL)
+			return f;
+	}
+	return NULL;
+}
+
+static int
+same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+test_quantile_table(void)
+{
+	FILE			*f = open_ref("quantile_ci_table.txt");
+	char			 line[512], msg[256];
+	struct quantile_ci	 ci;
+	struct bm_summary	 s;
+	struct bm_comparison	 c;
+	double			 conf, alpha, want, one = 1, two = 2, *x1, *x2;
+	int			 n, lo, hi, section = 0, count = 0, bad = 0;
+	int			 nfoot = 0, nalpha = 0, nsep = 0, badsep = 0;
+	int			 n1, n2, i;
+	char			*p;
+
+	if (!tap_ok(f != NULL, "open quantile_ci_table.txt"))
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#') {
+			if (strstr(line, "need-samples") != NULL)
+				section = 1;
+			else if (strstr(line, "U-test warning") != NULL)
+				section = 2;
+			else if (strstr(line, "fully separated") != NULL)
+				section = 3;
+			continue;
+		}
+		switch (section) {
+		case 0:
+			if (sscanf(line, "%lf %d %d %d", &conf, &n, &lo,
+			    &hi) != 4)
+				break;
+			quantile_ci(n, 0.5, conf, &ci);
+			count++;
+			if (ci.lo_order != lo || ci.hi_order != hi) {
+				if (bad++ < 5)
+					TAP_DIAG("QuantileCI(%d, %g) = (%d,%d), "
+					    "want (%d,%d)", n, conf,
+					    ci.lo_order, ci.hi_order, lo, hi);
+			}
+			break;
+		case 1:
+			/* "0.95: need >= 6 samples ..." with a 1-sample. */
+			p = strchr(line, ':');
+			if (p == NULL)
+				break;
+			conf = strtod(line, NULL);
+			bm_summarize(&one, 1, BM_ASSUME_NOTHING, conf, &s);
+			tap_ok(s.warnings.n == 1 && strcmp(s.warnings.msg[0],
+			    p + 2) == 0, "summary warning at %s: '%s'", line,
+			    s.warnings.n ? s.warnings.msg[0] : "(none)");
+			bm_summary_release(&s);
+			nfoot++;
+			break;
+		case 2:
+			/* alpha=A P=1 warnings=[MSG] */
+			if (sscanf(line, "alpha=%lf", &alpha) != 1)
+				break;
+			p = strstr(line, "warnings=[");
+			if (p == NULL)
+				break;
+			p += strlen("warnings=[");
+			p[strcspn(p, "]")] = '\0';
+			bm_compare(&one, 1, &two, 1, BM_ASSUME_NOTHING, alpha,
+			    NULL, &c);
+			snprintf(msg, sizeof(msg), "%s", c.warnings.n ?
+			    c.warnings.msg[0] : "");
+			tap_ok(c.p == 1 && c.warnings.n == (*p ? 1u : 0u) &&
+			    strcmp(msg, p) == 0, "U-test warning at alpha %g: "
+			    "'%s'", alpha, msg);
+			bm_comparison_release(&c);
+			nalpha++;
+			break;
+		case 3:
+			if (sscanf(line, "%d %d %lf", &n1, &n2, &want) != 3)
+				break;
+			x1 = malloc(n1 * sizeof(*x1));
+			x2 = malloc(n2 * sizeof(*x2));
+			for (i = 0; i < n1; i++)
+				x1[i] = i;
+			for (i = 0; i < n2; i++)
+				x2[i] = n1 + i;
+			bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, 0.05,
+			    NULL, &c);
+			nsep++;
+			if (c.p != want && badsep++ < 5)
+				TAP_DIAG("separated %d,%d: p=%.17g want %.17g",
+				    n1, n2, c.p, want);
+			bm_comparison_release(&c);
+			free(x1);
+			free(x2);
+			break;
+		}
+	}
+	fclose(f);
+	tap_ok(count == 960 && bad == 0, "QuantileCI table: %d entries, %d "
+	    "mismatches", count, bad);
+	tap_int_eq(nfoot, 8, "need-samples footnotes checked");
+	tap_int_eq(nalpha, 12, "U-test alpha warnings checked");
+	tap_ok(nsep > 100 && badsep == 0, "separated p-values: %d, %d "
+	    "mismatches", nsep, badsep);
+
+	/* Spec §6.1 examples at 0.95. */
+	quantile_ci(24, 0.5, 0.95, &ci);
+	tap_ok(ci.lo_order == 8 && ci.hi_order == 18, "n=24 -> (8,18)");
+	quantile_ci(29, 0.5, 0.95, &ci);
+	tap_ok(ci.lo_order == 9 && ci.hi_order == 20, "n=29 -> (9,20)");
+	quantile_ci(10, 0.5, 0.95, &ci);
+	tap_ok(ci.lo_order == 2 && ci.hi_order == 9, "n=10 -> (2,9)");
+}
+
+/* Parse "a,b,c" into a sorted malloc'd array. */
+static double *
+parse_list(char *s, int *n)
+{
+	double	*xs = NULL;
+	char	*tok, *save;
+
+	*n = 0;
+	for (tok = strtok_r(s, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		xs = realloc(xs, (*n + 1) * sizeof(*xs));
+		xs[(*n)++] = strtod(tok, NULL);
+	}
+	qsort(xs, *n, sizeof(*xs), cmp_double);
+	return xs;
+}
+
+static void
+test_mann_whitney(void)
+{
+	FILE			*f = open_ref("mann_whitney_reference.txt");
+	char			 line[65536], *fields[5], *q, *cause;
+	struct bm_ucache	*cache = bm_ucache_new();
+	double			*x1, *x2, want, p, p2;
+	int			 n1, n2, i, rc, rc2, count = 0, bad = 0;
+	int			 nerr = 0, nties = 0;
+
+	if (!tap_ok(f != NULL, "open mann_whitney_reference.txt"))
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		q = line;
+		for (i = 0; i < 5; i++) {
+			fields[i] = q;
+			q = strchr(q, '|');
+			if (q == NULL)
+				break;
+			*q++ = '\0';
+		}
+		if (i < 4)
+			continue;
+		for (i = 0; i < 5; i++) {
+			while (*fields[i] == ' ')
+				fields[i]++;
+			fields[i][strcspn(fields[i], " ")] = '\0';
+		}
+		x1 = parse_list(fields[0], &n1);
+		x2 = parse_list(fields[1], &n2);
+		for (i = 1; i < n1; i++)
+			if (x1[i] == x1[i - 1])
+				nties++;
+		cause = NULL;
+		rc = utest_mann_whitney(x1, n1, x2, n2, cache, &p, &cause);
+		/* The cache must not change any value. */
+		rc2 = utest_mann_whitney(x1, n1, x2, n2, NULL, &p2, NULL);
+		count++;
+		if (fields[2][0] == '-') {
+			nerr++;
+			if (rc != -1 || cause == NULL ||
+			    strcmp(cause, "all samples are equal") != 0 ||
+			    rc2 != -1) {
+				if (bad++ < 5)
+					TAP_DIAG("line %d: want error", count);
+			}
+		} else {
+			want = strtod(fields[2], NULL);
+			if (rc != 0 || !same_bits(p, want) || rc2 != 0 ||
+			    !same_bits(p2, want)) {
+				if (bad++ < 5)
+					TAP_DIAG("line %d (n=%d+%d): p=%a/%a "
+					    "want %a", count, n1, n2, p, p2,
+					    want);
+			}
+		}
+		free(cause);
+		free(x1);
+		free(x2);
+	}
+	fclose(f);
+	tap_ok(count == 396 && bad == 0, "Mann-Whitney reference: %d cases, "
+	    "%d errors expected, %d mismatches", count, nerr, bad);
+	tap_ok(nerr > 0 && nties > 0, "reference covers ties and errors");
+	bm_ucache_free(cache);
+}
+
+/*
+ * The tie recurrence against a brute-force enumeration of all C(n, n1)
+ * placements: counts of 2U <= w must agree exactly while every Choose()
+ * involved is an exact integer (n <= 20).
+ */
+static void
+test_ties_bruteforce(void)
+{
+	double		 x1[12], x2[12], p, want;
+	int		 trial, n1, n2, i, k, bad = 0, checked = 0;
+	unsigned	 seed = 12345, mask, all;
+	int		 vals[24], grp[24], ng, n;
+
+	for (trial = 0; trial < 300; trial++) {
+		seed = seed * 1103515245 + 12345;
+		n1 = 1 + (seed >> 16) % 8;
+		seed = seed * 1103515245 + 12345;
+		n2 = 1 + (seed >> 16) % 8;
+		n = n1 + n2;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			vals[i] = (seed >> 16) % 5;
+		}
+		for (i = 0; i < n1; i++)
+			x1[i] = vals[i];
+		for (i = 0; i < n2; i++)
+			x2[i] = vals[n1 + i];
+		qsort(x1, n1, sizeof(double), cmp_double);
+		qsort(x2, n2, sizeof(double), cmp_double);
+		if (utest_mann_whitney(x1, n1, x2, n2, NULL, &p, NULL) != 0)
+			continue;
+		/* Brute force: sorted merged values, rank groups. */
+		{
+			double	m[24], u1obs = 0, us, u2, cnt = 0, tot = 0;
+			int	a = 0, b = 0, o = 0;
+
+			while (a < n1 || b < n2)
+				m[o++] = (b >= n2 || (a < n1 && x1[a] < x2[b])) ?
+				    x1[a++] : x2[b++];
+			ng = 0;
+			for (i = 0; i < n; i++) {
+				if (i > 0 && m[i] != m[i - 1])
+					ng++;
+				grp[i] = ng;
+			}
+			/* midrank*2 per position */
+			for (i = 0; i < n1; i++) {
+				int lo = 0, hi = n - 1;
+
+				while (m[lo] != x1[i])
+					lo++;
+				hi = lo;
+				while (hi + 1 < n && m[hi + 1] == x1[i])
+					hi++;
+				u1obs += (lo + 1 + hi + 1) / 2.0;
+			}
+			u1obs -= n1 * (n1 + 1) / 2.0;
+			u2 = n1 * n2 - u1obs;
+			us = u1obs < u2 ? u1obs : u2;
+			if (u1obs == u2)
+				continue;
+			all = 1u << n;
+			for (mask = 0; mask < all; mask++) {
+				double r = 0;
+
+				if (__builtin_popcount(mask) != n1)
+					continue;
+				tot++;
+				for (i = 0; i < n; i++) {
+					int lo, hi;
+
+					if (!(mask & (1u << i)))
+						continue;
+					lo = i;
+					while (lo > 0 && grp[lo - 1] == grp[i])
+						lo--;
+					hi = i;
+					while (hi + 1 < n && grp[hi + 1] == grp[i])
+						hi++;
+					r += (lo + 1 + hi + 1) / 2.0;
+				}
+				r -= n1 * (n1 + 1) / 2.0;
+				if (r <= us)
+					cnt++;
+			}
+			/*
+			 * An unreachable 2U (possible with ties, as U2 need
+			 * not be a U statistic of the same tie pattern) hits
+			 * Go's truncating division quirk; the reference file
+			 * covers those.
+			 */
+			if (cnt == 0)
+				continue;
+			want = cnt / tot * 2;
+			checked++;
+			k = fabs(p - want) > 1e-12;
+			if (k && bad++ < 5)
+				TAP_DIAG("n=%d+%d: p=%.17g brute %.17g", n1, n2,
+				    p, want);
+		}
+	}
+	tap_ok(checked > 100 && bad == 0, "tie distribution vs brute force: "
+	    "%d checked, %d bad", checked, bad);
+}
+
+static void
+test_large_ties_timing(void)
+{
+	struct bm_ucache	*cache = bm_ucache_new();
+	double			 x1[25], x2[25], p, p2, sum = 0;
+	unsigned		 seed = 7;
+	int			 rep, i, ok = 1;
+	clock_t			 t0, t1;
+
+	/* 200 distinct 25+25 patterns with some ties each, uncached. */
+	t0 = clock();
+	for (rep = 0; rep < 200; rep++) {
+		for (i = 0; i < 25; i++) {
+			seed = seed * 1103515245 + 12345;
+			x1[i] = 1000 + (seed >> 16) % 60;
+			seed = seed * 1103515245 + 12345;
+			x2[i] = 1010 + (seed >> 16) % 60;
+		}
+		qsort(x1, 25, sizeof(double), cmp_double);
+		qsort(x2, 25, sizeof(double), cmp_double);
+		if (utest_mann_whitney(x1, 25, x2, 25, cache, &p, NULL) != 0)
+			ok = 0;
+		if (rep % 50 == 0) {
+			/* Same pattern again: a cache hit, same value. */
+			utest_mann_whitney(x1, 25, x2, 25, cache, &p2, NULL);
+			ok = ok && same_bits(p, p2);
+		}
+		sum += p;
+	}
+	t1 = clock();
+	tap_ok(ok && sum > 0, "200 tied 25+25 U tests");
+	TAP_DIAG("200 distinct tied 25+25 U tests: %.1f ms",
+	    (double)(t1 - t0) * 1000 / CLOCKS_PER_SEC);
+	bm_ucache_free(cache);
+}
+
+static void
+check_pct(double center, double lo, double hi, const char *want)
+{
+	struct bm_summary	s;
+	char			buf[32];
+
+	memset(&s, 0, sizeof(s));
+	s.center = center;
+	s.lo = lo;
+	s.hi = hi;
+	bm_summary_pct_range(&s, buf, sizeof(buf));
+	tap_str_eq(buf, want, "pct range (%g, %g, %g)", center, lo, hi);
+}
+
+static void
+test_summaries(void)
+{
+	struct bm_summary	s;
+	double			xs[10] = { 1710, 1720, 1730, 1731, 1733,
+	    1735, 1738, 1740, 1750, 1780 };
+	double			ex[4] = { 5, 5, 7, 7 }, ex1[3] = { 3, 3, 3 };
+	double			even[2] = { 0.1, 0.2 }, one = 2.5;
+
+	bm_summarize(xs, 10, BM_ASSUME_NOTHING, 0.95, &s);
+	tap_ok(s.center == 1734 && s.lo == 1720 && s.hi == 1750,
+	    "median of 10 with CI (2,9): %g [%g, %g]", s.center, s.lo, s.hi);
+	tap_int_eq(s.warnings.n, 0, "no warning with 10 samples");
+	bm_summary_release(&s);
+
+	/* Even n: lo + 0.5*(hi - lo), not (lo + hi)/2. */
+	tap_ok(stats_quantile_sorted(even, 2, 0.5) == 0.1 + 0.5 * (0.2 - 0.1),
+	    "even median formula");
+	tap_ok(stats_quantile_sorted(xs, 10, 0) == 1710 &&
+	    stats_quantile_sorted(xs, 10, 1) == 1780, "quantile bounds");
+
+	bm_summarize(&one, 1, BM_ASSUME_NOTHING, 0.95, &s);
+	tap_ok(s.center == 2.5 && isinf(s.lo) && isinf(s.hi), "n=1 infinite");
+	tap_ok(s.warnings.n == 1 && strcmp(s.warnings.msg[0], "need >= 6 "
+	    "samples for confidence interval at level 0.95") == 0,
+	    "n=1 warning");
+	bm_summary_release(&s);
+
+	bm_summarize(xs, 10, BM_ASSUME_NOTHING, 1, &s);
+	tap_ok(s.warnings.n == 1 && strcmp(s.warnings.msg[0], "need > 50 "
+	    "samples for confidence interval at level 1") == 0,
+	    "confidence 1 warning");
+	bm_summary_release(&s);
+
+	bm_summarize(ex, 4, BM_ASSUME_EXACT, 0.95, &s);
+	tap_ok(s.center == 5 && s.lo == 5 && s.hi == 7, "exact: mode, range");
+	tap_ok(s.warnings.n == 1 && strcmp(s.warnings.msg[0], "exact "
+	    "distribution expected, but values range from 5 to 7") == 0,
+	    "exact warning");
+	bm_summary_release(&s);
+	bm_summarize(ex1, 3, BM_ASSUME_EXACT, 0.95, &s);
+	tap_ok(s.center == 3 && s.warnings.n == 0, "exact, all equal");
+	bm_summary_release(&s);
+	{
+		double e2[2] = { 1e-06, 1.0000000000000002e-06 };
+
+		bm_summarize(e2, 2, BM_ASSUME_EXACT, 0.95, &s);
+		tap_str_eq(s.warnings.n ? s.warnings.msg[0] : "", "exact "
+		    "distribution expected, but values range from 1e-06 to "
+		    "1.0000000000000002e-06", "exact warning uses %%v");
+		bm_summary_release(&s);
+	}
+
+	check_pct(100, 97, 103, "3%");
+	check_pct(100, 90, 101, "10%");
+	check_pct(100, -INFINITY, 101, "\xe2\x88\x9e");
+	check_pct(100, 90, INFINITY, "\xe2\x88\x9e");
+	check_pct(0, 0, 0, "0%");
+	check_pct(1, -1, 2, "?");
+	check_pct(0, 0, 1, "?");
+	check_pct(-10.21, -10.5, -10, "-2%");
+	check_pct(-10.21, -10.5, -9.9, "-3%");
+	/* Round half to even on the exact double, like Go and C. */
+	check_pct(1, 1, 1.125, "12%");
+	check_pct(1, 1, 1.375, "38%");
+	/* 1 - 0.995 is 0.0050000000000000044: rounds up. */
+	check_pct(100, 99.5, 100, "1%");
+}
+
+static void
+test_comparisons(void)
+{
+	struct bm_comparison	c;
+	char			buf[64];
+	double			a[3] = { 1, 2, 3 }, b[3] = { 4, 5, 6 };
+	double			e[3] = { 7, 7, 7 }, big[10], big2[12];
+	int			i;
+
+	bm_compare(a, 3, b, 3, BM_ASSUME_NOTHING, 0.05, NULL, &c);
+	tap_ok(fabs(c.p - 0.1) < 1e-15, "separated 3+3 p = 0.1");
+	tap_ok(c.warnings.n == 1 && strcmp(c.warnings.msg[0], "need >= 4 "
+	    "samples to detect a difference at alpha level 0.05") == 0,
+	    "3+3 needs >= 4 samples");
+	bm_format_delta(&c, 2, 5, buf, sizeof(buf));
+	tap_str_eq(buf, "~", "not significant -> ~");
+	bm_comparison_string(&c, buf, sizeof(buf));
+	tap_str_eq(buf, "p=0.100 n=3", "p/n string");
+	bm_comparison_release(&c);
+
+	/* P == alpha counts as significant. */
+	bm_compare(a, 3, b, 3, BM_ASSUME_NOTHING, c.p, NULL, &c);
+	bm_format_delta(&c, 2, 5, buf, sizeof(buf));
+	tap_str_eq(buf, "+150.00%", "p == alpha is significant");
+	tap_int_eq(c.warnings.n, 0, "no sample warning when significant");
+	bm_comparison_release(&c);
+
+	bm_compare(e, 3, e, 3, BM_ASSUME_NOTHING, 0.05, NULL, &c);
+	tap_ok(c.p == 1 && c.warnings.n == 1 && strcmp(c.warnings.msg[0],
+	    "all samples are equal") == 0, "all equal: p=1, only that warning");
+	bm_comparison_release(&c);
+
+	for (i = 0; i < 10; i++)
+		big[i] = 100 + i;
+	for (i = 0; i < 12; i++)
+		big2[i] = 105.5 + i;
+	bm_compare(big, 10, big2, 12, BM_ASSUME_NOTHING, 0.05, NULL, &c);
+	bm_comparison_string(&c, buf, sizeof(buf));
+	tap_ok(strncmp(buf, "p=", 2) == 0 && strstr(buf, " n=10+12") != NULL,
+	    "unequal n string '%s'", buf);
+	tap_int_eq(c.warnings.n, 0, "no warning with 10+12");
+	bm_comparison_release(&c);
+
+	bm_compare(a, 3, b, 2, BM_ASSUME_EXACT, 0.05, NULL, &c);
+	tap_ok(c.p == 0 && c.alpha == 0 && c.n1 == 3 && c.n2 == 2 &&
+	    c.warnings.n == 0, "assume exact comparison");
+	bm_comparison_string(&c, buf, sizeof(buf));
+	tap_str_eq(buf, "n=3+2", "exact p/n string");
+	bm_format_delta(&c, 100, 105, buf, sizeof(buf));
+	tap_str_eq(buf, "+5.00%", "exact delta");
+	bm_format_delta(&c, 100, 100, buf, sizeof(buf));
+	tap_str_eq(buf, "0.00%", "equal centers");
+	bm_format_delta(&c, 0, 3, buf, sizeof(buf));
+	tap_str_eq(buf, "?", "zero baseline");
+	bm_format_delta(&c, 1.734, 1.436, buf, sizeof(buf));
+	tap_str_eq(buf, "-17.19%", "negative delta");
+	bm_comparison_release(&c);
+
+	c.p = 0;
+	c.n1 = c.n2 = 1;
+	bm_comparison_string(&c, buf, sizeof(buf));
+	tap_str_eq(buf, "n=1", "n=1 string");
+	c.p = 0.0004;
+	c.n1 = c.n2 = 16;
+	bm_comparison_string(&c, buf, sizeof(buf));
+	tap_str_eq(buf, "p=0.000 n=16", "p=0.000 string");
+
+	/* Normal approximation for large n; underflow gives p == 0. */
+	{
+		static double	h1[1000], h2[1000];
+
+		for (i = 0; i < 1000; i++) {
+			h1[i] = i;
+			h2[i] = 10000 + i;
+		}
+		bm_compare(h1, 1000, h2, 1000, BM_ASSUME_NOTHING, 0.05, NULL,
+		    &c);
+		tap_ok(c.p == 0, "huge separated samples underflow to p=0");
+		bm_comparison_string(&c, buf, sizeof(buf));
+		tap_str_eq(buf, "n=1000", "underflow prints like exact");
+		bm_comparison_release(&c);
+		for (i = 0; i < 1000; i++)
+			h2[i] = 5;
+		for (i = 0; i < 1000; i++)
+			h1[i] = 5;
+		bm_compare(h1, 1000, h2, 1000, BM_ASSUME_NOTHING, 0.05, NULL,
+		    &c);
+		tap_ok(c.p == 1 && c.warnings.n == 1, "normal approx, all equal");
+		bm_comparison_release(&c);
+	}
+}
+
+static void
+test_corrections(void)
+{
+	/* R: p.adjust(c(0.01,0.04,0.03,0.005,0.5), "holm"/"BH") */
+	double	p[5] = { 0.01, 0.04, 0.03, 0.005, 0.5 }, adj[5];
+	double	holm[5] = { 0.04, 0.09, 0.09, 0.025, 0.5 };
+	double	bh[5] = { 0.025, 0.05, 0.05, 0.025, 0.5 };
+	double	big[3] = { 0.6, 0.9, 0.5 }, one[3] = { 1, 1, 1 };
+	int	i, ok;
+
+	pvalues_holm(p, 5, adj);
+	for (ok = 1, i = 0; i < 5; i++)
+		ok = ok && fabs(adj[i] - holm[i]) < 1e-12;
+	tap_ok(ok, "Holm adjustment");
+	pvalues_bh(p, 5, adj);
+	for (ok = 1, i = 0; i < 5; i++)
+		ok = ok && fabs(adj[i] - bh[i]) < 1e-12;
+	tap_ok(ok, "BH adjustment");
+	pvalues_holm(big, 3, adj);
+	for (ok = 1, i = 0; i < 3; i++)
+		ok = ok && adj[i] == one[i];
+	tap_ok(ok, "Holm capped at 1");
+	pvalues_bh(big, 3, adj);
+	tap_ok(fabs(adj[0] - 0.9) < 1e-12 && fabs(adj[1] - 0.9) < 1e-12 &&
+	    fabs(adj[2] - 0.9) < 1e-12,
+	    "BH monotone: %g %g %g", adj[0], adj[1], adj[2]);
+	pvalues_bh(p, 0, adj);
+	tap_ok(1, "empty input");
+}
+
+int
+main(void)
+{
+	test_quantile_table();
+	test_mann_whitney();
+	test_ties_bruteforce();
+	test_large_ties_timing();
+	test_summaries();
+	test_comparisons();
+	test_corrections();
+	return tap_done();
+}

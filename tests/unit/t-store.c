@@ -1,0 +1,734 @@
+/*
+ * Unit tests of the results store: create, open, migrate and refuse; runs,
+ * config, units, samples and the journal; run selectors; merge; check.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "harness/util.h"
+#include "results/store.h"
+#include "tap.h"
+
+static char tmpdir[] = "/tmp/t-store.XXXXXX";
+
+static char *
+tpath(const char *name)
+{
+	return xasprintf("%s/%s", tmpdir, name);
+}
+
+static void
+write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE	*fp = fopen(path, "wb");
+
+	if (fp == NULL || fwrite(data, 1, len, fp) != len)
+		die("cannot write '%s'", path);
+	fclose(fp);
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	char	*cause = NULL, *s;
+
+	s = read_file(path, len, &cause);
+	if (s == NULL)
+		die("%s", cause);
+	return s;
+}
+
+/* Run SQL on a file with plain sqlite3 (another program, an old abbench). */
+static void
+raw_sql(const char *path, const char *sql)
+{
+	sqlite3	*db;
+	char	*msg = NULL;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		die("cannot open '%s'", path);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		die("raw sql: %s", msg);
+	sqlite3_close(db);
+}
+
+static int64_t
+query_int(struct store *st, const char *sql)
+{
+	sqlite3_stmt	*s;
+	int64_t		 v = -1;
+
+	if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
+		return -2;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static int
+contains(const char *s, const char *sub)
+{
+	return s != NULL && strstr(s, sub) != NULL;
+}
+
+/* Open must fail with a message containing want and leave the file as is. */
+static void
+check_refused(const char *path, int flags, const char *want, const char *what)
+{
+	struct store	*st;
+	char		*cause = NULL, *before, *after;
+	size_t		 blen, alen;
+
+	before = slurp(path, &blen);
+	st = store_open(path, flags, &cause);
+	tap_ok(st == NULL, "%s: refused", what);
+	if (!tap_ok(contains(cause, want), "%s: message says '%s'", what,
+	    want))
+		TAP_DIAG("got '%s'", cause ? cause : "(null)");
+	store_close(st);
+	after = slurp(path, &alen);
+	tap_ok(blen == alen && memcmp(before, after, blen) == 0,
+	    "%s: file unchanged", what);
+	free(before);
+	free(after);
+	free(cause);
+}
+
+static int64_t
+make_run(struct store *st, const char *name, int64_t start,
+    const char *const *arms, size_t narms, char **uuid)
+{
+	struct store_run	 r;
+	char			*cause = NULL;
+
+	memset(&r, 0, sizeof r);
+	r.name = (char *)name;
+	r.host = (char *)"host-a";
+	r.started_wall_ns = start;
+	r.order_kind = (char *)"alternate";
+	r.seed = UINT64_C(0xfedcba9876543210);
+	r.rounds = 3;
+	r.warmup = 1;
+	r.experiment_text = (char *)"[experiment]\nname = x\n";
+	if (store_run_create(st, &r, arms, narms, &cause) != 0) {
+		TAP_DIAG("run create: %s", cause);
+		free(cause);
+		return -1;
+	}
+	if (uuid != NULL)
+		*uuid = r.uuid;
+	else
+		free(r.uuid);
+	return r.id;
+}
+
+static int
+add_sample(struct store *st, int64_t run, int plan, const char *arm,
+    double v1, double v2)
+{
+	struct store_metric	m[2] = {
+		{ "Cmd/size=1", "sec/op", v1 },
+		{ "Cmd/size=1", "max-rss-B", v2 },
+	};
+	struct store_sample	s;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&s, 0, sizeof s);
+	s.run_id = run;
+	s.plan_idx = plan;
+	s.round = plan / 2;
+	s.position = plan % 2;
+	s.arm = arm;
+	s.workload = "cmd";
+	s.status = SAMPLE_OK;
+	s.start_ns = 1000 + plan;
+	s.end_ns = 2000 + plan;
+	s.start_wall_ns = 5000 + plan;
+	s.end_wall_ns = 6000 + plan;
+	s.metrics = m;
+	s.nmetrics = 2;
+	rc = store_sample_add(st, &s, &cause);
+	if (rc != 0) {
+		TAP_DIAG("sample add: %s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+static void
+test_create_and_samples(void)
+{
+	const char *const	 arms[] = { "before", "after" };
+	char			*path = tpath("a.db"), *cause = NULL, *uuid;
+	struct store		*st;
+	struct store_run	 r;
+	struct store_kv		*kv;
+	struct store_value	*v;
+	struct store_sample	 s;
+	struct store_metric	 nanm = { "Cmd/size=1", "sec/op", NAN };
+	size_t			 n;
+	int			*idx;
+	int64_t			 run;
+	char			**warn;
+
+	st = store_open(path, 0, &cause);
+	tap_ok(st == NULL && contains(cause, "no such file"),
+	    "open without create of a missing file fails");
+	free(cause);
+	cause = NULL;
+
+	st = store_open(path, STORE_CREATE, &cause);
+	if (!tap_ok(st != NULL, "create a database"))
+		die("%s", cause);
+	tap_int_eq(query_int(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION,
+	    "user_version is the schema version");
+	tap_int_eq(query_int(st, "PRAGMA application_id"), 0x4142424e,
+	    "application_id marks an abbench database");
+	tap_int_eq(query_int(st, "PRAGMA foreign_keys"), 1,
+	    "foreign keys on");
+	tap_int_eq(query_int(st, "PRAGMA synchronous"), 1,
+	    "synchronous=NORMAL by default");
+	tap_int_eq(query_int(st, "SELECT count(*) FROM sqlite_master"
+	    " WHERE name = 'samples'"), 1, "samples table exists");
+
+	run = make_run(st, "quick", 100, arms, 2, &uuid);
+	tap_ok(run > 0, "run created");
+	tap_ok(uuid != NULL && strlen(uuid) == 36 && uuid[14] == '4',
+	    "run has a v4 uuid");
+
+	tap_ok(make_run(st, "dup", 1, (const char *const[]){ "a", "a" }, 2,
+	    NULL) < 0, "duplicate arm names refused");
+
+	tap_int_eq(store_config_set(st, run, NULL, "goos", "linux", &cause), 0,
+	    "config set");
+	store_config_set(st, run, "", "kernel", "6.1", &cause);
+	store_config_set(st, run, "after", "runtime", "runsc-2", &cause);
+	store_config_set(st, run, "before", "runtime", "runsc-1", &cause);
+	tap_int_eq(store_config_set(st, run, NULL, "goos", "freebsd", &cause),
+	    0, "config overwrite");
+	tap_int_eq(store_config_list(st, run, &kv, &n, &cause), 0,
+	    "config list");
+	tap_int_eq(n, 4, "four config lines");
+	if (n == 4) {
+		tap_str_eq(kv[0].key, "goos", "overwrite keeps the place");
+		tap_str_eq(kv[0].value, "freebsd", "overwrite sets the value");
+		tap_str_eq(kv[1].key, "kernel", "run keys in order");
+		tap_str_eq(kv[2].arm, "before", "baseline arm's keys first");
+		tap_str_eq(kv[3].value, "runsc-2", "then the other arm's");
+	}
+	store_kv_free(kv, n);
+
+	store_unit_set(st, run, "sec/op", "better", "lower", &cause);
+	store_unit_set(st, run, "ops/s", "better", "higher", &cause);
+	tap_int_eq(store_unit_list(st, run, &kv, &n, &cause), 0, "unit list");
+	tap_ok(n == 2 && strcmp(kv[1].arm, "ops/s") == 0 &&
+	    strcmp(kv[1].value, "higher") == 0, "unit metadata read back");
+	store_kv_free(kv, n);
+
+	store_warning_add(st, run, "cpu frequency scaling is on", &cause);
+	store_warning_add(st, run, "swap is on", &cause);
+	tap_int_eq(store_warnings_list(st, run, &warn, &n, &cause), 0,
+	    "warnings list");
+	tap_ok(n == 2 && strcmp(warn[1], "swap is on") == 0 && warn[2] == NULL,
+	    "warnings in order");
+	for (size_t i = 0; i < n; i++)
+		free(warn[i]);
+	free(warn);
+
+	tap_int_eq(add_sample(st, run, 0, "before", 1.5, 100), 0,
+	    "sample 0 stored");
+	add_sample(st, run, 1, "after", 0.1 + 0.2, 200);
+	add_sample(st, run, 3, "before", 1e-300, 300);
+
+	memset(&s, 0, sizeof s);
+	s.run_id = run;
+	s.plan_idx = 2;
+	s.round = 1;
+	s.arm = "after";
+	s.workload = "cmd";
+	s.status = SAMPLE_TIMEOUT;
+	s.error = "killed by SIGKILL after 10s";
+	tap_int_eq(store_sample_add(st, &s, &cause), 0,
+	    "failed execution without metrics stored");
+	s.plan_idx = 4;
+	s.status = SAMPLE_OK;
+	s.error = NULL;
+	s.warmup = 1;
+	s.metrics = &nanm;
+	s.nmetrics = 1;
+	tap_int_eq(store_sample_add(st, &s, &cause), 0, "NaN warm-up stored");
+
+	s.arm = "nosuch";
+	s.warmup = 0;
+	tap_int_eq(store_sample_add(st, &s, &cause), -1,
+	    "sample of an unknown arm refused");
+	tap_ok(contains(cause, "no arm 'nosuch'"), "message names the arm");
+	free(cause);
+	cause = NULL;
+	s.arm = "after";
+	s.status = "weird";
+	tap_int_eq(store_sample_add(st, &s, &cause), -1, "bad status refused");
+	free(cause);
+	cause = NULL;
+
+	tap_int_eq(store_values(st, run, NULL, 0, &v, &n, &cause), 0,
+	    "values read");
+	tap_int_eq(n, 6, "ok non-warm-up values");
+	if (n == 6) {
+		tap_str_eq(v[0].arm, "before", "first value's arm");
+		tap_str_eq(v[1].unit, "max-rss-B", "second metric's unit");
+		tap_ok(v[2].value == 0.1 + 0.2, "value exact");
+		tap_ok(v[4].value == 1e-300, "tiny value exact");
+		tap_int_eq(v[4].start_wall_ns, 5003, "wall start");
+		tap_int_eq(v[4].round, 1, "round");
+		tap_ok(v[0].error == NULL && v[0].config == NULL,
+		    "no error, no config block");
+	}
+	store_values_free(v, n);
+	store_values(st, run, "after", STORE_Q_FAILED | STORE_Q_WARMUP, &v,
+	    &n, &cause);
+	tap_int_eq(n, 4, "one arm with failed and warm-up rows");
+	if (n == 4) {
+		tap_str_eq(v[2].status, "timeout", "failed row status");
+		tap_ok(isnan(v[2].value), "failed row value is NaN");
+		tap_str_eq(v[2].benchmark, "cmd", "failed row named after "
+		    "the workload");
+		tap_str_eq(v[2].error, "killed by SIGKILL after 10s",
+		    "failed row error");
+		tap_ok(isnan(v[3].value) && v[3].warmup == 1 &&
+		    strcmp(v[3].status, "ok") == 0, "NaN ok value read back");
+	}
+	store_values_free(v, n);
+
+	tap_int_eq(store_done_plan(st, run, &idx, &n, &cause), 0, "done plan");
+	tap_ok(n == 5 && idx[0] == 0 && idx[1] == 1 && idx[2] == 2 &&
+	    idx[3] == 3 && idx[4] == 4, "done plan is 0..4");
+	free(idx);
+
+	tap_int_eq(store_run_get(st, run, &r, &cause), 0, "run get");
+	tap_str_eq(r.status, "running", "new run is running");
+	tap_ok(r.seed == UINT64_C(0xfedcba9876543210), "64-bit seed kept");
+	tap_int_eq(r.nsamples, 8, "sample rows");
+	tap_int_eq(r.nfailed, 1, "failed rows");
+	tap_ok(r.narms == 2 && strcmp(r.arms[1], "after") == 0 &&
+	    r.arms[2] == NULL, "arms in order");
+	tap_str_eq(r.experiment_text, "[experiment]\nname = x\n",
+	    "experiment text kept");
+	store_run_release(&r);
+
+	tap_int_eq(store_run_set_status(st, run, RUN_INTERRUPTED, 900, &cause),
+	    0, "running -> interrupted");
+	tap_int_eq(store_run_set_status(st, run, RUN_RUNNING, 0, &cause), 0,
+	    "interrupted -> running (resume)");
+	tap_int_eq(store_run_set_status(st, run, RUN_DONE, 1000, &cause), 0,
+	    "running -> done");
+	tap_int_eq(store_run_set_status(st, run, RUN_RUNNING, 0, &cause), -1,
+	    "done -> running refused");
+	tap_ok(contains(cause, "from 'done' to 'running'"), "message says so");
+	free(cause);
+	cause = NULL;
+	store_run_get(st, run, &r, &cause);
+	tap_int_eq(r.ended_wall_ns, 1000, "ended time set");
+	store_run_release(&r);
+
+	/* Nested transactions: a rollback undoes the samples added in it. */
+	store_begin(st, &cause);
+	add_sample(st, run, 10, "before", 1, 2);
+	store_rollback(st);
+	tap_int_eq(query_int(st, "SELECT count(*) FROM samples WHERE"
+	    " plan_idx = 10"), 0, "rolled-back sample is gone");
+
+	free(uuid);
+	store_close(st);
+	free(path);
+}
+
+static void
+test_journal(void)
+{
+	char			*path = tpath("j.db"), *cause = NULL;
+	struct store		*st = store_open(path, STORE_CREATE, &cause);
+	struct store_journal	*j;
+	size_t			 n;
+	int64_t			 run, id1, id2, id3;
+
+	run = make_run(st, "j", 1, (const char *const[]){ "a" }, 1, NULL);
+	tap_int_eq(store_journal_add(st, run, "host.block.slice_idle",
+	    "slice_idle", "/sys/block/sda/queue/iosched/slice_idle", "8", &id1,
+	    &cause), 0, "journal add");
+	store_journal_add(st, run, "cgroup", "", "abbench-1234/a", NULL, &id2,
+	    &cause);
+	store_journal_add(st, 0, "dir", "", "/tmp/x", NULL, &id3, &cause);
+	tap_int_eq(store_journal_set_state(st, id1, JOURNAL_APPLIED, "0",
+	    &cause), 0, "journal applied");
+	store_journal_set_state(st, id2, JOURNAL_RESTORED, NULL, &cause);
+	tap_int_eq(store_journal_set_state(st, id1, "bogus", NULL, &cause), -1,
+	    "bad journal state refused");
+	free(cause);
+	cause = NULL;
+	tap_int_eq(store_journal_pending(st, 0, &j, &n, &cause), 0,
+	    "journal pending");
+	tap_ok(n == 2 && j[0].id == id3 && j[1].id == id1,
+	    "pending newest first, restored left out");
+	if (n == 2) {
+		tap_str_eq(j[1].original, "8", "original value kept");
+		tap_str_eq(j[1].applied, "0", "applied value kept");
+		tap_int_eq(j[0].run_id, 0, "entry without a run");
+	}
+	store_journal_free(j, n);
+	store_journal_pending(st, run, &j, &n, &cause);
+	tap_int_eq(n, 1, "pending of one run");
+	store_journal_free(j, n);
+	store_journal_list(st, run, &j, &n, &cause);
+	tap_ok(n == 2 && strcmp(j[1].state, "restored") == 0,
+	    "list has restored entries too");
+	store_journal_free(j, n);
+	tap_int_eq(store_run_delete(st, run, &cause), -1,
+	    "cannot delete a run with host changes to restore");
+	tap_ok(contains(cause, "abbench restore"), "message says what to do");
+	free(cause);
+	cause = NULL;
+	store_journal_set_state(st, id1, JOURNAL_RESTORED, NULL, &cause);
+	tap_int_eq(store_run_delete(st, run, &cause), 0, "then it can");
+	tap_int_eq(query_int(st, "SELECT count(*) FROM journal"), 1,
+	    "its journal went with it");
+	store_close(st);
+	free(path);
+}
+
+static void
+test_find(void)
+{
+	char			*path = tpath("f.db"), *cause = NULL, *u1, *u2;
+	char			 pre[16], sel[64];
+	struct store		*st = store_open(path, STORE_CREATE, &cause);
+	struct store_run	 r;
+	const char *const	 arms[] = { "a" };
+	int64_t			 r1, r2, r3;
+
+	tap_int_eq(store_run_find(st, "last", &r, &cause), -1,
+	    "last in an empty database");
+	free(cause);
+	cause = NULL;
+	r1 = make_run(st, "exp1", 300, arms, 1, &u1);
+	r2 = make_run(st, "exp2", 200, arms, 1, &u2);
+	r3 = make_run(st, "exp1", 100, arms, 1, NULL);
+	tap_int_eq(store_run_find(st, "last", &r, &cause), 0, "find last");
+	tap_int_eq(r.id, r1, "last is the latest start");
+	store_run_release(&r);
+	store_run_find(st, "exp1@last", &r, &cause);
+	tap_int_eq(r.id, r1, "name@last");
+	store_run_release(&r);
+	snprintf(sel, sizeof sel, "%lld", (long long)r3);
+	store_run_find(st, sel, &r, &cause);
+	tap_int_eq(r.id, r3, "numeric id");
+	store_run_release(&r);
+	memcpy(pre, u2, 8);
+	pre[8] = '\0';
+	tap_int_eq(store_run_find(st, pre, &r, &cause), 0, "uuid prefix");
+	tap_int_eq(r.id, r2, "uuid prefix finds its run");
+	store_run_release(&r);
+	tap_int_eq(store_run_find(st, u1, &r, &cause), 0, "full uuid");
+	tap_int_eq(r.id, r1, "full uuid finds its run");
+	store_run_release(&r);
+	tap_int_eq(store_run_find(st, "nosuch@last", &r, &cause), -1,
+	    "unknown experiment");
+	tap_ok(contains(cause, "'nosuch'"), "message names it");
+	free(cause);
+	cause = NULL;
+	tap_int_eq(store_run_find(st, "zzz", &r, &cause), -1, "garbage");
+	free(cause);
+	cause = NULL;
+	tap_int_eq(store_run_find(st, "exp1@first", &r, &cause), -1,
+	    "bad @ form");
+	free(cause);
+	cause = NULL;
+	/* With 3 random uuids, some one-hex-digit prefix may be shared. */
+	snprintf(sel, sizeof sel, "%c", u1[0]);
+	if (u2[0] == u1[0]) {
+		tap_int_eq(store_run_find(st, sel, &r, &cause), -1,
+		    "ambiguous prefix refused");
+		tap_ok(contains(cause, "ambiguous"), "message says ambiguous");
+		free(cause);
+		cause = NULL;
+	} else {
+		store_run_find(st, sel, &r, &cause);
+		tap_ok(r.id == r1 || r.id == r3, "short prefix");
+		store_run_release(&r);
+		free(cause);
+		cause = NULL;
+	}
+	free(u1);
+	free(u2);
+	store_close(st);
+	free(path);
+}
+
+static void
+test_merge_and_check(void)
+{
+	char			*pa = tpath("host-a.db"), *pb = tpath("host-b.db");
+	char			*cause = NULL, **problems;
+	const char *const	 arms[] = { "before", "after" };
+	struct store		*a, *b;
+	int64_t			 ra, rb, added;
+	int			 runs;
+	size_t			 n, i;
+
+	a = store_open(pa, STORE_CREATE, &cause);
+	b = store_open(pb, STORE_CREATE, &cause);
+	ra = make_run(a, "exp", 10, arms, 2, NULL);
+	rb = make_run(b, "exp", 20, arms, 2, NULL);
+	for (i = 0; i < 4; i++)
+		add_sample(a, ra, (int)i, arms[i % 2], 1.0 + (double)i, 10);
+	for (i = 0; i < 6; i++)
+		add_sample(b, rb, (int)i, arms[i % 2], 2.0 + (double)i, 20);
+	store_config_set(b, rb, NULL, "vcpus", "192", &cause);
+	store_journal_add(b, rb, "host.block.slice_idle", "slice_idle", "/x",
+	    "8", NULL, &cause);
+	store_close(b);
+
+	tap_int_eq(store_merge(a, pb, &runs, &added, &cause), 0, "merge");
+	tap_int_eq(runs, 1, "one run added");
+	tap_int_eq(added, 12, "its 12 samples added");
+	tap_int_eq(query_int(a, "SELECT count(*) FROM samples"), 8 + 12,
+	    "counts add up");
+	tap_int_eq(query_int(a, "SELECT count(*) FROM run_config WHERE"
+	    " value = '192'"), 1, "config merged");
+	tap_int_eq(query_int(a, "SELECT count(*) FROM journal WHERE"
+	    " state = 'merged'"), 1, "journal merged as history");
+	tap_int_eq(store_merge(a, pb, &runs, &added, &cause), 0,
+	    "merge again");
+	tap_ok(runs == 0 && added == 0, "merging again adds nothing");
+	tap_int_eq(query_int(a, "SELECT count(*) FROM samples"), 20,
+	    "counts unchanged");
+	tap_int_eq(store_merge(a, pa, &runs, &added, &cause), -1,
+	    "merge into itself refused");
+	free(cause);
+	cause = NULL;
+
+	tap_int_eq(store_check(a, &problems, &n, &cause), 0, "check runs");
+	tap_int_eq(n, 0, "a clean database has no problems");
+	for (i = 0; i < n; i++) {
+		TAP_DIAG("%s", problems[i]);
+		free(problems[i]);
+	}
+	free(problems);
+
+	/* Break invariants behind the API's back. */
+	sqlite3_exec(store_db(a), "PRAGMA foreign_keys = OFF;"
+	    " UPDATE samples SET status = 'bogus' WHERE id = 1;"
+	    " UPDATE samples SET arm = 'ghost' WHERE id = 2;"
+	    " UPDATE samples SET plan_idx = 0 WHERE id IN (5, 6);",
+	    NULL, NULL, NULL);
+	store_check(a, &problems, &n, &cause);
+	tap_ok(n >= 3, "broken rows found (%zu problems)", n);
+	{
+		int bad_status = 0, ghost = 0, dup = 0;
+
+		for (i = 0; i < n; i++) {
+			bad_status |= contains(problems[i], "'bogus'");
+			ghost |= contains(problems[i], "'ghost'");
+			dup |= contains(problems[i], "plan entry 0 has 2");
+			free(problems[i]);
+		}
+		free(problems);
+		tap_ok(bad_status, "bad status reported");
+		tap_ok(ghost, "sample of a missing arm reported");
+		tap_ok(dup, "duplicate ok sample reported");
+	}
+	store_close(a);
+	free(pa);
+	free(pb);
+}
+
+/* The v1 schema as abbench 0.1 wrote it, data included. */
+static const char v1_script[] =
+    "PRAGMA journal_mode = WAL;"
+    "CREATE TABLE runs (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE,"
+    " name TEXT NOT NULL DEFAULT '', host TEXT NOT NULL DEFAULT '',"
+    " status TEXT NOT NULL, started_wall_ns INTEGER NOT NULL DEFAULT 0,"
+    " ended_wall_ns INTEGER NOT NULL DEFAULT 0, order_kind TEXT NOT NULL"
+    " DEFAULT '', seed INTEGER NOT NULL DEFAULT 0, rounds INTEGER NOT NULL"
+    " DEFAULT 0, warmup INTEGER NOT NULL DEFAULT 0, experiment_path TEXT NOT"
+    " NULL DEFAULT '', experiment_text TEXT NOT NULL DEFAULT '',"
+    " abbench_version TEXT NOT NULL DEFAULT '', pid INTEGER NOT NULL"
+    " DEFAULT 0);"
+    "CREATE INDEX runs_name ON runs(name, started_wall_ns);"
+    "CREATE TABLE arms (run_id INTEGER NOT NULL REFERENCES runs(id) ON"
+    " DELETE CASCADE, idx INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY"
+    " (run_id, idx), UNIQUE (run_id, name));"
+    "CREATE TABLE run_config (run_id INTEGER NOT NULL REFERENCES runs(id) ON"
+    " DELETE CASCADE, arm TEXT NOT NULL DEFAULT '', seq INTEGER NOT NULL,"
+    " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, arm,"
+    " key));"
+    "CREATE TABLE units (run_id INTEGER NOT NULL REFERENCES runs(id) ON"
+    " DELETE CASCADE, seq INTEGER NOT NULL, unit TEXT NOT NULL, key TEXT NOT"
+    " NULL, value TEXT NOT NULL, PRIMARY KEY (run_id, unit, key));"
+    "CREATE TABLE sample_configs (id INTEGER PRIMARY KEY, run_id INTEGER NOT"
+    " NULL REFERENCES runs(id) ON DELETE CASCADE, text TEXT NOT NULL,"
+    " UNIQUE (run_id, text));"
+    "CREATE TABLE samples (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL"
+    " REFERENCES runs(id) ON DELETE CASCADE, plan_idx INTEGER NOT NULL,"
+    " round INTEGER NOT NULL, position INTEGER NOT NULL, arm TEXT NOT NULL,"
+    " workload TEXT NOT NULL DEFAULT '', benchmark TEXT NOT NULL, unit TEXT"
+    " NOT NULL DEFAULT '', value REAL, status TEXT NOT NULL, warmup INTEGER"
+    " NOT NULL DEFAULT 0, start_ns INTEGER NOT NULL DEFAULT 0, end_ns"
+    " INTEGER NOT NULL DEFAULT 0, start_wall_ns INTEGER NOT NULL DEFAULT 0,"
+    " end_wall_ns INTEGER NOT NULL DEFAULT 0, error TEXT, config_id INTEGER"
+    " REFERENCES sample_configs(id));"
+    "CREATE INDEX samples_run ON samples(run_id, plan_idx);"
+    "CREATE TABLE journal (id INTEGER PRIMARY KEY, run_id INTEGER REFERENCES"
+    " runs(id) ON DELETE CASCADE, seq INTEGER NOT NULL, kind TEXT NOT NULL,"
+    " name TEXT NOT NULL DEFAULT '', target TEXT NOT NULL DEFAULT '',"
+    " original TEXT, applied TEXT, state TEXT NOT NULL);"
+    "CREATE INDEX journal_run ON journal(run_id);"
+    "CREATE TABLE warnings (run_id INTEGER NOT NULL REFERENCES runs(id) ON"
+    " DELETE CASCADE, seq INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY"
+    " (run_id, seq));"
+    "INSERT INTO runs (id, uuid, name, status, started_wall_ns) VALUES (7,"
+    " '0b7e2a4c-1111-4222-8333-444455556666', 'old', 'done', 42);"
+    "INSERT INTO arms VALUES (7, 0, 'base');"
+    "INSERT INTO samples (run_id, plan_idx, round, position, arm, benchmark,"
+    " unit, value, status) VALUES (7, 0, 0, 0, 'base', 'X', 'sec/op', 2.5,"
+    " 'ok');"
+    "PRAGMA application_id = 1094861390;"
+    "PRAGMA user_version = 1;";
+
+static void
+test_open_refuse(void)
+{
+	char			*p, *cause = NULL, *data;
+	struct store		*st;
+	struct store_run	 r;
+	size_t			 len;
+	FILE			*fp;
+
+	/* A database written by an older abbench opens. */
+	p = tpath("v1.db");
+	raw_sql(p, v1_script);
+	st = store_open(p, 0, &cause);
+	if (!tap_ok(st != NULL, "a v1 database opens"))
+		TAP_DIAG("%s", cause);
+	tap_int_eq(st != NULL ? store_run_find(st, "old@last", &r, &cause) :
+	    -1, 0, "its run is found");
+	if (st != NULL) {
+		tap_int_eq(r.nsamples, 1, "its sample is there");
+		store_run_release(&r);
+	}
+	store_close(st);
+	free(p);
+
+	/* An empty SQLite database (version 0) is migrated forward. */
+	p = tpath("v0.db");
+	raw_sql(p, "PRAGMA user_version = 0;");
+	st = store_open(p, STORE_CREATE, &cause);
+	tap_ok(st != NULL, "an empty SQLite file is set up");
+	if (st != NULL)
+		tap_int_eq(query_int(st, "PRAGMA user_version"), 1,
+		    "migrated 0 -> 1");
+	store_close(st);
+	free(p);
+
+	/* A newer schema is refused. */
+	p = tpath("new.db");
+	raw_sql(p, v1_script);
+	raw_sql(p, "PRAGMA user_version = 99;");
+	check_refused(p, 0, "schema version 99, newer than this abbench",
+	    "newer schema");
+	check_refused(p, STORE_READONLY, "newer than this abbench",
+	    "newer schema, read-only");
+	free(p);
+
+	/* Another program's database. */
+	p = tpath("other.db");
+	raw_sql(p, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url);"
+	    "INSERT INTO moz_places (url) VALUES ('https://example.com');");
+	check_refused(p, STORE_CREATE, "not an abbench database", "other "
+	    "program's database");
+	free(p);
+	p = tpath("other2.db");
+	raw_sql(p, "PRAGMA application_id = 1234; CREATE TABLE t (x);");
+	check_refused(p, STORE_CREATE, "application id", "other program "
+	    "with an application id");
+	free(p);
+
+	/* A text file. */
+	p = tpath("notes.txt");
+	write_bytes(p, "goos: linux\nBenchmarkX 1 2 ns/op\n", 32);
+	check_refused(p, STORE_CREATE, "not an abbench database (not an "
+	    "SQLite", "text file");
+	free(p);
+
+	/* A truncated database: half of a real one. */
+	p = tpath("trunc.db");
+	st = store_open(p, STORE_CREATE, &cause);
+	for (int i = 0; i < 50; i++)
+		make_run(st, "fill", i, (const char *const[]){ "a", "b" }, 2,
+		    NULL);
+	store_close(st);
+	data = slurp(p, &len);
+	tap_ok(len >= 8192, "database has several pages (%zu bytes)", len);
+	fp = fopen(p, "wb");
+	fwrite(data, 1, len / 2 + 100, fp);
+	fclose(fp);
+	free(data);
+	check_refused(p, STORE_CREATE, "truncated or corrupt", "truncated");
+	free(p);
+	p = tpath("tiny.db");
+	write_bytes(p, "SQLite format 3\0\x10\0", 18);
+	check_refused(p, STORE_CREATE, "truncated", "header only");
+	free(p);
+
+	/* Read-only opening never creates. */
+	p = tpath("missing.db");
+	st = store_open(p, STORE_READONLY | STORE_CREATE, &cause);
+	tap_ok(st == NULL && access(p, F_OK) != 0,
+	    "read-only open of a missing file fails without creating it");
+	free(cause);
+	cause = NULL;
+	free(p);
+
+	/* A read-only handle cannot write. */
+	p = tpath("a.db");
+	st = store_open(p, STORE_READONLY, &cause);
+	tap_ok(st != NULL, "read-only open");
+	if (st != NULL) {
+		tap_int_eq(store_config_set(st, 1, NULL, "k", "v", &cause), -1,
+		    "read-only handle refuses writes");
+		free(cause);
+		cause = NULL;
+	}
+	store_close(st);
+	free(p);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(tmpdir) == NULL)
+		die("mkdtemp failed");
+	test_create_and_samples();
+	test_journal();
+	test_find();
+	test_merge_and_check();
+	test_open_refuse();
+	{
+		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+
+		if (system(cmd) != 0)
+			TAP_DIAG("cannot remove %s", tmpdir);
+		free(cmd);
+	}
+	return tap_done();
+}

@@ -1,0 +1,172 @@
+/*
+ * Workload `command`: time one execution of an argv per sample, like
+ * hyperfine with no shell: wall time from spawn to reap (sec/op), and on
+ * request user and system CPU time and the peak RSS from wait4. An arm's
+ * `args` replaces the workload's; its env.NAME keys are added.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "harness/exec.h"
+#include "harness/runner.h"
+#include "workloads/workload.h"
+
+static const struct opt_spec command_opts[] = {
+	{ "args", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
+	    "the program and its arguments (no shell: write sh -c yourself)" },
+	{ "report", OPT_STR, OPT_LIST, "time", 0, 0, NULL,
+	    "metrics to report: time (sec/op), user (user-sec/op), "
+	    "sys (sys-sec/op), rss (max-rss-B)" },
+	{ "cwd", OPT_STR, 0, NULL, 0, 0, NULL,
+	    "working directory of the program" },
+	{ "ok-status", OPT_INT, OPT_LIST, "0", 0, 255, NULL,
+	    "exit statuses that count as success" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+static const char *const report_words[] = {
+	"time", "user", "sys", "rss", NULL
+};
+
+static int
+command_validate(const struct experiment *e, struct workload *wl,
+    char **cause)
+{
+	struct strvec	 sv = STRVEC_INIT;
+	size_t		 i, j, k;
+	int		 have_args = workload_get(wl, NULL, "args") != NULL;
+
+	for (j = 0; j < e->narms; j++) {
+		if (arm_get(&e->arms[j], "args") == NULL && !have_args) {
+			return set_cause(cause, "args: missing: set it on "
+			    "[workload %s] or on every arm (arm '%s' has "
+			    "none)", wl->base, e->arms[j].name);
+		}
+	}
+	workload_get_words(wl, NULL, "report", &sv);
+	for (i = 0; i < sv.n; i++) {
+		for (k = 0; report_words[k] != NULL; k++) {
+			if (strcmp(sv.v[i], report_words[k]) == 0)
+				break;
+		}
+		if (report_words[k] == NULL) {
+			set_cause(cause, "report: unknown metric '%s' (use "
+			    "time, user, sys, rss)", sv.v[i]);
+			strvec_clear(&sv);
+			return -1;
+		}
+	}
+	strvec_clear(&sv);
+	return 0;
+}
+
+static int
+has_word(const struct strvec *sv, const char *w)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++) {
+		if (strcmp(sv->v[i], w) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static double
+tv_sec(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void
+command_sample(struct run_ctx *ctx, struct workload *wl,
+    const struct arm *arm, struct sample_result *out)
+{
+	struct strvec		 argv = STRVEC_INIT, report = STRVEC_INIT;
+	struct strvec		 okst = STRVEC_INIT;
+	struct exec_spec	 spec;
+	struct exec_status	 st;
+	struct exec_proc	*proc = NULL;
+	char			*cause = NULL, *how;
+	int			 ok = 0;
+	size_t			 i;
+
+	memset(&spec, 0, sizeof spec);
+	memset(&st, 0, sizeof st);
+	workload_get_words(wl, arm, "args", &argv);
+	workload_get_words(wl, arm, "report", &report);
+	workload_get_words(wl, arm, "ok-status", &okst);
+	spec.argv = argv.v;
+	spec.env = arm->env.v;
+	spec.name = wl->name;
+	spec.cpus = workload_get_float(wl, arm, "cpu", 0);
+	spec.memory = workload_get_size(wl, arm, "memory", 0);
+	if (wl->exec->start(ctx, &spec, &proc, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		goto done;
+	}
+	if (wl->exec->wait(ctx, proc, ctx->deadline_ns, &st, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		goto done;
+	}
+	out->start_ns = st.start_ns;
+	out->end_ns = st.end_ns;
+	if (st.timed_out) {
+		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
+		    "'%s' timed out after %.3gs", argv.v[0],
+		    (double)(st.end_ns - st.start_ns) / 1e9);
+		goto done;
+	}
+	if (WIFEXITED(st.status)) {
+		for (i = 0; i < okst.n; i++) {
+			if (atoi(okst.v[i]) == WEXITSTATUS(st.status))
+				ok = 1;
+		}
+	}
+	if (!ok) {
+		how = exec_status_describe(&st);
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "'%s' %s%s%s",
+		    argv.v[0], how, st.err && *st.err ? ": " : "",
+		    st.err ? st.err : "");
+		free(how);
+		goto done;
+	}
+	if (has_word(&report, "time"))
+		sample_result_add(out, wl->name, "sec/op",
+		    (double)(st.end_ns - st.start_ns) / 1e9);
+	if (has_word(&report, "user"))
+		sample_result_add(out, wl->name, "user-sec/op",
+		    tv_sec(&st.ru.ru_utime));
+	if (has_word(&report, "sys"))
+		sample_result_add(out, wl->name, "sys-sec/op",
+		    tv_sec(&st.ru.ru_stime));
+	if (has_word(&report, "rss"))
+		sample_result_add(out, wl->name, "max-rss-B",
+		    (double)st.ru.ru_maxrss * 1024.0);
+done:
+	if (proc != NULL)
+		wl->exec->destroy(ctx, proc);
+	exec_status_release(&st);
+	free(cause);
+	strvec_clear(&argv);
+	strvec_clear(&report);
+	strvec_clear(&okst);
+}
+
+static const char *const command_units[] = {
+	"sec/op", "lower", "user-sec/op", "lower", "sys-sec/op", "lower",
+	"max-rss-B", "lower", NULL
+};
+
+const struct workload_ops wl_command_ops = {
+	.type = "command",
+	.help = "time one execution of a program per sample",
+	.opts = command_opts,
+	.default_exec = "local",
+	.validate = command_validate,
+	.sample = command_sample,
+	.units = command_units,
+};

@@ -1,0 +1,72 @@
+/*
+ * The static table of workload types, and the sample_result helpers every
+ * type uses to report metrics or a failure.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "workloads/workload.h"
+
+extern const struct workload_ops wl_command_ops;
+
+const struct workload_ops *const workload_types[] = {
+	&wl_command_ops,
+	NULL
+};
+
+const struct workload_ops *
+workload_lookup(const char *type)
+{
+	const struct workload_ops *const	*w;
+
+	for (w = workload_types; *w != NULL; w++) {
+		if (strcmp((*w)->type, type) == 0)
+			return *w;
+	}
+	return NULL;
+}
+
+void
+sample_result_add(struct sample_result *r, const char *benchmark,
+    const char *unit, double value)
+{
+	struct metric	*m;
+
+	XGROW(r->metrics, r->nmetrics, r->cap);
+	m = &r->metrics[r->nmetrics++];
+	m->benchmark = xstrdup(benchmark);
+	m->unit = xstrdup(unit);
+	m->value = value;
+}
+
+void
+sample_result_fail(struct sample_result *r, enum sample_status st,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	r->status = st;
+	free(r->error);
+	va_start(ap, fmt);
+	r->error = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+void
+sample_result_release(struct sample_result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nmetrics; i++) {
+		free(r->metrics[i].benchmark);
+		free(r->metrics[i].unit);
+	}
+	free(r->metrics);
+	free(r->error);
+	strvec_clear(&r->config);
+	memset(r, 0, sizeof *r);
+}
