@@ -277,9 +277,8 @@ resolve_devdir(const char *devdir_in, const struct mountinfo *mi,
 	char		*devdir = xstrdup(devdir_in);
 	char		*p, *name, *backing;
 	struct stat	 st;
-	DIR		*d;
-	struct dirent	*de;
-	int		 nslaves = 0, rc = 0;
+	struct dirent	**names = NULL;
+	int		 nslaves = 0, rc = 0, n, i;
 
 	if (depth > BLOCKDEV_MAX_DEPTH) {
 		free(devdir);
@@ -299,13 +298,13 @@ resolve_devdir(const char *devdir_in, const struct mountinfo *mi,
 
 	/* Stacked devices (dm, md): the work happens on the slaves. */
 	p = xasprintf("%s/slaves", devdir);
-	if ((d = opendir(p)) != NULL) {
-		while (rc == 0 && (de = readdir(d)) != NULL) {
+	if ((n = scandir(p, &names, NULL, alphasort)) > 0) {
+		for (i = 0; i < n; i++) {
 			char	*link, *real;
 
-			if (de->d_name[0] == '.')
+			if (names[i]->d_name[0] == '.' || rc == -1)
 				continue;
-			link = xasprintf("%s/%s", p, de->d_name);
+			link = xasprintf("%s/%s", p, names[i]->d_name);
 			real = realpath(link, NULL);
 			if (real == NULL)
 				rc = set_cause(cause, "cannot resolve '%s': %s",
@@ -317,8 +316,10 @@ resolve_devdir(const char *devdir_in, const struct mountinfo *mi,
 			free(real);
 			free(link);
 		}
-		closedir(d);
 	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	free(p);
 	if (rc == 0 && nslaves == 0)
 		disks_add(disks, name);

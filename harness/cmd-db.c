@@ -1,26 +1,816 @@
 /*
- * abbench db: inspect and manage the results database.
+ * abbench db: inspect and manage the results database: list and show
+ * runs, export them as benchfmt, import benchfmt files as a run, merge the
+ * databases of several hosts, check consistency, remove a run.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "harness/cmd.h"
 #include "harness/util.h"
+#include "results/benchfmt-io.h"
+#include "results/store.h"
+
+struct db_opts {
+	const char	*db;
+	int		 durable;
+	const char	*arm;
+	const char	*outdir;
+	const char	*name;
+	const char	*host;
+	struct strvec	 args;	/* operands after the subcommand */
+};
+
+static int
+db_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int
+db_usage(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	error("db: %s", msg);
+	free(msg);
+	return EXIT_USAGE;
+}
+
+/*
+ * Options may come before or after the subcommand; "--" ends them (so a
+ * file named like an option can be imported).
+ */
+static int
+db_parse(int argc, char **argv, struct db_opts *o, const char **sub)
+{
+	int		 i, dashdash = 0;
+	const char	*a, **slot;
+
+	*sub = NULL;
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		slot = NULL;
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1] != '\0') {
+			if (strcmp(a, "--durable") == 0) {
+				o->durable = 1;
+				continue;
+			}
+			if (strcmp(a, "--db") == 0)
+				slot = &o->db;
+			else if (strcmp(a, "--arm") == 0)
+				slot = &o->arm;
+			else if (strcmp(a, "-o") == 0 ||
+			    strcmp(a, "--output") == 0)
+				slot = &o->outdir;
+			else if (strcmp(a, "--name") == 0)
+				slot = &o->name;
+			else if (strcmp(a, "--host") == 0)
+				slot = &o->host;
+			else if (strncmp(a, "--db=", 5) == 0) {
+				o->db = a + 5;
+				continue;
+			} else if (strncmp(a, "--arm=", 6) == 0) {
+				o->arm = a + 6;
+				continue;
+			} else
+				return db_usage("unknown option '%s'", a);
+			if (i + 1 >= argc)
+				return db_usage("option '%s' needs a value", a);
+			*slot = argv[++i];
+			continue;
+		}
+		if (*sub == NULL)
+			*sub = a;
+		else
+			strvec_push(&o->args, a);
+	}
+	if (*sub == NULL)
+		return db_usage("missing subcommand (ls, show, export, import, "
+		    "merge, check, rm)");
+	return 0;
+}
+
+static struct store *
+db_open(const struct db_opts *o, int flags)
+{
+	struct store	*st;
+	char		*cause = NULL;
+
+	if (o->durable)
+		flags |= STORE_DURABLE;
+	st = store_open(cmd_db_path(o->db), flags, &cause);
+	if (st == NULL) {
+		error("%s", cause);
+		free(cause);
+	}
+	return st;
+}
+
+static int
+db_find(struct store *st, const char *sel, struct store_run *r)
+{
+	char	*cause = NULL;
+
+	if (store_run_find(st, sel, r, &cause) != 0) {
+		error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+fmt_time(int64_t ns, char *buf, size_t len)
+{
+	if (ns <= 0)
+		snprintf(buf, len, "-");
+	else
+		format_wall_time(ns, buf, len);
+}
+
+static void
+join_arms(const struct store_run *r, struct strbuf *sb)
+{
+	size_t	i;
+
+	for (i = 0; i < r->narms; i++) {
+		if (i > 0)
+			strbuf_addc(sb, ',');
+		strbuf_adds(sb, r->arms[i]);
+	}
+	if (sb->buf == NULL)
+		strbuf_adds(sb, "");
+}
+
+/* ls: one line per run, oldest first. */
+static int
+db_ls(struct db_opts *o)
+{
+	struct store		*st;
+	struct store_run	*runs;
+	struct strbuf		*arms;
+	char			*cause = NULL, **samples, t[64];
+	size_t			 n, i;
+	int			 w[6] = { 2, 4, 4, 4, 6, 4 };
+	int			 len;
+
+	if (o->args.n != 0)
+		return db_usage("ls takes no arguments");
+	if ((st = db_open(o, STORE_READONLY)) == NULL)
+		return EXIT_USAGE;
+	if (store_runs_list(st, &runs, &n, &cause) != 0) {
+		error("%s", cause);
+		free(cause);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	arms = xcalloc(n + 1, sizeof *arms);
+	samples = xcalloc(n + 1, sizeof *samples);
+	for (i = 0; i < n; i++) {
+		join_arms(&runs[i], &arms[i]);
+		if (runs[i].nfailed > 0)
+			samples[i] = xasprintf("%lld (%lld failed)",
+			    (long long)runs[i].nsamples,
+			    (long long)runs[i].nfailed);
+		else
+			samples[i] = xasprintf("%lld",
+			    (long long)runs[i].nsamples);
+		len = snprintf(NULL, 0, "%lld", (long long)runs[i].id);
+		w[0] = len > w[0] ? len : w[0];
+		len = (int)strlen(runs[i].name);
+		w[2] = len > w[2] ? len : w[2];
+		len = (int)strlen(runs[i].host);
+		w[3] = len > w[3] ? len : w[3];
+		len = (int)strlen(runs[i].status);
+		w[4] = len > w[4] ? len : w[4];
+		len = (int)strlen(arms[i].buf);
+		w[5] = len > w[5] ? len : w[5];
+	}
+	if (n > 0)
+		printf("%-*s  %-8s  %-*s  %-*s  %-20s  %-*s  %-*s  %s\n",
+		    w[0], "ID", "UUID", w[2], "NAME", w[3], "HOST", "STARTED",
+		    w[4], "STATUS", w[5], "ARMS", "SAMPLES");
+	for (i = 0; i < n; i++) {
+		fmt_time(runs[i].started_wall_ns, t, sizeof t);
+		printf("%-*lld  %-8.8s  %-*s  %-*s  %-20s  %-*s  %-*s  %s\n",
+		    w[0], (long long)runs[i].id, runs[i].uuid, w[2],
+		    runs[i].name, w[3], runs[i].host, t, w[4], runs[i].status,
+		    w[5], arms[i].buf, samples[i]);
+		strbuf_release(&arms[i]);
+		free(samples[i]);
+		store_run_release(&runs[i]);
+	}
+	free(arms);
+	free(samples);
+	free(runs);
+	store_close(st);
+	return EXIT_OK;
+}
+
+/* Per benchmark and unit, the ok measured samples of each arm. */
+static int
+show_counts(struct store *st, const struct store_run *r)
+{
+	sqlite3		*db = store_db(st);
+	sqlite3_stmt	*s;
+	const char	*bench, *unit, *arm;
+	char		*pb = NULL, *pu = NULL;
+	size_t		 a, wb = 9;
+	int64_t		*counts;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT benchmark, unit, arm, count(*),"
+	    " min(id) AS first FROM samples WHERE run_id = ?1 AND status = 'ok'"
+	    " AND warmup = 0 GROUP BY benchmark, unit, arm"
+	    " ORDER BY min(first) OVER (PARTITION BY benchmark, unit), arm",
+	    -1, &s, NULL) != SQLITE_OK)
+		return error("cannot read samples of '%s': %s", store_path(st),
+		    sqlite3_errmsg(db));
+	sqlite3_bind_int64(s, 1, r->id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		size_t l = strlen((const char *)sqlite3_column_text(s, 0)) +
+		    strlen((const char *)sqlite3_column_text(s, 1)) + 1;
+		wb = l > wb ? l : wb;
+	}
+	sqlite3_reset(s);
+	printf("\nsamples (ok, measured):\n  %-*s", (int)wb, "BENCHMARK");
+	for (a = 0; a < r->narms; a++)
+		printf("  %s", r->arms[a]);
+	printf("\n");
+	counts = xcalloc(r->narms + 1, sizeof *counts);
+	for (;;) {
+		rc = sqlite3_step(s);
+		bench = rc == SQLITE_ROW ?
+		    (const char *)sqlite3_column_text(s, 0) : NULL;
+		unit = rc == SQLITE_ROW ?
+		    (const char *)sqlite3_column_text(s, 1) : NULL;
+		if (pb != NULL && (rc != SQLITE_ROW ||
+		    strcmp(bench, pb) != 0 || strcmp(unit, pu) != 0)) {
+			char *label = xasprintf("%s %s", pb, pu);
+
+			printf("  %-*s", (int)wb, label);
+			free(label);
+			for (a = 0; a < r->narms; a++)
+				printf("  %*lld", (int)strlen(r->arms[a]),
+				    (long long)counts[a]);
+			printf("\n");
+			memset(counts, 0, r->narms * sizeof *counts);
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		if (pb == NULL || strcmp(bench, pb) != 0 ||
+		    strcmp(unit, pu) != 0) {
+			free(pb);
+			free(pu);
+			pb = xstrdup(bench);
+			pu = xstrdup(unit);
+		}
+		arm = (const char *)sqlite3_column_text(s, 2);
+		for (a = 0; a < r->narms; a++) {
+			if (strcmp(r->arms[a], arm) == 0)
+				counts[a] = sqlite3_column_int64(s, 3);
+		}
+	}
+	free(pb);
+	free(pu);
+	free(counts);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return error("cannot read samples of '%s': %s", store_path(st),
+		    sqlite3_errmsg(db));
+	return 0;
+}
+
+static int
+show_failures(struct store *st, const struct store_run *r)
+{
+	sqlite3		*db = store_db(st);
+	sqlite3_stmt	*s;
+	const char	*err;
+	int		 rc, n = 0;
+
+	if (r->nfailed == 0)
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT round, arm, workload, status,"
+	    " error, benchmark FROM samples WHERE run_id = ?1 AND status !="
+	    " 'ok' ORDER BY plan_idx, id", -1, &s, NULL) != SQLITE_OK)
+		return error("cannot read samples of '%s': %s", store_path(st),
+		    sqlite3_errmsg(db));
+	sqlite3_bind_int64(s, 1, r->id);
+	printf("\nfailures:\n");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		err = (const char *)sqlite3_column_text(s, 4);
+		printf("  round %d  %s  %s  %s%s%s\n", sqlite3_column_int(s, 0),
+		    sqlite3_column_text(s, 1), sqlite3_column_text(s, 5),
+		    sqlite3_column_text(s, 3), err != NULL ? ": " : "",
+		    err != NULL ? err : "");
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return error("cannot read samples of '%s': %s", store_path(st),
+		    sqlite3_errmsg(db));
+	return 0;
+}
+
+static int
+db_show(struct db_opts *o)
+{
+	struct store		*st;
+	struct store_run	 r;
+	struct store_kv		*kv = NULL, *units = NULL;
+	struct store_journal	*j = NULL;
+	char			*cause = NULL, **warn = NULL, t1[64], t2[64];
+	size_t			 nkv = 0, nunits = 0, nj = 0, nwarn = 0, i;
+	int			 rc = EXIT_USAGE;
+
+	if (o->args.n != 1)
+		return db_usage("show takes one RUN");
+	if ((st = db_open(o, STORE_READONLY)) == NULL)
+		return EXIT_USAGE;
+	if (db_find(st, o->args.v[0], &r) != 0) {
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	if (store_config_list(st, r.id, &kv, &nkv, &cause) != 0 ||
+	    store_unit_list(st, r.id, &units, &nunits, &cause) != 0 ||
+	    store_journal_list(st, r.id, &j, &nj, &cause) != 0 ||
+	    store_warnings_list(st, r.id, &warn, &nwarn, &cause) != 0) {
+		error("%s", cause);
+		free(cause);
+		goto out;
+	}
+	fmt_time(r.started_wall_ns, t1, sizeof t1);
+	fmt_time(r.ended_wall_ns, t2, sizeof t2);
+	printf("run %lld  %s\n", (long long)r.id, r.uuid);
+	printf("  name:       %s\n", r.name);
+	printf("  host:       %s\n", r.host);
+	printf("  status:     %s\n", r.status);
+	printf("  started:    %s\n", t1);
+	if (r.ended_wall_ns > 0)
+		printf("  ended:      %s (%.1f s)\n", t2,
+		    (double)(r.ended_wall_ns - r.started_wall_ns) / 1e9);
+	if (r.order_kind[0] != '\0')
+		printf("  order:      %s (seed %llu)\n", r.order_kind,
+		    (unsigned long long)r.seed);
+	if (r.rounds > 0 || r.warmup > 0)
+		printf("  rounds:     %d (+%d warm-up)\n", r.rounds, r.warmup);
+	if (r.experiment_path[0] != '\0')
+		printf("  %-11s %s\n", strcmp(r.status, RUN_IMPORTED) == 0 ?
+		    "files:" : "experiment:", r.experiment_path);
+	if (r.abbench_version[0] != '\0')
+		printf("  abbench:    %s\n", r.abbench_version);
+	if (r.pid > 0)
+		printf("  pid:        %lld\n", (long long)r.pid);
+	printf("  arms:      ");
+	for (i = 0; i < r.narms; i++)
+		printf(" %s%s%s", r.arms[i], i == 0 && r.narms > 1 ?
+		    " (baseline)" : "", i + 1 < r.narms ? "," : "");
+	printf("\n  samples:    %lld (%lld failed)\n", (long long)r.nsamples,
+	    (long long)r.nfailed);
+
+	if (nkv > 0) {
+		printf("\nconfig:\n");
+		for (i = 0; i < nkv; i++) {
+			if (kv[i].arm[0] != '\0')
+				printf("  [%s] %s: %s\n", kv[i].arm, kv[i].key,
+				    kv[i].value);
+			else
+				printf("  %s: %s\n", kv[i].key, kv[i].value);
+		}
+	}
+	if (nunits > 0) {
+		printf("\nunits:\n");
+		for (i = 0; i < nunits; i++)
+			printf("  %s %s=%s\n", units[i].arm, units[i].key,
+			    units[i].value);
+	}
+	if (nj > 0) {
+		printf("\nhost changes:\n");
+		for (i = 0; i < nj; i++) {
+			printf("  %s", j[i].kind);
+			if (j[i].name[0] != '\0' &&
+			    strcmp(j[i].name, j[i].kind) != 0)
+				printf(" %s", j[i].name);
+			printf("  %s", j[i].target);
+			if (j[i].original != NULL || j[i].applied != NULL)
+				printf("  '%s' -> '%s'", j[i].original != NULL ?
+				    j[i].original : "", j[i].applied != NULL ?
+				    j[i].applied : "");
+			printf("  %s\n", j[i].state);
+		}
+	}
+	if (show_counts(st, &r) != 0 || show_failures(st, &r) != 0)
+		goto out;
+	if (nwarn > 0) {
+		printf("\nwarnings:\n");
+		for (i = 0; i < nwarn; i++)
+			printf("  %s\n", warn[i]);
+	}
+	rc = EXIT_OK;
+out:
+	for (i = 0; i < nwarn; i++)
+		free(warn[i]);
+	free(warn);
+	store_kv_free(kv, nkv);
+	store_kv_free(units, nunits);
+	store_journal_free(j, nj);
+	store_run_release(&r);
+	store_close(st);
+	return rc;
+}
+
+/* Write a file through a temporary name, so a reader never sees half. */
+static int
+write_atomic(const char *path, const char *data, size_t len)
+{
+	char	*tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE	*fp;
+	int	 ok;
+
+	if ((fp = fopen(tmp, "w")) == NULL) {
+		error("cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	ok = fwrite(data, 1, len, fp) == len;
+	ok = (fclose(fp) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static int
+db_export(struct db_opts *o)
+{
+	struct store		*st;
+	struct store_run	 r;
+	struct strbuf		*bufs = NULL;
+	struct strvec		 names = STRVEC_INIT;
+	struct stat		 sb;
+	char			*cause = NULL, *path;
+	size_t			 i, j, n;
+	int			 rc = EXIT_USAGE;
+
+	if (o->args.n != 1)
+		return db_usage("export takes one RUN");
+	if ((st = db_open(o, STORE_READONLY)) == NULL)
+		return EXIT_USAGE;
+	if (db_find(st, o->args.v[0], &r) != 0) {
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	if (o->arm != NULL) {
+		for (i = 0; i < r.narms; i++) {
+			if (strcmp(r.arms[i], o->arm) == 0)
+				break;
+		}
+		if (i == r.narms) {
+			error("run %lld has no arm '%s'", (long long)r.id,
+			    o->arm);
+			goto out;
+		}
+	}
+	if (o->outdir == NULL) {
+		struct strbuf out = STRBUF_INIT;
+
+		if (export_run_benchfmt(st, r.id, o->arm, &out, &cause) != 0) {
+			error("%s", cause);
+			free(cause);
+			strbuf_release(&out);
+			goto out;
+		}
+		if (out.len > 0 && fwrite(out.buf, 1, out.len, stdout) !=
+		    out.len) {
+			strbuf_release(&out);
+			error("cannot write the export: %s", strerror(errno));
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		strbuf_release(&out);
+		rc = EXIT_OK;
+		goto out;
+	}
+
+	/* Everything is rendered and checked before the first file. */
+	n = o->arm != NULL ? 1 : r.narms;
+	bufs = xcalloc(n, sizeof *bufs);
+	for (i = 0; i < n; i++) {
+		const char *arm = o->arm != NULL ? o->arm : r.arms[i];
+
+		strvec_push_nodup(&names, export_arm_filename(arm));
+		for (j = 0; j < i; j++) {
+			if (strcmp(names.v[j], names.v[i]) == 0) {
+				error("arms '%s' and '%s' would both be "
+				    "written to '%s'", r.arms[j], arm,
+				    names.v[i]);
+				goto out;
+			}
+		}
+		if (export_run_benchfmt(st, r.id, arm, &bufs[i], &cause) !=
+		    0) {
+			error("%s", cause);
+			free(cause);
+			goto out;
+		}
+	}
+	if (stat(o->outdir, &sb) != 0) {
+		if (errno != ENOENT || mkdir(o->outdir, 0777) != 0) {
+			error("cannot create '%s': %s", o->outdir,
+			    strerror(errno));
+			goto out;
+		}
+	} else if (!S_ISDIR(sb.st_mode)) {
+		error("'%s' is not a directory", o->outdir);
+		goto out;
+	}
+	rc = EXIT_OK;
+	for (i = 0; i < n; i++) {
+		path = xasprintf("%s/%s", o->outdir, names.v[i]);
+		if (write_atomic(path, bufs[i].buf != NULL ? bufs[i].buf : "",
+		    bufs[i].len) != 0)
+			rc = EXIT_FAIL;
+		else
+			printf("%s\n", path);
+		free(path);
+	}
+out:
+	if (bufs != NULL) {
+		for (i = 0; i < (o->arm != NULL ? 1 : r.narms); i++)
+			strbuf_release(&bufs[i]);
+		free(bufs);
+	}
+	strvec_clear(&names);
+	store_run_release(&r);
+	store_close(st);
+	return rc;
+}
+
+static int
+db_import(struct db_opts *o)
+{
+	struct import_options	 io;
+	struct store		*st;
+	struct store_run	 r;
+	struct strvec		 warnings = STRVEC_INIT;
+	char			*cause = NULL, host[HOST_NAME_MAX + 1];
+	int64_t			 run_id, nvalues;
+	size_t			 i;
+	const char		*eq, *path;
+
+	if (o->args.n == 0)
+		return db_usage("import needs at least one [LABEL=]FILE");
+	/* Missing files are bad input: check before creating anything. */
+	for (i = 0; i < o->args.n; i++) {
+		eq = strchr(o->args.v[i], '=');
+		path = eq != NULL ? eq + 1 : o->args.v[i];
+		if (strcmp(path, "-") != 0 && access(path, R_OK) != 0)
+			return db_usage("cannot read '%s': %s", path,
+			    strerror(errno));
+	}
+	memset(&io, 0, sizeof io);
+	io.name = o->name;
+	if (o->host != NULL)
+		io.host = o->host;
+	else if (gethostname(host, sizeof host) == 0) {
+		host[sizeof host - 1] = '\0';
+		io.host = host;
+	}
+	io.wall_ns = now_wall_ns();
+	io.abbench_version = PACKAGE_VERSION;
+	if ((st = db_open(o, STORE_CREATE)) == NULL)
+		return EXIT_USAGE;
+	if (import_benchfmt(st, o->args.v, o->args.n, &io, &run_id, &nvalues,
+	    &warnings, &cause) != 0) {
+		for (i = 0; i < warnings.n; i++)
+			warning("%s", warnings.v[i]);
+		error("%s", cause);
+		free(cause);
+		strvec_clear(&warnings);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < warnings.n; i++)
+		warning("%s", warnings.v[i]);
+	strvec_clear(&warnings);
+	if (store_run_get(st, run_id, &r, &cause) == 0) {
+		printf("imported run %lld (%.8s): %zu arm%s, %lld values\n",
+		    (long long)r.id, r.uuid, r.narms, r.narms == 1 ? "" : "s",
+		    (long long)nvalues);
+		store_run_release(&r);
+	} else
+		free(cause);
+	store_close(st);
+	return EXIT_OK;
+}
+
+static int
+db_merge(struct db_opts *o)
+{
+	struct store	*st, *other;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 runs, total_runs = 0;
+	int64_t		 samples, total_samples = 0;
+
+	if (o->args.n == 0)
+		return db_usage("merge needs at least one OTHER.db");
+	/* Refuse any bad input before the first change. */
+	for (i = 0; i < o->args.n; i++) {
+		other = store_open(o->args.v[i], STORE_READONLY, &cause);
+		if (other == NULL) {
+			error("%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		store_close(other);
+	}
+	if ((st = db_open(o, STORE_CREATE)) == NULL)
+		return EXIT_USAGE;
+	for (i = 0; i < o->args.n; i++) {
+		if (store_merge(st, o->args.v[i], &runs, &samples, &cause) !=
+		    0) {
+			error("%s", cause);
+			free(cause);
+			store_close(st);
+			return EXIT_USAGE;
+		}
+		printf("merged '%s': %d run%s, %lld samples added\n",
+		    o->args.v[i], runs, runs == 1 ? "" : "s",
+		    (long long)samples);
+		total_runs += runs;
+		total_samples += samples;
+	}
+	if (o->args.n > 1)
+		printf("total: %d runs, %lld samples added\n", total_runs,
+		    (long long)total_samples);
+	store_close(st);
+	return EXIT_OK;
+}
+
+static int
+db_check(struct db_opts *o)
+{
+	struct store		*st;
+	struct store_run	*runs;
+	char			*cause = NULL, **problems;
+	size_t			 n, i, nruns;
+	int64_t			 nsamples = 0;
+
+	if (o->args.n != 0)
+		return db_usage("check takes no arguments");
+	if ((st = db_open(o, STORE_READONLY)) == NULL)
+		return EXIT_USAGE;
+	if (store_check(st, &problems, &n, &cause) != 0 ||
+	    store_runs_list(st, &runs, &nruns, &cause) != 0) {
+		error("%s", cause);
+		free(cause);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < nruns; i++) {
+		nsamples += runs[i].nsamples;
+		store_run_release(&runs[i]);
+	}
+	free(runs);
+	for (i = 0; i < n; i++) {
+		printf("%s: %s\n", store_path(st), problems[i]);
+		free(problems[i]);
+	}
+	free(problems);
+	if (n > 0)
+		printf("%zu problem%s in '%s'\n", n, n == 1 ? "" : "s",
+		    store_path(st));
+	else
+		printf("ok: '%s', %zu run%s, %lld samples\n", store_path(st),
+		    nruns, nruns == 1 ? "" : "s", (long long)nsamples);
+	store_close(st);
+	return n > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+static int
+db_rm(struct db_opts *o)
+{
+	struct store		*st;
+	struct store_run	 r;
+	char			*cause = NULL;
+	int			 rc = EXIT_OK;
+
+	if (o->args.n != 1)
+		return db_usage("rm takes one RUN");
+	if ((st = db_open(o, 0)) == NULL)
+		return EXIT_USAGE;
+	if (db_find(st, o->args.v[0], &r) != 0) {
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	if (store_run_delete(st, r.id, &cause) != 0) {
+		error("%s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+	} else
+		printf("removed run %lld (%s, %lld samples)\n",
+		    (long long)r.id, r.uuid, (long long)r.nsamples);
+	store_run_release(&r);
+	store_close(st);
+	return rc;
+}
 
 static int
 cmd_db_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("db: not implemented yet (issue 4)");
-	return EXIT_USAGE;
+	struct db_opts	 o;
+	const char	*sub;
+	int		 rc;
+
+	memset(&o, 0, sizeof o);
+	if ((rc = db_parse(argc, argv, &o, &sub)) != 0) {
+		strvec_clear(&o.args);
+		return rc;
+	}
+	if ((o.arm != NULL || o.outdir != NULL) && strcmp(sub, "export") != 0)
+		rc = db_usage("--arm and -o go with export");
+	else if ((o.name != NULL || o.host != NULL) &&
+	    strcmp(sub, "import") != 0)
+		rc = db_usage("--name and --host go with import");
+	else if (strcmp(sub, "ls") == 0 || strcmp(sub, "list") == 0)
+		rc = db_ls(&o);
+	else if (strcmp(sub, "show") == 0)
+		rc = db_show(&o);
+	else if (strcmp(sub, "export") == 0)
+		rc = db_export(&o);
+	else if (strcmp(sub, "import") == 0)
+		rc = db_import(&o);
+	else if (strcmp(sub, "merge") == 0)
+		rc = db_merge(&o);
+	else if (strcmp(sub, "check") == 0)
+		rc = db_check(&o);
+	else if (strcmp(sub, "rm") == 0)
+		rc = db_rm(&o);
+	else
+		rc = db_usage("unknown subcommand '%s' (ls, show, export, "
+		    "import, merge, check, rm)", sub);
+	strvec_clear(&o.args);
+	return rc;
 }
 
 const struct cmd_entry cmd_db_entry = {
 	.name = "db",
-	.args = "ls | show RUN | export RUN | import FILE... | merge DB... | check | rm RUN",
+	.args = "[--db FILE] ls | show RUN | export RUN [--arm ARM] [-o DIR] |"
+	    " import [LABEL=]FILE... | merge OTHER.db... | check | rm RUN",
 	.summary = "inspect and manage the results database",
-	.help = "Manages the SQLite results store.\n",
+	.help =
+	"Inspects and manages the SQLite results store (--db FILE, else\n"
+	"$ABBENCH_DB, else ./abbench.db).\n"
+	"\n"
+	"  ls                 runs: id, uuid, name, host, start, status, arms,\n"
+	"                     sample count\n"
+	"  show RUN           config, arms, host changes, samples per benchmark\n"
+	"                     and arm, failures, warnings\n"
+	"  export RUN         the run as benchfmt (Go benchstat's input) on\n"
+	"                     standard output; all arms in one stream, each\n"
+	"                     result tagged with an 'arm' config key\n"
+	"      --arm ARM      only this arm\n"
+	"      -o DIR         one file per arm in DIR, named after the arm\n"
+	"                     (ARM.txt, or ARM when it ends in .txt)\n"
+	"  import [LABEL=]FILE...\n"
+	"                     benchfmt files become one run (status imported)\n"
+	"                     whose arms are the files, labelled as benchstat\n"
+	"                     labels them; '-' reads standard input\n"
+	"      --name NAME    the run's name (default: import)\n"
+	"      --host HOST    the host it came from (default: this one)\n"
+	"  merge OTHER.db...  copy the runs of other databases (by run uuid:\n"
+	"                     merging twice adds nothing)\n"
+	"  check              SQLite's integrity check and abbench's own\n"
+	"                     invariants; exit 1 on a problem\n"
+	"  rm RUN             remove a run and its samples\n"
+	"\n"
+	"RUN is a run id, a unique uuid prefix, 'last' or 'NAME@last' (the\n"
+	"latest run of experiment NAME). --durable makes every commit wait\n"
+	"for the disk (synchronous=FULL).\n"
+	"\n"
+	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
+	"is written).\n",
 	.exec = cmd_db_exec,
 };

@@ -1,26 +1,332 @@
 /*
- * abbench nightly: run and judge a nightly regression job.
+ * abbench nightly: run an experiment (or take a stored run) and judge it
+ * against its baseline and history (harness/nightly.h): one verdict line
+ * per benchmark, JSON with --json, a report with -o, exit 1 on any
+ * regression.
  */
 #include "config.h"
 
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/experiment.h"
+#include "harness/nightly.h"
+#include "harness/report.h"
+#include "harness/runner.h"
 #include "harness/util.h"
+#include "results/store.h"
+
+/* The largest run id in the database (0 when empty or missing). */
+static int64_t
+nightly_last_id(const char *db)
+{
+	struct store		*st;
+	struct store_run	*runs = NULL;
+	size_t			 n = 0, i;
+	int64_t			 max = 0;
+	char			*cause = NULL;
+
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	if (store_runs_list(st, &runs, &n, &cause) == 0) {
+		for (i = 0; i < n; i++) {
+			if (runs[i].id > max)
+				max = runs[i].id;
+			store_run_release(&runs[i]);
+		}
+		free(runs);
+	} else
+		free(cause);
+	store_close(st);
+	return max;
+}
+
+/* Run the experiment; *run_id = the run it made. */
+static int
+nightly_run(const char *exp_path, const char *db, int rounds, int quiet,
+    int64_t *run_id)
+{
+	struct experiment	*e;
+	struct run_options	 ro;
+	struct store		*st;
+	struct store_run	*runs = NULL;
+	size_t			 n = 0, i;
+	int64_t			 before;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((e = experiment_load(exp_path, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	before = nightly_last_id(db);
+	memset(&ro, 0, sizeof(ro));
+	ro.db_path = db;
+	ro.rounds = rounds;
+	ro.quiet = quiet;
+	rc = runner_run(exp_path, &ro);
+	if (rc == EXIT_USAGE) {
+		experiment_free(e);
+		return -1;
+	}
+	if (rc != EXIT_OK)
+		warning("nightly: the run of '%s' exited %d", exp_path, rc);
+	*run_id = 0;
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		experiment_free(e);
+		return -1;
+	}
+	if (store_runs_list(st, &runs, &n, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		n = 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (runs[i].id > before && strcmp(runs[i].name, e->name) == 0)
+			*run_id = runs[i].id;
+		store_run_release(&runs[i]);
+	}
+	free(runs);
+	store_close(st);
+	if (*run_id == 0) {
+		error("nightly: the run of '%s' left no run in '%s'", exp_path,
+		    db);
+		experiment_free(e);
+		return -1;
+	}
+	experiment_free(e);
+	return 0;
+}
+
+static int
+nightly_parse_pct(const char *s, double *out)
+{
+	char	*end;
+	double	 v;
+
+	v = strtod(s, &end);
+	if (end == s || (*end != '\0' && strcmp(end, "%") != 0) ||
+	    !(v >= 0 && v < 1000))
+		return -1;
+	*out = v / 100;
+	return 0;
+}
 
 static int
 cmd_nightly_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("nightly: not implemented yet (issue 9)");
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "no-run", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct nightly_options	 no;
+	struct nightly_result	 res;
+	struct report_options	 ro;
+	struct store_run	 run;
+	struct store		*st = NULL;
+	struct strbuf		 out = STRBUF_INIT;
+	const char		*db = NULL, *no_run = NULL, *report = NULL;
+	const char		*exp_path = NULL;
+	char			*cause = NULL;
+	long long		 v;
+	int64_t			 run_id = 0;
+	int			 c, json = 0, quiet = 0, rounds = -1, rc;
+
+	nightly_options_init(&no);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+d:b:t:H:a:s:r:n:jo:q", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'b':
+			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
+				goto usage;
+			no.baseline = (size_t)v;
+			break;
+		case 'H':
+			if (parse_int(optarg, 0, 1000000, &v, &cause) == -1)
+				goto usage;
+			no.history = (size_t)v;
+			break;
+		case 's':
+			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
+				goto usage;
+			no.seed = (uint64_t)v;
+			break;
+		case 'r':
+			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
+				goto usage;
+			rounds = (int)v;
+			break;
+		case 't':
+			if (nightly_parse_pct(optarg, &no.threshold) == -1) {
+				cause = xasprintf("threshold '%s' is not a "
+				    "percentage", optarg);
+				goto usage;
+			}
+			break;
+		case 'a':
+			if (parse_double(optarg, &no.alpha, &cause) == -1)
+				goto usage;
+			if (!(no.alpha > 0 && no.alpha < 1)) {
+				cause = xasprintf("alpha '%s' is not in "
+				    "(0, 1)", optarg);
+				goto usage;
+			}
+			break;
+		case 'n':
+			no_run = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'o':
+			report = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		exp_path = argv[optind++];
+	if (optind < argc) {
+		error("nightly: too many arguments");
+		return EXIT_USAGE;
+	}
+	if (exp_path == NULL && no_run == NULL) {
+		error("nightly: an experiment file (or --no-run RUN) is needed");
+		return EXIT_USAGE;
+	}
+	db = cmd_db_path(db);
+
+	if (no_run == NULL) {
+		if (nightly_run(exp_path, db, rounds, quiet, &run_id) == -1)
+			return EXIT_USAGE;
+	}
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (no_run != NULL) {
+		memset(&run, 0, sizeof(run));
+		if (store_run_find(st, no_run, &run, &cause) == -1) {
+			error("%s", cause);
+			free(cause);
+			store_close(st);
+			return EXIT_USAGE;
+		}
+		run_id = run.id;
+		store_run_release(&run);
+	}
+	if (nightly_judge(st, run_id, &no, &res, &cause) == -1) {
+		error("nightly: %s", cause);
+		free(cause);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	if (res.nrows == 0)
+		warning("nightly: run %" PRId64 " has no samples to judge",
+		    run_id);
+	if (json)
+		nightly_format_json(&res, &out);
+	else
+		nightly_format_text(&res, &out);
+	if (out.len > 0)
+		fwrite(out.buf, 1, out.len, stdout);
+	fflush(stdout);
+	strbuf_release(&out);
+	if (!quiet)
+		fprintf(stderr, "nightly: run %" PRId64 " of '%s' on '%s' "
+		    "against %zu baseline run%s, %zu night%s of history: "
+		    "%d regressed, %d improved, %d inconclusive\n", res.run_id,
+		    res.name, res.host, res.nbaseline,
+		    res.nbaseline == 1 ? "" : "s", res.nhistory,
+		    res.nhistory == 1 ? "" : "s", res.nregressed,
+		    res.nimproved, res.ninconclusive);
+	rc = res.nregressed > 0 ? EXIT_FAIL : EXIT_OK;
+	if (report != NULL) {
+		memset(&ro, 0, sizeof(ro));
+		ro.path = report;
+		ro.format = report_format_of(report);
+		ro.nightly = &res;
+		if (report_write(st, run_id, &ro, &cause) == -1) {
+			error("nightly: report: %s", cause);
+			free(cause);
+			rc = EXIT_USAGE;
+		}
+	}
+	nightly_result_release(&res);
+	store_close(st);
+	return rc;
+
+usage:
+	error("nightly: %s", cause);
+	free(cause);
 	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_nightly_entry = {
 	.name = "nightly",
-	.args = "EXPERIMENT.ini --db FILE [--baseline N] [--threshold PCT] [--no-run RUN] [--json]",
+	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] [--threshold PCT] "
+	    "[--no-run RUN] [--json] [-o REPORT]",
 	.summary = "run and judge a nightly regression job",
-	.help = "Runs an experiment and compares it with its history.\n",
+	.help =
+"Runs EXPERIMENT.ini (or, with --no-run RUN, takes a stored run) and judges\n"
+"it against its history: the runs of the same experiment name on the same\n"
+"host with status done.\n"
+"\n"
+"Each (arm, benchmark, unit) of the run is judged twice: (1) a Mann-Whitney\n"
+"U test of its samples against the pooled samples of the same arm in the\n"
+"last N runs (the baseline), Holm-corrected across benchmarks, counted only\n"
+"when the change of the median is at least the threshold; (2) E-divisive\n"
+"means change-point detection (permutation test) over the per-night\n"
+"medians, the run included: the latest change point counts when its step\n"
+"is at least the threshold. Every arm is judged against the same arm of\n"
+"earlier runs. Whether higher or lower is better comes from the run's\n"
+"`Unit ... better=` metadata, else from the unit (sec/op, B, overhead:\n"
+"lower; iops, bytes_per_second, work/s, B/s: higher).\n"
+"\n"
+"Prints one line per benchmark: regressed, improved, unchanged or\n"
+"inconclusive, with the change against the baseline and the latest change\n"
+"point (its night, 0-based in the history, and its step).\n"
+"\n"
+"  --db FILE         the database (default: $ABBENCH_DB, else ./abbench.db)\n"
+"  --baseline N      baseline runs (default 5)\n"
+"  --history N       nights of history for change points (default 60, 0 all)\n"
+"  --threshold PCT   minimum change that counts, percent (default 2)\n"
+"  --alpha A         significance after correction (default 0.05)\n"
+"  --seed N          seed of the permutation test (default 1)\n"
+"  --rounds N        override the experiment's rounds\n"
+"  --no-run RUN      judge a stored run (id, uuid prefix, last, NAME@last)\n"
+"  --json            print the verdicts as JSON\n"
+"  -o FILE           also write a report (.html or .md)\n"
+"  -q, --quiet       no summary on stderr, no progress\n"
+"\n"
+"Exit status: 1 if any benchmark regressed, 0 otherwise, 2 on error.\n",
 	.exec = cmd_nightly_exec,
 };

@@ -1,26 +1,141 @@
 /*
- * abbench run: run an experiment, storing every sample.
+ * abbench run: run an experiment file, storing every sample.
  */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/runner.h"
 #include "harness/util.h"
 
 static int
 cmd_run_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("run: not implemented yet (issue 2)");
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "resume", required_argument, NULL, 'R' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "json-progress", no_argument, NULL, 'j' },
+		{ "durable", no_argument, NULL, 'D' },
+		{ "no-restore-check", no_argument, NULL, 'N' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct run_options	 opt;
+	const char		*db = NULL;
+	char			*cause = NULL;
+	long long		 v;
+	int			 c;
+
+	memset(&opt, 0, sizeof opt);
+	opt.rounds = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "qd:r:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'r':
+			if (parse_int(optarg, 1, 1000000, &v, &cause) == -1)
+				goto bad;
+			opt.rounds = (int)v;
+			break;
+		case 'o':
+			if (run_order_parse(optarg, &opt.order) == -1) {
+				error("run: unknown order '%s' (alternate, "
+				    "abba, random, sequential)", optarg);
+				return EXIT_USAGE;
+			}
+			opt.order_set = 1;
+			break;
+		case 's': {
+			char			*end;
+			unsigned long long	 s;
+
+			s = strtoull(optarg, &end, 0);
+			if (*optarg == '\0' || *end != '\0') {
+				error("run: bad seed '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			opt.seed = s;
+			opt.seed_set = 1;
+			break;
+		}
+		case 'R':
+			opt.resume = optarg;
+			break;
+		case 'q':
+			opt.quiet = 1;
+			break;
+		case 'j':
+			opt.json_progress = 1;
+			break;
+		case 'D':
+			opt.durable = 1;
+			break;
+		case 'N':
+			opt.no_restore_check = 1;
+			break;
+		default:
+			error("run: unknown option '%s' (see abbench run "
+			    "--help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (opt.resume == NULL && argc != 1) {
+		error("run: expected one experiment file (see abbench run "
+		    "--help)");
+		return EXIT_USAGE;
+	}
+	if (opt.resume != NULL && (opt.rounds > 0 || opt.order_set ||
+	    opt.seed_set)) {
+		error("run: --resume keeps the run's plan: --rounds, --order "
+		    "and --seed cannot change it");
+		return EXIT_USAGE;
+	}
+	opt.db_path = cmd_db_path(db);
+	return runner_run(argc > 0 ? argv[0] : NULL, &opt);
+
+bad:
+	error("run: %s", cause);
+	free(cause);
 	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
-	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] [--order ORDER] [--seed N] [--resume RUN] [--quiet] [--json-progress] [--durable]",
+	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] "
+	    "[--order alternate|abba|random|sequential] [--seed N] "
+	    "[--quiet] [--json-progress] [--durable] | --resume RUN",
 	.summary = "run an experiment, storing every sample",
-	.help = "Runs the experiment's rounds x workloads x arms in an interleaved order.\n",
+	.help =
+	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"
+	    "order, applying each arm's host settings before its samples and\n"
+	    "restoring the host at the end, on error and on Ctrl-C. Every\n"
+	    "sample is stored in the database the moment it is taken.\n"
+	    "\n"
+	    "  --db FILE        the database (default $ABBENCH_DB or ./abbench.db)\n"
+	    "  --rounds N       measured rounds (overrides the file)\n"
+	    "  --order ORDER    alternate (AB BA ...), abba (A B B A per round),\n"
+	    "                   random (a seeded permutation per round), or\n"
+	    "                   sequential (all of A, then B: shows drift only)\n"
+	    "  --seed N         the seed of the random order (stored)\n"
+	    "  --resume RUN     continue an interrupted run: same plan, samples\n"
+	    "                   already stored are not repeated\n"
+	    "  --quiet          no progress and no summary\n"
+	    "  --json-progress  one JSON object per sample on stdout\n"
+	    "  --durable        synchronous=FULL (default NORMAL)\n"
+	    "\n"
+	    "Exit status: 0 all samples ok, 1 a sample failed or the run was\n"
+	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",
 	.exec = cmd_run_exec,
 };

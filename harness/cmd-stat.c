@@ -1,26 +1,441 @@
 /*
- * abbench stat: compare benchmark results like Go's benchstat.
+ * abbench stat: a byte-for-byte drop-in for Go's benchstat (flags, usage
+ * text, messages and exit statuses included), plus `--db FILE RUN[:ARM]`
+ * to compare runs straight from the store through the same pipeline.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/cmd.h"
 #include "harness/util.h"
+#include "results/benchfmt-io.h"
+#include "results/store.h"
+#include "stats/benchstat.h"
+#include "stats/gomath.h"
+#include "stats/query.h"
+
+static const char stat_usage[] =
+"Usage: benchstat [flags] inputs...\n"
+"\n"
+"benchstat computes statistical summaries and A/B comparisons of Go\n"
+"benchmarks. It shows benchmark medians in a table with a row for each\n"
+"benchmark and a column for each input file. If there is more than one\n"
+"input file, it also shows A/B comparisons between the files. If a\n"
+"difference is likely to be noise, it shows \"~\".\n"
+"\n"
+"For details, see https://pkg.go.dev/golang.org/x/perf/cmd/benchstat.\n"
+"  -alpha \xce\xb1\n"
+"    \tconsider change significant if p < \xce\xb1 (default 0.05)\n"
+"  -col projection\n"
+"    \tsplit results into columns by distinct values of projection "
+"(default \".file\")\n"
+"  -confidence level\n"
+"    \tconfidence level for ranges (default 0.95)\n"
+"  -filter query\n"
+"    \tuse only benchmarks matching benchfilter query (default \"*\")\n"
+"  -format format\n"
+"    \tprint results in format:\n"
+"    \t  text - plain text\n"
+"    \t  csv  - comma-separated values (warnings will be written to "
+"stderr)\n"
+"    \t (default \"text\")\n"
+"  -ignore keys\n"
+"    \tignore variations in keys\n"
+"  -row projection\n"
+"    \tsplit results into rows by distinct values of projection "
+"(default \".fullname\")\n"
+"  -table projection\n"
+"    \tsplit results into tables by distinct values of projection "
+"(default \".config\")\n";
+
+enum stat_flag_kind { STAT_STRING, STAT_FLOAT };
+
+struct stat_flag {
+	const char		*name;
+	enum stat_flag_kind	 kind;
+	size_t			 offset;
+};
+
+static const struct stat_flag stat_flags[] = {
+	{ "table", STAT_STRING, offsetof(struct benchstat_opts, table) },
+	{ "row", STAT_STRING, offsetof(struct benchstat_opts, row) },
+	{ "col", STAT_STRING, offsetof(struct benchstat_opts, col) },
+	{ "ignore", STAT_STRING, offsetof(struct benchstat_opts, ignore) },
+	{ "filter", STAT_STRING, offsetof(struct benchstat_opts, filter) },
+	{ "alpha", STAT_FLOAT, offsetof(struct benchstat_opts, alpha) },
+	{ "confidence", STAT_FLOAT,
+	    offsetof(struct benchstat_opts, confidence) },
+	{ "format", STAT_STRING, offsetof(struct benchstat_opts, format) },
+};
+
+/* strconv.ParseFloat (no benchfmt fast path: "" is a syntax error). */
+static int
+stat_parse_float(const char *s, double *out)
+{
+	if (*s == '\0')
+		return -1;
+	return go_parse_float(s, strlen(s), out);
+}
+
+/* Go flag.FlagSet.Parse with ExitOnError: returns -1 and *status to exit. */
+static int
+stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
+    int *status)
+{
+	int			 i = 1;
+	const char		*s, *name, *eq, *value;
+	size_t			 namelen, k;
+	const struct stat_flag	*f;
+	char			*q;
+	double			 d;
+	int			 rc, nminus;
+
+	while (i < argc) {
+		s = argv[i];
+		if (strlen(s) < 2 || s[0] != '-')
+			break;
+		nminus = 1;
+		if (s[1] == '-') {
+			nminus = 2;
+			if (s[2] == '\0') {
+				i++;
+				break;
+			}
+		}
+		name = s + nminus;
+		if (name[0] == '\0' || name[0] == '-' || name[0] == '=') {
+			fprintf(stderr, "bad flag syntax: %s\n", s);
+			fputs(stat_usage, stderr);
+			*status = EXIT_USAGE;
+			return -1;
+		}
+		i++;
+		eq = strchr(name, '=');
+		namelen = eq != NULL ? (size_t)(eq - name) : strlen(name);
+		f = NULL;
+		for (k = 0; k < ARRAY_SIZE(stat_flags); k++)
+			if (strlen(stat_flags[k].name) == namelen &&
+			    memcmp(stat_flags[k].name, name, namelen) == 0)
+				f = &stat_flags[k];
+		if (f == NULL) {
+			if ((namelen == 4 && memcmp(name, "help", 4) == 0) ||
+			    (namelen == 1 && name[0] == 'h')) {
+				fputs(stat_usage, stderr);
+				*status = EXIT_OK;
+				return -1;
+			}
+			fprintf(stderr, "flag provided but not defined: -%.*s\n",
+			    (int)namelen, name);
+			fputs(stat_usage, stderr);
+			*status = EXIT_USAGE;
+			return -1;
+		}
+		if (eq != NULL)
+			value = eq + 1;
+		else if (i < argc)
+			value = argv[i++];
+		else {
+			fprintf(stderr, "flag needs an argument: -%.*s\n",
+			    (int)namelen, name);
+			fputs(stat_usage, stderr);
+			*status = EXIT_USAGE;
+			return -1;
+		}
+		if (f->kind == STAT_STRING) {
+			*(const char **)((char *)o + f->offset) = value;
+			continue;
+		}
+		rc = stat_parse_float(value, &d);
+		if (rc != 0) {
+			q = query_go_quote(value, strlen(value));
+			fprintf(stderr, "invalid value %s for flag -%s: %s\n", q,
+			    f->name, rc == -2 ? "value out of range" :
+			    "parse error");
+			free(q);
+			fputs(stat_usage, stderr);
+			*status = EXIT_USAGE;
+			return -1;
+		}
+		*(double *)((char *)o + f->offset) = d;
+	}
+	*optind = i;
+	return 0;
+}
+
+/* Go's lower-case spelling of errno texts ("no such file or directory"). */
+static char *
+stat_errno(int err)
+{
+	char	*s = xstrdup(strerror(err));
+
+	if (s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
+		s[0] = (char)(s[0] - 'A' + 'a');
+	return s;
+}
+
+/* Read a whole input: 0, or -1 with *cause as Go's benchfmt.Files says. */
+static int
+stat_read(const char *path, int is_stdin, char **data, size_t *len,
+    char **cause)
+{
+	int		 fd;
+	struct strbuf	 sb = STRBUF_INIT;
+	struct stat	 st;
+	ssize_t		 n;
+	char		*e;
+
+	if (is_stdin)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		e = stat_errno(errno);
+		set_cause(cause, "open %s: %s", path, e);
+		free(e);
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		sb.cap = (size_t)st.st_size + 1;
+		sb.buf = xmalloc(sb.cap);
+	}
+	for (;;) {
+		if (sb.cap - sb.len < 65536) {
+			sb.cap = sb.cap ? sb.cap * 2 : 65536;
+			sb.buf = xrealloc(sb.buf, sb.cap);
+		}
+		n = read(fd, sb.buf + sb.len, sb.cap - sb.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			e = stat_errno(errno);
+			set_cause(cause, "%s:0: read %s: %s", path, path, e);
+			free(e);
+			if (!is_stdin)
+				close(fd);
+			strbuf_release(&sb);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		sb.len += (size_t)n;
+	}
+	if (!is_stdin)
+		close(fd);
+	sb.buf[sb.len] = '\0';
+	*len = sb.len;
+	*data = sb.buf;
+	return 0;
+}
+
+static void
+stat_flush_err(struct benchstat *bs)
+{
+	struct strbuf	err = STRBUF_INIT;
+
+	benchstat_take_stderr(bs, &err);
+	if (err.len > 0)
+		fwrite(err.buf, 1, err.len, stderr);
+	strbuf_release(&err);
+}
+
+static int
+stat_fail(struct benchstat *bs, char *cause)
+{
+	if (bs != NULL)
+		stat_flush_err(bs);
+	fprintf(stderr, "benchstat: %s\n", cause);
+	free(cause);
+	benchstat_free(bs);
+	/* QUIRK: benchstat exits 0 after runtime errors. */
+	return EXIT_OK;
+}
+
+static int
+stat_finish(struct benchstat *bs)
+{
+	struct strbuf	out = STRBUF_INIT, err = STRBUF_INIT;
+
+	benchstat_finish(bs, &out, &err);
+	if (out.len > 0)
+		fwrite(out.buf, 1, out.len, stdout);
+	fflush(stdout);
+	if (err.len > 0)
+		fwrite(err.buf, 1, err.len, stderr);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	benchstat_free(bs);
+	return EXIT_OK;
+}
+
+/* Inputs from the store: each RUN[:ARM] selector, one input per arm. */
+static int
+stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
+{
+	struct store		*st;
+	struct store_run	 run;
+	struct strbuf		 text = STRBUF_INIT;
+	char			*cause = NULL, *sel, *colon, *label;
+	const char		*arm;
+	size_t			 a;
+	int			 i;
+
+	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL)
+		return stat_fail(bs, cause);
+	for (i = 0; i < nsels; i++) {
+		sel = xstrdup(sels[i]);
+		arm = NULL;
+		if ((colon = strrchr(sel, ':')) != NULL) {
+			*colon = '\0';
+			arm = colon + 1;
+		}
+		memset(&run, 0, sizeof(run));
+		if (store_run_find(st, sel, &run, &cause) < 0) {
+			free(sel);
+			store_close(st);
+			return stat_fail(bs, cause);
+		}
+		for (a = 0; a < run.narms; a++) {
+			if (arm != NULL && strcmp(arm, run.arms[a]) != 0)
+				continue;
+			strbuf_reset(&text);
+			if (export_run_benchfmt(st, run.id, run.arms[a], &text,
+			    &cause) < 0) {
+				store_run_release(&run);
+				free(sel);
+				store_close(st);
+				strbuf_release(&text);
+				return stat_fail(bs, cause);
+			}
+			label = nsels > 1 ? xasprintf("%s:%s", sels[i],
+			    run.arms[a]) : xstrdup(run.arms[a]);
+			if (arm != NULL && nsels > 1) {
+				free(label);
+				label = xstrdup(sels[i]);
+			}
+			if (benchstat_add(bs, label, label, text.buf != NULL ?
+			    text.buf : "", text.len, &cause) < 0) {
+				free(label);
+				store_run_release(&run);
+				free(sel);
+				store_close(st);
+				strbuf_release(&text);
+				return stat_fail(bs, cause);
+			}
+			stat_flush_err(bs);
+			free(label);
+			if (arm != NULL)
+				break;
+		}
+		if (arm != NULL && a == run.narms) {
+			cause = xasprintf("run '%s' has no arm '%s'", sel, arm);
+			store_run_release(&run);
+			free(sel);
+			store_close(st);
+			strbuf_release(&text);
+			return stat_fail(bs, cause);
+		}
+		store_run_release(&run);
+		free(sel);
+	}
+	store_close(st);
+	strbuf_release(&text);
+	return stat_finish(bs);
+}
 
 static int
 cmd_stat_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("stat: not implemented yet (issue 3)");
-	return EXIT_USAGE;
+	struct benchstat_opts	 o;
+	struct benchstat	*bs;
+	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
+	const char		*dbpath = NULL, *env;
+	char			*cause = NULL, *data;
+	size_t			 len, i;
+	int			 optind, status, stdin_used = 0, is_stdin;
+	int			 shift = 0;
+
+	/* --db FILE (not a benchstat flag) must come first. */
+	if (argc >= 2 && strncmp(argv[1], "--db=", 5) == 0) {
+		dbpath = argv[1] + 5;
+		shift = 1;
+	} else if (argc >= 2 && strcmp(argv[1], "--db") == 0) {
+		if (argc < 3) {
+			error("stat: --db needs a database file");
+			return EXIT_USAGE;
+		}
+		dbpath = argv[2];
+		shift = 2;
+	}
+	argc -= shift;
+	argv += shift;
+
+	benchstat_opts_init(&o);
+	if ((env = getenv("ABBENCH_STAT_PARSE_ONLY")) != NULL &&
+	    strcmp(env, "1") == 0)
+		o.parse_only = 1;
+	if (stat_parse_flags(argc, argv, &o, &optind, &status) < 0)
+		return status;
+	if (optind >= argc) {
+		fputs(stat_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if ((bs = benchstat_new(&o, &cause)) == NULL)
+		return stat_fail(NULL, cause);
+	if (dbpath != NULL)
+		return stat_db(bs, dbpath, argv + optind, argc - optind);
+
+	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
+	    &paths);
+	for (i = 0; i < labels.n; i++) {
+		is_stdin = strcmp(paths.v[i], "-") == 0;
+		if (is_stdin && stdin_used) {
+			/* Standard input is at its end after the first use. */
+			data = xstrdup("");
+			len = 0;
+		} else if (stat_read(paths.v[i], is_stdin, &data, &len,
+		    &cause) < 0) {
+			strvec_clear(&labels);
+			strvec_clear(&paths);
+			return stat_fail(bs, cause);
+		}
+		stdin_used |= is_stdin;
+		if (benchstat_add(bs, labels.v[i], paths.v[i], data, len,
+		    &cause) < 0) {
+			free(data);
+			strvec_clear(&labels);
+			strvec_clear(&paths);
+			return stat_fail(bs, cause);
+		}
+		free(data);
+		stat_flush_err(bs);
+	}
+	strvec_clear(&labels);
+	strvec_clear(&paths);
+	return stat_finish(bs);
 }
 
 const struct cmd_entry cmd_stat_entry = {
 	.name = "stat",
-	.args = "[flags] [LABEL=]FILE... | --db FILE RUN[:ARM]...",
+	.args = "[--db FILE] [flags] [LABEL=]FILE... | RUN[:ARM]...",
 	.summary = "compare benchmark results like Go's benchstat",
-	.help = "A drop-in for Go's benchstat.\n",
+	.help =
+"A byte-for-byte drop-in for Go's benchstat (golang.org/x/perf/cmd/\n"
+"benchstat): the same flags (-table, -row, -col, -ignore, -filter, -alpha,\n"
+"-confidence, -format text|csv), output and exit statuses.  `abbench stat\n"
+"-h` prints benchstat's own usage.  FILE \"-\" is standard input;\n"
+"LABEL=FILE sets the column label (.file).\n"
+"\n"
+"With --db FILE as the first argument, the inputs are runs in that\n"
+"store instead of files: each RUN (an id, a UUID prefix, \"last\" or\n"
+"NAME@last) becomes one input per arm, labelled with the arm name, or\n"
+"RUN:ARM when several RUN arguments are given; RUN:ARM selects one arm\n"
+"(labelled ARM, or RUN:ARM with several arguments).  The benchstat flags\n"
+"follow --db FILE, e.g. `abbench stat --db r.db -col .name last`.\n",
 	.exec = cmd_stat_exec,
 };

@@ -10,9 +10,11 @@
 #include "harness/spawn.h"
 
 extern const struct exec_ops exec_local_ops;
+extern const struct exec_ops exec_docker_ops;
 
 const struct exec_ops *const exec_types[] = {
 	&exec_local_ops,
+	&exec_docker_ops,
 	NULL
 };
 

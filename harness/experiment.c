@@ -285,8 +285,10 @@ opt_check_value(const struct opt_spec *o, const char *value, char **cause)
 			return set_cause(cause, "missing value");
 		return opt_check_word(o, value, cause);
 	}
-	if (strvec_split_words(&words, value, cause) != 0)
+	if (strvec_split_words(&words, value, cause) != 0) {
+		strvec_clear(&words);
 		return -1;
+	}
 	for (i = 0; i < words.n && rc == 0; i++)
 		rc = opt_check_word(o, words.v[i], cause);
 	strvec_clear(&words);
@@ -365,8 +367,12 @@ opt_print_help(const struct opt_spec *opts)
 		} else
 			strbuf_addf(&head, " = %s", opt_type_name(o));
 		strbuf_adds(&text, o->help != NULL ? o->help : "");
-		if ((o->type == OPT_INT || o->type == OPT_FLOAT) &&
-		    opt_has_range(o) && o->max <= (double)LLONG_MAX)
+		if (o->type == OPT_INT && opt_has_range(o) &&
+		    o->max >= (double)INT_MAX)
+			strbuf_addf(&text, " [at least %.0f]", o->min);
+		else if (o->type == OPT_INT && opt_has_range(o))
+			strbuf_addf(&text, " [%.0f..%.0f]", o->min, o->max);
+		else if (o->type == OPT_FLOAT && opt_has_range(o))
 			strbuf_addf(&text, " [%g..%g]", o->min, o->max);
 		if (o->def != NULL)
 			strbuf_addf(&text, " (default: %s)", o->def);
@@ -374,8 +380,6 @@ opt_print_help(const struct opt_spec *opts)
 			strbuf_adds(&text, " (required)");
 		if (o->flags & OPT_ARM)
 			strbuf_adds(&text, " (an arm may set it)");
-		if (o->flags & OPT_LIST)
-			strbuf_adds(&text, " (several words are one value)");
 		if ((int)head.len < 30)
 			printf("%-30s", head.buf);
 		else
@@ -783,7 +787,7 @@ parser_run(struct parser *p)
 /*
  * Check one key's value. A list value is kept whole; any other value is
  * split into words: one word is the value (its quotes removed), several are
- * a matrix axis where `where_matrix` allows it. The words go to *out.
+ * a matrix axis where matrix_ok allows it. The words go to *out.
  */
 static int
 parser_check_kv(struct parser *p, const struct opt_spec *o,
@@ -877,10 +881,12 @@ parser_experiment(struct parser *p, struct experiment *e,
 
 	for (i = 0; i < s->nkv; i++) {
 		kv = &s->kv[i];
-		if ((o = opt_find(experiment_opts, kv->key)) == NULL)
-			return parser_error(p, kv->line, kv->key,
-			    "unknown key in [experiment]");
 		strvec_clear(&w);
+		if ((o = opt_find(experiment_opts, kv->key)) == NULL) {
+			parser_error(p, kv->line, kv->key,
+			    "unknown key in [experiment]");
+			return -1;
+		}
 		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0) {
 			strvec_clear(&w);
 			return -1;

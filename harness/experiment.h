@@ -42,9 +42,8 @@ struct opt_spec {
 	enum opt_type	 type;
 	int		 flags;
 	const char	*def;		/* default value text, or NULL */
-	double		 min, max;	/* for OPT_INT / OPT_FLOAT (0,0 = any);
-					 * also OPT_DURATION (seconds) and
-					 * OPT_SIZE (bytes) */
+	/* Range of OPT_INT, OPT_FLOAT, OPT_DURATION (s), OPT_SIZE (B). */
+	double		 min, max;	/* 0, 0 = any */
 	const char	*choices;	/* for OPT_CHOICE */
 	const char	*help;
 };
@@ -122,6 +121,7 @@ struct experiment {
 /*
  * Load and check an experiment file. On error *cause is
  * "FILE:LINE: KEY: message" (or "FILE: message" when no line applies).
+ * Not thread-safe: inih's options are global and set for each parse.
  */
 struct experiment *experiment_load(const char *path, char **cause);
 /* The same from text already in memory (path only names it in errors). */
@@ -159,8 +159,7 @@ int		 opt_check_value(const struct opt_spec *o, const char *value,
 		    char **cause);
 /* Print an options table as help text. */
 void		 opt_print_help(const struct opt_spec *opts);
-/* The entry of a NULL-terminated table for KEY (OPT_PREFIX matches a
- * longer key), or NULL. */
+/* The entry for KEY of a table ending in a NULL name, or NULL. */
 const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
 /* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */
 int		 opt_parse_bool(const char *s, int *out);

@@ -18,4 +18,21 @@ int	hostinfo_collect(char *const *paths, size_t npaths,
 int	hostinfo_runtime_version(const char *runtime, char **version,
 	    char **cause);
 
+/* Pieces shared with the noise check (envcheck.c): */
+/* Every CPU's cpufreq governor: "performance", or "mixed(a,b)"; NULL
+ * when there is no cpufreq (VMs). */
+char	*hostinfo_governor(void);
+/* 1 turbo/boost on, 0 off, -1 unknown (no intel_pstate or cpufreq boost). */
+int	hostinfo_turbo(void);
+/* cpu0's enabled cpuidle states (names), and those with an exit latency
+ * above deep_us as "NAME(LATus)". -1 when there is no cpuidle. */
+int	hostinfo_cpuidle(struct strvec *enabled, struct strvec *deep,
+	    long long deep_us);
+/* `docker version` of the server, NULL when docker is absent or down. */
+char	*hostinfo_docker_version(void);
+/* "disk-NAME-scheduler: S" and "disk-NAME-KNOB: V" for one disk. */
+void	hostinfo_disk(const char *disk, struct strvec *config);
+/* A field of /proc/meminfo text in kB, or -1. */
+long long hostinfo_meminfo_kb(const char *meminfo, const char *field);
+
 #endif

@@ -22,16 +22,25 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/blockdev.h"
 #include "harness/experiment.h"
 #include "harness/hostset.h"
+#include "harness/spawn.h"
 #include "harness/util.h"
 #include "results/store.h"
 
@@ -344,6 +353,7 @@ struct hs_disk {
 	char		*name;
 	char		*orig_sched;	/* at prepare */
 	char		*available;
+	int		 snapshotted;	/* original tunables journaled */
 };
 
 struct hs_arm {
@@ -982,6 +992,21 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 	int		 rc = 0;
 
 	free(sched_path);
+	/*
+	 * Before the first write to a disk, journal all the tunables of its
+	 * scheduler: some are linked (slice_idle_us is slice_idle * 1000),
+	 * so a tunable's original must be read before any of them changes.
+	 */
+	if (mine && !hd->snapshotted && ha->keys.n > 0) {
+		if ((cur = blockdev_scheduler(hd->name, NULL, cause)) == NULL)
+			return -1;
+		rc = strcmp(cur, hd->orig_sched) == 0 ?
+		    hs_snapshot_knobs(hs, hd, cur, cause) : 0;
+		free(cur);
+		if (rc == -1)
+			return -1;
+		hd->snapshotted = 1;
+	}
 	/* The scheduler first: the tunables' files depend on it. */
 	if (want == NULL && sit != NULL && sit->jid != 0)
 		want = hd->orig_sched;
@@ -1301,5 +1326,568 @@ hostset_restore_all(struct hostset *hs, char **cause)
 	/* A later apply journals afresh. */
 	for (i = 0; i < hs->nitems; i++)
 		hs->items[i].jid = 0;
+	for (i = 0; i < hs->ndisks; i++)
+		hs->disks[i].snapshotted = 0;
+	return rc;
+}
+
+#define DOCKER_TIMEOUT_NS	(30LL * 1000000000)
+
+/* The roots of every mounted cgroup hierarchy (v1 and unified). */
+static void
+hs_cgroup_roots(struct strvec *roots)
+{
+	struct mountinfo	mi;
+	const char		*env = getenv("ABBENCH_CGROUP_ROOT");
+	size_t			i;
+
+	if (env != NULL && *env == '/')
+		strvec_push(roots, env);
+	if (mountinfo_read(&mi, NULL) == -1)
+		return;
+	for (i = 0; i < mi.n; i++)
+		if ((strcmp(mi.e[i].fstype, "cgroup") == 0 ||
+		    strcmp(mi.e[i].fstype, "cgroup2") == 0) &&
+		    !strvec_has(roots, mi.e[i].mountpoint))
+			strvec_push(roots, mi.e[i].mountpoint);
+	mountinfo_release(&mi);
+}
+
+/* Remove one cgroup directory: children first, then kill what is left. */
+static int
+hs_rmdir_cgroup(const char *dir, int depth, char **cause)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 rc = 0, tries;
+
+	if (depth > 64)
+		return set_cause(cause, "'%s': cgroups nested too deeply", dir);
+	if ((d = opendir(dir)) == NULL)
+		return errno == ENOENT ? 0 : set_cause(cause,
+		    "cannot open '%s': %s", dir, strerror(errno));
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		char	*sub;
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, de->d_name);
+		rc = hs_rmdir_cgroup(sub, depth + 1, cause);
+		free(sub);
+	}
+	closedir(d);
+	if (rc == -1)
+		return -1;
+	for (tries = 0; tries < 100; tries++) {
+		char	*procs, *text, *p;
+
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		/* The processes of a dead run: they have no one to wait. */
+		procs = xasprintf("%s/cgroup.procs", dir);
+		text = read_small_file(procs, NULL);
+		free(procs);
+		for (p = text; p != NULL && *p != '\0';) {
+			long	pid = strtol(p, &p, 10);
+
+			if (pid > 1 && pid != (long)getpid())
+				kill((pid_t)pid, SIGKILL);
+			while (*p == '\n')
+				p++;
+			if (pid == 0)
+				break;
+		}
+		free(text);
+		nanosleep(&(struct timespec){ 0, 20 * 1000000 }, NULL);
+	}
+	return set_cause(cause, "cannot remove cgroup '%s': %s", dir,
+	    strerror(errno));
+}
+
+static int
+hs_remove_cgroup(const char *target, char **cause)
+{
+	struct strvec	roots = STRVEC_INIT;
+	const char	*rel = target;
+	size_t		i;
+	int		rc = 0, found = 0;
+
+	hs_cgroup_roots(&roots);
+	for (i = 0; i < roots.n; i++) {
+		size_t	n = strlen(roots.v[i]);
+
+		if (strncmp(target, roots.v[i], n) == 0 && target[n] == '/' &&
+		    target[n + 1] != '\0') {
+			strvec_clear(&roots);
+			if (strstr(target, "/../") != NULL)
+				return set_cause(cause, "refusing cgroup "
+				    "'%s'", target);
+			return hs_rmdir_cgroup(target, 0, cause);
+		}
+	}
+	while (*rel == '/')
+		rel++;
+	if (*rel == '\0' || strstr(target, "..") != NULL) {
+		strvec_clear(&roots);
+		return set_cause(cause, "refusing cgroup '%s'", target);
+	}
+	for (i = 0; i < roots.n; i++) {
+		char		*dir = xasprintf("%s/%s", roots.v[i], rel);
+		struct stat	 sb;
+
+		if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			found++;
+			if (hs_rmdir_cgroup(dir, 0, cause) == -1)
+				rc = -1;
+		}
+		free(dir);
+	}
+	strvec_clear(&roots);
+	return rc;
+}
+
+static int
+hs_nftw_rm(const char *path, const struct stat *sb, int type,
+    struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_DP)
+		return rmdir(path) == -1 && errno != ENOENT ? -1 : 0;
+	return unlink(path) == -1 && errno != ENOENT ? -1 : 0;
+}
+
+/* Only scratch places: /tmp, /var/tmp, or a directory named abbench-*. */
+static int
+hs_remove_dir(const char *target, char **cause)
+{
+	char		*real = realpath(target, NULL);
+	const char	*base;
+	int		 ok;
+
+	if (real == NULL)
+		return errno == ENOENT ? 0 : set_cause(cause,
+		    "cannot resolve '%s': %s", target, strerror(errno));
+	base = strrchr(real, '/') + 1;
+	ok = (str_startswith(real, "/tmp/") && real[5] != '\0') ||
+	    (str_startswith(real, "/var/tmp/") && real[9] != '\0') ||
+	    str_startswith(base, "abbench-");
+	if (!ok) {
+		set_cause(cause, "refusing to remove '%s': not under /tmp or "
+		    "/var/tmp and not an abbench- scratch directory", real);
+		free(real);
+		return -1;
+	}
+	if (nftw(real, hs_nftw_rm, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) ==
+	    -1) {
+		set_cause(cause, "cannot remove '%s': %s", real,
+		    strerror(errno));
+		free(real);
+		return -1;
+	}
+	free(real);
+	return 0;
+}
+
+static int
+hs_detach_loop(const char *target, char **cause)
+{
+	char	*dev = target[0] == '/' ? xstrdup(target) :
+		    xasprintf("/dev/%s", target);
+	int	 fd, rc = 0;
+
+	if (!str_startswith(dev, "/dev/loop")) {
+		rc = set_cause(cause, "'%s' is not a loop device", target);
+		free(dev);
+		return rc;
+	}
+	if ((fd = open(dev, O_RDONLY | O_CLOEXEC)) == -1) {
+		rc = errno == ENOENT ? 0 : set_cause(cause,
+		    "cannot open '%s': %s", dev, strerror(errno));
+		free(dev);
+		return rc;
+	}
+	/* ENXIO: not bound any more. Busy: the kernel detaches it on the
+	 * last close (autoclear). */
+	if (ioctl(fd, LOOP_CLR_FD, 0) == -1 && errno != ENXIO)
+		rc = set_cause(cause, "cannot detach '%s': %s", dev,
+		    strerror(errno));
+	close(fd);
+	free(dev);
+	return rc;
+}
+
+static int
+hs_unmount(const char *target, int *lazy, char **cause)
+{
+	*lazy = 0;
+	if (umount2(target, UMOUNT_NOFOLLOW) == 0 || errno == EINVAL ||
+	    errno == ENOENT)
+		return 0;
+	if (errno == EBUSY && umount2(target, MNT_DETACH | UMOUNT_NOFOLLOW) ==
+	    0) {
+		*lazy = 1;
+		return 0;
+	}
+	return set_cause(cause, "cannot unmount '%s': %s", target,
+	    strerror(errno));
+}
+
+/* `docker rm -f` the given containers; gone ones are not an error. */
+static int
+hs_docker_rm(char *const *ids, size_t n, char **cause)
+{
+	struct strvec	argv = STRVEC_INIT;
+	char		*out = NULL, *err = NULL;
+	int		 status = 0, rc = 0;
+	size_t		 i;
+
+	strvec_push(&argv, "docker");
+	strvec_push(&argv, "rm");
+	strvec_push(&argv, "-f");
+	for (i = 0; i < n; i++)
+		strvec_push(&argv, ids[i]);
+	if (spawn_capture(argv.v, DOCKER_TIMEOUT_NS, &out, &err, &status,
+	    cause) == -1)
+		rc = -1;
+	else if (status != 0 && (err == NULL ||
+	    strstr(err, "No such container") == NULL)) {
+		char	*how = spawn_describe_status(status, 0);
+
+		rc = set_cause(cause, "'docker rm -f' %s: %s", how,
+		    err != NULL ? strtrim(err) : "");
+		free(how);
+	}
+	free(out);
+	free(err);
+	strvec_clear(&argv);
+	return rc;
+}
+
+/* Objects of one run, newest first (a mount before its loop device). */
+static int
+hs_restore_objects(struct store *st, struct store_journal *j, size_t n,
+    struct hostset_report *rep, int *undone)
+{
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct store_journal *e = &j[i];
+		char	*why = NULL, *what = NULL;
+		int	 r, lazy = 0;
+
+		if (str_startswith(e->kind, "host.") ||
+		    strcmp(e->state, JOURNAL_RESTORED) == 0)
+			continue;
+		if (strcmp(e->kind, "container") == 0) {
+			char	*ids[1] = { e->target };
+
+			r = hs_docker_rm(ids, 1, &why);
+			what = xasprintf("removed container '%s'", e->target);
+		} else if (strcmp(e->kind, "cgroup") == 0) {
+			r = hs_remove_cgroup(e->target, &why);
+			what = xasprintf("removed cgroup '%s'", e->target);
+		} else if (strcmp(e->kind, "dir") == 0) {
+			r = hs_remove_dir(e->target, &why);
+			what = xasprintf("removed directory '%s'", e->target);
+		} else if (strcmp(e->kind, "loop") == 0) {
+			r = hs_detach_loop(e->target, &why);
+			what = xasprintf("detached loop device '%s'",
+			    e->target);
+		} else if (strcmp(e->kind, "mount") == 0) {
+			r = hs_unmount(e->target, &lazy, &why);
+			what = xasprintf("unmounted '%s'%s", e->target,
+			    lazy ? " (lazily: it was busy)" : "");
+		} else
+			r = set_cause(&why, "unknown journal entry kind '%s' "
+			    "for '%s'", e->kind, e->target);
+		if (r == -1) {
+			strvec_pushf(&rep->failed, "run %lld: %s",
+			    (long long)e->run_id, why);
+			rc = -1;
+		} else if (hs_mark_restored(st, e, rep, undone, what) == -1)
+			rc = -1;
+		free(why);
+		free(what);
+	}
+	return rc;
+}
+
+/*
+ * Containers labelled abbench.run=UUID, for every uuid at once: one docker
+ * call. Returns -1 when docker is absent or not reachable (*cause).
+ */
+static int
+hs_docker_labelled(struct strvec *ids, struct strvec *uuids, char **cause)
+{
+	char *const	 argv[] = { "docker", "ps", "-a", "--filter",
+			    "label=abbench.run", "--format",
+			    "{{.ID}} {{.Label \"abbench.run\"}}", NULL };
+	char		*out = NULL, *err = NULL, *line, *save = NULL;
+	int		 status = 0;
+
+	if (spawn_capture(argv, DOCKER_TIMEOUT_NS, &out, &err, &status,
+	    cause) == -1)
+		return -1;
+	if (status != 0) {
+		char	*how = spawn_describe_status(status, 0);
+
+		set_cause(cause, "'docker ps' %s: %s", how,
+		    err != NULL ? strtrim(err) : "");
+		free(how);
+		free(out);
+		free(err);
+		return -1;
+	}
+	for (line = strtok_r(out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char	*sp = strchr(line, ' ');
+
+		if (sp == NULL)
+			continue;
+		*sp = '\0';
+		strvec_push(ids, line);
+		strvec_push(uuids, strtrim(sp + 1));
+	}
+	free(out);
+	free(err);
+	return 0;
+}
+
+static int
+hs_same_host(const struct store_run *r)
+{
+	struct utsname	u;
+
+	if (r->host == NULL || *r->host == '\0' || uname(&u) == -1)
+		return 1;
+	return strcmp(r->host, u.nodename) == 0;
+}
+
+/* Is the run's abbench process still alive (not pid reuse)? */
+static int
+hs_run_alive(const struct store_run *r)
+{
+	char	*path, *comm;
+	int	 alive;
+
+	if (r->pid <= 0)
+		return 0;
+	if (r->pid == (int64_t)getpid())
+		return 1;
+	if (kill((pid_t)r->pid, 0) == -1 && errno == ESRCH)
+		return 0;
+	path = xasprintf("/proc/%lld/comm", (long long)r->pid);
+	comm = read_small_file(path, NULL);
+	free(path);
+	alive = comm != NULL && strstr(comm, "abbench") != NULL;
+	free(comm);
+	return alive;
+}
+
+struct hs_run_group {
+	int64_t		 run_id;
+	struct store_run run;
+	int		 have_run;
+	int		 skip;
+};
+
+int
+hostset_restore_runs(struct store *st, int64_t run_id, int flags,
+    struct hostset_report *rep, int *undone_out, char **cause)
+{
+	struct store_journal	*j = NULL;
+	struct store_run	*runs = NULL;
+	struct hs_run_group	*g = NULL;
+	struct strvec		 dids = STRVEC_INIT, duuids = STRVEC_INIT;
+	size_t			 n = 0, nruns = 0, ng = 0, capg = 0, i, k;
+	int			 undone = 0, failed = 0, docker_tried = 0;
+	int			 docker_ok = 0;
+
+	if (undone_out != NULL)
+		*undone_out = 0;
+	if (store_journal_pending(st, run_id, &j, &n, cause) == -1)
+		return -1;
+	if (store_runs_list(st, &runs, &nruns, cause) == -1) {
+		store_journal_free(j, n);
+		return -1;
+	}
+	/* The runs concerned: those with pending entries, and those left
+	 * running or interrupted (their containers). */
+	for (i = 0; i < nruns; i++) {
+		const struct store_run *r = &runs[i];
+		int	pending = 0;
+
+		for (k = 0; k < n && !pending; k++)
+			pending = j[k].run_id == r->id;
+		if (run_id != 0 && r->id != run_id)
+			continue;
+		if (!pending && run_id == 0 &&
+		    strcmp(r->status, RUN_RUNNING) != 0 &&
+		    strcmp(r->status, RUN_INTERRUPTED) != 0)
+			continue;
+		XGROW(g, ng, capg);
+		memset(&g[ng], 0, sizeof(g[ng]));
+		g[ng].run_id = r->id;
+		g[ng].run = *r;
+		g[ng].have_run = 1;
+		ng++;
+	}
+	/* Entries without a run (run_id NULL) are always undone. */
+	for (k = 0; k < n; k++)
+		if (j[k].run_id == 0 && run_id == 0) {
+			XGROW(g, ng, capg);
+			memset(&g[ng], 0, sizeof(g[ng]));
+			ng++;
+			break;
+		}
+	for (i = 0; i < ng; i++) {
+		struct hs_run_group *rg = &g[i];
+		struct store_journal *sub;
+		size_t	 nsub = 0;
+		int	 alive = rg->have_run && hs_run_alive(&rg->run);
+
+		if (rg->have_run && !(flags & HOSTSET_FORCE)) {
+			if (!hs_same_host(&rg->run)) {
+				strvec_pushf(&rep->notes, "run %lld was "
+				    "made on host '%s': skipped",
+				    (long long)rg->run_id, rg->run.host);
+				continue;
+			}
+			if (alive && rg->run.pid != (int64_t)getpid()) {
+				strvec_pushf(&rep->notes, "run %lld is "
+				    "still running (pid %lld): skipped",
+				    (long long)rg->run_id,
+				    (long long)rg->run.pid);
+				continue;
+			}
+		}
+		if ((flags & HOSTSET_STALE) && alive)
+			continue;
+		/* This run's entries, newest first. */
+		sub = xcalloc(n ? n : 1, sizeof(*sub));
+		for (k = 0; k < n; k++)
+			if (j[k].run_id == rg->run_id)
+				sub[nsub++] = j[k];
+		if (hs_restore_settings(st, sub, nsub, rep, &undone) == -1)
+			failed = 1;
+		if (hs_restore_objects(st, sub, nsub, rep, &undone) == -1)
+			failed = 1;
+		/* The copies own what the entries pointed to now (state). */
+		for (k = 0, nsub = 0; k < n; k++)
+			if (j[k].run_id == rg->run_id)
+				j[k] = sub[nsub++];
+		free(sub);
+		if (rg->have_run && rg->run.uuid != NULL) {
+			struct strvec	mine = STRVEC_INIT;
+			char		*why = NULL;
+
+			if (!docker_tried) {
+				docker_tried = 1;
+				docker_ok = hs_docker_labelled(&dids, &duuids,
+				    &why) == 0;
+				if (!docker_ok)
+					strvec_pushf(&rep->notes, "docker "
+					    "not reachable, labelled "
+					    "containers not checked: %s", why);
+				free(why);
+				why = NULL;
+			}
+			for (k = 0; docker_ok && k < dids.n; k++)
+				if (strcmp(duuids.v[k], rg->run.uuid) == 0)
+					strvec_push(&mine, dids.v[k]);
+			if (mine.n > 0 && hs_docker_rm(mine.v, mine.n,
+			    &why) == -1) {
+				strvec_pushf(&rep->failed, "run %lld: %s",
+				    (long long)rg->run_id, why);
+				failed = 1;
+			} else
+				for (k = 0; k < mine.n; k++) {
+					strvec_pushf(&rep->done, "run %lld: "
+					    "removed container '%s' (label "
+					    "abbench.run)",
+					    (long long)rg->run_id, mine.v[k]);
+					undone++;
+				}
+			free(why);
+			strvec_clear(&mine);
+		}
+		if (rg->have_run && !alive &&
+		    strcmp(rg->run.status, RUN_RUNNING) == 0) {
+			char	*why = NULL;
+
+			if (store_run_set_status(st, rg->run_id,
+			    RUN_INTERRUPTED, now_wall_ns(), &why) == 0)
+				strvec_pushf(&rep->notes, "run %lld: its "
+				    "process is gone, marked interrupted",
+				    (long long)rg->run_id);
+			free(why);
+		}
+	}
+	strvec_clear(&dids);
+	strvec_clear(&duuids);
+	for (i = 0; i < nruns; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	free(g);
+	store_journal_free(j, n);
+	if (undone_out != NULL)
+		*undone_out = undone;
+	if (failed)
+		return set_cause(cause, "%zu host change%s could not be "
+		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",
+		    rep->failed.n > 0 ? ": " : "",
+		    rep->failed.n > 0 ? rep->failed.v[0] : "");
+	return 0;
+}
+
+int
+hostset_restore_journal(struct store *st, int64_t run_id, int *undone,
+    char **cause)
+{
+	struct hostset_report	rep = HOSTSET_REPORT_INIT;
+	int			rc;
+
+	rc = hostset_restore_runs(st, run_id, 0, &rep, undone, cause);
+	hostset_report_release(&rep);
+	return rc;
+}
+
+int
+hostset_restore_stale_report(struct store *st, struct hostset_report *rep,
+    char **cause)
+{
+	char	*why = NULL;
+	int	 undone = 0;
+
+	if (hostset_restore_runs(st, 0, HOSTSET_STALE, rep, &undone,
+	    &why) == -1 && rep->failed.n == 0) {
+		/* A store error, not a setting left changed. */
+		if (cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		return -1;
+	}
+	free(why);
+	return undone;
+}
+
+int
+hostset_restore_stale(struct store *st, char **cause)
+{
+	struct hostset_report	rep = HOSTSET_REPORT_INIT;
+	int			rc;
+
+	rc = hostset_restore_stale_report(st, &rep, cause);
+	if (rc >= 0 && rep.failed.n > 0) {
+		rc = set_cause(cause, "%zu host change%s left by an earlier "
+		    "run could not be undone: %s", rep.failed.n,
+		    rep.failed.n == 1 ? "" : "s", rep.failed.v[0]);
+	}
+	hostset_report_release(&rep);
 	return rc;
 }

@@ -95,12 +95,13 @@ enum hostset_restore_flags {
 int	hostset_restore_runs(struct store *st, int64_t run_id, int flags,
 	    struct hostset_report *rep, int *undone, char **cause);
 /*
- * At the start of a run: restore what runs that died (their pid is gone)
- * left behind. Returns the number of items undone (listed in rep->done,
- * for the caller to print as warnings), or -1.
+ * hostset_restore_stale with what was done (rep->done, one line per item
+ * for the caller to print as warnings) and what could not be (rep->failed;
+ * the return is then still the count undone, not -1: the caller warns).
+ * -1 only on a store error.
  */
-int	hostset_restore_stale(struct store *st, struct hostset_report *rep,
-	    char **cause);
+int	hostset_restore_stale_report(struct store *st,
+	    struct hostset_report *rep, char **cause);
 
 /*
  * At the start of a run: restore what runs whose process died (kill -9)

@@ -209,6 +209,11 @@ spawn_start(struct child *c, char **cause)
 	c->in_fd = inp[1];
 	if (c->in_fd != -1)
 		fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
+	/* drain() after a poll timeout must not block on a silent child. */
+	if (c->out_fd != -1)
+		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+	if (c->err_fd != -1)
+		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
 	/* The sync pipe closes on exec; a message means exec failed. */
 	do
 		n = read(syncp[0], msg, sizeof msg - 1);

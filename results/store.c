@@ -359,28 +359,38 @@ dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* What the raw file says before SQLite opens it. */
+struct store_file_info {
+	int		empty;		/* zero length */
+	int		have_wal;	/* a -wal file with content beside it */
+	int		header_ok;	/* app_id, version, pages are current */
+	uint32_t	app_id;
+	uint32_t	version;
+	uint32_t	pages;
+};
+
 /*
  * Look at the raw file before SQLite does, so that a text file or a
- * truncated database gets a clear message. Sets *empty for a zero-length
- * file (which becomes a new database when creating is allowed).
+ * truncated database gets a clear message, and so that a file can be
+ * identified without opening it in SQLite (which would leave -wal and -shm
+ * files beside a file we then refuse).
  */
 static int
-store_check_file(const char *path, const struct stat *sb, int *empty,
-    char **cause)
+store_check_file(const char *path, const struct stat *sb,
+    struct store_file_info *fi, char **cause)
 {
 	unsigned char	 hdr[100];
 	ssize_t		 n;
 	int		 fd;
-	uint32_t	 page_size, pages;
+	uint32_t	 page_size;
 	char		*wal;
 	struct stat	 wsb;
-	int		 have_wal;
 
-	*empty = 0;
+	memset(fi, 0, sizeof *fi);
 	if (!S_ISREG(sb->st_mode))
 		return set_cause(cause, "'%s' is not a regular file", path);
 	if (sb->st_size == 0) {
-		*empty = 1;
+		fi->empty = 1;
 		return 0;
 	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
@@ -404,20 +414,23 @@ store_check_file(const char *path, const struct stat *sb, int *empty,
 		return set_cause(cause, "'%s' is corrupt (bad page size %u)",
 		    path, page_size);
 	/*
-	 * The page count in the header is reliable when it is marked valid
-	 * and no write-ahead log holds newer pages.
+	 * The header is current when no write-ahead log holds newer pages
+	 * (a -wal file is emptied or removed at the last checkpoint).
 	 */
 	wal = xasprintf("%s-wal", path);
-	have_wal = stat(wal, &wsb) == 0 && wsb.st_size > 0;
+	fi->have_wal = stat(wal, &wsb) == 0 && wsb.st_size > 0;
 	free(wal);
-	pages = get_be32(hdr + 28);
-	if (!have_wal && pages != 0 &&
-	    get_be32(hdr + 24) == get_be32(hdr + 92) &&
-	    (uint64_t)sb->st_size < (uint64_t)pages * page_size)
+	fi->pages = get_be32(hdr + 28);
+	fi->version = get_be32(hdr + 60);
+	fi->app_id = get_be32(hdr + 68);
+	fi->header_ok = !fi->have_wal && fi->pages != 0 &&
+	    get_be32(hdr + 24) == get_be32(hdr + 92);
+	if (fi->header_ok &&
+	    (uint64_t)sb->st_size < (uint64_t)fi->pages * page_size)
 		return set_cause(cause, "'%s' is truncated or corrupt "
 		    "(%lld bytes, its header says %u pages of %u bytes)",
-		    path, (long long)sb->st_size, pages, page_size);
-	if (!have_wal && sb->st_size % page_size != 0)
+		    path, (long long)sb->st_size, fi->pages, page_size);
+	if (!fi->have_wal && sb->st_size % page_size != 0)
 		return set_cause(cause, "'%s' is truncated or corrupt "
 		    "(%lld bytes, not a multiple of the %u-byte page size)",
 		    path, (long long)sb->st_size, page_size);
@@ -489,9 +502,33 @@ store_open_error(struct store *st, char **cause)
 }
 
 /*
- * What kind of file is open: 1 = abbench database (version in *version),
- * 0 = an empty SQLite database. Anything else is refused.
+ * The verdict on a file from its application id, schema version and
+ * whether it has tables: 1 = abbench database, 0 = an empty SQLite
+ * database (ours to set up), -1 = refused with *cause.
  */
+static int
+store_verdict(const char *path, int64_t app, int64_t version, int has_tables,
+    char **cause)
+{
+	if (app == STORE_APPLICATION_ID) {
+		if (version > STORE_SCHEMA_VERSION)
+			return set_cause(cause, "'%s' has schema version "
+			    "%lld, newer than this abbench supports (%d): "
+			    "use a newer abbench", path, (long long)version,
+			    STORE_SCHEMA_VERSION);
+		return 1;
+	}
+	if (app == 0 && version == 0 && !has_tables)
+		return 0;
+	if (app != 0)
+		return set_cause(cause, "'%s' is not an abbench database "
+		    "(an SQLite database of another program, application "
+		    "id 0x%08llx)", path, (unsigned long long)app);
+	return set_cause(cause, "'%s' is not an abbench database (an SQLite "
+	    "database of another program)", path);
+}
+
+/* The same from an open (read-only) connection, when a WAL is active. */
 static int
 store_identify(struct store *st, int64_t *version, char **cause)
 {
@@ -504,23 +541,7 @@ store_identify(struct store *st, int64_t *version, char **cause)
 		store_open_error(st, cause);
 		return -1;
 	}
-	if (app == STORE_APPLICATION_ID) {
-		if (*version > STORE_SCHEMA_VERSION)
-			return set_cause(cause, "'%s' has schema version "
-			    "%lld, newer than this abbench supports (%d): "
-			    "use a newer abbench", st->path,
-			    (long long)*version, STORE_SCHEMA_VERSION);
-		return 1;
-	}
-	if (app == 0 && *version == 0 && ntables == 0)
-		return 0;
-	if (app != 0)
-		return set_cause(cause, "'%s' is not an abbench database "
-		    "(an SQLite database of another program, application "
-		    "id 0x%08llx)", st->path, (unsigned long long)app);
-	return set_cause(cause, "'%s' is not an abbench database (an SQLite "
-	    "database of another program, with %lld tables)", st->path,
-	    (long long)ntables);
+	return store_verdict(st->path, app, *version, ntables > 0, cause);
 }
 
 static int
@@ -588,19 +609,64 @@ store_check_writable(const char *path, int exists, char **cause)
 	return 0;
 }
 
+static int
+store_set_pragmas(struct store *st, int flags, char **cause)
+{
+	char	*sql;
+	int	 rc;
+
+	if (store_exec(st, "PRAGMA journal_mode = WAL", cause) != 0)
+		return -1;
+	sql = xasprintf("PRAGMA synchronous = %s",
+	    (flags & STORE_DURABLE) ? "FULL" : "NORMAL");
+	rc = store_exec(st, sql, cause);
+	free(sql);
+	if (rc != 0)
+		return -1;
+	return store_exec(st, "PRAGMA foreign_keys = ON", cause);
+}
+
+/*
+ * A read-only handle. Where we may write, the connection is read-write
+ * with query_only set: on close it then removes the -wal and -shm files
+ * that a read-only connection would leave behind. In a directory we
+ * cannot write, SQLite cannot make the -shm file a reader of a WAL
+ * database needs; with no -wal file there is no writer either, so the
+ * file is read as immutable.
+ */
+static int
+store_open_readonly(struct store *st, char **cause)
+{
+	char	*dir = dir_of(st->path), *wal = xasprintf("%s-wal", st->path);
+	int	 dir_w = access(dir, W_OK) == 0;
+	int	 file_w = access(st->path, W_OK) == 0;
+	int	 have_wal = access(wal, F_OK) == 0;
+
+	free(dir);
+	free(wal);
+	if (dir_w && file_w) {
+		if (store_sqlite_open(st, SQLITE_OPEN_READWRITE, NULL,
+		    cause) != 0)
+			return -1;
+	} else if (store_sqlite_open(st, SQLITE_OPEN_READONLY,
+	    !dir_w && !have_wal ? "immutable=1" : NULL, cause) != 0)
+		return -1;
+	return store_exec(st, "PRAGMA query_only = 1", cause);
+}
+
 struct store *
 store_open(const char *path, int flags, char **cause)
 {
-	struct store	*st;
-	struct stat	 sb;
-	int		 exists, empty = 0, kind = 0;
-	int64_t		 version = 0;
-	char		*dir, *wal, *sql;
-	int		 ro_immutable = 0;
+	struct store		*st;
+	struct stat		 sb;
+	struct store_file_info	 fi;
+	int			 exists, kind = 0;
+	int64_t			 version = 0;
 
 	st = xcalloc(1, sizeof *st);
 	st->path = xstrdup(path);
 	st->flags = flags;
+	memset(&fi, 0, sizeof fi);
 
 	exists = stat(path, &sb) == 0;
 	if (!exists && errno != ENOENT) {
@@ -612,32 +678,30 @@ store_open(const char *path, int flags, char **cause)
 		goto fail;
 	}
 	if (exists) {
-		if (store_check_file(path, &sb, &empty, cause) != 0)
+		if (store_check_file(path, &sb, &fi, cause) != 0)
 			goto fail;
-		if (empty && (flags & STORE_READONLY)) {
+		if (fi.empty && (flags & STORE_READONLY)) {
 			set_cause(cause, "'%s' is empty, not an abbench "
 			    "database", path);
 			goto fail;
 		}
 	}
 
-	if (exists && !empty) {
-		/*
-		 * Identify the file on a read-only connection first, so that a
-		 * refused file is never written to. In a directory we cannot
-		 * write, SQLite cannot make the -shm file a reader of a WAL
-		 * database needs; with no -wal file there is no writer either,
-		 * so the file can be read as immutable.
-		 */
-		dir = dir_of(path);
-		wal = xasprintf("%s-wal", path);
-		ro_immutable = access(dir, W_OK) != 0 && access(wal, F_OK) != 0;
-		free(dir);
-		free(wal);
-		if (store_sqlite_open(st, SQLITE_OPEN_READONLY,
-		    ro_immutable ? "immutable=1" : NULL, cause) != 0)
-			goto fail;
-		if ((kind = store_identify(st, &version, cause)) < 0)
+	if (exists && !fi.empty) {
+		/* Identify the file before anything can write to it. */
+		if (fi.header_ok) {
+			version = fi.version;
+			kind = store_verdict(path, fi.app_id, fi.version,
+			    fi.pages > 1, cause);
+		} else {
+			if (store_sqlite_open(st, SQLITE_OPEN_READONLY, NULL,
+			    cause) != 0)
+				goto fail;
+			kind = store_identify(st, &version, cause);
+			sqlite3_close(st->db);
+			st->db = NULL;
+		}
+		if (kind < 0)
 			goto fail;
 		if (kind == 0 && (flags & STORE_READONLY)) {
 			set_cause(cause, "'%s' is an empty SQLite database, "
@@ -647,19 +711,18 @@ store_open(const char *path, int flags, char **cause)
 		if (flags & STORE_READONLY) {
 			if (version < STORE_SCHEMA_VERSION) {
 				set_cause(cause, "'%s' has schema version "
-				    "%lld and needs an upgrade: open it once "
-				    "for writing (for example 'abbench db "
-				    "check')", path, (long long)version);
+				    "%lld and needs an upgrade: run a command "
+				    "that writes to it (such as 'abbench db "
+				    "import')", path, (long long)version);
 				goto fail;
 			}
-			store_exec(st, "PRAGMA query_only = 1", NULL);
+			if (store_open_readonly(st, cause) != 0)
+				goto fail;
+			/* Refuse what the header alone could not show. */
+			if (store_identify(st, &version, cause) != 1)
+				goto fail;
 			return st;
 		}
-		sqlite3_close(st->db);
-		st->db = NULL;
-	} else if (flags & STORE_READONLY) {
-		set_cause(cause, "cannot open '%s': no such file", path);
-		goto fail;
 	}
 
 	if (store_check_writable(path, exists, cause) != 0)
@@ -667,16 +730,12 @@ store_open(const char *path, int flags, char **cause)
 	if (store_sqlite_open(st, SQLITE_OPEN_READWRITE |
 	    (exists ? 0 : SQLITE_OPEN_CREATE), NULL, cause) != 0)
 		goto fail;
-	if (store_exec(st, "PRAGMA journal_mode = WAL", cause) != 0)
-		goto fail;
-	sql = xasprintf("PRAGMA synchronous = %s",
-	    (flags & STORE_DURABLE) ? "FULL" : "NORMAL");
-	if (store_exec(st, sql, cause) != 0) {
-		free(sql);
-		goto fail;
+	if (exists && !fi.empty) {
+		/* A truncated file can pass the header checks. */
+		if (store_identify(st, &version, cause) < 0)
+			goto fail;
 	}
-	free(sql);
-	if (store_exec(st, "PRAGMA foreign_keys = ON", cause) != 0)
+	if (store_set_pragmas(st, flags, cause) != 0)
 		goto fail;
 	if (version < STORE_SCHEMA_VERSION || kind == 0) {
 		if (store_migrate(st, cause) != 0)

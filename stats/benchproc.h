@@ -29,6 +29,14 @@ struct bp_res {
 	size_t			 nvalues;
 	const char		**units;	/* canonical tidied units */
 	const char		*fullx;		/* cache: excluded fullname */
+	struct bf_value		*own;		/* filtered copy of values */
+	size_t			 capown;
+	/* The reader's pointers the canonical config was made from. */
+	const char		**rkeys;
+	const char		**rvals;
+	size_t			 nvalid;
+	size_t			 capconfig;
+	const char		*rlabel;
 };
 
 enum bp_order {
@@ -86,12 +94,15 @@ void		 bp_filter_free(struct bp_filter *f);
 
 /*
  * Make a result canonical: label, name and config strings interned.
- * The previous res (same reader) lets unchanged config be reused.
+ * Config strings unchanged since the previous result of the same reader
+ * are reused without hashing.
  * Values are copied by reference; units interned.
  */
 void		 bp_res_init(struct bp_parser *p, struct bp_res *res,
 		    const struct bf_result *r);
 void		 bp_res_release(struct bp_res *res);
+/* Call before the first result of each new reader. */
+void		 bp_res_new_input(struct bp_res *res);
 
 /*
  * Apply the filter and the fixed-order filters of the parsed

@@ -291,7 +291,8 @@ go_erfc(double x)
 			    s * (sb5 + s * (sb6 + s * sb7))))));
 		}
 		z = bits_to_double(double_to_bits(x) & 0xffffffff00000000ULL);
-		r = go_exp(-z * z - 0.5625) * go_exp((z - x) * (z + x) + rv / sv);
+		r = go_exp(-z * z - 0.5625) *
+		    go_exp((z - x) * (z + x) + rv / sv);
 		if (sign)
 			return 2 - r / x;
 		return r / x;
@@ -371,7 +372,8 @@ underscore_ok(const char *s, size_t len)
 		hex = lower(s[1]) == 'x';
 	}
 	for (; i < len; i++) {
-		if ((s[i] >= '0' && s[i] <= '9') || (hex && is_hex_digit(s[i]))) {
+		if ((s[i] >= '0' && s[i] <= '9') ||
+		    (hex && is_hex_digit(s[i]))) {
 			saw = '0';
 			continue;
 		}

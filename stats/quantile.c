@@ -37,7 +37,8 @@ binom_pmf(int n, double q, int k)
 {
 	if (k < 0 || k > n)
 		return 0;
-	return go_choose(n, k) * pow(q, (double)k) * pow(1 - q, (double)(n - k));
+	return go_choose(n, k) * pow(q, (double)k) *
+	    pow(1 - q, (double)(n - k));
 }
 
 /* NormalDist{mu, sigma}.CDF(x). */
@@ -51,17 +52,27 @@ normal_cdf(double mu, double sigma, double x)
 static double
 normal_inv_cdf(double mu, double sigma, double p)
 {
-	const double	a1 = -3.969683028665376e+01, a2 = 2.209460984245205e+02;
-	const double	a3 = -2.759285104469687e+02, a4 = 1.383577518672690e+02;
-	const double	a5 = -3.066479806614716e+01, a6 = 2.506628277459239e+00;
-	const double	b1 = -5.447609879822406e+01, b2 = 1.615858368580409e+02;
-	const double	b3 = -1.556989798598866e+02, b4 = 6.680131188771972e+01;
+	const double	a1 = -3.969683028665376e+01;
+	const double	a2 = 2.209460984245205e+02;
+	const double	a3 = -2.759285104469687e+02;
+	const double	a4 = 1.383577518672690e+02;
+	const double	a5 = -3.066479806614716e+01;
+	const double	a6 = 2.506628277459239e+00;
+	const double	b1 = -5.447609879822406e+01;
+	const double	b2 = 1.615858368580409e+02;
+	const double	b3 = -1.556989798598866e+02;
+	const double	b4 = 6.680131188771972e+01;
 	const double	b5 = -1.328068155288572e+01;
-	const double	c1 = -7.784894002430293e-03, c2 = -3.223964580411365e-01;
-	const double	c3 = -2.400758277161838e+00, c4 = -2.549732539343734e+00;
-	const double	c5 = 4.374664141464968e+00, c6 = 2.938163982698783e+00;
-	const double	d1 = 7.784695709041462e-03, d2 = 3.224671290700398e-01;
-	const double	d3 = 2.445134137142996e+00, d4 = 3.754408661907416e+00;
+	const double	c1 = -7.784894002430293e-03;
+	const double	c2 = -3.223964580411365e-01;
+	const double	c3 = -2.400758277161838e+00;
+	const double	c4 = -2.549732539343734e+00;
+	const double	c5 = 4.374664141464968e+00;
+	const double	c6 = 2.938163982698783e+00;
+	const double	d1 = 7.784695709041462e-03;
+	const double	d2 = 3.224671290700398e-01;
+	const double	d3 = 2.445134137142996e+00;
+	const double	d4 = 3.754408661907416e+00;
 	const double	plow = 0.02425, phigh = 1 - plow;
 	double		x, q, r, e, u;
 
@@ -82,8 +93,9 @@ normal_inv_cdf(double mu, double sigma, double p)
 	} else {
 		q = p - 0.5;
 		r = q * q;
-		x = (((((a1 * r + a2) * r + a3) * r + a4) * r + a5) * r + a6) *
-		    q / (((((b1 * r + b2) * r + b3) * r + b4) * r + b5) * r + 1);
+		x = (((((a1 * r + a2) * r + a3) * r + a4) * r + a5) * r +
+		    a6) * q /
+		    (((((b1 * r + b2) * r + b3) * r + b4) * r + b5) * r + 1);
 	}
 	e = 0.5 * go_erfc(-x / M_SQRT2) - p;
 	u = e * sqrt(2 * M_PI) * go_exp(x * x / 2);

@@ -24,7 +24,7 @@
 /* go-moremath MannWhitneyExactLimit and MannWhitneyTiesExactLimit. */
 #define UTEST_EXACT_LIMIT	50
 #define UTEST_TIES_EXACT_LIMIT	25
-#define UTEST_MAXN		(2 * UTEST_EXACT_LIMIT)
+#define UTEST_MAXN		(2 * UTEST_TIES_EXACT_LIMIT)
 
 #define NONE			INT_MIN
 
@@ -34,15 +34,19 @@ struct uentry {
 	int		 ties;		/* 0: no-ties CDF, 1: tie counts */
 	int		 n1, n2, k;
 	int		*t;		/* tie run lengths (ties only) */
-	double		*vals;		/* cumulative pdf, or counts */
-	int		 lo, hi;	/* vals[w - lo], lo <= w <= hi */
+	/*
+	 * No ties: vals[u] = CDF numerator sums for u in [0, hi].
+	 * Ties: vals[0] = the count for 2U <= lo (== hi).
+	 */
+	double		*vals;
+	int		 lo, hi;
 };
 
 struct bm_ucache {
 	struct uentry	**buckets;
 	size_t		  nbuckets;
 	size_t		  count;
-	/* Go's Choose(n, k) for n <= UTEST_MAXN. */
+	/* Go's Choose(n, k) for n <= UTEST_MAXN (the tie recurrence). */
 	double		  choose[UTEST_MAXN + 1][UTEST_MAXN + 1];
 	/* Scratch for the tie recurrence. */
 	double		 *lvl[2];
@@ -105,13 +109,13 @@ ukey_hash(int ties, int n1, int n2, const int *t, int k)
 
 static struct uentry *
 ucache_find(struct bm_ucache *c, uint64_t h, int ties, int n1, int n2,
-    const int *t, int k)
+    const int *t, int k, int w)
 {
 	struct uentry	*e;
 
 	for (e = c->buckets[h % c->nbuckets]; e != NULL; e = e->next) {
 		if (e->hash == h && e->ties == ties && e->n1 == n1 &&
-		    e->n2 == n2 && e->k == k &&
+		    e->n2 == n2 && e->k == k && e->lo == w &&
 		    (k == 0 || memcmp(e->t, t, k * sizeof(*t)) == 0))
 			return e;
 	}
@@ -209,7 +213,7 @@ udist_cdf_noties(struct bm_ucache *c, int n1, int n2, double u)
 	nn = n1 < n2 ? n1 : n2;
 	mm = n1 < n2 ? n2 : n1;
 	h = ukey_hash(0, nn, mm, NULL, 0);
-	e = ucache_find(c, h, 0, nn, mm, NULL, 0);
+	e = ucache_find(c, h, 0, nn, mm, NULL, 0, 0);
 	if (e == NULL) {
 		e = xcalloc(1, sizeof(*e));
 		e->hash = h;
@@ -236,24 +240,29 @@ scratch(struct bm_ucache *c, int which, size_t n)
 }
 
 /*
- * makeUmemo(target, n1, t)[K][(n1, target)] and its neighbours: the
- * counts A[K][(n1, w)] for w in [*rlo, target] (*rlo <= target), into a
- * malloc'd array.
+ * makeUmemo(target, n1, t)[K][(n1, target)]: the number of placements of
+ * n1 first-sample values in the tie groups t[0..kk-1] with 2U <= target.
+ *
+ * Top-down, each (k, n) gets the interval [lo, hi] of 2U values that the
+ * single top key can reach (Go visits a subset of it); bottom-up, the
+ * counts of every interval are computed into dense rows, two levels at a
+ * time.
  */
-static double *
-udist_tie_counts(struct bm_ucache *c, int n1, const int *t, int kk,
-    int target, int *rlo)
+static double
+udist_tie_count(struct bm_ucache *c, int n1, const int *t, int kk,
+    int target)
 {
 	int	 a[UTEST_MAXN + 2], tsum[UTEST_MAXN + 2];
 	int	 umin[UTEST_TIES_EXACT_LIMIT + 1];
 	int	 umax[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
-	int	 need[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	int	 hi[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	int	 lo[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
 	size_t	 off[2][UTEST_TIES_EXACT_LIMIT + 1];
-	int	 lo[2][UTEST_TIES_EXACT_LIMIT + 1];
-	int	 k, n, j, rk, rem, take, s, w, wp, np, hv, c0, rklo, rkhi;
-	int	 cur, prv, nmax, lo_n, hi_n, n2tot, r2lo, r2hi, r2;
+	int	 k, n, j, rk, rem, take, s, w, wp, np, hv, lv, c0, rklo, rkhi;
+	int	 cur, prv, nmax, n2tot, r2lo, r2hi, r2, tk, ts;
 	size_t	 total;
-	double	*buf, *pbuf, *row, asum, x;
+	double	*buf, *pbuf, *row, asum, x, x0, x1, all0, all1;
+	const double	*p0, *p1;
 	const double (*ch)[UTEST_MAXN + 1] = c->choose;
 
 	/* a[k] = 2*(ranks below group k) + t[k-1]; tsum[k] = sum t[:k]. */
@@ -291,32 +300,43 @@ udist_tie_counts(struct bm_ucache *c, int n1, const int *t, int kk,
 			take++;
 			umax[k][n] = s - n * n;
 		}
-		for (n = 0; n <= n1; n++)
-			need[k][n] = NONE;
+		for (n = 0; n <= n1; n++) {
+			hi[k][n] = NONE;
+			lo[k][n] = INT_MAX;
+		}
 	}
 
-	/* Top-down: the largest 2U needed for each (k, n). */
-	need[kk][n1] = target;
+	/*
+	 * Top-down: the keys (n', w') that makeUmemo adds to A[k] from a key
+	 * (n, w) of A[k+1] are w' = w - rk*(a[k+1] - 2n + rk) within
+	 * [twoUmin, twoUmax].  Keep the range of them per (k, n').
+	 */
+	hi[kk][n1] = lo[kk][n1] = target;
 	for (k = kk - 1; k >= 2; k--) {
 		nmax = n1 < tsum[k + 1] ? n1 : tsum[k + 1];
 		for (n = 0; n <= nmax; n++) {
-			if (need[k + 1][n] == NONE)
+			if (hi[k + 1][n] == NONE)
 				continue;
 			rklo = n - tsum[k] > 0 ? n - tsum[k] : 0;
 			rkhi = n < t[k] ? n : t[k];
 			for (rk = rklo; rk <= rkhi; rk++) {
-				wp = need[k + 1][n] - rk * (a[k + 1] - 2 * n + rk);
+				c0 = rk * (a[k + 1] - 2 * n + rk);
 				np = n - rk;
-				if (wp < umin[np])
+				wp = hi[k + 1][n] - c0;
+				lv = lo[k + 1][n] - c0;
+				if (wp < umin[np] || lv > umax[k][np])
 					continue;
 				hv = wp < umax[k][np] ? wp : umax[k][np];
-				if (hv > need[k][np])
-					need[k][np] = hv;
+				lv = lv > umin[np] ? lv : umin[np];
+				if (hv > hi[k][np])
+					hi[k][np] = hv;
+				if (lv < lo[k][np])
+					lo[k][np] = lv;
 			}
 		}
 	}
 
-	/* Bottom-up over dense rows [lo, need] per (k, n). */
+	/* Bottom-up over the dense rows [lo, hi] of each (k, n). */
 	cur = 0;
 	prv = 1;
 	for (k = 2; k <= kk; k++) {
@@ -324,26 +344,21 @@ udist_tie_counts(struct bm_ucache *c, int n1, const int *t, int kk,
 		total = 0;
 		for (n = 0; n <= nmax; n++) {
 			off[cur][n] = total;
-			if (need[k][n] == NONE)
-				continue;
-			lo_n = umin[n];
-			if (k == kk && target < lo_n)
-				lo_n = target;
-			lo[cur][n] = lo_n;
-			total += (size_t)(need[k][n] - lo_n + 1);
+			if (hi[k][n] != NONE)
+				total += (size_t)(hi[k][n] - lo[k][n] + 1);
 		}
 		buf = scratch(c, cur, total + 1);
 		pbuf = c->lvl[prv];
+		tk = t[k - 1];
+		ts = tsum[k - 1];
 		for (n = 0; n <= nmax; n++) {
-			if (need[k][n] == NONE || (k == kk && n != n1))
+			if (hi[k][n] == NONE)
 				continue;
-			lo_n = lo[cur][n];
-			hi_n = need[k][n];
-			row = buf + off[cur][n] - lo_n;
+			row = buf + off[cur][n] - lo[k][n];
 			if (k == 2) {
 				n2tot = t[0] + t[1];
 				r2lo = n - t[0] > 0 ? n - t[0] : 0;
-				for (w = lo_n; w <= hi_n; w++) {
+				for (w = lo[k][n]; w <= hi[k][n]; w++) {
 					asum = 0.0;
 					/* Go's integer division truncates. */
 					r2hi = (w - n * (t[0] - n)) / n2tot;
@@ -359,22 +374,52 @@ udist_tie_counts(struct bm_ucache *c, int n1, const int *t, int kk,
 				}
 				continue;
 			}
-			rklo = n - tsum[k - 1] > 0 ? n - tsum[k - 1] : 0;
-			rkhi = n < t[k - 1] ? n : t[k - 1];
-			for (w = lo_n; w <= hi_n; w++) {
+			rklo = n - ts > 0 ? n - ts : 0;
+			rkhi = n < tk ? n : tk;
+			if (tk == 1 && rklo == 0 && rkhi == 1) {
+				/*
+				 * A group of one: 0 + x0*1 + x1*1, which is
+				 * exactly x0 + x1.
+				 */
+				c0 = a[k] - 2 * n + 1;
+				all0 = ch[ts][n];
+				all1 = ch[ts][n - 1];
+				p0 = hi[k - 1][n] == NONE ? NULL :
+				    pbuf + off[prv][n] - lo[k - 1][n];
+				p1 = hi[k - 1][n - 1] == NONE ? NULL :
+				    pbuf + off[prv][n - 1] - lo[k - 1][n - 1];
+				for (w = lo[k][n]; w <= hi[k][n]; w++) {
+					if (w > umax[k - 1][n])
+						x0 = all0;
+					else if (w < umin[n])
+						x0 = 0;
+					else
+						x0 = p0[w];
+					wp = w - c0;
+					if (wp > umax[k - 1][n - 1])
+						x1 = all1;
+					else if (wp < umin[n - 1])
+						x1 = 0;
+					else
+						x1 = p1[wp];
+					row[w] = x0 + x1;
+				}
+				continue;
+			}
+			for (w = lo[k][n]; w <= hi[k][n]; w++) {
 				asum = 0.0;
 				for (rk = rklo; rk <= rkhi; rk++) {
 					c0 = rk * (a[k] - 2 * n + rk);
 					np = n - rk;
 					wp = w - c0;
 					if (wp > umax[k - 1][np])
-						x = ch[tsum[k - 1]][np];
+						x = ch[ts][np];
 					else if (wp < umin[np])
 						x = 0;
 					else
-						x = pbuf[off[prv][np] - lo[prv][np]
-						    + wp];
-					asum += x * ch[t[k - 1]][rk];
+						x = pbuf[off[prv][np] -
+						    lo[k - 1][np] + wp];
+					asum += x * ch[tk][rk];
 				}
 				row[w] = asum;
 			}
@@ -382,13 +427,8 @@ udist_tie_counts(struct bm_ucache *c, int n1, const int *t, int kk,
 		cur ^= 1;
 		prv ^= 1;
 	}
-
-	/* The top row (k == K, n == n1) is in the last level, now "prv". */
-	*rlo = lo[prv][n1];
-	row = xmalloc((size_t)(target - *rlo + 1) * sizeof(*row));
-	memcpy(row, c->lvl[prv] + off[prv][n1],
-	    (size_t)(target - *rlo + 1) * sizeof(*row));
-	return row;
+	/* The last level computed is now "prv"; its only row is (K, n1). */
+	return c->lvl[prv][off[prv][n1]];
 }
 
 /* UDist{n1, n2, t}.CDF(u) with ties. */
@@ -398,21 +438,17 @@ udist_cdf_ties(struct bm_ucache *c, int n1, int n2, const int *t, int kk,
 {
 	struct uentry	*e;
 	uint64_t	 h;
-	int		 w, rlo;
-	double		*row, cnt;
+	int		 w;
 
 	if (u < 0)
 		return 0;
 	if (u >= (double)(n1 * n2))
 		return 1;
 	w = (int)(2 * u);
-	h = ukey_hash(1, n1, n2, t, kk);
-	e = ucache_find(c, h, 1, n1, n2, t, kk);
-	if (e != NULL && w >= e->lo && w <= e->hi)
-		return e->vals[w - e->lo] / c->choose[n1 + n2][n1];
-
-	row = udist_tie_counts(c, n1, t, kk, w, &rlo);
-	cnt = row[w - rlo];
+	/* Keyed by the pattern and 2U: the count for 2U <= w. */
+	h = ukey_hash(1, n1, n2, t, kk) ^
+	    ((uint64_t)(unsigned)w * 0x9e3779b97f4a7c15ULL);
+	e = ucache_find(c, h, 1, n1, n2, t, kk, w);
 	if (e == NULL) {
 		e = xcalloc(1, sizeof(*e));
 		e->hash = h;
@@ -422,18 +458,12 @@ udist_cdf_ties(struct bm_ucache *c, int n1, int n2, const int *t, int kk,
 		e->k = kk;
 		e->t = xmalloc((size_t)kk * sizeof(*t));
 		memcpy(e->t, t, (size_t)kk * sizeof(*t));
-		e->vals = row;
-		e->lo = rlo;
-		e->hi = w;
+		e->vals = xmalloc(sizeof(*e->vals));
+		e->vals[0] = udist_tie_count(c, n1, t, kk, w);
+		e->lo = e->hi = w;
 		ucache_insert(c, e);
-	} else if (rlo <= e->lo && w > e->hi) {
-		free(e->vals);
-		e->vals = row;
-		e->lo = rlo;
-		e->hi = w;
-	} else
-		free(row);
-	return cnt / c->choose[n1 + n2][n1];
+	}
+	return e->vals[0] / c->choose[n1 + n2][n1];
 }
 
 static double

@@ -86,8 +86,8 @@ test_quantile_table(void)
 			count++;
 			if (ci.lo_order != lo || ci.hi_order != hi) {
 				if (bad++ < 5)
-					TAP_DIAG("QuantileCI(%d, %g) = (%d,%d), "
-					    "want (%d,%d)", n, conf,
+					TAP_DIAG("QuantileCI(%d, %g) = "
+					    "(%d,%d), want (%d,%d)", n, conf,
 					    ci.lo_order, ci.hi_order, lo, hi);
 			}
 			break;
@@ -285,7 +285,8 @@ test_ties_bruteforce(void)
 			int	a = 0, b = 0, o = 0;
 
 			while (a < n1 || b < n2)
-				m[o++] = (b >= n2 || (a < n1 && x1[a] < x2[b])) ?
+				m[o++] = (b >= n2 ||
+				    (a < n1 && x1[a] < x2[b])) ?
 				    x1[a++] : x2[b++];
 			ng = 0;
 			for (i = 0; i < n; i++) {
@@ -325,7 +326,8 @@ test_ties_bruteforce(void)
 					while (lo > 0 && grp[lo - 1] == grp[i])
 						lo--;
 					hi = i;
-					while (hi + 1 < n && grp[hi + 1] == grp[i])
+					while (hi + 1 < n &&
+					    grp[hi + 1] == grp[i])
 						hi++;
 					r += (lo + 1 + hi + 1) / 2.0;
 				}
@@ -559,7 +561,8 @@ test_comparisons(void)
 			h1[i] = 5;
 		bm_compare(h1, 1000, h2, 1000, BM_ASSUME_NOTHING, 0.05, NULL,
 		    &c);
-		tap_ok(c.p == 1 && c.warnings.n == 1, "normal approx, all equal");
+		tap_ok(c.p == 1 && c.warnings.n == 1,
+		    "normal approx, all equal");
 		bm_comparison_release(&c);
 	}
 }

@@ -1,0 +1,232 @@
+/*
+ * The host noise check (`abbench env`, and the warnings `abbench run`
+ * prints and stores at start). The rules, each a warning:
+ *
+ *   governor   a CPU's cpufreq governor is not "performance";
+ *   turbo      turbo / boost is on (frequency depends on temperature and
+ *              on what the other cores do);
+ *   cpuidle    an enabled idle state has an exit latency above 10 us;
+ *   thp        transparent hugepages "always" (khugepaged works behind
+ *              the benchmark's back);
+ *   swap       more than 1 MiB of swap in use;
+ *   load       the 1-minute load average is above half the vCPUs;
+ *   containers other docker containers are running;
+ *   bfq        a disk holding one of the paths runs bfq with a non-zero
+ *              slice_idle (bfq idles after each synchronous request of a
+ *              process or cgroup: concurrent readers in different cgroups,
+ *              containers, lose up to half their throughput).
+ *
+ * Absent facilities (no cpufreq in a VM, no docker) are reported, not
+ * warned about. The disks of the paths are only resolved (mountinfo read)
+ * when some disk runs bfq at all: otherwise the check stays cheap.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/blockdev.h"
+#include "harness/envcheck.h"
+#include "harness/hostinfo.h"
+#include "harness/spawn.h"
+#include "harness/util.h"
+
+#define ENVCHECK_DEEP_IDLE_US	10
+#define ENVCHECK_SWAP_KB	1024
+#define DOCKER_PS_TIMEOUT	(5LL * 1000000000)
+
+static void
+check_cpu(struct strvec *w, struct strvec *r)
+{
+	struct strvec	 idle = STRVEC_INIT, deep = STRVEC_INIT;
+	char		*gov = hostinfo_governor();
+	size_t		 i;
+	int		 turbo;
+
+	if (gov == NULL)
+		strvec_push(r, "cpufreq: not available (no governor to check)");
+	else {
+		strvec_pushf(r, "cpufreq governor: %s", gov);
+		if (strcmp(gov, "performance") != 0)
+			strvec_pushf(w, "cpufreq governor is '%s', not "
+			    "'performance': the clock changes with load "
+			    "(set host.cpufreq.governor = performance)", gov);
+		free(gov);
+	}
+	turbo = hostinfo_turbo();
+	strvec_pushf(r, "turbo: %s", turbo == 1 ? "on" : turbo == 0 ? "off" :
+	    "unknown");
+	if (turbo == 1)
+		strvec_push(w, "turbo boost is on: the clock depends on "
+		    "temperature and on the other cores");
+	if (hostinfo_cpuidle(&idle, &deep, ENVCHECK_DEEP_IDLE_US) == -1)
+		strvec_push(r, "cpuidle: not available");
+	else {
+		struct strbuf	sb = STRBUF_INIT;
+
+		for (i = 0; i < idle.n; i++)
+			strbuf_addf(&sb, "%s%s", i ? "," : "", idle.v[i]);
+		strvec_pushf(r, "cpuidle states: %s", sb.len ? sb.buf :
+		    "none");
+		strbuf_reset(&sb);
+		for (i = 0; i < deep.n; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", deep.v[i]);
+		if (deep.n > 0)
+			strvec_pushf(w, "deep cpuidle states enabled: %s "
+			    "(wake-up latency adds to short samples)", sb.buf);
+		strbuf_release(&sb);
+	}
+	strvec_clear(&idle);
+	strvec_clear(&deep);
+}
+
+static void
+check_memory(struct strvec *w, struct strvec *r)
+{
+	char	*s, *thp;
+	long	 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if ((s = read_small_file("/sys/kernel/mm/transparent_hugepage/enabled",
+	    NULL)) != NULL) {
+		thp = bracketed_word(s);
+		strvec_pushf(r, "thp: %s", thp);
+		if (strcmp(thp, "always") == 0)
+			strvec_push(w, "transparent hugepages are 'always': "
+			    "khugepaged and compaction run behind the "
+			    "benchmark (set host.thp.enabled = madvise)");
+		free(thp);
+		free(s);
+	}
+	if ((s = read_file("/proc/meminfo", NULL, NULL)) != NULL) {
+		long long	total = hostinfo_meminfo_kb(s, "SwapTotal");
+		long long	sfree = hostinfo_meminfo_kb(s, "SwapFree");
+
+		if (total >= 0 && sfree >= 0) {
+			strvec_pushf(r, "swap: %lld MiB used of %lld MiB",
+			    (total - sfree) / 1024, total / 1024);
+			if (total - sfree > ENVCHECK_SWAP_KB)
+				strvec_pushf(w, "%lld MiB of swap in use: "
+				    "page-ins stall the benchmark",
+				    (total - sfree) / 1024);
+		}
+		free(s);
+	}
+	if ((s = read_small_file("/proc/loadavg", NULL)) != NULL) {
+		double	l1 = -1;
+
+		if (sscanf(s, "%lf", &l1) == 1 && ncpu > 0) {
+			strvec_pushf(r, "load average: %.2f (%ld vCPUs)", l1,
+			    ncpu);
+			if (l1 > 0.5 * (double)ncpu)
+				strvec_pushf(w, "load average %.2f is above "
+				    "half of the %ld vCPUs: something else is "
+				    "running", l1, ncpu);
+		}
+		free(s);
+	}
+}
+
+static void
+check_containers(struct strvec *w, struct strvec *r)
+{
+	char *const	 argv[] = { "docker", "ps", "-q", NULL };
+	char		*out = NULL, *err = NULL, *p;
+	int		 status = -1, count = 0;
+
+	if (spawn_capture(argv, DOCKER_PS_TIMEOUT, &out, &err, &status,
+	    NULL) == -1 || status != 0) {
+		strvec_push(r, "docker: not reachable (containers not "
+		    "checked)");
+		free(out);
+		free(err);
+		return;
+	}
+	for (p = out; p != NULL && *p != '\0'; p++)
+		if (*p == '\n')
+			count++;
+	strvec_pushf(r, "docker: %d running container%s", count,
+	    count == 1 ? "" : "s");
+	if (count > 0)
+		strvec_pushf(w, "%d other docker container%s running",
+		    count, count == 1 ? " is" : "s are");
+	free(out);
+	free(err);
+}
+
+static void
+check_disk(const char *path, const char *disk, struct strvec *w,
+    struct strvec *r)
+{
+	char	*sched = blockdev_scheduler(disk, NULL, NULL);
+	char	*p, *idle = NULL, *idle_us = NULL;
+
+	if (sched == NULL)
+		return;
+	if (strcmp(sched, "bfq") == 0) {
+		p = xasprintf("/sys/block/%s/queue/iosched/slice_idle", disk);
+		idle = read_small_file(p, NULL);
+		free(p);
+		p = xasprintf("/sys/block/%s/queue/iosched/slice_idle_us",
+		    disk);
+		idle_us = read_small_file(p, NULL);
+		free(p);
+		strvec_pushf(r, "'%s': disk '%s': scheduler bfq, slice_idle "
+		    "%s", path, disk, idle != NULL ? idle : "?");
+		if ((idle != NULL && strcmp(idle, "0") != 0) ||
+		    (idle_us != NULL && strcmp(idle_us, "0") != 0))
+			strvec_pushf(w, "'%s' is on disk '%s' with bfq and "
+			    "slice_idle %s: bfq idles after each synchronous "
+			    "request, concurrent readers in different cgroups "
+			    "lose throughput (set host.block.slice_idle = 0)",
+			    path, disk, idle != NULL ? idle : "?");
+	} else
+		strvec_pushf(r, "'%s': disk '%s': scheduler %s", path, disk,
+		    sched);
+	free(idle);
+	free(idle_us);
+	free(sched);
+}
+
+static void
+check_paths(char *const *paths, size_t n, struct strvec *w, struct strvec *r)
+{
+	size_t	i, k;
+
+	if (n == 0)
+		return;
+	/* Without bfq anywhere there is nothing to warn about: skip
+	 * mountinfo (thousands of mounts on a busy container host). */
+	if (!blockdev_any_scheduler("bfq")) {
+		strvec_push(r, "disks: no disk uses bfq");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct strvec	disks = STRVEC_INIT;
+		char		*why = NULL;
+
+		if (blockdev_for_path_flags(paths[i], 0, &disks, &why) == -1) {
+			strvec_pushf(w, "cannot check the disks of '%s': %s",
+			    paths[i], why);
+			free(why);
+		} else if (disks.n == 0)
+			strvec_pushf(r, "'%s': on no disk (tmpfs or similar)",
+			    paths[i]);
+		for (k = 0; k < disks.n; k++)
+			check_disk(paths[i], disks.v[k], w, r);
+		strvec_clear(&disks);
+	}
+}
+
+int
+envcheck_run(char *const *paths, size_t n, struct strvec *warnings,
+    struct strvec *report, char **cause)
+{
+	(void)cause;
+	check_cpu(warnings, report);
+	check_memory(warnings, report);
+	check_containers(warnings, report);
+	check_paths(paths, n, warnings, report);
+	return 0;
+}

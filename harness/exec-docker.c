@@ -1,0 +1,523 @@
+/*
+ * The docker executor: containers run with the docker CLI (argv arrays,
+ * each call with a timeout: pitfall 1), labelled abbench.run=<run uuid>
+ * and journaled before they exist so that `abbench restore` can remove
+ * them after a kill -9. Detached (`docker run -d` + `docker wait`) or
+ * attached (the `docker run` CLI is the child). The container's pid and
+ * cgroups are read from /proc while it runs (pitfall 5: docker removes
+ * the cgroups when the container exits).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/exec-docker.h"
+#include "harness/exec.h"
+#include "harness/experiment.h"
+#include "harness/proccg.h"
+#include "harness/runner.h"
+#include "harness/spawn.h"
+
+#define DOCKER_RUN_TIMEOUT_NS	(180 * 1000000000LL)
+#define DOCKER_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)
+#define DEFAULT_IMAGE		"abbench/tools"
+
+struct exec_proc {
+	char		*name;
+	int64_t		 journal;
+	char		*cgparent;	/* "/.../abbench-x/P" or NULL */
+	int64_t		 cg_journal;
+	int		 attached;
+	struct child	 cli;		/* attached: `docker run` itself */
+	struct strvec	 cli_argv;
+	int		 capture;
+	long		 pid;		/* State.Pid, 0 = unknown */
+	char		*cgroup_text;	/* /proc/PID/cgroup while running */
+	int64_t		 start_ns;
+};
+
+static const char *
+docker_bin(void)
+{
+	const char	*d = getenv("ABBENCH_DOCKER");
+
+	return d != NULL && *d != '\0' ? d : "docker";
+}
+
+int
+exec_docker_cli(char *const *args, int64_t timeout_ns, char **out,
+    char **cause)
+{
+	struct strvec	 argv = STRVEC_INIT;
+	char		*o = NULL, *e = NULL, *how, *c = NULL;
+	int		 status = -1, r;
+
+	strvec_push(&argv, docker_bin());
+	strvec_pushv(&argv, args);
+	r = spawn_capture(argv.v, timeout_ns, &o, &e, &status, &c);
+	if (r == -1) {
+		set_cause(cause, "'docker %s' failed: %s", args[0], c);
+		free(c);
+	} else if (status != 0) {
+		how = spawn_describe_status(status, 0);
+		set_cause(cause, "'docker %s' %s: %s", args[0], how,
+		    e != NULL ? strtrim(e) : "");
+		free(how);
+		r = -1;
+	}
+	if (r == 0 && out != NULL) {
+		*out = o;
+		o = NULL;
+	}
+	free(o);
+	free(e);
+	strvec_clear(&argv);
+	return r;
+}
+
+/* docker CLI with a short argument list. */
+static int
+docker_do(int64_t timeout_ns, char **out, char **cause, const char *a0,
+    const char *a1, const char *a2, const char *a3, const char *a4)
+{
+	const char	*args[] = { a0, a1, a2, a3, a4, NULL };
+
+	return exec_docker_cli((char *const *)args, timeout_ns, out, cause);
+}
+
+static int
+runtime_registered(const char *runtimes_json, const char *name)
+{
+	char	*key = xasprintf("\"%s\":", name);
+	int	 r = strstr(runtimes_json, key) != NULL;
+
+	free(key);
+	return r;
+}
+
+static int
+docker_check(struct run_ctx *ctx, const struct experiment *e,
+    const struct workload *wl, char **cause)
+{
+	char		*out = NULL, *c = NULL;
+	const char	*image;
+	size_t		 i;
+
+	(void)ctx;
+	if (docker_do(20 * 1000000000LL, &out, &c, "info", "--format",
+	    "{{json .Runtimes}}", NULL, NULL) == -1) {
+		set_cause(cause, "cannot reach the docker daemon (%s): start "
+		    "it with scripts/start-dockerd (or 'systemctl start "
+		    "docker')", c);
+		free(c);
+		return -1;
+	}
+	for (i = 0; i < e->narms; i++) {
+		const char	*rt = e->arms[i].runtime;
+
+		if (rt == NULL || runtime_registered(out, rt))
+			continue;
+		set_cause(cause, "arm '%s': docker runtime '%s' is not "
+		    "registered with the daemon (it has %s): run 'runsc "
+		    "install --runtime=%s' (or add it under \"runtimes\" in "
+		    "/etc/docker/daemon.json) and restart dockerd",
+		    e->arms[i].name, rt, strtrim(out), rt);
+		free(out);
+		return -1;
+	}
+	free(out);
+	image = workload_get(wl, NULL, "image");
+	if (image == NULL)
+		image = DEFAULT_IMAGE;
+	if (docker_do(20 * 1000000000LL, NULL, &c, "image", "inspect",
+	    "--format", "{{.Id}}", image) == -1) {
+		set_cause(cause, "docker image '%s' not found: build it with "
+		    "scripts/build-image (%s)", image, c);
+		free(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* The cgroup path of abbench itself in the cpu hierarchy ("/" here). */
+static char *
+self_cpu_path(void)
+{
+	char	*text = proccg_read((long)getpid(), NULL);
+	char	*line, *save = NULL, *res = NULL;
+
+	if (text == NULL)
+		return xstrdup("/");
+	for (line = strtok_r(text, "\n", &save); line != NULL && res == NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char	*c1 = strchr(line, ':'), *c2;
+
+		if (c1 == NULL || (c2 = strchr(c1 + 1, ':')) == NULL)
+			continue;
+		*c2 = '\0';
+		if (strcmp(c1 + 1, "cpu") == 0 ||
+		    str_startswith(c1 + 1, "cpu,"))
+			res = xstrdup(c2 + 1);
+	}
+	free(text);
+	return res != NULL ? res : xstrdup("/");
+}
+
+/*
+ * Learn State.Pid and read the cgroups while the container runs. An
+ * attached container may not exist yet: poll for a while.
+ */
+static void
+docker_learn_pid(struct exec_proc *p)
+{
+	int64_t	 until = now_mono_ns() + (p->attached ? 30 : 0) *
+		    1000000000LL;
+	char	*out = NULL, state[32];
+
+	while (p->pid <= 0) {
+		if (docker_do(EXEC_DOCKER_TIMEOUT_NS, &out, NULL, "inspect",
+		    "--format", "{{.State.Pid}} {{.State.Status}}", p->name,
+		    NULL) == 0) {
+			state[0] = '\0';
+			if (sscanf(out, "%ld %31s", &p->pid, state) < 1)
+				p->pid = 0;
+			free(out);
+			out = NULL;
+			if (p->pid <= 0 && strcmp(state, "created") != 0)
+				break;	/* exited (or dead) */
+		}
+		if (p->pid > 0 || now_mono_ns() >= until)
+			break;
+		usleep(50000);
+	}
+	if (p->pid > 0 && p->cgroup_text == NULL)
+		p->cgroup_text = proccg_read(p->pid, NULL);
+}
+
+static void
+push_run_args(struct run_ctx *ctx, const struct exec_spec *spec,
+    struct exec_proc *p, struct strvec *av)
+{
+	size_t	i;
+
+	strvec_push(av, docker_bin());
+	strvec_push(av, "run");
+	if (!p->attached)
+		strvec_push(av, "-d");
+	strvec_push(av, "--name");
+	strvec_push(av, p->name);
+	strvec_pushf(av, "--label=abbench.run=%s",
+	    ctx != NULL && ctx->run_uuid[0] ? ctx->run_uuid : "none");
+	if (spec->name != NULL)
+		strvec_pushf(av, "--label=abbench.workload=%s", spec->name);
+	/* PID 1 ignores signals it has no handler for (pitfall 4). */
+	strvec_push(av, "--init");
+	strvec_push(av, "--network=none");
+	if (spec->runtime != NULL && *spec->runtime != '\0')
+		strvec_pushf(av, "--runtime=%s", spec->runtime);
+	if (spec->cpus > 0)
+		strvec_pushf(av, "--cpus=%g", spec->cpus);
+	if (spec->memory > 0)
+		strvec_pushf(av, "--memory=%llu",
+		    (unsigned long long)spec->memory);
+	if (p->cgparent != NULL)
+		strvec_pushf(av, "--cgroup-parent=%s", p->cgparent);
+	for (i = 0; i < spec->nmounts; i++) {
+		const struct exec_mount	*m = &spec->mounts[i];
+		const char		*o = m->options;
+
+		if (strcmp(m->type, "tmpfs") == 0)
+			strvec_pushf(av, "--tmpfs=%s%s%s", m->target,
+			    o ? ":" : "", o ? o : "");
+		else
+			strvec_pushf(av, "--volume=%s:%s%s%s", m->source,
+			    m->target, o ? ":" : "", o ? o : "");
+	}
+	for (i = 0; spec->env != NULL && spec->env[i] != NULL; i++) {
+		strvec_push(av, "--env");
+		strvec_push(av, spec->env[i]);
+	}
+	strvec_push(av, spec->image != NULL ? spec->image : DEFAULT_IMAGE);
+	strvec_pushv(av, spec->argv);
+}
+
+static void
+docker_remove(struct run_ctx *ctx, struct exec_proc *p)
+{
+	char	*c = NULL;
+
+	if (p->name == NULL)
+		return;
+	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, &c, "rm", "-f", "-v",
+	    p->name, NULL) == -1 && strstr(c, "No such container") == NULL) {
+		warning("cannot remove container '%s': %s", p->name, c);
+		free(c);
+		return;
+	}
+	free(c);
+	if (ctx != NULL && p->journal > 0)
+		run_forget_object(ctx, p->journal);
+	p->journal = -1;
+	free(p->name);
+	p->name = NULL;
+}
+
+static void
+docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
+{
+	if (p == NULL)
+		return;
+	if (p->attached) {
+		spawn_release(&p->cli);
+		strvec_clear(&p->cli_argv);
+	}
+	docker_remove(ctx, p);
+	if (p->name != NULL)	/* rm failed: the journal keeps it */
+		free(p->name);
+	if (p->cgparent != NULL) {
+		/* Pitfall 8: docker made the parent in every hierarchy. */
+		if (proccg_rmdir_everywhere(p->cgparent) == 0 &&
+		    ctx != NULL)
+			run_forget_object(ctx, p->cg_journal);
+		free(p->cgparent);
+	}
+	free(p->cgroup_text);
+	free(p);
+}
+
+static int
+docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
+    struct exec_proc **procp, char **cause)
+{
+	static unsigned		 counter;
+	struct exec_proc	*p = xcalloc(1, sizeof *p);
+	struct strvec		 av = STRVEC_INIT;
+	char			*out = NULL, *err = NULL, *c = NULL, *how;
+	int			 status = -1;
+	int64_t			 deadline;
+
+	p->journal = p->cg_journal = -1;
+	p->attached = !spec->detach;
+	p->capture = spec->capture;
+	if (ctx != NULL && ctx->cgroup_name[0] != '\0')
+		p->name = xasprintf("%s-%u", ctx->cgroup_name, counter++);
+	else
+		p->name = xasprintf("abbench-%ld-%u", (long)getpid(),
+		    counter++);
+	if (spec->cgroup_parent != NULL) {
+		char	*self = self_cpu_path();
+
+		p->cgparent = xasprintf("%s/%s/%s",
+		    strcmp(self, "/") == 0 ? "" : self,
+		    ctx != NULL && ctx->cgroup_name[0] ? ctx->cgroup_name :
+		    "abbench-test", spec->cgroup_parent);
+		free(self);
+		if (ctx != NULL)
+			p->cg_journal = run_journal_object(ctx, "cgroup",
+			    p->cgparent);
+	}
+	/* Journaled before it exists: restore removes it after a kill -9. */
+	if (ctx != NULL)
+		p->journal = run_journal_object(ctx, "container", p->name);
+	push_run_args(ctx, spec, p, &av);
+	p->start_ns = now_mono_ns();
+	if (p->attached) {
+		p->cli_argv = av;
+		p->cli.argv = p->cli_argv.v;
+		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
+		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+		if (spawn_start(&p->cli, cause) == -1)
+			goto fail;
+		*procp = p;
+		return 0;
+	}
+	deadline = DOCKER_RUN_TIMEOUT_NS;
+	if (ctx != NULL && ctx->deadline_ns > 0 &&
+	    ctx->deadline_ns - now_mono_ns() < deadline)
+		deadline = ctx->deadline_ns - now_mono_ns();
+	if (deadline < 1000000000LL)
+		deadline = 1000000000LL;
+	if (spawn_capture(av.v, deadline, &out, &err, &status, &c) == -1) {
+		set_cause(cause, "'docker run' of '%s' failed: %s", p->name,
+		    c);
+		free(c);
+		goto fail;
+	}
+	if (status != 0) {
+		how = spawn_describe_status(status, 0);
+		set_cause(cause, "'docker run' of '%s' %s: %s", p->name, how,
+		    strtrim(err));
+		free(how);
+		goto fail;
+	}
+	free(out);
+	free(err);
+	strvec_clear(&av);
+	docker_learn_pid(p);
+	*procp = p;
+	return 0;
+
+fail:
+	/* A runsc container that failed to start leaks its shim and state
+	 * unless it is removed (pitfall 3). */
+	free(out);
+	free(err);
+	if (!p->attached)
+		strvec_clear(&av);
+	docker_destroy(ctx, p);
+	return -1;
+}
+
+static int
+docker_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
+    struct exec_status *st, char **cause)
+{
+	struct child	 w;
+	const char	*args[4];
+	int		 code;
+
+	(void)ctx;
+	memset(st, 0, sizeof *st);
+	st->status = -1;
+	st->start_ns = p->start_ns;
+	if (deadline_ns <= 0)
+		deadline_ns = now_mono_ns() + DOCKER_NO_DEADLINE_NS;
+	if (p->attached) {
+		docker_learn_pid(p);
+		if (spawn_wait(&p->cli, deadline_ns, cause) == -1)
+			return -1;
+		st->end_ns = p->cli.end_ns;
+		if (p->cli.timed_out) {
+			st->timed_out = 1;
+			(void)docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, NULL,
+			    "kill", p->name, NULL, NULL, NULL);
+		} else
+			st->status = p->cli.status;
+		st->outlen = p->cli.out.len;
+		st->out = strbuf_detach(&p->cli.out);
+		st->err = last_lines(p->cli.err.buf ? p->cli.err.buf : "",
+		    p->cli.err.len, 10);
+		return 0;
+	}
+	memset(&w, 0, sizeof w);
+	args[0] = docker_bin();
+	args[1] = "wait";
+	args[2] = p->name;
+	args[3] = NULL;
+	w.argv = (char *const *)args;
+	w.flags = SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR;
+	if (spawn_start(&w, cause) == -1)
+		return -1;
+	if (spawn_wait(&w, deadline_ns, cause) == -1) {
+		spawn_release(&w);
+		return -1;
+	}
+	st->end_ns = now_mono_ns();
+	if (w.timed_out) {
+		st->timed_out = 1;
+		(void)docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, NULL, "kill",
+		    p->name, NULL, NULL, NULL);
+	} else if (w.status != 0 || w.out.buf == NULL ||
+	    sscanf(w.out.buf, "%d", &code) != 1) {
+		set_cause(cause, "'docker wait %s' failed: %s", p->name,
+		    w.err.buf ? strtrim(w.err.buf) : "no output");
+		spawn_release(&w);
+		return -1;
+	} else
+		st->status = (code & 0xff) << 8;
+	spawn_release(&w);
+	/* Output: docker logs keeps the container's stdout and stderr. */
+	{
+		struct strvec	 av = STRVEC_INIT;
+		char		*o = NULL, *e = NULL;
+		int		 s;
+
+		strvec_push(&av, docker_bin());
+		strvec_push(&av, "logs");
+		strvec_push(&av, p->name);
+		if (spawn_capture(av.v, EXEC_DOCKER_TIMEOUT_NS, &o, &e, &s,
+		    NULL) == 0) {
+			if (p->capture) {
+				st->outlen = strlen(o);
+				st->out = o;
+				o = NULL;
+			}
+			st->err = last_lines(e, strlen(e), 10);
+		}
+		free(o);
+		free(e);
+		strvec_clear(&av);
+	}
+	return 0;
+}
+
+static char *
+docker_cgroup_dir(struct exec_proc *p, const char *controller)
+{
+	if (p->cgroup_text == NULL)
+		docker_learn_pid(p);
+	if (p->cgroup_text == NULL)
+		return NULL;
+	return proccg_dir(p->cgroup_text, controller);
+}
+
+static long
+docker_pid(struct exec_proc *p)
+{
+	docker_learn_pid(p);
+	return p->pid > 0 ? p->pid : -1;
+}
+
+const char *
+exec_docker_name(struct exec_proc *p)
+{
+	return p->name;
+}
+
+long
+exec_docker_gofer_pid(struct exec_proc *p)
+{
+	long	shim;
+
+	/* Pitfall 11: the gofer is the sandbox's sibling under the shim. */
+	if (docker_pid(p) <= 0 || (shim = proc_ppid(p->pid)) <= 0)
+		return -1;
+	return proc_child_named(shim, "runsc-gofer");
+}
+
+int
+exec_docker_exec(struct exec_proc *p, char *const *argv, int64_t timeout_ns,
+    char **out, int *status, char **cause)
+{
+	struct strvec	 av = STRVEC_INIT;
+	char		*o = NULL, *e = NULL;
+	int		 r;
+
+	strvec_push(&av, docker_bin());
+	strvec_push(&av, "exec");
+	strvec_push(&av, p->name);
+	strvec_pushv(&av, argv);
+	r = spawn_capture(av.v, timeout_ns, &o, &e, status, cause);
+	if (r == 0 && out != NULL) {
+		*out = o;
+		o = NULL;
+	}
+	free(o);
+	free(e);
+	strvec_clear(&av);
+	return r;
+}
+
+const struct exec_ops exec_docker_ops = {
+	.name = "docker",
+	.check = docker_check,
+	.start = docker_start,
+	.wait = docker_wait,
+	.destroy = docker_destroy,
+	.cgroup_dir = docker_cgroup_dir,
+	.pid = docker_pid,
+};

@@ -1,0 +1,521 @@
+/*
+ * Host metadata: what about this host could explain a difference between
+ * two runs, as "key: value" config lines (benchfmt config keys: no spaces
+ * in keys), and the version of a container runtime.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "harness/blockdev.h"
+#include "harness/hostinfo.h"
+#include "harness/spawn.h"
+#include "harness/util.h"
+
+#define SEC_NS			1000000000LL
+#define DOCKER_VERSION_TIMEOUT	(5 * SEC_NS)
+#define RUNTIME_TIMEOUT		(10 * SEC_NS)
+
+static int
+strvec_has_str(const struct strvec *sv, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* A /proc/meminfo field in kB, or -1. */
+long long
+hostinfo_meminfo_kb(const char *text, const char *field)
+{
+	size_t		 n = strlen(field);
+	const char	*p = text;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, field, n) == 0 && p[n] == ':')
+			return strtoll(p + n + 1, NULL, 10);
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	}
+	return -1;
+}
+
+static char *
+human_kb(long long kb)
+{
+	double	v = (double)kb * 1024;
+
+	if (v >= 1024.0 * 1024 * 1024)
+		return xasprintf("%.2fGiB", v / (1024.0 * 1024 * 1024));
+	if (v >= 1024.0 * 1024)
+		return xasprintf("%.1fMiB", v / (1024.0 * 1024));
+	return xasprintf("%lldKiB", kb);
+}
+
+static char *
+cpu_model(void)
+{
+	char	*text = read_file("/proc/cpuinfo", NULL, NULL);
+	char	*p, *model = NULL;
+
+	if (text == NULL)
+		return NULL;
+	for (p = text; p != NULL && *p != '\0';) {
+		char	*eol = strchr(p, '\n');
+
+		if (eol != NULL)
+			*eol = '\0';
+		if (str_startswith(p, "model name") && strchr(p, ':') != NULL) {
+			model = xstrdup(strtrim(strchr(p, ':') + 1));
+			break;
+		}
+		p = eol != NULL ? eol + 1 : NULL;
+	}
+	free(text);
+	return model;
+}
+
+static const char *
+goarch(const char *machine)
+{
+	static const struct {
+		const char	*uname, *go;
+	} map[] = {
+		{ "x86_64", "amd64" }, { "aarch64", "arm64" },
+		{ "i686", "386" }, { "i386", "386" }, { "armv7l", "arm" },
+		{ "ppc64le", "ppc64le" }, { "s390x", "s390x" },
+		{ "riscv64", "riscv64" },
+	};
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (strcmp(machine, map[i].uname) == 0)
+			return map[i].go;
+	return machine;
+}
+
+/* v1, hybrid (v1 controllers plus a cgroup2 mount) or v2. */
+static const char *
+cgroup_version(void)
+{
+	struct mountinfo	mi;
+	int			v1 = 0, v2 = 0, v2root = 0;
+	size_t			i;
+
+	if (mountinfo_read(&mi, NULL) == -1)
+		return NULL;
+	for (i = 0; i < mi.n; i++) {
+		if (strcmp(mi.e[i].fstype, "cgroup") == 0)
+			v1 = 1;
+		else if (strcmp(mi.e[i].fstype, "cgroup2") == 0) {
+			v2 = 1;
+			if (strcmp(mi.e[i].mountpoint, "/sys/fs/cgroup") == 0)
+				v2root = 1;
+		}
+	}
+	mountinfo_release(&mi);
+	if (v2root && !v1)
+		return "v2";
+	if (v1 && v2)
+		return "hybrid";
+	if (v1)
+		return "v1";
+	return v2 ? "v2" : NULL;
+}
+
+/* The governor of every CPU: one word, or "mixed(a,b)". */
+char *
+hostinfo_governor(void)
+{
+	glob_t		g;
+	struct strvec	seen = STRVEC_INIT;
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i, k;
+
+	if (glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor",
+	    0, NULL, &g) != 0)
+		return NULL;
+	for (i = 0; i < g.gl_pathc; i++) {
+		char	*gov = read_small_file(g.gl_pathv[i], NULL);
+		int	 dup = 0;
+
+		if (gov == NULL)
+			continue;
+		for (k = 0; k < seen.n; k++)
+			dup |= strcmp(seen.v[k], gov) == 0;
+		if (!dup)
+			strvec_push(&seen, gov);
+		free(gov);
+	}
+	globfree(&g);
+	if (seen.n == 1)
+		strbuf_adds(&sb, seen.v[0]);
+	else if (seen.n > 1) {
+		strbuf_adds(&sb, "mixed(");
+		for (k = 0; k < seen.n; k++)
+			strbuf_addf(&sb, "%s%s", k ? "," : "", seen.v[k]);
+		strbuf_addc(&sb, ')');
+	}
+	strvec_clear(&seen);
+	return sb.len > 0 ? strbuf_detach(&sb) : NULL;
+}
+
+int
+hostinfo_turbo(void)
+{
+	char	*v;
+	int	 on = -1;
+
+	if ((v = read_small_file("/sys/devices/system/cpu/intel_pstate/"
+	    "no_turbo", NULL)) != NULL)
+		on = strcmp(v, "0") == 0;
+	else if ((v = read_small_file("/sys/devices/system/cpu/cpufreq/"
+	    "boost", NULL)) != NULL)
+		on = strcmp(v, "1") == 0;
+	free(v);
+	return on;
+}
+
+int
+hostinfo_cpuidle(struct strvec *enabled, struct strvec *deep,
+    long long deep_us)
+{
+	glob_t	g;
+	size_t	i;
+
+	if (glob("/sys/devices/system/cpu/cpu0/cpuidle/state[0-9]*", 0, NULL,
+	    &g) != 0)
+		return -1;
+	for (i = 0; i < g.gl_pathc; i++) {
+		char	*p = xasprintf("%s/name", g.gl_pathv[i]);
+		char	*name = read_small_file(p, NULL);
+		char	*dis, *lat;
+
+		free(p);
+		p = xasprintf("%s/disable", g.gl_pathv[i]);
+		dis = read_small_file(p, NULL);
+		free(p);
+		p = xasprintf("%s/latency", g.gl_pathv[i]);
+		lat = read_small_file(p, NULL);
+		free(p);
+		if (name != NULL && (dis == NULL || strcmp(dis, "0") == 0)) {
+			if (enabled != NULL)
+				strvec_push(enabled, name);
+			if (deep != NULL && lat != NULL &&
+			    strtoll(lat, NULL, 10) > deep_us)
+				strvec_pushf(deep, "%s(%sus)", name, lat);
+		}
+		free(name);
+		free(dis);
+		free(lat);
+	}
+	globfree(&g);
+	return 0;
+}
+
+char *
+hostinfo_docker_version(void)
+{
+	char *const	 argv[] = { "docker", "version", "--format",
+			    "{{.Server.Version}}", NULL };
+	char		*out = NULL, *err = NULL;
+	int		 status = -1;
+
+	if (spawn_capture(argv, DOCKER_VERSION_TIMEOUT, &out, &err, &status,
+	    NULL) == -1 || status != 0 || out == NULL ||
+	    *strtrim(out) == '\0') {
+		free(out);
+		free(err);
+		return NULL;
+	}
+	free(err);
+	{
+		char	*v = xstrdup(strtrim(out));
+
+		free(out);
+		return v;
+	}
+}
+
+/* Key-safe form of a name: anything but [A-Za-z0-9._-] becomes '_'. */
+static char *
+key_safe(const char *s)
+{
+	char	*k = xstrdup(s), *p;
+
+	for (p = k; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' &&
+		    *p != '-')
+			*p = '_';
+	return k;
+}
+
+void
+hostinfo_disk(const char *disk, struct strvec *config)
+{
+	char		*sched = blockdev_scheduler(disk, NULL, NULL);
+	char		*dir, *key = key_safe(disk);
+	DIR		*d;
+	struct dirent	*de;
+	struct strvec	 names = STRVEC_INIT;
+	size_t		 i, j;
+
+	if (sched == NULL) {
+		free(key);
+		return;
+	}
+	strvec_pushf(config, "disk-%s-scheduler: %s", key, sched);
+	free(sched);
+	dir = xasprintf("/sys/block/%s/queue/iosched", disk);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (de->d_name[0] != '.')
+				strvec_push(&names, de->d_name);
+		closedir(d);
+	}
+	/* Sorted, so that two runs list them alike. */
+	for (i = 1; i < names.n; i++)
+		for (j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0;
+		    j--) {
+			char	*t = names.v[j];
+
+			names.v[j] = names.v[j - 1];
+			names.v[j - 1] = t;
+		}
+	for (i = 0; i < names.n; i++) {
+		char	*p = xasprintf("%s/%s", dir, names.v[i]);
+		char	*v = read_small_file(p, NULL);
+
+		if (v != NULL && *v != '\0' && strchr(v, '\n') == NULL)
+			strvec_pushf(config, "disk-%s-%s: %s", key,
+			    names.v[i], v);
+		free(v);
+		free(p);
+	}
+	strvec_clear(&names);
+	free(dir);
+	free(key);
+}
+
+int
+hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
+    char **cause)
+{
+	struct utsname	 u;
+	char		*s, *mem;
+	const char	*cg;
+	long		 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct strvec	 idle = STRVEC_INIT, alldisks = STRVEC_INIT;
+	size_t		 i, k;
+
+	if (uname(&u) == -1)
+		return set_cause(cause, "uname: %s", strerror(errno));
+	strvec_pushf(config, "goos: linux");
+	strvec_pushf(config, "goarch: %s", goarch(u.machine));
+	if ((s = cpu_model()) != NULL) {
+		strvec_pushf(config, "cpu: %s", s);
+		free(s);
+	}
+	strvec_pushf(config, "kernel: %s", u.release);
+	strvec_pushf(config, "host: %s", u.nodename);
+	if (ncpu > 0)
+		strvec_pushf(config, "vcpus: %ld", ncpu);
+	if ((mem = read_file("/proc/meminfo", NULL, NULL)) != NULL) {
+		long long	total = hostinfo_meminfo_kb(mem, "MemTotal");
+		long long	swap = hostinfo_meminfo_kb(mem, "SwapTotal");
+		long long	sfree = hostinfo_meminfo_kb(mem, "SwapFree");
+
+		if (total >= 0) {
+			s = human_kb(total);
+			strvec_pushf(config, "memory: %s", s);
+			free(s);
+		}
+		if (swap >= 0 && sfree >= 0) {
+			s = human_kb(swap);
+			strvec_pushf(config, "swap-total: %s", s);
+			free(s);
+			s = human_kb(swap - sfree);
+			strvec_pushf(config, "swap-used: %s", s);
+			free(s);
+		}
+		free(mem);
+	}
+	if ((cg = cgroup_version()) != NULL)
+		strvec_pushf(config, "cgroup: %s", cg);
+	if ((s = hostinfo_docker_version()) != NULL) {
+		strvec_pushf(config, "docker: %s", s);
+		free(s);
+	}
+	if ((s = read_small_file("/sys/kernel/mm/transparent_hugepage/enabled",
+	    NULL)) != NULL) {
+		char	*w = bracketed_word(s);
+
+		strvec_pushf(config, "thp-enabled: %s", w);
+		free(w);
+		free(s);
+	}
+	if ((s = read_small_file("/sys/kernel/mm/transparent_hugepage/defrag",
+	    NULL)) != NULL) {
+		char	*w = bracketed_word(s);
+
+		strvec_pushf(config, "thp-defrag: %s", w);
+		free(w);
+		free(s);
+	}
+	if ((s = hostinfo_governor()) != NULL) {
+		strvec_pushf(config, "cpufreq-governor: %s", s);
+		free(s);
+	}
+	switch (hostinfo_turbo()) {
+	case 1:
+		strvec_pushf(config, "turbo: on");
+		break;
+	case 0:
+		strvec_pushf(config, "turbo: off");
+		break;
+	}
+	if (hostinfo_cpuidle(&idle, NULL, 0) == 0) {
+		struct strbuf	sb = STRBUF_INIT;
+
+		for (i = 0; i < idle.n; i++)
+			strbuf_addf(&sb, "%s%s", i ? "," : "", idle.v[i]);
+		strvec_pushf(config, "cpuidle-states: %s",
+		    sb.len > 0 ? sb.buf : "none");
+		strbuf_release(&sb);
+		strvec_clear(&idle);
+	}
+	if ((s = read_small_file("/proc/loadavg", NULL)) != NULL) {
+		double	l1, l5, l15;
+
+		if (sscanf(s, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+			strvec_pushf(config, "load-avg: %.2f %.2f %.2f", l1,
+			    l5, l15);
+		free(s);
+	}
+	/* The disks under test: which disks hold each path, then each disk's
+	 * scheduler and tunables once. */
+	for (i = 0; i < npaths; i++) {
+		struct strvec	disks = STRVEC_INIT;
+		struct strbuf	sb = STRBUF_INIT;
+
+		if (blockdev_for_path_flags(paths[i], 0, &disks, NULL) == 0) {
+			for (k = 0; k < disks.n; k++) {
+				strbuf_addf(&sb, "%s%s", k ? " " : "",
+				    disks.v[k]);
+				if (!strvec_has_str(&alldisks, disks.v[k]))
+					strvec_push(&alldisks, disks.v[k]);
+			}
+			strvec_pushf(config, "dir-%zu: %s", i, paths[i]);
+			strvec_pushf(config, "dir-%zu-disks: %s", i,
+			    sb.len > 0 ? sb.buf : "none");
+		}
+		strbuf_release(&sb);
+		strvec_clear(&disks);
+	}
+	for (i = 0; i < alldisks.n; i++)
+		hostinfo_disk(alldisks.v[i], config);
+	strvec_clear(&alldisks);
+	return 0;
+}
+
+/* A docker runtime name's binary, from `docker info`; NULL if unknown. */
+static char *
+docker_runtime_path(const char *name)
+{
+	char *const	 argv[] = { "docker", "info", "--format",
+			    "{{json .Runtimes}}", NULL };
+	char		*out = NULL, *err = NULL, *path = NULL;
+	int		 status = -1;
+	json_t		*root, *rt, *p;
+	json_error_t	 jerr;
+
+	if (spawn_capture(argv, RUNTIME_TIMEOUT, &out, &err, &status,
+	    NULL) == -1 || status != 0 || out == NULL) {
+		free(out);
+		free(err);
+		return NULL;
+	}
+	free(err);
+	if ((root = json_loads(out, 0, &jerr)) != NULL) {
+		if ((rt = json_object_get(root, name)) != NULL &&
+		    (p = json_object_get(rt, "path")) != NULL &&
+		    json_is_string(p))
+			path = xstrdup(json_string_value(p));
+		json_decref(root);
+	}
+	free(out);
+	return path;
+}
+
+int
+hostinfo_runtime_version(const char *runtime, char **version, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*bin = NULL, *out = NULL, *err = NULL, *line, *save;
+	char		*argv[3];
+	int		 status = -1, lines = 0;
+
+	*version = NULL;
+	if (runtime == NULL || *runtime == '\0')
+		return set_cause(cause, "no runtime named");
+	if (strchr(runtime, '/') == NULL)
+		bin = docker_runtime_path(runtime);
+	if (bin == NULL)
+		bin = xstrdup(runtime);
+	argv[0] = bin;
+	argv[1] = "--version";
+	argv[2] = NULL;
+	if (spawn_capture(argv, RUNTIME_TIMEOUT, &out, &err, &status,
+	    cause) == -1) {
+		free(bin);
+		return -1;
+	}
+	if (status != 0) {
+		char	*how = spawn_describe_status(status, 0);
+
+		set_cause(cause, "'%s --version' %s: %s", bin, how,
+		    err != NULL ? strtrim(err) : "");
+		free(how);
+		free(bin);
+		free(out);
+		free(err);
+		return -1;
+	}
+	/* "runc version 1.1.5 commit: v1.1.5 spec: 1.0.2-dev": the version
+	 * lines up to spec:, without the go and libseccomp versions. */
+	for (line = strtok_r(out, "\n", &save); line != NULL && lines < 4;
+	    line = strtok_r(NULL, "\n", &save)) {
+		line = strtrim(line);
+		if (*line == '\0' || str_startswith(line, "go:") ||
+		    str_startswith(line, "libseccomp:") ||
+		    str_startswith(line, "go version"))
+			continue;
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", line);
+		lines++;
+		if (str_startswith(line, "spec:"))
+			break;
+	}
+	free(bin);
+	free(out);
+	free(err);
+	if (sb.len == 0) {
+		strbuf_release(&sb);
+		return set_cause(cause, "'%s --version' printed nothing",
+		    runtime);
+	}
+	*version = strbuf_detach(&sb);
+	return 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * What /proc says about a process that abbench did not start itself (a
+ * container's init, a runsc sandbox or gofer): its cgroup directories,
+ * its parent, its children by command name. Used by the docker and oci
+ * executors, which learn a container's pid from the runtime.
+ */
+#ifndef ABBENCH_PROCCG_H
+#define ABBENCH_PROCCG_H
+
+/* The text of /proc/PID/cgroup, malloc'd, or NULL with *cause. */
+char	*proccg_read(long pid, char **cause);
+/*
+ * The absolute directory of a v1 controller's cgroup (or of the v2 cgroup
+ * when controller is NULL or "") from a /proc/PID/cgroup text, resolved
+ * against the mounts in /proc/self/mountinfo. malloc'd, or NULL.
+ */
+char	*proccg_dir(const char *cgroup_text, const char *controller);
+/* The parent pid of pid, or -1. */
+long	 proc_ppid(long pid);
+/* The first child of ppid whose argv[0] starts with prefix, or -1. */
+long	 proc_child_named(long ppid, const char *prefix);
+/* Remove a cgroup path ("/a/b", relative to each hierarchy's root) from
+ * every mounted hierarchy where it exists and is empty; 0 when none is
+ * left, -1 when some directory remains. */
+int	 proccg_rmdir_everywhere(const char *path);
+
+#endif

@@ -1,0 +1,568 @@
+/*
+ * benchfmt export and import for the results store. Export reproduces,
+ * for every result, the config benchstat would have seen (including the
+ * order of keys) and the exact value; import keeps each result's config
+ * block and the Unit metadata so that export gives back what benchstat
+ * read from the original files.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "results/benchfmt-io.h"
+#include "results/store.h"
+#include "stats/benchfmt.h"
+
+/* An ordered list of config keys and values, benchfmt style. */
+struct cfg {
+	struct strvec	keys;
+	struct strvec	values;
+};
+
+static void
+cfg_clear(struct cfg *c)
+{
+	strvec_clear(&c->keys);
+	strvec_clear(&c->values);
+}
+
+static ssize_t
+cfg_find(const struct cfg *c, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < c->keys.n; i++) {
+		if (strcmp(c->keys.v[i], key) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* Set a key, keeping its place when it exists (benchfmt overwrite). */
+static void
+cfg_set(struct cfg *c, const char *key, const char *value)
+{
+	ssize_t	i = cfg_find(c, key);
+
+	if (i >= 0) {
+		free(c->values.v[i]);
+		c->values.v[i] = xstrdup(value);
+		return;
+	}
+	strvec_push(&c->keys, key);
+	strvec_push(&c->values, value);
+}
+
+/* Parse a stored block of "key: value\n" lines. */
+static void
+cfg_parse(struct cfg *c, const char *text)
+{
+	const char	*p = text, *nl, *colon;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		colon = memchr(p, ':', (size_t)(nl - p));
+		if (colon != NULL) {
+			char	*k = xstrndup(p, (size_t)(colon - p));
+			const char *v = colon + 1;
+
+			if (v < nl && *v == ' ')
+				v++;
+			strvec_push_nodup(&c->keys, k);
+			strvec_push_nodup(&c->values,
+			    xstrndup(v, (size_t)(nl - v)));
+		}
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+}
+
+static int
+cfg_same_keys(const struct cfg *a, const struct cfg *b)
+{
+	size_t	i;
+
+	if (a->keys.n != b->keys.n)
+		return 0;
+	for (i = 0; i < a->keys.n; i++) {
+		if (strcmp(a->keys.v[i], b->keys.v[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+cfg_copy(struct cfg *dst, const struct cfg *src)
+{
+	size_t	i;
+
+	cfg_clear(dst);
+	for (i = 0; i < src->keys.n; i++) {
+		strvec_push(&dst->keys, src->keys.v[i]);
+		strvec_push(&dst->values, src->values.v[i]);
+	}
+}
+
+/*
+ * Make a key of the runner's config one benchfmt reads as a config key:
+ * it must start with a lower-case letter and hold no space or upper case.
+ */
+static char *
+sanitize_key(const char *key)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*p;
+
+	if (!(*key >= 'a' && *key <= 'z') && !(*key >= 'A' && *key <= 'Z'))
+		strbuf_addc(&sb, 'x');
+	for (p = key; *p != '\0'; p++) {
+		if (*p >= 'A' && *p <= 'Z')
+			strbuf_addc(&sb, (char)(*p - 'A' + 'a'));
+		else if (*p == ' ' || *p == '\t' || *p == '\n' ||
+		    *p == '\r' || *p == '\v' || *p == '\f' || *p == ':')
+			strbuf_addc(&sb, '-');
+		else
+			strbuf_addc(&sb, *p);
+	}
+	return strbuf_detach(&sb);
+}
+
+static char *
+sanitize_value(const char *value)
+{
+	char	*v = xstrdup(value), *p;
+
+	for (p = v; *p != '\0'; p++) {
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	}
+	return v;
+}
+
+/* The run's own config for an arm: the run's keys, then the arm's. */
+static void
+arm_config(const struct store_kv *kv, size_t n, const char *arm,
+    struct cfg *c)
+{
+	size_t	 i;
+	char	*k, *v;
+
+	for (i = 0; i < n; i++) {
+		if (kv[i].arm[0] != '\0' && (arm == NULL ||
+		    strcmp(kv[i].arm, arm) != 0))
+			continue;
+		/* An empty value would read back as a deletion. */
+		if (kv[i].value[0] == '\0')
+			continue;
+		k = sanitize_key(kv[i].key);
+		v = sanitize_value(kv[i].value);
+		cfg_set(c, k, v);
+		free(k);
+		free(v);
+	}
+}
+
+/*
+ * A double as the shortest of %.15g, %.16g, %.17g that reads back to the
+ * same bits (Go's ParseFloat and strtod both round correctly), with the
+ * spellings Go accepts for the special values.
+ */
+static void
+format_value(char *buf, size_t len, double v)
+{
+	int	prec;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		snprintf(buf, len, v > 0 ? "+Inf" : "-Inf");
+		return;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v && signbit(strtod(buf, NULL)) ==
+		    signbit(v))
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
+}
+
+/* Move the written config from *cur to *want with benchfmt lines. */
+static void
+emit_config(struct strbuf *out, struct cfg *cur, const struct cfg *want)
+{
+	size_t	i;
+
+	if (cfg_same_keys(cur, want)) {
+		/* Overwriting keeps each key's place: write what changed. */
+		for (i = 0; i < want->keys.n; i++) {
+			if (strcmp(cur->values.v[i], want->values.v[i]) != 0)
+				strbuf_addf(out, "%s: %s\n", want->keys.v[i],
+				    want->values.v[i]);
+		}
+	} else {
+		/*
+		 * benchfmt deletes by swapping the last key into the hole, so
+		 * after deleting every key, adding the new block in order
+		 * gives exactly its order.
+		 */
+		for (i = 0; i < cur->keys.n; i++)
+			strbuf_addf(out, "%s:\n", cur->keys.v[i]);
+		for (i = 0; i < want->keys.n; i++)
+			strbuf_addf(out, "%s: %s\n", want->keys.v[i],
+			    want->values.v[i]);
+	}
+	cfg_copy(cur, want);
+}
+
+static void
+emit_units(struct strbuf *out, const struct store_kv *u, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(u[i].arm, u[i - 1].arm) != 0) {
+			if (i > 0)
+				strbuf_addc(out, '\n');
+			strbuf_addf(out, "Unit %s", u[i].arm);
+		}
+		strbuf_addf(out, " %s=%s", u[i].key, u[i].value);
+	}
+	if (n > 0)
+		strbuf_addc(out, '\n');
+}
+
+/* Names and units are benchfmt fields: no blanks inside. */
+static void
+add_field(struct strbuf *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+		    *s == '\v' || *s == '\f')
+			strbuf_addc(out, '_');
+		else
+			strbuf_addc(out, *s);
+	}
+}
+
+int
+export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
+    struct strbuf *out, char **cause)
+{
+	struct store_run	 r;
+	struct store_kv		*kv = NULL, *units = NULL;
+	struct store_value	*v = NULL;
+	size_t			 nkv = 0, nunits = 0, nv = 0, i, a;
+	struct cfg		 cur, want, *armcfg = NULL;
+	const char		*last_text = NULL, *last_arm = NULL;
+	char			 num[64];
+	int			 tag_arm, rc = -1;
+
+	memset(&cur, 0, sizeof cur);
+	memset(&want, 0, sizeof want);
+	if (store_run_get(st, run_id, &r, cause) != 0)
+		return -1;
+	if (arm != NULL) {
+		for (a = 0; a < r.narms; a++) {
+			if (strcmp(r.arms[a], arm) == 0)
+				break;
+		}
+		if (a == r.narms) {
+			set_cause(cause, "run %lld has no arm '%s'",
+			    (long long)run_id, arm);
+			goto out;
+		}
+	}
+	tag_arm = arm == NULL && r.narms > 1;
+	if (store_config_list(st, run_id, &kv, &nkv, cause) != 0 ||
+	    store_unit_list(st, run_id, &units, &nunits, cause) != 0 ||
+	    store_values(st, run_id, arm, 0, &v, &nv, cause) != 0)
+		goto out;
+
+	/* The run's config per arm, computed once. */
+	armcfg = xcalloc(r.narms, sizeof *armcfg);
+	for (a = 0; a < r.narms; a++)
+		arm_config(kv, nkv, r.arms[a], &armcfg[a]);
+
+	emit_units(out, units, nunits);
+	for (i = 0; i < nv; i++) {
+		if (last_arm == NULL || strcmp(v[i].arm, last_arm) != 0 ||
+		    (v[i].config == NULL) != (last_text == NULL) ||
+		    (last_text != NULL && strcmp(v[i].config, last_text) != 0)) {
+			cfg_clear(&want);
+			if (v[i].config != NULL)
+				cfg_parse(&want, v[i].config);
+			else {
+				for (a = 0; a < r.narms; a++) {
+					if (strcmp(r.arms[a], v[i].arm) == 0)
+						break;
+				}
+				if (a < r.narms)
+					cfg_copy(&want, &armcfg[a]);
+			}
+			if (tag_arm && cfg_find(&want, "arm") < 0)
+				cfg_set(&want, "arm", v[i].arm);
+			emit_config(out, &cur, &want);
+			last_text = v[i].config;
+			last_arm = v[i].arm;
+		}
+		format_value(num, sizeof num, v[i].value);
+		strbuf_adds(out, "Benchmark");
+		add_field(out, v[i].benchmark);
+		strbuf_addf(out, " 1 %s ", num);
+		add_field(out, v[i].unit);
+		strbuf_addc(out, '\n');
+	}
+	rc = 0;
+out:
+	if (armcfg != NULL) {
+		for (a = 0; a < r.narms; a++)
+			cfg_clear(&armcfg[a]);
+		free(armcfg);
+	}
+	cfg_clear(&cur);
+	cfg_clear(&want);
+	store_kv_free(kv, nkv);
+	store_kv_free(units, nunits);
+	store_values_free(v, nv);
+	store_run_release(&r);
+	return rc;
+}
+
+char *
+export_arm_filename(const char *arm)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	size_t		 len = strlen(arm);
+	const char	*p;
+
+	if (len == 0 || arm[0] == '.')
+		strbuf_addc(&sb, '_');
+	for (p = arm; *p != '\0'; p++)
+		strbuf_addc(&sb, *p == '/' ? '_' : *p);
+	if (len < 4 || strcmp(arm + len - 4, ".txt") != 0)
+		strbuf_adds(&sb, ".txt");
+	return strbuf_detach(&sb);
+}
+
+void
+import_labels(char *const *args, size_t nargs, struct strvec *labels,
+    struct strvec *paths)
+{
+	size_t		 i, j, count, seen;
+	const char	*eq;
+
+	for (i = 0; i < nargs; i++) {
+		eq = strchr(args[i], '=');
+		if (eq != NULL) {
+			strvec_push_nodup(labels,
+			    xstrndup(args[i], (size_t)(eq - args[i])));
+			strvec_push(paths, eq + 1);
+			continue;
+		}
+		count = seen = 0;
+		for (j = 0; j < nargs; j++) {
+			if (strcmp(args[j], args[i]) == 0) {
+				if (j < i)
+					seen++;
+				count++;
+			}
+		}
+		if (count > 1)
+			strvec_pushf(labels, "%s#%zu", args[i], seen);
+		else
+			strvec_push(labels, args[i]);
+		strvec_push(paths, args[i]);
+	}
+}
+
+static char *
+read_input(const char *path, size_t *len, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		 buf[65536];
+	size_t		 n;
+
+	if (strcmp(path, "-") != 0)
+		return read_file(path, len, cause);
+	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+		strbuf_add(&sb, buf, n);
+	if (ferror(stdin)) {
+		strbuf_release(&sb);
+		set_cause(cause, "cannot read standard input: %s",
+		    strerror(errno));
+		return NULL;
+	}
+	*len = sb.len;
+	if (sb.buf == NULL)
+		strbuf_adds(&sb, "");
+	return strbuf_detach(&sb);
+}
+
+/* Import one file's results; config blocks are kept per value. */
+static int
+import_file(struct store *st, int64_t run_id, const char *label,
+    const char *path, int position, struct bf_units *units, int *plan_idx,
+    int64_t *nvalues, struct strvec *warnings, char **cause)
+{
+	struct bf_reader	*rd;
+	const struct bf_result	*res;
+	const char *const	*errs;
+	struct store_sample	 s;
+	struct store_metric	 m;
+	struct strbuf		 cfg = STRBUF_INIT, name = STRBUF_INIT;
+	char			*data, *err = NULL;
+	size_t			 len, i, nerr;
+	int			 rc;
+
+	if ((data = read_input(path, &len, cause)) == NULL)
+		return -1;
+	rd = bf_reader_new(path, label, data, len, units);
+	memset(&s, 0, sizeof s);
+	s.run_id = run_id;
+	s.round = 0;
+	s.position = position;
+	s.arm = label;
+	s.workload = path;
+	s.status = SAMPLE_OK;
+	s.metrics = &m;
+	s.nmetrics = 1;
+	while ((rc = bf_reader_next(rd, &res, &err)) == 1) {
+		strbuf_reset(&cfg);
+		for (i = 0; i < res->nconfig; i++)
+			strbuf_addf(&cfg, "%s: %s\n", res->config[i].key,
+			    res->config[i].value);
+		strbuf_reset(&name);
+		strbuf_add(&name, res->name, res->name_len);
+		if (name.buf == NULL)
+			strbuf_adds(&name, "");
+		s.config = cfg.buf != NULL ? cfg.buf : "";
+		m.benchmark = name.buf;
+		for (i = 0; i < res->nvalues; i++) {
+			m.unit = res->values[i].unit;
+			m.value = res->values[i].value;
+			s.plan_idx = (*plan_idx)++;
+			if (store_sample_add(st, &s, cause) != 0) {
+				rc = -1;
+				goto done;
+			}
+			(*nvalues)++;
+		}
+		errs = bf_reader_errors(rd, &nerr);
+		for (i = 0; i < nerr; i++)
+			strvec_push(warnings, errs[i]);
+		bf_reader_clear_errors(rd);
+	}
+	errs = bf_reader_errors(rd, &nerr);
+	for (i = 0; i < nerr; i++)
+		strvec_push(warnings, errs[i]);
+	bf_reader_clear_errors(rd);
+	if (rc < 0) {
+		set_cause(cause, "%s", err);
+		free(err);
+	}
+done:
+	strbuf_release(&cfg);
+	strbuf_release(&name);
+	bf_reader_free(rd);
+	free(data);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+import_benchfmt(struct store *st, char *const *args, size_t nargs,
+    const struct import_options *opt, int64_t *run_id, int64_t *nvalues,
+    struct strvec *warnings, char **cause)
+{
+	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
+	struct strvec		 arms = STRVEC_INIT;
+	struct strbuf		 argtext = STRBUF_INIT;
+	struct store_run	 r;
+	struct bf_units		*units = NULL;
+	const char		*unit, *key, *value;
+	size_t			 i, j, first_warning = warnings->n;
+	int			 plan_idx = 0, position;
+
+	*run_id = 0;
+	*nvalues = 0;
+	if (nargs == 0)
+		return set_cause(cause, "no files to import");
+	import_labels(args, nargs, &labels, &paths);
+	for (i = 0; i < labels.n; i++) {
+		for (j = 0; j < arms.n; j++) {
+			if (strcmp(arms.v[j], labels.v[i]) == 0)
+				break;
+		}
+		if (j == arms.n)
+			strvec_push(&arms, labels.v[i]);
+		if (i > 0)
+			strbuf_addc(&argtext, ' ');
+		strbuf_adds(&argtext, args[i]);
+	}
+
+	memset(&r, 0, sizeof r);
+	r.name = (char *)(opt->name != NULL ? opt->name : "import");
+	r.host = (char *)(opt->host != NULL ? opt->host : "");
+	r.status = (char *)RUN_IMPORTED;
+	r.started_wall_ns = opt->wall_ns;
+	r.ended_wall_ns = opt->wall_ns;
+	r.order_kind = (char *)"";
+	r.experiment_path = argtext.buf;
+	r.abbench_version = (char *)(opt->abbench_version != NULL ?
+	    opt->abbench_version : "");
+
+	if (store_begin(st, cause) != 0)
+		goto fail_nostore;
+	if (store_run_create(st, &r, (const char *const *)arms.v, arms.n,
+	    cause) != 0)
+		goto fail;
+	units = bf_units_new();
+	for (i = 0; i < labels.n; i++) {
+		for (position = 0; position < (int)arms.n; position++) {
+			if (strcmp(arms.v[position], labels.v[i]) == 0)
+				break;
+		}
+		if (import_file(st, r.id, labels.v[i], paths.v[i], position,
+		    units, &plan_idx, nvalues, warnings, cause) != 0)
+			goto fail;
+	}
+	for (i = 0; i < bf_units_count(units); i++) {
+		if (bf_units_entry(units, i, &unit, &key, &value) != 0)
+			continue;
+		if (store_unit_set(st, r.id, unit, key, value, cause) != 0)
+			goto fail;
+	}
+	for (i = first_warning; i < warnings->n; i++) {
+		if (store_warning_add(st, r.id, warnings->v[i], cause) != 0)
+			goto fail;
+	}
+	if (store_commit(st, cause) != 0)
+		goto fail_nostore;
+	*run_id = r.id;
+	free(r.uuid);
+	bf_units_free(units);
+	strvec_clear(&labels);
+	strvec_clear(&paths);
+	strvec_clear(&arms);
+	strbuf_release(&argtext);
+	return 0;
+fail:
+	store_rollback(st);
+fail_nostore:
+	free(r.uuid);
+	bf_units_free(units);
+	strvec_clear(&labels);
+	strvec_clear(&paths);
+	strvec_clear(&arms);
+	strbuf_release(&argtext);
+	*nvalues = 0;
+	return -1;
+}

@@ -1,0 +1,38 @@
+/*
+ * benchstat's comparison tables (cmd/benchstat/internal/benchtab, spec
+ * §5, §8, §10, §11): results are grouped into tables, rows, columns and
+ * cells by projections, each cell is summarized and compared with its
+ * row's baseline, and the tables are rendered as text or CSV.  No I/O.
+ */
+#ifndef ABBENCH_STATS_BENCHTAB_H
+#define ABBENCH_STATS_BENCHTAB_H
+
+#include "harness/util.h"
+#include "stats/benchfmt.h"
+#include "stats/benchproc.h"
+
+struct bt_builder;
+
+struct bt_opts {
+	double			 confidence;
+	double			 alpha;
+	const struct bf_units	*units;		/* may be NULL */
+};
+
+/* The table projection must have been parsed with .unit. */
+struct bt_builder *bt_builder_new(struct bp_proj *table, struct bp_proj *row,
+		    struct bp_proj *col, struct bp_proj *residue);
+void		 bt_builder_free(struct bt_builder *b);
+/* Builder.Add: every (filtered) value of res goes into its cell. */
+void		 bt_builder_add(struct bt_builder *b, struct bp_res *res);
+/* Number of tables so far (0: the output is empty). */
+size_t		 bt_builder_ntables(const struct bt_builder *b);
+
+/* ToTables + ToText: append the text rendering to out. */
+void		 bt_render_text(struct bt_builder *b, const struct bt_opts *o,
+		    struct strbuf *out);
+/* ToTables + ToCSV: the CSV to out, warnings ("B3: msg") to warn. */
+void		 bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
+		    struct strbuf *out, struct strbuf *warn);
+
+#endif

@@ -1,0 +1,317 @@
+/*
+ * Text table layout, ported from x/perf cmd/benchstat/internal/texttab,
+ * including its quirks: a cell that starts left of the current position
+ * (negative spacing) still prints |spacing| blanks, as Go's "%*s" does.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "stats/texttab.h"
+
+struct tt_cell {
+	int		 row, col, span;
+	char		*value;
+	char		*margin;
+	enum tt_align	 align;
+	size_t		 seq;		/* insertion order, for stable sorts */
+};
+
+struct texttab {
+	struct tt_cell	*cells;
+	size_t		 ncells;
+	size_t		 cap;
+	int		 cols;
+	unsigned char	*shrink;
+	int		 nshrink;
+};
+
+struct texttab *
+texttab_new(void)
+{
+	return xcalloc(1, sizeof(struct texttab));
+}
+
+void
+texttab_free(struct texttab *t)
+{
+	size_t	i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->ncells; i++) {
+		free(t->cells[i].value);
+		free(t->cells[i].margin);
+	}
+	free(t->cells);
+	free(t->shrink);
+	free(t);
+}
+
+void
+texttab_cell(struct texttab *t, int row, int col, int span,
+    const char *value, const char *margin, enum tt_align align)
+{
+	struct tt_cell	*c;
+
+	if (span < 1)
+		span = 1;
+	XGROW(t->cells, t->ncells, t->cap);
+	c = &t->cells[t->ncells];
+	c->row = row;
+	c->col = col;
+	c->span = span;
+	c->value = xstrdup(value);
+	if (margin == NULL)
+		margin = col == 0 || *value == '\0' ? "" : " ";
+	c->margin = xstrdup(margin);
+	c->align = align;
+	c->seq = t->ncells++;
+	if (col + span > t->cols)
+		t->cols = col + span;
+}
+
+void
+texttab_set_shrink(struct texttab *t, int col)
+{
+	if (col >= t->nshrink) {
+		t->shrink = xrealloc(t->shrink, col + 1);
+		memset(t->shrink + t->nshrink, 0, col + 1 - t->nshrink);
+		t->nshrink = col + 1;
+	}
+	t->shrink[col] = 1;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 1 for an invalid byte. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	unsigned char	c = s[0];
+	int		n, i;
+	unsigned char	lo = 0x80, hi = 0xbf;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return 1;
+	if (s[1] < lo || s[1] > hi)
+		return 1;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 1;
+	return n;
+}
+
+/* utf8.RuneCountInString. */
+static int
+runes(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	int			 n = 0;
+
+	while (*p != '\0') {
+		p += utf8_len(p);
+		n++;
+	}
+	return n;
+}
+
+/* strings.TrimSpace(s) == "": only unicode.IsSpace runes. */
+static int
+blank(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+
+	while (*p != '\0') {
+		if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+			p++;
+		else if (p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
+			p += 2;
+		else if ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) ||
+		    (p[0] == 0xe2 && p[1] == 0x80 && ((p[2] >= 0x80 &&
+		    p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 ||
+		    p[2] == 0xaf)) || (p[0] == 0xe2 && p[1] == 0x81 &&
+		    p[2] == 0x9f) || (p[0] == 0xe3 && p[1] == 0x80 &&
+		    p[2] == 0x80))
+			p += 3;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+static void
+add_spaces(struct strbuf *sb, int n)
+{
+	if (n < 0)
+		n = -n;
+	while (n-- > 0)
+		strbuf_addc(sb, ' ');
+}
+
+/* fmt's "%*s" of s: right-justified, or left-justified if w < 0. */
+static int
+add_padded(struct strbuf *sb, int w, const char *s)
+{
+	int	n = runes(s), pad = (w < 0 ? -w : w) - n;
+
+	if (w >= 0 && pad > 0)
+		add_spaces(sb, pad);
+	strbuf_adds(sb, s);
+	if (w < 0 && pad > 0)
+		add_spaces(sb, pad);
+	return pad > 0 ? n + pad : n;
+}
+
+static int
+cmp_span(const void *a, const void *b)
+{
+	const struct tt_cell	*x = *(const struct tt_cell *const *)a;
+	const struct tt_cell	*y = *(const struct tt_cell *const *)b;
+
+	if (x->span != y->span)
+		return x->span < y->span ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int
+cmp_pos(const void *a, const void *b)
+{
+	const struct tt_cell	*x = *(const struct tt_cell *const *)a;
+	const struct tt_cell	*y = *(const struct tt_cell *const *)b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+char *
+texttab_format(const struct texttab *t)
+{
+	struct strbuf		  sb = STRBUF_INIT;
+	const struct tt_cell	**order, *c;
+	int			 *lmargin, *ws, *offs, *span_cols;
+	int			  i, j, w, tw, n, avg, col, row, off, spaces;
+	size_t			  k;
+
+	strbuf_adds(&sb, "");
+	if (t->ncells == 0)
+		return strbuf_detach(&sb);
+	lmargin = xcalloc(t->cols, sizeof(int));
+	ws = xcalloc(t->cols, sizeof(int));
+	offs = xcalloc(t->cols + 1, sizeof(int));
+	span_cols = xcalloc(t->cols, sizeof(int));
+	order = xcalloc(t->ncells, sizeof(*order));
+
+	for (k = 0; k < t->ncells; k++) {
+		c = &t->cells[k];
+		order[k] = c;
+		n = runes(c->margin);
+		if (n > lmargin[c->col])
+			lmargin[c->col] = n;
+	}
+
+	/* Widths, narrow spans first (Go's sort; stable among equals). */
+	qsort(order, t->ncells, sizeof(*order), cmp_span);
+	for (k = 0; k < t->ncells; k++) {
+		c = order[k];
+		w = runes(c->value) + lmargin[c->col];
+		if (c->span == 1) {
+			if (w > ws[c->col])
+				ws[c->col] = w;
+			continue;
+		}
+		tw = 0;
+		for (col = c->col; col < c->col + c->span; col++)
+			tw += ws[col];
+		if (tw >= w)
+			continue;
+		/* Grow the non-shrink columns, widest first. */
+		n = 0;
+		for (col = c->col; col < c->col + c->span; col++) {
+			if (col < t->nshrink && t->shrink[col])
+				w -= ws[col];
+			else
+				span_cols[n++] = col;
+		}
+		/* Insertion sort by width descending (stable, like Go's). */
+		for (i = 1; i < n; i++) {
+			int x = span_cols[i];
+
+			for (j = i; j > 0 && ws[span_cols[j - 1]] < ws[x]; j--)
+				span_cols[j] = span_cols[j - 1];
+			span_cols[j] = x;
+		}
+		for (i = 0; i < n; i++) {
+			col = span_cols[i];
+			avg = (w + (n - i) - 1) / (n - i);
+			if (avg > ws[col])
+				ws[col] = avg;
+			w -= ws[col];
+		}
+	}
+
+	off = 0;
+	for (col = 0; col < t->cols; col++) {
+		offs[col] = off;
+		off += ws[col];
+	}
+	offs[t->cols] = off;
+
+	qsort(order, t->ncells, sizeof(*order), cmp_pos);
+	row = 0;
+	off = 0;
+	for (k = 0; k < t->ncells; k++) {
+		c = order[k];
+		if (blank(c->value) && blank(c->margin))
+			continue;
+		for (; c->row > row; row++) {
+			strbuf_addc(&sb, '\n');
+			off = 0;
+		}
+		spaces = offs[c->col] - off;
+		add_spaces(&sb, spaces);
+		add_padded(&sb, lmargin[c->col], c->margin);
+		off += spaces + lmargin[c->col];
+		tw = offs[c->col + c->span] - offs[c->col] - lmargin[c->col];
+		switch (c->align) {
+		case TT_LEFT:
+			strbuf_adds(&sb, c->value);
+			off += runes(c->value);
+			break;
+		case TT_CENTER:
+			n = (tw - runes(c->value)) / 2;
+			add_spaces(&sb, n);
+			strbuf_adds(&sb, c->value);
+			off += (n < 0 ? -n : n) + runes(c->value);
+			break;
+		case TT_RIGHT:
+			off += add_padded(&sb, tw, c->value);
+			break;
+		}
+	}
+	strbuf_addc(&sb, '\n');
+
+	free(lmargin);
+	free(ws);
+	free(offs);
+	free(span_cols);
+	free(order);
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,122 @@
+/*
+ * libFuzzer target of the experiment loader: experiment_parse() on
+ * arbitrary bytes must never crash, leak or trip a sanitizer, must either
+ * return an experiment or a message (never both, never neither), every
+ * message must start with the file name, and a loaded experiment must hold
+ * together (names, axes, getters).
+ *
+ * tests/integration/t0210-fuzz-experiment.sh builds and runs it for 15 s
+ * in `make check`. A longer run, from the build directory:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
+ *       -I. -I$SRC $(pkg-config --cflags inih) \
+ *       $SRC/tests/fuzz/fuzz-experiment.c $SRC/harness/experiment.c \
+ *       $SRC/harness/util.c libabbench.a \
+ *       $(pkg-config --libs gsl sqlite3 libcgroup jansson inih) -lm \
+ *       -o fuzz-experiment
+ *   mkdir -p corpus && cp $SRC/tests/data/experiments/[a-z]*.ini \
+ *       $SRC/experiments/[a-z]*.ini corpus/
+ *   ./fuzz-experiment -max_total_time=3600 -jobs=$(nproc) \
+ *       -dict=$SRC/tests/fuzz/experiment.dict corpus
+ *
+ * (the integration test prints the exact command it used). A crash leaves
+ * crash-* files to replay with `./fuzz-experiment crash-...`.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/experiment.h"
+#include "harness/util.h"
+
+#define FUZZ_PATH "fuzz.ini"
+
+static void
+fuzz_check(int cond, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "fuzz-experiment: broken invariant: %s\n",
+		    what);
+		abort();
+	}
+}
+
+static void
+fuzz_check_experiment(const struct experiment *e)
+{
+	struct strvec	 words = STRVEC_INIT;
+	const struct workload *wl;
+	size_t		 i, j, k;
+
+	fuzz_check(e->narms >= 1, "at least one arm");
+	fuzz_check(e->nworkloads >= 1, "at least one workload");
+	fuzz_check(e->rounds >= 1, "rounds >= 1");
+	fuzz_check(e->warmup >= 0, "warmup >= 0");
+	fuzz_check(e->timeout_ns > 0, "timeout > 0");
+	fuzz_check(e->name != NULL && *e->name != '\0', "a name");
+	for (i = 0; i < e->narms; i++) {
+		fuzz_check(strchr(e->arms[i].name, '/') == NULL &&
+		    strchr(e->arms[i].name, ':') == NULL, "arm name");
+		for (j = 0; j < i; j++)
+			fuzz_check(strcmp(e->arms[i].name,
+			    e->arms[j].name) != 0, "unique arm names");
+	}
+	for (i = 0; i < e->nworkloads; i++) {
+		wl = &e->workloads[i];
+		fuzz_check(str_startswith(wl->name, wl->base), "name = base/..");
+		fuzz_check(wl->naxes <= wl->nkv, "axes are keys");
+		fuzz_check(wl->timeout_ns > 0, "workload timeout > 0");
+		for (j = 0; j < wl->naxes; j++)
+			fuzz_check(strcmp(workload_get(wl, NULL,
+			    wl->axes[j].key), wl->axes[j].value) == 0,
+			    "axis value is the key's value");
+		for (j = 0; j < wl->nkv; j++) {
+			for (k = 0; k < e->narms; k++) {
+				fuzz_check(workload_get(wl, &e->arms[k],
+				    wl->kv[j].key) != NULL, "value of a key");
+				workload_get_int(wl, &e->arms[k],
+				    wl->kv[j].key, 0);
+				workload_get_float(wl, &e->arms[k],
+				    wl->kv[j].key, 0);
+				workload_get_duration(wl, &e->arms[k],
+				    wl->kv[j].key, 0);
+				workload_get_size(wl, &e->arms[k],
+				    wl->kv[j].key, 0);
+				workload_get_bool(wl, &e->arms[k],
+				    wl->kv[j].key, 0);
+				workload_get_words(wl, &e->arms[k],
+				    wl->kv[j].key, &words);
+				strvec_clear(&words);
+			}
+		}
+		for (j = 0; j < i; j++)
+			fuzz_check(strcmp(wl->name, e->workloads[j].name) != 0,
+			    "unique workload names");
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct experiment	*e;
+	char			*cause = NULL;
+
+	e = experiment_parse(FUZZ_PATH, (const char *)data, size, &cause);
+	fuzz_check((e == NULL) != (cause == NULL),
+	    "an experiment or a message");
+	if (cause != NULL)
+		fuzz_check(strncmp(cause, FUZZ_PATH ":", strlen(FUZZ_PATH) + 1)
+		    == 0, "messages start with the file name");
+	if (e != NULL) {
+		fuzz_check(memcmp(e->text, data, size) == 0, "text kept");
+		fuzz_check_experiment(e);
+	}
+	experiment_free(e);
+	free(cause);
+	return 0;
+}

@@ -1,0 +1,194 @@
+# Shared helpers of the shell integration tests (TAP). Source it first:
+#
+#   . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+#
+# TAP:
+#   plan N              print "1..N" (call once, before or after the tests)
+#   skip_all REASON     print "1..0 # SKIP REASON" and exit 0
+#   ok COND_RC DESC     "ok"/"not ok" from a status: `test -f x; ok $? "x"`
+#   pass DESC / fail DESC
+#   is GOT WANT DESC    string equality, shows both on mismatch
+#   like GOT REGEX DESC extended-regex match (grep -E)
+#   diag TEXT...        "# TEXT" on stdout
+#   done_testing        print the plan from the count if plan was not called;
+#                       exits 1 if any test failed
+# Prerequisites:
+#   require_root        skip_all unless uid 0
+#   require_cmd CMD...  skip_all unless every CMD is on PATH
+#   require_scheduler S skip_all unless loop devices offer I/O scheduler S
+# Loop devices (root):
+#   make_bfq_loop [SIZE_MB]  a sparse file under /var/tmp, attached with
+#                       `losetup --direct-io=on --find --show`, mkfs.ext4 -q,
+#                       mounted at a fresh directory, scheduler bfq. Sets
+#                       LOOP_DEV (/dev/loopN), LOOP_NAME (loopN), LOOP_MNT,
+#                       LOOP_FILE and LOOP_SYSFS (/sys/block/loopN/queue).
+#                       Every device made is recorded for cleanup_loops.
+#   cleanup_loops       unmount, detach and delete everything make_bfq_loop
+#                       made (idempotent). lib.sh installs an EXIT trap that
+#                       calls it and removes $TEST_TMP; a test that sets its
+#                       own EXIT trap must call lib_cleanup from it.
+# Other:
+#   TEST_TMP            a private temporary directory (removed at exit)
+#   ABBENCH             the binary under test (from make check), defaults to
+#                       $ABBENCH_BUILDDIR/abbench or ./abbench
+#
+# Nothing here touches a disk other than the loop devices it made.
+
+: "${ABBENCH_BUILDDIR:=$(pwd)}"
+: "${ABBENCH_SRCDIR:=$ABBENCH_BUILDDIR}"
+: "${ABBENCH:=$ABBENCH_BUILDDIR/abbench}"
+export ABBENCH ABBENCH_BUILDDIR ABBENCH_SRCDIR
+
+LIB_TESTS=0
+LIB_FAILED=0
+LIB_PLANNED=
+LIB_LOOPS=
+TEST_TMP=$(mktemp -d /tmp/abbench-test.XXXXXX) || exit 1
+export TEST_TMP
+
+diag() {
+	printf '# %s\n' "$*"
+}
+
+plan() {
+	LIB_PLANNED=$1
+	echo "1..$1"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	LIB_PLANNED=0
+	exit 0
+}
+
+ok() {
+	LIB_TESTS=$((LIB_TESTS + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $LIB_TESTS - $2"
+	else
+		echo "not ok $LIB_TESTS - $2"
+		LIB_FAILED=$((LIB_FAILED + 1))
+	fi
+}
+
+pass() {
+	ok 0 "$1"
+}
+
+fail() {
+	ok 1 "$1"
+}
+
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "got:  '$1'"
+		diag "want: '$2'"
+	fi
+}
+
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "got:  '$1'"
+		diag "want match of: '$2'"
+	fi
+}
+
+done_testing() {
+	if [ -z "$LIB_PLANNED" ]; then
+		echo "1..$LIB_TESTS"
+		LIB_PLANNED=$LIB_TESTS
+	fi
+	[ "$LIB_FAILED" -eq 0 ]
+	exit $?
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+}
+
+require_cmd() {
+	for lib_c in "$@"; do
+		command -v "$lib_c" >/dev/null 2>&1 ||
+		    skip_all "'$lib_c' is not installed"
+	done
+}
+
+require_scheduler() {
+	require_root
+	require_cmd losetup mkfs.ext4 mount umount
+	[ -e /dev/loop-control ] || skip_all "no loop device support"
+	lib_f=$(mktemp /var/tmp/abbench-probe.XXXXXX) || skip_all "no /var/tmp"
+	truncate -s 1M "$lib_f"
+	lib_d=$(losetup --find --show "$lib_f" 2>/dev/null)
+	lib_has=no
+	if [ -n "$lib_d" ]; then
+		grep -qw "$1" "/sys/block/${lib_d#/dev/}/queue/scheduler" &&
+		    lib_has=yes
+		losetup -d "$lib_d"
+	fi
+	rm -f "$lib_f"
+	[ "$lib_has" = yes ] || skip_all "loop devices do not offer '$1'"
+}
+
+# make_bfq_loop [SIZE_MB]
+make_bfq_loop() {
+	lib_size=${1:-256}
+	LOOP_FILE=$(mktemp /var/tmp/abbench-loop.XXXXXX) || return 1
+	truncate -s "${lib_size}M" "$LOOP_FILE" || return 1
+	LOOP_DEV=$(losetup --direct-io=on --find --show "$LOOP_FILE") || {
+		rm -f "$LOOP_FILE"
+		return 1
+	}
+	LOOP_NAME=${LOOP_DEV#/dev/}
+	LOOP_SYSFS=/sys/block/$LOOP_NAME/queue
+	LOOP_MNT=$(mktemp -d /var/tmp/abbench-mnt.XXXXXX)
+	# Recorded before anything can fail, for cleanup_loops.
+	LIB_LOOPS="$LIB_LOOPS $LOOP_DEV|$LOOP_MNT|$LOOP_FILE"
+	mkfs.ext4 -q -F "$LOOP_DEV" >/dev/null 2>&1 || return 1
+	mount "$LOOP_DEV" "$LOOP_MNT" || return 1
+	# A detached loop device keeps its queue: put its scheduler back.
+	LIB_LOOPS="$LIB_LOOPS|$(sed 's/.*\[\(.*\)\].*/\1/' \
+	    "$LOOP_SYSFS/scheduler")"
+	echo bfq > "$LOOP_SYSFS/scheduler" || return 1
+	grep -q '\[bfq\]' "$LOOP_SYSFS/scheduler" || return 1
+	export LOOP_DEV LOOP_NAME LOOP_SYSFS LOOP_MNT LOOP_FILE
+}
+
+cleanup_loops() {
+	for lib_l in $LIB_LOOPS; do
+		lib_dev=${lib_l%%|*}
+		lib_rest=${lib_l#*|}
+		lib_mnt=${lib_rest%%|*}
+		lib_rest=${lib_rest#*|}
+		lib_file=${lib_rest%%|*}
+		lib_sched=
+		case $lib_rest in *'|'*) lib_sched=${lib_rest#*|} ;; esac
+		if mountpoint -q "$lib_mnt" 2>/dev/null; then
+			umount "$lib_mnt" 2>/dev/null || umount -l "$lib_mnt"
+		fi
+		rmdir "$lib_mnt" 2>/dev/null
+		# Only detach the device if it still uses our file.
+		if losetup "$lib_dev" 2>/dev/null | grep -qF "$lib_file"; then
+			[ -n "$lib_sched" ] && echo "$lib_sched" \
+			    > "/sys/block/${lib_dev#/dev/}/queue/scheduler"
+			losetup -d "$lib_dev"
+		fi
+		rm -f "$lib_file"
+	done
+	LIB_LOOPS=
+}
+
+lib_cleanup() {
+	cleanup_loops
+	[ -n "$TEST_TMP" ] && rm -rf "$TEST_TMP"
+}
+
+trap lib_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
