@@ -740,6 +740,7 @@ hs_arm_disks(struct hostset *hs, struct hs_arm *ha, const struct strvec *paths,
 					XGROW(hs->disks, hs->ndisks,
 					    hs->capdisks);
 					hd = &hs->disks[hs->ndisks++];
+					memset(hd, 0, sizeof(*hd));
 					hd->name = xstrdup(d.v[j]);
 					hd->orig_sched = cur;
 					hd->available = avail;

@@ -119,7 +119,6 @@ quota_fix_leaf(const struct quota *q, const char *cpu_dir, char **cause)
 		free(path);
 		return r;
 	}
-	/* Quota first when the period shrinks, so quota <= period holds. */
 	path = xasprintf("%s/cpu.cfs_period_us", cpu_dir);
 	snprintf(buf, sizeof buf, "%" PRId64, q->period_us);
 	r = write_small_file(path, buf, cause);

@@ -106,6 +106,8 @@ spawn_start(struct child *c, char **cause)
 {
 	int	 outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int	 inp[2] = { -1, -1 }, syncp[2] = { -1, -1 };
+	int	 gop[2] = { -1, -1 };
+	int	 handshake = c->cgroup_procs != NULL && c->cgroup_procs[0] != NULL;
 	char	**envp = NULL;
 	char	 msg[512];
 	ssize_t	 n;
@@ -123,7 +125,8 @@ spawn_start(struct child *c, char **cause)
 	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1) ||
-	    pipe2(syncp, O_CLOEXEC) == -1) {
+	    pipe2(syncp, O_CLOEXEC) == -1 ||
+	    (handshake && pipe2(gop, O_CLOEXEC) == -1)) {
 		e = errno;
 		goto fail_errno;
 	}
@@ -160,6 +163,18 @@ spawn_start(struct child *c, char **cause)
 			if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
 				child_fail(syncp[1], *cg, errno);
 			close(fd);
+		}
+		if (handshake) {
+			/*
+			 * Joining cgroups (an RCU sync on v1) is the
+			 * harness's cost, not the child's: tell the parent
+			 * we are ready, and exec when it has taken the time.
+			 */
+			char	go;
+
+			if (write(syncp[1], "R", 1) != 1 ||
+			    read(gop[0], &go, 1) != 1)
+				_exit(127);
 		}
 		devnull = open("/dev/null", O_RDWR);
 		if (c->flags & SPAWN_STDIN_BUF)
@@ -214,11 +229,37 @@ spawn_start(struct child *c, char **cause)
 		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
 	if (c->err_fd != -1)
 		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
+	if (handshake) {
+		char	r = 0;
+
+		close(gop[0]);
+		gop[0] = -1;
+		do
+			n = read(syncp[0], &r, 1);
+		while (n == -1 && errno == EINTR);
+		if (n == 1 && r == 'R') {
+			c->start_ns = now_mono_ns();
+			(void)!write(gop[1], "G", 1);
+		} else if (n == 1) {
+			/* An error message instead of the ready byte. */
+			msg[0] = r;
+			do
+				n = read(syncp[0], msg + 1, sizeof msg - 2);
+			while (n == -1 && errno == EINTR);
+			n = n < 0 ? 1 : n + 1;
+			close(gop[1]);
+			close(syncp[0]);
+			goto exec_failed;
+		}
+		close(gop[1]);
+		gop[1] = -1;
+	}
 	/* The sync pipe closes on exec; a message means exec failed. */
 	do
 		n = read(syncp[0], msg, sizeof msg - 1);
 	while (n == -1 && errno == EINTR);
 	close(syncp[0]);
+exec_failed:
 	if (n > 0) {
 		msg[n] = '\0';
 		if (n > 0 && msg[n - 1] == '\n')
@@ -231,7 +272,7 @@ spawn_start(struct child *c, char **cause)
 
 fail_errno:
 	{
-		int	*fds[] = { outp, errp, inp, syncp };
+		int	*fds[] = { outp, errp, inp, syncp, gop };
 		size_t	 i;
 
 		for (i = 0; i < ARRAY_SIZE(fds); i++) {

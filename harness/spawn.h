@@ -40,7 +40,9 @@ struct child {
 	int64_t		 grace_ns;	/* SIGTERM to SIGKILL (default 2s) */
 	/* Filled by spawn / wait: */
 	pid_t		 pid;
-	int64_t		 start_ns;	/* just before fork, monotonic */
+	/* Monotonic: just before fork; with cgroups to join, once the child
+	 * has joined them and is about to exec (their cost is not its). */
+	int64_t		 start_ns;
 	int64_t		 end_ns;	/* reaped, monotonic */
 	int		 status;	/* raw wait status */
 	int		 timed_out;

@@ -109,20 +109,27 @@ for dir in "$VECTORS"/*/; do
 	set --
 	while IFS= read -r a; do set -- "$@" "$a"; done < "$TEST_TMP/flags"
 	while IFS= read -r a; do set -- "$@" "$a"; done < "$TEST_TMP/files"
-	(cd "$dir" && "$ABBENCH" stat "$@") > "$TEST_TMP/stat.old" 2>&1
+	(cd "$dir" && "$ABBENCH" stat "$@") > "$TEST_TMP/stat.old" \
+	    2> "$TEST_TMP/stat.old.err"
 	rc_old=$?
 	set --
 	while IFS= read -r a; do set -- "$@" "$a"; done < "$TEST_TMP/flags"
 	while IFS= read -r a; do set -- "$@" "$a"; done < "$TEST_TMP/exported"
-	(cd "$out" && "$ABBENCH" stat "$@") > "$TEST_TMP/stat.new" 2>&1
+	(cd "$out" && "$ABBENCH" stat "$@") > "$TEST_TMP/stat.new" \
+	    2> "$TEST_TMP/stat.new.err"
 	rc_new=$?
-	if [ $rc_old -eq $rc_new ] && [ -s "$TEST_TMP/stat.old" ] &&
-	    cmp -s "$TEST_TMP/stat.old" "$TEST_TMP/stat.new"; then
+	# benchstat read these inputs without error: so must abbench stat.
+	if [ $rc_old -eq 0 ] && [ $rc_new -eq 0 ] &&
+	    [ -s "$TEST_TMP/stat.old" ] &&
+	    cmp -s "$TEST_TMP/stat.old" "$TEST_TMP/stat.new" &&
+	    cmp -s "$TEST_TMP/stat.old.err" "$TEST_TMP/stat.new.err"; then
 		pass "$v: abbench stat prints the same from the export"
 	else
 		fail "$v: abbench stat prints the same from the export"
 		diag "exit $rc_old vs $rc_new"
 		diff "$TEST_TMP/stat.old" "$TEST_TMP/stat.new" | head -10 |
+		    sed 's/^/# /'
+		head -3 "$TEST_TMP/stat.old.err" "$TEST_TMP/stat.new.err" |
 		    sed 's/^/# /'
 	fi
 done

@@ -1,0 +1,284 @@
+/*
+ * Unit tests of the benchfmt reader (stats/benchfmt.c): line kinds,
+ * configuration scoping and benchstat's swap-on-delete order, Unit
+ * metadata and its errors, benchmark-name rules, malformed lines and the
+ * bufio.Scanner line limit.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "stats/benchfmt.h"
+#include "tests/unit/tap.h"
+
+/* Read everything; return results as "name|k=v,k=v|v unit;..." lines. */
+static char *
+read_all(const char *path, const char *label, const char *text,
+    struct bf_units *units, char **errors, int *rc_out)
+{
+	struct bf_reader	*r;
+	const struct bf_result	*res;
+	struct strbuf		 sb = STRBUF_INIT, eb = STRBUF_INIT;
+	const char *const	*msgs;
+	char			*cause = NULL;
+	size_t			 i, n;
+	int			 rc;
+
+	r = bf_reader_new(path, label, text, strlen(text), units);
+	strbuf_add(&sb, "", 0);
+	strbuf_add(&eb, "", 0);
+	while ((rc = bf_reader_next(r, &res, &cause)) == 1) {
+		strbuf_addf(&sb, "%d:%s:%s|", res->line, res->label,
+		    res->name);
+		for (i = 0; i < res->nconfig; i++)
+			strbuf_addf(&sb, "%s%s=%s", i ? "," : "",
+			    res->config[i].key, res->config[i].value);
+		strbuf_addc(&sb, '|');
+		for (i = 0; i < res->nvalues; i++)
+			strbuf_addf(&sb, "%s%.17g %s(%.17g %s)", i ? ";" : "",
+			    res->values[i].value, res->values[i].unit,
+			    res->values[i].orig_value,
+			    res->values[i].orig_unit);
+		strbuf_addc(&sb, '\n');
+		msgs = bf_reader_errors(r, &n);
+		for (i = 0; i < n; i++)
+			strbuf_addf(&eb, "%s\n", msgs[i]);
+		bf_reader_clear_errors(r);
+	}
+	msgs = bf_reader_errors(r, &n);
+	for (i = 0; i < n; i++)
+		strbuf_addf(&eb, "%s\n", msgs[i]);
+	if (rc < 0) {
+		strbuf_addf(&eb, "FATAL %s\n", cause);
+		free(cause);
+	}
+	bf_reader_free(r);
+	*errors = strbuf_detach(&eb);
+	if (rc_out != NULL)
+		*rc_out = rc;
+	return strbuf_detach(&sb);
+}
+
+static void
+test_config(void)
+{
+	char	*out, *err;
+
+	/* Config persists, overwrite keeps position, delete swaps. */
+	out = read_all("f.txt", "F",
+	    "a: 1\nb: 2\nc: 3\n"
+	    "BenchmarkX 1 2 B/op\n"
+	    "b: 20\n"
+	    "BenchmarkY 1 2 B/op\n"
+	    "a:\n"
+	    "BenchmarkZ 1 2 B/op\n"
+	    "d:    four  \n"
+	    "BenchmarkW 1 2 B/op\n",
+	    NULL, &err, NULL);
+	tap_str_eq(out,
+	    "4:F:X|a=1,b=2,c=3|2 B/op(2 B/op)\n"
+	    "6:F:Y|a=1,b=20,c=3|2 B/op(2 B/op)\n"
+	    "8:F:Z|c=3,b=20|2 B/op(2 B/op)\n"
+	    "10:F:W|c=3,b=20,d=four  |2 B/op(2 B/op)\n",
+	    "config: persists, overwrite in place, delete swaps with last, "
+	    "value keeps trailing spaces");
+	tap_str_eq(err, "", "config: no errors");
+	free(out);
+	free(err);
+
+	/* Lines that are not configuration. */
+	out = read_all("f.txt", "F",
+	    "k:v\nUpper: x\nkeY: x\n key: x\n:x: y\nk\xc3\xa9y: ok\n"
+	    "k:\t\ttabbed\nzz:   \n"
+	    "BenchmarkX 1 2 B/op\n",
+	    NULL, &err, NULL);
+	tap_str_eq(out, "9:F:X|k\xc3\xa9y=ok,k=tabbed|2 B/op(2 B/op)\n",
+	    "config: 'k:v', upper case and leading space are not config, "
+	    "unicode lower case is, 'zz:   ' deletes nothing");
+	free(out);
+	free(err);
+
+	/* A new reader starts with an empty config. */
+	out = read_all("g.txt", "G", "BenchmarkX 1 2 B/op\n", NULL, &err,
+	    NULL);
+	tap_str_eq(out, "1:G:X||2 B/op(2 B/op)\n", "config: fresh per file");
+	free(out);
+	free(err);
+}
+
+static void
+test_bench_lines(void)
+{
+	char	*out, *err;
+	int	 rc;
+
+	out = read_all("m.txt", "M",
+	    "BenchmarkOnly\n"			/* go test -v: skipped */
+	    "Benchmark\n"			/* skipped */
+	    "BenchmarkX \n"			/* 3 */
+	    "BenchmarkX 12a 1 ns/op\n"		/* 4 */
+	    "BenchmarkX 99999999999999999999 1 ns/op\n"	/* 5 */
+	    "BenchmarkX 10\n"			/* 6 */
+	    "BenchmarkX 10 5\n"			/* 7 */
+	    "BenchmarkX 10 5 ns/op extra\n"	/* 8 */
+	    "BenchmarkX 10 1e400 ns/op\n"	/* 9 */
+	    "BenchmarkX 10 1__0 ns/op\n"	/* 10 */
+	    "Benchmark 1 2 ns/op\r\n"		/* 11: empty name */
+	    "BenchmarkY-8\t+5\t0 ns/op\t1.5 MB/s\t0x1p4 x-ns\n"
+	    "BenchmarkZ 1 1e-400 B/op",		/* no final newline */
+	    NULL, &err, &rc);
+	tap_str_eq(err,
+	    "m.txt:3: missing iteration count\n"
+	    "m.txt:4: parsing iteration count: invalid syntax\n"
+	    "m.txt:5: parsing iteration count: value out of range\n"
+	    "m.txt:6: missing measurements\n"
+	    "m.txt:7: missing units\n"
+	    "m.txt:8: parsing measurement: invalid syntax\n"
+	    "m.txt:9: parsing measurement: value out of range\n"
+	    "m.txt:10: parsing measurement: invalid syntax\n",
+	    "bench lines: errors in order with line numbers");
+	tap_str_eq(out,
+	    "11:M:|2.0000000000000001e-09 sec/op(2 ns/op)\n"
+	    "12:M:Y-8|0 ns/op(0 ns/op);1500000 B/s(1.5 MB/s);"
+	    "1.6000000000000001e-08 x-sec(16 x-ns)\n"
+	    "13:M:Z|0 B/op(0 B/op)\n",
+	    "bench lines: empty name, CRLF, tidying (0 ns/op keeps its unit), "
+	    "hex float, underflow to 0, last line without newline");
+	tap_int_eq(rc, 0, "bench lines: end without fatal error");
+	free(out);
+	free(err);
+}
+
+static void
+test_units(void)
+{
+	struct bf_units	*u = bf_units_new();
+	char		*out, *err;
+	const char	*unit, *key, *value;
+
+	out = read_all("a.txt", "A",
+	    "Unit ns/op assume=exact better=lower\n"
+	    "Unit\n"
+	    "Unit x/op =bad novalue k=\n"
+	    "Unit sec/op assume=exact\n"
+	    "BenchmarkX 1 2 ns/op\n",
+	    u, &err, NULL);
+	tap_str_eq(err,
+	    "a.txt:2: missing unit\n"
+	    "a.txt:3: expected key=value\n"
+	    "a.txt:3: expected key=value\n",
+	    "units: missing unit, expected key=value per bad field");
+	free(out);
+	free(err);
+	/* Global across files: a conflicting value in another file. */
+	out = read_all("b.txt", "B",
+	    "Unit ns/op assume=nothing better=higher\n", u, &err, NULL);
+	tap_str_eq(err,
+	    "b.txt:1: metadata assume of unit ns/op already set to exact\n"
+	    "b.txt:1: metadata better of unit ns/op already set to lower\n",
+	    "units: conflicts name the unit as written, first value wins");
+	free(out);
+	free(err);
+	tap_str_eq(bf_units_get(u, "sec/op", "assume"), "exact",
+	    "units: keyed by the tidied unit");
+	tap_ok(bf_units_get(u, "ns/op", "assume") == NULL,
+	    "units: not by the untidied unit");
+	tap_str_eq(bf_units_get(u, "x/op", "k"), "", "units: empty value");
+	tap_int_eq(bf_units_count(u), 3, "units: three entries");
+	tap_ok(bf_units_entry(u, 1, &unit, &key, &value) == 0 &&
+	    strcmp(unit, "sec/op") == 0 && strcmp(key, "better") == 0 &&
+	    strcmp(value, "lower") == 0, "units: entries in order");
+	tap_ok(bf_units_entry(u, 3, &unit, &key, &value) < 0,
+	    "units: entry out of range");
+	bf_units_free(u);
+}
+
+static void
+test_long_lines(void)
+{
+	size_t	 n = 65536 + 100;
+	char	*text = xmalloc(n + 64), *out, *err;
+	int	 rc;
+
+	/* Line 2 has 65535 bytes: fine.  Line 3 has 65536: fatal. */
+	strcpy(text, "BenchmarkA 1 1 B/op\n");
+	memset(text + 20, 'x', 65535);
+	strcpy(text + 20 + 65535, "\nBenchmarkB 1 1 B/op\n");
+	out = read_all("l.txt", "L", text, NULL, &err, &rc);
+	tap_str_eq(err, "", "long lines: 65535 bytes are fine");
+	tap_int_eq(rc, 0, "long lines: no fatal error");
+	free(out);
+	free(err);
+
+	strcpy(text, "BenchmarkA 1 1 B/op\n");
+	memset(text + 20, 'x', 65536);
+	strcpy(text + 20 + 65536, "\nBenchmarkB 1 1 B/op\n");
+	out = read_all("l.txt", "L", text, NULL, &err, &rc);
+	tap_str_eq(err, "FATAL l.txt:1: bufio.Scanner: token too long\n",
+	    "long lines: 65536 bytes are fatal after 1 line read");
+	tap_int_eq(rc, -1, "long lines: next() returns -1");
+	tap_str_eq(out, "1:L:A||1 B/op(1 B/op)\n",
+	    "long lines: results before it were returned");
+	free(out);
+	free(err);
+	free(text);
+}
+
+static void
+name_check(const char *name, const char *base, size_t procs)
+{
+	size_t	len = strlen(name);
+
+	tap_int_eq(bf_name_base(name, len), strlen(base), "base of '%s' is "
+	    "'%s'", name, base);
+	tap_int_eq(bf_name_procs(name, len), procs, "procs part of '%s'",
+	    name);
+}
+
+static void
+key_check(const char *name, const char *key, const char *want)
+{
+	const char	*v;
+	size_t		 vlen;
+	int		 found;
+	char		*got;
+
+	found = bf_name_key(name, strlen(name), key, strlen(key), &v, &vlen);
+	got = found ? xstrndup(v, vlen) : xstrdup("(absent)");
+	tap_str_eq(got, want, "%s of '%s'", key, name);
+	free(got);
+}
+
+static void
+test_names(void)
+{
+	name_check("Encode/format=json-48", "Encode", 3);
+	name_check("Odd/a=b=c/x=-16", "Odd", 3);
+	name_check("Dash-name-x-16", "Dash-name-x", 3);
+	name_check("Trailing/-16", "Trailing", 3);
+	name_check("NoProcs", "NoProcs", 0);
+	name_check("Minus-", "Minus-", 0);
+	name_check("-5", "", 2);
+	name_check("", "", 0);
+	key_check("Encode/format=json-48", "/format", "json");
+	key_check("Encode/format=json-48", "/gomaxprocs", "48");
+	key_check("Encode/gomaxprocs=4/x=1", "/gomaxprocs", "4");
+	key_check("Encode/format=json-48", "/form", "(absent)");
+	key_check("Odd/a=b=c/x=-16", "/a", "b=c");
+	key_check("Odd/a=b=c/x=-16", "/x", "");
+	key_check("format=json/y=2", "/format", "(absent)");
+	key_check("A/k=1/k=2", "/k", "1");
+}
+
+int
+main(void)
+{
+	test_config();
+	test_bench_lines();
+	test_units();
+	test_long_lines();
+	test_names();
+	return tap_done();
+}
