@@ -153,7 +153,7 @@ cmd_nightly_exec(int argc, char **argv)
 
 	nightly_options_init(&no);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:b:t:H:a:s:r:n:jo:q", longopts,
+	while ((c = getopt_long(argc, argv, "d:b:t:H:a:s:r:n:jo:q", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':

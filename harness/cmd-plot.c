@@ -1,26 +1,128 @@
 /*
- * abbench plot: draw gnuplot plots of a run.
+ * abbench plot: draw gnuplot plots of a run (harness/plot.h), one file per
+ * plot, and print their paths.
  */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/plot.h"
 #include "harness/util.h"
+#include "results/store.h"
 
 static int
 cmd_plot_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("plot: not implemented yet (issue 9)");
-	return EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "gnuplot", required_argument, NULL, 'g' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct plot_options	 po;
+	struct plot_list	 list = { NULL, 0 };
+	struct store_run	 run;
+	struct store		*st;
+	const char		*db = NULL;
+	char			*cause = NULL, *dir = NULL;
+	size_t			 i;
+	int			 c, rc;
+
+	memset(&po, 0, sizeof(po));
+	po.format = PLOT_PNG;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:o:f:", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "png") == 0)
+				po.format = PLOT_PNG;
+			else if (strcmp(optarg, "svg") == 0)
+				po.format = PLOT_SVG;
+			else {
+				error("plot: format '%s' is not png or svg",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'g':
+			po.gnuplot = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		error("plot: one run is needed (an id, uuid prefix, last or "
+		    "NAME@last)");
+		return EXIT_USAGE;
+	}
+	if ((st = store_open(cmd_db_path(db), STORE_READONLY, &cause)) ==
+	    NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	memset(&run, 0, sizeof(run));
+	if (store_run_find(st, argv[optind], &run, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	po.dir = dir != NULL ? dir : ".";
+	rc = plot_run(st, run.id, &po, &list, &cause);
+	for (i = 0; i < list.n; i++)
+		printf("%s\n", list.v[i].path);
+	if (rc == -1) {
+		error("plot: %s", cause);
+		free(cause);
+		rc = EXIT_FAIL;
+	} else {
+		if (list.n == 0)
+			warning("plot: run %s has no samples to plot",
+			    argv[optind]);
+		rc = EXIT_OK;
+	}
+	plot_list_release(&list);
+	store_run_release(&run);
+	store_close(st);
+	return rc;
 }
 
 const struct cmd_entry cmd_plot_entry = {
 	.name = "plot",
-	.args = "--db FILE RUN [-o DIR] [--format png|svg]",
+	.args = "[--db FILE] RUN [-o DIR] [--format png|svg]",
 	.summary = "draw gnuplot plots of a run",
-	.help = "Draws plots of a run with gnuplot.\n",
+	.help =
+"Draws plots of a run with gnuplot (fed a script with the data inline on\n"
+"its standard input) and prints the path of each file. Per benchmark and\n"
+"unit: NAME.UNIT.samples (each arm's samples as a box plot with the points,\n"
+"the median and benchstat's 95% confidence interval) and NAME.UNIT.time\n"
+"(the samples against their start time in the run, one colour per arm:\n"
+"drift and order effects). Per matrix (benchmarks Name/key=value/...):\n"
+"NAME.UNIT.matrix, grouped bars of each arm's change against the first\n"
+"arm per combination, with an interval from the medians' CIs (with one\n"
+"arm: the medians with their CIs). Values are scaled as benchstat scales\n"
+"them; titles name the benchmark, unit, host and run.\n"
+"\n"
+"  --db FILE          the database (default: $ABBENCH_DB, else ./abbench.db)\n"
+"  -o DIR             where to write (default: the current directory)\n"
+"  --format png|svg   the image format (default png)\n"
+"  --gnuplot PATH     the gnuplot program (default: gnuplot on PATH)\n"
+"\n"
+"Exit status: 0 when every plot was drawn and checked, 1 when gnuplot\n"
+"failed or wrote no valid image, 2 on a usage or database error.\n",
 	.exec = cmd_plot_exec,
 };

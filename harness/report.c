@@ -1,12 +1,29 @@
 /*
- * The report of a run (see report.h).
+ * The report of a run (see report.h): gathers what the store knows about a
+ * run, the benchstat tables, the plots and the corrected p-values, and
+ * writes them as one HTML file (SVG inlined) or Markdown (PNG beside it).
  */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "harness/experiment.h"
+#include "harness/nightly.h"
+#include "harness/plot.h"
 #include "harness/report.h"
 #include "harness/util.h"
+#include "results/benchfmt-io.h"
+#include "results/store.h"
+#include "stats/benchmath.h"
+#include "stats/benchstat.h"
+#include "stats/correct.h"
 
 enum report_format
 report_format_of(const char *path)
@@ -19,12 +36,785 @@ report_format_of(const char *path)
 	return REPORT_HTML;
 }
 
+/* One comparison of an arm against the baseline arm for a benchmark. */
+struct report_cmp {
+	char	*benchmark;
+	char	*unit;
+	char	*arm;
+	double	 base_center, center, delta;
+	double	 p, holm, bh;
+	size_t	 n1, n2;
+	int	 tested;
+};
+
+struct report {
+	struct store			*st;
+	const struct report_options	*o;
+	struct store_run		 run;
+	struct strbuf			 out;
+	int				 html;
+	double				 alpha;
+};
+
+static void
+report_esc(struct report *r, const char *s)
+{
+	if (s == NULL)
+		return;
+	if (!r->html) {
+		strbuf_adds(&r->out, s);
+		return;
+	}
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&':
+			strbuf_adds(&r->out, "&amp;");
+			break;
+		case '<':
+			strbuf_adds(&r->out, "&lt;");
+			break;
+		case '>':
+			strbuf_adds(&r->out, "&gt;");
+			break;
+		case '"':
+			strbuf_adds(&r->out, "&quot;");
+			break;
+		default:
+			strbuf_addc(&r->out, *s);
+		}
+	}
+}
+
+/* Markdown table cells: no pipes or newlines. */
+static void
+report_cell(struct report *r, const char *s)
+{
+	if (r->html) {
+		strbuf_adds(&r->out, "<td>");
+		report_esc(r, s);
+		strbuf_adds(&r->out, "</td>");
+		return;
+	}
+	strbuf_adds(&r->out, "| ");
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '|')
+			strbuf_adds(&r->out, "\\|");
+		else if (*s == '\n')
+			strbuf_addc(&r->out, ' ');
+		else
+			strbuf_addc(&r->out, *s);
+	}
+	strbuf_addc(&r->out, ' ');
+}
+
+static void
+report_row_begin(struct report *r)
+{
+	if (r->html)
+		strbuf_adds(&r->out, "<tr>");
+}
+
+static void
+report_row_end(struct report *r)
+{
+	strbuf_adds(&r->out, r->html ? "</tr>\n" : "|\n");
+}
+
+static void
+report_table_begin(struct report *r, const char *const *head)
+{
+	size_t	i;
+
+	if (r->html) {
+		strbuf_adds(&r->out, "<table>\n<tr>");
+		for (i = 0; head[i] != NULL; i++) {
+			strbuf_adds(&r->out, "<th>");
+			report_esc(r, head[i]);
+			strbuf_adds(&r->out, "</th>");
+		}
+		strbuf_adds(&r->out, "</tr>\n");
+		return;
+	}
+	strbuf_addc(&r->out, '\n');
+	for (i = 0; head[i] != NULL; i++)
+		report_cell(r, head[i]);
+	strbuf_adds(&r->out, "|\n");
+	for (i = 0; head[i] != NULL; i++)
+		strbuf_adds(&r->out, "|---");
+	strbuf_adds(&r->out, "|\n");
+}
+
+static void
+report_table_end(struct report *r)
+{
+	strbuf_adds(&r->out, r->html ? "</table>\n" : "\n");
+}
+
+static void
+report_h2(struct report *r, const char *id, const char *title)
+{
+	if (r->html) {
+		strbuf_addf(&r->out, "<h2 id=\"%s\">", id);
+		report_esc(r, title);
+		strbuf_adds(&r->out, "</h2>\n");
+	} else
+		strbuf_addf(&r->out, "\n## %s\n\n", title);
+}
+
+static void
+report_para(struct report *r, const char *text)
+{
+	if (r->html) {
+		strbuf_adds(&r->out, "<p>");
+		report_esc(r, text);
+		strbuf_adds(&r->out, "</p>\n");
+	} else
+		strbuf_addf(&r->out, "%s\n\n", text);
+}
+
+/* Preformatted text; id names the block in HTML. */
+static void
+report_pre(struct report *r, const char *id, const char *text)
+{
+	if (r->html) {
+		strbuf_addf(&r->out, "<pre id=\"%s\">", id);
+		report_esc(r, text);
+		strbuf_adds(&r->out, "</pre>\n");
+		return;
+	}
+	/* A fence longer than any run of backticks in the text. */
+	strbuf_adds(&r->out, "````text\n");
+	strbuf_adds(&r->out, text);
+	if (*text != '\0' && text[strlen(text) - 1] != '\n')
+		strbuf_addc(&r->out, '\n');
+	strbuf_adds(&r->out, "````\n\n");
+}
+
+static void
+report_kv_row(struct report *r, const char *k, const char *v)
+{
+	report_row_begin(r);
+	report_cell(r, k);
+	report_cell(r, v);
+	report_row_end(r);
+}
+
+static void
+report_head(struct report *r)
+{
+	char	*title = xasprintf("abbench report: run %" PRId64 " %s",
+		    r->run.id, r->run.name ? r->run.name : "");
+
+	if (r->html) {
+		strbuf_adds(&r->out, "<!DOCTYPE html>\n<html lang=\"en\">\n"
+		    "<head>\n<meta charset=\"utf-8\">\n<title>");
+		report_esc(r, title);
+		strbuf_adds(&r->out, "</title>\n<style>\n"
+		    "body{font-family:sans-serif;max-width:1100px;margin:2em "
+		    "auto;padding:0 1em;color:#222}\n"
+		    "pre{background:#f6f6f6;padding:.8em;overflow-x:auto;"
+		    "font-size:13px;line-height:1.25}\n"
+		    "table{border-collapse:collapse;margin:.5em 0 1em}\n"
+		    "td,th{border:1px solid #ccc;padding:.2em .6em;"
+		    "text-align:left;vertical-align:top;font-size:14px}\n"
+		    "th{background:#eee}\n.yes{color:#060;font-weight:bold}\n"
+		    ".no{color:#888}\n.regressed{color:#b00;font-weight:bold}\n"
+		    ".improved{color:#060;font-weight:bold}\n"
+		    "figure{margin:1em 0}\nfigure svg{max-width:100%;"
+		    "height:auto}\n</style>\n</head>\n<body>\n<h1>");
+		report_esc(r, title);
+		strbuf_adds(&r->out, "</h1>\n");
+	} else
+		strbuf_addf(&r->out, "# %s\n", title);
+	free(title);
+}
+
+static void
+report_summary(struct report *r)
+{
+	static const char *const head[] = { "", "", NULL };
+	char	 t[64], *s;
+
+	report_h2(r, "run", "Run");
+	report_table_begin(r, head);
+	report_kv_row(r, "uuid", r->run.uuid);
+	report_kv_row(r, "experiment", r->run.name);
+	report_kv_row(r, "host", r->run.host);
+	report_kv_row(r, "status", r->run.status);
+	format_wall_time(r->run.started_wall_ns, t, sizeof(t));
+	report_kv_row(r, "started", t);
+	if (r->run.ended_wall_ns != 0) {
+		format_wall_time(r->run.ended_wall_ns, t, sizeof(t));
+		report_kv_row(r, "ended", t);
+	}
+	s = xasprintf("%s (seed %" PRIu64 ")", r->run.order_kind ?
+	    r->run.order_kind : "?", r->run.seed);
+	report_kv_row(r, "order", s);
+	free(s);
+	s = xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
+	report_kv_row(r, "rounds", s);
+	free(s);
+	s = xasprintf("%" PRId64 " (%" PRId64 " failed)", r->run.nsamples,
+	    r->run.nfailed);
+	report_kv_row(r, "samples", s);
+	free(s);
+	report_kv_row(r, "experiment file", r->run.experiment_path);
+	report_kv_row(r, "abbench", r->run.abbench_version);
+	report_table_end(r);
+}
+
+static void
+report_experiment(struct report *r)
+{
+	report_h2(r, "experiment", "Experiment");
+	if (r->run.experiment_text == NULL || *r->run.experiment_text == '\0')
+		report_para(r, "The run stores no experiment file (an import).");
+	else
+		report_pre(r, "experiment-text", r->run.experiment_text);
+}
+
+static void
+report_arms(struct report *r, const struct store_kv *kv, size_t nkv)
+{
+	static const char *const head[] = { "arm", "settings",
+		"recorded for the arm", NULL };
+	struct experiment	*e = NULL;
+	struct strbuf		 sb = STRBUF_INIT;
+	char			*cause = NULL;
+	size_t			 a, i, j;
+
+	if (r->run.experiment_text != NULL && *r->run.experiment_text != '\0')
+		e = experiment_parse(r->run.experiment_path ?
+		    r->run.experiment_path : "(stored)",
+		    r->run.experiment_text, strlen(r->run.experiment_text),
+		    &cause);
+	free(cause);
+	report_h2(r, "arms", "Arms");
+	report_table_begin(r, head);
+	for (a = 0; a < r->run.narms; a++) {
+		report_row_begin(r);
+		report_cell(r, a == 0 ? xstrdup_tmp(&sb, "%s (baseline)",
+		    r->run.arms[a]) : r->run.arms[a]);
+		strbuf_reset(&sb);
+		for (i = 0; e != NULL && i < e->narms; i++) {
+			if (strcmp(e->arms[i].name, r->run.arms[a]) != 0)
+				continue;
+			for (j = 0; j < e->arms[i].nkv; j++)
+				strbuf_addf(&sb, "%s%s = %s", sb.len ? "; " : "",
+				    e->arms[i].kv[j].key,
+				    e->arms[i].kv[j].value);
+		}
+		report_cell(r, sb.buf != NULL ? sb.buf : "");
+		strbuf_reset(&sb);
+		for (i = 0; i < nkv; i++)
+			if (strcmp(kv[i].arm, r->run.arms[a]) == 0)
+				strbuf_addf(&sb, "%s%s: %s", sb.len ? "; " : "",
+				    kv[i].key, kv[i].value);
+		report_cell(r, sb.buf != NULL ? sb.buf : "");
+		strbuf_reset(&sb);
+		report_row_end(r);
+	}
+	report_table_end(r);
+	strbuf_release(&sb);
+	experiment_free(e);
+}
+
+static void
+report_host(struct report *r, const struct store_kv *kv, size_t nkv)
+{
+	static const char *const head[] = { "key", "value", NULL };
+	char	**warn = NULL, *cause = NULL;
+	size_t	  nwarn = 0, i;
+
+	report_h2(r, "host", "Host");
+	report_table_begin(r, head);
+	for (i = 0; i < nkv; i++)
+		if (kv[i].arm[0] == '\0')
+			report_kv_row(r, kv[i].key, kv[i].value);
+	report_table_end(r);
+	report_h2(r, "warnings", "Warnings");
+	if (store_warnings_list(r->st, r->run.id, &warn, &nwarn, &cause) ==
+	    -1) {
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	if (nwarn == 0)
+		report_para(r, "None stored with the run.");
+	else if (r->html) {
+		strbuf_adds(&r->out, "<ul>\n");
+		for (i = 0; i < nwarn; i++) {
+			strbuf_adds(&r->out, "<li>");
+			report_esc(r, warn[i]);
+			strbuf_adds(&r->out, "</li>\n");
+		}
+		strbuf_adds(&r->out, "</ul>\n");
+	} else {
+		for (i = 0; i < nwarn; i++)
+			strbuf_addf(&r->out, "- %s\n", warn[i]);
+		strbuf_addc(&r->out, '\n');
+	}
+	for (i = 0; i < nwarn; i++)
+		free(warn[i]);
+	free(warn);
+}
+
+/* Exactly `abbench stat --db F RUN` (stdout), each arm one input. */
+static int
+report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
+{
+	struct benchstat_opts	 bo;
+	struct benchstat	*bs;
+	struct strbuf		 text = STRBUF_INIT, err = STRBUF_INIT;
+	size_t			 a;
+
+	benchstat_opts_init(&bo);
+	if ((bs = benchstat_new(&bo, cause)) == NULL)
+		return -1;
+	for (a = 0; a < r->run.narms; a++) {
+		strbuf_reset(&text);
+		if (export_run_benchfmt(r->st, r->run.id, r->run.arms[a],
+		    &text, cause) == -1 ||
+		    benchstat_add(bs, r->run.arms[a], r->run.arms[a],
+		    text.buf != NULL ? text.buf : "", text.len, cause) == -1) {
+			strbuf_release(&text);
+			benchstat_free(bs);
+			return -1;
+		}
+	}
+	benchstat_finish(bs, out, &err);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	benchstat_free(bs);
+	return 0;
+}
+
+static void
+report_tables(struct report *r)
+{
+	struct strbuf	 tab = STRBUF_INIT;
+	char		*cause = NULL;
+
+	report_h2(r, "benchstat", "Benchstat tables");
+	if (report_benchstat_text(r, &tab, &cause) == -1) {
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	report_pre(r, "benchstat", tab.buf != NULL ? tab.buf : "");
+	strbuf_release(&tab);
+}
+
+static int
+report_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every (benchmark, unit, arm) against the baseline arm, p corrected. */
+static void
+report_pvalues(struct report *r)
+{
+	static const char *const head[] = { "benchmark", "unit", "arm",
+		"baseline", "arm median", "delta", "p", "Holm", "BH",
+		"survives Holm", "survives BH", NULL };
+	struct store_value	*v = NULL;
+	struct report_cmp	*c = NULL;
+	struct bm_ucache	*uc;
+	size_t			 nv = 0, nc = 0, capc = 0, i, k, a, n1, n2;
+	size_t			 ntested = 0;
+	double			*x1, *x2, *ps, *holm, *bh;
+	char			*cause = NULL, buf[64];
+
+	report_h2(r, "corrected", "P-values corrected across benchmarks");
+	if (r->run.narms < 2) {
+		report_para(r, "The run has one arm: no comparisons within "
+		    "it (compare runs with abbench stat or nightly).");
+		return;
+	}
+	if (store_values(r->st, r->run.id, NULL, 0, &v, &nv, &cause) == -1) {
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	/* Distinct (benchmark, unit) in order of appearance, per arm. */
+	for (i = 0; i < nv; i++) {
+		if (strcmp(v[i].arm, r->run.arms[0]) == 0)
+			continue;
+		for (k = 0; k < nc; k++)
+			if (strcmp(c[k].benchmark, v[i].benchmark) == 0 &&
+			    strcmp(c[k].unit, v[i].unit) == 0 &&
+			    strcmp(c[k].arm, v[i].arm) == 0)
+				break;
+		if (k < nc)
+			continue;
+		XGROW(c, nc, capc);
+		memset(&c[nc], 0, sizeof(c[nc]));
+		c[nc].benchmark = v[i].benchmark;
+		c[nc].unit = v[i].unit;
+		c[nc].arm = v[i].arm;
+		nc++;
+	}
+	uc = bm_ucache_new();
+	x1 = xcalloc(nv + 1, sizeof(double));
+	x2 = xcalloc(nv + 1, sizeof(double));
+	ps = xcalloc(nc + 1, sizeof(double));
+	holm = xcalloc(nc + 1, sizeof(double));
+	bh = xcalloc(nc + 1, sizeof(double));
+	for (k = 0; k < nc; k++) {
+		struct bm_comparison	cmp;
+		struct bm_summary	s1, s2;
+
+		n1 = n2 = 0;
+		for (i = 0; i < nv; i++) {
+			if (strcmp(v[i].benchmark, c[k].benchmark) != 0 ||
+			    strcmp(v[i].unit, c[k].unit) != 0)
+				continue;
+			if (strcmp(v[i].arm, r->run.arms[0]) == 0)
+				x1[n1++] = v[i].value;
+			else if (strcmp(v[i].arm, c[k].arm) == 0)
+				x2[n2++] = v[i].value;
+		}
+		c[k].n1 = n1;
+		c[k].n2 = n2;
+		c[k].p = c[k].holm = c[k].bh = c[k].delta = NAN;
+		if (n1 == 0 || n2 == 0)
+			continue;
+		qsort(x1, n1, sizeof(double), report_cmp_double);
+		qsort(x2, n2, sizeof(double), report_cmp_double);
+		bm_summarize(x1, n1, BM_ASSUME_NOTHING, 0.95, &s1);
+		bm_summarize(x2, n2, BM_ASSUME_NOTHING, 0.95, &s2);
+		c[k].base_center = s1.center;
+		c[k].center = s2.center;
+		if (s1.center != 0)
+			c[k].delta = s2.center / s1.center - 1;
+		bm_summary_release(&s1);
+		bm_summary_release(&s2);
+		/* The same test and p benchstat prints. */
+		bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, r->alpha, uc,
+		    &cmp);
+		if (!isnan(cmp.p)) {
+			c[k].p = cmp.p;
+			c[k].tested = 1;
+			ps[ntested++] = cmp.p;
+		}
+		bm_comparison_release(&cmp);
+	}
+	pvalues_holm(ps, ntested, holm);
+	pvalues_bh(ps, ntested, bh);
+	for (k = 0, i = 0; k < nc; k++)
+		if (c[k].tested) {
+			c[k].holm = holm[i];
+			c[k].bh = bh[i];
+			i++;
+		}
+	snprintf(buf, sizeof(buf), "%g", r->alpha);
+	{
+		char	*intro = xasprintf("Each arm against %s, Mann-Whitney "
+			    "U as in the tables above; %zu tests adjusted "
+			    "together with Holm (family-wise error) and "
+			    "Benjamini-Hochberg (false discovery rate). A "
+			    "change survives when its adjusted p < %s.",
+			    r->run.arms[0], ntested, buf);
+
+		report_para(r, intro);
+		free(intro);
+	}
+	report_table_begin(r, head);
+	for (k = 0; k < nc; k++) {
+		char	b1[32], b2[32], d[32], p[32], h[32], q[32];
+		int	sh = c[k].tested && c[k].holm < r->alpha;
+		int	sb = c[k].tested && c[k].bh < r->alpha;
+
+		snprintf(b1, sizeof(b1), "%.4g", c[k].base_center);
+		snprintf(b2, sizeof(b2), "%.4g", c[k].center);
+		snprintf(d, sizeof(d), isnan(c[k].delta) ? "?" : "%+.2f%%",
+		    100 * c[k].delta);
+		snprintf(p, sizeof(p), c[k].tested ? "%.4f" : "-", c[k].p);
+		snprintf(h, sizeof(h), c[k].tested ? "%.4f" : "-", c[k].holm);
+		snprintf(q, sizeof(q), c[k].tested ? "%.4f" : "-", c[k].bh);
+		report_row_begin(r);
+		report_cell(r, c[k].benchmark);
+		report_cell(r, c[k].unit);
+		report_cell(r, c[k].arm);
+		report_cell(r, b1);
+		report_cell(r, b2);
+		report_cell(r, d);
+		report_cell(r, p);
+		report_cell(r, h);
+		report_cell(r, q);
+		if (r->html) {
+			strbuf_addf(&r->out, "<td class=\"%s\">%s</td>"
+			    "<td class=\"%s\">%s</td>", sh ? "yes" : "no",
+			    sh ? "yes" : "no", sb ? "yes" : "no",
+			    sb ? "yes" : "no");
+		} else {
+			report_cell(r, sh ? "**yes**" : "no");
+			report_cell(r, sb ? "**yes**" : "no");
+		}
+		report_row_end(r);
+	}
+	report_table_end(r);
+	bm_ucache_free(uc);
+	free(x1);
+	free(x2);
+	free(ps);
+	free(holm);
+	free(bh);
+	free(c);
+	store_values_free(v, nv);
+}
+
+static void
+report_failed(struct report *r)
+{
+	static const char *const head[] = { "round", "position", "arm",
+		"benchmark", "status", "error", NULL };
+	struct store_value	*v = NULL;
+	size_t			 nv = 0, i, nfail = 0;
+	char			*cause = NULL, a[16], b[16];
+
+	report_h2(r, "failed", "Failed samples");
+	if (store_values(r->st, r->run.id, NULL, STORE_Q_FAILED |
+	    STORE_Q_WARMUP, &v, &nv, &cause) == -1) {
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < nv; i++)
+		if (strcmp(v[i].status, SAMPLE_OK) != 0)
+			nfail++;
+	if (nfail == 0)
+		report_para(r, "None.");
+	else {
+		report_table_begin(r, head);
+		for (i = 0; i < nv; i++) {
+			if (strcmp(v[i].status, SAMPLE_OK) == 0)
+				continue;
+			snprintf(a, sizeof(a), "%d%s", v[i].round,
+			    v[i].warmup ? " (warm-up)" : "");
+			snprintf(b, sizeof(b), "%d", v[i].position);
+			report_row_begin(r);
+			report_cell(r, a);
+			report_cell(r, b);
+			report_cell(r, v[i].arm);
+			report_cell(r, v[i].benchmark);
+			report_cell(r, v[i].status);
+			report_cell(r, v[i].error != NULL ? v[i].error : "");
+			report_row_end(r);
+		}
+		report_table_end(r);
+	}
+	store_values_free(v, nv);
+}
+
+static void
+report_nightly(struct report *r)
+{
+	static const char *const head[] = { "verdict", "arm", "benchmark",
+		"unit", "why", NULL };
+	const struct nightly_result	*n = r->o->nightly;
+	char				*s;
+	size_t				 i;
+
+	if (n == NULL)
+		return;
+	report_h2(r, "nightly", "Nightly verdict");
+	s = xasprintf("%d regressed, %d improved, %d inconclusive of %zu; "
+	    "baseline: %zu runs, history: %zu nights, threshold %g%%.",
+	    n->nregressed, n->nimproved, n->ninconclusive, n->nrows,
+	    n->nbaseline, n->nhistory, 100 * n->opt.threshold);
+	report_para(r, s);
+	free(s);
+	report_table_begin(r, head);
+	for (i = 0; i < n->nrows; i++) {
+		const char	*v = nightly_verdict_name(n->rows[i].verdict);
+
+		report_row_begin(r);
+		if (r->html) {
+			strbuf_addf(&r->out, "<td class=\"%s\">%s</td>", v, v);
+		} else
+			report_cell(r, v);
+		report_cell(r, n->rows[i].arm);
+		report_cell(r, n->rows[i].benchmark);
+		report_cell(r, n->rows[i].unit);
+		report_cell(r, n->rows[i].reason);
+		report_row_end(r);
+	}
+	report_table_end(r);
+}
+
+/* The directory part of a path ("." when none), malloc'd. */
+static char *
+report_dirname(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static void
+report_rmtree_flat(const char *dir, const struct plot_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		(void)unlink(l->v[i].path);
+	(void)rmdir(dir);
+}
+
+static void
+report_plots(struct report *r)
+{
+	struct plot_options	 po;
+	struct plot_list	 list = { NULL, 0 };
+	char			*cause = NULL, *dir = NULL, *data, *svg;
+	char			*base, *dot, *rel;
+	size_t			 i, len;
+	int			 rc;
+
+	report_h2(r, "plots", "Plots");
+	if (r->o->no_plots) {
+		report_para(r, "Plots were not asked for.");
+		return;
+	}
+	memset(&po, 0, sizeof(po));
+	if (r->html) {
+		char	tmpl[] = "/tmp/abbench-report.XXXXXX";
+
+		if (mkdtemp(tmpl) == NULL) {
+			report_para(r, "No plots: cannot make a temporary "
+			    "directory.");
+			return;
+		}
+		dir = xstrdup(tmpl);
+		po.format = PLOT_SVG;
+	} else {
+		/* FILE.md -> FILE-plots/ beside it. */
+		base = xstrdup(r->o->path);
+		if ((dot = strrchr(base, '.')) != NULL &&
+		    strchr(dot, '/') == NULL)
+			*dot = '\0';
+		dir = xasprintf("%s-plots", base);
+		free(base);
+		po.format = PLOT_PNG;
+	}
+	po.dir = dir;
+	rc = plot_run(r->st, r->run.id, &po, &list, &cause);
+	if (rc == -1) {
+		char	*msg = xasprintf("Some plots are missing: %s", cause);
+
+		report_para(r, msg);
+		free(msg);
+		free(cause);
+	}
+	for (i = 0; i < list.n; i++) {
+		if (!r->html) {
+			char	*d = report_dirname(r->o->path);
+
+			rel = list.v[i].path;
+			if (strcmp(d, ".") != 0 && str_startswith(rel, d) &&
+			    rel[strlen(d)] == '/')
+				rel += strlen(d) + 1;
+			strbuf_addf(&r->out, "![%s](%s)\n\n",
+			    list.v[i].title, rel);
+			free(d);
+			continue;
+		}
+		if ((data = read_file(list.v[i].path, &len, &cause)) == NULL) {
+			report_para(r, cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		svg = strstr(data, "<svg");
+		strbuf_adds(&r->out, "<figure>\n");
+		strbuf_adds(&r->out, svg != NULL ? svg : "");
+		strbuf_adds(&r->out, "\n<figcaption>");
+		report_esc(r, list.v[i].title);
+		strbuf_adds(&r->out, "</figcaption>\n</figure>\n");
+		free(data);
+	}
+	if (list.n == 0 && rc == 0)
+		report_para(r, "The run has no samples to plot.");
+	if (r->html)
+		report_rmtree_flat(dir, &list);
+	plot_list_release(&list);
+	free(dir);
+}
+
+static int
+report_save(struct report *r, char **cause)
+{
+	char	*tmp = xasprintf("%s.tmp", r->o->path);
+	FILE	*fp;
+	int	 e;
+
+	if ((fp = fopen(tmp, "w")) == NULL) {
+		e = errno;
+		free(tmp);
+		return set_cause(cause, "cannot create '%s': %s", r->o->path,
+		    strerror(e));
+	}
+	if (fwrite(r->out.buf, 1, r->out.len, fp) != r->out.len ||
+	    fclose(fp) != 0) {
+		e = errno;
+		(void)unlink(tmp);
+		free(tmp);
+		return set_cause(cause, "cannot write '%s': %s", r->o->path,
+		    strerror(e));
+	}
+	if (rename(tmp, r->o->path) == -1) {
+		e = errno;
+		(void)unlink(tmp);
+		free(tmp);
+		return set_cause(cause, "cannot write '%s': %s", r->o->path,
+		    strerror(e));
+	}
+	free(tmp);
+	return 0;
+}
+
 int
 report_write(struct store *st, int64_t run_id,
     const struct report_options *o, char **cause)
 {
-	(void)st;
-	(void)run_id;
-	(void)o;
-	return set_cause(cause, "reports are not implemented yet");
+	struct report	 r;
+	struct store_kv	*kv = NULL;
+	size_t		 nkv = 0;
+	int		 rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	r.st = st;
+	r.o = o;
+	r.html = o->format == REPORT_HTML;
+	r.alpha = o->alpha > 0 ? o->alpha : 0.05;
+	if (store_run_get(st, run_id, &r.run, cause) == -1)
+		return -1;
+	if (store_config_list(st, run_id, &kv, &nkv, cause) == -1)
+		goto out;
+	report_head(&r);
+	report_summary(&r);
+	report_nightly(&r);
+	report_tables(&r);
+	report_pvalues(&r);
+	report_plots(&r);
+	report_failed(&r);
+	report_arms(&r, kv, nkv);
+	report_host(&r, kv, nkv);
+	report_experiment(&r);
+	if (r.html)
+		strbuf_adds(&r.out, "</body>\n</html>\n");
+	rc = report_save(&r, cause);
+out:
+	store_kv_free(kv, nkv);
+	strbuf_release(&r.out);
+	store_run_release(&r.run);
+	return rc;
 }

@@ -334,7 +334,27 @@ store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	}
 	s.metrics = m;
 	s.nmetrics = res->status == SAMPLE_STATUS_OK ? res->nmetrics : 0;
-	r = store_sample_add(ctx->store, &s, cause);
+	if (res->failed.n == 0)
+		r = store_sample_add(ctx->store, &s, cause);
+	else if ((r = store_begin(ctx->store, cause)) == 0) {
+		/* The sample and the benchmarks that failed inside it. */
+		if (s.nmetrics > 0 || res->status != SAMPLE_STATUS_OK)
+			r = store_sample_add_locked(ctx->store, &s, cause);
+		for (i = 0; r == 0 && i < res->failed.n; i++) {
+			struct store_sample	f = s;
+
+			f.workload = res->failed.v[i];
+			f.status = SAMPLE_FAILED;
+			f.error = res->failed_error.v[i];
+			f.metrics = NULL;
+			f.nmetrics = 0;
+			r = store_sample_add_locked(ctx->store, &f, cause);
+		}
+		if (r == 0)
+			r = store_commit(ctx->store, cause);
+		else
+			store_rollback(ctx->store);
+	}
 	free(m);
 	for (i = 0; r == 0 && i < res->config.n; i++) {
 		char	*c = strstr(res->config.v[i], ": ");
@@ -640,7 +660,8 @@ runner_run(const char *exp_path, const struct run_options *opt)
 			sample_result_release(&res);
 			break;
 		}
-		if (res.status == SAMPLE_STATUS_OK && res.nmetrics == 0)
+		if (res.status == SAMPLE_STATUS_OK && res.nmetrics == 0 &&
+		    res.failed.n == 0)
 			sample_result_fail(&res, SAMPLE_STATUS_FAILED,
 			    "workload reported no metrics");
 		if (store_result(&ctx, pe, e, &res, t0, t1, w0, w1,
@@ -652,14 +673,17 @@ runner_run(const char *exp_path, const struct run_options *opt)
 			break;
 		}
 		prog.done++;
-		if (res.status != SAMPLE_STATUS_OK) {
+		if (res.status != SAMPLE_STATUS_OK || res.failed.n > 0) {
 			failures++;
 			prog.failures++;
 			if (!opt->quiet) {
 				progress_end(&prog);
 				warning("round %d, arm '%s', workload '%s': %s",
-				    pe->round + 1, arm->name, wl->name,
-				    res.error ? res.error : "failed");
+				    pe->round + 1, arm->name,
+				    res.failed.n > 0 && res.error == NULL ?
+				    res.failed.v[0] : wl->name,
+				    res.error ? res.error : res.failed.n > 0 ?
+				    res.failed_error.v[0] : "failed");
 			}
 		}
 		progress_sample(&prog, pe, e, status_text(res.status),

@@ -570,3 +570,52 @@ uuid_v4(char out[37])
 	}
 	out[36] = '\0';
 }
+
+static char *
+libexec_try(const char *dir, const char *sub, const char *name)
+{
+	char	*p = xasprintf("%s%s/%s", dir, sub, name);
+
+	if (access(p, X_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
+char *
+libexec_find(const char *name, char **cause)
+{
+	static const char *const subs[] = { "", "/workloads",
+	    "/workloads/cpu" };
+	const char	*env = getenv("ABBENCH_LIBEXEC");
+	char		 self[PATH_MAX], *p, *slash;
+	ssize_t		 l;
+	size_t		 i;
+
+	if (strchr(name, '/') != NULL) {
+		set_cause(cause, "'%s' is a path, not a program name", name);
+		return NULL;
+	}
+	for (i = 0; env != NULL && *env != '\0' && i < ARRAY_SIZE(subs); i++) {
+		if ((p = libexec_try(env, subs[i], name)) != NULL)
+			return p;
+	}
+	if ((l = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[l] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			for (i = 1; i < ARRAY_SIZE(subs); i++) {
+				if ((p = libexec_try(self, subs[i], name)) !=
+				    NULL)
+					return p;
+			}
+		}
+	}
+#ifdef ABBENCH_LIBEXECDIR
+	if ((p = libexec_try(ABBENCH_LIBEXECDIR, "", name)) != NULL)
+		return p;
+#endif
+	set_cause(cause, "cannot find the program '%s' (build it with make, "
+	    "or set ABBENCH_LIBEXEC)", name);
+	return NULL;
+}

@@ -106,6 +106,14 @@ int	 parse_int(const char *s, long long min, long long max, long long *out,
 	    char **cause);
 int	 parse_double(const char *s, double *out, char **cause);
 
+/*
+ * Find one of abbench's own programs (workloads/startup-bench, the cpu
+ * programs): $ABBENCH_LIBEXEC, its workloads/ and workloads/cpu/, the same
+ * next to the running abbench (a build tree), then the installed libexec
+ * directory. malloc'd path, or NULL with *cause.
+ */
+char	*libexec_find(const char *name, char **cause);
+
 /* A random 128-bit UUID (v4) as a 36-character string. */
 void	 uuid_v4(char out[37]);
 

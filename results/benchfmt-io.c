@@ -296,7 +296,8 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 	for (i = 0; i < nv; i++) {
 		if (last_arm == NULL || strcmp(v[i].arm, last_arm) != 0 ||
 		    (v[i].config == NULL) != (last_text == NULL) ||
-		    (last_text != NULL && strcmp(v[i].config, last_text) != 0)) {
+		    (last_text != NULL &&
+		    strcmp(v[i].config, last_text) != 0)) {
 			cfg_clear(&want);
 			if (v[i].config != NULL)
 				cfg_parse(&want, v[i].config);
@@ -314,11 +315,18 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 			last_text = v[i].config;
 			last_arm = v[i].arm;
 		}
-		format_value(num, sizeof num, v[i].value);
+		/*
+		 * What the file said before tidying, when it differs: it
+		 * tidies again to the same unit and value, and benchstat's
+		 * .unit filter sees the original unit too.
+		 */
+		format_value(num, sizeof num, v[i].orig_unit != NULL ?
+		    v[i].orig_value : v[i].value);
 		strbuf_adds(out, "Benchmark");
 		add_field(out, v[i].benchmark);
 		strbuf_addf(out, " 1 %s ", num);
-		add_field(out, v[i].unit);
+		add_field(out, v[i].orig_unit != NULL ? v[i].orig_unit :
+		    v[i].unit);
 		strbuf_addc(out, '\n');
 	}
 	rc = 0;
@@ -418,6 +426,8 @@ import_file(struct store *st, int64_t run_id, const char *label,
 	const char *const	*errs;
 	struct store_sample	 s;
 	struct store_metric	 m;
+	const char		*orig_unit = NULL;
+	double			 orig_value = 0;
 	struct strbuf		 cfg = STRBUF_INIT, name = STRBUF_INIT;
 	char			*data, *err = NULL;
 	size_t			 len, i, nerr;
@@ -435,6 +445,8 @@ import_file(struct store *st, int64_t run_id, const char *label,
 	s.status = SAMPLE_OK;
 	s.metrics = &m;
 	s.nmetrics = 1;
+	s.orig_units = &orig_unit;
+	s.orig_values = &orig_value;
 	while ((rc = bf_reader_next(rd, &res, &err)) == 1) {
 		strbuf_reset(&cfg);
 		for (i = 0; i < res->nconfig; i++)
@@ -449,6 +461,10 @@ import_file(struct store *st, int64_t run_id, const char *label,
 		for (i = 0; i < res->nvalues; i++) {
 			m.unit = res->values[i].unit;
 			m.value = res->values[i].value;
+			orig_unit = strcmp(res->values[i].orig_unit,
+			    res->values[i].unit) != 0 ?
+			    res->values[i].orig_unit : NULL;
+			orig_value = res->values[i].orig_value;
 			s.plan_idx = (*plan_idx)++;
 			if (store_sample_add(st, &s, cause) != 0) {
 				rc = -1;

@@ -48,14 +48,16 @@ static const char *const store_migrations[] = {
 	");\n"
 	"CREATE INDEX runs_name ON runs(name, started_wall_ns);\n"
 	"CREATE TABLE arms (\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	idx INTEGER NOT NULL,\n"
 	"	name TEXT NOT NULL,\n"
 	"	PRIMARY KEY (run_id, idx),\n"
 	"	UNIQUE (run_id, name)\n"
 	");\n"
 	"CREATE TABLE run_config (\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	arm TEXT NOT NULL DEFAULT '',\n"
 	"	seq INTEGER NOT NULL,\n"
 	"	key TEXT NOT NULL,\n"
@@ -63,7 +65,8 @@ static const char *const store_migrations[] = {
 	"	PRIMARY KEY (run_id, arm, key)\n"
 	");\n"
 	"CREATE TABLE units (\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	seq INTEGER NOT NULL,\n"
 	"	unit TEXT NOT NULL,\n"
 	"	key TEXT NOT NULL,\n"
@@ -77,13 +80,15 @@ static const char *const store_migrations[] = {
 	 */
 	"CREATE TABLE sample_configs (\n"
 	"	id INTEGER PRIMARY KEY,\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	text TEXT NOT NULL,\n"
 	"	UNIQUE (run_id, text)\n"
 	");\n"
 	"CREATE TABLE samples (\n"
 	"	id INTEGER PRIMARY KEY,\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	plan_idx INTEGER NOT NULL,\n"
 	"	round INTEGER NOT NULL,\n"
 	"	position INTEGER NOT NULL,\n"
@@ -115,11 +120,15 @@ static const char *const store_migrations[] = {
 	");\n"
 	"CREATE INDEX journal_run ON journal(run_id);\n"
 	"CREATE TABLE warnings (\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	seq INTEGER NOT NULL,\n"
 	"	text TEXT NOT NULL,\n"
 	"	PRIMARY KEY (run_id, seq)\n"
 	");\n",
+	/* 1 -> 2: benchfmt units and values as written before tidying. */
+	"ALTER TABLE samples ADD COLUMN orig_unit TEXT;\n"
+	"ALTER TABLE samples ADD COLUMN orig_value REAL;\n",
 };
 
 /* Cached statements, prepared on first use. */
@@ -127,9 +136,9 @@ static const char *const store_sql[ST__COUNT] = {
 	[ST_SAMPLE_INSERT] =
 	    "INSERT INTO samples (run_id, plan_idx, round, position, arm,"
 	    " workload, benchmark, unit, value, status, warmup, start_ns,"
-	    " end_ns, start_wall_ns, end_wall_ns, error, config_id)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-	    " ?14, ?15, ?16, ?17)",
+	    " end_ns, start_wall_ns, end_wall_ns, error, config_id, orig_unit,"
+	    " orig_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	    " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
 	[ST_ARM_EXISTS] =
 	    "SELECT 1 FROM arms WHERE run_id = ?1 AND name = ?2",
 	[ST_CONFIG_FIND] =
@@ -1173,8 +1182,8 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 	at = strrchr(sel, '@');
 	if (at != NULL) {
 		if (strcmp(at + 1, "last") != 0)
-			return set_cause(cause, "bad run selector '%s': expected"
-			    " NAME@last", sel);
+			return set_cause(cause, "bad run selector '%s': "
+			    "expected NAME@last", sel);
 		name = xstrndup(sel, (size_t)(at - sel));
 		if (find_ids(st, "SELECT id FROM runs WHERE name = ?1 ORDER"
 		    " BY started_wall_ns DESC, id DESC LIMIT 1", name, ids, 1,
@@ -1184,8 +1193,8 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 		}
 		free(name);
 		if (n == 0)
-			return set_cause(cause, "no run of experiment '%.*s' in "
-			    "'%s'", (int)(at - sel), sel, st->path);
+			return set_cause(cause, "no run of experiment '%.*s' "
+			    "in '%s'", (int)(at - sel), sel, st->path);
 		return store_run_get(st, ids[0], r, cause);
 	}
 	if (all_digits(sel) && strlen(sel) < 19) {
@@ -1570,6 +1579,19 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 			sqlite3_bind_int64(s, 17, cfg);
 		else
 			sqlite3_bind_null(s, 17);
+		if (m != NULL && sp->orig_units != NULL &&
+		    sp->orig_units[i] != NULL) {
+			bind_text(s, 18, sp->orig_units[i]);
+			if (sp->orig_values == NULL)
+				sqlite3_bind_double(s, 19, m->value);
+			else if (isnan(sp->orig_values[i]))
+				sqlite3_bind_null(s, 19);
+			else
+				sqlite3_bind_double(s, 19, sp->orig_values[i]);
+		} else {
+			sqlite3_bind_null(s, 18);
+			sqlite3_bind_null(s, 19);
+		}
 		rc = sqlite3_step(s);
 		sqlite3_reset(s);
 		if (rc != SQLITE_DONE)
@@ -1675,6 +1697,7 @@ store_values_free(struct store_value *v, size_t n)
 		free(v[i].status);
 		free(v[i].error);
 		free(v[i].config);
+		free(v[i].orig_unit);
 	}
 	free(v);
 }
@@ -1692,7 +1715,8 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
 	*n = 0;
 	s = store_prepare(st, "SELECT s.arm, s.benchmark, s.unit, s.value,"
 	    " s.round, s.position, s.warmup, s.status, s.error, s.start_ns,"
-	    " s.end_ns, s.start_wall_ns, s.end_wall_ns, c.text"
+	    " s.end_ns, s.start_wall_ns, s.end_wall_ns, c.text, s.orig_unit,"
+	    " s.orig_value"
 	    " FROM samples s LEFT JOIN sample_configs c ON c.id = s.config_id"
 	    " WHERE s.run_id = ?1 AND (?2 IS NULL OR s.arm = ?2)"
 	    " AND (?3 OR s.warmup = 0) AND (?4 OR s.status = 'ok')"
@@ -1722,6 +1746,9 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
 		x->start_wall_ns = sqlite3_column_int64(s, 11);
 		x->end_wall_ns = sqlite3_column_int64(s, 12);
 		x->config = store_col_str_or_null(s, 13);
+		x->orig_unit = store_col_str_or_null(s, 14);
+		x->orig_value = sqlite3_column_type(s, 15) == SQLITE_NULL ?
+		    NAN : sqlite3_column_double(s, 15);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {

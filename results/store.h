@@ -18,7 +18,8 @@
  *   units(run_id, unit, key, value)           -- benchfmt Unit metadata
  *   samples(id, run_id, plan_idx, round, position, arm, workload, benchmark,
  *           unit, value, status, warmup, start_ns, end_ns, start_wall_ns,
- *           end_wall_ns, error)
+ *           end_wall_ns, error, config_id, orig_unit, orig_value)
+ *   sample_configs(id, run_id, text)          -- benchfmt config blocks
  *   journal(id, run_id, kind, name, target, original, applied, state, seq)
  *   warnings(run_id, seq, text)
  */
@@ -28,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 
@@ -172,8 +173,20 @@ struct store_sample {
 	 * config (imported files with several blocks); NULL otherwise.
 	 */
 	const char	*config;
+	/*
+	 * benchfmt import: per metric, the unit and value as written in the
+	 * file when benchstat's tidying changed them (ns/op -> sec/op), so
+	 * that export writes back what the file said (benchstat's .unit
+	 * filter matches either). NULL, or a NULL entry: unchanged.
+	 */
+	const char *const *orig_units;
+	const double	*orig_values;
 };
 int	store_sample_add(struct store *st, const struct store_sample *s,
+	    char **cause);
+/* The same inside an explicit store_begin/store_commit (several
+ * executions that must land together). */
+int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 	    char **cause);
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
@@ -192,6 +205,8 @@ struct store_value {
 	char	*error;		/* NULL when ok */
 	int64_t	 start_ns, end_ns, start_wall_ns, end_wall_ns;
 	char	*config;	/* store_sample.config, or NULL */
+	char	*orig_unit;	/* as written if tidying changed it, or NULL */
+	double	 orig_value;	/* as written (when orig_unit is set) */
 };
 enum store_query_flags {
 	STORE_Q_WARMUP = 1 << 0,	/* include warm-up samples */
@@ -250,7 +265,8 @@ int	store_rollback(struct store *st);
  * NULL-terminated array of messages (NULL when there are none); free each
  * message, then the array.
  */
-int	store_check(struct store *st, char ***problems, size_t *n, char **cause);
+int	store_check(struct store *st, char ***problems, size_t *n,
+	    char **cause);
 /* `db merge`: copy every run of another database not already here (UUID). */
 int	store_merge(struct store *st, const char *other_path, int *runs_added,
 	    int64_t *samples_added, char **cause);

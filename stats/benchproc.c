@@ -809,8 +809,8 @@ bp_intern_row(struct bp_proj *pr)
 	h = bp_row_hash(pr->row, n);
 	for (j = h & (pr->nslots - 1); (k = pr->slots[j]) != NULL;
 	    j = (j + 1) & (pr->nslots - 1)) {
-		if (k->hash == h && k->nvals == n && memcmp(k->vals, pr->row,
-		    n * sizeof(*pr->row)) == 0)
+		if (k->hash == h && k->nvals == n && (n == 0 ||
+		    memcmp(k->vals, pr->row, n * sizeof(*pr->row)) == 0))
 			return k;
 	}
 	/* A new key: update observation orders of top-level fields. */
@@ -827,7 +827,8 @@ bp_intern_row(struct bp_proj *pr)
 	}
 	k = strpool_alloc(p->pool, sizeof(*k));
 	k->vals = strpool_alloc(p->pool, (n ? n : 1) * sizeof(*k->vals));
-	memcpy(k->vals, pr->row, n * sizeof(*pr->row));
+	if (n > 0)
+		memcpy(k->vals, pr->row, n * sizeof(*pr->row));
 	k->nvals = (uint32_t)n;
 	k->hash = h;
 	k->id = (uint32_t)pr->nkeys;

@@ -12,9 +12,13 @@
 #include "workloads/workload.h"
 
 extern const struct workload_ops wl_command_ops;
+extern const struct workload_ops wl_gobench_ops;
+extern const struct workload_ops wl_cpu_steady_ops;
 
 const struct workload_ops *const workload_types[] = {
 	&wl_command_ops,
+	&wl_gobench_ops,
+	&wl_cpu_steady_ops,
 	NULL
 };
 
@@ -57,6 +61,14 @@ sample_result_fail(struct sample_result *r, enum sample_status st,
 }
 
 void
+sample_result_fail_benchmark(struct sample_result *r, const char *benchmark,
+    const char *error)
+{
+	strvec_push(&r->failed, benchmark);
+	strvec_push(&r->failed_error, error != NULL ? error : "failed");
+}
+
+void
 sample_result_release(struct sample_result *r)
 {
 	size_t	i;
@@ -68,5 +80,7 @@ sample_result_release(struct sample_result *r)
 	free(r->metrics);
 	free(r->error);
 	strvec_clear(&r->config);
+	strvec_clear(&r->failed);
+	strvec_clear(&r->failed_error);
 	memset(r, 0, sizeof *r);
 }

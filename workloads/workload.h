@@ -45,7 +45,16 @@ struct sample_result {
 	/* Run config lines the sample learned (e.g. fio version, gobench
 	 * "pkg:" lines): stored with the run, arm-scoped. */
 	struct strvec	 config;	/* "key: value" strings */
+	/*
+	 * Benchmarks that failed inside a sample (a gobench "--- FAIL"):
+	 * each is stored as a failed row of its own, with its error text,
+	 * next to the sample's metrics.
+	 */
+	struct strvec	 failed;	/* benchmark names */
+	struct strvec	 failed_error;	/* one error text per name */
 };
+void	sample_result_fail_benchmark(struct sample_result *r,
+	    const char *benchmark, const char *error);
 void	sample_result_add(struct sample_result *r, const char *benchmark,
 	    const char *unit, double value);
 void	sample_result_fail(struct sample_result *r, enum sample_status st,

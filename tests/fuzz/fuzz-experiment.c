@@ -66,7 +66,7 @@ fuzz_check_experiment(const struct experiment *e)
 	}
 	for (i = 0; i < e->nworkloads; i++) {
 		wl = &e->workloads[i];
-		fuzz_check(str_startswith(wl->name, wl->base), "name = base/..");
+		fuzz_check(str_startswith(wl->name, wl->base), "base name");
 		fuzz_check(wl->naxes <= wl->nkv, "axes are keys");
 		fuzz_check(wl->timeout_ns > 0, "workload timeout > 0");
 		for (j = 0; j < wl->naxes; j++)

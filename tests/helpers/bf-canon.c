@@ -1,8 +1,9 @@
 /*
  * bf-canon: print what Go's benchstat reads from [LABEL=]FILE arguments,
- * one line per value (label, config in order, full name, tidied unit,
- * value in hex), then the Unit metadata, so that two sets of files can be
- * compared for meaning rather than text (tests of db import/export).
+ * one line per value (label, config in order, full name, tidied unit and
+ * value in hex, unit and value as written), then the Unit metadata, so
+ * that two sets of files can be compared for meaning rather than text
+ * (tests of db import/export).
  * Exit 2 on a read error or a syntax error in a line.
  */
 #include "config.h"
@@ -41,9 +42,11 @@ main(int argc, char **argv)
 				for (j = 0; j < res->nconfig; j++)
 					printf("%s=%s;", res->config[j].key,
 					    res->config[j].value);
-				printf("|%.*s|%s|%a\n", (int)res->name_len,
-				    res->name, res->values[i].unit,
-				    res->values[i].value);
+				printf("|%.*s|%s|%a|%s|%a\n",
+				    (int)res->name_len, res->name,
+				    res->values[i].unit, res->values[i].value,
+				    res->values[i].orig_unit,
+				    res->values[i].orig_value);
 			}
 		}
 		errs = bf_reader_errors(rd, &nerr);

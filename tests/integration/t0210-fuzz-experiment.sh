@@ -40,8 +40,10 @@ fuzz-print-libs:
 	@echo $(LDADD) $(LIBS)
 EOF
 mk() {
-	make -s --no-print-directory -C "$builddir" -f Makefile \
-	    -f "$tmp/vars.mk" "$1" 2>/dev/null
+	# Not the outer make's flags: no "Entering directory" lines.
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
+	    -C "$builddir" -f Makefile -f "$tmp/vars.mk" "$1" 2>/dev/null |
+	    tail -n 1
 }
 cflags=$(mk fuzz-print-cflags)
 libs=$(mk fuzz-print-libs)

@@ -80,7 +80,7 @@ kill -9 $pid
 wait $pid 2>/dev/null
 "$ABBENCH" run --db "$DB" --rounds 1 "$TEST_TMP/e.ini" \
     > "$TEST_TMP/run5" 2>&1
-cp "$TEST_TMP/run5" /tmp/run5.txt; cp "$TEST_TMP/db" /tmp/run5.db; grep -q "restored" "$TEST_TMP/run5"
+grep -q "restored" "$TEST_TMP/run5"
 ok $? "the next run warns that it restored a dead run's changes"
 is "$(cat "$Q/slice_idle")" 8 "and slice_idle is 8 at its end"
 done_testing

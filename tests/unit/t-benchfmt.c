@@ -140,10 +140,10 @@ test_bench_lines(void)
 	    "m.txt:10: parsing measurement: invalid syntax\n",
 	    "bench lines: errors in order with line numbers");
 	tap_str_eq(out,
-	    "11:M:|2.0000000000000001e-09 sec/op(2 ns/op)\n"
-	    "12:M:Y-8|0 ns/op(0 ns/op);1500000 B/s(1.5 MB/s);"
+	    "11:M:||2.0000000000000001e-09 sec/op(2 ns/op)\n"
+	    "12:M:Y-8||0 ns/op(0 ns/op);1500000 B/s(1.5 MB/s);"
 	    "1.6000000000000001e-08 x-sec(16 x-ns)\n"
-	    "13:M:Z|0 B/op(0 B/op)\n",
+	    "13:M:Z||0 B/op(0 B/op)\n",
 	    "bench lines: empty name, CRLF, tidying (0 ns/op keeps its unit), "
 	    "hex float, underflow to 0, last line without newline");
 	tap_int_eq(rc, 0, "bench lines: end without fatal error");

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "harness/util.h"
+#include "results/benchfmt-io.h"
 #include "results/store.h"
 #include "tap.h"
 
@@ -268,6 +269,21 @@ test_create_and_samples(void)
 	s.nmetrics = 1;
 	tap_int_eq(store_sample_add(st, &s, &cause), 0, "NaN warm-up stored");
 
+	{
+		struct store_metric	 om = { "Enc-8", "sec/op", 1.5e-7 };
+		const char		*ou[] = { "ns/op" };
+		double			 ov[] = { 150 };
+		struct store_sample	 s2 = s;
+
+		s2.plan_idx = 5;
+		s2.warmup = 0;
+		s2.metrics = &om;
+		s2.orig_units = ou;
+		s2.orig_values = ov;
+		tap_int_eq(store_sample_add(st, &s2, &cause), 0,
+		    "sample with its unit as written stored");
+	}
+
 	s.arm = "nosuch";
 	s.warmup = 0;
 	tap_int_eq(store_sample_add(st, &s, &cause), -1,
@@ -283,8 +299,13 @@ test_create_and_samples(void)
 
 	tap_int_eq(store_values(st, run, NULL, 0, &v, &n, &cause), 0,
 	    "values read");
-	tap_int_eq(n, 6, "ok non-warm-up values");
-	if (n == 6) {
+	tap_int_eq(n, 7, "ok non-warm-up values");
+	if (n == 7) {
+		tap_str_eq(v[6].unit, "sec/op", "tidied unit");
+		tap_str_eq(v[6].orig_unit, "ns/op", "unit as written");
+		tap_ok(v[6].value == 1.5e-7 && v[6].orig_value == 150,
+		    "both values kept");
+		tap_ok(v[5].orig_unit == NULL, "no unit as written otherwise");
 		tap_str_eq(v[0].arm, "before", "first value's arm");
 		tap_str_eq(v[1].unit, "max-rss-B", "second metric's unit");
 		tap_ok(v[2].value == 0.1 + 0.2, "value exact");
@@ -297,8 +318,8 @@ test_create_and_samples(void)
 	store_values_free(v, n);
 	store_values(st, run, "after", STORE_Q_FAILED | STORE_Q_WARMUP, &v,
 	    &n, &cause);
-	tap_int_eq(n, 4, "one arm with failed and warm-up rows");
-	if (n == 4) {
+	tap_int_eq(n, 5, "one arm with failed and warm-up rows");
+	if (n == 5) {
 		tap_str_eq(v[2].status, "timeout", "failed row status");
 		tap_ok(isnan(v[2].value), "failed row value is NaN");
 		tap_str_eq(v[2].benchmark, "cmd", "failed row named after "
@@ -311,14 +332,14 @@ test_create_and_samples(void)
 	store_values_free(v, n);
 
 	tap_int_eq(store_done_plan(st, run, &idx, &n, &cause), 0, "done plan");
-	tap_ok(n == 5 && idx[0] == 0 && idx[1] == 1 && idx[2] == 2 &&
-	    idx[3] == 3 && idx[4] == 4, "done plan is 0..4");
+	tap_ok(n == 6 && idx[0] == 0 && idx[1] == 1 && idx[2] == 2 &&
+	    idx[3] == 3 && idx[4] == 4 && idx[5] == 5, "done plan is 0..5");
 	free(idx);
 
 	tap_int_eq(store_run_get(st, run, &r, &cause), 0, "run get");
 	tap_str_eq(r.status, "running", "new run is running");
 	tap_ok(r.seed == UINT64_C(0xfedcba9876543210), "64-bit seed kept");
-	tap_int_eq(r.nsamples, 8, "sample rows");
+	tap_int_eq(r.nsamples, 9, "sample rows");
 	tap_int_eq(r.nfailed, 1, "failed rows");
 	tap_ok(r.narms == 2 && strcmp(r.arms[1], "after") == 0 &&
 	    r.arms[2] == NULL, "arms in order");
@@ -477,7 +498,8 @@ test_find(void)
 static void
 test_merge_and_check(void)
 {
-	char			*pa = tpath("host-a.db"), *pb = tpath("host-b.db");
+	char			*pa = tpath("host-a.db");
+	char			*pb = tpath("host-b.db");
 	char			*cause = NULL, **problems;
 	const char *const	 arms[] = { "before", "after" };
 	struct store		*a, *b;
@@ -611,32 +633,48 @@ test_open_refuse(void)
 	char			*p, *cause = NULL, *data;
 	struct store		*st;
 	struct store_run	 r;
+	struct store_value	*v;
 	size_t			 len;
 	FILE			*fp;
 
-	/* A database written by an older abbench opens. */
+	/* A database written by an older abbench (v1) is migrated. */
 	p = tpath("v1.db");
 	raw_sql(p, v1_script);
+	check_refused(p, STORE_READONLY, "schema version 1 and needs an "
+	    "upgrade", "v1 database opened read-only");
 	st = store_open(p, 0, &cause);
-	if (!tap_ok(st != NULL, "a v1 database opens"))
+	if (!tap_ok(st != NULL, "a v1 database opens for writing"))
 		TAP_DIAG("%s", cause);
-	tap_int_eq(st != NULL ? store_run_find(st, "old@last", &r, &cause) :
-	    -1, 0, "its run is found");
 	if (st != NULL) {
+		tap_int_eq(query_int(st, "PRAGMA user_version"),
+		    STORE_SCHEMA_VERSION, "migrated to the current version");
+		tap_int_eq(query_int(st, "SELECT count(*) FROM"
+		    " pragma_table_info('samples') WHERE name IN ('orig_unit',"
+		    " 'orig_value')"), 2, "v2 columns added");
+		tap_int_eq(store_run_find(st, "old@last", &r, &cause), 0,
+		    "its run is found");
 		tap_int_eq(r.nsamples, 1, "its sample is there");
 		store_run_release(&r);
+		tap_int_eq(store_values(st, 7, NULL, 0, &v, &len, &cause), 0,
+		    "its values read");
+		tap_ok(len == 1 && v[0].value == 2.5 && v[0].orig_unit == NULL,
+		    "its value is intact");
+		store_values_free(v, len);
 	}
+	store_close(st);
+	st = store_open(p, STORE_READONLY, &cause);
+	tap_ok(st != NULL, "after migration it opens read-only");
 	store_close(st);
 	free(p);
 
-	/* An empty SQLite database (version 0) is migrated forward. */
+	/* An empty SQLite database (version 0) is set up. */
 	p = tpath("v0.db");
 	raw_sql(p, "PRAGMA user_version = 0;");
 	st = store_open(p, STORE_CREATE, &cause);
 	tap_ok(st != NULL, "an empty SQLite file is set up");
 	if (st != NULL)
-		tap_int_eq(query_int(st, "PRAGMA user_version"), 1,
-		    "migrated 0 -> 1");
+		tap_int_eq(query_int(st, "PRAGMA user_version"),
+		    STORE_SCHEMA_VERSION, "migrated 0 -> current");
 	store_close(st);
 	free(p);
 
@@ -713,6 +751,96 @@ test_open_refuse(void)
 	free(p);
 }
 
+/* A runner's run exported: run config, then each arm's own keys. */
+static void
+test_export(void)
+{
+	const char *const	 arms[] = { "base", "new" };
+	char			*path = tpath("x.db"), *cause = NULL;
+	struct store		*st = store_open(path, STORE_CREATE, &cause);
+	struct strbuf		 out = STRBUF_INIT;
+	int64_t			 run;
+
+	run = make_run(st, "x", 1, arms, 2, NULL);
+	store_config_set(st, run, NULL, "goos", "linux", &cause);
+	store_config_set(st, run, NULL, "vcpus", "2", &cause);
+	store_config_set(st, run, "base", "runtime", "runc 1.1", &cause);
+	store_config_set(st, run, "new", "runtime", "runsc 2024", &cause);
+	store_config_set(st, run, NULL, "Bad Key", "a\nb", &cause);
+	store_unit_set(st, run, "sec/op", "better", "lower", &cause);
+	add_sample(st, run, 0, "base", 0.1, 1024);
+	add_sample(st, run, 1, "new", 0.2, 2048);
+	add_sample(st, run, 2, "new", 1.0 / 3, 4096);
+	add_sample(st, run, 3, "base", 1e21, 0);
+
+	tap_int_eq(export_run_benchfmt(st, run, "new", &out, &cause), 0,
+	    "export one arm");
+	tap_str_eq(out.buf,
+	    "Unit sec/op better=lower\n"
+	    "goos: linux\n"
+	    "vcpus: 2\n"
+	    "bad-key: a b\n"
+	    "runtime: runsc 2024\n"
+	    "BenchmarkCmd/size=1 1 0.2 sec/op\n"
+	    "BenchmarkCmd/size=1 1 2048 max-rss-B\n"
+	    "BenchmarkCmd/size=1 1 0.3333333333333333 sec/op\n"
+	    "BenchmarkCmd/size=1 1 4096 max-rss-B\n", "one arm's benchfmt");
+	strbuf_reset(&out);
+	tap_int_eq(export_run_benchfmt(st, run, NULL, &out, &cause), 0,
+	    "export all arms");
+	tap_str_eq(out.buf,
+	    "Unit sec/op better=lower\n"
+	    "goos: linux\n"
+	    "vcpus: 2\n"
+	    "bad-key: a b\n"
+	    "runtime: runc 1.1\n"
+	    "arm: base\n"
+	    "BenchmarkCmd/size=1 1 0.1 sec/op\n"
+	    "BenchmarkCmd/size=1 1 1024 max-rss-B\n"
+	    "runtime: runsc 2024\n"
+	    "arm: new\n"
+	    "BenchmarkCmd/size=1 1 0.2 sec/op\n"
+	    "BenchmarkCmd/size=1 1 2048 max-rss-B\n"
+	    "BenchmarkCmd/size=1 1 0.3333333333333333 sec/op\n"
+	    "BenchmarkCmd/size=1 1 4096 max-rss-B\n"
+	    "runtime: runc 1.1\n"
+	    "arm: base\n"
+	    "BenchmarkCmd/size=1 1 1e+21 sec/op\n"
+	    "BenchmarkCmd/size=1 1 0 max-rss-B\n",
+	    "all arms, tagged, config changes written as they happen");
+	strbuf_reset(&out);
+	tap_int_eq(export_run_benchfmt(st, run, "nosuch", &out, &cause), -1,
+	    "export of an unknown arm fails");
+	free(cause);
+	strbuf_release(&out);
+
+	{
+		char *const	 args[] = { "a.txt", "b=x.txt", "a.txt", "=e" };
+		struct strvec	 l = STRVEC_INIT, p = STRVEC_INIT;
+		char		*f;
+
+		import_labels(args, 4, &l, &p);
+		tap_ok(l.n == 4 && strcmp(l.v[0], "a.txt#0") == 0 &&
+		    strcmp(l.v[1], "b") == 0 &&
+		    strcmp(l.v[2], "a.txt#1") == 0 &&
+		    strcmp(l.v[3], "") == 0 && strcmp(p.v[1], "x.txt") == 0,
+		    "labels as benchstat gives them");
+		strvec_clear(&l);
+		strvec_clear(&p);
+		f = export_arm_filename("old.txt");
+		tap_str_eq(f, "old.txt", "arm ending in .txt keeps its name");
+		free(f);
+		f = export_arm_filename("a/b");
+		tap_str_eq(f, "a_b.txt", "slashes replaced, .txt added");
+		free(f);
+		f = export_arm_filename("");
+		tap_str_eq(f, "_.txt", "empty arm name");
+		free(f);
+	}
+	store_close(st);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -723,6 +851,7 @@ main(void)
 	test_find();
 	test_merge_and_check();
 	test_open_refuse();
+	test_export();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

@@ -1,0 +1,753 @@
+/*
+ * Plots of a run with gnuplot (see plot.h): group the run's samples by
+ * benchmark and unit, write one gnuplot script per plot with the data
+ * inline, feed it to gnuplot on stdin and check what it drew.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "harness/plot.h"
+#include "harness/spawn.h"
+#include "harness/util.h"
+#include "results/store.h"
+#include "stats/benchmath.h"
+#include "stats/benchunit.h"
+
+/* Colours of arms, in order (the first arm is the baseline). */
+static const char *const plot_colors[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+#define PLOT_NCOLORS (sizeof(plot_colors) / sizeof(plot_colors[0]))
+
+struct plot_arm_data {
+	double		*v;		/* in run order */
+	int64_t		*t;		/* start, ns since the run's first */
+	size_t		 n, cap;
+	double		*sorted;
+	struct bm_summary sum;
+	int		 summarized;
+};
+
+struct plot_group {
+	char			*bench;
+	char			*unit;
+	struct plot_arm_data	*arms;	/* run.narms of them */
+	struct scaler		 sc;
+};
+
+struct plot_ctx {
+	struct store		*st;
+	const struct plot_options *o;
+	struct store_run	 run;
+	struct plot_group	*groups;
+	size_t			 ngroups;
+	double			 confidence;
+	struct plot_list	*out;
+};
+
+void
+plot_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addc(sb, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			strbuf_adds(sb, "''");
+		else if ((unsigned char)*s < 0x20)
+			strbuf_addc(sb, ' ');
+		else
+			strbuf_addc(sb, *s);
+	}
+	strbuf_addc(sb, '\'');
+}
+
+/* A label inside a data block: double quotes, none inside. */
+static void
+plot_data_label(struct strbuf *sb, const char *s)
+{
+	strbuf_addc(sb, '"');
+	for (; *s != '\0'; s++)
+		strbuf_addc(sb, *s == '"' || (unsigned char)*s < 0x20 ?
+		    '\'' : *s);
+	strbuf_addc(sb, '"');
+}
+
+char *
+plot_sanitize(const char *s)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	int		last_us = 0;
+
+	for (; *s != '\0'; s++) {
+		unsigned char	c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '-') {
+			strbuf_addc(&sb, (char)c);
+			last_us = 0;
+		} else if (c == '=') {
+			strbuf_addc(&sb, '-');
+			last_us = 0;
+		} else if (!last_us) {
+			strbuf_addc(&sb, '_');
+			last_us = 1;
+		}
+	}
+	if (sb.len == 0 || sb.buf[0] == '.')
+		strbuf_adds(&sb, "_");
+	return strbuf_detach(&sb);
+}
+
+int
+plot_check_file(const char *path, enum plot_format fmt, char **cause)
+{
+	static const unsigned char png_sig[8] = {
+		0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
+	};
+	char	*data, *end;
+	size_t	 len;
+
+	if ((data = read_file(path, &len, cause)) == NULL)
+		return -1;
+	if (fmt == PLOT_PNG) {
+		if (len < 8 || memcmp(data, png_sig, 8) != 0) {
+			free(data);
+			return set_cause(cause, "'%s' is not a PNG image",
+			    path);
+		}
+	} else {
+		while (len > 0 && (data[len - 1] == '\n' ||
+		    data[len - 1] == ' '))
+			data[--len] = '\0';
+		end = len >= 6 ? data + len - 6 : data;
+		if ((strncmp(data, "<?xml", 5) != 0 &&
+		    strncmp(data, "<svg", 4) != 0) ||
+		    strstr(data, "<svg") == NULL || strcmp(end, "</svg>") != 0) {
+			free(data);
+			return set_cause(cause, "'%s' is not an SVG document",
+			    path);
+		}
+	}
+	free(data);
+	return 0;
+}
+
+void
+plot_list_release(struct plot_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].kind);
+		free(l->v[i].benchmark);
+		free(l->v[i].unit);
+		free(l->v[i].title);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static int
+plot_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static struct plot_group *
+plot_group_get(struct plot_ctx *pc, const char *bench, const char *unit,
+    size_t *cap)
+{
+	struct plot_group	*g;
+	size_t			 i;
+
+	for (i = pc->ngroups; i > 0; i--) {
+		g = &pc->groups[i - 1];
+		if (strcmp(g->bench, bench) == 0 && strcmp(g->unit, unit) == 0)
+			return g;
+	}
+	XGROW(pc->groups, pc->ngroups, *cap);
+	g = &pc->groups[pc->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->bench = xstrdup(bench);
+	g->unit = xstrdup(unit);
+	g->arms = xcalloc(pc->run.narms + 1, sizeof(*g->arms));
+	return g;
+}
+
+static size_t
+plot_arm_index(const struct store_run *run, const char *arm)
+{
+	size_t	a;
+
+	for (a = 0; a < run->narms; a++)
+		if (strcmp(run->arms[a], arm) == 0)
+			return a;
+	return run->narms;
+}
+
+static int
+plot_gather(struct plot_ctx *pc, char **cause)
+{
+	struct store_value	*v = NULL;
+	size_t			 nv = 0, i, a, cap = 0, g;
+	int64_t			 t0 = INT64_MAX, t;
+	int			 use_wall = 1;
+
+	if (store_values(pc->st, pc->run.id, NULL, 0, &v, &nv, cause) == -1)
+		return -1;
+	for (i = 0; i < nv; i++)
+		if (v[i].start_wall_ns == 0)
+			use_wall = 0;
+	for (i = 0; i < nv; i++) {
+		t = use_wall ? v[i].start_wall_ns : v[i].start_ns;
+		if (t < t0)
+			t0 = t;
+	}
+	for (i = 0; i < nv; i++) {
+		struct plot_group	*gr;
+		struct plot_arm_data	*ad;
+
+		a = plot_arm_index(&pc->run, v[i].arm);
+		if (a == pc->run.narms || !isfinite(v[i].value))
+			continue;
+		gr = plot_group_get(pc, v[i].benchmark, v[i].unit, &cap);
+		ad = &gr->arms[a];
+		if (ad->n >= ad->cap) {
+			ad->cap = ad->cap ? ad->cap * 2 : 16;
+			ad->v = xreallocarray(ad->v, ad->cap, sizeof(*ad->v));
+			ad->t = xreallocarray(ad->t, ad->cap, sizeof(*ad->t));
+		}
+		t = use_wall ? v[i].start_wall_ns : v[i].start_ns;
+		ad->v[ad->n] = v[i].value;
+		ad->t[ad->n] = t - t0;
+		ad->n++;
+	}
+	store_values_free(v, nv);
+
+	for (g = 0; g < pc->ngroups; g++) {
+		struct plot_group	*gr = &pc->groups[g];
+		double			*centers;
+		size_t			 nc = 0;
+
+		centers = xcalloc(pc->run.narms + 1, sizeof(*centers));
+		for (a = 0; a < pc->run.narms; a++) {
+			struct plot_arm_data	*ad = &gr->arms[a];
+
+			if (ad->n == 0)
+				continue;
+			ad->sorted = xcalloc(ad->n, sizeof(double));
+			memcpy(ad->sorted, ad->v, ad->n * sizeof(double));
+			qsort(ad->sorted, ad->n, sizeof(double),
+			    plot_cmp_double);
+			bm_summarize(ad->sorted, ad->n, BM_ASSUME_NOTHING,
+			    pc->confidence, &ad->sum);
+			ad->summarized = 1;
+			centers[nc++] = ad->sum.center;
+		}
+		scaler_common(centers, nc, unit_class_of(gr->unit), &gr->sc);
+		free(centers);
+	}
+	return 0;
+}
+
+static void
+plot_groups_free(struct plot_ctx *pc)
+{
+	size_t	g, a;
+
+	for (g = 0; g < pc->ngroups; g++) {
+		for (a = 0; a < pc->run.narms; a++) {
+			free(pc->groups[g].arms[a].v);
+			free(pc->groups[g].arms[a].t);
+			free(pc->groups[g].arms[a].sorted);
+			if (pc->groups[g].arms[a].summarized)
+				bm_summary_release(&pc->groups[g].arms[a].sum);
+		}
+		free(pc->groups[g].arms);
+		free(pc->groups[g].bench);
+		free(pc->groups[g].unit);
+	}
+	free(pc->groups);
+	pc->groups = NULL;
+	pc->ngroups = 0;
+}
+
+/* The terminal, output and the lines common to every plot. */
+static void
+plot_preamble(struct plot_ctx *pc, struct strbuf *sb, const char *path,
+    const char *title)
+{
+	if (pc->o->format == PLOT_PNG)
+		strbuf_adds(sb, "set terminal pngcairo size 960,600 "
+		    "noenhanced font 'Sans,10' background rgb 'white'\n");
+	else
+		strbuf_adds(sb, "set terminal svg size 960,600 noenhanced "
+		    "font 'Sans,10' background rgb 'white'\n");
+	strbuf_adds(sb, "set encoding utf8\nset output ");
+	plot_quote(sb, path);
+	strbuf_adds(sb, "\nset title ");
+	plot_quote(sb, title);
+	strbuf_adds(sb, "\nset grid ytics\nset datafile missing '?'\n"
+	    "set key outside bottom center horizontal\n");
+}
+
+static char *
+plot_axis_label(const struct plot_group *g)
+{
+	return xasprintf("%s%s", g->sc.prefix, g->unit);
+}
+
+static char *
+plot_title(struct plot_ctx *pc, const char *what, const char *bench,
+    const char *unit)
+{
+	return xasprintf("%s %s (%s) - host %s, run %" PRId64 " %s", bench,
+	    what, unit, pc->run.host != NULL && *pc->run.host != '\0' ?
+	    pc->run.host : "?", pc->run.id, pc->run.name ? pc->run.name : "");
+}
+
+static void
+plot_num(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, " %.10g", v);
+	else
+		strbuf_adds(sb, " ?");
+}
+
+static void
+plot_script_samples(struct plot_ctx *pc, const struct plot_group *g,
+    struct strbuf *sb)
+{
+	size_t			 a, i, nshown = 0;
+	double			 f = g->sc.factor;
+	char			*label;
+	int			 first = 1, infinite = 0;
+
+	label = plot_axis_label(g);
+	strbuf_adds(sb, "set ylabel ");
+	plot_quote(sb, label);
+	free(label);
+	strbuf_addf(sb, "\nset xrange [0.4:%zu.6]\nset xtics (", pc->run.narms);
+	for (a = 0; a < pc->run.narms; a++) {
+		if (a > 0)
+			strbuf_adds(sb, ", ");
+		plot_quote(sb, pc->run.arms[a]);
+		strbuf_addf(sb, " %zu", a + 1);
+	}
+	strbuf_adds(sb, ")\nset style fill transparent solid 0.15 border\n"
+	    "set style boxplot nooutliers\nset boxwidth 0.5\n");
+	for (a = 0; a < pc->run.narms; a++) {
+		const struct plot_arm_data	*ad = &g->arms[a];
+
+		strbuf_addf(sb, "$a%zu << EOD\n", a);
+		for (i = 0; i < ad->n; i++) {
+			/* A deterministic jitter so equal values stay seen. */
+			double	jit = ((double)(i % 9) - 4) * 0.035;
+
+			strbuf_addf(sb, "%.6f", (double)(a + 1) + jit);
+			plot_num(sb, ad->v[i] / f);
+			strbuf_addc(sb, '\n');
+		}
+		strbuf_adds(sb, "EOD\n");
+	}
+	strbuf_adds(sb, "$ci << EOD\n");
+	for (a = 0; a < pc->run.narms; a++) {
+		const struct plot_arm_data	*ad = &g->arms[a];
+		double				 lo, hi;
+
+		if (!ad->summarized)
+			continue;
+		lo = ad->sum.lo;
+		hi = ad->sum.hi;
+		if (!isfinite(lo) || !isfinite(hi)) {
+			lo = hi = ad->sum.center;
+			infinite = 1;
+		}
+		strbuf_addf(sb, "%zu", a + 1);
+		plot_num(sb, ad->sum.center / f);
+		plot_num(sb, lo / f);
+		plot_num(sb, hi / f);
+		strbuf_addc(sb, '\n');
+		nshown++;
+	}
+	strbuf_adds(sb, "EOD\nplot ");
+	for (a = 0; a < pc->run.narms; a++) {
+		const char	*col = plot_colors[a % PLOT_NCOLORS];
+
+		if (g->arms[a].n == 0)
+			continue;
+		if (!first)
+			strbuf_adds(sb, ", \\\n     ");
+		first = 0;
+		strbuf_addf(sb, "$a%zu using (%zu):2 with boxplot lc rgb '%s' "
+		    "notitle, \\\n     $a%zu using 1:2 with points pt 7 ps 0.7 "
+		    "lc rgb '%s' title ", a, a + 1, col, a, col);
+		plot_quote(sb, pc->run.arms[a]);
+	}
+	if (nshown > 0) {
+		strbuf_adds(sb, ", \\\n     $ci using 1:2:3:4 with yerrorbars "
+		    "pt 5 ps 1.3 lw 2 lc rgb 'black' title ");
+		label = infinite ? xasprintf("median (CI needs more samples)") :
+		    xasprintf("median, %g%% CI", 100 * pc->confidence);
+		plot_quote(sb, label);
+		free(label);
+	}
+	strbuf_adds(sb, "\n");
+}
+
+static void
+plot_script_time(struct plot_ctx *pc, const struct plot_group *g,
+    struct strbuf *sb)
+{
+	size_t	a, i;
+	double	f = g->sc.factor;
+	char	*label;
+	int	first = 1;
+
+	label = plot_axis_label(g);
+	strbuf_adds(sb, "set ylabel ");
+	plot_quote(sb, label);
+	free(label);
+	strbuf_adds(sb, "\nset xlabel 'start of the sample (seconds into "
+	    "the run)'\nset grid xtics\n");
+	for (a = 0; a < pc->run.narms; a++) {
+		const struct plot_arm_data	*ad = &g->arms[a];
+
+		strbuf_addf(sb, "$t%zu << EOD\n", a);
+		for (i = 0; i < ad->n; i++) {
+			strbuf_addf(sb, "%.3f", (double)ad->t[i] / 1e9);
+			plot_num(sb, ad->v[i] / f);
+			strbuf_addc(sb, '\n');
+		}
+		strbuf_adds(sb, "EOD\n");
+	}
+	strbuf_adds(sb, "plot ");
+	for (a = 0; a < pc->run.narms; a++) {
+		if (g->arms[a].n == 0)
+			continue;
+		if (!first)
+			strbuf_adds(sb, ", \\\n     ");
+		first = 0;
+		strbuf_addf(sb, "$t%zu using 1:2 with linespoints pt 7 ps 0.7 "
+		    "lw 1 lc rgb '%s' title ", a,
+		    plot_colors[a % PLOT_NCOLORS]);
+		plot_quote(sb, pc->run.arms[a]);
+	}
+	strbuf_adds(sb, "\n");
+}
+
+/* Matrix members: groups [lo, hi) of pc->groups sharing base and unit. */
+static void
+plot_script_matrix(struct plot_ctx *pc, const char *base,
+    const struct plot_group *const *mem, size_t nmem, struct strbuf *sb)
+{
+	size_t		 i, a, nb = strlen(base);
+	struct scaler	 sc;
+	double		*centers, f;
+	char		*label;
+	int		 arms = pc->run.narms > 1;
+	size_t		 nc = 0, col;
+
+	strbuf_adds(sb, "set style data histograms\n"
+	    "set style histogram errorbars gap 2 lw 1\n"
+	    "set style fill solid 0.6 border -1\nset boxwidth 0.9\n"
+	    "set xtics rotate by -30 noenhanced\nset xzeroaxis lt -1\n"
+	    "set bars 0.5\nset yrange [*<0:0<*]\n");
+	centers = xcalloc(nmem * (pc->run.narms + 1) + 1, sizeof(*centers));
+	for (i = 0; i < nmem; i++)
+		for (a = 0; a < pc->run.narms; a++)
+			if (mem[i]->arms[a].summarized)
+				centers[nc++] = mem[i]->arms[a].sum.center;
+	scaler_common(centers, nc, unit_class_of(mem[0]->unit), &sc);
+	free(centers);
+	f = sc.factor;
+	strbuf_adds(sb, "set ylabel ");
+	if (arms) {
+		label = xasprintf("change of the median vs %s (%%)",
+		    pc->run.arms[0]);
+		plot_quote(sb, label);
+		free(label);
+	} else {
+		label = xasprintf("%s%s", sc.prefix, mem[0]->unit);
+		plot_quote(sb, label);
+		free(label);
+	}
+	strbuf_adds(sb, "\n$m << EOD\n");
+	for (i = 0; i < nmem; i++) {
+		const struct plot_group	*g = mem[i];
+		const char		*key = g->bench + nb;
+
+		if (*key == '/')
+			key++;
+		plot_data_label(sb, key);
+		if (!arms) {
+			const struct plot_arm_data	*ad = &g->arms[0];
+
+			plot_num(sb, ad->summarized ? ad->sum.center / f : NAN);
+			plot_num(sb, ad->summarized ? ad->sum.lo / f : NAN);
+			plot_num(sb, ad->summarized ? ad->sum.hi / f : NAN);
+		}
+		for (a = 1; arms && a < pc->run.narms; a++) {
+			const struct plot_arm_data	*b = &g->arms[0];
+			const struct plot_arm_data	*n = &g->arms[a];
+			double				 d = NAN, lo = NAN;
+			double				 hi = NAN;
+
+			if (b->summarized && n->summarized &&
+			    b->sum.center != 0) {
+				d = 100 * (n->sum.center / b->sum.center - 1);
+				if (b->sum.lo > 0 && n->sum.lo > 0 &&
+				    isfinite(b->sum.hi) && isfinite(n->sum.hi)) {
+					lo = 100 * (n->sum.lo / b->sum.hi - 1);
+					hi = 100 * (n->sum.hi / b->sum.lo - 1);
+				} else
+					lo = hi = d;
+			}
+			plot_num(sb, d);
+			plot_num(sb, lo);
+			plot_num(sb, hi);
+		}
+		strbuf_addc(sb, '\n');
+	}
+	strbuf_adds(sb, "EOD\nplot ");
+	if (!arms) {
+		strbuf_addf(sb, "$m using 2:3:4:xtic(1) lc rgb '%s' title ",
+		    plot_colors[0]);
+		label = xasprintf("%s: median, %g%% CI", pc->run.arms[0],
+		    100 * pc->confidence);
+		plot_quote(sb, label);
+		free(label);
+	}
+	for (a = 1, col = 2; arms && a < pc->run.narms; a++, col += 3) {
+		if (a > 1)
+			strbuf_adds(sb, ", \\\n     ");
+		strbuf_addf(sb, "$m using %zu:%zu:%zu%s lc rgb '%s' title ",
+		    col, col + 1, col + 2, a == 1 ? ":xtic(1)" : "",
+		    plot_colors[a % PLOT_NCOLORS]);
+		label = xasprintf("%s vs %s", pc->run.arms[a], pc->run.arms[0]);
+		plot_quote(sb, label);
+		free(label);
+	}
+	strbuf_adds(sb, "\n");
+}
+
+/* Run gnuplot on a script and check the file it wrote. */
+static int
+plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
+    char **cause)
+{
+	struct child	 c;
+	char		*argv[2], *st, *tail;
+	int64_t		 timeout = pc->o->timeout_ns > 0 ? pc->o->timeout_ns :
+			    60LL * 1000000000LL;
+	int		 rc = -1;
+
+	argv[0] = (char *)(pc->o->gnuplot != NULL ? pc->o->gnuplot : "gnuplot");
+	argv[1] = NULL;
+	memset(&c, 0, sizeof(c));
+	c.argv = argv;
+	c.flags = SPAWN_STDIN_BUF | SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
+	c.in = script;
+	c.inlen = strlen(script);
+	(void)unlink(path);
+	if (spawn_run(&c, timeout, cause) == -1)
+		goto out;
+	if (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
+		st = spawn_describe_status(c.status, c.timed_out);
+		tail = last_lines(c.err.buf != NULL ? c.err.buf : "",
+		    c.err.len, 3);
+		set_cause(cause, "gnuplot %s drawing '%s'%s%s", st, path,
+		    *tail != '\0' ? ": " : "", tail);
+		free(st);
+		free(tail);
+		goto out;
+	}
+	rc = plot_check_file(path, pc->o->format, cause);
+out:
+	spawn_release(&c);
+	return rc;
+}
+
+static int
+plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
+    const char *unit, const char *title, struct strbuf *body, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	struct plot_file *pf;
+	char		*b, *u, *path;
+	size_t		 i;
+	int		 k;
+
+	b = plot_sanitize(bench);
+	u = plot_sanitize(unit);
+	path = xasprintf("%s/%s.%s.%s.%s", pc->o->dir, b, u, kind,
+	    pc->o->format == PLOT_PNG ? "png" : "svg");
+	/* Two names may sanitize alike: keep both. */
+	for (k = 2, i = 0; i < pc->out->n; i++) {
+		if (strcmp(pc->out->v[i].path, path) == 0) {
+			free(path);
+			path = xasprintf("%s/%s.%s.%s-%d.%s", pc->o->dir, b, u,
+			    kind, k++, pc->o->format == PLOT_PNG ? "png" :
+			    "svg");
+			i = (size_t)-1;
+		}
+	}
+	free(b);
+	free(u);
+	plot_preamble(pc, &sb, path, title);
+	strbuf_add(&sb, body->buf != NULL ? body->buf : "", body->len);
+	if (plot_gnuplot(pc, sb.buf, path, cause) == -1) {
+		strbuf_release(&sb);
+		free(path);
+		return -1;
+	}
+	strbuf_release(&sb);
+	pc->out->v = xreallocarray(pc->out->v, pc->out->n + 1,
+	    sizeof(*pc->out->v));
+	pf = &pc->out->v[pc->out->n++];
+	pf->path = path;
+	pf->kind = xstrdup(kind);
+	pf->benchmark = xstrdup(bench);
+	pf->unit = xstrdup(unit);
+	pf->title = xstrdup(title);
+	return 0;
+}
+
+static int
+plot_mkdir(const char *dir, char **cause)
+{
+	struct stat	sb;
+
+	if (mkdir(dir, 0777) == -1 && errno != EEXIST)
+		return set_cause(cause, "cannot create '%s': %s", dir,
+		    strerror(errno));
+	if (stat(dir, &sb) == -1 || !S_ISDIR(sb.st_mode))
+		return set_cause(cause, "'%s' is not a directory", dir);
+	return 0;
+}
+
+/* The base of a matrix member "Name/key=value/..." or NULL. */
+static char *
+plot_matrix_base(const char *bench)
+{
+	const char	*slash = strchr(bench, '/');
+
+	if (slash == NULL || strchr(slash, '=') == NULL)
+		return NULL;
+	return xstrndup(bench, (size_t)(slash - bench));
+}
+
+static int
+plot_matrices(struct plot_ctx *pc, char **cause)
+{
+	const struct plot_group	**mem;
+	struct strbuf		  body = STRBUF_INIT;
+	char			 *base, *other, *title, *what;
+	unsigned char		 *done;
+	size_t			  g, h, nmem;
+	int			  rc = 0;
+
+	done = xcalloc(pc->ngroups + 1, 1);
+	mem = xcalloc(pc->ngroups + 1, sizeof(*mem));
+	for (g = 0; g < pc->ngroups && rc == 0; g++) {
+		if (done[g] || (base = plot_matrix_base(pc->groups[g].bench)) ==
+		    NULL)
+			continue;
+		nmem = 0;
+		for (h = g; h < pc->ngroups; h++) {
+			if (done[h] || strcmp(pc->groups[h].unit,
+			    pc->groups[g].unit) != 0)
+				continue;
+			other = plot_matrix_base(pc->groups[h].bench);
+			if (other != NULL && strcmp(other, base) == 0) {
+				mem[nmem++] = &pc->groups[h];
+				done[h] = 1;
+			}
+			free(other);
+		}
+		if (nmem >= 2) {
+			strbuf_reset(&body);
+			plot_script_matrix(pc, base, mem, nmem, &body);
+			what = pc->run.narms > 1 ? xasprintf("matrix, change "
+			    "vs %s", pc->run.arms[0]) : xstrdup("matrix");
+			title = plot_title(pc, what, base, pc->groups[g].unit);
+			rc = plot_emit(pc, "matrix", base, pc->groups[g].unit,
+			    title, &body, cause);
+			free(title);
+			free(what);
+		}
+		free(base);
+	}
+	strbuf_release(&body);
+	free(done);
+	free(mem);
+	return rc;
+}
+
+int
+plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
+    struct plot_list *out, char **cause)
+{
+	struct plot_ctx	 pc;
+	struct strbuf	 body = STRBUF_INIT;
+	char		*title;
+	size_t		 g;
+	int		 rc = -1;
+
+	out->v = NULL;
+	out->n = 0;
+	memset(&pc, 0, sizeof(pc));
+	pc.st = st;
+	pc.o = o;
+	pc.out = out;
+	pc.confidence = o->confidence > 0 ? o->confidence : 0.95;
+	if (store_run_get(st, run_id, &pc.run, cause) == -1)
+		return -1;
+	if (plot_mkdir(o->dir, cause) == -1)
+		goto out;
+	if (plot_gather(&pc, cause) == -1)
+		goto out;
+	for (g = 0; g < pc.ngroups; g++) {
+		const struct plot_group	*gr = &pc.groups[g];
+
+		strbuf_reset(&body);
+		plot_script_samples(&pc, gr, &body);
+		title = plot_title(&pc, "samples", gr->bench, gr->unit);
+		if (plot_emit(&pc, "samples", gr->bench, gr->unit, title,
+		    &body, cause) == -1) {
+			free(title);
+			goto out;
+		}
+		free(title);
+		strbuf_reset(&body);
+		plot_script_time(&pc, gr, &body);
+		title = plot_title(&pc, "in run order", gr->bench, gr->unit);
+		if (plot_emit(&pc, "time", gr->bench, gr->unit, title, &body,
+		    cause) == -1) {
+			free(title);
+			goto out;
+		}
+		free(title);
+	}
+	if (plot_matrices(&pc, cause) == -1)
+		goto out;
+	rc = 0;
+out:
+	strbuf_release(&body);
+	plot_groups_free(&pc);
+	store_run_release(&pc.run);
+	return rc;
+}

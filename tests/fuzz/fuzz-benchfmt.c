@@ -1,0 +1,202 @@
+/*
+ * libFuzzer target of the benchfmt reader and the query parsers, and of the
+ * whole `abbench stat` pipeline behind them.  The input is split into
+ * lines 1 and 2 (a -filter and a -row expression) and the rest (benchfmt
+ * text).  Nothing may crash, leak or trip a sanitizer, and:
+ *   - every syntax error starts with "fuzz.txt:LINE: " with LINE growing;
+ *   - results come in line order, each with >= 1 value, a name of
+ *     name_len bytes and unique config keys;
+ *   - a fatal error is "fuzz.txt:N: bufio.Scanner: token too long";
+ *   - query errors render as "syntax error: ...\n\tQUERY\n\t   ^".
+ *
+ * tests/integration/t0310-fuzz-benchfmt.sh builds and runs it for 20 s in
+ * `make check`.  A longer run, from the source directory:
+ *
+ *   S=stats
+ *   clang -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
+ *       -I. tests/fuzz/fuzz-benchfmt.c harness/util.c $S/strpool.c \
+ *       $S/uniprop.c $S/unitab.c $S/benchfmt.c $S/benchunit.c \
+ *       $S/gomath.c $S/query.c $S/benchproc.c $S/benchtab.c \
+ *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
+ *       $S/texttab.c -lm -o /tmp/fuzz-benchfmt
+ *   mkdir -p /tmp/bf-corpus
+ *   find ../shared/benchstat-vectors/vectors -name '*.txt' \
+ *       -exec cp {} /tmp/bf-corpus/ ';'
+ *   /tmp/fuzz-benchfmt -max_total_time=3600 -jobs=$(nproc) \
+ *       -max_len=8192 -dict=tests/fuzz/benchfmt.dict /tmp/bf-corpus
+ *
+ * A crash leaves crash-* files to replay with `/tmp/fuzz-benchfmt crash-...`.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/util.h"
+#include "stats/benchfmt.h"
+#include "stats/benchstat.h"
+#include "stats/query.h"
+
+#define FUZZ_PATH "fuzz.txt"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+fuzz_check(int cond, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "fuzz-benchfmt: invariant broken: %s\n", what);
+		abort();
+	}
+}
+
+/* Take one line (up to '\n'; NUL bytes cut it short) as a C string. */
+static char *
+fuzz_line(const char **p, size_t *len)
+{
+	const char	*nl = memchr(*p, '\n', *len);
+	size_t		 n = nl != NULL ? (size_t)(nl - *p) : *len;
+	char		*s = xstrndup(*p, n);
+
+	*p += n + (nl != NULL);
+	*len -= n + (nl != NULL);
+	return s;
+}
+
+static void
+fuzz_reader(const char *text, size_t len)
+{
+	struct bf_units		*units = bf_units_new();
+	struct bf_reader	*r;
+	const struct bf_result	*res;
+	const char *const	*errs;
+	char			*cause = NULL, *end;
+	size_t			 n, i, j;
+	long			 line, last_err = 0;
+	int			 rc, last_line = 0;
+
+	r = bf_reader_new(FUZZ_PATH, "fuzz", text, len, units);
+	while ((rc = bf_reader_next(r, &res, &cause)) == 1) {
+		fuzz_check(res->line > last_line, "results in line order");
+		last_line = res->line;
+		fuzz_check(res->nvalues >= 1, "a result has values");
+		fuzz_check(res->name[res->name_len] == '\0', "name ends");
+		for (i = 0; i < res->nconfig; i++)
+			for (j = i + 1; j < res->nconfig; j++)
+				fuzz_check(strcmp(res->config[i].key,
+				    res->config[j].key) != 0,
+				    "config keys are unique");
+		/* (A NUL byte may start a unit: strings are C strings.) */
+		for (i = 0; i < res->nvalues; i++)
+			fuzz_check(res->values[i].unit != NULL &&
+			    res->values[i].orig_unit != NULL &&
+			    (res->values[i].unit == res->values[i].orig_unit ||
+			    res->values[i].value != res->values[i].orig_value),
+			    "a tidied value has a new unit");
+		errs = bf_reader_errors(r, &n);
+		for (i = 0; i < n; i++) {
+			fuzz_check(strncmp(errs[i], FUZZ_PATH ":",
+			    strlen(FUZZ_PATH ":")) == 0, "error has path");
+			line = strtol(errs[i] + strlen(FUZZ_PATH ":"), &end,
+			    10);
+			fuzz_check(line >= last_err && line <= last_line &&
+			    *end == ':', "error line numbers grow");
+			last_err = line;
+		}
+		bf_reader_clear_errors(r);
+	}
+	if (rc < 0) {
+		fuzz_check(cause != NULL && strstr(cause,
+		    ": bufio.Scanner: token too long") != NULL,
+		    "fatal error is the line limit");
+		free(cause);
+	} else
+		fuzz_check(rc == 0 && cause == NULL, "clean end");
+	bf_reader_free(r);
+	bf_units_free(units);
+}
+
+static void
+fuzz_query(const char *q)
+{
+	struct query_filter	*f = NULL;
+	struct query_field	*fields = NULL;
+	struct query_error	 e;
+	size_t			 n = 0;
+	char			*s;
+
+	if (query_parse_filter(q, &f, &e) < 0) {
+		s = query_error_string(&e);
+		fuzz_check(strncmp(s, "syntax error: ", 14) == 0 &&
+		    strchr(s, '^') != NULL, "filter error text");
+		free(s);
+		query_error_release(&e);
+	} else
+		fuzz_check(f != NULL, "filter tree");
+	query_filter_free(f);
+	if (query_parse_projection(q, &fields, &n, &e) < 0) {
+		s = query_error_string(&e);
+		fuzz_check(strncmp(s, "syntax error: ", 14) == 0,
+		    "projection error text");
+		free(s);
+		query_error_release(&e);
+	} else
+		query_fields_free(fields, n);
+}
+
+static void
+fuzz_pipeline(const char *filter, const char *row, const char *text,
+    size_t len, int csv)
+{
+	struct benchstat_opts	 o;
+	struct benchstat	*bs;
+	struct strbuf		 out = STRBUF_INIT, err = STRBUF_INIT;
+	char			*cause = NULL;
+
+	benchstat_opts_init(&o);
+	o.filter = filter;
+	o.row = row;
+	o.format = csv ? "csv" : "text";
+	if ((bs = benchstat_new(&o, &cause)) == NULL) {
+		fuzz_check(cause != NULL, "option error has a message");
+		free(cause);
+		return;
+	}
+	if (benchstat_add(bs, "a", FUZZ_PATH, text, len, &cause) < 0) {
+		free(cause);
+	} else if (benchstat_add(bs, "b", FUZZ_PATH, text, len / 2,
+	    &cause) < 0) {
+		free(cause);
+	} else
+		benchstat_finish(bs, &out, &err);
+	benchstat_free(bs);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char	*p = (const char *)data;
+	size_t		 len = size;
+	char		*filter, *row, *text;
+
+	/* The reader on the raw bytes, then the split input. */
+	fuzz_reader(p, len);
+	filter = fuzz_line(&p, &len);
+	row = fuzz_line(&p, &len);
+	fuzz_query(filter);
+	fuzz_query(row);
+	/* A copy of exactly len bytes, so that ASan sees over-reads. */
+	text = xmalloc(len ? len : 1);
+	memcpy(text, p, len);
+	if (len < 4096)
+		fuzz_pipeline(filter, row[0] != '\0' ? row : ".fullname",
+		    text, len, size & 1);
+	free(text);
+	free(filter);
+	free(row);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * What the lifecycle workloads (startup, idle-memory, checkpoint) share:
+ * benchmark names with optional tags, a scratch directory per workload
+ * (journaled), and the OCI runtime of an arm.
+ */
+#ifndef ABBENCH_LIFECYCLE_H
+#define ABBENCH_LIFECYCLE_H
+
+#include <stdint.h>
+
+#include "harness/experiment.h"
+#include "workloads/ocirt.h"
+
+struct run_ctx;
+
+/* State every lifecycle workload keeps in wl->priv. */
+struct lc_state {
+	char		*workdir;	/* /tmp/abbench-<run>-<n> */
+	int64_t		 workdir_journal;
+	unsigned	 counter;	/* unique container ids */
+};
+
+/* The workload's state, made on first use. */
+struct lc_state	*lc_state(struct workload *wl);
+/* The scratch directory (made and journaled on first use). */
+const char	*lc_workdir(struct run_ctx *ctx, struct workload *wl,
+		    char **cause);
+/* A new container id: <run cgroup name>-<tag><n>. malloc'd. */
+char		*lc_new_id(struct run_ctx *ctx, struct workload *wl,
+		    const char *tag);
+/* Remove the scratch directory; safe twice. */
+void		 lc_cleanup(struct run_ctx *ctx, struct workload *wl);
+
+/*
+ * METRIC[/tag...][/axes]: the tags asked for with `name-tags` (vcpus,
+ * containers, quota, touch) then the workload's matrix axes, so a row
+ * reads like the seed reports' (ContainerNonReclaimableMem/vcpus=4/
+ * containers=20, GoferMem/vcpus=2/noquota). malloc'd.
+ */
+char		*lc_name(const struct workload *wl, const struct arm *arm,
+		    const char *metric);
+
+/* An OCI runtime for an arm (root in the workdir). */
+int		 lc_ocirt(struct run_ctx *ctx, struct workload *wl,
+		    const struct arm *arm, struct ocirt *rt, char **cause);
+/* The rootfs directory of an oci workload (`image`, default the tools
+ * rootfs). */
+const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
+
+/* Sleep up to ns, returning early (-1) when the run must stop or the
+ * sample's deadline comes first. */
+int		 lc_sleep(struct run_ctx *ctx, int64_t ns);
+
+/* Option entries every lifecycle workload takes. */
+#define LC_NAME_TAGS_OPT \
+	{ "name-tags", OPT_STR, OPT_LIST, NULL, 0, 0, NULL, \
+	    "tags added to benchmark names, in this order: vcpus " \
+	    "(vcpus=N of the host), containers, quota, touch" }
+
+#endif
