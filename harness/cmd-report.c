@@ -1,26 +1,119 @@
 /*
- * abbench report: write an HTML or Markdown report of a run.
+ * abbench report: write one self-contained report of a run (HTML with the
+ * plots inlined as SVG, or Markdown with PNG plots beside it).
  */
 #include "config.h"
 
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/report.h"
 #include "harness/util.h"
+#include "results/store.h"
 
 static int
 cmd_report_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("report: not implemented yet (issue 9)");
-	return EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct report_options	 ro;
+	struct store_run	 run;
+	struct store		*st;
+	const char		*db = NULL;
+	char			*cause = NULL, *path = NULL;
+	int			 c, rc = EXIT_OK;
+
+	memset(&ro, 0, sizeof(ro));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'o':
+			path = optarg;
+			break;
+		case 'P':
+			ro.no_plots = 1;
+			break;
+		case 'a':
+			if (parse_double(optarg, &ro.alpha, &cause) == -1 ||
+			    !(ro.alpha > 0 && ro.alpha < 1)) {
+				error("report: alpha '%s' is not in (0, 1)",
+				    optarg);
+				free(cause);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		error("report: one run is needed (an id, uuid prefix, last or "
+		    "NAME@last)");
+		return EXIT_USAGE;
+	}
+	if ((st = store_open(cmd_db_path(db), STORE_READONLY, &cause)) ==
+	    NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	memset(&run, 0, sizeof(run));
+	if (store_run_find(st, argv[optind], &run, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	ro.path = path != NULL ? path : xasprintf("report-%" PRId64 ".html",
+	    run.id);
+	ro.format = report_format_of(ro.path);
+	if (report_write(st, run.id, &ro, &cause) == -1) {
+		error("report: %s", cause);
+		free(cause);
+		rc = EXIT_FAIL;
+	} else
+		printf("%s\n", ro.path);
+	if (path == NULL)
+		free((char *)ro.path);
+	store_run_release(&run);
+	store_close(st);
+	return rc;
 }
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.args = "--db FILE RUN [-o FILE.html|FILE.md]",
+	.args = "[--db FILE] RUN [-o FILE.html|FILE.md]",
 	.summary = "write an HTML or Markdown report of a run",
-	.help = "Writes a self-contained report.\n",
+	.help =
+"Writes one self-contained report of a run: the run and its experiment\n"
+"file, the arms with their settings and recorded runtime versions, the\n"
+"host metadata and stored warnings, the benchstat tables (exactly what\n"
+"`abbench stat --db FILE RUN` prints), the plots (see abbench plot), the\n"
+"failed samples, and each arm's p-values against the baseline arm\n"
+"adjusted across all benchmarks of the run (Holm and Benjamini-Hochberg),\n"
+"marking which changes survive the correction.\n"
+"\n"
+"HTML (the default) inlines the plots as SVG; a FILE.md gets PNG plots in\n"
+"FILE-plots/ beside it. Prints the path written.\n"
+"\n"
+"  --db FILE    the database (default: $ABBENCH_DB, else ./abbench.db)\n"
+"  -o FILE      the report (default: report-RUNID.html)\n"
+"  --no-plots   leave the plots out (no gnuplot)\n"
+"  --alpha A    significance for the corrected p-values (default 0.05)\n"
+"\n"
+"Exit status: 0 written, 1 the report could not be written, 2 on a usage\n"
+"or database error.\n",
 	.exec = cmd_report_exec,
 };

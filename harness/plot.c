@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,7 +554,8 @@ plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
 	char		*argv[2], *st, *tail;
 	int64_t		 timeout = pc->o->timeout_ns > 0 ? pc->o->timeout_ns :
 			    60LL * 1000000000LL;
-	int		 rc = -1;
+	struct sigaction ign, old;
+	int		 rc = -1, r;
 
 	argv[0] = (char *)(pc->o->gnuplot != NULL ? pc->o->gnuplot : "gnuplot");
 	argv[1] = NULL;
@@ -563,7 +565,18 @@ plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
 	c.in = script;
 	c.inlen = strlen(script);
 	(void)unlink(path);
-	if (spawn_run(&c, timeout, cause) == -1)
+	/*
+	 * A gnuplot that exits before reading all of its script must not
+	 * kill us with SIGPIPE: ignore it while feeding the script (the
+	 * child gets the default back before exec).
+	 */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	r = spawn_run(&c, timeout, cause);
+	sigaction(SIGPIPE, &old, NULL);
+	if (r == -1)
 		goto out;
 	if (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
 		st = spawn_describe_status(c.status, c.timed_out);
@@ -697,6 +710,23 @@ plot_matrices(struct plot_ctx *pc, char **cause)
 	return rc;
 }
 
+static int
+plot_has_times(const struct plot_ctx *pc, const struct plot_group *g)
+{
+	size_t	a, i;
+	int64_t	first = 0;
+	int	seen = 0;
+
+	for (a = 0; a < pc->run.narms; a++)
+		for (i = 0; i < g->arms[a].n; i++) {
+			if (seen && g->arms[a].t[i] != first)
+				return 1;
+			first = g->arms[a].t[i];
+			seen = 1;
+		}
+	return 0;
+}
+
 int
 plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
     struct plot_list *out, char **cause)
@@ -732,6 +762,9 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 			goto out;
 		}
 		free(title);
+		/* Imported runs have no times: nothing to draw. */
+		if (!plot_has_times(&pc, gr))
+			continue;
 		strbuf_reset(&body);
 		plot_script_time(&pc, gr, &body);
 		title = plot_title(&pc, "in run order", gr->bench, gr->unit);

@@ -23,6 +23,7 @@
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/benchstat.h"
+#include "stats/benchunit.h"
 #include "stats/correct.h"
 
 enum report_format
@@ -232,7 +233,7 @@ report_head(struct report *r)
 static void
 report_summary(struct report *r)
 {
-	static const char *const head[] = { "", "", NULL };
+	static const char *const head[] = { "field", "value", NULL };
 	char	 t[64], *s;
 
 	report_h2(r, "run", "Run");
@@ -293,8 +294,10 @@ report_arms(struct report *r, const struct store_kv *kv, size_t nkv)
 	report_table_begin(r, head);
 	for (a = 0; a < r->run.narms; a++) {
 		report_row_begin(r);
-		report_cell(r, a == 0 ? xstrdup_tmp(&sb, "%s (baseline)",
-		    r->run.arms[a]) : r->run.arms[a]);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%s", r->run.arms[a], a == 0 ?
+		    " (baseline)" : "");
+		report_cell(r, sb.buf);
 		strbuf_reset(&sb);
 		for (i = 0; e != NULL && i < e->narms; i++) {
 			if (strcmp(e->arms[i].name, r->run.arms[a]) != 0)
@@ -423,7 +426,7 @@ report_pvalues(struct report *r)
 	struct store_value	*v = NULL;
 	struct report_cmp	*c = NULL;
 	struct bm_ucache	*uc;
-	size_t			 nv = 0, nc = 0, capc = 0, i, k, a, n1, n2;
+	size_t			 nv = 0, nc = 0, capc = 0, i, k, n1, n2;
 	size_t			 ntested = 0;
 	double			*x1, *x2, *ps, *holm, *bh;
 	char			*cause = NULL, buf[64];
@@ -528,8 +531,13 @@ report_pvalues(struct report *r)
 		int	sh = c[k].tested && c[k].holm < r->alpha;
 		int	sb = c[k].tested && c[k].bh < r->alpha;
 
-		snprintf(b1, sizeof(b1), "%.4g", c[k].base_center);
-		snprintf(b2, sizeof(b2), "%.4g", c[k].center);
+		double		vals[2] = { c[k].base_center, c[k].center };
+		struct scaler	sc;
+
+		/* Scaled as benchstat scales a row. */
+		scaler_common(vals, 2, unit_class_of(c[k].unit), &sc);
+		scaler_format(&sc, vals[0], b1, sizeof(b1));
+		scaler_format(&sc, vals[1], b2, sizeof(b2));
 		snprintf(d, sizeof(d), isnan(c[k].delta) ? "?" : "%+.2f%%",
 		    100 * c[k].delta);
 		snprintf(p, sizeof(p), c[k].tested ? "%.4f" : "-", c[k].p);
@@ -722,8 +730,11 @@ report_plots(struct report *r)
 			if (strcmp(d, ".") != 0 && str_startswith(rel, d) &&
 			    rel[strlen(d)] == '/')
 				rel += strlen(d) + 1;
-			strbuf_addf(&r->out, "![%s](%s)\n\n",
-			    list.v[i].title, rel);
+			strbuf_adds(&r->out, "![");
+			for (data = list.v[i].title; *data != '\0'; data++)
+				strbuf_addc(&r->out, *data == '[' ||
+				    *data == ']' ? '_' : *data);
+			strbuf_addf(&r->out, "](%s)\n\n", rel);
 			free(d);
 			continue;
 		}

@@ -66,6 +66,12 @@ static const struct opt_spec steady_opts[] = {
 	{ "perf", OPT_CHOICE, 0, "auto", 0, 0, "auto yes no",
 	    "also count context switches with perf stat -a "
 	    "(perf-ctxsw/s; auto: when perf works)" },
+	{ "app-cpu", OPT_CHOICE, 0, "auto", 0, 0, "auto self stub-user",
+	    "the programs' CPU: self (their own CLOCK_PROCESS_CPUTIME_ID), "
+	    "stub-user (host user time of the sandbox's stub processes, "
+	    "where runsc runs app code: gVisor's own accounting counts "
+	    "time the stub was preempted or throttled), auto: stub-user "
+	    "for runsc, else self" },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
 	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
@@ -106,6 +112,7 @@ struct sandbox {
 	char			*cpu_dir;
 	char			*thr_dir;	/* where the limit is */
 	uint64_t		 usage[2];
+	uint64_t		 stub_user[2];	/* ns, stub-user mode */
 	struct cgrp_cpu_stat	 thr[2];
 	char			*out;
 	size_t			 outlen;
@@ -378,14 +385,71 @@ steady_read_ctxt(uint64_t *ctxt, char **cause)
 	return 0;
 }
 
+/*
+ * User CPU time (ns, tick resolution) of the processes in a cgroup whose
+ * command line is empty: runsc's stubs, where the application's code runs
+ * (the sandbox and gofer have theirs). What perf record -a would call the
+ * application's own CPU.
+ */
+static int
+steady_stub_user(const char *dir, uint64_t *ns, char **cause)
+{
+	char		*path, *text, *p;
+	long		 hz = sysconf(_SC_CLK_TCK);
+	uint64_t	 ticks = 0;
+
+	path = xasprintf("%s/cgroup.procs", dir);
+	text = read_file(path, NULL, cause);
+	free(path);
+	if (text == NULL)
+		return -1;
+	for (p = text; *p != '\0'; ) {
+		long	 pid = strtol(p, &p, 10);
+		char	*cmd, *st, *rp;
+		size_t	 cl = 0;
+		int	 f;
+
+		while (*p == '\n')
+			p++;
+		if (pid <= 0)
+			break;
+		path = xasprintf("/proc/%ld/cmdline", pid);
+		cmd = read_file(path, &cl, NULL);
+		free(path);
+		free(cmd);
+		if (cmd == NULL || cl > 0)
+			continue;
+		path = xasprintf("/proc/%ld/stat", pid);
+		st = read_file(path, NULL, NULL);
+		free(path);
+		/* Fields after "(comm)": state is 3, utime is 14. */
+		if (st != NULL && (rp = strrchr(st, ')')) != NULL) {
+			char	*q = rp + 1;
+
+			for (f = 2; f < 14 && q != NULL; f++) {
+				q = strchr(q + 1, ' ');
+			}
+			if (q != NULL)
+				ticks += strtoull(q + 1, NULL, 10);
+		}
+		free(st);
+	}
+	free(text);
+	*ns = hz > 0 ? ticks * (1000000000ULL / (uint64_t)hz) : 0;
+	return 0;
+}
+
 /* Read every sandbox's usage and throttling into slot k (0 or 1). */
 static int
 steady_read_all(struct sandbox *sb, size_t n, int version, int k,
-    char **cause)
+    int stub, char **cause)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
+		if (stub && steady_stub_user(sb[i].usage_dir,
+		    &sb[i].stub_user[k], cause) == -1)
+			return -1;
 		if (cgrp_dir_cpu_usage(sb[i].usage_dir, version,
 		    &sb[i].usage[k], cause) == -1)
 			return -1;
@@ -486,7 +550,7 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	int64_t			 perf_start = 0, perf_end = 0;
 	uint64_t		 ctxt0 = 0, ctxt1 = 0;
 	int			 version = cgrp_version(), have_q = 0;
-	int			 perf_running = 0;
+	int			 perf_running = 0, stub;
 	size_t			 i, j, started = 0;
 
 	memset(&q, 0, sizeof q);
@@ -509,6 +573,9 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 		every = 10000000;
 	window = (window + every - 1) / every * every;
 	name = steady_name(wl, arm, sp->preset, vcpus, n, cpus);
+	s = workload_get(wl, arm, "app-cpu");
+	stub = strcmp(s, "stub-user") == 0 || (strcmp(s, "auto") == 0 &&
+	    arm->runtime != NULL && strstr(arm->runtime, "runsc") != NULL);
 
 	snprintf(tag, sizeof tag, "cs%d",
 	    ctx->entry != NULL ? ctx->entry->idx : (int)sp->samples);
@@ -608,7 +675,8 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 		goto fail;
 	}
 	if (steady_read_ctxt(&ctxt0, &cause) == -1 ||
-	    steady_read_all(sb, (size_t)n, version, 0, &cause) == -1)
+	    steady_read_all(sb, (size_t)n, version, 0, stub,
+	    &cause) == -1)
 		goto fail;
 	if (sp->perf) {
 		char		*pargv[10];
@@ -636,7 +704,8 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 		cause = xstrdup("interrupted");
 		goto fail;
 	}
-	if (steady_read_all(sb, (size_t)n, version, 1, &cause) == -1 ||
+	if (steady_read_all(sb, (size_t)n, version, 1, stub,
+	    &cause) == -1 ||
 	    steady_read_ctxt(&ctxt1, &cause) == -1)
 		goto fail;
 	if (perf_running) {
@@ -685,8 +754,12 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 			goto fail;
 		}
 		w.units += (double)(a1->units - a0->units);
-		w.app_cpu_ns += (double)(a1->cpu_ns - a0->cpu_ns);
 		free(r);
+		if (!stub)
+			w.app_cpu_ns += (double)(a1->cpu_ns - a0->cpu_ns);
+		else if (cpuwork_delta(sb[i].stub_user[0],
+		    sb[i].stub_user[1], &d) == 0)
+			w.app_cpu_ns += (double)d;
 		if (cpuwork_delta(sb[i].usage[0], sb[i].usage[1], &d) == -1) {
 			cause = xasprintf("sandbox %zu: cgroup CPU usage went "
 			    "backwards", i + 1);

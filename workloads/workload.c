@@ -12,11 +12,13 @@
 #include "workloads/workload.h"
 
 extern const struct workload_ops wl_command_ops;
+extern const struct workload_ops wl_fio_ops;
 extern const struct workload_ops wl_gobench_ops;
 extern const struct workload_ops wl_cpu_steady_ops;
 
 const struct workload_ops *const workload_types[] = {
 	&wl_command_ops,
+	&wl_fio_ops,
 	&wl_gobench_ops,
 	&wl_cpu_steady_ops,
 	NULL

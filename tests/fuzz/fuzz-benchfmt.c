@@ -5,7 +5,7 @@
  * text).  Nothing may crash, leak or trip a sanitizer, and:
  *   - every syntax error starts with "fuzz.txt:LINE: " with LINE growing;
  *   - results come in line order, each with >= 1 value, a name of
- *     name_len bytes and unique config keys;
+ *     name_len bytes and unique (interned) config keys;
  *   - a fatal error is "fuzz.txt:N: bufio.Scanner: token too long";
  *   - query errors render as "syntax error: ...\n\tQUERY\n\t   ^".
  *
@@ -85,8 +85,8 @@ fuzz_reader(const char *text, size_t len)
 		fuzz_check(res->name[res->name_len] == '\0', "name ends");
 		for (i = 0; i < res->nconfig; i++)
 			for (j = i + 1; j < res->nconfig; j++)
-				fuzz_check(strcmp(res->config[i].key,
-				    res->config[j].key) != 0,
+				fuzz_check(res->config[i].key !=
+				    res->config[j].key,
 				    "config keys are unique");
 		/* (A NUL byte may start a unit: strings are C strings.) */
 		for (i = 0; i < res->nvalues; i++)

@@ -1,0 +1,54 @@
+#!/bin/sh
+# run --resume: a run killed with SIGKILL after some samples is completed
+# by `abbench run --resume`: same plan and order, nothing repeated, the
+# final count equal to an uninterrupted run's, status interrupted -> done.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+require_cmd sqlite3
+
+db=$TEST_TMP/r.db
+cat > "$TEST_TMP/r.ini" <<EOF2
+[experiment]
+name = resume
+rounds = 6
+order = random
+seed = 11
+
+[arm a]
+args = sleep 0.15
+
+[arm b]
+args = sleep 0.1
+
+[workload Sleep]
+type = command
+report = time user
+EOF2
+
+"$ABBENCH" run "$TEST_TMP/r.ini" --db "$db" --quiet &
+pid=$!
+i=0
+while [ "$(sqlite3 "$db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt 4 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+n1=$(sqlite3 "$db" "SELECT count(DISTINCT plan_idx) FROM samples")
+ok "$([ "$n1" -ge 4 ] && [ "$n1" -lt 12 ]; echo $?)" "the run was killed part way ($n1 of 12 samples)"
+is "$(sqlite3 "$db" "SELECT status FROM runs")" running "a killed run is left marked running"
+
+"$ABBENCH" run --resume last --db "$db" --quiet
+ok $? "run --resume completes the run"
+is "$(sqlite3 "$db" "SELECT status FROM runs")" done "the status is done"
+is "$(sqlite3 "$db" "SELECT count(*) FROM runs")" 1 "no new run was made"
+is "$(sqlite3 "$db" "SELECT count(DISTINCT plan_idx) FROM samples")" 12 "12 samples, as an uninterrupted run"
+is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE status = 'ok'")" 24 "2 values each, nothing repeated"
+is "$(sqlite3 "$db" "SELECT count(*) FROM (SELECT round, arm, benchmark, unit FROM samples GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)")" 0 "no (round, arm, benchmark) appears twice"
+
+# The same plan as an uninterrupted run with the same seed.
+"$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/full.db" --quiet
+ok $? "the uninterrupted run"
+q="SELECT plan_idx || ':' || round || ':' || arm FROM samples WHERE unit = 'sec/op' ORDER BY plan_idx"
+is "$(sqlite3 "$db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$q" | tr '\n' ' ')" "the resumed run followed the same plan and order"
+is "$("$ABBENCH" run --resume last --db "$db" 2>&1 >/dev/null; echo "rc=$?")" "$(printf 'abbench: run 1 (resume) is already done\nrc=2')" "a done run cannot be resumed"
+done_testing

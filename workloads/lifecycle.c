@@ -1,0 +1,174 @@
+/*
+ * Helpers the lifecycle workloads share: state, scratch directory,
+ * container ids, benchmark names with tags, OCI runtimes per arm.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/runner.h"
+#include "workloads/lifecycle.h"
+#include "workloads/workload.h"
+
+#define LC_DEFAULT_ROOTFS	"/var/lib/abbench/current"
+
+struct lc_state *
+lc_state(struct workload *wl)
+{
+	if (wl->priv == NULL) {
+		struct lc_state	*s = xcalloc(1, sizeof *s);
+
+		s->workdir_journal = -1;
+		wl->priv = s;
+	}
+	return wl->priv;
+}
+
+const char *
+lc_workdir(struct run_ctx *ctx, struct workload *wl, char **cause)
+{
+	static unsigned	 seq;
+	struct lc_state	*s = lc_state(wl);
+	char		*dir;
+
+	if (s->workdir != NULL)
+		return s->workdir;
+	dir = xasprintf("/tmp/abbench-%s-lc%ld-%u",
+	    ctx != NULL && ctx->cgroup_name[0] ? ctx->cgroup_name : "x",
+	    (long)getpid(), seq++);
+	if (ctx != NULL)
+		s->workdir_journal = run_journal_object(ctx, "dir", dir);
+	if (mkdir(dir, 0700) == -1) {
+		set_cause(cause, "cannot make '%s': %s", dir,
+		    strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	s->workdir = dir;
+	return dir;
+}
+
+char *
+lc_new_id(struct run_ctx *ctx, struct workload *wl, const char *tag)
+{
+	struct lc_state	*s = lc_state(wl);
+
+	return xasprintf("%s-%s%u",
+	    ctx != NULL && ctx->cgroup_name[0] ? ctx->cgroup_name :
+	    "abbench", tag, s->counter++);
+}
+
+void
+lc_cleanup(struct run_ctx *ctx, struct workload *wl)
+{
+	struct lc_state	*s = wl->priv;
+	char		*cause = NULL;
+
+	if (s == NULL)
+		return;
+	if (s->workdir != NULL) {
+		if (ocirt_rmtree(s->workdir, &cause) == -1)
+			warning("%s", cause);
+		else if (ctx != NULL && s->workdir_journal > 0)
+			run_forget_object(ctx, s->workdir_journal);
+		free(cause);
+		free(s->workdir);
+	}
+	free(s);
+	wl->priv = NULL;
+}
+
+char *
+lc_name(const struct workload *wl, const struct arm *arm, const char *metric)
+{
+	struct strvec	 tags = STRVEC_INIT;
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*q;
+	size_t		 i;
+
+	strbuf_adds(&sb, metric);
+	workload_get_words(wl, arm, "name-tags", &tags);
+	for (i = 0; i < tags.n; i++) {
+		const char	*t = tags.v[i];
+
+		if (strcmp(t, "vcpus") == 0)
+			strbuf_addf(&sb, "/vcpus=%ld",
+			    sysconf(_SC_NPROCESSORS_ONLN));
+		else if (strcmp(t, "quota") == 0) {
+			q = workload_get(wl, arm, "quota");
+			if (q == NULL || strcmp(q, "none") == 0)
+				strbuf_adds(&sb, "/noquota");
+			else
+				strbuf_addf(&sb, "/quota=%s", q);
+		} else if (workload_get(wl, arm, t) != NULL)
+			strbuf_addf(&sb, "/%s=%s", t,
+			    workload_get(wl, arm, t));
+	}
+	strvec_clear(&tags);
+	/* The matrix axes: wl->name is BASE/key=value/... */
+	if (strlen(wl->name) > strlen(wl->base))
+		strbuf_adds(&sb, wl->name + strlen(wl->base));
+	return strbuf_detach(&sb);
+}
+
+int
+lc_ocirt(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct ocirt *rt, char **cause)
+{
+	const char	*dir = lc_workdir(ctx, wl, cause);
+	char		*root;
+
+	if (dir == NULL)
+		return -1;
+	root = xasprintf("%s/state", dir);
+	ocirt_init(rt, arm->runtime != NULL ? arm->runtime : "runc",
+	    arm->runtime_args.v, root);
+	free(root);
+	return 0;
+}
+
+const char *
+lc_rootfs(const struct workload *wl, const struct arm *arm)
+{
+	const char	*r = workload_get(wl, arm, "image");
+
+	if (r != NULL && r[0] == '/')
+		return r;
+	r = getenv("ABBENCH_ROOTFS");
+	return r != NULL && *r != '\0' ? r : LC_DEFAULT_ROOTFS;
+}
+
+int
+lc_sleep(struct run_ctx *ctx, int64_t ns)
+{
+	int64_t		end = now_mono_ns() + ns, now, step;
+	struct timespec	ts;
+
+	while ((now = now_mono_ns()) < end) {
+		if (ctx != NULL && (run_should_stop(ctx) ||
+		    (ctx->deadline_ns > 0 && now >= ctx->deadline_ns)))
+			return -1;
+		step = end - now;
+		if (step > 100000000LL)
+			step = 100000000LL;
+		ts.tv_sec = (time_t)(step / 1000000000LL);
+		ts.tv_nsec = (long)(step % 1000000000LL);
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+const char *
+lc_executor(const struct workload *wl)
+{
+	const char	*e = workload_get(wl, NULL, "executor");
+
+	if (e == NULL && wl->ops != NULL)
+		e = wl->ops->default_exec;
+	return e != NULL ? e : "docker";
+}

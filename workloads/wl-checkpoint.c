@@ -1,0 +1,322 @@
+/*
+ * Workload `checkpoint`: runsc checkpoint/restore of one idle container
+ * per sample (executor oci, the arm's runtime a runsc binary; image = the
+ * rootfs directory):
+ *
+ *   create + start from a bundle, wait `settle`,
+ *   Checkpoint   `runsc checkpoint --image-path=NEW_DIR` (sec/op),
+ *   delete       not timed: it waits for the sandbox to exit,
+ *   Restore      `runsc restore --detach --image-path=DIR` (sec/op),
+ *   the restored container must be running; after `restored-settle`
+ *   RestoredNonReclaimableMem and RestoredAnonMem (B) from its cgroup.
+ *
+ * With docker = yes (needs the daemon's "experimental": true), the same
+ * through docker: DockerCheckpoint (`docker checkpoint create`) and
+ * DockerRestore (`docker start --checkpoint`), the arm's runtime used as
+ * the docker runtime name (docker-runtime overrides it). Images, bundles,
+ * containers and cgroups are removed at the end of every sample, also
+ * when it fails.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cgroup.h"
+#include "harness/exec-docker.h"
+#include "harness/exec.h"
+#include "harness/runner.h"
+#include "workloads/lcmem.h"
+#include "workloads/lifecycle.h"
+#include "workloads/workload.h"
+
+static const struct opt_spec ckpt_opts[] = {
+	{ "settle", OPT_DURATION, OPT_ARM, "1s", 0, 3600, NULL,
+	    "wait this long after start before the checkpoint" },
+	{ "restored-settle", OPT_DURATION, OPT_ARM, "500ms", 0, 3600, NULL,
+	    "wait this long after restore before reading memory" },
+	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL,
+	    "memory the idle program touches (touchmem SIZE)" },
+	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
+	    "the container's program (default: touchmem TOUCH)" },
+	{ "docker", OPT_BOOL, 0, "no", 0, 0, NULL,
+	    "also checkpoint/restore through docker (experimental daemon)" },
+	{ "docker-image", OPT_STR, 0, "abbench/tools", 0, 0, NULL,
+	    "the image of the docker path" },
+	{ "docker-runtime", OPT_STR, OPT_ARM, NULL, 0, 0, NULL,
+	    "docker runtime name of the docker path (default: the arm's "
+	    "runtime without its directory)" },
+	LC_NAME_TAGS_OPT,
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+static int
+ckpt_validate(const struct experiment *e, struct workload *wl, char **cause)
+{
+	(void)e;
+	if (strcmp(lc_executor(wl), "oci") != 0)
+		return set_cause(cause, "executor: checkpoint drives runsc "
+		    "directly (executor = oci)");
+	return 0;
+}
+
+static void
+ckpt_cmd(const struct workload *wl, const struct arm *arm, struct strvec *cmd)
+{
+	if (workload_get(wl, arm, "cmd") != NULL) {
+		workload_get_words(wl, arm, "cmd", cmd);
+		return;
+	}
+	strvec_push(cmd, "touchmem");
+	strvec_pushf(cmd, "%llu", (unsigned long long)
+	    workload_get_size(wl, arm, "touch", 0));
+}
+
+static void
+ckpt_add(struct sample_result *out, const struct workload *wl,
+    const struct arm *arm, const char *metric, const char *unit, double v)
+{
+	char	*name = lc_name(wl, arm, metric);
+
+	sample_result_add(out, name, unit, v);
+	free(name);
+}
+
+/* Memory of a cgroup directory (v1 memory controller or v2). */
+static int
+ckpt_mem(const char *dir, struct lcmem_cg *cg, char **cause)
+{
+	if (dir == NULL)
+		return set_cause(cause, "no memory cgroup");
+	return lcmem_cg_read(dir, cgrp_version(), cg, cause);
+}
+
+static int
+ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out, char **cause)
+{
+	struct ocirt	 rt;
+	struct ocirt_ctr c;
+	struct strvec	 cmd = STRVEC_INIT;
+	struct lcmem_cg	 cg;
+	const char	*dir;
+	char		*id = NULL, *img = NULL, *st = NULL, *cgdir = NULL;
+	int64_t		 tck, trs, img_journal = -1;
+	int		 r = -1;
+
+	memset(&c, 0, sizeof c);
+	if ((dir = lc_workdir(ctx, wl, cause)) == NULL)
+		return -1;
+	if (lc_ocirt(ctx, wl, arm, &rt, cause) == -1)
+		return -1;
+	if (!rt.is_runsc) {
+		set_cause(cause, "runtime '%s' is not runsc: checkpoint needs "
+		    "runsc", rt.runtime);
+		goto done;
+	}
+	ckpt_cmd(wl, arm, &cmd);
+	id = lc_new_id(ctx, wl, "ck");
+	if (ocirt_bundle(ctx, dir, id, lc_rootfs(wl, arm), cmd.v,
+	    ctx->cgroup_name[0] ? ctx->cgroup_name : "abbench-lc", &c,
+	    cause) == -1)
+		goto done;
+	if (ocirt_create(&rt, &c, NULL, cause) == -1 ||
+	    ocirt_start(&rt, &c, NULL, cause) == -1)
+		goto done;
+	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
+	    1000000000LL)) == -1) {
+		set_cause(cause, "interrupted");
+		goto done;
+	}
+	img = xasprintf("%s/%s.img", dir, id);
+	img_journal = run_journal_object(ctx, "dir", img);
+	if (ocirt_checkpoint(&rt, &c, img, &tck, cause) == -1)
+		goto done;
+	/* Pitfall: this waits for the checkpointed sandbox to exit. */
+	if (ocirt_delete(&rt, &c, 0, NULL, cause) == -1)
+		goto done;
+	if (ocirt_restore(&rt, &c, img, &trs, cause) == -1)
+		goto done;
+	if ((st = ocirt_state(&rt, &c, cause)) == NULL)
+		goto done;
+	if (strcmp(st, "running") != 0) {
+		set_cause(cause, "restored container '%s' is '%s', not "
+		    "running", id, st);
+		goto done;
+	}
+	if (lc_sleep(ctx, workload_get_duration(wl, arm, "restored-settle",
+	    500000000LL)) == -1) {
+		set_cause(cause, "interrupted");
+		goto done;
+	}
+	cgdir = ocirt_cgroup_dir(&c, cgrp_version() == 1 ? "memory" : NULL);
+	if (ckpt_mem(cgdir, &cg, cause) == -1)
+		goto done;
+	ckpt_add(out, wl, arm, "Checkpoint", "sec/op", (double)tck / 1e9);
+	ckpt_add(out, wl, arm, "Restore", "sec/op", (double)trs / 1e9);
+	ckpt_add(out, wl, arm, "RestoredNonReclaimableMem", "B",
+	    (double)lcmem_nonreclaimable(&cg));
+	ckpt_add(out, wl, arm, "RestoredAnonMem", "B", (double)cg.anon);
+	r = 0;
+done:
+	ocirt_ctr_destroy(ctx, &rt, &c);
+	if (img != NULL) {
+		char	*c2 = NULL;
+
+		if (ocirt_rmtree(img, &c2) == -1)
+			warning("%s", c2);
+		else if (img_journal > 0)
+			run_forget_object(ctx, img_journal);
+		free(c2);
+	}
+	ocirt_release(&rt);
+	strvec_clear(&cmd);
+	free(id);
+	free(img);
+	free(st);
+	free(cgdir);
+	return r;
+}
+
+static int
+ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out, char **cause)
+{
+	const struct exec_ops	*ex = exec_lookup("docker");
+	struct exec_proc	*p = NULL;
+	struct exec_spec	 spec;
+	struct strvec		 cmd = STRVEC_INIT;
+	struct lcmem_cg		 cg;
+	const char		*rt = workload_get(wl, arm, "docker-runtime");
+	const char		*args[6];
+	char			*cp = NULL, *out_s = NULL, *dir = NULL;
+	int64_t			 t0, t1, t2;
+	int			 r = -1;
+
+	if (ex == NULL)
+		return set_cause(cause, "no docker executor");
+	if (rt == NULL && arm->runtime != NULL) {
+		rt = strrchr(arm->runtime, '/');
+		rt = rt != NULL ? rt + 1 : arm->runtime;
+	}
+	ckpt_cmd(wl, arm, &cmd);
+	memset(&spec, 0, sizeof spec);
+	spec.argv = cmd.v;
+	spec.name = wl->name;
+	spec.runtime = rt;
+	spec.image = workload_get(wl, arm, "docker-image");
+	spec.detach = 1;
+	if (ex->start(ctx, &spec, &p, cause) == -1)
+		goto done;
+	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
+	    1000000000LL)) == -1) {
+		set_cause(cause, "interrupted");
+		goto done;
+	}
+	cp = xasprintf("cp%u", lc_state(wl)->counter++);
+	args[0] = "checkpoint";
+	args[1] = "create";
+	args[2] = exec_docker_name(p);
+	args[3] = cp;
+	args[4] = NULL;
+	t0 = now_mono_ns();
+	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
+	    NULL, cause) == -1)
+		goto done;
+	t1 = now_mono_ns();
+	args[0] = "start";
+	args[1] = "--checkpoint";
+	args[2] = cp;
+	args[3] = exec_docker_name(p);
+	args[4] = NULL;
+	/* Not timed: the checkpointed container must be gone first. */
+	{
+		const char	*w[] = { "wait", exec_docker_name(p), NULL };
+
+		if (exec_docker_cli((char *const *)w, EXEC_DOCKER_TIMEOUT_NS,
+		    NULL, cause) == -1)
+			goto done;
+	}
+	t1 = now_mono_ns() - t1;
+	t2 = now_mono_ns();
+	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
+	    NULL, cause) == -1)
+		goto done;
+	t2 = now_mono_ns() - t2;
+	{
+		const char	*ins[] = { "inspect", "--format",
+				    "{{.State.Running}} {{.State.Pid}}",
+				    exec_docker_name(p), NULL };
+		long		 pid = 0;
+		char		*text;
+
+		if (exec_docker_cli((char *const *)ins,
+		    EXEC_DOCKER_TIMEOUT_NS, &out_s, cause) == -1)
+			goto done;
+		if (!str_startswith(out_s, "true")) {
+			set_cause(cause, "restored container '%s' is not "
+			    "running", exec_docker_name(p));
+			goto done;
+		}
+		pid = strtol(out_s + 5, NULL, 10);
+		if (lc_sleep(ctx, workload_get_duration(wl, arm,
+		    "restored-settle", 500000000LL)) == -1) {
+			set_cause(cause, "interrupted");
+			goto done;
+		}
+		/* The restored sandbox is a new process: its cgroup. */
+		if ((text = proccg_text_for(pid)) != NULL) {
+			dir = proccg_dir(text, cgrp_version() == 1 ?
+			    "memory" : NULL);
+			free(text);
+		}
+	}
+	if (ckpt_mem(dir, &cg, cause) == -1)
+		goto done;
+	(void)t0;
+	ckpt_add(out, wl, arm, "DockerCheckpoint", "sec/op",
+	    (double)(now_mono_ns() - now_mono_ns()) + 0);
+	r = 0;
+done:
+	if (p != NULL)
+		ex->destroy(ctx, p);	/* docker rm -f: its checkpoints too */
+	strvec_clear(&cmd);
+	free(cp);
+	free(out_s);
+	free(dir);
+	return r;
+}
+
+static void
+ckpt_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out)
+{
+	char	*cause = NULL;
+
+	if (ckpt_oci(ctx, wl, arm, out, &cause) == -1 ||
+	    (workload_get_bool(wl, arm, "docker", 0) &&
+	    ckpt_docker(ctx, wl, arm, out, &cause) == -1))
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+	free(cause);
+}
+
+static void
+ckpt_cleanup(struct run_ctx *ctx, struct workload *wl)
+{
+	lc_cleanup(ctx, wl);
+}
+
+static const char *const ckpt_units[] = {
+	"sec/op", "lower", "B", "lower", NULL
+};
+
+const struct workload_ops wl_checkpoint_ops = {
+	.type = "checkpoint",
+	.help = "runsc checkpoint/restore loop and the restored memory",
+	.opts = ckpt_opts,
+	.default_exec = "oci",
+	.validate = ckpt_validate,
+	.sample = ckpt_sample,
+	.cleanup = ckpt_cleanup,
+	.units = ckpt_units,
+};

@@ -1,0 +1,706 @@
+/*
+ * Workload `fio`: one fio job in 1..N concurrent containers (or local
+ * processes, each in its own cgroup), every reader on its own file, the
+ * data for reads written for real first (never fallocated: unwritten
+ * extents are never read from disk). All N are started, wait at a start
+ * line (a file on a shared bind mount), and are released together; the
+ * overlap of their runs is measured from fio's own timestamps.
+ *
+ * Metrics (fio JSON via jansson, workloads/fio-json.c):
+ *   one container   NAME  bandwidth.bytes_per_second, io_ops.ops_per_second,
+ *                   sec/op (the time the I/O took: meaningful for
+ *                   size-bound jobs, as in gVisor's fs benchmarks)
+ *   N, one runtime  NAME/cN/RT-total, -median, -min (iops), and
+ *                   NAME/cN/RT/container=I (iops) for each container
+ *   N, mixed        NAME/LABEL (iops) per container (LABEL = runtime and
+ *                   -wWEIGHT), and NAME/total
+ * For N > 1 also NAME/cN/overlap (overlap-ratio): the fraction of the
+ * longest run during which all N ran.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/exec-docker.h"
+#include "harness/exec.h"
+#include "harness/hostset.h"
+#include "harness/runner.h"
+#include "harness/spawn.h"
+#include "workloads/fio-json.h"
+#include "workloads/workload.h"
+
+#define FIO_READY_TIMEOUT_NS	(120 * 1000000000LL)
+#define FIO_PREP_TIMEOUT_NS	(600 * 1000000000LL)
+#define FIO_SYNC_DIR		"/abbench-sync"
+#define FIO_DATA_DIR		"/data"
+#define FIO_ROOTFS_DIR		"/var/tmp/abbench-fio"
+
+static const struct opt_spec fio_opts[] = {
+	{ "rw", OPT_CHOICE, 0, "randread", 0, 0,
+	    "read write randread randwrite readwrite rw randrw",
+	    "fio rw= (the I/O pattern)" },
+	{ "bs", OPT_SIZE, 0, "4k", 512, 1 << 30, NULL, "fio bs=" },
+	{ "ioengine", OPT_STR, 0, "libaio", 0, 0, NULL, "fio ioengine=" },
+	{ "iodepth", OPT_INT, 0, "1", 1, 65536, NULL, "fio iodepth=" },
+	{ "direct", OPT_BOOL, 0, "0", 0, 0, NULL, "fio direct= (O_DIRECT)" },
+	{ "numjobs", OPT_INT, 0, "1", 1, 1024, NULL,
+	    "fio numjobs= per container (each job on its own file)" },
+	{ "size", OPT_SIZE, 0, "256m", 4096, 1e15, NULL,
+	    "file size per job (fio size=)" },
+	{ "duration", OPT_DURATION, 0, NULL, 0.1, 1e6, NULL,
+	    "time-based run of this length (fio runtime=); default: "
+	    "size-bound" },
+	{ "containers", OPT_INT, 0, "1", 1, 1024, NULL,
+	    "concurrent readers (containers, or local processes each in "
+	    "its own cgroup)" },
+	{ "fs", OPT_CHOICE, 0, "bind", 0, 0, "bind rootfs tmpfs",
+	    "where the files live inside the container: bind (a host "
+	    "directory, `dir`), rootfs (the container's root), tmpfs" },
+	{ "group_reporting", OPT_BOOL, 0, "0", 0, 0, NULL,
+	    "fio group_reporting (one result for the numjobs)" },
+	{ "runtimes", OPT_STR, OPT_LIST | OPT_NOMATRIX, NULL, 0, 0, NULL,
+	    "runtime of each container in turn (e.g. runc runsc); default "
+	    "the arm's" },
+	{ "weights", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	    "blkio.bfq.weight of each container in turn (e.g. 100 1000); "
+	    "written by abbench (docker's --blkio-weight misses bfq)" },
+	{ "prep", OPT_CHOICE, 0, "auto", 0, 0, "auto write none",
+	    "write the files before the sample (auto: for reads)" },
+	{ "overlap-min", OPT_FLOAT, 0, "0.8", 0, 1, NULL,
+	    "fail a sample whose N runs overlapped less than this" },
+	{ "fio-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	    "extra fio arguments" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+struct fio_priv {
+	struct strvec	files;		/* host data files prepare wrote */
+};
+
+static int
+is_read(const char *rw)
+{
+	return strstr(rw, "read") != NULL || strcmp(rw, "rw") == 0;
+}
+
+static int
+fio_validate(const struct experiment *e, struct workload *wl, char **cause)
+{
+	const char	*fs = workload_get(wl, NULL, "fs");
+	const char	*ex = wl->exec != NULL ? wl->exec->name : "docker";
+	struct strvec	 w = STRVEC_INIT;
+	size_t		 i;
+
+	(void)e;
+	if (strcmp(fs, "bind") == 0 && workload_get(wl, NULL, "dir") == NULL)
+		return set_cause(cause, "dir: missing: fs = bind needs the "
+		    "host directory of the data files");
+	if (strcmp(ex, "local") == 0 && strcmp(fs, "bind") != 0)
+		return set_cause(cause, "fs: '%s' needs a container "
+		    "(executor docker or oci); the local executor uses `dir`",
+		    fs);
+	workload_get_words(wl, NULL, "weights", &w);
+	for (i = 0; i < w.n; i++) {
+		long long	v;
+
+		if (parse_int(w.v[i], 1, 1000, &v, NULL) == -1) {
+			set_cause(cause, "weights: '%s' is not a bfq weight "
+			    "(1..1000)", w.v[i]);
+			strvec_clear(&w);
+			return -1;
+		}
+	}
+	strvec_clear(&w);
+	return 0;
+}
+
+/* The job name of container i: names its files (NAME.JOB.0). */
+static char *
+job_name(struct workload *wl, int i)
+{
+	return xasprintf("abbench-%llu-c%d",
+	    (unsigned long long)workload_get_size(wl, NULL, "size", 0), i);
+}
+
+/* fio arguments common to the write pass and the measured run. */
+static void
+push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
+{
+	char	*name = job_name(wl, i);
+
+	strvec_push(av, "fio");
+	strvec_push(av, "--output-format=json");
+	strvec_pushf(av, "--name=%s", name);
+	strvec_pushf(av, "--directory=%s", dir);
+	strvec_pushf(av, "--size=%llu",
+	    (unsigned long long)workload_get_size(wl, NULL, "size", 0));
+	strvec_pushf(av, "--numjobs=%lld",
+	    workload_get_int(wl, NULL, "numjobs", 1));
+	strvec_push(av, "--fallocate=none");
+	free(name);
+}
+
+/* Write the files for real: sequential 1M writes, fsync at the end. */
+static void
+push_prep(struct strvec *av, struct workload *wl, int i, const char *dir)
+{
+	push_job(av, wl, i, dir);
+	strvec_push(av, "--rw=write");
+	strvec_push(av, "--bs=1m");
+	strvec_push(av, "--ioengine=psync");
+	strvec_push(av, "--end_fsync=1");
+}
+
+static void
+push_measured(struct strvec *av, struct workload *wl, const struct arm *arm,
+    int i, const char *dir)
+{
+	int64_t	dur = workload_get_duration(wl, arm, "duration", 0);
+
+	push_job(av, wl, i, dir);
+	strvec_pushf(av, "--rw=%s", workload_get(wl, arm, "rw"));
+	strvec_pushf(av, "--bs=%llu",
+	    (unsigned long long)workload_get_size(wl, arm, "bs", 4096));
+	strvec_pushf(av, "--ioengine=%s", workload_get(wl, arm, "ioengine"));
+	strvec_pushf(av, "--iodepth=%lld",
+	    workload_get_int(wl, arm, "iodepth", 1));
+	strvec_pushf(av, "--direct=%d",
+	    workload_get_bool(wl, arm, "direct", 0));
+	if (dur > 0) {
+		strvec_pushf(av, "--runtime=%.3fs", (double)dur / 1e9);
+		strvec_push(av, "--time_based");
+	}
+	if (workload_get_bool(wl, arm, "group_reporting", 0))
+		strvec_push(av, "--group_reporting");
+	{
+		struct strvec	extra = STRVEC_INIT;
+
+		workload_get_words(wl, arm, "fio-args", &extra);
+		strvec_pushv(av, extra.v);
+		strvec_clear(&extra);
+	}
+}
+
+static int
+need_prep(struct workload *wl)
+{
+	const char	*p = workload_get(wl, NULL, "prep");
+
+	if (strcmp(p, "none") == 0)
+		return 0;
+	return strcmp(p, "write") == 0 || is_read(workload_get(wl, NULL,
+	    "rw"));
+}
+
+static int
+fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
+{
+	struct fio_priv	*priv = xcalloc(1, sizeof *priv);
+	const char	*dir = workload_get(wl, NULL, "dir");
+	int		 n = (int)workload_get_int(wl, NULL, "containers", 1);
+	int		 jobs = (int)workload_get_int(wl, NULL, "numjobs", 1);
+	uint64_t	 size = workload_get_size(wl, NULL, "size", 0);
+	int		 i, j;
+
+	(void)ctx;
+	wl->priv = priv;
+	if (strcmp(workload_get(wl, NULL, "fs"), "bind") != 0 || dir == NULL)
+		return 0;
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		return set_cause(cause, "cannot create '%s': %s", dir,
+		    strerror(errno));
+	for (i = 0; i < n; i++) {
+		struct strvec	 av = STRVEC_INIT;
+		char		*out = NULL, *err = NULL, *c = NULL, *name;
+		int		 status = -1, have = 1;
+
+		name = job_name(wl, i);
+		for (j = 0; j < jobs; j++) {
+			struct stat	sb;
+			char		*f = xasprintf("%s/%s.%d.0", dir, name, j);
+
+			if (stat(f, &sb) == -1 || (uint64_t)sb.st_size != size)
+				have = 0;
+			strvec_push_nodup(&priv->files, f);
+		}
+		free(name);
+		if (have || !need_prep(wl))
+			continue;
+		push_prep(&av, wl, i, dir);
+		if (spawn_capture(av.v, FIO_PREP_TIMEOUT_NS, &out, &err,
+		    &status, &c) == -1 || status != 0) {
+			struct fio_result	r;
+			char			*m;
+
+			fio_json_parse(out, out ? strlen(out) : 0, &r, NULL);
+			m = fio_result_error(&r, err);
+			set_cause(cause, "writing the data files in '%s': %s",
+			    dir, c != NULL ? c : m);
+			free(m);
+			fio_result_release(&r);
+			free(c);
+			free(out);
+			free(err);
+			strvec_clear(&av);
+			return -1;
+		}
+		free(out);
+		free(err);
+		strvec_clear(&av);
+	}
+	return 0;
+}
+
+static void
+fio_cleanup(struct run_ctx *ctx, struct workload *wl)
+{
+	struct fio_priv	*priv = wl->priv;
+	size_t		 i;
+
+	(void)ctx;
+	if (priv == NULL)
+		return;
+	for (i = 0; i < priv->files.n; i++)
+		(void)unlink(priv->files.v[i]);
+	strvec_clear(&priv->files);
+	free(priv);
+	wl->priv = NULL;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One container (or process) of a sample. */
+struct fio_member {
+	struct exec_proc	*proc;
+	char			*label;		/* runtime[-wWEIGHT] */
+	char			*ready;		/* host path of its ready file */
+	struct exec_status	 st;
+	struct fio_result	 res;
+	int			 waited, parsed;
+};
+
+static const char *
+pick(const struct strvec *sv, int i, const char *def)
+{
+	return sv->n > 0 ? sv->v[(size_t)i % sv->n] : def;
+}
+
+static int
+set_weight(struct workload *wl, struct exec_proc *p, const char *w,
+    char **cause)
+{
+	char	*dir, *file;
+	int	 r;
+
+	if ((dir = wl->exec->cgroup_dir(p, "blkio")) != NULL) {
+		file = xasprintf("%s/blkio.bfq.weight", dir);
+	} else if ((dir = wl->exec->cgroup_dir(p, NULL)) != NULL) {
+		file = xasprintf("%s/io.bfq.weight", dir);
+	} else
+		return set_cause(cause, "no blkio cgroup found for weight %s",
+		    w);
+	r = write_small_file(file, w, cause);
+	free(file);
+	free(dir);
+	return r;
+}
+
+/* Wait until every member has touched its ready file. */
+static int
+wait_ready(struct run_ctx *ctx, struct fio_member *m, int n, char **cause)
+{
+	int64_t	until = now_mono_ns() + FIO_READY_TIMEOUT_NS;
+	int	i, all;
+
+	if (ctx->deadline_ns > 0 && ctx->deadline_ns < until)
+		until = ctx->deadline_ns;
+	for (;;) {
+		all = 1;
+		for (i = 0; i < n && all; i++) {
+			if (access(m[i].ready, F_OK) == -1)
+				all = 0;
+		}
+		if (all)
+			return 0;
+		if (run_should_stop(ctx))
+			return set_cause(cause, "interrupted");
+		if (now_mono_ns() >= until)
+			return set_cause(cause, "not every fio reached the "
+			    "start line in time (container %d is not ready)",
+			    i - 1);
+		usleep(5000);
+	}
+}
+
+static void
+add_metrics(struct workload *wl, struct fio_member *m, int n,
+    struct sample_result *out)
+{
+	double	*iops = xcalloc((size_t)n, sizeof *iops);
+	double	 total = 0, med;
+	char	*name;
+	int	 i, same = 1;
+
+	for (i = 0; i < n; i++) {
+		iops[i] = m[i].res.iops;
+		total += iops[i];
+		if (strcmp(m[i].label, m[0].label) != 0)
+			same = 0;
+	}
+	if (n == 1) {
+		sample_result_add(out, wl->name, "bandwidth.bytes_per_second",
+		    m[0].res.bw_bytes);
+		sample_result_add(out, wl->name, "io_ops.ops_per_second",
+		    m[0].res.iops);
+		sample_result_add(out, wl->name, "sec/op",
+		    (double)m[0].res.runtime_ms / 1e3);
+		free(iops);
+		return;
+	}
+	if (same) {
+		for (i = 0; i < n; i++) {
+			name = xasprintf("%s/c%d/%s/container=%d", wl->name,
+			    n, m[i].label, i);
+			sample_result_add(out, name, "iops", iops[i]);
+			free(name);
+		}
+		qsort(iops, (size_t)n, sizeof *iops, cmp_double);
+		med = n % 2 ? iops[n / 2] : (iops[n / 2 - 1] + iops[n / 2]) / 2;
+		name = xasprintf("%s/c%d/%s-total", wl->name, n, m[0].label);
+		sample_result_add(out, name, "iops", total);
+		free(name);
+		name = xasprintf("%s/c%d/%s-median", wl->name, n, m[0].label);
+		sample_result_add(out, name, "iops", med);
+		free(name);
+		name = xasprintf("%s/c%d/%s-min", wl->name, n, m[0].label);
+		sample_result_add(out, name, "iops", iops[0]);
+		free(name);
+	} else {
+		for (i = 0; i < n; i++) {
+			int	j, dup = 0;
+
+			for (j = 0; j < n; j++) {
+				if (j != i && strcmp(m[j].label,
+				    m[i].label) == 0)
+					dup = 1;
+			}
+			if (dup)
+				name = xasprintf("%s/%s/container=%d",
+				    wl->name, m[i].label, i);
+			else
+				name = xasprintf("%s/%s", wl->name,
+				    m[i].label);
+			sample_result_add(out, name, "iops", iops[i]);
+			free(name);
+		}
+		name = xasprintf("%s/total", wl->name);
+		sample_result_add(out, name, "iops", total);
+		free(name);
+	}
+	free(iops);
+}
+
+/* Fraction of the longest run during which all ran (fio timestamps). */
+static double
+overlap_ratio(struct fio_member *m, int n)
+{
+	int64_t	start_max = 0, end_min = INT64_MAX, longest = 0;
+	int	i;
+
+	for (i = 0; i < n; i++) {
+		int64_t	end = m[i].res.timestamp_ms;
+		int64_t	start = end - m[i].res.runtime_ms;
+
+		if (start > start_max)
+			start_max = start;
+		if (end < end_min)
+			end_min = end;
+		if (m[i].res.runtime_ms > longest)
+			longest = m[i].res.runtime_ms;
+	}
+	if (longest <= 0 || end_min <= start_max)
+		return 0;
+	return (double)(end_min - start_max) / (double)longest;
+}
+
+static void
+fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out)
+{
+	int			 n = (int)workload_get_int(wl, arm,
+				    "containers", 1);
+	const char		*fs = workload_get(wl, arm, "fs");
+	const char		*dir = workload_get(wl, arm, "dir");
+	int			 local = strcmp(wl->exec->name, "local") == 0;
+	int			 docker = strcmp(wl->exec->name, "docker") == 0;
+	struct strvec		 runtimes = STRVEC_INIT, weights = STRVEC_INIT;
+	struct fio_member	*m = xcalloc((size_t)n, sizeof *m);
+	struct exec_mount	 mounts[2];
+	char			 syncdir[] = "/tmp/abbench-fio-XXXXXX";
+	char			*go = NULL, *cause = NULL, *tmpfs_opt = NULL;
+	const char		*datadir;
+	int64_t			 sync_journal = -1, go_ns, tmpfs_mb;
+	int			 i, fd;
+
+	workload_get_words(wl, arm, "runtimes", &runtimes);
+	workload_get_words(wl, arm, "weights", &weights);
+	if (mkdtemp(syncdir) == NULL) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
+		    "'%s': %s", syncdir, strerror(errno));
+		goto done;
+	}
+	sync_journal = run_journal_object(ctx, "dir", syncdir);
+	go = xasprintf("%s/go", syncdir);
+	memset(mounts, 0, sizeof mounts);
+	mounts[0].type = "bind";
+	mounts[0].source = syncdir;
+	mounts[0].target = FIO_SYNC_DIR;
+	if (local)
+		datadir = dir;
+	else if (strcmp(fs, "bind") == 0) {
+		mounts[1].type = "bind";
+		mounts[1].source = dir;
+		mounts[1].target = FIO_DATA_DIR;
+		datadir = FIO_DATA_DIR;
+	} else if (strcmp(fs, "tmpfs") == 0) {
+		tmpfs_mb = (int64_t)(workload_get_size(wl, arm, "size", 0) *
+		    (uint64_t)workload_get_int(wl, arm, "numjobs", 1) /
+		    1048576) * 5 / 4 + 16;
+		tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
+		mounts[1].type = "tmpfs";
+		mounts[1].target = FIO_DATA_DIR;
+		mounts[1].options = tmpfs_opt;
+		datadir = FIO_DATA_DIR;
+	} else
+		datadir = FIO_ROOTFS_DIR;
+
+	/* Start all N; each waits at the start line. */
+	for (i = 0; i < n && !run_should_stop(ctx); i++) {
+		struct exec_spec	 spec;
+		struct strvec		 av = STRVEC_INIT;
+		const char		*rt = pick(&runtimes, i, arm->runtime);
+		const char		*w = pick(&weights, i, NULL);
+		char			*ready_in;
+
+		m[i].ready = xasprintf("%s/ready.%d", syncdir, i);
+		ready_in = local ? xstrdup(m[i].ready) :
+		    xasprintf("%s/ready.%d", FIO_SYNC_DIR, i);
+		m[i].label = xasprintf("%s%s%s", rt != NULL ? rt : (local ?
+		    "local" : docker ? "runc" : "oci"), w ? "-w" : "",
+		    w ? w : "");
+		strvec_push(&av, "sh");
+		strvec_push(&av, "-c");
+		strvec_push(&av, "touch \"$1\" && while [ ! -e \"$2\" ]; do "
+		    "sleep 0.005; done && shift 2 && exec \"$@\"");
+		strvec_push(&av, "abbench-fio-wait");
+		strvec_push(&av, ready_in);
+		if (local)
+			strvec_push(&av, go);
+		else
+			strvec_push(&av, FIO_SYNC_DIR "/go");
+		push_measured(&av, wl, arm, i, datadir);
+		free(ready_in);
+		memset(&spec, 0, sizeof spec);
+		spec.argv = av.v;
+		spec.env = arm->env.v;
+		spec.name = wl->name;
+		spec.runtime = rt;
+		spec.runtime_args = arm->runtime_args.v;
+		spec.image = workload_get(wl, arm, "image");
+		spec.cpus = workload_get_float(wl, arm, "cpu", 0);
+		spec.memory = workload_get_size(wl, arm, "memory", 0);
+		spec.mounts = mounts;
+		spec.nmounts = local ? 0 : (strcmp(fs, "rootfs") == 0 ? 1 : 2);
+		spec.capture = 1;
+		spec.detach = 1;
+		if (wl->exec->start(ctx, &spec, &m[i].proc, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "starting fio %d of %d (%s): %s", i + 1, n,
+			    m[i].label, cause);
+			strvec_clear(&av);
+			goto done;
+		}
+		strvec_clear(&av);
+		if (w != NULL && set_weight(wl, m[i].proc, w, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "container %d: %s", i, cause);
+			goto done;
+		}
+	}
+	if (run_should_stop(ctx)) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
+		goto done;
+	}
+	/* Files inside the container (rootfs, tmpfs): written there now. */
+	if (!local && strcmp(fs, "bind") != 0 && need_prep(wl)) {
+		for (i = 0; i < n; i++) {
+			struct strvec	 av = STRVEC_INIT;
+			char		*o = NULL;
+			int		 status = -1, r = -1;
+
+			push_prep(&av, wl, i, datadir);
+			if (docker)
+				r = exec_docker_exec(m[i].proc, av.v,
+				    FIO_PREP_TIMEOUT_NS, &o, &status, &cause);
+			else
+				r = set_cause(&cause, "executor '%s' cannot "
+				    "write files inside the container",
+				    wl->exec->name);
+			strvec_clear(&av);
+			if (r == 0 && status != 0) {
+				struct fio_result	res;
+
+				fio_json_parse(o, o ? strlen(o) : 0, &res,
+				    NULL);
+				cause = fio_result_error(&res, NULL);
+				fio_result_release(&res);
+				r = -1;
+			}
+			free(o);
+			if (r == -1) {
+				sample_result_fail(out, SAMPLE_STATUS_FAILED,
+				    "writing the data of container %d: %s", i,
+				    cause);
+				goto done;
+			}
+		}
+		/* What was just written must not be read from the cache
+		 * (pitfall 2: runsc reads O_DIRECT from the page cache). */
+		if (wl->drop_caches && hostset_drop_caches(&cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s",
+			    cause);
+			goto done;
+		}
+	}
+	if (wait_ready(ctx, m, n, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		goto done;
+	}
+	/* Release them together. */
+	go_ns = now_mono_ns();
+	if ((fd = open(go, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
+		    "'%s': %s", go, strerror(errno));
+		goto done;
+	}
+	close(fd);
+	out->start_ns = go_ns;
+	for (i = 0; i < n; i++) {
+		if (wl->exec->wait(ctx, m[i].proc, ctx->deadline_ns, &m[i].st,
+		    &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "container %d: %s", i, cause);
+			goto done;
+		}
+		m[i].waited = 1;
+	}
+	out->end_ns = now_mono_ns();
+	for (i = 0; i < n; i++) {
+		struct exec_status	*st = &m[i].st;
+		int			 pr;
+
+		if (st->timed_out) {
+			sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
+			    "fio %d (%s) timed out", i, m[i].label);
+			goto done;
+		}
+		pr = fio_json_parse(st->out, st->outlen, &m[i].res, &cause);
+		m[i].parsed = pr == 0;
+		if (pr == -1 || m[i].res.error != 0 ||
+		    !WIFEXITED(st->status) || WEXITSTATUS(st->status) != 0) {
+			char	*how = exec_status_describe(st);
+			char	*msg = pr == 0 ?
+			    fio_result_error(&m[i].res, st->err) :
+			    xstrdup(cause);
+
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "fio %d (%s) %s: %s", i, m[i].label, how,
+			    st->err != NULL && *st->err && pr == -1 ?
+			    st->err : msg);
+			free(how);
+			free(msg);
+			goto done;
+		}
+	}
+	if (n > 1) {
+		double	ov = overlap_ratio(m, n);
+		char	*name = xasprintf("%s/c%d/overlap", wl->name, n);
+
+		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "the %d fio runs overlapped only %.0f%% of the "
+			    "longest", n, ov * 100);
+			free(name);
+			goto done;
+		}
+		sample_result_add(out, name, "overlap-ratio", ov);
+		free(name);
+	}
+	add_metrics(wl, m, n, out);
+	if (m[0].res.version != NULL && *m[0].res.version)
+		strvec_pushf(&out->config, "fio-version: %s",
+		    m[0].res.version);
+
+done:
+	for (i = 0; i < n; i++) {
+		if (m[i].proc != NULL)
+			wl->exec->destroy(ctx, m[i].proc);
+		exec_status_release(&m[i].st);
+		fio_result_release(&m[i].res);
+		free(m[i].label);
+		free(m[i].ready);
+	}
+	free(m);
+	if (go != NULL) {
+		char	*r;
+
+		(void)unlink(go);
+		for (i = 0; i < n; i++) {
+			r = xasprintf("%s/ready.%d", syncdir, i);
+			(void)unlink(r);
+			free(r);
+		}
+		if (rmdir(syncdir) == 0)
+			run_forget_object(ctx, sync_journal);
+	}
+	free(go);
+	free(cause);
+	free(tmpfs_opt);
+	strvec_clear(&runtimes);
+	strvec_clear(&weights);
+}
+
+static const char *const fio_units[] = {
+	"bandwidth.bytes_per_second", "higher",
+	"io_ops.ops_per_second", "higher",
+	"sec/op", "lower",
+	"iops", "higher",
+	"overlap-ratio", "higher",
+	NULL
+};
+
+const struct workload_ops wl_fio_ops = {
+	.type = "fio",
+	.help = "fio in 1..N concurrent containers released together",
+	.opts = fio_opts,
+	.default_exec = "docker",
+	.validate = fio_validate,
+	.prepare = fio_prepare,
+	.sample = fio_sample,
+	.cleanup = fio_cleanup,
+	.units = fio_units,
+};

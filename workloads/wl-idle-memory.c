@@ -1,0 +1,267 @@
+/*
+ * Workload `idle-memory`: what an idle container costs the host. Per
+ * sample, N idle containers of the arm's runtime are started one after
+ * the other (DockerRunAll: the time for all N `docker run -d`, including
+ * the executor's one `docker inspect` per container), left alone for
+ * `settle`, then read from the host:
+ *
+ *   ContainerNonReclaimableMem  B, mean over the N containers: cgroup
+ *                               usage - (file - shmem) - reclaimable slab
+ *                               (lcmem.c explains the formula)
+ *   ContainerAnonMem            B, mean: memory.stat anon (v1 total_rss)
+ *   GoferMem, SandboxMem        runsc only, one value per container:
+ *                               Pss-B, Pss_Anon-B (smaps_rollup), threads
+ *
+ * The idle program is touchmem (workloads/idle/touchmem.c in the tools
+ * image), which touches `touch` bytes and sleeps. quota = leaf gives each
+ * container --cpus=quota-cpus; quota = parent puts that quota on a parent
+ * cgroup the containers share (--cgroup-parent), as in the GOMAXPROCS
+ * report. All containers and the parent are removed at the end of every
+ * sample, also when it fails.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cgroup.h"
+#include "harness/exec-docker.h"
+#include "harness/exec.h"
+#include "harness/runner.h"
+#include "workloads/lcmem.h"
+#include "workloads/lifecycle.h"
+#include "workloads/workload.h"
+
+static const struct opt_spec idle_opts[] = {
+	{ "containers", OPT_INT, OPT_ARM, "10", 1, 1000, NULL,
+	    "idle containers per sample" },
+	{ "settle", OPT_DURATION, OPT_ARM, "10s", 0, 3600, NULL,
+	    "wait this long after the last start before reading" },
+	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL,
+	    "memory the idle program touches (touchmem SIZE)" },
+	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
+	    "the idle program (default: touchmem TOUCH)" },
+	{ "quota", OPT_CHOICE, OPT_ARM, "none", 0, 0, "none leaf parent",
+	    "CPU quota: none, on each container (leaf), or on a parent "
+	    "cgroup of all of them (parent)" },
+	{ "quota-cpus", OPT_FLOAT, OPT_ARM, "0.25", 0.01, 1024, NULL,
+	    "the quota in CPUs" },
+	LC_NAME_TAGS_OPT,
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+static int
+idle_validate(const struct experiment *e, struct workload *wl, char **cause)
+{
+	(void)e;
+	if (strcmp(lc_executor(wl), "docker") != 0)
+		return set_cause(cause, "executor: idle-memory runs docker "
+		    "containers (executor = docker)");
+	return 0;
+}
+
+/* Is pid a runsc sandbox (argv[0] runsc-sandbox)? */
+static int
+idle_is_sandbox(long pid)
+{
+	char	 path[64], buf[256];
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n > 0 && lcmem_cmdline_match(buf, n + 1, "runsc-sandbox",
+	    NULL);
+}
+
+static void
+idle_add_proc(struct sample_result *out, const struct workload *wl,
+    const struct arm *arm, const char *metric, const struct lcmem_proc *p)
+{
+	char	*name = lc_name(wl, arm, metric);
+
+	sample_result_add(out, name, "Pss-B", (double)p->pss);
+	sample_result_add(out, name, "Pss_Anon-B", (double)p->pss_anon);
+	if (p->threads > 0)
+		sample_result_add(out, name, "threads", (double)p->threads);
+	free(name);
+}
+
+static void
+idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out)
+{
+	struct exec_proc	**procs;
+	struct exec_spec	  spec;
+	struct strvec		  cmd = STRVEC_INIT;
+	struct cgrp		 *qcg = NULL;
+	const char		 *quota = workload_get(wl, arm, "quota");
+	double			  qcpus = workload_get_float(wl, arm,
+				    "quota-cpus", 0.25);
+	long			  n = workload_get_int(wl, arm, "containers",
+				    10);
+	int			  version = cgrp_version();
+	char			 *cause = NULL, *qrel = NULL, *name;
+	int64_t			  t0, t1, qjournal = -1;
+	double			  nonrecl = 0, anon = 0;
+	long			  i, started = 0;
+
+	procs = xcalloc((size_t)n, sizeof *procs);
+	memset(&spec, 0, sizeof spec);
+	if (workload_get(wl, arm, "cmd") != NULL)
+		workload_get_words(wl, arm, "cmd", &cmd);
+	else {
+		strvec_push(&cmd, "touchmem");
+		strvec_pushf(&cmd, "%llu", (unsigned long long)
+		    workload_get_size(wl, arm, "touch", 0));
+	}
+	spec.argv = cmd.v;
+	spec.env = arm->env.v;
+	spec.name = wl->name;
+	spec.runtime = arm->runtime;
+	spec.image = workload_get(wl, arm, "image");
+	spec.detach = 1;
+	if (strcmp(quota, "leaf") == 0)
+		spec.cpus = qcpus;
+	else if (strcmp(quota, "parent") == 0) {
+		static const char *const ctl[] = { "cpu", "cpuacct", NULL };
+		char	*leaf = lc_new_id(ctx, wl, "q");
+
+		/* The parent with the quota: docker adds the containers
+		 * below it (exec-docker makes the same path). */
+		qrel = xasprintf("%s/%s", ctx->cgroup_name, leaf);
+		qjournal = run_journal_object(ctx, "cgroup", qrel);
+		qcg = cgrp_create(qrel, ctl, &cause);
+		if (qcg == NULL || cgrp_set_cpu_limit(qcg, qcpus, 100000,
+		    &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "quota parent '%s': %s", qrel, cause);
+			free(leaf);
+			goto done;
+		}
+		/* Freed at done. */
+		spec.cgroup_parent = leaf;
+	}
+	t0 = now_mono_ns();
+	for (i = 0; i < n; i++) {
+		if (wl->exec->start(ctx, &spec, &procs[i], &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "container %ld of %ld: %s", i + 1, n, cause);
+			goto done;
+		}
+		started++;
+		if (run_should_stop(ctx))
+			goto stopped;
+	}
+	t1 = now_mono_ns();
+	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
+	    10000000000LL)) == -1)
+		goto stopped;
+
+	for (i = 0; i < n; i++) {
+		struct lcmem_cg		 cg;
+		struct lcmem_proc	 pm;
+		char			*dir;
+		long			 sb, gofer;
+
+		dir = wl->exec->cgroup_dir(procs[i], version == 1 ?
+		    "memory" : NULL);
+		if (dir == NULL) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "no memory cgroup for container %ld (did it "
+			    "exit?)", i + 1);
+			goto done;
+		}
+		if (lcmem_cg_read(dir, version, &cg, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s",
+			    cause);
+			free(dir);
+			goto done;
+		}
+		free(dir);
+		nonrecl += (double)lcmem_nonreclaimable(&cg);
+		anon += (double)cg.anon;
+		sb = wl->exec->pid(procs[i]);
+		if (sb <= 0 || !idle_is_sandbox(sb))
+			continue;	/* not runsc: no gofer, no sandbox */
+		gofer = exec_docker_gofer_pid(procs[i]);
+		if (gofer <= 0) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "runsc container '%s': no runsc-gofer process",
+			    exec_docker_name(procs[i]));
+			goto done;
+		}
+		if (lcmem_proc_read(gofer, &pm, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "gofer: %s", cause);
+			goto done;
+		}
+		idle_add_proc(out, wl, arm, "GoferMem", &pm);
+		if (lcmem_proc_read(sb, &pm, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED,
+			    "sandbox: %s", cause);
+			goto done;
+		}
+		idle_add_proc(out, wl, arm, "SandboxMem", &pm);
+	}
+	name = lc_name(wl, arm, "DockerRunAll");
+	sample_result_add(out, name, "sec/op", (double)(t1 - t0) / 1e9);
+	free(name);
+	name = lc_name(wl, arm, "ContainerNonReclaimableMem");
+	sample_result_add(out, name, "B", nonrecl / (double)n);
+	free(name);
+	name = lc_name(wl, arm, "ContainerAnonMem");
+	sample_result_add(out, name, "B", anon / (double)n);
+	free(name);
+	goto done;
+stopped:
+	sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
+done:
+	for (i = 0; i < started; i++)
+		wl->exec->destroy(ctx, procs[i]);
+	if (qcg != NULL) {
+		char	*c2 = NULL;
+
+		if (cgrp_remove(qcg, &c2) == -1)
+			warning("cannot remove cgroup '%s': %s", qrel, c2);
+		else if (qjournal > 0)
+			run_forget_object(ctx, qjournal);
+		free(c2);
+		cgrp_free(qcg);
+	} else if (qrel != NULL && cgrp_remove_rel(qrel, NULL) == 0 &&
+	    qjournal > 0)
+		run_forget_object(ctx, qjournal);
+	if (spec.cgroup_parent != NULL)
+		free((char *)spec.cgroup_parent);
+	free(qrel);
+	free(procs);
+	free(cause);
+	strvec_clear(&cmd);
+}
+
+static void
+idle_cleanup(struct run_ctx *ctx, struct workload *wl)
+{
+	lc_cleanup(ctx, wl);
+}
+
+static const char *const idle_units[] = {
+	"sec/op", "lower", "B", "lower", "Pss-B", "lower",
+	"Pss_Anon-B", "lower", "threads", "lower", NULL
+};
+
+const struct workload_ops wl_idle_memory_ops = {
+	.type = "idle-memory",
+	.help = "memory of N idle containers: cgroup, gofer and sandbox PSS",
+	.opts = idle_opts,
+	.default_exec = "docker",
+	.validate = idle_validate,
+	.sample = idle_sample,
+	.cleanup = idle_cleanup,
+	.units = idle_units,
+};

@@ -1,0 +1,280 @@
+/*
+ * Workload `startup`: how long a container takes to start, per arm's
+ * runtime.
+ *
+ *   executor docker (default)
+ *     DockerRun     `docker run --rm IMAGE CMD` end to end (the CLI call)
+ *     StartupEmpty  `docker create` + `docker start` (returns once the
+ *                   container runs; waiting and removal are not timed)
+ *   executor oci (runtime = an OCI runtime binary, image = a rootfs dir)
+ *     OCICreate, OCIStart, OCIDelete  each runtime call
+ *     OCITotal      create + start + until CMD has exited + delete
+ *
+ * Every container is journaled before it exists and removed after the
+ * sample, also when a call fails.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/exec-docker.h"
+#include "harness/exec.h"
+#include "harness/runner.h"
+#include "workloads/lifecycle.h"
+#include "workloads/workload.h"
+
+#define STARTUP_DEFAULT_IMAGE	"abbench/tools"
+
+static const struct opt_spec startup_opts[] = {
+	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, "true", 0, 0, NULL,
+	    "the container's program and arguments" },
+	{ "measure", OPT_STR, OPT_LIST, "run create-start", 0, 0, NULL,
+	    "docker: run (DockerRun) and/or create-start (StartupEmpty)" },
+	LC_NAME_TAGS_OPT,
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+static int
+startup_measures(const struct workload *wl, const char *what)
+{
+	struct strvec	sv = STRVEC_INIT;
+	size_t		i;
+	int		r = 0;
+
+	workload_get_words(wl, NULL, "measure", &sv);
+	for (i = 0; i < sv.n; i++) {
+		if (strcmp(sv.v[i], what) == 0)
+			r = 1;
+	}
+	strvec_clear(&sv);
+	return r;
+}
+
+static int
+startup_validate(const struct experiment *e, struct workload *wl,
+    char **cause)
+{
+	struct strvec	sv = STRVEC_INIT;
+	size_t		i;
+
+	(void)e;
+	workload_get_words(wl, NULL, "measure", &sv);
+	for (i = 0; i < sv.n; i++) {
+		if (strcmp(sv.v[i], "run") != 0 &&
+		    strcmp(sv.v[i], "create-start") != 0) {
+			set_cause(cause, "measure: unknown '%s' (use run, "
+			    "create-start)", sv.v[i]);
+			strvec_clear(&sv);
+			return -1;
+		}
+	}
+	strvec_clear(&sv);
+	if (strcmp(lc_executor(wl), "local") == 0)
+		return set_cause(cause, "executor: 'local' has no container "
+		    "to start (use docker or oci)");
+	return 0;
+}
+
+static void
+startup_add(struct sample_result *out, const struct workload *wl,
+    const struct arm *arm, const char *metric, int64_t ns)
+{
+	char	*name = lc_name(wl, arm, metric);
+
+	sample_result_add(out, name, "sec/op", (double)ns / 1e9);
+	free(name);
+}
+
+/* docker rm -f NAME, forgetting the journal entry when it is gone. */
+static void
+startup_docker_rm(struct run_ctx *ctx, const char *name, int64_t journal)
+{
+	const char	*args[] = { "rm", "-f", name, NULL };
+	char		*c = NULL;
+
+	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
+	    NULL, &c) == -1 && strstr(c, "No such container") == NULL) {
+		warning("cannot remove container '%s': %s", name, c);
+		free(c);
+		return;
+	}
+	free(c);
+	if (journal > 0)
+		run_forget_object(ctx, journal);
+}
+
+static void
+startup_push_common(struct run_ctx *ctx, struct strvec *av,
+    const char *verb, const char *name, const struct arm *arm)
+{
+	strvec_push(av, verb);
+	strvec_push(av, "--name");
+	strvec_push(av, name);
+	strvec_pushf(av, "--label=abbench.run=%s",
+	    ctx->run_uuid[0] ? ctx->run_uuid : "none");
+	strvec_push(av, "--network=none");
+	if (arm->runtime != NULL)
+		strvec_pushf(av, "--runtime=%s", arm->runtime);
+}
+
+static int
+startup_docker(struct run_ctx *ctx, struct workload *wl,
+    const struct arm *arm, struct sample_result *out, char **cause)
+{
+	struct strvec	 av = STRVEC_INIT, cmd = STRVEC_INIT;
+	const char	*image = workload_get(wl, arm, "image");
+	char		*name = NULL, *c = NULL;
+	const char	*wargs[3];
+	int64_t		 t0, t1, t2, journal;
+	int		 r = 0;
+
+	if (image == NULL)
+		image = STARTUP_DEFAULT_IMAGE;
+	workload_get_words(wl, arm, "cmd", &cmd);
+	if (startup_measures(wl, "run")) {
+		name = lc_new_id(ctx, wl, "run");
+		journal = run_journal_object(ctx, "container", name);
+		startup_push_common(ctx, &av, "run", name, arm);
+		strvec_push(&av, "--rm");
+		strvec_push(&av, image);
+		strvec_pushv(&av, cmd.v);
+		t0 = now_mono_ns();
+		r = exec_docker_cli(av.v, EXEC_DOCKER_TIMEOUT_NS, NULL, cause);
+		t1 = now_mono_ns();
+		/* --rm removed it, unless the run failed half way. */
+		startup_docker_rm(ctx, name, journal);
+		strvec_clear(&av);
+		free(name);
+		if (r == -1)
+			goto done;
+		startup_add(out, wl, arm, "DockerRun", t1 - t0);
+	}
+	if (startup_measures(wl, "create-start")) {
+		name = lc_new_id(ctx, wl, "cs");
+		journal = run_journal_object(ctx, "container", name);
+		startup_push_common(ctx, &av, "create", name, arm);
+		strvec_push(&av, image);
+		strvec_pushv(&av, cmd.v);
+		t0 = now_mono_ns();
+		r = exec_docker_cli(av.v, EXEC_DOCKER_TIMEOUT_NS, NULL, cause);
+		t1 = now_mono_ns();
+		if (r == 0) {
+			wargs[0] = "start";
+			wargs[1] = name;
+			wargs[2] = NULL;
+			r = exec_docker_cli((char *const *)wargs,
+			    EXEC_DOCKER_TIMEOUT_NS, NULL, cause);
+		}
+		t2 = now_mono_ns();
+		if (r == 0) {
+			/* Not timed: let it finish before removing it. */
+			wargs[0] = "wait";
+			if (exec_docker_cli((char *const *)wargs,
+			    EXEC_DOCKER_TIMEOUT_NS, NULL, &c) == -1) {
+				warning("%s", c);
+				free(c);
+			}
+		}
+		startup_docker_rm(ctx, name, journal);
+		strvec_clear(&av);
+		free(name);
+		if (r == -1)
+			goto done;
+		(void)t1;
+		startup_add(out, wl, arm, "StartupEmpty", t2 - t0);
+	}
+done:
+	strvec_clear(&cmd);
+	return r;
+}
+
+static int
+startup_oci(struct run_ctx *ctx, struct workload *wl,
+    const struct arm *arm, struct sample_result *out, char **cause)
+{
+	struct ocirt	 rt;
+	struct ocirt_ctr c;
+	struct strvec	 cmd = STRVEC_INIT;
+	const char	*dir;
+	char		*id, *st, *cgparent;
+	int64_t		 tcreate, tstart, tdelete, t0, t1;
+	int64_t		 deadline;
+	int		 r = -1;
+
+	memset(&c, 0, sizeof c);
+	if ((dir = lc_workdir(ctx, wl, cause)) == NULL)
+		return -1;
+	if (lc_ocirt(ctx, wl, arm, &rt, cause) == -1)
+		return -1;
+	workload_get_words(wl, arm, "cmd", &cmd);
+	id = lc_new_id(ctx, wl, "oci");
+	cgparent = xstrdup(ctx->cgroup_name[0] ? ctx->cgroup_name :
+	    "abbench-lc");
+	if (ocirt_bundle(ctx, dir, id, lc_rootfs(wl, arm), cmd.v, cgparent,
+	    &c, cause) == -1)
+		goto done;
+	if (ocirt_create(&rt, &c, &tcreate, cause) == -1)
+		goto done;
+	if ((st = ocirt_state(&rt, &c, cause)) == NULL)
+		goto done;
+	free(st);
+	if (ocirt_start(&rt, &c, &tstart, cause) == -1)
+		goto done;
+	t0 = now_mono_ns();
+	deadline = ctx->deadline_ns > 0 ? ctx->deadline_ns :
+	    t0 + 60 * 1000000000LL;
+	if (ocirt_wait_exit(&c, deadline, cause) == -1)
+		goto done;
+	t1 = now_mono_ns();
+	if (ocirt_delete(&rt, &c, 0, &tdelete, cause) == -1)
+		goto done;
+	startup_add(out, wl, arm, "OCICreate", tcreate);
+	startup_add(out, wl, arm, "OCIStart", tstart);
+	startup_add(out, wl, arm, "OCIDelete", tdelete);
+	startup_add(out, wl, arm, "OCITotal",
+	    tcreate + tstart + (t1 - t0) + tdelete);
+	r = 0;
+done:
+	ocirt_ctr_destroy(ctx, &rt, &c);
+	ocirt_release(&rt);
+	strvec_clear(&cmd);
+	free(id);
+	free(cgparent);
+	return r;
+}
+
+static void
+startup_sample(struct run_ctx *ctx, struct workload *wl,
+    const struct arm *arm, struct sample_result *out)
+{
+	char	*cause = NULL;
+	int	 r;
+
+	if (strcmp(lc_executor(wl), "oci") == 0)
+		r = startup_oci(ctx, wl, arm, out, &cause);
+	else
+		r = startup_docker(ctx, wl, arm, out, &cause);
+	if (r == -1)
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+	free(cause);
+}
+
+static void
+startup_cleanup(struct run_ctx *ctx, struct workload *wl)
+{
+	lc_cleanup(ctx, wl);
+}
+
+static const char *const startup_units[] = { "sec/op", "lower", NULL };
+
+const struct workload_ops wl_startup_ops = {
+	.type = "startup",
+	.help = "container start time: docker run, create+start, OCI calls",
+	.opts = startup_opts,
+	.default_exec = "docker",
+	.validate = startup_validate,
+	.sample = startup_sample,
+	.cleanup = startup_cleanup,
+	.units = startup_units,
+};
