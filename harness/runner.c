@@ -733,7 +733,21 @@ finish:
 
 	{
 		const char	*status;
+		char		*load;
 
+		/* The load at the end, next to the one at the start. */
+		if ((load = read_small_file("/proc/loadavg", NULL)) != NULL) {
+			char	*sp = load;
+			int	 f;
+
+			for (f = 0; f < 3 && sp != NULL; f++)
+				sp = strchr(sp + 1, ' ');
+			if (sp != NULL)
+				*sp = '\0';
+			store_config_set(st, ctx.run_id, NULL, "load-avg-end",
+			    load, NULL);
+			free(load);
+		}
 		if (stop_flag) {
 			status = RUN_INTERRUPTED;
 			exitcode = 130;

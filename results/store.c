@@ -717,14 +717,25 @@ store_open(const char *path, int flags, char **cause)
 			    "not an abbench database", path);
 			goto fail;
 		}
-		if (flags & STORE_READONLY) {
-			if (version < STORE_SCHEMA_VERSION) {
+		if ((flags & STORE_READONLY) &&
+		    version < STORE_SCHEMA_VERSION) {
+			char	*dir = dir_of(path);
+			int	 w = access(path, W_OK) == 0 &&
+			    access(dir, W_OK) == 0;
+
+			free(dir);
+			if (!w) {
 				set_cause(cause, "'%s' has schema version "
-				    "%lld and needs an upgrade: run a command "
-				    "that writes to it (such as 'abbench db "
-				    "import')", path, (long long)version);
+				    "%lld and needs an upgrade, but it cannot "
+				    "be written: upgrade a writable copy",
+				    path, (long long)version);
 				goto fail;
 			}
+			/* An older database opens: migrate it forward. */
+			flags &= ~STORE_READONLY;
+			st->flags = flags;
+		}
+		if (flags & STORE_READONLY) {
 			if (store_open_readonly(st, cause) != 0)
 				goto fail;
 			/* Refuse what the header alone could not show. */

@@ -25,6 +25,7 @@
 #include "harness/cgroup.h"
 #include "harness/exec-docker.h"
 #include "harness/exec.h"
+#include "harness/proccg.h"
 #include "harness/runner.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
@@ -190,7 +191,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	const char		*rt = workload_get(wl, arm, "docker-runtime");
 	const char		*args[6];
 	char			*cp = NULL, *out_s = NULL, *dir = NULL;
-	int64_t			 t0, t1, t2;
+	int64_t			 t0, t1 = 0, t2 = 0;
 	int			 r = -1;
 
 	if (ex == NULL)
@@ -223,7 +224,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
 	    NULL, cause) == -1)
 		goto done;
-	t1 = now_mono_ns();
+	t1 = now_mono_ns() - t0;
 	args[0] = "start";
 	args[1] = "--checkpoint";
 	args[2] = cp;
@@ -237,7 +238,6 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		    NULL, cause) == -1)
 			goto done;
 	}
-	t1 = now_mono_ns() - t1;
 	t2 = now_mono_ns();
 	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
 	    NULL, cause) == -1)
@@ -265,7 +265,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			goto done;
 		}
 		/* The restored sandbox is a new process: its cgroup. */
-		if ((text = proccg_text_for(pid)) != NULL) {
+		if ((text = proccg_read(pid, NULL)) != NULL) {
 			dir = proccg_dir(text, cgrp_version() == 1 ?
 			    "memory" : NULL);
 			free(text);
@@ -273,9 +273,10 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	}
 	if (ckpt_mem(dir, &cg, cause) == -1)
 		goto done;
-	(void)t0;
-	ckpt_add(out, wl, arm, "DockerCheckpoint", "sec/op",
-	    (double)(now_mono_ns() - now_mono_ns()) + 0);
+	ckpt_add(out, wl, arm, "DockerCheckpoint", "sec/op", (double)t1 / 1e9);
+	ckpt_add(out, wl, arm, "DockerRestore", "sec/op", (double)t2 / 1e9);
+	ckpt_add(out, wl, arm, "DockerRestoredNonReclaimableMem", "B",
+	    (double)lcmem_nonreclaimable(&cg));
 	r = 0;
 done:
 	if (p != NULL)

@@ -422,13 +422,13 @@ steady_stub_user(const char *dir, uint64_t *ns, char **cause)
 		path = xasprintf("/proc/%ld/stat", pid);
 		st = read_file(path, NULL, NULL);
 		free(path);
-		/* Fields after "(comm)": state is 3, utime is 14. */
+		/* After "(comm)" a blank precedes each field: state (3)
+		 * ... utime (14). */
 		if (st != NULL && (rp = strrchr(st, ')')) != NULL) {
 			char	*q = rp + 1;
 
-			for (f = 2; f < 14 && q != NULL; f++) {
+			for (f = 3; f < 14 && q != NULL; f++)
 				q = strchr(q + 1, ' ');
-			}
 			if (q != NULL)
 				ticks += strtoull(q + 1, NULL, 10);
 		}

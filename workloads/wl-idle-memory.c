@@ -15,9 +15,9 @@
  * The idle program is touchmem (workloads/idle/touchmem.c in the tools
  * image), which touches `touch` bytes and sleeps. quota = leaf gives each
  * container --cpus=quota-cpus; quota = parent puts that quota on a parent
- * cgroup the containers share (--cgroup-parent), as in the GOMAXPROCS
- * report. All containers and the parent are removed at the end of every
- * sample, also when it fails.
+ * cgroup made for each container (--cgroup-parent), as in the GOMAXPROCS
+ * report (harness/quota.h). All containers and parents are removed at the
+ * end of every sample, also when it fails.
  */
 #include "config.h"
 
@@ -28,6 +28,7 @@
 #include "harness/cgroup.h"
 #include "harness/exec-docker.h"
 #include "harness/exec.h"
+#include "harness/quota.h"
 #include "harness/runner.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
@@ -99,20 +100,23 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	struct exec_proc	**procs;
 	struct exec_spec	  spec;
 	struct strvec		  cmd = STRVEC_INIT;
-	struct cgrp		 *qcg = NULL;
+	struct quota		  q;
+	enum quota_mode		  qmode = QUOTA_NONE;
+	int			  qset = 0;
 	const char		 *quota = workload_get(wl, arm, "quota");
 	double			  qcpus = workload_get_float(wl, arm,
 				    "quota-cpus", 0.25);
 	long			  n = workload_get_int(wl, arm, "containers",
 				    10);
 	int			  version = cgrp_version();
-	char			 *cause = NULL, *qrel = NULL, *name;
-	int64_t			  t0, t1, qjournal = -1;
+	char			 *cause = NULL, *qtag = NULL, *name;
+	int64_t			  t0, t1;
 	double			  nonrecl = 0, anon = 0;
 	long			  i, started = 0;
 
 	procs = xcalloc((size_t)n, sizeof *procs);
 	memset(&spec, 0, sizeof spec);
+	memset(&q, 0, sizeof q);
 	if (workload_get(wl, arm, "cmd") != NULL)
 		workload_get_words(wl, arm, "cmd", &cmd);
 	else {
@@ -126,29 +130,18 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	spec.runtime = arm->runtime;
 	spec.image = workload_get(wl, arm, "image");
 	spec.detach = 1;
-	if (strcmp(quota, "leaf") == 0)
-		spec.cpus = qcpus;
-	else if (strcmp(quota, "parent") == 0) {
-		static const char *const ctl[] = { "cpu", "cpuacct", NULL };
-		char	*leaf = lc_new_id(ctx, wl, "q");
-
-		/* The parent with the quota: docker adds the containers
-		 * below it (exec-docker makes the same path). */
-		qrel = xasprintf("%s/%s", ctx->cgroup_name, leaf);
-		qjournal = run_journal_object(ctx, "cgroup", qrel);
-		qcg = cgrp_create(qrel, ctl, &cause);
-		if (qcg == NULL || cgrp_set_cpu_limit(qcg, qcpus, 100000,
-		    &cause) == -1) {
-			sample_result_fail(out, SAMPLE_STATUS_FAILED,
-			    "quota parent '%s': %s", qrel, cause);
-			free(leaf);
-			goto done;
-		}
-		/* Freed at done. */
-		spec.cgroup_parent = leaf;
+	qtag = lc_new_id(ctx, wl, "q");
+	if (quota_mode_parse(quota, &qmode, &cause) == -1 ||
+	    quota_setup(ctx, &q, qmode, qcpus, 100000, (size_t)n, qtag,
+	    &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "quota: %s",
+		    cause);
+		goto done;
 	}
+	qset = 1;
 	t0 = now_mono_ns();
 	for (i = 0; i < n; i++) {
+		quota_apply_spec(&q, (size_t)i, &spec);
 		if (wl->exec->start(ctx, &spec, &procs[i], &cause) == -1) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "container %ld of %ld: %s", i + 1, n, cause);
@@ -224,21 +217,11 @@ stopped:
 done:
 	for (i = 0; i < started; i++)
 		wl->exec->destroy(ctx, procs[i]);
-	if (qcg != NULL) {
-		char	*c2 = NULL;
-
-		if (cgrp_remove(qcg, &c2) == -1)
-			warning("cannot remove cgroup '%s': %s", qrel, c2);
-		else if (qjournal > 0)
-			run_forget_object(ctx, qjournal);
-		free(c2);
-		cgrp_free(qcg);
-	} else if (qrel != NULL && cgrp_remove_rel(qrel, NULL) == 0 &&
-	    qjournal > 0)
-		run_forget_object(ctx, qjournal);
-	if (spec.cgroup_parent != NULL)
-		free((char *)spec.cgroup_parent);
-	free(qrel);
+	free(cause);
+	cause = NULL;
+	if (qset && quota_release(ctx, &q, &cause) == -1)
+		warning("%s", cause);
+	free(qtag);
 	free(procs);
 	free(cause);
 	strvec_clear(&cmd);

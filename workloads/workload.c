@@ -15,12 +15,18 @@ extern const struct workload_ops wl_command_ops;
 extern const struct workload_ops wl_fio_ops;
 extern const struct workload_ops wl_gobench_ops;
 extern const struct workload_ops wl_cpu_steady_ops;
+extern const struct workload_ops wl_startup_ops;
+extern const struct workload_ops wl_idle_memory_ops;
+extern const struct workload_ops wl_checkpoint_ops;
 
 const struct workload_ops *const workload_types[] = {
 	&wl_command_ops,
 	&wl_fio_ops,
 	&wl_gobench_ops,
 	&wl_cpu_steady_ops,
+	&wl_startup_ops,
+	&wl_idle_memory_ops,
+	&wl_checkpoint_ops,
 	NULL
 };
 
