@@ -273,6 +273,47 @@ stat_finish(struct benchstat *bs)
 	return EXIT_OK;
 }
 
+/* --db problems are abbench's, not benchstat's: exit 2 like other input. */
+static int
+stat_db_fail(struct benchstat *bs, struct store *st, char *cause)
+{
+	error("stat: %s", cause);
+	free(cause);
+	if (st != NULL)
+		store_close(st);
+	benchstat_free(bs);
+	return EXIT_USAGE;
+}
+
+/*
+ * Find the run of a RUN or RUN:ARM selector: the whole text first (a run
+ * name may hold ':'), then the part before the last ':'.
+ */
+static int
+stat_db_find(struct store *st, const char *sel, struct store_run *run,
+    char **arm, char **cause)
+{
+	const char	*colon = strrchr(sel, ':');
+	char		*runsel;
+	int		 rc;
+
+	*arm = NULL;
+	memset(run, 0, sizeof(*run));
+	if (store_run_find(st, sel, run, cause) == 0)
+		return 0;
+	if (colon == NULL)
+		return -1;
+	runsel = xstrndup(sel, (size_t)(colon - sel));
+	memset(run, 0, sizeof(*run));
+	free(*cause);
+	*cause = NULL;
+	rc = store_run_find(st, runsel, run, cause);
+	free(runsel);
+	if (rc == 0)
+		*arm = xstrdup(colon + 1);
+	return rc;
+}
+
 /* Inputs from the store: each RUN[:ARM] selector, one input per arm. */
 static int
 stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
@@ -280,68 +321,60 @@ stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
 	struct store		*st;
 	struct store_run	 run;
 	struct strbuf		 text = STRBUF_INIT;
-	char			*cause = NULL, *sel, *colon, *label;
-	const char		*arm;
+	char			*cause = NULL, *label, *arm;
 	size_t			 a;
-	int			 i;
+	int			 i, found, rc;
 
 	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL)
-		return stat_fail(bs, cause);
+		return stat_db_fail(bs, NULL, cause);
 	for (i = 0; i < nsels; i++) {
-		sel = xstrdup(sels[i]);
-		arm = NULL;
-		if ((colon = strrchr(sel, ':')) != NULL) {
-			*colon = '\0';
-			arm = colon + 1;
+		if (stat_db_find(st, sels[i], &run, &arm, &cause) < 0) {
+			strbuf_release(&text);
+			return stat_db_fail(bs, st, cause);
 		}
-		memset(&run, 0, sizeof(run));
-		if (store_run_find(st, sel, &run, &cause) < 0) {
-			free(sel);
-			store_close(st);
-			return stat_fail(bs, cause);
-		}
+		found = 0;
 		for (a = 0; a < run.narms; a++) {
 			if (arm != NULL && strcmp(arm, run.arms[a]) != 0)
 				continue;
+			found = 1;
 			strbuf_reset(&text);
 			if (export_run_benchfmt(st, run.id, run.arms[a], &text,
 			    &cause) < 0) {
 				store_run_release(&run);
-				free(sel);
-				store_close(st);
+				free(arm);
 				strbuf_release(&text);
-				return stat_fail(bs, cause);
+				return stat_db_fail(bs, st, cause);
 			}
-			label = nsels > 1 ? xasprintf("%s:%s", sels[i],
-			    run.arms[a]) : xstrdup(run.arms[a]);
-			if (arm != NULL && nsels > 1) {
-				free(label);
+			if (nsels == 1)
+				label = xstrdup(run.arms[a]);
+			else if (arm != NULL)
 				label = xstrdup(sels[i]);
-			}
-			if (benchstat_add(bs, label, label, text.buf != NULL ?
-			    text.buf : "", text.len, &cause) < 0) {
-				free(label);
+			else
+				label = xasprintf("%s:%s", sels[i],
+				    run.arms[a]);
+			rc = benchstat_add(bs, label, label, text.buf != NULL ?
+			    text.buf : "", text.len, &cause);
+			free(label);
+			if (rc < 0) {
 				store_run_release(&run);
-				free(sel);
-				store_close(st);
+				free(arm);
 				strbuf_release(&text);
+				store_close(st);
 				return stat_fail(bs, cause);
 			}
 			stat_flush_err(bs);
-			free(label);
-			if (arm != NULL)
-				break;
 		}
-		if (arm != NULL && a == run.narms) {
-			cause = xasprintf("run '%s' has no arm '%s'", sel, arm);
+		if (!found) {
+			cause = arm != NULL ? xasprintf("run '%s' has no arm "
+			    "'%s'", sels[i], arm) : xasprintf("run '%s' has "
+			    "no arms", sels[i]);
 			store_run_release(&run);
-			free(sel);
-			store_close(st);
+			free(arm);
 			strbuf_release(&text);
-			return stat_fail(bs, cause);
+			return stat_db_fail(bs, st, cause);
 		}
 		store_run_release(&run);
-		free(sel);
+		free(arm);
 	}
 	store_close(st);
 	strbuf_release(&text);
@@ -436,6 +469,8 @@ const struct cmd_entry cmd_stat_entry = {
 "NAME@last) becomes one input per arm, labelled with the arm name, or\n"
 "RUN:ARM when several RUN arguments are given; RUN:ARM selects one arm\n"
 "(labelled ARM, or RUN:ARM with several arguments).  The benchstat flags\n"
-"follow --db FILE, e.g. `abbench stat --db r.db -col .name last`.\n",
+"follow --db FILE, e.g. `abbench stat --db r.db -col .name last`.  A\n"
+"missing database, run or arm exits 2; everything else behaves as with\n"
+"files (runtime errors exit 0, as in benchstat).\n",
 	.exec = cmd_stat_exec,
 };

@@ -289,17 +289,41 @@ docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
 	free(p);
 }
 
+/*
+ * Workloads that know nothing of runtimes (command) leave them out of the
+ * spec: take them from the arm and workload of the current sample.
+ */
+static void
+spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
+    struct exec_spec *out)
+{
+	const struct arm	*arm;
+	const struct workload	*wl;
+
+	*out = *in;
+	if (ctx == NULL || ctx->exp == NULL || ctx->entry == NULL)
+		return;
+	arm = &ctx->exp->arms[ctx->entry->arm];
+	wl = &ctx->exp->workloads[ctx->entry->workload];
+	if (out->runtime == NULL)
+		out->runtime = arm->runtime;
+	if (out->image == NULL)
+		out->image = workload_get(wl, arm, "image");
+}
+
 static int
-docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
+docker_start(struct run_ctx *ctx, const struct exec_spec *spec0,
     struct exec_proc **procp, char **cause)
 {
 	static unsigned		 counter;
 	struct exec_proc	*p = xcalloc(1, sizeof *p);
+	struct exec_spec	 specbuf, *spec = &specbuf;
 	struct strvec		 av = STRVEC_INIT;
 	char			*out = NULL, *err = NULL, *c = NULL, *how;
 	int			 status = -1;
 	int64_t			 deadline;
 
+	spec_defaults(ctx, spec0, &specbuf);
 	p->journal = p->cg_journal = -1;
 	p->attached = !spec->detach;
 	p->capture = spec->capture;

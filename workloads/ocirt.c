@@ -8,14 +8,13 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <jansson.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/cgroup.h"
@@ -29,7 +28,7 @@
 static const char ocirt_template[] =
 "{\"ociVersion\":\"1.0.2\","
 " \"process\":{\"terminal\":false,\"user\":{\"uid\":0,\"gid\":0},"
-"  \"args\":[],\"env\":[\"PATH=/bin:/usr/bin:/sbin:/usr/sbin\"],"
+"  \"args\":[],\"env\":[\"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\"],"
 "  \"cwd\":\"/\",\"noNewPrivileges\":true,"
 "  \"capabilities\":{"
 "   \"bounding\":[\"CAP_AUDIT_WRITE\",\"CAP_KILL\"],"
@@ -308,36 +307,50 @@ done:
 	return res;
 }
 
+/*
+ * Gone, or a zombie whose threads have all exited. Not a pidfd: a pidfd
+ * polls readable as soon as the thread-group leader exits, and the runsc
+ * sandbox's leader exits long before its other threads (measured: 17 ms
+ * vs 1.3 s).
+ */
+static int
+ocirt_pid_gone(long pid)
+{
+	char	 path[64], *text, *p;
+	int	 zombie;
+
+	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if ((text = read_small_file(path, NULL)) == NULL)
+		return 1;
+	p = strrchr(text, ')');
+	zombie = p != NULL && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+	free(text);
+	if (!zombie)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/status", pid);
+	if ((text = read_file(path, NULL, NULL)) == NULL)
+		return 1;
+	p = strstr(text, "\nThreads:");
+	zombie = p == NULL || strtol(p + 9, NULL, 10) <= 1;
+	free(text);
+	return zombie;
+}
+
 int
 ocirt_wait_exit(struct ocirt_ctr *c, int64_t deadline_ns, char **cause)
 {
-	struct pollfd	pfd;
-	int		fd, ms;
-	int64_t		now;
+	struct timespec	ts = { 0, 1000000 };	/* 1 ms */
 
 	if (c->pid <= 0)
 		return set_cause(cause, "container '%s': no pid", c->id);
-	fd = (int)syscall(SYS_pidfd_open, (pid_t)c->pid, 0);
-	if (fd == -1) {
-		if (errno == ESRCH)
-			return 0;
-		return set_cause(cause, "pidfd_open %ld: %s", c->pid,
-		    strerror(errno));
-	}
-	for (;;) {
-		now = now_mono_ns();
-		if (now >= deadline_ns) {
-			close(fd);
+	while (!ocirt_pid_gone(c->pid)) {
+		if (now_mono_ns() >= deadline_ns)
 			return set_cause(cause, "container '%s' still runs "
 			    "at the deadline", c->id);
-		}
-		ms = (int)((deadline_ns - now) / 1000000) + 1;
-		pfd.fd = fd;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, ms) > 0)
-			break;
+		nanosleep(&ts, NULL);
 	}
-	close(fd);
 	/* If the runtime left it to us (no subreaper), reap it. */
 	(void)waitpid((pid_t)c->pid, NULL, WNOHANG);
 	return 0;

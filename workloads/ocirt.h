@@ -62,7 +62,7 @@ int	ocirt_start(struct ocirt *rt, struct ocirt_ctr *c, int64_t *ns,
 	    char **cause);
 /* Status ("created", "running", "stopped"...) malloc'd; fills c->pid. */
 char	*ocirt_state(struct ocirt *rt, struct ocirt_ctr *c, char **cause);
-/* Wait until c->pid is gone (pidfd), or the deadline (monotonic). */
+/* Wait until c->pid has exited (polled every 1 ms), or the deadline. */
 int	ocirt_wait_exit(struct ocirt_ctr *c, int64_t deadline_ns,
 	    char **cause);
 int	ocirt_delete(struct ocirt *rt, struct ocirt_ctr *c, int force,

@@ -76,6 +76,9 @@ static const struct opt_spec fio_opts[] = {
 	    "write the files before the sample (auto: for reads)" },
 	{ "overlap-min", OPT_FLOAT, 0, "0.8", 0, 1, NULL,
 	    "fail a sample whose N runs overlapped less than this" },
+	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
+	    "benchmark name used instead of the workload's (may hold '/', "
+	    "e.g. FioRead/libaio/jobs.1); matrix keys are appended" },
 	{ "fio-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	    "extra fio arguments" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
@@ -275,6 +278,17 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 	wl->priv = NULL;
 }
 
+/* The benchmark name: `benchmark` (plus the matrix part), or the name. */
+static char *
+bench_name(const struct workload *wl)
+{
+	const char	*b = workload_get(wl, NULL, "benchmark");
+
+	if (b == NULL)
+		return xstrdup(wl->name);
+	return xasprintf("%s%s", b, wl->name + strlen(wl->base));
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -352,7 +366,7 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 {
 	double	*iops = xcalloc((size_t)n, sizeof *iops);
 	double	 total = 0, med;
-	char	*name;
+	char	*name, *bn = bench_name(wl);
 	int	 i, same = 1;
 
 	for (i = 0; i < n; i++) {
@@ -362,31 +376,32 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 			same = 0;
 	}
 	if (n == 1) {
-		sample_result_add(out, wl->name, "bandwidth.bytes_per_second",
+		sample_result_add(out, bn, "bandwidth.bytes_per_second",
 		    m[0].res.bw_bytes);
-		sample_result_add(out, wl->name, "io_ops.ops_per_second",
+		sample_result_add(out, bn, "io_ops.ops_per_second",
 		    m[0].res.iops);
-		sample_result_add(out, wl->name, "sec/op",
+		sample_result_add(out, bn, "sec/op",
 		    (double)m[0].res.runtime_ms / 1e3);
 		free(iops);
+		free(bn);
 		return;
 	}
 	if (same) {
 		for (i = 0; i < n; i++) {
-			name = xasprintf("%s/c%d/%s/container=%d", wl->name,
+			name = xasprintf("%s/c%d/%s/container=%d", bn,
 			    n, m[i].label, i);
 			sample_result_add(out, name, "iops", iops[i]);
 			free(name);
 		}
 		qsort(iops, (size_t)n, sizeof *iops, cmp_double);
 		med = n % 2 ? iops[n / 2] : (iops[n / 2 - 1] + iops[n / 2]) / 2;
-		name = xasprintf("%s/c%d/%s-total", wl->name, n, m[0].label);
+		name = xasprintf("%s/c%d/%s-total", bn, n, m[0].label);
 		sample_result_add(out, name, "iops", total);
 		free(name);
-		name = xasprintf("%s/c%d/%s-median", wl->name, n, m[0].label);
+		name = xasprintf("%s/c%d/%s-median", bn, n, m[0].label);
 		sample_result_add(out, name, "iops", med);
 		free(name);
-		name = xasprintf("%s/c%d/%s-min", wl->name, n, m[0].label);
+		name = xasprintf("%s/c%d/%s-min", bn, n, m[0].label);
 		sample_result_add(out, name, "iops", iops[0]);
 		free(name);
 	} else {
@@ -400,18 +415,19 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 			}
 			if (dup)
 				name = xasprintf("%s/%s/container=%d",
-				    wl->name, m[i].label, i);
+				    bn, m[i].label, i);
 			else
-				name = xasprintf("%s/%s", wl->name,
+				name = xasprintf("%s/%s", bn,
 				    m[i].label);
 			sample_result_add(out, name, "iops", iops[i]);
 			free(name);
 		}
-		name = xasprintf("%s/total", wl->name);
+		name = xasprintf("%s/total", bn);
 		sample_result_add(out, name, "iops", total);
 		free(name);
 	}
 	free(iops);
+	free(bn);
 }
 
 /* Fraction of the longest run during which all ran (fio timestamps). */
@@ -638,7 +654,10 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	}
 	if (n > 1) {
 		double	ov = overlap_ratio(m, n);
-		char	*name = xasprintf("%s/c%d/overlap", wl->name, n);
+		char	*bn = bench_name(wl);
+		char	*name = xasprintf("%s/c%d/overlap", bn, n);
+
+		free(bn);
 
 		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,

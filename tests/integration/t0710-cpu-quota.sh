@@ -1,0 +1,84 @@
+#!/bin/sh
+# cpu-steady under runsc on the real cgroups (v1 here): 2 sandboxes with
+# cpu=0.25 as a leaf quota (docker --cpus) and as a parent quota
+# (--cgroup-parent below a cgroup made for the sample). Every metric is
+# present and plausible, the burner was throttled, and nothing the run
+# made is left: no cgroup named after the run in any hierarchy, no
+# container labelled with it.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+require_root
+require_cmd docker runsc sqlite3
+docker info >/dev/null 2>&1 || skip_all "dockerd is not running"
+docker info 2>/dev/null | grep -q 'Runtimes:.*runsc' ||
+	skip_all "docker has no runsc runtime"
+# The programs are bind-mounted: any image will do.
+IMAGE=$(docker images --format '{{.Repository}}:{{.Tag}}' | head -n 1)
+docker image inspect abbench/tools >/dev/null 2>&1 && IMAGE=abbench/tools
+[ -n "$IMAGE" ] || skip_all "no docker image (scripts/build-image)"
+
+DB=$TEST_TMP/q.db
+cat >"$TEST_TMP/q.ini" <<EOF
+[experiment]
+name = t0710
+rounds = 1
+timeout = 3m
+
+[arm runsc]
+runtime = runsc
+
+[workload Burn]
+type      = cpu-steady
+executor  = docker
+image     = $IMAGE
+program   = burner
+sandboxes = 2
+quota     = leaf parent
+cpu       = 0.25
+warmup    = 1s
+window    = 3s
+EOF
+
+"$ABBENCH" run "$TEST_TMP/q.ini" --db "$DB" --quiet >"$TEST_TMP/run.out" 2>&1
+ok $? "abbench run of 2 runsc sandboxes, leaf and parent quotas"
+[ $? -eq 0 ] || diag "$(cat "$TEST_TMP/run.out")"
+"$ABBENCH" db export --db "$DB" 1 >"$TEST_TMP/export" 2>&1
+ok $? "export"
+
+val() {	# val NAME UNIT
+	awk -v n="Benchmark$1" -v u="$2" '$1 == n && $4 == u { print $3 }' \
+	    "$TEST_TMP/export"
+}
+gt() {	# gt VALUE LIMIT
+	awk -v v="$1" -v l="$2" 'BEGIN { exit !(v != "" && v + 0 > l + 0) }'
+}
+
+for q in leaf parent; do
+	n=Burner/vcpus=$(nproc)/sandboxes=2/cpu=0.25/quota=$q
+	for u in overhead/app-cpu host-ctxsw/s work/s app-cpus sandbox-cpus \
+	    throttled-periods throttled-sec; do
+		v=$(val "$n" "$u")
+		[ -n "$v" ]
+		ok $? "$q: $u present ($v)"
+	done
+	gt "$(val "$n" work/s)" 0; ok $? "$q: work/s > 0"
+	o=$(val "$n" overhead/app-cpu)
+	gt "$o" 0 && ! gt "$o" 5; ok $? "$q: 0 < overhead/app-cpu < 5 ($o)"
+	gt "$(val "$n" host-ctxsw/s)" 100; ok $? "$q: host-ctxsw/s > 100"
+	gt "$(val "$n" throttled-periods)" 0
+	ok $? "$q: the burner was throttled ($(val "$n" throttled-periods))"
+	# 2 x 0.25 CPU at most, give or take the sandbox's own overhead.
+	c=$(val "$n" sandbox-cpus)
+	gt "$c" 0.05 && ! gt "$c" 0.6
+	ok $? "$q: sandbox-cpus within the quota ($c)"
+done
+
+uuid=$(sqlite3 "$DB" "select uuid from runs")
+short=$(echo "$uuid" | cut -c1-8)
+[ -n "$short" ]; ok $? "run uuid ($short)"
+left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "abbench-$short*" \
+    2>/dev/null)
+[ -z "$left" ]; ok $? "no cgroup of the run is left${left:+: $left}"
+c=$(docker ps -aq --filter "label=abbench.run=$uuid")
+[ -z "$c" ]; ok $? "no container of the run is left"
+done_testing
