@@ -20,90 +20,30 @@
 #include "harness/util.h"
 #include "results/store.h"
 
-/* The largest run id in the database (0 when empty or missing). */
-static int64_t
-nightly_last_id(const char *db)
-{
-	struct store		*st;
-	struct store_run	*runs = NULL;
-	size_t			 n = 0, i;
-	int64_t			 max = 0;
-	char			*cause = NULL;
-
-	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL) {
-		free(cause);
-		return 0;
-	}
-	if (store_runs_list(st, &runs, &n, &cause) == 0) {
-		for (i = 0; i < n; i++) {
-			if (runs[i].id > max)
-				max = runs[i].id;
-			store_run_release(&runs[i]);
-		}
-		free(runs);
-	} else
-		free(cause);
-	store_close(st);
-	return max;
-}
 
 /* Run the experiment; *run_id = the run it made. */
 static int
 nightly_run(const char *exp_path, const char *db, int rounds, int quiet,
     int64_t *run_id)
 {
-	struct experiment	*e;
-	struct run_options	 ro;
-	struct store		*st;
-	struct store_run	*runs = NULL;
-	size_t			 n = 0, i;
-	int64_t			 before;
-	char			*cause = NULL;
-	int			 rc;
+	struct run_options	ro;
+	int			rc;
 
-	if ((e = experiment_load(exp_path, &cause)) == NULL) {
-		error("%s", cause);
-		free(cause);
-		return -1;
-	}
-	before = nightly_last_id(db);
 	memset(&ro, 0, sizeof(ro));
 	ro.db_path = db;
 	ro.rounds = rounds;
 	ro.quiet = quiet;
 	rc = runner_run(exp_path, &ro);
-	if (rc == EXIT_USAGE) {
-		experiment_free(e);
+	*run_id = ro.run_id;
+	if (rc == EXIT_USAGE && ro.run_id == 0)
 		return -1;
-	}
 	if (rc != EXIT_OK)
 		warning("nightly: the run of '%s' exited %d", exp_path, rc);
-	*run_id = 0;
-	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL) {
-		error("%s", cause);
-		free(cause);
-		experiment_free(e);
-		return -1;
-	}
-	if (store_runs_list(st, &runs, &n, &cause) == -1) {
-		error("%s", cause);
-		free(cause);
-		n = 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (runs[i].id > before && strcmp(runs[i].name, e->name) == 0)
-			*run_id = runs[i].id;
-		store_run_release(&runs[i]);
-	}
-	free(runs);
-	store_close(st);
 	if (*run_id == 0) {
 		error("nightly: the run of '%s' left no run in '%s'", exp_path,
 		    db);
-		experiment_free(e);
 		return -1;
 	}
-	experiment_free(e);
 	return 0;
 }
 
@@ -218,7 +158,8 @@ cmd_nightly_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (exp_path == NULL && no_run == NULL) {
-		error("nightly: an experiment file (or --no-run RUN) is needed");
+		error("nightly: an experiment file (or --no-run RUN) is "
+		    "needed");
 		return EXIT_USAGE;
 	}
 	db = cmd_db_path(db);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,9 @@ main(int argc, char **argv)
 	char			*cause = NULL;
 
 	gsl_set_error_handler_off();
+	/* A reader that goes away is an EPIPE to handle, not a death
+	 * (children get SIGPIPE back: see spawn.c). */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -162,11 +162,13 @@ nightly_unit_better(const char *unit, const char *stored)
 	/* Costs first: a rate of context switches is still a cost. */
 	if (strstr(unit, "ctxsw") != NULL || strstr(unit, "overhead") != NULL)
 		return -1;
-	if (strcmp(unit, "sec/op") == 0 || nightly_has_suffix(unit, "-sec/op") ||
+	if (strcmp(unit, "sec/op") == 0 ||
+	    nightly_has_suffix(unit, "-sec/op") ||
 	    strcmp(unit, "B") == 0 || nightly_has_suffix(unit, "-B") ||
 	    strcmp(unit, "B/op") == 0 || strcmp(unit, "allocs/op") == 0)
 		return -1;
-	if (strcmp(unit, "iops") == 0 || strcmp(unit, "bytes_per_second") == 0 ||
+	if (strcmp(unit, "iops") == 0 ||
+	    strcmp(unit, "bytes_per_second") == 0 ||
 	    strcmp(unit, "ops_per_second") == 0 ||
 	    nightly_has_suffix(unit, "/s") ||
 	    nightly_has_suffix(unit, "_per_second"))
@@ -427,9 +429,12 @@ nightly_decide(struct nightly_result *r, struct nightly_row *row)
 	if (row->nbase == 0)
 		strbuf_adds(&why, "no baseline");
 	else {
-		strbuf_addf(&why, "%+.2f%% vs baseline (p=%.3f holm=%.3f "
-		    "n=%zu+%zu)", 100 * row->delta, row->p, row->p_holm,
-		    row->ncand, row->nbase);
+		if (isnan(row->delta))
+			strbuf_adds(&why, "?");
+		else
+			strbuf_addf(&why, "%+.2f%%", 100 * row->delta);
+		strbuf_addf(&why, " vs baseline (p=%.3f holm=%.3f n=%zu+%zu)",
+		    row->p, row->p_holm, row->ncand, row->nbase);
 		if (!powered)
 			strbuf_adds(&why, " too few samples for the test");
 	}
@@ -664,7 +669,8 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		json_object_set_new(row, "verdict",
 		    json_string(nightly_verdict_name(w->verdict)));
 		json_object_set_new(row, "reason", json_string(w->reason));
-		json_object_set_new(row, "n", json_integer((json_int_t)w->ncand));
+		json_object_set_new(row, "n",
+		    json_integer((json_int_t)w->ncand));
 		json_object_set_new(row, "median",
 		    nightly_json_real(w->cand_median));
 		json_object_set_new(row, "baseline_n",

@@ -131,7 +131,8 @@ plot_check_file(const char *path, enum plot_format fmt, char **cause)
 		end = len >= 6 ? data + len - 6 : data;
 		if ((strncmp(data, "<?xml", 5) != 0 &&
 		    strncmp(data, "<svg", 4) != 0) ||
-		    strstr(data, "<svg") == NULL || strcmp(end, "</svg>") != 0) {
+		    strstr(data, "<svg") == NULL ||
+		    strcmp(end, "</svg>") != 0) {
 			free(data);
 			return set_cause(cause, "'%s' is not an SVG document",
 			    path);
@@ -450,7 +451,7 @@ plot_script_time(struct plot_ctx *pc, const struct plot_group *g,
 	strbuf_adds(sb, "\n");
 }
 
-/* Matrix members: groups [lo, hi) of pc->groups sharing base and unit. */
+/* The grouped bars of a matrix: mem[] share the base name and unit. */
 static void
 plot_script_matrix(struct plot_ctx *pc, const char *base,
     const struct plot_group *const *mem, size_t nmem, struct strbuf *sb)
@@ -511,7 +512,8 @@ plot_script_matrix(struct plot_ctx *pc, const char *base,
 			    b->sum.center != 0) {
 				d = 100 * (n->sum.center / b->sum.center - 1);
 				if (b->sum.lo > 0 && n->sum.lo > 0 &&
-				    isfinite(b->sum.hi) && isfinite(n->sum.hi)) {
+				    isfinite(b->sum.hi) &&
+				    isfinite(n->sum.hi)) {
 					lo = 100 * (n->sum.lo / b->sum.hi - 1);
 					hi = 100 * (n->sum.hi / b->sum.lo - 1);
 				} else

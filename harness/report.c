@@ -183,7 +183,7 @@ report_pre(struct report *r, const char *id, const char *text)
 		strbuf_adds(&r->out, "</pre>\n");
 		return;
 	}
-	/* A fence longer than any run of backticks in the text. */
+	/* Four backticks: tables and INI files do not hold such a run. */
 	strbuf_adds(&r->out, "````text\n");
 	strbuf_adds(&r->out, text);
 	if (*text != '\0' && text[strlen(text) - 1] != '\n')
@@ -269,7 +269,8 @@ report_experiment(struct report *r)
 {
 	report_h2(r, "experiment", "Experiment");
 	if (r->run.experiment_text == NULL || *r->run.experiment_text == '\0')
-		report_para(r, "The run stores no experiment file (an import).");
+		report_para(r,
+		    "The run stores no experiment file (an import).");
 	else
 		report_pre(r, "experiment-text", r->run.experiment_text);
 }
@@ -303,8 +304,8 @@ report_arms(struct report *r, const struct store_kv *kv, size_t nkv)
 			if (strcmp(e->arms[i].name, r->run.arms[a]) != 0)
 				continue;
 			for (j = 0; j < e->arms[i].nkv; j++)
-				strbuf_addf(&sb, "%s%s = %s", sb.len ? "; " : "",
-				    e->arms[i].kv[j].key,
+				strbuf_addf(&sb, "%s%s = %s",
+				    sb.len ? "; " : "", e->arms[i].kv[j].key,
 				    e->arms[i].kv[j].value);
 		}
 		report_cell(r, sb.buf != NULL ? sb.buf : "");

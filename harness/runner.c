@@ -417,7 +417,7 @@ host_name(void)
 }
 
 int
-runner_run(const char *exp_path, const struct run_options *opt)
+runner_run(const char *exp_path, struct run_options *opt)
 {
 	struct experiment	*e = NULL;
 	struct store		*st = NULL;
@@ -442,6 +442,7 @@ runner_run(const char *exp_path, const struct run_options *opt)
 	memset(&ctx, 0, sizeof ctx);
 	memset(&prog, 0, sizeof prog);
 	stop_flag = 0;
+	opt->run_id = 0;
 
 	if ((st = store_open(opt->db_path, STORE_CREATE |
 	    (opt->durable ? STORE_DURABLE : 0), &cause)) == NULL) {
@@ -581,6 +582,7 @@ runner_run(const char *exp_path, const struct run_options *opt)
 	}
 	snprintf(ctx.cgroup_name, sizeof ctx.cgroup_name, "abbench-%.8s",
 	    ctx.run_uuid);
+	opt->run_id = ctx.run_id;
 
 	install_signals(oldsa);
 	collect_paths(e, &paths);

@@ -49,6 +49,8 @@ struct run_options {
 	int		 json_progress;
 	int		 durable;
 	int		 no_restore_check;
+	/* Set by runner_run: the run it made or resumed (0 if none). */
+	int64_t		 run_id;
 };
 
 /* Shared state every workload and executor sees during a run. */
@@ -82,6 +84,6 @@ void	run_forget_object(struct run_ctx *ctx, int64_t journal_id);
 int	run_should_stop(const struct run_ctx *ctx);
 
 /* Run an experiment; returns the exit status for `abbench run`. */
-int	runner_run(const char *exp_path, const struct run_options *opt);
+int	runner_run(const char *exp_path, struct run_options *opt);
 
 #endif

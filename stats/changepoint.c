@@ -158,7 +158,8 @@ cp_detect(const double *x, size_t n, const struct cp_options *o,
 	out->changes = NULL;
 	out->n = 0;
 	if (o->rng == NULL)
-		return set_cause(cause, "change points need a random generator");
+		return set_cause(cause,
+		    "change points need a random generator");
 	if (o->permutations < 1)
 		return set_cause(cause, "change points need permutations");
 	if (!(o->alpha > 0 && o->alpha <= 1))

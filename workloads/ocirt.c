@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness/cgroup.h"
+#include "harness/proccg.h"
 #include "harness/runner.h"
 #include "harness/spawn.h"
 #include "workloads/ocirt.h"
@@ -442,6 +443,39 @@ ocirt_rmtree(const char *path, char **cause)
 }
 
 void
+ocirt_cg_rmdir(const char *rel)
+{
+	char	*text = proccg_read((long)getpid(), NULL);
+	char	*line, *save = NULL, *c1, *c2, *comma, *dir, *sub;
+
+	if (text == NULL || rel == NULL || *rel == '\0' ||
+	    strstr(rel, "..") != NULL) {
+		free(text);
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((c1 = strchr(line, ':')) == NULL ||
+		    (c2 = strchr(c1 + 1, ':')) == NULL)
+			continue;
+		*c2 = '\0';
+		if ((comma = strchr(c1 + 1, ',')) != NULL)
+			*comma = '\0';
+		/* proccg_dir wants the whole text: rebuild one line. */
+		sub = xasprintf("0:%s:%s\n", c1 + 1, c2 + 1);
+		dir = proccg_dir(sub, c1 + 1);
+		free(sub);
+		if (dir == NULL)
+			continue;
+		sub = xasprintf("%s/%s", dir, rel);
+		(void)rmdir(sub);	/* only if empty: never kills */
+		free(sub);
+		free(dir);
+	}
+	free(text);
+}
+
+void
 ocirt_ctr_destroy(struct run_ctx *ctx, struct ocirt *rt, struct ocirt_ctr *c)
 {
 	char	*cause = NULL;
@@ -466,6 +500,7 @@ ocirt_ctr_destroy(struct run_ctx *ctx, struct ocirt *rt, struct ocirt_ctr *c)
 			run_forget_object(ctx, c->cg_journal);
 		free(cause);
 		cause = NULL;
+		ocirt_cg_rmdir(c->cgrel);
 	}
 	if (c->bundle != NULL) {
 		if (ocirt_rmtree(c->bundle, &cause) == -1)

@@ -79,6 +79,13 @@ char	*ocirt_cgroup_dir(struct ocirt_ctr *c, const char *controller);
 void	ocirt_ctr_destroy(struct run_ctx *ctx, struct ocirt *rt,
 	    struct ocirt_ctr *c);
 
+/*
+ * rmdir REL below abbench's own cgroup in every mounted hierarchy where
+ * it exists and is empty: runtimes also make cgroups in hierarchies that
+ * harness/cgroup.c does not manage (pids, name=systemd, unified).
+ */
+void	ocirt_cg_rmdir(const char *rel);
+
 /* Remove a directory tree (checkpoint images, bundles); safe if absent. */
 int	ocirt_rmtree(const char *path, char **cause);
 

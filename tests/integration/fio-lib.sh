@@ -1,0 +1,96 @@
+# Shared by the t06xx fio tests (sourced after lib.sh): a scaled-down
+# bfq-concurrent-fio on a bfq loop device, then the checks every variant
+# makes (host restored, no container, cgroup, sync dir or data file left).
+#
+#   fio_setup                   prerequisites, loop device, tools image
+#   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "")
+#   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
+#   fio_total ARM LABEL         median total iops of ARM from the store
+#   fio_checks_after            the leak and restore checks (6 tests)
+
+fio_setup() {
+	require_root
+	require_cmd fio losetup mkfs.ext4 sqlite3
+	require_scheduler bfq
+	make_bfq_loop 1024 || { fail "make a bfq loop device"; done_testing; }
+	SLICE_BEFORE=$(cat "$LOOP_SYSFS/iosched/slice_idle")
+	SCHED_BEFORE=$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")
+}
+
+fio_need_docker() {
+	require_cmd docker
+	timeout 20 docker info >/dev/null 2>&1 ||
+	    skip_all "dockerd is not running (scripts/start-dockerd)"
+	timeout 20 docker image inspect abbench/tools >/dev/null 2>&1 ||
+	    "$ABBENCH_SRCDIR/scripts/build-image" >/dev/null ||
+	    skip_all "cannot build the tools image"
+}
+
+fio_experiment() {
+	fio_exec=$1 fio_rt=$2 fio_n=$3
+	{
+		printf '[experiment]\nname = t-bfq-fio\nrounds = 5\n'
+		printf 'drop-caches = yes\ntimeout = 120s\n'
+		for a in idle8 idle0; do
+			printf '[arm %s]\n' "$a"
+			[ -n "$fio_rt" ] && printf 'runtime = %s\n' "$fio_rt"
+			printf 'host.block.scheduler = bfq\n'
+			printf 'host.block.slice_idle = %s\n' \
+			    "$([ $a = idle8 ] && echo 8 || echo 0)"
+		done
+		printf '[workload Multi]\ntype = fio\nexecutor = %s\n' "$fio_exec"
+		printf 'containers = %s\ndir = %s/fio\nsize = 48m\n' \
+		    "$fio_n" "$LOOP_MNT"
+		printf 'rw = randread\nbs = 4k\nioengine = libaio\n'
+		printf 'iodepth = 4\ndirect = 1\nduration = 3s\n'
+	} >"$TEST_TMP/exp.ini"
+}
+
+fio_run() {
+	"$ABBENCH" run "$TEST_TMP/exp.ini" --db "$TEST_TMP/db" \
+	    >"$TEST_TMP/run.out" 2>&1
+	fio_rc=$?
+	ok $fio_rc "abbench run exits 0"
+	[ $fio_rc = 0 ] || sed 's/^/# /' "$TEST_TMP/run.out" | tail -20
+	RUN_UUID=$(sqlite3 "$TEST_TMP/db" 'SELECT uuid FROM runs LIMIT 1')
+	"$ABBENCH" stat --db "$TEST_TMP/db" 1 >"$TEST_TMP/stat.out" 2>&1
+	ok $? "abbench stat --db reads the run"
+}
+
+fio_total() {
+	sqlite3 "$TEST_TMP/db" "SELECT value FROM samples WHERE arm = '$1'
+	    AND benchmark = 'Multi/c4/$2-total' AND status = 'ok'
+	    ORDER BY value" | awk '{ v[NR] = $1 } END {
+	    if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2];
+	    else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The stat line of BENCH shows a significant increase (p < 0.05).
+fio_significant_up() {
+	fio_line=$(grep -E "^$1 " "$TEST_TMP/stat.out")
+	diag "$fio_line"
+	echo "$fio_line" | grep -Eq '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)'
+}
+
+fio_checks_after() {
+	is "$(cat "$LOOP_SYSFS/iosched/slice_idle" 2>/dev/null)" \
+	    "$SLICE_BEFORE" "slice_idle restored"
+	is "$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")" \
+	    "$SCHED_BEFORE" "scheduler restored"
+	if command -v docker >/dev/null 2>&1; then
+		is "$(timeout 30 docker ps -aq \
+		    --filter "label=abbench.run=$RUN_UUID" | wc -l)" 0 \
+		    "no container of the run left"
+	else
+		pass "no docker: no container"
+	fi
+	fio_left=$(ls -d /sys/fs/cgroup/*/abbench-"$(echo "$RUN_UUID" |
+	    cut -c1-8)"* /sys/fs/cgroup/*/*/*/abbench-"$(echo "$RUN_UUID" |
+	    cut -c1-8)"* 2>/dev/null | wc -l)
+	is "$fio_left" 0 "no cgroup of the run left"
+	is "$(ls "$LOOP_MNT/fio" 2>/dev/null | wc -l)" 0 \
+	    "data files removed"
+	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM journal
+	    WHERE state NOT IN ('restored')" 2>/dev/null)" 0 \
+	    "nothing left pending in the journal"
+}

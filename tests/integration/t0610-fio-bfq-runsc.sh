@@ -1,0 +1,28 @@
+#!/bin/sh
+# bfq-concurrent-fio scaled down with runsc (ptrace): 4 containers, 3 s,
+# 5 rounds on a bfq loop device. runsc is CPU-bound here, so the effect is
+# small and noisy: the test checks that every sample and every metric is
+# stored, that the four really overlapped, and that nothing is left.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+. "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
+
+fio_setup
+fio_need_docker
+require_cmd runsc
+plan 13
+fio_experiment docker runsc 4
+fio_run
+is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx) FROM samples
+    WHERE status = 'ok'")" 10 "10 samples, all ok"
+# 4 per-container + total, median, min + overlap = 8 metrics per sample.
+is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
+    WHERE status = 'ok' AND value > 0")" 80 "every metric stored (80)"
+for b in runsc-total runsc-median runsc-min; do
+	grep -q "^Multi/c4/$b " "$TEST_TMP/stat.out"
+	ok $? "stat shows Multi/c4/$b"
+done
+is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
+    WHERE benchmark = 'Multi/c4/overlap' AND value >= 0.8")" 10 \
+    "the four fio runs overlapped (>= 80%) in every sample"
+fio_checks_after
+done_testing

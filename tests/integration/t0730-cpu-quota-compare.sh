@@ -1,0 +1,56 @@
+#!/bin/sh
+# A comparison that must show a difference: the burner (here 100 ms of
+# wall-clock burning every 200 ms, so the quota bites hard) in a runc
+# container with a leaf quota of 0.25 CPU gets throttled inside its bursts
+# and does less work than with 1 CPU; `abbench stat --db` must call work/s
+# significantly different.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+require_root
+require_cmd docker runc
+docker info >/dev/null 2>&1 || skip_all "dockerd is not running"
+IMAGE=$(docker images --format '{{.Repository}}:{{.Tag}}' | head -n 1)
+docker image inspect abbench/tools >/dev/null 2>&1 && IMAGE=abbench/tools
+[ -n "$IMAGE" ] || skip_all "no docker image (scripts/build-image)"
+
+DB=$TEST_TMP/c.db
+cat >"$TEST_TMP/c.ini" <<EOF
+[experiment]
+name = t0730
+rounds = 6
+timeout = 2m
+
+[arm quarter]
+runtime = runc
+cpu = 0.25
+
+[arm one]
+runtime = runc
+cpu = 1
+
+[workload Burn]
+type      = cpu-steady
+executor  = docker
+image     = $IMAGE
+program   = burner -b 100 -p 200
+sandboxes = 1
+quota     = leaf
+warmup    = 1s
+window    = 2s
+perf      = no
+EOF
+
+"$ABBENCH" run "$TEST_TMP/c.ini" --db "$DB" --quiet >"$TEST_TMP/run.out" 2>&1
+ok $? "abbench run: 6 rounds of cpu=0.25 vs cpu=1"
+[ $? -eq 0 ] || diag "$(cat "$TEST_TMP/run.out")"
+"$ABBENCH" stat --db "$DB" t0730@last >"$TEST_TMP/stat" 2>&1 ||
+	"$ABBENCH" stat --db "$DB" 1 >"$TEST_TMP/stat" 2>&1
+ok $? "abbench stat --db"
+# The work/s table's row: a delta in percent with p < 0.05, not "~".
+row=$(awk '/work\/s/ { t = 1 } t && /^Burner\/vcpus=/ { print; exit }' \
+    "$TEST_TMP/stat")
+like "$row" '[-+][0-9.]+% \(p=0\.0[0-4][0-9]* n=6\)' \
+    "work/s differs significantly between cpu=0.25 and cpu=1"
+[ -n "$row" ] || diag "$(cat "$TEST_TMP/stat")"
+like "$row" '[+][0-9.]+%' "cpu=1 does more work than the baseline cpu=0.25"
+done_testing

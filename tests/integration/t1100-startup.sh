@@ -1,0 +1,105 @@
+#!/bin/sh
+# Workload startup with docker (DockerRun, StartupEmpty) and oci (OCI*):
+# runc vs runsc arms, every metric stored and plausible (10 ms .. 10 s),
+# StartupEmpty significantly different between the runtimes, and nothing
+# left behind, also when an arm's container fails to start.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+. "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
+lc_require
+lc_image
+trap 'docker rmi -f "$LC_IMAGE" >/dev/null 2>&1; lib_cleanup' EXIT
+DB=$TEST_TMP/t.db
+
+cat >"$TEST_TMP/docker.ini" <<EOI
+[experiment]
+name = t1100-docker
+rounds = 5
+
+[arm runc]
+runtime = runc
+
+[arm runsc]
+runtime = runsc
+
+[workload startup]
+type = startup
+image = $LC_IMAGE
+EOI
+"$ABBENCH" run "$TEST_TMP/docker.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+ok $? "docker startup run succeeds"
+run=$(lc_last_run "$DB")
+for arm in runc runsc; do
+	is "$(lc_count "$DB" "$run" $arm DockerRun sec/op)" 5 \
+	    "$arm: 5 DockerRun samples"
+	is "$(lc_count "$DB" "$run" $arm StartupEmpty sec/op)" 5 \
+	    "$arm: 5 StartupEmpty samples"
+done
+is "$(lc_outside "$DB" "$run" DockerRun sec/op 0.01 10)" 0 \
+    "DockerRun within 10 ms .. 10 s"
+is "$(lc_outside "$DB" "$run" StartupEmpty sec/op 0.01 10)" 0 \
+    "StartupEmpty within 10 ms .. 10 s"
+"$ABBENCH" stat --db "$DB" "$run" >"$TEST_TMP/stat" 2>&1
+line=$(grep '^StartupEmpty ' "$TEST_TMP/stat")
+like "$line" '[+-][0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)' \
+    "StartupEmpty runc vs runsc is significant"
+lc_no_leftovers "$DB" "$run" "docker"
+
+# OCI, 2 rounds; the third arm's program does not exist: its samples
+# fail and its containers must still be removed.
+lc_rootfs
+cat >"$TEST_TMP/oci.ini" <<EOI
+[experiment]
+name = t1100-oci
+rounds = 2
+
+[arm runc]
+runtime = runc
+
+[arm runsc]
+runtime = runsc
+
+[arm broken]
+runtime = runsc
+cmd = /nonexistent
+
+[workload startup]
+type = startup
+executor = oci
+image = $LC_ROOTFS
+EOI
+"$ABBENCH" run "$TEST_TMP/oci.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+run=$(lc_last_run "$DB")
+for arm in runc runsc; do
+	for m in OCICreate OCIStart OCIDelete OCITotal; do
+		is "$(lc_count "$DB" "$run" $arm $m sec/op)" 2 \
+		    "$arm: 2 $m samples"
+	done
+done
+is "$(lc_outside "$DB" "$run" OCITotal sec/op 0.01 10)" 0 \
+    "OCITotal within 10 ms .. 10 s"
+is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
+    arm = 'broken' AND status != 'ok'")" 2 "the broken arm's samples failed"
+like "$(sqlite3 "$DB" "SELECT error FROM samples WHERE run_id = $run AND
+    arm = 'broken' LIMIT 1")" "nonexistent" "the failure names the program"
+lc_no_leftovers "$DB" "$run" "oci with a failing arm"
+
+# docker: an arm whose program does not exist (runsc: pitfall 3).
+cat >"$TEST_TMP/fail.ini" <<EOI
+[experiment]
+name = t1100-fail
+rounds = 1
+
+[arm runsc]
+runtime = runsc
+cmd = /nonexistent
+
+[workload startup]
+type = startup
+image = $LC_IMAGE
+EOI
+"$ABBENCH" run "$TEST_TMP/fail.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+run=$(lc_last_run "$DB")
+is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
+    status = 'ok'")" 0 "docker: no sample of a failing program is ok"
+lc_no_leftovers "$DB" "$run" "docker with a failing arm"
+done_testing
