@@ -69,6 +69,13 @@ lc_cleanup(struct run_ctx *ctx, struct workload *wl)
 	struct lc_state	*s = wl->priv;
 	char		*cause = NULL;
 
+	/*
+	 * The run's cgroup in the hierarchies the runner does not manage,
+	 * where OCI runtimes and docker --cgroup-parent (pitfall 8) made it:
+	 * rmdir only, so only if empty.
+	 */
+	if (ctx != NULL && ctx->cgroup_name[0] != '\0')
+		ocirt_cg_rmdir(ctx->cgroup_name);
 	if (s == NULL)
 		return;
 	if (s->workdir != NULL) {
@@ -79,9 +86,6 @@ lc_cleanup(struct run_ctx *ctx, struct workload *wl)
 		free(cause);
 		free(s->workdir);
 	}
-	/* The run's cgroup where only the OCI runtimes made it. */
-	if (s->used_oci && ctx != NULL && ctx->cgroup_name[0] != '\0')
-		ocirt_cg_rmdir(ctx->cgroup_name);
 	free(s);
 	wl->priv = NULL;
 }
@@ -128,7 +132,6 @@ lc_ocirt(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 
 	if (dir == NULL)
 		return -1;
-	lc_state(wl)->used_oci = 1;
 	root = xasprintf("%s/state", dir);
 	ocirt_init(rt, arm->runtime != NULL ? arm->runtime : "runc",
 	    arm->runtime_args.v, root);

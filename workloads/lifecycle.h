@@ -18,7 +18,6 @@ struct lc_state {
 	char		*workdir;	/* /tmp/abbench-<run>-<n> */
 	int64_t		 workdir_journal;
 	unsigned	 counter;	/* unique container ids */
-	int		 used_oci;	/* made OCI containers */
 };
 
 /* The workload's state, made on first use. */

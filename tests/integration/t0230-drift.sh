@@ -19,8 +19,9 @@ rounds = 8
 
 [workload Drift]
 type = command
-; each execution sleeps 4 ms longer than the one before
-args = sh -c "n=\$(cat $counter 2>/dev/null || echo 0); echo \$((n + 1)) > $counter; sleep \$(awk -v n=\$n 'BEGIN { print 0.01 + n * 0.004 }')"
+; each execution sleeps 20 ms longer than the one before, a step
+; well above the timing noise of a loaded 2-core machine
+args = sh -c "n=\$(cat $counter 2>/dev/null || echo 0); echo \$((n + 1)) > $counter; sleep \$(awk -v n=\$n 'BEGIN { print 0.02 + n * 0.02 }')"
 EOF2
 }
 
