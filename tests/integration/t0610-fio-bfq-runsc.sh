@@ -9,7 +9,7 @@
 fio_setup
 fio_need_docker
 require_cmd runsc
-plan 13
+plan 14
 fio_experiment docker runsc 4
 fio_run
 is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx) FROM samples

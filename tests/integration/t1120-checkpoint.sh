@@ -1,0 +1,62 @@
+#!/bin/sh
+# Workload checkpoint: runsc checkpoint/restore through OCI and docker,
+# 2 rounds x 2 arms (runsc, and runc which must fail: checkpoint needs
+# runsc); every metric stored, the restored container ran (a sample is ok
+# only when `runsc state` says running), and no container, image,
+# bundle or cgroup left behind.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+. "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
+lc_require
+docker info 2>/dev/null | grep -q 'Experimental: true' && dck=yes || dck=no
+lc_rootfs
+lc_image
+trap 'docker rmi -f "$LC_IMAGE" >/dev/null 2>&1; lib_cleanup' EXIT
+DB=$TEST_TMP/t.db
+MiB=1048576
+
+cat >"$TEST_TMP/ck.ini" <<EOI
+[experiment]
+name = t1120-checkpoint
+rounds = 2
+
+[arm runsc]
+runtime = runsc
+
+[arm runc]
+runtime = runc
+
+[workload ck]
+type = checkpoint
+image = $LC_ROOTFS
+touch = 2m
+settle = 500ms
+restored-settle = 200ms
+docker = $dck
+docker-image = $LC_IMAGE
+EOI
+"$ABBENCH" run "$TEST_TMP/ck.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+run=$(lc_last_run "$DB")
+for m in Checkpoint Restore; do
+	is "$(lc_count "$DB" "$run" runsc $m sec/op)" 2 "runsc: 2 $m samples"
+done
+for m in RestoredNonReclaimableMem RestoredAnonMem; do
+	is "$(lc_count "$DB" "$run" runsc $m B)" 2 "runsc: 2 $m samples"
+done
+is "$(lc_outside "$DB" "$run" Restore sec/op 0.01 10)" 0 \
+    "Restore within 10 ms .. 10 s"
+is "$(lc_outside "$DB" "$run" RestoredNonReclaimableMem B $((2 * MiB)) \
+    $((500 * MiB)))" 0 "restored memory holds the 2 MiB touched"
+if [ "$dck" = yes ]; then
+	is "$(lc_count "$DB" "$run" runsc DockerRestore sec/op)" 2 \
+	    "runsc: 2 DockerRestore samples (docker checkpoint path)"
+	is "$(lc_count "$DB" "$run" runsc DockerRestoredNonReclaimableMem B)" \
+	    2 "runsc: 2 DockerRestoredNonReclaimableMem samples"
+else
+	diag "dockerd has no experimental: docker path not tested"
+fi
+like "$(sqlite3 "$DB" "SELECT error FROM samples WHERE run_id = $run AND
+    arm = 'runc' LIMIT 1")" "not runsc" "the runc arm fails with a reason"
+lc_no_leftovers "$DB" "$run" "checkpoint"
+left=$(docker ps -a -q --filter "ancestor=$LC_IMAGE")
+is "$left" "" "no container of the test image left (docker checkpoints)"
+done_testing
