@@ -431,11 +431,13 @@ static void
 test_find(void)
 {
 	char			*path = tpath("f.db"), *cause = NULL, *u1, *u2;
-	char			 pre[16], sel[64];
+	char			*u3;
+	char			 pre[16], sel[64], sql[128];
 	struct store		*st = store_open(path, STORE_CREATE, &cause);
 	struct store_run	 r;
 	const char *const	 arms[] = { "a" };
-	int64_t			 r1, r2, r3;
+	int64_t			 r1, r2, r3, r4, r5;
+	size_t			 k;
 
 	tap_int_eq(store_run_find(st, "last", &r, &cause), -1,
 	    "last in an empty database");
@@ -443,7 +445,7 @@ test_find(void)
 	cause = NULL;
 	r1 = make_run(st, "exp1", 300, arms, 1, &u1);
 	r2 = make_run(st, "exp2", 200, arms, 1, &u2);
-	r3 = make_run(st, "exp1", 100, arms, 1, NULL);
+	r3 = make_run(st, "exp1", 100, arms, 1, &u3);
 	tap_int_eq(store_run_find(st, "last", &r, &cause), 0, "find last");
 	tap_int_eq(r.id, r1, "last is the latest start");
 	store_run_release(&r);
@@ -474,23 +476,44 @@ test_find(void)
 	    "bad @ form");
 	free(cause);
 	cause = NULL;
-	/* With 3 random uuids, some one-hex-digit prefix may be shared. */
-	snprintf(sel, sizeof sel, "%c", u1[0]);
-	if (u2[0] == u1[0]) {
-		tap_int_eq(store_run_find(st, sel, &r, &cause), -1,
-		    "ambiguous prefix refused");
-		tap_ok(contains(cause, "ambiguous"), "message says ambiguous");
-		free(cause);
-		cause = NULL;
-	} else {
-		store_run_find(st, sel, &r, &cause);
-		tap_ok(r.id == r1 || r.id == r3, "short prefix");
-		store_run_release(&r);
-		free(cause);
-		cause = NULL;
+	/*
+	 * The uuids are random: take the shortest prefix of u1 that the
+	 * others do not share and that is not all digits (an id).
+	 */
+	for (k = 1; k < strlen(u1); k++) {
+		if (strncmp(u1, u2, k) != 0 && strncmp(u1, u3, k) != 0 &&
+		    strspn(u1, "0123456789") < k)
+			break;
 	}
+	snprintf(sel, sizeof sel, "%.*s", (int)k, u1);
+	if (!tap_ok(store_run_find(st, sel, &r, &cause) == 0,
+	    "short prefix '%s'", sel))
+		TAP_DIAG("%s", cause);
+	tap_int_eq(r.id, r1, "short prefix finds its run");
+	store_run_release(&r);
+	free(cause);
+	cause = NULL;
+	/* Two runs whose uuids share a prefix no random one has. */
+	r4 = make_run(st, "exp3", 50, arms, 1, NULL);
+	r5 = make_run(st, "exp3", 60, arms, 1, NULL);
+	snprintf(sql, sizeof sql, "UPDATE runs SET uuid = 'ebbe0000-' ||"
+	    " id WHERE id IN (%lld, %lld)", (long long)r4, (long long)r5);
+	tap_int_eq(sqlite3_exec(store_db(st), sql, NULL, NULL, NULL),
+	    SQLITE_OK, "two runs given uuids with a common prefix");
+	tap_int_eq(store_run_find(st, "ebbe", &r, &cause), -1,
+	    "ambiguous prefix refused");
+	tap_ok(contains(cause, "ambiguous"), "message says ambiguous");
+	free(cause);
+	cause = NULL;
+	snprintf(sel, sizeof sel, "ebbe0000-%lld", (long long)r5);
+	store_run_find(st, sel, &r, &cause);
+	tap_int_eq(r.id, r5, "the longer prefix is not ambiguous");
+	store_run_release(&r);
+	free(cause);
+	cause = NULL;
 	free(u1);
 	free(u2);
+	free(u3);
 	store_close(st);
 	free(path);
 }
