@@ -151,8 +151,11 @@ bm_summary_pct_range(const struct bm_summary *s, char *buf, size_t len)
 	b = 1 - s->lo / s->center;
 	/* Go math.Max: NaN wins. */
 	v = isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+	/* Go's %.0f spells the specials "NaN", "+Inf", "-Inf". */
 	if (isnan(v))
 		snprintf(buf, len, "NaN%%");
+	else if (isinf(100 * v))
+		snprintf(buf, len, "%s%%", v > 0 ? "+Inf" : "-Inf");
 	else
 		snprintf(buf, len, "%.0f%%", 100 * v);
 }
@@ -240,8 +243,12 @@ bm_comparison_string(const struct bm_comparison *c, char *buf, size_t len)
 {
 	char	p[32] = "";
 
-	if (c->p != 0)
-		snprintf(p, sizeof(p), "p=%0.3f ", c->p);
+	if (c->p != 0) {
+		/* Go's %.3f spells the specials NaN, +Inf, -Inf. */
+		snprintf(p, sizeof(p), "p=");
+		go_format_f(c->p, 3, p + 2, sizeof(p) - 3);
+		strcat(p, " ");
+	}
 	if (c->n1 == c->n2)
 		snprintf(buf, len, "%sn=%zu", p, c->n1);
 	else

@@ -346,6 +346,20 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 
 /* --- text ------------------------------------------------------------ */
 
+/* Go's "%+.2f%%" of (ratio-1)*100 ("+Inf%" where C would say "+inf%"). */
+static void
+bt_ratio_pct(double ratio, char *buf, size_t len)
+{
+	double	v = (ratio - 1) * 100;
+
+	if (isnan(v))
+		snprintf(buf, len, "+NaN%%");
+	else if (isinf(v))
+		snprintf(buf, len, "%s%%", v > 0 ? "+Inf" : "-Inf");
+	else
+		snprintf(buf, len, "%+.2f%%", v);
+}
+
 static void
 bt_superscript(size_t i, struct strbuf *sb)
 {
@@ -491,7 +505,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 	enum unit_class		 cls = unit_class_of(t->unit);
 	struct scaler		 sc;
 	double			*centers;
-	char			 buf[160], buf2[96];
+	char			 buf[512], buf2[96];
 	char			*label, *text;
 	struct bt_cell		*c;
 	const char		*warns[64];
@@ -578,8 +592,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			if (e > 0) {
 				o.col = bt_start_col((int)e) + 3;
 				if (s->has_ratio) {
-					snprintf(buf, sizeof(buf), "%+.2f%%",
-					    (s->ratio - 1) * 100);
+					bt_ratio_pct(s->ratio, buf, sizeof(buf));
 					bt_tt_span(&o, 1, buf, NULL, TT_RIGHT);
 				} else
 					bt_tt_span(&o, 1, "?", NULL, TT_LEFT);
@@ -788,7 +801,7 @@ bt_csv_table(void *ctx, struct bt_table *t)
 	struct bp_field	*const	*flat;
 	size_t			 nf, f, e, r;
 	struct bt_cell		*c;
-	char			 buf[96];
+	char			 buf[512];
 	const char		*vary[1];
 
 	x->start_row = x->row;
@@ -856,8 +869,7 @@ bt_csv_table(void *ctx, struct bt_table *t)
 		if (e > 0) {
 			bt_csv_clear_to(x, bt_csv_col((int)e) + 2);
 			if (s->has_ratio) {
-				snprintf(buf, sizeof(buf), "%+.2f%%",
-				    (s->ratio - 1) * 100);
+				bt_ratio_pct(s->ratio, buf, sizeof(buf));
 				strvec_push(&x->rec, buf);
 			} else
 				strvec_push(&x->rec, "?");

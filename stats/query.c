@@ -194,6 +194,8 @@ struct re_tr {
 	struct strbuf	 out;
 	char		*err;
 	int		 icase;
+	int		 dotnl;
+	unsigned char	*saved;		/* flags outside each open group */
 };
 
 static int
@@ -356,19 +358,340 @@ re_escape(struct re_tr *t, int in_class, char *cls, size_t clsz, int *neg,
 	return re_fail(t, "invalid escape sequence", start, 2);
 }
 
-static void
-re_put_lit_class(struct strbuf *out, uint32_t r)
-{
-	char	enc[4];
-	size_t	n;
+/*
+ * A set of code points, kept as an ASCII bitmap plus a list of non-ASCII
+ * ranges, emitted as an ERE that matches one whole UTF-8 encoded rune (the
+ * process runs in the C locale, so regcomp sees bytes).
+ */
+struct cset {
+	uint32_t	 ascii[4];
+	uint32_t	*r;		/* lo, hi pairs, all >= 0x80 */
+	size_t		 nr;
+	size_t		 cap;
+};
 
-	if (r == ']' || r == '^' || r == '-' || r == '\\' || r == '[') {
-		/* Placed by the caller in a safe position. */
-		strbuf_addc(out, (char)r);
+#define RUNE_MAX	0x10FFFF
+
+static void
+cset_add(struct cset *cs, uint32_t lo, uint32_t hi)
+{
+	uint32_t	c;
+
+	if (hi > RUNE_MAX)
+		hi = RUNE_MAX;
+	for (c = lo; c <= hi && c < 0x80; c++)
+		cs->ascii[c >> 5] |= 1u << (c & 31);
+	if (hi < 0x80)
+		return;
+	if (lo < 0x80)
+		lo = 0x80;
+	if (cs->nr + 2 > cs->cap) {
+		cs->cap = cs->cap ? cs->cap * 2 : 8;
+		cs->r = xreallocarray(cs->r, cs->cap, sizeof(*cs->r));
+	}
+	cs->r[cs->nr++] = lo;
+	cs->r[cs->nr++] = hi;
+}
+
+static int
+cset_has(const struct cset *cs, uint32_t c)
+{
+	return c < 0x80 && (cs->ascii[c >> 5] >> (c & 31) & 1);
+}
+
+static void
+cset_add_chars(struct cset *cs, const char *chars)
+{
+	for (; *chars != '\0'; chars++)
+		cset_add(cs, (unsigned char)*chars, (unsigned char)*chars);
+}
+
+/* Case folding of the ASCII letters (RE2 (?i)). */
+static void
+cset_fold(struct cset *cs)
+{
+	uint32_t	c;
+
+	for (c = 'A'; c <= 'Z'; c++) {
+		if (cset_has(cs, c) || cset_has(cs, c + 32)) {
+			cset_add(cs, c, c);
+			cset_add(cs, c + 32, c + 32);
+		}
+	}
+}
+
+static int
+cmp_u32pair(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and merge the non-ASCII ranges. */
+static void
+cset_norm(struct cset *cs)
+{
+	size_t	i, j = 0;
+
+	if (cs->nr == 0)
+		return;
+	qsort(cs->r, cs->nr / 2, 2 * sizeof(*cs->r), cmp_u32pair);
+	for (i = 2; i < cs->nr; i += 2) {
+		if (cs->r[i] <= cs->r[j + 1] + 1) {
+			if (cs->r[i + 1] > cs->r[j + 1])
+				cs->r[j + 1] = cs->r[i + 1];
+		} else {
+			j += 2;
+			cs->r[j] = cs->r[i];
+			cs->r[j + 1] = cs->r[i + 1];
+		}
+	}
+	cs->nr = j + 2;
+}
+
+static void
+cset_negate(struct cset *cs)
+{
+	uint32_t	*old, next = 0x80;
+	size_t		 n, i;
+	int		 k;
+
+	for (k = 0; k < 4; k++)
+		cs->ascii[k] = ~cs->ascii[k];
+	cset_norm(cs);
+	old = cs->r;
+	n = cs->nr;
+	cs->r = NULL;
+	cs->nr = cs->cap = 0;
+	for (i = 0; i < n; i += 2) {
+		if (old[i] > next)
+			cset_add(cs, next, old[i] - 1);
+		next = old[i + 1] + 1;
+	}
+	if (next <= RUNE_MAX)
+		cset_add(cs, next, RUNE_MAX);
+	free(old);
+}
+
+static void
+cset_release(struct cset *cs)
+{
+	free(cs->r);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/* A POSIX bracket of bytes lo..hi (both >= 0x80, or a single byte). */
+static void
+re_byte_range(struct strbuf *out, unsigned lo, unsigned hi)
+{
+	if (lo == hi && lo >= 0x80) {
+		strbuf_addc(out, (char)lo);
 		return;
 	}
-	n = uni_encode(r, enc);
-	strbuf_add(out, enc, n);
+	strbuf_addc(out, '[');
+	strbuf_addc(out, (char)lo);
+	if (hi != lo) {
+		strbuf_addc(out, '-');
+		strbuf_addc(out, (char)hi);
+	}
+	strbuf_addc(out, ']');
+}
+
+/* The UTF-8 byte sequences of the code points lo..hi (>= 0x80). */
+static void
+re_utf8_ranges(struct strbuf *out, uint32_t lo, uint32_t hi, int *nalt)
+{
+	char		a[4], b[4];
+	size_t		n, i;
+	uint32_t	m;
+
+	if (lo > hi)
+		return;
+	if (lo < 0xD800 && hi > 0xDFFF) {
+		re_utf8_ranges(out, lo, 0xD7FF, nalt);
+		re_utf8_ranges(out, 0xE000, hi, nalt);
+		return;
+	}
+	if (lo >= 0xD800 && hi <= 0xDFFF)
+		return;
+	if (lo >= 0xD800 && lo <= 0xDFFF)
+		lo = 0xE000;
+	if (hi >= 0xD800 && hi <= 0xDFFF)
+		hi = 0xD7FF;
+	if (lo > hi)
+		return;
+	if (lo <= 0x7FF && hi > 0x7FF) {
+		re_utf8_ranges(out, lo, 0x7FF, nalt);
+		re_utf8_ranges(out, 0x800, hi, nalt);
+		return;
+	}
+	if (lo <= 0xFFFF && hi > 0xFFFF) {
+		re_utf8_ranges(out, lo, 0xFFFF, nalt);
+		re_utf8_ranges(out, 0x10000, hi, nalt);
+		return;
+	}
+	n = uni_encode(lo, a);
+	for (i = 1; i < n; i++) {
+		m = (1u << (6 * i)) - 1;
+		if ((lo & ~m) != (hi & ~m)) {
+			if ((lo & m) != 0) {
+				re_utf8_ranges(out, lo, lo | m, nalt);
+				re_utf8_ranges(out, (lo | m) + 1, hi, nalt);
+				return;
+			}
+			if ((hi & m) != m) {
+				re_utf8_ranges(out, lo, (hi & ~m) - 1, nalt);
+				re_utf8_ranges(out, hi & ~m, hi, nalt);
+				return;
+			}
+		}
+	}
+	uni_encode(hi, b);
+	if ((*nalt)++ > 0)
+		strbuf_addc(out, '|');
+	for (i = 0; i < n; i++)
+		re_byte_range(out, (unsigned char)a[i], (unsigned char)b[i]);
+}
+
+/* Emit cs as an ERE atom matching one rune. */
+static void
+cset_emit(struct cset *cs, struct strbuf *out)
+{
+	struct strbuf	 br = STRBUF_INIT, alts = STRBUF_INIT;
+	uint32_t	 c, e;
+	int		 nalt = 0, caret = 0, dash = 0;
+	size_t		 i;
+
+	/* NUL never occurs in a value: leave it out. */
+	cs->ascii[0] &= ~1u;
+	if (cset_has(cs, ']'))
+		strbuf_addc(&br, ']');
+	caret = cset_has(cs, '^');
+	dash = cset_has(cs, '-');
+	for (c = 1; c < 0x80; c++) {
+		if (!cset_has(cs, c) || c == ']' || c == '^' || c == '-')
+			continue;
+		for (e = c; e + 1 < 0x80 && cset_has(cs, e + 1) &&
+		    e + 1 != ']' && e + 1 != '^' && e + 1 != '-'; e++)
+			;
+		strbuf_addc(&br, (char)c);
+		if (e > c + 1)
+			strbuf_addc(&br, '-');
+		if (e > c)
+			strbuf_addc(&br, (char)e);
+		c = e;
+	}
+	if (br.len == 0 && dash) {
+		/* "[-^]": a leading "-" is literal, "^" after it too. */
+		strbuf_addc(&br, '-');
+		dash = 0;
+	}
+	if (caret && br.len == 0) {
+		/* "[^]" would be a negation: use "\^" as an alternative. */
+		strbuf_adds(&alts, "\\^");
+		nalt++;
+	} else if (caret)
+		strbuf_addc(&br, '^');
+	if (dash)
+		strbuf_addc(&br, '-');
+	cset_norm(cs);
+	for (i = 0; i < cs->nr; i += 2)
+		re_utf8_ranges(&alts, cs->r[i], cs->r[i + 1], &nalt);
+	if (br.len == 0 && nalt == 0) {
+		/* The empty set: nothing matches. */
+		strbuf_adds(out, "[^\x01-\xff]");
+	} else if (nalt == 0) {
+		strbuf_addc(out, '[');
+		strbuf_add(out, br.buf, br.len);
+		strbuf_addc(out, ']');
+	} else {
+		strbuf_addc(out, '(');
+		if (br.len > 0) {
+			strbuf_addc(out, '[');
+			strbuf_add(out, br.buf, br.len);
+			strbuf_adds(out, "]|");
+		}
+		strbuf_add(out, alts.buf, alts.len);
+		strbuf_addc(out, ')');
+	}
+	strbuf_release(&br);
+	strbuf_release(&alts);
+}
+
+/* Add a Perl class (\d \s \w, negated if upper case); 0 if c is none. */
+static int
+cset_perl(struct cset *cs, int c)
+{
+	struct cset	tmp;
+	const char	*chars;
+	size_t		 i;
+
+	switch (c | 0x20) {
+	case 'd': chars = "0123456789"; break;
+	case 's': chars = "\t\n\f\r "; break;
+	case 'w': chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz_"; break;
+	default: return 0;
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	cset_add_chars(&tmp, chars);
+	if (c >= 'A' && c <= 'Z')
+		cset_negate(&tmp);
+	for (c = 0; c < 4; c++)
+		cs->ascii[c] |= tmp.ascii[c];
+	for (i = 0; i < tmp.nr; i += 2)
+		cset_add(cs, tmp.r[i], tmp.r[i + 1]);
+	cset_release(&tmp);
+	return 1;
+}
+
+/* RE2's ASCII-only POSIX classes, [:name:] and [:^name:]. */
+static int
+cset_posix(struct cset *cs, const char *name, size_t len)
+{
+	static const struct {
+		const char	*name;
+		const char	*ranges;	/* lo,hi byte pairs */
+	} groups[] = {
+		{ "alnum", "09AZaz" }, { "alpha", "AZaz" },
+		{ "ascii", "\x01\x7f" }, { "blank", "\t\t  " },
+		{ "cntrl", "\x01\x1f\x7f\x7f" }, { "digit", "09" },
+		{ "graph", "!~" }, { "lower", "az" }, { "print", " ~" },
+		{ "punct", "!/:@[`{~" }, { "space", "\t\r  " },
+		{ "upper", "AZ" }, { "word", "09AZaz__" },
+		{ "xdigit", "09AFaf" },
+	};
+	struct cset	tmp;
+	size_t		i, k;
+	int		neg = 0;
+
+	if (len > 0 && name[0] == '^') {
+		neg = 1;
+		name++;
+		len--;
+	}
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		if (strlen(groups[i].name) != len ||
+		    memcmp(groups[i].name, name, len) != 0)
+			continue;
+		memset(&tmp, 0, sizeof(tmp));
+		for (k = 0; groups[i].ranges[k] != '\0'; k += 2)
+			cset_add(&tmp, (unsigned char)groups[i].ranges[k],
+			    (unsigned char)groups[i].ranges[k + 1]);
+		if (strcmp(groups[i].name, "ascii") == 0 ||
+		    strcmp(groups[i].name, "cntrl") == 0)
+			cset_add(&tmp, 0, 0);
+		if (neg)
+			cset_negate(&tmp);
+		for (k = 0; k < 4; k++)
+			cs->ascii[k] |= tmp.ascii[k];
+		for (k = 0; k < tmp.nr; k += 2)
+			cset_add(cs, tmp.r[k], tmp.r[k + 1]);
+		cset_release(&tmp);
+		return 1;
+	}
+	return 0;
 }
 
 /* A bracket expression [...] starting at t->i (on the '['). */
@@ -376,13 +699,13 @@ static int
 re_class(struct re_tr *t)
 {
 	const char	*start = t->s + t->i;
-	struct strbuf	 body = STRBUF_INIT;
-	int		 neg = 0, first = 1, has_rbracket = 0, has_dash = 0;
-	int		 has_caret = 0, eneg, is_lit;
+	struct cset	 cs;
+	int		 neg = 0, first = 1, eneg, is_lit;
 	uint32_t	 lo, hi;
 	char		 cls[32];
-	size_t		 n;
+	size_t		 n, item;
 
+	memset(&cs, 0, sizeof(cs));
 	t->i++;
 	if (t->i < t->len && t->s[t->i] == '^') {
 		neg = 1;
@@ -390,42 +713,52 @@ re_class(struct re_tr *t)
 	}
 	for (;;) {
 		if (t->i >= t->len) {
-			strbuf_release(&body);
+			cset_release(&cs);
 			return re_fail(t, "missing closing ]", start,
 			    (size_t)(t->s + t->len - start));
 		}
 		if (t->s[t->i] == ']' && !first)
 			break;
 		first = 0;
-		if (t->s[t->i] == '[' && t->i + 1 < t->len &&
+		if (t->s[t->i] == '[' && t->i + 2 < t->len &&
 		    t->s[t->i + 1] == ':') {
-			const char	*end = strstr(t->s + t->i, ":]");
+			const char	*end = NULL, *p;
 
-			if (end != NULL && end < t->s + t->len) {
-				strbuf_add(&body, t->s + t->i,
-				    (size_t)(end + 2 - (t->s + t->i)));
+			for (p = t->s + t->i + 2; p + 1 < t->s + t->len; p++)
+				if (p[0] == ':' && p[1] == ']') {
+					end = p;
+					break;
+				}
+			if (end != NULL) {
+				const char	*name = t->s + t->i + 2;
+
+				if (!cset_posix(&cs, name, (size_t)(end -
+				    name))) {
+					cset_release(&cs);
+					return re_fail(t, "invalid character "
+					    "class range", t->s + t->i,
+					    (size_t)(end + 2 - (t->s + t->i)));
+				}
 				t->i = (size_t)(end + 2 - t->s);
 				continue;
 			}
 		}
+		/* Perl classes \d \D \s \S \w \W. */
+		if (t->s[t->i] == '\\' && t->i + 1 < t->len &&
+		    strchr("dDsSwW", t->s[t->i + 1]) != NULL &&
+		    t->s[t->i + 1] != '\0') {
+			cset_perl(&cs, t->s[t->i + 1]);
+			t->i += 2;
+			continue;
+		}
 		/* One element: a literal, an escape or a range. */
+		item = t->i;
 		if (t->s[t->i] == '\\') {
 			t->i++;
 			if (re_escape(t, 1, cls, sizeof(cls), &eneg, &lo,
 			    &is_lit) < 0) {
-				strbuf_release(&body);
+				cset_release(&cs);
 				return -1;
-			}
-			if (!is_lit) {
-				if (eneg) {
-					/* Not expressible inside brackets. */
-					strbuf_release(&body);
-					return re_fail(t,
-					    "invalid character class", start,
-					    (size_t)(t->s + t->i - start));
-				}
-				strbuf_adds(&body, cls);
-				continue;
 			}
 		} else {
 			lo = uni_decode(t->s + t->i, t->len - t->i, &n);
@@ -434,22 +767,23 @@ re_class(struct re_tr *t)
 		hi = lo;
 		if (t->i + 1 < t->len && t->s[t->i] == '-' &&
 		    t->s[t->i + 1] != ']') {
-			const char	*rstart = t->s + t->i - 1;
+			/* Go reports the whole range text. */
+			const char	*rstart = t->s + item;
 
 			t->i++;
 			if (t->s[t->i] == '\\') {
 				t->i++;
 				if (re_escape(t, 1, cls, sizeof(cls), &eneg,
 				    &hi, &is_lit) < 0) {
-					strbuf_release(&body);
+					cset_release(&cs);
 					return -1;
 				}
 				if (!is_lit) {
-					strbuf_release(&body);
+					/* parseClassChar: \d is no escape. */
+					cset_release(&cs);
 					return re_fail(t,
-					    "invalid character class range",
-					    rstart,
-					    (size_t)(t->s + t->i - rstart));
+					    "invalid escape sequence",
+					    t->s + t->i - 2, 2);
 				}
 			} else {
 				hi = uni_decode(t->s + t->i, t->len - t->i,
@@ -457,66 +791,24 @@ re_class(struct re_tr *t)
 				t->i += n;
 			}
 			if (hi < lo) {
-				strbuf_release(&body);
+				cset_release(&cs);
 				return re_fail(t, "invalid character class "
 				    "range", rstart,
 				    (size_t)(t->s + t->i - rstart));
 			}
 		}
-		if (lo == hi) {
-			if (lo == ']')
-				has_rbracket = 1;
-			else if (lo == '-')
-				has_dash = 1;
-			else if (lo == '^')
-				has_caret = 1;
-			else
-				re_put_lit_class(&body, lo);
-		} else {
-			if (lo == ']' || lo == '-' || lo == '^' || hi == ']' ||
-			    hi == '-') {
-				/* Rare: spell out the ASCII range. */
-				uint32_t	c;
-
-				for (c = lo; c <= hi && c < 0x80; c++) {
-					if (c == ']')
-						has_rbracket = 1;
-					else if (c == '-')
-						has_dash = 1;
-					else if (c == '^')
-						has_caret = 1;
-					else
-						re_put_lit_class(&body, c);
-				}
-				continue;
-			}
-			re_put_lit_class(&body, lo);
-			strbuf_addc(&body, '-');
-			re_put_lit_class(&body, hi);
-		}
+		cset_add(&cs, lo, hi);
 	}
 	t->i++;	/* ']' */
-	strbuf_addc(&t->out, '[');
-	if (neg)
-		strbuf_addc(&t->out, '^');
-	if (has_rbracket)
-		strbuf_addc(&t->out, ']');
-	if (body.len > 0)
-		strbuf_add(&t->out, body.buf, body.len);
-	if (has_caret)
-		strbuf_addc(&t->out, '^');
-	if (has_dash)
-		strbuf_addc(&t->out, '-');
-	if (!has_rbracket && body.len == 0 && !has_caret && !has_dash) {
-		/* Cannot happen: RE2 needs at least one element. */
-		strbuf_adds(&t->out, "\x01");
+	if (t->icase)
+		cset_fold(&cs);
+	if (neg) {
+		/* [^...] never matches a newline in RE2's Perl mode. */
+		cset_add(&cs, '\n', '\n');
+		cset_negate(&cs);
 	}
-	if (has_caret && !has_rbracket && body.len == 0 && !has_dash) {
-		/* "[^]" is not "[\^]": add a harmless duplicate. */
-		strbuf_addc(&t->out, '^');
-	}
-	strbuf_addc(&t->out, ']');
-	strbuf_release(&body);
+	cset_emit(&cs, &t->out);
+	cset_release(&cs);
 	return 0;
 }
 
@@ -557,6 +849,79 @@ re_repeat(struct re_tr *t, size_t *end, int *min, int *max)
 	return 1;
 }
 
+/* One literal rune: [xX] under (?i), a group for a multi-byte rune. */
+static void
+re_rune(struct re_tr *t, uint32_t r)
+{
+	char	enc[4], b;
+	size_t	n;
+
+	if (r < 0x80) {
+		b = (char)r;
+		if (t->icase && ((b >= 'a' && b <= 'z') ||
+		    (b >= 'A' && b <= 'Z'))) {
+			strbuf_addc(&t->out, '[');
+			strbuf_addc(&t->out, (char)(b & ~0x20));
+			strbuf_addc(&t->out, (char)(b | 0x20));
+			strbuf_addc(&t->out, ']');
+		} else
+			re_lit(&t->out, &b, 1);
+		return;
+	}
+	n = uni_encode(r, enc);
+	strbuf_addc(&t->out, '(');
+	strbuf_add(&t->out, enc, n);
+	strbuf_addc(&t->out, ')');
+}
+
+/* (?flags) or (?flags:, at t->i; *group set for the latter. */
+static int
+re_flags(struct re_tr *t, int *group)
+{
+	size_t		j = t->i + 2, n;
+	int		sign = 1, saw = 0, icase = t->icase, dotnl = t->dotnl;
+	uint32_t	r;
+
+	while (j < t->len) {
+		r = uni_decode(t->s + j, t->len - j, &n);
+		j += n;
+		switch (r) {
+		case 'i':
+			icase = sign > 0;
+			saw = 1;
+			continue;
+		case 's':
+			dotnl = sign > 0;
+			saw = 1;
+			continue;
+		case 'm':
+		case 'U':
+			saw = 1;
+			continue;
+		case '-':
+			if (sign < 0)
+				break;
+			sign = -1;
+			saw = 0;
+			continue;
+		case ':':
+		case ')':
+			if (sign < 0 && !saw)
+				break;
+			*group = r == ':';
+			t->i = j;
+			t->icase = icase;
+			t->dotnl = dotnl;
+			return 0;
+		default:
+			break;
+		}
+		break;
+	}
+	return re_fail(t, "invalid or unsupported Perl syntax", t->s + t->i,
+	    j - t->i);
+}
+
 /*
  * Translate RE2 syntax to POSIX ERE, reporting the RE2 errors that a
  * delimited benchstat regexp can produce.
@@ -570,14 +935,12 @@ re_translate(struct re_tr *t)
 	char		 cls[32];
 	int		 neg, is_lit, min, max;
 	uint32_t	 lit;
-	size_t		 end, n;
-	char		 enc[4];
+	size_t		 end, n, k;
+	struct cset	 cs;
 
 	(void)atom_start;
-	if (t->len >= 4 && memcmp(t->s, "(?i)", 4) == 0) {
-		t->icase = 1;
-		t->i = 4;
-	}
+	/* Flags in effect outside each open group, restored at its ")". */
+	t->saved = xcalloc(t->len + 1, sizeof(*t->saved));
 	while (t->i < t->len) {
 		unsigned char	c = (unsigned char)t->s[t->i];
 		size_t		op_start = t->i;
@@ -627,10 +990,20 @@ re_translate(struct re_tr *t)
 			t->i++;
 			break;
 		case '(':
+			t->saved[depth] = (unsigned char)(t->icase | t->dotnl << 1);
 			if (t->i + 1 < t->len && t->s[t->i + 1] == '?') {
-				if (t->i + 2 < t->len &&
-				    t->s[t->i + 2] == ':') {
-					t->i += 3;
+				if (!(t->i + 2 < t->len &&
+				    (t->s[t->i + 2] == 'P' ||
+				    t->s[t->i + 2] == '<'))) {
+					int	group = 0;
+
+					if (re_flags(t, &group) < 0)
+						return -1;
+					if (!group) {
+						can_repeat = 0;
+						last_rep = (size_t)-1;
+						continue;
+					}
 				} else if (t->i + 2 < t->len &&
 				    (t->s[t->i + 2] == 'P' ||
 				    t->s[t->i + 2] == '<')) {
@@ -638,16 +1011,12 @@ re_translate(struct re_tr *t)
 					const char	*gt = memchr(t->s + t->i,
 					    '>', t->len - t->i);
 
-					if (gt == NULL)
+					if (gt == NULL) {
 						return re_fail(t, "invalid "
 						    "named capture", t->s +
 						    t->i, t->len - t->i);
+					}
 					t->i = (size_t)(gt - t->s) + 1;
-				} else {
-					return re_fail(t, "invalid or "
-					    "unsupported Perl syntax", t->s +
-					    t->i, t->i + 3 <= t->len ? 3 :
-					    t->len - t->i);
 				}
 			} else
 				t->i++;
@@ -665,6 +1034,8 @@ re_translate(struct re_tr *t)
 				strbuf_adds(&t->out, "()");
 			strbuf_addc(&t->out, ')');
 			depth--;
+			t->icase = t->saved[depth] & 1;
+			t->dotnl = t->saved[depth] >> 1 & 1;
 			t->i++;
 			break;
 		case '|':
@@ -683,7 +1054,12 @@ re_translate(struct re_tr *t)
 			last_rep = (size_t)-1;
 			continue;
 		case '.':
-			strbuf_addc(&t->out, '.');
+			memset(&cs, 0, sizeof(cs));
+			cset_add(&cs, 0, RUNE_MAX);
+			if (!t->dotnl)
+				cs.ascii[0] &= ~(1u << '\n');
+			cset_emit(&cs, &t->out);
+			cset_release(&cs);
 			t->i++;
 			break;
 		case '[':
@@ -719,35 +1095,32 @@ re_translate(struct re_tr *t)
 					}
 				n = e != NULL ? (size_t)(e - (t->s + from)) :
 				    t->len - from;
-				re_lit(&t->out, t->s + from, n);
 				t->i = from + n + (e != NULL ? 2 : 0);
+				if (n == 0) {
+					/* Nothing quoted: not an atom. */
+					continue;
+				}
+				for (end = from; end < from + n; end += k)
+					re_rune(t, uni_decode(t->s + end,
+					    from + n - end, &k));
+				break;
+			}
+			if (t->i < t->len && strchr("dDsSwW",
+			    t->s[t->i]) != NULL && t->s[t->i] != '\0') {
+				memset(&cs, 0, sizeof(cs));
+				cset_perl(&cs, t->s[t->i]);
+				cset_emit(&cs, &t->out);
+				cset_release(&cs);
+				t->i++;
 				break;
 			}
 			if (re_escape(t, 0, cls, sizeof(cls), &neg, &lit,
 			    &is_lit) < 0)
 				return -1;
-			if (is_lit) {
-				n = uni_encode(lit, enc);
-				if (lit < 0x80)
-					re_lit(&t->out, enc, n);
-				else
-					strbuf_add(&t->out, enc, n);
-			} else {
-				strbuf_addc(&t->out, '[');
-				if (neg)
-					strbuf_addc(&t->out, '^');
-				strbuf_adds(&t->out, cls);
-				strbuf_addc(&t->out, ']');
-			}
+			re_rune(t, lit);
 			break;
 		default:
-			n = 1;
-			if (c >= 0x80)
-				uni_decode(t->s + t->i, t->len - t->i, &n);
-			if (c < 0x80)
-				re_lit(&t->out, t->s + t->i, 1);
-			else
-				strbuf_add(&t->out, t->s + t->i, n);
+			re_rune(t, uni_decode(t->s + t->i, t->len - t->i, &n));
 			t->i += n;
 			break;
 		}
@@ -776,14 +1149,16 @@ query_regex_compile(const char *expr, size_t len, char **msg)
 		    "(not supported)");
 		return NULL;
 	}
-	if (re_translate(&t) < 0) {
+	rc = re_translate(&t);
+	free(t.saved);
+	if (rc < 0) {
 		*msg = t.err;
 		strbuf_release(&t.out);
 		return NULL;
 	}
 	re = xcalloc(1, sizeof(*re));
 	rc = regcomp(&re->re, t.out.buf != NULL ? t.out.buf : "",
-	    REG_EXTENDED | REG_NOSUB | (t.icase ? REG_ICASE : 0));
+	    REG_EXTENDED | REG_NOSUB);
 	if (rc != 0) {
 		char	buf[128];
 

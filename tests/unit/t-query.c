@@ -79,6 +79,17 @@ test_filter_errors(void)
 	    "escape sequence: `\\q`\n\ta:/\\q/\n\t  ^");
 	filter_err("a:/[z-a]/", "syntax error: error parsing regexp: invalid "
 	    "character class range: `z-a`\n\ta:/[z-a]/\n\t  ^");
+	filter_err("a:/[[:foo:]]/", "syntax error: error parsing regexp: "
+	    "invalid character class range: `[:foo:]`\n\ta:/[[:foo:]]/\n"
+	    "\t  ^");
+	filter_err("a:/(?i-)/", "syntax error: error parsing regexp: "
+	    "invalid or unsupported Perl syntax: `(?i-)`\n\ta:/(?i-)/\n"
+	    "\t  ^");
+	filter_err("a:/[a-\\d]/", "syntax error: error parsing regexp: "
+	    "invalid escape sequence: `\\d`\n\ta:/[a-\\d]/\n\t  ^");
+	filter_err("a:/[\xc3\xa9-a]/", "syntax error: error parsing regexp: "
+	    "invalid character class range: `\xc3\xa9-a`\n"
+	    "\ta:/[\xc3\xa9-a]/\n\t  ^");
 	filter_err("a:/x{1001}/", "syntax error: error parsing regexp: "
 	    "invalid repeat count: `{1001}`\n\ta:/x{1001}/\n\t  ^");
 	filter_err("x:y .config:z", "syntax error: .config is only allowed in "
@@ -149,6 +160,39 @@ test_regex(void)
 		{ "x{2}", "x{2}", 0 },
 		{ "a{,2}", "a{,2}", 1 },
 		{ "", "", 1 },
+		/* RE2 matches runes, not bytes. */
+		{ "^.$", "\xc3\xa9", 1 },
+		{ "^..$", "\xc3\xa9", 0 },
+		{ "^[^a]$", "\xc3\xa9", 1 },
+		{ "^\\S$", "\xc3\xa9", 1 },
+		{ "^[\xc2\xb5n]s$", "\xc2\xb5s", 1 },
+		{ "^\xc3\xa9+$", "\xc3\xa9\xc3\xa9", 1 },
+		{ "^[\xce\xb1-\xcf\x89]+$", "\xce\xbb", 1 },
+		{ "^[^\xce\xb1]$", "\xce\xb1", 0 },
+		/* Flags anywhere, scoped to their group. */
+		{ "a(?i)bc", "aBC", 1 },
+		{ "a(?i:b)c", "aBC", 0 },
+		{ "a(?i:b)c", "aBc", 1 },
+		{ "(?i)a(?-i:b)", "AB", 0 },
+		{ "(?i)[a-c]", "B", 1 },
+		{ "(?s).", "x", 1 },
+		{ "(?U)^a+?$", "aa", 1 },
+		/* POSIX and negated Perl classes inside brackets. */
+		{ "[[:^alpha:]]", "a", 0 },
+		{ "[[:^alpha:]]", "1", 1 },
+		{ "[[:punct:]]", ",", 1 },
+		{ "[\\D]", "5", 0 },
+		{ "[\\D]", "x", 1 },
+		{ "^[\\^x]$", "^", 1 },
+		{ "[]a]", "]", 1 },
+		{ "[a-c-]", "-", 1 },
+		{ "^[-^]$", "^", 1 },
+		{ "^[-^]$", "-", 1 },
+		{ "^[-^]$", "a", 0 },
+		{ "^[^-^]$", "a", 1 },
+		{ "^[^-^]$", "^", 0 },
+		{ "^[\\^]$", "^", 1 },
+		{ "^[^\\^]$", "^", 0 },
 	};
 	size_t	i;
 
