@@ -1,8 +1,10 @@
 /*
  * Cgroups made for a run (see cgroup.h): hierarchy discovery from
- * /proc/self/mountinfo and /proc/self/cgroup, creation and deletion with
- * libcgroup on real v1 hierarchies (mkdir/rmdir on v2 and on test trees),
- * and the cpu/cpuacct files both versions expose.
+ * /proc/self/mountinfo and /proc/self/cgroup, creation with libcgroup on
+ * real v1 hierarchies (mkdir on v2 and on test trees), removal (rmdir,
+ * children first, after killing what is left) also in the hierarchies
+ * runtimes and docker use behind our back, and the cpu/cpuacct files both
+ * versions expose.
  */
 #include "config.h"
 
@@ -19,6 +21,7 @@
 
 #include <libcgroup.h>
 
+#include "harness/blockdev.h"
 #include "harness/cgroup.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -61,8 +64,8 @@ cgrp_version(void)
 	return 1;
 }
 
-static int
-has_word(const char *list, const char *word)
+int
+cgrp_has_word(const char *list, const char *word)
 {
 	size_t		 n = strlen(word);
 	const char	*p = list;
@@ -79,12 +82,13 @@ has_word(const char *list, const char *word)
 	return 0;
 }
 
-/* abbench's own path in the hierarchy of a controller ("" = v2). */
-static char *
-self_path(const char *controller, char **cause)
+char *
+cgrp_self_path(const char *controller, char **cause)
 {
 	char	*text, *line, *save = NULL, *result = NULL;
 
+	if (controller == NULL)
+		controller = "";
 	if ((text = read_file("/proc/self/cgroup", NULL, cause)) == NULL)
 		return NULL;
 	for (line = strtok_r(text, "\n", &save); line != NULL;
@@ -96,7 +100,7 @@ self_path(const char *controller, char **cause)
 		*c2 = '\0';
 		if ((*controller == '\0' && c1[1] == '\0' &&
 		    strcmp(line, "0:") == 0) ||
-		    (*controller != '\0' && has_word(c1 + 1, controller))) {
+		    (*controller != '\0' && cgrp_has_word(c1 + 1, controller))) {
 			result = xstrdup(c2 + 1);
 			break;
 		}
@@ -108,59 +112,96 @@ self_path(const char *controller, char **cause)
 	return result;
 }
 
-/* The mount point of the v1 hierarchy holding a controller. */
-static char *
-v1_mount(const char *controller, char **root, char **cause)
+char *
+cgrp_self_paths(void)
 {
-	char	*text, *line, *save = NULL, *result = NULL;
+	struct strvec	 seen = STRVEC_INIT;
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*text, *line, *save = NULL, *c;
+	size_t		 i;
 
-	if ((text = read_file("/proc/self/mountinfo", NULL, cause)) == NULL)
-		return NULL;
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		char	*f[12], *sep, *p, *s2 = NULL;
-		int	 n = 0;
-
-		if ((sep = strstr(line, " - ")) == NULL)
-			continue;
-		*sep = '\0';
-		for (p = strtok_r(line, " ", &s2); p != NULL && n < 6;
-		    p = strtok_r(NULL, " ", &s2))
-			f[n++] = p;
-		if (n < 5)
-			continue;
-		s2 = NULL;
-		{
-			char	*fstype = strtok_r(sep + 3, " ", &s2);
-			char	*src = strtok_r(NULL, " ", &s2);
-			char	*opts = strtok_r(NULL, " ", &s2);
-
-			(void)src;
-			if (fstype == NULL || opts == NULL)
-				continue;
-			if (*controller == '\0' ?
-			    strcmp(fstype, "cgroup2") != 0 :
-			    (strcmp(fstype, "cgroup") != 0 ||
-			    !has_word(opts, controller)))
-				continue;
-		}
-		result = xstrdup(f[4]);
-		if (root != NULL)
-			*root = xstrdup(f[3]);
-		break;
+	strvec_push(&seen, "/");
+	text = read_file("/proc/self/cgroup", NULL, NULL);
+	for (line = text != NULL ? strtok_r(text, "\n", &save) : NULL;
+	    line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		if ((c = strchr(line, ':')) != NULL &&
+		    (c = strchr(c + 1, ':')) != NULL && c[1] == '/' &&
+		    !strvec_has(&seen, c + 1))
+			strvec_push(&seen, c + 1);
 	}
 	free(text);
-	if (result == NULL)
-		set_cause(cause, "no cgroup v1 hierarchy for '%s'",
-		    controller);
-	return result;
+	for (i = 0; i < seen.n; i++)
+		strbuf_addf(&sb, "%s\n", seen.v[i]);
+	strvec_clear(&seen);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * The mount point and root of the hierarchy of a controller (a v1
+ * controller, or a named hierarchy "name=systemd"), or of cgroup2 when
+ * controller is "".
+ */
+static int
+hier_mount(const char *controller, char **mnt, char **root, char **cause)
+{
+	struct mountinfo	mi;
+	size_t			i;
+	int			r = -1;
+
+	if (mountinfo_read(&mi, cause) == -1)
+		return -1;
+	for (i = 0; i < mi.n && r == -1; i++) {
+		const struct mount_entry	*m = &mi.e[i];
+
+		if (*controller == '\0' ? strcmp(m->fstype, "cgroup2") != 0 :
+		    (strcmp(m->fstype, "cgroup") != 0 ||
+		    !cgrp_has_word(m->super_opts, controller)))
+			continue;
+		*mnt = xstrdup(m->mountpoint);
+		if (root != NULL)
+			*root = xstrdup(m->root);
+		r = 0;
+	}
+	mountinfo_release(&mi);
+	if (r == -1)
+		set_cause(cause, "no cgroup%s hierarchy for '%s'",
+		    *controller == '\0' ? "2" : " v1", controller);
+	return r;
+}
+
+/* The directory of PATH (as /proc/PID/cgroup shows it) below a mount
+ * whose root is root (not "/" inside a cgroup namespace). */
+static char *
+mount_path_dir(const char *mnt, const char *root, const char *path)
+{
+	size_t	rl = strlen(root);
+
+	if (strcmp(root, "/") != 0 && strncmp(path, root, rl) == 0 &&
+	    (path[rl] == '/' || path[rl] == '\0'))
+		path += rl;
+	while (*path == '/')
+		path++;
+	return *path == '\0' ? xstrdup(mnt) : xasprintf("%s/%s", mnt, path);
+}
+
+char *
+cgrp_path_dir(const char *controller, const char *path)
+{
+	char	*mnt, *root, *dir;
+
+	if (hier_mount(controller != NULL ? controller : "", &mnt, &root,
+	    NULL) == -1)
+		return NULL;
+	dir = mount_path_dir(mnt, root, path);
+	free(mnt);
+	free(root);
+	return dir;
 }
 
 char *
 cgrp_self_dir(const char *controller, char **cause)
 {
-	char	*self, *mnt, *root = NULL, *dir;
-	size_t	 rl;
+	char	*self, *dir;
 
 	if (controller == NULL)
 		controller = "";
@@ -170,29 +211,27 @@ cgrp_self_dir(const char *controller, char **cause)
 		return xasprintf("%s/%s", cgrp_root(), controller);
 	}
 	if (cgrp_version() == 2) {
-		if ((self = self_path("", cause)) == NULL)
+		if ((self = cgrp_self_path("", cause)) == NULL)
 			return NULL;
 		dir = xasprintf("%s%s", cgrp_root(),
 		    strcmp(self, "/") == 0 ? "" : self);
 		free(self);
 		return dir;
 	}
-	if ((self = self_path(controller, cause)) == NULL)
+	if ((self = cgrp_self_path(controller, cause)) == NULL)
 		return NULL;
-	if ((mnt = v1_mount(controller, &root, cause)) == NULL) {
-		free(self);
-		return NULL;
+	{
+		char	*mnt, *root;
+
+		if (hier_mount(controller, &mnt, &root, cause) == -1) {
+			free(self);
+			return NULL;
+		}
+		dir = mount_path_dir(mnt, root, self);
+		free(mnt);
+		free(root);
 	}
-	/* Inside a container the mount's root may be a sub-path. */
-	rl = strlen(root);
-	if (strcmp(root, "/") != 0 && strncmp(self, root, rl) == 0)
-		dir = xasprintf("%s%s", mnt, self + rl);
-	else
-		dir = xasprintf("%s%s", mnt,
-		    strcmp(self, "/") == 0 ? "" : self);
 	free(self);
-	free(mnt);
-	free(root);
 	return dir;
 }
 
@@ -210,11 +249,11 @@ libcgroup_ready(void)
 static const char *
 rel_to_mount(const char *dir, const char *controller)
 {
-	char		*mnt = v1_mount(controller, NULL, NULL);
+	char		*mnt = NULL;
 	const char	*p = NULL;
 	size_t		 l;
 
-	if (mnt != NULL) {
+	if (hier_mount(controller, &mnt, NULL, NULL) == 0) {
 		l = strlen(mnt);
 		if (strncmp(dir, mnt, l) == 0 && dir[l] == '/')
 			p = dir + l;
@@ -570,14 +609,16 @@ cgrp_cpu_stat(struct cgrp *cg, struct cgrp_cpu_stat *st, char **cause)
 	return cgrp_dir_cpu_stat(dir, cg->version, st, cause);
 }
 
-/* Kill every process in dir and below; returns how many were seen. */
-static int
-kill_procs(const char *dir)
+/*
+ * SIGKILL every process in dir and below (never abbench itself or init):
+ * what is left in a cgroup we remove has no one else to stop it.
+ */
+static void
+kill_procs(const char *dir, int depth)
 {
 	DIR		*d;
 	struct dirent	*de;
 	char		*path, *text, *p;
-	int		 seen = 0;
 
 	path = xasprintf("%s/cgroup.procs", dir);
 	text = read_file(path, NULL, NULL);
@@ -585,39 +626,39 @@ kill_procs(const char *dir)
 	for (p = text; p != NULL && *p != '\0'; ) {
 		long	pid = strtol(p, &p, 10);
 
-		if (pid > 0) {
+		if (pid > 1 && pid != (long)getpid())
 			kill((pid_t)pid, SIGKILL);
-			seen++;
-		}
 		while (*p == '\n')
 			p++;
 		if (*p != '\0' && (*p < '0' || *p > '9'))
 			break;
 	}
 	free(text);
-	if ((d = opendir(dir)) != NULL) {
+	if (depth < 64 && (d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_type == DT_DIR && de->d_name[0] != '.') {
 				char	*sub = xasprintf("%s/%s", dir,
 				    de->d_name);
 
-				seen += kill_procs(sub);
+				kill_procs(sub, depth + 1);
 				free(sub);
 			}
 		}
 		closedir(d);
 	}
-	return seen;
 }
 
 /* rmdir children first, then dir. Missing dir is fine. */
 static int
-remove_tree(const char *dir, char **cause)
+remove_tree(const char *dir, int depth, char **cause)
 {
 	DIR		*d;
 	struct dirent	*de;
 	int		 tries, r = 0;
 
+	if (depth > 64)
+		return set_cause(cause, "'%s': cgroups nested too deeply",
+		    dir);
 	if ((d = opendir(dir)) == NULL)
 		return errno == ENOENT ? 0 :
 		    set_cause(cause, "cannot open '%s': %s", dir,
@@ -626,7 +667,8 @@ remove_tree(const char *dir, char **cause)
 		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
 			char	*sub = xasprintf("%s/%s", dir, de->d_name);
 
-			if (remove_tree(sub, cause) == -1)
+			if (remove_tree(sub, depth + 1, r == 0 ? cause :
+			    NULL) == -1)
 				r = -1;
 			free(sub);
 		}
@@ -639,11 +681,18 @@ remove_tree(const char *dir, char **cause)
 			return 0;
 		if (errno != EBUSY)
 			break;
-		kill_procs(dir);
+		kill_procs(dir, 0);
 		usleep(10000);
 	}
 	return set_cause(cause, "cannot remove cgroup '%s': %s", dir,
 	    strerror(errno));
+}
+
+int
+cgrp_remove_dir(const char *dir, char **cause)
+{
+	kill_procs(dir, 0);
+	return remove_tree(dir, 0, cause);
 }
 
 int
@@ -655,9 +704,9 @@ cgrp_remove(struct cgrp *cg, char **cause)
 	if (cg == NULL || cg->removed)
 		return 0;
 	for (i = 0; i < cg->nh; i++)
-		kill_procs(cg->h[i].dir);
+		kill_procs(cg->h[i].dir, 0);
 	for (i = 0; i < cg->nh; i++) {
-		if (remove_tree(cg->h[i].dir, r == 0 ? cause : NULL) == -1)
+		if (remove_tree(cg->h[i].dir, 0, r == 0 ? cause : NULL) == -1)
 			r = -1;
 	}
 	if (r == 0)
@@ -682,51 +731,104 @@ cgrp_free(struct cgrp *cg)
 	free(cg);
 }
 
-int
-cgrp_remove_rel(const char *rel, char **cause)
+void
+cgrp_hierarchies(struct strvec *mnts, struct strvec *roots)
 {
-	static const char *const all[] = {
-		"cpu", "cpuacct", "memory", "blkio", "pids", "cpuset",
-		"devices", "freezer", NULL
-	};
-	const char *const	*c;
-	char			*base, *dir;
-	int			 r = 0;
+	struct mountinfo	mi;
+	size_t			i;
 
-	if (rel == NULL || *rel == '\0' || strstr(rel, "..") != NULL)
-		return set_cause(cause, "bad cgroup name '%s'",
-		    rel ? rel : "");
-	if (cgrp_version() == 2) {
-		if ((base = cgrp_self_dir(NULL, cause)) == NULL)
-			return -1;
-		dir = xasprintf("%s/%s", base, rel);
-		kill_procs(dir);
-		r = remove_tree(dir, cause);
-		free(dir);
-		free(base);
-		return r;
-	}
-	for (c = all; *c != NULL; c++) {
-		if ((base = cgrp_self_dir(*c, NULL)) == NULL)
-			continue;
-		dir = xasprintf("%s/%s", base, rel);
-		kill_procs(dir);
-		if (remove_tree(dir, r == 0 ? cause : NULL) == -1)
-			r = -1;
-		free(dir);
-		free(base);
-	}
-	/* docker --cgroup-parent also makes it in the unified hierarchy. */
-	if ((base = cgrp_self_dir(NULL, NULL)) != NULL) {
-		char	*u = xasprintf("%s/unified", cgrp_root());
+	if (fake_root()) {
+		/* A test tree: v2 is the directory, v1 its subdirectories. */
+		if (cgrp_version() == 2) {
+			strvec_push(mnts, cgrp_root());
+			strvec_push(roots, "/");
+		} else {
+			DIR		*d = opendir(cgrp_root());
+			struct dirent	*de;
 
-		if (str_startswith(base, u)) {
+			while (d != NULL && (de = readdir(d)) != NULL) {
+				if (de->d_type != DT_DIR ||
+				    de->d_name[0] == '.')
+					continue;
+				strvec_pushf(mnts, "%s/%s", cgrp_root(),
+				    de->d_name);
+				strvec_push(roots, "/");
+			}
+			if (d != NULL)
+				closedir(d);
+		}
+		return;
+	}
+	if (mountinfo_read(&mi, NULL) == -1)
+		return;
+	for (i = 0; i < mi.n; i++) {
+		if ((strcmp(mi.e[i].fstype, "cgroup") == 0 ||
+		    strcmp(mi.e[i].fstype, "cgroup2") == 0) &&
+		    !strvec_has(mnts, mi.e[i].mountpoint)) {
+			strvec_push(mnts, mi.e[i].mountpoint);
+			strvec_push(roots, mi.e[i].root);
+		}
+	}
+	mountinfo_release(&mi);
+}
+
+/* Add each line of paths not seen yet. */
+static void
+add_paths(struct strvec *sv, const char *paths)
+{
+	const char	*p = paths, *nl;
+	char		*one;
+
+	while (p != NULL && *p != '\0') {
+		nl = strchr(p, '\n');
+		one = nl != NULL ? xstrndup(p, (size_t)(nl - p)) : xstrdup(p);
+		if (one[0] == '/' && !strvec_has(sv, one))
+			strvec_push(sv, one);
+		free(one);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+int
+cgrp_remove_everywhere(const char *rel, const char *bases, char **cause)
+{
+	struct strvec	 mnts = STRVEC_INIT, roots = STRVEC_INIT;
+	struct strvec	 paths = STRVEC_INIT, dirs = STRVEC_INIT;
+	char		*self, *base, *dir;
+	size_t		 i, j;
+	int		 r = 0;
+
+	if (rel == NULL || rel[0] == '/' || strstr(rel, "..") != NULL ||
+	    !str_startswith(rel, "abbench-"))
+		return set_cause(cause, "refusing cgroup '%s': not a run's "
+		    "cgroup (abbench-...)", rel != NULL ? rel : "");
+	/* At the root, where we are, where the caller's abbench was. */
+	strvec_push(&paths, "/");
+	if (!fake_root()) {
+		self = cgrp_self_paths();
+		add_paths(&paths, self);
+		free(self);
+		add_paths(&paths, bases);
+	}
+	cgrp_hierarchies(&mnts, &roots);
+	for (i = 0; i < mnts.n; i++) {
+		for (j = 0; j < paths.n; j++) {
+			base = mount_path_dir(mnts.v[i], roots.v[i],
+			    paths.v[j]);
 			dir = xasprintf("%s/%s", base, rel);
-			(void)remove_tree(dir, NULL);
+			free(base);
+			if (!strvec_has(&dirs, dir))
+				strvec_push(&dirs, dir);
 			free(dir);
 		}
-		free(u);
-		free(base);
 	}
+	for (i = 0; i < dirs.n; i++) {
+		if (cgrp_remove_dir(dirs.v[i], r == 0 ? cause : NULL) == -1)
+			r = -1;
+	}
+	strvec_clear(&mnts);
+	strvec_clear(&roots);
+	strvec_clear(&paths);
+	strvec_clear(&dirs);
 	return r;
 }

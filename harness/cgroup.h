@@ -30,12 +30,28 @@ struct cgrp {
 	int		 removed;
 };
 
+/* Is word one of the comma-separated items of list ("rw,cpu,cpuacct")? */
+int		 cgrp_has_word(const char *list, const char *word);
 /* 1 or 2: where the cpu controller is. */
 int		 cgrp_version(void);
 const char	*cgrp_root(void);
 /* The directory of abbench's own cgroup for a controller (v1), or the
  * v2 directory when controller is NULL or "". malloc'd. */
 char		*cgrp_self_dir(const char *controller, char **cause);
+/* abbench's own cgroup in a controller's hierarchy as /proc/self/cgroup
+ * shows it ("/a/b"; NULL or "": the unified one). malloc'd. */
+char		*cgrp_self_path(const char *controller, char **cause);
+/* Every distinct path of abbench's own cgroups in /proc/self/cgroup,
+ * "/" first, one per line. malloc'd. */
+char		*cgrp_self_paths(void);
+/* The directory of a cgroup path ("/a/b", as /proc/PID/cgroup shows it)
+ * in the hierarchy of a v1 controller or named hierarchy ("name=systemd";
+ * NULL or "": cgroup2). malloc'd, NULL if there is no such hierarchy. */
+char		*cgrp_path_dir(const char *controller, const char *path);
+/* The mount points of every cgroup hierarchy (v1, named, unified) and
+ * their roots (mountinfo), appended; a test tree under
+ * $ABBENCH_CGROUP_ROOT instead of the real ones. */
+void		 cgrp_hierarchies(struct strvec *mnts, struct strvec *roots);
 /*
  * Create REL (may contain '/') below abbench's own cgroup in the
  * hierarchies of the given controllers (NULL: cpu, cpuacct, memory, blkio
@@ -71,7 +87,21 @@ int		 cgrp_dir_cpu_stat(const char *cpu_dir, int version,
 /* Kill what is left inside, then remove (children first); safe twice. */
 int		 cgrp_remove(struct cgrp *cg, char **cause);
 void		 cgrp_free(struct cgrp *cg);
-/* Remove REL below abbench's own cgroup in every hierarchy (restore). */
-int		 cgrp_remove_rel(const char *rel, char **cause);
+/* Kill what is left in a cgroup directory and below (SIGKILL; never
+ * abbench itself), then remove it, children first; missing is fine. */
+int		 cgrp_remove_dir(const char *dir, char **cause);
+/*
+ * Remove REL, a run's cgroup ("abbench-<uuid8>") or a path below it, in
+ * every mounted hierarchy (the v1 ones, named ones such as name=systemd,
+ * and the unified one: runtimes and docker --cgroup-parent make it in all
+ * of them, pitfall 8): below each of abbench's own cgroup paths, below
+ * the extra paths in bases (one per line, as cgrp_self_paths() of the
+ * abbench that made it wrote them; may be NULL), and at the root. Only
+ * directories of that name are touched; what is left inside them is
+ * killed (cgrp_remove_dir). Refuses a REL that is not below abbench-*.
+ * 0, or -1 when some directory remains (*cause names the first).
+ */
+int		 cgrp_remove_everywhere(const char *rel, const char *bases,
+		    char **cause);
 
 #endif

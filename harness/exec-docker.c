@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/cgroup.h"
 #include "harness/exec-docker.h"
 #include "harness/exec.h"
 #include "harness/experiment.h"
@@ -30,6 +31,7 @@ struct exec_proc {
 	char		*name;
 	int64_t		 journal;
 	char		*cgparent;	/* "/.../abbench-x/P" or NULL */
+	char		*cgrel;		/* "abbench-x/P" */
 	int64_t		 cg_journal;
 	int		 attached;
 	struct child	 cli;		/* attached: `docker run` itself */
@@ -143,30 +145,6 @@ docker_check(struct run_ctx *ctx, const struct experiment *e,
 	return 0;
 }
 
-/* The cgroup path of abbench itself in the cpu hierarchy ("/" here). */
-static char *
-self_cpu_path(void)
-{
-	char	*text = proccg_read((long)getpid(), NULL);
-	char	*line, *save = NULL, *res = NULL;
-
-	if (text == NULL)
-		return xstrdup("/");
-	for (line = strtok_r(text, "\n", &save); line != NULL && res == NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		char	*c1 = strchr(line, ':'), *c2;
-
-		if (c1 == NULL || (c2 = strchr(c1 + 1, ':')) == NULL)
-			continue;
-		*c2 = '\0';
-		if (strcmp(c1 + 1, "cpu") == 0 ||
-		    str_startswith(c1 + 1, "cpu,"))
-			res = xstrdup(c2 + 1);
-	}
-	free(text);
-	return res != NULL ? res : xstrdup("/");
-}
-
 /*
  * Learn State.Pid and read the cgroups while the container runs. An
  * attached container may not exist yet: poll for a while.
@@ -278,37 +256,21 @@ docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
 	docker_remove(ctx, p);
 	if (p->name != NULL)	/* rm failed: the journal keeps it */
 		free(p->name);
-	if (p->cgparent != NULL) {
+	if (p->cgrel != NULL) {
+		char	*c = NULL;
+
 		/* Pitfall 8: docker made the parent in every hierarchy. */
-		if (proccg_rmdir_everywhere(p->cgparent) == 0 &&
-		    ctx != NULL)
-			run_forget_object(ctx, p->cg_journal);
-		free(p->cgparent);
+		if (cgrp_remove_everywhere(p->cgrel, NULL, &c) == 0) {
+			if (ctx != NULL)
+				run_forget_object(ctx, p->cg_journal);
+		} else
+			warning("%s", c);
+		free(c);
 	}
+	free(p->cgparent);
+	free(p->cgrel);
 	free(p->cgroup_text);
 	free(p);
-}
-
-/*
- * Workloads that know nothing of runtimes (command) leave them out of the
- * spec: take them from the arm and workload of the current sample.
- */
-static void
-spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
-    struct exec_spec *out)
-{
-	const struct arm	*arm;
-	const struct workload	*wl;
-
-	*out = *in;
-	if (ctx == NULL || ctx->exp == NULL || ctx->entry == NULL)
-		return;
-	arm = &ctx->exp->arms[ctx->entry->arm];
-	wl = &ctx->exp->workloads[ctx->entry->workload];
-	if (out->runtime == NULL)
-		out->runtime = arm->runtime;
-	if (out->image == NULL)
-		out->image = workload_get(wl, arm, "image");
 }
 
 static int
@@ -323,7 +285,7 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec0,
 	int			 status = -1;
 	int64_t			 deadline;
 
-	spec_defaults(ctx, spec0, &specbuf);
+	exec_spec_defaults(ctx, spec0, &specbuf);
 	p->journal = p->cg_journal = -1;
 	p->attached = !spec->detach;
 	p->capture = spec->capture;
@@ -333,16 +295,19 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec0,
 		p->name = xasprintf("abbench-%ld-%u", (long)getpid(),
 		    counter++);
 	if (spec->cgroup_parent != NULL) {
-		char	*self = self_cpu_path();
+		/* At our cpu cgroup's path, where docker makes it in every
+		 * hierarchy. */
+		char	*self = cgrp_self_path("cpu", NULL);
 
-		p->cgparent = xasprintf("%s/%s/%s",
-		    strcmp(self, "/") == 0 ? "" : self,
-		    ctx != NULL && ctx->cgroup_name[0] ? ctx->cgroup_name :
-		    "abbench-test", spec->cgroup_parent);
+		p->cgrel = xasprintf("%s/%s", ctx != NULL &&
+		    ctx->cgroup_name[0] ? ctx->cgroup_name : "abbench-test",
+		    spec->cgroup_parent);
+		p->cgparent = xasprintf("%s/%s", self == NULL ||
+		    strcmp(self, "/") == 0 ? "" : self, p->cgrel);
 		free(self);
 		if (ctx != NULL)
 			p->cg_journal = run_journal_object(ctx, "cgroup",
-			    p->cgparent);
+			    p->cgrel);
 	}
 	/* Journaled before it exists: restore removes it after a kill -9. */
 	if (ctx != NULL)

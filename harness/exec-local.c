@@ -117,15 +117,7 @@ local_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 	memset(st, 0, sizeof *st);
 	if (spawn_wait(&p->child, deadline_ns, cause) == -1)
 		return -1;
-	st->status = p->child.status;
-	st->timed_out = p->child.timed_out;
-	st->ru = p->child.ru;
-	st->start_ns = p->child.start_ns;
-	st->end_ns = p->child.end_ns;
-	st->outlen = p->child.out.len;
-	st->out = strbuf_detach(&p->child.out);
-	st->err = last_lines(p->child.err.buf ? p->child.err.buf : "",
-	    p->child.err.len, 10);
+	exec_status_from_child(st, &p->child);
 	return 0;
 }
 

@@ -1,19 +1,29 @@
 /*
- * The oci executor: a bundle generated from our own config.json template
- * (jansson) over a rootfs directory (the tools rootfs from
- * scripts/build-image, read-only, never copied), driven with any OCI
- * runtime binary (runc, crun, runsc) and the arm's global flags
- * (--root DIR, --network=none, --platform=ptrace...).
+ * The oci executor, and abbench's one layer over OCI runtimes: a bundle
+ * generated from our own config.json template (jansson) over a rootfs
+ * directory (the tools rootfs from scripts/build-image, read-only, never
+ * copied), driven with any OCI runtime binary (runc, crun, runsc) and the
+ * arm's global flags (--root DIR, --platform=ptrace...; runsc also gets
+ * --network=none unless they set --network: the bundle has no network).
  *
- * Beyond the exec_ops table (which uses `RUNTIME run`), the lifecycle
- * calls below are separate, each timed (elapsed ns of the runtime call),
- * for workloads such as checkpoint/restore:
+ * The exec_ops table runs a program with `RUNTIME run`. Workloads that
+ * time each verb (startup, checkpoint) drive the lifecycle themselves:
  *
- *	oci_prepare -> oci_create -> oci_start -> oci_state
- *	    -> oci_checkpoint / oci_restore -> oci_kill -> oci_delete
- *	    -> exec_ops destroy (deletes what is left, removes the bundle)
+ *	oci_prepare -> oci_create -> oci_start -> oci_state / oci_wait_exit
+ *	    -> oci_checkpoint -> oci_delete -> oci_restore -> oci_kill
+ *	    -> exec_ops destroy (kill, delete --force, remove the container's
+ *	       cgroup and the bundle; safe after any step, and twice)
  *
- * Handles come from oci_prepare() or from the executor's start().
+ * Handles come from oci_prepare() or from the executor's start(). Every
+ * runtime call is a child with a timeout (pitfall 1). The bundle, the
+ * container's cgroup and the container itself (kind "oci-container",
+ * see hostset.h) are journaled before they exist, so that `abbench
+ * restore` removes them after a kill -9. A container's cgroupsPath is
+ * relative, <run cgroup>/<id>: the runtime makes it below its own cgroup,
+ * which is abbench's (pitfall 12). `create` and `restore` leave the
+ * container's processes behind (runc init; runsc gofer and sandbox): they
+ * run with SPAWN_KEEP_GROUP, the container's stdio on /dev/null, and the
+ * runtime's errors read from its --log file in the bundle.
  */
 #ifndef ABBENCH_EXEC_OCI_H
 #define ABBENCH_EXEC_OCI_H
@@ -27,9 +37,15 @@ struct run_ctx;
 #define EXEC_OCI_TIMEOUT_NS	(60 * 1000000000LL)
 #define EXEC_OCI_DEFAULT_ROOTFS	"/var/lib/abbench/current"
 
+/* $ABBENCH_ROOTFS, else EXEC_OCI_DEFAULT_ROOTFS; borrowed. */
+const char *oci_default_rootfs(void);
+/* Is the runtime (a name or a path) runsc? */
+int	oci_runtime_is_runsc(const char *runtime);
+
 /*
- * Make the bundle (config.json over the rootfs) and a container id, but
- * create nothing in the runtime yet. The handle is destroyed with
+ * Make the bundle (config.json over the rootfs: spec->image, else the
+ * workload's `image`, else the default) and a container id, but create
+ * nothing in the runtime yet. The handle is destroyed with
  * exec_lookup("oci")->destroy(), which deletes the container if it exists.
  */
 int	oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec,
@@ -38,16 +54,28 @@ int	oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec,
 int	oci_write_config(const char *bundle_dir, const struct exec_spec *spec,
 	    const char *cgroups_path, char **cause);
 
-/* `RUNTIME GLOBAL... create --bundle B ID` (the container waits). */
+/*
+ * The verbs. *elapsed_ns (may be NULL) gets the wall time of the runtime
+ * call alone. Errors carry the runtime's message.
+ */
+/* `create --bundle B ID` (the container waits); learns its pid. */
 int	oci_create(struct exec_proc *p, int64_t *elapsed_ns, char **cause);
 int	oci_start(struct exec_proc *p, int64_t *elapsed_ns, char **cause);
-/* `state`: status ("created", "running", "stopped"...) malloc'd, pid. */
+/* `state`: status ("created", "running", "stopped"...) malloc'd, pid;
+ * either may be NULL. */
 int	oci_state(struct exec_proc *p, char **status, long *pid,
 	    char **cause);
+/*
+ * Wait until the container's process has exited (polled every 1 ms), or
+ * the deadline (monotonic ns) passes.
+ */
+int	oci_wait_exit(struct exec_proc *p, int64_t deadline_ns, char **cause);
 int	oci_kill(struct exec_proc *p, const char *signal, char **cause);
+/* `delete [--force] ID`; the container's journal entry is then done. */
 int	oci_delete(struct exec_proc *p, int force, int64_t *elapsed_ns,
 	    char **cause);
-/* `checkpoint --image-path DIR` (DIR must be new: pitfall 9). */
+/* `checkpoint --image-path DIR`: DIR is made here and must not exist yet
+ * (pitfall 9). runsc only. */
 int	oci_checkpoint(struct exec_proc *p, const char *image_path,
 	    int leave_running, int64_t *elapsed_ns, char **cause);
 /* `restore --image-path DIR --bundle B --detach ID`. */

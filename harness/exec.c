@@ -1,5 +1,6 @@
 /*
- * The static table of executors and the exec_status helpers.
+ * The static table of executors, and what the executors share: spec
+ * defaults from the current sample, exec_status helpers.
  */
 #include "config.h"
 
@@ -7,6 +8,8 @@
 #include <string.h>
 
 #include "harness/exec.h"
+#include "harness/experiment.h"
+#include "harness/runner.h"
 #include "harness/spawn.h"
 
 extern const struct exec_ops exec_local_ops;
@@ -45,4 +48,37 @@ char *
 exec_status_describe(const struct exec_status *st)
 {
 	return spawn_describe_status(st->status, st->timed_out);
+}
+
+void
+exec_status_from_child(struct exec_status *st, struct child *c)
+{
+	st->status = c->status;
+	st->timed_out = c->timed_out;
+	st->ru = c->ru;
+	st->start_ns = c->start_ns;
+	st->end_ns = c->end_ns;
+	st->outlen = c->out.len;
+	st->out = strbuf_detach(&c->out);
+	st->err = last_lines(c->err.buf ? c->err.buf : "", c->err.len, 10);
+}
+
+void
+exec_spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
+    struct exec_spec *out)
+{
+	const struct arm	*arm;
+	const struct workload	*wl;
+
+	*out = *in;
+	if (ctx == NULL || ctx->exp == NULL || ctx->entry == NULL)
+		return;
+	arm = &ctx->exp->arms[ctx->entry->arm];
+	wl = &ctx->exp->workloads[ctx->entry->workload];
+	if (out->runtime == NULL)
+		out->runtime = arm->runtime;
+	if (out->runtime_args == NULL && arm->runtime_args.n > 0)
+		out->runtime_args = arm->runtime_args.v;
+	if (out->image == NULL)
+		out->image = workload_get(wl, arm, "image");
 }

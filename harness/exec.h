@@ -58,6 +58,10 @@ struct exec_status {
 	char		*err;		/* last lines of stderr */
 };
 void	exec_status_release(struct exec_status *st);
+struct child;
+/* Fill st from a reaped child: raw status, timeout, rusage, times, its
+ * stdout (taken from c) and the last 10 lines of its stderr. */
+void	exec_status_from_child(struct exec_status *st, struct child *c);
 /* "exited 3", "killed by SIGKILL", "timed out after 5s". */
 char	*exec_status_describe(const struct exec_status *st);
 
@@ -80,6 +84,14 @@ struct exec_ops {
 	/* Host pid of the main process (sandbox for runsc), or -1. */
 	long	(*pid)(struct exec_proc *proc);
 };
+
+/*
+ * Workloads that know nothing of runtimes (command) leave them out of the
+ * spec: out is in with the runtime, its global flags and the image taken
+ * from the arm and workload of the current sample where in has none.
+ */
+void	exec_spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
+	    struct exec_spec *out);
 
 const struct exec_ops	*exec_lookup(const char *name);
 extern const struct exec_ops *const exec_types[];

@@ -22,7 +22,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
 #include <limits.h>
 #include <linux/loop.h>
@@ -38,6 +37,7 @@
 #include <unistd.h>
 
 #include "harness/blockdev.h"
+#include "harness/cgroup.h"
 #include "harness/experiment.h"
 #include "harness/hostset.h"
 #include "harness/spawn.h"
@@ -377,17 +377,6 @@ struct hostset {
 	struct strvec	 knobs;		/* block tunables of any arm */
 	int		 prepared;
 };
-
-static int
-strvec_has(const struct strvec *sv, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < sv->n; i++)
-		if (strcmp(sv->v[i], s) == 0)
-			return 1;
-	return 0;
-}
 
 /* A value with runs of blanks folded to one space and no blank ends. */
 static char *
@@ -1334,130 +1323,133 @@ hostset_restore_all(struct hostset *hs, char **cause)
 
 #define DOCKER_TIMEOUT_NS	(30LL * 1000000000)
 
-/* The roots of every mounted cgroup hierarchy (v1 and unified). */
-static void
-hs_cgroup_roots(struct strvec *roots)
-{
-	struct mountinfo	mi;
-	const char		*env = getenv("ABBENCH_CGROUP_ROOT");
-	size_t			i;
-
-	if (env != NULL && *env == '/')
-		strvec_push(roots, env);
-	if (mountinfo_read(&mi, NULL) == -1)
-		return;
-	for (i = 0; i < mi.n; i++)
-		if ((strcmp(mi.e[i].fstype, "cgroup") == 0 ||
-		    strcmp(mi.e[i].fstype, "cgroup2") == 0) &&
-		    !strvec_has(roots, mi.e[i].mountpoint))
-			strvec_push(roots, mi.e[i].mountpoint);
-	mountinfo_release(&mi);
-}
-
-/* Remove one cgroup directory: children first, then kill what is left. */
+/*
+ * kind "cgroup" (see hostset.h): a run's cgroup below where that run's
+ * abbench was (e->original), where we are, and at every root; an
+ * absolute directory in a hierarchy; or a path from every root.
+ */
 static int
-hs_rmdir_cgroup(const char *dir, int depth, char **cause)
+hs_remove_cgroup(const struct store_journal *e, char **cause)
 {
-	DIR		*d;
-	struct dirent	*de;
-	int		 rc = 0, tries;
+	struct strvec	 mnts = STRVEC_INIT, roots = STRVEC_INIT;
+	const char	*target = e->target, *rel = target;
+	struct stat	 sb;
+	size_t		 i;
+	int		 rc = 0;
 
-	if (depth > 64)
-		return set_cause(cause, "'%s': cgroups nested too deeply", dir);
-	if ((d = opendir(dir)) == NULL)
-		return errno == ENOENT ? 0 : set_cause(cause,
-		    "cannot open '%s': %s", dir, strerror(errno));
-	while (rc == 0 && (de = readdir(d)) != NULL) {
-		char	*sub;
+	if (target[0] != '/')
+		return cgrp_remove_everywhere(target, e->original, cause);
+	if (strstr(target, "/../") != NULL)
+		return set_cause(cause, "refusing cgroup '%s'", target);
+	cgrp_hierarchies(&mnts, &roots);
+	for (i = 0; i < mnts.n; i++) {
+		size_t	n = strlen(mnts.v[i]);
 
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		sub = xasprintf("%s/%s", dir, de->d_name);
-		rc = hs_rmdir_cgroup(sub, depth + 1, cause);
-		free(sub);
-	}
-	closedir(d);
-	if (rc == -1)
-		return -1;
-	for (tries = 0; tries < 100; tries++) {
-		char	*procs, *text, *p;
-
-		if (rmdir(dir) == 0 || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			break;
-		/* The processes of a dead run: they have no one to wait. */
-		procs = xasprintf("%s/cgroup.procs", dir);
-		text = read_small_file(procs, NULL);
-		free(procs);
-		for (p = text; p != NULL && *p != '\0';) {
-			long	pid = strtol(p, &p, 10);
-
-			if (pid > 1 && pid != (long)getpid())
-				kill((pid_t)pid, SIGKILL);
-			while (*p == '\n')
-				p++;
-			if (pid == 0)
-				break;
-		}
-		free(text);
-		nanosleep(&(struct timespec){ 0, 20 * 1000000 }, NULL);
-	}
-	return set_cause(cause, "cannot remove cgroup '%s': %s", dir,
-	    strerror(errno));
-}
-
-static int
-hs_remove_cgroup(const char *target, char **cause)
-{
-	struct strvec	roots = STRVEC_INIT;
-	const char	*rel = target;
-	size_t		i;
-	int		rc = 0, found = 0;
-
-	hs_cgroup_roots(&roots);
-	for (i = 0; i < roots.n; i++) {
-		size_t	n = strlen(roots.v[i]);
-
-		if (strncmp(target, roots.v[i], n) == 0 && target[n] == '/' &&
+		if (strncmp(target, mnts.v[i], n) == 0 && target[n] == '/' &&
 		    target[n + 1] != '\0') {
-			strvec_clear(&roots);
-			if (strstr(target, "/../") != NULL)
-				return set_cause(cause, "refusing cgroup "
-				    "'%s'", target);
-			return hs_rmdir_cgroup(target, 0, cause);
+			rc = cgrp_remove_dir(target, cause);
+			goto done;
 		}
 	}
 	while (*rel == '/')
 		rel++;
 	if (*rel == '\0' || strstr(target, "..") != NULL) {
-		strvec_clear(&roots);
-		return set_cause(cause, "refusing cgroup '%s'", target);
+		rc = set_cause(cause, "refusing cgroup '%s'", target);
+		goto done;
 	}
-	for (i = 0; i < roots.n; i++) {
-		char		*dir = xasprintf("%s/%s", roots.v[i], rel);
-		struct stat	 sb;
+	for (i = 0; i < mnts.n; i++) {
+		char	*dir = xasprintf("%s/%s", mnts.v[i], rel);
 
-		if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			found++;
-			if (hs_rmdir_cgroup(dir, 0, cause) == -1)
-				rc = -1;
-		}
+		if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    cgrp_remove_dir(dir, rc == 0 ? cause : NULL) == -1)
+			rc = -1;
 		free(dir);
 	}
+done:
+	strvec_clear(&mnts);
 	strvec_clear(&roots);
 	return rc;
 }
 
-static int
-hs_nftw_rm(const char *path, const struct stat *sb, int type,
-    struct FTW *ftw)
+#define OCI_KILL_TIMEOUT_NS	(10LL * 1000000000)
+#define OCI_DELETE_TIMEOUT_NS	(30LL * 1000000000)
+
+/* RUNTIME [--root=ROOT] A B C, from the fields of an OCI container. */
+static void
+hs_oci_argv(struct strvec *argv, char *const *f, const char *a,
+    const char *b, const char *c)
 {
-	(void)sb;
-	(void)ftw;
-	if (type == FTW_DP)
-		return rmdir(path) == -1 && errno != ENOENT ? -1 : 0;
-	return unlink(path) == -1 && errno != ENOENT ? -1 : 0;
+	strvec_push(argv, f[0]);
+	if (f[1][0] != '\0')
+		strvec_pushf(argv, "--root=%s", f[1]);
+	strvec_push(argv, a);
+	strvec_push(argv, b);
+	strvec_push(argv, c);
+}
+
+/* "deleted OCI container 'ID' (runsc --root=ROOT)" */
+static char *
+hs_oci_what(const char *target)
+{
+	const char	*t1 = strchr(target, '\t');
+	const char	*t2 = t1 != NULL ? strchr(t1 + 1, '\t') : NULL;
+
+	if (t2 == NULL)
+		return xasprintf("deleted OCI container '%s'", target);
+	return xasprintf("deleted OCI container '%s' (%.*s%s%.*s)", t2 + 1,
+	    (int)(t1 - target), target, t2 > t1 + 1 ? " --root=" : "",
+	    (int)(t2 - t1 - 1), t1 + 1);
+}
+
+/*
+ * kind "oci-container", target RUNTIME<TAB>ROOT<TAB>ID: `kill ID KILL`,
+ * then `delete --force ID` (runsc waits for the sandbox to exit: 1-2 s).
+ * Gone (or its state directory gone) is not an error.
+ */
+static int
+hs_oci_delete(const char *target, char **cause)
+{
+	struct strvec	 f = STRVEC_INIT, argv = STRVEC_INIT;
+	char		*copy = xstrdup(target), *p, *tab, *out = NULL;
+	char		*err = NULL, *how;
+	int		 status = -1, rc = 0;
+	struct stat	 sb;
+
+	for (p = copy; (tab = strchr(p, '\t')) != NULL; p = tab + 1) {
+		*tab = '\0';
+		strvec_push(&f, p);
+	}
+	strvec_push(&f, p);
+	free(copy);
+	if (f.n != 3 || f.v[0][0] == '\0' || f.v[2][0] == '\0') {
+		rc = set_cause(cause, "bad OCI container '%s' (want RUNTIME, "
+		    "ROOT and ID, tab-separated)", target);
+		goto done;
+	}
+	if (f.v[1][0] != '\0' && stat(f.v[1], &sb) == -1 && errno == ENOENT)
+		goto done;	/* its state went with its root */
+	hs_oci_argv(&argv, f.v, "kill", f.v[2], "KILL");
+	(void)spawn_capture(argv.v, OCI_KILL_TIMEOUT_NS, NULL, NULL, NULL,
+	    NULL);
+	strvec_clear(&argv);
+	hs_oci_argv(&argv, f.v, "delete", "--force", f.v[2]);
+	if (spawn_capture(argv.v, OCI_DELETE_TIMEOUT_NS, &out, &err, &status,
+	    cause) == -1)
+		rc = -1;
+	else if (status != 0 && (err == NULL ||
+	    (strstr(err, "not exist") == NULL &&
+	    strstr(err, "not found") == NULL))) {
+		how = spawn_describe_status(status, 0);
+		rc = set_cause(cause, "'%s delete --force %s' %s: %s",
+		    f.v[0], f.v[2], how, err != NULL ? strtrim(err) : "");
+		free(how);
+	}
+done:
+	free(out);
+	free(err);
+	strvec_clear(&f);
+	strvec_clear(&argv);
+	return rc;
 }
 
 /* Only scratch places: /tmp, /var/tmp, or a directory named abbench-*. */
@@ -1466,7 +1458,7 @@ hs_remove_dir(const char *target, char **cause)
 {
 	char		*real = realpath(target, NULL);
 	const char	*base;
-	int		 ok;
+	int		 ok, r;
 
 	if (real == NULL)
 		return errno == ENOENT ? 0 : set_cause(cause,
@@ -1481,15 +1473,9 @@ hs_remove_dir(const char *target, char **cause)
 		free(real);
 		return -1;
 	}
-	if (nftw(real, hs_nftw_rm, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) ==
-	    -1) {
-		set_cause(cause, "cannot remove '%s': %s", real,
-		    strerror(errno));
-		free(real);
-		return -1;
-	}
+	r = rmtree(real, cause);
 	free(real);
-	return 0;
+	return r;
 }
 
 static int
@@ -1588,8 +1574,11 @@ hs_restore_objects(struct store *st, struct store_journal *j, size_t n,
 
 			r = hs_docker_rm(ids, 1, &why);
 			what = xasprintf("removed container '%s'", e->target);
+		} else if (strcmp(e->kind, "oci-container") == 0) {
+			r = hs_oci_delete(e->target, &why);
+			what = hs_oci_what(e->target);
 		} else if (strcmp(e->kind, "cgroup") == 0) {
-			r = hs_remove_cgroup(e->target, &why);
+			r = hs_remove_cgroup(e, &why);
 			what = xasprintf("removed cgroup '%s'", e->target);
 		} else if (strcmp(e->kind, "dir") == 0) {
 			r = hs_remove_dir(e->target, &why);

@@ -44,8 +44,9 @@ int	hostset_drop_caches(char **cause);
 
 /*
  * Undo every pending journal entry (of run_id, or of all runs when 0):
- * settings back to their originals, cgroups removed, containers labelled
- * with the run removed, loop devices detached. Returns the number undone.
+ * settings back to their originals, OCI containers deleted, cgroups
+ * removed, containers labelled with the run removed, loop devices
+ * detached. Returns the number undone.
  */
 int	hostset_restore_journal(struct store *st, int64_t run_id, int *undone,
 	    char **cause);
@@ -53,13 +54,22 @@ int	hostset_restore_journal(struct store *st, int64_t run_id, int *undone,
 /*
  * Journal entries of objects (kind, target):
  *   "container"  a docker container id or name: `docker rm -f`;
- *   "cgroup"     an absolute directory under a mounted cgroup hierarchy
- *                (or under $ABBENCH_CGROUP_ROOT): that directory; or a
- *                cgroup path as /proc/self/cgroup shows it ("/a/b"),
- *                relative to every hierarchy's root: removed from every v1
- *                hierarchy and the unified one where it exists. Child
- *                cgroups go first (deepest first); processes still inside
- *                get SIGKILL;
+ *   "oci-container"  a container of an OCI runtime, target
+ *                RUNTIME<TAB>ROOT<TAB>ID (ROOT empty: the runtime's
+ *                default --root): `RUNTIME --root=ROOT kill ID KILL`, then
+ *                `delete --force ID` (each with a timeout); gone, or its
+ *                ROOT gone, is fine;
+ *   "cgroup"     a run's cgroup "abbench-<uuid8>" or a path below it
+ *                (relative): removed in every mounted hierarchy (v1,
+ *                named, unified) below each path of `original` (where the
+ *                abbench that journaled it ran: cgrp_self_paths(), one per
+ *                line), below this abbench's own cgroup and at the root
+ *                (cgrp_remove_everywhere); an absolute directory under a
+ *                mounted hierarchy (or under $ABBENCH_CGROUP_ROOT): that
+ *                directory; or a cgroup path as /proc/self/cgroup shows it
+ *                ("/a/b"), from every hierarchy's root, where it exists.
+ *                Child cgroups go first (deepest first); processes still
+ *                inside get SIGKILL;
  *   "dir"        removed recursively, only under /tmp/ or /var/tmp/ or if
  *                its last component starts with "abbench-" (the run's
  *                scratch prefix); never across a mount point;

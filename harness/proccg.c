@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/cgroup.h"
 #include "harness/proccg.h"
 #include "harness/util.h"
 
@@ -24,89 +25,14 @@ proccg_read(long pid, char **cause)
 	return read_file(path, NULL, cause);
 }
 
-static int
-has_item(const char *list, const char *item)
-{
-	size_t		 n = strlen(item);
-	const char	*p = list;
-
-	while (*p != '\0') {
-		size_t	len = strcspn(p, ",");
-
-		if (len == n && strncmp(p, item, n) == 0)
-			return 1;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
-
-/*
- * The mount point and root of the hierarchy of a controller (v1) or of
- * cgroup2 (controller NULL), from /proc/self/mountinfo.
- */
-static int
-find_mount(const char *controller, char **mnt, char **root)
-{
-	FILE	*f = fopen("/proc/self/mountinfo", "r");
-	char	*line = NULL;
-	size_t	 cap = 0;
-	int	 found = 0;
-
-	if (f == NULL)
-		return -1;
-	while (!found && getline(&line, &cap, f) != -1) {
-		char	*f4, *f5, *sep, *fstype, *opts, *save = NULL;
-		int	 i;
-		char	*tok = strtok_r(line, " ", &save);
-
-		f4 = f5 = NULL;
-		for (i = 1; tok != NULL && i <= 5; i++) {
-			if (i == 4)
-				f4 = tok;
-			if (i == 5)
-				f5 = tok;
-			if (i < 5)
-				tok = strtok_r(NULL, " ", &save);
-		}
-		if (f4 == NULL || f5 == NULL)
-			continue;
-		while ((sep = strtok_r(NULL, " ", &save)) != NULL &&
-		    strcmp(sep, "-") != 0)
-			;
-		if (sep == NULL)
-			continue;
-		fstype = strtok_r(NULL, " ", &save);
-		(void)strtok_r(NULL, " ", &save);
-		opts = strtok_r(NULL, " \n", &save);
-		if (fstype == NULL)
-			continue;
-		if (controller == NULL || *controller == '\0') {
-			if (strcmp(fstype, "cgroup2") != 0)
-				continue;
-		} else {
-			if (strcmp(fstype, "cgroup") != 0 || opts == NULL ||
-			    !has_item(opts, controller))
-				continue;
-		}
-		*mnt = xstrdup(f5);
-		*root = xstrdup(f4);
-		found = 1;
-	}
-	free(line);
-	fclose(f);
-	return found ? 0 : -1;
-}
-
 char *
 proccg_dir(const char *text, const char *controller)
 {
 	const char	*p = text;
-	char		*mnt = NULL, *root = NULL, *res = NULL;
+	char		*res = NULL;
 	int		 v2 = controller == NULL || *controller == '\0';
 
-	while (p != NULL && *p != '\0') {
+	while (p != NULL && *p != '\0' && res == NULL) {
 		const char	*nl = strchr(p, '\n');
 		char		*line = nl ? xstrndup(p, (size_t)(nl - p)) :
 				    xstrdup(p);
@@ -114,32 +40,15 @@ proccg_dir(const char *text, const char *controller)
 		char		*c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
 		p = nl ? nl + 1 : NULL;
-		if (c2 == NULL) {
-			free(line);
-			continue;
-		}
-		*c2 = '\0';
-		if ((v2 && c2 == c1 + 1) || (!v2 && has_item(c1 + 1,
-		    controller))) {
-			const char	*rel = c2 + 1;
-
-			if (find_mount(controller, &mnt, &root) == -1) {
-				free(line);
-				return NULL;
-			}
-			if (strcmp(root, "/") != 0 &&
-			    str_startswith(rel, root))
-				rel += strlen(root);
-			res = xasprintf("%s%s%s", mnt, *rel == '/' ? "" : "/",
-			    rel);
-			free(mnt);
-			free(root);
-			free(line);
-			return res;
+		if (c2 != NULL) {
+			*c2 = '\0';
+			if ((v2 && c2 == c1 + 1) ||
+			    (!v2 && cgrp_has_word(c1 + 1, controller)))
+				res = cgrp_path_dir(controller, c2 + 1);
 		}
 		free(line);
 	}
-	return NULL;
+	return res;
 }
 
 long
@@ -183,36 +92,4 @@ proc_child_named(long ppid, const char *prefix)
 	}
 	closedir(d);
 	return found;
-}
-
-int
-proccg_rmdir_everywhere(const char *path)
-{
-	FILE	*f = fopen("/proc/self/mountinfo", "r");
-	char	*line = NULL;
-	size_t	 cap = 0;
-	int	 left = 0;
-
-	if (f == NULL)
-		return -1;
-	while (getline(&line, &cap, f) != -1) {
-		char	 mnt[4096], fstype[64], *sep;
-		char	*dir;
-
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
-			continue;
-		if ((sep = strstr(line, " - ")) == NULL ||
-		    sscanf(sep + 3, "%63s", fstype) != 1)
-			continue;
-		if (strcmp(fstype, "cgroup") != 0 &&
-		    strcmp(fstype, "cgroup2") != 0)
-			continue;
-		dir = xasprintf("%s%s", mnt, path);
-		if (rmdir(dir) == -1 && errno != ENOENT)
-			left = 1;
-		free(dir);
-	}
-	free(line);
-	fclose(f);
-	return left ? -1 : 0;
 }

@@ -19,9 +19,5 @@ char	*proccg_dir(const char *cgroup_text, const char *controller);
 long	 proc_ppid(long pid);
 /* The first child of ppid whose argv[0] starts with prefix, or -1. */
 long	 proc_child_named(long ppid, const char *prefix);
-/* Remove a cgroup path ("/a/b", relative to each hierarchy's root) from
- * every mounted hierarchy where it exists and is empty; 0 when none is
- * left, -1 when some directory remains. */
-int	 proccg_rmdir_everywhere(const char *path);
 
 #endif

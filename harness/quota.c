@@ -157,18 +157,10 @@ quota_release(struct run_ctx *ctx, struct quota *q, char **cause)
 		int	ok = 1;
 
 		if (q->parents[i] != NULL) {
-			if (cgrp_remove(q->parents[i], &c) == -1) {
-				ok = 0;
-				if (r == 0 && cause != NULL)
-					*cause = c;
-				else
-					free(c);
-				c = NULL;
-				r = -1;
-			}
-			/* Docker made it in the other hierarchies too. */
-			if (ok && q->version == 1 &&
-			    cgrp_remove_rel(q->parents[i]->rel, &c) == -1) {
+			/* Where we made it, and where docker made it too, in
+			 * every hierarchy (pitfall 8). */
+			if (cgrp_remove_everywhere(q->parents[i]->rel, NULL,
+			    &c) == -1) {
 				ok = 0;
 				if (r == 0 && cause != NULL)
 					*cause = c;

@@ -72,14 +72,21 @@ int64_t
 run_journal_object(struct run_ctx *ctx, const char *kind, const char *target)
 {
 	int64_t	 id = -1;
-	char	*cause = NULL;
+	char	*cause = NULL, *where = NULL;
 
+	/*
+	 * A cgroup of the run: restore (another abbench, maybe in other
+	 * cgroups) must know where this one ran to find it (hostset.h).
+	 */
+	if (strcmp(kind, "cgroup") == 0 && target[0] != '/')
+		where = cgrp_self_paths();
 	if (store_journal_add(ctx->store, ctx->run_id, kind, kind, target,
-	    NULL, &id, &cause) == -1) {
+	    where, &id, &cause) == -1) {
 		warning("cannot journal %s '%s': %s", kind, target, cause);
 		free(cause);
-		return -1;
+		id = -1;
 	}
+	free(where);
 	return id;
 }
 
@@ -720,16 +727,18 @@ finish:
 		} else
 			restored = 1;
 	}
-	if (runcg != NULL) {
-		if (cgrp_remove(runcg, &cause) == -1) {
-			warning("%s", cause);
-			free(cause);
-			cause = NULL;
-		} else
-			run_forget_object(&ctx, cg_journal);
-		cgrp_free(runcg);
-	} else if (cg_journal > 0)
+	/*
+	 * The run's cgroup where we made it, and where runtimes and docker
+	 * --cgroup-parent made it behind our back: in every hierarchy, at
+	 * the root and below our own cgroup (pitfall 8).
+	 */
+	if (cgrp_remove_everywhere(ctx.cgroup_name, NULL, &cause) == -1) {
+		warning("%s", cause);
+		free(cause);
+		cause = NULL;
+	} else
 		run_forget_object(&ctx, cg_journal);
+	cgrp_free(runcg);
 	(void)restored;
 	restore_signals(oldsa);
 

@@ -2,7 +2,9 @@
  * Child processes from argv arrays with deadlines: fork, join the requested
  * cgroups, exec; collect output through pipes while waiting on a pidfd;
  * SIGTERM the process group at the deadline, SIGKILL after the grace time,
- * and always reap (wait4 keeps the rusage).
+ * and always reap (wait4 keeps the rusage). Once reaped, what is left in
+ * the group is killed too, unless the child was started to leave
+ * something behind (SPAWN_KEEP_GROUP).
  */
 #include "config.h"
 
@@ -122,6 +124,10 @@ spawn_start(struct child *c, char **cause)
 	c->in_off = 0;
 	if (c->argv == NULL || c->argv[0] == NULL)
 		return set_cause(cause, "empty command");
+	if ((c->flags & SPAWN_KEEP_GROUP) &&
+	    (c->flags & (SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR)))
+		return set_cause(cause, "'%s': a child that leaves processes "
+		    "behind cannot have its output captured", c->argv[0]);
 	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1) ||
@@ -145,7 +151,10 @@ spawn_start(struct child *c, char **cause)
 		char		 pidbuf[32];
 		int		 plen;
 
-		setpgid(0, 0);
+		if (c->flags & SPAWN_KEEP_GROUP)
+			(void)setsid();
+		else
+			setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -200,8 +209,13 @@ spawn_start(struct child *c, char **cause)
 		child_fail(syncp[1], c->argv[0], errno);
 	}
 	c->pid = pid;
-	/* Also from the parent: no race with a signal before setpgid. */
-	setpgid(pid, pid);
+	/*
+	 * Also from the parent: no race with a signal before setpgid. Not
+	 * for a new session: setsid fails in a process group leader (a
+	 * signal before it still reaches the child itself).
+	 */
+	if (!(c->flags & SPAWN_KEEP_GROUP))
+		setpgid(pid, pid);
 	live_add(pid);
 	if (envp != NULL) {
 		struct strvec	sv = { envp, 0, 0 };
@@ -328,8 +342,10 @@ try_reap(struct child *c, int block)
 		c->status = status;
 		c->reaped = 1;
 		live_remove(c->pid);
-		/* Anything left in the group goes too. */
-		kill(-c->pid, SIGKILL);
+		/* Anything left in the group goes too, unless it is meant
+		 * to stay. */
+		if (!(c->flags & SPAWN_KEEP_GROUP))
+			kill(-c->pid, SIGKILL);
 		return 1;
 	}
 	if (r == -1 && errno == ECHILD) {
@@ -500,7 +516,6 @@ spawn_kill(struct child *c)
 		return;
 	kill(-c->pid, SIGTERM);
 	kill(c->pid, SIGTERM);
-	c->timed_out = c->timed_out;
 	spawn_wait(c, now_mono_ns(), NULL);
 }
 

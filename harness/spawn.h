@@ -25,6 +25,18 @@ enum spawn_flags {
 	SPAWN_NULL_ERR = 1 << 3,	/* stderr to /dev/null */
 	SPAWN_NULL_IN = 1 << 4,		/* stdin from /dev/null (default) */
 	SPAWN_STDIN_BUF = 1 << 5,	/* feed child->in (then close) */
+	/*
+	 * The child leaves long-lived processes behind that must outlive it
+	 * (`runc create`, `runsc create` and `runsc restore` leave the
+	 * container's init, gofer and sandbox): it starts a session of its
+	 * own (setsid), so no terminal signal reaches them, and its process
+	 * group is not killed when it is reaped. A timeout or spawn_kill()
+	 * still kills the whole group: what a hung call left is garbage.
+	 * Output cannot be captured (spawn_start fails): what the child
+	 * leaves behind inherits its stdio and would hold the pipes, or die
+	 * of SIGPIPE once they are closed. Use /dev/null and a log file.
+	 */
+	SPAWN_KEEP_GROUP = 1 << 6,
 };
 
 struct child {
@@ -54,7 +66,8 @@ struct child {
 	size_t		 in_off;		/* internal */
 };
 
-/* Start the child; it runs in its own process group. */
+/* Start the child; it runs in its own process group (with
+ * SPAWN_KEEP_GROUP in its own session). */
 int	spawn_start(struct child *c, char **cause);
 /*
  * Wait for the child (collecting output) until it exits or deadline_ns

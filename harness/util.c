@@ -7,12 +7,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -269,6 +271,17 @@ strvec_pushv(struct strvec *sv, char *const *v)
 		strvec_push(sv, *v);
 }
 
+int
+strvec_has(const struct strvec *sv, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
 void
 strvec_clear(struct strvec *sv)
 {
@@ -417,6 +430,31 @@ write_small_file(const char *path, const char *value, char **cause)
 	if (close(fd) == -1)
 		return set_cause(cause, "cannot write '%s' to '%s': %s",
 		    value, path, strerror(errno));
+	return 0;
+}
+
+static int
+rmtree_one(const char *path, const struct stat *sb, int type,
+    struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_DP)
+		return rmdir(path) == -1 && errno != ENOENT ? -1 : 0;
+	return unlink(path) == -1 && errno != ENOENT ? -1 : 0;
+}
+
+int
+rmtree(const char *path, char **cause)
+{
+	struct stat	sb;
+
+	if (lstat(path, &sb) == -1 && errno == ENOENT)
+		return 0;
+	if (nftw(path, rmtree_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) ==
+	    -1)
+		return set_cause(cause, "cannot remove '%s': %s", path,
+		    strerror(errno));
 	return 0;
 }
 
@@ -586,7 +624,7 @@ char *
 libexec_find(const char *name, char **cause)
 {
 	static const char *const subs[] = { "", "/workloads",
-	    "/workloads/cpu" };
+	    "/workloads/cpu", "/workloads/idle" };
 	const char	*env = getenv("ABBENCH_LIBEXEC");
 	char		 self[PATH_MAX], *p, *slash;
 	ssize_t		 l;

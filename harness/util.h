@@ -76,6 +76,8 @@ void	 strvec_pushf(struct strvec *sv, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 strvec_push_nodup(struct strvec *sv, char *s);
 void	 strvec_pushv(struct strvec *sv, char *const *v);
+/* Is s one of the strings? */
+int	 strvec_has(const struct strvec *sv, const char *s);
 void	 strvec_clear(struct strvec *sv);
 /* Split a value on runs of blanks; honours "double quotes" around words. */
 int	 strvec_split_words(struct strvec *sv, const char *s, char **cause);
@@ -92,6 +94,12 @@ char	*read_file(const char *path, size_t *len, char **cause);
 char	*read_small_file(const char *path, char **cause);
 /* Write a string to an existing file (sysfs/procfs knob). */
 int	 write_small_file(const char *path, const char *value, char **cause);
+/*
+ * Remove a directory tree (or a file) without following links or crossing
+ * into another file system (a mount inside makes it fail); a missing
+ * path is fine.
+ */
+int	 rmtree(const char *path, char **cause);
 /* Strip leading and trailing white space in place; returns s. */
 char	*strtrim(char *s);
 int	 str_startswith(const char *s, const char *prefix);
@@ -108,9 +116,10 @@ int	 parse_double(const char *s, double *out, char **cause);
 
 /*
  * Find one of abbench's own programs (workloads/startup-bench, the cpu
- * programs): $ABBENCH_LIBEXEC, its workloads/ and workloads/cpu/, the same
- * next to the running abbench (a build tree), then the installed libexec
- * directory. malloc'd path, or NULL with *cause.
+ * programs, touchmem): $ABBENCH_LIBEXEC, its workloads/, workloads/cpu/
+ * and workloads/idle/, the same subdirectories next to the running
+ * abbench (a build tree), then the installed libexec directory. The one
+ * lookup for all of them. malloc'd path, or NULL with *cause.
  */
 char	*libexec_find(const char *name, char **cause);
 

@@ -1,6 +1,6 @@
 /*
  * Helpers the lifecycle workloads share: state, scratch directory,
- * container ids, benchmark names with tags, OCI runtimes per arm.
+ * container ids, benchmark names with tags, OCI container specs per arm.
  */
 #include "config.h"
 
@@ -11,11 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/exec-oci.h"
+#include "harness/exec.h"
 #include "harness/runner.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
-
-#define LC_DEFAULT_ROOTFS	"/var/lib/abbench/current"
 
 struct lc_state *
 lc_state(struct workload *wl)
@@ -69,17 +69,10 @@ lc_cleanup(struct run_ctx *ctx, struct workload *wl)
 	struct lc_state	*s = wl->priv;
 	char		*cause = NULL;
 
-	/*
-	 * The run's cgroup in the hierarchies the runner does not manage,
-	 * where OCI runtimes and docker --cgroup-parent (pitfall 8) made it:
-	 * rmdir only, so only if empty.
-	 */
-	if (ctx != NULL && ctx->cgroup_name[0] != '\0')
-		ocirt_cg_rmdir(ctx->cgroup_name);
 	if (s == NULL)
 		return;
 	if (s->workdir != NULL) {
-		if (ocirt_rmtree(s->workdir, &cause) == -1)
+		if (rmtree(s->workdir, &cause) == -1)
 			warning("%s", cause);
 		else if (ctx != NULL && s->workdir_journal > 0)
 			run_forget_object(ctx, s->workdir_journal);
@@ -124,18 +117,23 @@ lc_name(const struct workload *wl, const struct arm *arm, const char *metric)
 }
 
 int
-lc_ocirt(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
-    struct ocirt *rt, char **cause)
+lc_oci_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    char *const *argv, struct exec_spec *spec, struct strvec *flags,
+    char **cause)
 {
 	const char	*dir = lc_workdir(ctx, wl, cause);
-	char		*root;
 
 	if (dir == NULL)
 		return -1;
-	root = xasprintf("%s/state", dir);
-	ocirt_init(rt, arm->runtime != NULL ? arm->runtime : "runc",
-	    arm->runtime_args.v, root);
-	free(root);
+	memset(spec, 0, sizeof *spec);
+	/* The containers' state goes with the workdir. */
+	strvec_pushf(flags, "--root=%s/state", dir);
+	strvec_pushv(flags, arm->runtime_args.v);
+	spec->argv = argv;
+	spec->name = wl->name;
+	spec->runtime = arm->runtime != NULL ? arm->runtime : "runc";
+	spec->runtime_args = flags->v;
+	spec->image = lc_rootfs(wl, arm);
 	return 0;
 }
 
@@ -146,8 +144,7 @@ lc_rootfs(const struct workload *wl, const struct arm *arm)
 
 	if (r != NULL && r[0] == '/')
 		return r;
-	r = getenv("ABBENCH_ROOTFS");
-	return r != NULL && *r != '\0' ? r : LC_DEFAULT_ROOTFS;
+	return oci_default_rootfs();
 }
 
 int

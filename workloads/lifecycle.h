@@ -1,7 +1,8 @@
 /*
  * What the lifecycle workloads (startup, idle-memory, checkpoint) share:
  * benchmark names with optional tags, a scratch directory per workload
- * (journaled), and the OCI runtime of an arm.
+ * (journaled), and the OCI container spec of an arm (driven with
+ * harness/exec-oci.h).
  */
 #ifndef ABBENCH_LIFECYCLE_H
 #define ABBENCH_LIFECYCLE_H
@@ -9,9 +10,10 @@
 #include <stdint.h>
 
 #include "harness/experiment.h"
-#include "workloads/ocirt.h"
+#include "harness/util.h"
 
 struct run_ctx;
+struct exec_spec;
 
 /* State every lifecycle workload keeps in wl->priv. */
 struct lc_state {
@@ -40,11 +42,18 @@ void		 lc_cleanup(struct run_ctx *ctx, struct workload *wl);
 char		*lc_name(const struct workload *wl, const struct arm *arm,
 		    const char *metric);
 
-/* An OCI runtime for an arm (root in the workdir). */
-int		 lc_ocirt(struct run_ctx *ctx, struct workload *wl,
-		    const struct arm *arm, struct ocirt *rt, char **cause);
-/* The rootfs directory of an oci workload (`image`, default the tools
- * rootfs). */
+/*
+ * The spec of an OCI container of the arm running argv: the arm's runtime
+ * (default runc) with its global flags and --root in the workdir (the
+ * flags are kept in *flags, which the caller clears after use), the
+ * rootfs of lc_rootfs. spec is zeroed first.
+ */
+int		 lc_oci_spec(struct run_ctx *ctx, struct workload *wl,
+		    const struct arm *arm, char *const *argv,
+		    struct exec_spec *spec, struct strvec *flags,
+		    char **cause);
+/* The rootfs directory of an oci workload (`image` when it is a path,
+ * else the default: $ABBENCH_ROOTFS or the tools rootfs). */
 const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
 
 /* The executor's name: the `executor` key or the type's default. */

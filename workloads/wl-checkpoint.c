@@ -24,6 +24,7 @@
 
 #include "harness/cgroup.h"
 #include "harness/exec-docker.h"
+#include "harness/exec-oci.h"
 #include "harness/exec.h"
 #include "harness/proccg.h"
 #include "harness/runner.h"
@@ -96,53 +97,49 @@ static int
 ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out, char **cause)
 {
-	struct ocirt	 rt;
-	struct ocirt_ctr c;
-	struct strvec	 cmd = STRVEC_INIT;
-	struct lcmem_cg	 cg;
-	const char	*dir;
-	char		*id = NULL, *img = NULL, *st = NULL, *cgdir = NULL;
-	int64_t		 tck, trs, img_journal = -1;
-	int		 r = -1;
+	const struct exec_ops	*ex = exec_lookup("oci");
+	struct exec_proc	*p = NULL;
+	struct exec_spec	 spec;
+	struct strvec		 cmd = STRVEC_INIT, flags = STRVEC_INIT;
+	struct lcmem_cg		 cg;
+	const char		*dir;
+	char			*img = NULL, *st = NULL, *cgdir = NULL, *c2;
+	int64_t			 tck, trs, img_journal = -1;
+	int			 r = -1;
 
-	memset(&c, 0, sizeof c);
 	if ((dir = lc_workdir(ctx, wl, cause)) == NULL)
 		return -1;
-	if (lc_ocirt(ctx, wl, arm, &rt, cause) == -1)
-		return -1;
-	if (!rt.is_runsc) {
+	ckpt_cmd(wl, arm, &cmd);
+	if (lc_oci_spec(ctx, wl, arm, cmd.v, &spec, &flags, cause) == -1)
+		goto done;
+	if (!oci_runtime_is_runsc(spec.runtime)) {
 		set_cause(cause, "runtime '%s' is not runsc: checkpoint needs "
-		    "runsc", rt.runtime);
+		    "runsc", spec.runtime);
 		goto done;
 	}
-	ckpt_cmd(wl, arm, &cmd);
-	id = lc_new_id(ctx, wl, "ck");
-	if (ocirt_bundle(ctx, dir, id, lc_rootfs(wl, arm), cmd.v,
-	    ctx->cgroup_name[0] ? ctx->cgroup_name : "abbench-lc", &c,
-	    cause) == -1)
-		goto done;
-	if (ocirt_create(&rt, &c, NULL, cause) == -1 ||
-	    ocirt_start(&rt, &c, NULL, cause) == -1)
+	if (oci_prepare(ctx, &spec, &p, cause) == -1 ||
+	    oci_create(p, NULL, cause) == -1 ||
+	    oci_start(p, NULL, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
 	    1000000000LL)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
-	img = xasprintf("%s/%s.img", dir, id);
+	img = xasprintf("%s/%s.img", dir, oci_id(p));
 	img_journal = run_journal_object(ctx, "dir", img);
-	if (ocirt_checkpoint(&rt, &c, img, &tck, cause) == -1)
+	if (oci_checkpoint(p, img, 0, &tck, cause) == -1)
 		goto done;
 	/* Pitfall: this waits for the checkpointed sandbox to exit. */
-	if (ocirt_delete(&rt, &c, 0, NULL, cause) == -1)
+	if (oci_delete(p, 0, NULL, cause) == -1)
 		goto done;
-	if (ocirt_restore(&rt, &c, img, &trs, cause) == -1)
+	if (oci_restore(p, img, &trs, cause) == -1)
 		goto done;
-	if ((st = ocirt_state(&rt, &c, cause)) == NULL)
+	if (oci_state(p, &st, NULL, cause) == -1)
 		goto done;
 	if (strcmp(st, "running") != 0) {
 		set_cause(cause, "restored container '%s' is '%s', not "
-		    "running", id, st);
+		    "running", oci_id(p), st);
 		goto done;
 	}
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "restored-settle",
@@ -150,7 +147,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		set_cause(cause, "interrupted");
 		goto done;
 	}
-	cgdir = ocirt_cgroup_dir(&c, cgrp_version() == 1 ? "memory" : NULL);
+	cgdir = ex->cgroup_dir(p, cgrp_version() == 1 ? "memory" : NULL);
 	if (ckpt_mem(cgdir, &cg, cause) == -1)
 		goto done;
 	ckpt_add(out, wl, arm, "Checkpoint", "sec/op", (double)tck / 1e9);
@@ -160,19 +157,18 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	ckpt_add(out, wl, arm, "RestoredAnonMem", "B", (double)cg.anon);
 	r = 0;
 done:
-	ocirt_ctr_destroy(ctx, &rt, &c);
+	if (p != NULL)
+		ex->destroy(ctx, p);
 	if (img != NULL) {
-		char	*c2 = NULL;
-
-		if (ocirt_rmtree(img, &c2) == -1)
+		c2 = NULL;
+		if (rmtree(img, &c2) == -1)
 			warning("%s", c2);
 		else if (img_journal > 0)
 			run_forget_object(ctx, img_journal);
 		free(c2);
 	}
-	ocirt_release(&rt);
 	strvec_clear(&cmd);
-	free(id);
+	strvec_clear(&flags);
 	free(img);
 	free(st);
 	free(cgdir);

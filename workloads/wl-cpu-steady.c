@@ -17,7 +17,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,7 +29,6 @@
 #include "harness/cgroup.h"
 #include "harness/exec-docker.h"
 #include "harness/exec.h"
-#include "harness/proccg.h"
 #include "harness/quota.h"
 #include "harness/runner.h"
 #include "harness/spawn.h"
@@ -104,7 +102,6 @@ struct steady_priv {
 	char		*host_path;	/* the program on the host */
 	int		 perf;		/* use perf stat */
 	unsigned	 samples;
-	int		 used_docker;
 };
 
 /* One sandbox of a sample. */
@@ -211,54 +208,6 @@ steady_validate(const struct experiment *e, struct workload *wl,
 }
 
 static int
-steady_is_exe(const char *path)
-{
-	return access(path, X_OK) == 0;
-}
-
-/*
- * The program on the host: $ABBENCH_LIBEXEC (or its workloads/cpu/), the
- * build tree next to the abbench binary, then the installed libexec dir.
- */
-static char *
-steady_find_program(const char *name, char **cause)
-{
-	const char	*env = getenv("ABBENCH_LIBEXEC");
-	char		 self[PATH_MAX], *p, *slash;
-	ssize_t		 l;
-
-	if (env != NULL && *env != '\0') {
-		p = xasprintf("%s/%s", env, name);
-		if (steady_is_exe(p))
-			return p;
-		free(p);
-		p = xasprintf("%s/workloads/cpu/%s", env, name);
-		if (steady_is_exe(p))
-			return p;
-		free(p);
-	}
-	if ((l = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
-		self[l] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			p = xasprintf("%s/workloads/cpu/%s", self, name);
-			if (steady_is_exe(p))
-				return p;
-			free(p);
-		}
-	}
-#ifdef ABBENCH_LIBEXECDIR
-	p = xasprintf("%s/%s", ABBENCH_LIBEXECDIR, name);
-	if (steady_is_exe(p))
-		return p;
-	free(p);
-#endif
-	set_cause(cause, "cannot find the program '%s' (build it with make, "
-	    "or set ABBENCH_LIBEXEC)", name);
-	return NULL;
-}
-
-static int
 steady_perf_works(void)
 {
 	char *const	 argv[] = { "perf", "stat", "-x,", "-e",
@@ -294,7 +243,7 @@ steady_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 		free(sp);
 		return set_cause(cause, "program: unknown");
 	}
-	sp->host_path = steady_find_program(sp->preset->prog, cause);
+	sp->host_path = libexec_find(sp->preset->prog, cause);
 	if (sp->host_path == NULL) {
 		free(sp);
 		return -1;
@@ -312,44 +261,14 @@ steady_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 	return 0;
 }
 
-/*
- * Docker makes the run's cgroup (the parent of --cgroup-parent) in every
- * hierarchy, at abbench's cpu path (pitfall 8); the runner removes it only
- * where it made it. Remove what is empty, at the end of the run.
- */
-static void
-steady_remove_docker_run_cgroups(struct run_ctx *ctx)
-{
-	char	*text = proccg_read((long)getpid(), NULL);
-	char	*line, *save = NULL, *self = NULL, *path;
-
-	for (line = text != NULL ? strtok_r(text, "\n", &save) : NULL;
-	    line != NULL && self == NULL; line = strtok_r(NULL, "\n", &save)) {
-		char	*c1 = strchr(line, ':'), *c2;
-
-		if (c1 == NULL || (c2 = strchr(c1 + 1, ':')) == NULL)
-			continue;
-		*c2 = '\0';
-		if (strcmp(c1 + 1, "cpu") == 0 || str_startswith(c1 + 1, "cpu,"))
-			self = xstrdup(c2 + 1);
-	}
-	free(text);
-	path = xasprintf("%s/%s", self == NULL || strcmp(self, "/") == 0 ?
-	    "" : self, ctx->cgroup_name);
-	(void)proccg_rmdir_everywhere(path);
-	free(path);
-	free(self);
-}
-
 static void
 steady_cleanup(struct run_ctx *ctx, struct workload *wl)
 {
 	struct steady_priv	*sp = wl->priv;
 
+	(void)ctx;
 	if (sp == NULL)
 		return;
-	if (sp->used_docker && ctx != NULL && ctx->cgroup_name[0] != '\0')
-		steady_remove_docker_run_cgroups(ctx);
 	free(sp->host_path);
 	free(sp);
 	wl->priv = NULL;
@@ -661,8 +580,6 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	strvec_pushf(&argv, "%.3f", (double)every / 1e6);
 
 	sb = xcalloc((size_t)n, sizeof *sb);
-	if (strcmp(ex->name, "docker") == 0)
-		sp->used_docker = 1;
 	for (i = 0; i < (size_t)n; i++) {
 		memset(&spec, 0, sizeof spec);
 		spec.argv = argv.v;
@@ -801,10 +718,10 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 			goto fail;
 		}
 		w.units += (double)(a1->units - a0->units);
-		free(r);
 		if (!stub)
 			w.app_cpu_ns += (double)(a1->cpu_ns - a0->cpu_ns);
-		else if (cpuwork_delta(sb[i].stub_user[0],
+		free(r);	/* a0 and a1 point into it */
+		if (stub && cpuwork_delta(sb[i].stub_user[0],
 		    sb[i].stub_user[1], &d) == 0)
 			w.app_cpu_ns += (double)d;
 		if (cpuwork_delta(sb[i].usage[0], sb[i].usage[1], &d) == -1) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "harness/exec-docker.h"
+#include "harness/exec-oci.h"
 #include "harness/exec.h"
 #include "harness/runner.h"
 #include "workloads/lifecycle.h"
@@ -193,41 +194,29 @@ static int
 startup_oci(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out, char **cause)
 {
-	struct ocirt	 rt;
-	struct ocirt_ctr c;
-	struct strvec	 cmd = STRVEC_INIT;
-	const char	*dir;
-	char		*id, *st, *cgparent;
-	int64_t		 tcreate, tstart, tdelete, t0, t1;
-	int64_t		 deadline;
-	int		 r = -1;
+	const struct exec_ops	*ex = exec_lookup("oci");
+	struct exec_proc	*p = NULL;
+	struct exec_spec	 spec;
+	struct strvec		 cmd = STRVEC_INIT, flags = STRVEC_INIT;
+	int64_t			 tcreate, tstart, tdelete, t0, t1;
+	int64_t			 deadline;
+	int			 r = -1;
 
-	memset(&c, 0, sizeof c);
-	if ((dir = lc_workdir(ctx, wl, cause)) == NULL)
-		return -1;
-	if (lc_ocirt(ctx, wl, arm, &rt, cause) == -1)
-		return -1;
 	workload_get_words(wl, arm, "cmd", &cmd);
-	id = lc_new_id(ctx, wl, "oci");
-	cgparent = xstrdup(ctx->cgroup_name[0] ? ctx->cgroup_name :
-	    "abbench-lc");
-	if (ocirt_bundle(ctx, dir, id, lc_rootfs(wl, arm), cmd.v, cgparent,
-	    &c, cause) == -1)
+	if (lc_oci_spec(ctx, wl, arm, cmd.v, &spec, &flags, cause) == -1 ||
+	    oci_prepare(ctx, &spec, &p, cause) == -1)
 		goto done;
-	if (ocirt_create(&rt, &c, &tcreate, cause) == -1)
-		goto done;
-	if ((st = ocirt_state(&rt, &c, cause)) == NULL)
-		goto done;
-	free(st);
-	if (ocirt_start(&rt, &c, &tstart, cause) == -1)
+	/* create learns the container's pid (not timed). */
+	if (oci_create(p, &tcreate, cause) == -1 ||
+	    oci_start(p, &tstart, cause) == -1)
 		goto done;
 	t0 = now_mono_ns();
 	deadline = ctx->deadline_ns > 0 ? ctx->deadline_ns :
 	    t0 + 60 * 1000000000LL;
-	if (ocirt_wait_exit(&c, deadline, cause) == -1)
+	if (oci_wait_exit(p, deadline, cause) == -1)
 		goto done;
 	t1 = now_mono_ns();
-	if (ocirt_delete(&rt, &c, 0, &tdelete, cause) == -1)
+	if (oci_delete(p, 0, &tdelete, cause) == -1)
 		goto done;
 	startup_add(out, wl, arm, "OCICreate", tcreate);
 	startup_add(out, wl, arm, "OCIStart", tstart);
@@ -236,11 +225,10 @@ startup_oci(struct run_ctx *ctx, struct workload *wl,
 	    tcreate + tstart + (t1 - t0) + tdelete);
 	r = 0;
 done:
-	ocirt_ctr_destroy(ctx, &rt, &c);
-	ocirt_release(&rt);
+	if (p != NULL)
+		ex->destroy(ctx, p);
 	strvec_clear(&cmd);
-	free(id);
-	free(cgparent);
+	strvec_clear(&flags);
 	return r;
 }
 

@@ -16,7 +16,7 @@ ok $? "local total iops significantly higher with slice_idle 0"
 t8=$(fio_total idle8 local)
 t0=$(fio_total idle0 local)
 diag "median total iops: slice_idle 8 $t8, slice_idle 0 $t0"
-awk -v a="$t8" -v b="$t0" 'BEGIN { exit !(b > 1.6 * a) }'
-ok $? "median total grows by more than 1.6x (about 2x)"
+awk -v a="$t8" -v b="$t0" 'BEGIN { exit !(b > 1.5 * a) }'
+ok $? "median total grows by more than 1.5x (about 2x here)"
 fio_checks_after
 done_testing
