@@ -99,8 +99,8 @@ cgrp_self_path(const char *controller, char **cause)
 			continue;
 		*c2 = '\0';
 		if ((*controller == '\0' && c1[1] == '\0' &&
-		    strcmp(line, "0:") == 0) ||
-		    (*controller != '\0' && cgrp_has_word(c1 + 1, controller))) {
+		    strcmp(line, "0:") == 0) || (*controller != '\0' &&
+		    cgrp_has_word(c1 + 1, controller))) {
 			result = xstrdup(c2 + 1);
 			break;
 		}
@@ -514,24 +514,6 @@ cgrp_set_cpu_limit(struct cgrp *cg, double cpus, int64_t period_us,
 	return cgrp_write(cg, "cpu", "cpu.cfs_quota_us", buf, cause);
 }
 
-static int
-stat_field(const char *text, const char *key, uint64_t *v)
-{
-	size_t		 n = strlen(key);
-	const char	*p = text;
-
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p, key, n) == 0 && p[n] == ' ') {
-			*v = strtoull(p + n + 1, NULL, 10);
-			return 0;
-		}
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return -1;
-}
-
 int
 cgrp_dir_cpu_usage(const char *dir, int version, uint64_t *ns, char **cause)
 {
@@ -545,7 +527,7 @@ cgrp_dir_cpu_usage(const char *dir, int version, uint64_t *ns, char **cause)
 		free(path);
 		if (v == NULL)
 			return -1;
-		if (stat_field(v, "usage_usec", &usec) == -1)
+		if (kv_u64(v, "usage_usec", &usec) == -1)
 			r = set_cause(cause, "no usage_usec in '%s/cpu.stat'",
 			    dir);
 		else
@@ -576,13 +558,13 @@ cgrp_dir_cpu_stat(const char *dir, int version, struct cgrp_cpu_stat *st,
 	if (v == NULL)
 		return -1;
 	memset(st, 0, sizeof *st);
-	stat_field(v, "nr_periods", &st->nr_periods);
-	stat_field(v, "nr_throttled", &st->nr_throttled);
+	kv_u64(v, "nr_periods", &st->nr_periods);
+	kv_u64(v, "nr_throttled", &st->nr_throttled);
 	if (version == 2) {
-		if (stat_field(v, "throttled_usec", &t) == 0)
+		if (kv_u64(v, "throttled_usec", &t) == 0)
 			st->throttled_ns = t * 1000;
 	} else
-		stat_field(v, "throttled_time", &st->throttled_ns);
+		kv_u64(v, "throttled_time", &st->throttled_ns);
 	free(v);
 	return 0;
 }

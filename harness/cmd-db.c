@@ -122,17 +122,28 @@ db_open(const struct db_opts *o, int flags)
 	return st;
 }
 
-static int
-db_find(struct store *st, const char *sel, struct store_run *r)
+/* The one RUN operand of a subcommand, found in the opened store; NULL
+ * after printing why (a usage or database error). */
+static struct store *
+db_open_run(struct db_opts *o, const char *verb, int flags,
+    struct store_run *r)
 {
-	char	*cause = NULL;
+	struct store	*st;
+	char		*cause = NULL;
 
-	if (store_run_find(st, sel, r, &cause) != 0) {
+	if (o->args.n != 1) {
+		db_usage("%s takes one RUN", verb);
+		return NULL;
+	}
+	if ((st = db_open(o, flags)) == NULL)
+		return NULL;
+	if (store_run_find(st, o->args.v[0], r, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
-		return -1;
+		store_close(st);
+		return NULL;
 	}
-	return 0;
+	return st;
 }
 
 static void
@@ -340,14 +351,8 @@ db_show(struct db_opts *o)
 	size_t			 nkv = 0, nunits = 0, nj = 0, nwarn = 0, i;
 	int			 rc = EXIT_USAGE;
 
-	if (o->args.n != 1)
-		return db_usage("show takes one RUN");
-	if ((st = db_open(o, STORE_READONLY)) == NULL)
+	if ((st = db_open_run(o, "show", STORE_READONLY, &r)) == NULL)
 		return EXIT_USAGE;
-	if (db_find(st, o->args.v[0], &r) != 0) {
-		store_close(st);
-		return EXIT_USAGE;
-	}
 	if (store_config_list(st, r.id, &kv, &nkv, &cause) != 0 ||
 	    store_unit_list(st, r.id, &units, &nunits, &cause) != 0 ||
 	    store_journal_list(st, r.id, &j, &nj, &cause) != 0 ||
@@ -473,14 +478,8 @@ db_export(struct db_opts *o)
 	size_t			 i, j, n;
 	int			 rc = EXIT_USAGE;
 
-	if (o->args.n != 1)
-		return db_usage("export takes one RUN");
-	if ((st = db_open(o, STORE_READONLY)) == NULL)
+	if ((st = db_open_run(o, "export", STORE_READONLY, &r)) == NULL)
 		return EXIT_USAGE;
-	if (db_find(st, o->args.v[0], &r) != 0) {
-		store_close(st);
-		return EXIT_USAGE;
-	}
 	if (o->arm != NULL) {
 		for (i = 0; i < r.narms; i++) {
 			if (strcmp(r.arms[i], o->arm) == 0)
@@ -717,14 +716,8 @@ db_rm(struct db_opts *o)
 	char			*cause = NULL;
 	int			 rc = EXIT_OK;
 
-	if (o->args.n != 1)
-		return db_usage("rm takes one RUN");
-	if ((st = db_open(o, 0)) == NULL)
+	if ((st = db_open_run(o, "rm", 0, &r)) == NULL)
 		return EXIT_USAGE;
-	if (db_find(st, o->args.v[0], &r) != 0) {
-		store_close(st);
-		return EXIT_USAGE;
-	}
 	if (store_run_delete(st, r.id, &cause) != 0) {
 		error("%s", cause);
 		free(cause);

@@ -63,24 +63,8 @@ cmd_plot_exec(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		error("plot: one run is needed (an id, uuid prefix, last or "
-		    "NAME@last)");
+	if (cmd_open_run("plot", db, argc, argv, &st, &run) == -1)
 		return EXIT_USAGE;
-	}
-	if ((st = store_open(cmd_db_path(db), STORE_READONLY, &cause)) ==
-	    NULL) {
-		error("%s", cause);
-		free(cause);
-		return EXIT_USAGE;
-	}
-	memset(&run, 0, sizeof(run));
-	if (store_run_find(st, argv[optind], &run, &cause) == -1) {
-		error("%s", cause);
-		free(cause);
-		store_close(st);
-		return EXIT_USAGE;
-	}
 	po.dir = dir != NULL ? dir : ".";
 	rc = plot_run(st, run.id, &po, &list, &cause);
 	for (i = 0; i < list.n; i++)

@@ -58,24 +58,8 @@ cmd_report_exec(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		error("report: one run is needed (an id, uuid prefix, last or "
-		    "NAME@last)");
+	if (cmd_open_run("report", db, argc, argv, &st, &run) == -1)
 		return EXIT_USAGE;
-	}
-	if ((st = store_open(cmd_db_path(db), STORE_READONLY, &cause)) ==
-	    NULL) {
-		error("%s", cause);
-		free(cause);
-		return EXIT_USAGE;
-	}
-	memset(&run, 0, sizeof(run));
-	if (store_run_find(st, argv[optind], &run, &cause) == -1) {
-		error("%s", cause);
-		free(cause);
-		store_close(st);
-		return EXIT_USAGE;
-	}
 	ro.path = path != NULL ? path : xasprintf("report-%" PRId64 ".html",
 	    run.id);
 	ro.format = report_format_of(ro.path);

@@ -3,12 +3,14 @@
  */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd.h"
 #include "harness/util.h"
+#include "results/store.h"
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_stat_entry;
@@ -98,4 +100,32 @@ cmd_db_path(const char *opt)
 	if ((env = getenv("ABBENCH_DB")) != NULL && *env != '\0')
 		return env;
 	return "abbench.db";
+}
+
+int
+cmd_open_run(const char *name, const char *db, int argc, char **argv,
+    struct store **stp, struct store_run *run)
+{
+	char	*cause = NULL;
+
+	if (argc - optind != 1) {
+		error("%s: one run is needed (an id, uuid prefix, last or "
+		    "NAME@last)", name);
+		return -1;
+	}
+	if ((*stp = store_open(cmd_db_path(db), STORE_READONLY, &cause)) ==
+	    NULL) {
+		error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	memset(run, 0, sizeof *run);
+	if (store_run_find(*stp, argv[optind], run, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		store_close(*stp);
+		*stp = NULL;
+		return -1;
+	}
+	return 0;
 }

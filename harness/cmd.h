@@ -30,5 +30,15 @@ void	cmd_print_usage(const struct cmd_entry *e, FILE *fp);
 int	cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
 /* The database path: --db, else $ABBENCH_DB, else ./abbench.db. */
 const char *cmd_db_path(const char *opt);
+struct store;
+struct store_run;
+/*
+ * The one RUN operand left after getopt (argv[optind]: an id, uuid
+ * prefix, last or NAME@last) in the database, opened read-only: 0 with
+ * *stp and *run (the caller releases both), or -1 with the error printed
+ * (a usage or database error).
+ */
+int	cmd_open_run(const char *name, const char *db, int argc, char **argv,
+	    struct store **stp, struct store_run *run);
 
 #endif

@@ -244,6 +244,7 @@ oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
 	struct strvec	 av = STRVEC_INIT;
 	struct child	 c;
 	char		*how, *log = NULL, *text = NULL, *why = NULL;
+	const char	*w;
 	int		 r = 0;
 
 	strvec_push(&av, p->runtime);
@@ -273,9 +274,9 @@ oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
 			why = last_lines(text, strlen(text), 3);
 		else if (c.err.buf != NULL)
 			why = xstrdup(c.err.buf);
+		w = why != NULL ? strtrim(why) : "";
 		set_cause(cause, "'%s %s %s' %s%s%s", p->runtime, args[0],
-		    p->id, how, why != NULL && *strtrim(why) != '\0' ? ": " :
-		    "", why != NULL ? why : "");
+		    p->id, how, *w != '\0' ? ": " : "", w);
 		free(how);
 		r = -1;
 	} else if (out != NULL)

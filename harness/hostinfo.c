@@ -26,17 +26,6 @@
 #define DOCKER_VERSION_TIMEOUT	(5 * SEC_NS)
 #define RUNTIME_TIMEOUT		(10 * SEC_NS)
 
-static int
-strvec_has_str(const struct strvec *sv, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < sv->n; i++)
-		if (strcmp(sv->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 /* A /proc/meminfo field in kB, or -1. */
 long long
 hostinfo_meminfo_kb(const char *text, const char *field)
@@ -415,7 +404,7 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 			for (k = 0; k < disks.n; k++) {
 				strbuf_addf(&sb, "%s%s", k ? " " : "",
 				    disks.v[k]);
-				if (!strvec_has_str(&alldisks, disks.v[k]))
+				if (!strvec_has(&alldisks, disks.v[k]))
 					strvec_push(&alldisks, disks.v[k]);
 			}
 			strvec_pushf(config, "dir-%zu: %s", i, paths[i]);

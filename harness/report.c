@@ -655,19 +655,6 @@ report_nightly(struct report *r)
 	report_table_end(r);
 }
 
-/* The directory part of a path ("." when none), malloc'd. */
-static char *
-report_dirname(const char *path)
-{
-	const char	*slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 static void
 report_rmtree_flat(const char *dir, const struct plot_list *l)
 {
@@ -725,7 +712,7 @@ report_plots(struct report *r)
 	}
 	for (i = 0; i < list.n; i++) {
 		if (!r->html) {
-			char	*d = report_dirname(r->o->path);
+			char	*d = path_dir(r->o->path);
 
 			rel = list.v[i].path;
 			if (strcmp(d, ".") != 0 && str_startswith(rel, d) &&

@@ -11,10 +11,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +26,10 @@
 #define SPAWN_MAX_LIVE		1024
 #define SPAWN_ERR_KEEP		(64 * 1024)
 #define SPAWN_DEFAULT_GRACE	(2 * 1000000000LL)
+#define SPAWN_STACK		(256 * 1024)
+
+/* The children's stack: one child at a time runs on it until exec. */
+static void		*child_stack;
 
 extern char **environ;
 
@@ -103,9 +109,108 @@ build_env(char *const *add)
 	return sv.v;
 }
 
+/*
+ * What the child needs; it runs on its own stack in the parent's memory
+ * (CLONE_VM, like posix_spawn), so it must not allocate, and leaves by
+ * exec or _exit only.
+ */
+struct spawn_args {
+	struct child	 *c;
+	char		**envp;
+	int		  handshake;
+	int		  outp[2], errp[2], inp[2], syncp[2], gop[2];
+};
+
+/*
+ * The child side of spawn_start. Sharing the parent's memory instead of a
+ * copy of it (fork) keeps the exec cheap whatever the size of abbench: the
+ * old address space is not torn down inside the timed window.
+ */
+static int
+spawn_child(void *arg)
+{
+	struct spawn_args	*a = arg;
+	struct child		*c = a->c;
+	char *const		*cg;
+	int			 fd, devnull, plen;
+	char			 pidbuf[32];
+
+	if (c->flags & SPAWN_KEEP_GROUP)
+		(void)setsid();
+	else
+		setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	{
+		sigset_t	all;
+
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+	}
+	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
+	for (cg = c->cgroup_procs; cg != NULL && *cg != NULL; cg++) {
+		fd = open(*cg, O_WRONLY);
+		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
+			child_fail(a->syncp[1], *cg, errno);
+		close(fd);
+	}
+	devnull = open("/dev/null", O_RDWR);
+	if (c->flags & SPAWN_STDIN_BUF)
+		dup2(a->inp[0], 0);
+	else if (devnull >= 0)
+		dup2(devnull, 0);
+	if (c->flags & SPAWN_CAPTURE_OUT)
+		dup2(a->outp[1], 1);
+	else if ((c->flags & SPAWN_NULL_OUT) && devnull >= 0)
+		dup2(devnull, 1);
+	if (c->flags & SPAWN_CAPTURE_ERR)
+		dup2(a->errp[1], 2);
+	else if ((c->flags & SPAWN_NULL_ERR) && devnull >= 0)
+		dup2(devnull, 2);
+	if (devnull > 2)
+		close(devnull);
+	if (c->cwd != NULL && chdir(c->cwd) == -1)
+		child_fail(a->syncp[1], c->cwd, errno);
+	if (a->handshake) {
+		/*
+		 * Joining cgroups (an RCU sync on v1) is the harness's
+		 * cost, not the child's: tell the parent we are ready, and
+		 * exec when it has taken the time. Everything else is set
+		 * up already: "go" is exec.
+		 */
+		char	go;
+
+		if (write(a->syncp[1], "R", 1) != 1 ||
+		    read(a->gop[0], &go, 1) != 1)
+			_exit(127);
+	}
+	if (a->envp != NULL)
+		execvpe(c->argv[0], c->argv, a->envp);
+	else
+		execvp(c->argv[0], c->argv);
+	child_fail(a->syncp[1], c->argv[0], errno);
+	_exit(127);
+}
+
+static void
+free_env(char **envp)
+{
+	struct strvec	sv = { envp, 0, 0 };
+
+	if (envp == NULL)
+		return;
+	while (envp[sv.n] != NULL)
+		sv.n++;
+	strvec_clear(&sv);
+}
+
 int
 spawn_start(struct child *c, char **cause)
 {
+	struct spawn_args	 args;
 	int	 outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int	 inp[2] = { -1, -1 }, syncp[2] = { -1, -1 };
 	int	 gop[2] = { -1, -1 };
@@ -140,73 +245,30 @@ spawn_start(struct child *c, char **cause)
 		envp = build_env(c->env_add);
 
 	c->start_ns = now_mono_ns();
-	pid = fork();
+	if (child_stack == NULL) {
+		void	*st = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (st == MAP_FAILED) {
+			e = errno;
+			goto fail_errno;
+		}
+		child_stack = st;
+	}
+	memset(&args, 0, sizeof args);
+	args.c = c;
+	args.envp = envp;
+	args.handshake = handshake;
+	memcpy(args.outp, outp, sizeof outp);
+	memcpy(args.errp, errp, sizeof errp);
+	memcpy(args.inp, inp, sizeof inp);
+	memcpy(args.syncp, syncp, sizeof syncp);
+	memcpy(args.gop, gop, sizeof gop);
+	pid = clone(spawn_child, (char *)child_stack + SPAWN_STACK,
+	    CLONE_VM | SIGCHLD, &args);
 	if (pid == -1) {
 		e = errno;
 		goto fail_errno;
-	}
-	if (pid == 0) {
-		char *const	*cg;
-		int		 fd, devnull;
-		char		 pidbuf[32];
-		int		 plen;
-
-		if (c->flags & SPAWN_KEEP_GROUP)
-			(void)setsid();
-		else
-			setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		{
-			sigset_t	all;
-
-			sigemptyset(&all);
-			sigprocmask(SIG_SETMASK, &all, NULL);
-		}
-		plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
-		for (cg = c->cgroup_procs; cg != NULL && *cg != NULL; cg++) {
-			fd = open(*cg, O_WRONLY);
-			if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
-				child_fail(syncp[1], *cg, errno);
-			close(fd);
-		}
-		if (handshake) {
-			/*
-			 * Joining cgroups (an RCU sync on v1) is the
-			 * harness's cost, not the child's: tell the parent
-			 * we are ready, and exec when it has taken the time.
-			 */
-			char	go;
-
-			if (write(syncp[1], "R", 1) != 1 ||
-			    read(gop[0], &go, 1) != 1)
-				_exit(127);
-		}
-		devnull = open("/dev/null", O_RDWR);
-		if (c->flags & SPAWN_STDIN_BUF)
-			dup2(inp[0], 0);
-		else if (devnull >= 0)
-			dup2(devnull, 0);
-		if (c->flags & SPAWN_CAPTURE_OUT)
-			dup2(outp[1], 1);
-		else if ((c->flags & SPAWN_NULL_OUT) && devnull >= 0)
-			dup2(devnull, 1);
-		if (c->flags & SPAWN_CAPTURE_ERR)
-			dup2(errp[1], 2);
-		else if ((c->flags & SPAWN_NULL_ERR) && devnull >= 0)
-			dup2(devnull, 2);
-		if (devnull > 2)
-			close(devnull);
-		if (c->cwd != NULL && chdir(c->cwd) == -1)
-			child_fail(syncp[1], c->cwd, errno);
-		if (envp != NULL)
-			execvpe(c->argv[0], c->argv, envp);
-		else
-			execvp(c->argv[0], c->argv);
-		child_fail(syncp[1], c->argv[0], errno);
 	}
 	c->pid = pid;
 	/*
@@ -217,14 +279,6 @@ spawn_start(struct child *c, char **cause)
 	if (!(c->flags & SPAWN_KEEP_GROUP))
 		setpgid(pid, pid);
 	live_add(pid);
-	if (envp != NULL) {
-		struct strvec	sv = { envp, 0, 0 };
-
-		while (envp[sv.n] != NULL)
-			sv.n++;
-		strvec_clear(&sv);
-		envp = NULL;
-	}
 	close(syncp[1]);
 	syncp[1] = -1;
 	if (outp[1] != -1)
@@ -274,6 +328,8 @@ spawn_start(struct child *c, char **cause)
 	while (n == -1 && errno == EINTR);
 	close(syncp[0]);
 exec_failed:
+	/* The child has exec'd or is gone: its environment can go. */
+	free_env(envp);
 	if (n > 0) {
 		msg[n] = '\0';
 		if (n > 0 && msg[n - 1] == '\n')
@@ -296,6 +352,7 @@ fail_errno:
 				close(fds[i][1]);
 		}
 	}
+	free_env(envp);
 	return set_cause(cause, "cannot start '%s': %s", c->argv[0],
 	    strerror(e));
 }

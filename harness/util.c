@@ -458,6 +458,36 @@ rmtree(const char *path, char **cause)
 	return 0;
 }
 
+int
+kv_u64(const char *text, const char *key, uint64_t *out)
+{
+	size_t		 n = strlen(key);
+	const char	*p = text;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, n) == 0 && p[n] == ' ') {
+			*out = strtoull(p + n + 1, NULL, 10);
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return -1;
+}
+
+char *
+path_dir(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
 char *
 strtrim(char *s)
 {

@@ -100,6 +100,14 @@ int	 write_small_file(const char *path, const char *value, char **cause);
  * path is fine.
  */
 int	 rmtree(const char *path, char **cause);
+/*
+ * The number after "KEY " at the start of a line of a key/value text
+ * (cgroup memory.stat, cpu.stat): 0 with *out, or -1 when no line has it.
+ */
+int	 kv_u64(const char *text, const char *key, uint64_t *out);
+/* The directory part of a path ("." when it has none, "/" for "/x"),
+ * malloc'd. */
+char	*path_dir(const char *path);
 /* Strip leading and trailing white space in place; returns s. */
 char	*strtrim(char *s);
 int	 str_startswith(const char *s, const char *prefix);

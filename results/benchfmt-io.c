@@ -504,8 +504,8 @@ import_benchfmt(struct store *st, char *const *args, size_t nargs,
 	struct store_run	 r;
 	struct bf_units		*units = NULL;
 	const char		*unit, *key, *value;
-	size_t			 i, j, first_warning = warnings->n;
-	int			 plan_idx = 0, position;
+	size_t			 i, first_warning = warnings->n;
+	int			 plan_idx = 0, position, rc = -1;
 
 	*run_id = 0;
 	*nvalues = 0;
@@ -513,11 +513,7 @@ import_benchfmt(struct store *st, char *const *args, size_t nargs,
 		return set_cause(cause, "no files to import");
 	import_labels(args, nargs, &labels, &paths);
 	for (i = 0; i < labels.n; i++) {
-		for (j = 0; j < arms.n; j++) {
-			if (strcmp(arms.v[j], labels.v[i]) == 0)
-				break;
-		}
-		if (j == arms.n)
+		if (!strvec_has(&arms, labels.v[i]))
 			strvec_push(&arms, labels.v[i]);
 		if (i > 0)
 			strbuf_addc(&argtext, ' ');
@@ -563,22 +559,18 @@ import_benchfmt(struct store *st, char *const *args, size_t nargs,
 	if (store_commit(st, cause) != 0)
 		goto fail_nostore;
 	*run_id = r.id;
-	free(r.uuid);
-	bf_units_free(units);
-	strvec_clear(&labels);
-	strvec_clear(&paths);
-	strvec_clear(&arms);
-	strbuf_release(&argtext);
-	return 0;
+	rc = 0;
+	goto out;
 fail:
 	store_rollback(st);
 fail_nostore:
+	*nvalues = 0;
+out:
 	free(r.uuid);
 	bf_units_free(units);
 	strvec_clear(&labels);
 	strvec_clear(&paths);
 	strvec_clear(&arms);
 	strbuf_release(&argtext);
-	*nvalues = 0;
-	return -1;
+	return rc;
 }

@@ -356,18 +356,6 @@ get_be32(const unsigned char *p)
 	    (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-static char *
-dir_of(const char *path)
-{
-	const char	*slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 /* What the raw file says before SQLite opens it. */
 struct store_file_info {
 	int		empty;		/* zero length */
@@ -602,7 +590,7 @@ fail:
 static int
 store_check_writable(const char *path, int exists, char **cause)
 {
-	char	*dir = dir_of(path);
+	char	*dir = path_dir(path);
 	int	 ok = access(dir, W_OK) == 0;
 
 	if (!ok) {
@@ -646,7 +634,8 @@ store_set_pragmas(struct store *st, int flags, char **cause)
 static int
 store_open_readonly(struct store *st, char **cause)
 {
-	char	*dir = dir_of(st->path), *wal = xasprintf("%s-wal", st->path);
+	char	*dir = path_dir(st->path);
+	char	*wal = xasprintf("%s-wal", st->path);
 	int	 dir_w = access(dir, W_OK) == 0;
 	int	 file_w = access(st->path, W_OK) == 0;
 	int	 have_wal = access(wal, F_OK) == 0;
@@ -719,7 +708,7 @@ store_open(const char *path, int flags, char **cause)
 		}
 		if ((flags & STORE_READONLY) &&
 		    version < STORE_SCHEMA_VERSION) {
-			char	*dir = dir_of(path);
+			char	*dir = path_dir(path);
 			int	 w = access(path, W_OK) == 0 &&
 			    access(dir, W_OK) == 0;
 

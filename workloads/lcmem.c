@@ -16,35 +16,16 @@
 #include "harness/util.h"
 #include "workloads/lcmem.h"
 
-/* The value of "KEY N" in a key/value text (memory.stat); 0 if found. */
-static int
-lcmem_kv(const char *text, const char *key, uint64_t *out)
-{
-	size_t		 klen = strlen(key);
-	const char	*p = text;
-
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p, key, klen) == 0 && p[klen] == ' ') {
-			*out = strtoull(p + klen + 1, NULL, 10);
-			return 0;
-		}
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return -1;
-}
-
 /* v1: the hierarchical total_KEY, else KEY. */
 static int
 lcmem_kv1(const char *text, const char *key, uint64_t *out)
 {
 	char	*tkey = xasprintf("total_%s", key);
-	int	 r = lcmem_kv(text, tkey, out);
+	int	 r = kv_u64(text, tkey, out);
 
 	free(tkey);
 	if (r == -1)
-		r = lcmem_kv(text, key, out);
+		r = kv_u64(text, key, out);
 	return r;
 }
 
@@ -63,13 +44,27 @@ lcmem_parse_memstat(const char *text, int version, struct lcmem_cg *cg,
 		/* v1 memory.stat has no slab breakdown: see below. */
 		return 0;
 	}
-	if (lcmem_kv(text, "anon", &cg->anon) == -1)
+	if (kv_u64(text, "anon", &cg->anon) == -1)
 		return set_cause(cause, "memory.stat: no 'anon'");
-	if (lcmem_kv(text, "file", &cg->file) == -1)
+	if (kv_u64(text, "file", &cg->file) == -1)
 		return set_cause(cause, "memory.stat: no 'file'");
-	(void)lcmem_kv(text, "shmem", &cg->shmem);
-	(void)lcmem_kv(text, "slab_reclaimable", &cg->slab_reclaimable);
+	(void)kv_u64(text, "shmem", &cg->shmem);
+	(void)kv_u64(text, "slab_reclaimable", &cg->slab_reclaimable);
 	return 0;
+}
+
+/* A file's text, or NULL with "cannot read 'PATH': why". */
+static char *
+lcmem_read(const char *path, int small, char **cause)
+{
+	char	*text, *c = NULL;
+
+	text = small ? read_small_file(path, &c) : read_file(path, NULL, &c);
+	if (text == NULL) {
+		set_cause(cause, "cannot read '%s': %s", path, c);
+		free(c);
+	}
+	return text;
 }
 
 int
@@ -77,34 +72,25 @@ lcmem_cg_read(const char *dir, int version, struct lcmem_cg *cg,
     char **cause)
 {
 	char	*path, *text, *c = NULL;
-	int	 r;
+	int	 r = -1;
 
 	path = xasprintf("%s/%s", dir, version == 1 ?
 	    "memory.usage_in_bytes" : "memory.current");
-	text = read_small_file(path, &c);
-	if (text == NULL) {
-		set_cause(cause, "cannot read '%s': %s", path, c);
-		free(c);
-		free(path);
+	text = lcmem_read(path, 1, cause);
+	free(path);
+	if (text == NULL)
 		return -1;
-	}
 	cg->usage = strtoull(text, NULL, 10);
 	free(text);
-	free(path);
 	path = xasprintf("%s/memory.stat", dir);
-	text = read_file(path, NULL, &c);
-	if (text == NULL) {
-		set_cause(cause, "cannot read '%s': %s", path, c);
-		free(c);
-		free(path);
-		return -1;
+	if ((text = lcmem_read(path, 0, cause)) != NULL) {
+		r = lcmem_parse_memstat(text, version, cg, &c);
+		if (r == -1) {
+			set_cause(cause, "'%s': %s", path, c);
+			free(c);
+		}
+		free(text);
 	}
-	r = lcmem_parse_memstat(text, version, cg, &c);
-	if (r == -1) {
-		set_cause(cause, "'%s': %s", path, c);
-		free(c);
-	}
-	free(text);
 	free(path);
 	return r;
 }
@@ -199,36 +185,27 @@ int
 lcmem_proc_read(long pid, struct lcmem_proc *p, char **cause)
 {
 	char	*path, *text, *c = NULL;
-	int	 r;
+	int	 r = -1;
 
 	path = xasprintf("/proc/%ld/smaps_rollup", pid);
-	text = read_file(path, NULL, &c);
-	if (text == NULL) {
-		set_cause(cause, "cannot read '%s': %s", path, c);
-		free(c);
-		free(path);
-		return -1;
-	}
-	r = lcmem_parse_smaps_rollup(text, p, &c);
-	free(text);
-	if (r == -1) {
-		set_cause(cause, "'%s': %s", path, c);
-		free(c);
-		free(path);
-		return -1;
+	if ((text = lcmem_read(path, 0, cause)) != NULL) {
+		r = lcmem_parse_smaps_rollup(text, p, &c);
+		if (r == -1) {
+			set_cause(cause, "'%s': %s", path, c);
+			free(c);
+		}
+		free(text);
 	}
 	free(path);
-	path = xasprintf("/proc/%ld/status", pid);
-	text = read_file(path, NULL, &c);
-	if (text == NULL) {
-		set_cause(cause, "cannot read '%s': %s", path, c);
-		free(c);
-		free(path);
+	if (r == -1)
 		return -1;
-	}
+	path = xasprintf("/proc/%ld/status", pid);
+	text = lcmem_read(path, 0, cause);
+	free(path);
+	if (text == NULL)
+		return -1;
 	p->threads = lcmem_parse_threads(text);
 	free(text);
-	free(path);
 	return 0;
 }
 

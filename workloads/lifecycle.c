@@ -147,6 +147,19 @@ lc_rootfs(const struct workload *wl, const struct arm *arm)
 	return oci_default_rootfs();
 }
 
+void
+lc_idle_cmd(const struct workload *wl, const struct arm *arm,
+    struct strvec *cmd)
+{
+	if (workload_get(wl, arm, "cmd") != NULL) {
+		workload_get_words(wl, arm, "cmd", cmd);
+		return;
+	}
+	strvec_push(cmd, "touchmem");
+	strvec_pushf(cmd, "%llu", (unsigned long long)
+	    workload_get_size(wl, arm, "touch", 0));
+}
+
 int
 lc_sleep(struct run_ctx *ctx, int64_t ns)
 {

@@ -56,6 +56,11 @@ int		 lc_oci_spec(struct run_ctx *ctx, struct workload *wl,
  * else the default: $ABBENCH_ROOTFS or the tools rootfs). */
 const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
 
+/* The idle program: `cmd`, else touchmem TOUCH (the `touch` key; see
+ * LC_IDLE_CMD_OPTS). */
+void		 lc_idle_cmd(const struct workload *wl,
+		    const struct arm *arm, struct strvec *cmd);
+
 /* The executor's name: the `executor` key or the type's default. */
 const char	*lc_executor(const struct workload *wl);
 
@@ -68,5 +73,12 @@ int		 lc_sleep(struct run_ctx *ctx, int64_t ns);
 	{ "name-tags", OPT_STR, OPT_LIST, NULL, 0, 0, NULL, \
 	    "tags added to benchmark names, in this order: vcpus " \
 	    "(vcpus=N of the host), containers, quota, touch" }
+
+/* The keys of lc_idle_cmd. */
+#define LC_IDLE_CMD_OPTS \
+	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL, \
+	    "memory the idle program touches (touchmem SIZE)" }, \
+	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL, \
+	    "the idle program (default: touchmem TOUCH)" }
 
 #endif

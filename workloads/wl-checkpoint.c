@@ -37,10 +37,7 @@ static const struct opt_spec ckpt_opts[] = {
 	    "wait this long after start before the checkpoint" },
 	{ "restored-settle", OPT_DURATION, OPT_ARM, "500ms", 0, 3600, NULL,
 	    "wait this long after restore before reading memory" },
-	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL,
-	    "memory the idle program touches (touchmem SIZE)" },
-	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
-	    "the container's program (default: touchmem TOUCH)" },
+	LC_IDLE_CMD_OPTS,
 	{ "docker", OPT_BOOL, 0, "no", 0, 0, NULL,
 	    "also checkpoint/restore through docker (experimental daemon)" },
 	{ "docker-image", OPT_STR, 0, "abbench/tools", 0, 0, NULL,
@@ -60,18 +57,6 @@ ckpt_validate(const struct experiment *e, struct workload *wl, char **cause)
 		return set_cause(cause, "executor: checkpoint drives runsc "
 		    "directly (executor = oci)");
 	return 0;
-}
-
-static void
-ckpt_cmd(const struct workload *wl, const struct arm *arm, struct strvec *cmd)
-{
-	if (workload_get(wl, arm, "cmd") != NULL) {
-		workload_get_words(wl, arm, "cmd", cmd);
-		return;
-	}
-	strvec_push(cmd, "touchmem");
-	strvec_pushf(cmd, "%llu", (unsigned long long)
-	    workload_get_size(wl, arm, "touch", 0));
 }
 
 static void
@@ -109,7 +94,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 
 	if ((dir = lc_workdir(ctx, wl, cause)) == NULL)
 		return -1;
-	ckpt_cmd(wl, arm, &cmd);
+	lc_idle_cmd(wl, arm, &cmd);
 	if (lc_oci_spec(ctx, wl, arm, cmd.v, &spec, &flags, cause) == -1)
 		goto done;
 	if (!oci_runtime_is_runsc(spec.runtime)) {
@@ -196,7 +181,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		rt = strrchr(arm->runtime, '/');
 		rt = rt != NULL ? rt + 1 : arm->runtime;
 	}
-	ckpt_cmd(wl, arm, &cmd);
+	lc_idle_cmd(wl, arm, &cmd);
 	memset(&spec, 0, sizeof spec);
 	spec.argv = cmd.v;
 	spec.name = wl->name;

@@ -90,30 +90,18 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
-	char			*cause = NULL, *how;
+	char			*how;
 	int			 ok = 0;
 	size_t			 i;
 
-	memset(&spec, 0, sizeof spec);
-	memset(&st, 0, sizeof st);
 	workload_get_words(wl, arm, "args", &argv);
 	workload_get_words(wl, arm, "report", &report);
 	workload_get_words(wl, arm, "ok-status", &okst);
-	spec.argv = argv.v;
-	spec.env = arm->env.v;
-	spec.name = wl->name;
+	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.cpus = workload_get_float(wl, arm, "cpu", 0);
 	spec.memory = workload_get_size(wl, arm, "memory", 0);
-	if (wl->exec->start(ctx, &spec, &proc, &cause) == -1) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
 		goto done;
-	}
-	if (wl->exec->wait(ctx, proc, ctx->deadline_ns, &st, &cause) == -1) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
-		goto done;
-	}
-	out->start_ns = st.start_ns;
-	out->end_ns = st.end_ns;
 	if (st.timed_out) {
 		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
 		    "'%s' timed out after %.3gs", argv.v[0],
@@ -150,7 +138,6 @@ done:
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
-	free(cause);
 	strvec_clear(&argv);
 	strvec_clear(&report);
 	strvec_clear(&okst);

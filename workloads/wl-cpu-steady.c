@@ -581,13 +581,7 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 
 	sb = xcalloc((size_t)n, sizeof *sb);
 	for (i = 0; i < (size_t)n; i++) {
-		memset(&spec, 0, sizeof spec);
-		spec.argv = argv.v;
-		spec.env = arm->env.v;
-		spec.name = wl->name;
-		spec.runtime = arm->runtime;
-		spec.runtime_args = arm->runtime_args.v;
-		spec.image = workload_get(wl, arm, "image");
+		workload_spec_init(&spec, wl, arm, argv.v);
 		spec.capture = 1;
 		spec.detach = 1;
 		if (mnt.type != NULL) {

@@ -530,13 +530,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			strvec_push(&av, FIO_SYNC_DIR "/go");
 		push_measured(&av, wl, arm, i, datadir);
 		free(ready_in);
-		memset(&spec, 0, sizeof spec);
-		spec.argv = av.v;
-		spec.env = arm->env.v;
-		spec.name = wl->name;
+		workload_spec_init(&spec, wl, arm, av.v);
 		spec.runtime = rt;
-		spec.runtime_args = arm->runtime_args.v;
-		spec.image = workload_get(wl, arm, "image");
 		spec.cpus = workload_get_float(wl, arm, "cpu", 0);
 		spec.memory = workload_get_size(wl, arm, "memory", 0);
 		spec.mounts = mounts;

@@ -178,11 +178,10 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
-	char			*cause = NULL, *how, *tail;
+	char			*how, *tail;
 	size_t			 i;
 	int			 n, nerr;
 
-	memset(&spec, 0, sizeof spec);
 	memset(&st, 0, sizeof st);
 	workload_get_words(wl, arm, "args", &words);
 	for (i = 0; i < words.n; i++)
@@ -198,23 +197,10 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 		}
 	}
 	nerr = (int)workload_get_int(wl, arm, "err-lines", 10);
-	spec.argv = argv.v;
-	spec.env = arm->env.v;
-	spec.name = wl->name;
-	spec.runtime = arm->runtime;
-	spec.runtime_args = arm->runtime_args.v;
-	spec.image = workload_get(wl, arm, "image");
+	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.capture = 1;
-	if (wl->exec->start(ctx, &spec, &proc, &cause) == -1) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
 		goto done;
-	}
-	if (wl->exec->wait(ctx, proc, ctx->deadline_ns, &st, &cause) == -1) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
-		goto done;
-	}
-	out->start_ns = st.start_ns;
-	out->end_ns = st.end_ns;
 	tail = st.err != NULL ? last_lines(st.err, strlen(st.err), nerr) :
 	    xstrdup("");
 	if (st.timed_out) {
@@ -249,7 +235,6 @@ done:
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
-	free(cause);
 	strvec_clear(&words);
 	strvec_clear(&argv);
 }

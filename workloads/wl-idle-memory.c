@@ -39,10 +39,7 @@ static const struct opt_spec idle_opts[] = {
 	    "idle containers per sample" },
 	{ "settle", OPT_DURATION, OPT_ARM, "10s", 0, 3600, NULL,
 	    "wait this long after the last start before reading" },
-	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL,
-	    "memory the idle program touches (touchmem SIZE)" },
-	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
-	    "the idle program (default: touchmem TOUCH)" },
+	LC_IDLE_CMD_OPTS,
 	{ "quota", OPT_CHOICE, OPT_ARM, "none", 0, 0, "none leaf parent",
 	    "CPU quota: none, on each container (leaf), or on a parent "
 	    "cgroup of all of them (parent)" },
@@ -115,20 +112,9 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	long			  i, started = 0;
 
 	procs = xcalloc((size_t)n, sizeof *procs);
-	memset(&spec, 0, sizeof spec);
 	memset(&q, 0, sizeof q);
-	if (workload_get(wl, arm, "cmd") != NULL)
-		workload_get_words(wl, arm, "cmd", &cmd);
-	else {
-		strvec_push(&cmd, "touchmem");
-		strvec_pushf(&cmd, "%llu", (unsigned long long)
-		    workload_get_size(wl, arm, "touch", 0));
-	}
-	spec.argv = cmd.v;
-	spec.env = arm->env.v;
-	spec.name = wl->name;
-	spec.runtime = arm->runtime;
-	spec.image = workload_get(wl, arm, "image");
+	lc_idle_cmd(wl, arm, &cmd);
+	workload_spec_init(&spec, wl, arm, cmd.v);
 	spec.detach = 1;
 	qtag = lc_new_id(ctx, wl, "q");
 	if (quota_mode_parse(quota, &qmode, &cause) == -1 ||

@@ -1,6 +1,7 @@
 /*
- * The static table of workload types, and the sample_result helpers every
- * type uses to report metrics or a failure.
+ * The static table of workload types, the sample_result helpers every
+ * type uses to report metrics or a failure, and what they share to run
+ * programs through an executor.
  */
 #include "config.h"
 
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/exec.h"
+#include "harness/runner.h"
 #include "harness/util.h"
 #include "workloads/workload.h"
 
@@ -91,4 +94,36 @@ sample_result_release(struct sample_result *r)
 	strvec_clear(&r->failed);
 	strvec_clear(&r->failed_error);
 	memset(r, 0, sizeof *r);
+}
+
+void
+workload_spec_init(struct exec_spec *spec, const struct workload *wl,
+    const struct arm *arm, char *const *argv)
+{
+	memset(spec, 0, sizeof *spec);
+	spec->argv = argv;
+	spec->env = arm->env.v;
+	spec->name = wl->name;
+	spec->runtime = arm->runtime;
+	spec->runtime_args = arm->runtime_args.v;
+	spec->image = workload_get(wl, arm, "image");
+}
+
+int
+workload_run_program(struct run_ctx *ctx, struct workload *wl,
+    const struct exec_spec *spec, struct exec_proc **proc,
+    struct exec_status *st, struct sample_result *out)
+{
+	char	*cause = NULL;
+
+	memset(st, 0, sizeof *st);
+	if (wl->exec->start(ctx, spec, proc, &cause) == -1 ||
+	    wl->exec->wait(ctx, *proc, ctx->deadline_ns, st, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	out->start_ns = st->start_ns;
+	out->end_ns = st->end_ns;
+	return 0;
 }

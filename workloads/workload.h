@@ -20,6 +20,9 @@
 #include "harness/experiment.h"
 
 struct run_ctx;
+struct exec_spec;
+struct exec_status;
+struct exec_proc;
 
 /* One value produced by a sample. */
 struct metric {
@@ -79,6 +82,23 @@ struct workload_ops {
 };
 
 const struct workload_ops	*workload_lookup(const char *type);
+
+/*
+ * Zero spec and fill what every workload passes its executor for an arm:
+ * argv, the arm's env, the workload's name, the arm's runtime and its
+ * global flags, the workload's image.
+ */
+void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
+	    const struct arm *arm, char *const *argv);
+/*
+ * Run one program through the workload's executor until it ends or the
+ * sample's deadline passes, and take the sample's window from its times.
+ * 0 with *st filled (the caller checks st->timed_out and st->status), or
+ * -1 with the sample failed. *proc is the caller's to destroy once set.
+ */
+int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
+	    const struct exec_spec *spec, struct exec_proc **proc,
+	    struct exec_status *st, struct sample_result *out);
 /* NULL-terminated list of every type, for help and validation. */
 extern const struct workload_ops *const workload_types[];
 

@@ -6,6 +6,10 @@
 #   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "")
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
+#   fio_all_ok                  all 10 samples ok (1 test)
+#   fio_total_up LABEL FACTOR   LABEL's total iops significantly higher
+#                               with slice_idle 0, its median by more than
+#                               FACTOR (2 tests)
 #   fio_checks_after            the leak and restore checks (6 tests)
 
 fio_setup() {
@@ -18,9 +22,7 @@ fio_setup() {
 }
 
 fio_need_docker() {
-	require_cmd docker
-	timeout 20 docker info >/dev/null 2>&1 ||
-	    skip_all "dockerd is not running (scripts/start-dockerd)"
+	require_dockerd
 	timeout 20 docker image inspect abbench/tools >/dev/null 2>&1 ||
 	    "$ABBENCH_SRCDIR/scripts/build-image" >/dev/null ||
 	    skip_all "cannot build the tools image"
@@ -70,6 +72,22 @@ fio_significant_up() {
 	fio_line=$(grep -E "^$1 " "$TEST_TMP/stat.out")
 	diag "$fio_line"
 	echo "$fio_line" | grep -Eq '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)'
+}
+
+fio_all_ok() {
+	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx)
+	    FROM samples WHERE status = 'ok'")" 10 "10 samples, all ok"
+}
+
+fio_total_up() {
+	fio_significant_up "Multi/c4/$1-total"
+	ok $? "$1 total iops significantly higher with slice_idle 0"
+	fio_t8=$(fio_total idle8 "$1")
+	fio_t0=$(fio_total idle0 "$1")
+	diag "median total iops: slice_idle 8 $fio_t8, slice_idle 0 $fio_t0"
+	awk -v a="$fio_t8" -v b="$fio_t0" -v f="$2" \
+	    'BEGIN { exit !(b > f * a) }'
+	ok $? "median total grows by more than ${2}x"
 }
 
 fio_checks_after() {

@@ -16,6 +16,11 @@
 #   require_root        skip_all unless uid 0
 #   require_cmd CMD...  skip_all unless every CMD is on PATH
 #   require_scheduler S skip_all unless loop devices offer I/O scheduler S
+#   require_dockerd [RUNTIME]
+#                       skip_all unless docker is installed, its daemon
+#                       answers (within 20 s) and has RUNTIME registered
+#   any_image           IMAGE: abbench/tools if present, else any image;
+#                       skip_all if there is none
 # Loop devices (root):
 #   make_bfq_loop [SIZE_MB]  a sparse file under /var/tmp, attached with
 #                       `losetup --direct-io=on --find --show`, mkfs.ext4 -q,
@@ -27,6 +32,9 @@
 #                       made (idempotent). lib.sh installs an EXIT trap that
 #                       calls it and removes $TEST_TMP; a test that sets its
 #                       own EXIT trap must call lib_cleanup from it.
+# Experiments:
+#   fast_slow_exp FILE NAME ROUNDS   a command experiment: arm fast runs
+#                       `true`, arm slow `sleep 0.01` (a clear difference)
 # Other:
 #   TEST_TMP            a private temporary directory (removed at exit)
 #   ABBENCH             the binary under test (from make check), defaults to
@@ -136,6 +144,22 @@ require_scheduler() {
 	[ "$lib_has" = yes ] || skip_all "loop devices do not offer '$1'"
 }
 
+require_dockerd() {
+	require_cmd docker
+	timeout 20 docker info >/dev/null 2>&1 ||
+	    skip_all "dockerd is not running (scripts/start-dockerd)"
+	[ -z "$1" ] || timeout 20 docker info 2>/dev/null |
+	    grep -q "Runtimes:.*$1" || skip_all "$1 is not a docker runtime"
+}
+
+any_image() {
+	IMAGE=abbench/tools
+	timeout 20 docker image inspect "$IMAGE" >/dev/null 2>&1 ||
+	    IMAGE=$(timeout 20 docker images \
+	    --format '{{.Repository}}:{{.Tag}}' | head -n 1)
+	[ -n "$IMAGE" ] || skip_all "no docker image (scripts/build-image)"
+}
+
 # make_bfq_loop [SIZE_MB]
 make_bfq_loop() {
 	lib_size=${1:-256}
@@ -182,6 +206,13 @@ cleanup_loops() {
 		rm -f "$lib_file"
 	done
 	LIB_LOOPS=
+}
+
+fast_slow_exp() {
+	printf '[experiment]\nname = %s\nrounds = %s\n\n' "$2" "$3" >"$1"
+	printf '[arm fast]\nargs = true\n\n[arm slow]\nargs = sleep 0.01\n\n' \
+	    >>"$1"
+	printf '[workload Cmd]\ntype = command\n' >>"$1"
 }
 
 lib_cleanup() {

@@ -2,16 +2,16 @@
 # with busybox and touchmem, and the checks that a run left nothing behind.
 # Source after lib.sh.
 
-LC_IMAGE=abbench/lc-test:1
+# One image per test process: lifecycle tests that run at the same time
+# (make -j, several checkouts) must not remove each other's image.
+LC_IMAGE=abbench/lc-test:$$
 TOUCHMEM=$ABBENCH_BUILDDIR/workloads/idle/touchmem
 
 lc_require() {
 	require_root
-	require_cmd docker runc runsc busybox sqlite3 setsid
+	require_cmd runc runsc busybox sqlite3
 	[ -x "$TOUCHMEM" ] || skip_all "touchmem is not built"
-	timeout 20 docker info >/dev/null 2>&1 || skip_all "dockerd is not running"
-	timeout 20 docker info 2>/dev/null | grep -q 'Runtimes:.*runsc' ||
-	    skip_all "runsc is not a docker runtime"
+	require_dockerd runsc
 }
 
 # A rootfs with busybox and touchmem in $TEST_TMP/rootfs (for oci).
@@ -25,9 +25,11 @@ lc_rootfs() {
 	cp "$TOUCHMEM" "$LC_ROOTFS/usr/local/bin/touchmem"
 }
 
-# The same as a docker image (small: with vfs every run copies it).
+# The same as a docker image (small: with vfs every run copies it),
+# removed at exit (lc_image sets the EXIT trap, which calls lib_cleanup).
 lc_image() {
 	[ -n "${LC_ROOTFS:-}" ] || lc_rootfs
+	trap 'docker rmi -f "$LC_IMAGE" >/dev/null 2>&1; lib_cleanup' EXIT
 	docker image inspect "$LC_IMAGE" >/dev/null 2>&1 && return 0
 	tar -C "$LC_ROOTFS" -c . | timeout 60 docker import \
 	    --change 'ENV PATH=/usr/local/bin:/bin' - "$LC_IMAGE" >/dev/null

@@ -6,9 +6,8 @@
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_root
-require_cmd docker fio busybox runc runsc
-timeout 20 docker info >/dev/null 2>&1 ||
-    skip_all "dockerd is not running (scripts/start-dockerd)"
+require_cmd fio busybox runc runsc
+require_dockerd
 plan 9
 
 repo=abbench-test/tools$$

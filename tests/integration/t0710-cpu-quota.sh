@@ -8,14 +8,10 @@
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_root
-require_cmd docker runsc sqlite3
-docker info >/dev/null 2>&1 || skip_all "dockerd is not running"
-docker info 2>/dev/null | grep -q 'Runtimes:.*runsc' ||
-	skip_all "docker has no runsc runtime"
+require_cmd runsc sqlite3
+require_dockerd runsc
 # The programs are bind-mounted: any image will do.
-IMAGE=$(docker images --format '{{.Repository}}:{{.Tag}}' | head -n 1)
-docker image inspect abbench/tools >/dev/null 2>&1 && IMAGE=abbench/tools
-[ -n "$IMAGE" ] || skip_all "no docker image (scripts/build-image)"
+any_image
 
 DB=$TEST_TMP/q.db
 cat >"$TEST_TMP/q.ini" <<EOF

@@ -7,11 +7,9 @@
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_root
-require_cmd docker runc
-docker info >/dev/null 2>&1 || skip_all "dockerd is not running"
-IMAGE=$(docker images --format '{{.Repository}}:{{.Tag}}' | head -n 1)
-docker image inspect abbench/tools >/dev/null 2>&1 && IMAGE=abbench/tools
-[ -n "$IMAGE" ] || skip_all "no docker image (scripts/build-image)"
+require_cmd runc
+require_dockerd
+any_image
 
 DB=$TEST_TMP/c.db
 cat >"$TEST_TMP/c.ini" <<EOF

@@ -79,20 +79,7 @@ is "$?" 2 "an unknown format exits 2"
 
 # A real run: samples in run order from the stored start times.
 exp=$TEST_TMP/ab.ini
-cat > "$exp" <<EOF2
-[experiment]
-name = plotab
-rounds = 4
-
-[arm fast]
-args = true
-
-[arm slow]
-args = sleep 0.01
-
-[workload Cmd]
-type = command
-EOF2
+fast_slow_exp "$exp" plotab 4
 if "$ABBENCH" run "$exp" --db "$TEST_TMP/r.db" --quiet >/dev/null 2>&1; then
 	out=$("$ABBENCH" plot --db "$TEST_TMP/r.db" last -o "$TEST_TMP/r" \
 	    --format svg)

@@ -6,20 +6,7 @@
 require_cmd gnuplot python3 chromium
 
 db=$TEST_TMP/r.db
-cat > "$TEST_TMP/ab.ini" <<EOF2
-[experiment]
-name = chromeab
-rounds = 6
-
-[arm fast]
-args = true
-
-[arm slow]
-args = sleep 0.01
-
-[workload Cmd]
-type = command
-EOF2
+fast_slow_exp "$TEST_TMP/ab.ini" chromeab 6
 "$ABBENCH" run "$TEST_TMP/ab.ini" --db "$db" --quiet >/dev/null 2>&1
 "$ABBENCH" report --db "$db" last -o "$TEST_TMP/r.html" >/dev/null
 is "$?" 0 "the report is written"

@@ -7,7 +7,6 @@
 . "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
 lc_require
 lc_image
-trap 'docker rmi -f "$LC_IMAGE" >/dev/null 2>&1; lib_cleanup' EXIT
 DB=$TEST_TMP/t.db
 MiB=1048576
 

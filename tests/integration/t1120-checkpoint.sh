@@ -10,7 +10,6 @@ lc_require
 docker info 2>/dev/null | grep -q 'Experimental: true' && dck=yes || dck=no
 lc_rootfs
 lc_image
-trap 'docker rmi -f "$LC_IMAGE" >/dev/null 2>&1; lib_cleanup' EXIT
 DB=$TEST_TMP/t.db
 MiB=1048576
 

@@ -14,28 +14,6 @@
 #include "stats/correct.h"
 #include "tests/unit/tap.h"
 
-static FILE *
-open_ref(const char *file)
-{
-	const char	*dirs[3];
-	char		 path[4096];
-	FILE		*f;
-	int		 i;
-
-	dirs[0] = getenv("ABBENCH_SHARED");
-	dirs[1] = "../shared";
-	dirs[2] = "/work/shared";
-	for (i = 0; i < 3; i++) {
-		if (dirs[i] == NULL || *dirs[i] == '\0')
-			continue;
-		snprintf(path, sizeof(path), "%s/benchstat-data/%s", dirs[i],
-		    file);
-		if ((f = fopen(path, "r")) != NULL)
-			return f;
-	}
-	return NULL;
-}
-
 static int
 same_bits(double a, double b)
 {
@@ -53,7 +31,7 @@ cmp_double(const void *a, const void *b)
 static void
 test_quantile_table(void)
 {
-	FILE			*f = open_ref("quantile_ci_table.txt");
+	FILE			*f = tap_open_ref("quantile_ci_table.txt");
 	char			 line[512], msg[256];
 	struct quantile_ci	 ci;
 	struct bm_summary	 s;
@@ -181,7 +159,7 @@ parse_list(char *s, int *n)
 static void
 test_mann_whitney(void)
 {
-	FILE			*f = open_ref("mann_whitney_reference.txt");
+	FILE			*f = tap_open_ref("mann_whitney_reference.txt");
 	char			 line[65536], *fields[5], *q, *cause;
 	struct bm_ucache	*cache = bm_ucache_new();
 	double			*x1, *x2, want, p, p2;

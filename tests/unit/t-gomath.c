@@ -11,29 +11,6 @@
 #include "stats/gomath.h"
 #include "tests/unit/tap.h"
 
-/* Open FILE of the shared reference data ($ABBENCH_SHARED/benchstat-data). */
-static FILE *
-open_ref(const char *file)
-{
-	const char	*dirs[3];
-	char		 path[4096];
-	FILE		*f;
-	int		 i;
-
-	dirs[0] = getenv("ABBENCH_SHARED");
-	dirs[1] = "../shared";
-	dirs[2] = "/work/shared";
-	for (i = 0; i < 3; i++) {
-		if (dirs[i] == NULL || *dirs[i] == '\0')
-			continue;
-		snprintf(path, sizeof(path), "%s/benchstat-data/%s", dirs[i],
-		    file);
-		if ((f = fopen(path, "r")) != NULL)
-			return f;
-	}
-	return NULL;
-}
-
 static int
 same_bits(double a, double b)
 {
@@ -43,7 +20,7 @@ same_bits(double a, double b)
 static void
 test_math_reference(void)
 {
-	FILE	*f = open_ref("go_math_reference.txt");
+	FILE	*f = tap_open_ref("go_math_reference.txt");
 	char	 line[8192], *fn, *args, *res, *p;
 	int	 n[5] = { 0 }, bad[5] = { 0 }, k;
 	double	 want, got, xs[256];
@@ -108,7 +85,7 @@ test_math_reference(void)
 static void
 test_choose_table(void)
 {
-	FILE	*f = open_ref("go_choose_table.txt");
+	FILE	*f = tap_open_ref("go_choose_table.txt");
 	char	 line[256], hex[64];
 	int	 nn, kk, count = 0, bad = 0;
 	double	 want, got;

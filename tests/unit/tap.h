@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_count;
@@ -48,6 +49,32 @@ tap_ok(int cond, const char *fmt, ...)
 	if (!tap_ok(tap_g_ == tap_w_, __VA_ARGS__)) \
 		TAP_DIAG("got %lld, want %lld", tap_g_, tap_w_); \
 } while (0)
+
+/*
+ * Open FILE of the shared reference data: benchstat-data/FILE under
+ * $ABBENCH_SHARED, ../shared or /work/shared. NULL if none has it.
+ */
+static inline FILE *
+tap_open_ref(const char *file)
+{
+	const char	*dirs[3];
+	char		 path[4096];
+	FILE		*f;
+	int		 i;
+
+	dirs[0] = getenv("ABBENCH_SHARED");
+	dirs[1] = "../shared";
+	dirs[2] = "/work/shared";
+	for (i = 0; i < 3; i++) {
+		if (dirs[i] == NULL || *dirs[i] == '\0')
+			continue;
+		snprintf(path, sizeof(path), "%s/benchstat-data/%s", dirs[i],
+		    file);
+		if ((f = fopen(path, "r")) != NULL)
+			return f;
+	}
+	return NULL;
+}
 
 static inline int
 tap_done(void)
