@@ -172,8 +172,9 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	const char		*rt = workload_get(wl, arm, "docker-runtime");
 	const char		*args[6];
 	char			*cp = NULL, *out_s = NULL, *dir = NULL;
+	char			*c2 = NULL;
 	int64_t			 t0, t1 = 0, t2 = 0;
-	int			 r = -1;
+	int			 r = -1, tries;
 
 	if (ex == NULL)
 		return set_cause(cause, "no docker executor");
@@ -219,10 +220,29 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		    NULL, cause) == -1)
 			goto done;
 	}
-	t2 = now_mono_ns();
-	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
-	    NULL, cause) == -1)
-		goto done;
+	/*
+	 * moby#42900: now and then the daemon fails to hand the checkpoint
+	 * to containerd ("commit failed: content ...: already exists"); a
+	 * second try a moment later works. Only the call that worked is
+	 * timed.
+	 */
+	for (tries = 0;; tries++) {
+		t2 = now_mono_ns();
+		if (exec_docker_cli((char *const *)args,
+		    EXEC_DOCKER_TIMEOUT_NS, NULL, &c2) == 0)
+			break;
+		if (tries == 2 || strstr(c2, "already exists") == NULL) {
+			set_cause(cause, "%s", c2);
+			free(c2);
+			goto done;
+		}
+		free(c2);
+		c2 = NULL;
+		if (lc_sleep(ctx, 1000000000LL) == -1) {
+			set_cause(cause, "interrupted");
+			goto done;
+		}
+	}
 	t2 = now_mono_ns() - t2;
 	{
 		const char	*ins[] = { "inspect", "--format",

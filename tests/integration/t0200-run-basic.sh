@@ -54,7 +54,7 @@ args = true
 args = sh -c "echo broken pipe dream >&2; exit 3"
 
 [arm hangs]
-args = sleep 30
+args = sleep 30.4242
 
 [workload Cmd]
 type = command
@@ -73,7 +73,7 @@ err=$(sqlite3 "$db" "SELECT error FROM samples WHERE run_id = $run AND arm = 'fa
 like "$err" "exited 3" "a failed sample records its exit status"
 like "$err" "broken pipe dream" "a failed sample records the end of stderr"
 is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE run_id = $run AND arm = 'hangs' AND status = 'timeout'")" 3 "the hanging arm has 3 timed-out samples"
-ok "$(pgrep -f 'sleep 30' >/dev/null; [ $? -ne 0 ]; echo $?)" "no hanging child is left"
+ok "$(pgrep -f "sleep 30.4242" >/dev/null; [ $? -ne 0 ]; echo $?)" "no hanging child is left"
 
 # Bad experiment files: file:line:key, exit 2, nothing stored.
 before=$(sqlite3 "$db" "SELECT count(*) FROM runs")
