@@ -1,5 +1,8 @@
 /*
- * Tests of harness/spawn.c's process groups: a grandchild left by a child
+ * Tests of harness/spawn.c: exit statuses and their descriptions, captured
+ * output, stdin, the environment and working directory, exec failures,
+ * deadlines (SIGTERM, then SIGKILL after the grace time), the cgroup
+ * join before exec; and process groups: a grandchild left by a child
  * dies when the child is reaped, unless the child was spawned with
  * SPAWN_KEEP_GROUP (then it survives, in a session of its own), and a
  * timeout still kills the whole group. The test is a child subreaper, so
@@ -8,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +185,138 @@ check_keep_group_no_capture(void)
 	spawn_release(&c);
 }
 
+
+static int64_t
+elapsed(const struct child *c)
+{
+	return c->end_ns - c->start_ns;
+}
+
+static void
+check_basics(const char *dir)
+{
+	struct child	 c;
+	char		*cause = NULL, *d, *procs, *text;
+	int64_t		 t0;
+
+	{
+		char *const	argv[] = { "sh", "-c",
+		    "echo out; echo err >&2; exit 3", NULL };
+
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.flags = SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR;
+		tap_ok(spawn_run(&c, 10 * SEC, &cause) == 0, "a child runs");
+		tap_ok(c.reaped && WIFEXITED(c.status) &&
+		    WEXITSTATUS(c.status) == 3, "its exit status is kept");
+		tap_str_eq(c.out.buf, "out\n", "stdout is captured");
+		tap_str_eq(c.err.buf, "err\n", "stderr is captured");
+		d = spawn_describe_status(c.status, c.timed_out);
+		tap_str_eq(d, "exited 3", "the status reads 'exited 3'");
+		free(d);
+		tap_ok(elapsed(&c) > 0 && elapsed(&c) < 10 * SEC,
+		    "start and end times are ordered");
+		spawn_release(&c);
+	}
+	{
+		char *const	argv[] = { "sh", "-c",
+		    "echo \"$ABB_T_X $ABB_T_Y $(pwd)\"; cat", NULL };
+		char *const	env[] = { "ABB_T_X=one", "ABB_T_Y=two", NULL };
+
+		setenv("ABB_T_X", "old", 1);
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.env_add = env;
+		c.cwd = dir;
+		c.in = "from stdin\n";
+		c.inlen = strlen(c.in);
+		c.flags = SPAWN_CAPTURE_OUT | SPAWN_STDIN_BUF;
+		tap_ok(spawn_run(&c, 10 * SEC, &cause) == 0 &&
+		    WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		    "a child with env, cwd and stdin runs");
+		text = xasprintf("one two %s\nfrom stdin\n", dir);
+		tap_str_eq(c.out.buf, text, "env_add overrides and adds, cwd "
+		    "and stdin reach the child");
+		free(text);
+		spawn_release(&c);
+	}
+	{
+		char *const	argv[] = { "abbench-no-such-program", NULL };
+
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		tap_ok(spawn_start(&c, &cause) == -1 && cause != NULL &&
+		    strstr(cause, "cannot run 'abbench-no-such-program'") !=
+		    NULL && strstr(cause, "No such file") != NULL,
+		    "an exec failure is an error naming the program");
+		free(cause);
+		cause = NULL;
+		spawn_release(&c);
+	}
+	{
+		/* A child that ignores SIGTERM is killed after the grace. */
+		char *const	argv[] = { "sh", "-c",
+		    "trap '' TERM; while :; do sleep 0.05; done", NULL };
+
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.grace_ns = SEC / 5;
+		t0 = now_mono_ns();
+		tap_ok(spawn_run(&c, SEC / 2, &cause) == 0, "a hanging child "
+		    "is reaped at its deadline");
+		tap_ok(c.timed_out && WIFSIGNALED(c.status) &&
+		    WTERMSIG(c.status) == SIGKILL, "one that ignores SIGTERM "
+		    "gets SIGKILL after the grace time");
+		t0 = now_mono_ns() - t0;
+		if (!tap_ok(t0 >= SEC / 2 && t0 < 5 * SEC, "it ends after the "
+		    "deadline plus the grace time"))
+			TAP_DIAG("took %lld ns", (long long)t0);
+		d = spawn_describe_status(c.status, c.timed_out);
+		tap_str_eq(d, "timed out", "the status reads 'timed out'");
+		free(d);
+		spawn_release(&c);
+	}
+	{
+		/* The cgroup join: the child writes its pid first. */
+		char *const	argv[] = { "sh", "-c", "echo $$", NULL };
+		char *const	files[] = { NULL, NULL };
+		long		pid;
+
+		procs = xasprintf("%s/cgroup.procs", dir);
+		close(creat(procs, 0644));
+		((char **)files)[0] = procs;
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		c.flags = SPAWN_CAPTURE_OUT;
+		tap_ok(spawn_run(&c, 10 * SEC, &cause) == 0 &&
+		    WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		    "a child joining cgroups runs");
+		text = read_small_file(procs, &cause);
+		pid = text != NULL ? strtol(text, NULL, 10) : -1;
+		tap_int_eq(pid, c.pid, "it wrote its pid to cgroup.procs "
+		    "before exec");
+		tap_int_eq(strtol(c.out.buf ? c.out.buf : "0", NULL, 10),
+		    c.pid, "and exec'd as the same process");
+		free(text);
+		spawn_release(&c);
+		unlink(procs);
+		free(procs);
+		procs = xasprintf("%s/no/such/cgroup.procs", dir);
+		((char **)files)[0] = procs;
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		tap_ok(spawn_start(&c, &cause) == -1 && cause != NULL &&
+		    strstr(cause, "cgroup.procs") != NULL,
+		    "a cgroup it cannot join is an error, before exec");
+		free(cause);
+		cause = NULL;
+		spawn_release(&c);
+		free(procs);
+	}
+}
+
 int
 main(void)
 {
@@ -192,6 +328,7 @@ main(void)
 		return 0;
 	}
 	pidfile = xasprintf("%s/pid", tmpl);
+	check_basics(tmpl);
 	check_default_kills_group();
 	check_keep_group_survives();
 	check_keep_group_timeout();
