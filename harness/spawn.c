@@ -23,6 +23,25 @@
 
 #include "harness/spawn.h"
 
+/* AddressSanitizer: gcc says so with a macro, clang with a feature. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPAWN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPAWN_ASAN 1
+#endif
+#endif
+#ifdef SPAWN_ASAN
+#include <sanitizer/asan_interface.h>
+/*
+ * The child's code runs on a stack ASan does not know: left instrumented,
+ * its noreturn calls make ASan warn that it cannot clean that stack.
+ */
+#define SPAWN_CHILD_CODE __attribute__((no_sanitize_address))
+#else
+#define SPAWN_CHILD_CODE
+#endif
+
 #define SPAWN_MAX_LIVE		1024
 #define SPAWN_ERR_KEEP		(64 * 1024)
 #define SPAWN_DEFAULT_GRACE	(2 * 1000000000LL)
@@ -73,7 +92,7 @@ spawn_kill_all_now(void)
 	}
 }
 
-static void
+static void SPAWN_CHILD_CODE
 child_fail(int errfd, const char *what, int err)
 {
 	char	buf[512];
@@ -126,7 +145,7 @@ struct spawn_args {
  * copy of it (fork) keeps the exec cheap whatever the size of abbench: the
  * old address space is not torn down inside the timed window.
  */
-static int
+static int SPAWN_CHILD_CODE
 spawn_child(void *arg)
 {
 	struct spawn_args	*a = arg;
@@ -255,6 +274,14 @@ spawn_start(struct child *c, char **cause)
 		}
 		child_stack = st;
 	}
+#ifdef SPAWN_ASAN
+	/*
+	 * The last child left the shadow of its frames as it was when it
+	 * exec'd (it never returned to clean it), and instrumented code
+	 * assumes a new frame's locals start out unpoisoned.
+	 */
+	__asan_unpoison_memory_region(child_stack, SPAWN_STACK);
+#endif
 	memset(&args, 0, sizeof args);
 	args.c = c;
 	args.envp = envp;

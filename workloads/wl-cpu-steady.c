@@ -28,6 +28,7 @@
 
 #include "harness/cgroup.h"
 #include "harness/exec-docker.h"
+#include "harness/exec-oci.h"
 #include "harness/exec.h"
 #include "harness/quota.h"
 #include "harness/runner.h"
@@ -38,6 +39,9 @@
 #define SANDBOX_BIN_DIR		"/abbench-cpu"
 #define COLLECT_TIMEOUT_NS	(20 * 1000000000LL)
 #define PERF_TIMEOUT_NS		(10 * 1000000000LL)
+
+/* How long a sandbox may take to appear in its cgroup. */
+#define STEADY_CGROUP_WAIT_NS	(30 * 1000000000LL)
 
 static const struct opt_spec steady_opts[] = {
 	{ "program", OPT_STR, OPT_LIST, "burner", 0, 0, NULL,
@@ -465,13 +469,16 @@ steady_collect(struct run_ctx *ctx, const struct exec_ops *ex,
 		}
 		return 0;
 	}
-	/* local (and others whose pid is the program): SIGTERM makes it
-	 * report and exit; otherwise it exits on its own (-d). */
+	/* SIGTERM makes the program report and exit: to the process for
+	 * local, through the runtime for oci; otherwise it exits on its own
+	 * (-d). */
 	for (i = 0; i < n; i++) {
 		long	pid = ex->pid(sb[i].proc);
 
 		if (pid > 0 && strcmp(ex->name, "local") == 0)
 			kill((pid_t)pid, SIGTERM);
+		else if (strcmp(ex->name, "oci") == 0)
+			(void)oci_kill(sb[i].proc, "TERM", NULL);
 	}
 	for (i = 0; i < n; i++) {
 		int64_t	dl = ctx->deadline_ns > 0 ? ctx->deadline_ns :
@@ -604,10 +611,26 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 		}
 	}
 	for (i = 0; i < (size_t)n; i++) {
-		sb[i].usage_dir = ex->cgroup_dir(sb[i].proc,
-		    version == 2 ? NULL : "cpuacct");
-		sb[i].cpu_dir = ex->cgroup_dir(sb[i].proc,
-		    version == 2 ? NULL : "cpu");
+		/*
+		 * An executor that starts asynchronously (oci's `run`) has
+		 * a cgroup only once the runtime has made the container.
+		 */
+		int64_t	until = now_mono_ns() + STEADY_CGROUP_WAIT_NS;
+
+		for (;;) {
+			sb[i].usage_dir = ex->cgroup_dir(sb[i].proc,
+			    version == 2 ? NULL : "cpuacct");
+			sb[i].cpu_dir = ex->cgroup_dir(sb[i].proc,
+			    version == 2 ? NULL : "cpu");
+			if ((sb[i].usage_dir != NULL &&
+			    sb[i].cpu_dir != NULL) || now_mono_ns() > until ||
+			    run_should_stop(ctx))
+				break;
+			free(sb[i].usage_dir);
+			free(sb[i].cpu_dir);
+			sb[i].usage_dir = sb[i].cpu_dir = NULL;
+			usleep(20000);
+		}
 		if (sb[i].usage_dir == NULL || sb[i].cpu_dir == NULL) {
 			cause = xasprintf("sandbox %zu of %ld: no cgroup (did "
 			    "it exit?)", i + 1, n);
