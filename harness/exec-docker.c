@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,7 @@ struct exec_proc {
 	long		 pid;		/* State.Pid, 0 = unknown */
 	char		*cgroup_text;	/* /proc/PID/cgroup while running */
 	int64_t		 start_ns;
+	int		 start_failed;	/* reap what the runtime leaked */
 };
 
 static const char *
@@ -223,6 +226,86 @@ push_run_args(struct run_ctx *ctx, const struct exec_spec *spec,
 	strvec_pushv(av, spec->argv);
 }
 
+/*
+ * Pitfall 3: a runsc container that failed to start leaves its
+ * containerd shim running (with its task directory and runsc state) even
+ * after `docker rm -f`. Kill the shim of that container id only, and
+ * remove what it kept.
+ */
+void
+exec_docker_reap_failed(const char *id)
+{
+	static const char *const state[] = {
+		"/run/docker/containerd/daemon/io.containerd.runtime.v2.task/"
+		    "moby",
+		"/var/run/docker/runtime-runc/moby",
+	};
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 i;
+
+	if (id == NULL || strlen(id) < 12 || strchr(id, '/') != NULL)
+		return;
+	if ((d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			char	*path, *cmd;
+			size_t	 len, off;
+			int	 shim = 0, want = 0;
+
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			path = xasprintf("/proc/%s/cmdline", de->d_name);
+			cmd = read_file(path, &len, NULL);
+			free(path);
+			/* NUL-separated: "containerd-shim..." ... "-id" ID */
+			for (off = 0; cmd != NULL && off < len;
+			    off += strlen(cmd + off) + 1) {
+				if (off == 0 &&
+				    strstr(cmd, "containerd-shim") != NULL)
+					shim = 1;
+				if (want && strcmp(cmd + off, id) == 0)
+					shim = shim == 1 ? 2 : shim;
+				want = strcmp(cmd + off, "-id") == 0;
+			}
+			free(cmd);
+			if (shim == 2)
+				kill((pid_t)atol(de->d_name), SIGKILL);
+		}
+		closedir(d);
+	}
+	for (i = 0; i < ARRAY_SIZE(state); i++) {
+		char	*dir = xasprintf("%s/%s", state[i], id);
+
+		(void)rmtree(dir, NULL);
+		free(dir);
+	}
+}
+
+int
+exec_docker_rm(const char *name, int failed, char **cause)
+{
+	char	*c = NULL, *id = NULL;
+
+	if (failed && docker_do(EXEC_DOCKER_TIMEOUT_NS, &id, NULL,
+	    "inspect", "-f", "{{.Id}}", name, NULL) == -1) {
+		free(id);
+		id = NULL;
+	}
+	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, &c, "rm", "-f", "-v",
+	    name, NULL) == -1 && strstr(c, "No such container") == NULL) {
+		set_cause(cause, "cannot remove container '%s': %s", name, c);
+		free(c);
+		free(id);
+		return -1;
+	}
+	free(c);
+	if (id != NULL) {
+		exec_docker_reap_failed(strtrim(id));
+		free(id);
+	}
+	return 0;
+}
+
 static void
 docker_remove(struct run_ctx *ctx, struct exec_proc *p)
 {
@@ -230,13 +313,11 @@ docker_remove(struct run_ctx *ctx, struct exec_proc *p)
 
 	if (p->name == NULL)
 		return;
-	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, &c, "rm", "-f", "-v",
-	    p->name, NULL) == -1 && strstr(c, "No such container") == NULL) {
-		warning("cannot remove container '%s': %s", p->name, c);
+	if (exec_docker_rm(p->name, p->start_failed, &c) == -1) {
+		warning("%s", c);
 		free(c);
 		return;
 	}
-	free(c);
 	if (ctx != NULL && p->journal > 0)
 		run_forget_object(ctx, p->journal);
 	p->journal = -1;
@@ -353,6 +434,7 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec0,
 fail:
 	/* A runsc container that failed to start leaks its shim and state
 	 * unless it is removed (pitfall 3). */
+	p->start_failed = 1;
 	free(out);
 	free(err);
 	if (!p->attached)

@@ -23,6 +23,15 @@ struct exec_proc;
  * stdout (malloc'd into *out when out is not NULL); fails with docker's
  * stderr in *cause on a non-zero exit or on the timeout.
  */
+/*
+ * `docker rm -f -v NAME`; failed = the container never started properly,
+ * so also kill the containerd shim a failed runsc start leaves behind and
+ * remove its state (pitfall 3). A container that is gone already is fine.
+ */
+int		 exec_docker_rm(const char *name, int failed, char **cause);
+/* The shim part of that, for a container already removed (--rm): kill
+ * the containerd shim of full container id ID and remove its state. */
+void		 exec_docker_reap_failed(const char *id);
 int		 exec_docker_cli(char *const *args, int64_t timeout_ns,
 		    char **out, char **cause);
 /*

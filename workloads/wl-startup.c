@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/exec-docker.h"
 #include "harness/exec-oci.h"
@@ -89,18 +90,16 @@ startup_add(struct sample_result *out, const struct workload *wl,
 
 /* docker rm -f NAME, forgetting the journal entry when it is gone. */
 static void
-startup_docker_rm(struct run_ctx *ctx, const char *name, int64_t journal)
+startup_docker_rm(struct run_ctx *ctx, const char *name, int failed,
+    int64_t journal)
 {
-	const char	*args[] = { "rm", "-f", name, NULL };
-	char		*c = NULL;
+	char	*c = NULL;
 
-	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
-	    NULL, &c) == -1 && strstr(c, "No such container") == NULL) {
-		warning("cannot remove container '%s': %s", name, c);
+	if (exec_docker_rm(name, failed, &c) == -1) {
+		warning("%s", c);
 		free(c);
 		return;
 	}
-	free(c);
 	if (journal > 0)
 		run_forget_object(ctx, journal);
 }
@@ -125,7 +124,7 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 {
 	struct strvec	 av = STRVEC_INIT, cmd = STRVEC_INIT;
 	const char	*image = workload_get(wl, arm, "image");
-	char		*name = NULL, *c = NULL;
+	char		*name = NULL, *c = NULL, *cidfile, *cid;
 	const char	*wargs[3];
 	int64_t		 t0, t1, t2, journal;
 	int		 r = 0;
@@ -137,6 +136,12 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 		name = lc_new_id(ctx, wl, "run");
 		journal = run_journal_object(ctx, "container", name);
 		startup_push_common(ctx, &av, "run", name, arm);
+		/* With --rm a failed container is gone before we could ask
+		 * its id, which the shim it leaks is known by. */
+		cidfile = xasprintf("/tmp/%s.cid", name);
+		unlink(cidfile);
+		strvec_push(&av, "--cidfile");
+		strvec_push(&av, cidfile);
 		strvec_push(&av, "--rm");
 		strvec_push(&av, image);
 		strvec_pushv(&av, cmd.v);
@@ -144,7 +149,14 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 		r = exec_docker_cli(av.v, EXEC_DOCKER_TIMEOUT_NS, NULL, cause);
 		t1 = now_mono_ns();
 		/* --rm removed it, unless the run failed half way. */
-		startup_docker_rm(ctx, name, journal);
+		startup_docker_rm(ctx, name, r == -1, journal);
+		if (r == -1 && (cid = read_small_file(cidfile, NULL)) !=
+		    NULL) {
+			exec_docker_reap_failed(strtrim(cid));
+			free(cid);
+		}
+		unlink(cidfile);
+		free(cidfile);
 		strvec_clear(&av);
 		free(name);
 		if (r == -1)
@@ -177,7 +189,7 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 				free(c);
 			}
 		}
-		startup_docker_rm(ctx, name, journal);
+		startup_docker_rm(ctx, name, r == -1, journal);
 		strvec_clear(&av);
 		free(name);
 		if (r == -1)
