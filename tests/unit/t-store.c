@@ -904,12 +904,7 @@ main(void)
 	test_merge_and_check();
 	test_open_refuse();
 	test_export();
-	{
-		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-
-		if (system(cmd) != 0)
-			TAP_DIAG("cannot remove %s", tmpdir);
-		free(cmd);
-	}
+	if (rmtree(tmpdir, NULL) != 0)
+		TAP_DIAG("cannot remove %s", tmpdir);
 	return tap_done();
 }
