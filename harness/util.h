@@ -96,7 +96,7 @@ char	*read_small_file(const char *path, char **cause);
 int	 write_small_file(const char *path, const char *value, char **cause);
 /*
  * Remove a directory tree (or a file) without following links or crossing
- * into another file system (a mount inside makes it fail); a missing
+ * into another filesystem (a mount inside makes it fail); a missing
  * path is fine.
  */
 int	 rmtree(const char *path, char **cause);

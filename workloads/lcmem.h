@@ -5,7 +5,7 @@
  * memory.stat) and a process's /proc/PID/smaps_rollup and thread count;
  * and finding a runsc container's gofer and sandbox by command line.
  *
- * The parsers take text and never touch the system (unit-tested on
+ * The parsers take text and never touch the host (unit-tested on
  * fixtures captured from real containers in tests/data/lifecycle/).
  */
 #ifndef ABBENCH_LCMEM_H
