@@ -241,6 +241,17 @@ re_lit(struct strbuf *out, const char *s, size_t n)
 	}
 }
 
+/* The value of a hex digit, or -1. */
+static int
+hex_digit(char h)
+{
+	if (h >= '0' && h <= '9')
+		return h - '0';
+	if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
+		return (h | 0x20) - 'a' + 10;
+	return -1;
+}
+
 /*
  * Translate one escape (at t->i pointing after the backslash).  in_class
  * selects bracket-expression output.  Classes are returned as a bracket
@@ -310,13 +321,10 @@ re_escape(struct re_tr *t, int in_class, char *cls, size_t clsz, int *neg,
 			v = 0;
 			n = 0;
 			while (t->i < t->len && t->s[t->i] != '}') {
-				char	h = t->s[t->i++];
+				int	d = hex_digit(t->s[t->i++]);
 
-				if (h >= '0' && h <= '9')
-					v = v * 16 + (uint32_t)(h - '0');
-				else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
-					v = v * 16 + (uint32_t)((h | 0x20) -
-					    'a' + 10);
+				if (d >= 0)
+					v = v * 16 + (uint32_t)d;
 				else
 					return re_fail(t,
 					    "invalid escape sequence", start,
@@ -333,13 +341,11 @@ re_escape(struct re_tr *t, int in_class, char *cls, size_t clsz, int *neg,
 		} else {
 			v = 0;
 			for (j = 0; j < 2; j++) {
-				char	h = t->i < t->len ? t->s[t->i] : 0;
+				int	d = hex_digit(t->i < t->len ?
+				    t->s[t->i] : 0);
 
-				if (h >= '0' && h <= '9')
-					v = v * 16 + (uint32_t)(h - '0');
-				else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
-					v = v * 16 + (uint32_t)((h | 0x20) -
-					    'a' + 10);
+				if (d >= 0)
+					v = v * 16 + (uint32_t)d;
 				else
 					return re_fail(t,
 					    "invalid escape sequence", start,

@@ -63,18 +63,6 @@ command_validate(const struct experiment *e, struct workload *wl,
 	return 0;
 }
 
-static int
-has_word(const struct strvec *sv, const char *w)
-{
-	size_t	i;
-
-	for (i = 0; i < sv->n; i++) {
-		if (strcmp(sv->v[i], w) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 static double
 tv_sec(const struct timeval *tv)
 {
@@ -122,16 +110,16 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 		free(how);
 		goto done;
 	}
-	if (has_word(&report, "time"))
+	if (strvec_has(&report, "time"))
 		sample_result_add(out, wl->name, "sec/op",
 		    (double)(st.end_ns - st.start_ns) / 1e9);
-	if (has_word(&report, "user"))
+	if (strvec_has(&report, "user"))
 		sample_result_add(out, wl->name, "user-sec/op",
 		    tv_sec(&st.ru.ru_utime));
-	if (has_word(&report, "sys"))
+	if (strvec_has(&report, "sys"))
 		sample_result_add(out, wl->name, "sys-sec/op",
 		    tv_sec(&st.ru.ru_stime));
-	if (has_word(&report, "rss"))
+	if (strvec_has(&report, "rss"))
 		sample_result_add(out, wl->name, "max-rss-B",
 		    (double)st.ru.ru_maxrss * 1024.0);
 done:
