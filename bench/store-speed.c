@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 static void

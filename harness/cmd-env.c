@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "harness/cmd.h"
-#include "harness/envcheck.h"
-#include "harness/util.h"
+#include "harness/host/envcheck.h"
+#include "lib/util.h"
 
 static int
 cmd_env_exec(int argc, char **argv)

@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/experiment.h"
+#include "harness/core/experiment.h"
 #include "harness/nightly.h"
 #include "harness/report.h"
-#include "harness/runner.h"
-#include "harness/util.h"
+#include "harness/core/runner.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 

@@ -11,7 +11,7 @@
 
 #include "harness/cmd.h"
 #include "harness/plot.h"
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 static int

@@ -12,7 +12,7 @@
 
 #include "harness/cmd.h"
 #include "harness/report.h"
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 static int

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "harness/cmd.h"
-#include "harness/hostset.h"
-#include "harness/util.h"
+#include "harness/host/hostset.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 static int

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/runner.h"
-#include "harness/util.h"
+#include "harness/core/runner.h"
+#include "lib/util.h"
 
 static int
 cmd_run_exec(int argc, char **argv)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "harness/cmd.h"
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
 #include "stats/benchstat.h"

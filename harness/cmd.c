@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 extern const struct cmd_entry cmd_run_entry;

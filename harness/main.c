@@ -13,7 +13,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "harness/cmd.h"
-#include "harness/util.h"
+#include "lib/util.h"
 
 static void
 usage(FILE *fp)

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "harness/nightly.h"
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/changepoint.h"

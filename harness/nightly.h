@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct store;
 

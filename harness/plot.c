@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 
 #include "harness/plot.h"
-#include "harness/spawn.h"
-#include "harness/util.h"
+#include "harness/exec/spawn.h"
+#include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/benchunit.h"

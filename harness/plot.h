@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct store;
 

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/experiment.h"
+#include "harness/core/experiment.h"
 #include "harness/nightly.h"
 #include "harness/plot.h"
 #include "harness/report.h"
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
 #include "stats/benchmath.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
 #include "stats/benchfmt.h"

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct store;
 

@@ -12,7 +12,7 @@
 
 #include <sqlite3.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 #include "results/store-int.h"
 

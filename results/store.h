@@ -220,7 +220,7 @@ void	store_values_free(struct store_value *v, size_t n);
 /*
  * The journal of host changes. kind is a host setting name
  * ("host.block.slice_idle") or an object kind ("cgroup", "container",
- * "oci-container", "dir", "loop", "mount": harness/hostset.h); target
+ * "oci-container", "dir", "loop", "mount": harness/host/hostset.h); target
  * says which (a sysfs path, a cgroup path, a container id). Entries are
  * added before the change is made.
  */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/benchfmt.h"
 #include "stats/benchunit.h"
 #include "stats/gomath.h"

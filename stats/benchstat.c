@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/benchfmt.h"
 #include "stats/benchproc.h"
 #include "stats/benchstat.h"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct benchstat_opts {
 	const char	*table;		/* ".config" */

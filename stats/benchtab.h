@@ -7,7 +7,7 @@
 #ifndef ABBENCH_STATS_BENCHTAB_H
 #define ABBENCH_STATS_BENCHTAB_H
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/benchfmt.h"
 #include "stats/benchproc.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/benchunit.h"
 #include "stats/gomath.h"
 

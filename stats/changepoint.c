@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/changepoint.h"
 
 void

@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/correct.h"
 
 struct pidx {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/query.h"
 #include "stats/uniprop.h"
 

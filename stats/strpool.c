@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/strpool.h"
 
 #define STRPOOL_BLOCK	(64 * 1024)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/texttab.h"
 
 struct tt_cell {

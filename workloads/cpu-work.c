@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "workloads/cpu-work.h"
 
 #define REPORT_PREFIX	"abbench-work "

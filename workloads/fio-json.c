@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "workloads/fio-json.h"
 
 static double

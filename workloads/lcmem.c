@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "workloads/lcmem.h"
 
 /* v1: the hierarchical total_KEY, else KEY. */

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/exec-oci.h"
-#include "harness/exec.h"
-#include "harness/runner.h"
+#include "harness/exec/exec-oci.h"
+#include "harness/exec/exec.h"
+#include "harness/core/runner.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 

@@ -2,15 +2,15 @@
  * What the lifecycle workloads (startup, idle-memory, checkpoint) share:
  * benchmark names with optional tags, a scratch directory per workload
  * (journaled), and the OCI container spec of an arm (driven with
- * harness/exec-oci.h).
+ * harness/exec/exec-oci.h).
  */
 #ifndef ABBENCH_LIFECYCLE_H
 #define ABBENCH_LIFECYCLE_H
 
 #include <stdint.h>
 
-#include "harness/experiment.h"
-#include "harness/util.h"
+#include "harness/core/experiment.h"
+#include "lib/util.h"
 
 struct run_ctx;
 struct exec_spec;

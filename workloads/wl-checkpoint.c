@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec-docker.h"
-#include "harness/exec-oci.h"
-#include "harness/exec.h"
-#include "harness/proccg.h"
-#include "harness/runner.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec-docker.h"
+#include "harness/exec/exec-oci.h"
+#include "harness/exec/exec.h"
+#include "harness/exec/proccg.h"
+#include "harness/core/runner.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"

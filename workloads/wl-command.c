@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "harness/exec.h"
-#include "harness/runner.h"
+#include "harness/exec/exec.h"
+#include "harness/core/runner.h"
 #include "workloads/workload.h"
 
 static const struct opt_spec command_opts[] = {

@@ -26,13 +26,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec-docker.h"
-#include "harness/exec-oci.h"
-#include "harness/exec.h"
-#include "harness/quota.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec-docker.h"
+#include "harness/exec/exec-oci.h"
+#include "harness/exec/exec.h"
+#include "harness/exec/quota.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 #include "workloads/cpu-work.h"
 #include "workloads/workload.h"
 

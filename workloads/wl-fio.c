@@ -29,11 +29,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/exec-docker.h"
-#include "harness/exec.h"
-#include "harness/hostset.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/exec-docker.h"
+#include "harness/exec/exec.h"
+#include "harness/host/hostset.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 #include "workloads/fio-json.h"
 #include "workloads/workload.h"
 

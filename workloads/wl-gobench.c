@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "harness/exec.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/exec.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 #include "stats/benchfmt.h"
 #include "workloads/workload.h"
 

@@ -16,7 +16,7 @@
  * image), which touches `touch` bytes and sleeps. quota = leaf gives each
  * container --cpus=quota-cpus; quota = parent puts that quota on a parent
  * cgroup made for each container (--cgroup-parent), as in the GOMAXPROCS
- * report (harness/quota.h). All containers and parents are removed at the
+ * report (harness/exec/quota.h). All containers and parents are removed at the
  * end of every sample, also when it fails.
  */
 #include "config.h"
@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec-docker.h"
-#include "harness/exec.h"
-#include "harness/quota.h"
-#include "harness/runner.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec-docker.h"
+#include "harness/exec/exec.h"
+#include "harness/exec/quota.h"
+#include "harness/core/runner.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"

@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/exec-docker.h"
-#include "harness/exec-oci.h"
-#include "harness/exec.h"
-#include "harness/runner.h"
+#include "harness/exec/exec-docker.h"
+#include "harness/exec/exec-oci.h"
+#include "harness/exec/exec.h"
+#include "harness/core/runner.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec.h"
-#include "harness/runner.h"
-#include "harness/util.h"
+#include "harness/exec/exec.h"
+#include "harness/core/runner.h"
+#include "lib/util.h"
 #include "workloads/workload.h"
 
 extern const struct workload_ops wl_command_ops;

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/experiment.h"
+#include "harness/core/experiment.h"
 
 struct run_ctx;
 struct exec_spec;

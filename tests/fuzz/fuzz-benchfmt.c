@@ -14,7 +14,7 @@
  *
  *   S=stats
  *   clang -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
- *       -I. tests/fuzz/fuzz-benchfmt.c harness/util.c $S/strpool.c \
+ *       -I. tests/fuzz/fuzz-benchfmt.c lib/util.c $S/strpool.c \
  *       $S/uniprop.c $S/unitab.c $S/benchfmt.c $S/benchunit.c \
  *       $S/gomath.c $S/query.c $S/benchproc.c $S/benchtab.c \
  *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "stats/benchfmt.h"
 #include "stats/benchstat.h"
 #include "stats/query.h"

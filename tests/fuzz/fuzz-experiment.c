@@ -10,8 +10,8 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *       -I. -I$SRC $(pkg-config --cflags inih) \
- *       $SRC/tests/fuzz/fuzz-experiment.c $SRC/harness/experiment.c \
- *       $SRC/harness/util.c libabbench.a \
+ *       $SRC/tests/fuzz/fuzz-experiment.c $SRC/harness/core/experiment.c \
+ *       $SRC/lib/util.c libabbench.a \
  *       $(pkg-config --libs gsl sqlite3 libcgroup jansson inih) -lm \
  *       -o fuzz-experiment
  *   mkdir -p corpus && cp $SRC/tests/data/experiments/[a-z]*.ini \
@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/experiment.h"
-#include "harness/util.h"
+#include "harness/core/experiment.h"
+#include "lib/util.h"
 
 #define FUZZ_PATH "fuzz.ini"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "stats/benchfmt.h"
 

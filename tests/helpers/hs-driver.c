@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/experiment.h"
-#include "harness/hostset.h"
-#include "harness/util.h"
+#include "harness/core/experiment.h"
+#include "harness/host/hostset.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 static void

@@ -29,7 +29,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 #define DAY_NS	(86400LL * 1000000000LL)

@@ -30,8 +30,8 @@ fi
 # shellcheck disable=SC2086
 fuzz_build clang -g -O1 -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined $cflags \
-    "$srcdir/tests/fuzz/fuzz-experiment.c" "$srcdir/harness/experiment.c" \
-    "$srcdir/harness/util.c" $libs -o "$FUZZ_TMP/fuzz-experiment"
+    "$srcdir/tests/fuzz/fuzz-experiment.c" "$srcdir/harness/core/experiment.c" \
+    "$srcdir/lib/util.c" $libs -o "$FUZZ_TMP/fuzz-experiment"
 
 for f in "$srcdir"/tests/data/experiments/*.ini "$srcdir"/experiments/*.ini
 do

@@ -15,7 +15,7 @@ s=$srcdir/stats
 fuzz_build clang -g -O1 -ffp-contract=off \
     -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I"$builddir" -I"$srcdir" \
-    "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/harness/util.c" \
+    "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/lib/util.c" \
     "$s/strpool.c" "$s/uniprop.c" "$s/unitab.c" "$s/benchfmt.c" \
     "$s/benchunit.c" "$s/gomath.c" "$s/query.c" "$s/benchproc.c" \
     "$s/benchtab.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \

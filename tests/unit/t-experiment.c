@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec.h"
-#include "harness/experiment.h"
-#include "harness/util.h"
+#include "harness/exec/exec.h"
+#include "harness/core/experiment.h"
+#include "lib/util.h"
 #include "workloads/workload.h"
 #include "tests/unit/tap.h"
 

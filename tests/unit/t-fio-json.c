@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "tests/unit/tap.h"
 #include "workloads/fio-json.h"
 

@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
-#include "harness/hostset.h"
-#include "harness/util.h"
+#include "harness/host/blockdev.h"
+#include "harness/host/hostset.h"
+#include "lib/util.h"
 #include "tests/unit/tap.h"
 
 static void

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "tests/unit/tap.h"
 #include "workloads/lcmem.h"
 

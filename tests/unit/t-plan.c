@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/runner.h"
+#include "harness/core/runner.h"
 #include "tests/unit/tap.h"
 
 static void

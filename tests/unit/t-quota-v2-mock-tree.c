@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec.h"
-#include "harness/quota.h"
-#include "harness/runner.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec.h"
+#include "harness/exec/quota.h"
+#include "harness/core/runner.h"
 #include "tests/unit/tap.h"
 
 static void

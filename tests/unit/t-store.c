@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
 #include "tap.h"

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 /* One option of an options table (fio's options.c style). */
 enum opt_type {

@@ -19,13 +19,13 @@
 
 #include <jansson.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec-oci.h"
-#include "harness/exec.h"
-#include "harness/experiment.h"
-#include "harness/proccg.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec-oci.h"
+#include "harness/exec/exec.h"
+#include "harness/core/experiment.h"
+#include "harness/exec/proccg.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 
 #define OCI_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 static void __attribute__((noreturn))
 oom(size_t n)

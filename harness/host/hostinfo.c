@@ -17,10 +17,10 @@
 
 #include <jansson.h>
 
-#include "harness/blockdev.h"
-#include "harness/hostinfo.h"
-#include "harness/spawn.h"
-#include "harness/util.h"
+#include "harness/host/blockdev.h"
+#include "harness/host/hostinfo.h"
+#include "harness/exec/spawn.h"
+#include "lib/util.h"
 
 #define SEC_NS			1000000000LL
 #define DOCKER_VERSION_TIMEOUT	(5 * SEC_NS)

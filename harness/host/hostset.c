@@ -36,12 +36,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
-#include "harness/cgroup.h"
-#include "harness/experiment.h"
-#include "harness/hostset.h"
-#include "harness/spawn.h"
-#include "harness/util.h"
+#include "harness/host/blockdev.h"
+#include "harness/exec/cgroup.h"
+#include "harness/core/experiment.h"
+#include "harness/host/hostset.h"
+#include "harness/exec/spawn.h"
+#include "lib/util.h"
 #include "results/store.h"
 
 #define THP_DIR		"/sys/kernel/mm/transparent_hugepage"

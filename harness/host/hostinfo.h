@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 /* Append "key: value" strings describing the host and the disks that hold
  * paths. Parts that cannot be read are left out. */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec.h"
-#include "harness/quota.h"
-#include "harness/runner.h"
+#include "harness/exec/exec.h"
+#include "harness/exec/quota.h"
+#include "harness/core/runner.h"
 
 static const char *const quota_names[] = {
 	[QUOTA_NONE] = "none",

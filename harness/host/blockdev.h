@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 /* One line of mountinfo, with octal escapes (\040) decoded. */
 struct mount_entry {

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec.h"
-#include "harness/experiment.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/exec.h"
+#include "harness/core/experiment.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 
 extern const struct exec_ops exec_local_ops;
 extern const struct exec_ops exec_docker_ops;

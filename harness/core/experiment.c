@@ -28,10 +28,10 @@
 
 #include <ini.h>
 
-#include "harness/exec.h"
-#include "harness/experiment.h"
-#include "harness/hostset.h"
-#include "harness/util.h"
+#include "harness/exec/exec.h"
+#include "harness/core/experiment.h"
+#include "harness/host/hostset.h"
+#include "lib/util.h"
 #include "workloads/workload.h"
 
 #define EXPERIMENT_MAX_LINE	65536

@@ -16,9 +16,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
-#include "harness/hostset.h"
-#include "harness/util.h"
+#include "harness/host/blockdev.h"
+#include "harness/host/hostset.h"
+#include "lib/util.h"
 
 /* Overlay on a loop file on an overlay ... deeper than this is a cycle. */
 #define BLOCKDEV_MAX_DEPTH	8

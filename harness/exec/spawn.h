@@ -16,7 +16,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 enum spawn_flags {
 	SPAWN_CAPTURE_OUT = 1 << 0,	/* keep stdout in child->out */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct run_ctx;
 struct experiment;

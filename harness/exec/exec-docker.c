@@ -17,13 +17,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec-docker.h"
-#include "harness/exec.h"
-#include "harness/experiment.h"
-#include "harness/proccg.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec-docker.h"
+#include "harness/exec/exec.h"
+#include "harness/core/experiment.h"
+#include "harness/exec/proccg.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 
 #define DOCKER_RUN_TIMEOUT_NS	(180 * 1000000000LL)
 #define DOCKER_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)

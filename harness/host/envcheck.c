@@ -27,11 +27,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
-#include "harness/envcheck.h"
-#include "harness/hostinfo.h"
-#include "harness/spawn.h"
-#include "harness/util.h"
+#include "harness/host/blockdev.h"
+#include "harness/host/envcheck.h"
+#include "harness/host/hostinfo.h"
+#include "harness/exec/spawn.h"
+#include "lib/util.h"
 
 #define ENVCHECK_DEEP_IDLE_US	10
 #define ENVCHECK_SWAP_KB	1024

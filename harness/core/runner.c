@@ -18,14 +18,14 @@
 
 #include <sqlite3.h>
 
-#include "harness/cgroup.h"
+#include "harness/exec/cgroup.h"
 #include "harness/cmd.h"
-#include "harness/envcheck.h"
-#include "harness/exec.h"
-#include "harness/hostinfo.h"
-#include "harness/hostset.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/host/envcheck.h"
+#include "harness/exec/exec.h"
+#include "harness/host/hostinfo.h"
+#include "harness/host/hostset.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 #include "results/store.h"
 #include "workloads/workload.h"
 

@@ -12,7 +12,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "harness/runner.h"
+#include "harness/core/runner.h"
 
 void
 plan_round_order(enum run_order order, uint64_t seed, int round,

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct cgrp_hier {
 	char	*controller;	/* v1 controller name; "" for v2 */

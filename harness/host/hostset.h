@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 struct store;
 struct arm;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/experiment.h"
+#include "harness/core/experiment.h"
 
 struct store;
 struct hostset;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "harness/util.h"
+#include "lib/util.h"
 
 /* Fill warnings (one line each) and report (lines of the full report). */
 int	envcheck_run(char *const *paths, size_t n, struct strvec *warnings,

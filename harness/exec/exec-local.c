@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cgroup.h"
-#include "harness/exec.h"
-#include "harness/runner.h"
-#include "harness/spawn.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/exec.h"
+#include "harness/core/runner.h"
+#include "harness/exec/spawn.h"
 
 struct exec_proc {
 	struct child	 child;

@@ -21,8 +21,8 @@
 
 #include <libcgroup.h>
 
-#include "harness/blockdev.h"
-#include "harness/cgroup.h"
+#include "harness/host/blockdev.h"
+#include "harness/exec/cgroup.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/cgroup.h"
-#include "harness/proccg.h"
-#include "harness/util.h"
+#include "harness/exec/cgroup.h"
+#include "harness/exec/proccg.h"
+#include "lib/util.h"
 
 char *
 proccg_read(long pid, char **cause)
