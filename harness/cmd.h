@@ -7,10 +7,7 @@
 
 #include <stdio.h>
 
-/* Exit statuses (DESIGN.md). */
-#define EXIT_OK		0
-#define EXIT_FAIL	1	/* a regression, a failed sample or check */
-#define EXIT_USAGE	2	/* usage or input error */
+#include "lib/util.h"	/* EXIT_OK, EXIT_FAIL, EXIT_USAGE */
 
 struct cmd_entry {
 	const char	*name;

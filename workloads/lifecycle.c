@@ -13,7 +13,7 @@
 
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "harness/core/experiment.h"
+#include "lib/model.h"
 #include "lib/util.h"
 
 struct run_ctx;

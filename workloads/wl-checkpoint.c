@@ -27,7 +27,7 @@
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
 #include "harness/exec/proccg.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"

@@ -31,7 +31,7 @@
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
 #include "harness/exec/quota.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 #include "workloads/cpu-work.h"
 #include "workloads/workload.h"

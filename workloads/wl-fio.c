@@ -32,7 +32,7 @@
 #include "harness/exec/exec-docker.h"
 #include "harness/exec/exec.h"
 #include "harness/host/hostset.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 #include "workloads/fio-json.h"
 #include "workloads/workload.h"

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 #include "stats/benchfmt.h"
 #include "workloads/workload.h"

@@ -29,7 +29,7 @@
 #include "harness/exec/exec-docker.h"
 #include "harness/exec/exec.h"
 #include "harness/exec/quota.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"

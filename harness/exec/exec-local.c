@@ -11,7 +11,7 @@
 
 #include "harness/exec/cgroup.h"
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
 struct exec_proc {
@@ -32,14 +32,13 @@ static size_t		 npool;
 static char		 pool_run[64];
 
 static int
-local_check(struct run_ctx *ctx, const struct experiment *e,
-    const struct workload *wl, char **cause)
+local_check(struct run_ctx *ctx, const struct exec_check *chk,
+    char **cause)
 {
 	char	*dir;
 
 	(void)ctx;
-	(void)e;
-	(void)wl;
+	(void)chk;
 	/* abbench must be able to make cgroups below its own. */
 	if ((dir = cgrp_self_dir(cgrp_version() == 2 ? NULL : "cpu",
 	    cause)) == NULL)

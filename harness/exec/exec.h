@@ -20,9 +20,6 @@
 #include "lib/util.h"
 
 struct run_ctx;
-struct experiment;
-struct workload;
-struct arm;
 
 struct exec_mount {
 	const char	*type;		/* "bind" or "tmpfs" */
@@ -67,11 +64,19 @@ char	*exec_status_describe(const struct exec_status *st);
 
 struct exec_proc;
 
+/* What an executor checks before the first sample of a workload. */
+struct exec_check {
+	const char *const *arms;	/* arm names, for messages */
+	const char *const *runtimes;	/* each arm's runtime, or NULL */
+	size_t		 narms;
+	const char	*image;		/* the workload's image, or NULL */
+};
+
 struct exec_ops {
 	const char	*name;
 	/* Before the first sample: daemon up, runtimes registered, ... */
-	int	(*check)(struct run_ctx *ctx, const struct experiment *e,
-		    const struct workload *wl, char **cause);
+	int	(*check)(struct run_ctx *ctx, const struct exec_check *chk,
+		    char **cause);
 	int	(*start)(struct run_ctx *ctx, const struct exec_spec *spec,
 		    struct exec_proc **proc, char **cause);
 	/* Wait until the program ends or deadline_ns (monotonic) passes. */
@@ -84,14 +89,6 @@ struct exec_ops {
 	/* Host pid of the main process (sandbox for runsc), or -1. */
 	long	(*pid)(struct exec_proc *proc);
 };
-
-/*
- * Workloads that know nothing of runtimes (command) leave them out of the
- * spec: out is in with the runtime, its global flags and the image taken
- * from the arm and workload of the current sample where in has none.
- */
-void	exec_spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
-	    struct exec_spec *out);
 
 const struct exec_ops	*exec_lookup(const char *name);
 extern const struct exec_ops *const exec_types[];
