@@ -179,13 +179,3 @@ lc_sleep(struct run_ctx *ctx, int64_t ns)
 	}
 	return 0;
 }
-
-const char *
-lc_executor(const struct workload *wl)
-{
-	const char	*e = workload_get(wl, NULL, "executor");
-
-	if (e == NULL && wl->ops != NULL)
-		e = wl->ops->default_exec;
-	return e != NULL ? e : "docker";
-}

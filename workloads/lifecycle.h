@@ -61,9 +61,6 @@ const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
 void		 lc_idle_cmd(const struct workload *wl,
 		    const struct arm *arm, struct strvec *cmd);
 
-/* The executor's name: the `executor` key or the type's default. */
-const char	*lc_executor(const struct workload *wl);
-
 /* Sleep up to ns, returning early (-1) when the run must stop or the
  * sample's deadline comes first. */
 int		 lc_sleep(struct run_ctx *ctx, int64_t ns);

@@ -580,12 +580,25 @@ exec_docker_exec(struct exec_proc *p, char *const *argv, int64_t timeout_ns,
 	return r;
 }
 
+static int
+docker_logs(struct exec_proc *p, int64_t timeout_ns, char **out,
+    char **cause)
+{
+	char	*args[] = { "logs", p->name, NULL };
+
+	return exec_docker_cli(args, timeout_ns, out, cause);
+}
+
 const struct exec_ops exec_docker_ops = {
 	.name = "docker",
+	.caps = EXEC_CONTAINER | EXEC_DAEMON,
+	.runtime_label = "runc",
 	.check = docker_check,
 	.start = docker_start,
 	.wait = docker_wait,
 	.destroy = docker_destroy,
 	.cgroup_dir = docker_cgroup_dir,
 	.pid = docker_pid,
+	.exec_into = exec_docker_exec,
+	.logs = docker_logs,
 };

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,12 +161,28 @@ local_pid(struct exec_proc *p)
 	return p->child.reaped ? -1 : (long)p->child.pid;
 }
 
+static int
+local_signal(struct exec_proc *p, int sig, char **cause)
+{
+	long	pid = local_pid(p);
+
+	if (pid <= 0)
+		return 0;	/* reaped already: nothing to signal */
+	if (kill((pid_t)pid, sig) == -1)
+		return set_cause(cause, "cannot signal %ld: %s", pid,
+		    strerror(errno));
+	return 0;
+}
+
 const struct exec_ops exec_local_ops = {
 	.name = "local",
+	.caps = 0,
+	.runtime_label = "local",
 	.check = local_check,
 	.start = local_start,
 	.wait = local_wait,
 	.destroy = local_destroy,
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
+	.signal = local_signal,
 };

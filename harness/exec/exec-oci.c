@@ -765,12 +765,25 @@ oci_pid(struct exec_proc *p)
 	return p->pid > 0 ? p->pid : -1;
 }
 
+static int
+oci_signal(struct exec_proc *p, int sig, char **cause)
+{
+	const char	*name = sigabbrev_np(sig);
+
+	if (name == NULL)
+		return set_cause(cause, "unknown signal %d", sig);
+	return oci_kill(p, name, cause);
+}
+
 const struct exec_ops exec_oci_ops = {
 	.name = "oci",
+	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS,
+	.runtime_label = "oci",
 	.check = oci_check,
 	.start = oci_exec_start,
 	.wait = oci_exec_wait,
 	.destroy = oci_destroy,
 	.cgroup_dir = oci_cgroup_dir,
 	.pid = oci_pid,
+	.signal = oci_signal,
 };

@@ -34,6 +34,18 @@ exec_lookup(const char *name)
 	return NULL;
 }
 
+const struct exec_ops *
+exec_lookup_caps(int caps)
+{
+	const struct exec_ops *const	*e;
+
+	for (e = exec_types; *e != NULL; e++) {
+		if (((*e)->caps & caps) == caps)
+			return *e;
+	}
+	return NULL;
+}
+
 void
 exec_status_release(struct exec_status *st)
 {

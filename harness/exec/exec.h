@@ -72,8 +72,26 @@ struct exec_check {
 	const char	*image;		/* the workload's image, or NULL */
 };
 
+/*
+ * What an executor can do, so that workloads ask for a capability and
+ * never compare executor names.
+ */
+enum exec_caps {
+	/* A sandbox of its own: an image or rootfs, mounts, a runtime. */
+	EXEC_CONTAINER = 1 << 0,
+	/* Containers kept by a daemon (docker): they outlive the CLI call,
+	 * have a gofer process and a checkpoint of their own. */
+	EXEC_DAEMON = 1 << 1,
+	/* Drives the OCI runtime binary step by step (exec-oci.h): create,
+	 * start, checkpoint, restore, delete, each timed. */
+	EXEC_RUNTIME_STEPS = 1 << 2,
+};
+
 struct exec_ops {
 	const char	*name;
+	int		 caps;		/* enum exec_caps */
+	/* How samples name the runtime when an arm sets none. */
+	const char	*runtime_label;
 	/* Before the first sample: daemon up, runtimes registered, ... */
 	int	(*check)(struct run_ctx *ctx, const struct exec_check *chk,
 		    char **cause);
@@ -88,9 +106,21 @@ struct exec_ops {
 	char	*(*cgroup_dir)(struct exec_proc *proc, const char *controller);
 	/* Host pid of the main process (sandbox for runsc), or -1. */
 	long	(*pid)(struct exec_proc *proc);
+
+	/* Optional hooks (NULL when the executor cannot): */
+	/* Run argv inside the running sandbox of proc; its stdout in *out. */
+	int	(*exec_into)(struct exec_proc *proc, char *const *argv,
+		    int64_t timeout_ns, char **out, int *status, char **cause);
+	/* What a detached program has printed so far (it keeps running). */
+	int	(*logs)(struct exec_proc *proc, int64_t timeout_ns, char **out,
+		    char **cause);
+	/* Send signal sig to the program (through the runtime if need be). */
+	int	(*signal)(struct exec_proc *proc, int sig, char **cause);
 };
 
 const struct exec_ops	*exec_lookup(const char *name);
+/* The first executor with every capability in caps, or NULL. */
+const struct exec_ops	*exec_lookup_caps(int caps);
 extern const struct exec_ops *const exec_types[];
 
 #endif

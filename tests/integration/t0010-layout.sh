@@ -81,9 +81,8 @@ todo "db's queries move into results/" "no sqlite3_ call in cmd-db.c" \
 todo "the runner's pid goes through store_run_set_pid (issue 14)" \
     "no sqlite3_ call in the runner" \
     'sqlite3_|<sqlite3\.h>' harness/core/runner.c
-todo "capabilities replace the names" \
-    "no workload compares an executor's name" \
-    'strcmp\([^;]*(exec|executor)[^;]*|"(local|docker|oci)"\)' \
+none "no workload compares or looks up an executor's name" \
+    '(strn?cmp|strcasecmp|exec_lookup)\([^;]*"(local|docker|oci)"' \
     $(src workloads)
 
 done_testing
