@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/core/experiment.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -32,6 +33,44 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_restore_entry,
 	NULL
 };
+
+static void
+topic_workloads(FILE *fp)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	experiment_help_types(&sb);
+	fputs(sb.buf, fp);
+	strbuf_release(&sb);
+}
+
+static void
+topic_experiment(FILE *fp)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	experiment_help(&sb);
+	fputs(sb.buf, fp);
+	strbuf_release(&sb);
+}
+
+const struct cmd_topic cmd_topics[] = {
+	{ "experiment", "the keys of an experiment file", topic_experiment },
+	{ "workloads", "every workload type and its keys", topic_workloads },
+	{ NULL, NULL, NULL }
+};
+
+const struct cmd_topic *
+cmd_topic_find(const char *name)
+{
+	const struct cmd_topic	*t;
+
+	for (t = cmd_topics; t->name != NULL; t++) {
+		if (strcmp(t->name, name) == 0)
+			return t;
+	}
+	return NULL;
+}
 
 const struct cmd_entry *
 cmd_find(const char *name, char **cause)
@@ -83,7 +122,10 @@ cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 			break;
 		if (strcmp(argv[i], "--help") == 0 ||
 		    strcmp(argv[i], "-h") == 0) {
-			cmd_print_usage(e, stdout);
+			if (e->help_args != NULL)
+				e->help_args(argc, argv, stdout);
+			else
+				cmd_print_usage(e, stdout);
 			return 1;
 		}
 	}

@@ -505,6 +505,17 @@ runner_run(const char *exp_path, struct run_options *opt)
 			error("%s", cause);
 			goto usage_error;
 		}
+		for (i = 0; opt->set != NULL && opt->set[i] != NULL; i++) {
+			char	*k = xstrdup(opt->set[i]), *v = strchr(k, '=');
+
+			*v++ = '\0';
+			if (experiment_set(e, k, v, &cause) == -1) {
+				free(k);
+				error("--%s", cause);
+				goto usage_error;
+			}
+			free(k);
+		}
 		if (opt->rounds > 0)
 			e->rounds = opt->rounds;
 		order = opt->order_set ? opt->order : e->order;
