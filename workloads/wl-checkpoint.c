@@ -107,7 +107,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	    oci_start(p, NULL, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    1000000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -128,7 +128,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		goto done;
 	}
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "restored-settle",
-	    500000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -192,7 +192,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (ex->start(ctx, &spec, &p, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    1000000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -261,7 +261,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		}
 		pid = strtol(out_s + 5, NULL, 10);
 		if (lc_sleep(ctx, workload_get_duration(wl, arm,
-		    "restored-settle", 500000000LL)) == -1) {
+		    "restored-settle", WL_TABLE_DEFAULT)) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}

@@ -525,10 +525,10 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	    &cause) == -1)
 		goto fail;
 	cpus = workload_get_float(wl, arm, "cpu", 0);
-	warmup = workload_get_duration(wl, arm, "warmup", 5000000000LL);
-	window = workload_get_duration(wl, arm, "window", 15000000000LL);
-	every = workload_get_duration(wl, arm, "report-every", 1000000000LL);
-	period = workload_get_duration(wl, arm, "period", 100000000LL);
+	warmup = workload_get_duration(wl, arm, "warmup", WL_TABLE_DEFAULT);
+	window = workload_get_duration(wl, arm, "window", WL_TABLE_DEFAULT);
+	every = workload_get_duration(wl, arm, "report-every", WL_TABLE_DEFAULT);
+	period = workload_get_duration(wl, arm, "period", WL_TABLE_DEFAULT);
 	if (every < 10000000)
 		every = 10000000;
 	window = (window + every - 1) / every * every;

@@ -145,7 +145,7 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 	strvec_pushf(av, "--size=%llu",
 	    (unsigned long long)workload_get_size(wl, NULL, "size", 0));
 	strvec_pushf(av, "--numjobs=%lld",
-	    workload_get_int(wl, NULL, "numjobs", 1));
+	    workload_get_int(wl, NULL, "numjobs", WL_TABLE_DEFAULT));
 	strvec_push(av, "--fallocate=none");
 	free(name);
 }
@@ -170,10 +170,10 @@ push_measured(struct strvec *av, struct workload *wl, const struct arm *arm,
 	push_job(av, wl, i, dir);
 	strvec_pushf(av, "--rw=%s", workload_get(wl, arm, "rw"));
 	strvec_pushf(av, "--bs=%llu",
-	    (unsigned long long)workload_get_size(wl, arm, "bs", 4096));
+	    (unsigned long long)workload_get_size(wl, arm, "bs", WL_TABLE_DEFAULT));
 	strvec_pushf(av, "--ioengine=%s", workload_get(wl, arm, "ioengine"));
 	strvec_pushf(av, "--iodepth=%lld",
-	    workload_get_int(wl, arm, "iodepth", 1));
+	    workload_get_int(wl, arm, "iodepth", WL_TABLE_DEFAULT));
 	strvec_pushf(av, "--direct=%d",
 	    workload_get_bool(wl, arm, "direct", 0));
 	if (dur > 0) {
@@ -207,8 +207,8 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 {
 	struct fio_priv	*priv = xcalloc(1, sizeof *priv);
 	const char	*dir = workload_get(wl, NULL, "dir");
-	int		 n = (int)workload_get_int(wl, NULL, "containers", 1);
-	int		 jobs = (int)workload_get_int(wl, NULL, "numjobs", 1);
+	int		 n = (int)workload_get_int(wl, NULL, "containers", WL_TABLE_DEFAULT);
+	int		 jobs = (int)workload_get_int(wl, NULL, "numjobs", WL_TABLE_DEFAULT);
 	uint64_t	 size = workload_get_size(wl, NULL, "size", 0);
 	int		 i, j;
 
@@ -457,7 +457,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out)
 {
 	int			 n = (int)workload_get_int(wl, arm,
-				    "containers", 1);
+				    "containers", WL_TABLE_DEFAULT);
 	const char		*fs = workload_get(wl, arm, "fs");
 	const char		*dir = workload_get(wl, arm, "dir");
 	int			 local = !(wl->exec->caps & EXEC_CONTAINER);
@@ -492,7 +492,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		datadir = FIO_DATA_DIR;
 	} else if (strcmp(fs, "tmpfs") == 0) {
 		tmpfs_mb = (int64_t)(workload_get_size(wl, arm, "size", 0) *
-		    (uint64_t)workload_get_int(wl, arm, "numjobs", 1) /
+		    (uint64_t)workload_get_int(wl, arm, "numjobs", WL_TABLE_DEFAULT) /
 		    1048576) * 5 / 4 + 16;
 		tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
 		mounts[1].type = "tmpfs";
@@ -651,7 +651,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 
 		free(bn);
 
-		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
+		if (ov < workload_get_float(wl, arm, "overlap-min", WL_TABLE_DEFAULT)) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "the %d fio runs overlapped only %.0f%% of the "
 			    "longest", n, ov * 100);
