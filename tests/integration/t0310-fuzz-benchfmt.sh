@@ -8,7 +8,6 @@
 # of the target.
 . "${ABBENCH_SRCDIR:-.}/tests/integration/fuzz-lib.sh"
 
-shared=${ABBENCH_SHARED:-$srcdir/../shared}
 fuzz_init fuzz-benchfmt 20
 
 s=$srcdir/stats
@@ -22,8 +21,8 @@ fuzz_build clang -g -O1 -ffp-contract=off \
     "$s/utest.c" "$s/texttab.c" -lm -o "$FUZZ_TMP/fuzz-benchfmt"
 
 c=$FUZZ_TMP/corpus
-if [ -d "$shared/benchstat-vectors/vectors" ]; then
-	find "$shared/benchstat-vectors/vectors" -name '*.txt' -size -8k \
+if [ -d "$srcdir/tests/data/benchstat-vectors/vectors" ]; then
+	find "$srcdir/tests/data/benchstat-vectors/vectors" -name '*.txt' -size -8k \
 	    ! -name 'expected*' -exec cp {} "$c/" ';' 2>/dev/null
 fi
 for d in "$srcdir"/tests/data/benchstat/*/; do
