@@ -75,6 +75,7 @@ struct rnode {
 	size_t		 nsub;
 	int		 height;
 	long long	 size;		/* Go's calcSize */
+	int		 clsid;		/* OP_CLASS: its interned class */
 	int		*cls;		/* compiled class per rune, or NULL */
 	struct rnode	*all;		/* every node, for freeing */
 };
@@ -89,6 +90,14 @@ struct rparser {
 	struct rnode	*all;
 	long long	 numrunes;
 	struct runes	 tmp;
+	/*
+	 * Classes are interned: a pattern of 27000 \pL holds one copy of
+	 * \pL, not 27000 (Go's maxRunes still counts every one).
+	 */
+	struct runes	*classes;
+	size_t		 nclasses, capclasses;
+	uint32_t	*chash;		/* open addressing: index + 1 */
+	size_t		 capchash;
 	char		*err;
 	jmp_buf		 fail;
 };
@@ -416,6 +425,7 @@ new_node(struct rparser *p, int op)
 	re->op = op;
 	re->flags = p->flags;
 	re->height = 1;
+	re->clsid = -1;
 	re->all = p->all;
 	p->all = re;
 	return re;
@@ -480,10 +490,64 @@ check_limits(struct rparser *p, struct rnode *re)
 		re_fail(p, E_DEPTH, p->whole, p->wlen);
 }
 
+static uint64_t
+class_hash(const struct runes *r)
+{
+	uint64_t	h = 1469598103934665603ULL;
+	size_t		i;
+
+	for (i = 0; i < r->n; i++) {
+		h ^= r->v[i];
+		h *= 1099511628211ULL;
+	}
+	return h ^ r->n;
+}
+
+/* Move re's class into the interned set; re->clsid names it. */
+static void
+intern_class(struct rparser *p, struct rnode *re)
+{
+	size_t		 i, mask, k;
+	uint64_t	 h;
+	struct runes	*c;
+
+	if (2 * (p->nclasses + 1) > p->capchash) {
+		free(p->chash);
+		p->capchash = p->capchash ? 2 * p->capchash : 64;
+		p->chash = xcalloc(p->capchash, sizeof(*p->chash));
+		for (k = 0; k < p->nclasses; k++) {
+			mask = p->capchash - 1;
+			for (i = class_hash(&p->classes[k]) & mask;
+			    p->chash[i] != 0; i = (i + 1) & mask)
+				;
+			p->chash[i] = (uint32_t)k + 1;
+		}
+	}
+	mask = p->capchash - 1;
+	h = class_hash(&re->r);
+	for (i = h & mask; p->chash[i] != 0; i = (i + 1) & mask) {
+		c = &p->classes[p->chash[i] - 1];
+		if (c->n == re->r.n && (c->n == 0 ||
+		    memcmp(c->v, re->r.v, c->n * sizeof(*c->v)) == 0)) {
+			free(re->r.v);
+			memset(&re->r, 0, sizeof(re->r));
+			re->clsid = (int)(p->chash[i] - 1);
+			return;
+		}
+	}
+	XGROW(p->classes, p->nclasses, p->capclasses);
+	p->classes[p->nclasses] = re->r;
+	memset(&re->r, 0, sizeof(re->r));
+	re->clsid = (int)p->nclasses;
+	p->chash[i] = (uint32_t)++p->nclasses;
+}
+
 static struct rnode *
 push(struct rparser *p, struct rnode *re)
 {
-	p->numrunes += (long long)re->r.n;
+	/* Go counts the runes of an expression each time it is pushed. */
+	p->numrunes += re->clsid >= 0 ?
+	    (long long)p->classes[re->clsid].n : (long long)re->r.n;
 	if (re->op == OP_CLASS && re->r.n == 2 && re->r.v[0] == re->r.v[1]) {
 		/* A single rune. */
 		re->op = OP_LITERAL;
@@ -501,6 +565,8 @@ push(struct rparser *p, struct rnode *re)
 		re->r.n = 1;
 		re->flags = p->flags | F_FOLD;
 	}
+	if (re->op == OP_CLASS && re->clsid < 0)
+		intern_class(p, re);
 	XGROW(p->stack, p->n, p->capstack);
 	p->stack[p->n++] = re;
 	check_limits(p, re);
@@ -1333,15 +1399,10 @@ struct inst {
 	uint32_t	arg;	/* I_SPLIT: second out; I_RUNE: class */
 };
 
-struct rclass {
-	uint32_t	*v;	/* clean ranges lo,hi,... */
-	size_t		 n;
-};
-
 struct goregexp {
 	struct inst	*inst;
 	size_t		 ninst, capinst;
-	struct rclass	*cls;
+	struct runes	*cls;		/* clean classes lo,hi,... */
 	size_t		 ncls, capcls;
 	uint32_t	 start;
 	int		 failed;	/* the program grew past its bound */
@@ -1497,8 +1558,7 @@ static uint32_t
 add_class(struct goregexp *g, struct runes *r)
 {
 	XGROW(g->cls, g->ncls, g->capcls);
-	g->cls[g->ncls].v = r->v;
-	g->cls[g->ncls].n = r->n;
+	g->cls[g->ncls] = *r;
 	r->v = NULL;
 	r->n = r->cap = 0;
 	return (uint32_t)g->ncls++;
@@ -1534,8 +1594,9 @@ node_classes(struct goregexp *g, struct rnode *re)
 	if (re->cls != NULL)
 		return;
 	if (re->op == OP_CLASS) {
+		/* The interned classes are the program's first ones. */
 		re->cls = xmalloc(sizeof(int));
-		re->cls[0] = (int)add_class(g, &re->r);
+		re->cls[0] = re->clsid;
 		return;
 	}
 	re->cls = xreallocarray(NULL, re->r.n, sizeof(int));
@@ -1649,6 +1710,7 @@ static void
 parser_release(struct rparser *p)
 {
 	struct rnode	*re, *next;
+	size_t		 i;
 
 	for (re = p->all; re != NULL; re = next) {
 		next = re->all;
@@ -1657,6 +1719,10 @@ parser_release(struct rparser *p)
 		free(re->cls);
 		free(re);
 	}
+	for (i = 0; i < p->nclasses; i++)
+		free(p->classes[i].v);
+	free(p->classes);
+	free(p->chash);
 	free(p->stack);
 	free(p->tmp.v);
 }
@@ -1682,6 +1748,10 @@ goregexp_compile(const char *expr, size_t len, char **msg)
 	tree = parse(&p);
 
 	g = xcalloc(1, sizeof(*g));
+	g->cls = p.classes;
+	g->ncls = g->capcls = p.nclasses;
+	p.classes = NULL;
+	p.nclasses = p.capclasses = 0;
 	emit(g, I_FAIL);
 	f = compile(g, tree);
 	m = emit(g, I_MATCH);
@@ -1723,7 +1793,7 @@ goregexp_size(const struct goregexp *g)
 }
 
 static int
-class_has(const struct rclass *c, uint32_t r)
+class_has(const struct runes *c, uint32_t r)
 {
 	size_t	lo = 0, hi = c->n / 2, mid;
 
