@@ -37,6 +37,11 @@ for d in "$srcdir"/tests/data/benchstat/*/; do
 done
 printf '.name:/a|b/ OR -.unit:B/op\n/format@alpha,.name\nBenchmarkA-8 1 5 ns/op\n' \
     > "$c/seed-queries"
+# Go regexps: Unicode classes, folding, repeats near the limits.
+printf '.name:/(?i)^\\p{Greek}|\\PL{2,}$/\nx\nBenchmark\316\262eta 1 5 ns/op\nBenchmarkK 1 6 ns/op\n' \
+    > "$c/seed-regexp"
+printf '(a{10}){10}|[[:^alpha:]]*?\\Q.\\E\\b\n.name\nBenchmarkInv\377X 1 5 x\n' \
+    > "$c/seed-repeat"
 
 fuzz_run "fuzz the benchfmt reader" "$srcdir/tests/fuzz/benchfmt.dict" \
     -max_len=8192
