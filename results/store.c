@@ -806,12 +806,6 @@ valid_run_status(const char *s)
 	    strcmp(s, RUN_FAILED) == 0 || strcmp(s, RUN_IMPORTED) == 0;
 }
 
-int
-store_run_status_valid(const char *status)
-{
-	return status != NULL && valid_run_status(status);
-}
-
 static void
 bind_text(sqlite3_stmt *s, int i, const char *t)
 {

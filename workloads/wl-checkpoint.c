@@ -238,7 +238,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		}
 		free(c2);
 		c2 = NULL;
-		if (lc_sleep(ctx, 1000000000LL) == -1) {
+		if (lc_sleep(ctx, NSEC_PER_SEC) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}

@@ -35,13 +35,13 @@
 #include "workloads/workload.h"
 
 #define SANDBOX_BIN_DIR		"/abbench-cpu"
-#define COLLECT_TIMEOUT_NS	(20 * 1000000000LL)
+#define COLLECT_TIMEOUT_NS	(20 * NSEC_PER_SEC)
 /* One read of a running sandbox's output. */
-#define LOGS_TIMEOUT_NS		(60 * 1000000000LL)
-#define PERF_TIMEOUT_NS		(10 * 1000000000LL)
+#define LOGS_TIMEOUT_NS		(60 * NSEC_PER_SEC)
+#define PERF_TIMEOUT_NS		(10 * NSEC_PER_SEC)
 
 /* How long a sandbox may take to appear in its cgroup. */
-#define STEADY_CGROUP_WAIT_NS	(30 * 1000000000LL)
+#define STEADY_CGROUP_WAIT_NS	(30 * NSEC_PER_SEC)
 
 static const struct opt_spec steady_opts[] = {
 	{ "program", OPT_STR, OPT_LIST, "burner", 0, 0, NULL,
@@ -330,8 +330,8 @@ steady_sleep_until(struct run_ctx *ctx, int64_t t)
 		step = t - now;
 		if (step > 200000000)
 			step = 200000000;
-		ts.tv_sec = (now + step) / 1000000000;
-		ts.tv_nsec = (now + step) % 1000000000;
+		ts.tv_sec = (now + step) / NSEC_PER_SEC;
+		ts.tv_nsec = (now + step) % NSEC_PER_SEC;
 		(void)clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL);
 	}
 	return run_should_stop(ctx) ? -1 : 0;
@@ -402,7 +402,7 @@ steady_stub_user(const char *dir, uint64_t *ns, char **cause)
 		free(st);
 	}
 	free(text);
-	*ns = hz > 0 ? ticks * (1000000000ULL / (uint64_t)hz) : 0;
+	*ns = hz > 0 ? ticks * ((uint64_t)NSEC_PER_SEC / (uint64_t)hz) : 0;
 	return 0;
 }
 

@@ -36,8 +36,8 @@
 #include "workloads/fio-json.h"
 #include "workloads/workload.h"
 
-#define FIO_READY_TIMEOUT_NS	(120 * 1000000000LL)
-#define FIO_PREP_TIMEOUT_NS	(600 * 1000000000LL)
+#define FIO_READY_TIMEOUT_NS	(120 * NSEC_PER_SEC)
+#define FIO_PREP_TIMEOUT_NS	(600 * NSEC_PER_SEC)
 #define FIO_SYNC_DIR		"/abbench-sync"
 #define FIO_DATA_DIR		"/data"
 #define FIO_ROOTFS_DIR		"/var/tmp/abbench-fio"

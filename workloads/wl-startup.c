@@ -224,7 +224,7 @@ startup_oci(struct run_ctx *ctx, struct workload *wl,
 		goto done;
 	t0 = now_mono_ns();
 	deadline = ctx->deadline_ns > 0 ? ctx->deadline_ns :
-	    t0 + 60 * 1000000000LL;
+	    t0 + 60 * NSEC_PER_SEC;
 	if (oci_wait_exit(p, deadline, cause) == -1)
 		goto done;
 	t1 = now_mono_ns();

@@ -30,11 +30,13 @@
 
 #include <stdint.h>
 
+#include "lib/util.h"
+
 struct exec_proc;
 struct exec_spec;
 struct run_ctx;
 
-#define EXEC_OCI_TIMEOUT_NS	(60 * 1000000000LL)
+#define EXEC_OCI_TIMEOUT_NS	(60 * NSEC_PER_SEC)
 #define EXEC_OCI_DEFAULT_ROOTFS	"/var/lib/abbench/current"
 
 /* $ABBENCH_ROOTFS, else EXEC_OCI_DEFAULT_ROOTFS; borrowed. */
@@ -81,8 +83,7 @@ int	oci_checkpoint(struct exec_proc *p, const char *image_path,
 /* `restore --image-path DIR --bundle B --detach ID`. */
 int	oci_restore(struct exec_proc *p, const char *image_path,
 	    int64_t *elapsed_ns, char **cause);
-/* The container id and bundle directory; borrowed. */
+/* The container id; borrowed. */
 const char *oci_id(struct exec_proc *p);
-const char *oci_bundle(struct exec_proc *p);
 
 #endif

@@ -1835,18 +1835,6 @@ hostset_restore_runs(struct store *st, int64_t run_id, int flags,
 }
 
 int
-hostset_restore_journal(struct store *st, int64_t run_id, int *undone,
-    char **cause)
-{
-	struct hostset_report	rep = HOSTSET_REPORT_INIT;
-	int			rc;
-
-	rc = hostset_restore_runs(st, run_id, 0, &rep, undone, cause);
-	hostset_report_release(&rep);
-	return rc;
-}
-
-int
 hostset_restore_stale_report(struct store *st, struct hostset_report *rep,
     char **cause)
 {

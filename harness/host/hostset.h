@@ -42,14 +42,6 @@ void	hostset_free(struct hostset *hs);
 /* sync, then vm.drop_caches=3. */
 int	hostset_drop_caches(char **cause);
 
-/*
- * Undo every pending journal entry (of run_id, or of all runs when 0):
- * settings back to their originals, OCI containers deleted, cgroups
- * removed, containers labelled with the run removed, loop devices
- * detached. Returns the number undone.
- */
-int	hostset_restore_journal(struct store *st, int64_t run_id, int *undone,
-	    char **cause);
 
 /*
  * Journal entries of objects (kind, target):
