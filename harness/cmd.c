@@ -57,6 +57,7 @@ topic_experiment(FILE *fp)
 const struct cmd_topic cmd_topics[] = {
 	{ "experiment", "the keys of an experiment file", topic_experiment },
 	{ "workloads", "every workload type and its keys", topic_workloads },
+	{ "man", "the manual page abbench(1) in roff", cmd_print_man },
 	{ NULL, NULL, NULL }
 };
 

@@ -40,6 +40,8 @@ struct cmd_topic {
 };
 extern const struct cmd_topic cmd_topics[];
 const struct cmd_topic	*cmd_topic_find(const char *name);
+/* The manual page abbench(1) in roff, from the tables (man.c). */
+void	cmd_print_man(FILE *fp);
 
 extern const struct cmd_entry cmd_run_entry;
 /* abbench run --help [TYPE | EXPERIMENT] (cmd-run-help.c). */

@@ -20,7 +20,8 @@ experiment_help(struct strbuf *out)
 {
 	const struct workload_ops *const	*t;
 
-	strbuf_adds(out, "[experiment] keys:\n");
+	strbuf_adds(out, "[experiment] keys (abbench run also takes each as "
+	    "--KEY=VALUE):\n");
 	opt_help(experiment_opts, out);
 	strbuf_adds(out, "\n[arm NAME] keys (and the keys of the workload "
 	    "types marked \"an arm may set it\"):\n");
