@@ -175,7 +175,8 @@ cmd_power_exec(int argc, char **argv)
 	}
 	if (cmd_open_run("power", db, argc, argv, &st, &run) == -1)
 		return EXIT_USAGE;
-	if (padvice_compute(st, run.id, effect, &o, use_cal, &a,
+	if (padvice_compute(st, run.id, effect, &o, PADVICE_MDE |
+	    PADVICE_ROUNDS | (use_cal ? PADVICE_CALIBRATION : 0), &a,
 	    &cause) == -1) {
 		error("power: %s", cause);
 		free(cause);

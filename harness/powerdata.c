@@ -166,16 +166,26 @@ padvice_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "\xe2\x88\x9e");
 	else if (v < 0.0001)
 		snprintf(buf, len, "<0.01%%");
-	else if (v < 0.1)
-		snprintf(buf, len, "%.2f%%", 100 * v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.0f%%", 100 * v);
 	else
-		snprintf(buf, len, "%.1f%%", 100 * v);
+		snprintf(buf, len, "%.3g%%", 100 * v);
 }
 
 int
 padvice_compute(struct store *st, int64_t run_id, double effect,
-    const struct power_options *o, int use_calibration, struct padvice *out,
+    const struct power_options *o, int want, struct padvice *out,
     char **cause)
+{
+	return padvice_compute_some(st, run_id, effect, o, want, NULL, NULL,
+	    out, cause);
+}
+
+int
+padvice_compute_some(struct store *st, int64_t run_id, double effect,
+    const struct power_options *o, int want,
+    int (*keep)(const char *benchmark, const char *unit, void *arg),
+    void *arg, struct padvice *out, char **cause)
 {
 	struct store_run		 run;
 	struct store_calibration	 cal;
@@ -199,7 +209,7 @@ padvice_compute(struct store *st, int64_t run_id, double effect,
 	if ((out->host_class = store_run_host_class(st, run_id, cause)) ==
 	    NULL)
 		goto done;
-	if (use_calibration) {
+	if (want & PADVICE_CALIBRATION) {
 		have_cal = store_calibration_latest(st, run.name,
 		    out->host_class, &cal, cause);
 		if (have_cal == -1)
@@ -221,6 +231,8 @@ padvice_compute(struct store *st, int64_t run_id, double effect,
 		size_t			 npool = 0;
 
 		if (strcmp(b->arm, out->baseline_arm) != 0 || b->n == 0)
+			continue;
+		if (keep != NULL && !keep(b->benchmark, b->unit, arg))
 			continue;
 		XGROW(out->rows, out->n, cap);
 		r = &out->rows[out->n++];
@@ -254,10 +266,19 @@ padvice_compute(struct store *st, int64_t run_id, double effect,
 			npool = b->n;
 		}
 		power_noise(pool, npool, r->n_base, 0.95, &r->noise);
-		r->mde = npool >= 2 ? power_mde(pool, npool, r->n_base,
-		    r->n_cand, o, uc) : INFINITY;
-		r->rounds = npool >= 2 && effect > 0 ? power_rounds(pool,
-		    npool, effect, o, uc) : 0;
+		r->mde = npool >= 2 && (want & PADVICE_MDE) ?
+		    power_mde(pool, npool, r->n_base, r->n_cand, o, uc) :
+		    INFINITY;
+		r->rounds = 0;
+		if (npool >= 2 && effect > 0 && (want & PADVICE_ROUNDS)) {
+			size_t	hint = 0;
+
+			if (isfinite(r->mde))
+				hint = (size_t)((double)r->n_base *
+				    (r->mde / effect) * (r->mde / effect));
+			r->rounds = power_rounds(pool, npool, effect, hint, o,
+			    uc);
+		}
 		free(pool);
 	}
 	rc = 0;

@@ -73,15 +73,26 @@ struct padvice {
 	size_t			 n;
 };
 
+enum padvice_want {
+	PADVICE_MDE = 1 << 0,
+	PADVICE_ROUNDS = 1 << 1,	/* for effect */
+	PADVICE_CALIBRATION = 1 << 2,	/* noise from a calibration */
+};
 /*
- * The noise, MDE and rounds for effect of every (benchmark, unit) of a
- * run's baseline arm. The noise comes from the latest calibration of the
- * run's experiment and host class when use_calibration is set and it has
- * the row (all its arms pooled), else from the run's baseline arm.
+ * The noise, and as wanted the MDE and rounds for effect, of every
+ * (benchmark, unit) of a run's baseline arm. The noise comes from the
+ * latest calibration of the run's experiment and host class when
+ * PADVICE_CALIBRATION is set and it has the row (all its arms pooled),
+ * else from the run's baseline arm.
  */
 int	padvice_compute(struct store *st, int64_t run_id, double effect,
-	    const struct power_options *o, int use_calibration,
-	    struct padvice *out, char **cause);
+	    const struct power_options *o, int want, struct padvice *out,
+	    char **cause);
+/* The same for the rows keep() accepts (keep NULL: all). */
+int	padvice_compute_some(struct store *st, int64_t run_id, double effect,
+	    const struct power_options *o, int want,
+	    int (*keep)(const char *benchmark, const char *unit, void *arg),
+	    void *arg, struct padvice *out, char **cause);
 void	padvice_release(struct padvice *a);
 /* "2", "2%" or "0.5%" as a fraction (0.02): 0, or -1 when not a
  * percentage in (0, 1000). */

@@ -233,7 +233,7 @@ power_mde(const double *xs, size_t n, size_t na, size_t nb,
 }
 
 size_t
-power_rounds(const double *xs, size_t n, double effect,
+power_rounds(const double *xs, size_t n, double effect, size_t hint,
     const struct power_options *o, struct bm_ucache *cache)
 {
 	struct power_kernel	 k;
@@ -244,17 +244,34 @@ power_rounds(const double *xs, size_t n, double effect,
 		return 0;
 	s = power_sorted_copy(xs, n);
 	power_kernel_init(s, n, &k);
-	/* Double until the power is reached, then bisect. */
+	/*
+	 * Bracket [lo, hi] with power(lo) < target <= power(hi), from the
+	 * hint (halving or doubling), then bisect.
+	 */
+	hi = hint >= 2 ? (hint > o->max_n ? o->max_n : hint) : 2;
 	lo = 1;
-	hi = 2;
-	while (power_at_sorted(s, n, &k, hi, hi, effect, o, cache) <
-	    o->power) {
-		lo = hi;
-		if (hi >= o->max_n) {
-			free(s);
-			return 0;
+	if (power_at_sorted(s, n, &k, hi, hi, effect, o, cache) >= o->power) {
+		while (hi > 2) {
+			mid = hi / 2;
+			if (power_at_sorted(s, n, &k, mid, mid, effect, o,
+			    cache) < o->power) {
+				lo = mid;
+				break;
+			}
+			hi = mid;
 		}
-		hi = hi * 2 > o->max_n ? o->max_n : hi * 2;
+	} else {
+		for (;;) {
+			lo = hi;
+			if (hi >= o->max_n) {
+				free(s);
+				return 0;
+			}
+			hi = hi * 2 > o->max_n ? o->max_n : hi * 2;
+			if (power_at_sorted(s, n, &k, hi, hi, effect, o,
+			    cache) >= o->power)
+				break;
+		}
 	}
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;

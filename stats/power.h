@@ -82,9 +82,10 @@ double	power_mde(const double *xs, size_t n, size_t na, size_t nb,
 
 /*
  * The smallest n (values per arm, both arms alike) whose power for effect
- * reaches o->power; 0 when more than o->max_n would be needed.
+ * reaches o->power; 0 when more than o->max_n would be needed. hint (0 =
+ * none) is where the search starts: n * (MDE at n / effect)^2 is close.
  */
-size_t	power_rounds(const double *xs, size_t n, double effect,
+size_t	power_rounds(const double *xs, size_t n, double effect, size_t hint,
 	    const struct power_options *o, struct bm_ucache *cache);
 
 /* The smallest two-sided p the exact U test can give at (n1, n2). */

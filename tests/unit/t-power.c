@@ -196,7 +196,7 @@ test_mde_rounds(struct bm_ucache *uc)
 	tap_ok(power_mde(x, 3000, 10, 10, &o, uc) > mde,
 	    "fewer samples, larger MDE");
 
-	r = power_rounds(x, 3000, 0.05, &o, uc);
+	r = power_rounds(x, 3000, 0.05, 0, &o, uc);
 	want = 2 * pow((gsl_cdf_ugaussian_Qinv(0.025) +
 	    gsl_cdf_ugaussian_Qinv(0.2)) / 0.5, 2) * M_PI / 3;
 	tap_ok(fabs((double)r / want - 1) < 0.15, "rounds for 5%% (0.5 sd): "
@@ -204,8 +204,23 @@ test_mde_rounds(struct bm_ucache *uc)
 	tap_ok(power_at(x, 3000, r, r, 0.05, &o, uc) >= 0.8 &&
 	    power_at(x, 3000, r - 1, r - 1, 0.05, &o, uc) < 0.8,
 	    "rounds is the smallest n reaching 0.8");
+	/* Estimates are noisy in n, so a search from elsewhere may stop
+	 * at another crossing of 0.8 close by. */
+	{
+		size_t	r1 = power_rounds(x, 3000, 0.05, 40, &o, uc);
+		size_t	r2 = power_rounds(x, 3000, 0.05, 500, &o, uc);
+
+		tap_ok(fabs((double)r1 / r - 1) < 0.1 &&
+		    power_at(x, 3000, r1, r1, 0.05, &o, uc) >= 0.8 &&
+		    power_at(x, 3000, r1 - 1, r1 - 1, 0.05, &o, uc) < 0.8,
+		    "from a hint below: %zu, a crossing of 0.8", r1);
+		tap_ok(fabs((double)r2 / r - 1) < 0.1 &&
+		    power_at(x, 3000, r2, r2, 0.05, &o, uc) >= 0.8 &&
+		    power_at(x, 3000, r2 - 1, r2 - 1, 0.05, &o, uc) < 0.8,
+		    "from a hint above: %zu, a crossing of 0.8", r2);
+	}
 	o.max_n = 20;
-	tap_int_eq(power_rounds(x, 3000, 0.05, &o, uc), 0,
+	tap_int_eq(power_rounds(x, 3000, 0.05, 0, &o, uc), 0,
 	    "more rounds than the bound: 0");
 	free(x);
 }
