@@ -20,6 +20,7 @@ extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_nightly_entry;
 extern const struct cmd_entry cmd_env_entry;
 extern const struct cmd_entry cmd_restore_entry;
+extern const struct cmd_entry cmd_fleet_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
@@ -30,6 +31,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_nightly_entry,
 	&cmd_env_entry,
 	&cmd_restore_entry,
+	&cmd_fleet_entry,
 	NULL
 };
 

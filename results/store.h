@@ -22,6 +22,7 @@
  *   sample_configs(id, run_id, text)          -- benchfmt config blocks
  *   journal(id, run_id, kind, name, target, original, applied, state, seq)
  *   warnings(run_id, seq, text)
+ *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -29,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
