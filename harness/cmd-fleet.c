@@ -214,7 +214,11 @@ fleet_open(struct fleet_ctx *fc, const char *sel, const char *base, int flags)
 		free(dir);
 		return EXIT_USAGE;
 	}
-	fc->dir = dir;
+	/* Jobs submitted from here need absolute paths. */
+	if ((fc->dir = realpath(dir, NULL)) == NULL)
+		fc->dir = xstrdup(dir);
+	free(dir);
+	dir = fc->dir;
 	slash = strrchr(dir, '/');
 	fc->id = xstrdup(slash != NULL ? slash + 1 : dir);
 	fc->st = store_open(db, flags, &cause);
@@ -637,8 +641,9 @@ fleet_submit(int argc, char **argv)
 	const char		*sched_name = "slurm";
 	char			*cause = NULL, *exp_abs = NULL, *self = NULL;
 	char			*script = NULL, *db = NULL, *p, *save, *list;
-	char			*job = NULL, *sub;
-	long long		 per = 1, v;
+	char			*job = NULL, *sub, *colon;
+	struct strvec		 counts = STRVEC_INIT;
+	long long		 per = 1, v, nrep;
 	int			 c, wait = 0, quiet = 0, rc = EXIT_USAGE;
 	int			 r;
 	size_t			 i;
@@ -656,6 +661,20 @@ fleet_submit(int argc, char **argv)
 				p = strtrim(p);
 				if (*p == '\0')
 					continue;
+				/* P:N: N replicas on P, whatever
+				 * --per-partition says. */
+				if ((colon = strchr(p, ':')) != NULL) {
+					*colon = '\0';
+					if (parse_int(colon + 1, 1, 1000, &v,
+					    &cause) == -1) {
+						rc = fleet_usage("--partitions "
+						    "%s: %s", p, cause);
+						free(cause);
+						free(list);
+						goto out;
+					}
+					strvec_pushf(&counts, "%s:%lld", p, v);
+				}
 				if (strchr(p, '/') != NULL || *p == '.' ||
 				    strchr(p, '\n') != NULL) {
 					free(list);
@@ -806,8 +825,16 @@ fleet_submit(int argc, char **argv)
 	else
 		printf("%s\n", fc.id);
 	fflush(stdout);
-	for (i = 0; i < parts.n; i++)
-		for (r = 1; r <= per; r++) {
+	for (i = 0; i < parts.n; i++) {
+		nrep = per;
+		for (r = 0; r < (int)counts.n; r++) {
+			size_t	l = strlen(parts.v[i]);
+
+			if (strncmp(counts.v[r], parts.v[i], l) == 0 &&
+			    counts.v[r][l] == ':')
+				nrep = strtoll(counts.v[r] + l + 1, NULL, 10);
+		}
+		for (r = 1; r <= nrep; r++) {
 			if (fleet_submit_shape(&fc, parts.v[i], r, 1, &job,
 			    &cause) != 0) {
 				error("fleet: %s/%d: %s", parts.v[i], r, cause);
@@ -821,6 +848,7 @@ fleet_submit(int argc, char **argv)
 			strvec_push_nodup(&ids, job);
 			job = NULL;
 		}
+	}
 	if (fleet_submit_merge(&fc, parts.v[0], ids.v, ids.n, &job,
 	    &cause) != 0) {
 		error("fleet: the merge job: %s", cause);
@@ -860,6 +888,7 @@ out:
 	free(script);
 	free(db);
 	strvec_clear(&parts);
+	strvec_clear(&counts);
 	strvec_clear(&have);
 	strvec_clear(&ids);
 	strvec_clear(&extra);
@@ -1405,9 +1434,12 @@ const struct cmd_entry cmd_fleet_entry = {
 "cpu, kernel) as config keys, so `abbench stat --db fleet.db -row\n"
 "partition -col arm -table .fullname all` puts shapes on rows.\n"
 "\n"
-"  submit EXPERIMENT.ini --partitions P1,P2,... --dir SHARED_DIR\n"
+"  submit EXPERIMENT.ini --partitions P1,P2[:N],... --dir SHARED_DIR\n"
 "      [--per-partition N] [--time LIMIT] [--sbatch-arg ARG]... [--wait]\n"
 "      [--quiet]\n"
+"                  N replicas per partition (--per-partition, default 1;\n"
+"                  P:N for one partition); --time and every --sbatch-arg\n"
+"                  go to sbatch as they are (one argument each);\n"
 "                  prints the fleet id and the job ids (--quiet: the id\n"
 "                  only); --wait shows one live line (pending, running,\n"
 "                  done, failed per shape) and exits with the fleet's\n"
