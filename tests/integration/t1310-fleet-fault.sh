@@ -43,8 +43,14 @@ ok $? "c2 is running (2 samples stored)"
 UUID2=$(db_count "$FDIR/runs/c2-1.db" "SELECT uuid FROM runs")
 scontrol requeue "$J2"
 ok $? "scontrol requeue $J2"
-# A requeued job waits a while (BeginTime) before it may start again:
-# not here. The update takes only once the job is pending again.
+# Cancel c4 mid-run: it got the node when c2 was requeued (a requeued
+# job waits a while, BeginTime, before it may start again).
+wait_for 90 has_samples "$FDIR/runs/c4-1.db" 2
+ok $? "c4 is running (2 samples stored)"
+scancel "$J4"
+ok $? "scancel $J4"
+# Now let c2 start again at once. The update takes only once the job is
+# pending again.
 released() {
 	scontrol update JobId="$J2" StartTime=now >/dev/null 2>&1
 	case $(squeue -h -t all -j "$J2" -o '%T %r') in
@@ -54,12 +60,6 @@ released() {
 }
 wait_for 30 released
 ok $? "the requeued job may start again"
-
-# Cancel c4 mid-run.
-wait_for 90 has_samples "$FDIR/runs/c4-1.db" 2
-ok $? "c4 is running (2 samples stored)"
-scancel "$J4"
-ok $? "scancel $J4"
 merge_ended() {
 	case $(squeue -h -t all -j "$M" -o %T) in
 	COMPLETED|FAILED|CANCELLED) return 0 ;;
