@@ -25,6 +25,7 @@
  *   calibrations(run_id, experiment, host_class, repeats, rounds, alpha)
  *   calibration_rows(run_id, benchmark, unit, n, median, mad_rel, ci_rel,
  *        mde, comparisons, flagged)     -- results/calibration.h
+ *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -32,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
