@@ -10,6 +10,8 @@
 
 #include "harness/cmd.h"
 #include "harness/core/runner.h"
+#include "harness/powerdata.h"
+#include "harness/run-advice.h"
 #include "lib/options.h"
 #include "lib/util.h"
 
@@ -26,6 +28,7 @@ cmd_run_exec(int argc, char **argv)
 		{ "json-progress", no_argument, NULL, 'j' },
 		{ "durable", no_argument, NULL, 'D' },
 		{ "no-restore-check", no_argument, NULL, 'N' },
+		{ "effect", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_options	 opt;
@@ -33,6 +36,7 @@ cmd_run_exec(int argc, char **argv)
 	struct strvec		 set = STRVEC_INIT;
 	const char		*db = NULL, *arg;
 	char			*cause = NULL, *key;
+	double			 effect = 0.02;
 	int			 c, rc;
 
 	memset(&opt, 0, sizeof opt);
@@ -81,6 +85,13 @@ cmd_run_exec(int argc, char **argv)
 		case 'N':
 			opt.no_restore_check = 1;
 			break;
+		case 'e':
+			if (padvice_parse_pct(optarg, &effect) == -1) {
+				error("run: --effect '%s' is not a percentage "
+				    "in (0, 1000)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			/* --KEY=VALUE: any other [experiment] key. */
 			arg = argv[optind - 1];
@@ -120,6 +131,10 @@ cmd_run_exec(int argc, char **argv)
 	opt.db_path = cmd_db_path(db);
 	rc = runner_run(argc > 0 ? argv[0] : NULL, &opt);
 	strvec_clear(&set);
+	/* Could a `~` have shown the effect that matters? (powerdata.h) */
+	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
+	    rc != EXIT_USAGE && rc != 130)
+		run_advice(opt.db_path, opt.run_id, effect, stderr);
 	return rc;
 
 bad:
@@ -134,7 +149,8 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] "
 	    "[--order alternate|abba|random|sequential] [--seed N] "
-	    "[--quiet] [--json-progress] [--durable] | --resume RUN",
+	    "[--effect PCT] [--quiet] [--json-progress] [--durable] | "
+	    "--resume RUN",
 	.summary = "run an experiment, storing every sample",
 	.help =
 	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"
@@ -150,6 +166,10 @@ const struct cmd_entry cmd_run_entry = {
 	    "  --seed N         the seed of the random order (stored)\n"
 	    "  --resume RUN     continue an interrupted run: same plan, samples\n"
 	    "                   already stored are not repeated\n"
+	    "  --effect PCT     the change that matters (default 2): for each\n"
+	    "                   benchmark that came out ~ and whose noise could\n"
+	    "                   not have shown it, one line with the rounds\n"
+	    "                   that would (abbench power --help)\n"
 	    "  --quiet          no progress and no summary\n"
 	    "  --json-progress  one JSON object per sample on stdout\n"
 	    "  --durable        synchronous=FULL (default NORMAL)\n"
