@@ -10,7 +10,7 @@
  *              (redis-server and redis-benchmark in one sandbox, loopback)
  *   nginx      NginxDocSize/filesize.S/concurrency.C/filesystem.{bind,tmpfs}
  *              sec/op, requests_per_second.QPS, average_latency.s (ab)
- *   iperf      IperfOneConnection/operation.{Download,Upload}
+ *   iperf      IperfOneConnection/operation.{Download,Upload}[/bytes=B]
  *              bandwidth.bytes_per_second (iperf3 client and server)
  *   dd         the `args` dd command line: kB/s and sec/op from dd's summary
  *
@@ -50,7 +50,9 @@ struct app_def {
 	const char	*app;
 	const char	*bench;		/* default row name */
 	const char	*image;		/* docker image (build-image --app) */
-	const char	*name_keys[4];	/* keys of the row name, in order */
+	/* Keys of the row name, in order: key.value as gVisor's Parameter,
+	 * or key=value for a key written "=key" (the report's bytes=10GB). */
+	const char	*name_keys[4];
 	long long	 def_ops;
 	/* argv of one run */
 	void	(*argv)(const struct workload *wl, const struct arm *arm,
@@ -418,7 +420,7 @@ static const struct app_def app_defs[] = {
 	    { "filesize", "concurrency", "filesystem", NULL }, 10000,
 	    nginx_argv, nginx_parse },
 	{ "iperf", "IperfOneConnection", "abbench/iperf",
-	    { "operation", NULL }, 1, iperf_argv, iperf_parse },
+	    { "operation", "=bytes", NULL }, 1, iperf_argv, iperf_parse },
 	{ "dd", "DD", NULL, { NULL }, 1, NULL, dd_parse },
 };
 
@@ -555,13 +557,16 @@ app_row_name(const struct workload *wl, const struct arm *arm,
 	    strcmp(d->app, "dd") == 0 ? wl->base : d->bench);
 	for (i = 0; d->name_keys[i] != NULL; i++) {
 		const char	*k = d->name_keys[i];
-		const char	*v = workload_get(wl, arm, k);
+		int		 eq = k[0] == '=';
+		const char	*v;
 
+		k += eq;
+		v = workload_get(wl, arm, k);
 		if (!app_key_set(wl, k) || v == NULL)
 			continue;
 		if (strcmp(k, "threads") == 0 && strcmp(v, "1") == 0)
 			continue;
-		strbuf_addf(&sb, "/%s.%s", k, v);
+		strbuf_addf(&sb, "/%s%c%s", k, eq ? '=' : '.', v);
 	}
 	return strbuf_detach(&sb);
 }

@@ -8,11 +8,12 @@
 # reports (tests/data/reports/001-*.txt).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_root
-require_cmd sqlite3 sysbench hackbench redis-server redis-benchmark nginx ab
+require_cmd sqlite3 sysbench hackbench redis-server redis-benchmark nginx ab \
+    iperf3
 require_dockerd runsc
 N=$(nproc)
 DB=$TEST_TMP/t.db
-for a in sysbench hackbench redis nginx; do
+for a in sysbench hackbench redis nginx iperf; do
 	"$ABBENCH_SRCDIR/scripts/build-image" --app $a >"$TEST_TMP/img.$a" 2>&1 ||
 	    { sed 's/^/# /' "$TEST_TMP/img.$a"; skip_all "cannot build abbench/$a"; }
 done
@@ -66,6 +67,12 @@ concurrency = 1 100
 filesystem = bind tmpfs
 ops = 100
 
+[workload IperfOneConnection]
+type = app
+app = iperf
+operation = Download Upload
+bytes = 32m
+
 [workload DDSync]
 type = app
 app = dd
@@ -85,6 +92,8 @@ sort >"$TEST_TMP/want" <<EOW
 DDSync-$N kB/s
 DDSync-$N sec/op
 Hackbench/ipcMode.pipe/processMode.process-$N sec/op
+IperfOneConnection/operation.Download/bytes=32m-$N bandwidth.bytes_per_second
+IperfOneConnection/operation.Upload/bytes=32m-$N bandwidth.bytes_per_second
 Hackbench/ipcMode.pipe/processMode.thread-$N sec/op
 Hackbench/ipcMode.socket/processMode.process-$N sec/op
 Hackbench/ipcMode.socket/processMode.thread-$N sec/op
@@ -151,6 +160,8 @@ is "$(range "Hackbench/ipcMode.pipe/processMode.thread-$N" sec/op 1e-5 1)" 0 \
 is "$(range "Redis/operation.SET-$N" rps 100 1e7)" 0 "redis: 100 .. 10M rps"
 is "$(range "NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N" \
     requests_per_second.QPS 10 1e7)" 0 "nginx: 10 .. 10M requests/s"
+is "$(range "IperfOneConnection/operation.Upload/bytes=32m-$N" \
+    bandwidth.bytes_per_second 1e6 1e11)" 0 "iperf: 1 MB/s .. 100 GB/s"
 # dd: 102400 bytes; kB/s and the time dd printed agree.
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples a JOIN samples b
     ON a.plan_idx = b.plan_idx AND a.run_id = b.run_id
@@ -163,13 +174,14 @@ is "$(sqlite3 "$DB" "SELECT count(*) FROM samples a JOIN samples b
 "$ABBENCH" db export --db "$DB" 1 >"$TEST_TMP/export" 2>"$TEST_TMP/err"
 ok $? "db export"
 for f in base database network; do
-	"$ABBENCH" stat -table "" -ignore /gomaxprocs \
+	"$ABBENCH" stat -table "" -ignore /gomaxprocs,/bytes \
 	    "report=$ABBENCH_SRCDIR/tests/data/reports/001-$f.txt" \
 	    "abbench=$TEST_TMP/export" >"$TEST_TMP/stat.$f" 2>&1
 	nrows=0
 	nmiss=0
 	for row in $(sed -n 's/^Benchmark\([^ ]*\)-16 .*/\1/p' \
-	    "$ABBENCH_SRCDIR/tests/data/reports/001-$f.txt"); do
+	    "$ABBENCH_SRCDIR/tests/data/reports/001-$f.txt" |
+	    sed 's|/bytes=[^/]*||'); do
 		nrows=$((nrows + 1))
 		grep -E "^$row +[0-9].* \(p=[0-9.]+ n=" "$TEST_TMP/stat.$f" \
 		    >/dev/null || { nmiss=$((nmiss + 1)); diag "not lined up: $row"; }
