@@ -261,8 +261,9 @@ static int
 stat_finish(struct benchstat *bs)
 {
 	struct strbuf	out = STRBUF_INIT, err = STRBUF_INIT;
+	int		rc;
 
-	benchstat_finish(bs, &out, &err);
+	rc = benchstat_finish(bs, &out, &err);
 	if (out.len > 0)
 		fwrite(out.buf, 1, out.len, stdout);
 	fflush(stdout);
@@ -271,7 +272,7 @@ stat_finish(struct benchstat *bs)
 	strbuf_release(&out);
 	strbuf_release(&err);
 	benchstat_free(bs);
-	return EXIT_OK;
+	return rc != 0 ? rc : EXIT_OK;
 }
 
 /* --db problems are abbench's, not benchstat's: exit 2 like other input. */
@@ -544,4 +545,5 @@ const struct cmd_entry cmd_stat_entry = {
 "missing database, run or arm exits 2; everything else behaves as with\n"
 "files (runtime errors exit 0, as in benchstat).\n",
 	.exec = cmd_stat_exec,
+	.flags = CMD_STORE | CMD_OWN_FLAGS,
 };
