@@ -12,6 +12,8 @@
  *              sec/op, requests_per_second.QPS, average_latency.s (ab)
  *   iperf      IperfOneConnection/operation.{Download,Upload}[/bytes=B]
  *              bandwidth.bytes_per_second (iperf3 client and server)
+ *   ffmpeg     Ffmpeg sec/op: one H.264 transcode of a test video
+ *              (made first, not timed), ffmpeg -benchmark's rtime
  *   dd         the `args` dd command line: kB/s and sec/op from dd's summary
  *
  * The name keys an application knows appear in the row's name, in its
@@ -381,6 +383,33 @@ iperf_parse(const char *out, const char *err, struct app_out *o,
 	return 0;
 }
 
+/* --- ffmpeg --------------------------------------------------------- */
+
+static void
+ffmpeg_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	(void)wl;
+	(void)arm;
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "ffmpeg");
+	strvec_pushf(av, "%lld", ops);
+}
+
+static int
+ffmpeg_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	double	rt = num_after(out, "rtime=");
+
+	(void)err;
+	if (isnan(rt) || rt <= 0)
+		return set_cause(cause, "ffmpeg printed no 'bench: ... rtime='");
+	/* One op is the whole transcode, as gVisor's Ffmpeg row. */
+	sample_result_add(o->res, o->name, "sec/op", rt);
+	return 0;
+}
+
 /* --- dd ------------------------------------------------------------- */
 
 static int
@@ -421,12 +450,14 @@ static const struct app_def app_defs[] = {
 	    nginx_argv, nginx_parse },
 	{ "iperf", "IperfOneConnection", "abbench/iperf",
 	    { "operation", "=bytes", NULL }, 1, iperf_argv, iperf_parse },
+	{ "ffmpeg", "Ffmpeg", "abbench/ffmpeg", { NULL }, 10,
+	    ffmpeg_argv, ffmpeg_parse },
 	{ "dd", "DD", NULL, { NULL }, 1, NULL, dd_parse },
 };
 
 static const struct opt_spec app_opts[] = {
 	{ "app", OPT_CHOICE, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0,
-	    "sysbench hackbench redis nginx iperf dd",
+	    "sysbench hackbench redis nginx iperf ffmpeg dd",
 	    "the application: its program, parser, image and row names" },
 	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
 	    "the row name before the parameters (default: gVisor's: "
@@ -437,8 +468,9 @@ static const struct opt_spec app_opts[] = {
 	{ "ops", OPT_INT, 0, "0", 0, 1e15, NULL,
 	    "operations of one sample (sec/op divides by it): sysbench "
 	    "events (CPU), locks per thread (Mutex); "
-	    "hackbench loops; redis and nginx requests (0: the "
-	    "application's default)" },
+	    "hackbench loops; redis and nginx requests; ffmpeg: seconds "
+	    "of the 720p test video transcoded (0: the application's "
+	    "default)" },
 	{ "testname", OPT_CHOICE, 0, "CPU", 0, 0, "CPU Memory Mutex",
 	    "sysbench test" },
 	{ "threads", OPT_INT, 0, "1", 1, 4096, NULL, "sysbench threads" },
@@ -729,7 +761,7 @@ static const char *const app_units[] = {
 const struct workload_ops wl_app_ops = {
 	.type = "app",
 	.help = "an application of gVisor's benchmark suites (sysbench, "
-	    "hackbench, redis, nginx, iperf, dd) in a container, its output "
+	    "hackbench, redis, nginx, iperf, ffmpeg, dd) in a container, its output "
 	    "parsed into the reports' rows",
 	.opts = app_opts,
 	.default_exec = "docker",

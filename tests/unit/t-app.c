@@ -122,8 +122,9 @@ main(void)
 	    "[workload N]\ntype = app\napp = nginx\nfilesize = 10Kb\n"
 	    "concurrency = 1\nfilesystem = tmpfs\nops = 500\n"
 	    "[workload DDSync512]\ntype = app\napp = dd\nexecutor = local\n"
-	    "args = dd if=/dev/zero of=/dev/null\n");
-	tap_ok(e != NULL && e->nworkloads == 7, "the app experiment loads");
+	    "args = dd if=/dev/zero of=/dev/null\n"
+	    "[workload F]\ntype = app\napp = ffmpeg\nops = 4\n");
+	tap_ok(e != NULL && e->nworkloads == 8, "the app experiment loads");
 	if (e == NULL)
 		return tap_done();
 
@@ -199,6 +200,13 @@ main(void)
 	tap_ok(rc == 0 && near(find(&r, want, "kB/s"),
 	    5120000 / 84.8216 / 1e3), "dd: kB/s from its summary (60.4)");
 	tap_ok(near(find(&r, want, "sec/op"), 84.8216), "dd: sec/op");
+	sample_result_release(&r);
+	rc = app_parse_output(&e->workloads[7], &e->arms[0],
+	    "bench: utime=3.120s stime=0.210s rtime=2.500s\n"
+	    "bench: maxrss=123456kB\n", NULL, &r, &cause);
+	snprintf(want, sizeof want, "Ffmpeg-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "sec/op"), 2.5),
+	    "Ffmpeg-N sec/op is ffmpeg -benchmark's rtime");
 	sample_result_release(&r);
 	rc = app_parse_output(&e->workloads[6], &e->arms[0], "", "", &r,
 	    &cause);
