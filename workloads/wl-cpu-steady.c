@@ -75,6 +75,10 @@ static const struct opt_spec steady_opts[] = {
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
 	    "for runsc, else self" },
+	{ "overhead-floor", OPT_FLOAT, 0, "0.005", 0, 4096, NULL,
+	    "overhead/app-cpu is not reported when the application used "
+	    "less CPU than this (in CPUs) over the window: a ratio over a "
+	    "near-zero denominator is noise (Getppid under ptrace)" },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
 	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
@@ -783,6 +787,7 @@ steady_report(struct steady_run *r, struct sample_result *out, char **cause)
 	struct cpuwork_window	 w;
 	struct cpuwork_metrics	 m;
 	const char		*name = r->name;
+	double			 ofloor;
 	size_t			 i;
 
 	memset(&w, 0, sizeof w);
@@ -797,7 +802,16 @@ steady_report(struct steady_run *r, struct sample_result *out, char **cause)
 	}
 	if (cpuwork_compute(&w, &m, cause) == -1)
 		return -1;
-	sample_result_add(out, name, "overhead/app-cpu", m.overhead);
+	ofloor = workload_get_float(r->wl, r->arm, "overhead-floor",
+	    WL_TABLE_DEFAULT);
+	if (m.app_cpus >= ofloor)
+		sample_result_add(out, name, "overhead/app-cpu", m.overhead);
+	else
+		warning("%s: overhead/app-cpu not reported: the application "
+		    "used %.4g CPUs, below overhead-floor %g", name,
+		    m.app_cpus, ofloor);
+	strvec_pushf(&out->config, "overhead-floor: overhead/app-cpu is "
+	    "reported only where app-cpus >= %g", ofloor);
 	sample_result_add(out, name, "host-ctxsw/s", m.host_ctxsw_per_s);
 	sample_result_add(out, name, "work/s", m.work_per_s);
 	sample_result_add(out, name, "app-cpus", m.app_cpus);

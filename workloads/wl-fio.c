@@ -375,9 +375,20 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 			same = 0;
 	}
 	if (n == 1) {
+		/*
+		 * gVisor's fs rows: bandwidth and io_ops are per job (the
+		 * mean over numjobs), the *_all_jobs metrics their sum.
+		 */
+		double	nj = (double)workload_get_int(wl, NULL, "numjobs",
+			    WL_TABLE_DEFAULT);
+
 		sample_result_add(out, bn, "bandwidth.bytes_per_second",
-		    m[0].res.bw_bytes);
+		    m[0].res.bw_bytes / nj);
+		sample_result_add(out, bn,
+		    "bandwidth_all_jobs.bytes_per_second", m[0].res.bw_bytes);
 		sample_result_add(out, bn, "io_ops.ops_per_second",
+		    m[0].res.iops / nj);
+		sample_result_add(out, bn, "io_ops_all_jobs.ops_per_second",
 		    m[0].res.iops);
 		sample_result_add(out, bn, "sec/op",
 		    (double)m[0].res.runtime_ms / 1e3);
@@ -677,15 +688,20 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 	}
 	if (n > 1) {
 		double	ov = overlap_ratio(m, n);
+		double	min = workload_get_float(r->wl, r->arm, "overlap-min",
+			    WL_TABLE_DEFAULT);
 		char	*bn = bench_name(r->wl);
 		char	*name = xasprintf("%s/c%d/overlap", bn, n);
 
 		free(bn);
-		if (ov < workload_get_float(r->wl, r->arm, "overlap-min",
-		    WL_TABLE_DEFAULT)) {
+		if (ov < min) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "the %d fio runs overlapped only %.0f%% of the "
-			    "longest", n, ov * 100);
+			    "longest (overlap-min %.0f%%): this host (%d "
+			    "vCPUs) cannot run them together; use fewer "
+			    "containers (e.g. containers = %d) or a longer "
+			    "duration", n, ov * 100, min * 100,
+			    bench_gomaxprocs(), n / 4 > 1 ? n / 4 : 1);
 			free(name);
 			return -1;
 		}
@@ -772,6 +788,8 @@ done:
 static const char *const fio_units[] = {
 	"bandwidth.bytes_per_second", "higher",
 	"io_ops.ops_per_second", "higher",
+	"bandwidth_all_jobs.bytes_per_second", "higher",
+	"io_ops_all_jobs.ops_per_second", "higher",
 	"sec/op", "lower",
 	"iops", "higher",
 	"overlap-ratio", "higher",

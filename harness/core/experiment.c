@@ -69,6 +69,10 @@ const struct opt_spec experiment_opts[] = {
 	{ "drop-caches", OPT_BOOL, 0, "no", 0, 0, NULL,
 	  "sync and drop the page cache before every sample",
 	  EXP(drop_caches) },
+	{ "stat-filter", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "the -filter `abbench stat --db` applies to this experiment's runs "
+	  "when given none (benchstat syntax): hides abbench's extra rows",
+	  EXP(stat_filter) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 
@@ -1115,5 +1119,6 @@ experiment_free(struct experiment *e)
 	free(e->name);
 	free(e->pkg);
 	free(e->description);
+	free(e->stat_filter);
 	free(e);
 }

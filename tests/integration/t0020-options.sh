@@ -15,8 +15,13 @@ like "$out" '^  timeout = duration' "and the keys every workload takes"
 
 types=$("$ABBENCH" help workloads | sed -n 's/^workload type \([^:]*\):.*/\1/p' |
     tr '\n' ' ')
-is "$types" "command fio gobench cpu-steady startup idle-memory checkpoint " \
-    "help workloads names every type"
+# Every type of the table in workloads/workload.c, and no other.
+want=$(sed -n 's/^extern const struct workload_ops wl_\(.*\)_ops;/\1/p' \
+    "$ABBENCH_SRCDIR/workloads/workload.c" | tr _ - | sort | tr '\n' ' ')
+got=$(printf '%s\n' $types | sort | tr '\n' ' ')
+[ -n "$want" ]
+ok $? "workload.c declares the types"
+is "$got" "$want" "help workloads names every type"
 for t in $types; do
 	"$ABBENCH" run --help "$t" | grep -q "^\[workload NAME\] keys of type $t:"
 	ok $? "run --help $t lists the keys of $t"
