@@ -40,32 +40,28 @@ const struct cmd_entry *const cmd_table[] = {
 	NULL
 };
 
-static void
-topic_workloads(FILE *fp)
-{
-	struct strbuf	sb = STRBUF_INIT;
-
-	experiment_help_types(&sb);
-	fputs(sb.buf, fp);
-	strbuf_release(&sb);
-}
-
-static void
-topic_experiment(FILE *fp)
-{
-	struct strbuf	sb = STRBUF_INIT;
-
-	experiment_help(&sb);
-	fputs(sb.buf, fp);
-	strbuf_release(&sb);
-}
-
 const struct cmd_topic cmd_topics[] = {
-	{ "experiment", "the keys of an experiment file", topic_experiment },
-	{ "workloads", "every workload type and its keys", topic_workloads },
-	{ "man", "the manual page abbench(1) in roff", cmd_print_man },
-	{ NULL, NULL, NULL }
+	{ "experiment", "the keys of an experiment file", experiment_help,
+	  NULL },
+	{ "workloads", "every workload type and its keys",
+	  experiment_help_types, NULL },
+	{ "man", "the manual page abbench(1) in roff", NULL, cmd_print_man },
+	{ NULL, NULL, NULL, NULL }
 };
+
+void
+cmd_topic_print(const struct cmd_topic *t, FILE *fp)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	if (t->print != NULL) {
+		t->print(fp);
+		return;
+	}
+	t->text(&sb);
+	fputs(sb.buf, fp);
+	strbuf_release(&sb);
+}
 
 const struct cmd_topic *
 cmd_topic_find(const char *name)

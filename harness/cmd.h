@@ -33,13 +33,17 @@ struct cmd_entry {
 extern const struct cmd_entry *const cmd_table[];
 
 /* Help topics that are not commands (`abbench help workloads`). */
+struct strbuf;
 struct cmd_topic {
 	const char	*name;
 	const char	*summary;
+	/* One of: the text, or what prints it. */
+	void		(*text)(struct strbuf *out);
 	void		(*print)(FILE *fp);
 };
 extern const struct cmd_topic cmd_topics[];
 const struct cmd_topic	*cmd_topic_find(const char *name);
+void	cmd_topic_print(const struct cmd_topic *t, FILE *fp);
 /* The manual page abbench(1) in roff, from the tables (man.c). */
 void	cmd_print_man(FILE *fp);
 

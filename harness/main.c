@@ -55,7 +55,7 @@ main(int argc, char **argv)
 			const struct cmd_topic	*t = cmd_topic_find(argv[2]);
 
 			if (t != NULL) {
-				t->print(stdout);
+				cmd_topic_print(t, stdout);
 				return EXIT_OK;
 			}
 			if ((e = cmd_find(argv[2], &cause)) == NULL) {
