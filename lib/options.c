@@ -262,14 +262,20 @@ opt_help(const struct opt_spec *opts, struct strbuf *out)
 			strbuf_adds(&text, " (required)");
 		if (o->flags & OPT_ARM)
 			strbuf_adds(&text, " (an arm may set it)");
-		if ((int)head.len < 30)
-			strbuf_addf(out, "%-30s", head.buf);
-		else
-			strbuf_addf(out, "%s\n%-30s", head.buf, "");
-		opt_add_wrapped(out, text.buf, 30, 30);
+		opt_help_line(out, head.buf, text.buf);
 	}
 	strbuf_release(&head);
 	strbuf_release(&text);
+}
+
+void
+opt_help_line(struct strbuf *out, const char *head, const char *text)
+{
+	if (strlen(head) < 30)
+		strbuf_addf(out, "%-30s", head);
+	else
+		strbuf_addf(out, "%s\n%-30s", head, "");
+	opt_add_wrapped(out, text, 30, 30);
 }
 
 /* The index of value among the words of choices, or -1. */

@@ -72,6 +72,9 @@ void		 opt_set_defaults(const struct opt_spec *opts, void *base);
 void		 opt_release(const struct opt_spec *opts, void *base);
 /* An options table as help text, one key a line (with wrapped help). */
 void		 opt_help(const struct opt_spec *opts, struct strbuf *out);
+/* One line of such help: head ("  key = type"), then text wrapped. */
+void		 opt_help_line(struct strbuf *out, const char *head,
+		    const char *text);
 /* The entry for KEY of a table ending in a NULL name, or NULL. */
 const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
 /* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */

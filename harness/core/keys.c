@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/core/experiment.h"
+#include "harness/host/hostset.h"
 #include "lib/options.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
@@ -19,6 +20,10 @@ void
 experiment_help(struct strbuf *out)
 {
 	const struct workload_ops *const	*t;
+	struct strbuf				 key = STRBUF_INIT;
+	const char				*name, *help;
+	size_t					 i;
+	int					 prefix;
 
 	strbuf_adds(out, "[experiment] keys (abbench run also takes each as "
 	    "--KEY=VALUE):\n");
@@ -26,6 +31,15 @@ experiment_help(struct strbuf *out)
 	strbuf_adds(out, "\n[arm NAME] keys (and the keys of the workload "
 	    "types marked \"an arm may set it\"):\n");
 	opt_help(arm_opts, out);
+	strbuf_adds(out, "\nhost settings an arm may set (restored when the "
+	    "run ends):\n");
+	for (i = 0; (help = hostset_key_help(i, &name, &prefix)) != NULL;
+	    i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "  %s%s", name, prefix ? "NAME" : "");
+		opt_help_line(out, key.buf, help);
+	}
+	strbuf_release(&key);
 	strbuf_adds(out, "\n[workload NAME] keys of every type:\n");
 	opt_help(workload_common_opts, out);
 	strbuf_adds(out, "\nworkload types (abbench run --help TYPE lists "

@@ -29,6 +29,9 @@ done
 
 "$ABBENCH" run --help | grep -A2 '^  rounds = integer' | grep -q 'default: 10)'
 ok $? "run --help lists the [experiment] keys with their defaults"
+out=$("$ABBENCH" run --help)
+like "$out" '^  host\.block\.scheduler  ' "and the host settings an arm may set"
+like "$out" '^  host\.sysctl\.NAME  ' "prefixes named as such"
 
 cat >e.ini <<'INI'
 [experiment]
