@@ -681,12 +681,23 @@ db_check(struct db_opts *o)
 		return db_usage("check takes no arguments");
 	if ((st = db_open(o, STORE_READONLY)) == NULL)
 		return EXIT_USAGE;
-	if (store_check(st, &problems, &n, &cause) != 0 ||
-	    store_runs_list(st, &runs, &nruns, &cause) != 0) {
+	if (store_check(st, &problems, &n, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
 		store_close(st);
 		return EXIT_USAGE;
+	}
+	/* A damaged file may not list its runs: the problems say why. */
+	if (store_runs_list(st, &runs, &nruns, &cause) != 0) {
+		if (n == 0) {
+			error("%s", cause);
+			free(cause);
+			store_close(st);
+			return EXIT_USAGE;
+		}
+		free(cause);
+		runs = NULL;
+		nruns = 0;
 	}
 	for (i = 0; i < nruns; i++) {
 		nsamples += runs[i].nsamples;

@@ -118,6 +118,8 @@ int	 str_startswith(const char *s, const char *prefix);
 int	 parse_duration(const char *s, int64_t *ns, char **cause);
 /* Parse a size such as "4k", "1m", "64KiB", "2g" into bytes (1024-based). */
 int	 parse_size(const char *s, uint64_t *bytes, char **cause);
+/* Decimal digits only (no sign, no blanks), 0 .. 2^64-1. */
+int	 parse_uint64(const char *s, uint64_t *out, char **cause);
 int	 parse_int(const char *s, long long min, long long max, long long *out,
 	    char **cause);
 int	 parse_double(const char *s, double *out, char **cause);

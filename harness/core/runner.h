@@ -15,6 +15,7 @@
 
 struct store;
 struct hostset;
+struct journal;
 
 /* One planned sample. */
 struct plan_entry {
@@ -49,6 +50,7 @@ struct run_options {
 	int		 json_progress;
 	int		 durable;
 	int		 no_restore_check;
+	int		 wait_lock;	/* wait for the host instead of failing */
 	/* Set by runner_run: the run it made or resumed (0 if none). */
 	int64_t		 run_id;
 };
@@ -60,6 +62,8 @@ struct run_ctx {
 	char			 run_uuid[37];
 	const struct experiment	*exp;
 	struct hostset		*hostset;
+	/* The host journal every change of the run goes to first. */
+	struct journal		*journal;
 	/* Set from signal handlers: 1 = stop after restoring, 2 = now. */
 	volatile sig_atomic_t	*stop;
 	/* The current sample: */
@@ -73,9 +77,10 @@ struct run_ctx {
 	int			 verbose;
 };
 
-/* Record an object made for the run (cgroup, container, dir, loop) in the
- * journal before making it, so `abbench restore` can remove it. Returns
- * the journal id (for run_forget_object) or -1. */
+/* Record an object made for the run (cgroup, container, dir, file, loop)
+ * in the host journal before making it, so that the next run or `abbench
+ * restore` removes it after a kill -9 (harness/host/undo.h says how).
+ * Returns the journal id (for run_forget_object) or -1. */
 int64_t	run_journal_object(struct run_ctx *ctx, const char *kind,
 	    const char *target);
 /* The object was removed: mark its journal entry restored. */
