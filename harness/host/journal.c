@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/host/journal.h"
@@ -349,9 +351,10 @@ journal_detach(struct journal *jr)
 }
 
 int
-journal_claim_run(const char *uuid, int *fd, char **cause)
+journal_claim_run(const char *uuid, int64_t pid, int *fd, char **cause)
 {
 	char	*path = run_lock_path(uuid);
+	int	 tries;
 
 	*fd = -1;
 	if (strchr(uuid, '/') != NULL) {
@@ -366,7 +369,19 @@ journal_claim_run(const char *uuid, int *fd, char **cause)
 		return -1;
 	}
 	free(path);
-	if (flock(*fd, LOCK_EX | LOCK_NB) == -1) {
+	for (tries = 0; flock(*fd, LOCK_EX | LOCK_NB) == -1; tries++) {
+		/*
+		 * Its abbench is gone but the lock is held: a child between
+		 * fork and exec still shares the descriptor (it exits or
+		 * execs within moments). Wait for that, not for a live run.
+		 */
+		if (errno == EWOULDBLOCK && pid > 0 && tries < 250 &&
+		    kill((pid_t)pid, 0) == -1 && errno == ESRCH) {
+			struct timespec	ts = { 0, 20 * 1000000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		close(*fd);
 		*fd = -1;
 		if (errno == EWOULDBLOCK)

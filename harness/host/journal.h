@@ -74,8 +74,11 @@ void	journal_detach(struct journal *jr);
 /*
  * A run's liveness lock, taken for undoing what it left: 1 = it is dead
  * (*fd holds its lock until journal_release_run), 0 = alive, -1 error.
+ * When its process pid is gone but the lock is still held (a child of it
+ * between fork and exec), waits up to 5 s for the lock.
  */
-int	journal_claim_run(const char *uuid, int *fd, char **cause);
+int	journal_claim_run(const char *uuid, int64_t pid, int *fd,
+	    char **cause);
 /* Release a claimed run; with forget, its lock file goes too. */
 void	journal_release_run(const char *uuid, int fd, int forget);
 

@@ -399,7 +399,7 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		if (strcmp(o[i].uuid, journal_uuid(jr)) == 0 ||
 		    !recover_match(&o[i], f))
 			continue;
-		dead = journal_claim_run(o[i].uuid, &fd, &why);
+		dead = journal_claim_run(o[i].uuid, o[i].pid, &fd, &why);
 		if (dead == -1) {
 			strvec_pushf(&rep->failed, "run %lld of '%s': %s",
 			    (long long)o[i].run_id, o[i].db, why);
