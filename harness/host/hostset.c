@@ -150,6 +150,7 @@ hs_check_knob(const struct hostset_op *op, const char *name,
     const char *value, char **cause)
 {
 	const char	*knob = name + strlen(op->name);
+	long long	 ll;
 	size_t		 i;
 
 	if (!hs_is_word(knob, "_") || isupper((unsigned char)*knob))
@@ -158,6 +159,10 @@ hs_check_knob(const struct hostset_op *op, const char *name,
 	if (!hs_is_uint(value))
 		return set_cause(cause, "'%s': '%s' is not a non-negative "
 		    "integer", name, value);
+	/* The kernel reads tunables as int. */
+	if (parse_int(value, 0, INT_MAX, &ll, NULL) == -1)
+		return set_cause(cause, "'%s': %s is out of range [0, %d]",
+		    name, value, INT_MAX);
 	for (i = 0; i < ARRAY_SIZE(hs_bool_knobs); i++)
 		if (strcmp(knob, hs_bool_knobs[i]) == 0 &&
 		    strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
@@ -633,6 +638,50 @@ hs_validate_choice(const char *name, const char *path, const char *value,
 	return ok ? 0 : -1;
 }
 
+/* An integer, possibly signed. */
+static int
+hs_is_int(const char *w)
+{
+	return hs_is_uint(*w == '-' ? w + 1 : w);
+}
+
+/*
+ * A sysctl whose value is numbers (one or a tuple, vm.swappiness or
+ * kernel.printk) takes as many numbers: the kernel would refuse anything
+ * else only at apply time.
+ */
+static int
+hs_validate_like(const char *name, const char *path, const char *value,
+    char **cause)
+{
+	struct strvec	cur = STRVEC_INIT, want = STRVEC_INIT;
+	char		*text = read_small_file(path, NULL);
+	size_t		i;
+	int		numeric = 1, rc = 0;
+
+	if (text == NULL)
+		return 0;	/* write-only: the kernel judges */
+	strvec_split_words(&cur, text, NULL);
+	strvec_split_words(&want, value, NULL);
+	for (i = 0; i < cur.n; i++)
+		numeric = numeric && hs_is_int(cur.v[i]);
+	if (numeric && cur.n > 0) {
+		for (i = 0; rc == 0 && i < want.n; i++)
+			if (!hs_is_int(want.v[i]))
+				rc = set_cause(cause, "'%s': '%s' is not an "
+				    "integer (%s holds %s)", name, want.v[i],
+				    path, strtrim(text));
+		if (rc == 0 && want.n != cur.n)
+			rc = set_cause(cause, "'%s': %zu value%s given, %s "
+			    "holds %zu", name, want.n, want.n == 1 ? "" : "s",
+			    path, cur.n);
+	}
+	free(text);
+	strvec_clear(&cur);
+	strvec_clear(&want);
+	return rc;
+}
+
 /* The per-CPU files of the governor, or an error when cpufreq is absent. */
 static int
 hs_cpus(struct strvec *cpus, char **cause)
@@ -681,6 +730,8 @@ hs_prepare_plain(struct hostset *hs, const char *name, const char *value,
 			    name, path, strerror(errno));
 		else if (op->flags & HS_BRACKET)
 			rc = hs_validate_choice(name, path, value, cause);
+		else if (op->flags & HS_PREFIX)
+			rc = hs_validate_like(name, path, value, cause);
 		else if (op->flags & HS_PERCPU) {
 			avail = xasprintf(CPU_DIR
 			    "/%s/cpufreq/scaling_available_governors", unit);
@@ -698,9 +749,60 @@ hs_prepare_plain(struct hostset *hs, const char *name, const char *value,
 }
 
 /* The disks of an arm's block settings, with a scheduler each. */
+/*
+ * A directory host.block.* may act on: it exists, and unless the user
+ * named it (host.block.path) it is not on the root filesystem, where an
+ * empty mount point (nothing mounted on /mnt/bench) would silently make
+ * the root disk the one changed.
+ */
+static int
+hs_check_dir(const struct hs_arm *ha, const char *path, int named,
+    char **cause)
+{
+	struct stat	 sb;
+	char		*mnt, *why = NULL, *at = xstrdup(path), *slash;
+	int		 rc = 0, exists;
+
+	/* A workload may make its dir: judge the nearest existing parent. */
+	while (!(exists = stat(at, &sb) == 0) && (slash = strrchr(at,
+	    '/')) != NULL && slash != at)
+		*slash = '\0';
+	if (!exists && strcmp(at, path) != 0 && at[0] == '/' && at[1] != '\0')
+		exists = stat(at, &sb) == 0;
+	if (!exists)
+		strcpy(at, "/");
+	if (named && strcmp(at, path) != 0) {
+		rc = set_cause(cause, "arm '%s': '%s' does not exist",
+		    ha->name, path);
+		goto done;
+	}
+	if (named)
+		goto done;
+	if ((mnt = blockdev_mount_point(at, &why)) == NULL) {
+		rc = set_cause(cause, "arm '%s': %s", ha->name, why);
+		free(why);
+		goto done;
+	}
+	if (strcmp(mnt, "/") == 0 && strcmp(at, path) != 0)
+		rc = set_cause(cause, "arm '%s': '%s' does not exist and "
+		    "nothing is mounted above it but the root filesystem: "
+		    "host.block.* would change the root disk; mount the disk "
+		    "to measure, or name the directory with host.block.path",
+		    ha->name, path);
+	else if (strcmp(mnt, "/") == 0)
+		rc = set_cause(cause, "arm '%s': nothing is mounted on '%s' "
+		    "(it is on the root filesystem): host.block.* would change "
+		    "the root disk; mount the disk to measure there, or name "
+		    "the directory with host.block.path", ha->name, path);
+	free(mnt);
+done:
+	free(at);
+	return rc;
+}
+
 static int
 hs_arm_disks(struct hostset *hs, struct hs_arm *ha, const struct strvec *paths,
-    char **cause)
+    int named, char **cause)
 {
 	size_t	i, j;
 
@@ -712,6 +814,8 @@ hs_arm_disks(struct hostset *hs, struct hs_arm *ha, const struct strvec *paths,
 		struct strvec	d = STRVEC_INIT;
 		size_t		 kept = 0;
 
+		if (hs_check_dir(ha, paths->v[i], named, cause) == -1)
+			return -1;
 		if (blockdev_for_path_flags(paths->v[i], BLOCKDEV_NO_BACKING,
 		    &d, cause) == -1) {
 			strvec_clear(&d);
@@ -819,8 +923,9 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 		const struct arm *arm = &e->arms[a];
 		struct hs_arm	*ha = &hs->arms[a];
 		struct strvec	 paths = STRVEC_INIT;
+		const struct kv	*at = NULL, *block = NULL;
 		char		*why = NULL;
-		int		 block = 0, rc = 0;
+		int		 rc = 0;
 
 		ha->name = xstrdup(arm->name);
 		for (i = 0; i < arm->nhost; i++) {
@@ -828,6 +933,7 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 			const char	*val = arm->host[i].value;
 			const struct hostset_op *op;
 
+			at = &arm->host[i];
 			if (hostset_check(key, val, &why) == -1) {
 				rc = -1;
 				break;
@@ -841,7 +947,8 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 			strvec_push(&ha->keys, key);
 			strvec_push(&ha->values, val);
 			if (op->flags & HS_BLOCK) {
-				block = 1;
+				if (block == NULL)
+					block = at;
 				if (strcmp(key, "host.block.scheduler") != 0 &&
 				    !strvec_has(&hs->knobs, key))
 					strvec_push(&hs->knobs, key);
@@ -853,18 +960,22 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 					break;
 			}
 		}
-		if (rc == 0 && block)
+		if (rc == 0 && block != NULL) {
+			at = block;
 			rc = hs_arm_disks(hs, ha, paths.n > 0 ? &paths :
-			    &hs->paths, &why);
-		if (rc == 0 && block)
+			    &hs->paths, paths.n > 0, &why);
+		}
+		if (rc == 0 && block != NULL)
 			rc = hs_prepare_block(hs, ha, &why);
 		strvec_clear(&paths);
 		if (rc == -1) {
-			if (!str_startswith(why, "arm '"))
-				set_cause(cause, "arm '%s': %s", arm->name,
-				    why);
-			else
-				set_cause(cause, "%s", why);
+			/* FILE:LINE: KEY: what is wrong, before any change. */
+			set_cause(cause, "%s:%d: %s: %s%s%s%s", e->path,
+			    at != NULL ? at->line : arm->line,
+			    at != NULL ? at->key : "host",
+			    str_startswith(why, "arm '") ? "" : "arm '",
+			    str_startswith(why, "arm '") ? "" : arm->name,
+			    str_startswith(why, "arm '") ? "" : "': ", why);
 			free(why);
 			return -1;
 		}
