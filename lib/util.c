@@ -444,6 +444,15 @@ rmtree_one(const char *path, const struct stat *sb, int type,
 	return unlink(path) == -1 && errno != ENOENT ? -1 : 0;
 }
 
+char *
+tmp_path(const char *name)
+{
+	const char	*t = getenv("TMPDIR");
+
+	return xasprintf("%s/%s", t != NULL && *t != '\0' ? t : "/tmp",
+	    name);
+}
+
 int
 rmtree(const char *path, char **cause)
 {

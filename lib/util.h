@@ -100,6 +100,8 @@ int	 write_small_file(const char *path, const char *value, char **cause);
  * path is fine.
  */
 int	 rmtree(const char *path, char **cause);
+/* "$TMPDIR/NAME" (TMPDIR unset or empty: /tmp), malloc'd. */
+char	*tmp_path(const char *name);
 /*
  * The number after "KEY " at the start of a line of a key/value text
  * (cgroup memory.stat, cpu.stat): 0 with *out, or -1 when no line has it.

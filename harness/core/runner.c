@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -62,6 +63,22 @@ restore_signals(struct sigaction *old)
 	sigaction(SIGINT, &old[0], NULL);
 	sigaction(SIGTERM, &old[1], NULL);
 	sigaction(SIGHUP, &old[2], NULL);
+}
+
+char *
+run_scratch_file(const struct run_ctx *ctx, const char *name,
+    const char *suffix)
+{
+	char	*base, *path;
+
+	if (suffix == NULL)
+		suffix = "";
+	if (ctx != NULL && ctx->scratch != NULL)
+		return xasprintf("%s/%s%s", ctx->scratch, name, suffix);
+	base = xasprintf("abbench-%ld-%s%s", (long)getpid(), name, suffix);
+	path = tmp_path(base);
+	free(base);
+	return path;
 }
 
 int
@@ -450,6 +467,7 @@ struct run {
 	int			 signals;
 	struct cgrp		*runcg;
 	int64_t			 cg_journal;
+	int64_t			 scratch_journal;
 	int			 prepared_upto;
 	int			 failures;
 	int			 aborted;
@@ -672,6 +690,23 @@ run_prepare(struct run *r, char **cause)
 		store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
 	hostset_attach(r->hs, r->jr, r->st);
 	r->ctx.hostset = r->hs;
+	/*
+	 * The run's own directory for scratch files, journaled before it
+	 * exists; mkdir refuses one that is there already.
+	 */
+	{
+		char	*name = xasprintf("abbench-%s", r->ctx.run_uuid);
+
+		r->ctx.scratch = tmp_path(name);
+		free(name);
+		r->scratch_journal = run_journal_object(&r->ctx, "dir",
+		    r->ctx.scratch);
+		if (mkdir(r->ctx.scratch, 0700) == -1 && errno != EEXIST) {
+			set_cause(cause, "cannot create '%s': %s",
+			    r->ctx.scratch, strerror(errno));
+			return -1;
+		}
+	}
 	/* The run's own cgroup, journaled before it exists. */
 	r->cg_journal = run_journal_object(&r->ctx, "cgroup",
 	    r->ctx.cgroup_name);
@@ -875,6 +910,16 @@ run_restore(struct run *r)
 	}
 	cgrp_free(r->runcg);
 	r->runcg = NULL;
+	if (r->ctx.scratch != NULL) {
+		if (rmtree(r->ctx.scratch, &cause) == -1) {
+			warning("%s", cause);
+			free(cause);
+			cause = NULL;
+		} else
+			run_forget_object(&r->ctx, r->scratch_journal);
+		free(r->ctx.scratch);
+		r->ctx.scratch = NULL;
+	}
 	if (r->signals)
 		restore_signals(r->oldsa);
 	r->signals = 0;

@@ -72,7 +72,7 @@ struct run_ctx {
 	/* Where this run's cgroups go, relative to abbench's own cgroup in
 	 * each hierarchy: "abbench-<first 8 of uuid>". */
 	char			 cgroup_name[64];
-	/* A scratch directory for the run (removed at the end). */
+	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
 	int			 verbose;
 };
@@ -85,6 +85,15 @@ int64_t	run_journal_object(struct run_ctx *ctx, const char *kind,
 	    const char *target);
 /* The object was removed: mark its journal entry restored. */
 void	run_forget_object(struct run_ctx *ctx, int64_t journal_id);
+/*
+ * A path for a scratch file or directory of the run: NAME (a mkstemp /
+ * mkdtemp template or a plain name) then SUFFIX (may be NULL) inside the
+ * run's own directory ($TMPDIR/abbench-<uuid>, 0700, journaled, removed
+ * at the end and by restore); without a run, $TMPDIR/abbench-PID-NAME.
+ * malloc'd; nothing is created.
+ */
+char	*run_scratch_file(const struct run_ctx *ctx, const char *name,
+	    const char *suffix);
 /* Nonzero when the run should stop (signal). */
 int	run_should_stop(const struct run_ctx *ctx);
 

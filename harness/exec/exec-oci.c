@@ -409,7 +409,7 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 	    "abbench-oci";
 	p->id = xasprintf("%s-%ld-%u", base, (long)getpid(), counter++);
 	/* Named after the run, like its other scratch directories. */
-	tmpl = xasprintf("/tmp/%s-oci-XXXXXX", base);
+	tmpl = run_scratch_file(ctx, "oci-XXXXXX", NULL);
 	if (mkdtemp(tmpl) == NULL) {
 		set_cause(cause, "cannot create '%s': %s", tmpl,
 		    strerror(errno));

@@ -96,7 +96,10 @@ undo_scratch_ok(const char *real)
 
 	ok = (str_startswith(real, "/tmp/") && real[5] != '\0') ||
 	    (str_startswith(real, "/var/tmp/") && real[9] != '\0') ||
-	    str_startswith(base, "abbench-");
+	    str_startswith(base, "abbench-") ||
+	    /* inside a run's own directory (run_scratch_file) */
+	    (strstr(real, "/abbench-") != NULL &&
+	    strchr(strstr(real, "/abbench-") + 1, '/') != NULL);
 	if (!ok && rtmp != NULL && strcmp(rtmp, "/") != 0) {
 		size_t	n = strlen(rtmp);
 
