@@ -576,6 +576,7 @@ db_import(struct db_opts *o)
 	char			*cause = NULL, host[HOST_NAME_MAX + 1];
 	int64_t			 run_id, nvalues;
 	size_t			 i;
+	int			 existed;
 	const char		*eq, *path;
 
 	if (o->args.n == 0)
@@ -598,6 +599,7 @@ db_import(struct db_opts *o)
 	}
 	io.wall_ns = now_wall_ns();
 	io.abbench_version = PACKAGE_VERSION;
+	existed = access(cmd_db_path(o->db), F_OK) == 0;
 	if ((st = db_open(o, STORE_CREATE)) == NULL)
 		return EXIT_USAGE;
 	if (import_benchfmt(st, o->args.v, o->args.n, &io, &run_id, &nvalues,
@@ -608,6 +610,9 @@ db_import(struct db_opts *o)
 		free(cause);
 		strvec_clear(&warnings);
 		store_close(st);
+		/* Nothing imported: no database made for it either. */
+		if (!existed)
+			(void)unlink(cmd_db_path(o->db));
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < warnings.n; i++)
