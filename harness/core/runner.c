@@ -20,7 +20,6 @@
 #include <jansson.h>
 
 #include "harness/exec/cgroup.h"
-#include "harness/cmd.h"
 #include "harness/host/envcheck.h"
 #include "harness/exec/exec.h"
 #include "harness/host/hostinfo.h"
@@ -520,7 +519,12 @@ run_load(struct run *r, char **cause)
 		if (run_load_resume(r, cause) == -1)
 			return -1;
 	} else {
-		if ((r->e = experiment_load(r->exp_path, cause)) == NULL)
+		if (opt->exp_text != NULL)
+			r->e = experiment_parse(r->exp_path, opt->exp_text,
+			    strlen(opt->exp_text), cause);
+		else
+			r->e = experiment_load(r->exp_path, cause);
+		if (r->e == NULL)
 			return -1;
 		if (opt->rounds > 0)
 			r->e->rounds = opt->rounds;
@@ -547,8 +551,7 @@ run_load(struct run *r, char **cause)
 		if (wl->exec == NULL)
 			return set_cause(cause, "%s: workload '%s': executor "
 			    "not available", r->e->path, wl->name);
-		if (wl->exec->check != NULL &&
-		    wl->exec->check(&r->ctx, r->e, wl, &why) == -1) {
+		if (workload_exec_check(&r->ctx, r->e, wl, &why) == -1) {
 			set_cause(cause, "workload '%s': %s", wl->name, why);
 			free(why);
 			return -1;
