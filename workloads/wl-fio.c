@@ -474,7 +474,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	struct strvec		 runtimes = STRVEC_INIT, weights = STRVEC_INIT;
 	struct fio_member	*m = xcalloc((size_t)n, sizeof *m);
 	struct exec_mount	 mounts[2];
-	char			 syncdir[] = "/tmp/abbench-fio-XXXXXX";
+	char			*syncdir = run_scratch_file(ctx, "fio-XXXXXX",
+				    NULL);
 	char			*go = NULL, *cause = NULL, *tmpfs_opt = NULL;
 	const char		*datadir;
 	int64_t			 sync_journal = -1, go_ns, tmpfs_mb;
@@ -704,6 +705,7 @@ done:
 			run_forget_object(ctx, sync_journal);
 	}
 	free(go);
+	free(syncdir);
 	free(cause);
 	free(tmpfs_opt);
 	strvec_clear(&runtimes);
