@@ -473,4 +473,5 @@ const struct cmd_entry cmd_stat_entry = {
 "missing database, run or arm exits 2; everything else behaves as with\n"
 "files (runtime errors exit 0, as in benchstat).\n",
 	.exec = cmd_stat_exec,
+	.flags = CMD_STORE | CMD_OWN_FLAGS,
 };
