@@ -63,6 +63,117 @@ nightly_parse_pct(const char *s, double *out)
 	return 0;
 }
 
+/* The fleet-id config key of a run, or NULL (malloc'd). */
+static char *
+nightly_run_fleet(struct store *st, int64_t run_id)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	char		*id = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == -1)
+		return NULL;
+	for (i = 0; i < n && id == NULL; i++)
+		if (kv[i].arm[0] == '\0' && strcmp(kv[i].key, "fleet-id") == 0)
+			id = xstrdup(kv[i].value);
+	store_kv_free(kv, n);
+	return id;
+}
+
+/*
+ * --fleet: judge every run of one fleet (merged into the database), each
+ * shape against the history of its own host class; exit 1 naming every
+ * shape that regressed.
+ */
+static int
+nightly_fleet(const char *db, const char *fleet,
+    const struct nightly_options *no, int json, int quiet)
+{
+	struct store		*st;
+	struct store_run	*runs = NULL;
+	struct strvec		 regressed = STRVEC_INIT;
+	struct nightly_result	 res;
+	struct strbuf		 out = STRBUF_INIT, names = STRBUF_INIT;
+	char			*cause = NULL, *id, *want = NULL;
+	size_t			 n = 0, i, nshapes = 0;
+	int			 rc = EXIT_OK;
+
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL ||
+	    store_runs_list(st, &runs, &n, &cause) == -1) {
+		error("nightly: %s", cause);
+		free(cause);
+		if (st != NULL)
+			store_close(st);
+		return EXIT_USAGE;
+	}
+	if (strcmp(fleet, "last") == 0) {
+		for (i = n; i > 0 && want == NULL; i--)
+			want = nightly_run_fleet(st, runs[i - 1].id);
+	} else
+		want = xstrdup(fleet);
+	for (i = 0; want != NULL && i < n; i++) {
+		id = nightly_run_fleet(st, runs[i].id);
+		if (id == NULL || strcmp(id, want) != 0) {
+			free(id);
+			continue;
+		}
+		free(id);
+		if (nightly_judge(st, runs[i].id, no, &res, &cause) == -1) {
+			error("nightly: run %" PRId64 ": %s", runs[i].id,
+			    cause);
+			free(cause);
+			cause = NULL;
+			rc = EXIT_USAGE;
+			continue;
+		}
+		nshapes++;
+		strbuf_reset(&out);
+		if (json)
+			nightly_format_json(&res, &out);
+		else {
+			printf("# shape %s: run %" PRId64 " on %s against %zu "
+			    "baseline run%s, %zu night%s of history\n",
+			    res.host_class != NULL ? res.host_class : res.host,
+			    res.run_id, res.host, res.nbaseline,
+			    res.nbaseline == 1 ? "" : "s", res.nhistory,
+			    res.nhistory == 1 ? "" : "s");
+			nightly_format_text(&res, &out);
+		}
+		if (out.len > 0)
+			fwrite(out.buf, 1, out.len, stdout);
+		if (res.nregressed > 0) {
+			strvec_push(&regressed, res.host_class != NULL ?
+			    res.host_class : res.host);
+			if (rc == EXIT_OK)
+				rc = EXIT_FAIL;
+		}
+		nightly_result_release(&res);
+	}
+	fflush(stdout);
+	if (nshapes == 0 && rc == EXIT_OK) {
+		error("nightly: no run of fleet '%s' in '%s'", want != NULL ?
+		    want : fleet, db);
+		rc = EXIT_USAGE;
+	}
+	for (i = 0; i < regressed.n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", regressed.v[i]);
+	if (regressed.n > 0)
+		fprintf(stderr, "nightly: fleet %s: %zu of %zu shapes "
+		    "regressed: %s\n", want, regressed.n, nshapes, names.buf);
+	else if (!quiet && nshapes > 0)
+		fprintf(stderr, "nightly: fleet %s: %zu shapes, none "
+		    "regressed\n", want, nshapes);
+	for (i = 0; i < n; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	free(want);
+	strvec_clear(&regressed);
+	strbuf_release(&out);
+	strbuf_release(&names);
+	store_close(st);
+	return rc;
+}
+
 static int
 cmd_nightly_exec(int argc, char **argv)
 {
@@ -79,6 +190,7 @@ cmd_nightly_exec(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "fleet", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct nightly_options	 no;
@@ -88,7 +200,7 @@ cmd_nightly_exec(int argc, char **argv)
 	struct store		*st = NULL;
 	struct strbuf		 out = STRBUF_INIT;
 	const char		*db = NULL, *no_run = NULL, *report = NULL;
-	const char		*exp_path = NULL;
+	const char		*exp_path = NULL, *fleet = NULL;
 	char			*cause = NULL;
 	long long		 v;
 	int64_t			 run_id = 0;
@@ -158,6 +270,9 @@ cmd_nightly_exec(int argc, char **argv)
 		case 'S':
 			strict = 1;
 			break;
+		case 'F':
+			fleet = optarg;
+			break;
 		default:
 			return EXIT_USAGE;
 		}
@@ -167,6 +282,14 @@ cmd_nightly_exec(int argc, char **argv)
 	if (optind < argc) {
 		error("nightly: too many arguments");
 		return EXIT_USAGE;
+	}
+	if (fleet != NULL) {
+		if (exp_path != NULL || no_run != NULL || report != NULL) {
+			error("nightly: --fleet judges stored runs: no "
+			    "experiment, --no-run or -o with it");
+			return EXIT_USAGE;
+		}
+		return nightly_fleet(cmd_db_path(db), fleet, &no, json, quiet);
 	}
 	if (exp_path == NULL && no_run == NULL) {
 		error("nightly: an experiment file (or --no-run RUN) is "
@@ -251,13 +374,16 @@ usage:
 const struct cmd_entry cmd_nightly_entry = {
 	.name = "nightly",
 	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] "
-	    "[--threshold PCT|auto] [--strict] [--no-run RUN] [--json] "
-	    "[-o REPORT]",
+	    "[--threshold PCT|auto] [--strict] [--no-run RUN | --fleet ID] "
+	    "[--json] [-o REPORT]",
 	.summary = "run and judge a nightly regression job",
 	.help =
 "Runs EXPERIMENT.ini (or, with --no-run RUN, takes a stored run) and judges\n"
 "it against its history: the runs of the same experiment name on the same\n"
-"host with status done.\n"
+"host with status done. A run a cluster scheduler placed (one with a\n"
+"partition config key, see `abbench fleet`) is judged against the runs of\n"
+"its host class instead, partition and vcpus, whatever its node's name:\n"
+"cloud nodes are new every night.\n"
 "\n"
 "Each (arm, benchmark, unit) of the run is judged twice: (1) a Mann-Whitney\n"
 "U test of its samples against the pooled samples of the same arm in the\n"
@@ -296,6 +422,9 @@ const struct cmd_entry cmd_nightly_entry = {
 "  --seed N          seed of the permutation test (default 1)\n"
 "  --rounds N        override the experiment's rounds\n"
 "  --no-run RUN      judge a stored run (id, uuid prefix, last, NAME@last)\n"
+"  --fleet ID|last   judge every run of a fleet merged into --db, each\n"
+"                    shape against its own host class's history; exit 1\n"
+"                    naming the shapes that regressed\n"
 "  --json            print the verdicts as JSON\n"
 "  -o FILE           also write a report (.html or .md)\n"
 "  -q, --quiet       no summary on stderr, no progress\n"
@@ -303,4 +432,5 @@ const struct cmd_entry cmd_nightly_entry = {
 "Exit status: 0 nothing regressed, 1 a regression, 2 on error, and with\n"
 "--strict 3 when nothing regressed but something was inconclusive.\n",
 	.exec = cmd_nightly_exec,
+	.flags = CMD_STORE,
 };

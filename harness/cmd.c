@@ -22,6 +22,7 @@ extern const struct cmd_entry cmd_env_entry;
 extern const struct cmd_entry cmd_restore_entry;
 extern const struct cmd_entry cmd_power_entry;
 extern const struct cmd_entry cmd_calibrate_entry;
+extern const struct cmd_entry cmd_fleet_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
@@ -34,6 +35,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_restore_entry,
 	&cmd_calibrate_entry,
 	&cmd_power_entry,
+	&cmd_fleet_entry,
 	NULL
 };
 

@@ -196,6 +196,52 @@ nightly_min_p(size_t n1, size_t n2)
 	return fmin(1, 2 * exp(-lc));
 }
 
+/*
+ * The host class of a run placed by a cluster scheduler: its partition and
+ * shape ("c4/vcpus=4"), or NULL for a run on a named host. Cloud nodes are
+ * new every night: their history is their class's, not their hostname's.
+ */
+char *
+nightly_host_class(struct store *st, int64_t run_id)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	const char	*part = NULL, *vcpus = NULL;
+	char		*class = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == -1)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (kv[i].arm[0] != '\0')
+			continue;
+		if (strcmp(kv[i].key, "partition") == 0)
+			part = kv[i].value;
+		else if (strcmp(kv[i].key, "vcpus") == 0)
+			vcpus = kv[i].value;
+	}
+	if (part != NULL)
+		class = xasprintf("%s/vcpus=%s", part, vcpus != NULL ? vcpus :
+		    "?");
+	store_kv_free(kv, n);
+	return class;
+}
+
+static int
+nightly_same_place(struct store *st, const struct store_run *r,
+    const struct store_run *cand, const char *cand_class)
+{
+	char	*class;
+	int	 same;
+
+	if (cand_class == NULL)
+		return strcmp(r->host ? r->host : "", cand->host ?
+		    cand->host : "") == 0;
+	class = nightly_host_class(st, r->id);
+	same = class != NULL && strcmp(class, cand_class) == 0;
+	free(class);
+	return same;
+}
+
 static int
 nightly_find_runs(struct store *st, const struct store_run *cand,
     const struct nightly_options *o, struct nightly_result *out,
@@ -212,8 +258,7 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 		if (runs[i].id >= cand->id ||
 		    strcmp(runs[i].status, RUN_DONE) != 0 ||
 		    strcmp(runs[i].name, cand->name) != 0 ||
-		    strcmp(runs[i].host ? runs[i].host : "",
-		    cand->host ? cand->host : "") != 0)
+		    !nightly_same_place(st, &runs[i], cand, out->host_class))
 			continue;
 		prev[nprev++] = runs[i].id;
 	}
@@ -531,6 +576,7 @@ nightly_judge(struct store *st, int64_t run_id,
 	out->uuid = xstrdup(cand.uuid ? cand.uuid : "");
 	out->name = xstrdup(cand.name ? cand.name : "");
 	out->host = xstrdup(cand.host ? cand.host : "");
+	out->host_class = nightly_host_class(st, cand.id);
 	if (nightly_find_runs(st, &cand, o, out, cause) == -1)
 		goto out;
 	if (store_unit_list(st, run_id, &units, &nunits, cause) == -1)
@@ -669,6 +715,7 @@ nightly_result_release(struct nightly_result *r)
 	free(r->uuid);
 	free(r->name);
 	free(r->host);
+	free(r->host_class);
 	free(r->baseline_ids);
 	free(r->history_ids);
 	memset(r, 0, sizeof(*r));
@@ -752,6 +799,9 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	json_object_set_new(doc, "uuid", json_string(r->uuid));
 	json_object_set_new(doc, "name", json_string(r->name));
 	json_object_set_new(doc, "host", json_string(r->host));
+	if (r->host_class != NULL)
+		json_object_set_new(doc, "host_class",
+		    json_string(r->host_class));
 	ids = json_array();
 	for (i = 0; i < r->nbaseline; i++)
 		json_array_append_new(ids, json_integer(r->baseline_ids[i]));

@@ -3,8 +3,10 @@
  * judged against its baseline and its history in the store.
  *
  * Which runs:
- *   history   the runs of the same experiment name on the same host with
- *             status done, oldest first, up to and including the candidate
+ *   history   the runs of the same experiment name on the same host (for
+ *             a run a cluster scheduler placed, one with a partition
+ *             config key: of the same host class, partition and vcpus,
+ *             whatever the node's name) with status done, oldest first, up to and including the candidate
  *             (the candidate is always the last night, whatever its
  *             status); at most `history` of them (0 = all).
  *   baseline  the last `baseline` runs of the history before the candidate.
@@ -122,6 +124,7 @@ struct nightly_result {
 	char			*uuid;
 	char			*name;
 	char			*host;
+	char			*host_class;	/* "c4/vcpus=4", or NULL */
 	int64_t			*baseline_ids;
 	size_t			 nbaseline;
 	int64_t			*history_ids;	/* oldest first; last = run */
@@ -138,6 +141,9 @@ int	nightly_judge(struct store *st, int64_t run_id,
 	    const struct nightly_options *o, struct nightly_result *out,
 	    char **cause);
 void	nightly_result_release(struct nightly_result *r);
+/* A run's host class, "PARTITION/vcpus=N", or NULL when it has no
+ * partition config key (malloc'd). */
+char	*nightly_host_class(struct store *st, int64_t run_id);
 
 /*
  * The direction of a unit from its name: +1 when higher is better (iops,

@@ -160,6 +160,38 @@ static const char *const store_migrations[] = {
 	"	flagged INTEGER NOT NULL,\n"
 	"	PRIMARY KEY (run_id, benchmark, unit)\n"
 	");\n",
+	/* 3 -> 4: fleets handed to a cluster scheduler (fleet-store.h). */
+	"CREATE TABLE fleets (\n"
+	"	id TEXT PRIMARY KEY,\n"
+	"	created_wall_ns INTEGER NOT NULL,\n"
+	"	dir TEXT NOT NULL,\n"
+	"	experiment_path TEXT NOT NULL,\n"
+	"	experiment_name TEXT NOT NULL,\n"
+	"	scheduler TEXT NOT NULL,\n"
+	"	abbench_path TEXT NOT NULL,\n"
+	"	abbench_version TEXT NOT NULL,\n"
+	"	time_limit TEXT,\n"
+	"	merge_job TEXT\n"
+	");\n"
+	"CREATE TABLE fleet_args (\n"
+	"	fleet_id TEXT NOT NULL REFERENCES fleets(id) ON DELETE CASCADE,\n"
+	"	seq INTEGER NOT NULL,\n"
+	"	arg TEXT NOT NULL,\n"
+	"	PRIMARY KEY (fleet_id, seq)\n"
+	");\n"
+	"CREATE TABLE fleet_jobs (\n"
+	"	fleet_id TEXT NOT NULL REFERENCES fleets(id) ON DELETE CASCADE,\n"
+	"	partition TEXT NOT NULL,\n"
+	"	replica INTEGER NOT NULL,\n"
+	"	attempt INTEGER NOT NULL,\n"
+	"	job_id TEXT NOT NULL,\n"
+	"	db TEXT NOT NULL,\n"
+	"	state TEXT NOT NULL DEFAULT 'SUBMITTED',\n"
+	"	reason TEXT NOT NULL DEFAULT '',\n"
+	"	node TEXT NOT NULL DEFAULT '',\n"
+	"	updated_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
+	"	PRIMARY KEY (fleet_id, partition, replica, attempt)\n"
+	");\n",
 };
 
 /* Cached statements, prepared on first use. */

@@ -25,6 +25,7 @@
  *   calibrations(run_id, experiment, host_class, repeats, rounds, alpha)
  *   calibration_rows(run_id, benchmark, unit, n, median, mad_rel, ci_rel,
  *        mde, comparisons, flagged)     -- results/calibration.h
+ *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -32,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -222,6 +223,18 @@ enum store_query_flags {
 int	store_values(struct store *st, int64_t run_id, const char *arm,
 	    int flags, struct store_value **out, size_t *n, char **cause);
 void	store_values_free(struct store_value *v, size_t n);
+
+/* Ok measured samples per (benchmark, unit, arm), in the order the
+ * benchmarks first appear, then by arm. */
+struct store_count {
+	char	*benchmark;
+	char	*unit;
+	char	*arm;
+	int64_t	 n;
+};
+int	store_sample_counts(struct store *st, int64_t run_id,
+	    struct store_count **out, size_t *n, char **cause);
+void	store_counts_free(struct store_count *c, size_t n);
 
 /*
  * The journal of host changes. kind is a host setting name
