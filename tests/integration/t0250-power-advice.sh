@@ -63,7 +63,7 @@ rate() {
 	while [ $i -lt 20 ]; do
 		"$ABBENCH" run "$TEST_TMP/effect.ini" --db "$db" --rounds "$1" \
 		    --quiet || return 1
-		row=$("$ABBENCH" stat --db "$db" effect@last | grep '^Burn ')
+		row=$("$ABBENCH" stat --db "$db" effect@last | grep -E '^Burn(-[0-9]+)? ')
 		case $row in *'~'*) ;; *' +'*'% (p='*) hits=$((hits + 1)) ;; esac
 		i=$((i + 1))
 	done
