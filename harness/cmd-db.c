@@ -14,8 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "harness/cmd.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
@@ -273,105 +271,73 @@ db_ls(struct db_opts *o)
 static int
 show_counts(struct store *st, const struct store_run *r)
 {
-	sqlite3		*db = store_db(st);
-	sqlite3_stmt	*s;
-	const char	*bench, *unit, *arm;
-	char		*pb = NULL, *pu = NULL;
-	size_t		 a, wb = 9;
-	int64_t		*counts;
-	int		 rc;
+	struct store_count	*c;
+	char			*cause = NULL, *label;
+	size_t			 a, i, j, n, wb = 9, l;
+	int64_t			*counts;
 
-	if (sqlite3_prepare_v2(db, "SELECT benchmark, unit, arm, count(*),"
-	    " min(id) AS first FROM samples WHERE run_id = ?1 AND status = 'ok'"
-	    " AND warmup = 0 GROUP BY benchmark, unit, arm"
-	    " ORDER BY min(first) OVER (PARTITION BY benchmark, unit), arm",
-	    -1, &s, NULL) != SQLITE_OK)
-		return error("cannot read samples of '%s': %s", store_path(st),
-		    sqlite3_errmsg(db));
-	sqlite3_bind_int64(s, 1, r->id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		size_t l = strlen((const char *)sqlite3_column_text(s, 0)) +
-		    strlen((const char *)sqlite3_column_text(s, 1)) + 1;
+	if (store_sample_counts(st, r->id, &c, &n, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		l = strlen(c[i].benchmark) + strlen(c[i].unit) + 1;
 		wb = l > wb ? l : wb;
 	}
-	sqlite3_reset(s);
 	printf("\nsamples (ok, measured):\n  %-*s", (int)wb, "BENCHMARK");
 	for (a = 0; a < r->narms; a++)
 		printf("  %s", r->arms[a]);
 	printf("\n");
 	counts = xcalloc(r->narms + 1, sizeof *counts);
-	for (;;) {
-		rc = sqlite3_step(s);
-		bench = rc == SQLITE_ROW ?
-		    (const char *)sqlite3_column_text(s, 0) : NULL;
-		unit = rc == SQLITE_ROW ?
-		    (const char *)sqlite3_column_text(s, 1) : NULL;
-		if (pb != NULL && (rc != SQLITE_ROW ||
-		    strcmp(bench, pb) != 0 || strcmp(unit, pu) != 0)) {
-			char *label = xasprintf("%s %s", pb, pu);
-
-			printf("  %-*s", (int)wb, label);
-			free(label);
-			for (a = 0; a < r->narms; a++)
-				printf("  %*lld", (int)strlen(r->arms[a]),
-				    (long long)counts[a]);
-			printf("\n");
-			memset(counts, 0, r->narms * sizeof *counts);
+	/* Rows of one benchmark and unit are together: one line each. */
+	for (i = 0; i < n; i = j) {
+		memset(counts, 0, r->narms * sizeof *counts);
+		for (j = i; j < n && strcmp(c[j].benchmark, c[i].benchmark) ==
+		    0 && strcmp(c[j].unit, c[i].unit) == 0; j++) {
+			for (a = 0; a < r->narms; a++) {
+				if (strcmp(r->arms[a], c[j].arm) == 0)
+					counts[a] = c[j].n;
+			}
 		}
-		if (rc != SQLITE_ROW)
-			break;
-		if (pb == NULL || strcmp(bench, pb) != 0 ||
-		    strcmp(unit, pu) != 0) {
-			free(pb);
-			free(pu);
-			pb = xstrdup(bench);
-			pu = xstrdup(unit);
-		}
-		arm = (const char *)sqlite3_column_text(s, 2);
-		for (a = 0; a < r->narms; a++) {
-			if (strcmp(r->arms[a], arm) == 0)
-				counts[a] = sqlite3_column_int64(s, 3);
-		}
+		label = xasprintf("%s %s", c[i].benchmark, c[i].unit);
+		printf("  %-*s", (int)wb, label);
+		free(label);
+		for (a = 0; a < r->narms; a++)
+			printf("  %*lld", (int)strlen(r->arms[a]),
+			    (long long)counts[a]);
+		printf("\n");
 	}
-	free(pb);
-	free(pu);
 	free(counts);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return error("cannot read samples of '%s': %s", store_path(st),
-		    sqlite3_errmsg(db));
+	store_counts_free(c, n);
 	return 0;
 }
 
+/* The failed samples (warm-up ones too), in the order they were taken. */
 static int
 show_failures(struct store *st, const struct store_run *r)
 {
-	sqlite3		*db = store_db(st);
-	sqlite3_stmt	*s;
-	const char	*err;
-	int		 rc, n = 0;
+	struct store_value	*v;
+	char			*cause = NULL;
+	size_t			 i, n;
 
 	if (r->nfailed == 0)
 		return 0;
-	if (sqlite3_prepare_v2(db, "SELECT round, arm, workload, status,"
-	    " error, benchmark FROM samples WHERE run_id = ?1 AND status !="
-	    " 'ok' ORDER BY plan_idx, id", -1, &s, NULL) != SQLITE_OK)
-		return error("cannot read samples of '%s': %s", store_path(st),
-		    sqlite3_errmsg(db));
-	sqlite3_bind_int64(s, 1, r->id);
-	printf("\nfailures:\n");
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		err = (const char *)sqlite3_column_text(s, 4);
-		printf("  round %d  %s  %s  %s%s%s\n", sqlite3_column_int(s, 0),
-		    sqlite3_column_text(s, 1), sqlite3_column_text(s, 5),
-		    sqlite3_column_text(s, 3), err != NULL ? ": " : "",
-		    err != NULL ? err : "");
-		n++;
+	if (store_values(st, r->id, NULL, STORE_Q_WARMUP | STORE_Q_FAILED,
+	    &v, &n, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		return -1;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return error("cannot read samples of '%s': %s", store_path(st),
-		    sqlite3_errmsg(db));
+	printf("\nfailures:\n");
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].status, SAMPLE_OK) == 0)
+			continue;
+		printf("  round %d  %s  %s  %s%s%s\n", v[i].round, v[i].arm,
+		    v[i].benchmark, v[i].status, v[i].error != NULL ? ": " :
+		    "", v[i].error != NULL ? v[i].error : "");
+	}
+	store_values_free(v, n);
 	return 0;
 }
 
@@ -765,37 +731,63 @@ db_rm(struct db_opts *o)
 	return rc;
 }
 
+/* The subcommands, and which of the options only some of them take. */
+enum db_sub_flags {
+	DB_TAKES_EXPORT = 1 << 0,	/* --arm, -o */
+	DB_TAKES_IMPORT = 1 << 1,	/* --name, --host */
+};
+static const struct db_sub {
+	const char	*name;
+	const char	*alias;
+	int		 flags;
+	int		(*exec)(struct db_opts *o);
+} db_subs[] = {
+	{ "ls", "list", 0, db_ls },
+	{ "show", NULL, 0, db_show },
+	{ "export", NULL, DB_TAKES_EXPORT, db_export },
+	{ "import", NULL, DB_TAKES_IMPORT, db_import },
+	{ "merge", NULL, 0, db_merge },
+	{ "check", NULL, 0, db_check },
+	{ "rm", NULL, 0, db_rm },
+	{ NULL, NULL, 0, NULL }
+};
+
+static const struct db_sub *
+db_sub_find(const char *name)
+{
+	const struct db_sub	*d;
+
+	for (d = db_subs; d->name != NULL; d++) {
+		if (strcmp(d->name, name) == 0 ||
+		    (d->alias != NULL && strcmp(d->alias, name) == 0))
+			return d;
+	}
+	return NULL;
+}
+
 static int
 cmd_db_exec(int argc, char **argv)
 {
-	struct db_opts	 o;
-	const char	*sub;
-	int		 rc;
+	struct db_opts		 o;
+	const struct db_sub	*d;
+	const char		*sub;
+	int			 rc, flags;
 
 	memset(&o, 0, sizeof o);
 	if ((rc = db_parse(argc, argv, &o, &sub)) != 0) {
 		strvec_clear(&o.args);
 		return rc;
 	}
-	if ((o.arm != NULL || o.outdir != NULL) && strcmp(sub, "export") != 0)
+	d = db_sub_find(sub);
+	flags = d != NULL ? d->flags : 0;
+	if ((o.arm != NULL || o.outdir != NULL) &&
+	    !(flags & DB_TAKES_EXPORT))
 		rc = db_usage("--arm and -o go with export");
 	else if ((o.name != NULL || o.host != NULL) &&
-	    strcmp(sub, "import") != 0)
+	    !(flags & DB_TAKES_IMPORT))
 		rc = db_usage("--name and --host go with import");
-	else if (strcmp(sub, "ls") == 0 || strcmp(sub, "list") == 0)
-		rc = db_ls(&o);
-	else if (strcmp(sub, "show") == 0)
-		rc = db_show(&o);
-	else if (strcmp(sub, "export") == 0)
-		rc = db_export(&o);
-	else if (strcmp(sub, "import") == 0)
-		rc = db_import(&o);
-	else if (strcmp(sub, "merge") == 0)
-		rc = db_merge(&o);
-	else if (strcmp(sub, "check") == 0)
-		rc = db_check(&o);
-	else if (strcmp(sub, "rm") == 0)
-		rc = db_rm(&o);
+	else if (d != NULL)
+		rc = d->exec(&o);
 	else
 		rc = db_usage("unknown subcommand '%s' (ls, show, export, "
 		    "import, merge, check, rm)", sub);
@@ -841,4 +833,5 @@ const struct cmd_entry cmd_db_entry = {
 	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
 	"is written).\n",
 	.exec = cmd_db_exec,
+	.flags = CMD_STORE,
 };

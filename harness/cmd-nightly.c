@@ -399,4 +399,5 @@ const struct cmd_entry cmd_nightly_entry = {
 "\n"
 "Exit status: 1 if any benchmark regressed, 0 otherwise, 2 on error.\n",
 	.exec = cmd_nightly_exec,
+	.flags = CMD_STORE,
 };

@@ -109,4 +109,5 @@ const struct cmd_entry cmd_plot_entry = {
 "Exit status: 0 when every plot was drawn and checked, 1 when gnuplot\n"
 "failed or wrote no valid image, 2 on a usage or database error.\n",
 	.exec = cmd_plot_exec,
+	.flags = CMD_STORE,
 };

@@ -100,4 +100,5 @@ const struct cmd_entry cmd_report_entry = {
 "Exit status: 0 written, 1 the report could not be written, 2 on a usage\n"
 "or database error.\n",
 	.exec = cmd_report_exec,
+	.flags = CMD_STORE,
 };

@@ -116,4 +116,5 @@ const struct cmd_entry cmd_restore_entry = {
 "  --force     also runs that look alive or come from another host\n"
 "  RUN         a run id, a uuid prefix, \"last\" or NAME@last\n",
 	.exec = cmd_restore_exec,
+	.flags = CMD_STORE,
 };

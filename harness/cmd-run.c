@@ -138,4 +138,5 @@ const struct cmd_entry cmd_run_entry = {
 	    "Exit status: 0 all samples ok, 1 a sample failed or the run was\n"
 	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",
 	.exec = cmd_run_exec,
+	.flags = CMD_STORE,
 };

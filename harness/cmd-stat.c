@@ -260,8 +260,9 @@ static int
 stat_finish(struct benchstat *bs)
 {
 	struct strbuf	out = STRBUF_INIT, err = STRBUF_INIT;
+	int		rc;
 
-	benchstat_finish(bs, &out, &err);
+	rc = benchstat_finish(bs, &out, &err);
 	if (out.len > 0)
 		fwrite(out.buf, 1, out.len, stdout);
 	fflush(stdout);
@@ -270,7 +271,7 @@ stat_finish(struct benchstat *bs)
 	strbuf_release(&out);
 	strbuf_release(&err);
 	benchstat_free(bs);
-	return EXIT_OK;
+	return rc != 0 ? rc : EXIT_OK;
 }
 
 /* --db problems are abbench's, not benchstat's: exit 2 like other input. */
@@ -556,4 +557,5 @@ const struct cmd_entry cmd_stat_entry = {
 "  abbench stat --db fleet.db -table .fullname -row partition -col arm all\n"
 "  abbench stat --db fleet.db -table .name -row vcpus -col arm all\n",
 	.exec = cmd_stat_exec,
+	.flags = CMD_STORE | CMD_OWN_FLAGS,
 };

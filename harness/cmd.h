@@ -7,13 +7,19 @@
 
 #include <stdio.h>
 
-/* Exit statuses (DESIGN.md). */
-#define EXIT_OK		0
-#define EXIT_FAIL	1	/* a regression, a failed sample or check */
-#define EXIT_USAGE	2	/* usage or input error */
+#include "lib/util.h"	/* EXIT_OK, EXIT_FAIL, EXIT_USAGE */
+
+/* What a command needs, declared in its table entry. */
+enum cmd_flags {
+	/* Reads or writes the results database (--db, $ABBENCH_DB). */
+	CMD_STORE = 1 << 0,
+	/* Parses every flag itself, -h included (benchstat's flags). */
+	CMD_OWN_FLAGS = 1 << 1,
+};
 
 struct cmd_entry {
 	const char	*name;
+	int		 flags;		/* enum cmd_flags */
 	const char	*args;		/* one-line synopsis after the name */
 	const char	*summary;	/* one line for `abbench --help` */
 	const char	*help;		/* full text for `abbench NAME --help` */

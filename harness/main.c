@@ -68,8 +68,8 @@ main(int argc, char **argv)
 		free(cause);
 		return EXIT_USAGE;
 	}
-	/* benchstat's own flags include -h; stat handles help itself. */
-	if (strcmp(e->name, "stat") != 0 && cmd_wants_help(e, argc - 1,
+	/* A command with flags of its own (benchstat's -h) handles help. */
+	if (!(e->flags & CMD_OWN_FLAGS) && cmd_wants_help(e, argc - 1,
 	    argv + 1))
 		return EXIT_OK;
 	return e->exec(argc - 1, argv + 1);

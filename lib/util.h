@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Exit statuses of abbench (DESIGN.md). */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* a regression, a failed sample or check */
+#define EXIT_USAGE	2	/* usage or input error */
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Allocators: never return NULL; print a message and exit(3) on OOM. */

@@ -218,6 +218,18 @@ int	store_values(struct store *st, int64_t run_id, const char *arm,
 	    int flags, struct store_value **out, size_t *n, char **cause);
 void	store_values_free(struct store_value *v, size_t n);
 
+/* Ok measured samples per (benchmark, unit, arm), in the order the
+ * benchmarks first appear, then by arm. */
+struct store_count {
+	char	*benchmark;
+	char	*unit;
+	char	*arm;
+	int64_t	 n;
+};
+int	store_sample_counts(struct store *st, int64_t run_id,
+	    struct store_count **out, size_t *n, char **cause);
+void	store_counts_free(struct store_count *c, size_t n);
+
 /*
  * The journal of host changes. kind is a host setting name
  * ("host.block.slice_idle") or an object kind ("cgroup", "container",

@@ -99,6 +99,10 @@ bm_summarize(const double *xs, size_t n, enum bm_assumption a,
 	}
 
 	median_ci((int)n, confidence, &ci);
+	if (ci.nan_order) {
+		out->panic = 1;
+		return;
+	}
 	out->center = stats_quantile_sorted(xs, n, 0.5);
 	out->lo = ci.lo_order < 1 ? -INFINITY : xs[ci.lo_order - 1];
 	out->hi = ci.hi_order - 1 >= (int)n ? INFINITY : xs[ci.hi_order - 1];
@@ -123,10 +127,11 @@ bm_summary_release(struct bm_summary *s)
 		warnings_release(&s->warnings);
 }
 
-static int
+/* go-moremath mathx.Sign: NaN for NaN, which equals nothing. */
+static double
 sign_of(double x)
 {
-	return x > 0 ? 1 : x < 0 ? -1 : 0;
+	return x > 0 ? 1 : x < 0 ? -1 : x == 0 ? 0 : NAN;
 }
 
 void

@@ -23,6 +23,11 @@ struct bm_warnings {
 struct bm_summary {
 	double			center, lo, hi;
 	struct bm_warnings	warnings;
+	/*
+	 * Go's benchstat panics here ("index out of range
+	 * [-9223372036854775808]", exit 2): see struct quantile_ci.
+	 */
+	int			panic;
 };
 
 /*
@@ -73,6 +78,12 @@ void	 bm_comparison_string(const struct bm_comparison *c, char *buf,
 /* 1-based order statistics of a quantile CI; out of 1..n means infinite. */
 struct quantile_ci {
 	int	lo_order, hi_order;
+	/*
+	 * The normal approximation (n > 30) met a NaN confidence: Go's
+	 * int(NaN) makes HiOrder math.MinInt64+1 and SampleCI then panics
+	 * indexing the sample with math.MinInt64.
+	 */
+	int	nan_order;
 };
 
 /* go-moremath stats.QuantileCI(n, q, confidence). */

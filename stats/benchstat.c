@@ -176,7 +176,7 @@ benchstat_take_stderr(struct benchstat *bs, struct strbuf *err)
 	strbuf_reset(&bs->err);
 }
 
-void
+int
 benchstat_finish(struct benchstat *bs, struct strbuf *out,
     struct strbuf *err)
 {
@@ -184,7 +184,7 @@ benchstat_finish(struct benchstat *bs, struct strbuf *out,
 
 	benchstat_take_stderr(bs, err);
 	if (bs->o.parse_only)
-		return;
+		return 0;
 	o.confidence = bs->o.confidence;
 	o.alpha = bs->o.alpha;
 	o.units = bs->units;
@@ -192,6 +192,13 @@ benchstat_finish(struct benchstat *bs, struct strbuf *out,
 		bt_render_csv(bs->builder, &o, out, err);
 	else
 		bt_render_text(bs->builder, &o, out);
+	if (bt_panicked(bs->builder)) {
+		/* Go's runtime prints a goroutine trace after this line. */
+		strbuf_adds(err, "panic: runtime error: index out of range "
+		    "[-9223372036854775808]\n\n");
+		return 2;
+	}
+	return 0;
 }
 
 void

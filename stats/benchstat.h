@@ -54,9 +54,11 @@ void		 benchstat_take_stderr(struct benchstat *bs,
 
 /*
  * Render the tables: stdout text to out, stderr text (remaining syntax
- * errors, then CSV warnings) to err.
+ * errors, then CSV warnings) to err.  Returns 0, or 2 where Go's
+ * benchstat panics (its first line is appended to err, nothing to out):
+ * the exit status benchstat has then.
  */
-void		 benchstat_finish(struct benchstat *bs, struct strbuf *out,
+int		 benchstat_finish(struct benchstat *bs, struct strbuf *out,
 		    struct strbuf *err);
 
 /*

@@ -73,6 +73,7 @@ struct bt_builder {
 	struct bp_key		**keys;		/* scratch for values */
 	size_t			 capkeys;
 	int			 finished;
+	int			 panic;		/* a summary panicked in Go */
 };
 
 static const char *const bt_warn_set_differs =
@@ -203,19 +204,6 @@ bt_cell_at(struct bt_table *t, const struct bp_key *row,
 	return u64map_get(&t->cells, (uint64_t)row->id << 32 | col->id);
 }
 
-/* sort.Float64s order: NaN first, then ascending. */
-static int
-bt_float_cmp(const void *pa, const void *pb)
-{
-	double	a = *(const double *)pa, b = *(const double *)pb;
-
-	if (isnan(a))
-		return isnan(b) ? 0 : -1;
-	if (isnan(b))
-		return 1;
-	return a < b ? -1 : a > b ? 1 : 0;
-}
-
 static void
 bt_summarize_col(struct bt_table *t, size_t ci, size_t nbase)
 {
@@ -307,9 +295,11 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 		bp_sort_keys(b->col_by, t->cols, t->ncols);
 		for (j = 0; j < t->ncellv; j++) {
 			c = t->cellv[j];
-			qsort(c->vals, c->n, sizeof(*c->vals), bt_float_cmp);
+			go_sort_float64s(c->vals, c->n);
 			bm_summarize(c->vals, c->n, t->assume, o->confidence,
 			    &c->sum);
+			if (c->sum.panic)
+				b->panic = 1;
 		}
 		for (r = 0; r < t->nrows; r++) {
 			struct bt_cell	*base;
@@ -679,6 +669,12 @@ bt_text_table(void *ctx, struct bt_table *t)
 	bt_table_text(x->b, t, x->out);
 }
 
+int
+bt_panicked(const struct bt_builder *b)
+{
+	return b->panic;
+}
+
 void
 bt_render_text(struct bt_builder *b, const struct bt_opts *o,
     struct strbuf *out)
@@ -686,6 +682,8 @@ bt_render_text(struct bt_builder *b, const struct bt_opts *o,
 	struct bt_text_ctx	x = { b, out };
 
 	bt_finish(b, o);
+	if (b->panic)
+		return;
 	bt_print_tables(b, bt_text_hdr, bt_text_table, &x);
 }
 
@@ -892,6 +890,7 @@ bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 	x.warn = warn;
 	x.row = 1;
 	bt_finish(b, o);
-	bt_print_tables(b, bt_csv_hdr, bt_csv_table, &x);
+	if (!b->panic)
+		bt_print_tables(b, bt_csv_hdr, bt_csv_table, &x);
 	strvec_clear(&x.rec);
 }

@@ -28,6 +28,11 @@ void		 bt_builder_add(struct bt_builder *b, struct bp_res *res);
 /* Number of tables so far (0: the output is empty). */
 size_t		 bt_builder_ntables(const struct bt_builder *b);
 
+/*
+ * After a render: 1 if Go's benchstat would have panicked in ToTables
+ * (nothing was rendered; see struct bm_summary).
+ */
+int		 bt_panicked(const struct bt_builder *b);
 /* ToTables + ToText: append the text rendering to out. */
 void		 bt_render_text(struct bt_builder *b, const struct bt_opts *o,
 		    struct strbuf *out);

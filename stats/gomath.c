@@ -4,6 +4,7 @@
  * and formatting rules.  See spec §12 for why glibc is not good enough.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,7 +112,20 @@ go_log(double x)
 	if (x == 0)
 		return -INFINITY;
 
-	f1 = frexp(x, &ki);
+	if (x < DBL_MIN) {
+		/*
+		 * Go's amd64 assembly takes the exponent and mantissa bits
+		 * as they are (f1 = 0.5 | mantissa, k = exponent - 1022) and
+		 * does not normalise a subnormal x first.
+		 */
+		uint64_t	bits;
+
+		memcpy(&bits, &x, sizeof(bits));
+		bits = (bits & 0x000FFFFFFFFFFFFFULL) | 0x3FE0000000000000ULL;
+		memcpy(&f1, &bits, sizeof(f1));
+		ki = -1022;
+	} else
+		f1 = frexp(x, &ki);
 	if (f1 < M_SQRT2 / 2) {
 		f1 *= 2;
 		ki--;
@@ -717,4 +731,292 @@ go_format_f(double v, int prec, char *buf, size_t len)
 		snprintf(buf, len, "%s", v > 0 ? "+Inf" : "-Inf");
 	else
 		snprintf(buf, len, "%.*f", prec, v);
+}
+
+/*
+ * sort.Float64s as Go 1.19 compiles it: pdqsort over Float64Slice, whose
+ * Less is x[i] < x[j] || (isNaN(x[i]) && !isNaN(x[j])).  An unstable sort
+ * leaves equal elements (-0 and 0, NaNs) in an order that depends on the
+ * algorithm, and that order reaches the output (an assume=exact mode, the
+ * sign of a median), so this is Go's algorithm step for step.
+ */
+static int
+fs_less(const double *x, long i, long j)
+{
+	return x[i] < x[j] || (isnan(x[i]) && !isnan(x[j]));
+}
+
+static void
+fs_swap(double *x, long i, long j)
+{
+	double	t = x[i];
+
+	x[i] = x[j];
+	x[j] = t;
+}
+
+static void
+fs_insertion(double *x, long a, long b)
+{
+	long	i, j;
+
+	for (i = a + 1; i < b; i++)
+		for (j = i; j > a && fs_less(x, j, j - 1); j--)
+			fs_swap(x, j, j - 1);
+}
+
+static void
+fs_sift_down(double *x, long lo, long hi, long first)
+{
+	long	root = lo, child;
+
+	for (;;) {
+		child = 2 * root + 1;
+		if (child >= hi)
+			return;
+		if (child + 1 < hi && fs_less(x, first + child,
+		    first + child + 1))
+			child++;
+		if (!fs_less(x, first + root, first + child))
+			return;
+		fs_swap(x, first + root, first + child);
+		root = child;
+	}
+}
+
+static void
+fs_heap(double *x, long a, long b)
+{
+	long	i, hi = b - a;
+
+	for (i = (hi - 1) / 2; i >= 0; i--)
+		fs_sift_down(x, i, hi, a);
+	for (i = hi - 1; i >= 0; i--) {
+		fs_swap(x, a, a + i);
+		fs_sift_down(x, 0, i, a);
+	}
+}
+
+static int
+fs_bits_len(unsigned long v)
+{
+	int	n = 0;
+
+	while (v != 0) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+static void
+fs_break_patterns(double *x, long a, long b)
+{
+	long		length = b - a, idx, other;
+	uint64_t	r;
+	unsigned long	modulus;
+
+	if (length < 8)
+		return;
+	r = (uint64_t)length;
+	modulus = 1UL << fs_bits_len((unsigned long)length);
+	for (idx = a + (length / 4) * 2 - 1; idx <= a + (length / 4) * 2 + 1;
+	    idx++) {
+		r ^= r << 13;
+		r ^= r >> 17;
+		r ^= r << 5;
+		other = (long)((unsigned long)r & (modulus - 1));
+		if (other >= length)
+			other -= length;
+		fs_swap(x, idx, a + other);
+	}
+}
+
+static long
+fs_median(const double *x, long a, long b, long c, int *swaps)
+{
+	long	t;
+
+	if (fs_less(x, b, a)) {
+		(*swaps)++;
+		t = a, a = b, b = t;
+	}
+	if (fs_less(x, c, b)) {
+		(*swaps)++;
+		t = b, b = c, c = t;
+	}
+	if (fs_less(x, b, a)) {
+		(*swaps)++;
+		t = a, a = b, b = t;
+	}
+	return b;
+}
+
+enum { FS_UNKNOWN, FS_INCREASING, FS_DECREASING };
+
+static long
+fs_choose_pivot(const double *x, long a, long b, int *hint)
+{
+	long	l = b - a, i, j, k;
+	int	swaps = 0;
+
+	i = a + l / 4 * 1;
+	j = a + l / 4 * 2;
+	k = a + l / 4 * 3;
+	if (l >= 8) {
+		if (l >= 50) {
+			i = fs_median(x, i - 1, i, i + 1, &swaps);
+			j = fs_median(x, j - 1, j, j + 1, &swaps);
+			k = fs_median(x, k - 1, k, k + 1, &swaps);
+		}
+		j = fs_median(x, i, j, k, &swaps);
+	}
+	*hint = swaps == 0 ? FS_INCREASING : swaps == 12 ? FS_DECREASING :
+	    FS_UNKNOWN;
+	return j;
+}
+
+static int
+fs_partial_insertion(double *x, long a, long b)
+{
+	long	i = a + 1, j, s;
+
+	for (s = 0; s < 5; s++) {
+		while (i < b && !fs_less(x, i, i - 1))
+			i++;
+		if (i == b)
+			return 1;
+		if (b - a < 50)
+			return 0;
+		fs_swap(x, i, i - 1);
+		if (i - a >= 2) {
+			for (j = i - 1; j >= 1; j--) {
+				if (!fs_less(x, j, j - 1))
+					break;
+				fs_swap(x, j, j - 1);
+			}
+		}
+		if (b - i >= 2) {
+			for (j = i + 1; j < b; j++) {
+				if (!fs_less(x, j, j - 1))
+					break;
+				fs_swap(x, j, j - 1);
+			}
+		}
+	}
+	return 0;
+}
+
+static long
+fs_partition_equal(double *x, long a, long b, long pivot)
+{
+	long	i, j;
+
+	fs_swap(x, a, pivot);
+	i = a + 1;
+	j = b - 1;
+	for (;;) {
+		while (i <= j && !fs_less(x, a, i))
+			i++;
+		while (i <= j && fs_less(x, a, j))
+			j--;
+		if (i > j)
+			break;
+		fs_swap(x, i, j);
+		i++;
+		j--;
+	}
+	return i;
+}
+
+static long
+fs_partition(double *x, long a, long b, long pivot, int *already)
+{
+	long	i, j;
+
+	fs_swap(x, a, pivot);
+	i = a + 1;
+	j = b - 1;
+	while (i <= j && fs_less(x, i, a))
+		i++;
+	while (i <= j && !fs_less(x, j, a))
+		j--;
+	if (i > j) {
+		fs_swap(x, j, a);
+		*already = 1;
+		return j;
+	}
+	fs_swap(x, i, j);
+	i++;
+	j--;
+	for (;;) {
+		while (i <= j && fs_less(x, i, a))
+			i++;
+		while (i <= j && !fs_less(x, j, a))
+			j--;
+		if (i > j)
+			break;
+		fs_swap(x, i, j);
+		i++;
+		j--;
+	}
+	fs_swap(x, j, a);
+	*already = 0;
+	return j;
+}
+
+static void
+fs_pdqsort(double *x, long a, long b, int limit)
+{
+	int	was_balanced = 1, was_partitioned = 1, hint, already;
+	long	length, pivot, mid, i, j;
+
+	for (;;) {
+		length = b - a;
+		if (length <= 12) {
+			fs_insertion(x, a, b);
+			return;
+		}
+		if (limit == 0) {
+			fs_heap(x, a, b);
+			return;
+		}
+		if (!was_balanced) {
+			fs_break_patterns(x, a, b);
+			limit--;
+		}
+		pivot = fs_choose_pivot(x, a, b, &hint);
+		if (hint == FS_DECREASING) {
+			for (i = a, j = b - 1; i < j; i++, j--)
+				fs_swap(x, i, j);
+			pivot = (b - 1) - (pivot - a);
+			hint = FS_INCREASING;
+		}
+		if (was_balanced && was_partitioned &&
+		    hint == FS_INCREASING && fs_partial_insertion(x, a, b))
+			return;
+		if (a > 0 && !fs_less(x, a - 1, pivot)) {
+			a = fs_partition_equal(x, a, b, pivot);
+			continue;
+		}
+		mid = fs_partition(x, a, b, pivot, &already);
+		was_partitioned = already;
+		if (mid - a < b - mid) {
+			was_balanced = mid - a >= length / 8;
+			fs_pdqsort(x, a, mid, limit);
+			a = mid + 1;
+		} else {
+			was_balanced = b - mid >= length / 8;
+			fs_pdqsort(x, mid + 1, b, limit);
+			b = mid;
+		}
+	}
+}
+
+void
+go_sort_float64s(double *x, size_t n)
+{
+	if (n <= 1)
+		return;
+	fs_pdqsort(x, 0, (long)n, fs_bits_len((unsigned long)n));
 }

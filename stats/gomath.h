@@ -17,6 +17,9 @@ double	 go_exp(double x);
 /* Go's pure-Go math.Log (identical to its amd64 assembly). */
 double	 go_log(double x);
 
+/* Go 1.19 sort.Float64s (pdqsort; equal values keep Go's order). */
+void	 go_sort_float64s(double *x, size_t n);
+
 /* Go math.Lgamma at positive integers x (other arguments: NaN). */
 double	 go_lgamma_int(double x);
 

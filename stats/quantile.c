@@ -119,6 +119,7 @@ quantile_ci(int n, double q, double confidence, struct quantile_ci *out)
 	double	accum, lp, rp, mu, sigma, alpha, l1, r1, conf0, biased;
 	long	l, r, x;
 
+	out->nan_order = 0;
 	if (confidence >= 1) {
 		out->lo_order = 0;
 		out->hi_order = n + 1;
@@ -149,6 +150,13 @@ quantile_ci(int n, double q, double confidence, struct quantile_ci *out)
 		sigma = sqrt((double)n * q * (1 - q));
 		alpha = (1 - confidence) / 2;
 		l1 = normal_inv_cdf(mu, sigma, alpha);
+		if (isnan(l1)) {
+			/* int(NaN) is math.MinInt64 on amd64. */
+			out->lo_order = 0;
+			out->hi_order = 0;
+			out->nan_order = 1;
+			return;
+		}
 		r1 = 2 * mu - l1;
 		l = floor_int(floor(l1 - 0.5) + 0.5) + 1;
 		r = floor_int(ceil(r1 - 0.5) + 0.5) + 1;

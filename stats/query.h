@@ -2,8 +2,8 @@
  * The benchproc query language of Go's benchstat (spec §3, §4): the
  * -filter boolean expressions and the -table/-row/-col/-ignore
  * projection expressions, parsed into trees with Go's exact syntax-error
- * messages and caret positions.  Regular expressions use RE2 syntax,
- * checked and translated to POSIX extended regexps.  No I/O.
+ * messages and caret positions.  Regular expressions are Go's
+ * (stats/goregexp.h).  No I/O.
  */
 #ifndef ABBENCH_STATS_QUERY_H
 #define ABBENCH_STATS_QUERY_H
@@ -20,7 +20,7 @@ void	 query_error_release(struct query_error *e);
 /* "syntax error: MSG\n\tQUERY\n\t   ^" (malloc'd). */
 char	*query_error_string(const struct query_error *e);
 
-/* A compiled RE2-syntax regular expression (unanchored search). */
+/* A compiled Go regular expression (unanchored search). */
 struct query_regex;
 /*
  * Compile; NULL with *msg set to Go's text ("error parsing regexp:

@@ -172,3 +172,20 @@ uni_space_len(const char *s, size_t len)
 	r = uni_decode(s, len, &n);
 	return uni_is_space(r) ? n : 0;
 }
+
+uint32_t
+uni_simple_fold(uint32_t r)
+{
+	unsigned	lo = 0, hi = uni_nfold, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (uni_fold[mid].from < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < uni_nfold && uni_fold[lo].from == r)
+		return uni_fold[lo].to;
+	return r;
+}

@@ -13,7 +13,7 @@
 
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
@@ -178,14 +178,4 @@ lc_sleep(struct run_ctx *ctx, int64_t ns)
 		nanosleep(&ts, NULL);
 	}
 	return 0;
-}
-
-const char *
-lc_executor(const struct workload *wl)
-{
-	const char	*e = workload_get(wl, NULL, "executor");
-
-	if (e == NULL && wl->ops != NULL)
-		e = wl->ops->default_exec;
-	return e != NULL ? e : "docker";
 }

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "harness/core/experiment.h"
+#include "lib/model.h"
 #include "lib/util.h"
 
 struct run_ctx;
@@ -60,9 +60,6 @@ const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
  * LC_IDLE_CMD_OPTS). */
 void		 lc_idle_cmd(const struct workload *wl,
 		    const struct arm *arm, struct strvec *cmd);
-
-/* The executor's name: the `executor` key or the type's default. */
-const char	*lc_executor(const struct workload *wl);
 
 /* Sleep up to ns, returning early (-1) when the run must stop or the
  * sample's deadline comes first. */

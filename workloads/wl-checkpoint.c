@@ -27,7 +27,7 @@
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
 #include "harness/exec/proccg.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
@@ -53,7 +53,7 @@ static int
 ckpt_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	(void)e;
-	if (strcmp(lc_executor(wl), "oci") != 0)
+	if (wl->exec == NULL || !(wl->exec->caps & EXEC_RUNTIME_STEPS))
 		return set_cause(cause, "executor: checkpoint drives runsc "
 		    "directly (executor = oci)");
 	return 0;
@@ -82,7 +82,7 @@ static int
 ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out, char **cause)
 {
-	const struct exec_ops	*ex = exec_lookup("oci");
+	const struct exec_ops	*ex = wl->exec;
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
 	struct strvec		 cmd = STRVEC_INIT, flags = STRVEC_INIT;
@@ -164,7 +164,7 @@ static int
 ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out, char **cause)
 {
-	const struct exec_ops	*ex = exec_lookup("docker");
+	const struct exec_ops	*ex = exec_lookup_caps(EXEC_DAEMON);
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
 	struct strvec		 cmd = STRVEC_INIT;

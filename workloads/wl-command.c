@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/workload.h"
 
 static const struct opt_spec command_opts[] = {

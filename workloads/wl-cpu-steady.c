@@ -27,17 +27,17 @@
 #include <unistd.h>
 
 #include "harness/exec/cgroup.h"
-#include "harness/exec/exec-docker.h"
-#include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
 #include "harness/exec/quota.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 #include "workloads/cpu-work.h"
 #include "workloads/workload.h"
 
 #define SANDBOX_BIN_DIR		"/abbench-cpu"
 #define COLLECT_TIMEOUT_NS	(20 * 1000000000LL)
+/* One read of a running sandbox's output. */
+#define LOGS_TIMEOUT_NS		(60 * 1000000000LL)
 #define PERF_TIMEOUT_NS		(10 * 1000000000LL)
 
 /* How long a sandbox may take to appear in its cgroup. */
@@ -436,20 +436,17 @@ steady_collect(struct run_ctx *ctx, const struct exec_ops *ex,
 	int64_t			 deadline = now_mono_ns() + COLLECT_TIMEOUT_NS;
 	size_t			 i;
 
-	if (strcmp(ex->name, "docker") == 0) {
+	if (ex->logs != NULL) {
 		/* The container keeps running; its log has the lines. */
 		for (i = 0; i < n; i++) {
 			for (;;) {
 				struct cpuwork_report	*r = NULL;
 				const struct cpuwork_report *at;
 				size_t			 nr = 0;
-				char			*args[3], *out = NULL;
+				char			*out = NULL;
 
-				args[0] = "logs";
-				args[1] = (char *)exec_docker_name(sb[i].proc);
-				args[2] = NULL;
-				if (exec_docker_cli(args,
-				    EXEC_DOCKER_TIMEOUT_NS, &out, cause) == -1)
+				if (ex->logs(sb[i].proc, LOGS_TIMEOUT_NS, &out,
+				    cause) == -1)
 					return -1;
 				free(sb[i].out);
 				sb[i].out = out;
@@ -469,17 +466,10 @@ steady_collect(struct run_ctx *ctx, const struct exec_ops *ex,
 		}
 		return 0;
 	}
-	/* SIGTERM makes the program report and exit: to the process for
-	 * local, through the runtime for oci; otherwise it exits on its own
-	 * (-d). */
-	for (i = 0; i < n; i++) {
-		long	pid = ex->pid(sb[i].proc);
-
-		if (pid > 0 && strcmp(ex->name, "local") == 0)
-			kill((pid_t)pid, SIGTERM);
-		else if (strcmp(ex->name, "oci") == 0)
-			(void)oci_kill(sb[i].proc, "TERM", NULL);
-	}
+	/* SIGTERM makes the program report and exit (to the process, or
+	 * through the runtime); otherwise it exits on its own (-d). */
+	for (i = 0; i < n && ex->signal != NULL; i++)
+		(void)ex->signal(sb[i].proc, SIGTERM, NULL);
 	for (i = 0; i < n; i++) {
 		int64_t	dl = ctx->deadline_ns > 0 ? ctx->deadline_ns :
 		    deadline;
@@ -545,7 +535,7 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	name = steady_name(wl, arm, sp->preset, vcpus, n, cpus);
 	s = workload_get(wl, arm, "app-cpu");
 	stub = strcmp(s, "stub-user") == 0 || (strcmp(s, "auto") == 0 &&
-	    strcmp(ex->name, "local") != 0 && arm->runtime != NULL &&
+	    (ex->caps & EXEC_CONTAINER) && arm->runtime != NULL &&
 	    strstr(arm->runtime, "runsc") != NULL);
 
 	snprintf(tag, sizeof tag, "cs%d",
@@ -560,7 +550,7 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	workload_get_words(wl, arm, "program", &prog);
 	pdir = workload_get(wl, arm, "program-dir");
 	memset(&mnt, 0, sizeof mnt);
-	if (strcmp(ex->name, "local") == 0)
+	if (!(ex->caps & EXEC_CONTAINER))
 		strvec_push(&argv, sp->host_path);
 	else if (pdir != NULL)
 		strvec_pushf(&argv, "%s/%s", pdir, sp->preset->prog);

@@ -29,10 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/exec/exec-docker.h"
 #include "harness/exec/exec.h"
 #include "harness/host/hostset.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 #include "workloads/fio-json.h"
 #include "workloads/workload.h"
@@ -98,7 +97,6 @@ static int
 fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	const char	*fs = workload_get(wl, NULL, "fs");
-	const char	*ex = wl->exec != NULL ? wl->exec->name : "docker";
 	struct strvec	 w = STRVEC_INIT;
 	size_t		 i;
 
@@ -106,7 +104,8 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 	if (strcmp(fs, "bind") == 0 && workload_get(wl, NULL, "dir") == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
-	if (strcmp(ex, "local") == 0 && strcmp(fs, "bind") != 0)
+	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER) &&
+	    strcmp(fs, "bind") != 0)
 		return set_cause(cause, "fs: '%s' needs a container "
 		    "(executor docker or oci); the local executor uses `dir`",
 		    fs);
@@ -461,8 +460,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 				    "containers", 1);
 	const char		*fs = workload_get(wl, arm, "fs");
 	const char		*dir = workload_get(wl, arm, "dir");
-	int			 local = strcmp(wl->exec->name, "local") == 0;
-	int			 docker = strcmp(wl->exec->name, "docker") == 0;
+	int			 local = !(wl->exec->caps & EXEC_CONTAINER);
 	struct strvec		 runtimes = STRVEC_INIT, weights = STRVEC_INIT;
 	struct fio_member	*m = xcalloc((size_t)n, sizeof *m);
 	struct exec_mount	 mounts[2];
@@ -515,9 +513,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		m[i].ready = xasprintf("%s/ready.%d", syncdir, i);
 		ready_in = local ? xstrdup(m[i].ready) :
 		    xasprintf("%s/ready.%d", FIO_SYNC_DIR, i);
-		m[i].label = xasprintf("%s%s%s", rt != NULL ? rt : (local ?
-		    "local" : docker ? "runc" : "oci"), w ? "-w" : "",
-		    w ? w : "");
+		m[i].label = xasprintf("%s%s%s", rt != NULL ? rt :
+		    wl->exec->runtime_label, w ? "-w" : "", w ? w : "");
 		strvec_push(&av, "sh");
 		strvec_push(&av, "-c");
 		strvec_push(&av, "touch \"$1\" && while [ ! -e \"$2\" ]; do "
@@ -564,8 +561,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			int		 status = -1, r = -1;
 
 			push_prep(&av, wl, i, datadir);
-			if (docker)
-				r = exec_docker_exec(m[i].proc, av.v,
+			if (wl->exec->exec_into != NULL)
+				r = wl->exec->exec_into(m[i].proc, av.v,
 				    FIO_PREP_TIMEOUT_NS, &o, &status, &cause);
 			else
 				r = set_cause(&cause, "executor '%s' cannot "

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 #include "stats/benchfmt.h"
 #include "workloads/workload.h"
@@ -188,7 +188,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 		strvec_push_nodup(&argv, substitute(words.v[i], ctx, arm));
 	/* abbench's own programs (startup-bench) run from the build tree. */
 	if (argv.n > 0 && strchr(argv.v[0], '/') == NULL &&
-	    strcmp(workload_get(wl, arm, "executor"), "local") == 0) {
+	    !(wl->exec->caps & EXEC_CONTAINER)) {
 		char	*found = libexec_find(argv.v[0], NULL);
 
 		if (found != NULL) {

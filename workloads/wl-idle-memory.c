@@ -29,7 +29,7 @@
 #include "harness/exec/exec-docker.h"
 #include "harness/exec/exec.h"
 #include "harness/exec/quota.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
@@ -53,7 +53,7 @@ static int
 idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	(void)e;
-	if (strcmp(lc_executor(wl), "docker") != 0)
+	if (wl->exec == NULL || !(wl->exec->caps & EXEC_DAEMON))
 		return set_cause(cause, "executor: idle-memory runs docker "
 		    "containers (executor = docker)");
 	return 0;

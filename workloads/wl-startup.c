@@ -22,7 +22,7 @@
 #include "harness/exec/exec-docker.h"
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
@@ -72,7 +72,7 @@ startup_validate(const struct experiment *e, struct workload *wl,
 		}
 	}
 	strvec_clear(&sv);
-	if (strcmp(lc_executor(wl), "local") == 0)
+	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER))
 		return set_cause(cause, "executor: 'local' has no container "
 		    "to start (use docker or oci)");
 	return 0;
@@ -206,7 +206,7 @@ static int
 startup_oci(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out, char **cause)
 {
-	const struct exec_ops	*ex = exec_lookup("oci");
+	const struct exec_ops	*ex = wl->exec;
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
 	struct strvec		 cmd = STRVEC_INIT, flags = STRVEC_INIT;
@@ -251,7 +251,7 @@ startup_sample(struct run_ctx *ctx, struct workload *wl,
 	char	*cause = NULL;
 	int	 r;
 
-	if (strcmp(lc_executor(wl), "oci") == 0)
+	if (wl->exec->caps & EXEC_RUNTIME_STEPS)
 		r = startup_oci(ctx, wl, arm, out, &cause);
 	else
 		r = startup_docker(ctx, wl, arm, out, &cause);

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 
@@ -126,4 +125,31 @@ workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	out->start_ns = st->start_ns;
 	out->end_ns = st->end_ns;
 	return 0;
+}
+
+int
+workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
+    const struct workload *wl, char **cause)
+{
+	struct exec_check	 chk;
+	const char		**names, **runtimes;
+	size_t			 i;
+	int			 rc;
+
+	if (wl->exec == NULL || wl->exec->check == NULL)
+		return 0;
+	names = xcalloc(e->narms + 1, sizeof *names);
+	runtimes = xcalloc(e->narms + 1, sizeof *runtimes);
+	for (i = 0; i < e->narms; i++) {
+		names[i] = e->arms[i].name;
+		runtimes[i] = e->arms[i].runtime;
+	}
+	chk.arms = names;
+	chk.runtimes = runtimes;
+	chk.narms = e->narms;
+	chk.image = workload_get(wl, NULL, "image");
+	rc = wl->exec->check(ctx, &chk, cause);
+	free(names);
+	free(runtimes);
+	return rc;
 }

@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/core/experiment.h"
+#include "harness/exec/context.h"
+#include "lib/model.h"
+#include "lib/options.h"
+#include "lib/util.h"
 
 struct run_ctx;
 struct exec_spec;
@@ -99,6 +102,37 @@ void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	    const struct exec_spec *spec, struct exec_proc **proc,
 	    struct exec_status *st, struct sample_result *out);
+/*
+ * Ask the workload's executor whether it can run wl for every arm of e
+ * (daemon up, runtimes registered, image present). 0 when it has no check.
+ */
+int	workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
+	    const struct workload *wl, char **cause);
+
+/* Value of KEY for a sample of wl under arm: the arm's value if the option
+ * allows arms and the arm sets it, else the workload's, else the default. */
+const char	*workload_get(const struct workload *wl, const struct arm *arm,
+		    const char *key);
+/* Typed getters; they never fail on a loaded experiment (values checked). */
+long long	 workload_get_int(const struct workload *wl,
+		    const struct arm *arm, const char *key, long long def);
+double		 workload_get_float(const struct workload *wl,
+		    const struct arm *arm, const char *key, double def);
+int64_t		 workload_get_duration(const struct workload *wl,
+		    const struct arm *arm, const char *key, int64_t def);
+uint64_t	 workload_get_size(const struct workload *wl,
+		    const struct arm *arm, const char *key, uint64_t def);
+int		 workload_get_bool(const struct workload *wl,
+		    const struct arm *arm, const char *key, int def);
+/* Split a list value into words (argv); the strvec is the caller's. */
+int		 workload_get_words(const struct workload *wl,
+		    const struct arm *arm, const char *key, struct strvec *out);
+/* The value of KEY as the arm wrote it, or NULL. */
+const char	*arm_get(const struct arm *arm, const char *key);
+
+/* The keys every workload accepts (type, executor, timeout, ...). */
+extern const struct opt_spec workload_common_opts[];
+
 /* NULL-terminated list of every type, for help and validation. */
 extern const struct workload_ops *const workload_types[];
 

@@ -19,7 +19,6 @@
 #include <sqlite3.h>
 
 #include "harness/exec/cgroup.h"
-#include "harness/cmd.h"
 #include "harness/host/envcheck.h"
 #include "harness/exec/exec.h"
 #include "harness/host/hostinfo.h"
@@ -534,8 +533,7 @@ runner_run(const char *exp_path, struct run_options *opt)
 			    e->path, wl->name);
 			goto usage_error;
 		}
-		if (wl->exec->check != NULL &&
-		    wl->exec->check(&ctx, e, wl, &cause) == -1) {
+		if (workload_exec_check(&ctx, e, wl, &cause) == -1) {
 			error("workload '%s': %s", wl->name, cause);
 			goto usage_error;
 		}

@@ -21,7 +21,7 @@
 
 #include <libcgroup.h>
 
-#include "harness/host/blockdev.h"
+#include "lib/mountinfo.h"
 #include "harness/exec/cgroup.h"
 
 #ifndef CGROUP2_SUPER_MAGIC

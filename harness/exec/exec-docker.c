@@ -20,9 +20,8 @@
 #include "harness/exec/cgroup.h"
 #include "harness/exec/exec-docker.h"
 #include "harness/exec/exec.h"
-#include "harness/core/experiment.h"
 #include "harness/exec/proccg.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
 #define DOCKER_RUN_TIMEOUT_NS	(180 * 1000000000LL)
@@ -105,8 +104,8 @@ runtime_registered(const char *runtimes_json, const char *name)
 }
 
 static int
-docker_check(struct run_ctx *ctx, const struct experiment *e,
-    const struct workload *wl, char **cause)
+docker_check(struct run_ctx *ctx, const struct exec_check *chk,
+    char **cause)
 {
 	char		*out = NULL, *c = NULL;
 	const char	*image;
@@ -121,8 +120,8 @@ docker_check(struct run_ctx *ctx, const struct experiment *e,
 		free(c);
 		return -1;
 	}
-	for (i = 0; i < e->narms; i++) {
-		const char	*rt = e->arms[i].runtime;
+	for (i = 0; i < chk->narms; i++) {
+		const char	*rt = chk->runtimes[i];
 
 		if (rt == NULL || runtime_registered(out, rt))
 			continue;
@@ -130,12 +129,12 @@ docker_check(struct run_ctx *ctx, const struct experiment *e,
 		    "registered with the daemon (it has %s): run 'runsc "
 		    "install --runtime=%s' (or add it under \"runtimes\" in "
 		    "/etc/docker/daemon.json) and restart dockerd",
-		    e->arms[i].name, rt, strtrim(out), rt);
+		    chk->arms[i], rt, strtrim(out), rt);
 		free(out);
 		return -1;
 	}
 	free(out);
-	image = workload_get(wl, NULL, "image");
+	image = chk->image;
 	if (image == NULL)
 		image = DEFAULT_IMAGE;
 	if (docker_do(20 * 1000000000LL, NULL, &c, "image", "inspect",
@@ -355,18 +354,16 @@ docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
 }
 
 static int
-docker_start(struct run_ctx *ctx, const struct exec_spec *spec0,
+docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
     struct exec_proc **procp, char **cause)
 {
 	static unsigned		 counter;
 	struct exec_proc	*p = xcalloc(1, sizeof *p);
-	struct exec_spec	 specbuf, *spec = &specbuf;
 	struct strvec		 av = STRVEC_INIT;
 	char			*out = NULL, *err = NULL, *c = NULL, *how;
 	int			 status = -1;
 	int64_t			 deadline;
 
-	exec_spec_defaults(ctx, spec0, &specbuf);
 	p->journal = p->cg_journal = -1;
 	p->attached = !spec->detach;
 	p->capture = spec->capture;
@@ -583,12 +580,25 @@ exec_docker_exec(struct exec_proc *p, char *const *argv, int64_t timeout_ns,
 	return r;
 }
 
+static int
+docker_logs(struct exec_proc *p, int64_t timeout_ns, char **out,
+    char **cause)
+{
+	char	*args[] = { "logs", p->name, NULL };
+
+	return exec_docker_cli(args, timeout_ns, out, cause);
+}
+
 const struct exec_ops exec_docker_ops = {
 	.name = "docker",
+	.caps = EXEC_CONTAINER | EXEC_DAEMON,
+	.runtime_label = "runc",
 	.check = docker_check,
 	.start = docker_start,
 	.wait = docker_wait,
 	.destroy = docker_destroy,
 	.cgroup_dir = docker_cgroup_dir,
 	.pid = docker_pid,
+	.exec_into = exec_docker_exec,
+	.logs = docker_logs,
 };

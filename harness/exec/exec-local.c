@@ -5,13 +5,15 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/exec/cgroup.h"
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
 struct exec_proc {
@@ -32,14 +34,13 @@ static size_t		 npool;
 static char		 pool_run[64];
 
 static int
-local_check(struct run_ctx *ctx, const struct experiment *e,
-    const struct workload *wl, char **cause)
+local_check(struct run_ctx *ctx, const struct exec_check *chk,
+    char **cause)
 {
 	char	*dir;
 
 	(void)ctx;
-	(void)e;
-	(void)wl;
+	(void)chk;
 	/* abbench must be able to make cgroups below its own. */
 	if ((dir = cgrp_self_dir(cgrp_version() == 2 ? NULL : "cpu",
 	    cause)) == NULL)
@@ -160,12 +161,28 @@ local_pid(struct exec_proc *p)
 	return p->child.reaped ? -1 : (long)p->child.pid;
 }
 
+static int
+local_signal(struct exec_proc *p, int sig, char **cause)
+{
+	long	pid = local_pid(p);
+
+	if (pid <= 0)
+		return 0;	/* reaped already: nothing to signal */
+	if (kill((pid_t)pid, sig) == -1)
+		return set_cause(cause, "cannot signal %ld: %s", pid,
+		    strerror(errno));
+	return 0;
+}
+
 const struct exec_ops exec_local_ops = {
 	.name = "local",
+	.caps = 0,
+	.runtime_label = "local",
 	.check = local_check,
 	.start = local_start,
 	.wait = local_wait,
 	.destroy = local_destroy,
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
+	.signal = local_signal,
 };

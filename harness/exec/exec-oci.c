@@ -22,9 +22,8 @@
 #include "harness/exec/cgroup.h"
 #include "harness/exec/exec-oci.h"
 #include "harness/exec/exec.h"
-#include "harness/core/experiment.h"
 #include "harness/exec/proccg.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
 #define OCI_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)
@@ -378,7 +377,7 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 	char			*tmpl;
 	size_t			 i;
 
-	exec_spec_defaults(ctx, spec0, &spec);
+	spec = *spec0;
 	p->ctx = ctx;
 	p->j_container = p->j_bundle = p->j_cgroup = -1;
 	p->runtime = xstrdup(spec.runtime != NULL ? spec.runtime : "runc");
@@ -606,10 +605,10 @@ oci_bundle(struct exec_proc *p)
 }
 
 static int
-oci_check(struct run_ctx *ctx, const struct experiment *e,
-    const struct workload *wl, char **cause)
+oci_check(struct run_ctx *ctx, const struct exec_check *chk,
+    char **cause)
 {
-	const char	*img = workload_get(wl, NULL, "image");
+	const char	*img = chk->image;
 	size_t		 i;
 
 	(void)ctx;
@@ -618,8 +617,8 @@ oci_check(struct run_ctx *ctx, const struct experiment *e,
 	if (access(img, F_OK) != 0)
 		return set_cause(cause, "rootfs '%s' not found: build it with "
 		    "scripts/build-image", img);
-	for (i = 0; i < e->narms; i++) {
-		const char	*rt = e->arms[i].runtime ? e->arms[i].runtime :
+	for (i = 0; i < chk->narms; i++) {
+		const char	*rt = chk->runtimes[i] ? chk->runtimes[i] :
 				    "runc";
 		char		*argv[] = { (char *)rt, "--version", NULL };
 		int		 status = -1;
@@ -629,7 +628,7 @@ oci_check(struct run_ctx *ctx, const struct experiment *e,
 		    &status, &c) == -1 || status != 0) {
 			set_cause(cause, "arm '%s': OCI runtime '%s' does not "
 			    "run%s%s (install it, or set runtime to a path)",
-			    e->arms[i].name, rt, c ? ": " : "", c ? c : "");
+			    chk->arms[i], rt, c ? ": " : "", c ? c : "");
 			free(c);
 			return -1;
 		}
@@ -766,12 +765,25 @@ oci_pid(struct exec_proc *p)
 	return p->pid > 0 ? p->pid : -1;
 }
 
+static int
+oci_signal(struct exec_proc *p, int sig, char **cause)
+{
+	const char	*name = sigabbrev_np(sig);
+
+	if (name == NULL)
+		return set_cause(cause, "unknown signal %d", sig);
+	return oci_kill(p, name, cause);
+}
+
 const struct exec_ops exec_oci_ops = {
 	.name = "oci",
+	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS,
+	.runtime_label = "oci",
 	.check = oci_check,
 	.start = oci_exec_start,
 	.wait = oci_exec_wait,
 	.destroy = oci_destroy,
 	.cgroup_dir = oci_cgroup_dir,
 	.pid = oci_pid,
+	.signal = oci_signal,
 };

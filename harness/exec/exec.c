@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "harness/exec/exec.h"
-#include "harness/core/experiment.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
 extern const struct exec_ops exec_local_ops;
@@ -30,6 +29,18 @@ exec_lookup(const char *name)
 
 	for (e = exec_types; *e != NULL; e++) {
 		if (strcmp((*e)->name, name) == 0)
+			return *e;
+	}
+	return NULL;
+}
+
+const struct exec_ops *
+exec_lookup_caps(int caps)
+{
+	const struct exec_ops *const	*e;
+
+	for (e = exec_types; *e != NULL; e++) {
+		if (((*e)->caps & caps) == caps)
 			return *e;
 	}
 	return NULL;
@@ -63,22 +74,3 @@ exec_status_from_child(struct exec_status *st, struct child *c)
 	st->err = last_lines(c->err.buf ? c->err.buf : "", c->err.len, 10);
 }
 
-void
-exec_spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
-    struct exec_spec *out)
-{
-	const struct arm	*arm;
-	const struct workload	*wl;
-
-	*out = *in;
-	if (ctx == NULL || ctx->exp == NULL || ctx->entry == NULL)
-		return;
-	arm = &ctx->exp->arms[ctx->entry->arm];
-	wl = &ctx->exp->workloads[ctx->entry->workload];
-	if (out->runtime == NULL)
-		out->runtime = arm->runtime;
-	if (out->runtime_args == NULL && arm->runtime_args.n > 0)
-		out->runtime_args = arm->runtime_args.v;
-	if (out->image == NULL)
-		out->image = workload_get(wl, arm, "image");
-}

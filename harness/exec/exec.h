@@ -20,9 +20,6 @@
 #include "lib/util.h"
 
 struct run_ctx;
-struct experiment;
-struct workload;
-struct arm;
 
 struct exec_mount {
 	const char	*type;		/* "bind" or "tmpfs" */
@@ -67,11 +64,37 @@ char	*exec_status_describe(const struct exec_status *st);
 
 struct exec_proc;
 
+/* What an executor checks before the first sample of a workload. */
+struct exec_check {
+	const char *const *arms;	/* arm names, for messages */
+	const char *const *runtimes;	/* each arm's runtime, or NULL */
+	size_t		 narms;
+	const char	*image;		/* the workload's image, or NULL */
+};
+
+/*
+ * What an executor can do, so that workloads ask for a capability and
+ * never compare executor names.
+ */
+enum exec_caps {
+	/* A sandbox of its own: an image or rootfs, mounts, a runtime. */
+	EXEC_CONTAINER = 1 << 0,
+	/* Containers kept by a daemon (docker): they outlive the CLI call,
+	 * have a gofer process and a checkpoint of their own. */
+	EXEC_DAEMON = 1 << 1,
+	/* Drives the OCI runtime binary step by step (exec-oci.h): create,
+	 * start, checkpoint, restore, delete, each timed. */
+	EXEC_RUNTIME_STEPS = 1 << 2,
+};
+
 struct exec_ops {
 	const char	*name;
+	int		 caps;		/* enum exec_caps */
+	/* How samples name the runtime when an arm sets none. */
+	const char	*runtime_label;
 	/* Before the first sample: daemon up, runtimes registered, ... */
-	int	(*check)(struct run_ctx *ctx, const struct experiment *e,
-		    const struct workload *wl, char **cause);
+	int	(*check)(struct run_ctx *ctx, const struct exec_check *chk,
+		    char **cause);
 	int	(*start)(struct run_ctx *ctx, const struct exec_spec *spec,
 		    struct exec_proc **proc, char **cause);
 	/* Wait until the program ends or deadline_ns (monotonic) passes. */
@@ -83,17 +106,21 @@ struct exec_ops {
 	char	*(*cgroup_dir)(struct exec_proc *proc, const char *controller);
 	/* Host pid of the main process (sandbox for runsc), or -1. */
 	long	(*pid)(struct exec_proc *proc);
+
+	/* Optional hooks (NULL when the executor cannot): */
+	/* Run argv inside the running sandbox of proc; its stdout in *out. */
+	int	(*exec_into)(struct exec_proc *proc, char *const *argv,
+		    int64_t timeout_ns, char **out, int *status, char **cause);
+	/* What a detached program has printed so far (it keeps running). */
+	int	(*logs)(struct exec_proc *proc, int64_t timeout_ns, char **out,
+		    char **cause);
+	/* Send signal sig to the program (through the runtime if need be). */
+	int	(*signal)(struct exec_proc *proc, int sig, char **cause);
 };
 
-/*
- * Workloads that know nothing of runtimes (command) leave them out of the
- * spec: out is in with the runtime, its global flags and the image taken
- * from the arm and workload of the current sample where in has none.
- */
-void	exec_spec_defaults(struct run_ctx *ctx, const struct exec_spec *in,
-	    struct exec_spec *out);
-
 const struct exec_ops	*exec_lookup(const char *name);
+/* The first executor with every capability in caps, or NULL. */
+const struct exec_ops	*exec_lookup_caps(int caps);
 extern const struct exec_ops *const exec_types[];
 
 #endif

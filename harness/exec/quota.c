@@ -11,7 +11,7 @@
 
 #include "harness/exec/exec.h"
 #include "harness/exec/quota.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 
 static const char *const quota_names[] = {
 	[QUOTA_NONE] = "none",

@@ -38,7 +38,7 @@
 
 #include "harness/host/blockdev.h"
 #include "harness/exec/cgroup.h"
-#include "harness/core/experiment.h"
+#include "lib/model.h"
 #include "harness/host/hostset.h"
 #include "harness/exec/spawn.h"
 #include "lib/util.h"

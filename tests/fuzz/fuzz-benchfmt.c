@@ -1,13 +1,21 @@
 /*
- * libFuzzer target of the benchfmt reader and the query parsers, and of the
- * whole `abbench stat` pipeline behind them.  The input is split into
- * lines 1 and 2 (a -filter and a -row expression) and the rest (benchfmt
- * text).  Nothing may crash, leak or trip a sanitizer, and:
+ * libFuzzer target of the benchfmt reader, the query parsers, Go's regexps
+ * and the whole `abbench stat` pipeline behind them.  The input is split
+ * into lines 1 and 2 (a -filter and a -row expression) and the rest
+ * (benchfmt text); the bytes of line 2 also pick the other flags (-col,
+ * -table, -ignore, -alpha, -confidence with NaN, 0, 1 and tiny values,
+ * -format), and line 1 is compiled as a regexp on its own and matched
+ * against every line of the text.  Nothing may crash, leak or trip a
+ * sanitizer, and:
  *   - every syntax error starts with "fuzz.txt:LINE: " with LINE growing;
  *   - results come in line order, each with >= 1 value, a name of
  *     name_len bytes and unique (interned) config keys;
  *   - a fatal error is "fuzz.txt:N: bufio.Scanner: token too long";
- *   - query errors render as "syntax error: ...\n\tQUERY\n\t   ^".
+ *   - query errors render as "syntax error: ...\n\tQUERY\n\t   ^";
+ *   - a regexp either compiles or fails with "error parsing regexp: ",
+ *     its program stays within Go's size budget, and matching is
+ *     deterministic;
+ *   - the pipeline exits 0, or 2 where Go's benchstat panics.
  *
  * tests/integration/t0310-fuzz-benchfmt.sh builds and runs it for 20 s in
  * `make check`.  A longer run, from the source directory:
@@ -16,11 +24,12 @@
  *   clang -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
  *       -I. tests/fuzz/fuzz-benchfmt.c lib/util.c $S/strpool.c \
  *       $S/uniprop.c $S/unitab.c $S/benchfmt.c $S/benchunit.c \
- *       $S/gomath.c $S/query.c $S/benchproc.c $S/benchtab.c \
+ *       $S/gomath.c $S/goregexp.c $S/query.c $S/benchproc.c \
+ *       $S/benchtab.c \
  *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
  *       $S/texttab.c -lm -o /tmp/fuzz-benchfmt
  *   mkdir -p /tmp/bf-corpus
- *   find ../shared/benchstat-vectors/vectors -name '*.txt' \
+ *   find tests/data/benchstat-vectors/vectors -name '*.txt' \
  *       -exec cp {} /tmp/bf-corpus/ ';'
  *   /tmp/fuzz-benchfmt -max_total_time=3600 -jobs=$(nproc) \
  *       -max_len=8192 -dict=tests/fuzz/benchfmt.dict /tmp/bf-corpus
@@ -29,6 +38,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +47,7 @@
 #include "lib/util.h"
 #include "stats/benchfmt.h"
 #include "stats/benchstat.h"
+#include "stats/goregexp.h"
 #include "stats/query.h"
 
 #define FUZZ_PATH "fuzz.txt"
@@ -146,6 +157,47 @@ fuzz_query(const char *q)
 		query_fields_free(fields, n);
 }
 
+/* Line 1 as a regexp, against each line of the text (bounded). */
+static void
+fuzz_regexp(const char *re, size_t relen, const char *text, size_t len)
+{
+	struct goregexp	*g;
+	char		*msg = NULL;
+	const char	*p = text, *nl;
+	size_t		 n, lines = 0;
+	int		 m1, m2;
+
+	if ((g = goregexp_compile(re, relen, &msg)) == NULL) {
+		fuzz_check(msg != NULL && strncmp(msg,
+		    "error parsing regexp: ", 22) == 0, "regexp error text");
+		free(msg);
+		return;
+	}
+	fuzz_check(goregexp_size(g) <= 2 * (128 << 20) / 40,
+	    "program within Go's size budget");
+	while (len > 0 && lines++ < 64) {
+		nl = memchr(p, '\n', len);
+		n = nl != NULL ? (size_t)(nl - p) : len;
+		m1 = goregexp_match(g, p, n);
+		m2 = goregexp_match(g, p, n);
+		fuzz_check(m1 == m2 && (m1 == 0 || m1 == 1),
+		    "matching is deterministic");
+		p += n + (nl != NULL);
+		len -= n + (nl != NULL);
+	}
+	goregexp_free(g);
+}
+
+static const double fuzz_levels[] = {
+	0.95, 0.05, 0, 1, NAN, 0.5, 1e-300, 0.999999, -0.0, 0.1, 0.99, 0.9,
+	INFINITY, 0.3, 0.7, 0.01,
+};
+
+static const char *const fuzz_projs[] = {
+	".config", ".file", ".name", ".unit", "goos", "/format",
+	".fullname", "", "pkg", ".name@alpha", ".file@num", "/gomaxprocs",
+};
+
 static void
 fuzz_pipeline(const char *filter, const char *row, const char *text,
     size_t len, int csv)
@@ -154,11 +206,27 @@ fuzz_pipeline(const char *filter, const char *row, const char *text,
 	struct benchstat	*bs;
 	struct strbuf		 out = STRBUF_INIT, err = STRBUF_INIT;
 	char			*cause = NULL;
+	size_t			 rl = strlen(row);
+	unsigned		 h = 0;
+	int			 rc = 0;
 
+	/* The flags follow from the bytes of line 2. */
+	while (rl-- > 0)
+		h = h * 31 + (unsigned char)row[rl];
 	benchstat_opts_init(&o);
 	o.filter = filter;
-	o.row = row;
+	o.row = row[0] != '\0' ? row : ".fullname";
 	o.format = csv ? "csv" : "text";
+	if (h & 1)
+		o.confidence = fuzz_levels[(h >> 1) % ARRAY_SIZE(fuzz_levels)];
+	if (h & 32)
+		o.alpha = fuzz_levels[(h >> 6) % ARRAY_SIZE(fuzz_levels)];
+	if (h & 1024)
+		o.col = fuzz_projs[(h >> 11) % ARRAY_SIZE(fuzz_projs)];
+	if (h & (1u << 15))
+		o.table = fuzz_projs[(h >> 16) % ARRAY_SIZE(fuzz_projs)];
+	if (h & (1u << 20))
+		o.ignore = fuzz_projs[(h >> 21) % ARRAY_SIZE(fuzz_projs)];
 	if ((bs = benchstat_new(&o, &cause)) == NULL) {
 		fuzz_check(cause != NULL, "option error has a message");
 		free(cause);
@@ -169,8 +237,12 @@ fuzz_pipeline(const char *filter, const char *row, const char *text,
 	} else if (benchstat_add(bs, "b", FUZZ_PATH, text, len / 2,
 	    &cause) < 0) {
 		free(cause);
-	} else
-		benchstat_finish(bs, &out, &err);
+	} else {
+		rc = benchstat_finish(bs, &out, &err);
+		fuzz_check(rc == 0 || (rc == 2 && out.len == 0 &&
+		    strstr(err.buf, "panic: ") != NULL),
+		    "finish: 0, or 2 with Go's panic");
+	}
 	benchstat_free(bs);
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -182,19 +254,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char	*p = (const char *)data;
 	size_t		 len = size;
 	char		*filter, *row, *text;
+	const char	*nl = memchr(data, '\n', size);
 
 	/* The reader on the raw bytes, then the split input. */
 	fuzz_reader(p, len);
 	filter = fuzz_line(&p, &len);
 	row = fuzz_line(&p, &len);
+	if (len < 4096)
+		fuzz_regexp((const char *)data, nl != NULL ?
+		    (size_t)(nl - (const char *)data) : size, p, len);
 	fuzz_query(filter);
 	fuzz_query(row);
 	/* A copy of exactly len bytes, so that ASan sees over-reads. */
 	text = xmalloc(len ? len : 1);
 	memcpy(text, p, len);
 	if (len < 4096)
-		fuzz_pipeline(filter, row[0] != '\0' ? row : ".fullname",
-		    text, len, size & 1);
+		fuzz_pipeline(filter, row, text, len, size & 1);
 	free(text);
 	free(filter);
 	free(row);

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "harness/core/experiment.h"
+#include "workloads/workload.h"
 #include "lib/util.h"
 
 #define FUZZ_PATH "fuzz.ini"

@@ -8,7 +8,6 @@
 # of the target.
 . "${ABBENCH_SRCDIR:-.}/tests/integration/fuzz-lib.sh"
 
-shared=${ABBENCH_SHARED:-$srcdir/../shared}
 fuzz_init fuzz-benchfmt 20
 
 s=$srcdir/stats
@@ -17,13 +16,14 @@ fuzz_build clang -g -O1 -ffp-contract=off \
     -fno-sanitize-recover=undefined -I"$builddir" -I"$srcdir" \
     "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/lib/util.c" \
     "$s/strpool.c" "$s/uniprop.c" "$s/unitab.c" "$s/benchfmt.c" \
-    "$s/benchunit.c" "$s/gomath.c" "$s/query.c" "$s/benchproc.c" \
+    "$s/benchunit.c" "$s/gomath.c" "$s/goregexp.c" "$s/query.c" \
+    "$s/benchproc.c" \
     "$s/benchtab.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \
     "$s/utest.c" "$s/texttab.c" -lm -o "$FUZZ_TMP/fuzz-benchfmt"
 
 c=$FUZZ_TMP/corpus
-if [ -d "$shared/benchstat-vectors/vectors" ]; then
-	find "$shared/benchstat-vectors/vectors" -name '*.txt' -size -8k \
+if [ -d "$srcdir/tests/data/benchstat-vectors/vectors" ]; then
+	find "$srcdir/tests/data/benchstat-vectors/vectors" -name '*.txt' -size -8k \
 	    ! -name 'expected*' -exec cp {} "$c/" ';' 2>/dev/null
 fi
 for d in "$srcdir"/tests/data/benchstat/*/; do
@@ -37,6 +37,11 @@ for d in "$srcdir"/tests/data/benchstat/*/; do
 done
 printf '.name:/a|b/ OR -.unit:B/op\n/format@alpha,.name\nBenchmarkA-8 1 5 ns/op\n' \
     > "$c/seed-queries"
+# Go regexps: Unicode classes, folding, repeats near the limits.
+printf '.name:/(?i)^\\p{Greek}|\\PL{2,}$/\nx\nBenchmark\316\262eta 1 5 ns/op\nBenchmarkK 1 6 ns/op\n' \
+    > "$c/seed-regexp"
+printf '(a{10}){10}|[[:^alpha:]]*?\\Q.\\E\\b\n.name\nBenchmarkInv\377X 1 5 x\n' \
+    > "$c/seed-repeat"
 
 fuzz_run "fuzz the benchfmt reader" "$srcdir/tests/fuzz/benchfmt.dict" \
     -max_len=8192

@@ -4,8 +4,7 @@
 # original files; arm selection, labels with several runs, and errors.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
-SHARED=${ABBENCH_SHARED:-$ABBENCH_SRCDIR/../shared}
-VEC=$SHARED/benchstat-vectors/vectors
+VEC=$ABBENCH_SRCDIR/tests/data/benchstat-vectors/vectors
 [ -d "$VEC/two_files_basic" ] || skip_all "no benchstat vectors"
 cd "$TEST_TMP" || exit 1
 cp "$VEC/two_files_basic/old.txt" "$VEC/two_files_basic/new.txt" .

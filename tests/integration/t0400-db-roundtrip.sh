@@ -7,7 +7,7 @@
 # originals, with the vector's own flags.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
-VECTORS=${ABBENCH_SHARED:-$ABBENCH_SRCDIR/../shared}/benchstat-vectors/vectors
+VECTORS=$ABBENCH_SRCDIR/tests/data/benchstat-vectors/vectors
 CANON=$ABBENCH_BUILDDIR/tests/helpers/bf-canon
 [ -d "$VECTORS" ] || skip_all "no benchstat vectors at '$VECTORS'"
 [ -x "$CANON" ] || skip_all "tests/helpers/bf-canon is not built"

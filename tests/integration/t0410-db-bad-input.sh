@@ -7,7 +7,7 @@
 require_cmd sqlite3 sha256sum
 
 T=$TEST_TMP
-VEC=${ABBENCH_SHARED:-$ABBENCH_SRCDIR/../shared}/benchstat-vectors/vectors
+VEC=$ABBENCH_SRCDIR/tests/data/benchstat-vectors/vectors
 IN=$T/in.txt
 printf 'goos: linux\nBenchmarkX-8 1 100 ns/op\nBenchmarkX-8 1 110 ns/op\n' \
     > "$IN"

@@ -6,7 +6,7 @@
 require_cmd sqlite3
 
 T=$TEST_TMP
-VEC=${ABBENCH_SHARED:-$ABBENCH_SRCDIR/../shared}/benchstat-vectors/vectors
+VEC=$ABBENCH_SRCDIR/tests/data/benchstat-vectors/vectors
 [ -d "$VEC/two_files_basic" ] || skip_all "no benchstat vectors"
 
 count() {

@@ -46,21 +46,20 @@ static const char *const two_files_basic =
 static void
 check_vector_file(const char *table)
 {
-	const char	*dirs[3];
+	const char	*dirs[2];
 	char		 path[4096], buf[8192];
 	FILE		*f = NULL;
 	size_t		 n;
 	int		 i;
 	const char	*body;
 
-	dirs[0] = getenv("ABBENCH_SHARED");
-	dirs[1] = "../shared";
-	dirs[2] = "/work/shared";
-	for (i = 0; i < 3 && f == NULL; i++) {
+	dirs[0] = getenv("ABBENCH_SRCDIR");
+	dirs[1] = ".";
+	for (i = 0; i < 2 && f == NULL; i++) {
 		if (dirs[i] == NULL || *dirs[i] == '\0')
 			continue;
-		snprintf(path, sizeof(path), "%s/benchstat-vectors/vectors/"
-		    "two_files_basic/expected.txt", dirs[i]);
+		snprintf(path, sizeof(path), "%s/tests/data/benchstat-vectors/"
+		    "vectors/two_files_basic/expected.txt", dirs[i]);
 		f = fopen(path, "r");
 	}
 	if (!tap_ok(f != NULL, "open two_files_basic/expected.txt"))

@@ -51,25 +51,25 @@ tap_ok(int cond, const char *fmt, ...)
 } while (0)
 
 /*
- * Open FILE of the shared reference data: benchstat-data/FILE under
- * $ABBENCH_SHARED, ../shared or /work/shared. NULL if none has it.
+ * Open FILE of the recorded reference data, tests/data/benchstat-data/FILE
+ * under $ABBENCH_SRCDIR or the current directory (an in-tree build).
+ * NULL if neither has it.
  */
 static inline FILE *
 tap_open_ref(const char *file)
 {
-	const char	*dirs[3];
+	const char	*dirs[2];
 	char		 path[4096];
 	FILE		*f;
 	int		 i;
 
-	dirs[0] = getenv("ABBENCH_SHARED");
-	dirs[1] = "../shared";
-	dirs[2] = "/work/shared";
-	for (i = 0; i < 3; i++) {
+	dirs[0] = getenv("ABBENCH_SRCDIR");
+	dirs[1] = ".";
+	for (i = 0; i < 2; i++) {
 		if (dirs[i] == NULL || *dirs[i] == '\0')
 			continue;
-		snprintf(path, sizeof(path), "%s/benchstat-data/%s", dirs[i],
-		    file);
+		snprintf(path, sizeof(path), "%s/tests/data/benchstat-data/%s",
+		    dirs[i], file);
 		if ((f = fopen(path, "r")) != NULL)
 			return f;
 	}

@@ -1,0 +1,273 @@
+/*
+ * Options tables: checking a value against its entry, finding a key and
+ * printing a table as help text.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/options.h"
+#include "lib/util.h"
+
+int
+opt_parse_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const struct opt_spec *
+opt_find(const struct opt_spec *opts, const char *key)
+{
+	const struct opt_spec	*o;
+	size_t			 n;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		if (o->flags & OPT_PREFIX) {
+			n = strlen(o->name);
+			if (strncmp(key, o->name, n) == 0 && key[n] != '\0')
+				return o;
+		} else if (strcmp(key, o->name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static int
+opt_has_range(const struct opt_spec *o)
+{
+	return o->min != 0 || o->max != 0;
+}
+
+static int
+opt_choice_ok(const char *choices, const char *value)
+{
+	size_t		n = strlen(value);
+	const char	*p = choices;
+
+	if (n == 0)
+		return 0;
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, value, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+		while (*p != ' ' && *p != '\0')
+			p++;
+	}
+	return 0;
+}
+
+/* One word against the spec's type. */
+static int
+opt_check_word(const struct opt_spec *o, const char *w, char **cause)
+{
+	long long		 ll;
+	unsigned long long	 ull;
+	double			 d;
+	int64_t			 ns;
+	uint64_t		 bytes;
+	int			 b;
+	char			*end;
+
+	switch (o->type) {
+	case OPT_STR:
+		return 0;
+	case OPT_INT:
+		if (o->min >= 0 && o->max > (double)LLONG_MAX) {
+			/* Unsigned 64-bit values (seeds). */
+			errno = 0;
+			ull = strtoull(w, &end, 10);
+			if (!isdigit((unsigned char)*w) || *end != '\0' ||
+			    errno != 0)
+				return set_cause(cause,
+				    "'%s' is not an unsigned integer", w);
+			if ((double)ull < o->min)
+				return set_cause(cause, "%llu is out of range "
+				    "[%.0f, %.0f]", ull, o->min, o->max);
+			return 0;
+		}
+		if (opt_has_range(o))
+			return parse_int(w, (long long)o->min,
+			    (long long)o->max, &ll, cause);
+		return parse_int(w, LLONG_MIN, LLONG_MAX, &ll, cause);
+	case OPT_FLOAT:
+		if (parse_double(w, &d, cause) != 0)
+			return -1;
+		if (opt_has_range(o) && (d < o->min || d > o->max))
+			return set_cause(cause, "%s is out of range [%g, %g]",
+			    w, o->min, o->max);
+		return 0;
+	case OPT_BOOL:
+		if (opt_parse_bool(w, &b) != 0)
+			return set_cause(cause, "'%s' is not a boolean (use "
+			    "yes/no, true/false, on/off or 1/0)", w);
+		return 0;
+	case OPT_DURATION:
+		if (parse_duration(w, &ns, cause) != 0)
+			return -1;
+		if (opt_has_range(o) && (double)ns < o->min * 1e9)
+			return set_cause(cause, "'%s' is shorter than %gs", w,
+			    o->min);
+		if (opt_has_range(o) && (double)ns > o->max * 1e9)
+			return set_cause(cause, "'%s' is longer than %gs", w,
+			    o->max);
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(w, &bytes, cause) != 0)
+			return -1;
+		if (opt_has_range(o) && ((double)bytes < o->min ||
+		    (double)bytes > o->max))
+			return set_cause(cause, "'%s' is out of range "
+			    "[%.0f, %.0f] bytes", w, o->min, o->max);
+		return 0;
+	case OPT_CHOICE:
+		if (o->choices == NULL || !opt_choice_ok(o->choices, w))
+			return set_cause(cause, "'%s' is not one of: %s", w,
+			    o->choices != NULL ? o->choices : "");
+		return 0;
+	}
+	return set_cause(cause, "option '%s' has an unknown type", o->name);
+}
+
+/*
+ * A list value is checked word by word; any other value is one word, as it
+ * is after matrix expansion (a quoted word may hold blanks).
+ */
+int
+opt_check_value(const struct opt_spec *o, const char *value, char **cause)
+{
+	struct strvec	words = STRVEC_INIT;
+	size_t		i;
+	int		rc = 0;
+
+	if (value == NULL)
+		return set_cause(cause, "missing value");
+	if (!(o->flags & OPT_LIST)) {
+		if (*value == '\0' && o->type != OPT_STR)
+			return set_cause(cause, "missing value");
+		return opt_check_word(o, value, cause);
+	}
+	if (strvec_split_words(&words, value, cause) != 0) {
+		strvec_clear(&words);
+		return -1;
+	}
+	for (i = 0; i < words.n && rc == 0; i++)
+		rc = opt_check_word(o, words.v[i], cause);
+	strvec_clear(&words);
+	return rc;
+}
+
+static const char *
+opt_type_name(const struct opt_spec *o)
+{
+	switch (o->type) {
+	case OPT_STR:
+		return (o->flags & OPT_LIST) ? "words" : "string";
+	case OPT_INT:
+		return (o->flags & OPT_LIST) ? "integers" : "integer";
+	case OPT_FLOAT:
+		return "number";
+	case OPT_BOOL:
+		return "yes|no";
+	case OPT_DURATION:
+		return "duration";
+	case OPT_SIZE:
+		return "size";
+	case OPT_CHOICE:
+		return "choice";
+	}
+	return "?";
+}
+
+/* Print text wrapped at 80 columns, each line indented by `indent`. */
+static void
+opt_print_wrapped(const char *text, int indent, int col)
+{
+	const char	*p = text, *w;
+	size_t		 n;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (w = p; *w != ' ' && *w != '\0'; w++)
+			;
+		n = (size_t)(w - p);
+		if (col > indent && col + 1 + (int)n > 79) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, n, stdout);
+		col += (int)n;
+		p = w;
+	}
+	putchar('\n');
+}
+
+void
+opt_print_help(const struct opt_spec *opts)
+{
+	const struct opt_spec	*o;
+	struct strbuf		 head = STRBUF_INIT, text = STRBUF_INIT;
+	const char		*sep;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		strbuf_reset(&head);
+		strbuf_reset(&text);
+		if (o->flags & OPT_PREFIX)
+			strbuf_addf(&head, "  %sNAME", o->name);
+		else
+			strbuf_addf(&head, "  %s", o->name);
+		if (o->type == OPT_CHOICE && o->choices != NULL) {
+			strbuf_adds(&head, " = ");
+			for (sep = o->choices; *sep != '\0'; sep++)
+				strbuf_addc(&head, *sep == ' ' ? '|' : *sep);
+		} else
+			strbuf_addf(&head, " = %s", opt_type_name(o));
+		strbuf_adds(&text, o->help != NULL ? o->help : "");
+		if (o->type == OPT_INT && opt_has_range(o) &&
+		    o->max >= (double)INT_MAX)
+			strbuf_addf(&text, " [at least %.0f]", o->min);
+		else if (o->type == OPT_INT && opt_has_range(o))
+			strbuf_addf(&text, " [%.0f..%.0f]", o->min, o->max);
+		else if (o->type == OPT_FLOAT && opt_has_range(o))
+			strbuf_addf(&text, " [%g..%g]", o->min, o->max);
+		if (o->def != NULL)
+			strbuf_addf(&text, " (default: %s)", o->def);
+		if (o->flags & OPT_REQUIRED)
+			strbuf_adds(&text, " (required)");
+		if (o->flags & OPT_ARM)
+			strbuf_adds(&text, " (an arm may set it)");
+		if ((int)head.len < 30)
+			printf("%-30s", head.buf);
+		else
+			printf("%s\n%-30s", head.buf, "");
+		opt_print_wrapped(text.buf, 30, 30);
+	}
+	strbuf_release(&head);
+	strbuf_release(&text);
+}
