@@ -126,6 +126,18 @@ like "$c2" 'merged 0 new runs \(0 samples\)' "collect again merges nothing"
 is "$(db_count "$DB" "SELECT count(*) FROM samples")" "$before" "no sample added"
 is "$(db_count "$DB" "SELECT count(*) FROM runs")" 3 "still 3 runs"
 
+# A fleet whose shapes ran different builds is warned about.
+"$ABBENCH" fleet collect "$FDIR" -q >/dev/null 2>"$TEST_TMP/same.err"
+is "$(grep -c 'mixes abbench versions' "$TEST_TMP/same.err")" 0 \
+    "one build everywhere: no version warning"
+ver=$(db_count "$FDIR/runs/c4-2.db" "SELECT abbench_version FROM runs")
+sqlite3 "$FDIR/runs/c4-2.db" "UPDATE runs SET abbench_version = '0.0.1-other'"
+"$ABBENCH" fleet collect "$FDIR" -q >/dev/null 2>"$TEST_TMP/mix.err"
+is "$?" 0 "collect of a fleet of mixed versions: still exit 0"
+like "$(cat "$TEST_TMP/mix.err")" "warning: fleet $ID mixes abbench versions: .*0\.0\.1-other" \
+    "collect warns that the fleet mixes abbench versions"
+sqlite3 "$FDIR/runs/c4-2.db" "UPDATE runs SET abbench_version = '$ver'"
+
 # Listed from the store.
 like "$("$ABBENCH" db ls --db "$DB")" "FLEET.*
 .*$ID" "db ls shows the fleet id"
