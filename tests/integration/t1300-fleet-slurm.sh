@@ -116,6 +116,23 @@ like "$(printf '%s\n' "$burn" | grep -A3 'work/s' | head -4)" 'fast.*slow|work/s
 is "$(awk '/^\.fullname: Cmd/ { on = 1; next } /^\.fullname:/ { on = 0 } on' "$TEST_TMP/vtable" | grep -c "^$(nproc) ")" 1 \
     "-row vcpus: one row for this host's vcpus"
 
+# plot: each metric against vcpus, one line per arm.
+if command -v gnuplot >/dev/null 2>&1; then
+	"$ABBENCH" plot --db "$DB" --x vcpus all -o "$TEST_TMP/plots" \
+	    >"$TEST_TMP/plots.out" 2>&1
+	ok $? "abbench plot --x vcpus all"
+	is "$(grep -c '\.shapes\.png$' "$TEST_TMP/plots.out")" \
+	    "$(db_count "$DB" "SELECT count(*) FROM (SELECT DISTINCT benchmark, unit FROM samples WHERE status = 'ok')")" \
+	    "one shapes plot per benchmark and unit"
+	f=$(grep -m1 'Cmd\.sec_op\.shapes\.png$' "$TEST_TMP/plots.out")
+	is "$(head -c 4 "$f" | od -An -c | tr -d ' ')" '211PNG' "Cmd's is a PNG"
+	"$ABBENCH" plot --db "$DB" --x partition all -o "$TEST_TMP/plots" \
+	    >/dev/null 2>"$TEST_TMP/plotbad.err"
+	is "$?" 2 "plot --x of a key that is not a number: exit 2"
+	like "$(cat "$TEST_TMP/plotbad.err")" "no numeric config key 'partition'" \
+	    "... naming the key"
+fi
+
 # Collecting twice adds nothing.
 before=$(db_count "$DB" "SELECT count(*) FROM samples")
 c1=$("$ABBENCH" fleet collect "$ID" --dir "$SHARED")
