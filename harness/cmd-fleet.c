@@ -762,6 +762,12 @@ fleet_submit(int argc, char **argv)
 		goto out;
 	}
 	fc.dir = p;
+	/* sbatch reads %j, %N... in --output and --chdir as patterns. */
+	if (strchr(fc.dir, '%') != NULL || strchr(fc.dir, '\n') != NULL) {
+		rc = fleet_usage("shared directory '%s': a '%%' or a newline "
+		    "in its path would reach sbatch as a pattern", fc.dir);
+		goto out;
+	}
 	if ((self = realpath("/proc/self/exe", NULL)) == NULL) {
 		error("fleet: cannot find abbench's own path: %s",
 		    strerror(errno));
