@@ -85,6 +85,19 @@ like "$(grep '^# shape c4/' "$TEST_TMP/step.out")" \
 like "$(grep '^# shape c2/' "$TEST_TMP/step.out")" '5 nights of history' \
     "c2's history too, and only c2's"
 
+json=$("$ABBENCH" nightly --db "$HIST" --fleet "$FLEET" --baseline 3 \
+    --threshold 3 --json -q 2>/dev/null)
+is "$?" 1 "--json: exit 1 too"
+if command -v python3 >/dev/null 2>&1; then
+	got=$(printf '%s' "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(len(d), " ".join(x["host_class"].split("/")[0] + ":" + str(x["regressed"]) for x in d))')
+	is "$got" "2 c2:0 c4:1" "--json: one document per shape, c4 regressed"
+else
+	like "$json" '"host_class"' "--json: the host class is there"
+fi
+
 # The same night without the step.
 tonight "$TEST_TMP/flat.ini" "$TEST_TMP/history-flat.db"
 ok $? "tonight's fleet (without the step) ran and was merged"
