@@ -662,14 +662,25 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		free(bn);
 
 		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
+			int	 v = bench_gomaxprocs(), k = n / 2;
+			char	*la = read_small_file("/proc/loadavg", NULL);
+
+			if (k > 2 * v)
+				k = 2 * v;
+			if (k < 1)
+				k = 1;
+			if (la != NULL && strchr(la, ' ') != NULL)
+				*strchr(la, ' ') = '\0';
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "the %d fio runs overlapped only %.0f%% of the "
 			    "longest (overlap-min %.0f%%): this host (%d "
-			    "vCPUs) cannot run them together; use fewer "
-			    "containers (e.g. containers = %d) or a longer "
-			    "duration", n, ov * 100, workload_get_float(wl,
-			    arm, "overlap-min", 0.8) * 100,
-			    bench_gomaxprocs(), n / 4 > 1 ? n / 4 : 1);
+			    "vCPUs, load average %s) cannot start them "
+			    "together; use fewer containers (e.g. "
+			    "containers = %d), a longer duration, or a "
+			    "quieter host", n, ov * 100,
+			    workload_get_float(wl, arm, "overlap-min", 0.8) *
+			    100, v, la != NULL ? la : "?", k);
+			free(la);
 			free(name);
 			goto done;
 		}

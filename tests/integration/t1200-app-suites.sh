@@ -239,6 +239,32 @@ is "$(sqlite3 "$DB" "SELECT count(DISTINCT benchmark) FROM samples
     'NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N')")" 4 \
     "runsc: the four rows stored under the report's names"
 
+# ffmpeg: one transcode of a 1 s video under runc (its image is large).
+if command -v ffmpeg >/dev/null 2>&1 &&
+    "$ABBENCH_SRCDIR/scripts/build-image" --app ffmpeg >"$TEST_TMP/img.ff" 2>&1; then
+	cat >"$TEST_TMP/ffmpeg.ini" <<EOI
+[experiment]
+name = t1200-ffmpeg
+rounds = 1
+timeout = 120s
+[arm runc]
+runtime = runc
+[workload Ffmpeg]
+type = app
+app = ffmpeg
+ops = 1
+EOI
+	"$ABBENCH" run "$TEST_TMP/ffmpeg.ini" --db "$DB" --quiet \
+	    >"$TEST_TMP/out4" 2>&1
+	ok $? "ffmpeg: the transcode runs (exit 0)"
+	is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = 3
+	    AND benchmark = 'Ffmpeg-$N' AND unit = 'sec/op' AND value > 0.01
+	    AND value < 100")" 1 "ffmpeg: Ffmpeg-N sec/op (rtime) stored"
+else
+	diag "ffmpeg missing or its image failed: scripts/setup --all"
+	fail "ffmpeg: the image builds (scripts/setup --all installs ffmpeg)"
+fi
+
 # A bad key is an input error naming file, line and key; nothing stored.
 cat >"$TEST_TMP/bad.ini" <<EOI
 [experiment]
