@@ -167,17 +167,35 @@ join_arms(const struct store_run *r, struct strbuf *sb)
 		strbuf_adds(sb, "");
 }
 
-/* ls: one line per run, oldest first. */
+/* The fleet a run belongs to (its fleet-id config key), or "". */
+static char *
+run_fleet_id(struct store *st, int64_t run_id)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	char		*id = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == 0)
+		for (i = 0; i < n && id == NULL; i++)
+			if (kv[i].arm[0] == '\0' &&
+			    strcmp(kv[i].key, "fleet-id") == 0)
+				id = xstrdup(kv[i].value);
+	store_kv_free(kv, n);
+	return id != NULL ? id : xstrdup("");
+}
+
+/* ls: one line per run, oldest first (a FLEET column when any run was
+ * part of a fleet). */
 static int
 db_ls(struct db_opts *o)
 {
 	struct store		*st;
 	struct store_run	*runs;
 	struct strbuf		*arms;
-	char			*cause = NULL, **samples, t[64];
+	char			*cause = NULL, **samples, **fleets, t[64];
 	size_t			 n, i;
 	int			 w[6] = { 2, 4, 4, 4, 6, 4 };
-	int			 len;
+	int			 len, wf = 0;
 
 	if (o->args.n != 0)
 		return db_usage("ls takes no arguments");
@@ -191,7 +209,11 @@ db_ls(struct db_opts *o)
 	}
 	arms = xcalloc(n + 1, sizeof *arms);
 	samples = xcalloc(n + 1, sizeof *samples);
+	fleets = xcalloc(n + 1, sizeof *fleets);
 	for (i = 0; i < n; i++) {
+		fleets[i] = run_fleet_id(st, runs[i].id);
+		len = (int)strlen(fleets[i]);
+		wf = len > wf ? len : wf;
 		join_arms(&runs[i], &arms[i]);
 		if (runs[i].nfailed > 0)
 			samples[i] = xasprintf("%lld (%lld failed)",
@@ -211,22 +233,35 @@ db_ls(struct db_opts *o)
 		len = (int)strlen(arms[i].buf);
 		w[5] = len > w[5] ? len : w[5];
 	}
+	if (wf > 0 && wf < 5)
+		wf = 5;
 	if (n > 0)
-		printf("%-*s  %-8s  %-*s  %-*s  %-20s  %-*s  %-*s  %s\n",
+		printf("%-*s  %-8s  %-*s  %-*s  %-20s  %-*s  %-*s  %s%s%s\n",
 		    w[0], "ID", "UUID", w[2], "NAME", w[3], "HOST", "STARTED",
-		    w[4], "STATUS", w[5], "ARMS", "SAMPLES");
+		    w[4], "STATUS", w[5], "ARMS", wf > 0 ? "SAMPLES  " : "SAMPLES",
+		    wf > 0 ? "FLEET" : "", "");
 	for (i = 0; i < n; i++) {
 		fmt_time(runs[i].started_wall_ns, t, sizeof t);
-		printf("%-*lld  %-8.8s  %-*s  %-*s  %-20s  %-*s  %-*s  %s\n",
-		    w[0], (long long)runs[i].id, runs[i].uuid, w[2],
-		    runs[i].name, w[3], runs[i].host, t, w[4], runs[i].status,
-		    w[5], arms[i].buf, samples[i]);
+		if (wf > 0)
+			printf("%-*lld  %-8.8s  %-*s  %-*s  %-20s  %-*s  %-*s  "
+			    "%-7s  %s\n", w[0], (long long)runs[i].id,
+			    runs[i].uuid, w[2], runs[i].name, w[3],
+			    runs[i].host, t, w[4], runs[i].status, w[5],
+			    arms[i].buf, samples[i], *fleets[i] ? fleets[i] :
+			    "-");
+		else
+			printf("%-*lld  %-8.8s  %-*s  %-*s  %-20s  %-*s  %-*s  "
+			    "%s\n", w[0], (long long)runs[i].id, runs[i].uuid,
+			    w[2], runs[i].name, w[3], runs[i].host, t, w[4],
+			    runs[i].status, w[5], arms[i].buf, samples[i]);
+		free(fleets[i]);
 		strbuf_release(&arms[i]);
 		free(samples[i]);
 		store_run_release(&runs[i]);
 	}
 	free(arms);
 	free(samples);
+	free(fleets);
 	free(runs);
 	store_close(st);
 	return EXIT_OK;

@@ -20,6 +20,8 @@
 #include "lib/util.h"
 #include "results/store.h"
 
+/* --strict: nothing regressed, but something could not be judged. */
+#define EXIT_INCONCLUSIVE	3
 
 /* Run the experiment; *run_id = the run it made. */
 static int
@@ -61,6 +63,117 @@ nightly_parse_pct(const char *s, double *out)
 	return 0;
 }
 
+/* The fleet-id config key of a run, or NULL (malloc'd). */
+static char *
+nightly_run_fleet(struct store *st, int64_t run_id)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	char		*id = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == -1)
+		return NULL;
+	for (i = 0; i < n && id == NULL; i++)
+		if (kv[i].arm[0] == '\0' && strcmp(kv[i].key, "fleet-id") == 0)
+			id = xstrdup(kv[i].value);
+	store_kv_free(kv, n);
+	return id;
+}
+
+/*
+ * --fleet: judge every run of one fleet (merged into the database), each
+ * shape against the history of its own host class; exit 1 naming every
+ * shape that regressed.
+ */
+static int
+nightly_fleet(const char *db, const char *fleet,
+    const struct nightly_options *no, int json, int quiet)
+{
+	struct store		*st;
+	struct store_run	*runs = NULL;
+	struct strvec		 regressed = STRVEC_INIT;
+	struct nightly_result	 res;
+	struct strbuf		 out = STRBUF_INIT, names = STRBUF_INIT;
+	char			*cause = NULL, *id, *want = NULL;
+	size_t			 n = 0, i, nshapes = 0;
+	int			 rc = EXIT_OK;
+
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL ||
+	    store_runs_list(st, &runs, &n, &cause) == -1) {
+		error("nightly: %s", cause);
+		free(cause);
+		if (st != NULL)
+			store_close(st);
+		return EXIT_USAGE;
+	}
+	if (strcmp(fleet, "last") == 0) {
+		for (i = n; i > 0 && want == NULL; i--)
+			want = nightly_run_fleet(st, runs[i - 1].id);
+	} else
+		want = xstrdup(fleet);
+	for (i = 0; want != NULL && i < n; i++) {
+		id = nightly_run_fleet(st, runs[i].id);
+		if (id == NULL || strcmp(id, want) != 0) {
+			free(id);
+			continue;
+		}
+		free(id);
+		if (nightly_judge(st, runs[i].id, no, &res, &cause) == -1) {
+			error("nightly: run %" PRId64 ": %s", runs[i].id,
+			    cause);
+			free(cause);
+			cause = NULL;
+			rc = EXIT_USAGE;
+			continue;
+		}
+		nshapes++;
+		strbuf_reset(&out);
+		if (json)
+			nightly_format_json(&res, &out);
+		else {
+			printf("# shape %s: run %" PRId64 " on %s against %zu "
+			    "baseline run%s, %zu night%s of history\n",
+			    res.host_class != NULL ? res.host_class : res.host,
+			    res.run_id, res.host, res.nbaseline,
+			    res.nbaseline == 1 ? "" : "s", res.nhistory,
+			    res.nhistory == 1 ? "" : "s");
+			nightly_format_text(&res, &out);
+		}
+		if (out.len > 0)
+			fwrite(out.buf, 1, out.len, stdout);
+		if (res.nregressed > 0) {
+			strvec_push(&regressed, res.host_class != NULL ?
+			    res.host_class : res.host);
+			if (rc == EXIT_OK)
+				rc = EXIT_FAIL;
+		}
+		nightly_result_release(&res);
+	}
+	fflush(stdout);
+	if (nshapes == 0 && rc == EXIT_OK) {
+		error("nightly: no run of fleet '%s' in '%s'", want != NULL ?
+		    want : fleet, db);
+		rc = EXIT_USAGE;
+	}
+	for (i = 0; i < regressed.n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", regressed.v[i]);
+	if (regressed.n > 0)
+		fprintf(stderr, "nightly: fleet %s: %zu of %zu shapes "
+		    "regressed: %s\n", want, regressed.n, nshapes, names.buf);
+	else if (!quiet && nshapes > 0)
+		fprintf(stderr, "nightly: fleet %s: %zu shapes, none "
+		    "regressed\n", want, nshapes);
+	for (i = 0; i < n; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	free(want);
+	strvec_clear(&regressed);
+	strbuf_release(&out);
+	strbuf_release(&names);
+	store_close(st);
+	return rc;
+}
+
 static int
 cmd_nightly_exec(int argc, char **argv)
 {
@@ -76,6 +189,8 @@ cmd_nightly_exec(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "fleet", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct nightly_options	 no;
@@ -85,11 +200,12 @@ cmd_nightly_exec(int argc, char **argv)
 	struct store		*st = NULL;
 	struct strbuf		 out = STRBUF_INIT;
 	const char		*db = NULL, *no_run = NULL, *report = NULL;
-	const char		*exp_path = NULL;
+	const char		*exp_path = NULL, *fleet = NULL;
 	char			*cause = NULL;
 	long long		 v;
 	int64_t			 run_id = 0;
 	int			 c, json = 0, quiet = 0, rounds = -1, rc;
+	int			 strict = 0;
 
 	nightly_options_init(&no);
 	optind = 1;
@@ -120,6 +236,10 @@ cmd_nightly_exec(int argc, char **argv)
 			rounds = (int)v;
 			break;
 		case 't':
+			if (strcmp(optarg, "auto") == 0) {
+				no.threshold_auto = 1;
+				break;
+			}
 			if (nightly_parse_pct(optarg, &no.threshold) == -1) {
 				cause = xasprintf("threshold '%s' is not a "
 				    "percentage", optarg);
@@ -147,6 +267,12 @@ cmd_nightly_exec(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'S':
+			strict = 1;
+			break;
+		case 'F':
+			fleet = optarg;
+			break;
 		default:
 			return EXIT_USAGE;
 		}
@@ -156,6 +282,14 @@ cmd_nightly_exec(int argc, char **argv)
 	if (optind < argc) {
 		error("nightly: too many arguments");
 		return EXIT_USAGE;
+	}
+	if (fleet != NULL) {
+		if (exp_path != NULL || no_run != NULL || report != NULL) {
+			error("nightly: --fleet judges stored runs: no "
+			    "experiment, --no-run or -o with it");
+			return EXIT_USAGE;
+		}
+		return nightly_fleet(cmd_db_path(db), fleet, &no, json, quiet);
 	}
 	if (exp_path == NULL && no_run == NULL) {
 		error("nightly: an experiment file (or --no-run RUN) is "
@@ -193,6 +327,10 @@ cmd_nightly_exec(int argc, char **argv)
 	if (res.nrows == 0)
 		warning("nightly: run %" PRId64 " has no samples to judge",
 		    run_id);
+	if (no.threshold_auto && res.calib_run == 0)
+		warning("nightly: --threshold auto: no calibration of '%s' on "
+		    "this host class (abbench calibrate): thresholds %g%%",
+		    res.name, 100 * no.threshold);
 	if (json)
 		nightly_format_json(&res, &out);
 	else
@@ -210,6 +348,8 @@ cmd_nightly_exec(int argc, char **argv)
 		    res.nhistory == 1 ? "" : "s", res.nregressed,
 		    res.nimproved, res.ninconclusive);
 	rc = res.nregressed > 0 ? EXIT_FAIL : EXIT_OK;
+	if (rc == EXIT_OK && strict && res.ninconclusive > 0)
+		rc = EXIT_INCONCLUSIVE;
 	if (report != NULL) {
 		memset(&ro, 0, sizeof(ro));
 		ro.path = report;
@@ -233,13 +373,17 @@ usage:
 
 const struct cmd_entry cmd_nightly_entry = {
 	.name = "nightly",
-	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] [--threshold PCT] "
-	    "[--no-run RUN] [--json] [-o REPORT]",
+	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] "
+	    "[--threshold PCT|auto] [--strict] [--no-run RUN | --fleet ID] "
+	    "[--json] [-o REPORT]",
 	.summary = "run and judge a nightly regression job",
 	.help =
 "Runs EXPERIMENT.ini (or, with --no-run RUN, takes a stored run) and judges\n"
 "it against its history: the runs of the same experiment name on the same\n"
-"host with status done.\n"
+"host with status done. A run a cluster scheduler placed (one with a\n"
+"partition config key, see `abbench fleet`) is judged against the runs of\n"
+"its host class instead, partition and vcpus, whatever its node's name:\n"
+"cloud nodes are new every night.\n"
 "\n"
 "Each (arm, benchmark, unit) of the run is judged twice: (1) a Mann-Whitney\n"
 "U test of its samples against the pooled samples of the same arm in the\n"
@@ -252,6 +396,17 @@ const struct cmd_entry cmd_nightly_entry = {
 "`Unit ... better=` metadata, else from the unit (sec/op, B, overhead:\n"
 "lower; iops, bytes_per_second, work/s, B/s: higher).\n"
 "\n"
+"Samples count by execution: the lines one gobench invocation prints for a\n"
+"benchmark (-test.count) count once, by their median.\n"
+"\n"
+"A benchmark whose baseline is too noisy for (1) to see the threshold (its\n"
+"minimum detectable effect at the baseline's size, 80% power, by resampling\n"
+"the baseline: abbench power --help) is `inconclusive (too noisy: MDE x%)`,\n"
+"never unchanged. --threshold auto takes each benchmark's threshold from the\n"
+"latest calibration of the experiment on this host class (abbench\n"
+"calibrate): its MDE at the experiment's rounds, the smallest change one\n"
+"run detects; benchmarks it lacks keep 2%.\n"
+"\n"
 "Prints one line per benchmark: regressed, improved, unchanged or\n"
 "inconclusive, with the change against the baseline and the latest change\n"
 "point (its night, 0-based in the history, and its step).\n"
@@ -259,16 +414,23 @@ const struct cmd_entry cmd_nightly_entry = {
 "  --db FILE         the database (default: $ABBENCH_DB, else ./abbench.db)\n"
 "  --baseline N      baseline runs (default 5)\n"
 "  --history N       nights of history for change points (default 60, 0 all)\n"
-"  --threshold PCT   minimum change that counts, percent (default 2)\n"
+"  --threshold PCT   minimum change that counts, percent (default 2), or\n"
+"                    auto: per benchmark, from the latest calibration\n"
+"  --strict          exit 3 when nothing regressed but something was\n"
+"                    inconclusive\n"
 "  --alpha A         significance after correction (default 0.05)\n"
 "  --seed N          seed of the permutation test (default 1)\n"
 "  --rounds N        override the experiment's rounds\n"
 "  --no-run RUN      judge a stored run (id, uuid prefix, last, NAME@last)\n"
+"  --fleet ID|last   judge every run of a fleet merged into --db, each\n"
+"                    shape against its own host class's history; exit 1\n"
+"                    naming the shapes that regressed\n"
 "  --json            print the verdicts as JSON\n"
 "  -o FILE           also write a report (.html or .md)\n"
 "  -q, --quiet       no summary on stderr, no progress\n"
 "\n"
-"Exit status: 1 if any benchmark regressed, 0 otherwise, 2 on error.\n",
+"Exit status: 0 nothing regressed, 1 a regression, 2 on error, and with\n"
+"--strict 3 when nothing regressed but something was inconclusive.\n",
 	.exec = cmd_nightly_exec,
 	.flags = CMD_STORE,
 };

@@ -316,22 +316,93 @@ stat_db_find(struct store *st, const char *sel, struct store_run *run,
 	return rc;
 }
 
-/* Inputs from the store: each RUN[:ARM] selector, one input per arm. */
+/* Whether a projection (-row, -col, -table) names key, e.g. "arm@(a b)". */
 static int
-stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
+stat_proj_has(const char *proj, const char *key)
+{
+	const char	*p = proj, *end;
+	size_t		 n, k = strlen(key);
+
+	while (p != NULL && *p != '\0') {
+		end = strchr(p, ',');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		while (n > 0 && p[0] == ' ') {
+			p++;
+			n--;
+		}
+		if (n >= k && memcmp(p, key, k) == 0 && (n == k ||
+		    p[k] == '@' || p[k] == ' '))
+			return 1;
+		p = end != NULL ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/*
+ * The selectors of --db: "all" stands for every run in the store (a merged
+ * fleet database: one run per shape), oldest first, as run ids.
+ */
+static int
+stat_db_expand(struct store *st, char **sels, int nsels, struct strvec *out,
+    char **cause)
+{
+	struct store_run	*runs;
+	size_t			 n, k;
+	int			 i;
+
+	for (i = 0; i < nsels; i++) {
+		if (strcmp(sels[i], "all") != 0) {
+			strvec_push(out, sels[i]);
+			continue;
+		}
+		if (store_runs_list(st, &runs, &n, cause) != 0)
+			return -1;
+		for (k = 0; k < n; k++) {
+			strvec_pushf(out, "%lld", (long long)runs[k].id);
+			store_run_release(&runs[k]);
+		}
+		free(runs);
+	}
+	return 0;
+}
+
+/*
+ * Inputs from the store: each RUN[:ARM] selector, one input per arm. When
+ * a projection names the key "arm", each input carries "arm: NAME" as a
+ * config key, so that arms can be columns while another key (vcpus,
+ * partition) makes the rows.
+ */
+static int
+stat_db(struct benchstat *bs, const struct benchstat_opts *o,
+    const char *dbpath, char **argsels, int nargsels)
 {
 	struct store		*st;
 	struct store_run	 run;
 	struct strbuf		 text = STRBUF_INIT;
 	char			*cause = NULL, *label, *arm;
 	size_t			 a;
-	int			 i, found, rc;
+	int			 i, found, rc, nsels, armkey;
+	struct strvec		 expanded = STRVEC_INIT;
+	char			**sels;
 
+	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
+	    (o->col != NULL && stat_proj_has(o->col, "arm")) ||
+	    (o->table != NULL && stat_proj_has(o->table, "arm"));
 	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL)
 		return stat_db_fail(bs, NULL, cause);
+	if (stat_db_expand(st, argsels, nargsels, &expanded, &cause) != 0)
+		return stat_db_fail(bs, st, cause);
+	if (expanded.n == 0) {
+		strvec_clear(&expanded);
+		return stat_db_fail(bs, st, xasprintf("no runs in '%s'",
+		    dbpath));
+	}
+	sels = expanded.v;
+	nsels = (int)expanded.n;
 	for (i = 0; i < nsels; i++) {
 		if (stat_db_find(st, sels[i], &run, &arm, &cause) < 0) {
 			strbuf_release(&text);
+			strvec_clear(&expanded);
 			return stat_db_fail(bs, st, cause);
 		}
 		found = 0;
@@ -340,11 +411,14 @@ stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
 				continue;
 			found = 1;
 			strbuf_reset(&text);
+			if (armkey)
+				strbuf_addf(&text, "arm: %s\n", run.arms[a]);
 			if (export_run_benchfmt(st, run.id, run.arms[a], &text,
 			    &cause) < 0) {
 				store_run_release(&run);
 				free(arm);
 				strbuf_release(&text);
+				strvec_clear(&expanded);
 				return stat_db_fail(bs, st, cause);
 			}
 			if (nsels == 1)
@@ -361,6 +435,7 @@ stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
 				store_run_release(&run);
 				free(arm);
 				strbuf_release(&text);
+				strvec_clear(&expanded);
 				store_close(st);
 				return stat_fail(bs, cause);
 			}
@@ -373,6 +448,7 @@ stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
 			store_run_release(&run);
 			free(arm);
 			strbuf_release(&text);
+			strvec_clear(&expanded);
 			return stat_db_fail(bs, st, cause);
 		}
 		store_run_release(&run);
@@ -380,6 +456,7 @@ stat_db(struct benchstat *bs, const char *dbpath, char **sels, int nsels)
 	}
 	store_close(st);
 	strbuf_release(&text);
+	strvec_clear(&expanded);
 	return stat_finish(bs);
 }
 
@@ -490,7 +567,7 @@ cmd_stat_exec(int argc, char **argv)
 		return stat_fail(NULL, cause);
 	}
 	if (dbpath != NULL) {
-		rc = stat_db(bs, dbpath, argv + optind, argc - optind);
+		rc = stat_db(bs, &o, dbpath, argv + optind, argc - optind);
 		free(deffilter);
 		return rc;
 	}
@@ -543,7 +620,13 @@ const struct cmd_entry cmd_stat_entry = {
 "(labelled ARM, or RUN:ARM with several arguments).  The benchstat flags\n"
 "follow --db FILE, e.g. `abbench stat --db r.db -col .name last`.  A\n"
 "missing database, run or arm exits 2; everything else behaves as with\n"
-"files (runtime errors exit 0, as in benchstat).\n",
+"files (runtime errors exit 0, as in benchstat).\n"
+"\n"
+"RUN \"all\" stands for every run in the store (a merged fleet database).\n"
+"When -row, -col or -table names the key \"arm\", each input carries its\n"
+"arm as the config key arm, so that shapes can be rows and arms columns:\n"
+"  abbench stat --db fleet.db -table .fullname -row partition -col arm all\n"
+"  abbench stat --db fleet.db -table .name -row vcpus -col arm all\n",
 	.exec = cmd_stat_exec,
 	.flags = CMD_STORE | CMD_OWN_FLAGS,
 };

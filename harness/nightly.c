@@ -14,9 +14,12 @@
 #include <jansson.h>
 
 #include "harness/nightly.h"
+#include "harness/powerdata.h"
 #include "lib/util.h"
+#include "results/calibration.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
+#include "stats/power.h"
 #include "stats/changepoint.h"
 #include "stats/correct.h"
 
@@ -29,6 +32,12 @@ struct nightly_acc {
 	double	*tmp;
 	size_t	 ntmp, captmp;
 	double	*nights;	/* per-night medians, NaN when missing */
+	/* The execution being read: its values, to count it once (by
+	 * their median) when it printed the benchmark several times. */
+	double	*grp;
+	size_t	 ngrp, capgrp;
+	int	 grp_plan;
+	int	 grp_dest;	/* 0 candidate, 1 baseline, 2 history only */
 };
 
 /* A small string -> index hash map with open addressing. */
@@ -187,6 +196,52 @@ nightly_min_p(size_t n1, size_t n2)
 	return fmin(1, 2 * exp(-lc));
 }
 
+/*
+ * The host class of a run placed by a cluster scheduler: its partition and
+ * shape ("c4/vcpus=4"), or NULL for a run on a named host. Cloud nodes are
+ * new every night: their history is their class's, not their hostname's.
+ */
+char *
+nightly_host_class(struct store *st, int64_t run_id)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	const char	*part = NULL, *vcpus = NULL;
+	char		*class = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == -1)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (kv[i].arm[0] != '\0')
+			continue;
+		if (strcmp(kv[i].key, "partition") == 0)
+			part = kv[i].value;
+		else if (strcmp(kv[i].key, "vcpus") == 0)
+			vcpus = kv[i].value;
+	}
+	if (part != NULL)
+		class = xasprintf("%s/vcpus=%s", part, vcpus != NULL ? vcpus :
+		    "?");
+	store_kv_free(kv, n);
+	return class;
+}
+
+static int
+nightly_same_place(struct store *st, const struct store_run *r,
+    const struct store_run *cand, const char *cand_class)
+{
+	char	*class;
+	int	 same;
+
+	if (cand_class == NULL)
+		return strcmp(r->host ? r->host : "", cand->host ?
+		    cand->host : "") == 0;
+	class = nightly_host_class(st, r->id);
+	same = class != NULL && strcmp(class, cand_class) == 0;
+	free(class);
+	return same;
+}
+
 static int
 nightly_find_runs(struct store *st, const struct store_run *cand,
     const struct nightly_options *o, struct nightly_result *out,
@@ -203,8 +258,7 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 		if (runs[i].id >= cand->id ||
 		    strcmp(runs[i].status, RUN_DONE) != 0 ||
 		    strcmp(runs[i].name, cand->name) != 0 ||
-		    strcmp(runs[i].host ? runs[i].host : "",
-		    cand->host ? cand->host : "") != 0)
+		    !nightly_same_place(st, &runs[i], cand, out->host_class))
 			continue;
 		prev[nprev++] = runs[i].id;
 	}
@@ -228,6 +282,36 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 	    out->nbaseline * sizeof(int64_t));
 	free(prev);
 	return 0;
+}
+
+/* The median of the execution in a->grp, where it belongs. */
+static void
+nightly_flush(struct nightly_acc *a)
+{
+	double	m;
+
+	if (a->ngrp == 0)
+		return;
+	m = nightly_median(a->grp, a->ngrp);
+	a->ngrp = 0;
+	if (a->grp_dest == 0) {
+		nightly_push(&a->cand, &a->ncand, &a->capcand, m);
+		return;
+	}
+	nightly_push(&a->tmp, &a->ntmp, &a->captmp, m);
+	if (a->grp_dest == 1)
+		nightly_push(&a->base, &a->nbase, &a->capbase, m);
+}
+
+/* Add value v of execution plan (of the run being read) to a. */
+static void
+nightly_add(struct nightly_acc *a, int plan, int dest, double v)
+{
+	if (a->ngrp > 0 && (a->grp_plan != plan || a->grp_dest != dest))
+		nightly_flush(a);
+	a->grp_plan = plan;
+	a->grp_dest = dest;
+	nightly_push(&a->grp, &a->ngrp, &a->capgrp, v);
 }
 
 static char *
@@ -280,12 +364,14 @@ nightly_gather(struct store *st, struct nightly_result *r,
 				acc[row].nights[h] = NAN;
 			r->nrows++;
 		}
-		nightly_push(&acc[row].cand, &acc[row].ncand,
-		    &acc[row].capcand, v[i].value);
+		nightly_add(&acc[row], v[i].plan_idx, 0, v[i].value);
 	}
 	store_values_free(v, nv);
 	for (row = 0; row < r->nrows; row++) {
-		double	*tmp = xcalloc(acc[row].ncand, sizeof(double));
+		double	*tmp;
+
+		nightly_flush(&acc[row]);
+		tmp = xcalloc(acc[row].ncand, sizeof(double));
 
 		memcpy(tmp, acc[row].cand, acc[row].ncand * sizeof(double));
 		acc[row].nights[r->nhistory - 1] = nightly_median(tmp,
@@ -311,14 +397,12 @@ nightly_gather(struct store *st, struct nightly_result *r,
 			free(key);
 			if (row == (size_t)-1)
 				continue;
-			nightly_push(&acc[row].tmp, &acc[row].ntmp,
-			    &acc[row].captmp, v[i].value);
-			if (is_base)
-				nightly_push(&acc[row].base, &acc[row].nbase,
-				    &acc[row].capbase, v[i].value);
+			nightly_add(&acc[row], v[i].plan_idx, is_base ? 1 : 2,
+			    v[i].value);
 		}
 		store_values_free(v, nv);
 		for (row = 0; row < r->nrows; row++) {
+			nightly_flush(&acc[row]);
 			if (acc[row].ntmp == 0)
 				continue;
 			acc[row].nights[h] = nightly_median(acc[row].tmp,
@@ -410,10 +494,10 @@ nightly_decide(struct nightly_result *r, struct nightly_row *row)
 	enough = row->nnights >= 2 * (o->cp_min_size < 2 ? 2 :
 	    o->cp_min_size);
 	if (row->tested && row->p_holm <= o->alpha)
-		s1 = nightly_sense(row, row->delta, o->threshold);
+		s1 = nightly_sense(row, row->delta, row->threshold);
 	if (row->nchanges > 0) {
 		last = &row->changes[row->nchanges - 1];
-		s2 = nightly_sense(row, last->rel_median, o->threshold);
+		s2 = nightly_sense(row, last->rel_median, row->threshold);
 	}
 	if (s1 == -1 || s2 == -1)
 		row->verdict = NIGHTLY_REGRESSED;
@@ -423,9 +507,21 @@ nightly_decide(struct nightly_result *r, struct nightly_row *row)
 		row->verdict = NIGHTLY_IMPROVED;
 	else if (!powered && !enough)
 		row->verdict = NIGHTLY_INCONCLUSIVE;
-	else
+	else if (!(row->mde <= row->threshold)) {
+		row->verdict = NIGHTLY_INCONCLUSIVE;
+		row->too_noisy = 1;
+	} else
 		row->verdict = NIGHTLY_UNCHANGED;
 
+	if (row->too_noisy) {
+		char	m[32], t[32];
+
+		padvice_pct(row->mde, m, sizeof(m));
+		padvice_pct(row->threshold, t, sizeof(t));
+		strbuf_addf(&why, "MDE %s at n=%zu+%zu > threshold %s%s; ", m,
+		    row->ncand, row->nbase, t, row->threshold_calibrated ?
+		    " (calibrated)" : "");
+	}
 	if (row->nbase == 0)
 		strbuf_adds(&why, "no baseline");
 	else {
@@ -466,6 +562,9 @@ nightly_judge(struct store *st, int64_t run_id,
 	size_t			 nunits = 0, i, j, ntested = 0;
 	double			*ps = NULL, *adj = NULL;
 	struct bm_ucache	*uc = NULL;
+	struct store_calib_row	*crows = NULL;
+	struct power_options	 po;
+	size_t			 ncrows = 0;
 	int			 rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -477,6 +576,7 @@ nightly_judge(struct store *st, int64_t run_id,
 	out->uuid = xstrdup(cand.uuid ? cand.uuid : "");
 	out->name = xstrdup(cand.name ? cand.name : "");
 	out->host = xstrdup(cand.host ? cand.host : "");
+	out->host_class = nightly_host_class(st, cand.id);
 	if (nightly_find_runs(st, &cand, o, out, cause) == -1)
 		goto out;
 	if (store_unit_list(st, run_id, &units, &nunits, cause) == -1)
@@ -484,6 +584,29 @@ nightly_judge(struct store *st, int64_t run_id,
 	if (nightly_gather(st, out, &acc, cause) == -1)
 		goto out;
 
+	if (o->threshold_auto) {
+		struct store_calibration	cal;
+		char				*hc;
+		int				 have;
+
+		if ((hc = store_run_host_class(st, run_id, cause)) == NULL)
+			goto out;
+		have = store_calibration_latest(st, cand.name, hc, &cal,
+		    cause);
+		free(hc);
+		if (have == -1)
+			goto out;
+		if (have == 1) {
+			out->calib_run = cal.run_id;
+			store_calibration_release(&cal);
+			if (store_calibration_rows(st, out->calib_run, &crows,
+			    &ncrows, cause) == -1)
+				goto out;
+		}
+	}
+	power_options_init(&po);
+	po.alpha = o->alpha;
+	po.seed = o->seed;
 	uc = bm_ucache_new();
 	ps = xcalloc(out->nrows + 1, sizeof(*ps));
 	adj = xcalloc(out->nrows + 1, sizeof(*adj));
@@ -520,6 +643,18 @@ nightly_judge(struct store *st, int64_t run_id,
 		}
 		if (nightly_changes(out, row, &acc[i], st, cause) == -1)
 			goto out;
+		row->threshold = o->threshold;
+		for (j = 0; j < ncrows; j++)
+			if (strcmp(crows[j].benchmark, row->benchmark) == 0 &&
+			    strcmp(crows[j].unit, row->unit) == 0 &&
+			    isfinite(crows[j].mde)) {
+				row->threshold = crows[j].mde;
+				row->threshold_calibrated = 1;
+			}
+		/* acc[i].base is sorted (nightly_median). */
+		row->mde = row->nbase >= 2 && row->ncand > 0 ?
+		    power_mde(acc[i].base, row->nbase, row->nbase, row->ncand,
+		    &po, uc) : INFINITY;
 	}
 	pvalues_holm(ps, ntested, adj);
 	for (i = 0, j = 0; i < out->nrows; i++)
@@ -548,11 +683,13 @@ out:
 			free(acc[i].cand);
 			free(acc[i].base);
 			free(acc[i].tmp);
+			free(acc[i].grp);
 			free(acc[i].nights);
 		}
 		free(acc);
 	}
 	bm_ucache_free(uc);
+	store_calib_rows_free(crows, ncrows);
 	free(ps);
 	free(adj);
 	store_kv_free(units, nunits);
@@ -578,6 +715,7 @@ nightly_result_release(struct nightly_result *r)
 	free(r->uuid);
 	free(r->name);
 	free(r->host);
+	free(r->host_class);
 	free(r->baseline_ids);
 	free(r->history_ids);
 	memset(r, 0, sizeof(*r));
@@ -595,10 +733,22 @@ nightly_many_arms(const struct nightly_result *r)
 	return 0;
 }
 
+char *
+nightly_verdict_text(const struct nightly_row *row)
+{
+	char	m[32];
+
+	if (!row->too_noisy)
+		return xstrdup(nightly_verdict_name(row->verdict));
+	padvice_pct(row->mde, m, sizeof(m));
+	return xasprintf("%s (too noisy: MDE %s)",
+	    nightly_verdict_name(row->verdict), m);
+}
+
 void
 nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 {
-	size_t	i, wn = 0, wu = 0, l;
+	size_t	i, wn = 0, wu = 0, wv = 12, l;
 	int	arms = nightly_many_arms(r);
 	char	*name;
 
@@ -612,13 +762,22 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 	}
 	for (i = 0; i < r->nrows; i++) {
 		const struct nightly_row	*row = &r->rows[i];
+		char				*verdict = nightly_verdict_text(row);
+
+		if (strlen(verdict) > wv)
+			wv = strlen(verdict);
+		free(verdict);
+	}
+	for (i = 0; i < r->nrows; i++) {
+		const struct nightly_row	*row = &r->rows[i];
+		char				*verdict = nightly_verdict_text(row);
 
 		name = arms ? xasprintf("%s:%s", row->arm, row->benchmark) :
 		    xstrdup(row->benchmark);
-		strbuf_addf(out, "%-12s  %-*s  %-*s  %s\n",
-		    nightly_verdict_name(row->verdict), (int)wn, name,
-		    (int)wu, row->unit, row->reason);
+		strbuf_addf(out, "%-*s  %-*s  %-*s  %s\n", (int)wv, verdict,
+		    (int)wn, name, (int)wu, row->unit, row->reason);
 		free(name);
+		free(verdict);
 	}
 }
 
@@ -640,6 +799,9 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	json_object_set_new(doc, "uuid", json_string(r->uuid));
 	json_object_set_new(doc, "name", json_string(r->name));
 	json_object_set_new(doc, "host", json_string(r->host));
+	if (r->host_class != NULL)
+		json_object_set_new(doc, "host_class",
+		    json_string(r->host_class));
 	ids = json_array();
 	for (i = 0; i < r->nbaseline; i++)
 		json_array_append_new(ids, json_integer(r->baseline_ids[i]));
@@ -650,6 +812,8 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	json_object_set_new(doc, "history", ids);
 	json_object_set_new(doc, "threshold", json_real(r->opt.threshold));
 	json_object_set_new(doc, "alpha", json_real(r->opt.alpha));
+	json_object_set_new(doc, "calibration", r->calib_run != 0 ?
+	    json_integer(r->calib_run) : json_null());
 	json_object_set_new(doc, "regressed", json_integer(r->nregressed));
 	json_object_set_new(doc, "improved", json_integer(r->nimproved));
 	json_object_set_new(doc, "inconclusive",
@@ -669,6 +833,13 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		json_object_set_new(row, "verdict",
 		    json_string(nightly_verdict_name(w->verdict)));
 		json_object_set_new(row, "reason", json_string(w->reason));
+		json_object_set_new(row, "too_noisy",
+		    json_boolean(w->too_noisy));
+		json_object_set_new(row, "mde", nightly_json_real(w->mde));
+		json_object_set_new(row, "threshold",
+		    nightly_json_real(w->threshold));
+		json_object_set_new(row, "threshold_calibrated",
+		    json_boolean(w->threshold_calibrated));
 		json_object_set_new(row, "n",
 		    json_integer((json_int_t)w->ncand));
 		json_object_set_new(row, "median",

@@ -299,6 +299,37 @@ hostinfo_disk(const char *disk, struct strvec *config)
 	free(key);
 }
 
+/*
+ * Where the run ran when a cluster scheduler placed it: the fleet it
+ * belongs to (ABBENCH_FLEET_ID, set by `abbench fleet job`) and what Slurm
+ * tells its jobs. Keys are benchfmt config keys, so that `-row partition`
+ * projects them; cloud nodes are new every night, so nightly keys history
+ * by partition and shape, not by host.
+ */
+void
+hostinfo_scheduler(struct strvec *config)
+{
+	static const struct {
+		const char	*env, *key;
+	} vars[] = {
+		{ "ABBENCH_FLEET_ID", "fleet-id" },
+		{ "ABBENCH_FLEET_REPLICA", "fleet-replica" },
+		{ "SLURM_CLUSTER_NAME", "cluster" },
+		{ "SLURM_JOB_PARTITION", "partition" },
+		{ "SLURMD_NODENAME", "node" },
+		{ "SLURM_JOB_ID", "job-id" },
+	};
+	const char	*v;
+	size_t		 i;
+
+	for (i = 0; i < ARRAY_SIZE(vars); i++) {
+		v = getenv(vars[i].env);
+		if (v != NULL && *v != '\0' && strchr(v, '\n') == NULL)
+			strvec_pushf(config, "%s: %s", vars[i].key, v);
+	}
+	strvec_pushf(config, "abbench-version: %s", PACKAGE_VERSION);
+}
+
 int
 hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
     char **cause)
@@ -417,6 +448,7 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 	for (i = 0; i < alldisks.n; i++)
 		hostinfo_disk(alldisks.v[i], config);
 	strvec_clear(&alldisks);
+	hostinfo_scheduler(config);
 	return 0;
 }
 

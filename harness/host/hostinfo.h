@@ -14,6 +14,10 @@
  * paths. Parts that cannot be read are left out. */
 int	hostinfo_collect(char *const *paths, size_t npaths,
 	    struct strvec *config, char **cause);
+/* "fleet-id", "partition", "node", "job-id", "cluster" from the fleet job's
+ * environment (ABBENCH_FLEET_ID, SLURM_*), when set, and
+ * "abbench-version". Part of hostinfo_collect. */
+void	hostinfo_scheduler(struct strvec *config);
 /* The version of an OCI runtime binary or a docker runtime name. */
 int	hostinfo_runtime_version(const char *runtime, char **version,
 	    char **cause);

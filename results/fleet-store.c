@@ -1,0 +1,319 @@
+/*
+ * Fleets in the store (fleet-store.h): the fleets, fleet_args and
+ * fleet_jobs tables, written and read through prepared statements.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "lib/util.h"
+#include "results/fleet-store.h"
+#include "results/store-int.h"
+#include "results/store.h"
+
+static void
+bind_str(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+}
+
+void
+fleet_rec_release(struct fleet_rec *f)
+{
+	free(f->id);
+	free(f->dir);
+	free(f->experiment_path);
+	free(f->experiment_name);
+	free(f->scheduler);
+	free(f->abbench_path);
+	free(f->abbench_version);
+	free(f->time_limit);
+	free(f->merge_job);
+	strvec_clear(&f->args);
+	memset(f, 0, sizeof *f);
+}
+
+void
+fleet_jobs_free(struct fleet_job_rec *j, size_t n)
+{
+	size_t	i;
+
+	if (j == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		free(j[i].partition);
+		free(j[i].job_id);
+		free(j[i].db);
+		free(j[i].state);
+		free(j[i].reason);
+		free(j[i].node);
+	}
+	free(j);
+}
+
+int
+fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
+{
+	sqlite3_stmt	*s;
+	size_t		 i;
+
+	if (store_begin(st, cause) != 0)
+		return -1;
+	s = store_prepare(st, "INSERT INTO fleets (id, created_wall_ns, dir,"
+	    " experiment_path, experiment_name, scheduler, abbench_path,"
+	    " abbench_version, time_limit, merge_job) VALUES (?1, ?2, ?3, ?4,"
+	    " ?5, ?6, ?7, ?8, ?9, ?10)", cause);
+	if (s == NULL)
+		goto fail;
+	bind_str(s, 1, f->id);
+	sqlite3_bind_int64(s, 2, f->created_wall_ns);
+	bind_str(s, 3, f->dir);
+	bind_str(s, 4, f->experiment_path);
+	bind_str(s, 5, f->experiment_name);
+	bind_str(s, 6, f->scheduler);
+	bind_str(s, 7, f->abbench_path);
+	bind_str(s, 8, f->abbench_version);
+	bind_str(s, 9, f->time_limit);
+	bind_str(s, 10, f->merge_job);
+	if (store_run_stmt(st, s, "cannot add a fleet", cause) != 0)
+		goto fail;
+	for (i = 0; i < f->args.n; i++) {
+		s = store_prepare(st, "INSERT INTO fleet_args (fleet_id, seq,"
+		    " arg) VALUES (?1, ?2, ?3)", cause);
+		if (s == NULL)
+			goto fail;
+		bind_str(s, 1, f->id);
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+		bind_str(s, 3, f->args.v[i]);
+		if (store_run_stmt(st, s, "cannot add a fleet argument",
+		    cause) != 0)
+			goto fail;
+	}
+	return store_commit(st, cause);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static int
+fleet_args_read(struct store *st, struct fleet_rec *f, char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	s = store_prepare(st, "SELECT arg FROM fleet_args WHERE fleet_id = ?1"
+	    " ORDER BY seq", cause);
+	if (s == NULL)
+		return -1;
+	bind_str(s, 1, f->id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		strvec_push(&f->args, (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_db_error(st, cause, "cannot read fleet arguments");
+	return 0;
+}
+
+#define FLEET_COLS "id, created_wall_ns, dir, experiment_path," \
+	" experiment_name, scheduler, abbench_path, abbench_version," \
+	" time_limit, merge_job"
+
+static void
+fleet_from_row(sqlite3_stmt *s, struct fleet_rec *f)
+{
+	memset(f, 0, sizeof *f);
+	f->id = store_col_str(s, 0);
+	f->created_wall_ns = sqlite3_column_int64(s, 1);
+	f->dir = store_col_str(s, 2);
+	f->experiment_path = store_col_str(s, 3);
+	f->experiment_name = store_col_str(s, 4);
+	f->scheduler = store_col_str(s, 5);
+	f->abbench_path = store_col_str(s, 6);
+	f->abbench_version = store_col_str(s, 7);
+	f->time_limit = store_col_str_or_null(s, 8);
+	f->merge_job = store_col_str_or_null(s, 9);
+}
+
+int
+fleet_store_list(struct store *st, struct fleet_rec **out, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	size_t		 cap = 0, i;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " FLEET_COLS " FROM fleets"
+	    " ORDER BY created_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		fleet_from_row(s, &(*out)[(*n)++]);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	for (i = 0; i < *n; i++)
+		if (fleet_args_read(st, &(*out)[i], cause) != 0)
+			goto fail_cause;
+	return 0;
+fail:
+	store_db_error(st, cause, "cannot list fleets");
+fail_cause:
+	for (i = 0; i < *n; i++)
+		fleet_rec_release(&(*out)[i]);
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -1;
+}
+
+int
+fleet_store_get(struct store *st, const char *id, struct fleet_rec *f,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	memset(f, 0, sizeof *f);
+	s = store_prepare(st, "SELECT " FLEET_COLS " FROM fleets WHERE id = ?1",
+	    cause);
+	if (s == NULL)
+		return -1;
+	bind_str(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		fleet_from_row(s, f);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		return set_cause(cause, "no fleet '%s' in '%s'", id,
+		    store_path(st));
+	if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot read a fleet");
+	if (fleet_args_read(st, f, cause) != 0) {
+		fleet_rec_release(f);
+		return -1;
+	}
+	return 0;
+}
+
+int
+fleet_store_set_merge_job(struct store *st, const char *id,
+    const char *job_id, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	s = store_prepare(st, "UPDATE fleets SET merge_job = ?2 WHERE id = ?1",
+	    cause);
+	if (s == NULL)
+		return -1;
+	bind_str(s, 1, id);
+	bind_str(s, 2, job_id);
+	return store_run_stmt(st, s, "cannot record the merge job", cause);
+}
+
+int
+fleet_store_job_add(struct store *st, const char *fleet_id,
+    const struct fleet_job_rec *j, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	s = store_prepare(st, "INSERT INTO fleet_jobs (fleet_id, partition,"
+	    " replica, attempt, job_id, db, state, reason, node,"
+	    " updated_wall_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+	    " ?10)", cause);
+	if (s == NULL)
+		return -1;
+	bind_str(s, 1, fleet_id);
+	bind_str(s, 2, j->partition);
+	sqlite3_bind_int(s, 3, j->replica);
+	sqlite3_bind_int(s, 4, j->attempt);
+	bind_str(s, 5, j->job_id);
+	bind_str(s, 6, j->db);
+	bind_str(s, 7, j->state != NULL ? j->state : "SUBMITTED");
+	bind_str(s, 8, j->reason != NULL ? j->reason : "");
+	bind_str(s, 9, j->node != NULL ? j->node : "");
+	sqlite3_bind_int64(s, 10, j->updated_wall_ns);
+	return store_run_stmt(st, s, "cannot add a fleet job", cause);
+}
+
+int
+fleet_store_job_update(struct store *st, const char *fleet_id,
+    const char *job_id, const char *state, const char *reason,
+    const char *node, int64_t wall_ns, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	s = store_prepare(st, "UPDATE fleet_jobs SET state = ?3, reason = ?4,"
+	    " node = CASE WHEN ?5 = '' THEN node ELSE ?5 END,"
+	    " updated_wall_ns = ?6 WHERE fleet_id = ?1 AND job_id = ?2",
+	    cause);
+	if (s == NULL)
+		return -1;
+	bind_str(s, 1, fleet_id);
+	bind_str(s, 2, job_id);
+	bind_str(s, 3, state);
+	bind_str(s, 4, reason != NULL ? reason : "");
+	bind_str(s, 5, node != NULL ? node : "");
+	sqlite3_bind_int64(s, 6, wall_ns);
+	return store_run_stmt(st, s, "cannot update a fleet job", cause);
+}
+
+int
+fleet_store_jobs(struct store *st, const char *fleet_id, int latest,
+    struct fleet_job_rec **out, size_t *n, char **cause)
+{
+	sqlite3_stmt		*s;
+	struct fleet_job_rec	*j;
+	size_t			 cap = 0;
+	int			 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT partition, replica, attempt, job_id, db,"
+	    " state, reason, node, updated_wall_ns FROM fleet_jobs f"
+	    " WHERE fleet_id = ?1 AND (?2 = 0 OR attempt = (SELECT"
+	    " max(attempt) FROM fleet_jobs g WHERE g.fleet_id = f.fleet_id"
+	    " AND g.partition = f.partition AND g.replica = f.replica))"
+	    " ORDER BY rowid", cause);
+	if (s == NULL)
+		return -1;
+	bind_str(s, 1, fleet_id);
+	sqlite3_bind_int(s, 2, latest);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		j = &(*out)[(*n)++];
+		memset(j, 0, sizeof *j);
+		j->partition = store_col_str(s, 0);
+		j->replica = sqlite3_column_int(s, 1);
+		j->attempt = sqlite3_column_int(s, 2);
+		j->job_id = store_col_str(s, 3);
+		j->db = store_col_str(s, 4);
+		j->state = store_col_str(s, 5);
+		j->reason = store_col_str(s, 6);
+		j->node = store_col_str(s, 7);
+		j->updated_wall_ns = sqlite3_column_int64(s, 8);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		fleet_jobs_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_db_error(st, cause, "cannot read fleet jobs");
+	}
+	return 0;
+}
