@@ -45,7 +45,7 @@ struct bf_reader {
 	size_t			 pos;
 	int			 line;
 	int			 done;
-	int			 more;		/* data may follow (bf_reader_feed) */
+	int			 more;		/* bf_reader_feed: more to come */
 
 	struct strpool		*pool;
 	struct bf_units		*units;

@@ -69,14 +69,14 @@ struct rnode {
 	int		 op;
 	unsigned	 flags;
 	int		 min, max;	/* OP_REPEAT */
-	int		 cap;		/* OP_LPAREN: capture index or 0 */
+	int		 cap;		/* OP_LPAREN: capture or 0 */
 	struct runes	 r;
 	struct rnode	**sub;
 	size_t		 nsub;
 	int		 height;
 	long long	 size;		/* Go's calcSize */
-	int		 clsid;		/* OP_CLASS: its interned class */
-	int		*cls;		/* compiled class per rune, or NULL */
+	int		 clsid;		/* OP_CLASS: interned class */
+	int		*cls;		/* program class per rune */
 	struct rnode	*all;		/* every node, for freeing */
 };
 
@@ -671,7 +671,8 @@ concat_literals(struct rnode **subs, size_t *n)
 	for (i = 0; i < *n; i++) {
 		if (w > 0 && subs[i]->op == OP_LITERAL &&
 		    subs[w - 1]->op == OP_LITERAL &&
-		    (subs[i]->flags & F_FOLD) == (subs[w - 1]->flags & F_FOLD)) {
+		    (subs[i]->flags & F_FOLD) ==
+		    (subs[w - 1]->flags & F_FOLD)) {
 			struct rnode	*d = subs[w - 1];
 			size_t		 k;
 
@@ -1242,7 +1243,8 @@ static struct rnode *
 parse(struct rparser *p)
 {
 	const char	*w = p->whole;
-	size_t		 end = p->wlen, t = 0, n, after, before, last = 0, q;
+	size_t		 end = p->wlen, t = 0, n, after, before, q;
+	size_t		 last = 0;
 	int		 had_last = 0, is_repeat, min, max;
 	uint32_t	 c;
 	struct rnode	*re;
