@@ -20,6 +20,8 @@
 #include "lib/util.h"
 #include "results/store.h"
 
+/* --strict: nothing regressed, but something could not be judged. */
+#define EXIT_INCONCLUSIVE	3
 
 /* Run the experiment; *run_id = the run it made. */
 static int
@@ -193,6 +195,7 @@ cmd_nightly_exec(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "fleet", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -208,6 +211,7 @@ cmd_nightly_exec(int argc, char **argv)
 	long long		 v;
 	int64_t			 run_id = 0;
 	int			 c, json = 0, quiet = 0, rounds = -1, rc;
+	int			 strict = 0;
 
 	nightly_options_init(&no);
 	optind = 1;
@@ -238,6 +242,10 @@ cmd_nightly_exec(int argc, char **argv)
 			rounds = (int)v;
 			break;
 		case 't':
+			if (strcmp(optarg, "auto") == 0) {
+				no.threshold_auto = 1;
+				break;
+			}
 			if (nightly_parse_pct(optarg, &no.threshold) == -1) {
 				cause = xasprintf("threshold '%s' is not a "
 				    "percentage", optarg);
@@ -264,6 +272,9 @@ cmd_nightly_exec(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'S':
+			strict = 1;
 			break;
 		case 'F':
 			fleet = optarg;
@@ -322,6 +333,10 @@ cmd_nightly_exec(int argc, char **argv)
 	if (res.nrows == 0)
 		warning("nightly: run %" PRId64 " has no samples to judge",
 		    run_id);
+	if (no.threshold_auto && res.calib_run == 0)
+		warning("nightly: --threshold auto: no calibration of '%s' on "
+		    "this host class (abbench calibrate): thresholds %g%%",
+		    res.name, 100 * no.threshold);
 	if (json)
 		nightly_format_json(&res, &out);
 	else
@@ -339,6 +354,8 @@ cmd_nightly_exec(int argc, char **argv)
 		    res.nhistory == 1 ? "" : "s", res.nregressed,
 		    res.nimproved, res.ninconclusive);
 	rc = res.nregressed > 0 ? EXIT_FAIL : EXIT_OK;
+	if (rc == EXIT_OK && strict && res.ninconclusive > 0)
+		rc = EXIT_INCONCLUSIVE;
 	if (report != NULL) {
 		memset(&ro, 0, sizeof(ro));
 		ro.path = report;
@@ -362,8 +379,9 @@ usage:
 
 const struct cmd_entry cmd_nightly_entry = {
 	.name = "nightly",
-	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] [--threshold PCT] "
-	    "[--no-run RUN | --fleet ID] [--json] [-o REPORT]",
+	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] "
+	    "[--threshold PCT|auto] [--strict] [--no-run RUN | --fleet ID] "
+	    "[--json] [-o REPORT]",
 	.summary = "run and judge a nightly regression job",
 	.help =
 "Runs EXPERIMENT.ini (or, with --no-run RUN, takes a stored run) and judges\n"
@@ -384,6 +402,17 @@ const struct cmd_entry cmd_nightly_entry = {
 "`Unit ... better=` metadata, else from the unit (sec/op, B, overhead:\n"
 "lower; iops, bytes_per_second, work/s, B/s: higher).\n"
 "\n"
+"Samples count by execution: the lines one gobench invocation prints for a\n"
+"benchmark (-test.count) count once, by their median.\n"
+"\n"
+"A benchmark whose baseline is too noisy for (1) to see the threshold (its\n"
+"minimum detectable effect at the baseline's size, 80% power, by resampling\n"
+"the baseline: abbench power --help) is `inconclusive (too noisy: MDE x%)`,\n"
+"never unchanged. --threshold auto takes each benchmark's threshold from the\n"
+"latest calibration of the experiment on this host class (abbench\n"
+"calibrate): its MDE at the experiment's rounds, the smallest change one\n"
+"run detects; benchmarks it lacks keep 2%.\n"
+"\n"
 "Prints one line per benchmark: regressed, improved, unchanged or\n"
 "inconclusive, with the change against the baseline and the latest change\n"
 "point (its night, 0-based in the history, and its step).\n"
@@ -391,7 +420,10 @@ const struct cmd_entry cmd_nightly_entry = {
 "  --db FILE         the database (default: $ABBENCH_DB, else ./abbench.db)\n"
 "  --baseline N      baseline runs (default 5)\n"
 "  --history N       nights of history for change points (default 60, 0 all)\n"
-"  --threshold PCT   minimum change that counts, percent (default 2)\n"
+"  --threshold PCT   minimum change that counts, percent (default 2), or\n"
+"                    auto: per benchmark, from the latest calibration\n"
+"  --strict          exit 3 when nothing regressed but something was\n"
+"                    inconclusive\n"
 "  --alpha A         significance after correction (default 0.05)\n"
 "  --seed N          seed of the permutation test (default 1)\n"
 "  --rounds N        override the experiment's rounds\n"
@@ -403,7 +435,8 @@ const struct cmd_entry cmd_nightly_entry = {
 "  -o FILE           also write a report (.html or .md)\n"
 "  -q, --quiet       no summary on stderr, no progress\n"
 "\n"
-"Exit status: 1 if any benchmark regressed, 0 otherwise, 2 on error.\n",
+"Exit status: 0 nothing regressed, 1 a regression, 2 on error, and with\n"
+"--strict 3 when nothing regressed but something was inconclusive.\n",
 	.exec = cmd_nightly_exec,
 	.flags = CMD_STORE,
 };

@@ -10,6 +10,8 @@
 
 #include "harness/cmd.h"
 #include "harness/core/runner.h"
+#include "harness/powerdata.h"
+#include "harness/run-advice.h"
 #include "lib/util.h"
 
 static int
@@ -25,13 +27,15 @@ cmd_run_exec(int argc, char **argv)
 		{ "json-progress", no_argument, NULL, 'j' },
 		{ "durable", no_argument, NULL, 'D' },
 		{ "no-restore-check", no_argument, NULL, 'N' },
+		{ "effect", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_options	 opt;
 	const char		*db = NULL;
 	char			*cause = NULL;
 	long long		 v;
-	int			 c;
+	double			 effect = 0.02;
+	int			 c, rc;
 
 	memset(&opt, 0, sizeof opt);
 	opt.rounds = -1;
@@ -83,6 +87,13 @@ cmd_run_exec(int argc, char **argv)
 		case 'N':
 			opt.no_restore_check = 1;
 			break;
+		case 'e':
+			if (padvice_parse_pct(optarg, &effect) == -1) {
+				error("run: --effect '%s' is not a percentage "
+				    "in (0, 1000)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			error("run: unknown option '%s' (see abbench run "
 			    "--help)", argv[optind - 1]);
@@ -103,7 +114,12 @@ cmd_run_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	opt.db_path = cmd_db_path(db);
-	return runner_run(argc > 0 ? argv[0] : NULL, &opt);
+	rc = runner_run(argc > 0 ? argv[0] : NULL, &opt);
+	/* Could a `~` have shown the effect that matters? (powerdata.h) */
+	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
+	    rc != EXIT_USAGE && rc != 130)
+		run_advice(opt.db_path, opt.run_id, effect, stderr);
+	return rc;
 
 bad:
 	error("run: %s", cause);
@@ -115,7 +131,8 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] "
 	    "[--order alternate|abba|random|sequential] [--seed N] "
-	    "[--quiet] [--json-progress] [--durable] | --resume RUN",
+	    "[--effect PCT] [--quiet] [--json-progress] [--durable] | "
+	    "--resume RUN",
 	.summary = "run an experiment, storing every sample",
 	.help =
 	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"
@@ -131,6 +148,10 @@ const struct cmd_entry cmd_run_entry = {
 	    "  --seed N         the seed of the random order (stored)\n"
 	    "  --resume RUN     continue an interrupted run: same plan, samples\n"
 	    "                   already stored are not repeated\n"
+	    "  --effect PCT     the change that matters (default 2): for each\n"
+	    "                   benchmark that came out ~ and whose noise could\n"
+	    "                   not have shown it, one line with the rounds\n"
+	    "                   that would (abbench power --help)\n"
 	    "  --quiet          no progress and no summary\n"
 	    "  --json-progress  one JSON object per sample on stdout\n"
 	    "  --durable        synchronous=FULL (default NORMAL)\n"

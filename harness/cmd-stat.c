@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness/cmd.h"
+#include "harness/core/experiment.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -459,9 +460,67 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	return stat_finish(bs);
 }
 
+/*
+ * The `stat-filter` of the experiment the first RUN selector ran: the
+ * shipped experiments hide abbench's extra rows (per container, overlap,
+ * throttling) with it, so the table reads like the report's. NULL when
+ * the run has none (or its text no longer loads). malloc'd.
+ */
+static char *
+stat_db_default_filter(const char *dbpath, const char *sel)
+{
+	struct store		*st;
+	struct store_run	 run;
+	struct experiment	*e = NULL;
+	char			*cause = NULL, *arm = NULL, *f = NULL;
+	size_t			 i;
+
+	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL) {
+		free(cause);
+		return NULL;
+	}
+	if (stat_db_find(st, sel, &run, &arm, &cause) == 0) {
+		if (run.experiment_text != NULL)
+			e = experiment_parse(run.experiment_path != NULL ?
+			    run.experiment_path : "(stored)",
+			    run.experiment_text, strlen(run.experiment_text),
+			    &cause);
+		for (i = 0; e != NULL && i < e->nsettings; i++) {
+			if (strcmp(e->settings[i].key, "stat-filter") == 0)
+				f = xstrdup(e->settings[i].value);
+		}
+		experiment_free(e);
+		store_run_release(&run);
+	}
+	free(cause);
+	free(arm);
+	store_close(st);
+	return f;
+}
+
+static int
+has_filter_flag(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		const char	*a = argv[i];
+
+		if (a[0] != '-')
+			break;
+		a += a[1] == '-' ? 2 : 1;
+		if (strncmp(a, "filter", 6) == 0 &&
+		    (a[6] == '\0' || a[6] == '='))
+			return 1;
+	}
+	return 0;
+}
+
 static int
 cmd_stat_exec(int argc, char **argv)
 {
+	char			*deffilter = NULL;
+	int			 rc;
 	struct benchstat_opts	 o;
 	struct benchstat	*bs;
 	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
@@ -496,10 +555,22 @@ cmd_stat_exec(int argc, char **argv)
 		fputs(stat_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if ((bs = benchstat_new(&o, &cause)) == NULL)
+	if (dbpath != NULL && !has_filter_flag(argc, argv) &&
+	    (deffilter = stat_db_default_filter(dbpath, argv[optind])) !=
+	    NULL) {
+		o.filter = deffilter;
+		fprintf(stderr, "stat: -filter '%s' (the experiment's "
+		    "stat-filter; -filter '*' shows every row)\n", deffilter);
+	}
+	if ((bs = benchstat_new(&o, &cause)) == NULL) {
+		free(deffilter);
 		return stat_fail(NULL, cause);
-	if (dbpath != NULL)
-		return stat_db(bs, &o, dbpath, argv + optind, argc - optind);
+	}
+	if (dbpath != NULL) {
+		rc = stat_db(bs, &o, dbpath, argv + optind, argc - optind);
+		free(deffilter);
+		return rc;
+	}
 
 	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
 	    &paths);

@@ -20,6 +20,8 @@ extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_nightly_entry;
 extern const struct cmd_entry cmd_env_entry;
 extern const struct cmd_entry cmd_restore_entry;
+extern const struct cmd_entry cmd_power_entry;
+extern const struct cmd_entry cmd_calibrate_entry;
 extern const struct cmd_entry cmd_fleet_entry;
 
 const struct cmd_entry *const cmd_table[] = {
@@ -31,6 +33,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_nightly_entry,
 	&cmd_env_entry,
 	&cmd_restore_entry,
+	&cmd_calibrate_entry,
+	&cmd_power_entry,
 	&cmd_fleet_entry,
 	NULL
 };

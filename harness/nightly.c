@@ -14,9 +14,12 @@
 #include <jansson.h>
 
 #include "harness/nightly.h"
+#include "harness/powerdata.h"
 #include "lib/util.h"
+#include "results/calibration.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
+#include "stats/power.h"
 #include "stats/changepoint.h"
 #include "stats/correct.h"
 
@@ -29,6 +32,12 @@ struct nightly_acc {
 	double	*tmp;
 	size_t	 ntmp, captmp;
 	double	*nights;	/* per-night medians, NaN when missing */
+	/* The execution being read: its values, to count it once (by
+	 * their median) when it printed the benchmark several times. */
+	double	*grp;
+	size_t	 ngrp, capgrp;
+	int	 grp_plan;
+	int	 grp_dest;	/* 0 candidate, 1 baseline, 2 history only */
 };
 
 /* A small string -> index hash map with open addressing. */
@@ -275,6 +284,36 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 	return 0;
 }
 
+/* The median of the execution in a->grp, where it belongs. */
+static void
+nightly_flush(struct nightly_acc *a)
+{
+	double	m;
+
+	if (a->ngrp == 0)
+		return;
+	m = nightly_median(a->grp, a->ngrp);
+	a->ngrp = 0;
+	if (a->grp_dest == 0) {
+		nightly_push(&a->cand, &a->ncand, &a->capcand, m);
+		return;
+	}
+	nightly_push(&a->tmp, &a->ntmp, &a->captmp, m);
+	if (a->grp_dest == 1)
+		nightly_push(&a->base, &a->nbase, &a->capbase, m);
+}
+
+/* Add value v of execution plan (of the run being read) to a. */
+static void
+nightly_add(struct nightly_acc *a, int plan, int dest, double v)
+{
+	if (a->ngrp > 0 && (a->grp_plan != plan || a->grp_dest != dest))
+		nightly_flush(a);
+	a->grp_plan = plan;
+	a->grp_dest = dest;
+	nightly_push(&a->grp, &a->ngrp, &a->capgrp, v);
+}
+
 static char *
 nightly_key(const struct store_value *v)
 {
@@ -325,12 +364,14 @@ nightly_gather(struct store *st, struct nightly_result *r,
 				acc[row].nights[h] = NAN;
 			r->nrows++;
 		}
-		nightly_push(&acc[row].cand, &acc[row].ncand,
-		    &acc[row].capcand, v[i].value);
+		nightly_add(&acc[row], v[i].plan_idx, 0, v[i].value);
 	}
 	store_values_free(v, nv);
 	for (row = 0; row < r->nrows; row++) {
-		double	*tmp = xcalloc(acc[row].ncand, sizeof(double));
+		double	*tmp;
+
+		nightly_flush(&acc[row]);
+		tmp = xcalloc(acc[row].ncand, sizeof(double));
 
 		memcpy(tmp, acc[row].cand, acc[row].ncand * sizeof(double));
 		acc[row].nights[r->nhistory - 1] = nightly_median(tmp,
@@ -356,14 +397,12 @@ nightly_gather(struct store *st, struct nightly_result *r,
 			free(key);
 			if (row == (size_t)-1)
 				continue;
-			nightly_push(&acc[row].tmp, &acc[row].ntmp,
-			    &acc[row].captmp, v[i].value);
-			if (is_base)
-				nightly_push(&acc[row].base, &acc[row].nbase,
-				    &acc[row].capbase, v[i].value);
+			nightly_add(&acc[row], v[i].plan_idx, is_base ? 1 : 2,
+			    v[i].value);
 		}
 		store_values_free(v, nv);
 		for (row = 0; row < r->nrows; row++) {
+			nightly_flush(&acc[row]);
 			if (acc[row].ntmp == 0)
 				continue;
 			acc[row].nights[h] = nightly_median(acc[row].tmp,
@@ -455,10 +494,10 @@ nightly_decide(struct nightly_result *r, struct nightly_row *row)
 	enough = row->nnights >= 2 * (o->cp_min_size < 2 ? 2 :
 	    o->cp_min_size);
 	if (row->tested && row->p_holm <= o->alpha)
-		s1 = nightly_sense(row, row->delta, o->threshold);
+		s1 = nightly_sense(row, row->delta, row->threshold);
 	if (row->nchanges > 0) {
 		last = &row->changes[row->nchanges - 1];
-		s2 = nightly_sense(row, last->rel_median, o->threshold);
+		s2 = nightly_sense(row, last->rel_median, row->threshold);
 	}
 	if (s1 == -1 || s2 == -1)
 		row->verdict = NIGHTLY_REGRESSED;
@@ -468,9 +507,21 @@ nightly_decide(struct nightly_result *r, struct nightly_row *row)
 		row->verdict = NIGHTLY_IMPROVED;
 	else if (!powered && !enough)
 		row->verdict = NIGHTLY_INCONCLUSIVE;
-	else
+	else if (!(row->mde <= row->threshold)) {
+		row->verdict = NIGHTLY_INCONCLUSIVE;
+		row->too_noisy = 1;
+	} else
 		row->verdict = NIGHTLY_UNCHANGED;
 
+	if (row->too_noisy) {
+		char	m[32], t[32];
+
+		padvice_pct(row->mde, m, sizeof(m));
+		padvice_pct(row->threshold, t, sizeof(t));
+		strbuf_addf(&why, "MDE %s at n=%zu+%zu > threshold %s%s; ", m,
+		    row->ncand, row->nbase, t, row->threshold_calibrated ?
+		    " (calibrated)" : "");
+	}
 	if (row->nbase == 0)
 		strbuf_adds(&why, "no baseline");
 	else {
@@ -511,6 +562,9 @@ nightly_judge(struct store *st, int64_t run_id,
 	size_t			 nunits = 0, i, j, ntested = 0;
 	double			*ps = NULL, *adj = NULL;
 	struct bm_ucache	*uc = NULL;
+	struct store_calib_row	*crows = NULL;
+	struct power_options	 po;
+	size_t			 ncrows = 0;
 	int			 rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -530,6 +584,29 @@ nightly_judge(struct store *st, int64_t run_id,
 	if (nightly_gather(st, out, &acc, cause) == -1)
 		goto out;
 
+	if (o->threshold_auto) {
+		struct store_calibration	cal;
+		char				*hc;
+		int				 have;
+
+		if ((hc = store_run_host_class(st, run_id, cause)) == NULL)
+			goto out;
+		have = store_calibration_latest(st, cand.name, hc, &cal,
+		    cause);
+		free(hc);
+		if (have == -1)
+			goto out;
+		if (have == 1) {
+			out->calib_run = cal.run_id;
+			store_calibration_release(&cal);
+			if (store_calibration_rows(st, out->calib_run, &crows,
+			    &ncrows, cause) == -1)
+				goto out;
+		}
+	}
+	power_options_init(&po);
+	po.alpha = o->alpha;
+	po.seed = o->seed;
 	uc = bm_ucache_new();
 	ps = xcalloc(out->nrows + 1, sizeof(*ps));
 	adj = xcalloc(out->nrows + 1, sizeof(*adj));
@@ -566,6 +643,18 @@ nightly_judge(struct store *st, int64_t run_id,
 		}
 		if (nightly_changes(out, row, &acc[i], st, cause) == -1)
 			goto out;
+		row->threshold = o->threshold;
+		for (j = 0; j < ncrows; j++)
+			if (strcmp(crows[j].benchmark, row->benchmark) == 0 &&
+			    strcmp(crows[j].unit, row->unit) == 0 &&
+			    isfinite(crows[j].mde)) {
+				row->threshold = crows[j].mde;
+				row->threshold_calibrated = 1;
+			}
+		/* acc[i].base is sorted (nightly_median). */
+		row->mde = row->nbase >= 2 && row->ncand > 0 ?
+		    power_mde(acc[i].base, row->nbase, row->nbase, row->ncand,
+		    &po, uc) : INFINITY;
 	}
 	pvalues_holm(ps, ntested, adj);
 	for (i = 0, j = 0; i < out->nrows; i++)
@@ -594,11 +683,13 @@ out:
 			free(acc[i].cand);
 			free(acc[i].base);
 			free(acc[i].tmp);
+			free(acc[i].grp);
 			free(acc[i].nights);
 		}
 		free(acc);
 	}
 	bm_ucache_free(uc);
+	store_calib_rows_free(crows, ncrows);
 	free(ps);
 	free(adj);
 	store_kv_free(units, nunits);
@@ -642,10 +733,22 @@ nightly_many_arms(const struct nightly_result *r)
 	return 0;
 }
 
+char *
+nightly_verdict_text(const struct nightly_row *row)
+{
+	char	m[32];
+
+	if (!row->too_noisy)
+		return xstrdup(nightly_verdict_name(row->verdict));
+	padvice_pct(row->mde, m, sizeof(m));
+	return xasprintf("%s (too noisy: MDE %s)",
+	    nightly_verdict_name(row->verdict), m);
+}
+
 void
 nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 {
-	size_t	i, wn = 0, wu = 0, l;
+	size_t	i, wn = 0, wu = 0, wv = 12, l;
 	int	arms = nightly_many_arms(r);
 	char	*name;
 
@@ -659,13 +762,22 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 	}
 	for (i = 0; i < r->nrows; i++) {
 		const struct nightly_row	*row = &r->rows[i];
+		char				*verdict = nightly_verdict_text(row);
+
+		if (strlen(verdict) > wv)
+			wv = strlen(verdict);
+		free(verdict);
+	}
+	for (i = 0; i < r->nrows; i++) {
+		const struct nightly_row	*row = &r->rows[i];
+		char				*verdict = nightly_verdict_text(row);
 
 		name = arms ? xasprintf("%s:%s", row->arm, row->benchmark) :
 		    xstrdup(row->benchmark);
-		strbuf_addf(out, "%-12s  %-*s  %-*s  %s\n",
-		    nightly_verdict_name(row->verdict), (int)wn, name,
-		    (int)wu, row->unit, row->reason);
+		strbuf_addf(out, "%-*s  %-*s  %-*s  %s\n", (int)wv, verdict,
+		    (int)wn, name, (int)wu, row->unit, row->reason);
 		free(name);
+		free(verdict);
 	}
 }
 
@@ -700,6 +812,8 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	json_object_set_new(doc, "history", ids);
 	json_object_set_new(doc, "threshold", json_real(r->opt.threshold));
 	json_object_set_new(doc, "alpha", json_real(r->opt.alpha));
+	json_object_set_new(doc, "calibration", r->calib_run != 0 ?
+	    json_integer(r->calib_run) : json_null());
 	json_object_set_new(doc, "regressed", json_integer(r->nregressed));
 	json_object_set_new(doc, "improved", json_integer(r->nimproved));
 	json_object_set_new(doc, "inconclusive",
@@ -719,6 +833,13 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		json_object_set_new(row, "verdict",
 		    json_string(nightly_verdict_name(w->verdict)));
 		json_object_set_new(row, "reason", json_string(w->reason));
+		json_object_set_new(row, "too_noisy",
+		    json_boolean(w->too_noisy));
+		json_object_set_new(row, "mde", nightly_json_real(w->mde));
+		json_object_set_new(row, "threshold",
+		    nightly_json_real(w->threshold));
+		json_object_set_new(row, "threshold_calibrated",
+		    json_boolean(w->threshold_calibrated));
 		json_object_set_new(row, "n",
 		    json_integer((json_int_t)w->ncand));
 		json_object_set_new(row, "median",

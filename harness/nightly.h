@@ -31,7 +31,12 @@
  * improved if either is in the good direction; else inconclusive when
  * neither test could say anything (no baseline samples or too few to
  * reach alpha, and too short a history), or when a change was found but
- * the unit's direction is unknown; else unchanged.
+ * the unit's direction is unknown, or when the baseline is too noisy for
+ * the test to see the threshold (its MDE at the baseline's size is above
+ * it: "too noisy"); else unchanged.
+ *
+ * Samples are counted by execution: the lines one gobench invocation
+ * prints for a benchmark (-test.count) count once, by their median.
  *
  * Direction of a unit: the run's stored `Unit U better=higher|lower`
  * metadata (which the workload types declare), else the unit's name
@@ -66,6 +71,13 @@ struct nightly_options {
 	unsigned	 cp_permutations;	/* 199 */
 	size_t		 cp_min_size;	/* nights on each side; 3 */
 	uint64_t	 seed;		/* of the permutation test; 1 */
+	/*
+	 * Thresholds per (benchmark, unit) from the latest calibration of
+	 * the experiment on the run's host class: its MDE at the
+	 * experiment's rounds (the smallest change one run of it detects
+	 * with 80% power); `threshold` where it has none.
+	 */
+	int		 threshold_auto;
 };
 void	nightly_options_init(struct nightly_options *o);
 
@@ -93,6 +105,16 @@ struct nightly_row {
 	double			 p, p_holm;
 	/* (2) history: per-night medians (NaN when a night lacks the row) */
 	size_t			 nnights;	/* nights with a value */
+	/*
+	 * What the test against the baseline could see: the MDE at
+	 * (nbase, ncand) executions, by resampling the baseline
+	 * (stats/power.h); INFINITY without a baseline. A row whose MDE is
+	 * above its threshold is inconclusive (too noisy), never unchanged.
+	 */
+	double			 mde;
+	double			 threshold;
+	int			 threshold_calibrated;
+	int			 too_noisy;
 	struct nightly_change	*changes;
 	size_t			 nchanges;
 };
@@ -111,6 +133,7 @@ struct nightly_result {
 	size_t			 nrows;
 	int			 nregressed, nimproved, ninconclusive;
 	struct nightly_options	 opt;
+	int64_t			 calib_run;	/* thresholds from; 0 none */
 };
 
 /* Judge run_id. Fills *out (release with nightly_result_release). */
@@ -130,6 +153,8 @@ char	*nightly_host_class(struct store *st, int64_t run_id);
  */
 int	nightly_unit_better(const char *unit, const char *stored);
 
+/* "unchanged", or "inconclusive (too noisy: MDE 7.3%)" (malloc'd). */
+char	*nightly_verdict_text(const struct nightly_row *row);
 /* One line per row: "VERDICT  NAME  UNIT  details\n". */
 void	nightly_format_text(const struct nightly_result *r, struct strbuf *out);
 /* The whole result as a JSON document (jansson), with a final newline. */

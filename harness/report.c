@@ -17,6 +17,7 @@
 #include "harness/core/experiment.h"
 #include "harness/nightly.h"
 #include "harness/plot.h"
+#include "harness/powerdata.h"
 #include "harness/report.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
@@ -422,10 +423,11 @@ static void
 report_pvalues(struct report *r)
 {
 	static const char *const head[] = { "benchmark", "unit", "arm",
-		"baseline", "arm median", "delta", "p", "Holm", "BH",
+		"baseline", "arm median", "delta", "MDE", "p", "Holm", "BH",
 		"survives Holm", "survives BH", NULL };
 	struct store_value	*v = NULL;
 	struct report_cmp	*c = NULL;
+	struct padvice		 adv;
 	struct bm_ucache	*uc;
 	size_t			 nv = 0, nc = 0, capc = 0, i, k, n1, n2;
 	size_t			 ntested = 0;
@@ -514,6 +516,20 @@ report_pvalues(struct report *r)
 			c[k].bh = bh[i];
 			i++;
 		}
+	/* What each comparison could have seen (powerdata.h). */
+	{
+		struct power_options	o;
+
+		power_options_init(&o);
+		o.alpha = r->alpha;
+		if (padvice_compute(r->st, r->run.id, 0, &o, PADVICE_MDE |
+		    PADVICE_CALIBRATION, &adv, &cause) == -1) {
+			report_para(r, cause);
+			free(cause);
+			cause = NULL;
+			memset(&adv, 0, sizeof(adv));
+		}
+	}
 	snprintf(buf, sizeof(buf), "%g", r->alpha);
 	{
 		char	*intro = xasprintf("Each arm against %s, Mann-Whitney "
@@ -523,6 +539,21 @@ report_pvalues(struct report *r)
 			    "change survives when its adjusted p < %s.",
 			    r->run.arms[0], ntested, buf);
 
+		report_para(r, intro);
+		free(intro);
+		if (adv.calib_run != 0)
+			intro = xasprintf("MDE: the smallest change the U test "
+			    "at this n (executions; a gobench invocation's "
+			    "lines count once) detects with 80%% power at "
+			    "alpha %s, by resampling the noise of calibration "
+			    "run %" PRId64 " (abbench power).", buf,
+			    adv.calib_run);
+		else
+			intro = xasprintf("MDE: the smallest change the U test "
+			    "at this n (executions; a gobench invocation's "
+			    "lines count once) detects with 80%% power at "
+			    "alpha %s, by resampling the noise of the baseline "
+			    "arm %s (abbench power).", buf, r->run.arms[0]);
 		report_para(r, intro);
 		free(intro);
 	}
@@ -551,6 +582,19 @@ report_pvalues(struct report *r)
 		report_cell(r, b1);
 		report_cell(r, b2);
 		report_cell(r, d);
+		{
+			char	m[32];
+			size_t	a;
+
+			snprintf(m, sizeof(m), "?");
+			for (a = 0; a < adv.n; a++)
+				if (strcmp(adv.rows[a].benchmark,
+				    c[k].benchmark) == 0 &&
+				    strcmp(adv.rows[a].unit, c[k].unit) == 0)
+					padvice_pct(adv.rows[a].mde, m,
+					    sizeof(m));
+			report_cell(r, m);
+		}
 		report_cell(r, p);
 		report_cell(r, h);
 		report_cell(r, q);
@@ -566,6 +610,7 @@ report_pvalues(struct report *r)
 		report_row_end(r);
 	}
 	report_table_end(r);
+	padvice_release(&adv);
 	bm_ucache_free(uc);
 	free(x1);
 	free(x2);
@@ -640,12 +685,14 @@ report_nightly(struct report *r)
 	report_table_begin(r, head);
 	for (i = 0; i < n->nrows; i++) {
 		const char	*v = nightly_verdict_name(n->rows[i].verdict);
+		char		*vt = nightly_verdict_text(&n->rows[i]);
 
 		report_row_begin(r);
 		if (r->html) {
-			strbuf_addf(&r->out, "<td class=\"%s\">%s</td>", v, v);
+			strbuf_addf(&r->out, "<td class=\"%s\">%s</td>", v, vt);
 		} else
-			report_cell(r, v);
+			report_cell(r, vt);
+		free(vt);
 		report_cell(r, n->rows[i].arm);
 		report_cell(r, n->rows[i].benchmark);
 		report_cell(r, n->rows[i].unit);

@@ -93,6 +93,20 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 	    "cannot copy samples", cause) != 0)
 		return -1;
 	*samples_added += sqlite3_changes(st->db);
+	/* A/A calibrations travel with their runs (the other database was
+	 * migrated to our schema when store_open checked it). */
+	if (merge_copy(st, "INSERT INTO main.calibrations (run_id, experiment,"
+	    " host_class, repeats, rounds, alpha) SELECT ?1, experiment,"
+	    " host_class, repeats, rounds, alpha FROM other.calibrations"
+	    " WHERE run_id = ?2", new_id, old_id,
+	    "cannot copy a calibration", cause) != 0 ||
+	    merge_copy(st, "INSERT INTO main.calibration_rows (run_id,"
+	    " benchmark, unit, n, median, mad_rel, ci_rel, mde, comparisons,"
+	    " flagged) SELECT ?1, benchmark, unit, n, median, mad_rel, ci_rel,"
+	    " mde, comparisons, flagged FROM other.calibration_rows"
+	    " WHERE run_id = ?2", new_id, old_id,
+	    "cannot copy calibration rows", cause) != 0)
+		return -1;
 	return 0;
 }
 

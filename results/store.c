@@ -129,7 +129,38 @@ static const char *const store_migrations[] = {
 	/* 1 -> 2: benchfmt units and values as written before tidying. */
 	"ALTER TABLE samples ADD COLUMN orig_unit TEXT;\n"
 	"ALTER TABLE samples ADD COLUMN orig_value REAL;\n",
-	/* 2 -> 3: fleets handed to a cluster scheduler (fleet-store.h). */
+	/*
+	 * 2 -> 3: A/A calibrations (results/calibration.c): a calibration is
+	 * a run of an experiment with its baseline arm in every arm's place,
+	 * keyed by the experiment's name and the host class; its rows are
+	 * the noise and false-positive rate per benchmark and unit.
+	 */
+	"CREATE TABLE calibrations (\n"
+	"	run_id INTEGER PRIMARY KEY\n"
+	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	experiment TEXT NOT NULL,\n"
+	"	host_class TEXT NOT NULL,\n"
+	"	repeats INTEGER NOT NULL,\n"
+	"	rounds INTEGER NOT NULL,\n"
+	"	alpha REAL NOT NULL\n"
+	");\n"
+	"CREATE INDEX calibrations_key ON calibrations(experiment,"
+	" host_class);\n"
+	"CREATE TABLE calibration_rows (\n"
+	"	run_id INTEGER NOT NULL\n"
+	"	    REFERENCES calibrations(run_id) ON DELETE CASCADE,\n"
+	"	benchmark TEXT NOT NULL,\n"
+	"	unit TEXT NOT NULL,\n"
+	"	n INTEGER NOT NULL,\n"
+	"	median REAL,\n"
+	"	mad_rel REAL,\n"
+	"	ci_rel REAL,\n"
+	"	mde REAL,\n"
+	"	comparisons INTEGER NOT NULL,\n"
+	"	flagged INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (run_id, benchmark, unit)\n"
+	");\n",
+	/* 3 -> 4: fleets handed to a cluster scheduler (fleet-store.h). */
 	"CREATE TABLE fleets (\n"
 	"	id TEXT PRIMARY KEY,\n"
 	"	created_wall_ns INTEGER NOT NULL,\n"
@@ -1748,7 +1779,7 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
 	s = store_prepare(st, "SELECT s.arm, s.benchmark, s.unit, s.value,"
 	    " s.round, s.position, s.warmup, s.status, s.error, s.start_ns,"
 	    " s.end_ns, s.start_wall_ns, s.end_wall_ns, c.text, s.orig_unit,"
-	    " s.orig_value"
+	    " s.orig_value, s.plan_idx"
 	    " FROM samples s LEFT JOIN sample_configs c ON c.id = s.config_id"
 	    " WHERE s.run_id = ?1 AND (?2 IS NULL OR s.arm = ?2)"
 	    " AND (?3 OR s.warmup = 0) AND (?4 OR s.status = 'ok')"
@@ -1781,6 +1812,7 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
 		x->orig_unit = store_col_str_or_null(s, 14);
 		x->orig_value = sqlite3_column_type(s, 15) == SQLITE_NULL ?
 		    NAN : sqlite3_column_double(s, 15);
+		x->plan_idx = sqlite3_column_int(s, 16);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {

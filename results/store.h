@@ -22,6 +22,9 @@
  *   sample_configs(id, run_id, text)          -- benchfmt config blocks
  *   journal(id, run_id, kind, name, target, original, applied, state, seq)
  *   warnings(run_id, seq, text)
+ *   calibrations(run_id, experiment, host_class, repeats, rounds, alpha)
+ *   calibration_rows(run_id, benchmark, unit, n, median, mad_rel, ci_rel,
+ *        mde, comparisons, flagged)     -- results/calibration.h
  *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
  */
 #ifndef ABBENCH_STORE_H
@@ -30,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -208,6 +211,9 @@ struct store_value {
 	char	*config;	/* store_sample.config, or NULL */
 	char	*orig_unit;	/* as written if tidying changed it, or NULL */
 	double	 orig_value;	/* as written (when orig_unit is set) */
+	/* The execution it came from: values of one execution (a gobench
+	 * invocation printing a benchmark -count times) share it. */
+	int	 plan_idx;
 };
 enum store_query_flags {
 	STORE_Q_WARMUP = 1 << 0,	/* include warm-up samples */

@@ -75,6 +75,10 @@ static const struct opt_spec steady_opts[] = {
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
 	    "for runsc, else self" },
+	{ "overhead-floor", OPT_FLOAT, 0, "0.005", 0, 4096, NULL,
+	    "overhead/app-cpu is not reported when the application used "
+	    "less CPU than this (in CPUs) over the window: a ratio over a "
+	    "near-zero denominator is noise (Getppid under ptrace)" },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
 	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
@@ -499,6 +503,7 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_mount	 mnt;
 	struct cpuwork_window	 w;
 	struct cpuwork_metrics	 m;
+	double			 ofloor;
 	struct child		 perf;
 	enum quota_mode		 mode;
 	char			*cause = NULL, *name = NULL, *hostdir = NULL;
@@ -752,7 +757,15 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	}
 	if (cpuwork_compute(&w, &m, &cause) == -1)
 		goto fail;
-	sample_result_add(out, name, "overhead/app-cpu", m.overhead);
+	ofloor = workload_get_float(wl, arm, "overhead-floor", 0.005);
+	if (m.app_cpus >= ofloor)
+		sample_result_add(out, name, "overhead/app-cpu", m.overhead);
+	else
+		warning("%s: overhead/app-cpu not reported: the application "
+		    "used %.4g CPUs, below overhead-floor %g", name,
+		    m.app_cpus, ofloor);
+	strvec_pushf(&out->config, "overhead-floor: overhead/app-cpu is "
+	    "reported only where app-cpus >= %g", ofloor);
 	sample_result_add(out, name, "host-ctxsw/s", m.host_ctxsw_per_s);
 	sample_result_add(out, name, "work/s", m.work_per_s);
 	sample_result_add(out, name, "app-cpus", m.app_cpus);

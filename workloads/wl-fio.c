@@ -375,9 +375,19 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 			same = 0;
 	}
 	if (n == 1) {
+		/*
+		 * gVisor's fs rows: bandwidth and io_ops are per job (the
+		 * mean over numjobs), the *_all_jobs metrics their sum.
+		 */
+		double	nj = (double)workload_get_int(wl, NULL, "numjobs", 1);
+
 		sample_result_add(out, bn, "bandwidth.bytes_per_second",
-		    m[0].res.bw_bytes);
+		    m[0].res.bw_bytes / nj);
+		sample_result_add(out, bn,
+		    "bandwidth_all_jobs.bytes_per_second", m[0].res.bw_bytes);
 		sample_result_add(out, bn, "io_ops.ops_per_second",
+		    m[0].res.iops / nj);
+		sample_result_add(out, bn, "io_ops_all_jobs.ops_per_second",
 		    m[0].res.iops);
 		sample_result_add(out, bn, "sec/op",
 		    (double)m[0].res.runtime_ms / 1e3);
@@ -654,7 +664,12 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "the %d fio runs overlapped only %.0f%% of the "
-			    "longest", n, ov * 100);
+			    "longest (overlap-min %.0f%%): this host (%d "
+			    "vCPUs) cannot run them together; use fewer "
+			    "containers (e.g. containers = %d) or a longer "
+			    "duration", n, ov * 100, workload_get_float(wl,
+			    arm, "overlap-min", 0.8) * 100,
+			    bench_gomaxprocs(), n / 4 > 1 ? n / 4 : 1);
 			free(name);
 			goto done;
 		}
@@ -698,6 +713,8 @@ done:
 static const char *const fio_units[] = {
 	"bandwidth.bytes_per_second", "higher",
 	"io_ops.ops_per_second", "higher",
+	"bandwidth_all_jobs.bytes_per_second", "higher",
+	"io_ops_all_jobs.ops_per_second", "higher",
 	"sec/op", "lower",
 	"iops", "higher",
 	"overlap-ratio", "higher",

@@ -501,7 +501,12 @@ runner_run(const char *exp_path, struct run_options *opt)
 			order = e->order;
 		seed = old.seed;
 	} else {
-		if ((e = experiment_load(exp_path, &cause)) == NULL) {
+		if (opt->exp_text != NULL)
+			e = experiment_parse(exp_path, opt->exp_text,
+			    strlen(opt->exp_text), &cause);
+		else
+			e = experiment_load(exp_path, &cause);
+		if (e == NULL) {
 			error("%s", cause);
 			goto usage_error;
 		}

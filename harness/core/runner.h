@@ -39,6 +39,9 @@ struct run_options {
 	int		 json_progress;
 	int		 durable;
 	int		 no_restore_check;
+	/* The experiment's text when it is not the file's (exp_path then
+	 * only names it): `abbench calibrate` runs a rewritten copy. */
+	const char	*exp_text;
 	/* Set by runner_run: the run it made or resumed (0 if none). */
 	int64_t		 run_id;
 };

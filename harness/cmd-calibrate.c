@@ -1,0 +1,538 @@
+/*
+ * abbench calibrate: A/A runs. The experiment runs with its baseline arm
+ * in every arm's place (the same plan, interleaving, host settings,
+ * drop-caches and timeouts: the runner runs a copy of the file whose
+ * other arms are the baseline's keys under new names), for `repeats`
+ * times its rounds; each block of rounds is one A/A comparison. Stored as
+ * a calibration of the experiment and host class (results/calibration.h)
+ * with, per benchmark and unit, the noise and how often identical arms
+ * came out significantly different.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "harness/cmd.h"
+#include "harness/core/experiment.h"
+#include "harness/core/runner.h"
+#include "harness/powerdata.h"
+#include "lib/util.h"
+#include "results/calibration.h"
+#include "results/store.h"
+#include "stats/benchmath.h"
+#include "stats/power.h"
+
+/* A section header line: 1 with the title (trimmed) in *title. */
+static int
+calib_header(const char *line, size_t len, char **title)
+{
+	const char	*p = line, *end = line + len, *close;
+
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p == end || *p != '[')
+		return 0;
+	if ((close = memchr(p, ']', (size_t)(end - p))) == NULL)
+		return 0;
+	p++;
+	while (p < close && isspace((unsigned char)*p))
+		p++;
+	while (close > p && isspace((unsigned char)close[-1]))
+		close--;
+	*title = xstrndup(p, (size_t)(close - p));
+	return 1;
+}
+
+/* The key of a "key = value" line, or NULL. */
+static char *
+calib_key(const char *line, size_t len)
+{
+	const char	*p = line, *end = line + len, *eq;
+
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p == end || *p == ';' || *p == '#' || p != line)
+		return NULL;
+	if ((eq = memchr(p, '=', (size_t)(end - p))) == NULL)
+		return NULL;
+	while (eq > p && isspace((unsigned char)eq[-1]))
+		eq--;
+	return xstrndup(p, (size_t)(eq - p));
+}
+
+/*
+ * The A/A copy of an experiment's text: [experiment] named NAME.calibration,
+ * the first arm as it is, every other arm replaced by the first arm's
+ * lines under the name BASE.2, BASE.3...
+ */
+static char *
+calib_rewrite(const char *text, const struct experiment *e)
+{
+	struct strbuf	 out = STRBUF_INIT, base = STRBUF_INIT;
+	const char	*p, *nl;
+	char		*title, *key;
+	size_t		 len;
+	int		 section = 0;	/* 0 other, 1 experiment, 2 arm */
+	int		 arm = -1, have_exp = 0;
+
+	/* The first arm's body. */
+	for (p = text; *p != '\0'; p = nl) {
+		nl = strchr(p, '\n');
+		nl = nl != NULL ? nl + 1 : p + strlen(p);
+		len = (size_t)(nl - p);
+		if (calib_header(p, len, &title)) {
+			int	is_arm = strncmp(title, "arm", 3) == 0 &&
+			    isspace((unsigned char)title[3]);
+
+			free(title);
+			if (arm == 0)
+				break;
+			if (is_arm)
+				arm = 0;
+			continue;
+		}
+		if (arm == 0)
+			strbuf_add(&base, p, len);
+	}
+	if (base.len > 0 && base.buf[base.len - 1] != '\n')
+		strbuf_addc(&base, '\n');
+
+	arm = -1;
+	for (p = text; *p != '\0'; p = nl) {
+		nl = strchr(p, '\n');
+		nl = nl != NULL ? nl + 1 : p + strlen(p);
+		len = (size_t)(nl - p);
+		if (calib_header(p, len, &title)) {
+			if (strcmp(title, "experiment") == 0) {
+				section = 1;
+				have_exp = 1;
+				strbuf_add(&out, p, len);
+				if (len == 0 || p[len - 1] != '\n')
+					strbuf_addc(&out, '\n');
+				strbuf_addf(&out, "name = %s.calibration\n",
+				    e->name);
+			} else if (strncmp(title, "arm", 3) == 0 &&
+			    isspace((unsigned char)title[3])) {
+				section = 2;
+				arm++;
+				if (arm == 0)
+					strbuf_add(&out, p, len);
+				else {
+					strbuf_addf(&out, "[arm %s.%d]\n",
+					    e->arms[0].name, arm + 1);
+					strbuf_add(&out, base.buf != NULL ?
+					    base.buf : "", base.len);
+				}
+			} else {
+				section = 0;
+				strbuf_add(&out, p, len);
+			}
+			free(title);
+			continue;
+		}
+		if (section == 2 && arm > 0)
+			continue;	/* replaced by the baseline's lines */
+		if (section == 1 && (key = calib_key(p, len)) != NULL) {
+			int	is_name = strcmp(key, "name") == 0;
+
+			free(key);
+			if (is_name)
+				continue;
+		}
+		strbuf_add(&out, p, len);
+	}
+	if (!have_exp) {
+		char	*s = xasprintf("[experiment]\nname = %s.calibration\n"
+		    "%s", e->name, out.buf != NULL ? out.buf : "");
+
+		strbuf_release(&out);
+		strbuf_release(&base);
+		return s;
+	}
+	strbuf_release(&base);
+	if (out.buf == NULL)
+		strbuf_adds(&out, "");
+	return strbuf_detach(&out);
+}
+
+/* The printf width that right-aligns UTF-8 s in cols columns. */
+static int
+calib_width(const char *s, int cols)
+{
+	int	extra = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) == 0x80)
+			extra++;
+	return cols + extra;
+}
+
+static int
+calib_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The values of row r in rounds [lo, hi), sorted, into out. */
+static size_t
+calib_block(const struct pdata_row *r, int lo, int hi, double *out)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->round[i] >= lo && r->round[i] < hi)
+			out[n++] = r->x[i];
+	qsort(out, n, sizeof(*out), calib_cmp_double);
+	return n;
+}
+
+/*
+ * P(X >= k) for X ~ Binomial(n, alpha): how surprising k flagged of n
+ * identical comparisons are.
+ */
+static double
+calib_excess_p(int k, int n, double alpha)
+{
+	if (k <= 0)
+		return 1;
+	return gsl_cdf_binomial_Q((unsigned)(k - 1), alpha, (unsigned)n);
+}
+
+static int
+calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
+    int repeats, double alpha, const struct power_options *po, int quiet,
+    int *excess)
+{
+	struct store_calibration	 cal;
+	struct store_calib_row		*rows = NULL;
+	struct store_run		 run;
+	struct pdata			 d;
+	struct bm_ucache		*uc;
+	size_t				 nrows = 0, cap = 0, i, j, npool;
+	double				*pool, *x1, *x2, p;
+	char				*cause = NULL, *why = NULL;
+	char				 a[32], b[32], c[32];
+	int				 blk, rc = -1, tot = 0, totflag = 0;
+
+	*excess = 0;
+	memset(&run, 0, sizeof(run));
+	memset(&cal, 0, sizeof(cal));
+	if (store_run_get(st, run_id, &run, &cause) == -1 ||
+	    pdata_load(st, run_id, NULL, &d, &cause) == -1) {
+		error("calibrate: %s", cause);
+		free(cause);
+		store_run_release(&run);
+		return -1;
+	}
+	uc = bm_ucache_new();
+	for (i = 0; i < d.n; i++) {
+		const struct pdata_row	*base = &d.rows[i];
+		struct store_calib_row	*r;
+
+		if (strcmp(base->arm, run.arms[0]) != 0)
+			continue;
+		XGROW(rows, nrows, cap);
+		r = &rows[nrows++];
+		memset(r, 0, sizeof(*r));
+		r->benchmark = xstrdup(base->benchmark);
+		r->unit = xstrdup(base->unit);
+		pool = pdata_pool(&d, base->benchmark, base->unit, &npool);
+		{
+			struct power_noise	pn;
+
+			power_noise(pool, npool, (size_t)e->rounds, 0.95, &pn);
+			r->n = (int64_t)npool;
+			r->median = pn.median;
+			r->mad_rel = pn.mad_rel;
+			r->ci_rel = pn.ci_half_rel;
+		}
+		r->mde = npool >= 2 ? power_mde(pool, npool,
+		    (size_t)e->rounds, (size_t)e->rounds, po, uc) : INFINITY;
+		free(pool);
+		x1 = xcalloc(base->n + 1, sizeof(*x1));
+		for (j = 0; j < d.n; j++) {
+			const struct pdata_row	*o = &d.rows[j];
+
+			if (o == base || strcmp(o->benchmark,
+			    base->benchmark) != 0 || strcmp(o->unit,
+			    base->unit) != 0)
+				continue;
+			x2 = xcalloc(o->n + 1, sizeof(*x2));
+			for (blk = 0; blk < repeats; blk++) {
+				int	lo = e->warmup + blk * e->rounds;
+				size_t	n1, n2;
+
+				n1 = calib_block(base, lo, lo + e->rounds, x1);
+				n2 = calib_block(o, lo, lo + e->rounds, x2);
+				if (n1 == 0 || n2 == 0)
+					continue;
+				r->comparisons++;
+				if (utest_mann_whitney(x1, n1, x2, n2, uc, &p,
+				    &why) == -1) {
+					free(why);
+					why = NULL;
+					continue;	/* all equal */
+				}
+				if (p <= alpha)
+					r->flagged++;
+			}
+			free(x2);
+		}
+		free(x1);
+		tot += r->comparisons;
+		totflag += r->flagged;
+	}
+	bm_ucache_free(uc);
+
+	cal.run_id = run_id;
+	cal.experiment = xstrdup(e->name);
+	cal.host_class = store_run_host_class(st, run_id, &cause);
+	cal.repeats = repeats;
+	cal.rounds = e->rounds;
+	cal.alpha = alpha;
+	if (cal.host_class == NULL ||
+	    store_calibration_put(st, &cal, rows, nrows, &cause) == -1) {
+		error("calibrate: %s", cause);
+		free(cause);
+		goto out;
+	}
+
+	printf("calibration run %" PRId64 " of '%s' on host class '%s': "
+	    "%d repeat%s of %d rounds, order %s, arms all '%s'\n", run_id,
+	    e->name, cal.host_class, repeats, repeats == 1 ? "" : "s",
+	    e->rounds, run.order_kind, run.arms[0]);
+	printf("n: executions, all arms (each counts once, by the median of "
+	    "its lines); CI and MDE at %d rounds\n\n", e->rounds);
+	printf("%-24s %-12s %6s %9s %11s %8s  %s\n", "benchmark", "unit", "n",
+	    "MAD/med", "median CI", "MDE", "false positives");
+	for (i = 0; i < nrows; i++) {
+		struct store_calib_row	*r = &rows[i];
+		double			 ep = calib_excess_p(r->flagged,
+		    r->comparisons, alpha);
+		char			 ci[48];
+
+		padvice_pct(r->mad_rel, a, sizeof(a));
+		padvice_pct(r->ci_rel, b, sizeof(b));
+		padvice_pct(r->mde, c, sizeof(c));
+		snprintf(ci, sizeof(ci), "\xc2\xb1 %s", b);
+		printf("%-24s %-12s %6" PRId64 " %9s %*s %*s  %d/%d = %.3f%s\n",
+		    r->benchmark, r->unit, r->n, a, calib_width(ci, 11), ci,
+		    calib_width(c, 8), c, r->flagged, r->comparisons,
+		    r->comparisons ? (double)r->flagged / r->comparisons :
+		    0.0, ep < 0.01 ? "  DRIFT? more than alpha allows" : "");
+		if (ep < 0.01)
+			*excess = 1;
+	}
+	printf("\nall: %d of %d A/A comparisons flagged at alpha %g: %.3f "
+	    "(expected at most %g; binomial P(>= %d) = %.3g)\n", totflag, tot,
+	    alpha, tot ? (double)totflag / tot : 0.0, alpha, totflag,
+	    calib_excess_p(totflag, tot, alpha));
+	if (*excess && !quiet)
+		warning("calibrate: identical arms differ more often than "
+		    "alpha allows: drift or an order effect (see abbench plot; "
+		    "order = alternate or abba cancels steady drift)");
+	rc = 0;
+out:
+	store_calibration_release(&cal);
+	store_calib_rows_free(rows, nrows);
+	pdata_release(&d);
+	store_run_release(&run);
+	return rc;
+}
+
+static int
+cmd_calibrate_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "repeats", required_argument, NULL, 'k' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct run_options	 ro;
+	struct power_options	 po;
+	struct experiment	*e = NULL, *aa = NULL;
+	struct store		*st = NULL;
+	const char		*db = NULL;
+	char			*cause = NULL, *text = NULL, *aatext = NULL;
+	size_t			 len;
+	long long		 v;
+	double			 alpha = 0.05;
+	int			 c, repeats = 5, rounds = -1, rc, excess = 0;
+
+	memset(&ro, 0, sizeof(ro));
+	power_options_init(&po);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "qd:k:r:", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'k':
+			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
+				goto bad;
+			repeats = (int)v;
+			break;
+		case 'r':
+			if (parse_int(optarg, 1, 1000000, &v, &cause) == -1)
+				goto bad;
+			rounds = (int)v;
+			break;
+		case 'o':
+			if (run_order_parse(optarg, &ro.order) == -1) {
+				error("calibrate: unknown order '%s' "
+				    "(alternate, abba, random, sequential)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			ro.order_set = 1;
+			break;
+		case 'a':
+			if (parse_double(optarg, &alpha, &cause) == -1)
+				goto bad;
+			if (!(alpha > 0 && alpha < 1)) {
+				error("calibrate: alpha '%s' is not in (0, 1)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
+				goto bad;
+			ro.seed = (uint64_t)v;
+			ro.seed_set = 1;
+			break;
+		case 'q':
+			ro.quiet = 1;
+			break;
+		default:
+			error("calibrate: unknown option '%s' (see abbench "
+			    "calibrate --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		error("calibrate: expected one experiment file (see abbench "
+		    "calibrate --help)");
+		return EXIT_USAGE;
+	}
+	if ((text = read_file(argv[optind], &len, &cause)) == NULL ||
+	    (e = experiment_parse(argv[optind], text, len, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		free(text);
+		return EXIT_USAGE;
+	}
+	if (rounds > 0)
+		e->rounds = rounds;
+	aatext = calib_rewrite(text, e);
+	/* The copy must load as the original did (it is what is stored). */
+	if ((aa = experiment_parse(argv[optind], aatext, strlen(aatext),
+	    &cause)) == NULL) {
+		error("calibrate: the A/A copy of '%s' does not load: %s",
+		    argv[optind], cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (aa->narms != e->narms) {
+		error("calibrate: the A/A copy of '%s' has %zu arms, not %zu",
+		    argv[optind], aa->narms, e->narms);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (e->narms < 2)
+		warning("calibrate: '%s' has one arm: the calibration measures "
+		    "its noise but makes no A/A comparisons", argv[optind]);
+	ro.db_path = cmd_db_path(db);
+	ro.exp_text = aatext;
+	ro.rounds = e->rounds * repeats;
+	rc = runner_run(argv[optind], &ro);
+	if (ro.run_id == 0)
+		goto out;
+	if (rc != EXIT_OK) {
+		error("calibrate: the A/A run %" PRId64 " did not finish "
+		    "cleanly (exit %d): not recorded as a calibration",
+		    ro.run_id, rc);
+		goto out;
+	}
+	if ((st = store_open(ro.db_path, 0, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (calib_analyse(st, ro.run_id, e, repeats, alpha, &po, ro.quiet,
+	    &excess) == -1)
+		rc = EXIT_USAGE;
+	else
+		rc = excess ? EXIT_FAIL : EXIT_OK;
+out:
+	store_close(st);
+	experiment_free(aa);
+	experiment_free(e);
+	free(aatext);
+	free(text);
+	return rc;
+
+bad:
+	error("calibrate: %s", cause);
+	free(cause);
+	return EXIT_USAGE;
+}
+
+const struct cmd_entry cmd_calibrate_entry = {
+	.name = "calibrate",
+	.args = "EXPERIMENT.ini [--repeats K] [--db FILE] [--rounds N] "
+	    "[--order ORDER] [--alpha A] [--seed N] [--quiet]",
+	.summary = "A/A runs: the noise floor and false-positive rate",
+	.help =
+"Runs the experiment with its baseline arm in every arm's place: the same\n"
+"plan and interleaving, host settings, drop-caches and timeouts, the other\n"
+"arms renamed BASE.2, BASE.3... The run lasts K x its rounds; each block of\n"
+"rounds is one A/A comparison (Mann-Whitney U, as abbench stat tests). It\n"
+"is stored as a calibration of the experiment on this host class (the\n"
+"run's `host-class` config, else its host name), named NAME.calibration so\n"
+"that nightly's history never takes it for a night.\n"
+"\n"
+"Per benchmark and unit it records and prints: n (executions, all arms;\n"
+"a gobench invocation's lines count once, by their median), the noise\n"
+"(MAD / median, and the +- of the median's 95% CI at the experiment's\n"
+"rounds), the MDE at the experiment's rounds (abbench power --help), and\n"
+"how many of the K comparisons between identical arms were flagged at\n"
+"alpha. More flagged comparisons than alpha allows (binomial P < 0.01)\n"
+"is marked DRIFT?: drift or order effects that the interleaving does not\n"
+"cancel.\n"
+"\n"
+"abbench power takes its noise from the latest calibration, and\n"
+"abbench nightly --threshold auto its per-benchmark thresholds.\n"
+"\n"
+"  --repeats K      A/A comparisons per benchmark (default 5)\n"
+"  --db FILE        the database (default $ABBENCH_DB or ./abbench.db)\n"
+"  --rounds N       rounds of one comparison (default: the file's)\n"
+"  --order ORDER    override the file's order (alternate, abba, random,\n"
+"                   sequential)\n"
+"  --alpha A        level of the comparisons (default 0.05)\n"
+"  --seed N         seed of a random order\n"
+"  --quiet          no progress\n"
+"\n"
+"Exit status: 0, 1 when identical arms differed more often than alpha\n"
+"allows (or the run failed), 2 on a usage or input error.\n",
+	.exec = cmd_calibrate_exec,
+};

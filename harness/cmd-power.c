@@ -1,0 +1,247 @@
+/*
+ * abbench power: what a run could have seen. Per benchmark and unit of the
+ * baseline arm: the executions, the noise, the minimum detectable effect
+ * of the U test at the run's size and the rounds needed for --effect, by
+ * a smoothed bootstrap of the measured samples (stats/power.h).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cmd.h"
+#include "harness/powerdata.h"
+#include "lib/util.h"
+#include "results/store.h"
+
+/* Columns of UTF-8 text: bytes that do not continue a character. */
+static int
+power_cols(const char *s)
+{
+	int	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* The advice as a table. */
+static void
+power_print(const struct padvice *a, FILE *fp)
+{
+	size_t	i, w = strlen("benchmark"), wu = strlen("unit");
+	char	eff[32], noise[32], ci[48], mde[32], n[48], rounds[64];
+	int	split = 0;
+
+	if (a->calib_run != 0)
+		fprintf(fp, "noise: from calibration run %" PRId64 " of '%s' "
+		    "on host class '%s' (%d repeat%s of %d rounds, arms "
+		    "pooled)\n", a->calib_run, a->name, a->host_class,
+		    a->calib_repeats, a->calib_repeats == 1 ? "" : "s",
+		    a->calib_rounds);
+	else
+		fprintf(fp, "noise: from the run's baseline arm '%s' (no "
+		    "calibration of '%s' on host class '%s')\n",
+		    a->baseline_arm, a->name, a->host_class);
+	padvice_pct(a->effect, eff, sizeof(eff));
+	fprintf(fp, "test: Mann-Whitney U, alpha %g, power %g; smoothed "
+	    "bootstrap, %u resamples, seed %" PRIu64 "\n", a->opt.alpha,
+	    a->opt.power, a->opt.reps, a->opt.seed);
+	fprintf(fp, "n: executions per arm (baseline+other); each counts "
+	    "once, by the median of its lines\n\n");
+	for (i = 0; i < a->n; i++) {
+		if (strlen(a->rows[i].benchmark) > w)
+			w = strlen(a->rows[i].benchmark);
+		if (strlen(a->rows[i].unit) > wu)
+			wu = strlen(a->rows[i].unit);
+	}
+	snprintf(rounds, sizeof(rounds), "rounds for %s", eff);
+	fprintf(fp, "%-*s  %-*s  %-9s  %-9s  %-9s  %-8s  %s\n", (int)w,
+	    "benchmark", (int)wu, "unit", "n", "MAD/med", "median CI",
+	    "MDE", rounds);
+	for (i = 0; i < a->n; i++) {
+		const struct padvice_row	*r = &a->rows[i];
+
+		snprintf(n, sizeof(n), "%zu+%zu%s", r->n_base, r->n_cand,
+		    r->nlines > r->n_base ? "*" : "");
+		if (r->nlines > r->n_base)
+			split = 1;
+		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
+		if (isinf(r->noise.ci_half_rel))
+			snprintf(ci, sizeof(ci), "\xc2\xb1 \xe2\x88\x9e");
+		else {
+			char	p[32];
+
+			padvice_pct(r->noise.ci_half_rel, p, sizeof(p));
+			snprintf(ci, sizeof(ci), "\xc2\xb1 %s", p);
+		}
+		padvice_pct(r->mde, mde, sizeof(mde));
+		if (r->rounds == 0)
+			snprintf(rounds, sizeof(rounds), "> %zu",
+			    a->opt.max_n);
+		else
+			snprintf(rounds, sizeof(rounds), "%zu", r->rounds);
+		/* The UTF-8 "±" and "∞" are 2 and 3 bytes, one column. */
+		fprintf(fp, "%-*s  %-*s  %-9s  %-9s  %-*s  %-*s  %s%s\n",
+		    (int)w, r->benchmark, (int)wu, r->unit, n, noise,
+		    9 + (int)(strlen(ci) - power_cols(ci)), ci,
+		    8 + (int)(strlen(mde) - power_cols(mde)), mde, rounds,
+		    r->from_calibration || a->calib_run == 0 ? "" :
+		    " (noise of this run: not in the calibration)");
+	}
+	if (split)
+		fprintf(fp, "\n* several lines per execution (gobench "
+		    "-test.count): n counts executions, not lines\n");
+}
+
+static int
+cmd_power_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "effect", required_argument, NULL, 'e' },
+		{ "power", required_argument, NULL, 'p' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "reps", required_argument, NULL, 'R' },
+		{ "max-rounds", required_argument, NULL, 'M' },
+		{ "no-calibration", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct power_options	 o;
+	struct padvice		 a;
+	struct store_run	 run;
+	struct store		*st = NULL;
+	const char		*db = NULL;
+	char			*cause = NULL;
+	double			 effect = 0.02;
+	long long		 v;
+	int			 c, use_cal = 1;
+
+	power_options_init(&o);
+	o.max_n = 2000;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'e':
+			if (padvice_parse_pct(optarg, &effect) == -1) {
+				error("power: --effect '%s' is not a "
+				    "percentage in (0, 1000)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			if (parse_double(optarg, &o.power, &cause) == -1 ||
+			    !(o.power > 0 && o.power < 1))
+				goto bad_frac;
+			break;
+		case 'a':
+			if (parse_double(optarg, &o.alpha, &cause) == -1 ||
+			    !(o.alpha > 0 && o.alpha < 1))
+				goto bad_frac;
+			break;
+		case 's':
+			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
+				goto bad;
+			o.seed = (uint64_t)v;
+			break;
+		case 'R':
+			if (parse_int(optarg, 10, 1000000, &v, &cause) == -1)
+				goto bad;
+			o.reps = (unsigned)v;
+			break;
+		case 'M':
+			if (parse_int(optarg, 2, 1000000, &v, &cause) == -1)
+				goto bad;
+			o.max_n = (size_t)v;
+			break;
+		case 'C':
+			use_cal = 0;
+			break;
+		default:
+			error("power: unknown option '%s' (see abbench power "
+			    "--help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (cmd_open_run("power", db, argc, argv, &st, &run) == -1)
+		return EXIT_USAGE;
+	if (padvice_compute(st, run.id, effect, &o, PADVICE_MDE |
+	    PADVICE_ROUNDS | (use_cal ? PADVICE_CALIBRATION : 0), &a,
+	    &cause) == -1) {
+		error("power: %s", cause);
+		free(cause);
+		store_run_release(&run);
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	printf("run %" PRId64 " (%s)\n", run.id, run.name);
+	power_print(&a, stdout);
+	if (a.n == 0)
+		warning("power: run %" PRId64 " has no samples in its baseline "
+		    "arm", run.id);
+	padvice_release(&a);
+	store_run_release(&run);
+	store_close(st);
+	return EXIT_OK;
+
+bad_frac:
+	free(cause);
+	error("power: '%s' is not in (0, 1)", optarg);
+	return EXIT_USAGE;
+bad:
+	error("power: %s", cause);
+	free(cause);
+	return EXIT_USAGE;
+}
+
+const struct cmd_entry cmd_power_entry = {
+	.name = "power",
+	.args = "--db FILE RUN [--effect PCT] [--power P] [--alpha A] "
+	    "[--seed N] [--reps N] [--max-rounds N] [--no-calibration]",
+	.summary = "what a run could have detected: noise, MDE, rounds needed",
+	.help =
+"For every benchmark and unit of the run's baseline arm: n (executions per\n"
+"arm), the noise (MAD / median, and the +- of the median's 95% confidence\n"
+"interval that benchstat prints, at this n), the minimum detectable effect\n"
+"(MDE: the smallest relative change the two-sided Mann-Whitney U test at\n"
+"this n and --alpha detects with probability --power), and the rounds per\n"
+"arm needed to detect --effect.\n"
+"\n"
+"Method: power is estimated by resampling the measured samples, not from a\n"
+"normal formula, so it holds for skewed and bimodal samples: a smoothed\n"
+"bootstrap (draws with replacement plus a Gaussian kernel of Silverman's\n"
+"bandwidth, variance kept) makes both arms, the candidate arm multiplied by\n"
+"(1 + effect); the power is the fraction of --reps replicates the U test\n"
+"(the test of abbench stat) finds significant. The RNG is GSL's mt19937\n"
+"with --seed, reset for every estimate. The MDE is found by bisection on\n"
+"the effect, the rounds by a search on n.\n"
+"\n"
+"The noise comes from the latest calibration (abbench calibrate) of the\n"
+"run's experiment on its host class when there is one, else from the\n"
+"run's baseline arm; the output says which. n counts executions: when a\n"
+"gobench invocation prints a benchmark several times (-test.count), its\n"
+"lines are not independent and count once, by their median (abbench stat\n"
+"keeps benchstat's view, every line a sample).\n"
+"\n"
+"  --db FILE          the database (default $ABBENCH_DB or ./abbench.db)\n"
+"  --effect PCT       the change that matters, percent (default 2)\n"
+"  --power P          the wanted power (default 0.8)\n"
+"  --alpha A          the test's level (default 0.05)\n"
+"  --seed N           seed of the resampling (default 1)\n"
+"  --reps N           replicates per power estimate (default 400)\n"
+"  --max-rounds N     search bound for the rounds (default 2000)\n"
+"  --no-calibration   the run's own baseline arm even if calibrated\n"
+"\n"
+"Exit status: 0, or 2 on a usage or database error.\n",
+	.exec = cmd_power_exec,
+};

@@ -1,0 +1,176 @@
+/*
+ * The end of `abbench run`: for each benchmark that came out `~` (no
+ * significant difference, as abbench stat prints it), one line when the
+ * measured noise could not have shown the effect the user cares about,
+ * with the rounds that would. Silent otherwise.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/powerdata.h"
+#include "harness/run-advice.h"
+#include "lib/util.h"
+#include "results/store.h"
+#include "stats/benchmath.h"
+
+struct advice_key {
+	char	**bench;
+	char	**unit;
+	size_t	  n, cap;
+};
+
+static int
+advice_keep(const char *benchmark, const char *unit, void *arg)
+{
+	const struct advice_key	*k = arg;
+	size_t			 i;
+
+	for (i = 0; i < k->n; i++)
+		if (strcmp(k->bench[i], benchmark) == 0 &&
+		    strcmp(k->unit[i], unit) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+advice_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The (benchmark, unit) pairs where some arm is `~` against the first. */
+static int
+advice_unchanged(struct store *st, const struct store_run *run,
+    struct advice_key *k, char **cause)
+{
+	struct store_value	*v = NULL;
+	struct bm_ucache	*uc;
+	size_t			 nv = 0, i, j, a, n1, n2;
+	double			*x1, *x2;
+
+	if (store_values(st, run->id, NULL, 0, &v, &nv, cause) == -1)
+		return -1;
+	uc = bm_ucache_new();
+	x1 = xcalloc(nv + 1, sizeof(*x1));
+	x2 = xcalloc(nv + 1, sizeof(*x2));
+	for (i = 0; i < nv; i++) {
+		if (strcmp(v[i].arm, run->arms[0]) != 0 ||
+		    advice_keep(v[i].benchmark, v[i].unit, k))
+			continue;
+		/* First time this (benchmark, unit): test every arm. */
+		for (j = 0; j < i; j++)
+			if (strcmp(v[j].arm, run->arms[0]) == 0 &&
+			    strcmp(v[j].benchmark, v[i].benchmark) == 0 &&
+			    strcmp(v[j].unit, v[i].unit) == 0)
+				break;
+		if (j < i)
+			continue;
+		for (a = 1; a < run->narms; a++) {
+			struct bm_comparison	c;
+			int			same;
+
+			n1 = n2 = 0;
+			for (j = 0; j < nv; j++) {
+				if (strcmp(v[j].benchmark, v[i].benchmark) ||
+				    strcmp(v[j].unit, v[i].unit))
+					continue;
+				if (strcmp(v[j].arm, run->arms[0]) == 0)
+					x1[n1++] = v[j].value;
+				else if (strcmp(v[j].arm, run->arms[a]) == 0)
+					x2[n2++] = v[j].value;
+			}
+			if (n2 == 0)
+				continue;
+			qsort(x1, n1, sizeof(*x1), advice_cmp_double);
+			qsort(x2, n2, sizeof(*x2), advice_cmp_double);
+			bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, 0.05, uc,
+			    &c);
+			same = !(c.p <= c.alpha);
+			bm_comparison_release(&c);
+			if (same) {
+				XGROW(k->bench, k->n, k->cap);
+				k->unit = xreallocarray(k->unit, k->cap,
+				    sizeof(*k->unit));
+				k->bench[k->n] = xstrdup(v[i].benchmark);
+				k->unit[k->n] = xstrdup(v[i].unit);
+				k->n++;
+				break;
+			}
+		}
+	}
+	free(x1);
+	free(x2);
+	bm_ucache_free(uc);
+	store_values_free(v, nv);
+	return 0;
+}
+
+void
+run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
+{
+	struct store		*st;
+	struct store_run	 run;
+	struct advice_key	 k;
+	struct power_options	 o;
+	struct padvice		 a;
+	char			*cause = NULL, e[32], m[32], noise[32];
+	size_t			 i;
+
+	memset(&k, 0, sizeof(k));
+	memset(&run, 0, sizeof(run));
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL)
+		goto fail;
+	if (store_run_get(st, run_id, &run, &cause) == -1 ||
+	    run.narms < 2 || advice_unchanged(st, &run, &k, &cause) == -1 ||
+	    k.n == 0)
+		goto out;
+	power_options_init(&o);
+	o.reps = 200;
+	o.max_n = 2000;
+	if (padvice_compute_some(st, run_id, effect, &o, PADVICE_MDE |
+	    PADVICE_ROUNDS | PADVICE_CALIBRATION, advice_keep, &k, &a,
+	    &cause) == -1)
+		goto out;
+	padvice_pct(effect, e, sizeof(e));
+	for (i = 0; i < a.n; i++) {
+		const struct padvice_row	*r = &a.rows[i];
+
+		if (!(r->mde > effect))
+			continue;
+		padvice_pct(r->mde, m, sizeof(m));
+		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
+		if (r->rounds > 0)
+			fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
+			    "(MAD/median %s%s, MDE %s); %zu rounds would\n",
+			    r->benchmark, r->unit, e, r->n_base, r->n_cand,
+			    noise, r->from_calibration ? " calibrated" : "",
+			    m, r->rounds);
+		else
+			fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
+			    "(MAD/median %s%s, MDE %s); not even %zu rounds "
+			    "would\n", r->benchmark, r->unit, e, r->n_base,
+			    r->n_cand, noise, r->from_calibration ?
+			    " calibrated" : "", m, o.max_n);
+	}
+	padvice_release(&a);
+out:
+	for (i = 0; i < k.n; i++) {
+		free(k.bench[i]);
+		free(k.unit[i]);
+	}
+	free(k.bench);
+	free(k.unit);
+	store_run_release(&run);
+	store_close(st);
+fail:
+	if (cause != NULL)
+		warning("power advice: %s", cause);
+	free(cause);
+}

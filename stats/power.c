@@ -1,0 +1,321 @@
+/*
+ * Noise, power, minimum detectable effect and rounds needed, by a smoothed
+ * bootstrap of measured samples through the U test of benchmath (see
+ * power.h for the method).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "lib/util.h"
+#include "stats/benchmath.h"
+#include "stats/power.h"
+
+static int
+power_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double *
+power_sorted_copy(const double *xs, size_t n)
+{
+	double	*s = xcalloc(n ? n : 1, sizeof(*s));
+
+	memcpy(s, xs, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), power_cmp_double);
+	return s;
+}
+
+void
+power_noise(const double *xs, size_t n, size_t n_at, double confidence,
+    struct power_noise *out)
+{
+	struct quantile_ci	 ci;
+	double			*s, *dev, lo, hi, a, b;
+	size_t			 i;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->n_at = n_at ? n_at : n;
+	out->median = out->mad_rel = out->ci_half_rel = NAN;
+	if (n == 0)
+		return;
+	s = power_sorted_copy(xs, n);
+	out->median = stats_quantile_sorted(s, n, 0.5);
+	dev = xcalloc(n, sizeof(*dev));
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(s[i] - out->median);
+	qsort(dev, n, sizeof(*dev), power_cmp_double);
+	if (out->median != 0)
+		out->mad_rel = stats_quantile_sorted(dev, n, 0.5) /
+		    fabs(out->median);
+	free(dev);
+
+	quantile_ci((int)out->n_at, 0.5, confidence, &ci);
+	if (ci.lo_order < 1 || ci.hi_order > (int)out->n_at)
+		out->ci_half_rel = INFINITY;
+	else if (out->median != 0) {
+		if (out->n_at == n) {
+			lo = s[ci.lo_order - 1];
+			hi = s[ci.hi_order - 1];
+		} else {
+			/* E[U(k)] = k / (n + 1) for the k-th of n. */
+			lo = stats_quantile_sorted(s, n, (double)ci.lo_order /
+			    ((double)out->n_at + 1));
+			hi = stats_quantile_sorted(s, n, (double)ci.hi_order /
+			    ((double)out->n_at + 1));
+		}
+		/* benchstat's "± x%": the larger side. */
+		a = hi / out->median - 1;
+		b = 1 - lo / out->median;
+		out->ci_half_rel = a > b ? a : b;
+	}
+	free(s);
+}
+
+void
+power_options_init(struct power_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = 0.05;
+	o->power = 0.8;
+	o->reps = 400;
+	o->seed = 1;
+	o->max_effect = 10;
+	o->max_n = 10000;
+}
+
+double
+power_min_p(size_t n1, size_t n2)
+{
+	double	lc;
+
+	if (n1 == 0 || n2 == 0)
+		return 1;
+	lc = lgamma((double)(n1 + n2) + 1) - lgamma((double)n1 + 1) -
+	    lgamma((double)n2 + 1);
+	return fmin(1, 2 * exp(-lc));
+}
+
+/* The smoothing of the bootstrap: centre, bandwidth and shrink factor. */
+struct power_kernel {
+	double	mean, h, shrink;
+};
+
+static void
+power_kernel_init(const double *s /* sorted */, size_t n,
+    struct power_kernel *k)
+{
+	double	sum = 0, ss = 0, sd, iqr, spread;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		sum += s[i];
+	k->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (s[i] - k->mean) * (s[i] - k->mean);
+	sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	iqr = (stats_quantile_sorted(s, n, 0.75) -
+	    stats_quantile_sorted(s, n, 0.25)) / 1.34;
+	spread = iqr > 0 && iqr < sd ? iqr : sd;
+	/* Silverman's rule of thumb. */
+	k->h = 0.9 * spread * pow((double)n, -0.2);
+	k->shrink = sd > 0 ? 1 / sqrt(1 + k->h * k->h / (sd * sd)) : 1;
+}
+
+static void
+power_draw(gsl_rng *rng, const double *s, size_t n,
+    const struct power_kernel *k, double scale, double *out, size_t m)
+{
+	size_t	i;
+	double	x;
+
+	for (i = 0; i < m; i++) {
+		x = s[gsl_rng_uniform_int(rng, n)];
+		if (k->h > 0)
+			x = k->mean + (x - k->mean +
+			    gsl_ran_gaussian_ziggurat(rng, k->h)) * k->shrink;
+		out[i] = x * scale;
+	}
+	qsort(out, m, sizeof(*out), power_cmp_double);
+}
+
+static double
+power_at_sorted(const double *s, size_t n, const struct power_kernel *k,
+    size_t na, size_t nb, double effect, const struct power_options *o,
+    struct bm_ucache *cache)
+{
+	gsl_rng		*rng;
+	double		*a, *b, p;
+	unsigned	 r, hits = 0;
+	char		*why = NULL;
+
+	if (n == 0 || na == 0 || nb == 0 || o->reps == 0 ||
+	    power_min_p(na, nb) > o->alpha)
+		return 0;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, (unsigned long)o->seed);
+	a = xcalloc(na, sizeof(*a));
+	b = xcalloc(nb, sizeof(*b));
+	for (r = 0; r < o->reps; r++) {
+		power_draw(rng, s, n, k, 1, a, na);
+		power_draw(rng, s, n, k, 1 + effect, b, nb);
+		if (utest_mann_whitney(a, na, b, nb, cache, &p, &why) == -1) {
+			/* All equal: no difference to see. */
+			free(why);
+			why = NULL;
+			continue;
+		}
+		if (p <= o->alpha)
+			hits++;
+	}
+	free(a);
+	free(b);
+	gsl_rng_free(rng);
+	return (double)hits / (double)o->reps;
+}
+
+double
+power_at(const double *xs, size_t n, size_t na, size_t nb, double effect,
+    const struct power_options *o, struct bm_ucache *cache)
+{
+	struct power_kernel	 k;
+	double			*s, pw;
+
+	if (n == 0)
+		return 0;
+	s = power_sorted_copy(xs, n);
+	power_kernel_init(s, n, &k);
+	pw = power_at_sorted(s, n, &k, na, nb, effect, o, cache);
+	free(s);
+	return pw;
+}
+
+double
+power_mde(const double *xs, size_t n, size_t na, size_t nb,
+    const struct power_options *o, struct bm_ucache *cache)
+{
+	struct power_kernel	 k;
+	double			*s, lo, hi, mid;
+	int			 i;
+
+	if (n == 0 || power_min_p(na, nb) > o->alpha)
+		return INFINITY;
+	s = power_sorted_copy(xs, n);
+	power_kernel_init(s, n, &k);
+	hi = o->max_effect;
+	if (power_at_sorted(s, n, &k, na, nb, hi, o, cache) < o->power) {
+		free(s);
+		return INFINITY;
+	}
+	/* Bisection on log(effect) between 1e-6 and the bound. */
+	lo = 1e-6;
+	if (power_at_sorted(s, n, &k, na, nb, lo, o, cache) >= o->power) {
+		free(s);
+		return lo;
+	}
+	for (i = 0; i < 60 && hi / lo > 1.005; i++) {
+		mid = sqrt(lo * hi);
+		if (power_at_sorted(s, n, &k, na, nb, mid, o, cache) >=
+		    o->power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	free(s);
+	return hi;
+}
+
+size_t
+power_rounds(const double *xs, size_t n, double effect, size_t hint,
+    const struct power_options *o, struct bm_ucache *cache)
+{
+	struct power_kernel	 k;
+	double			*s;
+	size_t			 lo, hi, mid;
+
+	if (n == 0)
+		return 0;
+	s = power_sorted_copy(xs, n);
+	power_kernel_init(s, n, &k);
+	/*
+	 * Bracket [lo, hi] with power(lo) < target <= power(hi), from the
+	 * hint (halving or doubling), then bisect.
+	 */
+	hi = hint >= 2 ? (hint > o->max_n ? o->max_n : hint) : 2;
+	lo = 1;
+	if (power_at_sorted(s, n, &k, hi, hi, effect, o, cache) >= o->power) {
+		while (hi > 2) {
+			mid = hi / 2;
+			if (power_at_sorted(s, n, &k, mid, mid, effect, o,
+			    cache) < o->power) {
+				lo = mid;
+				break;
+			}
+			hi = mid;
+		}
+	} else {
+		for (;;) {
+			lo = hi;
+			if (hi >= o->max_n) {
+				free(s);
+				return 0;
+			}
+			hi = hi * 2 > o->max_n ? o->max_n : hi * 2;
+			if (power_at_sorted(s, n, &k, hi, hi, effect, o,
+			    cache) >= o->power)
+				break;
+		}
+	}
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (power_at_sorted(s, n, &k, mid, mid, effect, o, cache) >=
+		    o->power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	free(s);
+	return hi;
+}
+
+size_t
+power_group_medians(const int64_t *g, const double *x, size_t n,
+    double *out)
+{
+	size_t	 i, j, m = 0, start;
+	int64_t	*firsts;
+	double	*tmp;
+	size_t	 nf = 0;
+
+	if (n == 0)
+		return 0;
+	/* Groups in order of first appearance; O(n * groups) is plenty
+	 * for the few hundred executions of a run. */
+	firsts = xcalloc(n, sizeof(*firsts));
+	tmp = xcalloc(n, sizeof(*tmp));
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nf; j++)
+			if (firsts[j] == g[i])
+				break;
+		if (j == nf)
+			firsts[nf++] = g[i];
+	}
+	for (j = 0; j < nf; j++) {
+		start = 0;
+		for (i = 0; i < n; i++)
+			if (g[i] == firsts[j])
+				tmp[start++] = x[i];
+		qsort(tmp, start, sizeof(*tmp), power_cmp_double);
+		out[m++] = stats_quantile_sorted(tmp, start, 0.5);
+	}
+	free(firsts);
+	free(tmp);
+	return m;
+}
