@@ -703,16 +703,6 @@ report_nightly(struct report *r)
 }
 
 static void
-report_rmtree_flat(const char *dir, const struct plot_list *l)
-{
-	size_t	i;
-
-	for (i = 0; i < l->n; i++)
-		(void)unlink(l->v[i].path);
-	(void)rmdir(dir);
-}
-
-static void
 report_plots(struct report *r)
 {
 	struct plot_options	 po;
@@ -729,14 +719,15 @@ report_plots(struct report *r)
 	}
 	memset(&po, 0, sizeof(po));
 	if (r->html) {
-		char	tmpl[] = "/tmp/abbench-report.XXXXXX";
+		char	*tmpl = tmp_path("abbench-report.XXXXXX");
 
 		if (mkdtemp(tmpl) == NULL) {
 			report_para(r, "No plots: cannot make a temporary "
 			    "directory.");
+			free(tmpl);
 			return;
 		}
-		dir = xstrdup(tmpl);
+		dir = tmpl;
 		po.format = PLOT_SVG;
 	} else {
 		/* FILE.md -> FILE-plots/ beside it. */
@@ -789,8 +780,9 @@ report_plots(struct report *r)
 	}
 	if (list.n == 0 && rc == 0)
 		report_para(r, "The run has no samples to plot.");
+	/* Whatever the plot left there, also when it failed half way. */
 	if (r->html)
-		report_rmtree_flat(dir, &list);
+		(void)rmtree(dir, NULL);
 	plot_list_release(&list);
 	free(dir);
 }

@@ -135,7 +135,7 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	o.reps = 200;
 	o.max_n = 2000;
 	if (padvice_compute_some(st, run_id, effect, &o, PADVICE_MDE |
-	    PADVICE_ROUNDS | PADVICE_CALIBRATION, advice_keep, &k, &a,
+	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
 	    &cause) == -1)
 		goto out;
 	padvice_pct(effect, e, sizeof(e));

@@ -308,7 +308,10 @@ steady_name(const struct workload *wl, const struct arm *arm,
 		if (strcmp(wl->axes[i].key, "quota") == 0)
 			q = NULL;
 	}
-	if (q != NULL && strcmp(q, "leaf") != 0)
+	/* No quota reads "noquota", as the seed reports name it. */
+	if (q != NULL && strcmp(q, "none") == 0)
+		strbuf_adds(&sb, "/noquota");
+	else if (q != NULL && strcmp(q, "leaf") != 0)
 		strbuf_addf(&sb, "/quota=%s", q);
 	for (i = 0; i < wl->naxes; i++) {
 		const char	*k = wl->axes[i].key;
@@ -316,7 +319,11 @@ steady_name(const struct workload *wl, const struct arm *arm,
 		if (strcmp(k, "program") == 0 || strcmp(k, "sandboxes") == 0 ||
 		    strcmp(k, "cpu") == 0)
 			continue;
-		strbuf_addf(&sb, "/%s=%s", k, wl->axes[i].value);
+		if (strcmp(k, "quota") == 0 &&
+		    strcmp(wl->axes[i].value, "none") == 0)
+			strbuf_adds(&sb, "/noquota");
+		else
+			strbuf_addf(&sb, "/%s=%s", k, wl->axes[i].value);
 	}
 	return strbuf_detach(&sb);
 }

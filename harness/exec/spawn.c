@@ -202,6 +202,12 @@ spawn_child(void *arg)
 		 */
 		char	go;
 
+		/*
+		 * Our copy of the write end goes first: if the parent dies
+		 * (kill -9) the read sees EOF instead of blocking forever
+		 * with the parent's descriptors (its host locks) inherited.
+		 */
+		close(a->gop[1]);
 		if (write(a->syncp[1], "R", 1) != 1 ||
 		    read(a->gop[0], &go, 1) != 1)
 			_exit(127);

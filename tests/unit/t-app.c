@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/core/experiment.h"
+#include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 #include "tests/unit/tap.h"
 
@@ -217,6 +219,23 @@ main(void)
 	sample_result_release(&r);
 
 	experiment_free(e);
+	/* The gofer report's rows: quota=none reads noquota. */
+	e = load("[experiment]\n[arm a]\n[workload gofer]\n"
+	    "type = idle-memory\nquota = none parent\nname-tags = vcpus\n");
+	tap_ok(e != NULL && e->nworkloads == 2, "a quota matrix loads");
+	if (e != NULL) {
+		s = lc_name(&e->workloads[0], &e->arms[0], "GoferMem");
+		snprintf(want, sizeof want, "GoferMem/vcpus=%ld/noquota",
+		    sysconf(_SC_NPROCESSORS_ONLN));
+		tap_str_eq(s, want, "quota = none names the row noquota");
+		free(s);
+		s = lc_name(&e->workloads[1], &e->arms[0], "GoferMem");
+		snprintf(want, sizeof want, "GoferMem/vcpus=%ld/quota=parent",
+		    sysconf(_SC_NPROCESSORS_ONLN));
+		tap_str_eq(s, want, "quota = parent stays quota=parent");
+		free(s);
+		experiment_free(e);
+	}
 	e = load("[experiment]\n[arm a]\n[workload I]\ntype = app\n"
 	    "app = iperf\noperation = Sideways\n");
 	tap_ok(e == NULL, "iperf operation other than Download/Upload: "
