@@ -835,7 +835,8 @@ struct shape_ctx {
 };
 
 /* The benchmark name without its KEY=VALUE parts for the x key and the
- * ignored keys: the same series on every shape. */
+ * ignored keys, and without a -N suffix: the same series on every
+ * shape. */
 static char *
 shape_series_name(const char *bench, const char *xkey,
     const struct strvec *ignore)
@@ -865,6 +866,18 @@ shape_series_name(const char *bench, const char *xkey,
 		}
 		first = 0;
 		p = end != NULL ? end + 1 : p + n;
+	}
+	/* The -N (GOMAXPROCS, the shape's vcpus) suffix of a benchfmt
+	 * name is the shape's too. */
+	if (sb.len > 2) {
+		size_t	e = sb.len;
+
+		while (e > 0 && sb.buf[e - 1] >= '0' && sb.buf[e - 1] <= '9')
+			e--;
+		if (e < sb.len && e > 1 && sb.buf[e - 1] == '-') {
+			sb.buf[e - 1] = '\0';
+			sb.len = e - 1;
+		}
 	}
 	return sb.len > 0 ? strbuf_detach(&sb) : xstrdup(bench);
 }
