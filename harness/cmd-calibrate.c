@@ -365,6 +365,7 @@ cmd_calibrate_exec(int argc, char **argv)
 	struct run_options	 ro;
 	struct power_options	 po;
 	struct experiment	*e = NULL, *aa = NULL;
+	struct experiment	 tmp;	/* the table checks and parses */
 	struct store		*st = NULL;
 	const char		*db = NULL;
 	char			*cause = NULL, *text = NULL, *aatext = NULL;
@@ -374,6 +375,7 @@ cmd_calibrate_exec(int argc, char **argv)
 	int			 c, repeats = 5, rounds = -1, rc, excess = 0;
 
 	memset(&ro, 0, sizeof(ro));
+	memset(&tmp, 0, sizeof(tmp));
 	power_options_init(&po);
 	optind = 1;
 	opterr = 0;
@@ -388,18 +390,18 @@ cmd_calibrate_exec(int argc, char **argv)
 				goto bad;
 			repeats = (int)v;
 			break;
+		/* The experiment's own keys: parsed by its table. */
 		case 'r':
-			if (parse_int(optarg, 1, 1000000, &v, &cause) == -1)
+			if (experiment_set(&tmp, "rounds", optarg,
+			    &cause) == -1)
 				goto bad;
-			rounds = (int)v;
+			rounds = tmp.rounds;
 			break;
 		case 'o':
-			if (run_order_parse(optarg, &ro.order) == -1) {
-				error("calibrate: unknown order '%s' "
-				    "(alternate, abba, random, sequential)",
-				    optarg);
-				return EXIT_USAGE;
-			}
+			if (experiment_set(&tmp, "order", optarg,
+			    &cause) == -1)
+				goto bad;
+			ro.order = tmp.order;
 			ro.order_set = 1;
 			break;
 		case 'a':
@@ -412,9 +414,10 @@ cmd_calibrate_exec(int argc, char **argv)
 			}
 			break;
 		case 's':
-			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
+			if (experiment_set(&tmp, "seed", optarg,
+			    &cause) == -1)
 				goto bad;
-			ro.seed = (uint64_t)v;
+			ro.seed = tmp.seed;
 			ro.seed_set = 1;
 			break;
 		case 'q':
