@@ -70,6 +70,25 @@ plot_quote(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, '\'');
 }
 
+/*
+ * A label of `set xtics ("label" pos, ...)`: gnuplot reads it as a
+ * format for the tic's value, so '%' is doubled (an arm named "a%n" or
+ * "%" would make gnuplot fail, "a%s" would be rewritten).
+ */
+static void
+plot_quote_tic(struct strbuf *sb, const char *s)
+{
+	struct strbuf	t = STRBUF_INIT;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '%')
+			strbuf_addc(&t, '%');
+		strbuf_addc(&t, *s);
+	}
+	plot_quote(sb, t.buf != NULL ? t.buf : "");
+	strbuf_release(&t);
+}
+
 /* A label inside a data block: double quotes, none inside. */
 static void
 plot_data_label(struct strbuf *sb, const char *s)
@@ -346,7 +365,7 @@ plot_script_samples(struct plot_ctx *pc, const struct plot_group *g,
 	for (a = 0; a < pc->run.narms; a++) {
 		if (a > 0)
 			strbuf_adds(sb, ", ");
-		plot_quote(sb, pc->run.arms[a]);
+		plot_quote_tic(sb, pc->run.arms[a]);
 		strbuf_addf(sb, " %zu", a + 1);
 	}
 	strbuf_adds(sb, ")\nset style fill transparent solid 0.15 border\n"

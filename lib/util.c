@@ -587,6 +587,48 @@ parse_size(const char *s, uint64_t *bytes, char **cause)
 }
 
 int
+utf8_valid(const char *text, size_t len, size_t *bad_off)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i = 0, n, k;
+	uint32_t		 c, min;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((s[i] & 0xe0) == 0xc0) {
+			n = 1;
+			c = s[i] & 0x1f;
+			min = 0x80;
+		} else if ((s[i] & 0xf0) == 0xe0) {
+			n = 2;
+			c = s[i] & 0x0f;
+			min = 0x800;
+		} else if ((s[i] & 0xf8) == 0xf0) {
+			n = 3;
+			c = s[i] & 0x07;
+			min = 0x10000;
+		} else
+			goto bad;
+		for (k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				goto bad;
+			c = (c << 6) | (s[i + k] & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			goto bad;
+		i += n + 1;
+	}
+	return 1;
+bad:
+	if (bad_off != NULL)
+		*bad_off = i;
+	return 0;
+}
+
+int
 parse_uint64(const char *s, uint64_t *out, char **cause)
 {
 	unsigned long long	 v;

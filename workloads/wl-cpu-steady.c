@@ -75,10 +75,11 @@ static const struct opt_spec steady_opts[] = {
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
 	    "for runsc, else self" },
-	{ "overhead-floor", OPT_FLOAT, 0, "0.005", 0, 4096, NULL,
-	    "overhead/app-cpu is not reported when the application used "
-	    "less CPU than this (in CPUs) over the window: a ratio over a "
-	    "near-zero denominator is noise (Getppid under ptrace)" },
+	{ "overhead-floor", OPT_FLOAT, 0, "0.02", 0, 1, NULL,
+	    "overhead/app-cpu is not reported when the application's CPU "
+	    "is below this fraction of the sandbox's CPU (0.02: a ratio "
+	    "above 49): the ratio then measures the noise of a near-zero "
+	    "denominator (Getppid under ptrace: ~1%)" },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
 	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
@@ -764,15 +765,17 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	}
 	if (cpuwork_compute(&w, &m, &cause) == -1)
 		goto fail;
-	ofloor = workload_get_float(wl, arm, "overhead-floor", 0.005);
-	if (m.app_cpus >= ofloor)
+	ofloor = workload_get_float(wl, arm, "overhead-floor", 0.02);
+	if (m.app_cpus >= ofloor * m.sandbox_cpus)
 		sample_result_add(out, name, "overhead/app-cpu", m.overhead);
 	else
 		warning("%s: overhead/app-cpu not reported: the application "
-		    "used %.4g CPUs, below overhead-floor %g", name,
-		    m.app_cpus, ofloor);
+		    "used %.3g%% of the sandbox's CPU (%.4g of %.4g CPUs), "
+		    "below overhead-floor %g", name, m.app_cpus /
+		    m.sandbox_cpus * 100, m.app_cpus, m.sandbox_cpus,
+		    ofloor);
 	strvec_pushf(&out->config, "overhead-floor: overhead/app-cpu is "
-	    "reported only where app-cpus >= %g", ofloor);
+	    "reported only where app-cpus >= %g x sandbox-cpus", ofloor);
 	sample_result_add(out, name, "host-ctxsw/s", m.host_ctxsw_per_s);
 	sample_result_add(out, name, "work/s", m.work_per_s);
 	sample_result_add(out, name, "app-cpus", m.app_cpus);

@@ -170,7 +170,8 @@ progress_json(struct progress *p, const struct plan_entry *pe,
 	    "failures", p->failures, "warmup", pe->warmup);
 	if (o == NULL)
 		return;
-	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(9));
 	if (text != NULL) {
 		printf("%s\n", text);
 		fflush(stdout);

@@ -5,11 +5,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/host/blockdev.h"
@@ -312,6 +315,53 @@ recover_match(const struct hjournal_owner *o, const struct recover_filter *f)
 	return f->run_id == 0 || f->run_id == o->run_id;
 }
 
+/*
+ * Helpers a dead run left running (a `docker run` CLI, a runtime call):
+ * their command lines name the run (its label, or its cgroup and
+ * container prefix abbench-<uuid8>). They go first, or one could still
+ * make a container after its journal entry was undone.
+ */
+static size_t
+recover_kill_helpers(const char *uuid)
+{
+	char		 label[64], prefix[32];
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 killed = 0;
+	pid_t		 self = getpid();
+
+	snprintf(label, sizeof label, "abbench.run=%s", uuid);
+	snprintf(prefix, sizeof prefix, "abbench-%.8s", uuid);
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char	*path, *cmd;
+		size_t	 len, i;
+		pid_t	 pid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atol(de->d_name);
+		if (pid == self)
+			continue;
+		path = xasprintf("/proc/%s/cmdline", de->d_name);
+		cmd = read_file(path, &len, NULL);
+		free(path);
+		if (cmd == NULL)
+			continue;
+		for (i = 0; i + 1 < len; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (len > 0 && (strstr(cmd, label) != NULL ||
+		    strstr(cmd, prefix) != NULL) &&
+		    kill(pid, SIGKILL) == 0)
+			killed++;
+		free(cmd);
+	}
+	closedir(d);
+	return killed;
+}
+
 /* One dead (claimed) run: its entries, its labelled containers. */
 static int
 recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
@@ -323,11 +373,19 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 	struct stat		 sb;
 	char			*why = NULL;
 	size_t			 n = 0, i, k;
-	int			 rc = 0, settings = 0;
+	int			 rc = 0, settings = 0, containers = 0;
 
 	memset(&m, 0, sizeof m);
 	m.hj = journal_hj(jr);
 	*left = 0;
+	if ((k = recover_kill_helpers(o->uuid)) > 0) {
+		struct timespec	ts = { 0, 200 * 1000000 };
+
+		strvec_pushf(&rep->notes, "run %lld: killed %zu process%s it "
+		    "left running", (long long)o->run_id, k, k == 1 ? "" :
+		    "es");
+		nanosleep(&ts, NULL);	/* let their last calls land */
+	}
 	if (hjournal_pending(m.hj, o->uuid, &j, &n, &why) == -1) {
 		strvec_pushf(&rep->failed, "run %lld of '%s': %s",
 		    (long long)o->run_id, o->db, why);
@@ -349,6 +407,14 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 		rc = -1;
 	if (recover_objects(&m, j, n, rep, undone) == -1)
 		rc = -1;
+	/* A container whose creation was under way at the kill. */
+	for (i = 0; i < n; i++)
+		containers |= strcmp(j[i].kind, "container") == 0;
+	if (containers) {
+		struct timespec	ts = { 1, 0 };
+
+		nanosleep(&ts, NULL);
+	}
 	if (undo_labelled_containers(o->uuid, &removed, &why) == -1) {
 		strvec_pushf(&rep->notes, "run %lld: labelled containers not "
 		    "removed: %s", (long long)o->run_id, why);

@@ -133,7 +133,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	is "$(grep -c '\.shapes\.png$' "$TEST_TMP/plots.out")" \
 	    "$(db_count "$DB" "SELECT count(*) FROM (SELECT DISTINCT benchmark, unit FROM samples WHERE status = 'ok')")" \
 	    "one shapes plot per benchmark and unit"
-	f=$(grep -m1 'Cmd\.sec_op\.shapes\.png$' "$TEST_TMP/plots.out")
+	f=$(grep -m1 -E 'Cmd(-[0-9]+)?\.sec_op\.shapes\.png$' "$TEST_TMP/plots.out")
 	is "$(head -c 4 "$f" | od -An -c | tr -d ' ')" '211PNG' "Cmd's is a PNG"
 	"$ABBENCH" plot --db "$DB" --x partition all -o "$TEST_TMP/plots" \
 	    >/dev/null 2>"$TEST_TMP/plotbad.err"
