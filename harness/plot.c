@@ -574,7 +574,7 @@ plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
 	struct child	 c;
 	char		*argv[2], *st, *tail;
 	int64_t		 timeout = pc->o->timeout_ns > 0 ? pc->o->timeout_ns :
-			    60LL * 1000000000LL;
+			    60LL * NSEC_PER_SEC;
 	struct sigaction ign, old;
 	int		 rc = -1, r;
 

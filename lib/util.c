@@ -340,7 +340,7 @@ now_mono_ns(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 int64_t
@@ -349,13 +349,13 @@ now_wall_ns(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 void
 format_wall_time(int64_t wall_ns, char *buf, size_t len)
 {
-	time_t		t = (time_t)(wall_ns / 1000000000);
+	time_t		t = (time_t)(wall_ns / NSEC_PER_SEC);
 	struct tm	tm;
 
 	gmtime_r(&t, &tm);

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Time: every duration abbench keeps is in nanoseconds (int64_t). */
+#define NSEC_PER_SEC	INT64_C(1000000000)
+
 /* Exit statuses of abbench (DESIGN.md). */
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* a regression, a failed sample or check */

@@ -201,8 +201,8 @@ lc_sleep(struct run_ctx *ctx, int64_t ns)
 		step = end - now;
 		if (step > 100000000LL)
 			step = 100000000LL;
-		ts.tv_sec = (time_t)(step / 1000000000LL);
-		ts.tv_nsec = (long)(step % 1000000000LL);
+		ts.tv_sec = (time_t)(step / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(step % NSEC_PER_SEC);
 		nanosleep(&ts, NULL);
 	}
 	return 0;

@@ -111,7 +111,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	    oci_start(p, NULL, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    1000000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -132,7 +132,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		goto done;
 	}
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "restored-settle",
-	    500000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -210,7 +210,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (ex->start(ctx, &spec, &p, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    1000000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -256,7 +256,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		}
 		free(c2);
 		c2 = NULL;
-		if (lc_sleep(ctx, 1000000000LL) == -1) {
+		if (lc_sleep(ctx, NSEC_PER_SEC) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}
@@ -279,7 +279,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		}
 		pid = strtol(out_s + 5, NULL, 10);
 		if (lc_sleep(ctx, workload_get_duration(wl, arm,
-		    "restored-settle", 500000000LL)) == -1) {
+		    "restored-settle", WL_TABLE_DEFAULT)) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}

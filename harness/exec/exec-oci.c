@@ -26,7 +26,7 @@
 #include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
-#define OCI_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)
+#define OCI_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 
 struct exec_proc {
 	struct run_ctx	*ctx;
@@ -598,12 +598,6 @@ oci_id(struct exec_proc *p)
 	return p->id;
 }
 
-const char *
-oci_bundle(struct exec_proc *p)
-{
-	return p->bundle;
-}
-
 static int
 oci_check(struct run_ctx *ctx, const struct exec_check *chk,
     char **cause)
@@ -624,7 +618,7 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 		int		 status = -1;
 		char		*c = NULL;
 
-		if (spawn_capture(argv, 20 * 1000000000LL, NULL, NULL,
+		if (spawn_capture(argv, 20 * NSEC_PER_SEC, NULL, NULL,
 		    &status, &c) == -1 || status != 0) {
 			set_cause(cause, "arm '%s': OCI runtime '%s' does not "
 			    "run%s%s (install it, or set runtime to a path)",

@@ -45,7 +45,7 @@
 
 #define SPAWN_MAX_LIVE		1024
 #define SPAWN_ERR_KEEP		(64 * 1024)
-#define SPAWN_DEFAULT_GRACE	(2 * 1000000000LL)
+#define SPAWN_DEFAULT_GRACE	(2 * NSEC_PER_SEC)
 #define SPAWN_STACK		(256 * 1024)
 
 /* The children's stack: one child at a time runs on it until exec. */
@@ -510,7 +510,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 		if (term_sent && now >= kill_at) {
 			kill(-c->pid, SIGKILL);
 			kill(c->pid, SIGKILL);
-			kill_at = now + 1000000000LL;
+			kill_at = now + NSEC_PER_SEC;
 		}
 		if (pidfd == -1)
 			timeout_ms = 5;

@@ -245,6 +245,16 @@ static const struct hostset_op hostset_ops[] = {
 	  .check = hs_check_governor, .path = hs_path_governor },
 };
 
+const char *
+hostset_key_help(size_t i, const char **name, int *prefix)
+{
+	if (i >= ARRAY_SIZE(hostset_ops))
+		return NULL;
+	*name = hostset_ops[i].name;
+	*prefix = (hostset_ops[i].flags & HS_PREFIX) != 0;
+	return hostset_ops[i].help;
+}
+
 const struct hostset_op *
 hostset_find_op(const char *name)
 {
