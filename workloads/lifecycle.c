@@ -114,9 +114,33 @@ lc_name(const struct workload *wl, const struct arm *arm, const char *metric)
 			    workload_get(wl, arm, t));
 	}
 	strvec_clear(&tags);
-	/* The matrix axes: wl->name is BASE/key=value/... */
-	if (strlen(wl->name) > strlen(wl->base))
-		strbuf_adds(&sb, wl->name + strlen(wl->base));
+	lc_add_axes(&sb, wl);
+	return strbuf_detach(&sb);
+}
+
+void
+lc_add_axes(struct strbuf *sb, const struct workload *wl)
+{
+	size_t	i;
+
+	/* quota=none reads "noquota", as the seed reports name the row. */
+	for (i = 0; i < wl->naxes; i++) {
+		if (strcmp(wl->axes[i].key, "quota") == 0 &&
+		    strcmp(wl->axes[i].value, "none") == 0)
+			strbuf_adds(sb, "/noquota");
+		else
+			strbuf_addf(sb, "/%s=%s", wl->axes[i].key,
+			    wl->axes[i].value);
+	}
+}
+
+char *
+lc_name_go(const struct workload *wl, const char *metric)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, metric);
+	lc_add_axes(&sb, wl);
 	return strbuf_detach(&sb);
 }
 

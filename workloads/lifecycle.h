@@ -41,6 +41,13 @@ void		 lc_cleanup(struct run_ctx *ctx, struct workload *wl);
  */
 char		*lc_name(const struct workload *wl, const struct arm *arm,
 		    const char *metric);
+/*
+ * A gVisor //test/benchmarks row (StartupEmpty, CheckpointNginx): METRIC
+ * and the matrix axes, no tags (the -N suffix says the host's shape).
+ */
+char		*lc_name_go(const struct workload *wl, const char *metric);
+/* The matrix axes as /key=value (quota=none as /noquota). */
+void		 lc_add_axes(struct strbuf *sb, const struct workload *wl);
 
 /*
  * The spec of an OCI container of the arm running argv: the arm's runtime

@@ -75,6 +75,11 @@ static const struct opt_spec steady_opts[] = {
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
 	    "for runsc, else self" },
+	{ "overhead-floor", OPT_FLOAT, 0, "0.02", 0, 1, NULL,
+	    "overhead/app-cpu is not reported when the application's CPU "
+	    "is below this fraction of the sandbox's CPU (0.02: a ratio "
+	    "above 49): the ratio then measures the noise of a near-zero "
+	    "denominator (Getppid under ptrace: ~1%)" },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
 	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
@@ -304,7 +309,10 @@ steady_name(const struct workload *wl, const struct arm *arm,
 		if (strcmp(wl->axes[i].key, "quota") == 0)
 			q = NULL;
 	}
-	if (q != NULL && strcmp(q, "leaf") != 0)
+	/* No quota reads "noquota", as the seed reports name it. */
+	if (q != NULL && strcmp(q, "none") == 0)
+		strbuf_adds(&sb, "/noquota");
+	else if (q != NULL && strcmp(q, "leaf") != 0)
 		strbuf_addf(&sb, "/quota=%s", q);
 	for (i = 0; i < wl->naxes; i++) {
 		const char	*k = wl->axes[i].key;
@@ -312,7 +320,11 @@ steady_name(const struct workload *wl, const struct arm *arm,
 		if (strcmp(k, "program") == 0 || strcmp(k, "sandboxes") == 0 ||
 		    strcmp(k, "cpu") == 0)
 			continue;
-		strbuf_addf(&sb, "/%s=%s", k, wl->axes[i].value);
+		if (strcmp(k, "quota") == 0 &&
+		    strcmp(wl->axes[i].value, "none") == 0)
+			strbuf_adds(&sb, "/noquota");
+		else
+			strbuf_addf(&sb, "/%s=%s", k, wl->axes[i].value);
 	}
 	return strbuf_detach(&sb);
 }
@@ -499,6 +511,7 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_mount	 mnt;
 	struct cpuwork_window	 w;
 	struct cpuwork_metrics	 m;
+	double			 ofloor;
 	struct child		 perf;
 	enum quota_mode		 mode;
 	char			*cause = NULL, *name = NULL, *hostdir = NULL;
@@ -752,7 +765,17 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	}
 	if (cpuwork_compute(&w, &m, &cause) == -1)
 		goto fail;
-	sample_result_add(out, name, "overhead/app-cpu", m.overhead);
+	ofloor = workload_get_float(wl, arm, "overhead-floor", 0.02);
+	if (m.app_cpus >= ofloor * m.sandbox_cpus)
+		sample_result_add(out, name, "overhead/app-cpu", m.overhead);
+	else
+		warning("%s: overhead/app-cpu not reported: the application "
+		    "used %.3g%% of the sandbox's CPU (%.4g of %.4g CPUs), "
+		    "below overhead-floor %g", name, m.app_cpus /
+		    m.sandbox_cpus * 100, m.app_cpus, m.sandbox_cpus,
+		    ofloor);
+	strvec_pushf(&out->config, "overhead-floor: overhead/app-cpu is "
+	    "reported only where app-cpus >= %g x sandbox-cpus", ofloor);
 	sample_result_add(out, name, "host-ctxsw/s", m.host_ctxsw_per_s);
 	sample_result_add(out, name, "work/s", m.work_per_s);
 	sample_result_add(out, name, "app-cpus", m.app_cpus);

@@ -80,6 +80,15 @@ static const struct opt_spec fio_opts[] = {
 	    "e.g. FioRead/libaio/jobs.1); matrix keys are appended" },
 	{ "fio-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	    "extra fio arguments" },
+	{ "nrfiles", OPT_INT, OPT_NOMATRIX, "1", 1, 1000000, NULL,
+	    "files per job (fio nrfiles=), each of `filesize`: the "
+	    "filecreate and filestat engines create or stat one per I/O" },
+	{ "filesize", OPT_SIZE, OPT_NOMATRIX, "4k", 1, 1e15, NULL,
+	    "size of each file when nrfiles > 1 (size is then nrfiles x "
+	    "filesize)" },
+	{ "iops", OPT_BOOL, 0, "no", 0, 0, NULL,
+	    "one container: also store the total iops (unit iops), as the "
+	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 
@@ -144,8 +153,18 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 	strvec_push(av, "--output-format=json");
 	strvec_pushf(av, "--name=%s", name);
 	strvec_pushf(av, "--directory=%s", dir);
-	strvec_pushf(av, "--size=%llu",
-	    (unsigned long long)workload_get_size(wl, NULL, "size", 0));
+	if (workload_get_int(wl, NULL, "nrfiles", 1) > 1) {
+		long long	nf = workload_get_int(wl, NULL, "nrfiles", 1);
+		uint64_t	fs = workload_get_size(wl, NULL, "filesize",
+				    4096);
+
+		strvec_pushf(av, "--nrfiles=%lld", nf);
+		strvec_pushf(av, "--filesize=%llu", (unsigned long long)fs);
+		strvec_pushf(av, "--size=%llu",
+		    (unsigned long long)fs * (unsigned long long)nf);
+	} else
+		strvec_pushf(av, "--size=%llu", (unsigned long long)
+		    workload_get_size(wl, NULL, "size", 0));
 	strvec_pushf(av, "--numjobs=%lld",
 	    workload_get_int(wl, NULL, "numjobs", 1));
 	strvec_push(av, "--fallocate=none");
@@ -156,9 +175,14 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 static void
 push_prep(struct strvec *av, struct workload *wl, int i, const char *dir)
 {
+	uint64_t	fs = workload_get_size(wl, NULL, "filesize", 4096);
+
 	push_job(av, wl, i, dir);
 	strvec_push(av, "--rw=write");
-	strvec_push(av, "--bs=1m");
+	if (workload_get_int(wl, NULL, "nrfiles", 1) > 1 && fs < (1 << 20))
+		strvec_pushf(av, "--bs=%llu", (unsigned long long)fs);
+	else
+		strvec_push(av, "--bs=1m");
 	strvec_push(av, "--ioengine=psync");
 	strvec_push(av, "--end_fsync=1");
 }
@@ -228,15 +252,25 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 		name = job_name(wl, i);
 		for (j = 0; j < jobs; j++) {
 			struct stat	sb;
-			char		*f = xasprintf("%s/%s.%d.0", dir, name, j);
+			long long	k, nf = workload_get_int(wl, NULL,
+					    "nrfiles", 1);
+			uint64_t	want = nf > 1 ? workload_get_size(wl,
+					    NULL, "filesize", 4096) : size;
 
-			if (stat(f, &sb) == -1 || (uint64_t)sb.st_size != size)
-				have = 0;
-			/* Removed at the end: journaled before it is made. */
-			XGROW(priv->jids, priv->files.n, priv->capjids);
-			priv->jids[priv->files.n] = run_journal_object(ctx,
-			    "file", f);
-			strvec_push_nodup(&priv->files, f);
+			for (k = 0; k < nf; k++) {
+				char	*f = xasprintf("%s/%s.%d.%lld", dir,
+					    name, j, k);
+
+				if (stat(f, &sb) == -1 ||
+				    (uint64_t)sb.st_size != want)
+					have = 0;
+				/* Removed at the end: journaled first. */
+				XGROW(priv->jids, priv->files.n,
+				    priv->capjids);
+				priv->jids[priv->files.n] =
+				    run_journal_object(ctx, "file", f);
+				strvec_push_nodup(&priv->files, f);
+			}
 		}
 		free(name);
 		if (have || !need_prep(wl))
@@ -283,15 +317,27 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 	wl->priv = NULL;
 }
 
-/* The benchmark name: `benchmark` (plus the matrix part), or the name. */
+/*
+ * The benchmark name: `benchmark` (plus the matrix part), or the name;
+ * "{vcpus}" in `benchmark` is the host's vCPU count (the custom
+ * harnesses' Fio/vcpus=16/jobs=16/filestat rows).
+ */
 static char *
 bench_name(const struct workload *wl)
 {
-	const char	*b = workload_get(wl, NULL, "benchmark");
+	const char	*b = workload_get(wl, NULL, "benchmark"), *p;
+	struct strbuf	 sb = STRBUF_INIT;
 
 	if (b == NULL)
 		return xstrdup(wl->name);
-	return xasprintf("%s%s", b, wl->name + strlen(wl->base));
+	while ((p = strstr(b, "{vcpus}")) != NULL) {
+		strbuf_add(&sb, b, (size_t)(p - b));
+		strbuf_addf(&sb, "%d", bench_gomaxprocs());
+		b = p + 7;
+	}
+	strbuf_adds(&sb, b);
+	strbuf_adds(&sb, wl->name + strlen(wl->base));
+	return strbuf_detach(&sb);
 }
 
 static int
@@ -381,12 +427,24 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 			same = 0;
 	}
 	if (n == 1) {
+		/*
+		 * gVisor's fs rows: bandwidth and io_ops are per job (the
+		 * mean over numjobs), the *_all_jobs metrics their sum.
+		 */
+		double	nj = (double)workload_get_int(wl, NULL, "numjobs", 1);
+
 		sample_result_add(out, bn, "bandwidth.bytes_per_second",
-		    m[0].res.bw_bytes);
+		    m[0].res.bw_bytes / nj);
+		sample_result_add(out, bn,
+		    "bandwidth_all_jobs.bytes_per_second", m[0].res.bw_bytes);
 		sample_result_add(out, bn, "io_ops.ops_per_second",
+		    m[0].res.iops / nj);
+		sample_result_add(out, bn, "io_ops_all_jobs.ops_per_second",
 		    m[0].res.iops);
 		sample_result_add(out, bn, "sec/op",
 		    (double)m[0].res.runtime_ms / 1e3);
+		if (workload_get_bool(wl, NULL, "iops", 0))
+			sample_result_add(out, bn, "iops", m[0].res.iops);
 		free(iops);
 		free(bn);
 		return;
@@ -659,9 +717,25 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		free(bn);
 
 		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
+			int	 v = bench_gomaxprocs(), k = n / 2;
+			char	*la = read_small_file("/proc/loadavg", NULL);
+
+			if (k > 2 * v)
+				k = 2 * v;
+			if (k < 1)
+				k = 1;
+			if (la != NULL && strchr(la, ' ') != NULL)
+				*strchr(la, ' ') = '\0';
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "the %d fio runs overlapped only %.0f%% of the "
-			    "longest", n, ov * 100);
+			    "longest (overlap-min %.0f%%): this host (%d "
+			    "vCPUs, load average %s) cannot start them "
+			    "together; use fewer containers (e.g. "
+			    "containers = %d), a longer duration, or a "
+			    "quieter host", n, ov * 100,
+			    workload_get_float(wl, arm, "overlap-min", 0.8) *
+			    100, v, la != NULL ? la : "?", k);
+			free(la);
 			free(name);
 			goto done;
 		}
@@ -706,6 +780,8 @@ done:
 static const char *const fio_units[] = {
 	"bandwidth.bytes_per_second", "higher",
 	"io_ops.ops_per_second", "higher",
+	"bandwidth_all_jobs.bytes_per_second", "higher",
+	"io_ops_all_jobs.ops_per_second", "higher",
 	"sec/op", "lower",
 	"iops", "higher",
 	"overlap-ratio", "higher",

@@ -128,7 +128,7 @@ gobench_parse_output(const char *out, size_t len, const char *errtail,
 		nresults++;
 		bench = xstrndup(br->name, br->name_len);
 		for (i = 0; i < br->nvalues; i++)
-			sample_result_add(res, bench, br->values[i].unit,
+			sample_result_add_raw(res, bench, br->values[i].unit,
 			    br->values[i].value);
 		free(bench);
 		/* The config in effect, once per key (run-level). */

@@ -12,6 +12,15 @@
  *   GoferMem, SandboxMem        runsc only, one value per container:
  *                               Pss-B, Pss_Anon-B (smaps_rollup), threads
  *
+ * With size-benchmark = NAME (SizeEmpty, SizeNginx: gVisor's size_test
+ * and usage_test rows) the sample also stores, as those tests name them:
+ *
+ *   NAME                        sec/op: the time to start one container
+ *                               (DockerRunAll / N)
+ *   NAME average_container_size.bytes: host MemAvailable before the
+ *                               first start minus after settle, / N
+ *   NAME average_container_memory_usage.bytes: cgroup usage, mean
+ *
  * The idle program is touchmem (workloads/idle/touchmem.c in the tools
  * image), which touches `touch` bytes and sleeps. quota = leaf gives each
  * container --cpus=quota-cpus; quota = parent puts that quota on a parent
@@ -46,6 +55,11 @@ static const struct opt_spec idle_opts[] = {
 	{ "quota-cpus", OPT_FLOAT, OPT_ARM, "0.25", 0.01, 1024, NULL,
 	    "the quota in CPUs" },
 	LC_NAME_TAGS_OPT,
+	{ "size-benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
+	    "also store gVisor's size_test/usage_test rows under this name "
+	    "(SizeEmpty, SizeNginx): sec/op per container start, "
+	    "average_container_size.bytes (host MemAvailable drop per "
+	    "container), average_container_memory_usage.bytes" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 
@@ -57,6 +71,20 @@ idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 		return set_cause(cause, "executor: idle-memory runs docker "
 		    "containers (executor = docker)");
 	return 0;
+}
+
+/* MemAvailable of /proc/meminfo in bytes, or -1. */
+static long long
+idle_mem_available(void)
+{
+	char		*t = read_file("/proc/meminfo", NULL, NULL);
+	const char	*p;
+	long long	 kb = -1;
+
+	if (t != NULL && (p = strstr(t, "MemAvailable:")) != NULL)
+		kb = strtoll(p + 13, NULL, 10);
+	free(t);
+	return kb >= 0 ? kb * 1024 : -1;
 }
 
 /* Is pid a runsc sandbox (argv[0] runsc-sandbox)? */
@@ -108,7 +136,10 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	int			  version = cgrp_version();
 	char			 *cause = NULL, *qtag = NULL, *name;
 	int64_t			  t0, t1;
-	double			  nonrecl = 0, anon = 0;
+	double			  nonrecl = 0, anon = 0, usage = 0;
+	long long		  avail0 = -1, avail1 = -1;
+	const char		 *sizeb = workload_get(wl, arm,
+				    "size-benchmark");
 	long			  i, started = 0;
 
 	procs = xcalloc((size_t)n, sizeof *procs);
@@ -125,6 +156,7 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		goto done;
 	}
 	qset = 1;
+	avail0 = idle_mem_available();
 	t0 = now_mono_ns();
 	for (i = 0; i < n; i++) {
 		quota_apply_spec(&q, (size_t)i, &spec);
@@ -141,6 +173,7 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
 	    10000000000LL)) == -1)
 		goto stopped;
+	avail1 = idle_mem_available();
 
 	for (i = 0; i < n; i++) {
 		struct lcmem_cg		 cg;
@@ -165,6 +198,7 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		free(dir);
 		nonrecl += (double)lcmem_nonreclaimable(&cg);
 		anon += (double)cg.anon;
+		usage += (double)cg.usage;
 		sb = wl->exec->pid(procs[i]);
 		if (sb <= 0 || !idle_is_sandbox(sb))
 			continue;	/* not runsc: no gofer, no sandbox */
@@ -197,6 +231,18 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	name = lc_name(wl, arm, "ContainerAnonMem");
 	sample_result_add(out, name, "B", anon / (double)n);
 	free(name);
+	if (sizeb != NULL) {
+		name = lc_name_go(wl, sizeb);
+		sample_result_add(out, name, "sec/op",
+		    (double)(t1 - t0) / 1e9 / (double)n);
+		if (avail0 >= 0 && avail1 >= 0)
+			sample_result_add(out, name,
+			    "average_container_size.bytes",
+			    (double)(avail0 - avail1) / (double)n);
+		sample_result_add(out, name,
+		    "average_container_memory_usage.bytes", usage / (double)n);
+		free(name);
+	}
 	goto done;
 stopped:
 	sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
@@ -221,7 +267,9 @@ idle_cleanup(struct run_ctx *ctx, struct workload *wl)
 
 static const char *const idle_units[] = {
 	"sec/op", "lower", "B", "lower", "Pss-B", "lower",
-	"Pss_Anon-B", "lower", "threads", "lower", NULL
+	"Pss_Anon-B", "lower", "threads", "lower",
+	"average_container_size.bytes", "lower",
+	"average_container_memory_usage.bytes", "lower", NULL
 };
 
 const struct workload_ops wl_idle_memory_ops = {

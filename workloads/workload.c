@@ -5,9 +5,11 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/exec/exec.h"
 #include "lib/util.h"
@@ -20,6 +22,7 @@ extern const struct workload_ops wl_cpu_steady_ops;
 extern const struct workload_ops wl_startup_ops;
 extern const struct workload_ops wl_idle_memory_ops;
 extern const struct workload_ops wl_checkpoint_ops;
+extern const struct workload_ops wl_app_ops;
 
 const struct workload_ops *const workload_types[] = {
 	&wl_command_ops,
@@ -29,6 +32,7 @@ const struct workload_ops *const workload_types[] = {
 	&wl_startup_ops,
 	&wl_idle_memory_ops,
 	&wl_checkpoint_ops,
+	&wl_app_ops,
 	NULL
 };
 
@@ -44,8 +48,44 @@ workload_lookup(const char *type)
 	return NULL;
 }
 
+int
+bench_gomaxprocs(void)
+{
+	cpu_set_t	set;
+	long		n;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+/* Does an element of the name (between slashes) start with "vcpus="? */
+static int
+names_vcpus(const char *name)
+{
+	const char	*p = name;
+
+	for (;;) {
+		if (strncmp(p, "vcpus=", 6) == 0)
+			return 1;
+		if ((p = strchr(p, '/')) == NULL)
+			return 0;
+		p++;
+	}
+}
+
+char *
+bench_name_final(const char *name)
+{
+	if (names_vcpus(name))
+		return xstrdup(name);
+	return xasprintf("%s-%d", name, bench_gomaxprocs());
+}
+
 void
-sample_result_add(struct sample_result *r, const char *benchmark,
+sample_result_add_raw(struct sample_result *r, const char *benchmark,
     const char *unit, double value)
 {
 	struct metric	*m;
@@ -55,6 +95,16 @@ sample_result_add(struct sample_result *r, const char *benchmark,
 	m->benchmark = xstrdup(benchmark);
 	m->unit = xstrdup(unit);
 	m->value = value;
+}
+
+void
+sample_result_add(struct sample_result *r, const char *benchmark,
+    const char *unit, double value)
+{
+	char	*name = bench_name_final(benchmark);
+
+	sample_result_add_raw(r, name, unit, value);
+	free(name);
 }
 
 void

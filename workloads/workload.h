@@ -61,7 +61,21 @@ struct sample_result {
 };
 void	sample_result_fail_benchmark(struct sample_result *r,
 	    const char *benchmark, const char *error);
+/*
+ * The one naming rule of every workload's rows (seed reports' names):
+ * a row carries Go's "-N" suffix, N the CPUs this process may run on (as
+ * GOMAXPROCS defaults to it: StartupEmpty-16, Multi/c16/runsc-total-16),
+ * unless its name already states "vcpus=N" as an element (the custom
+ * harnesses' rows: Burner/vcpus=2/..., GoferMem/vcpus=2/noquota), which
+ * Go never suffixes. sample_result_add applies it; sample_result_add_raw
+ * stores a name as a program printed it (gobench: Go did it already).
+ */
+char	*bench_name_final(const char *name);
+/* N of the suffix: sched_getaffinity's count (GOMAXPROCS's default). */
+int	bench_gomaxprocs(void);
 void	sample_result_add(struct sample_result *r, const char *benchmark,
+	    const char *unit, double value);
+void	sample_result_add_raw(struct sample_result *r, const char *benchmark,
 	    const char *unit, double value);
 void	sample_result_fail(struct sample_result *r, enum sample_status st,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -60,6 +60,9 @@ const struct opt_spec experiment_opts[] = {
 	  "abort the run after this many failed samples (0: never)" },
 	{ "drop-caches", OPT_BOOL, 0, "no", 0, 0, NULL,
 	  "sync and drop the page cache before every sample" },
+	{ "stat-filter", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	  "the -filter `abbench stat --db` applies to this experiment's runs "
+	  "when given none (benchstat syntax): hides abbench's extra rows" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 

@@ -59,9 +59,12 @@ fio_run() {
 	ok $? "abbench stat --db reads the run"
 }
 
+# Go's -N suffix of every row: the CPUs abbench may run on.
+NPROCS=$(nproc)
+
 fio_total() {
 	sqlite3 "$TEST_TMP/db" "SELECT value FROM samples WHERE arm = '$1'
-	    AND benchmark = 'Multi/c4/$2-total' AND status = 'ok'
+	    AND benchmark = 'Multi/c4/$2-total-$NPROCS' AND status = 'ok'
 	    ORDER BY value" | awk '{ v[NR] = $1 } END {
 	    if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2];
 	    else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -80,7 +83,7 @@ fio_all_ok() {
 }
 
 fio_total_up() {
-	fio_significant_up "Multi/c4/$1-total"
+	fio_significant_up "Multi/c4/$1-total-$NPROCS"
 	ok $? "$1 total iops significantly higher with slice_idle 0"
 	fio_t8=$(fio_total idle8 "$1")
 	fio_t0=$(fio_total idle0 "$1")

@@ -56,16 +56,25 @@ lc_no_leftovers() {
 }
 
 # lc_count DB RUN ARM BENCH UNIT: ok samples of that benchmark.
+# lc_bench NAME: the stored name (abbench's rule: Go's -N suffix, N the
+# CPUs it may run on, unless the name states vcpus=).
+NPROCS=$(nproc)
+lc_bench() {
+	case $1 in
+	*vcpus=*) echo "$1" ;;
+	*) echo "$1-$NPROCS" ;;
+	esac
+}
 lc_count() {
 	sqlite3 "$1" "SELECT count(*) FROM samples WHERE run_id = $2 AND
-	    arm = '$3' AND benchmark = '$4' AND unit = '$5' AND status = 'ok'
-	    AND warmup = 0"
+	    arm = '$3' AND benchmark = '$(lc_bench "$4")' AND unit = '$5'
+	    AND status = 'ok' AND warmup = 0"
 }
 
 # lc_range DB RUN BENCH UNIT MIN MAX: number of ok values outside.
 lc_outside() {
 	sqlite3 "$1" "SELECT count(*) FROM samples WHERE run_id = $2 AND
-	    benchmark = '$3' AND unit = '$4' AND status = 'ok' AND
+	    benchmark = '$(lc_bench "$3")' AND unit = '$4' AND status = 'ok' AND
 	    (value < $5 OR value > $6)"
 }
 

@@ -38,7 +38,7 @@ ok $? "abbench stat --db prints the run"
 like "$out" "fast.*slow" "the table has a column per arm"
 like "$out" "vs base" "the table has a vs base column"
 like "$out" "\(p=0\.[0-9]{3} n=4\)" "the comparison has a p-value and n=4"
-like "$out" "Cmd " "the row is the workload"
+like "$out" "Cmd-[0-9]+ " "the row is the workload, with Go's -N suffix (vCPUs)"
 
 # Failures and timeouts are samples too; the run goes on; exit 1.
 cat > "$exp" <<EOF2

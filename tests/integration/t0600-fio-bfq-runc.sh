@@ -13,7 +13,7 @@ fio_experiment docker runc 4
 fio_run
 fio_all_ok
 fio_total_up runc 1.15
-grep -q '^Multi/c4/runc/container=3 ' "$TEST_TMP/stat.out"
+grep -q "^Multi/c4/runc/container=3-$NPROCS " "$TEST_TMP/stat.out"
 ok $? "per-container values are stored"
 fio_checks_after
 done_testing

@@ -17,11 +17,11 @@ fio_all_ok
 is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
     WHERE status = 'ok' AND value > 0")" 80 "every metric stored (80)"
 for b in runsc-total runsc-median runsc-min; do
-	grep -q "^Multi/c4/$b " "$TEST_TMP/stat.out"
+	grep -q "^Multi/c4/$b-$NPROCS " "$TEST_TMP/stat.out"
 	ok $? "stat shows Multi/c4/$b"
 done
 is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
-    WHERE benchmark = 'Multi/c4/overlap' AND value >= 0.8")" 10 \
+    WHERE benchmark = 'Multi/c4/overlap-$NPROCS' AND value >= 0.8")" 10 \
     "the four fio runs overlapped (>= 80%) in every sample"
 fio_checks_after
 done_testing

@@ -38,7 +38,7 @@ is "$(lc_outside "$DB" "$run" DockerRun sec/op 0.01 10)" 0 \
 is "$(lc_outside "$DB" "$run" StartupEmpty sec/op 0.01 10)" 0 \
     "StartupEmpty within 10 ms .. 10 s"
 "$ABBENCH" stat --db "$DB" "$run" >"$TEST_TMP/stat" 2>&1
-line=$(grep '^StartupEmpty ' "$TEST_TMP/stat")
+line=$(grep "^StartupEmpty-$NPROCS " "$TEST_TMP/stat")
 diag "$line"
 like "$line" '[+-][0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)' \
     "StartupEmpty runc vs runsc is significant"

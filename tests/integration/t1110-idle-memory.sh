@@ -81,15 +81,15 @@ EOI
 ok $? "touch 2m vs 6m run succeeds"
 run=$(lc_last_run "$DB")
 "$ABBENCH" stat --db "$DB" "$run" >"$TEST_TMP/stat" 2>&1
-line=$(grep '^ContainerNonReclaimableMem ' "$TEST_TMP/stat")
+line=$(grep "^ContainerNonReclaimableMem-$NPROCS " "$TEST_TMP/stat")
 diag "$line"
 like "$line" '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)' \
     "ContainerNonReclaimableMem 2 vs 6 MiB is significant"
 d=$(sqlite3 "$DB" "SELECT CAST((SELECT avg(value) FROM samples WHERE
     run_id = $run AND arm = 'touch6m' AND benchmark =
-    'ContainerNonReclaimableMem') - (SELECT avg(value) FROM samples WHERE
+    'ContainerNonReclaimableMem-$NPROCS') - (SELECT avg(value) FROM samples WHERE
     run_id = $run AND arm = 'touch2m' AND benchmark =
-    'ContainerNonReclaimableMem') AS INTEGER) / 1048576")
+    'ContainerNonReclaimableMem-$NPROCS') AS INTEGER) / 1048576")
 like "$d" '^[3-5]$' "the difference is about the 4 MiB touched (${d} MiB)"
 lc_no_leftovers "$DB" "$run" "touch"
 done_testing

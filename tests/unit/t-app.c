@@ -1,0 +1,246 @@
+/*
+ * The one naming rule of rows (Go's -N suffix unless the name states
+ * vcpus=N), and the `app` workload's parsers on output the real programs
+ * printed here (sysbench 1.0.20, hackbench 2.40, redis-benchmark 7.0, ab
+ * 2.3, GNU dd): the report's row names and units, and the numbers.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/core/experiment.h"
+#include "workloads/lifecycle.h"
+#include "workloads/workload.h"
+#include "tests/unit/tap.h"
+
+int	app_parse_output(const struct workload *wl, const struct arm *arm,
+	    const char *out, const char *err, struct sample_result *res,
+	    char **cause);
+
+static const char sysbench_cpu[] =
+"sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n\n"
+"CPU speed:\n    events per second:   247.27\n\n"
+"General statistics:\n"
+"    total time:                          0.8062s\n"
+"    total number of events:              200\n";
+static const char sysbench_mem[] =
+"Total operations: 1048576 (598527.85 per second)\n\n"
+"1024.00 MiB transferred (584.50 MiB/sec)\n\n"
+"General statistics:\n"
+"    total time:                          1.7499s\n";
+static const char hackbench_out[] =
+"Running in threaded mode with 4 groups using 40 file descriptors each "
+"(== 160 tasks)\nEach sender will pass 100 messages of 100 bytes\n"
+"Time: 0.170\n";
+static const char redis_out[] =
+"\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\","
+"\"p95_latency_ms\",\"p99_latency_ms\",\"max_latency_ms\"\n"
+"\"LPUSH (needed to benchmark LRANGE)\",\"30303.03\",\"1.133\",\"0.080\","
+"\"0.647\",\"3.239\",\"9.783\",\"9.927\"\n"
+"\"LRANGE_100 (first 100 elements)\",\"18691.59\",\"1.908\",\"0.096\","
+"\"1.831\",\"3.911\",\"4.183\",\"6.255\"\n";
+static const char ab_out[] =
+"Complete requests:      500\nFailed requests:        0\n"
+"Time taken for tests:   0.843 seconds\n"
+"Requests per second:    593.11 [#/sec] (mean)\n"
+"Connection Times (ms)\n              min  mean[+/-sd] median   max\n"
+"Connect:        0    0   0.1      0       1\n"
+"Total:          5   16   9.3     14      55\n";
+static const char dd_err[] =
+"10000+0 records in\n10000+0 records out\n"
+"5120000 bytes (5.1 MB, 4.9 MiB) copied, 84.8216 s, 60.4 kB/s\n";
+
+static struct experiment *
+load(const char *text)
+{
+	char			*cause = NULL;
+	struct experiment	*e = experiment_parse("t.ini", text,
+				    strlen(text), &cause);
+
+	if (e == NULL)
+		TAP_DIAG("%s", cause);
+	free(cause);
+	return e;
+}
+
+static const struct metric *
+find(const struct sample_result *r, const char *name, const char *unit)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nmetrics; i++) {
+		if (strcmp(r->metrics[i].benchmark, name) == 0 &&
+		    strcmp(r->metrics[i].unit, unit) == 0)
+			return &r->metrics[i];
+	}
+	TAP_DIAG("no %s %s", name, unit);
+	return NULL;
+}
+
+static int
+near(const struct metric *m, double want)
+{
+	return m != NULL && fabs(m->value - want) <= 1e-9 + fabs(want) * 1e-6;
+}
+
+int
+main(void)
+{
+	struct experiment	*e;
+	struct sample_result	 r;
+	char			*s, want[256], *cause = NULL;
+	int			 n = bench_gomaxprocs(), rc;
+
+	tap_ok(n >= 1, "GOMAXPROCS default is at least 1 (%d)", n);
+	s = bench_name_final("Multi/c16/runsc-total");
+	snprintf(want, sizeof want, "Multi/c16/runsc-total-%d", n);
+	tap_str_eq(s, want, "a row gets Go's -N suffix");
+	free(s);
+	s = bench_name_final("Burner/vcpus=2/sandboxes=5/cpu=0.25");
+	tap_str_eq(s, "Burner/vcpus=2/sandboxes=5/cpu=0.25",
+	    "a row stating vcpus= is left as it is");
+	free(s);
+	s = bench_name_final("GoferMem/vcpus=2/noquota");
+	tap_str_eq(s, "GoferMem/vcpus=2/noquota", "vcpus= as the second part");
+	free(s);
+	s = bench_name_final("Xvcpus=2/y");
+	snprintf(want, sizeof want, "Xvcpus=2/y-%d", n);
+	tap_str_eq(s, want, "vcpus= inside a part is no shape");
+	free(s);
+
+	e = load("[experiment]\n[arm a]\n"
+	    "[workload Sysbench]\ntype = app\napp = sysbench\n"
+	    "testname = CPU Memory\nops = 200\nmemory-total = 512m\n"
+	    "[workload S16]\ntype = app\napp = sysbench\nbenchmark = Sysbench\n"
+	    "testname = CPU\nthreads = 16\nops = 200\n"
+	    "[workload H]\ntype = app\napp = hackbench\nbenchmark = Hackbench\n"
+	    "ipcMode = pipe\nprocessMode = thread\nops = 100\n"
+	    "[workload R]\ntype = app\napp = redis\n"
+	    "operation = LRANGE_100\n"
+	    "[workload N]\ntype = app\napp = nginx\nfilesize = 10Kb\n"
+	    "concurrency = 1\nfilesystem = tmpfs\nops = 500\n"
+	    "[workload DDSync512]\ntype = app\napp = dd\nexecutor = local\n"
+	    "args = dd if=/dev/zero of=/dev/null\n"
+	    "[workload F]\ntype = app\napp = ffmpeg\nops = 4\n");
+	tap_ok(e != NULL && e->nworkloads == 8, "the app experiment loads");
+	if (e == NULL)
+		return tap_done();
+
+	memset(&r, 0, sizeof r);
+	rc = app_parse_output(&e->workloads[0], &e->arms[0], sysbench_cpu,
+	    NULL, &r, &cause);
+	tap_int_eq(rc, 0, "sysbench CPU parses");
+	snprintf(want, sizeof want, "Sysbench/testname.CPU-%d", n);
+	tap_ok(near(find(&r, want, "sec/op"), 0.8062 / 200),
+	    "Sysbench/testname.CPU-N sec/op = total time / events");
+	tap_ok(near(find(&r, want, "cpu_events.events_per_second"), 247.27),
+	    "and cpu_events.events_per_second");
+	sample_result_release(&r);
+
+	rc = app_parse_output(&e->workloads[1], &e->arms[0], sysbench_mem,
+	    NULL, &r, &cause);
+	snprintf(want, sizeof want, "Sysbench/testname.Memory-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "sec/op"), 1.7499 * 2),
+	    "Memory sec/op is per GiB (512m written: x2)");
+	tap_ok(near(find(&r, want, "memory_operations.ops_per_second"),
+	    598527.85), "and memory_operations.ops_per_second");
+	sample_result_release(&r);
+
+	rc = app_parse_output(&e->workloads[2], &e->arms[0], sysbench_cpu,
+	    NULL, &r, &cause);
+	snprintf(want, sizeof want, "Sysbench/testname.CPU/threads.16-%d", n);
+	tap_ok(rc == 0 && find(&r, want, "sec/op") != NULL,
+	    "threads = 16 names Sysbench/testname.CPU/threads.16-N");
+	sample_result_release(&r);
+
+	rc = app_parse_output(&e->workloads[3], &e->arms[0], hackbench_out,
+	    NULL, &r, &cause);
+	snprintf(want, sizeof want,
+	    "Hackbench/ipcMode.pipe/processMode.thread-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "sec/op"), 0.170 / 100),
+	    "Hackbench/ipcMode.pipe/processMode.thread-N: Time / loops");
+	sample_result_release(&r);
+
+	rc = app_parse_output(&e->workloads[4], &e->arms[0], redis_out,
+	    NULL, &r, &cause);
+	snprintf(want, sizeof want, "Redis/operation.LRANGE_100-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "rps"), 18691.59),
+	    "Redis/operation.LRANGE_100-N rps from its CSV row (not the "
+	    "LPUSH it needed)");
+	tap_ok(near(find(&r, want, "max_latency_ms"), 6.255),
+	    "and max_latency_ms");
+	tap_int_eq(r.nmetrics, 2, "two metrics, the report's units");
+	sample_result_release(&r);
+	rc = app_parse_output(&e->workloads[4], &e->arms[0],
+	    "\"test\",\"rps\"\n\"SET\",\"1\"\n", NULL, &r, &cause);
+	tap_ok(rc == -1 && cause != NULL &&
+	    strstr(cause, "LRANGE_100") != NULL,
+	    "no row for the operation: an error naming it");
+	free(cause);
+	cause = NULL;
+	sample_result_release(&r);
+
+	rc = app_parse_output(&e->workloads[5], &e->arms[0], ab_out, NULL,
+	    &r, &cause);
+	snprintf(want, sizeof want,
+	    "NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "requests_per_second.QPS"),
+	    593.11), "NginxDocSize/...-N requests_per_second.QPS");
+	tap_ok(near(find(&r, want, "sec/op"), 0.843 / 500),
+	    "sec/op = time taken / complete requests");
+	tap_ok(near(find(&r, want, "average_latency.s"), 0.016),
+	    "average_latency.s = ab's Total mean (ms) / 1000");
+	sample_result_release(&r);
+
+	rc = app_parse_output(&e->workloads[6], &e->arms[0], "", dd_err, &r,
+	    &cause);
+	snprintf(want, sizeof want, "DDSync512-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "kB/s"),
+	    5120000 / 84.8216 / 1e3), "dd: kB/s from its summary (60.4)");
+	tap_ok(near(find(&r, want, "sec/op"), 84.8216), "dd: sec/op");
+	sample_result_release(&r);
+	rc = app_parse_output(&e->workloads[7], &e->arms[0],
+	    "bench: utime=3.120s stime=0.210s rtime=2.500s\n"
+	    "bench: maxrss=123456kB\n", NULL, &r, &cause);
+	snprintf(want, sizeof want, "Ffmpeg-%d", n);
+	tap_ok(rc == 0 && near(find(&r, want, "sec/op"), 2.5),
+	    "Ffmpeg-N sec/op is ffmpeg -benchmark's rtime");
+	sample_result_release(&r);
+	rc = app_parse_output(&e->workloads[6], &e->arms[0], "", "", &r,
+	    &cause);
+	tap_ok(rc == -1 && cause != NULL && strstr(cause, "status=none"),
+	    "dd without a summary: says why");
+	free(cause);
+	cause = NULL;
+	sample_result_release(&r);
+
+	experiment_free(e);
+	/* The gofer report's rows: quota=none reads noquota. */
+	e = load("[experiment]\n[arm a]\n[workload gofer]\n"
+	    "type = idle-memory\nquota = none parent\nname-tags = vcpus\n");
+	tap_ok(e != NULL && e->nworkloads == 2, "a quota matrix loads");
+	if (e != NULL) {
+		s = lc_name(&e->workloads[0], &e->arms[0], "GoferMem");
+		snprintf(want, sizeof want, "GoferMem/vcpus=%ld/noquota",
+		    sysconf(_SC_NPROCESSORS_ONLN));
+		tap_str_eq(s, want, "quota = none names the row noquota");
+		free(s);
+		s = lc_name(&e->workloads[1], &e->arms[0], "GoferMem");
+		snprintf(want, sizeof want, "GoferMem/vcpus=%ld/quota=parent",
+		    sysconf(_SC_NPROCESSORS_ONLN));
+		tap_str_eq(s, want, "quota = parent stays quota=parent");
+		free(s);
+		experiment_free(e);
+	}
+	e = load("[experiment]\n[arm a]\n[workload I]\ntype = app\n"
+	    "app = iperf\noperation = Sideways\n");
+	tap_ok(e == NULL, "iperf operation other than Download/Upload: "
+	    "rejected");
+	if (e != NULL)
+		experiment_free(e);
+	return tap_done();
+}

@@ -1,0 +1,773 @@
+/*
+ * Workload `app`: the application suites of gVisor's //test/benchmarks,
+ * run on the real programs in a container under the arm's runtime (or a
+ * local process), one program run per sample, its output parsed by the
+ * application's entry of a small table:
+ *
+ *   sysbench   Sysbench/testname.{CPU,Memory,Mutex}[/threads.N]  sec/op
+ *   hackbench  Hackbench/ipcMode.{pipe,socket}/processMode.{thread,process}
+ *   redis      Redis/operation.{LPUSH,LRANGE_100,SET}  rps, max_latency_ms
+ *              (redis-server and redis-benchmark in one sandbox, loopback)
+ *   nginx      NginxDocSize/filesize.S/concurrency.C/filesystem.{bind,tmpfs}
+ *              sec/op, requests_per_second.QPS, average_latency.s (ab)
+ *   iperf      IperfOneConnection/operation.{Download,Upload}[/bytes=B]
+ *              bandwidth.bytes_per_second (iperf3 client and server)
+ *   ffmpeg     Ffmpeg sec/op: one H.264 transcode of a test video
+ *              (made first, not timed), ffmpeg -benchmark's rtime
+ *   dd         the `args` dd command line: kB/s and sec/op from dd's summary
+ *
+ * The name keys an application knows appear in the row's name, in its
+ * order, as gVisor writes them (key.value) whenever the section sets them
+ * (threads.1 is left out, as gVisor does); then the one naming rule of
+ * workload.h adds the -N suffix. The programs' own timers are used where
+ * they have them, so container start-up is not counted.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "harness/exec/exec.h"
+#include "harness/exec/context.h"
+#include "workloads/workload.h"
+
+/* The parsed numbers of one run, before naming. */
+struct app_out {
+	struct sample_result	*res;
+	const char		*name;
+	const struct workload	*wl;
+	const struct arm	*arm;
+	long long		 ops;
+};
+
+struct app_def {
+	const char	*app;
+	const char	*bench;		/* default row name */
+	const char	*image;		/* docker image (build-image --app) */
+	/* Keys of the row name, in order: key.value as gVisor's Parameter,
+	 * or key=value for a key written "=key" (the report's bytes=10GB). */
+	const char	*name_keys[4];
+	long long	 def_ops;
+	/* argv of one run */
+	void	(*argv)(const struct workload *wl, const struct arm *arm,
+		    long long ops, struct strvec *av);
+	/* 0, or -1 with *cause: what the output lacks */
+	int	(*parse)(const char *out, const char *err, struct app_out *o,
+		    char **cause);
+};
+
+/* The number after the first occurrence of key in text, or NAN. */
+static double
+num_after(const char *text, const char *key)
+{
+	const char	*p;
+	char		*end;
+	double		 v;
+
+	if (text == NULL || (p = strstr(text, key)) == NULL)
+		return NAN;
+	p += strlen(key);
+	while (*p == ' ' || *p == '\t' || *p == ':')
+		p++;
+	v = strtod(p, &end);
+	return end == p ? NAN : v;
+}
+
+static const char *
+get(const struct workload *wl, const struct arm *arm, const char *key)
+{
+	return workload_get(wl, arm, key);
+}
+
+/* --- sysbench ------------------------------------------------------- */
+
+static void
+sysbench_argv(const struct workload *wl, const struct arm *arm,
+    long long ops, struct strvec *av)
+{
+	const char	*t = get(wl, arm, "testname");
+
+	strvec_push(av, "sysbench");
+	strvec_pushf(av, "--threads=%lld",
+	    workload_get_int(wl, arm, "threads", 1));
+	strvec_push(av, "--time=0");
+	if (strcmp(t, "CPU") == 0) {
+		strvec_pushf(av, "--events=%lld", ops);
+		strvec_push(av, "cpu");
+	} else if (strcmp(t, "Memory") == 0) {
+		/* sec/op is per GiB written (gVisor: total size = N G). */
+		strvec_pushf(av, "--memory-total-size=%lluK",
+		    (unsigned long long)(workload_get_size(wl, arm,
+		    "memory-total", 1ULL << 30) >> 10));
+		strvec_push(av, "memory");
+	} else {
+		strvec_pushf(av, "--mutex-locks=%lld", ops);
+		strvec_push(av, "mutex");
+	}
+	strvec_push(av, "run");
+}
+
+static int
+sysbench_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	const char	*t = get(o->wl, o->arm, "testname");
+	double		 total = num_after(out, "total time:"), v;
+
+	(void)err;
+	if (isnan(total) || total <= 0)
+		return set_cause(cause, "sysbench printed no 'total time:'");
+	if (strcmp(t, "Memory") == 0)
+		sample_result_add(o->res, o->name, "sec/op", total /
+		    ((double)workload_get_size(o->wl, o->arm, "memory-total",
+		    1ULL << 30) / (double)(1ULL << 30)));
+	else
+		sample_result_add(o->res, o->name, "sec/op",
+		    total / (double)o->ops);
+	if (strcmp(t, "CPU") == 0 &&
+	    !isnan(v = num_after(out, "events per second:")))
+		sample_result_add(o->res, o->name,
+		    "cpu_events.events_per_second", v);
+	else if (strcmp(t, "Memory") == 0) {
+		/* "Total operations: 1048576 (598527.85 per second)" */
+		const char	*p = strstr(out, "Total operations:");
+
+		p = p != NULL ? strchr(p, '(') : NULL;
+		if (p != NULL && (v = strtod(p + 1, NULL)) > 0)
+			sample_result_add(o->res, o->name,
+			    "memory_operations.ops_per_second", v);
+	}
+	return 0;
+}
+
+/* --- hackbench ------------------------------------------------------ */
+
+static void
+hackbench_argv(const struct workload *wl, const struct arm *arm,
+    long long ops, struct strvec *av)
+{
+	/* Short options: hackbench 2.40 misparses --loops=N. */
+	strvec_push(av, "hackbench");
+	strvec_push(av, "-g");
+	strvec_pushf(av, "%lld", workload_get_int(wl, arm, "groups", 10));
+	strvec_push(av, "-l");
+	strvec_pushf(av, "%lld", ops);
+	if (strcmp(get(wl, arm, "ipcMode"), "pipe") == 0)
+		strvec_push(av, "-p");
+	strvec_push(av, strcmp(get(wl, arm, "processMode"), "thread") == 0 ?
+	    "-T" : "-P");
+}
+
+static int
+hackbench_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	double	t = num_after(out, "Time:");
+
+	(void)err;
+	if (isnan(t))
+		return set_cause(cause, "hackbench printed no 'Time:'");
+	sample_result_add(o->res, o->name, "sec/op", t / (double)o->ops);
+	return 0;
+}
+
+/* --- redis ---------------------------------------------------------- */
+
+static void
+redis_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	char	*op = xstrdup(get(wl, arm, "operation")), *c;
+
+	for (c = op; *c != '\0'; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "redis");
+	strvec_push_nodup(av, op);
+	strvec_pushf(av, "%lld", ops);
+	strvec_pushf(av, "%lld", workload_get_int(wl, arm, "clients", 50));
+}
+
+/* The CSV field i (0-based) of a line "a","b",...: malloc'd or NULL. */
+static char *
+csv_field(const char *line, const char *end, int i)
+{
+	const char	*p = line, *q;
+
+	for (;;) {
+		if (p >= end || *p != '"')
+			return NULL;
+		q = memchr(p + 1, '"', (size_t)(end - p - 1));
+		if (q == NULL)
+			return NULL;
+		if (i-- == 0)
+			return xstrndup(p + 1, (size_t)(q - p - 1));
+		p = q + 1;
+		if (p < end && *p == ',')
+			p++;
+	}
+}
+
+static int
+redis_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	const char	*op = get(o->wl, o->arm, "operation");
+	const char	*p, *nl, *end = out + strlen(out);
+	int		 col_rps = -1, col_max = -1, i, found = 0;
+	char		*f;
+
+	(void)err;
+	for (p = out; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((f = csv_field(p, nl, 0)) == NULL)
+			continue;
+		if (strcmp(f, "test") == 0) {
+			for (i = 1; i < 16; i++) {
+				char	*h = csv_field(p, nl, i);
+
+				if (h == NULL)
+					break;
+				if (strcmp(h, "rps") == 0)
+					col_rps = i;
+				else if (strcmp(h, "max_latency_ms") == 0)
+					col_max = i;
+				free(h);
+			}
+		} else if (col_rps > 0 && (strcmp(f, op) == 0 ||
+		    (strncmp(f, op, strlen(op)) == 0 &&
+		    strncmp(f + strlen(op), " (first", 7) == 0))) {
+			char	*r = csv_field(p, nl, col_rps);
+			char	*m = col_max > 0 ? csv_field(p, nl, col_max) :
+				    NULL;
+
+			if (r != NULL) {
+				sample_result_add(o->res, o->name, "rps",
+				    strtod(r, NULL));
+				found = 1;
+			}
+			if (m != NULL)
+				sample_result_add(o->res, o->name,
+				    "max_latency_ms", strtod(m, NULL));
+			free(r);
+			free(m);
+		}
+		free(f);
+		if (nl == end)
+			break;
+	}
+	if (!found)
+		return set_cause(cause, "redis-benchmark printed no CSV row "
+		    "for '%s'", op);
+	return 0;
+}
+
+/* --- nginx (ab) ----------------------------------------------------- */
+
+/* "10Kb" -> 10240, "1Mb" -> 1048576, "100b" -> 100; -1 if malformed. */
+static long long
+nginx_filesize(const char *s)
+{
+	char		*end;
+	long long	 n = strtoll(s, &end, 10);
+
+	if (end == s || n < 0)
+		return -1;
+	if (strcmp(end, "b") == 0 || strcmp(end, "B") == 0)
+		return n;
+	if (strcmp(end, "Kb") == 0 || strcmp(end, "KB") == 0)
+		return n * 1024;
+	if (strcmp(end, "Mb") == 0 || strcmp(end, "MB") == 0)
+		return n * 1024 * 1024;
+	return -1;
+}
+
+static void
+nginx_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "nginx");
+	strvec_pushf(av, "%lld", nginx_filesize(get(wl, arm, "filesize")));
+	strvec_pushf(av, "%lld", ops);
+	strvec_pushf(av, "%lld", workload_get_int(wl, arm, "concurrency",
+	    1));
+	strvec_push(av, "/srv/www");
+}
+
+static int
+nginx_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	double	rps = num_after(out, "Requests per second:");
+	double	taken = num_after(out, "Time taken for tests:");
+	double	done = num_after(out, "Complete requests:");
+	double	failed = num_after(out, "Failed requests:");
+	double	mean = NAN;
+	const char *p;
+
+	(void)err;
+	if (isnan(rps) || isnan(taken) || isnan(done) || done <= 0)
+		return set_cause(cause, "ab printed no 'Requests per second:' "
+		    "or no complete request");
+	if (!isnan(failed) && failed > 0)
+		return set_cause(cause, "ab: %.0f of %.0f requests failed",
+		    failed, done);
+	/* Connection Times (ms) "Total:  min mean [+/-sd] median max" */
+	if ((p = strstr(out, "\nTotal:")) != NULL) {
+		char	*e;
+
+		p += 7;
+		(void)strtod(p, &e);		/* min */
+		if (e != p) {
+			p = e;
+			mean = strtod(p, &e);
+			if (e == p)
+				mean = NAN;
+		}
+	}
+	sample_result_add(o->res, o->name, "sec/op", taken / done);
+	sample_result_add(o->res, o->name, "requests_per_second.QPS", rps);
+	if (!isnan(mean))
+		sample_result_add(o->res, o->name, "average_latency.s",
+		    mean / 1e3);
+	return 0;
+}
+
+/* --- iperf ---------------------------------------------------------- */
+
+static void
+iperf_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	(void)ops;
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "iperf");
+	strvec_pushf(av, "%llu", (unsigned long long)
+	    workload_get_size(wl, arm, "bytes", 1ULL << 30));
+	strvec_push(av, strcmp(get(wl, arm, "operation"), "Download") == 0 ?
+	    "download" : "upload");
+}
+
+static int
+iperf_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	json_error_t	 je;
+	json_t		*root, *v;
+	const char	*js = strchr(out, '{');
+
+	(void)err;
+	if (js == NULL || (root = json_loads(js, JSON_DISABLE_EOF_CHECK,
+	    &je)) == NULL)
+		return set_cause(cause, "iperf3 printed no JSON");
+	v = json_object_get(json_object_get(json_object_get(root, "end"),
+	    "sum_received"), "bits_per_second");
+	if (!json_is_number(v)) {
+		json_decref(root);
+		return set_cause(cause, "iperf3's JSON has no "
+		    "end.sum_received.bits_per_second");
+	}
+	sample_result_add(o->res, o->name, "bandwidth.bytes_per_second",
+	    json_number_value(v) / 8);
+	json_decref(root);
+	return 0;
+}
+
+/* --- ffmpeg --------------------------------------------------------- */
+
+static void
+ffmpeg_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	(void)wl;
+	(void)arm;
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "ffmpeg");
+	strvec_pushf(av, "%lld", ops);
+}
+
+static int
+ffmpeg_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	double	rt = num_after(out, "rtime=");
+
+	(void)err;
+	if (isnan(rt) || rt <= 0)
+		return set_cause(cause, "ffmpeg printed no 'bench: ... rtime='");
+	/* One op is the whole transcode, as gVisor's Ffmpeg row. */
+	sample_result_add(o->res, o->name, "sec/op", rt);
+	return 0;
+}
+
+/* --- dd ------------------------------------------------------------- */
+
+static int
+dd_parse(const char *out, const char *err, struct app_out *o, char **cause)
+{
+	const char	*p;
+	double		 bytes, sec;
+	char		*e;
+
+	(void)out;
+	/* "5120000 bytes (5.1 MB, 4.9 MiB) copied, 3.90981 s, 1.3 MB/s" */
+	if (err == NULL || (p = strstr(err, " copied, ")) == NULL)
+		return set_cause(cause, "dd printed no 'copied' line (drop "
+		    "status=none)");
+	sec = strtod(p + 9, &e);
+	while (p > err && p[-1] != '\n')
+		p--;
+	bytes = strtod(p, NULL);
+	if (e == p + 9 || sec <= 0 || bytes <= 0)
+		return set_cause(cause, "cannot read dd's summary line");
+	/* dd's kB is 1000 bytes, as the thread quotes it (60.4 kB/s). */
+	sample_result_add(o->res, o->name, "kB/s", bytes / sec / 1e3);
+	sample_result_add(o->res, o->name, "sec/op", sec);
+	return 0;
+}
+
+static const struct app_def app_defs[] = {
+	{ "sysbench", "Sysbench", "abbench/sysbench",
+	    { "testname", "threads", NULL }, 2000,
+	    sysbench_argv, sysbench_parse },
+	{ "hackbench", "Hackbench", "abbench/hackbench",
+	    { "ipcMode", "processMode", NULL }, 100,
+	    hackbench_argv, hackbench_parse },
+	{ "redis", "Redis", "abbench/redis",
+	    { "operation", NULL }, 100000, redis_argv, redis_parse },
+	{ "nginx", "NginxDocSize", "abbench/nginx",
+	    { "filesize", "concurrency", "filesystem", NULL }, 10000,
+	    nginx_argv, nginx_parse },
+	{ "iperf", "IperfOneConnection", "abbench/iperf",
+	    { "operation", "=bytes", NULL }, 1, iperf_argv, iperf_parse },
+	{ "ffmpeg", "Ffmpeg", "abbench/ffmpeg", { NULL }, 10,
+	    ffmpeg_argv, ffmpeg_parse },
+	{ "dd", "DD", NULL, { NULL }, 1, NULL, dd_parse },
+};
+
+static const struct opt_spec app_opts[] = {
+	{ "app", OPT_CHOICE, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0,
+	    "sysbench hackbench redis nginx iperf ffmpeg dd",
+	    "the application: its program, parser, image and row names" },
+	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
+	    "the row name before the parameters (default: gVisor's: "
+	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection)" },
+	{ "args", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
+	    "the program and its arguments, instead of the application's "
+	    "(required for dd)" },
+	{ "ops", OPT_INT, 0, "0", 0, 1e15, NULL,
+	    "operations of one sample (sec/op divides by it): sysbench "
+	    "events (CPU), locks per thread (Mutex); "
+	    "hackbench loops; redis and nginx requests; ffmpeg: seconds "
+	    "of the 720p test video transcoded (0: the application's "
+	    "default)" },
+	{ "testname", OPT_CHOICE, 0, "CPU", 0, 0, "CPU Memory Mutex",
+	    "sysbench test" },
+	{ "threads", OPT_INT, 0, "1", 1, 4096, NULL, "sysbench threads" },
+	{ "memory-total", OPT_SIZE, 0, "1g", 1024, 1e15, NULL,
+	    "sysbench Memory: bytes written per sample (sec/op is per GiB, "
+	    "as gVisor's)" },
+	{ "ipcMode", OPT_CHOICE, 0, "pipe", 0, 0, "pipe socket",
+	    "hackbench: pipes or socketpairs" },
+	{ "processMode", OPT_CHOICE, 0, "thread", 0, 0, "thread process",
+	    "hackbench: threads or processes" },
+	{ "groups", OPT_INT, 0, "10", 1, 1000, NULL,
+	    "hackbench groups (40 tasks each)" },
+	{ "operation", OPT_STR, 0, NULL, 0, 0, NULL,
+	    "redis: a redis-benchmark test (LPUSH, LRANGE_100, SET, GET...); "
+	    "iperf: Download or Upload" },
+	{ "clients", OPT_INT, 0, "50", 1, 10000, NULL,
+	    "redis-benchmark parallel connections" },
+	{ "filesize", OPT_STR, 0, "1Kb", 0, 0, NULL,
+	    "nginx: size of the document (1Kb, 100Kb, 10Mb, 512b)" },
+	{ "concurrency", OPT_INT, 0, "1", 1, 20000, NULL,
+	    "nginx: ab's concurrent requests" },
+	{ "filesystem", OPT_CHOICE, 0, "tmpfs", 0, 0, "bind tmpfs",
+	    "nginx: where the document lives: a tmpfs, or a host directory "
+	    "bind-mounted (`dir`, default a scratch directory)" },
+	{ "bytes", OPT_SIZE, 0, "1g", 1, 1e15, NULL,
+	    "iperf: bytes one connection transfers" },
+	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
+	    "CPU limit of the container" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+};
+
+struct app_priv {
+	char	*bind_dir;	/* nginx filesystem.bind scratch directory */
+	int64_t	 bind_journal;
+	int	 made;
+};
+
+static const struct app_def *
+app_find(const struct workload *wl)
+{
+	const char	*a = workload_get(wl, NULL, "app");
+	size_t		 i;
+
+	for (i = 0; a != NULL && i < ARRAY_SIZE(app_defs); i++) {
+		if (strcmp(app_defs[i].app, a) == 0)
+			return &app_defs[i];
+	}
+	return NULL;
+}
+
+/* Was KEY written in the section (not defaulted)? */
+static int
+app_key_set(const struct workload *wl, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < wl->nkv; i++) {
+		if (strcmp(wl->kv[i].key, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+app_validate(const struct experiment *e, struct workload *wl, char **cause)
+{
+	const struct app_def	*d = app_find(wl);
+	const char		*op = workload_get(wl, NULL, "operation");
+
+	(void)e;
+	if (d == NULL)
+		return set_cause(cause, "app: unknown application");
+	if (d->argv == NULL && workload_get(wl, NULL, "args") == NULL) {
+		size_t	j;
+
+		for (j = 0; j < e->narms; j++) {
+			if (arm_get(&e->arms[j], "args") == NULL)
+				return set_cause(cause, "args: app '%s' needs "
+				    "the command line (set args)", d->app);
+		}
+	}
+	if (strcmp(d->app, "redis") == 0 && (op == NULL || *op == '\0'))
+		return set_cause(cause, "operation: redis needs a "
+		    "redis-benchmark test (LPUSH, LRANGE_100, SET, ...)");
+	if (strcmp(d->app, "iperf") == 0 && (op == NULL ||
+	    (strcmp(op, "Download") != 0 && strcmp(op, "Upload") != 0)))
+		return set_cause(cause, "operation: iperf takes Download or "
+		    "Upload, not '%s'", op != NULL ? op : "");
+	if (strcmp(d->app, "nginx") == 0 &&
+	    nginx_filesize(workload_get(wl, NULL, "filesize")) < 0)
+		return set_cause(cause, "filesize: '%s' is not a size such "
+		    "as 1Kb, 100Kb, 10Mb or 512b",
+		    workload_get(wl, NULL, "filesize"));
+	/* The application's image, where the section names none: the
+	 * executor checks it before the first sample. */
+	if (d->image != NULL && !app_key_set(wl, "image")) {
+		wl->kv = xrealloc(wl->kv, (wl->nkv + 1) * sizeof *wl->kv);
+		wl->kv[wl->nkv].key = xstrdup("image");
+		wl->kv[wl->nkv].value = xstrdup(d->image);
+		wl->kv[wl->nkv].line = wl->line;
+		wl->nkv++;
+	}
+	return 0;
+}
+
+/* The row name: benchmark, then the name keys the section sets. */
+static char *
+app_row_name(const struct workload *wl, const struct arm *arm,
+    const struct app_def *d)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*b = workload_get(wl, NULL, "benchmark");
+	size_t		 i;
+
+	strbuf_adds(&sb, b != NULL ? b : d->app != NULL &&
+	    strcmp(d->app, "dd") == 0 ? wl->base : d->bench);
+	for (i = 0; d->name_keys[i] != NULL; i++) {
+		const char	*k = d->name_keys[i];
+		int		 eq = k[0] == '=';
+		const char	*v;
+
+		k += eq;
+		v = workload_get(wl, arm, k);
+		if (!app_key_set(wl, k) || v == NULL)
+			continue;
+		if (strcmp(k, "threads") == 0 && strcmp(v, "1") == 0)
+			continue;
+		strbuf_addf(&sb, "/%s%c%s", k, eq ? '=' : '.', v);
+	}
+	return strbuf_detach(&sb);
+}
+
+static int
+app_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
+{
+	const struct app_def	*d = app_find(wl);
+	struct app_priv		*p = xcalloc(1, sizeof *p);
+	const char		*dir;
+
+	wl->priv = p;
+	p->bind_journal = -1;
+	if (strcmp(d->app, "nginx") != 0 ||
+	    strcmp(workload_get(wl, NULL, "filesystem"), "bind") != 0)
+		return 0;
+	if ((dir = workload_get(wl, NULL, "dir")) != NULL) {
+		p->bind_dir = xstrdup(dir);
+		if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+			return set_cause(cause, "dir: cannot make '%s': %s",
+			    dir, strerror(errno));
+		return 0;
+	}
+	p->bind_dir = xasprintf("/var/tmp/abbench-app-%ld-%s", (long)getpid(),
+	    ctx->run_uuid[0] ? ctx->run_uuid : "x");
+	p->bind_journal = run_journal_object(ctx, "dir", p->bind_dir);
+	if (mkdir(p->bind_dir, 0755) == -1 && errno != EEXIST)
+		return set_cause(cause, "cannot make '%s': %s", p->bind_dir,
+		    strerror(errno));
+	p->made = 1;
+	return 0;
+}
+
+static void
+app_cleanup(struct run_ctx *ctx, struct workload *wl)
+{
+	struct app_priv	*p = wl->priv;
+	char		*cause = NULL;
+
+	if (p == NULL)
+		return;
+	if (p->made) {
+		if (rmtree(p->bind_dir, &cause) == -1)
+			warning("%s", cause);
+		else if (ctx != NULL && p->bind_journal > 0)
+			run_forget_object(ctx, p->bind_journal);
+		free(cause);
+	}
+	free(p->bind_dir);
+	free(p);
+	wl->priv = NULL;
+}
+
+/* Parse one run's output into metrics (the unit test's entry point). */
+int	app_parse_output(const struct workload *wl, const struct arm *arm,
+	    const char *out, const char *err, struct sample_result *res,
+	    char **cause);
+
+int
+app_parse_output(const struct workload *wl, const struct arm *arm,
+    const char *out, const char *err, struct sample_result *res,
+    char **cause)
+{
+	const struct app_def	*d = app_find(wl);
+	struct app_out		 o;
+	char			*name;
+	int			 r;
+
+	if (d == NULL)
+		return set_cause(cause, "unknown application");
+	name = app_row_name(wl, arm, d);
+	o.res = res;
+	o.name = name;
+	o.wl = wl;
+	o.arm = arm;
+	o.ops = workload_get_int(wl, arm, "ops", 0);
+	if (o.ops <= 0)
+		o.ops = d->def_ops;
+	r = d->parse(out != NULL ? out : "", err, &o, cause);
+	free(name);
+	return r;
+}
+
+static void
+app_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out)
+{
+	const struct app_def	*d = app_find(wl);
+	struct app_priv		*p = wl->priv;
+	struct strvec		 argv = STRVEC_INIT;
+	struct exec_spec	 spec;
+	struct exec_status	 st;
+	struct exec_mount	 mnt;
+	struct exec_proc	*proc = NULL;
+	char			*cause = NULL, *how;
+	long long		 ops = workload_get_int(wl, arm, "ops", 0);
+
+	memset(&st, 0, sizeof st);
+	if (ops <= 0)
+		ops = d->def_ops;
+	if (workload_get(wl, arm, "args") != NULL)
+		workload_get_words(wl, arm, "args", &argv);
+	else
+		d->argv(wl, arm, ops, &argv);
+	workload_spec_init(&spec, wl, arm, argv.v);
+	spec.capture = 1;
+	spec.cpus = workload_get_float(wl, arm, "cpu", 0);
+	if (strcmp(d->app, "nginx") == 0) {
+		memset(&mnt, 0, sizeof mnt);
+		mnt.target = "/srv";
+		if (p != NULL && p->bind_dir != NULL) {
+			mnt.type = "bind";
+			mnt.source = p->bind_dir;
+		} else
+			mnt.type = "tmpfs";
+		spec.mounts = &mnt;
+		spec.nmounts = 1;
+	}
+	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
+		goto done;
+	if (st.timed_out) {
+		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
+		    "'%s' timed out: lower ops (or raise timeout)%s%s",
+		    argv.v[0], st.err && *st.err ? ": " : "",
+		    st.err ? st.err : "");
+		goto done;
+	}
+	if (!WIFEXITED(st.status) || WEXITSTATUS(st.status) != 0) {
+		how = exec_status_describe(&st);
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "'%s' %s%s%s",
+		    argv.v[0], how, st.err && *st.err ? ": " : "",
+		    st.err ? st.err : "");
+		free(how);
+		goto done;
+	}
+	if (app_parse_output(wl, arm, st.out, st.err, out, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		free(cause);
+	}
+done:
+	if (proc != NULL)
+		wl->exec->destroy(ctx, proc);
+	exec_status_release(&st);
+	strvec_clear(&argv);
+}
+
+static const char *const app_units[] = {
+	"sec/op", "lower",
+	"rps", "higher",
+	"max_latency_ms", "lower",
+	"requests_per_second.QPS", "higher",
+	"average_latency.s", "lower",
+	"bandwidth.bytes_per_second", "higher",
+	"cpu_events.events_per_second", "higher",
+	"memory_operations.ops_per_second", "higher",
+	"kB/s", "higher",
+	NULL
+};
+
+const struct workload_ops wl_app_ops = {
+	.type = "app",
+	.help = "an application of gVisor's benchmark suites (sysbench, "
+	    "hackbench, redis, nginx, iperf, ffmpeg, dd) in a container, its output "
+	    "parsed into the reports' rows",
+	.opts = app_opts,
+	.default_exec = "docker",
+	.validate = app_validate,
+	.prepare = app_prepare,
+	.sample = app_sample,
+	.cleanup = app_cleanup,
+	.units = app_units,
+};
