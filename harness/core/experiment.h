@@ -40,6 +40,13 @@ struct experiment *experiment_parse_types(const char *path, const char *text,
 		    size_t len, const struct workload_ops *const *types,
 		    char **cause);
 void		 experiment_free(struct experiment *e);
+/*
+ * The `stat-filter` of an experiment's text as a run stored it (the
+ * -filter `abbench stat --db` and `abbench report` apply to the run when
+ * given none); NULL when it has none or the text no longer loads.
+ * malloc'd.
+ */
+char		*experiment_stat_filter(const char *path, const char *text);
 
 /* The keys every arm accepts (runtime, runtime-args, cpu, memory, args...). */
 extern const struct opt_spec arm_opts[];
