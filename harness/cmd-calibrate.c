@@ -210,8 +210,7 @@ calib_excess_p(int k, int n, double alpha)
 
 static int
 calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
-    int repeats, double alpha, const struct power_options *po, int quiet,
-    int *excess)
+    int repeats, double alpha, const struct power_options *po, int *excess)
 {
 	struct store_calibration	 cal;
 	struct store_calib_row		*rows = NULL;
@@ -337,7 +336,7 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	    "(expected at most %g; binomial P(>= %d) = %.3g)\n", totflag, tot,
 	    alpha, tot ? (double)totflag / tot : 0.0, alpha, totflag,
 	    calib_excess_p(totflag, tot, alpha));
-	if (*excess && !quiet)
+	if (*excess)
 		warning("calibrate: identical arms differ more often than "
 		    "alpha allows: drift or an order effect (see abbench plot; "
 		    "order = alternate or abba cancels steady drift)");
@@ -478,8 +477,8 @@ cmd_calibrate_exec(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (calib_analyse(st, ro.run_id, e, repeats, alpha, &po, ro.quiet,
-	    &excess) == -1)
+	if (calib_analyse(st, ro.run_id, e, repeats, alpha, &po, &excess) ==
+	    -1)
 		rc = EXIT_USAGE;
 	else
 		rc = excess ? EXIT_FAIL : EXIT_OK;

@@ -577,6 +577,7 @@ db_import(struct db_opts *o)
 	char			*cause = NULL, host[HOST_NAME_MAX + 1];
 	int64_t			 run_id, nvalues;
 	size_t			 i;
+	int			 existed;
 	const char		*eq, *path;
 
 	if (o->args.n == 0)
@@ -599,6 +600,7 @@ db_import(struct db_opts *o)
 	}
 	io.wall_ns = now_wall_ns();
 	io.abbench_version = PACKAGE_VERSION;
+	existed = access(cmd_db_path(o->db), F_OK) == 0;
 	if ((st = db_open(o, STORE_CREATE)) == NULL)
 		return EXIT_USAGE;
 	if (import_benchfmt(st, o->args.v, o->args.n, &io, &run_id, &nvalues,
@@ -609,6 +611,9 @@ db_import(struct db_opts *o)
 		free(cause);
 		strvec_clear(&warnings);
 		store_close(st);
+		/* Nothing imported: no database made for it either. */
+		if (!existed)
+			(void)unlink(cmd_db_path(o->db));
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < warnings.n; i++)
@@ -682,12 +687,23 @@ db_check(struct db_opts *o)
 		return db_usage("check takes no arguments");
 	if ((st = db_open(o, STORE_READONLY)) == NULL)
 		return EXIT_USAGE;
-	if (store_check(st, &problems, &n, &cause) != 0 ||
-	    store_runs_list(st, &runs, &nruns, &cause) != 0) {
+	if (store_check(st, &problems, &n, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
 		store_close(st);
 		return EXIT_USAGE;
+	}
+	/* A damaged file may not list its runs: the problems say why. */
+	if (store_runs_list(st, &runs, &nruns, &cause) != 0) {
+		if (n == 0) {
+			error("%s", cause);
+			free(cause);
+			store_close(st);
+			return EXIT_USAGE;
+		}
+		free(cause);
+		runs = NULL;
+		nruns = 0;
 	}
 	for (i = 0; i < nruns; i++) {
 		nsamples += runs[i].nsamples;

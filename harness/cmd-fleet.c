@@ -37,7 +37,10 @@
 
 #define FLEET_DB	"fleet.db"
 #define FLEET_SCRIPT	"job"
-#define FLEET_POLL_NS	(1000 * 1000000LL)
+/* --wait polls the scheduler every 0.1 s, backing off to 2 s while
+ * nothing changes. */
+#define FLEET_POLL_MIN_NS	(100 * 1000000LL)
+#define FLEET_POLL_MAX_NS	(2000 * 1000000LL)
 
 static const char fleet_script_text[] =
     "#!/bin/sh\n"
@@ -557,6 +560,7 @@ fleet_wait(struct fleet_ctx *fc, int quiet)
 {
 	struct strbuf	 line = STRBUF_INIT, last = STRBUF_INIT;
 	int		 tty = isatty(STDERR_FILENO), busy, rc;
+	int64_t		 poll = FLEET_POLL_MIN_NS;
 	size_t		 i;
 
 	for (;;) {
@@ -593,6 +597,10 @@ fleet_wait(struct fleet_ctx *fc, int quiet)
 			}
 			fleet_job_state_release(&js);
 		}
+		if (last.buf == NULL || strcmp(last.buf, line.buf) != 0)
+			poll = FLEET_POLL_MIN_NS;
+		else if ((poll *= 2) > FLEET_POLL_MAX_NS)
+			poll = FLEET_POLL_MAX_NS;
 		if (!quiet && (last.buf == NULL || strcmp(last.buf, line.buf) !=
 		    0)) {
 			if (tty)
@@ -605,8 +613,8 @@ fleet_wait(struct fleet_ctx *fc, int quiet)
 		if (!busy)
 			break;
 		{
-			struct timespec	ts = { FLEET_POLL_NS / 1000000000LL,
-					    FLEET_POLL_NS % 1000000000LL };
+			struct timespec	ts = { poll / 1000000000LL,
+					    poll % 1000000000LL };
 
 			nanosleep(&ts, NULL);
 		}
@@ -754,6 +762,12 @@ fleet_submit(int argc, char **argv)
 		goto out;
 	}
 	fc.dir = p;
+	/* sbatch reads %j, %N... in --output and --chdir as patterns. */
+	if (strchr(fc.dir, '%') != NULL || strchr(fc.dir, '\n') != NULL) {
+		rc = fleet_usage("shared directory '%s': a '%%' or a newline "
+		    "in its path would reach sbatch as a pattern", fc.dir);
+		goto out;
+	}
 	if ((self = realpath("/proc/self/exe", NULL)) == NULL) {
 		error("fleet: cannot find abbench's own path: %s",
 		    strerror(errno));

@@ -128,9 +128,13 @@ nightly_fleet(const char *db, const char *fleet,
 		}
 		nshapes++;
 		strbuf_reset(&out);
-		if (json)
+		if (json) {
+			/* One JSON array of the shapes' documents. */
+			fputs(nshapes == 1 ? "[\n" : ",\n", stdout);
 			nightly_format_json(&res, &out);
-		else {
+			while (out.len > 0 && out.buf[out.len - 1] == '\n')
+				out.buf[--out.len] = '\0';
+		} else {
 			printf("# shape %s: run %" PRId64 " on %s against %zu "
 			    "baseline run%s, %zu night%s of history\n",
 			    res.host_class != NULL ? res.host_class : res.host,
@@ -149,6 +153,8 @@ nightly_fleet(const char *db, const char *fleet,
 		}
 		nightly_result_release(&res);
 	}
+	if (json && nshapes > 0)
+		fputs("\n]\n", stdout);
 	fflush(stdout);
 	if (nshapes == 0 && rc == EXIT_OK) {
 		error("nightly: no run of fleet '%s' in '%s'", want != NULL ?

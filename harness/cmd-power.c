@@ -52,8 +52,9 @@ power_print(const struct padvice *a, FILE *fp)
 	fprintf(fp, "test: Mann-Whitney U, alpha %g, power %g; smoothed "
 	    "bootstrap, %u resamples, seed %" PRIu64 "\n", a->opt.alpha,
 	    a->opt.power, a->opt.reps, a->opt.seed);
-	fprintf(fp, "n: executions per arm (baseline+other); each counts "
-	    "once, by the median of its lines\n\n");
+	fprintf(fp, "n: executions per arm (baseline+other)%s; each counts "
+	    "once, by the median of its lines\n\n", a->at > 0 ?
+	    ", as asked (--at)" : "");
 	for (i = 0; i < a->n; i++) {
 		if (strlen(a->rows[i].benchmark) > w)
 			w = strlen(a->rows[i].benchmark);
@@ -68,8 +69,8 @@ power_print(const struct padvice *a, FILE *fp)
 		const struct padvice_row	*r = &a->rows[i];
 
 		snprintf(n, sizeof(n), "%zu+%zu%s", r->n_base, r->n_cand,
-		    r->nlines > r->n_base ? "*" : "");
-		if (r->nlines > r->n_base)
+		    r->nlines > r->nexec ? "*" : "");
+		if (r->nlines > r->nexec)
 			split = 1;
 		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
 		if (isinf(r->noise.ci_half_rel))
@@ -111,6 +112,7 @@ cmd_power_exec(int argc, char **argv)
 		{ "reps", required_argument, NULL, 'R' },
 		{ "max-rounds", required_argument, NULL, 'M' },
 		{ "no-calibration", no_argument, NULL, 'C' },
+		{ "at", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct power_options	 o;
@@ -121,6 +123,7 @@ cmd_power_exec(int argc, char **argv)
 	char			*cause = NULL;
 	double			 effect = 0.02;
 	long long		 v;
+	size_t			 at = 0;
 	int			 c, use_cal = 1;
 
 	power_options_init(&o);
@@ -167,6 +170,11 @@ cmd_power_exec(int argc, char **argv)
 		case 'C':
 			use_cal = 0;
 			break;
+		case 'A':
+			if (parse_int(optarg, 2, 1000000, &v, &cause) == -1)
+				goto bad;
+			at = (size_t)v;
+			break;
 		default:
 			error("power: unknown option '%s' (see abbench power "
 			    "--help)", argv[optind - 1]);
@@ -175,9 +183,9 @@ cmd_power_exec(int argc, char **argv)
 	}
 	if (cmd_open_run("power", db, argc, argv, &st, &run) == -1)
 		return EXIT_USAGE;
-	if (padvice_compute(st, run.id, effect, &o, PADVICE_MDE |
-	    PADVICE_ROUNDS | (use_cal ? PADVICE_CALIBRATION : 0), &a,
-	    &cause) == -1) {
+	if (padvice_compute_some(st, run.id, effect, &o, PADVICE_MDE |
+	    PADVICE_ROUNDS | (use_cal ? PADVICE_CALIBRATION : 0), at, NULL,
+	    NULL, &a, &cause) == -1) {
 		error("power: %s", cause);
 		free(cause);
 		store_run_release(&run);
@@ -207,7 +215,8 @@ bad:
 const struct cmd_entry cmd_power_entry = {
 	.name = "power",
 	.args = "--db FILE RUN [--effect PCT] [--power P] [--alpha A] "
-	    "[--seed N] [--reps N] [--max-rounds N] [--no-calibration]",
+	    "[--at N] [--seed N] [--reps N] [--max-rounds N] "
+	    "[--no-calibration]",
 	.summary = "what a run could have detected: noise, MDE, rounds needed",
 	.help =
 "For every benchmark and unit of the run's baseline arm: n (executions per\n"
@@ -236,6 +245,7 @@ const struct cmd_entry cmd_power_entry = {
 "  --db FILE          the database (default $ABBENCH_DB or ./abbench.db)\n"
 "  --effect PCT       the change that matters, percent (default 2)\n"
 "  --power P          the wanted power (default 0.8)\n"
+"  --at N             n, CI and MDE for N executions per arm, not the run's\n"
 "  --alpha A          the test's level (default 0.05)\n"
 "  --seed N           seed of the resampling (default 1)\n"
 "  --reps N           replicates per power estimate (default 400)\n"

@@ -1,6 +1,7 @@
 /*
- * abbench restore: undo host changes left by a killed run (its journal of
- * settings and objects), and remove its labelled containers.
+ * abbench restore: undo host changes left by killed runs (the host-wide
+ * journal of settings and objects, whichever database each run used), and
+ * remove their labelled containers.
  */
 #include "config.h"
 
@@ -12,7 +13,8 @@
 #include <unistd.h>
 
 #include "harness/cmd.h"
-#include "harness/host/hostset.h"
+#include "harness/host/journal.h"
+#include "harness/host/recover.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -25,11 +27,11 @@ cmd_restore_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
+	struct recover_filter	 f;
 	struct store_run	 r;
-	struct store		*st;
+	struct journal		*jr;
 	const char		*db = NULL;
 	char			*cause = NULL;
-	int64_t			 run_id = 0;
 	int			 c, flags = 0, undone = 0, rc;
 	size_t			 i;
 
@@ -40,7 +42,7 @@ cmd_restore_exec(int argc, char **argv)
 			db = optarg;
 			break;
 		case 'f':
-			flags |= HOSTSET_FORCE;
+			flags |= RECOVER_FORCE;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -50,19 +52,18 @@ cmd_restore_exec(int argc, char **argv)
 		error("restore: too many arguments");
 		return EXIT_USAGE;
 	}
-	/* Never create a database just to find it empty. */
-	if (optind == argc && access(cmd_db_path(db), F_OK) == -1 &&
-	    errno == ENOENT) {
-		printf("nothing to restore: no database '%s'\n",
-		    cmd_db_path(db));
-		return EXIT_OK;
-	}
-	if ((st = store_open(cmd_db_path(db), 0, &cause)) == NULL) {
-		error("%s", cause);
-		free(cause);
-		return EXIT_USAGE;
-	}
+	memset(&f, 0, sizeof f);
+	if (db != NULL || optind < argc)
+		f.db = cmd_db_path(db);
 	if (optind < argc) {
+		struct store	*st;
+
+		/* RUN names a run of that database: never create it. */
+		if ((st = store_open(f.db, STORE_READONLY, &cause)) == NULL) {
+			error("%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
 		memset(&r, 0, sizeof(r));
 		if (store_run_find(st, argv[optind], &r, &cause) == -1) {
 			error("%s", cause);
@@ -70,10 +71,21 @@ cmd_restore_exec(int argc, char **argv)
 			store_close(st);
 			return EXIT_USAGE;
 		}
-		run_id = r.id;
+		f.run_id = r.id;
 		store_run_release(&r);
+		store_close(st);
 	}
-	rc = hostset_restore_runs(st, run_id, flags, &rep, &undone, &cause);
+	if ((jr = journal_open(&cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	/* Settings are undone by whoever holds the host. */
+	if (journal_try_host(jr) == 0)
+		flags |= RECOVER_SETTINGS;
+	rc = recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep, &undone,
+	    &cause);
+	journal_close(jr);
 	for (i = 0; i < rep.done.n; i++)
 		printf("restored: %s\n", rep.done.v[i]);
 	for (i = 0; i < rep.notes.n; i++)
@@ -86,7 +98,6 @@ cmd_restore_exec(int argc, char **argv)
 		printf("nothing to restore\n");
 	free(cause);
 	hostset_report_release(&rep);
-	store_close(st);
 	return rc == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -95,25 +106,27 @@ const struct cmd_entry cmd_restore_entry = {
 	.args = "[--db FILE] [--force] [RUN]",
 	.summary = "undo host changes left by a killed run",
 	.help =
-"Undoes the host changes that runs recorded in the database's journal and\n"
-"did not undo themselves (a run killed with SIGKILL, a crash): host\n"
+"Undoes the host changes that runs recorded in the host-wide journal\n"
+"($ABBENCH_STATE_DIR, else /var/lib/abbench) and did not undo themselves\n"
+"(a run killed with SIGKILL, a crash), whichever database they used: host\n"
 "settings go back to their original values (an I/O scheduler first, then\n"
 "its tunables), OCI runtime containers (runc, runsc) are killed and\n"
 "deleted, cgroups (in every hierarchy), scratch directories, mounts and\n"
 "loop devices made for the run are removed, and docker containers\n"
 "labelled abbench.run=<run uuid> are removed.\n"
 "\n"
-"Without RUN: every run with pending changes, and every run left running\n"
-"or interrupted. A run whose abbench process is still alive, or that was\n"
-"made on another host, is skipped unless --force is given. A run still\n"
-"marked running whose process is gone is marked interrupted.\n"
+"Works from any directory and needs no database. With --db, only the\n"
+"runs of that database; with RUN, only that run. A run whose abbench\n"
+"process is still alive is skipped unless --force is given. A run still\n"
+"marked running in its database whose process is gone is marked\n"
+"interrupted there; the database keeps its copy of the journal.\n"
 "\n"
 "Prints one line per item restored. Exit status 0 when everything was\n"
 "undone (or nothing was pending), 1 when something could not be undone\n"
 "(it stays in the journal), 2 on a usage or database error.\n"
 "\n"
-"  --db FILE   the database (default: $ABBENCH_DB, else ./abbench.db)\n"
-"  --force     also runs that look alive or come from another host\n"
+"  --db FILE   only runs of this database\n"
+"  --force     also runs that look alive\n"
 "  RUN         a run id, a uuid prefix, \"last\" or NAME@last\n",
 	.exec = cmd_restore_exec,
 	.flags = CMD_STORE,

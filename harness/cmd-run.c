@@ -27,6 +27,7 @@ cmd_run_exec(int argc, char **argv)
 		{ "json-progress", no_argument, NULL, 'j' },
 		{ "durable", no_argument, NULL, 'D' },
 		{ "no-restore-check", no_argument, NULL, 'N' },
+		{ "wait-lock", no_argument, NULL, 'W' },
 		{ "effect", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -41,7 +42,7 @@ cmd_run_exec(int argc, char **argv)
 	opt.rounds = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qd:r:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qd:r:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			db = optarg;
@@ -59,19 +60,12 @@ cmd_run_exec(int argc, char **argv)
 			}
 			opt.order_set = 1;
 			break;
-		case 's': {
-			char			*end;
-			unsigned long long	 s;
-
-			s = strtoull(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0') {
-				error("run: bad seed '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			opt.seed = s;
+		case 's':
+			/* The same parser as the file's seed key. */
+			if (parse_uint64(optarg, &opt.seed, &cause) == -1)
+				goto bad;
 			opt.seed_set = 1;
 			break;
-		}
 		case 'R':
 			opt.resume = optarg;
 			break;
@@ -87,6 +81,13 @@ cmd_run_exec(int argc, char **argv)
 		case 'N':
 			opt.no_restore_check = 1;
 			break;
+		case 'W':
+			opt.wait_lock = 1;
+			break;
+		case ':':
+			error("run: option '%s' needs a value (see abbench run "
+			    "--help)", argv[optind - 1]);
+			return EXIT_USAGE;
 		case 'e':
 			if (padvice_parse_pct(optarg, &effect) == -1) {
 				error("run: --effect '%s' is not a percentage "
@@ -131,7 +132,8 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] "
 	    "[--order alternate|abba|random|sequential] [--seed N] "
-	    "[--effect PCT] [--quiet] [--json-progress] [--durable] | "
+	    "[--effect PCT] [--quiet] [--json-progress] [--durable] "
+	    "[--wait-lock] | "
 	    "--resume RUN",
 	.summary = "run an experiment, storing every sample",
 	.help =
@@ -139,6 +141,10 @@ const struct cmd_entry cmd_run_entry = {
 	    "order, applying each arm's host settings before its samples and\n"
 	    "restoring the host at the end, on error and on Ctrl-C. Every\n"
 	    "sample is stored in the database the moment it is taken.\n"
+	    "Everything is checked before anything is touched. A run that\n"
+	    "changes host settings holds the host-wide lock; every change goes\n"
+	    "first to the host journal, so that the next run or `abbench\n"
+	    "restore` undoes what a killed run left.\n"
 	    "\n"
 	    "  --db FILE        the database (default $ABBENCH_DB or ./abbench.db)\n"
 	    "  --rounds N       measured rounds (overrides the file)\n"
@@ -155,6 +161,9 @@ const struct cmd_entry cmd_run_entry = {
 	    "  --quiet          no progress and no summary\n"
 	    "  --json-progress  one JSON object per sample on stdout\n"
 	    "  --durable        synchronous=FULL (default NORMAL)\n"
+	    "  --wait-lock      when another run holds the host (it changes\n"
+	    "                   host settings too), wait for it instead of\n"
+	    "                   failing\n"
 	    "\n"
 	    "Exit status: 0 all samples ok, 1 a sample failed or the run was\n"
 	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",

@@ -182,16 +182,22 @@ stat_errno(int err)
 	return s;
 }
 
-/* Read a whole input: 0, or -1 with *cause as Go's benchfmt.Files says. */
+/*
+ * Read one input in STAT_CHUNK pieces into the tables (memory stays at a
+ * chunk, not the size of the file): 0, or -1 with *cause as Go's
+ * benchfmt.Files says.  A chunk holds any line benchstat accepts.
+ */
+#define STAT_CHUNK	(256 * 1024)
+
 static int
-stat_read(const char *path, int is_stdin, char **data, size_t *len,
-    char **cause)
+stat_stream(struct benchstat *bs, const char *label, const char *path,
+    int is_stdin, int at_eof, char **cause)
 {
-	int		 fd;
-	struct strbuf	 sb = STRBUF_INIT;
-	struct stat	 st;
-	ssize_t		 n;
-	char		*e;
+	struct benchstat_input	*in;
+	char			*buf, *e;
+	size_t			 have = 0, used;
+	ssize_t			 n;
+	int			 fd, eof = at_eof, rc = 0;
 
 	if (is_stdin)
 		fd = STDIN_FILENO;
@@ -201,37 +207,41 @@ stat_read(const char *path, int is_stdin, char **data, size_t *len,
 		free(e);
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		sb.cap = (size_t)st.st_size + 1;
-		sb.buf = xmalloc(sb.cap);
-	}
+	in = benchstat_input_new(bs, label, path);
+	buf = xmalloc(STAT_CHUNK);
 	for (;;) {
-		if (sb.cap - sb.len < 65536) {
-			sb.cap = sb.cap ? sb.cap * 2 : 65536;
-			sb.buf = xrealloc(sb.buf, sb.cap);
+		while (!eof && have < STAT_CHUNK) {
+			n = read(fd, buf + have, STAT_CHUNK - have);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				e = stat_errno(errno);
+				set_cause(cause, "%s:%d: read %s: %s", path,
+				    benchstat_input_line(in), path, e);
+				free(e);
+				rc = -1;
+				goto out;
+			}
+			if (n == 0)
+				eof = 1;
+			have += (size_t)n;
 		}
-		n = read(fd, sb.buf + sb.len, sb.cap - sb.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = stat_errno(errno);
-			set_cause(cause, "%s:0: read %s: %s", path, path, e);
-			free(e);
-			if (!is_stdin)
-				close(fd);
-			strbuf_release(&sb);
-			return -1;
+		if (benchstat_input_feed(in, buf, have, eof, &used,
+		    cause) < 0) {
+			rc = -1;
+			goto out;
 		}
-		if (n == 0)
+		if (eof)
 			break;
-		sb.len += (size_t)n;
+		memmove(buf, buf + used, have - used);
+		have -= used;
 	}
+out:
 	if (!is_stdin)
 		close(fd);
-	sb.buf[sb.len] = '\0';
-	*len = sb.len;
-	*data = sb.buf;
-	return 0;
+	free(buf);
+	benchstat_input_free(in);
+	return rc;
 }
 
 static void
@@ -515,8 +525,8 @@ cmd_stat_exec(int argc, char **argv)
 	struct benchstat	*bs;
 	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
 	const char		*dbpath = NULL, *env;
-	char			*cause = NULL, *data;
-	size_t			 len, i;
+	char			*cause = NULL;
+	size_t			 i;
 	int			 optind, status, stdin_used = 0, is_stdin;
 	int			 shift = 0;
 
@@ -566,25 +576,14 @@ cmd_stat_exec(int argc, char **argv)
 	    &paths);
 	for (i = 0; i < labels.n; i++) {
 		is_stdin = strcmp(paths.v[i], "-") == 0;
-		if (is_stdin && stdin_used) {
-			/* Standard input is at its end after the first use. */
-			data = xstrdup("");
-			len = 0;
-		} else if (stat_read(paths.v[i], is_stdin, &data, &len,
-		    &cause) < 0) {
+		/* Standard input is at its end after the first use. */
+		if (stat_stream(bs, labels.v[i], paths.v[i], is_stdin,
+		    is_stdin && stdin_used, &cause) < 0) {
 			strvec_clear(&labels);
 			strvec_clear(&paths);
 			return stat_fail(bs, cause);
 		}
 		stdin_used |= is_stdin;
-		if (benchstat_add(bs, labels.v[i], paths.v[i], data, len,
-		    &cause) < 0) {
-			free(data);
-			strvec_clear(&labels);
-			strvec_clear(&paths);
-			return stat_fail(bs, cause);
-		}
-		free(data);
 		stat_flush_err(bs);
 	}
 	strvec_clear(&labels);

@@ -126,7 +126,9 @@ cmd_open_run(const char *name, const char *db, int argc, char **argv,
 		return -1;
 	}
 	memset(run, 0, sizeof *run);
-	if (store_run_find(*stp, argv[optind], run, &cause) == -1) {
+	/* A damaged file is refused, not half read into the output. */
+	if (store_quick_check(*stp, &cause) == -1 ||
+	    store_run_find(*stp, argv[optind], run, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
 		store_close(*stp);

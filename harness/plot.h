@@ -71,6 +71,21 @@ int	plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 	    struct plot_list *out, char **cause);
 void	plot_list_release(struct plot_list *l);
 
+/*
+ * Shapes: for several runs (the shapes of a merged fleet), each metric
+ * against the runs' numeric config key xkey (vcpus), one line per arm:
+ * the median of the samples of every run with that x, with benchstat's
+ * confidence interval, x on a log2 scale when it spans 4x or more. The
+ * same benchmark on every shape is the name without its xkey=... part and
+ * without the parts named in ignore (keys that follow the shape, like a
+ * per-vCPU sandbox count). Files DIR/NAME.UNIT.shapes.png. A run without
+ * a numeric xkey is an input error: -2 with *cause (-1: a drawing
+ * failed).
+ */
+int	plot_shapes(struct store *st, const int64_t *ids, size_t nids,
+	    const char *xkey, const struct strvec *ignore,
+	    const struct plot_options *o, struct plot_list *out, char **cause);
+
 /* A file name part from a benchmark or unit: [A-Za-z0-9._-], malloc'd. */
 char	*plot_sanitize(const char *s);
 /* 0 if path holds a PNG (fmt PLOT_PNG) or SVG document, else -1, *cause. */

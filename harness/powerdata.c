@@ -177,13 +177,13 @@ padvice_compute(struct store *st, int64_t run_id, double effect,
     const struct power_options *o, int want, struct padvice *out,
     char **cause)
 {
-	return padvice_compute_some(st, run_id, effect, o, want, NULL, NULL,
-	    out, cause);
+	return padvice_compute_some(st, run_id, effect, o, want, 0, NULL,
+	    NULL, out, cause);
 }
 
 int
 padvice_compute_some(struct store *st, int64_t run_id, double effect,
-    const struct power_options *o, int want,
+    const struct power_options *o, int want, size_t at,
     int (*keep)(const char *benchmark, const char *unit, void *arg),
     void *arg, struct padvice *out, char **cause)
 {
@@ -201,6 +201,7 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 	memset(&cd, 0, sizeof(cd));
 	out->run_id = run_id;
 	out->effect = effect;
+	out->at = at;
 	out->opt = *o;
 	if (store_run_get(st, run_id, &run, cause) == -1)
 		return -1;
@@ -241,6 +242,7 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 		r->unit = xstrdup(b->unit);
 		r->n_base = b->n;
 		r->nlines = b->nlines;
+		r->nexec = b->n;
 		r->n_cand = 0;
 		for (j = 0; j < d.n; j++) {
 			if (strcmp(d.rows[j].arm, out->baseline_arm) == 0 ||
@@ -252,6 +254,8 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 		}
 		if (r->n_cand == 0)
 			r->n_cand = b->n;
+		if (at > 0)
+			r->n_base = r->n_cand = at;
 		if (have_cal == 1)
 			pool = pdata_pool(&cd, b->benchmark, b->unit, &npool);
 		if (npool >= 2) {

@@ -54,6 +54,7 @@ struct padvice_row {
 	size_t			 n_base;	/* executions of the baseline */
 	size_t			 n_cand;	/* fewest of another arm */
 	size_t			 nlines;	/* baseline values (lines) */
+	size_t			 nexec;		/* baseline executions */
 	int			 from_calibration;
 	struct power_noise	 noise;		/* CI at n_base */
 	double			 mde;		/* at n_base + n_cand */
@@ -68,6 +69,7 @@ struct padvice {
 	int64_t			 calib_run;	/* 0: none used */
 	int			 calib_repeats, calib_rounds;
 	double			 effect;
+	size_t			 at;		/* n asked for, or 0 */
 	struct power_options	 opt;
 	struct padvice_row	*rows;
 	size_t			 n;
@@ -88,9 +90,13 @@ enum padvice_want {
 int	padvice_compute(struct store *st, int64_t run_id, double effect,
 	    const struct power_options *o, int want, struct padvice *out,
 	    char **cause);
-/* The same for the rows keep() accepts (keep NULL: all). */
+/*
+ * The same for the rows keep() accepts (keep NULL: all), with the noise's
+ * CI and the MDE at `at` executions per arm instead of the run's (0: the
+ * run's).
+ */
 int	padvice_compute_some(struct store *st, int64_t run_id, double effect,
-	    const struct power_options *o, int want,
+	    const struct power_options *o, int want, size_t at,
 	    int (*keep)(const char *benchmark, const char *unit, void *arg),
 	    void *arg, struct padvice *out, char **cause);
 void	padvice_release(struct padvice *a);

@@ -63,10 +63,10 @@ report_esc(struct report *r, const char *s)
 {
 	if (s == NULL)
 		return;
-	if (!r->html) {
-		strbuf_adds(&r->out, s);
-		return;
-	}
+	/*
+	 * Markdown passes raw HTML through to whoever renders it: '<', '>'
+	 * and '&' become entities there too (an arm named "<script>").
+	 */
 	for (; *s != '\0'; s++) {
 		switch (*s) {
 		case '&':
@@ -79,7 +79,7 @@ report_esc(struct report *r, const char *s)
 			strbuf_adds(&r->out, "&gt;");
 			break;
 		case '"':
-			strbuf_adds(&r->out, "&quot;");
+			strbuf_adds(&r->out, r->html ? "&quot;" : "\"");
 			break;
 		default:
 			strbuf_addc(&r->out, *s);
@@ -103,6 +103,12 @@ report_cell(struct report *r, const char *s)
 			strbuf_adds(&r->out, "\\|");
 		else if (*s == '\n')
 			strbuf_addc(&r->out, ' ');
+		else if (*s == '<')
+			strbuf_adds(&r->out, "&lt;");
+		else if (*s == '>')
+			strbuf_adds(&r->out, "&gt;");
+		else if (*s == '&')
+			strbuf_adds(&r->out, "&amp;");
 		else
 			strbuf_addc(&r->out, *s);
 	}
@@ -159,8 +165,11 @@ report_h2(struct report *r, const char *id, const char *title)
 		strbuf_addf(&r->out, "<h2 id=\"%s\">", id);
 		report_esc(r, title);
 		strbuf_adds(&r->out, "</h2>\n");
-	} else
-		strbuf_addf(&r->out, "\n## %s\n\n", title);
+	} else {
+		strbuf_adds(&r->out, "\n## ");
+		report_esc(r, title);
+		strbuf_adds(&r->out, "\n\n");
+	}
 }
 
 static void
@@ -170,8 +179,10 @@ report_para(struct report *r, const char *text)
 		strbuf_adds(&r->out, "<p>");
 		report_esc(r, text);
 		strbuf_adds(&r->out, "</p>\n");
-	} else
-		strbuf_addf(&r->out, "%s\n\n", text);
+	} else {
+		report_esc(r, text);
+		strbuf_adds(&r->out, "\n\n");
+	}
 }
 
 /* Preformatted text; id names the block in HTML. */
@@ -226,8 +237,11 @@ report_head(struct report *r)
 		    "height:auto}\n</style>\n</head>\n<body>\n<h1>");
 		report_esc(r, title);
 		strbuf_adds(&r->out, "</h1>\n");
-	} else
-		strbuf_addf(&r->out, "# %s\n", title);
+	} else {
+		strbuf_adds(&r->out, "# ");
+		report_esc(r, title);
+		strbuf_addc(&r->out, '\n');
+	}
 	free(title);
 }
 
@@ -355,8 +369,11 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 		}
 		strbuf_adds(&r->out, "</ul>\n");
 	} else {
-		for (i = 0; i < nwarn; i++)
-			strbuf_addf(&r->out, "- %s\n", warn[i]);
+		for (i = 0; i < nwarn; i++) {
+			strbuf_adds(&r->out, "- ");
+			report_esc(r, warn[i]);
+			strbuf_addc(&r->out, '\n');
+		}
 		strbuf_addc(&r->out, '\n');
 	}
 	for (i = 0; i < nwarn; i++)
@@ -714,16 +731,6 @@ report_nightly(struct report *r)
 }
 
 static void
-report_rmtree_flat(const char *dir, const struct plot_list *l)
-{
-	size_t	i;
-
-	for (i = 0; i < l->n; i++)
-		(void)unlink(l->v[i].path);
-	(void)rmdir(dir);
-}
-
-static void
 report_plots(struct report *r)
 {
 	struct plot_options	 po;
@@ -740,14 +747,15 @@ report_plots(struct report *r)
 	}
 	memset(&po, 0, sizeof(po));
 	if (r->html) {
-		char	tmpl[] = "/tmp/abbench-report.XXXXXX";
+		char	*tmpl = tmp_path("abbench-report.XXXXXX");
 
 		if (mkdtemp(tmpl) == NULL) {
 			report_para(r, "No plots: cannot make a temporary "
 			    "directory.");
+			free(tmpl);
 			return;
 		}
-		dir = xstrdup(tmpl);
+		dir = tmpl;
 		po.format = PLOT_SVG;
 	} else {
 		/* FILE.md -> FILE-plots/ beside it. */
@@ -800,8 +808,9 @@ report_plots(struct report *r)
 	}
 	if (list.n == 0 && rc == 0)
 		report_para(r, "The run has no samples to plot.");
+	/* Whatever the plot left there, also when it failed half way. */
 	if (r->html)
-		report_rmtree_flat(dir, &list);
+		(void)rmtree(dir, NULL);
 	plot_list_release(&list);
 	free(dir);
 }

@@ -135,7 +135,7 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	o.reps = 200;
 	o.max_n = 2000;
 	if (padvice_compute_some(st, run_id, effect, &o, PADVICE_MDE |
-	    PADVICE_ROUNDS | PADVICE_CALIBRATION, advice_keep, &k, &a,
+	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
 	    &cause) == -1)
 		goto out;
 	padvice_pct(effect, e, sizeof(e));
@@ -146,18 +146,14 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 			continue;
 		padvice_pct(r->mde, m, sizeof(m));
 		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
+		fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
+		    "(MAD/median %s %s, MDE %s); ", r->benchmark, r->unit, e,
+		    r->n_base, r->n_cand, noise, r->from_calibration ?
+		    "calibrated" : "in this run", m);
 		if (r->rounds > 0)
-			fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
-			    "(MAD/median %s%s, MDE %s); %zu rounds would\n",
-			    r->benchmark, r->unit, e, r->n_base, r->n_cand,
-			    noise, r->from_calibration ? " calibrated" : "",
-			    m, r->rounds);
+			fprintf(fp, "%zu rounds would\n", r->rounds);
 		else
-			fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
-			    "(MAD/median %s%s, MDE %s); not even %zu rounds "
-			    "would\n", r->benchmark, r->unit, e, r->n_base,
-			    r->n_cand, noise, r->from_calibration ?
-			    " calibrated" : "", m, o.max_n);
+			fprintf(fp, "not even %zu rounds would\n", o.max_n);
 	}
 	padvice_release(&a);
 out:

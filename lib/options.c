@@ -87,7 +87,6 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 	int64_t			 ns;
 	uint64_t		 bytes;
 	int			 b;
-	char			*end;
 
 	switch (o->type) {
 	case OPT_STR:
@@ -95,12 +94,11 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 	case OPT_INT:
 		if (o->min >= 0 && o->max > (double)LLONG_MAX) {
 			/* Unsigned 64-bit values (seeds). */
-			errno = 0;
-			ull = strtoull(w, &end, 10);
-			if (!isdigit((unsigned char)*w) || *end != '\0' ||
-			    errno != 0)
-				return set_cause(cause,
-				    "'%s' is not an unsigned integer", w);
+			uint64_t	u;
+
+			if (parse_uint64(w, &u, cause) != 0)
+				return -1;
+			ull = u;
 			if ((double)ull < o->min)
 				return set_cause(cause, "%llu is out of range "
 				    "[%.0f, %.0f]", ull, o->min, o->max);

@@ -444,6 +444,15 @@ rmtree_one(const char *path, const struct stat *sb, int type,
 	return unlink(path) == -1 && errno != ENOENT ? -1 : 0;
 }
 
+char *
+tmp_path(const char *name)
+{
+	const char	*t = getenv("TMPDIR");
+
+	return xasprintf("%s/%s", t != NULL && *t != '\0' ? t : "/tmp",
+	    name);
+}
+
 int
 rmtree(const char *path, char **cause)
 {
@@ -528,6 +537,10 @@ parse_duration(const char *s, int64_t *ns, char **cause)
 		return set_cause(cause, "invalid duration '%s'", s);
 	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].suffix) == 0) {
+			/* Beyond int64 nanoseconds (292 years) wraps. */
+			if (v * units[i].mult >= 9.2e18)
+				return set_cause(cause, "duration '%s' is out "
+				    "of range (at most 292 years)", s);
 			*ns = (int64_t)llround(v * units[i].mult);
 			return 0;
 		}
@@ -571,6 +584,67 @@ parse_size(const char *s, uint64_t *bytes, char **cause)
 		}
 	}
 	return set_cause(cause, "invalid size '%s' (use k, m, g or t)", s);
+}
+
+int
+utf8_valid(const char *text, size_t len, size_t *bad_off)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i = 0, n, k;
+	uint32_t		 c, min;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((s[i] & 0xe0) == 0xc0) {
+			n = 1;
+			c = s[i] & 0x1f;
+			min = 0x80;
+		} else if ((s[i] & 0xf0) == 0xe0) {
+			n = 2;
+			c = s[i] & 0x0f;
+			min = 0x800;
+		} else if ((s[i] & 0xf8) == 0xf0) {
+			n = 3;
+			c = s[i] & 0x07;
+			min = 0x10000;
+		} else
+			goto bad;
+		for (k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				goto bad;
+			c = (c << 6) | (s[i + k] & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			goto bad;
+		i += n + 1;
+	}
+	return 1;
+bad:
+	if (bad_off != NULL)
+		*bad_off = i;
+	return 0;
+}
+
+int
+parse_uint64(const char *s, uint64_t *out, char **cause)
+{
+	unsigned long long	 v;
+	char			*end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		return set_cause(cause, "'%s' is not an unsigned integer", s);
+	v = strtoull(s, &end, 10);
+	if (*end != '\0')
+		return set_cause(cause, "'%s' is not an unsigned integer", s);
+	if (errno != 0)
+		return set_cause(cause, "'%s' is out of range [0, %llu]", s,
+		    (unsigned long long)UINT64_MAX);
+	*out = (uint64_t)v;
+	return 0;
 }
 
 int

@@ -105,6 +105,8 @@ int	 write_small_file(const char *path, const char *value, char **cause);
  * path is fine.
  */
 int	 rmtree(const char *path, char **cause);
+/* "$TMPDIR/NAME" (TMPDIR unset or empty: /tmp), malloc'd. */
+char	*tmp_path(const char *name);
 /*
  * The number after "KEY " at the start of a line of a key/value text
  * (cgroup memory.stat, cpu.stat): 0 with *out, or -1 when no line has it.
@@ -123,6 +125,13 @@ int	 str_startswith(const char *s, const char *prefix);
 int	 parse_duration(const char *s, int64_t *ns, char **cause);
 /* Parse a size such as "4k", "1m", "64KiB", "2g" into bytes (1024-based). */
 int	 parse_size(const char *s, uint64_t *bytes, char **cause);
+/*
+ * Is text[0..len) valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF)?
+ * If not, *bad_off (may be NULL) gets the offset of the first bad byte.
+ */
+int	 utf8_valid(const char *text, size_t len, size_t *bad_off);
+/* Decimal digits only (no sign, no blanks), 0 .. 2^64-1. */
+int	 parse_uint64(const char *s, uint64_t *out, char **cause);
 int	 parse_int(const char *s, long long min, long long max, long long *out,
 	    char **cause);
 int	 parse_double(const char *s, double *out, char **cause);

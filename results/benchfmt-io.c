@@ -556,6 +556,16 @@ import_benchfmt(struct store *st, char *const *args, size_t nargs,
 		if (store_warning_add(st, r.id, warnings->v[i], cause) != 0)
 			goto fail;
 	}
+	/* A binary, empty or foreign file: no run of nothing. */
+	if (*nvalues == 0) {
+		if (paths.n == 1)
+			set_cause(cause, "no benchmark results in '%s': "
+			    "nothing imported", paths.v[0]);
+		else
+			set_cause(cause, "no benchmark results in the %zu "
+			    "files: nothing imported", paths.n);
+		goto fail;
+	}
 	if (store_commit(st, cause) != 0)
 		goto fail_nostore;
 	*run_id = r.id;

@@ -218,7 +218,9 @@ store_run_host_class(struct store *st, int64_t run_id, char **cause)
 	int		 rc;
 
 	s = store_prepare(st, "SELECT coalesce((SELECT value FROM run_config"
-	    " WHERE run_id = ?1 AND arm = '' AND key = 'host-class'), host)"
+	    " WHERE run_id = ?1 AND arm = '' AND key = 'partition') ||"
+	    " '/vcpus=' || coalesce((SELECT value FROM run_config"
+	    " WHERE run_id = ?1 AND arm = '' AND key = 'vcpus'), '?'), host)"
 	    " FROM runs WHERE id = ?1", cause);
 	if (s == NULL)
 		return NULL;

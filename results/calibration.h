@@ -57,8 +57,9 @@ int	store_calibration_rows(struct store *st, int64_t run_id,
 void	store_calib_rows_free(struct store_calib_row *r, size_t n);
 
 /*
- * The host class of a run, malloc'd: its `host-class` config value when
- * it has one (a fleet's partition and shape), else its host name.
+ * The host class of a run, malloc'd: for a run a cluster scheduler placed,
+ * its partition and shape ("c4/vcpus=4", as nightly keys its history),
+ * else its host name.
  */
 char	*store_run_host_class(struct store *st, int64_t run_id, char **cause);
 

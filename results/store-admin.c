@@ -238,6 +238,13 @@ static const struct check_query check_queries[] = {
 	  " ' refers to a missing ' || parent FROM pragma_foreign_key_check" },
 };
 
+/* An error that says the file is damaged. */
+static int
+store_damaged(int rc)
+{
+	return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB;
+}
+
 static int
 check_collect(struct store *st, const char *sql, struct strvec *out,
     char **cause)
@@ -250,9 +257,46 @@ check_collect(struct store *st, const char *sql, struct strvec *out,
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		strvec_push_nodup(out, store_col_str(s, 0));
 	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE && store_damaged(rc)) {
+		/* Damage is what the check reports, not a failure of it. */
+		strvec_pushf(out, "corrupt: %s", sqlite3_errmsg(st->db));
+		return 0;
+	}
 	if (rc != SQLITE_DONE)
 		return store_db_error(st, cause, "cannot check");
 	return 0;
+}
+
+int
+store_quick_check(struct store *st, char **cause)
+{
+	sqlite3_stmt	*s;
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*t;
+	int		 rc, bad = 0;
+
+	if ((s = store_prepare(st, "PRAGMA quick_check(5)", cause)) == NULL)
+		return set_cause(cause, "'%s' is damaged: cannot read it",
+		    st->path);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		t = (const char *)sqlite3_column_text(s, 0);
+		if (t != NULL && strcmp(t, "ok") != 0) {
+			strbuf_addf(&sb, "%s%s", bad ? "; " : "", t);
+			bad = 1;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		strbuf_addf(&sb, "%s%s", bad ? "; " : "",
+		    sqlite3_errmsg(st->db));
+		bad = 1;
+	}
+	if (bad)
+		set_cause(cause, "'%s' is damaged (SQLite quick_check: %s): "
+		    "nothing was written; see abbench db check", st->path,
+		    sb.buf);
+	strbuf_release(&sb);
+	return bad ? -1 : 0;
 }
 
 int
@@ -274,7 +318,9 @@ store_check(struct store *st, char ***problems, size_t *n, char **cause)
 			strvec_pushf(&sv, "integrity: %s", t);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE && store_damaged(rc))
+		strvec_pushf(&sv, "integrity: %s", sqlite3_errmsg(st->db));
+	else if (rc != SQLITE_DONE) {
 		strvec_clear(&sv);
 		return store_db_error(st, cause, "cannot check integrity");
 	}

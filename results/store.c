@@ -741,6 +741,12 @@ store_open(const char *path, int flags, char **cause)
 	if (exists) {
 		if (store_check_file(path, &sb, &fi, cause) != 0)
 			goto fail;
+		if (fi.empty && !(flags & STORE_CREATE)) {
+			/* Only a command that makes databases sets one up. */
+			set_cause(cause, "'%s' is empty, not an abbench "
+			    "database", path);
+			goto fail;
+		}
 		if (fi.empty && (flags & STORE_READONLY)) {
 			set_cause(cause, "'%s' is empty, not an abbench "
 			    "database", path);

@@ -287,6 +287,11 @@ int	store_rollback(struct store *st);
  */
 int	store_check(struct store *st, char ***problems, size_t *n,
 	    char **cause);
+/*
+ * SQLite's quick_check (cheap: no index cross-check): -1 with *cause
+ * naming the damage when the file cannot be trusted.
+ */
+int	store_quick_check(struct store *st, char **cause);
 /* `db merge`: copy every run of another database not already here (UUID). */
 int	store_merge(struct store *st, const char *other_path, int *runs_added,
 	    int64_t *samples_added, char **cause);

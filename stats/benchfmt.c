@@ -45,6 +45,7 @@ struct bf_reader {
 	size_t			 pos;
 	int			 line;
 	int			 done;
+	int			 more;		/* bf_reader_feed: more to come */
 
 	struct strpool		*pool;
 	struct bf_units		*units;
@@ -480,6 +481,8 @@ bf_reader_next(struct bf_reader *r, const struct bf_result **res,
 		line = r->data + r->pos;
 		nl = memchr(line, '\n', r->len - r->pos);
 		len = nl != NULL ? (size_t)(nl - line) : r->len - r->pos;
+		if (nl == NULL && r->more && len < BF_MAX_LINE)
+			return 2;	/* the rest of this line is to come */
 		if (len >= BF_MAX_LINE) {
 			r->done = 1;
 			return set_cause(cause, "%s:%d: bufio.Scanner: token "
@@ -515,8 +518,31 @@ bf_reader_next(struct bf_reader *r, const struct bf_result **res,
 				    val, vallen));
 		}
 	}
+	if (r->more && !r->done)
+		return 2;
 	r->done = 1;
 	return 0;
+}
+
+void
+bf_reader_feed(struct bf_reader *r, const char *data, size_t len, int more)
+{
+	r->data = data;
+	r->len = len;
+	r->pos = 0;
+	r->more = more;
+}
+
+size_t
+bf_reader_consumed(const struct bf_reader *r)
+{
+	return r->pos;
+}
+
+int
+bf_reader_line(const struct bf_reader *r)
+{
+	return r->line;
 }
 
 /* --- benchmark names (spec §2.7) ------------------------------------- */

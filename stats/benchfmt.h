@@ -83,6 +83,19 @@ int		 bf_reader_next(struct bf_reader *r,
 		    const struct bf_result **res, char **cause);
 
 /*
+ * Streaming: hand the reader the next bytes of its input instead (the
+ * buffer of bf_reader_new is then replaced); more != 0 says that bytes
+ * follow.  bf_reader_next then returns 2 when it needs them: the bytes
+ * from bf_reader_consumed() on (an incomplete line) must be fed again,
+ * followed by the new ones.  Lines and errors count on across feeds.
+ */
+void		 bf_reader_feed(struct bf_reader *r, const char *data,
+		    size_t len, int more);
+size_t		 bf_reader_consumed(const struct bf_reader *r);
+/* Lines read so far. */
+int		 bf_reader_line(const struct bf_reader *r);
+
+/*
  * Syntax errors ("PATH:LINE: MSG") collected since the last clear, in the
  * order found.  Take them after every bf_reader_next() call to report
  * them in benchstat's order.  Borrowed until bf_reader_clear_errors().

@@ -144,18 +144,34 @@ benchstat_errors(struct benchstat *bs, struct bf_reader *r)
 	bf_reader_clear_errors(r);
 }
 
-int
-benchstat_add(struct benchstat *bs, const char *label, const char *path,
-    const char *data, size_t len, char **cause)
-{
+struct benchstat_input {
+	struct benchstat	*bs;
 	struct bf_reader	*r;
+};
+
+struct benchstat_input *
+benchstat_input_new(struct benchstat *bs, const char *label,
+    const char *path)
+{
+	struct benchstat_input	*in = xcalloc(1, sizeof(*in));
+
+	in->bs = bs;
+	in->r = bf_reader_new(path, label, "", 0, bs->units);
+	bp_res_new_input(&bs->res);
+	return in;
+}
+
+int
+benchstat_input_feed(struct benchstat_input *in, const char *data,
+    size_t len, int eof, size_t *used, char **cause)
+{
+	struct benchstat	*bs = in->bs;
 	const struct bf_result	*res;
 	int			 rc;
 
-	r = bf_reader_new(path, label, data, len, bs->units);
-	bp_res_new_input(&bs->res);
-	while ((rc = bf_reader_next(r, &res, cause)) == 1) {
-		benchstat_errors(bs, r);
+	bf_reader_feed(in->r, data, len, !eof);
+	while ((rc = bf_reader_next(in->r, &res, cause)) == 1) {
+		benchstat_errors(bs, in->r);
 		if (bs->o.parse_only)
 			continue;
 		bp_res_init(bs->parser, &bs->res, res);
@@ -163,9 +179,37 @@ benchstat_add(struct benchstat *bs, const char *label, const char *path,
 			continue;
 		bt_builder_add(bs->builder, &bs->res);
 	}
-	benchstat_errors(bs, r);
-	bf_reader_free(r);
+	benchstat_errors(bs, in->r);
+	*used = bf_reader_consumed(in->r);
 	return rc < 0 ? -1 : 0;
+}
+
+int
+benchstat_input_line(const struct benchstat_input *in)
+{
+	return bf_reader_line(in->r);
+}
+
+void
+benchstat_input_free(struct benchstat_input *in)
+{
+	if (in == NULL)
+		return;
+	bf_reader_free(in->r);
+	free(in);
+}
+
+int
+benchstat_add(struct benchstat *bs, const char *label, const char *path,
+    const char *data, size_t len, char **cause)
+{
+	struct benchstat_input	*in = benchstat_input_new(bs, label, path);
+	size_t			 used;
+	int			 rc;
+
+	rc = benchstat_input_feed(in, data, len, 1, &used, cause);
+	benchstat_input_free(in);
+	return rc;
 }
 
 void

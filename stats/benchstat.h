@@ -48,6 +48,22 @@ int		 benchstat_add(struct benchstat *bs, const char *label,
 		    const char *path, const char *data, size_t len,
 		    char **cause);
 
+/*
+ * The same, streamed: benchstat_input_feed hands over the next len bytes
+ * of the input (eof: the last ones) and sets *used to how many it took;
+ * the rest (an incomplete line) must come again at the start of the next
+ * feed.  -1 with *cause on a fatal read error, as for benchstat_add.
+ * benchstat_input_line: the lines read so far.
+ */
+struct benchstat_input;
+struct benchstat_input *benchstat_input_new(struct benchstat *bs,
+		    const char *label, const char *path);
+int		 benchstat_input_feed(struct benchstat_input *in,
+		    const char *data, size_t len, int eof, size_t *used,
+		    char **cause);
+int		 benchstat_input_line(const struct benchstat_input *in);
+void		 benchstat_input_free(struct benchstat_input *in);
+
 /* Append the syntax errors collected so far to err and forget them. */
 void		 benchstat_take_stderr(struct benchstat *bs,
 		    struct strbuf *err);

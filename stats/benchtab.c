@@ -185,7 +185,12 @@ bt_builder_add(struct bt_builder *b, struct bp_res *res)
 				t->cols[t->ncols++] = col;
 			}
 		}
-		XGROW(c->vals, c->n, c->cap);
+		if (c->n >= c->cap) {
+			/* Typical cells hold 5-30 samples: grow by 8 first. */
+			c->cap = c->cap < 64 ? c->cap + 8 : 2 * c->cap;
+			c->vals = xreallocarray(c->vals, c->cap,
+			    sizeof(*c->vals));
+		}
 		c->vals[c->n++] = res->values[i].value;
 		for (j = c->nres; j > 0; j--)
 			if (c->residue[j - 1] == resid)
@@ -322,6 +327,19 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 				bm_compare(base->vals, base->n, c->vals, c->n,
 				    t->assume, o->alpha, cache, &c->cmp);
 			}
+		}
+		/*
+		 * The samples are summarized and compared: give their memory
+		 * back before the tables are rendered (peak RSS).
+		 */
+		for (j = 0; j < t->ncellv; j++) {
+			c = t->cellv[j];
+			free(c->vals);
+			c->vals = NULL;
+			c->cap = 0;
+			free(c->residue);
+			c->residue = NULL;
+			c->capres = 0;
 		}
 		nbase = 0;
 		for (r = 0; r < t->nrows; r++)

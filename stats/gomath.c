@@ -818,6 +818,7 @@ fs_break_patterns(double *x, long a, long b)
 
 	if (length < 8)
 		return;
+	/* Go 1.19's xorshift (13, 17, 5; later Go uses 13, 7, 17). */
 	r = (uint64_t)length;
 	modulus = 1UL << fs_bits_len((unsigned long)length);
 	for (idx = a + (length / 4) * 2 - 1; idx <= a + (length / 4) * 2 + 1;

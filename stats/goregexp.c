@@ -69,14 +69,14 @@ struct rnode {
 	int		 op;
 	unsigned	 flags;
 	int		 min, max;	/* OP_REPEAT */
-	int		 cap;		/* OP_LPAREN: capture index or 0 */
+	int		 cap;		/* OP_LPAREN: capture or 0 */
 	struct runes	 r;
 	struct rnode	**sub;
 	size_t		 nsub;
 	int		 height;
 	long long	 size;		/* Go's calcSize */
-	int		 clsid;		/* OP_CLASS: its interned class */
-	int		*cls;		/* compiled class per rune, or NULL */
+	int		 clsid;		/* OP_CLASS: interned class */
+	int		*cls;		/* program class per rune */
 	struct rnode	*all;		/* every node, for freeing */
 };
 
@@ -89,7 +89,6 @@ struct rparser {
 	size_t		 wlen;
 	struct rnode	*all;
 	long long	 numrunes;
-	struct runes	 tmp;
 	/*
 	 * Classes are interned: a pattern of 27000 \pL holds one copy of
 	 * \pL, not 27000 (Go's maxRunes still counts every one).
@@ -665,14 +664,15 @@ repeat(struct rparser *p, int o, int min, int max, size_t before,
 
 /* Merge adjacent literals with the same case folding (maybeConcat). */
 static void
-concat_literals(struct rparser *p, struct rnode **subs, size_t *n)
+concat_literals(struct rnode **subs, size_t *n)
 {
 	size_t	i, w = 0;
 
 	for (i = 0; i < *n; i++) {
 		if (w > 0 && subs[i]->op == OP_LITERAL &&
 		    subs[w - 1]->op == OP_LITERAL &&
-		    (subs[i]->flags & F_FOLD) == (subs[w - 1]->flags & F_FOLD)) {
+		    (subs[i]->flags & F_FOLD) ==
+		    (subs[w - 1]->flags & F_FOLD)) {
 			struct rnode	*d = subs[w - 1];
 			size_t		 k;
 
@@ -686,7 +686,6 @@ concat_literals(struct rparser *p, struct rnode **subs, size_t *n)
 		subs[w++] = subs[i];
 	}
 	*n = w;
-	(void)p;
 }
 
 /* collapse: subs under one op node, flattening nested ones. */
@@ -732,7 +731,7 @@ concat(struct rparser *p)
 	}
 	subs = xreallocarray(NULL, n, sizeof(*subs));
 	memcpy(subs, p->stack + i, n * sizeof(*subs));
-	concat_literals(p, subs, &n);
+	concat_literals(subs, &n);
 	p->n = i;
 	push(p, collapse(p, subs, n, OP_CONCAT));
 	free(subs);
@@ -1244,7 +1243,8 @@ static struct rnode *
 parse(struct rparser *p)
 {
 	const char	*w = p->whole;
-	size_t		 end = p->wlen, t = 0, n, after, before, last = 0, q;
+	size_t		 end = p->wlen, t = 0, n, after, before, q;
+	size_t		 last = 0;
 	int		 had_last = 0, is_repeat, min, max;
 	uint32_t	 c;
 	struct rnode	*re;
@@ -1724,7 +1724,6 @@ parser_release(struct rparser *p)
 	free(p->classes);
 	free(p->chash);
 	free(p->stack);
-	free(p->tmp.v);
 }
 
 struct goregexp *
@@ -1885,7 +1884,7 @@ goregexp_match(const struct goregexp *g, const char *s, size_t len)
 	struct sset		 a, b, t;
 	uint32_t		*mem, *stack, pc;
 	size_t			 i = 0, w = 0, k, n = g->ninst;
-	int32_t			 prev = -1, r, next;
+	int32_t			 r, next;
 	const struct inst	*in;
 	int			 matched = 0;
 
@@ -1899,7 +1898,7 @@ goregexp_match(const struct goregexp *g, const char *s, size_t len)
 	stack = mem + 4 * n;
 	a.n = b.n = 0;
 	next = len > 0 ? (int32_t)uni_decode(s, len, &w) : -1;
-	matched = add_state(g, &a, stack, g->start, context(prev, next));
+	matched = add_state(g, &a, stack, g->start, context(-1, next));
 	while (!matched && i < len) {
 		r = next;
 		i += w;
@@ -1932,9 +1931,7 @@ goregexp_match(const struct goregexp *g, const char *s, size_t len)
 		t = a;
 		a = b;
 		b = t;
-		prev = r;
 	}
-	(void)prev;
 	free(mem);
 	return matched;
 }

@@ -22,7 +22,8 @@ struct goregexp;
  * *msg (malloc'd) set to Go's error text, e.g. "error parsing regexp:
  * missing argument to repetition operator: `*`".
  */
-struct goregexp	*goregexp_compile(const char *expr, size_t len, char **msg);
+struct goregexp	*goregexp_compile(const char *expr, size_t len,
+		    char **msg);
 /* Unanchored search (Go's MatchString): 1 if s[0..len) matches. */
 int		 goregexp_match(const struct goregexp *re, const char *s,
 		    size_t len);

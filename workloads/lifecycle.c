@@ -38,9 +38,13 @@ lc_workdir(struct run_ctx *ctx, struct workload *wl, char **cause)
 
 	if (s->workdir != NULL)
 		return s->workdir;
-	dir = xasprintf("/tmp/abbench-%s-lc%ld-%u",
-	    ctx != NULL && ctx->cgroup_name[0] ? ctx->cgroup_name : "x",
-	    (long)getpid(), seq++);
+	dir = run_scratch_file(ctx, "lc", NULL);
+	{
+		char	*d = xasprintf("%s%u", dir, seq++);
+
+		free(dir);
+		dir = d;
+	}
 	if (ctx != NULL)
 		s->workdir_journal = run_journal_object(ctx, "dir", dir);
 	if (mkdir(dir, 0700) == -1) {

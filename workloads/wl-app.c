@@ -36,7 +36,7 @@
 #include <jansson.h>
 
 #include "harness/exec/exec.h"
-#include "harness/core/runner.h"
+#include "harness/exec/context.h"
 #include "workloads/workload.h"
 
 /* The parsed numbers of one run, before naming. */

@@ -94,6 +94,8 @@ static const struct opt_spec fio_opts[] = {
 
 struct fio_priv {
 	struct strvec	files;		/* host data files prepare wrote */
+	int64_t		*jids;		/* their journal entries */
+	size_t		 capjids;
 };
 
 static int
@@ -236,7 +238,6 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 	uint64_t	 size = workload_get_size(wl, NULL, "size", 0);
 	int		 i, j;
 
-	(void)ctx;
 	wl->priv = priv;
 	if (strcmp(workload_get(wl, NULL, "fs"), "bind") != 0 || dir == NULL)
 		return 0;
@@ -263,6 +264,11 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 				if (stat(f, &sb) == -1 ||
 				    (uint64_t)sb.st_size != want)
 					have = 0;
+				/* Removed at the end: journaled first. */
+				XGROW(priv->jids, priv->files.n,
+				    priv->capjids);
+				priv->jids[priv->files.n] =
+				    run_journal_object(ctx, "file", f);
 				strvec_push_nodup(&priv->files, f);
 			}
 		}
@@ -300,12 +306,13 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 	struct fio_priv	*priv = wl->priv;
 	size_t		 i;
 
-	(void)ctx;
 	if (priv == NULL)
 		return;
 	for (i = 0; i < priv->files.n; i++)
-		(void)unlink(priv->files.v[i]);
+		if (unlink(priv->files.v[i]) == 0 || errno == ENOENT)
+			run_forget_object(ctx, priv->jids[i]);
 	strvec_clear(&priv->files);
+	free(priv->jids);
 	free(priv);
 	wl->priv = NULL;
 }
@@ -521,7 +528,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	struct strvec		 runtimes = STRVEC_INIT, weights = STRVEC_INIT;
 	struct fio_member	*m = xcalloc((size_t)n, sizeof *m);
 	struct exec_mount	 mounts[2];
-	char			 syncdir[] = "/tmp/abbench-fio-XXXXXX";
+	char			*syncdir = run_scratch_file(ctx, "fio-XXXXXX",
+				    NULL);
 	char			*go = NULL, *cause = NULL, *tmpfs_opt = NULL;
 	const char		*datadir;
 	int64_t			 sync_journal = -1, go_ns, tmpfs_mb;
@@ -762,6 +770,7 @@ done:
 			run_forget_object(ctx, sync_journal);
 	}
 	free(go);
+	free(syncdir);
 	free(cause);
 	free(tmpfs_opt);
 	strvec_clear(&runtimes);

@@ -967,6 +967,19 @@ experiment_parse_types(const char *path, const char *text, size_t len,
 	p.text = text;
 	p.len = len;
 	p.types = types;
+	{
+		size_t	bad = 0, line = 1, k;
+
+		/* Names go to JSON, HTML and plots: they must be text. */
+		if (!utf8_valid(text, len, &bad)) {
+			for (k = 0; k < bad; k++)
+				line += text[k] == '\n';
+			set_cause(cause, "%s:%zu: the file is not UTF-8 "
+			    "(byte 0x%02x): save it as UTF-8", path, line,
+			    (unsigned char)text[bad]);
+			return NULL;
+		}
+	}
 
 	e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(path);

@@ -13,16 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
+#include <jansson.h>
 
 #include "harness/exec/cgroup.h"
 #include "harness/host/envcheck.h"
 #include "harness/exec/exec.h"
 #include "harness/host/hostinfo.h"
 #include "harness/host/hostset.h"
+#include "harness/host/journal.h"
+#include "harness/host/undo.h"
 #include "harness/core/runner.h"
 #include "harness/exec/spawn.h"
 #include "results/store.h"
@@ -61,6 +64,22 @@ restore_signals(struct sigaction *old)
 	sigaction(SIGHUP, &old[2], NULL);
 }
 
+char *
+run_scratch_file(const struct run_ctx *ctx, const char *name,
+    const char *suffix)
+{
+	char	*base, *path;
+
+	if (suffix == NULL)
+		suffix = "";
+	if (ctx != NULL && ctx->scratch != NULL)
+		return xasprintf("%s/%s%s", ctx->scratch, name, suffix);
+	base = xasprintf("abbench-%ld-%s%s", (long)getpid(), name, suffix);
+	path = tmp_path(base);
+	free(base);
+	return path;
+}
+
 int
 run_should_stop(const struct run_ctx *ctx)
 {
@@ -70,20 +89,21 @@ run_should_stop(const struct run_ctx *ctx)
 int64_t
 run_journal_object(struct run_ctx *ctx, const char *kind, const char *target)
 {
-	int64_t	 id = -1;
+	int64_t	 id;
 	char	*cause = NULL, *where = NULL;
 
+	if (ctx->journal == NULL)
+		return -1;
 	/*
 	 * A cgroup of the run: restore (another abbench, maybe in other
-	 * cgroups) must know where this one ran to find it (hostset.h).
+	 * cgroups) must know where this one ran to find it (undo.h).
 	 */
 	if (strcmp(kind, "cgroup") == 0 && target[0] != '/')
 		where = cgrp_self_paths();
-	if (store_journal_add(ctx->store, ctx->run_id, kind, kind, target,
-	    where, &id, &cause) == -1) {
+	if ((id = journal_add(ctx->journal, kind, kind, target, where,
+	    &cause)) == -1) {
 		warning("cannot journal %s '%s': %s", kind, target, cause);
 		free(cause);
-		id = -1;
 	}
 	free(where);
 	return id;
@@ -94,9 +114,9 @@ run_forget_object(struct run_ctx *ctx, int64_t id)
 {
 	char	*cause = NULL;
 
-	if (id <= 0)
+	if (id <= 0 || ctx->journal == NULL)
 		return;
-	if (store_journal_set_state(ctx->store, id, JOURNAL_RESTORED, NULL,
+	if (journal_set_state(ctx->journal, id, JOURNAL_RESTORED, NULL,
 	    &cause) == -1) {
 		warning("%s", cause);
 		free(cause);
@@ -132,6 +152,34 @@ fmt_secs(double s, char *buf, size_t len)
 		snprintf(buf, len, "%.1fs", s);
 }
 
+/* One JSON object per line, every string escaped by jansson. */
+static void
+progress_json(struct progress *p, const struct plan_entry *pe,
+    const struct experiment *e, const char *status, double value_secs,
+    double elapsed, double eta)
+{
+	json_t	*o;
+	char	*text;
+
+	o = json_pack("{s:i, s:i, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, "
+	    "s:i, s:b}", "round", pe->round + 1, "rounds", p->rounds,
+	    "sample", (json_int_t)p->done, "samples", (json_int_t)p->total,
+	    "arm", e->arms[pe->arm].name, "workload",
+	    e->workloads[pe->workload].name, "status", status, "seconds",
+	    value_secs, "elapsed", elapsed, "eta", isfinite(eta) ? eta : -1.0,
+	    "failures", p->failures, "warmup", pe->warmup);
+	if (o == NULL)
+		return;
+	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(9));
+	if (text != NULL) {
+		printf("%s\n", text);
+		fflush(stdout);
+		free(text);
+	}
+	json_decref(o);
+}
+
 static void
 progress_sample(struct progress *p, const struct plan_entry *pe,
     const struct experiment *e, const char *status, double value_secs)
@@ -146,15 +194,7 @@ progress_sample(struct progress *p, const struct plan_entry *pe,
 	fmt_secs(elapsed, el, sizeof el);
 	fmt_secs(eta, et, sizeof et);
 	if (p->json) {
-		printf("{\"round\":%d,\"rounds\":%d,\"sample\":%zu,"
-		    "\"samples\":%zu,\"arm\":\"%s\",\"workload\":\"%s\","
-		    "\"status\":\"%s\",\"seconds\":%.6f,\"elapsed\":%.3f,"
-		    "\"eta\":%.3f,\"failures\":%d,\"warmup\":%s}\n",
-		    pe->round + 1, p->rounds, p->done, p->total,
-		    e->arms[pe->arm].name, e->workloads[pe->workload].name,
-		    status, value_secs, elapsed, eta, p->failures,
-		    pe->warmup ? "true" : "false");
-		fflush(stdout);
+		progress_json(p, pe, e, status, value_secs, elapsed, eta);
 		return;
 	}
 	if (p->tty) {
@@ -395,23 +435,6 @@ done_contains(const int *done, size_t n, int idx)
 	return 0;
 }
 
-static void
-set_run_pid(struct store *st, int64_t run_id)
-{
-	sqlite3_stmt	*stmt = NULL;
-
-	if (sqlite3_prepare_v2(store_db(st),
-	    "UPDATE runs SET pid = ? WHERE id = ?", -1, &stmt, NULL) !=
-	    SQLITE_OK)
-		return;
-	sqlite3_bind_int64(stmt, 1, (int64_t)getpid());
-	sqlite3_bind_int64(stmt, 2, run_id);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		warning("cannot record the pid of run %" PRId64 ": %s", run_id,
-		    sqlite3_errmsg(store_db(st)));
-	sqlite3_finalize(stmt);
-}
-
 static char *
 host_name(void)
 {
@@ -422,393 +445,587 @@ host_name(void)
 	return xstrdup(u.nodename);
 }
 
-int
-runner_run(const char *exp_path, struct run_options *opt)
-{
-	struct experiment	*e = NULL;
-	struct store		*st = NULL;
-	struct store_run	 run, old;
-	struct run_ctx		 ctx;
-	struct plan_entry	*plan = NULL;
-	struct progress		 prog;
-	struct strvec		 paths = STRVEC_INIT;
-	struct sigaction	 oldsa[3];
-	struct cgrp		*runcg = NULL;
-	const char		**arm_names = NULL;
+/* One run from its options to its exit status, in steps. */
+struct run {
+	const char		*exp_path;
+	struct run_options	*opt;
+	struct experiment	*e;
+	struct store		*st;
+	struct journal		*jr;
+	struct store_run	 old;		/* the run resumed */
 	enum run_order		 order;
 	uint64_t		 seed;
-	size_t			 nplan = 0, ndone = 0, i, w;
-	int			*done = NULL, exitcode = EXIT_OK, failures = 0;
-	int			 aborted = 0, prepared_upto = 0, restored;
-	int64_t			 cg_journal = -1;
-	char			*cause = NULL;
+	struct plan_entry	*plan;
+	size_t			 nplan;
+	int			*done;
+	size_t			 ndone;
+	struct strvec		 paths;
+	struct hostset		*hs;
+	struct run_ctx		 ctx;
+	struct progress		 prog;
+	struct sigaction	 oldsa[3];
+	int			 signals;
+	struct cgrp		*runcg;
+	int64_t			 cg_journal;
+	int64_t			 scratch_journal;
+	int			 prepared_upto;
+	int			 failures;
+	int			 aborted;
+	int			 exitcode;
+	int			 sweep;		/* labelled containers per sample */
+};
 
-	memset(&run, 0, sizeof run);
-	memset(&old, 0, sizeof old);
-	memset(&ctx, 0, sizeof ctx);
-	memset(&prog, 0, sizeof prog);
-	stop_flag = 0;
-	opt->run_id = 0;
+/* The experiment of the run resumed, from the store. */
+static int
+run_load_resume(struct run *r, char **cause)
+{
+	struct store_run	*old = &r->old;
 
-	if ((st = store_open(opt->db_path, STORE_CREATE |
-	    (opt->durable ? STORE_DURABLE : 0), &cause)) == NULL) {
-		error("%s", cause);
-		free(cause);
-		return EXIT_USAGE;
-	}
+	if (store_run_find(r->st, r->opt->resume, old, cause) == -1)
+		return -1;
+	if (strcmp(old->status, RUN_DONE) == 0)
+		return set_cause(cause, "run %" PRId64 " (%s) is already done",
+		    old->id, old->name);
+	if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
+	    strcmp(old->status, RUN_FAILED) != 0 &&
+	    !(strcmp(old->status, RUN_RUNNING) == 0 &&
+	    (old->pid <= 0 || kill((pid_t)old->pid, 0) == -1)))
+		return set_cause(cause, "run %" PRId64 " is %s; only an "
+		    "interrupted run can be resumed", old->id, old->status);
+	r->e = experiment_parse(old->experiment_path ? old->experiment_path :
+	    "(stored)", old->experiment_text, strlen(old->experiment_text),
+	    cause);
+	if (r->e == NULL)
+		return -1;
+	r->e->rounds = old->rounds;
+	r->e->warmup = old->warmup;
+	if (run_order_parse(old->order_kind, &r->order) == -1)
+		r->order = r->e->order;
+	r->seed = old->seed;
+	return 0;
+}
 
-	/* A run that died (kill -9) may have left the host changed. */
-	if (!opt->no_restore_check) {
-		int	n = hostset_restore_stale(st, &cause);
-
-		if (n == -1) {
-			warning("restoring after an earlier run: %s", cause);
-			free(cause);
-			cause = NULL;
-		} else if (n > 0)
-			warning("restored %d host change%s left by an earlier "
-			    "run that did not finish", n, n == 1 ? "" : "s");
-	}
+/*
+ * Load and check everything before anything is touched: the experiment,
+ * the plan, the executors' prerequisites and the host settings (the disk
+ * under each dir, the knobs of the scheduler named, the sysctls...).
+ */
+static int
+run_load(struct run *r, char **cause)
+{
+	struct run_options	*opt = r->opt;
+	size_t			 w;
 
 	if (opt->resume != NULL) {
-		if (store_run_find(st, opt->resume, &old, &cause) == -1) {
-			error("%s", cause);
-			goto usage_error;
-		}
-		if (strcmp(old.status, RUN_DONE) == 0) {
-			error("run %" PRId64 " (%s) is already done", old.id,
-			    old.name);
-			goto usage_error;
-		}
-		if (strcmp(old.status, RUN_INTERRUPTED) != 0 &&
-		    strcmp(old.status, RUN_FAILED) != 0 &&
-		    !(strcmp(old.status, RUN_RUNNING) == 0 &&
-		    (old.pid <= 0 || kill((pid_t)old.pid, 0) == -1))) {
-			error("run %" PRId64 " is %s; only an interrupted run "
-			    "can be resumed", old.id, old.status);
-			goto usage_error;
-		}
-		e = experiment_parse(old.experiment_path ?
-		    old.experiment_path : "(stored)", old.experiment_text,
-		    strlen(old.experiment_text), &cause);
-		if (e == NULL) {
-			error("%s", cause);
-			goto usage_error;
-		}
-		e->rounds = old.rounds;
-		e->warmup = old.warmup;
-		if (run_order_parse(old.order_kind, &order) == -1)
-			order = e->order;
-		seed = old.seed;
+		if (run_load_resume(r, cause) == -1)
+			return -1;
 	} else {
 		if (opt->exp_text != NULL)
-			e = experiment_parse(exp_path, opt->exp_text,
-			    strlen(opt->exp_text), &cause);
+			r->e = experiment_parse(r->exp_path, opt->exp_text,
+			    strlen(opt->exp_text), cause);
 		else
-			e = experiment_load(exp_path, &cause);
-		if (e == NULL) {
-			error("%s", cause);
-			goto usage_error;
-		}
+			r->e = experiment_load(r->exp_path, cause);
+		if (r->e == NULL)
+			return -1;
 		if (opt->rounds > 0)
-			e->rounds = opt->rounds;
-		order = opt->order_set ? opt->order : e->order;
+			r->e->rounds = opt->rounds;
+		r->order = opt->order_set ? opt->order : r->e->order;
 		if (opt->seed_set)
-			seed = opt->seed;
-		else if (e->seed_set)
-			seed = e->seed;
-		else if (getrandom(&seed, sizeof seed, 0) != sizeof seed)
-			seed = (uint64_t)now_wall_ns();
+			r->seed = opt->seed;
+		else if (r->e->seed_set)
+			r->seed = r->e->seed;
+		else if (getrandom(&r->seed, sizeof r->seed, 0) !=
+		    sizeof r->seed)
+			r->seed = (uint64_t)now_wall_ns();
 	}
-	if (order == ORDER_SEQUENTIAL && !opt->quiet)
+	if (r->order == ORDER_SEQUENTIAL && !opt->quiet)
 		warning("order 'sequential' runs all of one arm before the "
 		    "next: drift is confounded with the arms (use it only to "
 		    "demonstrate drift)");
-	if (plan_build(e, order, seed, &plan, &nplan, &cause) == -1) {
-		error("%s", cause);
-		goto usage_error;
+	if (plan_build(r->e, r->order, r->seed, &r->plan, &r->nplan,
+	    cause) == -1)
+		return -1;
+	for (w = 0; w < r->e->nworkloads; w++) {
+		struct workload	*wl = &r->e->workloads[w];
+		char		*why = NULL;
+
+		if (wl->exec == NULL)
+			return set_cause(cause, "%s: workload '%s': executor "
+			    "not available", r->e->path, wl->name);
+		if (workload_exec_check(&r->ctx, r->e, wl, &why) == -1) {
+			set_cause(cause, "workload '%s': %s", wl->name, why);
+			free(why);
+			return -1;
+		}
+		/* Programs of their own may start labelled containers. */
+		if (strcmp(wl->type, "gobench") == 0 ||
+		    strcmp(wl->type, "command") == 0)
+			r->sweep = 1;
 	}
+	collect_paths(r->e, &r->paths);
+	r->hs = hostset_new(r->paths.v, r->paths.n);
+	return hostset_prepare(r->hs, r->e, cause);
+}
 
-	/* Executors check their prerequisites before anything changes. */
-	for (w = 0; w < e->nworkloads; w++) {
-		struct workload	*wl = &e->workloads[w];
+/*
+ * The store (checked), the host journal, and the host lock when the run
+ * changes host settings.
+ */
+static int
+run_open(struct run *r, char **cause)
+{
+	struct run_options	*opt = r->opt;
 
-		if (wl->exec == NULL) {
-			error("%s: workload '%s': executor not available",
-			    e->path, wl->name);
-			goto usage_error;
-		}
-		if (workload_exec_check(&ctx, e, wl, &cause) == -1) {
-			error("workload '%s': %s", wl->name, cause);
-			goto usage_error;
-		}
+	if (r->st == NULL && (r->st = store_open(opt->db_path, STORE_CREATE |
+	    (opt->durable ? STORE_DURABLE : 0), cause)) == NULL)
+		return -1;
+	if (store_quick_check(r->st, cause) == -1)
+		return -1;
+	if ((r->jr = journal_open(cause)) == NULL)
+		return -1;
+	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,
+	    r->e->name, store_path(r->st), opt->wait_lock, cause) == -1)
+		return -1;
+	return 0;
+}
+
+/* What dead runs left on the host, whichever database they used. */
+static void
+run_recover(struct run *r)
+{
+	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
+	char			*cause = NULL;
+	int			 undone = 0, flags = 0, borrowed = 0;
+	size_t			 i;
+
+	if (r->opt->no_restore_check)
+		return;
+	/* Settings only by whoever holds the host (or may take it now). */
+	if (!journal_host_locked(r->jr))
+		borrowed = journal_try_host(r->jr) == 0;
+	if (journal_host_locked(r->jr))
+		flags |= RECOVER_SETTINGS;
+	if (recover_runs(r->jr, NULL, flags, &rep, &undone, &cause) == -1) {
+		warning("restoring after an earlier run: %s", cause);
+		free(cause);
 	}
+	if (borrowed)
+		journal_unlock_host(r->jr);
+	for (i = 0; i < rep.done.n && !r->opt->quiet; i++)
+		warning("restored: %s", rep.done.v[i]);
+	if (undone > 0)
+		warning("restored %d host change%s left by an earlier run that "
+		    "did not finish", undone, undone == 1 ? "" : "s");
+	hostset_report_release(&rep);
+}
 
-	ctx.store = st;
-	ctx.exp = e;
-	ctx.stop = &stop_flag;
-	if (opt->resume != NULL) {
-		ctx.run_id = old.id;
-		snprintf(ctx.run_uuid, sizeof ctx.run_uuid, "%s", old.uuid);
-		if (store_done_plan(st, old.id, &done, &ndone, &cause) == -1) {
-			error("%s", cause);
-			goto usage_error;
-		}
-		if (store_run_set_status(st, old.id, RUN_RUNNING, 0,
-		    &cause) == -1) {
-			error("%s", cause);
-			goto usage_error;
-		}
-		/* The new pid, so a later stale check sees this process. */
-		set_run_pid(st, old.id);
+/* The run's row (or the resumed one's), and the journal's owner. */
+static int
+run_create(struct run *r, char **cause)
+{
+	struct experiment	*e = r->e;
+	struct store_run	 run;
+	const char		**arms;
+	char			*host;
+	size_t			 i;
+	int			 rc;
+
+	r->ctx.store = r->st;
+	r->ctx.exp = e;
+	r->ctx.stop = &stop_flag;
+	r->ctx.journal = r->jr;
+	if (r->opt->resume != NULL) {
+		r->ctx.run_id = r->old.id;
+		snprintf(r->ctx.run_uuid, sizeof r->ctx.run_uuid, "%s",
+		    r->old.uuid);
+		if (store_done_plan(r->st, r->old.id, &r->done, &r->ndone,
+		    cause) == -1 ||
+		    store_run_set_status(r->st, r->old.id, RUN_RUNNING, 0,
+		    cause) == -1 ||
+		    /* The new pid, so a later stale check sees us. */
+		    store_run_set_pid(r->st, r->old.id, (int64_t)getpid(),
+		    cause) == -1)
+			return -1;
 	} else {
-		char	*host = host_name();
-
-		arm_names = xcalloc(e->narms + 1, sizeof *arm_names);
+		memset(&run, 0, sizeof run);
+		host = host_name();
+		arms = xcalloc(e->narms + 1, sizeof *arms);
 		for (i = 0; i < e->narms; i++)
-			arm_names[i] = e->arms[i].name;
+			arms[i] = e->arms[i].name;
 		run.name = e->name;
 		run.host = host;
 		run.status = (char *)RUN_RUNNING;
 		run.started_wall_ns = now_wall_ns();
-		run.order_kind = (char *)run_order_name(order);
-		run.seed = seed;
+		run.order_kind = (char *)run_order_name(r->order);
+		run.seed = r->seed;
 		run.rounds = e->rounds;
 		run.warmup = e->warmup;
 		run.experiment_path = e->path;
 		run.experiment_text = e->text;
 		run.abbench_version = (char *)PACKAGE_VERSION;
 		run.pid = (int64_t)getpid();
-		if (store_run_create(st, &run, arm_names, e->narms,
-		    &cause) == -1) {
-			free(host);
-			error("%s", cause);
-			goto usage_error;
-		}
+		rc = store_run_create(r->st, &run, arms, e->narms, cause);
 		free(host);
-		ctx.run_id = run.id;
-		snprintf(ctx.run_uuid, sizeof ctx.run_uuid, "%s", run.uuid);
-		store_units(st, run.id, e);
+		free(arms);
+		if (rc == -1)
+			return -1;
+		r->ctx.run_id = run.id;
+		snprintf(r->ctx.run_uuid, sizeof r->ctx.run_uuid, "%s",
+		    run.uuid);
+		free(run.uuid);
+		store_units(r->st, run.id, e);
 	}
-	snprintf(ctx.cgroup_name, sizeof ctx.cgroup_name, "abbench-%.8s",
-	    ctx.run_uuid);
-	opt->run_id = ctx.run_id;
+	snprintf(r->ctx.cgroup_name, sizeof r->ctx.cgroup_name,
+	    "abbench-%.8s", r->ctx.run_uuid);
+	r->opt->run_id = r->ctx.run_id;
+	return journal_attach(r->jr, r->st, r->ctx.run_id, r->ctx.run_uuid,
+	    e->name, cause);
+}
 
-	install_signals(oldsa);
-	collect_paths(e, &paths);
-	if (opt->resume == NULL)
-		store_metadata(&ctx, e, &paths, opt->quiet);
+/* Signals, metadata, the run's cgroup, the workloads' prepare. */
+static int
+run_prepare(struct run *r, char **cause)
+{
+	size_t	w;
 
+	install_signals(r->oldsa);
+	r->signals = 1;
+	if (r->opt->resume == NULL)
+		store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
+	hostset_attach(r->hs, r->jr, r->st);
+	r->ctx.hostset = r->hs;
+	/*
+	 * The run's own directory for scratch files, journaled before it
+	 * exists; mkdir refuses one that is there already.
+	 */
+	{
+		char	*name = xasprintf("abbench-%s", r->ctx.run_uuid);
+
+		r->ctx.scratch = tmp_path(name);
+		free(name);
+		r->scratch_journal = run_journal_object(&r->ctx, "dir",
+		    r->ctx.scratch);
+		if (mkdir(r->ctx.scratch, 0700) == -1 && errno != EEXIST) {
+			set_cause(cause, "cannot create '%s': %s",
+			    r->ctx.scratch, strerror(errno));
+			return -1;
+		}
+	}
 	/* The run's own cgroup, journaled before it exists. */
-	cg_journal = run_journal_object(&ctx, "cgroup", ctx.cgroup_name);
-	if ((runcg = cgrp_create(ctx.cgroup_name, NULL, &cause)) == NULL) {
-		warning("%s", cause);
-		free(cause);
-		cause = NULL;
+	r->cg_journal = run_journal_object(&r->ctx, "cgroup",
+	    r->ctx.cgroup_name);
+	if ((r->runcg = cgrp_create(r->ctx.cgroup_name, NULL, cause)) ==
+	    NULL) {
+		warning("%s", *cause);
+		free(*cause);
+		*cause = NULL;
 	}
-
-	ctx.hostset = hostset_new(st, ctx.run_id, paths.v, paths.n);
-	if (hostset_prepare(ctx.hostset, e, &cause) == -1) {
-		error("%s", cause);
-		exitcode = EXIT_USAGE;
-		aborted = 1;
-		goto finish;
-	}
-	for (w = 0; w < e->nworkloads; w++) {
-		struct workload	*wl = &e->workloads[w];
+	for (w = 0; w < r->e->nworkloads; w++) {
+		struct workload	*wl = &r->e->workloads[w];
+		char		*why = NULL;
 
 		if (wl->ops->prepare != NULL &&
-		    wl->ops->prepare(&ctx, wl, &cause) == -1) {
-			error("workload '%s': %s", wl->name, cause);
-			exitcode = EXIT_FAIL;
-			aborted = 1;
-			prepared_upto = (int)w;
-			goto finish;
+		    wl->ops->prepare(&r->ctx, wl, &why) == -1) {
+			set_cause(cause, "workload '%s': %s", wl->name, why);
+			free(why);
+			return -1;
 		}
-		prepared_upto = (int)w + 1;
+		r->prepared_upto = (int)w + 1;
 		if (stop_flag)
-			goto finish;
+			break;
 	}
+	return 0;
+}
 
-	prog.tty = isatty(STDERR_FILENO) && !opt->json_progress;
-	prog.quiet = opt->quiet;
-	prog.json = opt->json_progress;
-	prog.start_ns = now_mono_ns();
-	prog.total = nplan - ndone;
-	prog.rounds = e->warmup + e->rounds;
-	prog.last_round = -1;
+/* Containers a workload's own program started with the run's label. */
+static void
+run_sweep(struct run *r)
+{
+	struct strvec	 removed = STRVEC_INIT;
+	char		*cause = NULL;
+	size_t		 i;
 
-	for (i = 0; i < nplan && !stop_flag; i++) {
-		const struct plan_entry	*pe = &plan[i];
-		struct workload		*wl = &e->workloads[pe->workload];
-		const struct arm	*arm = &e->arms[pe->arm];
-		struct sample_result	 res;
-		int64_t			 t0, t1, w0, w1;
+	if (!r->sweep)
+		return;
+	if (undo_labelled_containers(r->ctx.run_uuid, &removed, &cause) == -1 &&
+	    removed.n > 0)
+		warning("%s", cause);
+	for (i = 0; i < removed.n && !r->opt->quiet; i++)
+		warning("removed container '%s' left by the sample (label "
+		    "abbench.run)", removed.v[i]);
+	free(cause);
+	strvec_clear(&removed);
+}
 
-		if (done_contains(done, ndone, pe->idx))
-			continue;
-		if (hostset_apply_arm(ctx.hostset, arm, &cause) == -1) {
-			error("arm '%s': %s", arm->name, cause);
-			exitcode = EXIT_FAIL;
-			aborted = 1;
-			break;
+/* The outcome of one sample: stored, counted, shown. 0 = go on. */
+static int
+run_record(struct run *r, const struct plan_entry *pe,
+    struct sample_result *res, int64_t t0, int64_t t1, int64_t w0,
+    int64_t w1)
+{
+	struct experiment	*e = r->e;
+	const struct arm	*arm = &e->arms[pe->arm];
+	struct workload		*wl = &e->workloads[pe->workload];
+	char			*cause = NULL;
+
+	if (res->status == SAMPLE_STATUS_OK && res->nmetrics == 0 &&
+	    res->failed.n == 0)
+		sample_result_fail(res, SAMPLE_STATUS_FAILED,
+		    "workload reported no metrics");
+	if (store_result(&r->ctx, pe, e, res, t0, t1, w0, w1, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		r->exitcode = EXIT_USAGE;
+		r->aborted = 1;
+		return -1;
+	}
+	r->prog.done++;
+	if (res->status != SAMPLE_STATUS_OK || res->failed.n > 0) {
+		r->failures++;
+		r->prog.failures++;
+		if (!r->opt->quiet) {
+			progress_end(&r->prog);
+			warning("round %d, arm '%s', workload '%s': %s",
+			    pe->round + 1, arm->name,
+			    res->failed.n > 0 && res->error == NULL ?
+			    res->failed.v[0] : wl->name,
+			    res->error ? res->error : res->failed.n > 0 ?
+			    res->failed_error.v[0] : "failed");
 		}
-		if (wl->drop_caches && hostset_drop_caches(&cause) == -1) {
-			error("%s", cause);
-			exitcode = EXIT_FAIL;
-			aborted = 1;
-			break;
-		}
-		memset(&res, 0, sizeof res);
-		ctx.entry = pe;
-		w0 = now_wall_ns();
-		t0 = now_mono_ns();
-		ctx.deadline_ns = wl->timeout_ns > 0 ? t0 + wl->timeout_ns : 0;
-		wl->ops->sample(&ctx, wl, arm, &res);
-		t1 = now_mono_ns();
-		w1 = now_wall_ns();
-		if (stop_flag && res.status != SAMPLE_STATUS_OK) {
-			/* Killed by our own signal path: not a result. */
-			sample_result_release(&res);
-			break;
-		}
-		if (res.status == SAMPLE_STATUS_OK && res.nmetrics == 0 &&
-		    res.failed.n == 0)
-			sample_result_fail(&res, SAMPLE_STATUS_FAILED,
-			    "workload reported no metrics");
-		if (store_result(&ctx, pe, e, &res, t0, t1, w0, w1,
-		    &cause) == -1) {
-			error("%s", cause);
-			sample_result_release(&res);
-			exitcode = EXIT_USAGE;
-			aborted = 1;
-			break;
-		}
-		prog.done++;
-		if (res.status != SAMPLE_STATUS_OK || res.failed.n > 0) {
-			failures++;
-			prog.failures++;
-			if (!opt->quiet) {
-				progress_end(&prog);
-				warning("round %d, arm '%s', workload '%s': %s",
-				    pe->round + 1, arm->name,
-				    res.failed.n > 0 && res.error == NULL ?
-				    res.failed.v[0] : wl->name,
-				    res.error ? res.error : res.failed.n > 0 ?
-				    res.failed_error.v[0] : "failed");
-			}
-		}
-		progress_sample(&prog, pe, e, status_text(res.status),
-		    (double)(t1 - t0) / 1e9);
+	}
+	progress_sample(&r->prog, pe, e, status_text(res->status),
+	    (double)(t1 - t0) / 1e9);
+	return 0;
+}
+
+/* One sample: the arm's host, the workload, the record. 0 = go on. */
+static int
+run_sample(struct run *r, const struct plan_entry *pe)
+{
+	struct workload		*wl = &r->e->workloads[pe->workload];
+	const struct arm	*arm = &r->e->arms[pe->arm];
+	struct sample_result	 res;
+	int64_t			 t0, t1, w0, w1;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (hostset_apply_arm(r->hs, arm, &cause) == -1) {
+		error("arm '%s': %s", arm->name, cause);
+		free(cause);
+		r->exitcode = EXIT_FAIL;
+		r->aborted = 1;
+		return -1;
+	}
+	if (wl->drop_caches && hostset_drop_caches(&cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		r->exitcode = EXIT_FAIL;
+		r->aborted = 1;
+		return -1;
+	}
+	memset(&res, 0, sizeof res);
+	r->ctx.entry = pe;
+	w0 = now_wall_ns();
+	t0 = now_mono_ns();
+	r->ctx.deadline_ns = wl->timeout_ns > 0 ? t0 + wl->timeout_ns : 0;
+	wl->ops->sample(&r->ctx, wl, arm, &res);
+	t1 = now_mono_ns();
+	w1 = now_wall_ns();
+	run_sweep(r);
+	if (stop_flag && res.status != SAMPLE_STATUS_OK) {
+		/* Killed by our own signal path: not a result. */
 		sample_result_release(&res);
-		if (i + 1 == nplan || plan[i + 1].round != pe->round)
-			progress_round_end(&prog, pe->round);
-		if (e->max_failures > 0 && failures >= e->max_failures) {
-			progress_end(&prog);
+		return -1;
+	}
+	rc = run_record(r, pe, &res, t0, t1, w0, w1);
+	sample_result_release(&res);
+	return rc;
+}
+
+static void
+run_loop(struct run *r)
+{
+	struct progress	*prog = &r->prog;
+	size_t		 i;
+
+	prog->tty = isatty(STDERR_FILENO) && !r->opt->json_progress;
+	prog->quiet = r->opt->quiet;
+	prog->json = r->opt->json_progress;
+	prog->start_ns = now_mono_ns();
+	prog->total = r->nplan - r->ndone;
+	prog->rounds = r->e->warmup + r->e->rounds;
+	prog->last_round = -1;
+	for (i = 0; i < r->nplan && !stop_flag; i++) {
+		const struct plan_entry	*pe = &r->plan[i];
+
+		if (done_contains(r->done, r->ndone, pe->idx))
+			continue;
+		if (run_sample(r, pe) == -1)
+			break;
+		if (i + 1 == r->nplan || r->plan[i + 1].round != pe->round)
+			progress_round_end(prog, pe->round);
+		if (r->e->max_failures > 0 &&
+		    r->failures >= r->e->max_failures) {
+			progress_end(prog);
 			error("%d samples failed (max-failures = %d): "
-			    "aborting the run", failures, e->max_failures);
-			aborted = 1;
+			    "aborting the run", r->failures,
+			    r->e->max_failures);
+			r->aborted = 1;
 			break;
 		}
 	}
-	progress_end(&prog);
+	progress_end(prog);
+}
 
-finish:
-	for (w = 0; w < (size_t)prepared_upto; w++) {
-		struct workload	*wl = &e->workloads[w];
+/* Put the host back: workloads' cleanup, settings, the run's cgroup. */
+static void
+run_restore(struct run *r)
+{
+	char	*cause = NULL;
+	size_t	 w;
+
+	for (w = 0; w < (size_t)r->prepared_upto; w++) {
+		struct workload	*wl = &r->e->workloads[w];
 
 		if (wl->ops->cleanup != NULL)
-			wl->ops->cleanup(&ctx, wl);
+			wl->ops->cleanup(&r->ctx, wl);
 	}
-	restored = 0;
-	if (ctx.hostset != NULL) {
-		if (hostset_restore_all(ctx.hostset, &cause) == -1) {
-			error("restoring host settings: %s", cause);
-			free(cause);
-			cause = NULL;
-			exitcode = EXIT_FAIL;
-		} else
-			restored = 1;
+	if (r->sweep)
+		run_sweep(r);
+	if (r->hs != NULL && r->jr != NULL &&
+	    hostset_restore_all(r->hs, &cause) == -1) {
+		error("restoring host settings: %s", cause);
+		free(cause);
+		cause = NULL;
+		r->exitcode = EXIT_FAIL;
 	}
 	/*
 	 * The run's cgroup where we made it, and where runtimes and docker
 	 * --cgroup-parent made it behind our back: in every hierarchy, at
 	 * the root and below our own cgroup (pitfall 8).
 	 */
-	if (cgrp_remove_everywhere(ctx.cgroup_name, NULL, &cause) == -1) {
-		warning("%s", cause);
-		free(cause);
-		cause = NULL;
-	} else
-		run_forget_object(&ctx, cg_journal);
-	cgrp_free(runcg);
-	(void)restored;
-	restore_signals(oldsa);
-
-	{
-		const char	*status;
-		char		*load;
-
-		/* The load at the end, next to the one at the start. */
-		if ((load = read_small_file("/proc/loadavg", NULL)) != NULL) {
-			char	*sp = load;
-			int	 f;
-
-			for (f = 0; f < 3 && sp != NULL; f++)
-				sp = strchr(sp + 1, ' ');
-			if (sp != NULL)
-				*sp = '\0';
-			store_config_set(st, ctx.run_id, NULL, "load-avg-end",
-			    load, NULL);
-			free(load);
-		}
-		if (stop_flag) {
-			status = RUN_INTERRUPTED;
-			exitcode = 130;
-		} else if (aborted)
-			status = RUN_FAILED;
-		else
-			status = RUN_DONE;
-		if (store_run_set_status(st, ctx.run_id, status, now_wall_ns(),
+	if (r->ctx.cgroup_name[0] != '\0') {
+		if (cgrp_remove_everywhere(r->ctx.cgroup_name, NULL,
 		    &cause) == -1) {
-			error("%s", cause);
+			warning("%s", cause);
+			free(cause);
+		} else
+			run_forget_object(&r->ctx, r->cg_journal);
+	}
+	cgrp_free(r->runcg);
+	r->runcg = NULL;
+	if (r->ctx.scratch != NULL) {
+		if (rmtree(r->ctx.scratch, &cause) == -1) {
+			warning("%s", cause);
 			free(cause);
 			cause = NULL;
-		}
-		if (!opt->quiet && !opt->json_progress) {
-			fprintf(stderr, "run %" PRId64 " (%s) %s: %zu samples, "
-			    "%d failed; compare with: abbench stat --db %s "
-			    "%" PRId64 "\n", ctx.run_id, e->name, status,
-			    prog.done, failures, store_path(st), ctx.run_id);
-			if (stop_flag)
-				fprintf(stderr, "continue it with: abbench run "
-				    "--resume %" PRId64 " --db %s\n",
-				    ctx.run_id, store_path(st));
-		}
+		} else
+			run_forget_object(&r->ctx, r->scratch_journal);
+		free(r->ctx.scratch);
+		r->ctx.scratch = NULL;
 	}
-	if (exitcode == EXIT_OK && failures > 0)
-		exitcode = EXIT_FAIL;
-	if (ctx.hostset != NULL)
-		hostset_free(ctx.hostset);
-	strvec_clear(&paths);
-	free(plan);
-	free(done);
-	free(arm_names);
-	free(run.uuid);
-	store_run_release(&old);
-	experiment_free(e);
-	store_close(st);
-	return exitcode;
+	if (r->signals)
+		restore_signals(r->oldsa);
+	r->signals = 0;
+}
 
-usage_error:
+/* The run's status, the closing line. */
+static void
+run_finish(struct run *r)
+{
+	const char	*status;
+	char		*load, *cause = NULL, *sp;
+	int		 f;
+
+	/* The load at the end, next to the one at the start. */
+	if ((load = read_small_file("/proc/loadavg", NULL)) != NULL) {
+		for (sp = load, f = 0; f < 3 && sp != NULL; f++)
+			sp = strchr(sp + 1, ' ');
+		if (sp != NULL)
+			*sp = '\0';
+		store_config_set(r->st, r->ctx.run_id, NULL, "load-avg-end",
+		    load, NULL);
+		free(load);
+	}
+	if (stop_flag) {
+		status = RUN_INTERRUPTED;
+		r->exitcode = 130;
+	} else if (r->aborted)
+		status = RUN_FAILED;
+	else
+		status = RUN_DONE;
+	if (store_run_set_status(r->st, r->ctx.run_id, status, now_wall_ns(),
+	    &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+	}
+	if (!r->opt->quiet && !r->opt->json_progress) {
+		fprintf(stderr, "run %" PRId64 " (%s) %s: %zu samples, %d "
+		    "failed; compare with: abbench stat --db %s %" PRId64 "\n",
+		    r->ctx.run_id, r->e->name, status, r->prog.done,
+		    r->failures, store_path(r->st), r->ctx.run_id);
+		if (stop_flag)
+			fprintf(stderr, "continue it with: abbench run "
+			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
+			    store_path(r->st));
+	}
+	if (r->exitcode == EXIT_OK && r->failures > 0)
+		r->exitcode = EXIT_FAIL;
+}
+
+static void
+run_release(struct run *r)
+{
+	if (r->jr != NULL)
+		journal_detach(r->jr);
+	journal_close(r->jr);
+	hostset_free(r->hs);
+	strvec_clear(&r->paths);
+	free(r->plan);
+	free(r->done);
+	store_run_release(&r->old);
+	if (r->e != NULL)
+		experiment_free(r->e);
+	store_close(r->st);
+}
+
+int
+runner_run(const char *exp_path, struct run_options *opt)
+{
+	struct run	 r;
+	char		*cause = NULL;
+
+	memset(&r, 0, sizeof r);
+	r.exp_path = exp_path;
+	r.opt = opt;
+	r.cg_journal = -1;
+	stop_flag = 0;
+	opt->run_id = 0;
+
+	/* A resumed run's experiment is in the store. */
+	if (opt->resume != NULL && (r.st = store_open(opt->db_path, 0,
+	    &cause)) == NULL)
+		goto usage;
+	if (run_load(&r, &cause) == -1 || run_open(&r, &cause) == -1)
+		goto usage;
+	run_recover(&r);
+	if (run_create(&r, &cause) == -1)
+		goto usage;
+	if (run_prepare(&r, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		r.exitcode = EXIT_FAIL;
+		r.aborted = 1;
+	} else if (!stop_flag)
+		run_loop(&r);
+	run_restore(&r);
+	run_finish(&r);
+	run_release(&r);
+	return r.exitcode;
+
+usage:
+	error("%s", cause);
 	free(cause);
-	free(plan);
-	free(done);
-	free(arm_names);
-	free(run.uuid);
-	store_run_release(&old);
-	if (e != NULL)
-		experiment_free(e);
-	store_close(st);
+	run_release(&r);
 	return EXIT_USAGE;
 }

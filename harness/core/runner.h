@@ -39,6 +39,7 @@ struct run_options {
 	int		 json_progress;
 	int		 durable;
 	int		 no_restore_check;
+	int		 wait_lock;	/* wait for the host instead of failing */
 	/* The experiment's text when it is not the file's (exp_path then
 	 * only names it): `abbench calibrate` runs a rewritten copy. */
 	const char	*exp_text;

@@ -10,6 +10,7 @@
 
 struct store;
 struct hostset;
+struct journal;
 struct experiment;
 
 /* One planned sample. */
@@ -29,6 +30,8 @@ struct run_ctx {
 	char			 run_uuid[37];
 	const struct experiment	*exp;
 	struct hostset		*hostset;
+	/* The host journal every change of the run goes to first. */
+	struct journal		*journal;
 	/* Set from signal handlers: 1 = stop after restoring, 2 = now. */
 	volatile sig_atomic_t	*stop;
 	/* The current sample: */
@@ -37,20 +40,31 @@ struct run_ctx {
 	/* Where this run's cgroups go, relative to abbench's own cgroup in
 	 * each hierarchy: "abbench-<first 8 of uuid>". */
 	char			 cgroup_name[64];
-	/* A scratch directory for the run (removed at the end). */
+	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
 	int			 verbose;
 };
 
 /*
- * Record an object made for the run (cgroup, container, dir, loop) in the
- * journal before making it, so `abbench restore` can remove it. Returns
- * the journal id (for run_forget_object) or -1. Defined by the runner.
+ * Record an object made for the run (cgroup, container, dir, file, loop)
+ * in the host journal before making it, so that the next run or `abbench
+ * restore` removes it after a kill -9 (harness/host/undo.h says how).
+ * Returns the journal id (for run_forget_object) or -1. Defined by the
+ * runner.
  */
 int64_t	run_journal_object(struct run_ctx *ctx, const char *kind,
 	    const char *target);
 /* The object was removed: mark its journal entry restored. */
 void	run_forget_object(struct run_ctx *ctx, int64_t journal_id);
+/*
+ * A path for a scratch file or directory of the run: NAME (a mkstemp /
+ * mkdtemp template or a plain name) then SUFFIX (may be NULL) inside the
+ * run's own directory ($TMPDIR/abbench-<uuid>, 0700, journaled, removed
+ * at the end and by restore); without a run, $TMPDIR/abbench-PID-NAME.
+ * malloc'd; nothing is created.
+ */
+char	*run_scratch_file(const struct run_ctx *ctx, const char *name,
+	    const char *suffix);
 /* Nonzero when the run should stop (signal). */
 int	run_should_stop(const struct run_ctx *ctx);
 

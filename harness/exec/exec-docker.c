@@ -305,6 +305,26 @@ exec_docker_rm(const char *name, int failed, char **cause)
 	return 0;
 }
 
+int
+exec_docker_labelled(const char *uuid, struct strvec *ids, char **cause)
+{
+	char	*filter = xasprintf("label=abbench.run=%s", uuid);
+	char	*out = NULL, *line, *save = NULL;
+	int	 rc;
+
+	rc = docker_do(EXEC_DOCKER_TIMEOUT_NS, &out, cause, "ps", "-a",
+	    "-q", "--filter", filter);
+	free(filter);
+	if (rc == -1)
+		return -1;
+	for (line = strtok_r(out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save))
+		if (*strtrim(line) != '\0')
+			strvec_push(ids, strtrim(line));
+	free(out);
+	return 0;
+}
+
 static void
 docker_remove(struct run_ctx *ctx, struct exec_proc *p)
 {

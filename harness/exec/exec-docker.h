@@ -29,6 +29,14 @@ struct exec_proc;
  * remove its state (pitfall 3). A container that is gone already is fine.
  */
 int		 exec_docker_rm(const char *name, int failed, char **cause);
+/*
+ * The containers (ids) labelled abbench.run=UUID, running or not: what a
+ * workload's own program may have started for the run. -1 when docker
+ * cannot be asked.
+ */
+struct strvec;
+int		 exec_docker_labelled(const char *uuid, struct strvec *ids,
+		    char **cause);
 /* The shim part of that, for a container already removed (--rm): kill
  * the containerd shim of full container id ID and remove its state. */
 void		 exec_docker_reap_failed(const char *id);

@@ -408,7 +408,7 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 	    "abbench-oci";
 	p->id = xasprintf("%s-%ld-%u", base, (long)getpid(), counter++);
 	/* Named after the run, like its other scratch directories. */
-	tmpl = xasprintf("/tmp/%s-oci-XXXXXX", base);
+	tmpl = run_scratch_file(ctx, "oci-XXXXXX", NULL);
 	if (mkdtemp(tmpl) == NULL) {
 		set_cause(cause, "cannot create '%s': %s", tmpl,
 		    strerror(errno));
@@ -693,6 +693,66 @@ oci_gone(const char *why)
 	    strstr(why, "not found") != NULL);
 }
 
+#define OCI_KILL_TIMEOUT_NS	(10LL * 1000000000)
+#define OCI_DELETE_TIMEOUT_NS	(30LL * 1000000000)
+
+/* RUNTIME [--root=ROOT] A B C, from the fields of an OCI container. */
+static void
+oci_teardown_argv(struct strvec *argv, char *const *f, const char *a,
+    const char *b, const char *c)
+{
+	strvec_push(argv, f[0]);
+	if (f[1][0] != '\0')
+		strvec_pushf(argv, "--root=%s", f[1]);
+	strvec_push(argv, a);
+	strvec_push(argv, b);
+	strvec_push(argv, c);
+}
+
+int
+exec_oci_teardown(const char *target, char **cause)
+{
+	struct strvec	 f = STRVEC_INIT, argv = STRVEC_INIT;
+	char		*copy = xstrdup(target), *p, *tab, *out = NULL;
+	char		*err = NULL, *how;
+	int		 status = -1, rc = 0;
+	struct stat	 sb;
+
+	for (p = copy; (tab = strchr(p, '\t')) != NULL; p = tab + 1) {
+		*tab = '\0';
+		strvec_push(&f, p);
+	}
+	strvec_push(&f, p);
+	free(copy);
+	if (f.n != 3 || f.v[0][0] == '\0' || f.v[2][0] == '\0') {
+		rc = set_cause(cause, "bad OCI container '%s' (want RUNTIME, "
+		    "ROOT and ID, tab-separated)", target);
+		goto done;
+	}
+	if (f.v[1][0] != '\0' && stat(f.v[1], &sb) == -1 && errno == ENOENT)
+		goto done;	/* its state went with its root */
+	oci_teardown_argv(&argv, f.v, "kill", f.v[2], "KILL");
+	(void)spawn_capture(argv.v, OCI_KILL_TIMEOUT_NS, NULL, NULL, NULL,
+	    NULL);
+	strvec_clear(&argv);
+	oci_teardown_argv(&argv, f.v, "delete", "--force", f.v[2]);
+	if (spawn_capture(argv.v, OCI_DELETE_TIMEOUT_NS, &out, &err, &status,
+	    cause) == -1)
+		rc = -1;
+	else if (status != 0 && !oci_gone(err)) {
+		how = spawn_describe_status(status, 0);
+		rc = set_cause(cause, "'%s delete --force %s' %s: %s",
+		    f.v[0], f.v[2], how, err != NULL ? strtrim(err) : "");
+		free(how);
+	}
+done:
+	free(out);
+	free(err);
+	strvec_clear(&f);
+	strvec_clear(&argv);
+	return rc;
+}
+
 static void
 oci_destroy(struct run_ctx *ctx, struct exec_proc *p)
 {
@@ -705,13 +765,15 @@ oci_destroy(struct run_ctx *ctx, struct exec_proc *p)
 		p->running = 0;
 	}
 	if (p->created) {
-		(void)oci_kill(p, "KILL", NULL);
-		if (oci_delete(p, 1, NULL, &c) == -1) {
-			if (oci_gone(c))
-				oci_forget_container(p);
-			else
-				warning("%s", c);
-		}
+		char	*target = xasprintf("%s\t%s\t%s", p->runtime,
+			    p->root != NULL ? p->root : "", p->id);
+
+		/* The same teardown `abbench restore` uses. */
+		if (exec_oci_teardown(target, &c) == 0)
+			oci_forget_container(p);
+		else
+			warning("%s", c);
+		free(target);
 		free(c);
 		c = NULL;
 	}

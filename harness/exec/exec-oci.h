@@ -81,6 +81,13 @@ int	oci_checkpoint(struct exec_proc *p, const char *image_path,
 /* `restore --image-path DIR --bundle B --detach ID`. */
 int	oci_restore(struct exec_proc *p, const char *image_path,
 	    int64_t *elapsed_ns, char **cause);
+/*
+ * The one teardown of an OCI container (kind "oci-container", target
+ * RUNTIME<TAB>ROOT<TAB>ID, ROOT empty for the runtime's default): `kill
+ * ID KILL`, then `delete --force ID`, each with a timeout. Gone, or its
+ * ROOT gone, is fine. Used by destroy and by `abbench restore`.
+ */
+int	exec_oci_teardown(const char *target, char **cause);
 /* The container id and bundle directory; borrowed. */
 const char *oci_id(struct exec_proc *p);
 const char *oci_bundle(struct exec_proc *p);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -137,6 +138,7 @@ struct spawn_args {
 	struct child	 *c;
 	char		**envp;
 	int		  handshake;
+	pid_t		  parent;
 	int		  outp[2], errp[2], inp[2], syncp[2], gop[2];
 };
 
@@ -154,6 +156,14 @@ spawn_child(void *arg)
 	int			 fd, devnull, plen;
 	char			 pidbuf[32];
 
+	/*
+	 * A child dies with abbench (kill -9 included): an orphaned helper
+	 * (fio writing its data file, a docker CLI making a container)
+	 * would otherwise redo what `abbench restore` just undid.
+	 */
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != a->parent)
+		_exit(127);
 	if (c->flags & SPAWN_KEEP_GROUP)
 		(void)setsid();
 	else
@@ -202,6 +212,12 @@ spawn_child(void *arg)
 		 */
 		char	go;
 
+		/*
+		 * Our copy of the write end goes first: if the parent dies
+		 * (kill -9) the read sees EOF instead of blocking forever
+		 * with the parent's descriptors (its host locks) inherited.
+		 */
+		close(a->gop[1]);
 		if (write(a->syncp[1], "R", 1) != 1 ||
 		    read(a->gop[0], &go, 1) != 1)
 			_exit(127);
@@ -286,6 +302,7 @@ spawn_start(struct child *c, char **cause)
 	args.c = c;
 	args.envp = envp;
 	args.handshake = handshake;
+	args.parent = getpid();
 	memcpy(args.outp, outp, sizeof outp);
 	memcpy(args.errp, errp, sizeof errp);
 	memcpy(args.inp, inp, sizeof inp);

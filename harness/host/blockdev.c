@@ -234,6 +234,31 @@ blockdev_for_path_flags(const char *path, int flags, struct strvec *disks,
 	return rc;
 }
 
+char *
+blockdev_mount_point(const char *path, char **cause)
+{
+	struct mountinfo		 mi;
+	const struct mount_entry	*m;
+	char				*real, *mnt = NULL;
+
+	if ((real = realpath(path, NULL)) == NULL) {
+		set_cause(cause, "cannot resolve '%s': %s", path,
+		    strerror(errno));
+		return NULL;
+	}
+	if (mountinfo_read(&mi, cause) == -1) {
+		free(real);
+		return NULL;
+	}
+	if ((m = mountinfo_find(&mi, real)) == NULL)
+		set_cause(cause, "no mount holds '%s'", real);
+	else
+		mnt = xstrdup(m->mountpoint);
+	mountinfo_release(&mi);
+	free(real);
+	return mnt;
+}
+
 int
 blockdev_for_path(const char *path, char ***disks, size_t *n, char **cause)
 {

@@ -36,6 +36,9 @@ int	blockdev_resolve(const char *path, const struct mountinfo *mi,
 int	blockdev_for_path_flags(const char *path, int flags, struct strvec *disks,
 	    char **cause);
 
+/* The mount point holding an existing PATH (malloc'd), or NULL. */
+char	*blockdev_mount_point(const char *path, char **cause);
+
 /*
  * A disk's scheduler: the bracketed word of queue/scheduler ("none" when
  * the disk has no scheduler file). *available (if not NULL) gets the

@@ -198,6 +198,56 @@ static const char *const fuzz_projs[] = {
 	".fullname", "", "pkg", ".name@alpha", ".file@num", "/gomaxprocs",
 };
 
+/* Input "a" of text[0..len) fed in pieces of chunk bytes, as cmd-stat does. */
+static int
+fuzz_stream(struct benchstat *bs, const char *text, size_t len,
+    size_t chunk, char **cause)
+{
+	struct benchstat_input	*in = benchstat_input_new(bs, "a", FUZZ_PATH);
+	char			*buf = xmalloc(len + 1);
+	size_t			 have = 0, off = 0, take, used;
+	int			 rc, eof;
+
+	for (;;) {
+		take = len - off < chunk ? len - off : chunk;
+		memcpy(buf + have, text + off, take);
+		have += take;
+		off += take;
+		eof = off == len;
+		rc = benchstat_input_feed(in, buf, have, eof, &used, cause);
+		if (rc < 0 || eof)
+			break;
+		fuzz_check(used <= have, "a feed takes what it was given");
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
+	free(buf);
+	benchstat_input_free(in);
+	return rc;
+}
+
+/* One input, whole (chunk 0) or streamed: its output and messages. */
+static void
+fuzz_render(const struct benchstat_opts *o, const char *text, size_t len,
+    size_t chunk, struct strbuf *out, struct strbuf *err)
+{
+	struct benchstat	*bs;
+	char			*cause = NULL;
+	int			 rc;
+
+	bs = benchstat_new(o, &cause);
+	fuzz_check(bs != NULL, "valid options stay valid");
+	rc = chunk == 0 ? benchstat_add(bs, "a", FUZZ_PATH, text, len,
+	    &cause) : fuzz_stream(bs, text, len, chunk, &cause);
+	if (rc < 0) {
+		benchstat_take_stderr(bs, err);
+		strbuf_adds(err, cause);
+		free(cause);
+	} else
+		benchstat_finish(bs, out, err);
+	benchstat_free(bs);
+}
+
 static void
 fuzz_pipeline(const char *filter, const char *row, const char *text,
     size_t len, int csv)
@@ -205,6 +255,7 @@ fuzz_pipeline(const char *filter, const char *row, const char *text,
 	struct benchstat_opts	 o;
 	struct benchstat	*bs;
 	struct strbuf		 out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf		 out2 = STRBUF_INIT, err2 = STRBUF_INIT;
 	char			*cause = NULL;
 	size_t			 rl = strlen(row);
 	unsigned		 h = 0;
@@ -244,8 +295,23 @@ fuzz_pipeline(const char *filter, const char *row, const char *text,
 		    "finish: 0, or 2 with Go's panic");
 	}
 	benchstat_free(bs);
+
+	/*
+	 * Streamed in pieces of 1 to 64 bytes, input "a" gives the same
+	 * tables, messages and fatal error as when handed over whole.
+	 */
+	strbuf_reset(&out);
+	strbuf_reset(&err);
+	fuzz_render(&o, text, len, 0, &out, &err);
+	fuzz_render(&o, text, len, 1 + (h >> 26) % 64, &out2, &err2);
+	fuzz_check(out.len == out2.len && err.len == err2.len &&
+	    (out.len == 0 || memcmp(out.buf, out2.buf, out.len) == 0) &&
+	    (err.len == 0 || memcmp(err.buf, err2.buf, err.len) == 0),
+	    "a streamed input reads as the whole buffer");
 	strbuf_release(&out);
 	strbuf_release(&err);
+	strbuf_release(&out2);
+	strbuf_release(&err2);
 }
 
 int

@@ -20,6 +20,7 @@
 
 #include "harness/core/experiment.h"
 #include "harness/host/hostset.h"
+#include "harness/host/journal.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -46,6 +47,7 @@ main(int argc, char **argv)
 	struct store		*st;
 	struct store_run	 r;
 	struct hostset		*hs;
+	struct journal		*jr;
 	const char		**arms;
 	char			*cause = NULL;
 	char			*paths[1];
@@ -72,9 +74,13 @@ main(int argc, char **argv)
 		die("%s", cause);
 	printf("run %lld %s\n", (long long)r.id, r.uuid);
 	paths[0] = argv[3];
-	hs = hostset_new(st, r.id, paths, 1);
+	hs = hostset_new(paths, 1);
 	if (hostset_prepare(hs, e, &cause) == -1)
 		die("prepare: %s", cause);
+	if ((jr = journal_open(&cause)) == NULL ||
+	    journal_attach(jr, st, r.id, r.uuid, e->name, &cause) == -1)
+		die("%s", cause);
+	hostset_attach(hs, jr, st);
 	for (a = 4; a < argc; a++) {
 		if (strcmp(argv[a], "restore") == 0) {
 			if (hostset_restore_all(hs, &cause) == -1)
@@ -109,6 +115,8 @@ main(int argc, char **argv)
 		fflush(stdout);
 	}
 	hostset_free(hs);
+	journal_detach(jr);
+	journal_close(jr);
 	free(arms);
 	free(r.uuid);
 	store_close(st);

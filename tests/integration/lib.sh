@@ -37,6 +37,7 @@
 #                       `true`, arm slow `sleep 0.01` (a clear difference)
 # Other:
 #   TEST_TMP            a private temporary directory (removed at exit)
+#   ABBENCH_STATE_DIR   the host lock and journal (default: $TEST_TMP/state)
 #   ABBENCH             the binary under test (from make check), defaults to
 #                       $ABBENCH_BUILDDIR/abbench or ./abbench
 #
@@ -53,6 +54,11 @@ LIB_PLANNED=
 LIB_LOOPS=
 TEST_TMP=$(mktemp -d /tmp/abbench-test.XXXXXX) || exit 1
 export TEST_TMP
+# The host lock and journal of the runs a test makes: its own, so that
+# tests running at once (and other users' runs) do not see each other.
+# A test of the host-wide behaviour uses this one for all its runs.
+: "${ABBENCH_STATE_DIR:=$TEST_TMP/state}"
+export ABBENCH_STATE_DIR
 
 diag() {
 	printf '# %s\n' "$*"
@@ -179,6 +185,9 @@ make_bfq_loop() {
 	# A detached loop device keeps its queue: put its scheduler back.
 	LIB_LOOPS="$LIB_LOOPS|$(sed 's/.*\[\(.*\)\].*/\1/' \
 	    "$LOOP_SYSFS/scheduler")"
+	# Its bfq tunables too (a user may have left slice_idle 3): a
+	# switch to none and back gives a fresh bfq, the kernel's defaults.
+	echo none > "$LOOP_SYSFS/scheduler" || return 1
 	echo bfq > "$LOOP_SYSFS/scheduler" || return 1
 	grep -q '\[bfq\]' "$LOOP_SYSFS/scheduler" || return 1
 	export LOOP_DEV LOOP_NAME LOOP_SYSFS LOOP_MNT LOOP_FILE

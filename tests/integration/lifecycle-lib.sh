@@ -45,7 +45,8 @@ lc_no_leftovers() {
 	lc_left=$(find /sys/fs/cgroup -maxdepth 5 -type d -name "$lc_cg*" \
 	    2>/dev/null | head -3)
 	is "$lc_left" "" "$3: no cgroup left"
-	lc_left=$(ls -d /tmp/abbench-"$lc_cg"-* 2>/dev/null | head -3)
+	lc_left=$(ls -d /tmp/abbench-"$lc_cg"-* \
+	    "${TMPDIR:-/tmp}/abbench-$lc_uuid" 2>/dev/null | head -3)
 	is "$lc_left" "" "$3: no scratch directory or checkpoint image left"
 	lc_left=$(pgrep -f "^runsc.*$lc_cg" | head -3)
 	is "$lc_left" "" "$3: no runsc process left"

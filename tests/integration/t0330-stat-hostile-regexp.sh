@@ -9,10 +9,13 @@
 require_cmd /usr/bin/time timeout python3
 
 cd "$TEST_TMP" || exit 1
-# 64 MB, or 256 MB for a sanitizer build (its shadow memory).
+# 64 MB, or 256 MB for a sanitizer build (its shadow memory; and freed
+# memory is held in quarantine, so keep that small).
 limit=65536
 if nm "$ABBENCH" 2>/dev/null | grep -q __asan_init; then
 	limit=262144
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=16"
+	export ASAN_OPTIONS
 fi
 
 python3 - <<'EOF'

@@ -76,7 +76,7 @@ EOI
 	    "^$rt	$root	$id\$" "$rt: journaled as runtime, root and id"
 
 	"$ABBENCH" restore --db "$DB" >"$TEST_TMP/$rt.restore" 2>&1
-	ok $? "$rt: abbench restore exits 0"
+	ok $? "$rt: abbench restore exits 0"; sed "s/^/# /" "$TEST_TMP/$rt.restore"
 	grep -q "deleted OCI container '$id'" "$TEST_TMP/$rt.restore"
 	ok $? "$rt: it says it deleted the container"
 	is "$("$rt" --root "$root" list --quiet 2>/dev/null)" "" \

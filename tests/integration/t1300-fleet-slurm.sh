@@ -91,7 +91,7 @@ for k in node vcpus memory cpu kernel abbench-version fleet-replica; do
 done
 is "$(db_count "$DB" "SELECT value FROM run_config WHERE key = 'vcpus' LIMIT 1")" \
     "$(nproc)" "vcpus is the node's"
-is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE status = 'ok' AND benchmark = 'Cmd'")" 12 \
+is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE status = 'ok' AND benchmark GLOB 'Cmd-[0-9]*'")" 12 \
     "3 runs x 2 rounds x 2 arms of Cmd"
 ok "$([ "$(db_count "$DB" "SELECT count(*) FROM samples WHERE status = 'ok' AND unit = 'work/s'")" -eq 12 ]; echo $?)" \
     "and of the cpu-steady burner (work/s)"
@@ -116,6 +116,23 @@ like "$(printf '%s\n' "$burn" | grep -A3 'work/s' | head -4)" 'fast.*slow|work/s
 is "$(awk '/^\.fullname: Cmd/ { on = 1; next } /^\.fullname:/ { on = 0 } on' "$TEST_TMP/vtable" | grep -c "^$(nproc) ")" 1 \
     "-row vcpus: one row for this host's vcpus"
 
+# plot: each metric against vcpus, one line per arm.
+if command -v gnuplot >/dev/null 2>&1; then
+	"$ABBENCH" plot --db "$DB" --x vcpus all -o "$TEST_TMP/plots" \
+	    >"$TEST_TMP/plots.out" 2>&1
+	ok $? "abbench plot --x vcpus all"
+	is "$(grep -c '\.shapes\.png$' "$TEST_TMP/plots.out")" \
+	    "$(db_count "$DB" "SELECT count(*) FROM (SELECT DISTINCT benchmark, unit FROM samples WHERE status = 'ok')")" \
+	    "one shapes plot per benchmark and unit"
+	f=$(grep -m1 -E 'Cmd(-[0-9]+)?\.sec_op\.shapes\.png$' "$TEST_TMP/plots.out")
+	is "$(head -c 4 "$f" | od -An -c | tr -d ' ')" '211PNG' "Cmd's is a PNG"
+	"$ABBENCH" plot --db "$DB" --x partition all -o "$TEST_TMP/plots" \
+	    >/dev/null 2>"$TEST_TMP/plotbad.err"
+	is "$?" 2 "plot --x of a key that is not a number: exit 2"
+	like "$(cat "$TEST_TMP/plotbad.err")" "no numeric config key 'partition'" \
+	    "... naming the key"
+fi
+
 # Collecting twice adds nothing.
 before=$(db_count "$DB" "SELECT count(*) FROM samples")
 c1=$("$ABBENCH" fleet collect "$ID" --dir "$SHARED")
@@ -125,6 +142,18 @@ is "$?" 0 "collect again: exit 0"
 like "$c2" 'merged 0 new runs \(0 samples\)' "collect again merges nothing"
 is "$(db_count "$DB" "SELECT count(*) FROM samples")" "$before" "no sample added"
 is "$(db_count "$DB" "SELECT count(*) FROM runs")" 3 "still 3 runs"
+
+# A fleet whose shapes ran different builds is warned about.
+"$ABBENCH" fleet collect "$FDIR" -q >/dev/null 2>"$TEST_TMP/same.err"
+is "$(grep -c 'mixes abbench versions' "$TEST_TMP/same.err")" 0 \
+    "one build everywhere: no version warning"
+ver=$(db_count "$FDIR/runs/c4-2.db" "SELECT abbench_version FROM runs")
+sqlite3 "$FDIR/runs/c4-2.db" "UPDATE runs SET abbench_version = '0.0.1-other'"
+"$ABBENCH" fleet collect "$FDIR" -q >/dev/null 2>"$TEST_TMP/mix.err"
+is "$?" 0 "collect of a fleet of mixed versions: still exit 0"
+like "$(cat "$TEST_TMP/mix.err")" "warning: fleet $ID mixes abbench versions: .*0\.0\.1-other" \
+    "collect warns that the fleet mixes abbench versions"
+sqlite3 "$FDIR/runs/c4-2.db" "UPDATE runs SET abbench_version = '$ver'"
 
 # Listed from the store.
 like "$("$ABBENCH" db ls --db "$DB")" "FLEET.*

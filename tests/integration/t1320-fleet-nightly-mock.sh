@@ -75,15 +75,28 @@ ok $? "tonight's fleet (with the step) ran and was merged"
 is "$?" 1 "a 5% step in one shape: nightly --fleet exits 1"
 like "$(cat "$TEST_TMP/step.err")" "1 of 2 shapes regressed: c4/vcpus=$(nproc)" \
     "it names the regressed shape, c4"
-like "$(grep -A1 '^# shape c4/' "$TEST_TMP/step.out" | tail -n 1)" '^regressed +Dd +max-rss-B +\+[4-6]\.[0-9]+% vs baseline' \
+like "$(grep -A1 '^# shape c4/' "$TEST_TMP/step.out" | tail -n 1)" '^regressed +Dd(-[0-9]+)? +max-rss-B +\+[4-6]\.[0-9]+% vs baseline' \
     "c4's peak RSS is regressed, by about 5%"
-like "$(grep -A1 '^# shape c2/' "$TEST_TMP/step.out" | tail -n 1)" '^unchanged +Dd' \
+like "$(grep -A1 '^# shape c2/' "$TEST_TMP/step.out" | tail -n 1)" '^unchanged +Dd(-[0-9]+)? ' \
     "c2's is unchanged"
 like "$(grep '^# shape c4/' "$TEST_TMP/step.out")" \
     'on vm against 3 baseline runs, 5 nights of history' \
     "c4's history is found across node names (4 nights + tonight)"
 like "$(grep '^# shape c2/' "$TEST_TMP/step.out")" '5 nights of history' \
     "c2's history too, and only c2's"
+
+json=$("$ABBENCH" nightly --db "$HIST" --fleet "$FLEET" --baseline 3 \
+    --threshold 3 --json -q 2>/dev/null)
+is "$?" 1 "--json: exit 1 too"
+if command -v python3 >/dev/null 2>&1; then
+	got=$(printf '%s' "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(len(d), " ".join(x["host_class"].split("/")[0] + ":" + str(x["regressed"]) for x in d))')
+	is "$got" "2 c2:0 c4:1" "--json: one document per shape, c4 regressed"
+else
+	like "$json" '"host_class"' "--json: the host class is there"
+fi
 
 # The same night without the step.
 tonight "$TEST_TMP/flat.ini" "$TEST_TMP/history-flat.db"

@@ -13,10 +13,14 @@
 #include "stats/benchfmt.h"
 #include "tests/unit/tap.h"
 
-/* Read everything; return results as "name|k=v,k=v|v unit;..." lines. */
+/*
+ * Read everything; return results as "name|k=v,k=v|v unit;..." lines.
+ * chunk > 0: hand the text to the reader chunk bytes at a time with
+ * bf_reader_feed, carrying incomplete lines over as `abbench stat` does.
+ */
 static char *
-read_all(const char *path, const char *label, const char *text,
-    struct bf_units *units, char **errors, int *rc_out)
+read_chunks(const char *path, const char *label, const char *text,
+    struct bf_units *units, char **errors, int *rc_out, size_t chunk)
 {
 	struct bf_reader	*r;
 	const struct bf_result	*res;
@@ -25,10 +29,20 @@ read_all(const char *path, const char *label, const char *text,
 	char			*cause = NULL;
 	size_t			 i, n;
 	int			 rc;
+	struct strbuf		 buf = STRBUF_INIT;
+	size_t			 off = 0, len = strlen(text), take, used;
 
-	r = bf_reader_new(path, label, text, strlen(text), units);
+	r = bf_reader_new(path, label, text, len, units);
 	strbuf_add(&sb, "", 0);
 	strbuf_add(&eb, "", 0);
+	strbuf_add(&buf, "", 0);
+feed:
+	if (chunk > 0) {
+		take = len - off < chunk ? len - off : chunk;
+		strbuf_add(&buf, text + off, take);
+		off += take;
+		bf_reader_feed(r, buf.buf, buf.len, off < len);
+	}
 	while ((rc = bf_reader_next(r, &res, &cause)) == 1) {
 		strbuf_addf(&sb, "%d:%s:%s|", res->line, res->label,
 		    res->name);
@@ -47,6 +61,13 @@ read_all(const char *path, const char *label, const char *text,
 			strbuf_addf(&eb, "%s\n", msgs[i]);
 		bf_reader_clear_errors(r);
 	}
+	if (rc == 2) {
+		used = bf_reader_consumed(r);
+		memmove(buf.buf, buf.buf + used, buf.len - used);
+		buf.len -= used;
+		goto feed;
+	}
+	strbuf_release(&buf);
 	msgs = bf_reader_errors(r, &n);
 	for (i = 0; i < n; i++)
 		strbuf_addf(&eb, "%s\n", msgs[i]);
@@ -59,6 +80,13 @@ read_all(const char *path, const char *label, const char *text,
 	if (rc_out != NULL)
 		*rc_out = rc;
 	return strbuf_detach(&sb);
+}
+
+static char *
+read_all(const char *path, const char *label, const char *text,
+    struct bf_units *units, char **errors, int *rc_out)
+{
+	return read_chunks(path, label, text, units, errors, rc_out, 0);
 }
 
 static void
@@ -272,6 +300,53 @@ test_names(void)
 	key_check("A/k=1/k=2", "/k", "1");
 }
 
+/* Streamed in any chunk size, the reader reads the same. */
+static void
+test_chunks(void)
+{
+	static const size_t	 sizes[] = { 1, 2, 7, 64, 4096 };
+	struct strbuf		 t = STRBUF_INIT;
+	char			*want, *werr, *got, *gerr;
+	size_t			 i;
+	int			 wrc, grc;
+
+	strbuf_adds(&t, "goos: linux\r\nUnit ns/op assume=exact\n"
+	    "BenchmarkA-8 10 5 ns/op 3 B/op\r\nbad line\npkg: x\n"
+	    "BenchmarkA-8 x 5 ns/op\nUnit B/op a=1 a=2\ngoos:\n");
+	for (i = 0; i < 300; i++)
+		strbuf_addf(&t, "BenchmarkB/n=%zu-4 1 %zu.5 ns/op\n", i, i);
+	strbuf_adds(&t, "BenchmarkLast 1 7 MB/s");	/* no newline */
+	want = read_all("c.txt", "c", t.buf, NULL, &werr, &wrc);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		got = read_chunks("c.txt", "c", t.buf, NULL, &gerr, &grc,
+		    sizes[i]);
+		tap_ok(strcmp(got, want) == 0 && strcmp(gerr, werr) == 0 &&
+		    grc == wrc, "chunks of %zu bytes read the same", sizes[i]);
+		free(got);
+		free(gerr);
+	}
+	tap_ok(strstr(want, "BenchmarkLast") == NULL &&
+	    strstr(want, ":Last|") != NULL, "the last line without newline");
+	free(want);
+	free(werr);
+	/* A line over the limit is fatal when streamed, too. */
+	strbuf_reset(&t);
+	strbuf_adds(&t, "BenchmarkA 1 5 ns/op\n");
+	for (i = 0; i < 70000; i++)
+		strbuf_addc(&t, 'x');
+	strbuf_adds(&t, "\nBenchmarkB 1 5 ns/op\n");
+	want = read_all("c.txt", "c", t.buf, NULL, &werr, &wrc);
+	got = read_chunks("c.txt", "c", t.buf, NULL, &gerr, &grc, 65536);
+	tap_ok(strcmp(got, want) == 0 && strcmp(gerr, werr) == 0 &&
+	    grc == wrc && wrc < 0 && strstr(gerr, "c.txt:1: bufio.Scanner: "
+	    "token too long") != NULL, "a 70000-byte line streamed: %s", gerr);
+	free(want);
+	free(werr);
+	free(got);
+	free(gerr);
+	strbuf_release(&t);
+}
+
 int
 main(void)
 {
@@ -280,5 +355,6 @@ main(void)
 	test_units();
 	test_long_lines();
 	test_names();
+	test_chunks();
 	return tap_done();
 }

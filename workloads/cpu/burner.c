@@ -5,8 +5,16 @@
  * less work gets done, which is what work/s shows.
  *
  *   burner [-d seconds] [-i report-ms] [-b burn-ms] [-p period-ms]
+ *          [-n units [-j jitter]]
+ *
+ * With -n, it does that many units of work as fast as it can and exits: a
+ * fixed amount of compute, whose time is the measurement (a known effect
+ * is injected by changing -n). -j J makes it n * (1 + J * u) units, u
+ * uniform in [0, 1) and new for every execution: noise of a known,
+ * steady shape, larger than what a busy machine adds.
  */
 #include <stdint.h>
+#include <unistd.h>
 
 #include "prog.h"
 
@@ -14,11 +22,33 @@ int
 main(int argc, char **argv)
 {
 	struct prog	p;
-	double		v[2] = { 50, 200 };	/* -b, -p */
+	double		v[4] = { 50, 200, 0, 0 };	/* -b, -p, -n, -j */
 	int64_t		burn, period, start, now;
 
-	prog_init(&p, "burner", argc, argv, "bp", v,
-	    "[-b burn-ms] [-p period-ms]");
+	prog_init(&p, "burner", argc, argv, "bpnj", v,
+	    "[-b burn-ms] [-p period-ms] [-n units [-j jitter]]");
+	if (v[2] > 0) {
+		uint64_t	n = (uint64_t)v[2], x;
+
+		if (v[3] > 0) {
+			/* splitmix64 of the clock and pid: u in [0, 1). */
+			x = (uint64_t)prog_real_ns() ^
+			    ((uint64_t)getpid() << 32);
+			x += 0x9e3779b97f4a7c15ULL;
+			x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+			x ^= x >> 31;
+			n = (uint64_t)((double)n * (1 + v[3] *
+			    (double)(x >> 11) / 9007199254740992.0));
+		}
+
+		while (p.units < n) {
+			prog_work_unit();
+			p.units++;
+		}
+		prog_report(&p, "exit");
+		return 0;
+	}
 	burn = (int64_t)(v[0] * 1e6);
 	period = (int64_t)(v[1] * 1e6);
 	if (period <= 0)

@@ -1,0 +1,497 @@
+/*
+ * Undoing what runs left on the host (recover.h): settings per disk and
+ * per file, objects through the teardown table, and the search of the
+ * host journal for dead runs.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/host/blockdev.h"
+#include "harness/host/hostset-int.h"
+#include "harness/host/journal.h"
+#include "harness/host/recover.h"
+#include "harness/host/undo.h"
+#include "lib/util.h"
+#include "results/hostjournal.h"
+#include "results/store.h"
+
+void
+hostset_report_release(struct hostset_report *rep)
+{
+	strvec_clear(&rep->done);
+	strvec_clear(&rep->failed);
+	strvec_clear(&rep->notes);
+}
+
+int
+undo_mark_restored(struct undo_mark *m, int64_t id, char **cause)
+{
+	int64_t	copy = 0;
+
+	if (hjournal_set_state(m->hj, id, JOURNAL_RESTORED, NULL,
+	    cause) == -1)
+		return -1;
+	/* The copy is the record only: a failure there is not fatal. */
+	if (m->st != NULL && hjournal_copy_id(m->hj, id, &copy, NULL) == 0 &&
+	    copy > 0)
+		(void)store_journal_set_state(m->st, copy, JOURNAL_RESTORED,
+		    NULL, NULL);
+	return 0;
+}
+
+/* The disk of a /sys/block/DISK/queue/... target, malloc'd, or NULL. */
+static char *
+hs_target_disk(const char *target)
+{
+	const char	*p;
+
+	if (!str_startswith(target, "/sys/block/"))
+		return NULL;
+	p = target + strlen("/sys/block/");
+	return xstrndup(p, strcspn(p, "/"));
+}
+
+static int
+hs_is_knob_entry(const struct store_journal *j)
+{
+	return str_startswith(j->kind, "host.block.") &&
+	    strcmp(j->kind, "host.block.scheduler") != 0;
+}
+
+static int
+hs_mark_restored(struct undo_mark *m, struct store_journal *j,
+    struct hostset_report *rep, int *undone, const char *what)
+{
+	char	*why = NULL;
+
+	if (undo_mark_restored(m, j->id, &why) == -1) {
+		strvec_pushf(&rep->failed, "run %lld: %s: %s",
+		    (long long)j->run_id, what, why);
+		free(why);
+		return -1;
+	}
+	free(j->state);
+	j->state = xstrdup(JOURNAL_RESTORED);
+	strvec_pushf(&rep->done, "run %lld: %s", (long long)j->run_id, what);
+	(*undone)++;
+	return 0;
+}
+
+/* Write a journal entry's original back to its file. */
+static int
+hs_write_original(struct undo_mark *m, struct store_journal *j,
+    struct hostset_report *rep, int *undone)
+{
+	char	*why = NULL, *what, *cur;
+	int	 rc = 0;
+
+	if (j->original == NULL) {
+		what = xasprintf("%s (%s): no original recorded, left as is",
+		    j->kind, j->target);
+		rc = hs_mark_restored(m, j, rep, undone, what);
+		free(what);
+		return rc;
+	}
+	cur = hostset_read(j->target, hostset_bracketed(j->target), NULL);
+	if (cur == NULL || !hostset_same(cur, j->original))
+		rc = write_small_file(j->target, j->original, &why);
+	if (rc == -1) {
+		strvec_pushf(&rep->failed, "run %lld: %s: %s",
+		    (long long)j->run_id, j->kind, why);
+		free(why);
+	} else {
+		what = xasprintf("%s = %s (%s)", j->kind, j->original,
+		    j->target);
+		rc = hs_mark_restored(m, j, rep, undone, what);
+		free(what);
+	}
+	free(cur);
+	return rc;
+}
+
+/*
+ * The block settings of one disk (entries of one run, newest first): the
+ * scheduler first (switching drops the current scheduler's tunables and
+ * brings the defaults of the new one), then the tunables of the scheduler
+ * now active, oldest original last; tunables of a scheduler no longer
+ * active vanished with it.
+ */
+static int
+hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
+    const char *disk, struct hostset_report *rep, int *undone)
+{
+	struct store_journal *s = NULL;
+	char		*dir = xasprintf("/sys/block/%s", disk);
+	char		*cur = NULL, *why = NULL, *what;
+	struct stat	 sb;
+	size_t		 i;
+	int		 rc = 0;
+
+	for (i = 0; i < n; i++) {
+		char	*d = hs_target_disk(j[i].target);
+
+		if (d != NULL && strcmp(d, disk) == 0 &&
+		    strcmp(j[i].kind, "host.block.scheduler") == 0)
+			s = &j[i];	/* the oldest wins */
+		free(d);
+	}
+	if (stat(dir, &sb) == -1) {
+		free(dir);
+		for (i = 0; i < n; i++) {
+			char	*d = hs_target_disk(j[i].target);
+
+			if (d != NULL && strcmp(d, disk) == 0 &&
+			    str_startswith(j[i].kind, "host.block.")) {
+				what = xasprintf("%s of '%s': the disk is "
+				    "gone, nothing to restore", j[i].kind,
+				    disk);
+				hs_mark_restored(m, &j[i], rep, undone, what);
+				free(what);
+			}
+			free(d);
+		}
+		return 0;
+	}
+	free(dir);
+	if (s != NULL && s->original != NULL) {
+		cur = hostset_read(s->target, 1, &why);
+		if (cur != NULL && strcmp(cur, s->original) != 0 &&
+		    write_small_file(s->target, s->original, &why) == -1) {
+			free(cur);
+			cur = NULL;
+		}
+		if (cur == NULL) {
+			strvec_pushf(&rep->failed, "run %lld: "
+			    "host.block.scheduler of '%s': %s",
+			    (long long)s->run_id, disk, why);
+			free(why);
+			return -1;	/* its tunables cannot be right */
+		}
+		free(cur);
+	}
+	if ((cur = blockdev_scheduler(disk, NULL, &why)) == NULL) {
+		strvec_pushf(&rep->failed, "run %lld: '%s': %s",
+		    (long long)j[0].run_id, disk, why);
+		free(why);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		char	*d = hs_target_disk(j[i].target);
+
+		if (d == NULL || strcmp(d, disk) != 0 ||
+		    !hs_is_knob_entry(&j[i]) ||
+		    strcmp(j[i].state, JOURNAL_RESTORED) == 0) {
+			free(d);
+			continue;
+		}
+		free(d);
+		if (j[i].name != NULL && *j[i].name != '\0' &&
+		    strcmp(j[i].name, cur) != 0) {
+			what = xasprintf("%s of '%s': scheduler '%s' is no "
+			    "longer active, nothing to restore", j[i].kind,
+			    disk, j[i].name);
+			hs_mark_restored(m, &j[i], rep, undone, what);
+			free(what);
+		} else if (hs_write_original(m, &j[i], rep, undone) == -1)
+			rc = -1;
+	}
+	/* The same tunable journaled twice: the oldest original last. */
+	for (i = n; i > 0; i--) {
+		struct store_journal *e = &j[i - 1];
+		char	*d = hs_target_disk(e->target);
+
+		if (d != NULL && strcmp(d, disk) == 0 && hs_is_knob_entry(e) &&
+		    e->original != NULL && (e->name == NULL ||
+		    strcmp(e->name, cur) == 0))
+			write_small_file(e->target, e->original, NULL);
+		free(d);
+	}
+	free(cur);
+	for (i = 0; i < n; i++) {
+		char	*d = hs_target_disk(j[i].target);
+
+		if (d != NULL && strcmp(d, disk) == 0 &&
+		    strcmp(j[i].kind, "host.block.scheduler") == 0 &&
+		    strcmp(j[i].state, JOURNAL_RESTORED) != 0) {
+			what = xasprintf("host.block.scheduler = %s (%s)",
+			    s->original != NULL ? s->original : "?",
+			    j[i].target);
+			if (hs_mark_restored(m, &j[i], rep, undone,
+			    what) == -1)
+				rc = -1;
+			free(what);
+		}
+		free(d);
+	}
+	return rc;
+}
+
+/* Settings of one run (newest first): plain ones, then per disk. */
+static int
+hs_restore_settings(struct undo_mark *m, struct store_journal *j, size_t n,
+    struct hostset_report *rep, int *undone)
+{
+	struct strvec	disks = STRVEC_INIT;
+	size_t		i;
+	int		rc = 0;
+
+	for (i = 0; i < n; i++) {
+		char	*d;
+
+		if (!str_startswith(j[i].kind, "host."))
+			continue;
+		if ((d = hs_target_disk(j[i].target)) != NULL &&
+		    str_startswith(j[i].kind, "host.block.")) {
+			if (!strvec_has(&disks, d))
+				strvec_push(&disks, d);
+		} else if (hs_write_original(m, &j[i], rep, undone) == -1)
+			rc = -1;
+		free(d);
+	}
+	for (i = 0; i < disks.n; i++)
+		if (hs_restore_disk(m, j, n, disks.v[i], rep, undone) == -1)
+			rc = -1;
+	strvec_clear(&disks);
+	return rc;
+}
+
+int
+recover_settings(struct undo_mark *m, struct store_journal *j, size_t n,
+    struct hostset_report *rep, int *undone)
+{
+	return hs_restore_settings(m, j, n, rep, undone);
+}
+
+int
+recover_objects(struct undo_mark *m, struct store_journal *j, size_t n,
+    struct hostset_report *rep, int *undone)
+{
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct store_journal *e = &j[i];
+		char	*why = NULL, *what = NULL;
+
+		if (str_startswith(e->kind, "host.") ||
+		    strcmp(e->state, JOURNAL_RESTORED) == 0)
+			continue;
+		if (undo_object(e, &what, &why) == -1) {
+			strvec_pushf(&rep->failed, "run %lld: %s",
+			    (long long)e->run_id, why);
+			rc = -1;
+		} else if (hs_mark_restored(m, e, rep, undone, what) == -1)
+			rc = -1;
+		free(why);
+		free(what);
+	}
+	return rc;
+}
+
+static int
+recover_match(const struct hjournal_owner *o, const struct recover_filter *f)
+{
+	char	*real;
+	int	 same;
+
+	if (f == NULL)
+		return 1;
+	if (f->db != NULL) {
+		real = realpath(f->db, NULL);
+		same = strcmp(real != NULL ? real : f->db, o->db) == 0;
+		free(real);
+		if (!same)
+			return 0;
+	}
+	return f->run_id == 0 || f->run_id == o->run_id;
+}
+
+/*
+ * Helpers a dead run left running (a `docker run` CLI, a runtime call):
+ * their command lines name the run (its label, or its cgroup and
+ * container prefix abbench-<uuid8>). They go first, or one could still
+ * make a container after its journal entry was undone.
+ */
+static size_t
+recover_kill_helpers(const char *uuid)
+{
+	char		 label[64], prefix[32];
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 killed = 0;
+	pid_t		 self = getpid();
+
+	snprintf(label, sizeof label, "abbench.run=%s", uuid);
+	snprintf(prefix, sizeof prefix, "abbench-%.8s", uuid);
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char	*path, *cmd;
+		size_t	 len, i;
+		pid_t	 pid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atol(de->d_name);
+		if (pid == self)
+			continue;
+		path = xasprintf("/proc/%s/cmdline", de->d_name);
+		cmd = read_file(path, &len, NULL);
+		free(path);
+		if (cmd == NULL)
+			continue;
+		for (i = 0; i + 1 < len; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (len > 0 && (strstr(cmd, label) != NULL ||
+		    strstr(cmd, prefix) != NULL) &&
+		    kill(pid, SIGKILL) == 0)
+			killed++;
+		free(cmd);
+	}
+	closedir(d);
+	return killed;
+}
+
+/* One dead (claimed) run: its entries, its labelled containers. */
+static int
+recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
+    struct hostset_report *rep, int *undone, int *left)
+{
+	struct undo_mark	 m;
+	struct store_journal	*j = NULL;
+	struct strvec		 removed = STRVEC_INIT;
+	struct stat		 sb;
+	char			*why = NULL;
+	size_t			 n = 0, i, k;
+	int			 rc = 0, settings = 0, containers = 0;
+
+	memset(&m, 0, sizeof m);
+	m.hj = journal_hj(jr);
+	*left = 0;
+	if ((k = recover_kill_helpers(o->uuid)) > 0) {
+		struct timespec	ts = { 0, 200 * 1000000 };
+
+		strvec_pushf(&rep->notes, "run %lld: killed %zu process%s it "
+		    "left running", (long long)o->run_id, k, k == 1 ? "" :
+		    "es");
+		nanosleep(&ts, NULL);	/* let their last calls land */
+	}
+	if (hjournal_pending(m.hj, o->uuid, &j, &n, &why) == -1) {
+		strvec_pushf(&rep->failed, "run %lld of '%s': %s",
+		    (long long)o->run_id, o->db, why);
+		free(why);
+		*left = 1;
+		return -1;
+	}
+	/* Its database takes the copies, if it is still there. */
+	if (stat(o->db, &sb) == 0 && sb.st_size > 0)
+		m.st = store_open(o->db, 0, NULL);
+	for (i = 0; i < n; i++)
+		settings |= str_startswith(j[i].kind, "host.");
+	if (settings && !(flags & RECOVER_SETTINGS)) {
+		strvec_pushf(&rep->notes, "run %lld of '%s' left host settings "
+		    "changed: another run holds the host, it undoes them",
+		    (long long)o->run_id, o->db);
+		*left = 1;
+	} else if (recover_settings(&m, j, n, rep, undone) == -1)
+		rc = -1;
+	if (recover_objects(&m, j, n, rep, undone) == -1)
+		rc = -1;
+	/* A container whose creation was under way at the kill. */
+	for (i = 0; i < n; i++)
+		containers |= strcmp(j[i].kind, "container") == 0;
+	if (containers) {
+		struct timespec	ts = { 1, 0 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (undo_labelled_containers(o->uuid, &removed, &why) == -1) {
+		strvec_pushf(&rep->notes, "run %lld: labelled containers not "
+		    "removed: %s", (long long)o->run_id, why);
+		free(why);
+		*left = 1;
+	}
+	for (k = 0; k < removed.n; k++) {
+		strvec_pushf(&rep->done, "run %lld: removed container '%s' "
+		    "(label abbench.run)", (long long)o->run_id, removed.v[k]);
+		(*undone)++;
+	}
+	strvec_clear(&removed);
+	if (rc == -1)
+		*left = 1;
+	if (m.st != NULL) {
+		struct store_run	r;
+
+		memset(&r, 0, sizeof r);
+		if (store_run_get(m.st, o->run_id, &r, NULL) == 0 &&
+		    r.uuid != NULL && strcmp(r.uuid, o->uuid) == 0 &&
+		    strcmp(r.status, RUN_RUNNING) == 0 &&
+		    store_run_set_status(m.st, o->run_id, RUN_INTERRUPTED,
+		    now_wall_ns(), NULL) == 0)
+			strvec_pushf(&rep->notes, "run %lld: its process is "
+			    "gone, marked interrupted", (long long)o->run_id);
+		store_run_release(&r);
+		store_close(m.st);
+	}
+	store_journal_free(j, n);
+	return rc;
+}
+
+int
+recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
+    struct hostset_report *rep, int *undone, char **cause)
+{
+	struct hjournal_owner	*o = NULL;
+	size_t			 n = 0, i;
+	int			 failed = 0;
+
+	*undone = 0;
+	if (hjournal_owners(journal_hj(jr), &o, &n, cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char	*why = NULL;
+		int	 fd = -1, dead, left = 0;
+
+		if (strcmp(o[i].uuid, journal_uuid(jr)) == 0 ||
+		    !recover_match(&o[i], f))
+			continue;
+		dead = journal_claim_run(o[i].uuid, o[i].pid, &fd, &why);
+		if (dead == -1) {
+			strvec_pushf(&rep->failed, "run %lld of '%s': %s",
+			    (long long)o[i].run_id, o[i].db, why);
+			free(why);
+			failed = 1;
+			continue;
+		}
+		if (dead == 0 && !(flags & RECOVER_FORCE)) {
+			strvec_pushf(&rep->notes, "run %lld of '%s' is still "
+			    "running (pid %lld): skipped",
+			    (long long)o[i].run_id, o[i].db,
+			    (long long)o[i].pid);
+			continue;
+		}
+		if (recover_one(jr, &o[i], flags, rep, undone, &left) == -1)
+			failed = 1;
+		if (!left)
+			(void)hjournal_owner_remove(journal_hj(jr), o[i].uuid,
+			    NULL);
+		journal_release_run(o[i].uuid, fd, !left && fd != -1);
+	}
+	hjournal_owners_free(o, n);
+	if (failed)
+		return set_cause(cause, "%zu host change%s could not be "
+		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",
+		    rep->failed.n > 0 ? ": " : "",
+		    rep->failed.n > 0 ? rep->failed.v[0] : "");
+	return 0;
+}

@@ -1,0 +1,121 @@
+#!/bin/sh
+# abbench calibrate: A/A runs of cheap command workloads. With the arms
+# alternating, identical arms are flagged at most as often as alpha allows
+# (0.05 + two binomial standard errors: 0.081 at 200 comparisons); run
+# sequentially, a workload that drifts is flagged in every comparison, and
+# the calibration says so (DRIFT?, exit 1). The calibration is stored and
+# `abbench power` takes its noise from it.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+db=$TEST_TMP/cal.db
+cat > "$TEST_TMP/aa.ini" <<EOF2
+[experiment]
+name = aa
+rounds = 6
+order = alternate
+
+[arm base]
+[arm other]
+args = /bin/false
+
+[workload True]
+type = command
+args = /bin/true
+EOF2
+
+out=$("$ABBENCH" calibrate "$TEST_TMP/aa.ini" --db "$db" --repeats 200 \
+    --quiet)
+ok $? "calibrate: 200 A/A comparisons run and exit 0"
+diag "$out"
+all=$(printf '%s\n' "$out" | sed -n 's/^all: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+set -- $all
+flagged=${1:-999}
+total=${2:-0}
+frac=$(awk -v f="$flagged" -v t="$total" 'BEGIN { printf "%.3f", t ? f / t : 1 }')
+diag "A/A false-positive fraction under order = alternate: $flagged/$total = $frac"
+[ "$total" -ge 200 ]
+ok $? "at least 200 comparisons ($total)"
+awk -v f="$frac" 'BEGIN { exit !(f <= 0.081) }'
+ok $? "flagged fraction $frac <= 0.081 (0.05 + 2 binomial SE)"
+like "$out" "^calibration run [0-9]+ of 'aa' on host class '[^']+': 200 repeats of 6 rounds, order alternate, arms all 'base'" \
+    "the header names the experiment, host class, repeats and order"
+like "$out" "^True(-[0-9]+)? +sec/op +2400 " "n counts every execution of both arms"
+
+# The A/A copy ran the baseline's args in the other arm's place (the
+# other arm's /bin/false would have failed every sample).
+ls=$("$ABBENCH" db ls --db "$db")
+like "$ls" "aa\.calibration .* done +base,base\.2 +2400" \
+    "stored as run aa.calibration with arms base, base.2 and no failure"
+
+# A run of the experiment: power takes the noise from the calibration.
+sed 's|^args = /bin/false|args = /bin/true|' "$TEST_TMP/aa.ini" > "$TEST_TMP/ab.ini"
+"$ABBENCH" run "$TEST_TMP/ab.ini" --db "$db" --quiet
+ok $? "a run of the calibrated experiment"
+pw=$("$ABBENCH" power --db "$db" aa@last --effect 5)
+ok $? "power exits 0"
+diag "$pw"
+like "$pw" "^noise: from calibration run [0-9]+ of 'aa' on host class" \
+    "power says its noise comes from the calibration"
+like "$pw" "^True(-[0-9]+)? +sec/op +6\+6 " "power: n is 6+6 executions"
+pw2=$("$ABBENCH" power --db "$db" aa@last --no-calibration)
+like "$pw2" "^noise: from the run's baseline arm 'base'" \
+    "--no-calibration: the noise of the run's baseline arm"
+
+# Drift: each execution 3 ms longer than the one before.
+counter=$TEST_TMP/counter
+cat > "$TEST_TMP/drift.ini" <<EOF2
+[experiment]
+name = drift
+rounds = 6
+
+[arm a]
+[arm b]
+
+[workload Drift]
+type = command
+args = sh -c "n=\$(cat $counter 2>/dev/null || echo 0); echo \$((n + 1)) > $counter; sleep \$(awk -v n=\$n 'BEGIN { print 0.005 + n * 0.003 }')"
+EOF2
+out=$("$ABBENCH" calibrate "$TEST_TMP/drift.ini" --db "$db" --repeats 4 \
+    --order sequential --quiet 2>&1)
+is "$?" 1 "sequential with drift: calibrate exits 1"
+diag "$out"
+like "$out" "^Drift(-[0-9]+)? +sec/op .* [34]/4 = [0-9.]+ +DRIFT\?" \
+    "sequential with drift: (nearly) every A/A comparison flagged, DRIFT?"
+like "$out" "identical arms differ more often than alpha allows" \
+    "sequential with drift: the warning explains"
+rm -f "$counter"
+out=$("$ABBENCH" calibrate "$TEST_TMP/drift.ini" --db "$db" --repeats 4 \
+    --quiet 2>&1)
+is "$?" 0 "the same drift alternating: exit 0"
+like "$out" "^Drift(-[0-9]+)? +sec/op .* 0/4 = 0\.000$" \
+    "alternating cancels the drift: nothing flagged"
+
+# A gobench invocation that prints a benchmark three times (-test.count=3):
+# stat keeps every line (n=18), power counts invocations (6+6, marked).
+cat > "$TEST_TMP/count.ini" <<EOF2
+[experiment]
+name = count
+rounds = 6
+
+[arm a]
+[arm b]
+
+[workload Go]
+type = gobench
+args = sh -c "echo BenchmarkX 1 1{round}0 ns/op; echo BenchmarkX 1 1{round}1 ns/op; echo BenchmarkX 1 1{round}2 ns/op"
+EOF2
+"$ABBENCH" run "$TEST_TMP/count.ini" --db "$db" --quiet
+ok $? "a gobench run printing each benchmark 3 times per invocation"
+like "$("$ABBENCH" stat --db "$db" count@last)" "n=18\)"     "stat keeps benchstat's view: n=18 lines"
+pw=$("$ABBENCH" power --db "$db" count@last)
+like "$pw" "^X +sec/op +6\+6\* " "power: n=6+6 invocations, marked"
+like "$pw" "n counts executions, not lines" "power says why"
+out=$("$ABBENCH" calibrate "$TEST_TMP/count.ini" --db "$db" --repeats 2 \
+    --quiet)
+like "$out" "^X +sec/op +24 " "calibrate: 24 invocations (2 x 6 x 2 arms), not 72 lines"
+
+"$ABBENCH" calibrate "$TEST_TMP/aa.ini" --db "$db" --repeats 0 2>/dev/null
+is "$?" 2 "--repeats 0 is a usage error"
+"$ABBENCH" calibrate "$TEST_TMP/nosuch.ini" --db "$db" 2>/dev/null
+is "$?" 2 "a missing file is an input error"
+done_testing

@@ -1,0 +1,96 @@
+#!/bin/sh
+# The advice of `abbench power` is true. A pilot A/A run of the burner
+# (a fixed amount of compute, -n units, made noisy on purpose with -j so
+# that the noise keeps its shape whatever else the machine runs) measures
+# the noise (40 rounds: a good estimate); the injected effect E is chosen
+# so that the advice stays small (about 16 rounds). Then the burner at 1.00x against 1+E x the units: 20 runs
+# at the rounds `power --effect E` advises for 80% power detect it
+# (abbench stat: a significant slowdown of b) in 60-100% of runs, and 20
+# runs at a quarter of those rounds clearly less often. The end of
+# `abbench run` says when a `~` could not have shown the effect.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+burner=$ABBENCH_BUILDDIR/workloads/cpu/burner
+[ -x "$burner" ] || skip_all "no burner program (make)"
+db=$TEST_TMP/adv.db
+units=60000
+
+mk() {
+	cat > "$TEST_TMP/$1.ini" <<EOF2
+[experiment]
+name = $1
+rounds = 40
+order = alternate
+
+[arm a]
+args = $burner -n $units -j 1
+[arm b]
+args = $burner -n $2 -j 1
+
+[workload Burn]
+type = command
+; CPU time: on a shared machine the wall time of a fixed amount of work is
+; mostly waiting for a CPU, and that waiting changes from minute to minute
+report = cpu
+EOF2
+}
+
+mk pilot "$units"
+"$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --quiet
+ok $? "pilot A/A run (40 rounds)"
+pw=$("$ABBENCH" power --db "$db" pilot@last --no-calibration --at 16)
+diag "$pw"
+mde=$(printf '%s\n' "$pw" | awk '$1 ~ /^Burn(-[0-9]+)?$/ && $2 == "cpu-sec/op" { sub("%", "", $7); print $7 }')
+# E: the MDE at 16 rounds, rounded up to a half percent, at least 1%.
+eff=$(awk -v m="$mde" 'BEGIN { e = int(m * 2 + 0.999) / 2; if (e < 1) e = 1; print e }')
+diag "pilot: MDE at 16+16 $mde%; injected effect E = $eff%"
+case $mde in ''|*[!0-9.]*) fail "the pilot's MDE is a number ('$mde')"; done_testing ;; esac
+pw=$("$ABBENCH" power --db "$db" pilot@last --no-calibration --effect "$eff")
+rounds=$(printf '%s\n' "$pw" | awk '$1 ~ /^Burn(-[0-9]+)?$/ && $2 == "cpu-sec/op" { print $NF }')
+diag "advised rounds for $eff%: $rounds"
+case $rounds in ''|*[!0-9]*) fail "power advises a number of rounds ('$rounds')"; done_testing ;; esac
+[ "$rounds" -ge 8 ] && [ "$rounds" -le 32 ]
+ok $? "the advice for the pilot's own MDE is near 16 rounds ($rounds)"
+
+bunits=$(awk -v u="$units" -v e="$eff" 'BEGIN { printf "%d", u * (1 + e / 100) + 0.5 }')
+mk effect "$bunits"
+
+# Detection rate of 20 runs at R rounds: abbench stat's row is a
+# significant slowdown of b (not "~").
+rate() {
+	hits=0
+	i=0
+	while [ $i -lt 20 ]; do
+		"$ABBENCH" run "$TEST_TMP/effect.ini" --db "$db" --rounds "$1" \
+		    --quiet || return 1
+		row=$("$ABBENCH" stat --db "$db" effect@last | grep -E '^Burn(-[0-9]+)? ')
+		case $row in *'~'*) ;; *' +'*'% (p='*) hits=$((hits + 1)) ;; esac
+		i=$((i + 1))
+	done
+	echo "$hits"
+}
+
+full=$(rate "$rounds")
+ok $? "20 runs at $rounds rounds"
+quarter_r=$(( (rounds + 2) / 4 ))
+[ "$quarter_r" -ge 2 ] || quarter_r=2
+quarter=$(rate "$quarter_r")
+ok $? "20 runs at $quarter_r rounds"
+diag "detection of +$eff% (burner $units vs $bunits units, jitter 1): $full/20 at $rounds rounds (advised), $quarter/20 at $quarter_r rounds (a quarter)"
+[ "${full:-0}" -ge 12 ]
+ok $? "at the advised rounds the effect is found in 60-100% of runs ($full/20)"
+[ "${quarter:-20}" -le $(( ${full:-0} - 5 )) ]
+ok $? "at a quarter of the rounds clearly less often ($quarter/20 vs $full/20)"
+
+# The end of a run: a `~` that could not have shown the effect says so.
+out=$("$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --rounds 6 \
+    --effect 0.1 2>&1 >/dev/null)
+ok $? "an A/A run of 6 rounds"
+diag "$(printf '%s\n' "$out" | tail -n 2)"
+like "$out" "^~ Burn(-[0-9]+)? cpu-sec/op: too noisy to show 0\.1% at n=6\+6 \(MAD/median [0-9.]+% in this run, MDE [0-9.]+%\); ([0-9]+ rounds would|not even [0-9]+ rounds would)" \
+    "run --effect 0.1: one line with the rounds that would show it"
+out=$("$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --rounds 6 \
+    --effect 900 2>&1 >/dev/null)
+is "$(printf '%s\n' "$out" | grep -c '^~ ')" 0 \
+    "run --effect 900: the noise could show it: silent"
+done_testing

@@ -1,0 +1,129 @@
+#!/bin/sh
+# The host belongs to one run at a time (issue cases 1 and 2).
+#  1. Two runs that set host.block.slice_idle on the same disk, started
+#     2 s apart with different databases: the second is refused with the
+#     holder's pid, experiment and database; the disk ends as it began
+#     (slice_idle 3, a value no arm sets). With --wait-lock the second
+#     waits and both finish; runs that change nothing run side by side.
+#  2. A run with --db A killed with SIGKILL: `abbench restore` with no
+#     arguments from another directory restores the host; the DB keeps its
+#     copy of the journal. A run with --db B restores what one with A left.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+require_scheduler bfq
+require_cmd sqlite3
+plan 20
+
+make_bfq_loop 64 || { diag "cannot make a bfq loop device"; exit 1; }
+Q=$LOOP_SYSFS/iosched
+echo 3 > "$Q/slice_idle"
+is "$(cat "$Q/slice_idle")" 3 "the disk starts at slice_idle 3"
+
+# exp FILE NAME SLEEP
+exp() {
+	cat > "$1" <<EOT
+[experiment]
+name = $2
+rounds = 2
+[arm idle8]
+host.block.path = $LOOP_MNT
+host.block.slice_idle = 8
+[arm idle0]
+host.block.path = $LOOP_MNT
+host.block.slice_idle = 0
+[workload sleep]
+type = command
+args = sleep $3
+EOT
+}
+exp "$TEST_TMP/a.ini" owner-a 0.5
+exp "$TEST_TMP/b.ini" owner-b 0.2
+
+# Wait (up to 20 s) until FILE holds VALUE.
+wait_value() {
+	i=0
+	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat "$1")" = "$2" ]
+}
+
+# Case 1: the second run is refused, nothing it did to the host.
+"$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
+    > "$TEST_TMP/a.out" 2>&1 &
+apid=$!
+sleep 2
+"$ABBENCH" run --quiet --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
+    > "$TEST_TMP/b.out" 2>&1
+brc=$?
+ok "$([ $brc -ne 0 ]; echo $?)" "a second run that changes the host is refused (exit $brc)"
+like "$(cat "$TEST_TMP/b.out")" "in use by another run.*pid $apid, experiment 'owner-a', database '[^']*a\.db'" \
+    "the refusal names the holder's pid, experiment and database"
+is "$(sqlite3 "$TEST_TMP/b.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" 0 \
+    "the refused run wrote no run row"
+wait $apid
+ok $? "the first run finishes (exit 0)"
+is "$(cat "$Q/slice_idle")" 3 "the disk ends as it began (slice_idle 3)"
+
+# --wait-lock: the second waits for the first; both end, the host as before.
+"$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
+    > "$TEST_TMP/a2.out" 2>&1 &
+apid=$!
+sleep 1
+t0=$(date +%s)
+"$ABBENCH" run --quiet --wait-lock --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
+    > "$TEST_TMP/b2.out" 2>&1
+ok $? "with --wait-lock the second run waits and finishes"
+wait $apid
+ok $? "and so does the first"
+is "$(cat "$Q/slice_idle")" 3 "the disk ends as it began after both"
+a_end=$(sqlite3 "$TEST_TMP/a.db" "SELECT max(end_wall_ns) FROM samples")
+b_start=$(sqlite3 "$TEST_TMP/b.db" "SELECT min(start_wall_ns) FROM samples WHERE run_id = (SELECT max(id) FROM runs)")
+ok "$([ "$b_start" -gt "$a_end" ]; echo $?)" "the waiting run sampled only after the holder's last sample"
+
+# Runs that change nothing on the host run side by side.
+fast_slow_exp "$TEST_TMP/c.ini" plain 3
+"$ABBENCH" run --quiet --db "$TEST_TMP/c1.db" "$TEST_TMP/c.ini" &
+c1=$!
+"$ABBENCH" run --quiet --db "$TEST_TMP/c2.db" "$TEST_TMP/c.ini"
+c2rc=$?
+wait $c1
+c1rc=$?
+is "$c1rc:$c2rc" 0:0 "two runs that change nothing run at once"
+
+# Case 2: kill -9 with DB A, `abbench restore` with no --db elsewhere.
+mkdir -p "$TEST_TMP/elsewhere"
+"$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
+    > "$TEST_TMP/a3.out" 2>&1 &
+apid=$!
+wait_value "$Q/slice_idle" 0
+ok $? "the run set slice_idle 0"
+kill -9 $apid
+wait $apid 2>/dev/null
+(cd "$TEST_TMP/elsewhere" && "$ABBENCH" restore) > "$TEST_TMP/r.out" 2>&1
+ok $? "abbench restore, no arguments, from another directory, exits 0"
+grep -q "host.block.slice_idle = 3 ($Q/slice_idle)" "$TEST_TMP/r.out"
+ok $? "it says it restored slice_idle to 3"
+is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 again"
+ok "$([ ! -e "$TEST_TMP/elsewhere/abbench.db" ]; echo $?)" \
+    "restore made no database where it ran"
+last=$(sqlite3 "$TEST_TMP/a.db" "SELECT max(id) FROM runs")
+is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $last AND kind = 'host.block.slice_idle' AND state = 'restored'")" \
+    "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $last AND kind = 'host.block.slice_idle'")" \
+    "the DB keeps its copy of the journal, marked restored"
+
+# A run with DB B restores what a dead run with DB A left.
+"$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
+    > "$TEST_TMP/a4.out" 2>&1 &
+apid=$!
+wait_value "$Q/slice_idle" 0
+kill -9 $apid
+wait $apid 2>/dev/null
+"$ABBENCH" run --db "$TEST_TMP/b.db" --rounds 1 "$TEST_TMP/b.ini" \
+    > "$TEST_TMP/b4.out" 2>&1
+ok $? "a run with another database runs"
+grep -q "restored.*slice_idle = 3" "$TEST_TMP/b4.out"
+ok $? "and first restores what the dead run with database A left"
+is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 at its end"
+done_testing
