@@ -381,18 +381,27 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 	free(warn);
 }
 
-/* Exactly `abbench stat --db F RUN` (stdout), each arm one input. */
+/* Exactly `abbench stat --db F RUN` (stdout), each arm one input, with
+ * the experiment's stat-filter as stat applies it. */
 static int
 report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 {
 	struct benchstat_opts	 bo;
 	struct benchstat	*bs;
 	struct strbuf		 text = STRBUF_INIT, err = STRBUF_INIT;
+	char			*filter;
 	size_t			 a;
 
 	benchstat_opts_init(&bo);
-	if ((bs = benchstat_new(&bo, cause)) == NULL)
+	filter = experiment_stat_filter(r->run.experiment_path,
+	    r->run.experiment_text);
+	if (filter != NULL)
+		bo.filter = filter;
+	bs = benchstat_new(&bo, cause);
+	if (bs == NULL) {
+		free(filter);
 		return -1;
+	}
 	for (a = 0; a < r->run.narms; a++) {
 		strbuf_reset(&text);
 		if (export_run_benchfmt(r->st, r->run.id, r->run.arms[a],
@@ -401,6 +410,7 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 		    text.buf != NULL ? text.buf : "", text.len, cause) == -1) {
 			strbuf_release(&text);
 			benchstat_free(bs);
+			free(filter);
 			return -1;
 		}
 	}
@@ -408,6 +418,7 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 	strbuf_release(&text);
 	strbuf_release(&err);
 	benchstat_free(bs);
+	free(filter);
 	return 0;
 }
 
