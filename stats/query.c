@@ -435,7 +435,10 @@ qf_match(struct qp *p, const struct tok *key, const struct tok *val)
 	struct query_filter	*f = qf_new(QUERY_MATCH);
 	char			*msg = NULL;
 
-	f->key = xstrndup(key->text, key->len);
+	f->key = xmalloc(key->len + 1);
+	memcpy(f->key, key->text, key->len);
+	f->key[key->len] = '\0';
+	f->keylen = key->len;
 	f->off = key->off;
 	if (val->kind == 'r') {
 		f->re = query_regex_compile(val->text, val->len, &msg);
@@ -630,14 +633,14 @@ qf_check(const struct query_filter *f, struct qp *p)
 	if (f == NULL)
 		return 0;
 	if (f->op == QUERY_MATCH) {
-		if (strcmp(f->key, ".unit") == 0)
+		if (f->keylen == 5 && memcmp(f->key, ".unit", 5) == 0)
 			return 0;
-		if (strcmp(f->key, ".config") == 0) {
+		if (f->keylen == 7 && memcmp(f->key, ".config", 7) == 0) {
 			qp_error(p, (size_t)f->off,
 			    ".config is only allowed in projections");
 			return -1;
 		}
-		if (f->key[0] == '\0') {
+		if (f->keylen == 0) {
 			qp_error(p, (size_t)f->off, "key must not be empty");
 			return -1;
 		}
@@ -718,7 +721,10 @@ qp_field(struct qp *p, size_t toks, struct query_field *f)
 		return qp_error(p, toks, "expected key");
 	}
 	toks = toks2;
-	f->key = xstrndup(key.text, key.len);
+	f->key = xmalloc(key.len + 1);
+	memcpy(f->key, key.text, key.len);
+	f->key[key.len] = '\0';
+	f->keylen = key.len;
 	f->key_off = key.off;
 	f->order = xstrdup("first");
 	f->order_off = key.off + (int)key.len;
