@@ -1086,28 +1086,30 @@ bp_key_string_values(struct bp_proj *pr, const struct bp_key *k)
 	return bp_intern(pr->parser, sb->buf, sb->len);
 }
 
-char *
+const char *
 bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys, size_t n)
 {
-	struct strbuf		 sb = STRBUF_INIT;
+	struct strbuf		*sbp = &pr->parser->scratch;
 	struct bp_field	*const	*flat;
 	size_t			 nf, i, j;
 	const char		*base;
 
 	if (n <= 1)
 		return NULL;
+	strbuf_reset(sbp);
 	flat = bp_flat_fields(pr, &nf);
 	for (i = 0; i < nf; i++) {
 		base = bp_key_get(pr, keys[0], flat[i]);
 		for (j = 1; j < n; j++) {
 			if (bp_key_get(pr, keys[j], flat[i]) != base) {
-				if (sb.len > 0)
-					strbuf_adds(&sb, ", ");
-				strbuf_add(&sb, flat[i]->name,
+				if (sbp->len > 0)
+					strbuf_adds(sbp, ", ");
+				strbuf_add(sbp, flat[i]->name,
 				    strpool_len(flat[i]->name));
 				break;
 			}
 		}
 	}
-	return sb.len > 0 ? strbuf_detach(&sb) : NULL;
+	return sbp->len > 0 ? bp_intern(pr->parser, sbp->buf, sbp->len) :
+	    NULL;
 }

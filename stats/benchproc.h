@@ -142,9 +142,9 @@ const char	*bp_key_string_values(struct bp_proj *pr,
 		    const struct bp_key *k);
 /*
  * NonSingularFields: names of flattened fields in which the keys differ,
- * joined by ", " (NULL if none; malloc'd).
+ * joined by ", " (NULL if none; pooled).
  */
-char		*bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys,
+const char	*bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys,
 		    size_t n);
 /* Number of keys created by a projection, and key by id. */
 size_t		 bp_nkeys(const struct bp_proj *pr);

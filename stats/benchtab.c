@@ -30,6 +30,7 @@ struct bt_cell {
 	struct bt_cell		*baseline;
 	struct bm_comparison	 cmp;
 	char			*vary;		/* "benchmarks vary in ..." */
+	size_t			 varylen;	/* (it may hold NUL bytes) */
 };
 
 struct bt_summary {
@@ -268,8 +269,7 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 	struct bm_ucache	*cache;
 	struct bp_field		*unit_field = bp_unit_field(b->table_by);
 	size_t			 i, j, r, nbase;
-	const char		*assume;
-	char			*vary;
+	const char		*assume, *vary;
 	struct strbuf		 tidied = STRBUF_INIT;
 	double			 factor;
 
@@ -318,9 +318,12 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 				vary = bp_nonsingular(b->residue,
 				    c->residue, c->nres);
 				if (vary != NULL) {
-					c->vary = xasprintf("benchmarks vary "
-					    "in %s", vary);
-					free(vary);
+					struct strbuf	m = STRBUF_INIT;
+
+					strbuf_adds(&m, "benchmarks vary in ");
+					strbuf_add(&m, vary, strpool_len(vary));
+					c->varylen = m.len;
+					c->vary = strbuf_detach(&m);
 				}
 				if (j == 0 || base == NULL)
 					continue;
@@ -393,34 +396,50 @@ bt_superscript(size_t i, struct strbuf *sb)
 		strbuf_adds(sb, digits[(int)tmp[--n]]);
 }
 
-/* The footnote list of one table: messages in first-seen order. */
+/*
+ * The footnote list of one table: messages in first-seen order, with their
+ * lengths (a "benchmarks vary in" names config keys, which may hold NUL).
+ */
 struct bt_notes {
 	struct strvec	msgs;
+	size_t		*lens;
+	size_t		 caplens;
 };
 
 static size_t
-bt_note(struct bt_notes *nt, const char *msg)
+bt_note(struct bt_notes *nt, const char *msg, size_t len)
 {
 	size_t	i;
+	char	*copy;
 
 	for (i = 0; i < nt->msgs.n; i++)
-		if (strcmp(nt->msgs.v[i], msg) == 0)
+		if (nt->lens[i] == len && memcmp(nt->msgs.v[i], msg, len) == 0)
 			return i;
-	strvec_push(&nt->msgs, msg);
+	if (nt->msgs.n + 1 > nt->caplens) {
+		nt->caplens = nt->msgs.n + 8;
+		nt->lens = xreallocarray(nt->lens, nt->caplens,
+		    sizeof(*nt->lens));
+	}
+	nt->lens[nt->msgs.n] = len;
+	copy = xmalloc(len + 1);
+	memcpy(copy, msg, len);
+	copy[len] = '\0';
+	strvec_push_nodup(&nt->msgs, copy);
 	return nt->msgs.n - 1;
 }
 
 /* The footnote text for a list of warnings (space separated). */
 static void
-bt_note_refs(struct bt_notes *nt, const char *const *msgs, size_t n,
-    struct strbuf *sb)
+bt_note_refs(struct bt_notes *nt, const char *const *msgs,
+    const size_t *lens, size_t n, struct strbuf *sb)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
 		if (sb->len > 0)
 			strbuf_addc(sb, ' ');
-		bt_superscript(bt_note(nt, msgs[i]) + 1, sb);
+		bt_superscript(bt_note(nt, msgs[i], lens != NULL ? lens[i] :
+		    strlen(msgs[i])) + 1, sb);
 	}
 }
 
@@ -530,6 +549,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 	char			 buf[512], buf2[96];
 	struct bt_cell		*c;
 	const char		*warns[64];
+	size_t			 warnlens[64];
 
 	memset(&o, 0, sizeof(o));
 	memset(&nt, 0, sizeof(nt));
@@ -569,13 +589,17 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			bm_summary_pct_range(&c->sum, buf, sizeof(buf));
 			bt_tt_span(&o, 1, buf, " \xc2\xb1 ", TT_RIGHT);
 			n = 0;
-			if (c->vary != NULL)
+			if (c->vary != NULL) {
+				warnlens[n] = c->varylen;
 				warns[n++] = c->vary;
-			for (i = 0; i < c->sum.warnings.n && n < 64; i++)
+			}
+			for (i = 0; i < c->sum.warnings.n && n < 64; i++) {
+				warnlens[n] = strlen(c->sum.warnings.msg[i]);
 				warns[n++] = c->sum.warnings.msg[i];
+			}
 			strbuf_reset(&sb);
 			strbuf_add(&sb, "", 0);
-			bt_note_refs(&nt, warns, n, &sb);
+			bt_note_refs(&nt, warns, warnlens, n, &sb);
 			bt_tt_span(&o, 1, sb.buf, NULL, TT_LEFT);
 			if (e > 0 && c->baseline != NULL) {
 				bm_format_delta(&c->cmp, c->baseline->sum.center,
@@ -588,8 +612,8 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 				strbuf_reset(&sb);
 				strbuf_add(&sb, "", 0);
 				bt_note_refs(&nt, (const char *const *)
-				    c->cmp.warnings.msg, c->cmp.warnings.n,
-				    &sb);
+				    c->cmp.warnings.msg, NULL,
+				    c->cmp.warnings.n, &sb);
 				bt_tt_span(&o, 1, sb.buf, NULL, TT_LEFT);
 			}
 		}
@@ -620,7 +644,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			o.col = bt_start_col((int)e + 1) - 1;
 			strbuf_reset(&sb);
 			strbuf_add(&sb, "", 0);
-			bt_note_refs(&nt, s->warn, s->nwarn, &sb);
+			bt_note_refs(&nt, s->warn, NULL, s->nwarn, &sb);
 			bt_tt_span(&o, 1, sb.buf, NULL, TT_LEFT);
 		}
 	}
@@ -629,9 +653,12 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 	texttab_free(o.tt);
 	for (i = 0; i < nt.msgs.n; i++) {
 		bt_superscript(i + 1, out);
-		strbuf_addf(out, " %s\n", nt.msgs.v[i]);
+		strbuf_addc(out, ' ');
+		strbuf_add(out, nt.msgs.v[i], nt.lens[i]);
+		strbuf_addc(out, '\n');
 	}
 	strvec_clear(&nt.msgs);
+	free(nt.lens);
 	strbuf_release(&sb);
 }
 
@@ -846,7 +873,8 @@ bt_csv_emit(struct bt_csv *x)
 }
 
 static void
-bt_csv_warn(struct bt_csv *x, const char *const *msgs, size_t n)
+bt_csv_warn(struct bt_csv *x, const char *const *msgs, const size_t *lens,
+    size_t n)
 {
 	char	name[16];
 	int	pos = (int)sizeof(name) - 1;
@@ -859,9 +887,13 @@ bt_csv_warn(struct bt_csv *x, const char *const *msgs, size_t n)
 	}
 	if (name[pos] == '\0')
 		name[--pos] = 'A';
-	for (i = 0; i < n; i++)
-		strbuf_addf(x->warn, "%s%d: %s\n", name + pos,
-		    x->start_row + x->count, msgs[i]);
+	for (i = 0; i < n; i++) {
+		strbuf_addf(x->warn, "%s%d: ", name + pos,
+		    x->start_row + x->count);
+		strbuf_add(x->warn, msgs[i], lens != NULL ? lens[i] :
+		    strlen(msgs[i]));
+		strbuf_addc(x->warn, '\n');
+	}
 }
 
 static size_t
@@ -912,8 +944,9 @@ bt_csv_table(void *ctx, struct bt_table *t)
 				continue;
 			bt_csv_clear_to(x, bt_csv_col((int)e));
 			vary[0] = c->vary;
-			bt_csv_warn(x, vary, c->vary != NULL);
+			bt_csv_warn(x, vary, &c->varylen, c->vary != NULL);
 			bt_csv_warn(x, (const char *const *)c->sum.warnings.msg,
+			    NULL,
 			    c->sum.warnings.n);
 			go_format_v(c->sum.center, buf, sizeof(buf));
 			bt_csv_push(x, buf);
@@ -921,7 +954,7 @@ bt_csv_table(void *ctx, struct bt_table *t)
 			bt_csv_push(x, buf);
 			if (e > 0 && c->baseline != NULL) {
 				bt_csv_warn(x, (const char *const *)
-				    c->cmp.warnings.msg, c->cmp.warnings.n);
+				    c->cmp.warnings.msg, NULL, c->cmp.warnings.n);
 				bm_format_delta(&c->cmp, c->baseline->sum.center,
 				    c->sum.center, buf, sizeof(buf));
 				bt_csv_push(x, buf);
@@ -937,7 +970,7 @@ bt_csv_table(void *ctx, struct bt_table *t)
 		struct bt_summary	*s = &t->summ[e];
 
 		bt_csv_clear_to(x, bt_csv_col((int)e));
-		bt_csv_warn(x, s->warn, s->nwarn);
+		bt_csv_warn(x, s->warn, NULL, s->nwarn);
 		if (s->has_summary) {
 			go_format_v(s->summary, buf, sizeof(buf));
 			bt_csv_push(x, buf);
