@@ -269,16 +269,16 @@ bp_make_part(struct bp_parser *p, struct bp_proj *pr, const char *q,
 	char		*qq;
 
 	*has_filter = 0;
-	if (strcmp(qf->order, "fixed") == 0)
+	if (qf->orderlen == 5 && memcmp(qf->order, "fixed", 5) == 0)
 		order = BP_FIXED;
-	else if (strcmp(qf->order, "first") == 0)
+	else if (qf->orderlen == 5 && memcmp(qf->order, "first", 5) == 0)
 		order = BP_FIRST;
-	else if (strcmp(qf->order, "alpha") == 0)
+	else if (qf->orderlen == 5 && memcmp(qf->order, "alpha", 5) == 0)
 		order = BP_ALPHA;
-	else if (strcmp(qf->order, "num") == 0)
+	else if (qf->orderlen == 3 && memcmp(qf->order, "num", 3) == 0)
 		order = BP_NUM;
 	else {
-		qq = query_go_quote(qf->order, strlen(qf->order));
+		qq = query_go_quote(qf->order, qf->orderlen);
 		bp_syntax(err, q, qf->order_off, xasprintf("unknown order %s",
 		    qq));
 		free(qq);

@@ -718,6 +718,7 @@ qp_field(struct qp *p, size_t toks, struct query_field *f)
 	if (key.kind != 'w' && key.kind != 'q') {
 		f->key = xstrdup("");
 		f->order = xstrdup("first");
+		f->orderlen = 5;
 		return qp_error(p, toks, "expected key");
 	}
 	toks = toks2;
@@ -727,6 +728,7 @@ qp_field(struct qp *p, size_t toks, struct query_field *f)
 	f->keylen = key.len;
 	f->key_off = key.off;
 	f->order = xstrdup("first");
+	f->orderlen = 5;
 	f->order_off = key.off + (int)key.len;
 	toks2 = tk_next(p, &toks, 0, &sep);
 	if (sep.kind != '@')
@@ -736,12 +738,16 @@ qp_field(struct qp *p, size_t toks, struct query_field *f)
 	f->order_off = order.off;
 	if (order.kind == 'w' || order.kind == 'q') {
 		free(f->order);
-		f->order = xstrndup(order.text, order.len);
+		f->order = xmalloc(order.len + 1);
+		memcpy(f->order, order.text, order.len);
+		f->order[order.len] = '\0';
+		f->orderlen = order.len;
 		return toks2;
 	}
 	if (order.kind == '(') {
 		free(f->order);
 		f->order = xstrdup("fixed");
+		f->orderlen = 5;
 		toks = toks2;
 		for (;;) {
 			toks2 = tk_next(p, &toks, 0, &t);

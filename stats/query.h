@@ -65,6 +65,7 @@ struct query_field {
 	char	*key;		/* key[0..keylen) may hold NUL */
 	size_t	 keylen;
 	char	*order;		/* "first", "fixed", or a name as written */
+	size_t	 orderlen;
 	char	**fixed;	/* order == "fixed": the listed values */
 	size_t	 *fixedlen;
 	size_t	 nfixed;
