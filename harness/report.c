@@ -381,18 +381,27 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 	free(warn);
 }
 
-/* Exactly `abbench stat --db F RUN` (stdout), each arm one input. */
+/* Exactly `abbench stat --db F RUN` (stdout), each arm one input, with
+ * the experiment's stat-filter as stat applies it. */
 static int
 report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 {
 	struct benchstat_opts	 bo;
 	struct benchstat	*bs;
 	struct strbuf		 text = STRBUF_INIT, err = STRBUF_INIT;
+	char			*filter;
 	size_t			 a;
 
 	benchstat_opts_init(&bo);
-	if ((bs = benchstat_new(&bo, cause)) == NULL)
+	filter = experiment_stat_filter(r->run.experiment_path,
+	    r->run.experiment_text);
+	if (filter != NULL)
+		bo.filter = filter;
+	bs = benchstat_new(&bo, cause);
+	if (bs == NULL) {
+		free(filter);
 		return -1;
+	}
 	for (a = 0; a < r->run.narms; a++) {
 		strbuf_reset(&text);
 		if (export_run_benchfmt(r->st, r->run.id, r->run.arms[a],
@@ -401,6 +410,7 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 		    text.buf != NULL ? text.buf : "", text.len, cause) == -1) {
 			strbuf_release(&text);
 			benchstat_free(bs);
+			free(filter);
 			return -1;
 		}
 	}
@@ -408,7 +418,101 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 	strbuf_release(&text);
 	strbuf_release(&err);
 	benchstat_free(bs);
+	free(filter);
 	return 0;
+}
+
+/* The value of a run-level config key, or NULL (malloc'd). */
+static char *
+report_run_key(struct store *st, int64_t run_id, const char *key)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	char		*v = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == -1)
+		return NULL;
+	for (i = 0; i < n && v == NULL; i++)
+		if (kv[i].arm[0] == '\0' && strcmp(kv[i].key, key) == 0)
+			v = xstrdup(kv[i].value);
+	store_kv_free(kv, n);
+	return v;
+}
+
+/*
+ * A run of a fleet whose other shapes are in the same database (a merged
+ * fleet.db): the cross-shape table, shapes on rows and arms on columns,
+ * as `abbench stat --db F -table .fullname -row partition -col arm` of
+ * the fleet's runs prints it.
+ */
+static void
+report_shapes(struct report *r)
+{
+	struct benchstat_opts	 bo;
+	struct benchstat	*bs = NULL;
+	struct store_run	*runs = NULL;
+	struct strbuf		 text = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf		 err = STRBUF_INIT;
+	char			*fleet, *f, *cause = NULL, *label;
+	size_t			 n = 0, i, a, nfleet = 0;
+
+	if ((fleet = report_run_key(r->st, r->run.id, "fleet-id")) == NULL)
+		return;
+	if (store_runs_list(r->st, &runs, &n, NULL) == -1)
+		goto out;
+	benchstat_opts_init(&bo);
+	bo.table = ".fullname";
+	bo.row = "partition";
+	bo.col = "arm";
+	if ((bs = benchstat_new(&bo, &cause)) == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		f = report_run_key(r->st, runs[i].id, "fleet-id");
+		if (f == NULL || strcmp(f, fleet) != 0) {
+			free(f);
+			continue;
+		}
+		free(f);
+		nfleet++;
+		for (a = 0; a < runs[i].narms; a++) {
+			strbuf_reset(&text);
+			strbuf_addf(&text, "arm: %s\n", runs[i].arms[a]);
+			label = xasprintf("%" PRId64 ":%s", runs[i].id,
+			    runs[i].arms[a]);
+			if (export_run_benchfmt(r->st, runs[i].id,
+			    runs[i].arms[a], &text, &cause) == -1 ||
+			    benchstat_add(bs, label, label, text.buf, text.len,
+			    &cause) == -1) {
+				free(label);
+				goto out;
+			}
+			free(label);
+		}
+	}
+	if (nfleet < 2)
+		goto out;
+	benchstat_finish(bs, &out, &err);
+	report_h2(r, "shapes", "Across the fleet's shapes");
+	label = xasprintf("The %zu runs of fleet %s in this database, shapes "
+	    "(partitions) on rows, arms on columns: abbench stat --db F "
+	    "-table .fullname -row partition -col arm all.", nfleet, fleet);
+	report_para(r, label);
+	free(label);
+	report_pre(r, "shapes", out.buf != NULL ? out.buf : "");
+out:
+	if (cause != NULL) {
+		report_h2(r, "shapes", "Across the fleet's shapes");
+		report_para(r, cause);
+		free(cause);
+	}
+	for (i = 0; i < n; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	benchstat_free(bs);
+	strbuf_release(&text);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	free(fleet);
 }
 
 static void
@@ -858,6 +962,7 @@ report_write(struct store *st, int64_t run_id,
 	report_summary(&r);
 	report_nightly(&r);
 	report_tables(&r);
+	report_shapes(&r);
 	report_pvalues(&r);
 	report_plots(&r);
 	report_failed(&r);

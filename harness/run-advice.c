@@ -142,6 +142,12 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	for (i = 0; i < a.n; i++) {
 		const struct padvice_row	*r = &a.rows[i];
 
+		if (r->nexec < 2) {
+			fprintf(fp, "~ %s %s: %zu execution%s of the baseline: "
+			    "too few to tell its noise\n", r->benchmark,
+			    r->unit, r->nexec, r->nexec == 1 ? "" : "s");
+			continue;
+		}
 		if (!(r->mde > effect))
 			continue;
 		padvice_pct(r->mde, m, sizeof(m));

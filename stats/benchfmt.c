@@ -67,6 +67,8 @@ struct bf_reader {
 	size_t			 captidy;	/* power of two */
 
 	struct strvec		 errors;
+	size_t			*errlen;	/* byte lengths of errors.v[] */
+	size_t			 caperrlen;
 	struct bf_result	 result;
 };
 
@@ -91,22 +93,31 @@ bf_units_free(struct bf_units *u)
 	free(u);
 }
 
+static int
+bf_bytes_eq(const char *pooled, const char *s, size_t len)
+{
+	return strpool_len(pooled) == len && memcmp(pooled, s, len) == 0;
+}
+
 static struct bf_unit_entry *
-bf_units_find(const struct bf_units *u, const char *unit, const char *key)
+bf_units_find(const struct bf_units *u, const char *unit, size_t unitlen,
+    const char *key, size_t keylen)
 {
 	size_t	i;
 
 	for (i = 0; i < u->n; i++)
-		if (strcmp(u->v[i].unit, unit) == 0 &&
-		    strcmp(u->v[i].key, key) == 0)
+		if (bf_bytes_eq(u->v[i].unit, unit, unitlen) &&
+		    bf_bytes_eq(u->v[i].key, key, keylen))
 			return &u->v[i];
 	return NULL;
 }
 
 const char *
-bf_units_get(const struct bf_units *u, const char *unit, const char *key)
+bf_units_get(const struct bf_units *u, const char *unit, size_t unitlen,
+    const char *key)
 {
-	struct bf_unit_entry	*e = bf_units_find(u, unit, key);
+	struct bf_unit_entry	*e = bf_units_find(u, unit, unitlen, key,
+				    strlen(key));
 
 	return e != NULL ? e->value : NULL;
 }
@@ -167,6 +178,7 @@ bf_reader_free(struct bf_reader *r)
 	free(r->name);
 	free(r->tidy);
 	strvec_clear(&r->errors);
+	free(r->errlen);
 	free(r);
 }
 
@@ -183,10 +195,33 @@ bf_reader_clear_errors(struct bf_reader *r)
 	strvec_clear(&r->errors);
 }
 
+size_t
+bf_reader_error_len(const struct bf_reader *r, size_t i)
+{
+	return r->errlen[i];
+}
+
+/* Record "PATH:LINE: MSG"; msg[0..len) may hold NUL bytes (a unit). */
+static void
+bf_errorn(struct bf_reader *r, const char *msg, size_t len)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s:%d: ", r->result.path, r->line);
+	strbuf_add(&sb, msg, len);
+	if (r->errors.n + 1 > r->caperrlen) {
+		r->caperrlen = r->errors.n + 16;
+		r->errlen = xreallocarray(r->errlen, r->caperrlen,
+		    sizeof(*r->errlen));
+	}
+	r->errlen[r->errors.n] = sb.len;
+	strvec_push_nodup(&r->errors, strbuf_detach(&sb));
+}
+
 static void
 bf_error(struct bf_reader *r, const char *msg)
 {
-	strvec_pushf(&r->errors, "%s:%d: %s", r->result.path, r->line, msg);
+	bf_errorn(r, msg, strlen(msg));
 }
 
 /*
@@ -302,7 +337,7 @@ bf_tidy_lookup(struct bf_reader *r, const char *unit)
 {
 	size_t		 j;
 	struct bf_tidy	*t;
-	char		*tidied;
+	struct strbuf	 tidied = STRBUF_INIT;
 
 	j = ((uintptr_t)unit >> 3) * 0x9e3779b97f4a7c15ULL >> 7;
 	for (;;) {
@@ -333,9 +368,9 @@ bf_tidy_lookup(struct bf_reader *r, const char *unit)
 		return bf_tidy_lookup(r, unit);
 	}
 	t->orig = unit;
-	tidied = unit_tidy(unit, &t->factor);
-	t->tidied = strpool_interns(r->pool, tidied);
-	free(tidied);
+	unit_tidy_n(unit, strpool_len(unit), &t->factor, &tidied);
+	t->tidied = strpool_intern(r->pool, tidied.buf, tidied.len);
+	strbuf_release(&tidied);
 	r->ntidy++;
 	return t;
 }
@@ -430,7 +465,7 @@ bf_parse_unit_line(struct bf_reader *r, const char *line, size_t len)
 	const char		*eq;
 	struct bf_unit_entry	*e;
 	struct bf_units		*u = r->units;
-	char			*msg;
+	struct strbuf		 msg = STRBUF_INIT;
 
 	f = bf_split_field(&line, &len, &flen);
 	if (flen == 0) {
@@ -451,22 +486,29 @@ bf_parse_unit_line(struct bf_reader *r, const char *line, size_t len)
 		key = strpool_intern(u->pool, f, (size_t)(eq - f));
 		value = strpool_intern(u->pool, eq + 1, flen -
 		    (size_t)(eq - f) - 1);
-		e = bf_units_find(u, tidied, key);
+		e = bf_units_find(u, tidied, strpool_len(tidied), key,
+		    strpool_len(key));
 		if (e != NULL) {
 			if (e->value == value)
 				continue;
-			msg = xasprintf("metadata %s of unit %s already set to "
-			    "%s", key, unit, e->value);
-			bf_error(r, msg);
-			free(msg);
+			strbuf_reset(&msg);
+			strbuf_adds(&msg, "metadata ");
+			strbuf_add(&msg, key, strpool_len(key));
+			strbuf_adds(&msg, " of unit ");
+			strbuf_add(&msg, unit, strpool_len(unit));
+			strbuf_adds(&msg, " already set to ");
+			strbuf_add(&msg, e->value, strpool_len(e->value));
+			bf_errorn(r, msg.buf, msg.len);
 			continue;
 		}
 		XGROW(u->v, u->n, u->cap);
-		u->v[u->n].unit = strpool_interns(u->pool, tidied);
+		u->v[u->n].unit = strpool_intern(u->pool, tidied,
+		    strpool_len(tidied));
 		u->v[u->n].key = key;
 		u->v[u->n].value = value;
 		u->n++;
 	}
+	strbuf_release(&msg);
 }
 
 int

@@ -54,9 +54,13 @@ struct bf_units;
 
 struct bf_units	*bf_units_new(void);
 void		 bf_units_free(struct bf_units *u);
-/* The value for (tidied unit, key), or NULL.  Borrowed. */
+/*
+ * The value for (tidied unit[0..unitlen), key), or NULL.  Borrowed.  The
+ * strings of the reader's results, units and values are pooled: their
+ * lengths are strpool_len() (they may hold NUL bytes).
+ */
 const char	*bf_units_get(const struct bf_units *u, const char *unit,
-		    const char *key);
+		    size_t unitlen, const char *key);
 /* Entries in insertion order; 0 and borrowed strings while i < count. */
 size_t		 bf_units_count(const struct bf_units *u);
 int		 bf_units_entry(const struct bf_units *u, size_t i,
@@ -101,6 +105,8 @@ int		 bf_reader_line(const struct bf_reader *r);
  * them in benchstat's order.  Borrowed until bf_reader_clear_errors().
  */
 const char *const *bf_reader_errors(const struct bf_reader *r, size_t *n);
+/* The byte length of error i (a message may hold NUL bytes of a unit). */
+size_t		 bf_reader_error_len(const struct bf_reader *r, size_t i);
 void		 bf_reader_clear_errors(struct bf_reader *r);
 
 /*

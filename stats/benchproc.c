@@ -165,6 +165,15 @@ bp_intern(struct bp_parser *p, const char *s, size_t len)
 	return strpool_intern(p->pool, s, len);
 }
 
+/* A pooled string equals a literal (NUL bytes count). */
+static int
+bp_is(const char *pooled, const char *lit)
+{
+	size_t	n = strlen(lit);
+
+	return strpool_len(pooled) == n && memcmp(pooled, lit, n) == 0;
+}
+
 static struct bp_proj *
 bp_proj_new(struct bp_parser *p)
 {
@@ -249,21 +258,21 @@ bp_make_part(struct bp_parser *p, struct bp_proj *pr, const char *q,
 {
 	enum bp_order	 order;
 	struct bp_part	*part;
-	const char	*key = bp_intern(p, qf->key, strlen(qf->key));
+	const char	*key = bp_intern(p, qf->key, qf->keylen);
 	struct u64map	*fixed = NULL;
 	char		*qq;
 
 	*has_filter = 0;
-	if (strcmp(qf->order, "fixed") == 0)
+	if (qf->orderlen == 5 && memcmp(qf->order, "fixed", 5) == 0)
 		order = BP_FIXED;
-	else if (strcmp(qf->order, "first") == 0)
+	else if (qf->orderlen == 5 && memcmp(qf->order, "first", 5) == 0)
 		order = BP_FIRST;
-	else if (strcmp(qf->order, "alpha") == 0)
+	else if (qf->orderlen == 5 && memcmp(qf->order, "alpha", 5) == 0)
 		order = BP_ALPHA;
-	else if (strcmp(qf->order, "num") == 0)
+	else if (qf->orderlen == 3 && memcmp(qf->order, "num", 3) == 0)
 		order = BP_NUM;
 	else {
-		qq = query_go_quote(qf->order, strlen(qf->order));
+		qq = query_go_quote(qf->order, qf->orderlen);
 		bp_syntax(err, q, qf->order_off, xasprintf("unknown order %s",
 		    qq));
 		free(qq);
@@ -272,9 +281,9 @@ bp_make_part(struct bp_parser *p, struct bp_proj *pr, const char *q,
 
 	part = xcalloc(1, sizeof(*part));
 	part->key = key;
-	part->keylen = strlen(key);
+	part->keylen = qf->keylen;
 	part->order = order;
-	if (strcmp(key, ".config") == 0) {
+	if (bp_is(key, ".config")) {
 		if (order == BP_FIXED) {
 			free(part);
 			return bp_syntax(err, q, qf->order_off,
@@ -283,7 +292,7 @@ bp_make_part(struct bp_parser *p, struct bp_proj *pr, const char *q,
 		p->have_config = 1;
 		part->group = 1;
 		part->field = bp_add_group(pr, key);
-	} else if (strcmp(key, ".fullname") == 0) {
+	} else if (bp_is(key, ".fullname")) {
 		p->have_fullname = 1;
 		part->ext = EXT_FULL;
 		part->field = bp_add_field(pr, &pr->root, key, order);
@@ -291,12 +300,12 @@ bp_make_part(struct bp_parser *p, struct bp_proj *pr, const char *q,
 			fixed = bp_fixed_map(p, qf);
 			filter->ext = EXT_FULL_RAW;
 		}
-	} else if (strcmp(key, ".unit") == 0) {
+	} else if (bp_is(key, ".unit")) {
 		free(part);
 		return bp_syntax(err, q, qf->key_off,
 		    xstrdup(".unit is only allowed in filters"));
 	} else {
-		if (strcmp(key, ".name") == 0 || key[0] == '/') {
+		if (bp_is(key, ".name") || key[0] == '/') {
 			size_t	i;
 			int	dup = 0;
 
@@ -310,15 +319,15 @@ bp_make_part(struct bp_parser *p, struct bp_proj *pr, const char *q,
 				    sizeof(*p->fullname_keys));
 				p->fullname_keys[p->nfullname_keys++] = key;
 			}
-		} else if (key[0] != '\0')
+		} else if (part->keylen != 0)
 			u64map_put(&p->config_keys, (uintptr_t)key,
 			    (void *)1);
-		if (key[0] == '\0') {
+		if (part->keylen == 0) {
 			free(part);
 			return bp_syntax(err, q, qf->key_off,
 			    xstrdup("key must not be empty"));
 		}
-		if (strcmp(key, ".name") == 0)
+		if (bp_is(key, ".name"))
 			part->ext = EXT_NAME;
 		else if (key[0] == '/')
 			part->ext = EXT_SUBKEY;
@@ -440,13 +449,13 @@ bp_res_init(struct bp_parser *p, struct bp_res *res,
 		if (i >= res->nvalid || res->rkeys[i] != r->config[i].key) {
 			res->rkeys[i] = r->config[i].key;
 			res->ckeys[i] = bp_intern(p, r->config[i].key,
-			    strlen(r->config[i].key));
+			    strpool_len(r->config[i].key));
 			res->rvals[i] = NULL;
 		}
 		if (i >= res->nvalid || res->rvals[i] != r->config[i].value) {
 			res->rvals[i] = r->config[i].value;
 			res->cvals[i] = bp_intern(p, r->config[i].value,
-			    strlen(r->config[i].value));
+			    strpool_len(r->config[i].value));
 		}
 	}
 	res->nconfig = r->nconfig;
@@ -454,7 +463,7 @@ bp_res_init(struct bp_parser *p, struct bp_res *res,
 		res->nvalid = r->nconfig;
 	if (res->rlabel != r->label || res->label == NULL) {
 		res->rlabel = r->label;
-		res->label = bp_intern(p, r->label, strlen(r->label));
+		res->label = bp_intern(p, r->label, strpool_len(r->label));
 	}
 	res->r = r;
 	res->fullname = bp_intern(p, r->name, r->name_len);
@@ -465,7 +474,7 @@ bp_res_init(struct bp_parser *p, struct bp_res *res,
 	    sizeof(*res->units));
 	for (i = 0; i < r->nvalues; i++)
 		res->units[i] = bp_intern(p, r->values[i].unit,
-		    strlen(r->values[i].unit));
+		    strpool_len(r->values[i].unit));
 }
 
 void
@@ -501,7 +510,7 @@ static const char *
 bp_fullname_excluded(struct bp_parser *p, struct bp_res *res)
 {
 	const char	*name = res->fullname;
-	size_t		 len = strlen(name), i, k, procs, end, start;
+	size_t		 len = strpool_len(name), i, k, procs, end, start;
 	int		 found = p->exc_name, exc_procs = 0, skip;
 	struct strbuf	*sb = &p->scratch;
 
@@ -513,16 +522,17 @@ bp_fullname_excluded(struct bp_parser *p, struct bp_res *res)
 	}
 	for (k = 0; k < p->nfullname_keys; k++) {
 		const char	*key = p->fullname_keys[k];
-		size_t		 kl = strlen(key);
+		size_t		 kl = strpool_len(key);
 
-		if (strcmp(key, "/gomaxprocs") == 0)
+		if (bp_is(key, "/gomaxprocs"))
 			exc_procs = 1;
 		/* bytes.Contains(name, "/key=") */
 		if (!found && len > kl) {
-			const char	*s = name;
+			const char	*s = name, *end = name + len;
 
-			while ((s = strstr(s, key)) != NULL) {
-				if (s[kl] == '=') {
+			while ((s = memmem(s, (size_t)(end - s), key, kl)) !=
+			    NULL) {
+				if (s + kl < end && s[kl] == '=') {
 					found = 1;
 					break;
 				}
@@ -553,7 +563,8 @@ bp_fullname_excluded(struct bp_parser *p, struct bp_res *res)
 		skip = 0;
 		for (k = 0; k < p->nfullname_keys && !skip; k++)
 			skip = bp_has_prefix_key(name + start, i - start,
-			    p->fullname_keys[k], strlen(p->fullname_keys[k]));
+			    p->fullname_keys[k],
+			    strpool_len(p->fullname_keys[k]));
 		if (!skip)
 			strbuf_add(sb, name + start, i - start);
 	}
@@ -561,7 +572,8 @@ bp_fullname_excluded(struct bp_parser *p, struct bp_res *res)
 		skip = exc_procs;
 		for (k = 0; k < p->nfullname_keys && !skip; k++)
 			skip = bp_has_prefix_key(name + end, procs,
-			    p->fullname_keys[k], strlen(p->fullname_keys[k]));
+			    p->fullname_keys[k],
+			    strpool_len(p->fullname_keys[k]));
 		if (!skip)
 			strbuf_add(sb, name + end, procs);
 	}
@@ -578,19 +590,19 @@ bp_extract(struct bp_parser *p, enum bp_ext ext, const char *key,
 
 	switch (ext) {
 	case EXT_NAME:
-		len = strlen(name);
+		len = strpool_len(name);
 		return bp_intern(p, name, bf_name_base(name, len));
 	case EXT_FULL:
 		return bp_fullname_excluded(p, res);
 	case EXT_FULL_RAW:
 		return name;
 	case EXT_SUBKEY:
-		len = strlen(name);
+		len = strpool_len(name);
 		if (bf_name_key(name, len, key, keylen, &v, &vlen))
 			return bp_intern(p, v, vlen);
 		return p->empty;
 	case EXT_CONFIG:
-		if (strcmp(key, ".file") == 0)
+		if (bp_is(key, ".file"))
 			return res->label;
 		for (i = 0; i < res->nconfig; i++)
 			if (res->ckeys[i] == key)
@@ -640,29 +652,28 @@ bp_eval(struct bp_parser *p, const struct query_filter *q,
 
 	switch (q->op) {
 	case QUERY_MATCH:
-		if (strcmp(q->key, ".unit") == 0) {
+		if (q->keylen == 5 && memcmp(q->key, ".unit", 5) == 0) {
 			for (i = 0; i < n; i++) {
 				const struct bf_value	*bv = &res->values[i];
 
 				m[i] = query_match_value(q, bv->unit,
-				    strlen(bv->unit)) ||
+				    strpool_len(bv->unit)) ||
 				    (bv->orig_unit != bv->unit &&
 				    query_match_value(q, bv->orig_unit,
-				    strlen(bv->orig_unit)));
+				    strpool_len(bv->orig_unit)));
 			}
 			return -1;
 		}
-		if (strcmp(q->key, ".name") == 0)
+		if (q->keylen == 5 && memcmp(q->key, ".name", 5) == 0)
 			v = bp_extract(p, EXT_NAME, NULL, 0, res);
-		else if (strcmp(q->key, ".fullname") == 0)
+		else if (q->keylen == 9 && memcmp(q->key, ".fullname", 9) == 0)
 			v = res->fullname;
 		else if (q->key[0] == '/')
-			v = bp_extract(p, EXT_SUBKEY, q->key, strlen(q->key),
-			    res);
+			v = bp_extract(p, EXT_SUBKEY, q->key, q->keylen, res);
 		else
 			v = bp_extract(p, EXT_CONFIG, bp_intern(p, q->key,
-			    strlen(q->key)), 0, res);
-		return query_match_value(q, v, strlen(v));
+			    q->keylen), 0, res);
+		return query_match_value(q, v, strpool_len(v));
 	case QUERY_NOT:
 		r = bp_eval(p, q->sub[0], res, m, scratch);
 		if (r >= 0)
@@ -948,7 +959,7 @@ static int
 bp_parse_num(const char *s, double *out)
 {
 	static const char	 prefixes[] = "KMGTPEZY";
-	size_t			 len = strlen(s), i, j;
+	size_t			 len = strpool_len(s), i, j;
 	double			 v;
 	int			 exp = 0, iec = 0;
 	const char		*pp;
@@ -998,7 +1009,7 @@ bp_field_cmp(const struct bp_field *f, const char *a, const char *b)
 		ib = ib ? ib - 1 : 0;
 		return ia < ib ? -1 : ia > ib ? 1 : 0;
 	case BP_ALPHA:
-		return strcmp(a, b);
+		return strpool_cmp(a, b);
 	case BP_NUM:
 		ea = bp_parse_num(a, &na);
 		eb = bp_parse_num(b, &nb);
@@ -1034,7 +1045,7 @@ bp_key_cmp(const void *pa, const void *pb, void *ctx)
 		c = bp_field_cmp(pr->flat[i], va, vb);
 		if (c != 0)
 			return c;
-		return strcmp(va, vb) < 0 ? -1 : 1;
+		return strpool_cmp(va, vb) < 0 ? -1 : 1;
 	}
 	return 0;
 }
@@ -1048,48 +1059,51 @@ bp_sort_keys(struct bp_proj *pr, struct bp_key **keys, size_t n)
 	qsort_r(keys, n, sizeof(*keys), bp_key_cmp, pr);
 }
 
-char *
+const char *
 bp_key_string_values(struct bp_proj *pr, const struct bp_key *k)
 {
-	struct strbuf		 sb = STRBUF_INIT;
+	struct strbuf		*sb = &pr->parser->scratch;
 	struct bp_field	*const	*flat;
 	size_t			 n, i;
 	const char		*v;
 
 	flat = bp_flat_fields(pr, &n);
-	strbuf_add(&sb, "", 0);
+	strbuf_reset(sb);
 	for (i = 0; i < n; i++) {
 		v = bp_key_get(pr, k, flat[i]);
-		if (*v == '\0')
+		if (strpool_len(v) == 0)
 			continue;
-		if (sb.len > 0)
-			strbuf_addc(&sb, ' ');
-		strbuf_adds(&sb, v);
+		if (sb->len > 0)
+			strbuf_addc(sb, ' ');
+		strbuf_add(sb, v, strpool_len(v));
 	}
-	return strbuf_detach(&sb);
+	return bp_intern(pr->parser, sb->buf, sb->len);
 }
 
-char *
+const char *
 bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys, size_t n)
 {
-	struct strbuf		 sb = STRBUF_INIT;
+	struct strbuf		*sbp = &pr->parser->scratch;
 	struct bp_field	*const	*flat;
 	size_t			 nf, i, j;
 	const char		*base;
 
 	if (n <= 1)
 		return NULL;
+	strbuf_reset(sbp);
 	flat = bp_flat_fields(pr, &nf);
 	for (i = 0; i < nf; i++) {
 		base = bp_key_get(pr, keys[0], flat[i]);
 		for (j = 1; j < n; j++) {
 			if (bp_key_get(pr, keys[j], flat[i]) != base) {
-				if (sb.len > 0)
-					strbuf_adds(&sb, ", ");
-				strbuf_adds(&sb, flat[i]->name);
+				if (sbp->len > 0)
+					strbuf_adds(sbp, ", ");
+				strbuf_add(sbp, flat[i]->name,
+				    strpool_len(flat[i]->name));
 				break;
 			}
 		}
 	}
-	return sb.len > 0 ? strbuf_detach(&sb) : NULL;
+	return sbp->len > 0 ? bp_intern(pr->parser, sbp->buf, sbp->len) :
+	    NULL;
 }

@@ -123,20 +123,26 @@ void		 bp_project_values(struct bp_proj *pr, struct bp_res *res,
 struct bp_field	*const *bp_flat_fields(struct bp_proj *pr, size_t *n);
 /* The .unit field of a projection parsed with_unit, else NULL. */
 struct bp_field	*bp_unit_field(struct bp_proj *pr);
-/* Key.Get(field): the value or "". */
+/*
+ * Key.Get(field): the value or "".  Values, field names and the strings
+ * below are pooled: their length is strpool_len() (NUL bytes kept).
+ */
 const char	*bp_key_get(struct bp_proj *pr, const struct bp_key *k,
 		    const struct bp_field *f);
 /* Sort keys of one projection by Key.Less. */
 void		 bp_sort_keys(struct bp_proj *pr, struct bp_key **keys,
 		    size_t n);
-/* Key.StringValues: non-empty values in flattened order, space-joined. */
-char		*bp_key_string_values(struct bp_proj *pr,
+/*
+ * Key.StringValues: non-empty values in flattened order, space-joined;
+ * pooled (valid until the parser is freed).
+ */
+const char	*bp_key_string_values(struct bp_proj *pr,
 		    const struct bp_key *k);
 /*
  * NonSingularFields: names of flattened fields in which the keys differ,
- * joined by ", " (NULL if none; malloc'd).
+ * joined by ", " (NULL if none; pooled).
  */
-char		*bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys,
+const char	*bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys,
 		    size_t n);
 /* Number of keys created by a projection, and key by id. */
 size_t		 bp_nkeys(const struct bp_proj *pr);

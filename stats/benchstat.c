@@ -138,7 +138,7 @@ benchstat_errors(struct benchstat *bs, struct bf_reader *r)
 
 	msgs = bf_reader_errors(r, &n);
 	for (i = 0; i < n; i++) {
-		strbuf_adds(&bs->err, msgs[i]);
+		strbuf_add(&bs->err, msgs[i], bf_reader_error_len(r, i));
 		strbuf_addc(&bs->err, '\n');
 	}
 	bf_reader_clear_errors(r);

@@ -30,6 +30,7 @@ struct bt_cell {
 	struct bt_cell		*baseline;
 	struct bm_comparison	 cmp;
 	char			*vary;		/* "benchmarks vary in ..." */
+	size_t			 varylen;	/* (it may hold NUL bytes) */
 };
 
 struct bt_summary {
@@ -268,8 +269,8 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 	struct bm_ucache	*cache;
 	struct bp_field		*unit_field = bp_unit_field(b->table_by);
 	size_t			 i, j, r, nbase;
-	const char		*assume;
-	char			*tidied, *vary;
+	const char		*assume, *vary;
+	struct strbuf		 tidied = STRBUF_INIT;
 	double			 factor;
 
 	if (b->finished)
@@ -290,11 +291,11 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 	for (i = 0; i < b->ntables; i++) {
 		t = b->tablev[i];
 		t->unit = bp_key_get(b->table_by, t->key, unit_field);
-		tidied = unit_tidy(t->unit, &factor);
-		assume = o->units != NULL ? bf_units_get(o->units, tidied,
-		    "assume") : NULL;
-		free(tidied);
-		t->assume = assume != NULL && strcmp(assume, "exact") == 0 ?
+		unit_tidy_n(t->unit, strpool_len(t->unit), &factor, &tidied);
+		assume = o->units != NULL ? bf_units_get(o->units, tidied.buf,
+		    tidied.len, "assume") : NULL;
+		t->assume = assume != NULL && strpool_len(assume) == 5 &&
+		    memcmp(assume, "exact", 5) == 0 ?
 		    BM_ASSUME_EXACT : BM_ASSUME_NOTHING;
 		bp_sort_keys(b->row_by, t->rows, t->nrows);
 		bp_sort_keys(b->col_by, t->cols, t->ncols);
@@ -317,9 +318,12 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 				vary = bp_nonsingular(b->residue,
 				    c->residue, c->nres);
 				if (vary != NULL) {
-					c->vary = xasprintf("benchmarks vary "
-					    "in %s", vary);
-					free(vary);
+					struct strbuf	m = STRBUF_INIT;
+
+					strbuf_adds(&m, "benchmarks vary in ");
+					strbuf_add(&m, vary, strpool_len(vary));
+					c->varylen = m.len;
+					c->vary = strbuf_detach(&m);
 				}
 				if (j == 0 || base == NULL)
 					continue;
@@ -350,6 +354,7 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 			bt_summarize_col(t, j, nbase);
 	}
 	bm_ucache_free(cache);
+	strbuf_release(&tidied);
 }
 
 /* --- text ------------------------------------------------------------ */
@@ -391,34 +396,50 @@ bt_superscript(size_t i, struct strbuf *sb)
 		strbuf_adds(sb, digits[(int)tmp[--n]]);
 }
 
-/* The footnote list of one table: messages in first-seen order. */
+/*
+ * The footnote list of one table: messages in first-seen order, with their
+ * lengths (a "benchmarks vary in" names config keys, which may hold NUL).
+ */
 struct bt_notes {
 	struct strvec	msgs;
+	size_t		*lens;
+	size_t		 caplens;
 };
 
 static size_t
-bt_note(struct bt_notes *nt, const char *msg)
+bt_note(struct bt_notes *nt, const char *msg, size_t len)
 {
 	size_t	i;
+	char	*copy;
 
 	for (i = 0; i < nt->msgs.n; i++)
-		if (strcmp(nt->msgs.v[i], msg) == 0)
+		if (nt->lens[i] == len && memcmp(nt->msgs.v[i], msg, len) == 0)
 			return i;
-	strvec_push(&nt->msgs, msg);
+	if (nt->msgs.n + 1 > nt->caplens) {
+		nt->caplens = nt->msgs.n + 8;
+		nt->lens = xreallocarray(nt->lens, nt->caplens,
+		    sizeof(*nt->lens));
+	}
+	nt->lens[nt->msgs.n] = len;
+	copy = xmalloc(len + 1);
+	memcpy(copy, msg, len);
+	copy[len] = '\0';
+	strvec_push_nodup(&nt->msgs, copy);
 	return nt->msgs.n - 1;
 }
 
 /* The footnote text for a list of warnings (space separated). */
 static void
-bt_note_refs(struct bt_notes *nt, const char *const *msgs, size_t n,
-    struct strbuf *sb)
+bt_note_refs(struct bt_notes *nt, const char *const *msgs,
+    const size_t *lens, size_t n, struct strbuf *sb)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
 		if (sb->len > 0)
 			strbuf_addc(sb, ' ');
-		bt_superscript(bt_note(nt, msgs[i]) + 1, sb);
+		bt_superscript(bt_note(nt, msgs[i], lens != NULL ? lens[i] :
+		    strlen(msgs[i])) + 1, sb);
 	}
 }
 
@@ -448,6 +469,17 @@ bt_tt_span(struct bt_tt *o, int span, const char *value, const char *margin,
     enum tt_align align)
 {
 	texttab_cell(o->tt, o->row, o->col, span, value, margin, align);
+	o->any = 1;
+	o->col += span;
+}
+
+/* The same for a pooled string (benchproc keys, units). */
+static void
+bt_tt_spanp(struct bt_tt *o, int span, const char *value, const char *margin,
+    enum tt_align align)
+{
+	texttab_celln(o->tt, o->row, o->col, span, value, strpool_len(value),
+	    margin, align);
 	o->any = 1;
 	o->col += span;
 }
@@ -490,7 +522,7 @@ bt_key_header(struct bt_tt *o, struct bp_proj *pr, struct bp_key **cols,
 			int	r = bt_start_col((int)next[b + 1]);
 
 			o->col = l;
-			bt_tt_span(o, r - l, bp_key_get(pr, cols[next[b]],
+			bt_tt_spanp(o, r - l, bp_key_get(pr, cols[next[b]],
 			    flat[level]), " \xe2\x94\x82 ", TT_CENTER);
 		}
 		o->col = redge;
@@ -510,13 +542,14 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 	struct strbuf		 sb = STRBUF_INIT;
 	int			 redge = bt_start_col((int)t->ncols + 1), l, j;
 	size_t			 e, r, i, n;
-	enum unit_class		 cls = unit_class_of(t->unit);
+	enum unit_class		 cls = unit_class_of_n(t->unit,
+				    strpool_len(t->unit));
 	struct scaler		 sc;
 	double			*centers;
 	char			 buf[512], buf2[96];
-	char			*label, *text;
 	struct bt_cell		*c;
 	const char		*warns[64];
+	size_t			 warnlens[64];
 
 	memset(&o, 0, sizeof(o));
 	memset(&nt, 0, sizeof(nt));
@@ -527,7 +560,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 	for (e = 0; e < t->ncols; e++) {
 		l = bt_start_col((int)e);
 		o.col = l;
-		bt_tt_span(&o, 3, t->unit, " \xe2\x94\x82 ", TT_CENTER);
+		bt_tt_spanp(&o, 3, t->unit, " \xe2\x94\x82 ", TT_CENTER);
 		if (e > 0)
 			bt_tt_span(&o, 3, "vs base", "  ", TT_LEFT);
 		for (j = l + 1; j < o.col; j++)
@@ -539,9 +572,8 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 	centers = xcalloc(t->ncols + 1, sizeof(*centers));
 	for (r = 0; r < t->nrows; r++) {
 		bt_tt_row(&o);
-		label = bp_key_string_values(b->row_by, t->rows[r]);
-		bt_tt_span(&o, 1, label, NULL, TT_LEFT);
-		free(label);
+		bt_tt_spanp(&o, 1, bp_key_string_values(b->row_by,
+		    t->rows[r]), NULL, TT_LEFT);
 		n = 0;
 		for (e = 0; e < t->ncols; e++)
 			if ((c = bt_cell_at(t, t->rows[r], t->cols[e])) != NULL)
@@ -557,13 +589,17 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			bm_summary_pct_range(&c->sum, buf, sizeof(buf));
 			bt_tt_span(&o, 1, buf, " \xc2\xb1 ", TT_RIGHT);
 			n = 0;
-			if (c->vary != NULL)
+			if (c->vary != NULL) {
+				warnlens[n] = c->varylen;
 				warns[n++] = c->vary;
-			for (i = 0; i < c->sum.warnings.n && n < 64; i++)
+			}
+			for (i = 0; i < c->sum.warnings.n && n < 64; i++) {
+				warnlens[n] = strlen(c->sum.warnings.msg[i]);
 				warns[n++] = c->sum.warnings.msg[i];
+			}
 			strbuf_reset(&sb);
 			strbuf_add(&sb, "", 0);
-			bt_note_refs(&nt, warns, n, &sb);
+			bt_note_refs(&nt, warns, warnlens, n, &sb);
 			bt_tt_span(&o, 1, sb.buf, NULL, TT_LEFT);
 			if (e > 0 && c->baseline != NULL) {
 				bm_format_delta(&c->cmp, c->baseline->sum.center,
@@ -576,8 +612,8 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 				strbuf_reset(&sb);
 				strbuf_add(&sb, "", 0);
 				bt_note_refs(&nt, (const char *const *)
-				    c->cmp.warnings.msg, c->cmp.warnings.n,
-				    &sb);
+				    c->cmp.warnings.msg, NULL,
+				    c->cmp.warnings.n, &sb);
 				bt_tt_span(&o, 1, sb.buf, NULL, TT_LEFT);
 			}
 		}
@@ -608,20 +644,21 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			o.col = bt_start_col((int)e + 1) - 1;
 			strbuf_reset(&sb);
 			strbuf_add(&sb, "", 0);
-			bt_note_refs(&nt, s->warn, s->nwarn, &sb);
+			bt_note_refs(&nt, s->warn, NULL, s->nwarn, &sb);
 			bt_tt_span(&o, 1, sb.buf, NULL, TT_LEFT);
 		}
 	}
 
-	text = texttab_format(o.tt);
-	strbuf_adds(out, text);
-	free(text);
+	texttab_format_sb(o.tt, out);
 	texttab_free(o.tt);
 	for (i = 0; i < nt.msgs.n; i++) {
 		bt_superscript(i + 1, out);
-		strbuf_addf(out, " %s\n", nt.msgs.v[i]);
+		strbuf_addc(out, ' ');
+		strbuf_add(out, nt.msgs.v[i], nt.lens[i]);
+		strbuf_addc(out, '\n');
 	}
 	strvec_clear(&nt.msgs);
+	free(nt.lens);
 	strbuf_release(&sb);
 }
 
@@ -629,7 +666,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
  * printTables: the "NAME: VALUE" lines of changed table-key fields and a
  * blank line between tables; hdr(NULL) means the blank line.
  */
-typedef void (*bt_hdr_fn)(void *ctx, const char *line);
+typedef void (*bt_hdr_fn)(void *ctx, const char *line, size_t len);
 typedef void (*bt_table_fn)(void *ctx, struct bt_table *t);
 
 static void
@@ -640,14 +677,14 @@ bt_print_tables(struct bt_builder *b, bt_hdr_fn hdr, bt_table_fn cb,
 	size_t			 nf, i, f;
 	struct bp_key		*prev = NULL, *key;
 	const char		*val;
-	char			*line;
+	struct strbuf		 line = STRBUF_INIT;
 
 	if (b->ntables == 0)
 		return;
 	flat = bp_flat_fields(b->table_by, &nf);
 	for (i = 0; i < b->ntables; i++) {
 		if (i > 0)
-			hdr(ctx, "");
+			hdr(ctx, "", 0);
 		key = b->tablev[i]->key;
 		for (f = 0; f < nf; f++) {
 			if (strcmp(flat[f]->name, ".unit") == 0)
@@ -655,14 +692,18 @@ bt_print_tables(struct bt_builder *b, bt_hdr_fn hdr, bt_table_fn cb,
 			val = bp_key_get(b->table_by, key, flat[f]);
 			if (prev == NULL || val != bp_key_get(b->table_by,
 			    prev, flat[f])) {
-				line = xasprintf("%s: %s", flat[f]->name, val);
-				hdr(ctx, line);
-				free(line);
+				strbuf_reset(&line);
+				strbuf_add(&line, flat[f]->name,
+				    strpool_len(flat[f]->name));
+				strbuf_add(&line, ": ", 2);
+				strbuf_add(&line, val, strpool_len(val));
+				hdr(ctx, line.buf, line.len);
 			}
 		}
 		prev = key;
 		cb(ctx, b->tablev[i]);
 	}
+	strbuf_release(&line);
 }
 
 struct bt_text_ctx {
@@ -671,11 +712,11 @@ struct bt_text_ctx {
 };
 
 static void
-bt_text_hdr(void *ctx, const char *line)
+bt_text_hdr(void *ctx, const char *line, size_t len)
 {
 	struct bt_text_ctx	*x = ctx;
 
-	strbuf_adds(x->out, line);
+	strbuf_add(x->out, line, len);
 	strbuf_addc(x->out, '\n');
 }
 
@@ -707,51 +748,61 @@ bt_render_text(struct bt_builder *b, const struct bt_opts *o,
 
 /* --- CSV ------------------------------------------------------------- */
 
+struct bt_field {
+	char	*s;
+	size_t	 len;
+};
+
 struct bt_csv {
 	struct bt_builder	*b;
 	struct strbuf		*out;
 	struct strbuf		*warn;
 	int			 row;		/* CSV line of the next record */
-	/* The record being built. */
-	struct strvec		 rec;
+	/* The record being built (fields may hold NUL bytes). */
+	struct bt_field		*rec;
+	size_t			 nrec;
+	size_t			 caprec;
 	int			 start_row;
 	int			 count;
 };
 
 static int
-bt_csv_needs_quotes(const char *f)
+bt_csv_needs_quotes(const char *f, size_t len)
 {
-	size_t		n;
+	size_t		n, i;
 	uint32_t	r;
 
-	if (*f == '\0')
+	if (len == 0)
 		return 0;
-	if (strcmp(f, "\\.") == 0)
+	if (len == 2 && memcmp(f, "\\.", 2) == 0)
 		return 1;
-	if (strpbrk(f, ",\"\r\n") != NULL)
-		return 1;
-	r = uni_decode(f, strlen(f), &n);
+	for (i = 0; i < len; i++)
+		if (f[i] == ',' || f[i] == '"' || f[i] == '\r' || f[i] == '\n')
+			return 1;
+	r = uni_decode(f, len, &n);
 	return uni_is_space(r);
 }
 
+/* encoding/csv's Writer: NUL bytes are written as they are. */
 static void
-bt_csv_write(struct strbuf *out, char *const *fields, size_t n)
+bt_csv_write(struct strbuf *out, const struct bt_field *fields, size_t n)
 {
-	size_t		i;
+	size_t		i, j;
 	const char	*p;
 
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			strbuf_addc(out, ',');
-		if (!bt_csv_needs_quotes(fields[i])) {
-			strbuf_adds(out, fields[i]);
+		p = fields[i].s;
+		if (!bt_csv_needs_quotes(p, fields[i].len)) {
+			strbuf_add(out, p, fields[i].len);
 			continue;
 		}
 		strbuf_addc(out, '"');
-		for (p = fields[i]; *p != '\0'; p++) {
-			if (*p == '"')
+		for (j = 0; j < fields[i].len; j++) {
+			if (p[j] == '"')
 				strbuf_addc(out, '"');
-			strbuf_addc(out, *p);
+			strbuf_addc(out, p[j]);
 		}
 		strbuf_addc(out, '"');
 	}
@@ -759,37 +810,75 @@ bt_csv_write(struct strbuf *out, char *const *fields, size_t n)
 }
 
 static void
-bt_csv_hdr(void *ctx, const char *line)
+bt_csv_hdr(void *ctx, const char *line, size_t len)
 {
 	struct bt_csv	*x = ctx;
-	char		*f[1];
+	struct bt_field	 f;
 
-	f[0] = (char *)line;
-	bt_csv_write(x->out, f, 1);
+	f.s = (char *)line;
+	f.len = len;
+	bt_csv_write(x->out, &f, 1);
 	x->row++;
+}
+
+static void
+bt_csv_pushn(struct bt_csv *x, const char *s, size_t len)
+{
+	struct bt_field	*f;
+
+	XGROW(x->rec, x->nrec, x->caprec);
+	f = &x->rec[x->nrec++];
+	f->s = xmalloc(len + 1);
+	memcpy(f->s, s, len);
+	f->s[len] = '\0';
+	f->len = len;
+}
+
+static void
+bt_csv_push(struct bt_csv *x, const char *s)
+{
+	bt_csv_pushn(x, s, strlen(s));
+}
+
+/* A pooled string (benchproc keys, units). */
+static void
+bt_csv_pushp(struct bt_csv *x, const char *s)
+{
+	bt_csv_pushn(x, s, strpool_len(s));
+}
+
+static void
+bt_csv_clear(struct bt_csv *x)
+{
+	size_t	i;
+
+	for (i = 0; i < x->nrec; i++)
+		free(x->rec[i].s);
+	x->nrec = 0;
 }
 
 static void
 bt_csv_clear_to(struct bt_csv *x, size_t col)
 {
-	while (x->rec.n < col)
-		strvec_push(&x->rec, "");
+	while (x->nrec < col)
+		bt_csv_pushn(x, "", 0);
 }
 
 static void
 bt_csv_emit(struct bt_csv *x)
 {
-	bt_csv_write(x->out, x->rec.v, x->rec.n);
-	strvec_clear(&x->rec);
+	bt_csv_write(x->out, x->rec, x->nrec);
+	bt_csv_clear(x);
 	x->count++;
 }
 
 static void
-bt_csv_warn(struct bt_csv *x, const char *const *msgs, size_t n)
+bt_csv_warn(struct bt_csv *x, const char *const *msgs, const size_t *lens,
+    size_t n)
 {
 	char	name[16];
 	int	pos = (int)sizeof(name) - 1;
-	size_t	col = x->rec.n, i;
+	size_t	col = x->nrec, i;
 
 	name[pos] = '\0';
 	while (col > 0 && pos > 0) {
@@ -798,9 +887,13 @@ bt_csv_warn(struct bt_csv *x, const char *const *msgs, size_t n)
 	}
 	if (name[pos] == '\0')
 		name[--pos] = 'A';
-	for (i = 0; i < n; i++)
-		strbuf_addf(x->warn, "%s%d: %s\n", name + pos,
-		    x->start_row + x->count, msgs[i]);
+	for (i = 0; i < n; i++) {
+		strbuf_addf(x->warn, "%s%d: ", name + pos,
+		    x->start_row + x->count);
+		strbuf_add(x->warn, msgs[i], lens != NULL ? lens[i] :
+		    strlen(msgs[i]));
+		strbuf_addc(x->warn, '\n');
+	}
 }
 
 static size_t
@@ -826,7 +919,7 @@ bt_csv_table(void *ctx, struct bt_table *t)
 	for (f = 0; f < nf; f++) {
 		for (e = 0; e < t->ncols; e++) {
 			bt_csv_clear_to(x, bt_csv_col((int)e));
-			strvec_push(&x->rec, bp_key_get(b->col_by, t->cols[e],
+			bt_csv_pushp(x, bp_key_get(b->col_by, t->cols[e],
 			    flat[f]));
 		}
 		bt_csv_clear_to(x, bt_csv_col((int)t->ncols));
@@ -834,61 +927,61 @@ bt_csv_table(void *ctx, struct bt_table *t)
 	}
 	for (e = 0; e < t->ncols; e++) {
 		bt_csv_clear_to(x, bt_csv_col((int)e));
-		strvec_push(&x->rec, t->unit);
-		strvec_push(&x->rec, "CI");
+		bt_csv_pushp(x, t->unit);
+		bt_csv_push(x, "CI");
 		if (e > 0) {
-			strvec_push(&x->rec, "vs base");
-			strvec_push(&x->rec, "P");
+			bt_csv_push(x, "vs base");
+			bt_csv_push(x, "P");
 		}
 	}
 	bt_csv_emit(x);
 
 	for (r = 0; r < t->nrows; r++) {
-		strvec_push_nodup(&x->rec, bp_key_string_values(b->row_by,
-		    t->rows[r]));
+		bt_csv_pushp(x, bp_key_string_values(b->row_by, t->rows[r]));
 		for (e = 0; e < t->ncols; e++) {
 			c = bt_cell_at(t, t->rows[r], t->cols[e]);
 			if (c == NULL)
 				continue;
 			bt_csv_clear_to(x, bt_csv_col((int)e));
 			vary[0] = c->vary;
-			bt_csv_warn(x, vary, c->vary != NULL);
+			bt_csv_warn(x, vary, &c->varylen, c->vary != NULL);
 			bt_csv_warn(x, (const char *const *)c->sum.warnings.msg,
+			    NULL,
 			    c->sum.warnings.n);
 			go_format_v(c->sum.center, buf, sizeof(buf));
-			strvec_push(&x->rec, buf);
+			bt_csv_push(x, buf);
 			bm_summary_pct_range(&c->sum, buf, sizeof(buf));
-			strvec_push(&x->rec, buf);
+			bt_csv_push(x, buf);
 			if (e > 0 && c->baseline != NULL) {
 				bt_csv_warn(x, (const char *const *)
-				    c->cmp.warnings.msg, c->cmp.warnings.n);
+				    c->cmp.warnings.msg, NULL, c->cmp.warnings.n);
 				bm_format_delta(&c->cmp, c->baseline->sum.center,
 				    c->sum.center, buf, sizeof(buf));
-				strvec_push(&x->rec, buf);
+				bt_csv_push(x, buf);
 				bm_comparison_string(&c->cmp, buf, sizeof(buf));
-				strvec_push(&x->rec, buf);
+				bt_csv_push(x, buf);
 			}
 		}
 		bt_csv_emit(x);
 	}
 
-	strvec_push(&x->rec, "geomean");
+	bt_csv_push(x, "geomean");
 	for (e = 0; e < t->ncols; e++) {
 		struct bt_summary	*s = &t->summ[e];
 
 		bt_csv_clear_to(x, bt_csv_col((int)e));
-		bt_csv_warn(x, s->warn, s->nwarn);
+		bt_csv_warn(x, s->warn, NULL, s->nwarn);
 		if (s->has_summary) {
 			go_format_v(s->summary, buf, sizeof(buf));
-			strvec_push(&x->rec, buf);
+			bt_csv_push(x, buf);
 		}
 		if (e > 0) {
 			bt_csv_clear_to(x, bt_csv_col((int)e) + 2);
 			if (s->has_ratio) {
 				bt_ratio_pct(s->ratio, buf, sizeof(buf));
-				strvec_push(&x->rec, buf);
+				bt_csv_push(x, buf);
 			} else
-				strvec_push(&x->rec, "?");
+				bt_csv_push(x, "?");
 		}
 	}
 	bt_csv_clear_to(x, bt_csv_col((int)t->ncols));
@@ -910,5 +1003,6 @@ bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 	bt_finish(b, o);
 	if (!b->panic)
 		bt_print_tables(b, bt_csv_hdr, bt_csv_table, &x);
-	strvec_clear(&x.rec);
+	bt_csv_clear(&x);
+	free(x.rec);
 }

@@ -2,6 +2,8 @@
  * Unit tidying, unit classes and common-scale formatting, ported from
  * x/perf benchunit (tidy.go, parse.go, scale.go).
  */
+#include "config.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,56 +90,72 @@ unit_parser_tok_is(const struct unit_parser *p, const char *word)
 	return p->toklen == n && memcmp(p->s + p->tok, word, n) == 0;
 }
 
-char *
-unit_tidy(const char *unit, double *factor)
+/*
+ * Tidy unit[0..len) into out (reset first); the unit may hold NUL bytes.
+ */
+void
+unit_tidy_n(const char *unit, size_t len, double *factor, struct strbuf *out)
 {
 	struct unit_parser	 p;
-	struct strbuf		 sb = STRBUF_INIT;
 	size_t			 last = 0;
 
 	*factor = 1;
-	if (strcmp(unit, "ns/op") == 0) {
+	strbuf_reset(out);
+	strbuf_add(out, "", 0);
+	if (len == 5 && memcmp(unit, "ns/op", 5) == 0) {
 		*factor = 1e-9;
-		return xstrdup("sec/op");
+		strbuf_adds(out, "sec/op");
+		return;
 	}
-	if (strcmp(unit, "MB/s") == 0) {
+	if (len == 4 && memcmp(unit, "MB/s", 4) == 0) {
 		*factor = 1e6;
-		return xstrdup("B/s");
+		strbuf_adds(out, "B/s");
+		return;
 	}
-	if (strstr(unit, "ns") == NULL && strstr(unit, "MB") == NULL)
-		return xstrdup(unit);
+	if (memmem(unit, len, "ns", 2) == NULL &&
+	    memmem(unit, len, "MB", 2) == NULL) {
+		strbuf_add(out, unit, len);
+		return;
+	}
 
 	memset(&p, 0, sizeof(p));
 	p.s = (const unsigned char *)unit;
-	p.len = strlen(unit);
-	strbuf_add(&sb, "", 0);
+	p.len = len;
 	while (unit_parser_next(&p)) {
 		if (p.denom)
 			continue;
 		if (unit_parser_tok_is(&p, "ns")) {
-			strbuf_add(&sb, unit + last, p.tok - last);
-			strbuf_adds(&sb, "sec");
+			strbuf_add(out, unit + last, p.tok - last);
+			strbuf_adds(out, "sec");
 			last = p.tok + p.toklen;
 			*factor /= 1e9;
 		} else if (unit_parser_tok_is(&p, "MB")) {
-			strbuf_add(&sb, unit + last, p.tok - last);
-			strbuf_adds(&sb, "B");
+			strbuf_add(out, unit + last, p.tok - last);
+			strbuf_adds(out, "B");
 			last = p.tok + p.toklen;
 			*factor *= 1e6;
 		}
 	}
-	strbuf_adds(&sb, unit + last);
+	strbuf_add(out, unit + last, len - last);
+}
+
+char *
+unit_tidy(const char *unit, double *factor)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	unit_tidy_n(unit, strlen(unit), factor, &sb);
 	return strbuf_detach(&sb);
 }
 
 enum unit_class
-unit_class_of(const char *unit)
+unit_class_of_n(const char *unit, size_t len)
 {
 	struct unit_parser	p;
 
 	memset(&p, 0, sizeof(p));
 	p.s = (const unsigned char *)unit;
-	p.len = strlen(unit);
+	p.len = len;
 	while (unit_parser_next(&p)) {
 		if (!p.denom && (unit_parser_tok_is(&p, "B") ||
 		    unit_parser_tok_is(&p, "MB") ||
@@ -145,6 +163,12 @@ unit_class_of(const char *unit)
 			return UNIT_BINARY;
 	}
 	return UNIT_DECIMAL;
+}
+
+enum unit_class
+unit_class_of(const char *unit)
+{
+	return unit_class_of_n(unit, strlen(unit));
 }
 
 struct scale_factor {

@@ -21,9 +21,14 @@ enum unit_class {
  * that converts a value to the tidied unit (1 when unchanged).
  */
 char		*unit_tidy(const char *unit, double *factor);
+/* The same on unit[0..len) (NUL bytes kept), into out (reset first). */
+struct strbuf;
+void		 unit_tidy_n(const char *unit, size_t len, double *factor,
+		    struct strbuf *out);
 
 /* Binary if a numerator token is "B", "MB" or "bytes", else decimal. */
 enum unit_class	 unit_class_of(const char *unit);
+enum unit_class	 unit_class_of_n(const char *unit, size_t len);
 
 /*
  * A scaler formats numbers as FormatFloat(v / factor, 'f', prec) followed

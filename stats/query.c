@@ -435,7 +435,10 @@ qf_match(struct qp *p, const struct tok *key, const struct tok *val)
 	struct query_filter	*f = qf_new(QUERY_MATCH);
 	char			*msg = NULL;
 
-	f->key = xstrndup(key->text, key->len);
+	f->key = xmalloc(key->len + 1);
+	memcpy(f->key, key->text, key->len);
+	f->key[key->len] = '\0';
+	f->keylen = key->len;
 	f->off = key->off;
 	if (val->kind == 'r') {
 		f->re = query_regex_compile(val->text, val->len, &msg);
@@ -630,14 +633,14 @@ qf_check(const struct query_filter *f, struct qp *p)
 	if (f == NULL)
 		return 0;
 	if (f->op == QUERY_MATCH) {
-		if (strcmp(f->key, ".unit") == 0)
+		if (f->keylen == 5 && memcmp(f->key, ".unit", 5) == 0)
 			return 0;
-		if (strcmp(f->key, ".config") == 0) {
+		if (f->keylen == 7 && memcmp(f->key, ".config", 7) == 0) {
 			qp_error(p, (size_t)f->off,
 			    ".config is only allowed in projections");
 			return -1;
 		}
-		if (f->key[0] == '\0') {
+		if (f->keylen == 0) {
 			qp_error(p, (size_t)f->off, "key must not be empty");
 			return -1;
 		}
@@ -715,12 +718,17 @@ qp_field(struct qp *p, size_t toks, struct query_field *f)
 	if (key.kind != 'w' && key.kind != 'q') {
 		f->key = xstrdup("");
 		f->order = xstrdup("first");
+		f->orderlen = 5;
 		return qp_error(p, toks, "expected key");
 	}
 	toks = toks2;
-	f->key = xstrndup(key.text, key.len);
+	f->key = xmalloc(key.len + 1);
+	memcpy(f->key, key.text, key.len);
+	f->key[key.len] = '\0';
+	f->keylen = key.len;
 	f->key_off = key.off;
 	f->order = xstrdup("first");
+	f->orderlen = 5;
 	f->order_off = key.off + (int)key.len;
 	toks2 = tk_next(p, &toks, 0, &sep);
 	if (sep.kind != '@')
@@ -730,12 +738,16 @@ qp_field(struct qp *p, size_t toks, struct query_field *f)
 	f->order_off = order.off;
 	if (order.kind == 'w' || order.kind == 'q') {
 		free(f->order);
-		f->order = xstrndup(order.text, order.len);
+		f->order = xmalloc(order.len + 1);
+		memcpy(f->order, order.text, order.len);
+		f->order[order.len] = '\0';
+		f->orderlen = order.len;
 		return toks2;
 	}
 	if (order.kind == '(') {
 		free(f->order);
 		f->order = xstrdup("fixed");
+		f->orderlen = 5;
 		toks = toks2;
 		for (;;) {
 			toks2 = tk_next(p, &toks, 0, &t);

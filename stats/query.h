@@ -44,7 +44,8 @@ struct query_filter {
 	struct query_filter	**sub;
 	size_t			 nsub;
 	/* QUERY_MATCH: */
-	char			*key;
+	char			*key;	/* key[0..keylen) may hold NUL */
+	size_t			 keylen;
 	int			 off;	/* byte offset of the key */
 	char			*lit;	/* literal (if re == NULL) */
 	size_t			 litlen;
@@ -61,8 +62,10 @@ int	 query_match_value(const struct query_filter *m, const char *s,
 
 /* One field of a projection: key, key@order or key@(v1 v2 ...). */
 struct query_field {
-	char	*key;
+	char	*key;		/* key[0..keylen) may hold NUL */
+	size_t	 keylen;
 	char	*order;		/* "first", "fixed", or a name as written */
+	size_t	 orderlen;
 	char	**fixed;	/* order == "fixed": the listed values */
 	size_t	 *fixedlen;
 	size_t	 nfixed;

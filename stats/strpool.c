@@ -1,7 +1,8 @@
 /*
  * String interning and arena allocation for the statistics code: the
  * benchfmt reader and the projections see the same few strings (units,
- * config values, benchmark names) hundreds of thousands of times.
+ * config values, benchmark names) hundreds of thousands of times.  Pooled
+ * strings carry their length, since inputs may hold NUL bytes.
  */
 #include "config.h"
 
@@ -105,14 +106,40 @@ strpool_alloc(struct strpool *p, size_t n)
 	return ptr;
 }
 
+/*
+ * A pooled string: its length in the 8 bytes before it (so that strings
+ * holding NUL bytes keep them), the bytes, and a NUL.
+ */
 char *
 strpool_copy(struct strpool *p, const char *s, size_t len)
 {
-	char	*c = strpool_alloc(p, len + 1);
+	uint64_t	*hdr = strpool_alloc(p, sizeof(uint64_t) + len + 1);
+	char		*c = (char *)(hdr + 1);
 
+	*hdr = len;
 	memcpy(c, s, len);
 	c[len] = '\0';
 	return c;
+}
+
+size_t
+strpool_len(const char *s)
+{
+	uint64_t	len;
+
+	memcpy(&len, s - sizeof(uint64_t), sizeof(len));
+	return (size_t)len;
+}
+
+int
+strpool_cmp(const char *a, const char *b)
+{
+	size_t	la = strpool_len(a), lb = strpool_len(b);
+	int	c = memcmp(a, b, la < lb ? la : lb);
+
+	if (c != 0)
+		return c;
+	return la < lb ? -1 : la > lb;
 }
 
 static void

@@ -1,7 +1,9 @@
 /*
  * A string pool: interns byte strings into stable, NUL-terminated copies
  * kept in large arena blocks, so that equal strings share one pointer and
- * can be compared and hashed by address.  Not thread-safe.
+ * can be compared and hashed by address.  A pooled string carries its
+ * length (strpool_len), so it may hold NUL bytes: code that handles input
+ * strings uses that length, never strlen.  Not thread-safe.
  */
 #ifndef ABBENCH_STATS_STRPOOL_H
 #define ABBENCH_STATS_STRPOOL_H
@@ -18,6 +20,10 @@ const char	*strpool_intern(struct strpool *p, const char *s, size_t len);
 const char	*strpool_interns(struct strpool *p, const char *s);
 /* Copy bytes into the arena without interning (NUL added). */
 char		*strpool_copy(struct strpool *p, const char *s, size_t len);
+/* The length of a string from strpool_intern or strpool_copy. */
+size_t		 strpool_len(const char *s);
+/* Byte-wise comparison of two pooled strings (Go's string order). */
+int		 strpool_cmp(const char *a, const char *b);
 /* Allocate n bytes (8-aligned) in the arena. */
 void		*strpool_alloc(struct strpool *p, size_t n);
 

@@ -11,7 +11,8 @@
 
 struct tt_cell {
 	int		 row, col, span;
-	char		*value;
+	char		*value;		/* may hold NUL bytes */
+	size_t		 len;
 	char		*margin;
 	enum tt_align	 align;
 	size_t		 seq;		/* insertion order, for stable sorts */
@@ -52,6 +53,13 @@ void
 texttab_cell(struct texttab *t, int row, int col, int span,
     const char *value, const char *margin, enum tt_align align)
 {
+	texttab_celln(t, row, col, span, value, strlen(value), margin, align);
+}
+
+void
+texttab_celln(struct texttab *t, int row, int col, int span,
+    const char *value, size_t len, const char *margin, enum tt_align align)
+{
 	struct tt_cell	*c;
 
 	if (span < 1)
@@ -61,9 +69,12 @@ texttab_cell(struct texttab *t, int row, int col, int span,
 	c->row = row;
 	c->col = col;
 	c->span = span;
-	c->value = xstrdup(value);
+	c->value = xmalloc(len + 1);
+	memcpy(c->value, value, len);
+	c->value[len] = '\0';
+	c->len = len;
 	if (margin == NULL)
-		margin = col == 0 || *value == '\0' ? "" : " ";
+		margin = col == 0 || len == 0 ? "" : " ";
 	c->margin = xstrdup(margin);
 	c->align = align;
 	c->seq = t->ncells++;
@@ -82,7 +93,10 @@ texttab_set_shrink(struct texttab *t, int col)
 	t->shrink[col] = 1;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 1 for an invalid byte. */
+/*
+ * Length of the valid UTF-8 sequence at s, or 1 for an invalid byte (s is
+ * NUL-terminated, so a truncated sequence stops at the terminator).
+ */
 static size_t
 utf8_len(const unsigned char *s)
 {
@@ -116,14 +130,15 @@ utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* utf8.RuneCountInString. */
+/* utf8.RuneCountInString of s[0..len) (NUL bytes are runes too). */
 static int
-runes(const char *s)
+runes(const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
+	const unsigned char	*end = p + len;
 	int			 n = 0;
 
-	while (*p != '\0') {
+	while (p < end) {
 		p += utf8_len(p);
 		n++;
 	}
@@ -132,11 +147,12 @@ runes(const char *s)
 
 /* strings.TrimSpace(s) == "": only unicode.IsSpace runes. */
 static int
-blank(const char *s)
+blank(const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
+	const unsigned char	*end = p + len;
 
-	while (*p != '\0') {
+	while (p < end) {
 		if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
 			p++;
 		else if (p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
@@ -165,13 +181,13 @@ add_spaces(struct strbuf *sb, int n)
 
 /* fmt's "%*s" of s: right-justified, or left-justified if w < 0. */
 static int
-add_padded(struct strbuf *sb, int w, const char *s)
+add_padded(struct strbuf *sb, int w, const char *s, size_t len)
 {
-	int	n = runes(s), pad = (w < 0 ? -w : w) - n;
+	int	n = runes(s, len), pad = (w < 0 ? -w : w) - n;
 
 	if (w >= 0 && pad > 0)
 		add_spaces(sb, pad);
-	strbuf_adds(sb, s);
+	strbuf_add(sb, s, len);
 	if (w < 0 && pad > 0)
 		add_spaces(sb, pad);
 	return pad > 0 ? n + pad : n;
@@ -204,15 +220,24 @@ cmp_pos(const void *a, const void *b)
 char *
 texttab_format(const struct texttab *t)
 {
-	struct strbuf		  sb = STRBUF_INIT;
+	struct strbuf	sb = STRBUF_INIT;
+
+	strbuf_add(&sb, "", 0);
+	texttab_format_sb(t, &sb);
+	return strbuf_detach(&sb);
+}
+
+void
+texttab_format_sb(const struct texttab *t, struct strbuf *out)
+{
+	struct strbuf		 *sbp = out;
 	const struct tt_cell	**order, *c;
 	int			 *lmargin, *ws, *offs, *span_cols;
 	int			  i, j, w, tw, n, avg, col, row, off, spaces;
 	size_t			  k;
 
-	strbuf_adds(&sb, "");
 	if (t->ncells == 0)
-		return strbuf_detach(&sb);
+		return;
 	lmargin = xcalloc(t->cols, sizeof(int));
 	ws = xcalloc(t->cols, sizeof(int));
 	offs = xcalloc(t->cols + 1, sizeof(int));
@@ -222,7 +247,7 @@ texttab_format(const struct texttab *t)
 	for (k = 0; k < t->ncells; k++) {
 		c = &t->cells[k];
 		order[k] = c;
-		n = runes(c->margin);
+		n = runes(c->margin, strlen(c->margin));
 		if (n > lmargin[c->col])
 			lmargin[c->col] = n;
 	}
@@ -231,7 +256,7 @@ texttab_format(const struct texttab *t)
 	qsort(order, t->ncells, sizeof(*order), cmp_span);
 	for (k = 0; k < t->ncells; k++) {
 		c = order[k];
-		w = runes(c->value) + lmargin[c->col];
+		w = runes(c->value, c->len) + lmargin[c->col];
 		if (c->span == 1) {
 			if (w > ws[c->col])
 				ws[c->col] = w;
@@ -279,39 +304,39 @@ texttab_format(const struct texttab *t)
 	off = 0;
 	for (k = 0; k < t->ncells; k++) {
 		c = order[k];
-		if (blank(c->value) && blank(c->margin))
+		if (blank(c->value, c->len) &&
+		    blank(c->margin, strlen(c->margin)))
 			continue;
 		for (; c->row > row; row++) {
-			strbuf_addc(&sb, '\n');
+			strbuf_addc(sbp, '\n');
 			off = 0;
 		}
 		spaces = offs[c->col] - off;
-		add_spaces(&sb, spaces);
-		add_padded(&sb, lmargin[c->col], c->margin);
+		add_spaces(sbp, spaces);
+		add_padded(sbp, lmargin[c->col], c->margin, strlen(c->margin));
 		off += spaces + lmargin[c->col];
 		tw = offs[c->col + c->span] - offs[c->col] - lmargin[c->col];
 		switch (c->align) {
 		case TT_LEFT:
-			strbuf_adds(&sb, c->value);
-			off += runes(c->value);
+			strbuf_add(sbp, c->value, c->len);
+			off += runes(c->value, c->len);
 			break;
 		case TT_CENTER:
-			n = (tw - runes(c->value)) / 2;
-			add_spaces(&sb, n);
-			strbuf_adds(&sb, c->value);
-			off += (n < 0 ? -n : n) + runes(c->value);
+			n = (tw - runes(c->value, c->len)) / 2;
+			add_spaces(sbp, n);
+			strbuf_add(sbp, c->value, c->len);
+			off += (n < 0 ? -n : n) + runes(c->value, c->len);
 			break;
 		case TT_RIGHT:
-			off += add_padded(&sb, tw, c->value);
+			off += add_padded(sbp, tw, c->value, c->len);
 			break;
 		}
 	}
-	strbuf_addc(&sb, '\n');
+	strbuf_addc(sbp, '\n');
 
 	free(lmargin);
 	free(ws);
 	free(offs);
 	free(span_cols);
 	free(order);
-	return strbuf_detach(&sb);
 }

@@ -7,6 +7,8 @@
 #ifndef ABBENCH_STATS_TEXTTAB_H
 #define ABBENCH_STATS_TEXTTAB_H
 
+#include <stddef.h>
+
 enum tt_align {
 	TT_LEFT,
 	TT_RIGHT,
@@ -25,6 +27,10 @@ void		 texttab_free(struct texttab *t);
  */
 void	 texttab_cell(struct texttab *t, int row, int col, int span,
 	    const char *value, const char *margin, enum tt_align align);
+/* The same with value[0..len), which may hold NUL bytes. */
+void	 texttab_celln(struct texttab *t, int row, int col, int span,
+	    const char *value, size_t len, const char *margin,
+	    enum tt_align align);
 
 /* Mark col as a shrink column: spanning cells never widen it. */
 void	 texttab_set_shrink(struct texttab *t, int col);
@@ -34,5 +40,8 @@ void	 texttab_set_shrink(struct texttab *t, int col);
  * ending in '\n'; "" for a table without cells.
  */
 char	*texttab_format(const struct texttab *t);
+/* The same, appended to out (cells may hold NUL bytes). */
+struct strbuf;
+void	 texttab_format_sb(const struct texttab *t, struct strbuf *out);
 
 #endif

@@ -1135,3 +1135,24 @@ experiment_free(struct experiment *e)
 	free(e->stat_filter);
 	free(e);
 }
+
+char *
+experiment_stat_filter(const char *path, const char *text)
+{
+	struct experiment	*e;
+	char			*cause = NULL, *f = NULL;
+	size_t			 i;
+
+	if (text == NULL)
+		return NULL;
+	e = experiment_parse(path != NULL ? path : "(stored)", text,
+	    strlen(text), &cause);
+	free(cause);
+	for (i = 0; e != NULL && i < e->nsettings; i++) {
+		if (strcmp(e->settings[i].key, "stat-filter") == 0)
+			f = xstrdup(e->settings[i].value);
+	}
+	if (e != NULL)
+		experiment_free(e);
+	return f;
+}

@@ -63,6 +63,13 @@ void		 experiment_help_type(const struct workload_ops *ops,
 		    struct strbuf *out);
 /* experiment_help_type of every type. */
 void		 experiment_help_types(struct strbuf *out);
+/*
+ * The `stat-filter` of an experiment's text as a run stored it (the
+ * -filter `abbench stat --db` and `abbench report` apply to the run when
+ * given none); NULL when it has none or the text no longer loads.
+ * malloc'd.
+ */
+char		*experiment_stat_filter(const char *path, const char *text);
 
 /* The keys every arm accepts (runtime, runtime-args, cpu, memory, args...). */
 extern const struct opt_spec arm_opts[];

@@ -236,6 +236,34 @@ oci_runtime_is_runsc(const char *runtime)
  * and the runtime's errors come from its --log file in the bundle.
  * Other calls fail with the runtime's stderr.
  */
+/*
+ * A verb that is part of a sample gets what is left of the sample's
+ * timeout (at most the runtime's own limit); kill, state and the
+ * teardown's delete --force keep the full limit, so that they still work
+ * after a sample timed out.
+ */
+static int64_t
+oci_call_ns(const struct exec_proc *p, const char *verb)
+{
+	static const char *const timed[] = {
+		"create", "start", "checkpoint", "restore", "delete",
+	};
+	int64_t	left;
+	size_t	i;
+
+	if (p->ctx == NULL || p->ctx->deadline_ns <= 0)
+		return EXEC_OCI_TIMEOUT_NS;
+	for (i = 0; i < ARRAY_SIZE(timed); i++)
+		if (strcmp(verb, timed[i]) == 0)
+			break;
+	if (i == ARRAY_SIZE(timed))
+		return EXEC_OCI_TIMEOUT_NS;
+	left = p->ctx->deadline_ns - now_mono_ns();
+	if (left < 1000000)
+		left = 1000000;
+	return left < EXEC_OCI_TIMEOUT_NS ? left : EXEC_OCI_TIMEOUT_NS;
+}
+
 static int
 oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
     char **cause, const char *const *args)
@@ -261,7 +289,7 @@ oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
 	else
 		c.flags = SPAWN_CAPTURE_ERR | (out != NULL ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
-	if (spawn_run(&c, EXEC_OCI_TIMEOUT_NS, cause) == -1) {
+	if (spawn_run(&c, oci_call_ns(p, args[0]), cause) == -1) {
 		r = -1;
 		goto done;
 	}

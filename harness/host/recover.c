@@ -37,6 +37,10 @@ undo_mark_restored(struct undo_mark *m, int64_t id, char **cause)
 {
 	int64_t	copy = 0;
 
+	/* An entry only the database has: id is the database's. */
+	if (m->hj == NULL)
+		return store_journal_set_state(m->st, id, JOURNAL_RESTORED,
+		    NULL, cause);
 	if (hjournal_set_state(m->hj, id, JOURNAL_RESTORED, NULL,
 	    cause) == -1)
 		return -1;
@@ -488,6 +492,102 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		journal_release_run(o[i].uuid, fd, !left && fd != -1);
 	}
 	hjournal_owners_free(o, n);
+	if (failed)
+		return set_cause(cause, "%zu host change%s could not be "
+		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",
+		    rep->failed.n > 0 ? ": " : "",
+		    rep->failed.n > 0 ? rep->failed.v[0] : "");
+	return 0;
+}
+
+/* Is the run's abbench process alive (not a reused pid)? */
+static int
+recover_pid_alive(int64_t pid)
+{
+	char	*path, *comm;
+	int	 alive;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
+		return 0;
+	path = xasprintf("/proc/%lld/comm", (long long)pid);
+	comm = read_small_file(path, NULL);
+	free(path);
+	alive = comm != NULL && strstr(comm, "abbench") != NULL;
+	free(comm);
+	return alive;
+}
+
+int
+recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
+    int flags, struct hostset_report *rep, int *undone, char **cause)
+{
+	struct hjournal_owner	*o = NULL;
+	struct store_journal	*j = NULL, *sub;
+	struct store_run	*runs = NULL;
+	struct undo_mark	 m;
+	size_t			 n = 0, no = 0, nruns = 0, i, k, nsub;
+	int			 failed = 0, known, settings;
+
+	if (store_journal_pending(st, run_id, &j, &n, cause) == -1)
+		return -1;
+	if (n == 0) {
+		store_journal_free(j, n);
+		return 0;
+	}
+	if (store_runs_list(st, &runs, &nruns, cause) == -1 ||
+	    hjournal_owners(journal_hj(jr), &o, &no, cause) == -1) {
+		store_journal_free(j, n);
+		return -1;
+	}
+	m.hj = NULL;
+	m.st = st;
+	sub = xcalloc(n, sizeof *sub);
+	for (i = 0; i < nruns; i++) {
+		for (k = 0, nsub = 0; k < n; k++)
+			if (j[k].run_id == runs[i].id)
+				sub[nsub++] = j[k];
+		if (nsub == 0)
+			continue;
+		for (k = 0, known = 0; k < no && !known; k++)
+			known = runs[i].uuid != NULL &&
+			    strcmp(o[k].uuid, runs[i].uuid) == 0;
+		if (known)
+			continue;	/* the host journal has it */
+		if (!(flags & RECOVER_FORCE) && recover_pid_alive(runs[i].pid) &&
+		    runs[i].pid != (int64_t)getpid()) {
+			strvec_pushf(&rep->notes, "run %lld is still running "
+			    "(pid %lld): skipped", (long long)runs[i].id,
+			    (long long)runs[i].pid);
+			continue;
+		}
+		for (k = 0, settings = 0; k < nsub; k++)
+			settings |= str_startswith(sub[k].kind, "host.");
+		if (settings && !(flags & RECOVER_SETTINGS))
+			strvec_pushf(&rep->notes, "run %lld left host settings "
+			    "changed: another run holds the host",
+			    (long long)runs[i].id);
+		else if (recover_settings(&m, sub, nsub, rep, undone) == -1)
+			failed = 1;
+		if (recover_objects(&m, sub, nsub, rep, undone) == -1)
+			failed = 1;
+		/* The copies own what the entries pointed to now (state). */
+		for (k = 0, nsub = 0; k < n; k++)
+			if (j[k].run_id == runs[i].id)
+				j[k] = sub[nsub++];
+		if (strcmp(runs[i].status, RUN_RUNNING) == 0 &&
+		    store_run_set_status(st, runs[i].id, RUN_INTERRUPTED,
+		    now_wall_ns(), NULL) == 0)
+			strvec_pushf(&rep->notes, "run %lld: its process is "
+			    "gone, marked interrupted", (long long)runs[i].id);
+	}
+	free(sub);
+	for (i = 0; i < nruns; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	hjournal_owners_free(o, no);
+	store_journal_free(j, n);
 	if (failed)
 		return set_cause(cause, "%zu host change%s could not be "
 		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",

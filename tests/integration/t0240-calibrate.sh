@@ -61,6 +61,13 @@ pw2=$("$ABBENCH" power --db "$db" aa@last --no-calibration)
 like "$pw2" "^noise: from the run's baseline arm 'base'" \
     "--no-calibration: the noise of the run's baseline arm"
 
+# A merged database keeps the calibration with its run.
+"$ABBENCH" db --db "$TEST_TMP/merged.db" merge "$db" >/dev/null
+ok $? "db merge"
+pw=$("$ABBENCH" power --db "$TEST_TMP/merged.db" aa@last)
+like "$pw" "^noise: from calibration run [0-9]+ of 'aa'" \
+    "after db merge, power still finds the calibration"
+
 # Drift: each execution 3 ms longer than the one before.
 counter=$TEST_TMP/counter
 cat > "$TEST_TMP/drift.ini" <<EOF2

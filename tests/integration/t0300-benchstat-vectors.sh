@@ -87,6 +87,35 @@ done
 # Cases made here.
 T=$TEST_TMP/gen
 mkdir -p "$T"
+
+# The NUL vectors were derived from the rule that a NUL byte is data like
+# any other: the same inputs with every NUL made \x01 (and "\x00" in the
+# flags "\x01") print the same bytes with \x01 made NUL again.
+for d in "$OURS"/nul_*/; do
+	d=${d%/}
+	n=$(basename "$d")
+	mkdir -p "$T/$n"
+	for f in "$d"/*; do
+		case ${f##*/} in
+		args) sed 's/\\x00/\\x01/g' "$f" > "$T/$n/args" ;;
+		*) tr '\000' '\001' < "$f" > "$T/$n/${f##*/}" ;;
+		esac
+	done
+	(
+		cd "$T/$n" || exit 99
+		set --
+		while IFS= read -r a; do
+			set -- "$@" "$a"
+		done < args
+		"$ABBENCH" stat "$@"
+	) < /dev/null > "$TEST_TMP/out1" 2> "$TEST_TMP/err1"
+	# (A message quotes "\x01" where it quoted "\x00".)
+	tr '\001' '\000' < "$TEST_TMP/out1" | sed 's/\\x01/\\x00/g' |
+	    cmp -s - "$d/expected.txt" &&
+	    tr '\001' '\000' < "$TEST_TMP/err1" | sed 's/\\x01/\\x00/g' |
+	    cmp -s - "$d/expected.stderr"
+	ok $? "$n: NUL made \\x01 gives the same output"
+done
 cd "$T" || exit 1
 
 # A line of 65535 bytes is fine, one of 65536 is fatal; syntax errors

@@ -11,6 +11,7 @@
 
 #include "lib/util.h"
 #include "stats/benchfmt.h"
+#include "stats/strpool.h"
 #include "tests/unit/tap.h"
 
 /*
@@ -209,11 +210,11 @@ test_units(void)
 	    "units: conflicts name the unit as written, first value wins");
 	free(out);
 	free(err);
-	tap_str_eq(bf_units_get(u, "sec/op", "assume"), "exact",
+	tap_str_eq(bf_units_get(u, "sec/op", 6, "assume"), "exact",
 	    "units: keyed by the tidied unit");
-	tap_ok(bf_units_get(u, "ns/op", "assume") == NULL,
+	tap_ok(bf_units_get(u, "ns/op", 5, "assume") == NULL,
 	    "units: not by the untidied unit");
-	tap_str_eq(bf_units_get(u, "x/op", "k"), "", "units: empty value");
+	tap_str_eq(bf_units_get(u, "x/op", 4, "k"), "", "units: empty value");
 	tap_int_eq(bf_units_count(u), 3, "units: three entries");
 	tap_ok(bf_units_entry(u, 1, &unit, &key, &value) == 0 &&
 	    strcmp(unit, "sec/op") == 0 && strcmp(key, "better") == 0 &&
@@ -347,6 +348,54 @@ test_chunks(void)
 	strbuf_release(&t);
 }
 
+/* NUL bytes are data: pooled strings carry their length (Go keeps them). */
+static void
+test_nul_bytes(void)
+{
+	static const char	 text[] = "note: ab\0cd\n"
+	    "Unit x\0y assume=exact\n"
+	    "BenchmarkA\0B/k=v\0w 1 5 x\0y 7 x\n";
+	struct strpool		*p = strpool_new();
+	const char		*a, *b, *c;
+	struct bf_units		*u = bf_units_new();
+	struct bf_reader	*r;
+	const struct bf_result	*res;
+	const char		*v;
+	char			*cause = NULL;
+
+	a = strpool_intern(p, "a\0b", 3);
+	b = strpool_intern(p, "a", 1);
+	c = strpool_intern(p, "a\0b", 3);
+	tap_ok(a == c && a != b, "strpool: \"a\\0b\" and \"a\" are two strings");
+	tap_int_eq((int)strpool_len(a), 3, "strpool: length kept past NUL");
+	tap_ok(strpool_cmp(b, a) < 0 && strpool_cmp(a, b) > 0 &&
+	    strpool_cmp(a, c) == 0, "strpool: byte order, prefix first");
+	tap_int_eq((int)strpool_len(strpool_copy(p, "x\0", 2)), 2,
+	    "strpool: copies carry their length");
+	strpool_free(p);
+
+	r = bf_reader_new("n.txt", "n.txt", text, sizeof(text) - 1, u);
+	tap_int_eq(bf_reader_next(r, &res, &cause), 1, "nul: one result");
+	tap_ok(res->nconfig == 1 && strpool_len(res->config[0].value) == 5 &&
+	    memcmp(res->config[0].value, "ab\0cd", 5) == 0,
+	    "nul: config value keeps its NUL");
+	tap_ok(res->name_len == 9 && memcmp(res->name, "A\0B/k=v\0w", 9) == 0,
+	    "nul: name keeps its NUL");
+	tap_ok(bf_name_key(res->name, res->name_len, "/k", 2, &v, &(size_t){0})
+	    == 1 && memcmp(v, "v\0w", 3) == 0, "nul: sub-benchmark value");
+	tap_ok(res->nvalues == 2 && strpool_len(res->values[0].unit) == 3 &&
+	    memcmp(res->values[0].unit, "x\0y", 3) == 0 &&
+	    res->values[0].unit != res->values[1].unit,
+	    "nul: \"x\\0y\" is a unit of its own, not \"x\"");
+	v = bf_units_get(u, "x\0y", 3, "assume");
+	tap_ok(v != NULL && strcmp(v, "exact") == 0,
+	    "nul: Unit metadata keyed by the whole unit");
+	tap_ok(bf_units_get(u, "x", 1, "assume") == NULL,
+	    "nul: not by its prefix");
+	bf_reader_free(r);
+	bf_units_free(u);
+}
+
 int
 main(void)
 {
@@ -356,5 +405,6 @@ main(void)
 	test_long_lines();
 	test_names();
 	test_chunks();
+	test_nul_bytes();
 	return tap_done();
 }
