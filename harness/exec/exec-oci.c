@@ -715,8 +715,8 @@ oci_gone(const char *why)
 	    strstr(why, "not found") != NULL);
 }
 
-#define OCI_KILL_TIMEOUT_NS	(10LL * 1000000000)
-#define OCI_DELETE_TIMEOUT_NS	(30LL * 1000000000)
+#define OCI_KILL_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+#define OCI_DELETE_TIMEOUT_NS	(30 * NSEC_PER_SEC)
 
 /* RUNTIME [--root=ROOT] A B C, from the fields of an OCI container. */
 static void
