@@ -33,9 +33,29 @@ struct journal {
 const char *
 journal_state_dir(void)
 {
-	const char	*d = getenv("ABBENCH_STATE_DIR");
+	static char	*user;
+	const char	*d = getenv("ABBENCH_STATE_DIR"), *x, *h;
 
-	return d != NULL && *d != '\0' ? d : JOURNAL_STATE_DIR;
+	if (d != NULL && *d != '\0')
+		return d;
+	if (geteuid() == 0)
+		return JOURNAL_STATE_DIR;
+	/*
+	 * Another user cannot change host settings (sysfs is root's) nor
+	 * write /var/lib: the journal of its objects is its own.
+	 */
+	if (user == NULL) {
+		x = getenv("XDG_STATE_HOME");
+		h = getenv("HOME");
+		if (x != NULL && *x == '/')
+			user = xasprintf("%s/abbench", x);
+		else if (h != NULL && *h == '/')
+			user = xasprintf("%s/.local/state/abbench", h);
+		else
+			user = xasprintf("/tmp/abbench-state-%ld",
+			    (long)geteuid());
+	}
+	return user;
 }
 
 static int
