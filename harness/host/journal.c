@@ -202,8 +202,19 @@ journal_lock_host(struct journal *jr, const char *experiment, const char *db,
 				    "host: %s", strerror(errno));
 			}
 	}
-	line = xasprintf("%ld\t%s\t%s\n", (long)getpid(),
-	    experiment != NULL ? experiment : "", db != NULL ? db : "");
+	{
+		/* The database as the refused user can find it. */
+		char	cwd[PATH_MAX];
+
+		if (db != NULL && db[0] != '/' && getcwd(cwd, sizeof cwd) !=
+		    NULL)
+			line = xasprintf("%ld\t%s\t%s/%s\n", (long)getpid(),
+			    experiment != NULL ? experiment : "", cwd, db);
+		else
+			line = xasprintf("%ld\t%s\t%s\n", (long)getpid(),
+			    experiment != NULL ? experiment : "",
+			    db != NULL ? db : "");
+	}
 	if (ftruncate(fd, 0) == -1 ||
 	    pwrite(fd, line, strlen(line), 0) != (ssize_t)strlen(line)) {
 		/* The lock holds all the same; only the message is poorer. */
