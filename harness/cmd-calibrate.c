@@ -534,4 +534,5 @@ const struct cmd_entry cmd_calibrate_entry = {
 "Exit status: 0, 1 when identical arms differed more often than alpha\n"
 "allows (or the run failed), 2 on a usage or input error.\n",
 	.exec = cmd_calibrate_exec,
+	.flags = CMD_STORE,
 };

@@ -236,11 +236,17 @@ cmd_nightly_exec(int argc, char **argv)
 				goto usage;
 			no.seed = (uint64_t)v;
 			break;
-		case 'r':
-			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
+		case 'r': {
+			/* The experiment's key, parsed by its table. */
+			struct experiment	tmp;
+
+			memset(&tmp, 0, sizeof tmp);
+			if (experiment_set(&tmp, "rounds", optarg,
+			    &cause) == -1)
 				goto usage;
-			rounds = (int)v;
+			rounds = tmp.rounds;
 			break;
+		}
 		case 't':
 			if (strcmp(optarg, "auto") == 0) {
 				no.threshold_auto = 1;

@@ -254,4 +254,5 @@ const struct cmd_entry cmd_power_entry = {
 "\n"
 "Exit status: 0, or 2 on a usage or database error.\n",
 	.exec = cmd_power_exec,
+	.flags = CMD_STORE,
 };

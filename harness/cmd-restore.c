@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/cmd.h"
@@ -17,6 +18,25 @@
 #include "harness/host/recover.h"
 #include "lib/util.h"
 #include "results/store.h"
+
+static int
+restore_db_only(struct journal *jr, const struct recover_filter *f,
+    int flags, struct hostset_report *rep, int *undone, char **cause)
+{
+	struct store	*st;
+	struct stat	 sb;
+	int		 more = 0, rc;
+
+	/* Never set up a file that is not a database yet. */
+	if (stat(f->db, &sb) == -1 || sb.st_size == 0)
+		return 0;
+	if ((st = store_open(f->db, 0, cause)) == NULL)
+		return -1;
+	rc = recover_db_only(jr, st, f->run_id, flags, rep, &more, cause);
+	*undone += more;
+	store_close(st);
+	return rc;
+}
 
 static int
 cmd_restore_exec(int argc, char **argv)
@@ -85,6 +105,9 @@ cmd_restore_exec(int argc, char **argv)
 		flags |= RECOVER_SETTINGS;
 	rc = recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep, &undone,
 	    &cause);
+	/* A database named: also what only it has journaled. */
+	if (rc == 0 && f.db != NULL)
+		rc = restore_db_only(jr, &f, flags, &rep, &undone, &cause);
 	journal_close(jr);
 	for (i = 0; i < rep.done.n; i++)
 		printf("restored: %s\n", rep.done.v[i]);
@@ -116,7 +139,10 @@ const struct cmd_entry cmd_restore_entry = {
 "labelled abbench.run=<run uuid> are removed.\n"
 "\n"
 "Works from any directory and needs no database. With --db, only the\n"
-"runs of that database; with RUN, only that run. A run whose abbench\n"
+"runs of that database (and also what only that database journaled: an\n"
+"older abbench, a lost host journal); with RUN, only that run. Host\n"
+"settings are undone only when no live run holds the host. The helper\n"
+"processes a dead run left running are killed first. A run whose abbench\n"
 "process is still alive is skipped unless --force is given. A run still\n"
 "marked running in its database whose process is gone is marked\n"
 "interrupted there; the database keeps its copy of the journal.\n"

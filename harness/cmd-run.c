@@ -12,6 +12,7 @@
 #include "harness/core/runner.h"
 #include "harness/powerdata.h"
 #include "harness/run-advice.h"
+#include "lib/options.h"
 #include "lib/util.h"
 
 static int
@@ -32,13 +33,15 @@ cmd_run_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_options	 opt;
-	const char		*db = NULL;
-	char			*cause = NULL;
-	long long		 v;
+	struct experiment	 tmp;	/* the table checks and parses */
+	struct strvec		 set = STRVEC_INIT;
+	const char		*db = NULL, *arg;
+	char			*cause = NULL, *key;
 	double			 effect = 0.02;
 	int			 c, rc;
 
 	memset(&opt, 0, sizeof opt);
+	memset(&tmp, 0, sizeof tmp);
 	opt.rounds = -1;
 	optind = 1;
 	opterr = 0;
@@ -47,23 +50,25 @@ cmd_run_exec(int argc, char **argv)
 		case 'd':
 			db = optarg;
 			break;
+		/* The experiment's own keys: parsed by its table. */
 		case 'r':
-			if (parse_int(optarg, 1, 1000000, &v, &cause) == -1)
+			if (experiment_set(&tmp, "rounds", optarg,
+			    &cause) == -1)
 				goto bad;
-			opt.rounds = (int)v;
+			opt.rounds = tmp.rounds;
 			break;
 		case 'o':
-			if (run_order_parse(optarg, &opt.order) == -1) {
-				error("run: unknown order '%s' (alternate, "
-				    "abba, random, sequential)", optarg);
-				return EXIT_USAGE;
-			}
+			if (experiment_set(&tmp, "order", optarg,
+			    &cause) == -1)
+				goto bad;
+			opt.order = tmp.order;
 			opt.order_set = 1;
 			break;
 		case 's':
-			/* The same parser as the file's seed key. */
-			if (parse_uint64(optarg, &opt.seed, &cause) == -1)
+			if (experiment_set(&tmp, "seed", optarg,
+			    &cause) == -1)
 				goto bad;
+			opt.seed = tmp.seed;
 			opt.seed_set = 1;
 			break;
 		case 'R':
@@ -96,26 +101,44 @@ cmd_run_exec(int argc, char **argv)
 			}
 			break;
 		default:
+			/* --KEY=VALUE: any other [experiment] key. */
+			arg = argv[optind - 1];
+			if (str_startswith(arg, "--") && strchr(arg, '=')) {
+				key = xstrndup(arg + 2, strcspn(arg + 2, "="));
+				rc = experiment_set(&tmp, key, strchr(arg, '=')
+				    + 1, &cause);
+				free(key);
+				if (rc == -1)
+					goto bad;
+				strvec_push(&set, arg + 2);
+				break;
+			}
 			error("run: unknown option '%s' (see abbench run "
-			    "--help)", argv[optind - 1]);
+			    "--help)", arg);
+			strvec_clear(&set);
 			return EXIT_USAGE;
 		}
 	}
+	opt_release(experiment_opts, &tmp);
+	opt.set = set.v;
 	argc -= optind;
 	argv += optind;
 	if (opt.resume == NULL && argc != 1) {
 		error("run: expected one experiment file (see abbench run "
 		    "--help)");
+		strvec_clear(&set);
 		return EXIT_USAGE;
 	}
 	if (opt.resume != NULL && (opt.rounds > 0 || opt.order_set ||
-	    opt.seed_set)) {
-		error("run: --resume keeps the run's plan: --rounds, --order "
-		    "and --seed cannot change it");
+	    opt.seed_set || set.n > 0)) {
+		error("run: --resume keeps the run's plan: --rounds, --order, "
+		    "--seed and --KEY=VALUE cannot change it");
+		strvec_clear(&set);
 		return EXIT_USAGE;
 	}
 	opt.db_path = cmd_db_path(db);
 	rc = runner_run(argc > 0 ? argv[0] : NULL, &opt);
+	strvec_clear(&set);
 	/* Could a `~` have shown the effect that matters? (powerdata.h) */
 	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
 	    rc != EXIT_USAGE && rc != 130)
@@ -125,6 +148,8 @@ cmd_run_exec(int argc, char **argv)
 bad:
 	error("run: %s", cause);
 	free(cause);
+	opt_release(experiment_opts, &tmp);
+	strvec_clear(&set);
 	return EXIT_USAGE;
 }
 
@@ -169,4 +194,5 @@ const struct cmd_entry cmd_run_entry = {
 	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",
 	.exec = cmd_run_exec,
 	.flags = CMD_STORE,
+	.help_args = cmd_run_help,
 };

@@ -481,25 +481,15 @@ stat_db_default_filter(const char *dbpath, const char *sel)
 {
 	struct store		*st;
 	struct store_run	 run;
-	struct experiment	*e = NULL;
 	char			*cause = NULL, *arm = NULL, *f = NULL;
-	size_t			 i;
 
 	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL) {
 		free(cause);
 		return NULL;
 	}
 	if (stat_db_find(st, sel, &run, &arm, &cause) == 0) {
-		if (run.experiment_text != NULL)
-			e = experiment_parse(run.experiment_path != NULL ?
-			    run.experiment_path : "(stored)",
-			    run.experiment_text, strlen(run.experiment_text),
-			    &cause);
-		for (i = 0; e != NULL && i < e->nsettings; i++) {
-			if (strcmp(e->settings[i].key, "stat-filter") == 0)
-				f = xstrdup(e->settings[i].value);
-		}
-		experiment_free(e);
+		f = experiment_stat_filter(run.experiment_path,
+		    run.experiment_text);
 		store_run_release(&run);
 	}
 	free(cause);

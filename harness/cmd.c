@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/core/experiment.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -38,6 +39,41 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_fleet_entry,
 	NULL
 };
+
+const struct cmd_topic cmd_topics[] = {
+	{ "experiment", "the keys of an experiment file", experiment_help,
+	  NULL },
+	{ "workloads", "every workload type and its keys",
+	  experiment_help_types, NULL },
+	{ "man", "the manual page abbench(1) in roff", NULL, cmd_print_man },
+	{ NULL, NULL, NULL, NULL }
+};
+
+void
+cmd_topic_print(const struct cmd_topic *t, FILE *fp)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	if (t->print != NULL) {
+		t->print(fp);
+		return;
+	}
+	t->text(&sb);
+	fputs(sb.buf, fp);
+	strbuf_release(&sb);
+}
+
+const struct cmd_topic *
+cmd_topic_find(const char *name)
+{
+	const struct cmd_topic	*t;
+
+	for (t = cmd_topics; t->name != NULL; t++) {
+		if (strcmp(t->name, name) == 0)
+			return t;
+	}
+	return NULL;
+}
 
 const struct cmd_entry *
 cmd_find(const char *name, char **cause)
@@ -89,7 +125,10 @@ cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 			break;
 		if (strcmp(argv[i], "--help") == 0 ||
 		    strcmp(argv[i], "-h") == 0) {
-			cmd_print_usage(e, stdout);
+			if (e->help_args != NULL)
+				e->help_args(argc, argv, stdout);
+			else
+				cmd_print_usage(e, stdout);
 			return 1;
 		}
 	}

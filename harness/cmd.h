@@ -25,9 +25,31 @@ struct cmd_entry {
 	const char	*help;		/* full text for `abbench NAME --help` */
 	/* argv[0] is the command name. Returns the exit status. */
 	int		(*exec)(int argc, char **argv);
+	/* Help that depends on the operands (run --help TYPE), printed by
+	 * cmd_wants_help instead of the usage; NULL = the usage. */
+	void		(*help_args)(int argc, char **argv, FILE *fp);
 };
 
 extern const struct cmd_entry *const cmd_table[];
+
+/* Help topics that are not commands (`abbench help workloads`). */
+struct strbuf;
+struct cmd_topic {
+	const char	*name;
+	const char	*summary;
+	/* One of: the text, or what prints it. */
+	void		(*text)(struct strbuf *out);
+	void		(*print)(FILE *fp);
+};
+extern const struct cmd_topic cmd_topics[];
+const struct cmd_topic	*cmd_topic_find(const char *name);
+void	cmd_topic_print(const struct cmd_topic *t, FILE *fp);
+/* The manual page abbench(1) in roff, from the tables (man.c). */
+void	cmd_print_man(FILE *fp);
+
+extern const struct cmd_entry cmd_run_entry;
+/* abbench run --help [TYPE | EXPERIMENT] (cmd-run-help.c). */
+void	cmd_run_help(int argc, char **argv, FILE *fp);
 
 /* Unique-prefix lookup; NULL with *cause on no or ambiguous match. */
 const struct cmd_entry	*cmd_find(const char *name, char **cause);

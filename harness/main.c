@@ -19,6 +19,7 @@ static void
 usage(FILE *fp)
 {
 	const struct cmd_entry *const	*e;
+	const struct cmd_topic		*t;
 
 	fprintf(fp, "usage: abbench [--version] [--help] COMMAND [ARGS]\n\n"
 	    "abbench runs interleaved A/B experiments on container runtimes "
@@ -26,6 +27,9 @@ usage(FILE *fp)
 	    "like Go's benchstat.\n\ncommands (any unique prefix works):\n");
 	for (e = cmd_table; *e != NULL; e++)
 		fprintf(fp, "  %-8s %s\n", (*e)->name, (*e)->summary);
+	fprintf(fp, "\nhelp topics ('abbench help TOPIC'):\n");
+	for (t = cmd_topics; t->name != NULL; t++)
+		fprintf(fp, "  %-10s %s\n", t->name, t->summary);
 	fprintf(fp, "\n'abbench COMMAND --help' describes a command. "
 	    "Exit status: 0 ok, 1 a failed\nsample, check or regression, "
 	    "2 a usage or input error.\n");
@@ -48,6 +52,12 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			const struct cmd_topic	*t = cmd_topic_find(argv[2]);
+
+			if (t != NULL) {
+				cmd_topic_print(t, stdout);
+				return EXIT_OK;
+			}
 			if ((e = cmd_find(argv[2], &cause)) == NULL) {
 				error("%s", cause);
 				free(cause);

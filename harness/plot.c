@@ -70,6 +70,25 @@ plot_quote(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, '\'');
 }
 
+/*
+ * A label of `set xtics ("label" pos, ...)`: gnuplot reads it as a
+ * format for the tic's value, so '%' is doubled (an arm named "a%n" or
+ * "%" would make gnuplot fail, "a%s" would be rewritten).
+ */
+static void
+plot_quote_tic(struct strbuf *sb, const char *s)
+{
+	struct strbuf	t = STRBUF_INIT;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '%')
+			strbuf_addc(&t, '%');
+		strbuf_addc(&t, *s);
+	}
+	plot_quote(sb, t.buf != NULL ? t.buf : "");
+	strbuf_release(&t);
+}
+
 /* A label inside a data block: double quotes, none inside. */
 static void
 plot_data_label(struct strbuf *sb, const char *s)
@@ -346,7 +365,7 @@ plot_script_samples(struct plot_ctx *pc, const struct plot_group *g,
 	for (a = 0; a < pc->run.narms; a++) {
 		if (a > 0)
 			strbuf_adds(sb, ", ");
-		plot_quote(sb, pc->run.arms[a]);
+		plot_quote_tic(sb, pc->run.arms[a]);
 		strbuf_addf(sb, " %zu", a + 1);
 	}
 	strbuf_adds(sb, ")\nset style fill transparent solid 0.15 border\n"
@@ -555,7 +574,7 @@ plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
 	struct child	 c;
 	char		*argv[2], *st, *tail;
 	int64_t		 timeout = pc->o->timeout_ns > 0 ? pc->o->timeout_ns :
-			    60LL * 1000000000LL;
+			    60LL * NSEC_PER_SEC;
 	struct sigaction ign, old;
 	int		 rc = -1, r;
 
@@ -816,7 +835,8 @@ struct shape_ctx {
 };
 
 /* The benchmark name without its KEY=VALUE parts for the x key and the
- * ignored keys: the same series on every shape. */
+ * ignored keys, and without a -N suffix: the same series on every
+ * shape. */
 static char *
 shape_series_name(const char *bench, const char *xkey,
     const struct strvec *ignore)
@@ -846,6 +866,18 @@ shape_series_name(const char *bench, const char *xkey,
 		}
 		first = 0;
 		p = end != NULL ? end + 1 : p + n;
+	}
+	/* The -N (GOMAXPROCS, the shape's vcpus) suffix of a benchfmt
+	 * name is the shape's too. */
+	if (sb.len > 2) {
+		size_t	e = sb.len;
+
+		while (e > 0 && sb.buf[e - 1] >= '0' && sb.buf[e - 1] <= '9')
+			e--;
+		if (e < sb.len && e > 1 && sb.buf[e - 1] == '-') {
+			sb.buf[e - 1] = '\0';
+			sb.len = e - 1;
+		}
 	}
 	return sb.len > 0 ? strbuf_detach(&sb) : xstrdup(bench);
 }

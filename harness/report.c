@@ -63,10 +63,10 @@ report_esc(struct report *r, const char *s)
 {
 	if (s == NULL)
 		return;
-	if (!r->html) {
-		strbuf_adds(&r->out, s);
-		return;
-	}
+	/*
+	 * Markdown passes raw HTML through to whoever renders it: '<', '>'
+	 * and '&' become entities there too (an arm named "<script>").
+	 */
 	for (; *s != '\0'; s++) {
 		switch (*s) {
 		case '&':
@@ -79,7 +79,7 @@ report_esc(struct report *r, const char *s)
 			strbuf_adds(&r->out, "&gt;");
 			break;
 		case '"':
-			strbuf_adds(&r->out, "&quot;");
+			strbuf_adds(&r->out, r->html ? "&quot;" : "\"");
 			break;
 		default:
 			strbuf_addc(&r->out, *s);
@@ -103,6 +103,12 @@ report_cell(struct report *r, const char *s)
 			strbuf_adds(&r->out, "\\|");
 		else if (*s == '\n')
 			strbuf_addc(&r->out, ' ');
+		else if (*s == '<')
+			strbuf_adds(&r->out, "&lt;");
+		else if (*s == '>')
+			strbuf_adds(&r->out, "&gt;");
+		else if (*s == '&')
+			strbuf_adds(&r->out, "&amp;");
 		else
 			strbuf_addc(&r->out, *s);
 	}
@@ -159,8 +165,11 @@ report_h2(struct report *r, const char *id, const char *title)
 		strbuf_addf(&r->out, "<h2 id=\"%s\">", id);
 		report_esc(r, title);
 		strbuf_adds(&r->out, "</h2>\n");
-	} else
-		strbuf_addf(&r->out, "\n## %s\n\n", title);
+	} else {
+		strbuf_adds(&r->out, "\n## ");
+		report_esc(r, title);
+		strbuf_adds(&r->out, "\n\n");
+	}
 }
 
 static void
@@ -170,8 +179,10 @@ report_para(struct report *r, const char *text)
 		strbuf_adds(&r->out, "<p>");
 		report_esc(r, text);
 		strbuf_adds(&r->out, "</p>\n");
-	} else
-		strbuf_addf(&r->out, "%s\n\n", text);
+	} else {
+		report_esc(r, text);
+		strbuf_adds(&r->out, "\n\n");
+	}
 }
 
 /* Preformatted text; id names the block in HTML. */
@@ -226,8 +237,11 @@ report_head(struct report *r)
 		    "height:auto}\n</style>\n</head>\n<body>\n<h1>");
 		report_esc(r, title);
 		strbuf_adds(&r->out, "</h1>\n");
-	} else
-		strbuf_addf(&r->out, "# %s\n", title);
+	} else {
+		strbuf_adds(&r->out, "# ");
+		report_esc(r, title);
+		strbuf_addc(&r->out, '\n');
+	}
 	free(title);
 }
 
@@ -355,8 +369,11 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 		}
 		strbuf_adds(&r->out, "</ul>\n");
 	} else {
-		for (i = 0; i < nwarn; i++)
-			strbuf_addf(&r->out, "- %s\n", warn[i]);
+		for (i = 0; i < nwarn; i++) {
+			strbuf_adds(&r->out, "- ");
+			report_esc(r, warn[i]);
+			strbuf_addc(&r->out, '\n');
+		}
 		strbuf_addc(&r->out, '\n');
 	}
 	for (i = 0; i < nwarn; i++)
@@ -364,18 +381,27 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 	free(warn);
 }
 
-/* Exactly `abbench stat --db F RUN` (stdout), each arm one input. */
+/* Exactly `abbench stat --db F RUN` (stdout), each arm one input, with
+ * the experiment's stat-filter as stat applies it. */
 static int
 report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 {
 	struct benchstat_opts	 bo;
 	struct benchstat	*bs;
 	struct strbuf		 text = STRBUF_INIT, err = STRBUF_INIT;
+	char			*filter;
 	size_t			 a;
 
 	benchstat_opts_init(&bo);
-	if ((bs = benchstat_new(&bo, cause)) == NULL)
+	filter = experiment_stat_filter(r->run.experiment_path,
+	    r->run.experiment_text);
+	if (filter != NULL)
+		bo.filter = filter;
+	bs = benchstat_new(&bo, cause);
+	if (bs == NULL) {
+		free(filter);
 		return -1;
+	}
 	for (a = 0; a < r->run.narms; a++) {
 		strbuf_reset(&text);
 		if (export_run_benchfmt(r->st, r->run.id, r->run.arms[a],
@@ -384,6 +410,7 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 		    text.buf != NULL ? text.buf : "", text.len, cause) == -1) {
 			strbuf_release(&text);
 			benchstat_free(bs);
+			free(filter);
 			return -1;
 		}
 	}
@@ -391,7 +418,101 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 	strbuf_release(&text);
 	strbuf_release(&err);
 	benchstat_free(bs);
+	free(filter);
 	return 0;
+}
+
+/* The value of a run-level config key, or NULL (malloc'd). */
+static char *
+report_run_key(struct store *st, int64_t run_id, const char *key)
+{
+	struct store_kv	*kv = NULL;
+	size_t		 n = 0, i;
+	char		*v = NULL;
+
+	if (store_config_list(st, run_id, &kv, &n, NULL) == -1)
+		return NULL;
+	for (i = 0; i < n && v == NULL; i++)
+		if (kv[i].arm[0] == '\0' && strcmp(kv[i].key, key) == 0)
+			v = xstrdup(kv[i].value);
+	store_kv_free(kv, n);
+	return v;
+}
+
+/*
+ * A run of a fleet whose other shapes are in the same database (a merged
+ * fleet.db): the cross-shape table, shapes on rows and arms on columns,
+ * as `abbench stat --db F -table .fullname -row partition -col arm` of
+ * the fleet's runs prints it.
+ */
+static void
+report_shapes(struct report *r)
+{
+	struct benchstat_opts	 bo;
+	struct benchstat	*bs = NULL;
+	struct store_run	*runs = NULL;
+	struct strbuf		 text = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf		 err = STRBUF_INIT;
+	char			*fleet, *f, *cause = NULL, *label;
+	size_t			 n = 0, i, a, nfleet = 0;
+
+	if ((fleet = report_run_key(r->st, r->run.id, "fleet-id")) == NULL)
+		return;
+	if (store_runs_list(r->st, &runs, &n, NULL) == -1)
+		goto out;
+	benchstat_opts_init(&bo);
+	bo.table = ".fullname";
+	bo.row = "partition";
+	bo.col = "arm";
+	if ((bs = benchstat_new(&bo, &cause)) == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		f = report_run_key(r->st, runs[i].id, "fleet-id");
+		if (f == NULL || strcmp(f, fleet) != 0) {
+			free(f);
+			continue;
+		}
+		free(f);
+		nfleet++;
+		for (a = 0; a < runs[i].narms; a++) {
+			strbuf_reset(&text);
+			strbuf_addf(&text, "arm: %s\n", runs[i].arms[a]);
+			label = xasprintf("%" PRId64 ":%s", runs[i].id,
+			    runs[i].arms[a]);
+			if (export_run_benchfmt(r->st, runs[i].id,
+			    runs[i].arms[a], &text, &cause) == -1 ||
+			    benchstat_add(bs, label, label, text.buf, text.len,
+			    &cause) == -1) {
+				free(label);
+				goto out;
+			}
+			free(label);
+		}
+	}
+	if (nfleet < 2)
+		goto out;
+	benchstat_finish(bs, &out, &err);
+	report_h2(r, "shapes", "Across the fleet's shapes");
+	label = xasprintf("The %zu runs of fleet %s in this database, shapes "
+	    "(partitions) on rows, arms on columns: abbench stat --db F "
+	    "-table .fullname -row partition -col arm all.", nfleet, fleet);
+	report_para(r, label);
+	free(label);
+	report_pre(r, "shapes", out.buf != NULL ? out.buf : "");
+out:
+	if (cause != NULL) {
+		report_h2(r, "shapes", "Across the fleet's shapes");
+		report_para(r, cause);
+		free(cause);
+	}
+	for (i = 0; i < n; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	benchstat_free(bs);
+	strbuf_release(&text);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	free(fleet);
 }
 
 static void
@@ -841,6 +962,7 @@ report_write(struct store *st, int64_t run_id,
 	report_summary(&r);
 	report_nightly(&r);
 	report_tables(&r);
+	report_shapes(&r);
 	report_pvalues(&r);
 	report_plots(&r);
 	report_failed(&r);

@@ -6,7 +6,9 @@
  * `abbench stat --db F RUN` prints), the plots, the failed samples, and
  * p-values corrected across every benchmark of the run (Holm and
  * Benjamini-Hochberg), marking which changes survive the correction.
- * A nightly verdict may be added as a section of its own.
+ * A nightly verdict may be added as a section of its own. A run of a
+ * fleet (abbench fleet) whose other shapes are in the same database gets
+ * the cross-shape table too: shapes on rows, arms on columns.
  *
  * Runs gnuplot (through plot.h) for the plots; a missing gnuplot leaves
  * the plots out with a note. Not thread-safe (like the store).

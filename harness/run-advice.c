@@ -142,22 +142,24 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	for (i = 0; i < a.n; i++) {
 		const struct padvice_row	*r = &a.rows[i];
 
+		if (r->nexec < 2) {
+			fprintf(fp, "~ %s %s: %zu execution%s of the baseline: "
+			    "too few to tell its noise\n", r->benchmark,
+			    r->unit, r->nexec, r->nexec == 1 ? "" : "s");
+			continue;
+		}
 		if (!(r->mde > effect))
 			continue;
 		padvice_pct(r->mde, m, sizeof(m));
 		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
+		fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
+		    "(MAD/median %s %s, MDE %s); ", r->benchmark, r->unit, e,
+		    r->n_base, r->n_cand, noise, r->from_calibration ?
+		    "calibrated" : "in this run", m);
 		if (r->rounds > 0)
-			fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
-			    "(MAD/median %s%s, MDE %s); %zu rounds would\n",
-			    r->benchmark, r->unit, e, r->n_base, r->n_cand,
-			    noise, r->from_calibration ? " calibrated" : "",
-			    m, r->rounds);
+			fprintf(fp, "%zu rounds would\n", r->rounds);
 		else
-			fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
-			    "(MAD/median %s%s, MDE %s); not even %zu rounds "
-			    "would\n", r->benchmark, r->unit, e, r->n_base,
-			    r->n_cand, noise, r->from_calibration ?
-			    " calibrated" : "", m, o.max_n);
+			fprintf(fp, "not even %zu rounds would\n", o.max_n);
 	}
 	padvice_release(&a);
 out:

@@ -57,6 +57,7 @@ struct experiment {
 	char		*name;
 	char		*pkg;
 	char		*description;
+	char		*stat_filter;	/* abbench stat's default -filter */
 	int		 rounds;
 	int		 warmup;
 	enum run_order	 order;

@@ -197,9 +197,9 @@ opt_type_name(const struct opt_spec *o)
 	return "?";
 }
 
-/* Print text wrapped at 80 columns, each line indented by `indent`. */
+/* Add text wrapped at 80 columns, each line indented by `indent`. */
 static void
-opt_print_wrapped(const char *text, int indent, int col)
+opt_add_wrapped(struct strbuf *out, const char *text, int indent, int col)
 {
 	const char	*p = text, *w;
 	size_t		 n;
@@ -213,21 +213,21 @@ opt_print_wrapped(const char *text, int indent, int col)
 			;
 		n = (size_t)(w - p);
 		if (col > indent && col + 1 + (int)n > 79) {
-			printf("\n%*s", indent, "");
+			strbuf_addf(out, "\n%*s", indent, "");
 			col = indent;
 		} else if (col > indent) {
-			putchar(' ');
+			strbuf_addc(out, ' ');
 			col++;
 		}
-		fwrite(p, 1, n, stdout);
+		strbuf_add(out, p, n);
 		col += (int)n;
 		p = w;
 	}
-	putchar('\n');
+	strbuf_addc(out, '\n');
 }
 
 void
-opt_print_help(const struct opt_spec *opts)
+opt_help(const struct opt_spec *opts, struct strbuf *out)
 {
 	const struct opt_spec	*o;
 	struct strbuf		 head = STRBUF_INIT, text = STRBUF_INIT;
@@ -260,12 +260,128 @@ opt_print_help(const struct opt_spec *opts)
 			strbuf_adds(&text, " (required)");
 		if (o->flags & OPT_ARM)
 			strbuf_adds(&text, " (an arm may set it)");
-		if ((int)head.len < 30)
-			printf("%-30s", head.buf);
-		else
-			printf("%s\n%-30s", head.buf, "");
-		opt_print_wrapped(text.buf, 30, 30);
+		opt_help_line(out, head.buf, text.buf);
 	}
 	strbuf_release(&head);
 	strbuf_release(&text);
+}
+
+void
+opt_help_line(struct strbuf *out, const char *head, const char *text)
+{
+	if (strlen(head) < 30)
+		strbuf_addf(out, "%-30s", head);
+	else
+		strbuf_addf(out, "%s\n%-30s", head, "");
+	opt_add_wrapped(out, text, 30, 30);
+}
+
+/* The index of value among the words of choices, or -1. */
+static int
+opt_choice_index(const char *choices, const char *value)
+{
+	size_t		n = strlen(value);
+	const char	*p = choices;
+	int		i = 0;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		if (strncmp(p, value, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+			return i;
+		while (*p != ' ' && *p != '\0')
+			p++;
+		i++;
+	}
+	return -1;
+}
+
+/* Store a checked value; it cannot fail. */
+static void
+opt_store(const struct opt_spec *o, char *at, const char *v)
+{
+	long long		 ll;
+	double			 d;
+	int64_t			 ns;
+	uint64_t		 bytes;
+	int			 b;
+
+	switch (o->type) {
+	case OPT_STR:
+		free(*(char **)at);
+		*(char **)at = xstrdup(v);
+		break;
+	case OPT_INT:
+		if (o->max > (double)INT64_MAX)
+			parse_uint64(v, (uint64_t *)at, NULL);
+		else {
+			parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL);
+			if (o->max > (double)INT_MAX)
+				*(int64_t *)at = ll;
+			else
+				*(int *)at = (int)ll;
+		}
+		break;
+	case OPT_FLOAT:
+		parse_double(v, &d, NULL);
+		*(double *)at = d;
+		break;
+	case OPT_BOOL:
+		opt_parse_bool(v, &b);
+		*(int *)at = b;
+		break;
+	case OPT_DURATION:
+		parse_duration(v, &ns, NULL);
+		*(int64_t *)at = ns;
+		break;
+	case OPT_SIZE:
+		parse_size(v, &bytes, NULL);
+		*(uint64_t *)at = bytes;
+		break;
+	case OPT_CHOICE:
+		*(int *)at = opt_choice_index(o->choices, v);
+		break;
+	}
+}
+
+int
+opt_set(const struct opt_spec *o, void *base, const char *value,
+    char **cause)
+{
+	if (opt_check_value(o, value, cause) != 0)
+		return -1;
+	if (o->off1 == 0)
+		BUG("option '%s' has no place to be stored", o->name);
+	opt_store(o, (char *)base + o->off1 - 1, value);
+	if (o->set1 != 0)
+		*(int *)((char *)base + o->set1 - 1) = 1;
+	return 0;
+}
+
+void
+opt_set_defaults(const struct opt_spec *opts, void *base)
+{
+	const struct opt_spec	*o;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		if (o->off1 != 0 && o->def != NULL)
+			opt_store(o, (char *)base + o->off1 - 1, o->def);
+	}
+}
+
+void
+opt_release(const struct opt_spec *opts, void *base)
+{
+	const struct opt_spec	*o;
+	char			**at;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		if (o->off1 != 0 && o->type == OPT_STR) {
+			at = (char **)((char *)base + o->off1 - 1);
+			free(*at);
+			*at = NULL;
+		}
+	}
 }

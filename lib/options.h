@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+struct strbuf;
+
 enum opt_type {
 	OPT_STR,	/* any single word (or any text with OPT_LIST) */
 	OPT_INT,	/* integer within [min, max] */
@@ -32,7 +34,21 @@ struct opt_spec {
 	double		 min, max;	/* 0, 0 = any */
 	const char	*choices;	/* for OPT_CHOICE */
 	const char	*help;
+	/*
+	 * Where opt_set() stores the value in the struct the table fills,
+	 * as OPT_OFF(struct, member); 0 = not stored (read with a getter).
+	 * The member's type follows the option's: OPT_STR char * (owned),
+	 * OPT_INT int (int64_t when max > INT_MAX, uint64_t when it is
+	 * over INT64_MAX), OPT_FLOAT double, OPT_BOOL int, OPT_DURATION
+	 * int64_t nanoseconds, OPT_SIZE uint64_t bytes, OPT_CHOICE int
+	 * (the index of the word in choices).
+	 */
+	size_t		 off1;
+	/* OPT_OFF of an int set to 1 when the key is given, or 0. */
+	size_t		 set1;
 };
+/* A member's place for opt_spec.off1 and .set1. */
+#define OPT_OFF(type, member)	(offsetof(type, member) + 1)
 
 /* One `key = value` as written, with its line in the file. */
 struct kv {
@@ -44,8 +60,21 @@ struct kv {
 /* Check one value against its spec; message without file/line. */
 int		 opt_check_value(const struct opt_spec *o, const char *value,
 		    char **cause);
-/* Print an options table as help text on stdout, one key a line. */
-void		 opt_print_help(const struct opt_spec *opts);
+/*
+ * Check value against o and store it into the struct at base (o->off1).
+ * Message without file/line.
+ */
+int		 opt_set(const struct opt_spec *o, void *base, const char *value,
+		    char **cause);
+/* Store the default of every bound option of a table that has one. */
+void		 opt_set_defaults(const struct opt_spec *opts, void *base);
+/* Free the strings a table stored into the struct at base. */
+void		 opt_release(const struct opt_spec *opts, void *base);
+/* An options table as help text, one key a line (with wrapped help). */
+void		 opt_help(const struct opt_spec *opts, struct strbuf *out);
+/* One line of such help: head ("  key = type"), then text wrapped. */
+void		 opt_help_line(struct strbuf *out, const char *head,
+		    const char *text);
 /* The entry for KEY of a table ending in a NULL name, or NULL. */
 const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
 /* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */

@@ -340,7 +340,7 @@ now_mono_ns(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 int64_t
@@ -349,13 +349,13 @@ now_wall_ns(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 void
 format_wall_time(int64_t wall_ns, char *buf, size_t len)
 {
-	time_t		t = (time_t)(wall_ns / 1000000000);
+	time_t		t = (time_t)(wall_ns / NSEC_PER_SEC);
 	struct tm	tm;
 
 	gmtime_r(&t, &tm);
@@ -584,6 +584,48 @@ parse_size(const char *s, uint64_t *bytes, char **cause)
 		}
 	}
 	return set_cause(cause, "invalid size '%s' (use k, m, g or t)", s);
+}
+
+int
+utf8_valid(const char *text, size_t len, size_t *bad_off)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i = 0, n, k;
+	uint32_t		 c, min;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((s[i] & 0xe0) == 0xc0) {
+			n = 1;
+			c = s[i] & 0x1f;
+			min = 0x80;
+		} else if ((s[i] & 0xf0) == 0xe0) {
+			n = 2;
+			c = s[i] & 0x0f;
+			min = 0x800;
+		} else if ((s[i] & 0xf8) == 0xf0) {
+			n = 3;
+			c = s[i] & 0x07;
+			min = 0x10000;
+		} else
+			goto bad;
+		for (k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				goto bad;
+			c = (c << 6) | (s[i + k] & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			goto bad;
+		i += n + 1;
+	}
+	return 1;
+bad:
+	if (bad_off != NULL)
+		*bad_off = i;
+	return 0;
 }
 
 int

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Time: every duration abbench keeps is in nanoseconds (int64_t). */
+#define NSEC_PER_SEC	INT64_C(1000000000)
+
 /* Exit statuses of abbench (DESIGN.md). */
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* a regression, a failed sample or check */
@@ -125,6 +128,11 @@ int	 str_startswith(const char *s, const char *prefix);
 int	 parse_duration(const char *s, int64_t *ns, char **cause);
 /* Parse a size such as "4k", "1m", "64KiB", "2g" into bytes (1024-based). */
 int	 parse_size(const char *s, uint64_t *bytes, char **cause);
+/*
+ * Is text[0..len) valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF)?
+ * If not, *bad_off (may be NULL) gets the offset of the first bad byte.
+ */
+int	 utf8_valid(const char *text, size_t len, size_t *bad_off);
 /* Decimal digits only (no sign, no blanks), 0 .. 2^64-1. */
 int	 parse_uint64(const char *s, uint64_t *out, char **cause);
 int	 parse_int(const char *s, long long min, long long max, long long *out,

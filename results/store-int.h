@@ -1,7 +1,8 @@
 /*
- * Internals of the results store shared by store.c, store-admin.c and
- * benchfmt-io.c: the struct behind struct store, cached statements, and
- * small helpers around sqlite3 that fill a cause.
+ * Internals of the results store shared by its files (store.c,
+ * store-run.c, store-sample.c, store-admin.c, benchfmt-io.c): the struct
+ * behind struct store, cached statements, and small helpers around sqlite3
+ * that fill a cause.
  */
 #ifndef ABBENCH_STORE_INT_H
 #define ABBENCH_STORE_INT_H
@@ -49,6 +50,9 @@ int	store_run_stmt(struct store *st, sqlite3_stmt *s, const char *what,
 int	store_exec(struct store *st, const char *sql, char **cause);
 /* "WHAT in 'PATH': sqlite3_errmsg" into *cause; returns -1. */
 int	store_db_error(struct store *st, char **cause, const char *what);
+/* Bind text ("" for NULL) / text or NULL, copied (SQLITE_TRANSIENT). */
+void	store_bind_text(sqlite3_stmt *s, int i, const char *t);
+void	store_bind_text_or_null(sqlite3_stmt *s, int i, const char *t);
 /* Column text as a malloc'd string ("" for NULL) or NULL for NULL. */
 char	*store_col_str(sqlite3_stmt *s, int i);
 char	*store_col_str_or_null(sqlite3_stmt *s, int i);

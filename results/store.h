@@ -51,7 +51,11 @@ enum store_open_flags {
 struct store	*store_open(const char *path, int flags, char **cause);
 void		 store_close(struct store *st);
 const char	*store_path(const struct store *st);
-/* For callers that need a query the API does not have (read only). */
+/*
+ * The SQLite handle behind st, for tests that inspect or damage the file
+ * itself. Everything else goes through the functions of this header: SQL
+ * lives in results/ only (tests/integration/t0010-layout.sh checks it).
+ */
 struct sqlite3	*store_db(struct store *st);
 
 /* Run statuses. */
@@ -103,8 +107,6 @@ int	store_run_set_status(struct store *st, int64_t run_id,
 /* The pid of the abbench process running it (resume updates it). */
 int	store_run_set_pid(struct store *st, int64_t run_id, int64_t pid,
 	    char **cause);
-/* True for one of the RUN_* statuses. */
-int	store_run_status_valid(const char *status);
 /* Config lines: arm NULL or "" for the whole run. Replaces an old value. */
 int	store_config_set(struct store *st, int64_t run_id, const char *arm,
 	    const char *key, const char *value, char **cause);

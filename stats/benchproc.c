@@ -157,12 +157,6 @@ bp_parser_pool(struct bp_parser *p)
 	return p->pool;
 }
 
-const char *
-bp_empty(struct bp_parser *p)
-{
-	return p->empty;
-}
-
 static const char *
 bp_intern(struct bp_parser *p, const char *s, size_t len)
 {

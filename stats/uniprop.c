@@ -81,23 +81,6 @@ uni_encode(uint32_t r, char *buf)
 	return 4;
 }
 
-size_t
-uni_count(const char *s, size_t len)
-{
-	size_t	i = 0, n, count = 0;
-
-	while (i < len) {
-		if ((unsigned char)s[i] < 0x80)
-			i++;
-		else {
-			uni_decode(s + i, len - i, &n);
-			i += n;
-		}
-		count++;
-	}
-	return count;
-}
-
 static unsigned
 uni_flags(uint32_t r)
 {

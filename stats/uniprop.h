@@ -53,8 +53,6 @@ uint32_t	uni_simple_fold(uint32_t r);
 uint32_t	uni_decode(const char *s, size_t len, size_t *n);
 /* Append the UTF-8 encoding of r to buf (4 bytes room); returns length. */
 size_t		uni_encode(uint32_t r, char *buf);
-/* Number of runes (Go utf8.RuneCountInString). */
-size_t		uni_count(const char *s, size_t len);
 
 int		uni_is_space(uint32_t r);
 int		uni_is_lower(uint32_t r);

@@ -252,36 +252,3 @@ lcmem_cmdline_match(const char *buf, size_t len, const char *name,
 	}
 	return 0;
 }
-
-long
-lcmem_find_proc(const char *name, const char *key)
-{
-	DIR		*d;
-	struct dirent	*de;
-	long		 best = -1, pid;
-	char		 path[64], buf[8192];
-	FILE		*f;
-	size_t		 n;
-
-	if ((d = opendir("/proc")) == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		pid = strtol(de->d_name, NULL, 10);
-		snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
-		if ((f = fopen(path, "r")) == NULL)
-			continue;
-		n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		if (n == 0)
-			continue;
-		if (buf[n - 1] != '\0')
-			buf[n++] = '\0';	/* truncated: close the last */
-		if (lcmem_cmdline_match(buf, n, name, key) &&
-		    (best == -1 || pid < best))
-			best = pid;
-	}
-	closedir(d);
-	return best;
-}

@@ -63,12 +63,5 @@ int		 lcmem_proc_read(long pid, struct lcmem_proc *p, char **cause);
  */
 int		 lcmem_cmdline_match(const char *buf, size_t len,
 		    const char *name, const char *key);
-/*
- * Find the host pid of the process whose argv[0] is name ("runsc-gofer",
- * "runsc-sandbox") and one of whose arguments contains key (a container
- * id, or a bundle path that contains it). -1 when none; the lowest pid
- * when several match.
- */
-long		 lcmem_find_proc(const char *name, const char *key);
 
 #endif

@@ -57,6 +57,26 @@ lc_workdir(struct run_ctx *ctx, struct workload *wl, char **cause)
 	return dir;
 }
 
+int64_t
+lc_call_ns(const struct run_ctx *ctx, int64_t cap)
+{
+	int64_t	left;
+
+	if (ctx == NULL || ctx->deadline_ns <= 0)
+		return cap;
+	left = ctx->deadline_ns - now_mono_ns();
+	if (left < 1000000)
+		left = 1000000;
+	return left < cap ? left : cap;
+}
+
+int
+lc_past_deadline(const struct run_ctx *ctx)
+{
+	return ctx != NULL && ctx->deadline_ns > 0 &&
+	    now_mono_ns() >= ctx->deadline_ns;
+}
+
 char *
 lc_new_id(struct run_ctx *ctx, struct workload *wl, const char *tag)
 {
@@ -201,8 +221,8 @@ lc_sleep(struct run_ctx *ctx, int64_t ns)
 		step = end - now;
 		if (step > 100000000LL)
 			step = 100000000LL;
-		ts.tv_sec = (time_t)(step / 1000000000LL);
-		ts.tv_nsec = (long)(step % 1000000000LL);
+		ts.tv_sec = (time_t)(step / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(step % NSEC_PER_SEC);
 		nanosleep(&ts, NULL);
 	}
 	return 0;

@@ -71,6 +71,13 @@ void		 lc_idle_cmd(const struct workload *wl,
 /* Sleep up to ns, returning early (-1) when the run must stop or the
  * sample's deadline comes first. */
 int		 lc_sleep(struct run_ctx *ctx, int64_t ns);
+/*
+ * How long one runtime or docker call of the sample may take: what is
+ * left of the sample's timeout, at most cap (the call's own limit).
+ */
+int64_t		 lc_call_ns(const struct run_ctx *ctx, int64_t cap);
+/* Has the sample's timeout passed (a failed call was cut by it)? */
+int		 lc_past_deadline(const struct run_ctx *ctx);
 
 /* Option entries every lifecycle workload takes. */
 #define LC_NAME_TAGS_OPT \

@@ -24,20 +24,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/util.h"
+
 static long long
 now_ns(void)
 {
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return (long long)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* Run argv with a timeout; 0 on exit status 0. */
 static int
 run(char **argv, int timeout_s, char *why, size_t whylen)
 {
-	long long	deadline = now_ns() + (long long)timeout_s * 1000000000LL;
+	long long	deadline = now_ns() + (long long)timeout_s * NSEC_PER_SEC;
 	pid_t		pid, r;
 	int		status;
 

@@ -312,8 +312,10 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	double	taken = num_after(out, "Time taken for tests:");
 	double	done = num_after(out, "Complete requests:");
 	double	failed = num_after(out, "Failed requests:");
-	double	mean = NAN;
-	const char *p;
+	/* "Time per request: 0.416 [ms] (mean)": the first such line is the
+	 * mean latency one client sees (ab's Total row is in whole ms,
+	 * 0 for fast requests). */
+	double	mean = num_after(out, "Time per request:");
 
 	(void)err;
 	if (isnan(rps) || isnan(taken) || isnan(done) || done <= 0)
@@ -322,19 +324,6 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	if (!isnan(failed) && failed > 0)
 		return set_cause(cause, "ab: %.0f of %.0f requests failed",
 		    failed, done);
-	/* Connection Times (ms) "Total:  min mean [+/-sd] median max" */
-	if ((p = strstr(out, "\nTotal:")) != NULL) {
-		char	*e;
-
-		p += 7;
-		(void)strtod(p, &e);		/* min */
-		if (e != p) {
-			p = e;
-			mean = strtod(p, &e);
-			if (e == p)
-				mean = NAN;
-		}
-	}
 	sample_result_add(o->res, o->name, "sec/op", taken / done);
 	sample_result_add(o->res, o->name, "requests_per_second.QPS", rps);
 	if (!isnan(mean))

@@ -111,7 +111,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	    oci_start(p, NULL, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    1000000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -132,7 +132,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		goto done;
 	}
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "restored-settle",
-	    500000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -210,7 +210,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (ex->start(ctx, &spec, &p, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    1000000000LL)) == -1) {
+	    WL_TABLE_DEFAULT)) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -221,7 +221,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	args[3] = cp;
 	args[4] = NULL;
 	t0 = now_mono_ns();
-	if (exec_docker_cli((char *const *)args, EXEC_DOCKER_TIMEOUT_NS,
+	if (exec_docker_cli((char *const *)args, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS),
 	    NULL, cause) == -1)
 		goto done;
 	t1 = now_mono_ns() - t0;
@@ -234,7 +234,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	{
 		const char	*w[] = { "wait", exec_docker_name(p), NULL };
 
-		if (exec_docker_cli((char *const *)w, EXEC_DOCKER_TIMEOUT_NS,
+		if (exec_docker_cli((char *const *)w, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS),
 		    NULL, cause) == -1)
 			goto done;
 	}
@@ -247,7 +247,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	for (tries = 0;; tries++) {
 		t2 = now_mono_ns();
 		if (exec_docker_cli((char *const *)args,
-		    EXEC_DOCKER_TIMEOUT_NS, NULL, &c2) == 0)
+		    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, &c2) == 0)
 			break;
 		if (tries == 2 || strstr(c2, "already exists") == NULL) {
 			set_cause(cause, "%s", c2);
@@ -256,7 +256,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		}
 		free(c2);
 		c2 = NULL;
-		if (lc_sleep(ctx, 1000000000LL) == -1) {
+		if (lc_sleep(ctx, NSEC_PER_SEC) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}
@@ -270,7 +270,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		char		*text;
 
 		if (exec_docker_cli((char *const *)ins,
-		    EXEC_DOCKER_TIMEOUT_NS, &out_s, cause) == -1)
+		    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), &out_s, cause) == -1)
 			goto done;
 		if (!str_startswith(out_s, "true")) {
 			set_cause(cause, "restored container '%s' is not "
@@ -279,7 +279,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		}
 		pid = strtol(out_s + 5, NULL, 10);
 		if (lc_sleep(ctx, workload_get_duration(wl, arm,
-		    "restored-settle", 500000000LL)) == -1) {
+		    "restored-settle", WL_TABLE_DEFAULT)) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}
@@ -316,7 +316,8 @@ ckpt_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (ckpt_oci(ctx, wl, arm, out, &cause) == -1 ||
 	    (workload_get_bool(wl, arm, "docker", 0) &&
 	    ckpt_docker(ctx, wl, arm, out, &cause) == -1))
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		sample_result_fail(out, lc_past_deadline(ctx) ?
+		    SAMPLE_STATUS_TIMEOUT : SAMPLE_STATUS_FAILED, "%s", cause);
 	free(cause);
 }
 

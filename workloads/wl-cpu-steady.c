@@ -35,13 +35,13 @@
 #include "workloads/workload.h"
 
 #define SANDBOX_BIN_DIR		"/abbench-cpu"
-#define COLLECT_TIMEOUT_NS	(20 * 1000000000LL)
+#define COLLECT_TIMEOUT_NS	(20 * NSEC_PER_SEC)
 /* One read of a running sandbox's output. */
-#define LOGS_TIMEOUT_NS		(60 * 1000000000LL)
-#define PERF_TIMEOUT_NS		(10 * 1000000000LL)
+#define LOGS_TIMEOUT_NS		(60 * NSEC_PER_SEC)
+#define PERF_TIMEOUT_NS		(10 * NSEC_PER_SEC)
 
 /* How long a sandbox may take to appear in its cgroup. */
-#define STEADY_CGROUP_WAIT_NS	(30 * 1000000000LL)
+#define STEADY_CGROUP_WAIT_NS	(30 * NSEC_PER_SEC)
 
 static const struct opt_spec steady_opts[] = {
 	{ "program", OPT_STR, OPT_LIST, "burner", 0, 0, NULL,
@@ -75,10 +75,11 @@ static const struct opt_spec steady_opts[] = {
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
 	    "for runsc, else self" },
-	{ "overhead-floor", OPT_FLOAT, 0, "0.005", 0, 4096, NULL,
-	    "overhead/app-cpu is not reported when the application used "
-	    "less CPU than this (in CPUs) over the window: a ratio over a "
-	    "near-zero denominator is noise (Getppid under ptrace)" },
+	{ "overhead-floor", OPT_FLOAT, 0, "0.02", 0, 1, NULL,
+	    "overhead/app-cpu is not reported when the application's CPU "
+	    "is below this fraction of the sandbox's CPU (0.02: a ratio "
+	    "above 49): the ratio then measures the noise of a near-zero "
+	    "denominator (Getppid under ptrace: ~1%)" },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
 	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
@@ -341,8 +342,8 @@ steady_sleep_until(struct run_ctx *ctx, int64_t t)
 		step = t - now;
 		if (step > 200000000)
 			step = 200000000;
-		ts.tv_sec = (now + step) / 1000000000;
-		ts.tv_nsec = (now + step) % 1000000000;
+		ts.tv_sec = (now + step) / NSEC_PER_SEC;
+		ts.tv_nsec = (now + step) % NSEC_PER_SEC;
 		(void)clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL);
 	}
 	return run_should_stop(ctx) ? -1 : 0;
@@ -413,7 +414,7 @@ steady_stub_user(const char *dir, uint64_t *ns, char **cause)
 		free(st);
 	}
 	free(text);
-	*ns = hz > 0 ? ticks * (1000000000ULL / (uint64_t)hz) : 0;
+	*ns = hz > 0 ? ticks * ((uint64_t)NSEC_PER_SEC / (uint64_t)hz) : 0;
 	return 0;
 }
 
@@ -497,287 +498,335 @@ steady_collect(struct run_ctx *ctx, const struct exec_ops *ex,
 	return 0;
 }
 
-static void
-steady_sample(struct run_ctx *ctx, struct workload *wl,
-    const struct arm *arm, struct sample_result *out)
-{
-	struct steady_priv	*sp = wl->priv;
-	const struct exec_ops	*ex = wl->exec;
+/* One sample of cpu-steady, from setup through measure to collect. */
+struct steady_run {
+	struct run_ctx		*ctx;
+	struct workload		*wl;
+	const struct arm	*arm;
+	struct steady_priv	*sp;
+	const struct exec_ops	*ex;
 	struct quota		 q;
-	struct sandbox		*sb = NULL;
-	struct strvec		 prog = STRVEC_INIT, argv = STRVEC_INIT;
-	struct exec_spec	 spec;
-	struct exec_mount	 mnt;
-	struct cpuwork_window	 w;
-	struct cpuwork_metrics	 m;
-	double			 ofloor;
-	struct child		 perf;
+	int			 have_q;
 	enum quota_mode		 mode;
-	char			*cause = NULL, *name = NULL, *hostdir = NULL;
-	char			 tag[32];
-	const char		*pdir, *s;
-	long			 vcpus = steady_vcpus(), n = 1;
-	double			 cpus, perf_count = -1;
-	int64_t			 warmup, window, every, period, t0, t1;
-	int64_t			 perf_start = 0, perf_end = 0;
-	uint64_t		 ctxt0 = 0, ctxt1 = 0;
-	int			 version = cgrp_version(), have_q = 0;
-	int			 perf_running = 0, stub;
-	size_t			 i, j, started = 0;
+	long			 n;		/* sandboxes */
+	double			 cpus;
+	int			 stub;		/* app CPU from the stub */
+	int			 version;	/* cgroup v1 or v2 */
+	int64_t			 warmup, window, every, period;
+	int64_t			 t0, t1;	/* the window, wall clock */
+	struct strvec		 argv;		/* the program in a sandbox */
+	struct exec_mount	 mnt;		/* its directory, if bound */
+	char			*hostdir;
+	struct sandbox		*sb;
+	size_t			 started;
+	struct child		 perf;
+	char			*perf_argv[10];
+	char			 perf_secs[32];
+	int			 perf_running;
+	int64_t			 perf_start, perf_end;
+	double			 perf_count;
+	uint64_t		 ctxt0, ctxt1;
+	char			*name;		/* the benchmark */
+};
 
-	memset(&q, 0, sizeof q);
-	memset(&w, 0, sizeof w);
-	memset(&perf, 0, sizeof perf);
-	if (sp == NULL && steady_prepare(ctx, wl, &cause) == -1)
-		goto fail;
-	sp = wl->priv;
+/* Setup: the sample's keys, its name and the quota cgroups. */
+static int
+steady_setup(struct steady_run *r, char **cause)
+{
+	struct workload		*wl = r->wl;
+	const struct arm	*arm = r->arm;
+	const char		*s;
+	long			 vcpus = steady_vcpus();
+	char			 tag[32];
+
 	if (steady_parse_sandboxes(workload_get(wl, arm, "sandboxes"), vcpus,
-	    &n, &cause) == -1 ||
-	    quota_mode_parse(workload_get(wl, arm, "quota"), &mode,
-	    &cause) == -1)
-		goto fail;
-	cpus = workload_get_float(wl, arm, "cpu", 0);
-	warmup = workload_get_duration(wl, arm, "warmup", 5000000000LL);
-	window = workload_get_duration(wl, arm, "window", 15000000000LL);
-	every = workload_get_duration(wl, arm, "report-every", 1000000000LL);
-	period = workload_get_duration(wl, arm, "period", 100000000LL);
-	if (every < 10000000)
-		every = 10000000;
-	window = (window + every - 1) / every * every;
-	name = steady_name(wl, arm, sp->preset, vcpus, n, cpus);
+	    &r->n, cause) == -1 ||
+	    quota_mode_parse(workload_get(wl, arm, "quota"), &r->mode,
+	    cause) == -1)
+		return -1;
+	r->cpus = workload_get_float(wl, arm, "cpu", 0);
+	r->warmup = workload_get_duration(wl, arm, "warmup", WL_TABLE_DEFAULT);
+	r->window = workload_get_duration(wl, arm, "window", WL_TABLE_DEFAULT);
+	r->every = workload_get_duration(wl, arm, "report-every",
+	    WL_TABLE_DEFAULT);
+	r->period = workload_get_duration(wl, arm, "period", WL_TABLE_DEFAULT);
+	if (r->every < 10000000)
+		r->every = 10000000;
+	r->window = (r->window + r->every - 1) / r->every * r->every;
+	r->name = steady_name(wl, arm, r->sp->preset, vcpus, r->n, r->cpus);
 	s = workload_get(wl, arm, "app-cpu");
-	stub = strcmp(s, "stub-user") == 0 || (strcmp(s, "auto") == 0 &&
-	    (ex->caps & EXEC_CONTAINER) && arm->runtime != NULL &&
+	r->stub = strcmp(s, "stub-user") == 0 || (strcmp(s, "auto") == 0 &&
+	    (r->ex->caps & EXEC_CONTAINER) && arm->runtime != NULL &&
 	    strstr(arm->runtime, "runsc") != NULL);
 
-	snprintf(tag, sizeof tag, "cs%d",
-	    ctx->entry != NULL ? ctx->entry->idx : (int)sp->samples);
-	sp->samples++;
-	if (quota_setup(ctx, &q, mode, cpus, period / 1000, (size_t)n, tag,
-	    &cause) == -1)
-		goto fail;
-	have_q = 1;
+	snprintf(tag, sizeof tag, "cs%d", r->ctx->entry != NULL ?
+	    r->ctx->entry->idx : (int)r->sp->samples);
+	r->sp->samples++;
+	if (quota_setup(r->ctx, &r->q, r->mode, r->cpus, r->period / 1000,
+	    (size_t)r->n, tag, cause) == -1)
+		return -1;
+	r->have_q = 1;
+	return 0;
+}
 
-	/* argv: the program inside the sandbox, its flags, -d and -i. */
-	workload_get_words(wl, arm, "program", &prog);
-	pdir = workload_get(wl, arm, "program-dir");
-	memset(&mnt, 0, sizeof mnt);
-	if (!(ex->caps & EXEC_CONTAINER))
-		strvec_push(&argv, sp->host_path);
+/* Setup: argv of the program inside a sandbox, its flags, -d and -i. */
+static void
+steady_argv(struct steady_run *r)
+{
+	const struct steady_preset	*preset = r->sp->preset;
+	struct strvec			 prog = STRVEC_INIT;
+	const char			*pdir;
+	size_t				 i;
+
+	workload_get_words(r->wl, r->arm, "program", &prog);
+	pdir = workload_get(r->wl, r->arm, "program-dir");
+	memset(&r->mnt, 0, sizeof r->mnt);
+	if (!(r->ex->caps & EXEC_CONTAINER))
+		strvec_push(&r->argv, r->sp->host_path);
 	else if (pdir != NULL)
-		strvec_pushf(&argv, "%s/%s", pdir, sp->preset->prog);
+		strvec_pushf(&r->argv, "%s/%s", pdir, preset->prog);
 	else {
-		hostdir = xstrdup(sp->host_path);
-		*strrchr(hostdir, '/') = '\0';
-		mnt.type = "bind";
-		mnt.source = hostdir;
-		mnt.target = SANDBOX_BIN_DIR;
-		mnt.options = "ro";
-		strvec_pushf(&argv, "%s/%s", SANDBOX_BIN_DIR,
-		    sp->preset->prog);
+		r->hostdir = xstrdup(r->sp->host_path);
+		*strrchr(r->hostdir, '/') = '\0';
+		r->mnt.type = "bind";
+		r->mnt.source = r->hostdir;
+		r->mnt.target = SANDBOX_BIN_DIR;
+		r->mnt.options = "ro";
+		strvec_pushf(&r->argv, "%s/%s", SANDBOX_BIN_DIR, preset->prog);
 	}
-	for (i = 0; sp->preset->args[i] != NULL; i++)
-		strvec_push(&argv, sp->preset->args[i]);
+	for (i = 0; preset->args[i] != NULL; i++)
+		strvec_push(&r->argv, preset->args[i]);
 	for (i = 1; i < prog.n; i++)
-		strvec_push(&argv, prog.v[i]);
+		strvec_push(&r->argv, prog.v[i]);
 	/* A safety net: every program ends by itself a minute after the
 	 * window would end if all went slowly. */
-	strvec_push(&argv, "-d");
-	strvec_pushf(&argv, "%.3f", (double)(warmup + window) / 1e9 +
-	    60.0 + 2.0 * (double)n);
-	strvec_push(&argv, "-i");
-	strvec_pushf(&argv, "%.3f", (double)every / 1e6);
+	strvec_push(&r->argv, "-d");
+	strvec_pushf(&r->argv, "%.3f", (double)(r->warmup + r->window) / 1e9 +
+	    60.0 + 2.0 * (double)r->n);
+	strvec_push(&r->argv, "-i");
+	strvec_pushf(&r->argv, "%.3f", (double)r->every / 1e6);
+	strvec_clear(&prog);
+}
 
-	sb = xcalloc((size_t)n, sizeof *sb);
-	for (i = 0; i < (size_t)n; i++) {
-		workload_spec_init(&spec, wl, arm, argv.v);
+/* Setup: start the sandboxes and find the cgroups to read. */
+static int
+steady_start(struct steady_run *r, char **cause)
+{
+	struct exec_spec	 spec;
+	struct sandbox		*sb;
+	size_t			 i;
+
+	r->sb = xcalloc((size_t)r->n, sizeof *r->sb);
+	for (i = 0; i < (size_t)r->n; i++) {
+		workload_spec_init(&spec, r->wl, r->arm, r->argv.v);
 		spec.capture = 1;
 		spec.detach = 1;
-		if (mnt.type != NULL) {
-			spec.mounts = &mnt;
+		if (r->mnt.type != NULL) {
+			spec.mounts = &r->mnt;
 			spec.nmounts = 1;
 		}
-		quota_apply_spec(&q, i, &spec);
-		if (ex->start(ctx, &spec, &sb[i].proc, &cause) == -1) {
+		quota_apply_spec(&r->q, i, &spec);
+		if (r->ex->start(r->ctx, &spec, &r->sb[i].proc, cause) == -1) {
 			char	*c = xasprintf("sandbox %zu of %ld: %s", i + 1,
-			    n, cause);
+			    r->n, *cause);
 
-			free(cause);
-			cause = c;
-			goto fail;
+			free(*cause);
+			*cause = c;
+			return -1;
 		}
-		started++;
-		if (run_should_stop(ctx)) {
-			cause = xstrdup("interrupted");
-			goto fail;
-		}
+		r->started++;
+		if (run_should_stop(r->ctx))
+			return set_cause(cause, "interrupted");
 	}
-	for (i = 0; i < (size_t)n; i++) {
+	for (i = 0; i < (size_t)r->n; i++) {
 		/*
 		 * An executor that starts asynchronously (oci's `run`) has
 		 * a cgroup only once the runtime has made the container.
 		 */
 		int64_t	until = now_mono_ns() + STEADY_CGROUP_WAIT_NS;
 
+		sb = &r->sb[i];
 		for (;;) {
-			sb[i].usage_dir = ex->cgroup_dir(sb[i].proc,
-			    version == 2 ? NULL : "cpuacct");
-			sb[i].cpu_dir = ex->cgroup_dir(sb[i].proc,
-			    version == 2 ? NULL : "cpu");
-			if ((sb[i].usage_dir != NULL &&
-			    sb[i].cpu_dir != NULL) || now_mono_ns() > until ||
-			    run_should_stop(ctx))
+			sb->usage_dir = r->ex->cgroup_dir(sb->proc,
+			    r->version == 2 ? NULL : "cpuacct");
+			sb->cpu_dir = r->ex->cgroup_dir(sb->proc,
+			    r->version == 2 ? NULL : "cpu");
+			if ((sb->usage_dir != NULL && sb->cpu_dir != NULL) ||
+			    now_mono_ns() > until || run_should_stop(r->ctx))
 				break;
-			free(sb[i].usage_dir);
-			free(sb[i].cpu_dir);
-			sb[i].usage_dir = sb[i].cpu_dir = NULL;
+			free(sb->usage_dir);
+			free(sb->cpu_dir);
+			sb->usage_dir = sb->cpu_dir = NULL;
 			usleep(20000);
 		}
-		if (sb[i].usage_dir == NULL || sb[i].cpu_dir == NULL) {
-			cause = xasprintf("sandbox %zu of %ld: no cgroup (did "
-			    "it exit?)", i + 1, n);
-			goto fail;
-		}
-		if (quota_fix_leaf(&q, sb[i].cpu_dir, &cause) == -1)
-			goto fail;
-		sb[i].thr_dir = quota_throttle_dir(&q, i, sb[i].cpu_dir);
+		if (sb->usage_dir == NULL || sb->cpu_dir == NULL)
+			return set_cause(cause, "sandbox %zu of %ld: no cgroup "
+			    "(did it exit?)", i + 1, r->n);
+		if (quota_fix_leaf(&r->q, sb->cpu_dir, cause) == -1)
+			return -1;
+		sb->thr_dir = quota_throttle_dir(&r->q, i, sb->cpu_dir);
 	}
+	return 0;
+}
+
+/* Measure: perf stat -a over the window, when asked for. */
+static int
+steady_perf_start(struct steady_run *r, char **cause)
+{
+	static const char *const argv[] = { "perf", "stat", "-x,", "-e",
+	    "context-switches", "-a", "--", "sleep" };
+	size_t			 i;
+
+	for (i = 0; i < ARRAY_SIZE(argv); i++)
+		r->perf_argv[i] = (char *)argv[i];
+	snprintf(r->perf_secs, sizeof r->perf_secs, "%.3f",
+	    (double)r->window / 1e9);
+	r->perf_argv[i++] = r->perf_secs;
+	r->perf_argv[i] = NULL;
+	r->perf.argv = r->perf_argv;
+	r->perf.flags = SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
+	r->perf_start = now_mono_ns();
+	if (spawn_start(&r->perf, cause) == -1)
+		return -1;
+	r->perf_running = 1;
+	return 0;
+}
+
+/* Measure: wait out the warm-up, read at t0 and at t1, collect output. */
+static int
+steady_measure(struct steady_run *r, char **cause)
+{
+	struct run_ctx	*ctx = r->ctx;
+	size_t		 n = (size_t)r->n;
 
 	/* The window: whole report intervals after the warm-up. */
-	t0 = (now_wall_ns() + warmup + every - 1) / every * every;
-	t1 = t0 + window;
-	if (ctx->deadline_ns > 0 && now_mono_ns() + (t1 - now_wall_ns()) +
-	    COLLECT_TIMEOUT_NS > ctx->deadline_ns) {
-		cause = xasprintf("the sample's timeout is too short for "
-		    "warmup + window (%.1fs)", (double)(t1 - now_wall_ns()) /
-		    1e9);
-		goto fail;
+	r->t0 = (now_wall_ns() + r->warmup + r->every - 1) / r->every *
+	    r->every;
+	r->t1 = r->t0 + r->window;
+	if (ctx->deadline_ns > 0 && now_mono_ns() + (r->t1 - now_wall_ns()) +
+	    COLLECT_TIMEOUT_NS > ctx->deadline_ns)
+		return set_cause(cause, "the sample's timeout is too short "
+		    "for warmup + window (%.1fs)",
+		    (double)(r->t1 - now_wall_ns()) / 1e9);
+	if (steady_sleep_until(ctx, r->t0) == -1)
+		return set_cause(cause, "interrupted");
+	if (steady_read_ctxt(&r->ctxt0, cause) == -1 ||
+	    steady_read_all(r->sb, n, r->version, 0, r->stub, cause) == -1)
+		return -1;
+	if (r->sp->perf && steady_perf_start(r, cause) == -1)
+		return -1;
+	if (steady_sleep_until(ctx, r->t1) == -1)
+		return set_cause(cause, "interrupted");
+	if (steady_read_all(r->sb, n, r->version, 1, r->stub, cause) == -1 ||
+	    steady_read_ctxt(&r->ctxt1, cause) == -1)
+		return -1;
+	if (r->perf_running) {
+		if (spawn_wait(&r->perf, now_mono_ns() + PERF_TIMEOUT_NS,
+		    cause) == -1)
+			return -1;
+		r->perf_end = r->perf.end_ns;
+		r->perf_running = 0;
+		if (!r->perf.timed_out && r->perf.status == 0 &&
+		    r->perf.err.buf && cpuwork_perf_count(r->perf.err.buf,
+		    "context-switches", &r->perf_count) == -1)
+			r->perf_count = -1;
 	}
-	if (steady_sleep_until(ctx, t0) == -1) {
-		cause = xstrdup("interrupted");
-		goto fail;
-	}
-	if (steady_read_ctxt(&ctxt0, &cause) == -1 ||
-	    steady_read_all(sb, (size_t)n, version, 0, stub,
-	    &cause) == -1)
-		goto fail;
-	if (sp->perf) {
-		char		*pargv[10];
-		char		 secs[32];
+	return steady_collect(ctx, r->ex, r->sb, n, r->t1, cause);
+}
 
-		snprintf(secs, sizeof secs, "%.3f", (double)window / 1e9);
-		pargv[0] = "perf";
-		pargv[1] = "stat";
-		pargv[2] = "-x,";
-		pargv[3] = "-e";
-		pargv[4] = "context-switches";
-		pargv[5] = "-a";
-		pargv[6] = "--";
-		pargv[7] = "sleep";
-		pargv[8] = secs;
-		pargv[9] = NULL;
-		perf.argv = pargv;
-		perf.flags = SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
-		perf_start = now_mono_ns();
-		if (spawn_start(&perf, &cause) == -1)
-			goto fail;
-		perf_running = 1;
-	}
-	if (steady_sleep_until(ctx, t1) == -1) {
-		cause = xstrdup("interrupted");
-		goto fail;
-	}
-	if (steady_read_all(sb, (size_t)n, version, 1, stub,
-	    &cause) == -1 ||
-	    steady_read_ctxt(&ctxt1, &cause) == -1)
-		goto fail;
-	if (perf_running) {
-		if (spawn_wait(&perf, now_mono_ns() + PERF_TIMEOUT_NS,
-		    &cause) == -1)
-			goto fail;
-		perf_end = perf.end_ns;
-		perf_running = 0;
-		if (!perf.timed_out && perf.status == 0 && perf.err.buf &&
-		    cpuwork_perf_count(perf.err.buf, "context-switches",
-		    &perf_count) == -1)
-			perf_count = -1;
-	}
-	if (steady_collect(ctx, ex, sb, (size_t)n, t1, &cause) == -1)
-		goto fail;
+/* Collect: one sandbox's share of the window into w. */
+static int
+steady_sum_one(struct steady_run *r, size_t i, struct cpuwork_window *w,
+    char **cause)
+{
+	struct sandbox			*sb = &r->sb[i];
+	struct cpuwork_report		*rep = NULL;
+	const struct cpuwork_report	*a0, *a1;
+	size_t				 nr = 0;
+	uint64_t			 d;
 
-	/* Sum the window over the sandboxes. */
-	w.window_ns = t1 - t0;
-	w.perf_ctxsw = perf_count;
-	w.perf_window_ns = perf_end - perf_start;
-	if (cpuwork_delta(ctxt0, ctxt1, &w.ctxt) == -1) {
-		cause = xstrdup("/proc/stat ctxt went backwards");
-		goto fail;
-	}
-	for (i = 0; i < (size_t)n; i++) {
-		struct cpuwork_report		*r = NULL;
-		const struct cpuwork_report	*a0, *a1;
-		size_t				 nr = 0;
-		uint64_t			 d;
+	if (cpuwork_parse_output(sb->out ? sb->out : "", sb->outlen, &rep,
+	    &nr, cause) == -1)
+		return -1;
+	if (cpuwork_at(rep, nr, r->t0, &a0, NULL) == -1 ||
+	    cpuwork_at(rep, nr, r->t1, &a1, NULL) == -1 ||
+	    a1->units < a0->units || a1->cpu_ns < a0->cpu_ns) {
+		char	*tail = last_lines(sb->out ? sb->out : "",
+		    sb->outlen, 2);
 
-		if (cpuwork_parse_output(sb[i].out ? sb[i].out : "",
-		    sb[i].outlen, &r, &nr, &cause) == -1)
-			goto fail;
-		if (cpuwork_at(r, nr, t0, &a0, NULL) == -1 ||
-		    cpuwork_at(r, nr, t1, &a1, NULL) == -1 ||
-		    a1->units < a0->units || a1->cpu_ns < a0->cpu_ns) {
-			char	*tail = last_lines(sb[i].out ? sb[i].out : "",
-			    sb[i].outlen, 2);
-
-			cause = xasprintf("sandbox %zu of %ld: '%s' did not "
-			    "report across the window (%zu reports; last "
-			    "output: %s)", i + 1, n, sp->preset->prog, nr,
-			    *tail ? strtrim(tail) : "none");
-			free(tail);
-			free(r);
-			goto fail;
-		}
-		w.units += (double)(a1->units - a0->units);
-		if (!stub)
-			w.app_cpu_ns += (double)(a1->cpu_ns - a0->cpu_ns);
-		free(r);	/* a0 and a1 point into it */
-		if (stub && cpuwork_delta(sb[i].stub_user[0],
-		    sb[i].stub_user[1], &d) == 0)
-			w.app_cpu_ns += (double)d;
-		if (cpuwork_delta(sb[i].usage[0], sb[i].usage[1], &d) == -1) {
-			cause = xasprintf("sandbox %zu: cgroup CPU usage went "
-			    "backwards", i + 1);
-			goto fail;
-		}
-		w.sandbox_cpu_ns += (double)d;
-		/* A parent or leaf per sandbox: each counted once. */
-		if (sb[i].thr_dir != NULL) {
-			if (cpuwork_delta(sb[i].thr[0].nr_periods,
-			    sb[i].thr[1].nr_periods, &d) == 0)
-				w.nr_periods += d;
-			if (cpuwork_delta(sb[i].thr[0].nr_throttled,
-			    sb[i].thr[1].nr_throttled, &d) == 0)
-				w.nr_throttled += d;
-			if (cpuwork_delta(sb[i].thr[0].throttled_ns,
-			    sb[i].thr[1].throttled_ns, &d) == 0)
-				w.throttled_ns += d;
-		}
+		set_cause(cause, "sandbox %zu of %ld: '%s' did not report "
+		    "across the window (%zu reports; last output: %s)", i + 1,
+		    r->n, r->sp->preset->prog, nr,
+		    *tail ? strtrim(tail) : "none");
+		free(tail);
+		free(rep);
+		return -1;
 	}
-	if (cpuwork_compute(&w, &m, &cause) == -1)
-		goto fail;
-	ofloor = workload_get_float(wl, arm, "overhead-floor", 0.005);
-	if (m.app_cpus >= ofloor)
+	w->units += (double)(a1->units - a0->units);
+	if (!r->stub)
+		w->app_cpu_ns += (double)(a1->cpu_ns - a0->cpu_ns);
+	free(rep);	/* a0 and a1 point into it */
+	if (r->stub && cpuwork_delta(sb->stub_user[0], sb->stub_user[1],
+	    &d) == 0)
+		w->app_cpu_ns += (double)d;
+	if (cpuwork_delta(sb->usage[0], sb->usage[1], &d) == -1)
+		return set_cause(cause, "sandbox %zu: cgroup CPU usage went "
+		    "backwards", i + 1);
+	w->sandbox_cpu_ns += (double)d;
+	/* A parent or leaf per sandbox: each counted once. */
+	if (sb->thr_dir != NULL) {
+		if (cpuwork_delta(sb->thr[0].nr_periods, sb->thr[1].nr_periods,
+		    &d) == 0)
+			w->nr_periods += d;
+		if (cpuwork_delta(sb->thr[0].nr_throttled,
+		    sb->thr[1].nr_throttled, &d) == 0)
+			w->nr_throttled += d;
+		if (cpuwork_delta(sb->thr[0].throttled_ns,
+		    sb->thr[1].throttled_ns, &d) == 0)
+			w->throttled_ns += d;
+	}
+	return 0;
+}
+
+/* Collect: the window summed over the sandboxes, as metrics. */
+static int
+steady_report(struct steady_run *r, struct sample_result *out, char **cause)
+{
+	struct cpuwork_window	 w;
+	struct cpuwork_metrics	 m;
+	const char		*name = r->name;
+	double			 ofloor;
+	size_t			 i;
+
+	memset(&w, 0, sizeof w);
+	w.window_ns = r->t1 - r->t0;
+	w.perf_ctxsw = r->perf_count;
+	w.perf_window_ns = r->perf_end - r->perf_start;
+	if (cpuwork_delta(r->ctxt0, r->ctxt1, &w.ctxt) == -1)
+		return set_cause(cause, "/proc/stat ctxt went backwards");
+	for (i = 0; i < (size_t)r->n; i++) {
+		if (steady_sum_one(r, i, &w, cause) == -1)
+			return -1;
+	}
+	if (cpuwork_compute(&w, &m, cause) == -1)
+		return -1;
+	ofloor = workload_get_float(r->wl, r->arm, "overhead-floor",
+	    WL_TABLE_DEFAULT);
+	if (m.app_cpus >= ofloor * m.sandbox_cpus)
 		sample_result_add(out, name, "overhead/app-cpu", m.overhead);
 	else
 		warning("%s: overhead/app-cpu not reported: the application "
-		    "used %.4g CPUs, below overhead-floor %g", name,
-		    m.app_cpus, ofloor);
+		    "used %.3g%% of the sandbox's CPU (%.4g of %.4g CPUs), "
+		    "below overhead-floor %g", name, m.app_cpus /
+		    m.sandbox_cpus * 100, m.app_cpus, m.sandbox_cpus,
+		    ofloor);
 	strvec_pushf(&out->config, "overhead-floor: overhead/app-cpu is "
-	    "reported only where app-cpus >= %g", ofloor);
+	    "reported only where app-cpus >= %g x sandbox-cpus", ofloor);
 	sample_result_add(out, name, "host-ctxsw/s", m.host_ctxsw_per_s);
 	sample_result_add(out, name, "work/s", m.work_per_s);
 	sample_result_add(out, name, "app-cpus", m.app_cpus);
 	sample_result_add(out, name, "sandbox-cpus", m.sandbox_cpus);
-	if (mode != QUOTA_NONE) {
+	if (r->mode != QUOTA_NONE) {
 		sample_result_add(out, name, "throttled-periods",
 		    m.throttled_periods);
 		sample_result_add(out, name, "throttled-sec",
@@ -786,42 +835,73 @@ steady_sample(struct run_ctx *ctx, struct workload *wl,
 	if (m.perf_ctxsw_per_s >= 0)
 		sample_result_add(out, name, "perf-ctxsw/s",
 		    m.perf_ctxsw_per_s);
-	out->start_ns = now_mono_ns() - (now_wall_ns() - t0);
-	out->end_ns = out->start_ns + (t1 - t0);
+	out->start_ns = now_mono_ns() - (now_wall_ns() - r->t0);
+	out->end_ns = out->start_ns + (r->t1 - r->t0);
+	return 0;
+}
+
+/* Everything the sample made goes, the quota cgroups last. */
+static void
+steady_release(struct steady_run *r, struct sample_result *out)
+{
+	char	*c = NULL;
+	size_t	 j;
+
+	if (r->perf_running)
+		spawn_kill(&r->perf);
+	spawn_release(&r->perf);
+	for (j = 0; j < r->started; j++) {
+		r->ex->destroy(r->ctx, r->sb[j].proc);
+		free(r->sb[j].usage_dir);
+		free(r->sb[j].cpu_dir);
+		free(r->sb[j].thr_dir);
+		free(r->sb[j].out);
+	}
+	free(r->sb);
+	if (r->have_q && quota_release(r->ctx, &r->q, &c) == -1) {
+		if (out->status == SAMPLE_STATUS_OK)
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", c);
+		else
+			warning("%s", c);
+		free(c);
+	}
+	free(r->name);
+	free(r->hostdir);
+	strvec_clear(&r->argv);
+}
+
+static void
+steady_sample(struct run_ctx *ctx, struct workload *wl,
+    const struct arm *arm, struct sample_result *out)
+{
+	struct steady_run	 r;
+	char			*cause = NULL;
+
+	memset(&r, 0, sizeof r);
+	r.ctx = ctx;
+	r.wl = wl;
+	r.arm = arm;
+	r.ex = wl->exec;
+	r.version = cgrp_version();
+	r.perf_count = -1;
+	if (wl->priv == NULL && steady_prepare(ctx, wl, &cause) == -1)
+		goto fail;
+	r.sp = wl->priv;
+	if (steady_setup(&r, &cause) == -1)
+		goto fail;
+	steady_argv(&r);
+	if (steady_start(&r, &cause) == -1 ||
+	    steady_measure(&r, &cause) == -1 ||
+	    steady_report(&r, out, &cause) == -1)
+		goto fail;
 	goto done;
 
 fail:
-	s = cause != NULL ? cause : "failed";
-	sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", s);
+	sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s",
+	    cause != NULL ? cause : "failed");
 done:
-	if (perf_running)
-		spawn_kill(&perf);
-	spawn_release(&perf);
-	for (j = 0; j < started; j++) {
-		ex->destroy(ctx, sb[j].proc);
-		free(sb[j].usage_dir);
-		free(sb[j].cpu_dir);
-		free(sb[j].thr_dir);
-		free(sb[j].out);
-	}
-	free(sb);
-	if (have_q) {
-		char	*c = NULL;
-
-		if (quota_release(ctx, &q, &c) == -1) {
-			if (out->status == SAMPLE_STATUS_OK)
-				sample_result_fail(out, SAMPLE_STATUS_FAILED,
-				    "%s", c);
-			else
-				warning("%s", c);
-			free(c);
-		}
-	}
+	steady_release(&r, out);
 	free(cause);
-	free(name);
-	free(hostdir);
-	strvec_clear(&prog);
-	strvec_clear(&argv);
 }
 
 static const char *const steady_units[] = {

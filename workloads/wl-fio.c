@@ -36,8 +36,8 @@
 #include "workloads/fio-json.h"
 #include "workloads/workload.h"
 
-#define FIO_READY_TIMEOUT_NS	(120 * 1000000000LL)
-#define FIO_PREP_TIMEOUT_NS	(600 * 1000000000LL)
+#define FIO_READY_TIMEOUT_NS	(120 * NSEC_PER_SEC)
+#define FIO_PREP_TIMEOUT_NS	(600 * NSEC_PER_SEC)
 #define FIO_SYNC_DIR		"/abbench-sync"
 #define FIO_DATA_DIR		"/data"
 #define FIO_ROOTFS_DIR		"/var/tmp/abbench-fio"
@@ -94,6 +94,8 @@ static const struct opt_spec fio_opts[] = {
 
 struct fio_priv {
 	struct strvec	files;		/* host data files prepare wrote */
+	int64_t		*jids;		/* their journal entries */
+	size_t		 capjids;
 };
 
 static int
@@ -151,10 +153,10 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 	strvec_push(av, "--output-format=json");
 	strvec_pushf(av, "--name=%s", name);
 	strvec_pushf(av, "--directory=%s", dir);
-	if (workload_get_int(wl, NULL, "nrfiles", 1) > 1) {
-		long long	nf = workload_get_int(wl, NULL, "nrfiles", 1);
+	if (workload_get_int(wl, NULL, "nrfiles", WL_TABLE_DEFAULT) > 1) {
+		long long	nf = workload_get_int(wl, NULL, "nrfiles", WL_TABLE_DEFAULT);
 		uint64_t	fs = workload_get_size(wl, NULL, "filesize",
-				    4096);
+				    WL_TABLE_DEFAULT);
 
 		strvec_pushf(av, "--nrfiles=%lld", nf);
 		strvec_pushf(av, "--filesize=%llu", (unsigned long long)fs);
@@ -164,7 +166,7 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 		strvec_pushf(av, "--size=%llu", (unsigned long long)
 		    workload_get_size(wl, NULL, "size", 0));
 	strvec_pushf(av, "--numjobs=%lld",
-	    workload_get_int(wl, NULL, "numjobs", 1));
+	    workload_get_int(wl, NULL, "numjobs", WL_TABLE_DEFAULT));
 	strvec_push(av, "--fallocate=none");
 	free(name);
 }
@@ -173,11 +175,11 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 static void
 push_prep(struct strvec *av, struct workload *wl, int i, const char *dir)
 {
-	uint64_t	fs = workload_get_size(wl, NULL, "filesize", 4096);
+	uint64_t	fs = workload_get_size(wl, NULL, "filesize", WL_TABLE_DEFAULT);
 
 	push_job(av, wl, i, dir);
 	strvec_push(av, "--rw=write");
-	if (workload_get_int(wl, NULL, "nrfiles", 1) > 1 && fs < (1 << 20))
+	if (workload_get_int(wl, NULL, "nrfiles", WL_TABLE_DEFAULT) > 1 && fs < (1 << 20))
 		strvec_pushf(av, "--bs=%llu", (unsigned long long)fs);
 	else
 		strvec_push(av, "--bs=1m");
@@ -194,10 +196,10 @@ push_measured(struct strvec *av, struct workload *wl, const struct arm *arm,
 	push_job(av, wl, i, dir);
 	strvec_pushf(av, "--rw=%s", workload_get(wl, arm, "rw"));
 	strvec_pushf(av, "--bs=%llu",
-	    (unsigned long long)workload_get_size(wl, arm, "bs", 4096));
+	    (unsigned long long)workload_get_size(wl, arm, "bs", WL_TABLE_DEFAULT));
 	strvec_pushf(av, "--ioengine=%s", workload_get(wl, arm, "ioengine"));
 	strvec_pushf(av, "--iodepth=%lld",
-	    workload_get_int(wl, arm, "iodepth", 1));
+	    workload_get_int(wl, arm, "iodepth", WL_TABLE_DEFAULT));
 	strvec_pushf(av, "--direct=%d",
 	    workload_get_bool(wl, arm, "direct", 0));
 	if (dur > 0) {
@@ -231,12 +233,11 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 {
 	struct fio_priv	*priv = xcalloc(1, sizeof *priv);
 	const char	*dir = workload_get(wl, NULL, "dir");
-	int		 n = (int)workload_get_int(wl, NULL, "containers", 1);
-	int		 jobs = (int)workload_get_int(wl, NULL, "numjobs", 1);
+	int		 n = (int)workload_get_int(wl, NULL, "containers", WL_TABLE_DEFAULT);
+	int		 jobs = (int)workload_get_int(wl, NULL, "numjobs", WL_TABLE_DEFAULT);
 	uint64_t	 size = workload_get_size(wl, NULL, "size", 0);
 	int		 i, j;
 
-	(void)ctx;
 	wl->priv = priv;
 	if (strcmp(workload_get(wl, NULL, "fs"), "bind") != 0 || dir == NULL)
 		return 0;
@@ -252,9 +253,9 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 		for (j = 0; j < jobs; j++) {
 			struct stat	sb;
 			long long	k, nf = workload_get_int(wl, NULL,
-					    "nrfiles", 1);
+					    "nrfiles", WL_TABLE_DEFAULT);
 			uint64_t	want = nf > 1 ? workload_get_size(wl,
-					    NULL, "filesize", 4096) : size;
+					    NULL, "filesize", WL_TABLE_DEFAULT) : size;
 
 			for (k = 0; k < nf; k++) {
 				char	*f = xasprintf("%s/%s.%d.%lld", dir,
@@ -263,6 +264,11 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 				if (stat(f, &sb) == -1 ||
 				    (uint64_t)sb.st_size != want)
 					have = 0;
+				/* Removed at the end: journaled first. */
+				XGROW(priv->jids, priv->files.n,
+				    priv->capjids);
+				priv->jids[priv->files.n] =
+				    run_journal_object(ctx, "file", f);
 				strvec_push_nodup(&priv->files, f);
 			}
 		}
@@ -300,12 +306,13 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 	struct fio_priv	*priv = wl->priv;
 	size_t		 i;
 
-	(void)ctx;
 	if (priv == NULL)
 		return;
 	for (i = 0; i < priv->files.n; i++)
-		(void)unlink(priv->files.v[i]);
+		if (unlink(priv->files.v[i]) == 0 || errno == ENOENT)
+			run_forget_object(ctx, priv->jids[i]);
 	strvec_clear(&priv->files);
+	free(priv->jids);
 	free(priv);
 	wl->priv = NULL;
 }
@@ -424,7 +431,8 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 		 * gVisor's fs rows: bandwidth and io_ops are per job (the
 		 * mean over numjobs), the *_all_jobs metrics their sum.
 		 */
-		double	nj = (double)workload_get_int(wl, NULL, "numjobs", 1);
+		double	nj = (double)workload_get_int(wl, NULL, "numjobs",
+			    WL_TABLE_DEFAULT);
 
 		sample_result_add(out, bn, "bandwidth.bytes_per_second",
 		    m[0].res.bw_bytes / nj);
@@ -509,172 +517,201 @@ overlap_ratio(struct fio_member *m, int n)
 	return (double)(end_min - start_max) / (double)longest;
 }
 
-static void
-fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
-    struct sample_result *out)
+/* One sample of fio: setup, start, write the data, measure, collect. */
+struct fio_run {
+	struct run_ctx		*ctx;
+	struct workload		*wl;
+	const struct arm	*arm;
+	int			 n;		/* containers */
+	int			 local;		/* host processes */
+	const char		*fs;
+	const char		*dir;
+	const char		*datadir;	/* where fio finds its files */
+	struct strvec		 runtimes, weights;
+	struct fio_member	*m;
+	struct exec_mount	 mounts[2];	/* the start line, the data */
+	char			*syncdir;	/* in the run's scratch */
+	char			*go;		/* the start line's file */
+	char			*tmpfs_opt;
+	int64_t			 sync_journal;
+};
+
+/* Setup: the start-line directory and where the data files live. */
+static int
+fio_setup(struct fio_run *r, struct sample_result *out)
 {
-	int			 n = (int)workload_get_int(wl, arm,
-				    "containers", 1);
-	const char		*fs = workload_get(wl, arm, "fs");
-	const char		*dir = workload_get(wl, arm, "dir");
-	int			 local = !(wl->exec->caps & EXEC_CONTAINER);
-	struct strvec		 runtimes = STRVEC_INIT, weights = STRVEC_INIT;
-	struct fio_member	*m = xcalloc((size_t)n, sizeof *m);
-	struct exec_mount	 mounts[2];
-	char			*syncdir = run_scratch_file(ctx, "fio-XXXXXX",
-				    NULL);
-	char			*go = NULL, *cause = NULL, *tmpfs_opt = NULL;
-	const char		*datadir;
-	int64_t			 sync_journal = -1, go_ns, tmpfs_mb;
-	int			 i, fd;
+	int64_t	tmpfs_mb;
 
-	workload_get_words(wl, arm, "runtimes", &runtimes);
-	workload_get_words(wl, arm, "weights", &weights);
-	if (mkdtemp(syncdir) == NULL) {
+	r->syncdir = run_scratch_file(r->ctx, "fio-XXXXXX", NULL);
+	if (mkdtemp(r->syncdir) == NULL) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
-		    "'%s': %s", syncdir, strerror(errno));
-		goto done;
+		    "'%s': %s", r->syncdir, strerror(errno));
+		return -1;
 	}
-	sync_journal = run_journal_object(ctx, "dir", syncdir);
-	go = xasprintf("%s/go", syncdir);
-	memset(mounts, 0, sizeof mounts);
-	mounts[0].type = "bind";
-	mounts[0].source = syncdir;
-	mounts[0].target = FIO_SYNC_DIR;
-	if (local)
-		datadir = dir;
-	else if (strcmp(fs, "bind") == 0) {
-		mounts[1].type = "bind";
-		mounts[1].source = dir;
-		mounts[1].target = FIO_DATA_DIR;
-		datadir = FIO_DATA_DIR;
-	} else if (strcmp(fs, "tmpfs") == 0) {
-		tmpfs_mb = (int64_t)(workload_get_size(wl, arm, "size", 0) *
-		    (uint64_t)workload_get_int(wl, arm, "numjobs", 1) /
-		    1048576) * 5 / 4 + 16;
-		tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
-		mounts[1].type = "tmpfs";
-		mounts[1].target = FIO_DATA_DIR;
-		mounts[1].options = tmpfs_opt;
-		datadir = FIO_DATA_DIR;
+	r->sync_journal = run_journal_object(r->ctx, "dir", r->syncdir);
+	r->go = xasprintf("%s/go", r->syncdir);
+	memset(r->mounts, 0, sizeof r->mounts);
+	r->mounts[0].type = "bind";
+	r->mounts[0].source = r->syncdir;
+	r->mounts[0].target = FIO_SYNC_DIR;
+	if (r->local)
+		r->datadir = r->dir;
+	else if (strcmp(r->fs, "bind") == 0) {
+		r->mounts[1].type = "bind";
+		r->mounts[1].source = r->dir;
+		r->mounts[1].target = FIO_DATA_DIR;
+		r->datadir = FIO_DATA_DIR;
+	} else if (strcmp(r->fs, "tmpfs") == 0) {
+		tmpfs_mb = (int64_t)(workload_get_size(r->wl, r->arm, "size",
+		    0) * (uint64_t)workload_get_int(r->wl, r->arm, "numjobs",
+		    WL_TABLE_DEFAULT) / 1048576) * 5 / 4 + 16;
+		r->tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
+		r->mounts[1].type = "tmpfs";
+		r->mounts[1].target = FIO_DATA_DIR;
+		r->mounts[1].options = r->tmpfs_opt;
+		r->datadir = FIO_DATA_DIR;
 	} else
-		datadir = FIO_ROOTFS_DIR;
+		r->datadir = FIO_ROOTFS_DIR;
+	return 0;
+}
 
-	/* Start all N; each waits at the start line. */
-	for (i = 0; i < n && !run_should_stop(ctx); i++) {
-		struct exec_spec	 spec;
-		struct strvec		 av = STRVEC_INIT;
-		const char		*rt = pick(&runtimes, i, arm->runtime);
-		const char		*w = pick(&weights, i, NULL);
-		char			*ready_in;
+/* Start: fio i, waiting at the start line until the go file appears. */
+static int
+fio_start_one(struct fio_run *r, int i, struct sample_result *out)
+{
+	struct workload		*wl = r->wl;
+	struct fio_member	*m = &r->m[i];
+	struct exec_spec	 spec;
+	struct strvec		 av = STRVEC_INIT;
+	const char		*rt = pick(&r->runtimes, i, r->arm->runtime);
+	const char		*w = pick(&r->weights, i, NULL);
+	char			*ready_in, *cause = NULL;
+	int			 rc;
 
-		m[i].ready = xasprintf("%s/ready.%d", syncdir, i);
-		ready_in = local ? xstrdup(m[i].ready) :
-		    xasprintf("%s/ready.%d", FIO_SYNC_DIR, i);
-		m[i].label = xasprintf("%s%s%s", rt != NULL ? rt :
-		    wl->exec->runtime_label, w ? "-w" : "", w ? w : "");
-		strvec_push(&av, "sh");
-		strvec_push(&av, "-c");
-		strvec_push(&av, "touch \"$1\" && while [ ! -e \"$2\" ]; do "
-		    "sleep 0.005; done && shift 2 && exec \"$@\"");
-		strvec_push(&av, "abbench-fio-wait");
-		strvec_push(&av, ready_in);
-		if (local)
-			strvec_push(&av, go);
+	m->ready = xasprintf("%s/ready.%d", r->syncdir, i);
+	ready_in = r->local ? xstrdup(m->ready) :
+	    xasprintf("%s/ready.%d", FIO_SYNC_DIR, i);
+	m->label = xasprintf("%s%s%s", rt != NULL ? rt :
+	    wl->exec->runtime_label, w ? "-w" : "", w ? w : "");
+	strvec_push(&av, "sh");
+	strvec_push(&av, "-c");
+	strvec_push(&av, "touch \"$1\" && while [ ! -e \"$2\" ]; do "
+	    "sleep 0.005; done && shift 2 && exec \"$@\"");
+	strvec_push(&av, "abbench-fio-wait");
+	strvec_push(&av, ready_in);
+	strvec_push(&av, r->local ? r->go : FIO_SYNC_DIR "/go");
+	push_measured(&av, wl, r->arm, i, r->datadir);
+	free(ready_in);
+	workload_spec_init(&spec, wl, r->arm, av.v);
+	spec.runtime = rt;
+	spec.cpus = workload_get_float(wl, r->arm, "cpu", 0);
+	spec.memory = workload_get_size(wl, r->arm, "memory", 0);
+	spec.mounts = r->mounts;
+	spec.nmounts = r->local ? 0 : (strcmp(r->fs, "rootfs") == 0 ? 1 : 2);
+	spec.capture = 1;
+	spec.detach = 1;
+	rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
+	strvec_clear(&av);
+	if (rc == -1)
+		sample_result_fail(out, SAMPLE_STATUS_FAILED,
+		    "starting fio %d of %d (%s): %s", i + 1, r->n, m->label,
+		    cause);
+	else if (w != NULL && (rc = set_weight(wl, m->proc, w,
+	    &cause)) == -1)
+		sample_result_fail(out, SAMPLE_STATUS_FAILED,
+		    "container %d: %s", i, cause);
+	free(cause);
+	return rc;
+}
+
+/* Files inside the container (rootfs, tmpfs): written there now. */
+static int
+fio_prep(struct fio_run *r, struct sample_result *out)
+{
+	const struct exec_ops	*ex = r->wl->exec;
+	char			*cause = NULL;
+	int			 i;
+
+	for (i = 0; i < r->n; i++) {
+		struct strvec	 av = STRVEC_INIT;
+		char		*o = NULL;
+		int		 status = -1, rc = -1;
+
+		push_prep(&av, r->wl, i, r->datadir);
+		if (ex->exec_into != NULL)
+			rc = ex->exec_into(r->m[i].proc, av.v,
+			    FIO_PREP_TIMEOUT_NS, &o, &status, &cause);
 		else
-			strvec_push(&av, FIO_SYNC_DIR "/go");
-		push_measured(&av, wl, arm, i, datadir);
-		free(ready_in);
-		workload_spec_init(&spec, wl, arm, av.v);
-		spec.runtime = rt;
-		spec.cpus = workload_get_float(wl, arm, "cpu", 0);
-		spec.memory = workload_get_size(wl, arm, "memory", 0);
-		spec.mounts = mounts;
-		spec.nmounts = local ? 0 : (strcmp(fs, "rootfs") == 0 ? 1 : 2);
-		spec.capture = 1;
-		spec.detach = 1;
-		if (wl->exec->start(ctx, &spec, &m[i].proc, &cause) == -1) {
-			sample_result_fail(out, SAMPLE_STATUS_FAILED,
-			    "starting fio %d of %d (%s): %s", i + 1, n,
-			    m[i].label, cause);
-			strvec_clear(&av);
-			goto done;
-		}
+			rc = set_cause(&cause, "executor '%s' cannot write "
+			    "files inside the container", ex->name);
 		strvec_clear(&av);
-		if (w != NULL && set_weight(wl, m[i].proc, w, &cause) == -1) {
+		if (rc == 0 && status != 0) {
+			struct fio_result	res;
+
+			fio_json_parse(o, o ? strlen(o) : 0, &res, NULL);
+			cause = fio_result_error(&res, NULL);
+			fio_result_release(&res);
+			rc = -1;
+		}
+		free(o);
+		if (rc == -1) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
-			    "container %d: %s", i, cause);
-			goto done;
+			    "writing the data of container %d: %s", i, cause);
+			free(cause);
+			return -1;
 		}
 	}
-	if (run_should_stop(ctx)) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
-		goto done;
-	}
-	/* Files inside the container (rootfs, tmpfs): written there now. */
-	if (!local && strcmp(fs, "bind") != 0 && need_prep(wl)) {
-		for (i = 0; i < n; i++) {
-			struct strvec	 av = STRVEC_INIT;
-			char		*o = NULL;
-			int		 status = -1, r = -1;
-
-			push_prep(&av, wl, i, datadir);
-			if (wl->exec->exec_into != NULL)
-				r = wl->exec->exec_into(m[i].proc, av.v,
-				    FIO_PREP_TIMEOUT_NS, &o, &status, &cause);
-			else
-				r = set_cause(&cause, "executor '%s' cannot "
-				    "write files inside the container",
-				    wl->exec->name);
-			strvec_clear(&av);
-			if (r == 0 && status != 0) {
-				struct fio_result	res;
-
-				fio_json_parse(o, o ? strlen(o) : 0, &res,
-				    NULL);
-				cause = fio_result_error(&res, NULL);
-				fio_result_release(&res);
-				r = -1;
-			}
-			free(o);
-			if (r == -1) {
-				sample_result_fail(out, SAMPLE_STATUS_FAILED,
-				    "writing the data of container %d: %s", i,
-				    cause);
-				goto done;
-			}
-		}
-		/* What was just written must not be read from the cache
-		 * (pitfall 2: runsc reads O_DIRECT from the page cache). */
-		if (wl->drop_caches && hostset_drop_caches(&cause) == -1) {
-			sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s",
-			    cause);
-			goto done;
-		}
-	}
-	if (wait_ready(ctx, m, n, &cause) == -1) {
+	/* What was just written must not be read from the cache
+	 * (pitfall 2: runsc reads O_DIRECT from the page cache). */
+	if (r->wl->drop_caches && hostset_drop_caches(&cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
-		goto done;
+		free(cause);
+		return -1;
 	}
-	/* Release them together. */
-	go_ns = now_mono_ns();
-	if ((fd = open(go, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1) {
+	return 0;
+}
+
+/* Measure: all ready, released together, each waited for. */
+static int
+fio_measure(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL;
+	int	 i, fd;
+
+	if (wait_ready(r->ctx, r->m, r->n, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	out->start_ns = now_mono_ns();
+	if ((fd = open(r->go, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
-		    "'%s': %s", go, strerror(errno));
-		goto done;
+		    "'%s': %s", r->go, strerror(errno));
+		return -1;
 	}
 	close(fd);
-	out->start_ns = go_ns;
-	for (i = 0; i < n; i++) {
-		if (wl->exec->wait(ctx, m[i].proc, ctx->deadline_ns, &m[i].st,
-		    &cause) == -1) {
+	for (i = 0; i < r->n; i++) {
+		if (r->wl->exec->wait(r->ctx, r->m[i].proc,
+		    r->ctx->deadline_ns, &r->m[i].st, &cause) == -1) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "container %d: %s", i, cause);
-			goto done;
+			free(cause);
+			return -1;
 		}
-		m[i].waited = 1;
+		r->m[i].waited = 1;
 	}
 	out->end_ns = now_mono_ns();
+	return 0;
+}
+
+/* Collect: each fio's JSON, their overlap, the metrics. */
+static int
+fio_collect(struct fio_run *r, struct sample_result *out)
+{
+	struct fio_member	*m = r->m;
+	char			*cause = NULL;
+	int			 i, n = r->n;
+
 	for (i = 0; i < n; i++) {
 		struct exec_status	*st = &m[i].st;
 		int			 pr;
@@ -682,7 +719,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		if (st->timed_out) {
 			sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
 			    "fio %d (%s) timed out", i, m[i].label);
-			goto done;
+			return -1;
 		}
 		pr = fio_json_parse(st->out, st->outlen, &m[i].res, &cause);
 		m[i].parsed = pr == 0;
@@ -699,17 +736,19 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			    st->err : msg);
 			free(how);
 			free(msg);
-			goto done;
+			free(cause);
+			return -1;
 		}
 	}
 	if (n > 1) {
 		double	ov = overlap_ratio(m, n);
-		char	*bn = bench_name(wl);
+		double	min = workload_get_float(r->wl, r->arm, "overlap-min",
+			    WL_TABLE_DEFAULT);
+		char	*bn = bench_name(r->wl);
 		char	*name = xasprintf("%s/c%d/overlap", bn, n);
 
 		free(bn);
-
-		if (ov < workload_get_float(wl, arm, "overlap-min", 0.8)) {
+		if (ov < min) {
 			int	 v = bench_gomaxprocs(), k = n / 2;
 			char	*la = read_small_file("/proc/loadavg", NULL);
 
@@ -725,49 +764,91 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			    "vCPUs, load average %s) cannot start them "
 			    "together; use fewer containers (e.g. "
 			    "containers = %d), a longer duration, or a "
-			    "quieter host", n, ov * 100,
-			    workload_get_float(wl, arm, "overlap-min", 0.8) *
-			    100, v, la != NULL ? la : "?", k);
+			    "quieter host", n, ov * 100, min * 100, v,
+			    la != NULL ? la : "?", k);
 			free(la);
 			free(name);
-			goto done;
+			return -1;
 		}
 		sample_result_add(out, name, "overlap-ratio", ov);
 		free(name);
 	}
-	add_metrics(wl, m, n, out);
+	add_metrics(r->wl, m, n, out);
 	if (m[0].res.version != NULL && *m[0].res.version)
 		strvec_pushf(&out->config, "fio-version: %s",
 		    m[0].res.version);
+	return 0;
+}
 
-done:
-	for (i = 0; i < n; i++) {
-		if (m[i].proc != NULL)
-			wl->exec->destroy(ctx, m[i].proc);
-		exec_status_release(&m[i].st);
-		fio_result_release(&m[i].res);
-		free(m[i].label);
-		free(m[i].ready);
+static void
+fio_release(struct fio_run *r)
+{
+	char	*p;
+	int	 i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->m[i].proc != NULL)
+			r->wl->exec->destroy(r->ctx, r->m[i].proc);
+		exec_status_release(&r->m[i].st);
+		fio_result_release(&r->m[i].res);
+		free(r->m[i].label);
+		free(r->m[i].ready);
 	}
-	free(m);
-	if (go != NULL) {
-		char	*r;
-
-		(void)unlink(go);
-		for (i = 0; i < n; i++) {
-			r = xasprintf("%s/ready.%d", syncdir, i);
-			(void)unlink(r);
-			free(r);
+	free(r->m);
+	if (r->go != NULL) {
+		(void)unlink(r->go);
+		for (i = 0; i < r->n; i++) {
+			p = xasprintf("%s/ready.%d", r->syncdir, i);
+			(void)unlink(p);
+			free(p);
 		}
-		if (rmdir(syncdir) == 0)
-			run_forget_object(ctx, sync_journal);
+		if (rmdir(r->syncdir) == 0)
+			run_forget_object(r->ctx, r->sync_journal);
 	}
-	free(go);
-	free(syncdir);
-	free(cause);
-	free(tmpfs_opt);
-	strvec_clear(&runtimes);
-	strvec_clear(&weights);
+	free(r->go);
+	free(r->syncdir);
+	free(r->tmpfs_opt);
+	strvec_clear(&r->runtimes);
+	strvec_clear(&r->weights);
+}
+
+static void
+fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    struct sample_result *out)
+{
+	struct fio_run	r;
+	int		i;
+
+	memset(&r, 0, sizeof r);
+	r.ctx = ctx;
+	r.wl = wl;
+	r.arm = arm;
+	r.n = (int)workload_get_int(wl, arm, "containers", WL_TABLE_DEFAULT);
+	r.fs = workload_get(wl, arm, "fs");
+	r.dir = workload_get(wl, arm, "dir");
+	r.local = !(wl->exec->caps & EXEC_CONTAINER);
+	r.m = xcalloc((size_t)r.n, sizeof *r.m);
+	r.sync_journal = -1;
+	workload_get_words(wl, arm, "runtimes", &r.runtimes);
+	workload_get_words(wl, arm, "weights", &r.weights);
+	if (fio_setup(&r, out) == -1)
+		goto done;
+	/* Start all N; each waits at the start line. */
+	for (i = 0; i < r.n && !run_should_stop(ctx); i++) {
+		if (fio_start_one(&r, i, out) == -1)
+			goto done;
+	}
+	if (run_should_stop(ctx)) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
+		goto done;
+	}
+	if (!r.local && strcmp(r.fs, "bind") != 0 && need_prep(wl) &&
+	    fio_prep(&r, out) == -1)
+		goto done;
+	if (fio_measure(&r, out) == 0)
+		(void)fio_collect(&r, out);
+done:
+	fio_release(&r);
 }
 
 static const char *const fio_units[] = {

@@ -196,7 +196,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 			argv.v[0] = found;
 		}
 	}
-	nerr = (int)workload_get_int(wl, arm, "err-lines", 10);
+	nerr = (int)workload_get_int(wl, arm, "err-lines", WL_TABLE_DEFAULT);
 	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.capture = 1;
 	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)

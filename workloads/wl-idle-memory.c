@@ -130,9 +130,9 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	int			  qset = 0;
 	const char		 *quota = workload_get(wl, arm, "quota");
 	double			  qcpus = workload_get_float(wl, arm,
-				    "quota-cpus", 0.25);
+				    "quota-cpus", WL_TABLE_DEFAULT);
 	long			  n = workload_get_int(wl, arm, "containers",
-				    10);
+				    WL_TABLE_DEFAULT);
 	int			  version = cgrp_version();
 	char			 *cause = NULL, *qtag = NULL, *name;
 	int64_t			  t0, t1;
@@ -171,7 +171,7 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	}
 	t1 = now_mono_ns();
 	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    10000000000LL)) == -1)
+	    WL_TABLE_DEFAULT)) == -1)
 		goto stopped;
 	avail1 = idle_mem_available();
 

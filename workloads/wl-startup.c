@@ -98,31 +98,6 @@ startup_add(struct sample_result *out, const struct workload *wl,
 	free(name);
 }
 
-/*
- * How long one docker call may take: what is left of the sample's
- * timeout (the runner's deadline), at most the CLI's own limit.
- */
-static int64_t
-startup_call_ns(const struct run_ctx *ctx)
-{
-	int64_t	left;
-
-	if (ctx == NULL || ctx->deadline_ns <= 0)
-		return EXEC_DOCKER_TIMEOUT_NS;
-	left = ctx->deadline_ns - now_mono_ns();
-	if (left < 1000000)
-		left = 1000000;
-	return left < EXEC_DOCKER_TIMEOUT_NS ? left : EXEC_DOCKER_TIMEOUT_NS;
-}
-
-/* Did the sample's timeout pass (a call that failed was cut by it)? */
-static int
-startup_past_deadline(const struct run_ctx *ctx)
-{
-	return ctx != NULL && ctx->deadline_ns > 0 &&
-	    now_mono_ns() >= ctx->deadline_ns;
-}
-
 /* docker rm -f NAME, forgetting the journal entry when it is gone. */
 static void
 startup_docker_rm(struct run_ctx *ctx, const char *name, int failed,
@@ -181,7 +156,7 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 		strvec_push(&av, image);
 		strvec_pushv(&av, cmd.v);
 		t0 = now_mono_ns();
-		r = exec_docker_cli(av.v, startup_call_ns(ctx), NULL, cause);
+		r = exec_docker_cli(av.v, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, cause);
 		t1 = now_mono_ns();
 		/* --rm removed it, unless the run failed half way. */
 		startup_docker_rm(ctx, name, r == -1, journal);
@@ -206,22 +181,22 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 		strvec_push(&av, image);
 		strvec_pushv(&av, cmd.v);
 		t0 = now_mono_ns();
-		r = exec_docker_cli(av.v, startup_call_ns(ctx), NULL, cause);
+		r = exec_docker_cli(av.v, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, cause);
 		t1 = now_mono_ns();
 		if (r == 0) {
 			wargs[0] = "start";
 			wargs[1] = name;
 			wargs[2] = NULL;
 			r = exec_docker_cli((char *const *)wargs,
-			    startup_call_ns(ctx), NULL, cause);
+			    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, cause);
 		}
 		t2 = now_mono_ns();
 		if (r == 0) {
 			/* Not timed: let it finish before removing it. */
 			wargs[0] = "wait";
 			if (exec_docker_cli((char *const *)wargs,
-			    startup_call_ns(ctx), NULL, &c) == -1) {
-				r = startup_past_deadline(ctx) ? -1 : 0;
+			    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, &c) == -1) {
+				r = lc_past_deadline(ctx) ? -1 : 0;
 				if (r == -1)
 					set_cause(cause, "the container still "
 					    "ran at the sample's timeout: %s",
@@ -298,7 +273,7 @@ startup_sample(struct run_ctx *ctx, struct workload *wl,
 	else
 		r = startup_docker(ctx, wl, arm, out, &cause);
 	if (r == -1)
-		sample_result_fail(out, startup_past_deadline(ctx) ?
+		sample_result_fail(out, lc_past_deadline(ctx) ?
 		    SAMPLE_STATUS_TIMEOUT : SAMPLE_STATUS_FAILED, "%s", cause);
 	free(cause);
 }

@@ -127,7 +127,13 @@ int	workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
  * allows arms and the arm sets it, else the workload's, else the default. */
 const char	*workload_get(const struct workload *wl, const struct arm *arm,
 		    const char *key);
-/* Typed getters; they never fail on a loaded experiment (values checked). */
+/*
+ * Typed getters; they never fail on a loaded experiment (values checked).
+ * def is returned only when the key has no value and its table no
+ * default: a key with a default in its table is read with
+ * WL_TABLE_DEFAULT, so that the default is written once, in the table.
+ */
+#define WL_TABLE_DEFAULT	0
 long long	 workload_get_int(const struct workload *wl,
 		    const struct arm *arm, const char *key, long long def);
 double		 workload_get_float(const struct workload *wl,

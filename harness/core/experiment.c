@@ -38,31 +38,41 @@
 /* A matrix larger than this is a typo, not an experiment. */
 #define EXPERIMENT_MAX_COMBINATIONS	10000
 
+#define EXP(member)	OPT_OFF(struct experiment, member)
+
+/* The keys of [experiment], bound to struct experiment. */
 const struct opt_spec experiment_opts[] = {
 	{ "name", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "the experiment's name (default: the file name without .ini)" },
+	  "the experiment's name (default: the file name without .ini)",
+	  EXP(name) },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run" },
+	  "free text, stored with the run", EXP(description) },
 	{ "pkg", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "text of the benchfmt `pkg:` line of exports" },
+	  "text of the benchfmt `pkg:` line of exports", EXP(pkg) },
 	{ "rounds", OPT_INT, 0, "10", 1, 1000000, NULL,
-	  "measured rounds: each arm runs each workload once per round" },
+	  "measured rounds: each arm runs each workload once per round",
+	  EXP(rounds) },
 	{ "warmup", OPT_INT, 0, "0", 0, 1000000, NULL,
-	  "warm-up rounds before the measured ones (stored, not compared)" },
+	  "warm-up rounds before the measured ones (stored, not compared)",
+	  EXP(warmup) },
 	{ "order", OPT_CHOICE, 0, "alternate", 0, 0,
 	  "alternate abba random sequential",
-	  "order of the arms within each round" },
+	  "order of the arms within each round", EXP(order) },
 	{ "seed", OPT_INT, 0, NULL, 0, 18446744073709551615.0, NULL,
-	  "seed of the random order (default: chosen and stored)" },
+	  "seed of the random order (default: chosen and stored)",
+	  EXP(seed), EXP(seed_set) },
 	{ "timeout", OPT_DURATION, 0, "10m", 0.001, 1e7, NULL,
-	  "default time limit of one sample" },
+	  "default time limit of one sample", EXP(timeout_ns) },
 	{ "max-failures", OPT_INT, 0, "0", 0, INT_MAX, NULL,
-	  "abort the run after this many failed samples (0: never)" },
+	  "abort the run after this many failed samples (0: never)",
+	  EXP(max_failures) },
 	{ "drop-caches", OPT_BOOL, 0, "no", 0, 0, NULL,
-	  "sync and drop the page cache before every sample" },
+	  "sync and drop the page cache before every sample",
+	  EXP(drop_caches) },
 	{ "stat-filter", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	  "the -filter `abbench stat --db` applies to this experiment's runs "
-	  "when given none (benchstat syntax): hides abbench's extra rows" },
+	  "when given none (benchstat syntax): hides abbench's extra rows",
+	  EXP(stat_filter) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 
@@ -114,6 +124,24 @@ run_order_parse(const char *s, enum run_order *o)
 		}
 	}
 	return -1;
+}
+
+int
+experiment_set(struct experiment *e, const char *key, const char *value,
+    char **cause)
+{
+	const struct opt_spec	*o = opt_find(experiment_opts, key);
+	char			*why = NULL;
+
+	if (o == NULL)
+		return set_cause(cause, "unknown key '%s' (abbench help "
+		    "experiment lists them)", key);
+	if (opt_set(o, e, value, &why) == -1) {
+		set_cause(cause, "%s: %s", key, why);
+		free(why);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- Reading: lines, sections, keys ---------------------------------- */
@@ -600,10 +628,7 @@ parser_experiment(struct parser *p, struct experiment *e,
 	struct strvec		 w = STRVEC_INIT;
 	const struct opt_spec	*o;
 	const struct kv		*kv;
-	long long		 ll;
-	int64_t			 ns;
 	size_t			 i, cap = 0;
-	int			 b;
 
 	for (i = 0; i < s->nkv; i++) {
 		kv = &s->kv[i];
@@ -619,35 +644,8 @@ parser_experiment(struct parser *p, struct experiment *e,
 		}
 		kv_push(&e->settings, &e->nsettings, &cap, kv->key, w.v[0],
 		    kv->line);
-		/* The values are checked: these cannot fail. */
-		if (strcmp(kv->key, "name") == 0) {
-			free(e->name);
-			e->name = xstrdup(w.v[0]);
-		} else if (strcmp(kv->key, "description") == 0)
-			e->description = xstrdup(w.v[0]);
-		else if (strcmp(kv->key, "pkg") == 0)
-			e->pkg = xstrdup(w.v[0]);
-		else if (strcmp(kv->key, "rounds") == 0) {
-			parse_int(w.v[0], 1, INT_MAX, &ll, NULL);
-			e->rounds = (int)ll;
-		} else if (strcmp(kv->key, "warmup") == 0) {
-			parse_int(w.v[0], 0, INT_MAX, &ll, NULL);
-			e->warmup = (int)ll;
-		} else if (strcmp(kv->key, "order") == 0)
-			run_order_parse(w.v[0], &e->order);
-		else if (strcmp(kv->key, "seed") == 0) {
-			e->seed = strtoull(w.v[0], NULL, 10);
-			e->seed_set = 1;
-		} else if (strcmp(kv->key, "timeout") == 0) {
-			parse_duration(w.v[0], &ns, NULL);
-			e->timeout_ns = ns;
-		} else if (strcmp(kv->key, "max-failures") == 0) {
-			parse_int(w.v[0], 0, INT_MAX, &ll, NULL);
-			e->max_failures = (int)ll;
-		} else if (strcmp(kv->key, "drop-caches") == 0) {
-			opt_parse_bool(w.v[0], &b);
-			e->drop_caches = b;
-		}
+		/* Checked already: this cannot fail. */
+		opt_set(o, e, w.v[0], NULL);
 	}
 	strvec_clear(&w);
 	return 0;
@@ -967,17 +965,27 @@ experiment_parse_types(const char *path, const char *text, size_t len,
 	p.text = text;
 	p.len = len;
 	p.types = types;
+	{
+		size_t	bad = 0, line = 1, k;
+
+		/* Names go to JSON, HTML and plots: they must be text. */
+		if (!utf8_valid(text, len, &bad)) {
+			for (k = 0; k < bad; k++)
+				line += text[k] == '\n';
+			set_cause(cause, "%s:%zu: the file is not UTF-8 "
+			    "(byte 0x%02x): save it as UTF-8", path, line,
+			    (unsigned char)text[bad]);
+			return NULL;
+		}
+	}
 
 	e = xcalloc(1, sizeof *e);
 	e->path = xstrdup(path);
 	e->text = xmalloc(len + 1);
 	memcpy(e->text, text, len);
 	e->text[len] = '\0';
+	opt_set_defaults(experiment_opts, e);
 	e->name = experiment_default_name(path);
-	e->rounds = 10;
-	e->warmup = 0;
-	e->order = ORDER_ALTERNATE;
-	e->timeout_ns = 600 * INT64_C(1000000000);
 
 	if (parser_run(&p) != 0)
 		goto fail;
@@ -1077,13 +1085,16 @@ struct experiment *
 experiment_load(const char *path, char **cause)
 {
 	struct experiment	*e;
-	char			*text;
+	char			*text, *file = experiment_find(path);
 	size_t			 len;
 
-	if ((text = read_file(path, &len, cause)) == NULL)
+	if ((text = read_file(file, &len, cause)) == NULL) {
+		free(file);
 		return NULL;
-	e = experiment_parse(path, text, len, cause);
+	}
+	e = experiment_parse(file, text, len, cause);
 	free(text);
+	free(file);
 	return e;
 }
 
@@ -1121,5 +1132,27 @@ experiment_free(struct experiment *e)
 	free(e->name);
 	free(e->pkg);
 	free(e->description);
+	free(e->stat_filter);
 	free(e);
+}
+
+char *
+experiment_stat_filter(const char *path, const char *text)
+{
+	struct experiment	*e;
+	char			*cause = NULL, *f = NULL;
+	size_t			 i;
+
+	if (text == NULL)
+		return NULL;
+	e = experiment_parse(path != NULL ? path : "(stored)", text,
+	    strlen(text), &cause);
+	free(cause);
+	for (i = 0; e != NULL && i < e->nsettings; i++) {
+		if (strcmp(e->settings[i].key, "stat-filter") == 0)
+			f = xstrdup(e->settings[i].value);
+	}
+	if (e != NULL)
+		experiment_free(e);
+	return f;
 }

@@ -40,6 +40,36 @@ struct experiment *experiment_parse_types(const char *path, const char *text,
 		    size_t len, const struct workload_ops *const *types,
 		    char **cause);
 void		 experiment_free(struct experiment *e);
+/*
+ * Set an [experiment] key as the file would (`--timeout=5s` on the command
+ * line): checked and stored by the options table; 0, or -1 with *cause.
+ */
+int		 experiment_set(struct experiment *e, const char *key,
+		    const char *value, char **cause);
+/*
+ * The file of experiment NAME: NAME itself if it is readable or a path;
+ * else NAME or NAME.ini in $ABBENCH_EXPERIMENTS, beside the binary
+ * (BIN/../share/abbench/experiments, BIN/experiments) or in the installed
+ * data directory; else NAME (whose opening then fails). Malloc'd.
+ */
+char		*experiment_find(const char *name);
+
+/* Help generated from the options tables (harness/core/keys.c): */
+struct strbuf;
+/* [experiment], [arm] and common [workload] keys, and the types. */
+void		 experiment_help(struct strbuf *out);
+/* The keys of one workload type (its own, then every workload's). */
+void		 experiment_help_type(const struct workload_ops *ops,
+		    struct strbuf *out);
+/* experiment_help_type of every type. */
+void		 experiment_help_types(struct strbuf *out);
+/*
+ * The `stat-filter` of an experiment's text as a run stored it (the
+ * -filter `abbench stat --db` and `abbench report` apply to the run when
+ * given none); NULL when it has none or the text no longer loads.
+ * malloc'd.
+ */
+char		*experiment_stat_filter(const char *path, const char *text);
 
 /* The keys every arm accepts (runtime, runtime-args, cpu, memory, args...). */
 extern const struct opt_spec arm_opts[];

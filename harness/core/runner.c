@@ -64,30 +64,10 @@ restore_signals(struct sigaction *old)
 	sigaction(SIGHUP, &old[2], NULL);
 }
 
-char *
-run_scratch_file(const struct run_ctx *ctx, const char *name,
-    const char *suffix)
-{
-	char	*base, *path;
-
-	if (suffix == NULL)
-		suffix = "";
-	if (ctx != NULL && ctx->scratch != NULL)
-		return xasprintf("%s/%s%s", ctx->scratch, name, suffix);
-	base = xasprintf("abbench-%ld-%s%s", (long)getpid(), name, suffix);
-	path = tmp_path(base);
-	free(base);
-	return path;
-}
-
-int
-run_should_stop(const struct run_ctx *ctx)
-{
-	return ctx->stop != NULL && *ctx->stop != 0;
-}
-
-int64_t
-run_journal_object(struct run_ctx *ctx, const char *kind, const char *target)
+/* The run context's journal hooks: the host journal (journal.h). */
+static int64_t
+runner_journal_object(struct run_ctx *ctx, const char *kind,
+    const char *target)
 {
 	int64_t	 id;
 	char	*cause = NULL, *where = NULL;
@@ -109,8 +89,8 @@ run_journal_object(struct run_ctx *ctx, const char *kind, const char *target)
 	return id;
 }
 
-void
-run_forget_object(struct run_ctx *ctx, int64_t id)
+static void
+runner_forget_object(struct run_ctx *ctx, int64_t id)
 {
 	char	*cause = NULL;
 
@@ -170,7 +150,8 @@ progress_json(struct progress *p, const struct plan_entry *pe,
 	    "failures", p->failures, "warmup", pe->warmup);
 	if (o == NULL)
 		return;
-	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(9));
 	if (text != NULL) {
 		printf("%s\n", text);
 		fflush(stdout);
@@ -526,6 +507,17 @@ run_load(struct run *r, char **cause)
 			r->e = experiment_load(r->exp_path, cause);
 		if (r->e == NULL)
 			return -1;
+		/* --KEY=VALUE from the command line, over the file's. */
+		for (w = 0; opt->set != NULL && opt->set[w] != NULL; w++) {
+			char	*k = xstrdup(opt->set[w]), *v = strchr(k, '=');
+			int	 rc;
+
+			*v++ = '\0';
+			rc = experiment_set(r->e, k, v, cause);
+			free(k);
+			if (rc == -1)
+				return -1;
+		}
 		if (opt->rounds > 0)
 			r->e->rounds = opt->rounds;
 		r->order = opt->order_set ? opt->order : r->e->order;
@@ -633,6 +625,8 @@ run_create(struct run *r, char **cause)
 	r->ctx.exp = e;
 	r->ctx.stop = &stop_flag;
 	r->ctx.journal = r->jr;
+	r->ctx.journal_object = runner_journal_object;
+	r->ctx.forget_object = runner_forget_object;
 	if (r->opt->resume != NULL) {
 		r->ctx.run_id = r->old.id;
 		snprintf(r->ctx.run_uuid, sizeof r->ctx.run_uuid, "%s",

@@ -35,6 +35,9 @@ struct run_options {
 	int		 seed_set;
 	uint64_t	 seed;
 	const char	*resume;	/* run selector, or NULL */
+	/* [experiment] keys from the command line, "KEY=VALUE", NULL-ended
+	 * (or NULL): set over the file's (experiment_set). */
+	char *const	*set;
 	int		 quiet;
 	int		 json_progress;
 	int		 durable;

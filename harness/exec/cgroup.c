@@ -473,20 +473,6 @@ cgrp_read(struct cgrp *cg, const char *controller, const char *file,
 }
 
 int
-cgrp_attach(struct cgrp *cg, pid_t pid, char **cause)
-{
-	char	buf[32];
-	size_t	i;
-
-	snprintf(buf, sizeof buf, "%d", (int)pid);
-	for (i = 0; i < cg->procs.n; i++) {
-		if (write_small_file(cg->procs.v[i], buf, cause) == -1)
-			return -1;
-	}
-	return 0;
-}
-
-int
 cgrp_set_cpu_limit(struct cgrp *cg, double cpus, int64_t period_us,
     char **cause)
 {
@@ -567,17 +553,6 @@ cgrp_dir_cpu_stat(const char *dir, int version, struct cgrp_cpu_stat *st,
 		kv_u64(v, "throttled_time", &st->throttled_ns);
 	free(v);
 	return 0;
-}
-
-int
-cgrp_cpu_usage(struct cgrp *cg, uint64_t *ns, char **cause)
-{
-	const char	*dir = cgrp_dir(cg, cg->version == 2 ? NULL :
-	    "cpuacct");
-
-	if (dir == NULL)
-		return set_cause(cause, "cgroup '%s' has no cpuacct", cg->rel);
-	return cgrp_dir_cpu_usage(dir, cg->version, ns, cause);
 }
 
 int

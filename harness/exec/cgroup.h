@@ -64,14 +64,10 @@ int		 cgrp_write(struct cgrp *cg, const char *controller,
 		    const char *file, const char *value, char **cause);
 char		*cgrp_read(struct cgrp *cg, const char *controller,
 		    const char *file, char **cause);
-/* Move a process in (every hierarchy). */
-int		 cgrp_attach(struct cgrp *cg, pid_t pid, char **cause);
 /* CPU limit: cpus * period (v1 cfs_quota_us/cfs_period_us, v2 cpu.max);
  * cpus <= 0 removes the limit. */
 int		 cgrp_set_cpu_limit(struct cgrp *cg, double cpus,
 		    int64_t period_us, char **cause);
-/* CPU time used by the cgroup, in ns (v1 cpuacct.usage, v2 usage_usec). */
-int		 cgrp_cpu_usage(struct cgrp *cg, uint64_t *ns, char **cause);
 struct cgrp_cpu_stat {
 	uint64_t	nr_periods;
 	uint64_t	nr_throttled;

@@ -43,14 +43,22 @@ struct run_ctx {
 	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
 	int			 verbose;
+	/*
+	 * The journal of objects, set by the runner (the host journal):
+	 * what run_journal_object and run_forget_object call. NULL: nothing
+	 * is journaled (tests, a context without a run).
+	 */
+	int64_t	(*journal_object)(struct run_ctx *ctx, const char *kind,
+		    const char *target);
+	void	(*forget_object)(struct run_ctx *ctx, int64_t journal_id);
 };
 
 /*
  * Record an object made for the run (cgroup, container, dir, file, loop)
  * in the host journal before making it, so that the next run or `abbench
  * restore` removes it after a kill -9 (harness/host/undo.h says how).
- * Returns the journal id (for run_forget_object) or -1. Defined by the
- * runner.
+ * Returns the journal id (for run_forget_object) or -1 (also when the
+ * context has no journal hook).
  */
 int64_t	run_journal_object(struct run_ctx *ctx, const char *kind,
 	    const char *target);

@@ -24,8 +24,8 @@
 #include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
-#define DOCKER_RUN_TIMEOUT_NS	(180 * 1000000000LL)
-#define DOCKER_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)
+#define DOCKER_RUN_TIMEOUT_NS	(180 * NSEC_PER_SEC)
+#define DOCKER_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 #define DEFAULT_IMAGE		"abbench/tools"
 
 struct exec_proc {
@@ -112,7 +112,7 @@ docker_check(struct run_ctx *ctx, const struct exec_check *chk,
 	size_t		 i;
 
 	(void)ctx;
-	if (docker_do(20 * 1000000000LL, &out, &c, "info", "--format",
+	if (docker_do(20 * NSEC_PER_SEC, &out, &c, "info", "--format",
 	    "{{json .Runtimes}}", NULL, NULL) == -1) {
 		set_cause(cause, "cannot reach the docker daemon (%s): start "
 		    "it with scripts/start-dockerd (or 'systemctl start "
@@ -137,7 +137,7 @@ docker_check(struct run_ctx *ctx, const struct exec_check *chk,
 	image = chk->image;
 	if (image == NULL)
 		image = DEFAULT_IMAGE;
-	if (docker_do(20 * 1000000000LL, NULL, &c, "image", "inspect",
+	if (docker_do(20 * NSEC_PER_SEC, NULL, &c, "image", "inspect",
 	    "--format", "{{.Id}}", image) == -1) {
 		set_cause(cause, "docker image '%s' not found: build it with "
 		    "scripts/build-image (%s)", image, c);
@@ -155,7 +155,7 @@ static void
 docker_learn_pid(struct exec_proc *p)
 {
 	int64_t	 until = now_mono_ns() + (p->attached ? 30 : 0) *
-		    1000000000LL;
+		    NSEC_PER_SEC;
 	char	*out = NULL, state[32];
 
 	while (p->pid <= 0) {
@@ -426,8 +426,8 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	if (ctx != NULL && ctx->deadline_ns > 0 &&
 	    ctx->deadline_ns - now_mono_ns() < deadline)
 		deadline = ctx->deadline_ns - now_mono_ns();
-	if (deadline < 1000000000LL)
-		deadline = 1000000000LL;
+	if (deadline < NSEC_PER_SEC)
+		deadline = NSEC_PER_SEC;
 	if (spawn_capture(av.v, deadline, &out, &err, &status, &c) == -1) {
 		set_cause(cause, "'docker run' of '%s' failed: %s", p->name,
 		    c);

@@ -13,10 +13,12 @@
 
 #include <stdint.h>
 
+#include "lib/util.h"
+
 struct exec_proc;
 
 /* Default timeout of one docker CLI call (pitfall 1: every call has one). */
-#define EXEC_DOCKER_TIMEOUT_NS	(60 * 1000000000LL)
+#define EXEC_DOCKER_TIMEOUT_NS	(60 * NSEC_PER_SEC)
 
 /*
  * Run `docker ARGS...` (args without the leading "docker"), capture

@@ -26,7 +26,7 @@
 #include "harness/exec/context.h"
 #include "harness/exec/spawn.h"
 
-#define OCI_NO_DEADLINE_NS	(24 * 3600 * 1000000000LL)
+#define OCI_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 
 struct exec_proc {
 	struct run_ctx	*ctx;
@@ -236,6 +236,34 @@ oci_runtime_is_runsc(const char *runtime)
  * and the runtime's errors come from its --log file in the bundle.
  * Other calls fail with the runtime's stderr.
  */
+/*
+ * A verb that is part of a sample gets what is left of the sample's
+ * timeout (at most the runtime's own limit); kill, state and the
+ * teardown's delete --force keep the full limit, so that they still work
+ * after a sample timed out.
+ */
+static int64_t
+oci_call_ns(const struct exec_proc *p, const char *verb)
+{
+	static const char *const timed[] = {
+		"create", "start", "checkpoint", "restore", "delete",
+	};
+	int64_t	left;
+	size_t	i;
+
+	if (p->ctx == NULL || p->ctx->deadline_ns <= 0)
+		return EXEC_OCI_TIMEOUT_NS;
+	for (i = 0; i < ARRAY_SIZE(timed); i++)
+		if (strcmp(verb, timed[i]) == 0)
+			break;
+	if (i == ARRAY_SIZE(timed))
+		return EXEC_OCI_TIMEOUT_NS;
+	left = p->ctx->deadline_ns - now_mono_ns();
+	if (left < 1000000)
+		left = 1000000;
+	return left < EXEC_OCI_TIMEOUT_NS ? left : EXEC_OCI_TIMEOUT_NS;
+}
+
 static int
 oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
     char **cause, const char *const *args)
@@ -261,7 +289,7 @@ oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
 	else
 		c.flags = SPAWN_CAPTURE_ERR | (out != NULL ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
-	if (spawn_run(&c, EXEC_OCI_TIMEOUT_NS, cause) == -1) {
+	if (spawn_run(&c, oci_call_ns(p, args[0]), cause) == -1) {
 		r = -1;
 		goto done;
 	}
@@ -598,12 +626,6 @@ oci_id(struct exec_proc *p)
 	return p->id;
 }
 
-const char *
-oci_bundle(struct exec_proc *p)
-{
-	return p->bundle;
-}
-
 static int
 oci_check(struct run_ctx *ctx, const struct exec_check *chk,
     char **cause)
@@ -624,7 +646,7 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 		int		 status = -1;
 		char		*c = NULL;
 
-		if (spawn_capture(argv, 20 * 1000000000LL, NULL, NULL,
+		if (spawn_capture(argv, 20 * NSEC_PER_SEC, NULL, NULL,
 		    &status, &c) == -1 || status != 0) {
 			set_cause(cause, "arm '%s': OCI runtime '%s' does not "
 			    "run%s%s (install it, or set runtime to a path)",

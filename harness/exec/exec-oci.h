@@ -30,11 +30,13 @@
 
 #include <stdint.h>
 
+#include "lib/util.h"
+
 struct exec_proc;
 struct exec_spec;
 struct run_ctx;
 
-#define EXEC_OCI_TIMEOUT_NS	(60 * 1000000000LL)
+#define EXEC_OCI_TIMEOUT_NS	(60 * NSEC_PER_SEC)
 #define EXEC_OCI_DEFAULT_ROOTFS	"/var/lib/abbench/current"
 
 /* $ABBENCH_ROOTFS, else EXEC_OCI_DEFAULT_ROOTFS; borrowed. */
@@ -88,8 +90,7 @@ int	oci_restore(struct exec_proc *p, const char *image_path,
  * ROOT gone, is fine. Used by destroy and by `abbench restore`.
  */
 int	exec_oci_teardown(const char *target, char **cause);
-/* The container id and bundle directory; borrowed. */
+/* The container id; borrowed. */
 const char *oci_id(struct exec_proc *p);
-const char *oci_bundle(struct exec_proc *p);
 
 #endif

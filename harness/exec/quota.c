@@ -37,14 +37,6 @@ quota_mode_parse(const char *s, enum quota_mode *m, char **cause)
 	    s);
 }
 
-const char *
-quota_mode_name(enum quota_mode m)
-{
-	if ((size_t)m >= sizeof quota_names / sizeof quota_names[0])
-		return "unknown";
-	return quota_names[m];
-}
-
 int
 quota_setup(struct run_ctx *ctx, struct quota *q, enum quota_mode mode,
     double cpus, int64_t period_us, size_t n, const char *tag, char **cause)

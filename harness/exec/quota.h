@@ -34,7 +34,6 @@ enum quota_mode {
 /* "none", "leaf", "parent"; 0 or -1 with *cause. */
 int		 quota_mode_parse(const char *s, enum quota_mode *m,
 		    char **cause);
-const char	*quota_mode_name(enum quota_mode m);
 
 struct quota {
 	enum quota_mode	 mode;

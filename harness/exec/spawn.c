@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,7 +45,7 @@
 
 #define SPAWN_MAX_LIVE		1024
 #define SPAWN_ERR_KEEP		(64 * 1024)
-#define SPAWN_DEFAULT_GRACE	(2 * 1000000000LL)
+#define SPAWN_DEFAULT_GRACE	(2 * NSEC_PER_SEC)
 #define SPAWN_STACK		(256 * 1024)
 
 /* The children's stack: one child at a time runs on it until exec. */
@@ -137,6 +138,7 @@ struct spawn_args {
 	struct child	 *c;
 	char		**envp;
 	int		  handshake;
+	pid_t		  parent;
 	int		  outp[2], errp[2], inp[2], syncp[2], gop[2];
 };
 
@@ -154,6 +156,14 @@ spawn_child(void *arg)
 	int			 fd, devnull, plen;
 	char			 pidbuf[32];
 
+	/*
+	 * A child dies with abbench (kill -9 included): an orphaned helper
+	 * (fio writing its data file, a docker CLI making a container)
+	 * would otherwise redo what `abbench restore` just undid.
+	 */
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != a->parent)
+		_exit(127);
 	if (c->flags & SPAWN_KEEP_GROUP)
 		(void)setsid();
 	else
@@ -292,6 +302,7 @@ spawn_start(struct child *c, char **cause)
 	args.c = c;
 	args.envp = envp;
 	args.handshake = handshake;
+	args.parent = getpid();
 	memcpy(args.outp, outp, sizeof outp);
 	memcpy(args.errp, errp, sizeof errp);
 	memcpy(args.inp, inp, sizeof inp);
@@ -499,7 +510,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 		if (term_sent && now >= kill_at) {
 			kill(-c->pid, SIGKILL);
 			kill(c->pid, SIGKILL);
-			kill_at = now + 1000000000LL;
+			kill_at = now + NSEC_PER_SEC;
 		}
 		if (pidfd == -1)
 			timeout_ms = 5;

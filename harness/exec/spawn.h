@@ -5,8 +5,8 @@
  * group) gets SIGTERM, a grace period, then SIGKILL. Every child is reaped;
  * the raw wait status and rusage (wait4) are kept.
  *
- * Children registered here are killed by spawn_kill_all() (used by the
- * signal path so that Ctrl-C never leaves a child behind).
+ * Children registered here are killed by spawn_kill_all_now() (used by
+ * the signal path so that Ctrl-C never leaves a child behind).
  */
 #ifndef ABBENCH_SPAWN_H
 #define ABBENCH_SPAWN_H

@@ -35,7 +35,7 @@
 
 #define ENVCHECK_DEEP_IDLE_US	10
 #define ENVCHECK_SWAP_KB	1024
-#define DOCKER_PS_TIMEOUT	(5LL * 1000000000)
+#define DOCKER_PS_TIMEOUT	(5LL * NSEC_PER_SEC)
 
 static void
 check_cpu(struct strvec *w, struct strvec *r)

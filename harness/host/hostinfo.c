@@ -22,9 +22,8 @@
 #include "harness/exec/spawn.h"
 #include "lib/util.h"
 
-#define SEC_NS			1000000000LL
-#define DOCKER_VERSION_TIMEOUT	(5 * SEC_NS)
-#define RUNTIME_TIMEOUT		(10 * SEC_NS)
+#define DOCKER_VERSION_TIMEOUT	(5 * NSEC_PER_SEC)
+#define RUNTIME_TIMEOUT		(10 * NSEC_PER_SEC)
 
 /* A /proc/meminfo field in kB, or -1. */
 long long

@@ -1,8 +1,9 @@
 /*
- * Host settings: one ops table of named, typed settings (host.block.*,
- * host.thp.*, host.sysctl.*, host.cpufreq.governor), each resolved to the
- * files that hold it on this host, with the per-arm apply / restore logic
- * and the journal that makes every change undoable after a crash.
+ * Host settings: the named, typed settings of the ops table (hostset-ops.c:
+ * host.block.*, host.thp.*, host.sysctl.*, host.cpufreq.governor), each
+ * checked on this host before anything changes and resolved to the files
+ * that hold it, with the per-arm apply logic. Every write is journaled in
+ * the host journal first (journal.h); recover.c undoes them.
  *
  * Every setting lives in one or more sysfs/procfs files ("targets"): one
  * per disk for host.block.*, one per CPU for the governor, one otherwise.
@@ -21,315 +22,22 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
-#include <linux/loop.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "harness/host/blockdev.h"
-#include "harness/exec/cgroup.h"
 #include "lib/model.h"
 #include "harness/host/hostset.h"
 #include "harness/host/hostset-int.h"
 #include "harness/host/journal.h"
 #include "harness/host/recover.h"
-#include "harness/exec/spawn.h"
 #include "lib/util.h"
 #include "results/store.h"
-
-#define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
-#define CPU_DIR		"/sys/devices/system/cpu"
-
-enum hs_flags {
-	HS_PREFIX = 1 << 0,	/* name is a prefix (host.sysctl.) */
-	HS_BLOCK = 1 << 1,	/* one target per disk */
-	HS_BRACKET = 1 << 2,	/* the file reads "a [b] c": value is b */
-	HS_META = 1 << 3,	/* not a setting (host.block.path) */
-	HS_PERCPU = 1 << 4,	/* one target per CPU */
-};
-
-struct hostset_op {
-	const char	*name;
-	int		 flags;
-	const char	*help;
-	/* Syntax of the name's suffix (prefix ops) and of the value. */
-	int		(*check)(const struct hostset_op *op, const char *name,
-			    const char *value, char **cause);
-	/* The file for one target; disk or cpu is set for block/per-cpu. */
-	char		*(*path)(const char *name, const char *unit);
-};
-
-static int
-hs_is_uint(const char *v)
-{
-	if (*v == '\0')
-		return 0;
-	for (; *v != '\0'; v++)
-		if (!isdigit((unsigned char)*v))
-			return 0;
-	return 1;
-}
-
-static int
-hs_is_word(const char *v, const char *extra)
-{
-	if (*v == '\0')
-		return 0;
-	for (; *v != '\0'; v++)
-		if (!isalnum((unsigned char)*v) && strchr(extra, *v) == NULL)
-			return 0;
-	return 1;
-}
-
-static int
-hs_in_list(const char *v, const char *list)
-{
-	size_t	n = strlen(v);
-	const char *p = list;
-
-	while (*p != '\0') {
-		size_t	m = strcspn(p, " ");
-
-		if (m == n && strncmp(p, v, n) == 0)
-			return 1;
-		p += m;
-		p += strspn(p, " ");
-	}
-	return 0;
-}
-
-static int
-hs_check_scheduler(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	(void)op;
-	if (!hs_is_word(value, "-_"))
-		return set_cause(cause, "'%s': '%s' is not an I/O scheduler "
-		    "name (bfq, mq-deadline, kyber, none)", name, value);
-	return 0;
-}
-
-static int
-hs_check_block_path(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	struct strvec	w = STRVEC_INIT;
-	size_t		i;
-	int		rc = 0;
-
-	(void)op;
-	if (strvec_split_words(&w, value, cause) == -1)
-		return -1;
-	if (w.n == 0)
-		rc = set_cause(cause, "'%s': empty value", name);
-	for (i = 0; rc == 0 && i < w.n; i++)
-		if (w.v[i][0] != '/')
-			rc = set_cause(cause, "'%s': '%s' is not an absolute "
-			    "path", name, w.v[i]);
-	strvec_clear(&w);
-	return rc;
-}
-
-/* The knobs that take 0/1 in bfq and mq-deadline. */
-static const char *const hs_bool_knobs[] = {
-	"low_latency", "strict_guarantees", "front_merges",
-};
-
-static int
-hs_check_knob(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	const char	*knob = name + strlen(op->name);
-	long long	 ll;
-	size_t		 i;
-
-	if (!hs_is_word(knob, "_") || isupper((unsigned char)*knob))
-		return set_cause(cause, "'%s': '%s' is not an I/O scheduler "
-		    "tunable name", name, knob);
-	if (!hs_is_uint(value))
-		return set_cause(cause, "'%s': '%s' is not a non-negative "
-		    "integer", name, value);
-	/* The kernel reads tunables as int. */
-	if (parse_int(value, 0, INT_MAX, &ll, NULL) == -1)
-		return set_cause(cause, "'%s': %s is out of range [0, %d]",
-		    name, value, INT_MAX);
-	for (i = 0; i < ARRAY_SIZE(hs_bool_knobs); i++)
-		if (strcmp(knob, hs_bool_knobs[i]) == 0 &&
-		    strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
-			return set_cause(cause, "'%s': '%s' must be 0 or 1",
-			    name, value);
-	return 0;
-}
-
-static int
-hs_check_thp_enabled(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	(void)op;
-	if (!hs_in_list(value, "always madvise never"))
-		return set_cause(cause, "'%s': '%s' is not one of always, "
-		    "madvise, never", name, value);
-	return 0;
-}
-
-static int
-hs_check_thp_defrag(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	(void)op;
-	if (!hs_in_list(value, "always defer defer+madvise madvise never"))
-		return set_cause(cause, "'%s': '%s' is not one of always, "
-		    "defer, defer+madvise, madvise, never", name, value);
-	return 0;
-}
-
-static int
-hs_check_sysctl(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	const char	*s = name + strlen(op->name);
-	const char	*p;
-
-	if (!hs_is_word(s, "._-") || *s == '.' || s[strlen(s) - 1] == '.' ||
-	    strstr(s, "..") != NULL)
-		return set_cause(cause, "'%s': '%s' is not a sysctl name",
-		    name, s);
-	if (*value == '\0')
-		return set_cause(cause, "'%s': empty value", name);
-	for (p = value; *p != '\0'; p++)
-		if (*p == '\n' ||
-		    (!isprint((unsigned char)*p) && *p != '\t'))
-			return set_cause(cause, "'%s': the value has a "
-			    "control character", name);
-	return 0;
-}
-
-static int
-hs_check_governor(const struct hostset_op *op, const char *name,
-    const char *value, char **cause)
-{
-	(void)op;
-	if (!hs_in_list(value, "performance powersave ondemand "
-	    "conservative schedutil userspace"))
-		return set_cause(cause, "'%s': '%s' is not a cpufreq governor "
-		    "(performance, powersave, ondemand, conservative, "
-		    "schedutil, userspace)", name, value);
-	return 0;
-}
-
-static char *
-hs_path_scheduler(const char *name, const char *disk)
-{
-	(void)name;
-	return xasprintf("/sys/block/%s/queue/scheduler", disk);
-}
-
-static char *
-hs_path_knob(const char *name, const char *disk)
-{
-	return xasprintf("/sys/block/%s/queue/iosched/%s", disk,
-	    name + strlen("host.block."));
-}
-
-static char *
-hs_path_thp(const char *name, const char *unit)
-{
-	(void)unit;
-	return xasprintf(THP_DIR "/%s", name + strlen("host.thp."));
-}
-
-static char *
-hs_path_sysctl(const char *name, const char *unit)
-{
-	char	*p = xasprintf("/proc/sys/%s", name + strlen("host.sysctl."));
-	char	*s;
-
-	(void)unit;
-	for (s = p + strlen("/proc/sys/"); *s != '\0'; s++)
-		if (*s == '.')
-			*s = '/';
-	return p;
-}
-
-static char *
-hs_path_governor(const char *name, const char *cpu)
-{
-	(void)name;
-	return xasprintf(CPU_DIR "/%s/cpufreq/scaling_governor", cpu);
-}
-
-/*
- * Looked up in order: exact names first, then prefixes (host.block. last
- * among the block names so that scheduler and path are not knobs).
- */
-static const struct hostset_op hostset_ops[] = {
-	{ .name = "host.block.scheduler", .flags = HS_BLOCK | HS_BRACKET,
-	  .help = "I/O scheduler of the disk(s), one of queue/scheduler",
-	  .check = hs_check_scheduler, .path = hs_path_scheduler },
-	{ .name = "host.block.path", .flags = HS_META,
-	  .help = "directories whose disks host.block.* applies to "
-	  "(default: the workloads' dir)",
-	  .check = hs_check_block_path },
-	{ .name = "host.block.", .flags = HS_PREFIX | HS_BLOCK,
-	  .help = "an I/O scheduler tunable in queue/iosched/ "
-	  "(slice_idle, slice_idle_us, low_latency, ...)",
-	  .check = hs_check_knob, .path = hs_path_knob },
-	{ .name = "host.thp.enabled", .flags = HS_BRACKET,
-	  .help = "transparent hugepages: always, madvise, never",
-	  .check = hs_check_thp_enabled, .path = hs_path_thp },
-	{ .name = "host.thp.defrag", .flags = HS_BRACKET,
-	  .help = "THP defrag: always, defer, defer+madvise, madvise, never",
-	  .check = hs_check_thp_defrag, .path = hs_path_thp },
-	{ .name = "host.sysctl.", .flags = HS_PREFIX,
-	  .help = "any sysctl under /proc/sys (dots for slashes)",
-	  .check = hs_check_sysctl, .path = hs_path_sysctl },
-	{ .name = "host.cpufreq.governor", .flags = HS_PERCPU,
-	  .help = "cpufreq scaling governor of every CPU",
-	  .check = hs_check_governor, .path = hs_path_governor },
-};
-
-static const struct hostset_op *
-hostset_find_op(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < ARRAY_SIZE(hostset_ops); i++) {
-		const struct hostset_op *op = &hostset_ops[i];
-
-		if (op->flags & HS_PREFIX) {
-			if (str_startswith(name, op->name) &&
-			    name[strlen(op->name)] != '\0')
-				return op;
-		} else if (strcmp(name, op->name) == 0)
-			return op;
-	}
-	return NULL;
-}
-
-int
-hostset_check(const char *name, const char *value, char **cause)
-{
-	const struct hostset_op *op = hostset_find_op(name);
-
-	if (op == NULL)
-		return set_cause(cause, "unknown host setting '%s' (known: "
-		    "host.block.scheduler, host.block.path, host.block.KNOB, "
-		    "host.thp.enabled, host.thp.defrag, host.sysctl.NAME, "
-		    "host.cpufreq.governor)", name);
-	if (value == NULL)
-		return set_cause(cause, "'%s': missing value", name);
-	return op->check(op, name, value, cause);
-}
 
 /* Tunables of the schedulers this kernel knows, for arms that switch the
  * scheduler (their files appear only after the switch). */
@@ -385,60 +93,6 @@ struct hostset {
 	struct strvec	 knobs;		/* block tunables of any arm */
 	int		 prepared;
 };
-
-/* A value with runs of blanks folded to one space and no blank ends. */
-static char *
-hs_fold(const char *v)
-{
-	struct strbuf	sb = STRBUF_INIT;
-	int		blank = 0;
-
-	for (; *v != '\0'; v++) {
-		if (*v == ' ' || *v == '\t' || *v == '\n') {
-			blank = sb.len > 0;
-			continue;
-		}
-		if (blank)
-			strbuf_addc(&sb, ' ');
-		blank = 0;
-		strbuf_addc(&sb, *v);
-	}
-	return strbuf_detach(&sb);
-}
-
-/* Values compare with blanks folded (sysctl "a\tb" equals "a b"). */
-int
-hostset_same(const char *a, const char *b)
-{
-	char	*fa = hs_fold(a), *fb = hs_fold(b);
-	int	 same = strcmp(fa, fb) == 0;
-
-	free(fa);
-	free(fb);
-	return same;
-}
-
-/* The current value of a setting's file (bracketed word where it has one). */
-char *
-hostset_read(const char *path, int bracket, char **cause)
-{
-	char	*v = read_small_file(path, cause);
-	char	*w;
-
-	if (v == NULL || !bracket)
-		return v;
-	w = bracketed_word(v);
-	free(v);
-	return w;
-}
-
-int
-hostset_bracketed(const char *path)
-{
-	return str_startswith(path, THP_DIR "/") ||
-	    (str_startswith(path, "/sys/block/") &&
-	    strstr(path, "/queue/scheduler") != NULL);
-}
 
 static const char *
 hs_known_knob_list(const char *sched)
@@ -630,7 +284,7 @@ hs_validate_choice(const char *name, const char *path, const char *value,
 		if (*p != '[' && *p != ']')
 			*w++ = *p;
 	*w = '\0';
-	ok = hs_in_list(value, strtrim(text));
+	ok = hostset_in_list(value, strtrim(text));
 	if (!ok)
 		set_cause(cause, "'%s': '%s' is not available on this host "
 		    "(%s offers: %s)", name, value, path, strtrim(text));
@@ -642,7 +296,7 @@ hs_validate_choice(const char *name, const char *path, const char *value,
 static int
 hs_is_int(const char *w)
 {
-	return hs_is_uint(*w == '-' ? w + 1 : w);
+	return hostset_is_uint(*w == '-' ? w + 1 : w);
 }
 
 /*
@@ -875,7 +529,7 @@ hs_prepare_block(struct hostset *hs, struct hs_arm *ha, char **cause)
 		struct hs_disk	*hd = hs_find_disk(hs, ha->disks.v[i]);
 		const char	*eff = sched != NULL ? sched : hd->orig_sched;
 
-		if (sched != NULL && !hs_in_list(sched, hd->available))
+		if (sched != NULL && !hostset_in_list(sched, hd->available))
 			return set_cause(cause, "arm '%s': "
 			    "'host.block.scheduler': '%s' is not available "
 			    "on disk '%s' (offers: %s)", ha->name, sched,
@@ -897,7 +551,7 @@ hs_prepare_block(struct hostset *hs, struct hs_arm *ha, char **cause)
 				ok = access(path, W_OK) == 0;
 				free(path);
 			} else if ((known = hs_known_knob_list(eff)) != NULL)
-				ok = hs_in_list(knob, known);
+				ok = hostset_in_list(knob, known);
 			else
 				ok = 1;	/* checked when applied */
 			if (!ok)

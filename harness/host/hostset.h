@@ -50,6 +50,11 @@ int	hostset_apply_arm(struct hostset *hs, const struct arm *arm,
 /* Restore every setting this run changed; safe to call twice. */
 int	hostset_restore_all(struct hostset *hs, char **cause);
 void	hostset_free(struct hostset *hs);
+/*
+ * The i-th host setting an arm may set, for help: its name (a prefix, such
+ * as "host.sysctl.", when *prefix) and its help text; NULL past the last.
+ */
+const char	*hostset_key_help(size_t i, const char **name, int *prefix);
 /* sync, then vm.drop_caches=3. */
 int	hostset_drop_caches(char **cause);
 

@@ -5,11 +5,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/host/blockdev.h"
@@ -34,6 +37,10 @@ undo_mark_restored(struct undo_mark *m, int64_t id, char **cause)
 {
 	int64_t	copy = 0;
 
+	/* An entry only the database has: id is the database's. */
+	if (m->hj == NULL)
+		return store_journal_set_state(m->st, id, JOURNAL_RESTORED,
+		    NULL, cause);
 	if (hjournal_set_state(m->hj, id, JOURNAL_RESTORED, NULL,
 	    cause) == -1)
 		return -1;
@@ -312,6 +319,53 @@ recover_match(const struct hjournal_owner *o, const struct recover_filter *f)
 	return f->run_id == 0 || f->run_id == o->run_id;
 }
 
+/*
+ * Helpers a dead run left running (a `docker run` CLI, a runtime call):
+ * their command lines name the run (its label, or its cgroup and
+ * container prefix abbench-<uuid8>). They go first, or one could still
+ * make a container after its journal entry was undone.
+ */
+static size_t
+recover_kill_helpers(const char *uuid)
+{
+	char		 label[64], prefix[32];
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 killed = 0;
+	pid_t		 self = getpid();
+
+	snprintf(label, sizeof label, "abbench.run=%s", uuid);
+	snprintf(prefix, sizeof prefix, "abbench-%.8s", uuid);
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char	*path, *cmd;
+		size_t	 len, i;
+		pid_t	 pid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atol(de->d_name);
+		if (pid == self)
+			continue;
+		path = xasprintf("/proc/%s/cmdline", de->d_name);
+		cmd = read_file(path, &len, NULL);
+		free(path);
+		if (cmd == NULL)
+			continue;
+		for (i = 0; i + 1 < len; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (len > 0 && (strstr(cmd, label) != NULL ||
+		    strstr(cmd, prefix) != NULL) &&
+		    kill(pid, SIGKILL) == 0)
+			killed++;
+		free(cmd);
+	}
+	closedir(d);
+	return killed;
+}
+
 /* One dead (claimed) run: its entries, its labelled containers. */
 static int
 recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
@@ -323,11 +377,19 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 	struct stat		 sb;
 	char			*why = NULL;
 	size_t			 n = 0, i, k;
-	int			 rc = 0, settings = 0;
+	int			 rc = 0, settings = 0, containers = 0;
 
 	memset(&m, 0, sizeof m);
 	m.hj = journal_hj(jr);
 	*left = 0;
+	if ((k = recover_kill_helpers(o->uuid)) > 0) {
+		struct timespec	ts = { 0, 200 * 1000000 };
+
+		strvec_pushf(&rep->notes, "run %lld: killed %zu process%s it "
+		    "left running", (long long)o->run_id, k, k == 1 ? "" :
+		    "es");
+		nanosleep(&ts, NULL);	/* let their last calls land */
+	}
 	if (hjournal_pending(m.hj, o->uuid, &j, &n, &why) == -1) {
 		strvec_pushf(&rep->failed, "run %lld of '%s': %s",
 		    (long long)o->run_id, o->db, why);
@@ -349,6 +411,14 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 		rc = -1;
 	if (recover_objects(&m, j, n, rep, undone) == -1)
 		rc = -1;
+	/* A container whose creation was under way at the kill. */
+	for (i = 0; i < n; i++)
+		containers |= strcmp(j[i].kind, "container") == 0;
+	if (containers) {
+		struct timespec	ts = { 1, 0 };
+
+		nanosleep(&ts, NULL);
+	}
 	if (undo_labelled_containers(o->uuid, &removed, &why) == -1) {
 		strvec_pushf(&rep->notes, "run %lld: labelled containers not "
 		    "removed: %s", (long long)o->run_id, why);
@@ -422,6 +492,102 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		journal_release_run(o[i].uuid, fd, !left && fd != -1);
 	}
 	hjournal_owners_free(o, n);
+	if (failed)
+		return set_cause(cause, "%zu host change%s could not be "
+		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",
+		    rep->failed.n > 0 ? ": " : "",
+		    rep->failed.n > 0 ? rep->failed.v[0] : "");
+	return 0;
+}
+
+/* Is the run's abbench process alive (not a reused pid)? */
+static int
+recover_pid_alive(int64_t pid)
+{
+	char	*path, *comm;
+	int	 alive;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
+		return 0;
+	path = xasprintf("/proc/%lld/comm", (long long)pid);
+	comm = read_small_file(path, NULL);
+	free(path);
+	alive = comm != NULL && strstr(comm, "abbench") != NULL;
+	free(comm);
+	return alive;
+}
+
+int
+recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
+    int flags, struct hostset_report *rep, int *undone, char **cause)
+{
+	struct hjournal_owner	*o = NULL;
+	struct store_journal	*j = NULL, *sub;
+	struct store_run	*runs = NULL;
+	struct undo_mark	 m;
+	size_t			 n = 0, no = 0, nruns = 0, i, k, nsub;
+	int			 failed = 0, known, settings;
+
+	if (store_journal_pending(st, run_id, &j, &n, cause) == -1)
+		return -1;
+	if (n == 0) {
+		store_journal_free(j, n);
+		return 0;
+	}
+	if (store_runs_list(st, &runs, &nruns, cause) == -1 ||
+	    hjournal_owners(journal_hj(jr), &o, &no, cause) == -1) {
+		store_journal_free(j, n);
+		return -1;
+	}
+	m.hj = NULL;
+	m.st = st;
+	sub = xcalloc(n, sizeof *sub);
+	for (i = 0; i < nruns; i++) {
+		for (k = 0, nsub = 0; k < n; k++)
+			if (j[k].run_id == runs[i].id)
+				sub[nsub++] = j[k];
+		if (nsub == 0)
+			continue;
+		for (k = 0, known = 0; k < no && !known; k++)
+			known = runs[i].uuid != NULL &&
+			    strcmp(o[k].uuid, runs[i].uuid) == 0;
+		if (known)
+			continue;	/* the host journal has it */
+		if (!(flags & RECOVER_FORCE) && recover_pid_alive(runs[i].pid) &&
+		    runs[i].pid != (int64_t)getpid()) {
+			strvec_pushf(&rep->notes, "run %lld is still running "
+			    "(pid %lld): skipped", (long long)runs[i].id,
+			    (long long)runs[i].pid);
+			continue;
+		}
+		for (k = 0, settings = 0; k < nsub; k++)
+			settings |= str_startswith(sub[k].kind, "host.");
+		if (settings && !(flags & RECOVER_SETTINGS))
+			strvec_pushf(&rep->notes, "run %lld left host settings "
+			    "changed: another run holds the host",
+			    (long long)runs[i].id);
+		else if (recover_settings(&m, sub, nsub, rep, undone) == -1)
+			failed = 1;
+		if (recover_objects(&m, sub, nsub, rep, undone) == -1)
+			failed = 1;
+		/* The copies own what the entries pointed to now (state). */
+		for (k = 0, nsub = 0; k < n; k++)
+			if (j[k].run_id == runs[i].id)
+				j[k] = sub[nsub++];
+		if (strcmp(runs[i].status, RUN_RUNNING) == 0 &&
+		    store_run_set_status(st, runs[i].id, RUN_INTERRUPTED,
+		    now_wall_ns(), NULL) == 0)
+			strvec_pushf(&rep->notes, "run %lld: its process is "
+			    "gone, marked interrupted", (long long)runs[i].id);
+	}
+	free(sub);
+	for (i = 0; i < nruns; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	hjournal_owners_free(o, no);
+	store_journal_free(j, n);
 	if (failed)
 		return set_cause(cause, "%zu host change%s could not be "
 		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",

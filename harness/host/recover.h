@@ -62,4 +62,13 @@ struct recover_filter {
 int	recover_runs(struct journal *jr, const struct recover_filter *f,
 	    int flags, struct hostset_report *rep, int *undone, char **cause);
 
+/*
+ * Entries only a database has (journaled by an abbench older than the host
+ * journal, or whose host journal is gone): the pending entries of st (of
+ * run_id, or every run when 0) whose run is not in the host journal and
+ * whose process is gone are undone there, and marked in st.
+ */
+int	recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
+	    int flags, struct hostset_report *rep, int *undone, char **cause);
+
 #endif

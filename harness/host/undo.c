@@ -131,27 +131,22 @@ undo_dir(const struct store_journal *e, char **cause)
 	return r;
 }
 
+/* A file the run made (a scratch file, a workload's data file). */
 static int
 undo_file(const struct store_journal *e, char **cause)
 {
-	char	*dir = path_dir(e->target), *real = realpath(dir, NULL);
-	char	*full;
-	int	 rc = 0;
+	struct stat	sb;
 
-	free(dir);
-	if (real == NULL)
-		return 0;	/* its directory is gone, so is it */
-	full = xasprintf("%s/%s", real, strrchr(e->target, '/') != NULL ?
-	    strrchr(e->target, '/') + 1 : e->target);
-	if (!undo_scratch_ok(full))
-		rc = set_cause(cause, "refusing to remove '%s': not a "
-		    "scratch file", full);
-	else if (unlink(full) == -1 && errno != ENOENT)
-		rc = set_cause(cause, "cannot remove '%s': %s", full,
+	if (lstat(e->target, &sb) == -1)
+		return errno == ENOENT ? 0 : set_cause(cause, "cannot stat "
+		    "'%s': %s", e->target, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return set_cause(cause, "refusing to remove '%s': not a "
+		    "regular file", e->target);
+	if (unlink(e->target) == -1 && errno != ENOENT)
+		return set_cause(cause, "cannot remove '%s': %s", e->target,
 		    strerror(errno));
-	free(real);
-	free(full);
-	return rc;
+	return 0;
 }
 
 static int

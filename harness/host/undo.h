@@ -17,7 +17,8 @@
  *                    hierarchy: that one; "/a/b": from every root;
  *   "dir"            removed recursively, only under /tmp, /var/tmp,
  *                    $TMPDIR or if its last component starts "abbench-";
- *   "file"           a temp file: unlinked (same places as "dir");
+ *   "file"           a file the run made (scratch, a workload's data):
+ *                    unlinked if it is a regular file;
  *   "loop"           /dev/loopN: detached;
  *   "mount"          a mount point: unmounted (lazily when busy).
  */

@@ -34,22 +34,6 @@ none() {
 	fi
 }
 
-# todo WHY DESC REGEX FILE...: as none, for a rule whose last offenders
-# are still being moved (WHY says by whom): a TAP TODO, not a failure, so
-# it turns into a plain pass by itself when they are gone.
-todo() {
-	why=$1 desc=$2 re=$3
-	shift 3
-	hits=$(code_grep "$re" "$@")
-	LIB_TESTS=$((LIB_TESTS + 1))
-	if [ -z "$hits" ]; then
-		echo "ok $LIB_TESTS - $desc"
-	else
-		echo "not ok $LIB_TESTS - $desc # TODO $why"
-		printf '%s\n' "$hits" | sed 's/^/#   /'
-	fi
-}
-
 src() {
 	find "$@" -name '*.[ch]' 2>/dev/null | sort
 }
@@ -73,12 +57,8 @@ none "harness/host includes neither harness/core nor the commands" \
     '#include "(harness/(core/|[^/]*")|workloads/)' $(src harness/host)
 none "harness/core includes no command" \
     '#include "harness/[^/]*"' $(src harness/core)
-none "no sqlite3_ call outside results/ (but the runner's)" \
-    'sqlite3_|<sqlite3\.h>' $(src lib stats harness workloads | \
-    grep -v '^harness/core/runner\.c$')
-todo "the runner's pid goes through store_run_set_pid (issue 14)" \
-    "no sqlite3_ call in the runner" \
-    'sqlite3_|<sqlite3\.h>' harness/core/runner.c
+none "no sqlite3_ call outside results/" \
+    'sqlite3_|<sqlite3\.h>' $(src lib stats harness workloads)
 none "no workload compares or looks up an executor's name" \
     '(strn?cmp|strcasecmp|exec_lookup)\([^;]*"(local|docker|oci)"' \
     $(src workloads)

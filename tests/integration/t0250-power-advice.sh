@@ -40,13 +40,13 @@ mk pilot "$units"
 ok $? "pilot A/A run (40 rounds)"
 pw=$("$ABBENCH" power --db "$db" pilot@last --no-calibration --at 16)
 diag "$pw"
-mde=$(printf '%s\n' "$pw" | awk '$1 == "Burn" && $2 == "cpu-sec/op" { sub("%", "", $6); print $6 }')
+mde=$(printf '%s\n' "$pw" | awk '$1 ~ /^Burn(-[0-9]+)?$/ && $2 == "cpu-sec/op" { sub("%", "", $7); print $7 }')
 # E: the MDE at 16 rounds, rounded up to a half percent, at least 1%.
 eff=$(awk -v m="$mde" 'BEGIN { e = int(m * 2 + 0.999) / 2; if (e < 1) e = 1; print e }')
 diag "pilot: MDE at 16+16 $mde%; injected effect E = $eff%"
 case $mde in ''|*[!0-9.]*) fail "the pilot's MDE is a number ('$mde')"; done_testing ;; esac
 pw=$("$ABBENCH" power --db "$db" pilot@last --no-calibration --effect "$eff")
-rounds=$(printf '%s\n' "$pw" | awk '$1 == "Burn" && $2 == "cpu-sec/op" { print $NF }')
+rounds=$(printf '%s\n' "$pw" | awk '$1 ~ /^Burn(-[0-9]+)?$/ && $2 == "cpu-sec/op" { print $NF }')
 diag "advised rounds for $eff%: $rounds"
 case $rounds in ''|*[!0-9]*) fail "power advises a number of rounds ('$rounds')"; done_testing ;; esac
 [ "$rounds" -ge 8 ] && [ "$rounds" -le 32 ]
@@ -87,7 +87,7 @@ out=$("$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --rounds 6 \
     --effect 0.1 2>&1 >/dev/null)
 ok $? "an A/A run of 6 rounds"
 diag "$(printf '%s\n' "$out" | tail -n 2)"
-like "$out" "^~ Burn cpu-sec/op: too noisy to show 0\.1% at n=6\+6 \(MAD/median [0-9.]+%, MDE [0-9.]+%\); ([0-9]+ rounds would|not even [0-9]+ rounds would)" \
+like "$out" "^~ Burn(-[0-9]+)? cpu-sec/op: too noisy to show 0\.1% at n=6\+6 \(MAD/median [0-9.]+% in this run, MDE [0-9.]+%\); ([0-9]+ rounds would|not even [0-9]+ rounds would)" \
     "run --effect 0.1: one line with the rounds that would show it"
 out=$("$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --rounds 6 \
     --effect 900 2>&1 >/dev/null)

@@ -8,11 +8,13 @@
 #  2. A run with --db A killed with SIGKILL: `abbench restore` with no
 #     arguments from another directory restores the host; the DB keeps its
 #     copy of the journal. A run with --db B restores what one with A left.
+#     When the host journal itself is lost, `abbench restore --db A` still
+#     undoes the run from the database's copy.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_scheduler bfq
 require_cmd sqlite3
-plan 20
+plan 22
 
 make_bfq_loop 64 || { diag "cannot make a bfq loop device"; exit 1; }
 Q=$LOOP_SYSFS/iosched
@@ -126,4 +128,17 @@ ok $? "a run with another database runs"
 grep -q "restored.*slice_idle = 3" "$TEST_TMP/b4.out"
 ok $? "and first restores what the dead run with database A left"
 is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 at its end"
+
+# The host journal lost: the database's copy is enough with --db.
+ABBENCH_STATE_DIR=$TEST_TMP/lost "$ABBENCH_BUILDDIR/tests/helpers/hs-driver" \
+    "$TEST_TMP/d.db" "$TEST_TMP/a.ini" "$LOOP_MNT" idle0 hang \
+    > "$TEST_TMP/d.out" 2>&1 &
+dpid=$!
+wait_value "$Q/slice_idle" 0
+kill -9 $dpid
+wait $dpid 2>/dev/null
+rm -rf "$TEST_TMP/lost"
+"$ABBENCH" restore --db "$TEST_TMP/d.db" > "$TEST_TMP/d.r" 2>&1
+ok $? "with the host journal lost, restore --db exits 0"
+is "$(cat "$Q/slice_idle")" 3 "and slice_idle is 3 again, from the database's copy"
 done_testing

@@ -116,6 +116,15 @@ like "$(printf '%s\n' "$burn" | grep -A3 'work/s' | head -4)" 'fast.*slow|work/s
 is "$(awk '/^\.fullname: Cmd/ { on = 1; next } /^\.fullname:/ { on = 0 } on' "$TEST_TMP/vtable" | grep -c "^$(nproc) ")" 1 \
     "-row vcpus: one row for this host's vcpus"
 
+# report: the run's report has the fleet's cross-shape table.
+"$ABBENCH" report --db "$DB" last -o "$TEST_TMP/r.md" >/dev/null 2>&1
+ok $? "abbench report of a fleet run"
+shapes=$(sed -n '/^## Across the fleet/,/^## P-values/p' "$TEST_TMP/r.md")
+like "$shapes" "The 3 runs of fleet $ID" "the report has the fleet's cross-shape section"
+is "$(printf '%s\n' "$shapes" | grep -c '^c4 ')" \
+    "$(printf '%s\n' "$shapes" | grep -c '^c2 ')" "... a c4 row wherever there is a c2 row"
+like "$(printf '%s\n' "$shapes" | grep -m1 'fast')" 'fast.*slow' "... and arms on columns"
+
 # plot: each metric against vcpus, one line per arm.
 if command -v gnuplot >/dev/null 2>&1; then
 	"$ABBENCH" plot --db "$DB" --x vcpus all -o "$TEST_TMP/plots" \
@@ -124,7 +133,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	is "$(grep -c '\.shapes\.png$' "$TEST_TMP/plots.out")" \
 	    "$(db_count "$DB" "SELECT count(*) FROM (SELECT DISTINCT benchmark, unit FROM samples WHERE status = 'ok')")" \
 	    "one shapes plot per benchmark and unit"
-	f=$(grep -m1 'Cmd\.sec_op\.shapes\.png$' "$TEST_TMP/plots.out")
+	f=$(grep -m1 -E 'Cmd(-[0-9]+)?\.sec_op\.shapes\.png$' "$TEST_TMP/plots.out")
 	is "$(head -c 4 "$f" | od -An -c | tr -d ' ')" '211PNG' "Cmd's is a PNG"
 	"$ABBENCH" plot --db "$DB" --x partition all -o "$TEST_TMP/plots" \
 	    >/dev/null 2>"$TEST_TMP/plotbad.err"

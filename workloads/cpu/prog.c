@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "prog.h"
 
 volatile sig_atomic_t prog_usr1, prog_term;
@@ -34,7 +35,7 @@ clock_ns(clockid_t id)
 	struct timespec	ts;
 
 	clock_gettime(id, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 int64_t
@@ -183,8 +184,8 @@ prog_sleep_until(struct prog *p, int64_t t)
 		t = p->end_real;
 	if (prog_usr1 || prog_term)
 		return;
-	ts.tv_sec = t / 1000000000;
-	ts.tv_nsec = t % 1000000000;
+	ts.tv_sec = t / NSEC_PER_SEC;
+	ts.tv_nsec = t % NSEC_PER_SEC;
 	/* EINTR (a signal) ends the sleep early: the caller polls. */
 	(void)clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL);
 }

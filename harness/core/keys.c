@@ -1,0 +1,123 @@
+/*
+ * The keys an experiment file takes, as help text generated from the
+ * options tables (`abbench run --help [TYPE]`, `abbench help workloads`,
+ * the man page), and where a named experiment is found.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/core/experiment.h"
+#include "harness/host/hostset.h"
+#include "lib/options.h"
+#include "lib/util.h"
+#include "workloads/workload.h"
+
+void
+experiment_help(struct strbuf *out)
+{
+	const struct workload_ops *const	*t;
+	struct strbuf				 key = STRBUF_INIT;
+	const char				*name, *help;
+	size_t					 i;
+	int					 prefix;
+
+	strbuf_adds(out, "[experiment] keys (abbench run also takes each as "
+	    "--KEY=VALUE):\n");
+	opt_help(experiment_opts, out);
+	strbuf_adds(out, "\n[arm NAME] keys (and the keys of the workload "
+	    "types marked \"an arm may set it\"):\n");
+	opt_help(arm_opts, out);
+	strbuf_adds(out, "\nhost settings an arm may set (restored when the "
+	    "run ends):\n");
+	for (i = 0; (help = hostset_key_help(i, &name, &prefix)) != NULL;
+	    i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "  %s%s", name, prefix ? "NAME" : "");
+		opt_help_line(out, key.buf, help);
+	}
+	strbuf_release(&key);
+	strbuf_adds(out, "\n[workload NAME] keys of every type:\n");
+	opt_help(workload_common_opts, out);
+	strbuf_adds(out, "\nworkload types (abbench run --help TYPE lists "
+	    "the keys of one):\n");
+	for (t = workload_types; *t != NULL; t++)
+		strbuf_addf(out, "  %-14s %s\n", (*t)->type,
+		    (*t)->help != NULL ? (*t)->help : "");
+}
+
+void
+experiment_help_type(const struct workload_ops *ops, struct strbuf *out)
+{
+	strbuf_addf(out, "workload type %s: %s\n", ops->type,
+	    ops->help != NULL ? ops->help : "");
+	if (ops->default_exec != NULL)
+		strbuf_addf(out, "default executor: %s\n", ops->default_exec);
+	strbuf_addf(out, "\n[workload NAME] keys of type %s:\n", ops->type);
+	opt_help(ops->opts, out);
+	strbuf_adds(out, "\nand the keys of every workload:\n");
+	opt_help(workload_common_opts, out);
+}
+
+void
+experiment_help_types(struct strbuf *out)
+{
+	const struct workload_ops *const	*t;
+
+	for (t = workload_types; *t != NULL; t++) {
+		if (t != workload_types)
+			strbuf_addc(out, '\n');
+		experiment_help_type(*t, out);
+	}
+}
+
+/* dir/name, dir/name.ini: the first that exists, malloc'd, or NULL. */
+static char *
+find_in(const char *dir, const char *sub, const char *name)
+{
+	char	*p;
+
+	p = xasprintf("%s%s/%s", dir, sub, name);
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	p = xasprintf("%s%s/%s.ini", dir, sub, name);
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
+char *
+experiment_find(const char *name)
+{
+	const char	*env = getenv("ABBENCH_EXPERIMENTS");
+	char		 self[PATH_MAX], *p, *slash;
+	ssize_t		 l;
+
+	if (access(name, R_OK) == 0 || strchr(name, '/') != NULL ||
+	    *name == '\0')
+		return xstrdup(name);
+	if (env != NULL && *env != '\0' && (p = find_in(env, "", name)))
+		return p;
+	/* Beside the binary: an installed tree (BIN/../share/abbench), or
+	 * the build tree (its experiments/), wherever they were copied. */
+	if ((l = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[l] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			if ((p = find_in(self, "/../share/abbench/experiments",
+			    name)) != NULL ||
+			    (p = find_in(self, "/experiments", name)) != NULL)
+				return p;
+		}
+	}
+#ifdef ABBENCH_DATADIR
+	if ((p = find_in(ABBENCH_DATADIR, "/experiments", name)) != NULL)
+		return p;
+#endif
+	return xstrdup(name);
+}

@@ -1,0 +1,107 @@
+/*
+ * The manual page abbench(1) in roff, generated from the command table and
+ * the options tables (`abbench help man`; make builds abbench.1 with it), so
+ * that it lists what this abbench takes and nothing else.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cmd.h"
+#include "harness/core/experiment.h"
+#include "lib/util.h"
+
+/* Text as roff: backslashes escaped, no line starting a request. */
+static void
+roff_text(FILE *fp, const char *text)
+{
+	const char	*p;
+	int		 bol = 1;
+
+	for (p = text; *p != '\0'; p++) {
+		if (bol && (*p == '.' || *p == '\''))
+			fputs("\\&", fp);
+		if (*p == '\\')
+			fputs("\\e", fp);
+		else if (*p == '-')
+			fputs("\\-", fp);
+		else
+			fputc(*p, fp);
+		bol = *p == '\n';
+	}
+	if (!bol)
+		fputc('\n', fp);
+}
+
+/* Preformatted text (the help of the tables keeps its columns). */
+static void
+roff_block(FILE *fp, const char *text)
+{
+	fputs(".nf\n", fp);
+	roff_text(fp, text);
+	fputs(".fi\n", fp);
+}
+
+void
+cmd_print_man(FILE *fp)
+{
+	const struct cmd_entry *const	*e;
+	const struct cmd_topic		*t;
+	struct strbuf			 sb = STRBUF_INIT;
+
+	fprintf(fp, ".TH ABBENCH 1 \"\" \"abbench %s\" \"User Commands\"\n",
+	    PACKAGE_VERSION);
+	fputs(".SH NAME\nabbench \\- A/B benchmarks of container runtimes "
+	    "and Linux hosts\n.SH SYNOPSIS\n", fp);
+	for (e = cmd_table; *e != NULL; e++) {
+		fprintf(fp, ".B abbench %s\n", (*e)->name);
+		roff_text(fp, (*e)->args);
+		fputs(".br\n", fp);
+	}
+	fputs(".SH DESCRIPTION\n", fp);
+	roff_text(fp, "abbench runs interleaved A/B experiments on container "
+	    "runtimes and hosts, stores every sample in SQLite and compares "
+	    "arms like Go's benchstat. Any unique prefix of a command "
+	    "works.");
+	fputs(".SH COMMANDS\n", fp);
+	for (e = cmd_table; *e != NULL; e++) {
+		fprintf(fp, ".SS %s\n", (*e)->name);
+		roff_text(fp, (*e)->summary);
+		fputs(".PP\n", fp);
+		roff_block(fp, (*e)->help);
+	}
+	fputs(".SH EXPERIMENT FILES\n", fp);
+	roff_text(fp, "An experiment is an INI file of one [experiment] "
+	    "section, one or more [arm NAME] sections (the first is the "
+	    "baseline) and one or more [workload NAME] sections. A workload "
+	    "key with several words makes a matrix. Every [experiment] key "
+	    "can also be given on the command line of abbench run as "
+	    "\\-\\-KEY=VALUE.");
+	experiment_help(&sb);
+	roff_block(fp, sb.buf);
+	fputs(".SH WORKLOAD TYPES\n", fp);
+	strbuf_reset(&sb);
+	experiment_help_types(&sb);
+	roff_block(fp, sb.buf);
+	fputs(".SH HELP TOPICS\n", fp);
+	for (t = cmd_topics; t->name != NULL; t++)
+		fprintf(fp, ".TP\n.B abbench help %s\n%s\n", t->name,
+		    t->summary);
+	fputs(".SH ENVIRONMENT\n.TP\n.B ABBENCH_DB\nThe results database "
+	    "when \\-\\-db is not given (default ./abbench.db), for:", fp);
+	for (e = cmd_table; *e != NULL; e++) {
+		if ((*e)->flags & CMD_STORE)
+			fprintf(fp, " %s", (*e)->name);
+	}
+	fputs(".\n.TP\n.B ABBENCH_EXPERIMENTS\nA directory searched first "
+	    "for an experiment named without a path.\n", fp);
+	fputs(".SH FILES\n.TP\n.I ../share/abbench/experiments/\n"
+	    "The shipped experiments, beside the binary (abbench run NAME "
+	    "finds NAME.ini there).\n.TP\n.I /var/lib/abbench/\n"
+	    "The rootfs of the tools image (abbench\\-build\\-image).\n", fp);
+	fputs(".SH EXIT STATUS\n0 ok, 1 a failed sample, check or "
+	    "regression, 2 a usage or input error.\n.SH SEE ALSO\n"
+	    ".BR abbench\\-build\\-image (1),\n.BR benchstat (1)\n", fp);
+	strbuf_release(&sb);
+}

@@ -1,0 +1,516 @@
+/*
+ * The results store's per-run records: config lines, units, warnings and
+ * the samples themselves (insert, the plan already done, read back, and
+ * the per-arm counts of `abbench db show`).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "lib/util.h"
+#include "results/store.h"
+#include "results/store-int.h"
+
+/*
+ * Config, units, warnings.
+ */
+
+int
+store_config_set(struct store *st, int64_t run_id, const char *arm,
+    const char *key, const char *value, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	if (key == NULL || *key == '\0')
+		return set_cause(cause, "empty config key");
+	/* Overwriting keeps the key's place, as benchfmt does. */
+	s = store_prepare(st, "INSERT INTO run_config (run_id, arm, seq, key,"
+	    " value) VALUES (?1, ?2, (SELECT coalesce(max(seq), -1) + 1 FROM"
+	    " run_config WHERE run_id = ?1 AND arm = ?2), ?3, ?4)"
+	    " ON CONFLICT (run_id, arm, key) DO UPDATE SET value ="
+	    " excluded.value", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, arm != NULL ? arm : "");
+	store_bind_text(s, 3, key);
+	store_bind_text(s, 4, value);
+	return store_run_stmt(st, s, "cannot set a config value", cause);
+}
+
+void
+store_kv_free(struct store_kv *kv, size_t n)
+{
+	size_t	i;
+
+	if (kv == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		free(kv[i].arm);
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+static int
+kv_query(struct store *st, const char *sql, int64_t run_id,
+    struct store_kv **out, size_t *n, char **cause)
+{
+	sqlite3_stmt	*s;
+	struct store_kv	*v = NULL;
+	size_t		 cap = 0;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((s = store_prepare(st, sql, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(v, *n, cap);
+		v[*n].arm = store_col_str(s, 0);
+		v[*n].key = store_col_str(s, 1);
+		v[*n].value = store_col_str(s, 2);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_kv_free(v, *n);
+		*n = 0;
+		return store_db_error(st, cause, "cannot read config");
+	}
+	*out = v;
+	return 0;
+}
+
+int
+store_config_list(struct store *st, int64_t run_id, struct store_kv **out,
+    size_t *n, char **cause)
+{
+	/* The whole run's lines first, then each arm's in arm order. */
+	return kv_query(st, "SELECT c.arm, c.key, c.value FROM run_config c"
+	    " LEFT JOIN arms a ON a.run_id = c.run_id AND a.name = c.arm"
+	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
+	    run_id, out, n, cause);
+}
+
+int
+store_unit_set(struct store *st, int64_t run_id, const char *unit,
+    const char *key, const char *value, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	if (unit == NULL || *unit == '\0' || key == NULL || *key == '\0')
+		return set_cause(cause, "unit metadata needs a unit and a key");
+	s = store_prepare(st, "INSERT INTO units (run_id, seq, unit, key,"
+	    " value) VALUES (?1, (SELECT coalesce(max(seq), -1) + 1 FROM units"
+	    " WHERE run_id = ?1), ?2, ?3, ?4) ON CONFLICT (run_id, unit, key)"
+	    " DO UPDATE SET value = excluded.value", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, unit);
+	store_bind_text(s, 3, key);
+	store_bind_text(s, 4, value);
+	return store_run_stmt(st, s, "cannot set unit metadata", cause);
+}
+
+int
+store_unit_list(struct store *st, int64_t run_id, struct store_kv **out,
+    size_t *n, char **cause)
+{
+	return kv_query(st, "SELECT unit, key, value FROM units WHERE run_id ="
+	    " ?1 ORDER BY seq", run_id, out, n, cause);
+}
+
+int
+store_warning_add(struct store *st, int64_t run_id, const char *text,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+
+	s = store_prepare(st, "INSERT INTO warnings (run_id, seq, text) VALUES"
+	    " (?1, (SELECT coalesce(max(seq), -1) + 1 FROM warnings WHERE"
+	    " run_id = ?1), ?2)", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, text);
+	return store_run_stmt(st, s, "cannot add a warning", cause);
+}
+
+int
+store_warnings_list(struct store *st, int64_t run_id, char ***out, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	char		**v = NULL;
+	size_t		 cap = 0, i;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT text FROM warnings WHERE run_id = ?1"
+	    " ORDER BY seq", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(v, *n + 1, cap);
+		v[(*n)++] = store_col_str(s, 0);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		for (i = 0; i < *n; i++)
+			free(v[i]);
+		free(v);
+		*n = 0;
+		return store_db_error(st, cause, "cannot read warnings");
+	}
+	XGROW(v, *n, cap);
+	v[*n] = NULL;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Samples.
+ */
+
+static int
+valid_sample_status(const char *s)
+{
+	return strcmp(s, SAMPLE_OK) == 0 || strcmp(s, SAMPLE_FAILED) == 0 ||
+	    strcmp(s, SAMPLE_TIMEOUT) == 0;
+}
+
+/* The id of a config block, made on first use (inside a transaction). */
+static int
+config_id(struct store *st, int64_t run_id, const char *text, int64_t *id,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if ((s = store_stmt(st, ST_CONFIG_FIND, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, text);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE) {
+		if ((s = store_stmt(st, ST_CONFIG_INSERT, cause)) == NULL)
+			return -1;
+		sqlite3_bind_int64(s, 1, run_id);
+		store_bind_text(s, 2, text);
+		rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return store_db_error(st, cause,
+			    "cannot add a config block");
+		*id = sqlite3_last_insert_rowid(st->db);
+	} else if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot find a config block");
+	return 0;
+}
+
+static int
+sample_insert_rows(struct store *st, const struct store_sample *sp,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int64_t		 cfg = 0;
+	size_t		 i, nrows;
+	int		 rc;
+
+	if ((s = store_stmt(st, ST_ARM_EXISTS, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	store_bind_text(s, 2, sp->arm);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return set_cause(cause, "run %lld has no arm '%s'",
+		    (long long)sp->run_id, sp->arm);
+	if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot read arms");
+	if (sp->config != NULL &&
+	    config_id(st, sp->run_id, sp->config, &cfg, cause) != 0)
+		return -1;
+
+	nrows = sp->nmetrics > 0 ? sp->nmetrics : 1;
+	for (i = 0; i < nrows; i++) {
+		const struct store_metric *m =
+		    sp->nmetrics > 0 ? &sp->metrics[i] : NULL;
+
+		if ((s = store_stmt(st, ST_SAMPLE_INSERT, cause)) == NULL)
+			return -1;
+		sqlite3_bind_int64(s, 1, sp->run_id);
+		sqlite3_bind_int(s, 2, sp->plan_idx);
+		sqlite3_bind_int(s, 3, sp->round);
+		sqlite3_bind_int(s, 4, sp->position);
+		store_bind_text(s, 5, sp->arm);
+		store_bind_text(s, 6, sp->workload);
+		if (m != NULL) {
+			store_bind_text(s, 7, m->benchmark);
+			store_bind_text(s, 8, m->unit);
+			/* NaN is stored as NULL and read back as NaN. */
+			if (isnan(m->value))
+				sqlite3_bind_null(s, 9);
+			else
+				sqlite3_bind_double(s, 9, m->value);
+		} else {
+			store_bind_text(s, 7, sp->workload);
+			store_bind_text(s, 8, "");
+			sqlite3_bind_null(s, 9);
+		}
+		store_bind_text(s, 10, sp->status);
+		sqlite3_bind_int(s, 11, sp->warmup ? 1 : 0);
+		sqlite3_bind_int64(s, 12, sp->start_ns);
+		sqlite3_bind_int64(s, 13, sp->end_ns);
+		sqlite3_bind_int64(s, 14, sp->start_wall_ns);
+		sqlite3_bind_int64(s, 15, sp->end_wall_ns);
+		store_bind_text_or_null(s, 16, sp->error);
+		if (sp->config != NULL)
+			sqlite3_bind_int64(s, 17, cfg);
+		else
+			sqlite3_bind_null(s, 17);
+		if (m != NULL && sp->orig_units != NULL &&
+		    sp->orig_units[i] != NULL) {
+			store_bind_text(s, 18, sp->orig_units[i]);
+			if (sp->orig_values == NULL)
+				sqlite3_bind_double(s, 19, m->value);
+			else if (isnan(sp->orig_values[i]))
+				sqlite3_bind_null(s, 19);
+			else
+				sqlite3_bind_double(s, 19, sp->orig_values[i]);
+		} else {
+			sqlite3_bind_null(s, 18);
+			sqlite3_bind_null(s, 19);
+		}
+		rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return store_db_error(st, cause, "cannot add a sample");
+	}
+	return 0;
+}
+
+int
+store_sample_validate(const struct store_sample *sp, char **cause)
+{
+	size_t	i;
+
+	if (sp->arm == NULL || *sp->arm == '\0')
+		return set_cause(cause, "a sample needs an arm");
+	if (sp->status == NULL || !valid_sample_status(sp->status))
+		return set_cause(cause, "unknown sample status '%s'",
+		    sp->status != NULL ? sp->status : "(null)");
+	if (sp->nmetrics == 0 && (sp->workload == NULL ||
+	    *sp->workload == '\0'))
+		return set_cause(cause, "a sample without metrics needs a "
+		    "workload name");
+	if (sp->nmetrics == 0 && strcmp(sp->status, SAMPLE_OK) == 0)
+		return set_cause(cause, "a sample with status 'ok' needs at "
+		    "least one metric");
+	for (i = 0; i < sp->nmetrics; i++) {
+		if (sp->metrics[i].benchmark == NULL ||
+		    sp->metrics[i].unit == NULL ||
+		    *sp->metrics[i].unit == '\0')
+			return set_cause(cause, "metric %zu of workload '%s' "
+			    "has no benchmark name or unit", i,
+			    sp->workload != NULL ? sp->workload : "");
+	}
+	return 0;
+}
+
+int
+store_sample_add_locked(struct store *st, const struct store_sample *sp,
+    char **cause)
+{
+	if (store_sample_validate(sp, cause) != 0)
+		return -1;
+	return sample_insert_rows(st, sp, cause);
+}
+
+int
+store_sample_add(struct store *st, const struct store_sample *sp,
+    char **cause)
+{
+	if (store_sample_validate(sp, cause) != 0)
+		return -1;
+	if (store_begin(st, cause) != 0)
+		return -1;
+	if (sample_insert_rows(st, sp, cause) != 0 ||
+	    store_commit(st, cause) != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int		*v = NULL;
+	size_t		 cap = 0;
+	int		 rc;
+
+	*idx = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT DISTINCT plan_idx FROM samples WHERE"
+	    " run_id = ?1 ORDER BY plan_idx", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(v, *n, cap);
+		v[(*n)++] = sqlite3_column_int(s, 0);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*n = 0;
+		return store_db_error(st, cause, "cannot read samples");
+	}
+	*idx = v;
+	return 0;
+}
+
+void
+store_values_free(struct store_value *v, size_t n)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		free(v[i].arm);
+		free(v[i].benchmark);
+		free(v[i].unit);
+		free(v[i].status);
+		free(v[i].error);
+		free(v[i].config);
+		free(v[i].orig_unit);
+	}
+	free(v);
+}
+
+int
+store_values(struct store *st, int64_t run_id, const char *arm, int flags,
+    struct store_value **out, size_t *n, char **cause)
+{
+	sqlite3_stmt		*s;
+	struct store_value	*v = NULL, *x;
+	size_t			 cap = 0;
+	int			 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT s.arm, s.benchmark, s.unit, s.value,"
+	    " s.round, s.position, s.warmup, s.status, s.error, s.start_ns,"
+	    " s.end_ns, s.start_wall_ns, s.end_wall_ns, c.text, s.orig_unit,"
+	    " s.orig_value, s.plan_idx"
+	    " FROM samples s LEFT JOIN sample_configs c ON c.id = s.config_id"
+	    " WHERE s.run_id = ?1 AND (?2 IS NULL OR s.arm = ?2)"
+	    " AND (?3 OR s.warmup = 0) AND (?4 OR s.status = 'ok')"
+	    " ORDER BY s.plan_idx, s.id", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text_or_null(s, 2, arm);
+	sqlite3_bind_int(s, 3, (flags & STORE_Q_WARMUP) != 0);
+	sqlite3_bind_int(s, 4, (flags & STORE_Q_FAILED) != 0);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(v, *n, cap);
+		x = &v[(*n)++];
+		memset(x, 0, sizeof *x);
+		x->arm = store_col_str(s, 0);
+		x->benchmark = store_col_str(s, 1);
+		x->unit = store_col_str(s, 2);
+		x->value = sqlite3_column_type(s, 3) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(s, 3);
+		x->round = sqlite3_column_int(s, 4);
+		x->position = sqlite3_column_int(s, 5);
+		x->warmup = sqlite3_column_int(s, 6);
+		x->status = store_col_str(s, 7);
+		x->error = store_col_str_or_null(s, 8);
+		x->start_ns = sqlite3_column_int64(s, 9);
+		x->end_ns = sqlite3_column_int64(s, 10);
+		x->start_wall_ns = sqlite3_column_int64(s, 11);
+		x->end_wall_ns = sqlite3_column_int64(s, 12);
+		x->config = store_col_str_or_null(s, 13);
+		x->orig_unit = store_col_str_or_null(s, 14);
+		x->orig_value = sqlite3_column_type(s, 15) == SQLITE_NULL ?
+		    NAN : sqlite3_column_double(s, 15);
+		x->plan_idx = sqlite3_column_int(s, 16);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_values_free(v, *n);
+		*n = 0;
+		return store_db_error(st, cause, "cannot read samples");
+	}
+	*out = v;
+	return 0;
+}
+
+void
+store_counts_free(struct store_count *c, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(c[i].benchmark);
+		free(c[i].unit);
+		free(c[i].arm);
+	}
+	free(c);
+}
+
+int
+store_sample_counts(struct store *st, int64_t run_id,
+    struct store_count **out, size_t *n, char **cause)
+{
+	sqlite3_stmt		*s;
+	struct store_count	*c = NULL, *x;
+	size_t			 cap = 0;
+	int			 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT benchmark, unit, arm, count(*),"
+	    " min(id) AS first FROM samples WHERE run_id = ?1 AND status = 'ok'"
+	    " AND warmup = 0 GROUP BY benchmark, unit, arm"
+	    " ORDER BY min(first) OVER (PARTITION BY benchmark, unit), arm",
+	    cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(c, *n, cap);
+		x = &c[(*n)++];
+		x->benchmark = store_col_str(s, 0);
+		x->unit = store_col_str(s, 1);
+		x->arm = store_col_str(s, 2);
+		x->n = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_counts_free(c, *n);
+		*n = 0;
+		return store_db_error(st, cause, "cannot read samples");
+	}
+	*out = c;
+	return 0;
+}

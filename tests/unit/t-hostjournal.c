@@ -1,0 +1,122 @@
+/*
+ * Unit tests of the host-wide journal file (results/hostjournal.c) and of
+ * the number and text checks the host code relies on (lib/util.c:
+ * parse_uint64, parse_duration's range, utf8_valid).
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+#include "results/hostjournal.h"
+#include "results/store.h"
+#include "tests/unit/tap.h"
+
+static void
+test_journal(const char *dir)
+{
+	struct hjournal		*hj;
+	struct hjournal_owner	 o, *ov = NULL;
+	struct store_journal	*j = NULL;
+	char			*path = xasprintf("%s/journal.db", dir);
+	char			*cause = NULL;
+	int64_t			 a = 0, b = 0, copy = 0;
+	size_t			 n = 0;
+
+	hj = hjournal_open(path, &cause);
+	tap_ok(hj != NULL, "hjournal_open makes the file (%s)",
+	    cause != NULL ? cause : "ok");
+	memset(&o, 0, sizeof o);
+	o.uuid = "11111111-2222-3333-4444-555555555555";
+	o.db = "/x/a.db";
+	o.run_id = 7;
+	o.pid = 42;
+	o.experiment = "e";
+	tap_ok(hjournal_owner_add(hj, &o, NULL) == 0, "an owner is added");
+	tap_ok(hjournal_add(hj, o.uuid, "host.block.slice_idle", "bfq",
+	    "/sys/block/loop0/queue/iosched/slice_idle", "8", &a, NULL) == 0 &&
+	    a > 0, "a setting is journaled");
+	tap_ok(hjournal_add(hj, o.uuid, "container", "container", "c1", NULL,
+	    &b, NULL) == 0 && b > a, "then an object");
+	tap_ok(hjournal_add(hj, o.uuid, "", "x", "t", NULL, NULL,
+	    &cause) == -1, "an entry without a kind is refused");
+	free(cause);
+	cause = NULL;
+	tap_ok(hjournal_set_copy(hj, a, 99, NULL) == 0 &&
+	    hjournal_copy_id(hj, a, &copy, NULL) == 0 && copy == 99,
+	    "the copy's id is kept");
+	tap_ok(hjournal_pending(hj, o.uuid, &j, &n, NULL) == 0 && n == 2 &&
+	    j[0].id == b && j[1].id == a && j[0].run_id == 7 &&
+	    strcmp(j[1].original, "8") == 0, "pending: newest first, with "
+	    "the owner's run id and the original");
+	store_journal_free(j, n);
+	tap_ok(hjournal_set_state(hj, b, JOURNAL_RESTORED, NULL, NULL) == 0 &&
+	    hjournal_pending(hj, o.uuid, &j, &n, NULL) == 0 && n == 1 &&
+	    j[0].id == a, "a restored entry is no longer pending");
+	store_journal_free(j, n);
+	tap_ok(hjournal_set_state(hj, a, "bogus", NULL, &cause) == -1,
+	    "an unknown state is refused");
+	free(cause);
+	cause = NULL;
+	hjournal_close(hj);
+	/* Reopened: what was written is on disk. */
+	hj = hjournal_open(path, NULL);
+	tap_ok(hj != NULL && hjournal_owners(hj, &ov, &n, NULL) == 0 &&
+	    n == 1 && strcmp(ov[0].db, "/x/a.db") == 0 && ov[0].pid == 42,
+	    "reopened: the owner is there");
+	hjournal_owners_free(ov, n);
+	tap_ok(hjournal_owner_remove(hj, o.uuid, NULL) == 0 &&
+	    hjournal_owners(hj, &ov, &n, NULL) == 0 && n == 0 &&
+	    hjournal_pending(hj, o.uuid, &j, &n, NULL) == 0 && n == 0,
+	    "a removed owner takes its entries along");
+	hjournal_owners_free(ov, 0);
+	store_journal_free(j, n);
+	hjournal_close(hj);
+	free(path);
+}
+
+static void
+test_parsers(void)
+{
+	uint64_t	u = 0;
+	int64_t		ns = 0;
+	char		*cause = NULL;
+	size_t		off = 0;
+
+	tap_ok(parse_uint64("18446744073709551615", &u, NULL) == 0 &&
+	    u == UINT64_MAX, "2^64-1 parses");
+	tap_ok(parse_uint64("18446744073709551616", &u, &cause) == -1 &&
+	    strstr(cause, "out of range") != NULL, "2^64 is out of range");
+	free(cause);
+	cause = NULL;
+	tap_ok(parse_uint64("-1", &u, NULL) == -1, "-1 is refused");
+	tap_ok(parse_uint64(" 1", &u, NULL) == -1, "a blank is refused");
+	tap_ok(parse_duration("99999999999999999999s", &ns, &cause) == -1 &&
+	    strstr(cause, "out of range") != NULL,
+	    "a huge duration is out of range, not negative");
+	free(cause);
+	tap_ok(parse_duration("5s", &ns, NULL) == 0 && ns == 5000000000LL,
+	    "5s is 5e9 ns");
+	tap_ok(utf8_valid("caf\xc3\xa9", 5, NULL), "UTF-8 is valid");
+	tap_ok(!utf8_valid("caf\xe9\n", 5, &off) && off == 3,
+	    "Latin-1 is not, at its byte");
+	tap_ok(!utf8_valid("\xc0\xaf", 2, NULL), "an overlong form is not");
+	tap_ok(!utf8_valid("\xed\xa0\x80", 3, NULL), "a surrogate is not");
+	tap_ok(!utf8_valid("\xe2\x82", 2, NULL), "a cut sequence is not");
+}
+
+int
+main(void)
+{
+	char	tmpl[] = "/tmp/t-hostjournal.XXXXXX";
+
+	if (mkdtemp(tmpl) == NULL)
+		return 99;
+	test_journal(tmpl);
+	test_parsers();
+	(void)rmtree(tmpl, NULL);
+	return tap_done();
+}
