@@ -67,7 +67,7 @@ struct bf_reader {
 	size_t			 captidy;	/* power of two */
 
 	struct strvec		 errors;
-	size_t			*errlen;	/* byte lengths of errors.v[] */
+	size_t			*errlen;	/* lengths of errors.v[] */
 	size_t			 caperrlen;
 	struct bf_result	 result;
 };

@@ -142,8 +142,8 @@ const char	*bp_key_string_values(struct bp_proj *pr,
  * NonSingularFields: names of flattened fields in which the keys differ,
  * joined by ", " (NULL if none; pooled).
  */
-const char	*bp_nonsingular(struct bp_proj *pr, struct bp_key *const *keys,
-		    size_t n);
+const char	*bp_nonsingular(struct bp_proj *pr,
+		    struct bp_key *const *keys, size_t n);
 /* Number of keys created by a projection, and key by id. */
 size_t		 bp_nkeys(const struct bp_proj *pr);
 

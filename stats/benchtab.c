@@ -30,7 +30,7 @@ struct bt_cell {
 	struct bt_cell		*baseline;
 	struct bm_comparison	 cmp;
 	char			*vary;		/* "benchmarks vary in ..." */
-	size_t			 varylen;	/* (it may hold NUL bytes) */
+	size_t			 varylen;	/* (NUL bytes kept) */
 };
 
 struct bt_summary {
@@ -954,7 +954,8 @@ bt_csv_table(void *ctx, struct bt_table *t)
 			bt_csv_push(x, buf);
 			if (e > 0 && c->baseline != NULL) {
 				bt_csv_warn(x, (const char *const *)
-				    c->cmp.warnings.msg, NULL, c->cmp.warnings.n);
+				    c->cmp.warnings.msg, NULL,
+				    c->cmp.warnings.n);
 				bm_format_delta(&c->cmp, c->baseline->sum.center,
 				    c->sum.center, buf, sizeof(buf));
 				bt_csv_push(x, buf);

@@ -44,7 +44,7 @@ struct query_filter {
 	struct query_filter	**sub;
 	size_t			 nsub;
 	/* QUERY_MATCH: */
-	char			*key;	/* key[0..keylen) may hold NUL */
+	char			*key;	/* [0..keylen), NUL kept */
 	size_t			 keylen;
 	int			 off;	/* byte offset of the key */
 	char			*lit;	/* literal (if re == NULL) */
@@ -62,7 +62,7 @@ int	 query_match_value(const struct query_filter *m, const char *s,
 
 /* One field of a projection: key, key@order or key@(v1 v2 ...). */
 struct query_field {
-	char	*key;		/* key[0..keylen) may hold NUL */
+	char	*key;		/* key[0..keylen), NUL bytes kept */
 	size_t	 keylen;
 	char	*order;		/* "first", "fixed", or a name as written */
 	size_t	 orderlen;

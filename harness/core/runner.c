@@ -567,17 +567,16 @@ run_open(struct run *r, char **cause)
 {
 	struct run_options	*opt = r->opt;
 
-	if (r->st == NULL && (r->st = store_open(opt->db_path, STORE_CREATE |
-	    (opt->durable ? STORE_DURABLE : 0), cause)) == NULL)
-		return -1;
-	if (store_quick_check(r->st, cause) == -1)
-		return -1;
+	/* The host first: a refused run makes not even its database. */
 	if ((r->jr = journal_open(cause)) == NULL)
 		return -1;
 	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,
-	    r->e->name, store_path(r->st), opt->wait_lock, cause) == -1)
+	    r->e->name, opt->db_path, opt->wait_lock, cause) == -1)
 		return -1;
-	return 0;
+	if (r->st == NULL && (r->st = store_open(opt->db_path, STORE_CREATE |
+	    (opt->durable ? STORE_DURABLE : 0), cause)) == NULL)
+		return -1;
+	return store_quick_check(r->st, cause);
 }
 
 /* What dead runs left on the host, whichever database they used. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/exec/cgroup.h"
@@ -284,14 +285,27 @@ int
 exec_docker_rm(const char *name, int failed, char **cause)
 {
 	char	*c = NULL, *id = NULL;
+	int	 tries;
 
 	if (failed && docker_do(EXEC_DOCKER_TIMEOUT_NS, &id, NULL,
 	    "inspect", "-f", "{{.Id}}", name, NULL) == -1) {
 		free(id);
 		id = NULL;
 	}
-	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, &c, "rm", "-f", "-v",
-	    name, NULL) == -1 && strstr(c, "No such container") == NULL) {
+	/*
+	 * Someone else's removal under way (a killed run's own `docker rm`,
+	 * which the daemon finishes): wait for it to be gone.
+	 */
+	for (tries = 0; docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, &c, "rm",
+	    "-f", "-v", name, NULL) == -1 &&
+	    strstr(c, "already in progress") != NULL && tries < 60; tries++) {
+		struct timespec	ts = { 0, 500 * 1000000 };
+
+		free(c);
+		c = NULL;
+		nanosleep(&ts, NULL);
+	}
+	if (c != NULL && strstr(c, "No such container") == NULL) {
 		set_cause(cause, "cannot remove container '%s': %s", name, c);
 		free(c);
 		free(id);

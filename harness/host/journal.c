@@ -33,9 +33,29 @@ struct journal {
 const char *
 journal_state_dir(void)
 {
-	const char	*d = getenv("ABBENCH_STATE_DIR");
+	static char	*user;
+	const char	*d = getenv("ABBENCH_STATE_DIR"), *x, *h;
 
-	return d != NULL && *d != '\0' ? d : JOURNAL_STATE_DIR;
+	if (d != NULL && *d != '\0')
+		return d;
+	if (geteuid() == 0)
+		return JOURNAL_STATE_DIR;
+	/*
+	 * Another user cannot change host settings (sysfs is root's) nor
+	 * write /var/lib: the journal of its objects is its own.
+	 */
+	if (user == NULL) {
+		x = getenv("XDG_STATE_HOME");
+		h = getenv("HOME");
+		if (x != NULL && *x == '/')
+			user = xasprintf("%s/abbench", x);
+		else if (h != NULL && *h == '/')
+			user = xasprintf("%s/.local/state/abbench", h);
+		else
+			user = xasprintf("/tmp/abbench-state-%ld",
+			    (long)geteuid());
+	}
+	return user;
 }
 
 static int
@@ -182,8 +202,19 @@ journal_lock_host(struct journal *jr, const char *experiment, const char *db,
 				    "host: %s", strerror(errno));
 			}
 	}
-	line = xasprintf("%ld\t%s\t%s\n", (long)getpid(),
-	    experiment != NULL ? experiment : "", db != NULL ? db : "");
+	{
+		/* The database as the refused user can find it. */
+		char	cwd[PATH_MAX];
+
+		if (db != NULL && db[0] != '/' && getcwd(cwd, sizeof cwd) !=
+		    NULL)
+			line = xasprintf("%ld\t%s\t%s/%s\n", (long)getpid(),
+			    experiment != NULL ? experiment : "", cwd, db);
+		else
+			line = xasprintf("%ld\t%s\t%s\n", (long)getpid(),
+			    experiment != NULL ? experiment : "",
+			    db != NULL ? db : "");
+	}
 	if (ftruncate(fd, 0) == -1 ||
 	    pwrite(fd, line, strlen(line), 0) != (ssize_t)strlen(line)) {
 		/* The lock holds all the same; only the message is poorer. */

@@ -4,7 +4,8 @@
  * (with a copy in the run's database for the record) before it is made.
  *
  * Everything lives in the state directory ($ABBENCH_STATE_DIR, else
- * /var/lib/abbench):
+ * /var/lib/abbench for root, else the user's $XDG_STATE_HOME/abbench or
+ * ~/.local/state/abbench: another user changes no host setting):
  *   host.lock        flock'd for the life of a run that changes host
  *                    settings; holds "pid<TAB>experiment<TAB>db" of the
  *                    holder. The kernel drops the lock when the holder

@@ -43,8 +43,11 @@ printf '.name:/(?i)^\\p{Greek}|\\PL{2,}$/\nx\nBenchmark\316\262eta 1 5 ns/op\nBe
 printf '(a{10}){10}|[[:^alpha:]]*?\\Q.\\E\\b\n.name\nBenchmarkInv\377X 1 5 x\n' \
     > "$c/seed-repeat"
 # NUL bytes in a config value, a name, a sub-benchmark value and a unit.
-printf '*\n.name /k\nnote: a\000b\nBenchmarkA\000/k=v\000-4 1 5 x\000y\nBenchmarkA/k=v 1 6 x\nUnit x\000y assume=exact\n' \
-    > "$c/seed-nul"
+{
+	printf '*\n.name /k\nnote: a\000b\n'
+	printf 'BenchmarkA\000/k=v\000-4 1 5 x\000y\nBenchmarkA/k=v 1 6 x\n'
+	printf 'Unit x\000y assume=exact\n'
+} > "$c/seed-nul"
 
 fuzz_run "fuzz the benchfmt reader" "$srcdir/tests/fuzz/benchfmt.dict" \
     -max_len=8192

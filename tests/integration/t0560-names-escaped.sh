@@ -4,7 +4,8 @@
 # JSON and gives the name back), `plot` (gnuplot accepts them; the labels
 # read as written) and both report formats (no raw <script>). A name with
 # '"' is refused by the loader (FILE:LINE). An experiment file that is not
-# UTF-8 is refused with FILE:LINE.
+# UTF-8 is refused with FILE:LINE. When gnuplot fails half way, the HTML
+# report's temporary directory is removed all the same (case 6).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd python3 gnuplot sqlite3
 
@@ -67,6 +68,23 @@ ok "$(! grep -q '<script>' "$TEST_TMP/r.prose"; echo $?)" \
     "  no raw <script> in the Markdown outside code blocks"
 grep -qF '&lt;script&gt;' "$TEST_TMP/r.md"
 ok $? "  the name is there escaped"
+
+# A plot that fails half way: the report's temporary directory goes too.
+mkdir -p "$TEST_TMP/fakebin" "$TEST_TMP/rtmp"
+# It starts the file it was told to write, then fails.
+cat > "$TEST_TMP/fakebin/gnuplot" <<'EOG'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'\$/\1/p" | head -n 1)
+[ -n "$out" ] && echo '<svg broken' > "$out"
+echo "fake gnuplot: broken" >&2
+exit 1
+EOG
+chmod +x "$TEST_TMP/fakebin/gnuplot"
+PATH=$TEST_TMP/fakebin:$PATH TMPDIR=$TEST_TMP/rtmp "$ABBENCH" report --db "$DB" 1 \
+    -o "$TEST_TMP/r2.html" > /dev/null 2>&1
+grep -q "Some plots are missing" "$TEST_TMP/r2.html"
+ok $? "with gnuplot failing the report says plots are missing"
+is "$(ls -A "$TEST_TMP/rtmp")" "" "  and leaves no temporary directory in \$TMPDIR"
 
 printf '[experiment]\nname = q\n[arm a"b]\nargs = true\n[workload w]\ntype = command\n' \
     > "$TEST_TMP/q.ini"

@@ -366,7 +366,8 @@ test_nul_bytes(void)
 	a = strpool_intern(p, "a\0b", 3);
 	b = strpool_intern(p, "a", 1);
 	c = strpool_intern(p, "a\0b", 3);
-	tap_ok(a == c && a != b, "strpool: \"a\\0b\" and \"a\" are two strings");
+	tap_ok(a == c && a != b,
+	    "strpool: \"a\\0b\" and \"a\" are two strings");
 	tap_int_eq((int)strpool_len(a), 3, "strpool: length kept past NUL");
 	tap_ok(strpool_cmp(b, a) < 0 && strpool_cmp(a, b) > 0 &&
 	    strpool_cmp(a, c) == 0, "strpool: byte order, prefix first");
