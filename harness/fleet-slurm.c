@@ -15,9 +15,8 @@
 #include "harness/fleet-sched.h"
 #include "lib/util.h"
 
-#define SEC_NS			1000000000LL
-#define SLURM_QUERY_TIMEOUT	(30 * SEC_NS)
-#define SLURM_SUBMIT_TIMEOUT	(60 * SEC_NS)
+#define SLURM_QUERY_TIMEOUT	(30 * NSEC_PER_SEC)
+#define SLURM_SUBMIT_TIMEOUT	(60 * NSEC_PER_SEC)
 
 /* Job states after which a job does not run again unless resubmitted. */
 static const char *const slurm_terminal[] = {

@@ -27,8 +27,8 @@
 
 /* --wait polls the scheduler every 0.1 s, backing off to 2 s while
  * nothing changes. */
-#define FLEET_POLL_MIN_NS	(100 * 1000000LL)
-#define FLEET_POLL_MAX_NS	(2000 * 1000000LL)
+#define FLEET_POLL_MIN_NS	(NSEC_PER_SEC / 10)
+#define FLEET_POLL_MAX_NS	(2 * NSEC_PER_SEC)
 
 
 static const char *const shape_outcome_names[] = {
@@ -568,8 +568,8 @@ fleet_wait(struct fleet_ctx *fc, int quiet)
 		if (!busy)
 			break;
 		{
-			struct timespec	ts = { poll / 1000000000LL,
-					    poll % 1000000000LL };
+			struct timespec	ts = { poll / NSEC_PER_SEC,
+					    poll % NSEC_PER_SEC };
 
 			nanosleep(&ts, NULL);
 		}
