@@ -38,8 +38,68 @@
 
 
 
+/* What submit was asked for. */
+struct submit_opts {
+	struct strvec	 parts;		/* partitions, each once, in order */
+	struct strvec	 counts;	/* "P:N": N replicas on P */
+	struct strvec	 extra;		/* --sbatch-arg */
+	long long	 per;
+	const char	*base, *time_limit, *sched_name;
+	int		 wait, quiet;
+};
+
+static void
+submit_opts_release(struct submit_opts *o)
+{
+	strvec_clear(&o->parts);
+	strvec_clear(&o->counts);
+	strvec_clear(&o->extra);
+}
+
+/* --partitions P1,P2:N,...: 0, or EXIT_USAGE after saying why. */
 static int
-fleet_submit(int argc, char **argv)
+submit_parse_partitions(struct submit_opts *o, const char *arg)
+{
+	char		*cause = NULL, *p, *save, *list, *colon;
+	long long	 v;
+	int		 rc;
+
+	list = xstrdup(arg);
+	for (p = strtok_r(list, ",", &save); p != NULL;
+	    p = strtok_r(NULL, ",", &save)) {
+		p = strtrim(p);
+		if (*p == '\0')
+			continue;
+		/* P:N: N replicas on P, whatever
+		 * --per-partition says. */
+		if ((colon = strchr(p, ':')) != NULL) {
+			*colon = '\0';
+			if (parse_int(colon + 1, 1, 1000, &v,
+			    &cause) == -1) {
+				rc = fleet_usage("--partitions "
+				    "%s: %s", p, cause);
+				free(cause);
+				free(list);
+				return rc;
+			}
+			strvec_pushf(&o->counts, "%s:%lld", p, v);
+		}
+		if (strchr(p, '/') != NULL || *p == '.' ||
+		    strchr(p, '\n') != NULL) {
+			free(list);
+			return fleet_usage("partition '%s' is "
+			    "not a partition name", p);
+		}
+		if (!strvec_has(&o->parts, p))
+			strvec_push(&o->parts, p);
+	}
+	free(list);
+	return 0;
+}
+
+/* submit's options: 0, or EXIT_USAGE after saying why. */
+static int
+submit_parse(int argc, char **argv, struct submit_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "partitions", required_argument, NULL, 'p' },
@@ -52,229 +112,243 @@ fleet_submit(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct fleet_ctx	 fc;
-	struct strvec		 parts = STRVEC_INIT, have = STRVEC_INIT;
-	struct strvec		 ids = STRVEC_INIT, extra = STRVEC_INIT;
-	struct experiment	*e = NULL;
-	const char		*base = NULL, *time_limit = NULL;
-	const char		*sched_name = "slurm";
-	char			*cause = NULL, *exp_abs = NULL, *self = NULL;
-	char			*script = NULL, *db = NULL, *p, *save, *list;
-	char			*job = NULL, *sub, *colon;
-	struct strvec		 counts = STRVEC_INIT;
-	long long		 per = 1, v, nrep;
-	int			 c, wait = 0, quiet = 0, rc = EXIT_USAGE;
-	int			 r;
-	size_t			 i;
+	char		*cause = NULL;
+	long long	 v;
+	int		 c, rc;
 
-	memset(&fc, 0, sizeof fc);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "p:n:d:t:a:s:wq", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			list = xstrdup(optarg);
-			for (p = strtok_r(list, ",", &save); p != NULL;
-			    p = strtok_r(NULL, ",", &save)) {
-				p = strtrim(p);
-				if (*p == '\0')
-					continue;
-				/* P:N: N replicas on P, whatever
-				 * --per-partition says. */
-				if ((colon = strchr(p, ':')) != NULL) {
-					*colon = '\0';
-					if (parse_int(colon + 1, 1, 1000, &v,
-					    &cause) == -1) {
-						rc = fleet_usage("--partitions "
-						    "%s: %s", p, cause);
-						free(cause);
-						free(list);
-						goto out;
-					}
-					strvec_pushf(&counts, "%s:%lld", p, v);
-				}
-				if (strchr(p, '/') != NULL || *p == '.' ||
-				    strchr(p, '\n') != NULL) {
-					free(list);
-					rc = fleet_usage("partition '%s' is "
-					    "not a partition name", p);
-					goto out;
-				}
-				if (!strvec_has(&parts, p))
-					strvec_push(&parts, p);
-			}
-			free(list);
+			if ((rc = submit_parse_partitions(o, optarg)) != 0)
+				return rc;
 			break;
 		case 'n':
 			if (parse_int(optarg, 1, 1000, &v, &cause) == -1) {
 				rc = fleet_usage("--per-partition: %s", cause);
 				free(cause);
-				goto out;
+				return rc;
 			}
-			per = v;
+			o->per = v;
 			break;
 		case 'd':
-			base = optarg;
+			o->base = optarg;
 			break;
 		case 't':
-			if (*optarg == '\0' || strchr(optarg, '\n') != NULL) {
-				rc = fleet_usage("--time: bad limit '%s'",
+			if (*optarg == '\0' || strchr(optarg, '\n') != NULL)
+				return fleet_usage("--time: bad limit '%s'",
 				    optarg);
-				goto out;
-			}
-			time_limit = optarg;
+			o->time_limit = optarg;
 			break;
 		case 'a':
-			strvec_push(&extra, optarg);
+			strvec_push(&o->extra, optarg);
 			break;
 		case 's':
-			sched_name = optarg;
+			o->sched_name = optarg;
 			break;
 		case 'w':
-			wait = 1;
+			o->wait = 1;
 			break;
 		case 'q':
-			quiet = 1;
+			o->quiet = 1;
 			break;
 		default:
-			rc = fleet_usage("submit: unknown option or missing "
+			return fleet_usage("submit: unknown option or missing "
 			    "value '%s'", argv[optind - 1]);
-			goto out;
 		}
 	}
-	if (optind + 1 != argc) {
-		rc = fleet_usage("submit takes one EXPERIMENT.ini");
-		goto out;
-	}
-	if (parts.n == 0) {
-		rc = fleet_usage("submit needs --partitions P1,P2,...");
-		goto out;
-	}
-	base = fleet_base(base);
-	if (base == NULL) {
-		rc = fleet_usage("submit needs --dir SHARED_DIR");
-		goto out;
-	}
-	/* Bad input is found before anything is submitted. */
-	if ((e = experiment_load(argv[optind], &cause)) == NULL) {
+	if (optind + 1 != argc)
+		return fleet_usage("submit takes one EXPERIMENT.ini");
+	if (o->parts.n == 0)
+		return fleet_usage("submit needs --partitions P1,P2,...");
+	o->base = fleet_base(o->base);
+	if (o->base == NULL)
+		return fleet_usage("submit needs --dir SHARED_DIR");
+	return 0;
+}
+
+/*
+ * Bad input is found before anything is submitted: the experiment, the
+ * shared directory (into fc->dir), abbench's own path, the scheduler and
+ * its partitions. 0, or an EXIT_* code after saying why.
+ */
+static int
+submit_check(struct fleet_ctx *fc, const struct submit_opts *o,
+    const char *exp_path, struct experiment **e, char **exp_abs,
+    char **self)
+{
+	struct strvec	 have = STRVEC_INIT;
+	char		*cause = NULL, *p;
+	int		 rc;
+	size_t		 i;
+
+	if ((*e = experiment_load(exp_path, &cause)) == NULL) {
 		error("%s", cause);
 		free(cause);
-		goto out;
+		return EXIT_USAGE;
 	}
-	if ((exp_abs = realpath(argv[optind], NULL)) == NULL) {
-		error("fleet: '%s': %s", argv[optind], strerror(errno));
-		goto out;
+	if ((*exp_abs = realpath(exp_path, NULL)) == NULL) {
+		error("fleet: '%s': %s", exp_path, strerror(errno));
+		return EXIT_USAGE;
 	}
-	if ((p = realpath(base, NULL)) == NULL || !fleet_is_dir(p)) {
-		error("fleet: shared directory '%s': %s", base, p == NULL ?
+	if ((p = realpath(o->base, NULL)) == NULL || !fleet_is_dir(p)) {
+		error("fleet: shared directory '%s': %s", o->base, p == NULL ?
 		    strerror(errno) : "not a directory");
 		free(p);
-		goto out;
+		return EXIT_USAGE;
 	}
-	fc.dir = p;
+	fc->dir = p;
 	/* sbatch reads %j, %N... in --output and --chdir as patterns. */
-	if (strchr(fc.dir, '%') != NULL || strchr(fc.dir, '\n') != NULL) {
-		rc = fleet_usage("shared directory '%s': a '%%' or a newline "
-		    "in its path would reach sbatch as a pattern", fc.dir);
-		goto out;
-	}
-	if ((self = realpath("/proc/self/exe", NULL)) == NULL) {
+	if (strchr(fc->dir, '%') != NULL || strchr(fc->dir, '\n') != NULL)
+		return fleet_usage("shared directory '%s': a '%%' or a "
+		    "newline in its path would reach sbatch as a pattern",
+		    fc->dir);
+	if ((*self = realpath("/proc/self/exe", NULL)) == NULL) {
 		error("fleet: cannot find abbench's own path: %s",
 		    strerror(errno));
-		goto out;
+		return EXIT_USAGE;
 	}
-	if ((fc.sched = fleet_sched_find(sched_name, &cause)) == NULL) {
+	if ((fc->sched = fleet_sched_find(o->sched_name, &cause)) == NULL) {
 		rc = fleet_usage("%s", cause);
 		free(cause);
-		goto out;
+		return rc;
 	}
-	if (fc.sched->available(&cause) != 0 ||
-	    fc.sched->partitions(&have, &cause) != 0) {
-		error("fleet: %s is not available: %s", sched_name, cause);
+	if (fc->sched->available(&cause) != 0 ||
+	    fc->sched->partitions(&have, &cause) != 0) {
+		error("fleet: %s is not available: %s", o->sched_name, cause);
 		free(cause);
-		rc = EXIT_FAIL;
-		goto out;
+		strvec_clear(&have);
+		return EXIT_FAIL;
 	}
-	for (i = 0; i < parts.n; i++)
-		if (!strvec_has(&have, parts.v[i])) {
+	rc = 0;
+	for (i = 0; i < o->parts.n; i++)
+		if (!strvec_has(&have, o->parts.v[i])) {
 			rc = fleet_usage("no partition '%s' in %s (there are: "
-			    "%s%s%s%s)", parts.v[i], sched_name, have.n > 0 ?
-			    have.v[0] : "none", have.n > 1 ? ", " : "",
-			    have.n > 1 ? have.v[1] : "", have.n > 2 ?
-			    ", ..." : "");
-			goto out;
+			    "%s%s%s%s)", o->parts.v[i], o->sched_name,
+			    have.n > 0 ? have.v[0] : "none", have.n > 1 ?
+			    ", " : "", have.n > 1 ? have.v[1] : "",
+			    have.n > 2 ? ", ..." : "");
+			break;
 		}
+	strvec_clear(&have);
+	return rc;
+}
 
-	/* The fleet directory and its store. */
-	fc.id = fleet_new_id();
-	p = xasprintf("%s/%s", fc.dir, fc.id);
-	free(fc.dir);
-	fc.dir = p;
-	if (mkdir(fc.dir, 0755) == -1) {
-		error("fleet: cannot create '%s': %s", fc.dir, strerror(errno));
-		rc = EXIT_FAIL;
-		goto out;
+/*
+ * The fleet directory FLEET_ID under fc->dir, its runs/ and logs/, the
+ * batch script and fleet.db with the fleet's record. 0, or EXIT_FAIL
+ * after saying why.
+ */
+static int
+submit_create(struct fleet_ctx *fc, const struct submit_opts *o,
+    const struct experiment *e, const char *exp_abs, const char *self)
+{
+	char	*cause = NULL, *script = NULL, *db = NULL, *p, *sub;
+	int	 r, rc = EXIT_FAIL;
+
+	fc->id = fleet_new_id();
+	p = xasprintf("%s/%s", fc->dir, fc->id);
+	free(fc->dir);
+	fc->dir = p;
+	if (mkdir(fc->dir, 0755) == -1) {
+		error("fleet: cannot create '%s': %s", fc->dir,
+		    strerror(errno));
+		return EXIT_FAIL;
 	}
-	sub = xasprintf("%s/runs", fc.dir);
+	sub = xasprintf("%s/runs", fc->dir);
 	r = mkdir(sub, 0755);
 	free(sub);
-	sub = xasprintf("%s/logs", fc.dir);
+	sub = xasprintf("%s/logs", fc->dir);
 	if (r == -1 || mkdir(sub, 0755) == -1) {
 		error("fleet: cannot create '%s': %s", sub, strerror(errno));
 		free(sub);
-		rc = EXIT_FAIL;
-		goto out;
+		return EXIT_FAIL;
 	}
 	free(sub);
-	if (fleet_write_script(fc.dir, &script, &cause) != 0)
+	if (fleet_write_script(fc->dir, &script, &cause) != 0)
 		goto fail_cause;
-	db = xasprintf("%s/%s", fc.dir, FLEET_DB);
-	if ((fc.st = store_open(db, STORE_CREATE, &cause)) == NULL)
+	db = xasprintf("%s/%s", fc->dir, FLEET_DB);
+	if ((fc->st = store_open(db, STORE_CREATE, &cause)) == NULL)
 		goto fail_cause;
-	fc.f.id = xstrdup(fc.id);
-	fc.f.created_wall_ns = now_wall_ns();
-	fc.f.dir = xstrdup(fc.dir);
-	fc.f.experiment_path = xstrdup(exp_abs);
-	fc.f.experiment_name = xstrdup(e->name);
-	fc.f.scheduler = xstrdup(sched_name);
-	fc.f.abbench_path = xstrdup(self);
-	fc.f.abbench_version = xstrdup(PACKAGE_VERSION);
-	fc.f.time_limit = time_limit != NULL ? xstrdup(time_limit) : NULL;
-	strvec_pushv(&fc.f.args, extra.v);
-	if (fleet_store_add(fc.st, &fc.f, &cause) != 0)
+	fc->f.id = xstrdup(fc->id);
+	fc->f.created_wall_ns = now_wall_ns();
+	fc->f.dir = xstrdup(fc->dir);
+	fc->f.experiment_path = xstrdup(exp_abs);
+	fc->f.experiment_name = xstrdup(e->name);
+	fc->f.scheduler = xstrdup(o->sched_name);
+	fc->f.abbench_path = xstrdup(self);
+	fc->f.abbench_version = xstrdup(PACKAGE_VERSION);
+	fc->f.time_limit = o->time_limit != NULL ?
+	    xstrdup(o->time_limit) : NULL;
+	strvec_pushv(&fc->f.args, o->extra.v);
+	if (fleet_store_add(fc->st, &fc->f, &cause) != 0)
 		goto fail_cause;
+	rc = 0;
+	goto out;
+fail_cause:
+	error("fleet: %s", cause);
+	free(cause);
+out:
+	free(script);
+	free(db);
+	return rc;
+}
 
-	if (!quiet)
-		printf("fleet %s in %s\n", fc.id, fc.dir);
+/* The replicas asked for on partition part: P:N, else --per-partition. */
+static long long
+submit_replicas(const struct submit_opts *o, const char *part)
+{
+	long long	nrep = o->per;
+	size_t		i, l = strlen(part);
+
+	for (i = 0; i < o->counts.n; i++)
+		if (strncmp(o->counts.v[i], part, l) == 0 &&
+		    o->counts.v[i][l] == ':')
+			nrep = strtoll(o->counts.v[i] + l + 1, NULL, 10);
+	return nrep;
+}
+
+/*
+ * A job per (partition, replica), then the merge job after them all.
+ * Half a fleet is not submitted: on a failure the jobs already submitted
+ * are cancelled. EXIT_OK or EXIT_FAIL.
+ */
+static int
+submit_jobs(struct fleet_ctx *fc, const struct submit_opts *o)
+{
+	struct strvec	 ids = STRVEC_INIT;
+	char		*cause = NULL, *job = NULL;
+	long long	 nrep;
+	int		 r, rc = EXIT_FAIL;
+	size_t		 i;
+
+	if (!o->quiet)
+		printf("fleet %s in %s\n", fc->id, fc->dir);
 	else
-		printf("%s\n", fc.id);
+		printf("%s\n", fc->id);
 	fflush(stdout);
-	for (i = 0; i < parts.n; i++) {
-		nrep = per;
-		for (r = 0; r < (int)counts.n; r++) {
-			size_t	l = strlen(parts.v[i]);
-
-			if (strncmp(counts.v[r], parts.v[i], l) == 0 &&
-			    counts.v[r][l] == ':')
-				nrep = strtoll(counts.v[r] + l + 1, NULL, 10);
-		}
+	for (i = 0; i < o->parts.n; i++) {
+		nrep = submit_replicas(o, o->parts.v[i]);
 		for (r = 1; r <= nrep; r++) {
-			if (fleet_submit_shape(&fc, parts.v[i], r, 1, &job,
+			if (fleet_submit_shape(fc, o->parts.v[i], r, 1, &job,
 			    &cause) != 0) {
-				error("fleet: %s/%d: %s", parts.v[i], r, cause);
+				error("fleet: %s/%d: %s", o->parts.v[i], r,
+				    cause);
 				free(cause);
 				cause = NULL;
 				free(job);
 				goto cancel;
 			}
-			if (!quiet)
-				printf("%s/%d job %s\n", parts.v[i], r, job);
+			if (!o->quiet)
+				printf("%s/%d job %s\n", o->parts.v[i], r,
+				    job);
 			strvec_push_nodup(&ids, job);
 			job = NULL;
 		}
 	}
-	if (fleet_submit_merge(&fc, parts.v[0], ids.v, ids.n, &job,
+	if (fleet_submit_merge(fc, o->parts.v[0], ids.v, ids.n, &job,
 	    &cause) != 0) {
 		error("fleet: the merge job: %s", cause);
 		free(cause);
@@ -282,41 +356,53 @@ fleet_submit(int argc, char **argv)
 		free(job);
 		goto cancel;
 	}
-	free(fc.f.merge_job);
-	fc.f.merge_job = job;
-	if (!quiet)
-		printf("merge job %s -> %s/%s\n", job, fc.dir, FLEET_DB);
+	free(fc->f.merge_job);
+	fc->f.merge_job = job;
+	if (!o->quiet)
+		printf("merge job %s -> %s/%s\n", job, fc->dir, FLEET_DB);
 	fflush(stdout);
 	rc = EXIT_OK;
-	if (wait)
-		rc = fleet_wait(&fc, quiet);
 	goto out;
 
 cancel:
-	/* Half a fleet is not submitted: take back what was. */
-	if (ids.n > 0 && fc.sched->cancel(ids.v, ids.n, &cause) != 0) {
+	if (ids.n > 0 && fc->sched->cancel(ids.v, ids.n, &cause) != 0) {
 		error("fleet: cancelling the jobs submitted: %s", cause);
 		free(cause);
-		cause = NULL;
 	}
-	rc = EXIT_FAIL;
-	goto out;
-fail_cause:
-	error("fleet: %s", cause);
-	free(cause);
-	rc = EXIT_FAIL;
+out:
+	strvec_clear(&ids);
+	return rc;
+}
+
+static int
+fleet_submit(int argc, char **argv)
+{
+	struct submit_opts	 o;
+	struct fleet_ctx	 fc;
+	struct experiment	*e = NULL;
+	char			*exp_abs = NULL, *self = NULL;
+	int			 rc;
+
+	memset(&fc, 0, sizeof fc);
+	memset(&o, 0, sizeof o);	/* the strvecs as STRVEC_INIT */
+	o.per = 1;
+	o.sched_name = "slurm";
+	if ((rc = submit_parse(argc, argv, &o)) != 0)
+		goto out;
+	if ((rc = submit_check(&fc, &o, argv[optind], &e, &exp_abs,
+	    &self)) != 0)
+		goto out;
+	if ((rc = submit_create(&fc, &o, e, exp_abs, self)) != 0)
+		goto out;
+	rc = submit_jobs(&fc, &o);
+	if (rc == EXIT_OK && o.wait)
+		rc = fleet_wait(&fc, o.quiet);
 out:
 	if (e != NULL)
 		experiment_free(e);
 	free(exp_abs);
 	free(self);
-	free(script);
-	free(db);
-	strvec_clear(&parts);
-	strvec_clear(&counts);
-	strvec_clear(&have);
-	strvec_clear(&ids);
-	strvec_clear(&extra);
+	submit_opts_release(&o);
 	fleet_close(&fc);
 	return rc;
 }
