@@ -539,34 +539,14 @@ report_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every (benchmark, unit, arm) against the baseline arm, p corrected. */
-static void
-report_pvalues(struct report *r)
+/* Distinct (benchmark, unit, arm) but the baseline, in order of appearance. */
+static struct report_cmp *
+report_pvalues_collect(const struct report *r, const struct store_value *v,
+    size_t nv, size_t *ncp)
 {
-	static const char *const head[] = { "benchmark", "unit", "arm",
-		"baseline", "arm median", "delta", "MDE", "p", "Holm", "BH",
-		"survives Holm", "survives BH", NULL };
-	struct store_value	*v = NULL;
 	struct report_cmp	*c = NULL;
-	struct padvice		 adv;
-	struct bm_ucache	*uc;
-	size_t			 nv = 0, nc = 0, capc = 0, i, k, n1, n2;
-	size_t			 ntested = 0;
-	double			*x1, *x2, *ps, *holm, *bh;
-	char			*cause = NULL, buf[64];
+	size_t			 nc = 0, capc = 0, i, k;
 
-	report_h2(r, "corrected", "P-values corrected across benchmarks");
-	if (r->run.narms < 2) {
-		report_para(r, "The run has one arm: no comparisons within "
-		    "it (compare runs with abbench stat or nightly).");
-		return;
-	}
-	if (store_values(r->st, r->run.id, NULL, 0, &v, &nv, &cause) == -1) {
-		report_para(r, cause);
-		free(cause);
-		return;
-	}
-	/* Distinct (benchmark, unit) in order of appearance, per arm. */
 	for (i = 0; i < nv; i++) {
 		if (strcmp(v[i].arm, r->run.arms[0]) == 0)
 			continue;
@@ -584,6 +564,22 @@ report_pvalues(struct report *r)
 		c[nc].arm = v[i].arm;
 		nc++;
 	}
+	*ncp = nc;
+	return c;
+}
+
+/*
+ * Each comparison's centers, delta and U-test p, then Holm and BH over
+ * the tested ones; returns how many were tested.
+ */
+static size_t
+report_pvalues_test(const struct report *r, const struct store_value *v,
+    size_t nv, struct report_cmp *c, size_t nc)
+{
+	struct bm_ucache	*uc;
+	size_t			 i, k, n1, n2, ntested = 0;
+	double			*x1, *x2, *ps, *holm, *bh;
+
 	uc = bm_ucache_new();
 	x1 = xcalloc(nv + 1, sizeof(double));
 	x2 = xcalloc(nv + 1, sizeof(double));
@@ -637,107 +633,140 @@ report_pvalues(struct report *r)
 			c[k].bh = bh[i];
 			i++;
 		}
-	/* What each comparison could have seen (powerdata.h). */
-	{
-		struct power_options	o;
-
-		power_options_init(&o);
-		o.alpha = r->alpha;
-		if (padvice_compute(r->st, r->run.id, 0, &o, PADVICE_MDE |
-		    PADVICE_CALIBRATION, &adv, &cause) == -1) {
-			report_para(r, cause);
-			free(cause);
-			cause = NULL;
-			memset(&adv, 0, sizeof(adv));
-		}
-	}
-	snprintf(buf, sizeof(buf), "%g", r->alpha);
-	{
-		char	*intro = xasprintf("Each arm against %s, Mann-Whitney "
-			    "U as in the tables above; %zu tests adjusted "
-			    "together with Holm (family-wise error) and "
-			    "Benjamini-Hochberg (false discovery rate). A "
-			    "change survives when its adjusted p < %s.",
-			    r->run.arms[0], ntested, buf);
-
-		report_para(r, intro);
-		free(intro);
-		if (adv.calib_run != 0)
-			intro = xasprintf("MDE: the smallest change the U test "
-			    "at this n (executions; a gobench invocation's "
-			    "lines count once) detects with 80%% power at "
-			    "alpha %s, by resampling the noise of calibration "
-			    "run %" PRId64 " (abbench power).", buf,
-			    adv.calib_run);
-		else
-			intro = xasprintf("MDE: the smallest change the U test "
-			    "at this n (executions; a gobench invocation's "
-			    "lines count once) detects with 80%% power at "
-			    "alpha %s, by resampling the noise of the baseline "
-			    "arm %s (abbench power).", buf, r->run.arms[0]);
-		report_para(r, intro);
-		free(intro);
-	}
-	report_table_begin(r, head);
-	for (k = 0; k < nc; k++) {
-		char	b1[32], b2[32], d[32], p[32], h[32], q[32];
-		int	sh = c[k].tested && c[k].holm < r->alpha;
-		int	sb = c[k].tested && c[k].bh < r->alpha;
-
-		double		vals[2] = { c[k].base_center, c[k].center };
-		struct scaler	sc;
-
-		/* Scaled as benchstat scales a row. */
-		scaler_common(vals, 2, unit_class_of(c[k].unit), &sc);
-		scaler_format(&sc, vals[0], b1, sizeof(b1));
-		scaler_format(&sc, vals[1], b2, sizeof(b2));
-		snprintf(d, sizeof(d), isnan(c[k].delta) ? "?" : "%+.2f%%",
-		    100 * c[k].delta);
-		snprintf(p, sizeof(p), c[k].tested ? "%.4f" : "-", c[k].p);
-		snprintf(h, sizeof(h), c[k].tested ? "%.4f" : "-", c[k].holm);
-		snprintf(q, sizeof(q), c[k].tested ? "%.4f" : "-", c[k].bh);
-		report_row_begin(r);
-		report_cell(r, c[k].benchmark);
-		report_cell(r, c[k].unit);
-		report_cell(r, c[k].arm);
-		report_cell(r, b1);
-		report_cell(r, b2);
-		report_cell(r, d);
-		{
-			char	m[32];
-			size_t	a;
-
-			snprintf(m, sizeof(m), "?");
-			for (a = 0; a < adv.n; a++)
-				if (strcmp(adv.rows[a].benchmark,
-				    c[k].benchmark) == 0 &&
-				    strcmp(adv.rows[a].unit, c[k].unit) == 0)
-					padvice_pct(adv.rows[a].mde, m,
-					    sizeof(m));
-			report_cell(r, m);
-		}
-		report_cell(r, p);
-		report_cell(r, h);
-		report_cell(r, q);
-		if (r->html) {
-			strbuf_addf(&r->out, "<td class=\"%s\">%s</td>"
-			    "<td class=\"%s\">%s</td>", sh ? "yes" : "no",
-			    sh ? "yes" : "no", sb ? "yes" : "no",
-			    sb ? "yes" : "no");
-		} else {
-			report_cell(r, sh ? "**yes**" : "no");
-			report_cell(r, sb ? "**yes**" : "no");
-		}
-		report_row_end(r);
-	}
-	report_table_end(r);
-	padvice_release(&adv);
 	bm_ucache_free(uc);
 	free(x1);
 	free(x2);
 	free(ps);
 	free(holm);
 	free(bh);
+	return ntested;
+}
+
+/* The paragraphs that say how the table was made. */
+static void
+report_pvalues_intro(struct report *r, const struct padvice *adv,
+    size_t ntested)
+{
+	char	*intro, buf[64];
+
+	snprintf(buf, sizeof(buf), "%g", r->alpha);
+	intro = xasprintf("Each arm against %s, Mann-Whitney "
+	    "U as in the tables above; %zu tests adjusted "
+	    "together with Holm (family-wise error) and "
+	    "Benjamini-Hochberg (false discovery rate). A "
+	    "change survives when its adjusted p < %s.",
+	    r->run.arms[0], ntested, buf);
+	report_para(r, intro);
+	free(intro);
+	if (adv->calib_run != 0)
+		intro = xasprintf("MDE: the smallest change the U test "
+		    "at this n (executions; a gobench invocation's "
+		    "lines count once) detects with 80%% power at "
+		    "alpha %s, by resampling the noise of calibration "
+		    "run %" PRId64 " (abbench power).", buf,
+		    adv->calib_run);
+	else
+		intro = xasprintf("MDE: the smallest change the U test "
+		    "at this n (executions; a gobench invocation's "
+		    "lines count once) detects with 80%% power at "
+		    "alpha %s, by resampling the noise of the baseline "
+		    "arm %s (abbench power).", buf, r->run.arms[0]);
+	report_para(r, intro);
+	free(intro);
+}
+
+/* One comparison's row of the table. */
+static void
+report_pvalues_row(struct report *r, const struct report_cmp *c,
+    const struct padvice *adv)
+{
+	char		b1[32], b2[32], d[32], p[32], h[32], q[32], m[32];
+	int		sh = c->tested && c->holm < r->alpha;
+	int		sb = c->tested && c->bh < r->alpha;
+	double		vals[2] = { c->base_center, c->center };
+	struct scaler	sc;
+	size_t		a;
+
+	/* Scaled as benchstat scales a row. */
+	scaler_common(vals, 2, unit_class_of(c->unit), &sc);
+	scaler_format(&sc, vals[0], b1, sizeof(b1));
+	scaler_format(&sc, vals[1], b2, sizeof(b2));
+	snprintf(d, sizeof(d), isnan(c->delta) ? "?" : "%+.2f%%",
+	    100 * c->delta);
+	snprintf(p, sizeof(p), c->tested ? "%.4f" : "-", c->p);
+	snprintf(h, sizeof(h), c->tested ? "%.4f" : "-", c->holm);
+	snprintf(q, sizeof(q), c->tested ? "%.4f" : "-", c->bh);
+	report_row_begin(r);
+	report_cell(r, c->benchmark);
+	report_cell(r, c->unit);
+	report_cell(r, c->arm);
+	report_cell(r, b1);
+	report_cell(r, b2);
+	report_cell(r, d);
+	snprintf(m, sizeof(m), "?");
+	for (a = 0; a < adv->n; a++)
+		if (strcmp(adv->rows[a].benchmark, c->benchmark) == 0 &&
+		    strcmp(adv->rows[a].unit, c->unit) == 0)
+			padvice_pct(adv->rows[a].mde, m, sizeof(m));
+	report_cell(r, m);
+	report_cell(r, p);
+	report_cell(r, h);
+	report_cell(r, q);
+	if (r->html) {
+		strbuf_addf(&r->out, "<td class=\"%s\">%s</td>"
+		    "<td class=\"%s\">%s</td>", sh ? "yes" : "no",
+		    sh ? "yes" : "no", sb ? "yes" : "no",
+		    sb ? "yes" : "no");
+	} else {
+		report_cell(r, sh ? "**yes**" : "no");
+		report_cell(r, sb ? "**yes**" : "no");
+	}
+	report_row_end(r);
+}
+
+/* Every (benchmark, unit, arm) against the baseline arm, p corrected. */
+static void
+report_pvalues(struct report *r)
+{
+	static const char *const head[] = { "benchmark", "unit", "arm",
+		"baseline", "arm median", "delta", "MDE", "p", "Holm", "BH",
+		"survives Holm", "survives BH", NULL };
+	struct store_value	*v = NULL;
+	struct report_cmp	*c;
+	struct padvice		 adv;
+	struct power_options	 o;
+	size_t			 nv = 0, nc, k, ntested;
+	char			*cause = NULL;
+
+	report_h2(r, "corrected", "P-values corrected across benchmarks");
+	if (r->run.narms < 2) {
+		report_para(r, "The run has one arm: no comparisons within "
+		    "it (compare runs with abbench stat or nightly).");
+		return;
+	}
+	if (store_values(r->st, r->run.id, NULL, 0, &v, &nv, &cause) == -1) {
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	c = report_pvalues_collect(r, v, nv, &nc);
+	ntested = report_pvalues_test(r, v, nv, c, nc);
+	/* What each comparison could have seen (powerdata.h). */
+	power_options_init(&o);
+	o.alpha = r->alpha;
+	if (padvice_compute(r->st, r->run.id, 0, &o, PADVICE_MDE |
+	    PADVICE_CALIBRATION, &adv, &cause) == -1) {
+		report_para(r, cause);
+		free(cause);
+		cause = NULL;
+		memset(&adv, 0, sizeof(adv));
+	}
+	report_pvalues_intro(r, &adv, ntested);
+	report_table_begin(r, head);
+	for (k = 0; k < nc; k++)
+		report_pvalues_row(r, &c[k], &adv);
+	report_table_end(r);
+	padvice_release(&adv);
 	free(c);
 	store_values_free(v, nv);
 }
