@@ -180,8 +180,16 @@ nightly_fleet(const char *db, const char *fleet,
 	return rc;
 }
 
+/* nightly's command line. */
+struct nightly_exec_args {
+	struct nightly_options	 no;
+	const char		*db, *no_run, *report, *exp_path, *fleet;
+	int			 json, quiet, rounds, strict;
+};
+
+/* The options and the experiment; 0, or EXIT_USAGE after saying why. */
 static int
-cmd_nightly_exec(int argc, char **argv)
+nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -199,42 +207,34 @@ cmd_nightly_exec(int argc, char **argv)
 		{ "fleet", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct nightly_options	 no;
-	struct nightly_result	 res;
-	struct report_options	 ro;
-	struct store_run	 run;
-	struct store		*st = NULL;
-	struct strbuf		 out = STRBUF_INIT;
-	const char		*db = NULL, *no_run = NULL, *report = NULL;
-	const char		*exp_path = NULL, *fleet = NULL;
-	char			*cause = NULL;
-	long long		 v;
-	int64_t			 run_id = 0;
-	int			 c, json = 0, quiet = 0, rounds = -1, rc;
-	int			 strict = 0;
+	char		*cause = NULL;
+	long long	 v;
+	int		 c;
 
-	nightly_options_init(&no);
+	memset(a, 0, sizeof *a);
+	a->rounds = -1;
+	nightly_options_init(&a->no);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:b:t:H:a:s:r:n:jo:q", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			db = optarg;
+			a->db = optarg;
 			break;
 		case 'b':
 			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
 				goto usage;
-			no.baseline = (size_t)v;
+			a->no.baseline = (size_t)v;
 			break;
 		case 'H':
 			if (parse_int(optarg, 0, 1000000, &v, &cause) == -1)
 				goto usage;
-			no.history = (size_t)v;
+			a->no.history = (size_t)v;
 			break;
 		case 's':
 			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
 				goto usage;
-			no.seed = (uint64_t)v;
+			a->no.seed = (uint64_t)v;
 			break;
 		case 'r': {
 			/* The experiment's key, parsed by its table. */
@@ -244,106 +244,125 @@ cmd_nightly_exec(int argc, char **argv)
 			if (experiment_set(&tmp, "rounds", optarg,
 			    &cause) == -1)
 				goto usage;
-			rounds = tmp.rounds;
+			a->rounds = tmp.rounds;
 			break;
 		}
 		case 't':
 			if (strcmp(optarg, "auto") == 0) {
-				no.threshold_auto = 1;
+				a->no.threshold_auto = 1;
 				break;
 			}
-			if (nightly_parse_pct(optarg, &no.threshold) == -1) {
+			if (nightly_parse_pct(optarg, &a->no.threshold) == -1) {
 				cause = xasprintf("threshold '%s' is not a "
 				    "percentage", optarg);
 				goto usage;
 			}
 			break;
 		case 'a':
-			if (parse_double(optarg, &no.alpha, &cause) == -1)
+			if (parse_double(optarg, &a->no.alpha, &cause) == -1)
 				goto usage;
-			if (!(no.alpha > 0 && no.alpha < 1)) {
+			if (!(a->no.alpha > 0 && a->no.alpha < 1)) {
 				cause = xasprintf("alpha '%s' is not in "
 				    "(0, 1)", optarg);
 				goto usage;
 			}
 			break;
 		case 'n':
-			no_run = optarg;
+			a->no_run = optarg;
 			break;
 		case 'j':
-			json = 1;
+			a->json = 1;
 			break;
 		case 'o':
-			report = optarg;
+			a->report = optarg;
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		case 'S':
-			strict = 1;
+			a->strict = 1;
 			break;
 		case 'F':
-			fleet = optarg;
+			a->fleet = optarg;
 			break;
 		default:
 			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
-		exp_path = argv[optind++];
+		a->exp_path = argv[optind++];
 	if (optind < argc) {
 		error("nightly: too many arguments");
 		return EXIT_USAGE;
 	}
-	if (fleet != NULL) {
-		if (exp_path != NULL || no_run != NULL || report != NULL) {
-			error("nightly: --fleet judges stored runs: no "
-			    "experiment, --no-run or -o with it");
-			return EXIT_USAGE;
-		}
-		return nightly_fleet(cmd_db_path(db), fleet, &no, json, quiet);
-	}
-	if (exp_path == NULL && no_run == NULL) {
-		error("nightly: an experiment file (or --no-run RUN) is "
-		    "needed");
-		return EXIT_USAGE;
-	}
-	db = cmd_db_path(db);
+	return 0;
 
-	if (no_run == NULL) {
-		if (nightly_run(exp_path, db, rounds, quiet, &run_id) == -1)
+usage:
+	error("nightly: %s", cause);
+	free(cause);
+	return EXIT_USAGE;
+}
+
+/*
+ * The run to judge: the experiment run now into db, or --no-run's stored
+ * run; *st is db opened read-only. 0, or EXIT_USAGE after saying why.
+ */
+static int
+nightly_exec_pick_run(const struct nightly_exec_args *a, const char *db,
+    struct store **st, int64_t *run_id)
+{
+	struct store_run	 run;
+	char			*cause = NULL;
+
+	if (a->no_run == NULL) {
+		if (nightly_run(a->exp_path, db, a->rounds, a->quiet,
+		    run_id) == -1)
 			return EXIT_USAGE;
 	}
-	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+	if ((*st = store_open(db, STORE_READONLY, &cause)) == NULL) {
 		error("%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
-	if (no_run != NULL) {
+	if (a->no_run != NULL) {
 		memset(&run, 0, sizeof(run));
-		if (store_run_find(st, no_run, &run, &cause) == -1) {
+		if (store_run_find(*st, a->no_run, &run, &cause) == -1) {
 			error("%s", cause);
 			free(cause);
-			store_close(st);
+			store_close(*st);
+			*st = NULL;
 			return EXIT_USAGE;
 		}
-		run_id = run.id;
+		*run_id = run.id;
 		store_run_release(&run);
 	}
-	if (nightly_judge(st, run_id, &no, &res, &cause) == -1) {
+	return 0;
+}
+
+/* Judge run_id, print the verdicts, write the report (-o); EXIT_*. */
+static int
+nightly_exec_judge(struct store *st, int64_t run_id,
+    struct nightly_exec_args *a)
+{
+	struct nightly_result	 res;
+	struct report_options	 ro;
+	struct strbuf		 out = STRBUF_INIT;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (nightly_judge(st, run_id, &a->no, &res, &cause) == -1) {
 		error("nightly: %s", cause);
 		free(cause);
-		store_close(st);
 		return EXIT_USAGE;
 	}
 	if (res.nrows == 0)
 		warning("nightly: run %" PRId64 " has no samples to judge",
 		    run_id);
-	if (no.threshold_auto && res.calib_run == 0)
+	if (a->no.threshold_auto && res.calib_run == 0)
 		warning("nightly: --threshold auto: no calibration of '%s' on "
 		    "this host class (abbench calibrate): thresholds %g%%",
-		    res.name, 100 * no.threshold);
-	if (json)
+		    res.name, 100 * a->no.threshold);
+	if (a->json)
 		nightly_format_json(&res, &out);
 	else
 		nightly_format_text(&res, &out);
@@ -351,7 +370,7 @@ cmd_nightly_exec(int argc, char **argv)
 		fwrite(out.buf, 1, out.len, stdout);
 	fflush(stdout);
 	strbuf_release(&out);
-	if (!quiet)
+	if (!a->quiet)
 		fprintf(stderr, "nightly: run %" PRId64 " of '%s' on '%s' "
 		    "against %zu baseline run%s, %zu night%s of history: "
 		    "%d regressed, %d improved, %d inconclusive\n", res.run_id,
@@ -360,12 +379,12 @@ cmd_nightly_exec(int argc, char **argv)
 		    res.nhistory == 1 ? "" : "s", res.nregressed,
 		    res.nimproved, res.ninconclusive);
 	rc = res.nregressed > 0 ? EXIT_FAIL : EXIT_OK;
-	if (rc == EXIT_OK && strict && res.ninconclusive > 0)
+	if (rc == EXIT_OK && a->strict && res.ninconclusive > 0)
 		rc = EXIT_INCONCLUSIVE;
-	if (report != NULL) {
+	if (a->report != NULL) {
 		memset(&ro, 0, sizeof(ro));
-		ro.path = report;
-		ro.format = report_format_of(report);
+		ro.path = a->report;
+		ro.format = report_format_of(a->report);
 		ro.nightly = &res;
 		if (report_write(st, run_id, &ro, &cause) == -1) {
 			error("nightly: report: %s", cause);
@@ -374,13 +393,41 @@ cmd_nightly_exec(int argc, char **argv)
 		}
 	}
 	nightly_result_release(&res);
+	return rc;
+}
+
+static int
+cmd_nightly_exec(int argc, char **argv)
+{
+	struct nightly_exec_args	 a;
+	struct store			*st = NULL;
+	const char			*db;
+	int64_t				 run_id = 0;
+	int				 rc;
+
+	if ((rc = nightly_exec_parse(argc, argv, &a)) != 0)
+		return rc;
+	if (a.fleet != NULL) {
+		if (a.exp_path != NULL || a.no_run != NULL ||
+		    a.report != NULL) {
+			error("nightly: --fleet judges stored runs: no "
+			    "experiment, --no-run or -o with it");
+			return EXIT_USAGE;
+		}
+		return nightly_fleet(cmd_db_path(a.db), a.fleet, &a.no,
+		    a.json, a.quiet);
+	}
+	if (a.exp_path == NULL && a.no_run == NULL) {
+		error("nightly: an experiment file (or --no-run RUN) is "
+		    "needed");
+		return EXIT_USAGE;
+	}
+	db = cmd_db_path(a.db);
+	if ((rc = nightly_exec_pick_run(&a, db, &st, &run_id)) != 0)
+		return rc;
+	rc = nightly_exec_judge(st, run_id, &a);
 	store_close(st);
 	return rc;
-
-usage:
-	error("nightly: %s", cause);
-	free(cause);
-	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_nightly_entry = {
