@@ -242,6 +242,95 @@ free_env(char **envp)
 	strvec_clear(&sv);
 }
 
+/* The one stack children are cloned on, mapped once; -1 and errno. */
+static int
+spawn_stack_ready(void)
+{
+	if (child_stack == NULL) {
+		void	*st = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (st == MAP_FAILED)
+			return -1;
+		child_stack = st;
+	}
+#ifdef SPAWN_ASAN
+	/*
+	 * The last child left the shadow of its frames as it was when it
+	 * exec'd (it never returned to clean it), and instrumented code
+	 * assumes a new frame's locals start out unpoisoned.
+	 */
+	__asan_unpoison_memory_region(child_stack, SPAWN_STACK);
+#endif
+	return 0;
+}
+
+/* Close the child's ends of the pipes; keep the parent's in c. */
+static void
+spawn_parent_ends(struct child *c, const int outp[2], const int errp[2],
+    const int inp[2])
+{
+	if (outp[1] != -1)
+		close(outp[1]);
+	if (errp[1] != -1)
+		close(errp[1]);
+	if (inp[0] != -1)
+		close(inp[0]);
+	c->out_fd = outp[0];
+	c->err_fd = errp[0];
+	c->in_fd = inp[1];
+	if (c->in_fd != -1)
+		fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
+	/* drain() after a poll timeout must not block on a silent child. */
+	if (c->out_fd != -1)
+		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+	if (c->err_fd != -1)
+		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
+}
+
+/*
+ * Wait on the sync pipe sync0 (closed here, as are gop's ends): with a
+ * handshake, for the ready byte, then let the child go on through gop;
+ * then for exec. Returns the length of the child's error message in msg
+ * (size bytes), <= 0 when the child exec'd.
+ */
+static ssize_t
+spawn_sync(struct child *c, int handshake, int sync0, const int gop[2],
+    char *msg, size_t size)
+{
+	ssize_t	n;
+
+	if (handshake) {
+		char	r = 0;
+
+		close(gop[0]);
+		do
+			n = read(sync0, &r, 1);
+		while (n == -1 && errno == EINTR);
+		if (n == 1 && r == 'R') {
+			c->start_ns = now_mono_ns();
+			(void)!write(gop[1], "G", 1);
+		} else if (n == 1) {
+			/* An error message instead of the ready byte. */
+			msg[0] = r;
+			do
+				n = read(sync0, msg + 1, size - 2);
+			while (n == -1 && errno == EINTR);
+			n = n < 0 ? 1 : n + 1;
+			close(gop[1]);
+			close(sync0);
+			return n;
+		}
+		close(gop[1]);
+	}
+	/* The sync pipe closes on exec; a message means exec failed. */
+	do
+		n = read(sync0, msg, size - 1);
+	while (n == -1 && errno == EINTR);
+	close(sync0);
+	return n;
+}
+
 int
 spawn_start(struct child *c, char **cause)
 {
@@ -280,24 +369,10 @@ spawn_start(struct child *c, char **cause)
 		envp = build_env(c->env_add);
 
 	c->start_ns = now_mono_ns();
-	if (child_stack == NULL) {
-		void	*st = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-
-		if (st == MAP_FAILED) {
-			e = errno;
-			goto fail_errno;
-		}
-		child_stack = st;
+	if (spawn_stack_ready() == -1) {
+		e = errno;
+		goto fail_errno;
 	}
-#ifdef SPAWN_ASAN
-	/*
-	 * The last child left the shadow of its frames as it was when it
-	 * exec'd (it never returned to clean it), and instrumented code
-	 * assumes a new frame's locals start out unpoisoned.
-	 */
-	__asan_unpoison_memory_region(child_stack, SPAWN_STACK);
-#endif
 	memset(&args, 0, sizeof args);
 	args.c = c;
 	args.envp = envp;
@@ -325,53 +400,8 @@ spawn_start(struct child *c, char **cause)
 	live_add(pid);
 	close(syncp[1]);
 	syncp[1] = -1;
-	if (outp[1] != -1)
-		close(outp[1]);
-	if (errp[1] != -1)
-		close(errp[1]);
-	if (inp[0] != -1)
-		close(inp[0]);
-	c->out_fd = outp[0];
-	c->err_fd = errp[0];
-	c->in_fd = inp[1];
-	if (c->in_fd != -1)
-		fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
-	/* drain() after a poll timeout must not block on a silent child. */
-	if (c->out_fd != -1)
-		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
-	if (c->err_fd != -1)
-		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
-	if (handshake) {
-		char	r = 0;
-
-		close(gop[0]);
-		gop[0] = -1;
-		do
-			n = read(syncp[0], &r, 1);
-		while (n == -1 && errno == EINTR);
-		if (n == 1 && r == 'R') {
-			c->start_ns = now_mono_ns();
-			(void)!write(gop[1], "G", 1);
-		} else if (n == 1) {
-			/* An error message instead of the ready byte. */
-			msg[0] = r;
-			do
-				n = read(syncp[0], msg + 1, sizeof msg - 2);
-			while (n == -1 && errno == EINTR);
-			n = n < 0 ? 1 : n + 1;
-			close(gop[1]);
-			close(syncp[0]);
-			goto exec_failed;
-		}
-		close(gop[1]);
-		gop[1] = -1;
-	}
-	/* The sync pipe closes on exec; a message means exec failed. */
-	do
-		n = read(syncp[0], msg, sizeof msg - 1);
-	while (n == -1 && errno == EINTR);
-	close(syncp[0]);
-exec_failed:
+	spawn_parent_ends(c, outp, errp, inp);
+	n = spawn_sync(c, handshake, syncp[0], gop, msg, sizeof msg);
 	/* The child has exec'd or is gone: its environment can go. */
 	free_env(envp);
 	if (n > 0) {
