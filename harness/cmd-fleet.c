@@ -13,29 +13,22 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <dirent.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "harness/fleet.h"
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/core/runner.h"
+#include "harness/fleet.h"
 #include "harness/fleet-sched.h"
 #include "harness/host/hostinfo.h"
 #include "lib/util.h"
 #include "results/fleet-store.h"
 #include "results/store.h"
-
 
 
 /* What submit was asked for. */

@@ -19,8 +19,6 @@
 #include <unistd.h>
 
 #include "harness/fleet.h"
-#include "harness/cmd.h"
-#include "harness/host/hostinfo.h"
 #include "lib/util.h"
 #include "results/fleet-store.h"
 #include "results/store.h"
