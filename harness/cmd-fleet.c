@@ -30,7 +30,7 @@
 #include "harness/core/experiment.h"
 #include "harness/core/runner.h"
 #include "harness/fleet-sched.h"
-#include "harness/host/hostinfo.h"
+#include "host/hostinfo.h"
 #include "lib/util.h"
 #include "results/fleet-store.h"
 #include "results/store.h"
