@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "harness/cmd.h"
-#include "harness/host/envcheck.h"
+#include "host/envcheck.h"
 #include "lib/util.h"
 
 static int

@@ -25,7 +25,7 @@
 #include "harness/core/runner.h"
 #include "harness/fleet.h"
 #include "harness/fleet-sched.h"
-#include "harness/host/hostinfo.h"
+#include "host/hostinfo.h"
 #include "lib/util.h"
 #include "results/fleet-store.h"
 #include "results/store.h"

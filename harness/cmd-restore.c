@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "harness/cmd.h"
-#include "harness/host/journal.h"
-#include "harness/host/recover.h"
+#include "host/journal.h"
+#include "host/recover.h"
 #include "lib/util.h"
 #include "results/store.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/spawn.h"
+#include "exec/spawn.h"
 #include "harness/fleet-sched.h"
 #include "lib/util.h"
 

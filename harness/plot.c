@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 
 #include "harness/plot.h"
-#include "harness/exec/spawn.h"
+#include "exec/spawn.h"
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchmath.h"

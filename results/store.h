@@ -241,7 +241,7 @@ void	store_counts_free(struct store_count *c, size_t n);
 /*
  * The journal of host changes. kind is a host setting name
  * ("host.block.slice_idle") or an object kind ("cgroup", "container",
- * "oci-container", "dir", "loop", "mount": harness/host/hostset.h); target
+ * "oci-container", "dir", "loop", "mount": host/hostset.h); target
  * says which (a sysfs path, a cgroup path, a container id). Entries are
  * added before the change is made.
  */

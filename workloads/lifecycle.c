@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/exec/exec-oci.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
+#include "exec/exec-oci.h"
+#include "exec/exec.h"
+#include "exec/context.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 

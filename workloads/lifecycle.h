@@ -2,7 +2,7 @@
  * What the lifecycle workloads (startup, idle-memory, checkpoint) share:
  * benchmark names with optional tags, a scratch directory per workload
  * (journaled), and the OCI container spec of an arm (driven with
- * harness/exec/exec-oci.h).
+ * exec/exec-oci.h).
  */
 #ifndef ABBENCH_LIFECYCLE_H
 #define ABBENCH_LIFECYCLE_H

@@ -35,8 +35,8 @@
 
 #include <jansson.h>
 
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
+#include "exec/exec.h"
+#include "exec/context.h"
 #include "workloads/workload.h"
 
 /* The parsed numbers of one run, before naming. */

@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec-docker.h"
-#include "harness/exec/exec-oci.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/proccg.h"
-#include "harness/exec/context.h"
+#include "exec/cgroup.h"
+#include "exec/exec-docker.h"
+#include "exec/exec-oci.h"
+#include "exec/exec.h"
+#include "exec/proccg.h"
+#include "exec/context.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
+#include "exec/exec.h"
+#include "exec/context.h"
 #include "workloads/workload.h"
 
 static const struct opt_spec command_opts[] = {

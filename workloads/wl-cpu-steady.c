@@ -26,11 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/quota.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/cgroup.h"
+#include "exec/exec.h"
+#include "exec/quota.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 #include "workloads/cpu-work.h"
 #include "workloads/workload.h"
 

@@ -29,10 +29,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/exec/exec.h"
-#include "harness/host/hostset.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/exec.h"
+#include "host/hostset.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 #include "workloads/fio-json.h"
 #include "workloads/workload.h"
 

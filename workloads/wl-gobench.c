@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/exec.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 #include "stats/benchfmt.h"
 #include "workloads/workload.h"
 

@@ -25,7 +25,7 @@
  * image), which touches `touch` bytes and sleeps. quota = leaf gives each
  * container --cpus=quota-cpus; quota = parent puts that quota on a parent
  * cgroup made for each container (--cgroup-parent), as in the GOMAXPROCS
- * report (harness/exec/quota.h). All containers and parents are removed at the
+ * report (exec/quota.h). All containers and parents are removed at the
  * end of every sample, also when it fails.
  */
 #include "config.h"
@@ -34,11 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec-docker.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/quota.h"
-#include "harness/exec/context.h"
+#include "exec/cgroup.h"
+#include "exec/exec-docker.h"
+#include "exec/exec.h"
+#include "exec/quota.h"
+#include "exec/context.h"
 #include "workloads/lcmem.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"

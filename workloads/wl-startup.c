@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/exec/exec-docker.h"
-#include "harness/exec/exec-oci.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
+#include "exec/exec-docker.h"
+#include "exec/exec-oci.h"
+#include "exec/exec.h"
+#include "exec/context.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 

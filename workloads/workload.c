@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/exec/exec.h"
+#include "exec/exec.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 

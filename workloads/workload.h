@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/exec/context.h"
+#include "exec/context.h"
 #include "lib/model.h"
 #include "lib/options.h"
 #include "lib/util.h"

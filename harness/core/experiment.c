@@ -28,9 +28,9 @@
 
 #include <ini.h>
 
-#include "harness/exec/exec.h"
+#include "exec/exec.h"
 #include "harness/core/experiment.h"
-#include "harness/host/hostset.h"
+#include "host/hostset.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 

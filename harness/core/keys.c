@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "harness/core/experiment.h"
-#include "harness/host/hostset.h"
+#include "host/hostset.h"
 #include "lib/options.h"
 #include "lib/util.h"
 #include "workloads/workload.h"

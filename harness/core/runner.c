@@ -19,15 +19,15 @@
 
 #include <jansson.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/host/envcheck.h"
-#include "harness/exec/exec.h"
-#include "harness/host/hostinfo.h"
-#include "harness/host/hostset.h"
-#include "harness/host/journal.h"
-#include "harness/host/undo.h"
+#include "exec/cgroup.h"
+#include "host/envcheck.h"
+#include "exec/exec.h"
+#include "host/hostinfo.h"
+#include "host/hostset.h"
+#include "host/journal.h"
+#include "host/undo.h"
 #include "harness/core/runner.h"
-#include "harness/exec/spawn.h"
+#include "exec/spawn.h"
 #include "results/store.h"
 #include "workloads/workload.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "harness/core/experiment.h"
-#include "harness/exec/context.h"
+#include "exec/context.h"
 
 struct store;
 struct hostset;

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "harness/core/experiment.h"
-#include "harness/host/hostset.h"
-#include "harness/host/journal.h"
+#include "host/hostset.h"
+#include "host/journal.h"
 #include "lib/util.h"
 #include "results/store.h"
 

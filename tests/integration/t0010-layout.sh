@@ -4,9 +4,12 @@
 # the rule, so a failure names the file and line.
 #
 #   lib/                 includes nothing of ours but lib/
-#   stats/, results/     include nothing of harness/ or workloads/
-#   workloads/           includes nothing of harness/core or the commands
-#   harness/exec, host   include nothing of harness/core or the commands
+#   stats/, results/     include nothing of exec/, host/, harness/ or
+#                        workloads/
+#   exec/                includes nothing of host/, workloads/ or harness/
+#   host/                includes nothing of workloads/ or harness/
+#   workloads/           includes nothing of harness/
+#   harness/core         includes no command
 #   sqlite3_*            only in results/
 #   workloads/           never compare an executor's name: they ask its
 #                        capabilities (exec_ops.caps) instead
@@ -39,26 +42,26 @@ src() {
 }
 
 # The checks must see real files (a typo in a path would pass them).
-n=$(src lib stats results workloads harness | wc -l)
+n=$(src lib stats results exec host workloads harness | wc -l)
 [ "$n" -gt 100 ]
 ok $? "the tree has its sources ($n files)"
 
 none "lib/ includes only lib/" \
-    '#include "(harness|stats|results|workloads)/' $(src lib)
-none "stats/ includes nothing of harness/, results/ or workloads/" \
-    '#include "(harness|results|workloads)/' $(src stats)
-none "results/ includes nothing of harness/ or workloads/" \
-    '#include "(harness|workloads)/' $(src results)
-none "workloads/ include neither harness/core nor the commands" \
-    '#include "harness/(core/|[^/]*")' $(src workloads)
-none "harness/exec includes neither harness/core, host nor the commands" \
-    '#include "(harness/(core/|host/|[^/]*")|workloads/)' $(src harness/exec)
-none "harness/host includes neither harness/core nor the commands" \
-    '#include "(harness/(core/|[^/]*")|workloads/)' $(src harness/host)
+    '#include "(harness|exec|host|stats|results|workloads)/' $(src lib)
+none "stats/ includes nothing of harness/, exec/, host/, results/ or workloads/" \
+    '#include "(harness|exec|host|results|workloads)/' $(src stats)
+none "results/ includes nothing of harness/, exec/, host/ or workloads/" \
+    '#include "(harness|exec|host|workloads)/' $(src results)
+none "exec/ includes nothing of host/, workloads/ or harness/" \
+    '#include "(harness|host|workloads)/' $(src exec)
+none "host/ includes nothing of workloads/ or harness/" \
+    '#include "(harness|workloads)/' $(src host)
+none "workloads/ include nothing of harness/" \
+    '#include "harness/' $(src workloads)
 none "harness/core includes no command" \
     '#include "harness/[^/]*"' $(src harness/core)
 none "no sqlite3_ call outside results/" \
-    'sqlite3_|<sqlite3\.h>' $(src lib stats harness workloads)
+    'sqlite3_|<sqlite3\.h>' $(src lib stats exec host harness workloads)
 none "no workload compares or looks up an executor's name" \
     '(strn?cmp|strcasecmp|exec_lookup)\([^;]*"(local|docker|oci)"' \
     $(src workloads)

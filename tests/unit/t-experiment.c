@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/exec.h"
+#include "exec/exec.h"
 #include "harness/core/experiment.h"
 #include "lib/util.h"
 #include "workloads/workload.h"

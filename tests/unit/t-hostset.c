@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/host/blockdev.h"
-#include "harness/host/hostset.h"
+#include "host/blockdev.h"
+#include "host/hostset.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
 

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/quota.h"
+#include "exec/cgroup.h"
+#include "exec/exec.h"
+#include "exec/quota.h"
 #include "harness/core/runner.h"
 #include "tests/unit/tap.h"
 

@@ -1,5 +1,5 @@
 /*
- * Tests of harness/exec/spawn.c: exit statuses and their descriptions, captured
+ * Tests of exec/spawn.c: exit statuses and their descriptions, captured
  * output, stdin, the environment and working directory, exec failures,
  * deadlines (SIGTERM, then SIGKILL after the grace time), the cgroup
  * join before exec; and process groups: a grandchild left by a child
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/exec/spawn.h"
+#include "exec/spawn.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/exec.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 
 extern const struct exec_ops exec_local_ops;
 extern const struct exec_ops exec_docker_ops;

@@ -18,12 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec-docker.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/proccg.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/cgroup.h"
+#include "exec/exec-docker.h"
+#include "exec/exec.h"
+#include "exec/proccg.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 
 #define DOCKER_RUN_TIMEOUT_NS	(180 * NSEC_PER_SEC)
 #define DOCKER_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)

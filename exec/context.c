@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "harness/exec/context.h"
+#include "exec/context.h"
 #include "lib/util.h"
 
 int64_t

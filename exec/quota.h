@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/exec/cgroup.h"
+#include "exec/cgroup.h"
 
 struct run_ctx;
 struct exec_spec;

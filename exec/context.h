@@ -56,7 +56,7 @@ struct run_ctx {
 /*
  * Record an object made for the run (cgroup, container, dir, file, loop)
  * in the host journal before making it, so that the next run or `abbench
- * restore` removes it after a kill -9 (harness/host/undo.h says how).
+ * restore` removes it after a kill -9 (host/undo.h says how).
  * Returns the journal id (for run_forget_object) or -1 (also when the
  * context has no journal hook).
  */

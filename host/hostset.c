@@ -30,12 +30,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/host/blockdev.h"
+#include "host/blockdev.h"
 #include "lib/model.h"
-#include "harness/host/hostset.h"
-#include "harness/host/hostset-int.h"
-#include "harness/host/journal.h"
-#include "harness/host/recover.h"
+#include "host/hostset.h"
+#include "host/hostset-int.h"
+#include "host/journal.h"
+#include "host/recover.h"
 #include "lib/util.h"
 #include "results/store.h"
 

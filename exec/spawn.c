@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/exec/spawn.h"
+#include "exec/spawn.h"
 
 /* AddressSanitizer: gcc says so with a macro, clang with a feature. */
 #if defined(__SANITIZE_ADDRESS__)

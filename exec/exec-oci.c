@@ -19,12 +19,12 @@
 
 #include <jansson.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec-oci.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/proccg.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/cgroup.h"
+#include "exec/exec-oci.h"
+#include "exec/exec.h"
+#include "exec/proccg.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 
 #define OCI_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 

@@ -22,7 +22,7 @@
 #include <libcgroup.h>
 
 #include "lib/mountinfo.h"
-#include "harness/exec/cgroup.h"
+#include "exec/cgroup.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270

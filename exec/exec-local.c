@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec.h"
-#include "harness/exec/context.h"
-#include "harness/exec/spawn.h"
+#include "exec/cgroup.h"
+#include "exec/exec.h"
+#include "exec/context.h"
+#include "exec/spawn.h"
 
 struct exec_proc {
 	struct child	 child;

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/proccg.h"
+#include "exec/cgroup.h"
+#include "exec/proccg.h"
 #include "lib/util.h"
 
 char *

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/host/blockdev.h"
-#include "harness/host/hostset-int.h"
-#include "harness/host/journal.h"
-#include "harness/host/recover.h"
-#include "harness/host/undo.h"
+#include "host/blockdev.h"
+#include "host/hostset-int.h"
+#include "host/journal.h"
+#include "host/recover.h"
+#include "host/undo.h"
 #include "lib/util.h"
 #include "results/hostjournal.h"
 #include "results/store.h"

@@ -17,9 +17,9 @@
 
 #include <jansson.h>
 
-#include "harness/host/blockdev.h"
-#include "harness/host/hostinfo.h"
-#include "harness/exec/spawn.h"
+#include "host/blockdev.h"
+#include "host/hostinfo.h"
+#include "exec/spawn.h"
 #include "lib/util.h"
 
 #define DOCKER_VERSION_TIMEOUT	(5 * NSEC_PER_SEC)

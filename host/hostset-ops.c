@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/host/blockdev.h"
-#include "harness/host/hostset.h"
-#include "harness/host/hostset-int.h"
+#include "host/blockdev.h"
+#include "host/hostset.h"
+#include "host/hostset-int.h"
 #include "lib/util.h"
 
 int

@@ -16,8 +16,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "harness/host/blockdev.h"
-#include "harness/host/hostset.h"
+#include "host/blockdev.h"
+#include "host/hostset.h"
 #include "lib/mountinfo.h"
 #include "lib/util.h"
 

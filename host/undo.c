@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/exec/cgroup.h"
-#include "harness/exec/exec-docker.h"
-#include "harness/exec/exec-oci.h"
-#include "harness/host/undo.h"
+#include "exec/cgroup.h"
+#include "exec/exec-docker.h"
+#include "exec/exec-oci.h"
+#include "host/undo.h"
 #include "lib/util.h"
 #include "results/store.h"
 

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/host/journal.h"
+#include "host/journal.h"
 #include "lib/util.h"
 #include "results/hostjournal.h"
 #include "results/store.h"

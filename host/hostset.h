@@ -14,7 +14,7 @@
 
 #include "lib/util.h"
 
-#include "harness/host/recover.h"
+#include "host/recover.h"
 
 struct store;
 struct arm;

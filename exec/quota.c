@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/exec.h"
-#include "harness/exec/quota.h"
-#include "harness/exec/context.h"
+#include "exec/exec.h"
+#include "exec/quota.h"
+#include "exec/context.h"
 
 static const char *const quota_names[] = {
 	[QUOTA_NONE] = "none",

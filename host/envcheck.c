@@ -27,10 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/host/blockdev.h"
-#include "harness/host/envcheck.h"
-#include "harness/host/hostinfo.h"
-#include "harness/exec/spawn.h"
+#include "host/blockdev.h"
+#include "host/envcheck.h"
+#include "host/hostinfo.h"
+#include "exec/spawn.h"
 #include "lib/util.h"
 
 #define ENVCHECK_DEEP_IDLE_US	10
