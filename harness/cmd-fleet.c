@@ -79,9 +79,10 @@ submit_parse_partitions(struct submit_opts *o, const char *arg)
 		}
 		if (strchr(p, '/') != NULL || *p == '.' ||
 		    strchr(p, '\n') != NULL) {
-			free(list);
-			return fleet_usage("partition '%s' is "
+			rc = fleet_usage("partition '%s' is "
 			    "not a partition name", p);
+			free(list);
+			return rc;
 		}
 		if (!strvec_has(&o->parts, p))
 			strvec_push(&o->parts, p);

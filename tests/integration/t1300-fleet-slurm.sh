@@ -43,6 +43,11 @@ is "$?" 2 "an unknown partition: exit 2"
 like "$(cat "$TEST_TMP/bad.out")" "no partition 'nosuch'" \
     "the unknown partition is named"
 is "$(ls "$SHARED" | wc -l | tr -d ' ')" 0 "nothing was created for it"
+"$ABBENCH" fleet submit "$EXP" --partitions 'c2,a/b%x' --dir "$SHARED" \
+    >"$TEST_TMP/bad2.out" 2>&1
+is "$?" 2 "a partition with a slash: exit 2"
+like "$(cat "$TEST_TMP/bad2.out")" "partition 'a/b%x' is not a partition name" \
+    "... naming it whole (the list is freed after the message)"
 
 out=$("$ABBENCH" fleet submit "$EXP" --partitions c2,c4:2 --dir "$SHARED" \
     --time 10 --wait 2>"$TEST_TMP/wait.err")
