@@ -156,6 +156,29 @@ host_holder(int fd)
 	    f[2] != NULL ? f[2] : "?");
 }
 
+/*
+ * Whether the holder named in the lock file is gone: its abbench was killed
+ * but a child of it still shares the locked descriptor for a moment (it is
+ * between clone and exec, or dying of its parent's death signal).
+ */
+static int
+host_holder_dead(int fd)
+{
+	char		buf[64];
+	ssize_t		n = pread(fd, buf, sizeof buf - 1, 0);
+	long long	pid;
+	char		*end;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	pid = strtoll(buf, &end, 10);
+	if (errno != 0 || end == buf || *end != '\t' || pid <= 0)
+		return 0;
+	return kill((pid_t)pid, 0) == -1 && errno == ESRCH;
+}
+
 static int
 host_open(char **cause)
 {
@@ -174,17 +197,24 @@ journal_lock_host(struct journal *jr, const char *experiment, const char *db,
     int wait, char **cause)
 {
 	char	*line, *who;
-	int	 fd;
+	int	 fd, tries;
 
 	if (jr->host_fd != -1)
 		return 0;
 	if ((fd = host_open(cause)) == -1)
 		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+	for (tries = 0; flock(fd, LOCK_EX | LOCK_NB) == -1; tries++) {
 		if (errno != EWOULDBLOCK) {
 			close(fd);
 			return set_cause(cause, "cannot lock the host: %s",
 			    strerror(errno));
+		}
+		/* A dead holder's children let go within moments. */
+		if (!wait && tries < 250 && host_holder_dead(fd)) {
+			struct timespec	ts = { 0, 20 * 1000000 };
+
+			nanosleep(&ts, NULL);
+			continue;
 		}
 		if (!wait) {
 			who = host_holder(fd);

@@ -83,9 +83,18 @@ ok $? "at the advised rounds the effect is found in 60-100% of runs ($full/20)"
 ok $? "at a quarter of the rounds clearly less often ($quarter/20 vs $full/20)"
 
 # The end of a run: a `~` that could not have shown the effect says so.
-out=$("$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --rounds 6 \
-    --effect 0.1 2>&1 >/dev/null)
-ok $? "an A/A run of 6 rounds"
+# An A/A run comes out significant 5% of the time, and then (rightly) says
+# nothing: up to three tries for a `~`.
+tries=0
+while :; do
+	out=$("$ABBENCH" run "$TEST_TMP/pilot.ini" --db "$db" --rounds 6 \
+	    --effect 0.1 2>&1 >/dev/null)
+	rc=$?
+	tries=$((tries + 1))
+	case $out in *'~ Burn'*) break ;; esac
+	[ "$tries" -lt 3 ] || break
+done
+is "$rc" 0 "an A/A run of 6 rounds ($tries tries)"
 diag "$(printf '%s\n' "$out" | tail -n 2)"
 like "$out" "^~ Burn(-[0-9]+)? cpu-sec/op: too noisy to show 0\.1% at n=6\+6 \(MAD/median [0-9.]+% in this run, MDE [0-9.]+%\); ([0-9]+ rounds would|not even [0-9]+ rounds would)" \
     "run --effect 0.1: one line with the rounds that would show it"
