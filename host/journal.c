@@ -257,13 +257,21 @@ journal_lock_host(struct journal *jr, const char *experiment, const char *db,
 int
 journal_try_host(struct journal *jr)
 {
-	int	fd;
+	int	fd, tries;
 
 	if (jr->host_fd != -1)
 		return 0;
 	if ((fd = host_open(NULL)) == -1)
 		return 1;
-	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+	for (tries = 0; flock(fd, LOCK_EX | LOCK_NB) == -1; tries++) {
+		/* A dead holder's children let go within moments. */
+		if (errno == EWOULDBLOCK && tries < 250 &&
+		    host_holder_dead(fd)) {
+			struct timespec	ts = { 0, 20 * 1000000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		close(fd);
 		return 1;
 	}
