@@ -77,10 +77,19 @@ quarter_r=$(( (rounds + 2) / 4 ))
 quarter=$(rate "$quarter_r")
 ok $? "20 runs at $quarter_r rounds"
 diag "detection of +$eff% (burner $units vs $bunits units, jitter 1): $full/20 at $rounds rounds (advised), $quarter/20 at $quarter_r rounds (a quarter)"
-[ "${full:-0}" -ge 12 ]
-ok $? "at the advised rounds the effect is found in 60-100% of runs ($full/20)"
-[ "${quarter:-20}" -le $(( ${full:-0} - 5 )) ]
-ok $? "at a quarter of the rounds clearly less often ($quarter/20 vs $full/20)"
+# At a true power of 0.8, 20 runs still fall below 12 hits 3% of the time:
+# when they do, 20 more runs decide, on all 40 (at least 24, 60%).
+nfull=20
+if [ "${full:-0}" -lt 12 ]; then
+	more=$(rate "$rounds")
+	ok $? "20 more runs at $rounds rounds ($more/20)"
+	full=$(( ${full:-0} + ${more:-0} ))
+	nfull=40
+fi
+[ "$(( ${full:-0} * 10 ))" -ge "$(( nfull * 6 ))" ]
+ok $? "at the advised rounds the effect is found in 60-100% of runs ($full/$nfull)"
+[ "$(( ${quarter:-20} * nfull ))" -le "$(( (${full:-0} - 5 * nfull / 20) * 20 ))" ]
+ok $? "at a quarter of the rounds clearly less often ($quarter/20 vs $full/$nfull)"
 
 # The end of a run: a `~` that could not have shown the effect says so.
 # An A/A run comes out significant 5% of the time, and then (rightly) says
