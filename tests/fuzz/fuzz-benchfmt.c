@@ -24,7 +24,8 @@
  *   clang -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
  *       -I. tests/fuzz/fuzz-benchfmt.c lib/util.c $S/strpool.c \
  *       $S/uniprop.c $S/unitab.c $S/benchfmt.c $S/benchunit.c \
- *       $S/gomath.c $S/goregexp.c $S/goregexp-parse.c $S/query.c $S/benchproc.c \
+ *       $S/gomath.c $S/goregexp.c $S/goregexp-parse.c $S/goregexp-class.c \
+ *       $S/query.c $S/benchproc.c \
  *       $S/benchtab.c \
  *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
  *       $S/texttab.c -lm -o /tmp/fuzz-benchfmt

@@ -16,7 +16,8 @@ fuzz_build clang -g -O1 -ffp-contract=off \
     -fno-sanitize-recover=undefined -I"$builddir" -I"$srcdir" \
     "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/lib/util.c" \
     "$s/strpool.c" "$s/uniprop.c" "$s/unitab.c" "$s/benchfmt.c" \
-    "$s/benchunit.c" "$s/gomath.c" "$s/goregexp.c" "$s/goregexp-parse.c" "$s/query.c" \
+    "$s/benchunit.c" "$s/gomath.c" "$s/goregexp.c" "$s/goregexp-parse.c" \
+    "$s/goregexp-class.c" "$s/query.c" \
     "$s/benchproc.c" \
     "$s/benchtab.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \
     "$s/utest.c" "$s/texttab.c" -lm -o "$FUZZ_TMP/fuzz-benchfmt"
