@@ -455,6 +455,53 @@ struct run {
 	int			 sweep;		/* labelled containers per sample */
 };
 
+/*
+ * A run marked running may be resumed once the abbench process that ran
+ * it is gone. On this host: no live process named abbench has its pid
+ * (after a reboot the pid may be another program's). On another host
+ * nothing here can tell: only --takeover (a fleet's requeued job, whose
+ * earlier instance the scheduler has ended) takes the run over.
+ */
+static int
+run_owner_gone(const struct store_run *old, int takeover, char **cause)
+{
+	char	*here, *path, comm[64];
+	FILE	*f;
+	int	 mine, alive = 0;
+
+	if (old->pid <= 0)
+		return 0;
+	here = host_name();
+	mine = old->host == NULL || old->host[0] == '\0' ||
+	    strcmp(old->host, here) == 0;
+	free(here);
+	if (!mine) {
+		if (takeover)
+			return 0;
+		return set_cause(cause, "run %" PRId64 " is marked running on "
+		    "host '%s' (pid %" PRId64 "), which cannot be checked from "
+		    "here: stop it there, or resume with --takeover once it is "
+		    "gone", old->id, old->host, old->pid);
+	}
+	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
+		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
+		if ((f = fopen(path, "r")) == NULL)
+			alive = 1;
+		else {
+			alive = fgets(comm, sizeof comm, f) == NULL ||
+			    strncmp(comm, "abbench", 7) == 0 ||
+			    strncmp(comm, "lt-abbench", 10) == 0;
+			fclose(f);
+		}
+		free(path);
+	}
+	if (alive && !takeover)
+		return set_cause(cause, "run %" PRId64 " is running (pid %"
+		    PRId64 "); only an interrupted run can be resumed",
+		    old->id, old->pid);
+	return 0;
+}
+
 /* The experiment of the run resumed, from the store. */
 static int
 run_load_resume(struct run *r, char **cause)
@@ -466,10 +513,11 @@ run_load_resume(struct run *r, char **cause)
 	if (strcmp(old->status, RUN_DONE) == 0)
 		return set_cause(cause, "run %" PRId64 " (%s) is already done",
 		    old->id, old->name);
-	if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
-	    strcmp(old->status, RUN_FAILED) != 0 &&
-	    !(strcmp(old->status, RUN_RUNNING) == 0 &&
-	    (old->pid <= 0 || kill((pid_t)old->pid, 0) == -1)))
+	if (strcmp(old->status, RUN_RUNNING) == 0) {
+		if (run_owner_gone(old, r->opt->takeover, cause) == -1)
+			return -1;
+	} else if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
+	    strcmp(old->status, RUN_FAILED) != 0)
 		return set_cause(cause, "run %" PRId64 " is %s; only an "
 		    "interrupted run can be resumed", old->id, old->status);
 	r->e = experiment_parse(old->experiment_path ? old->experiment_path :
@@ -609,6 +657,18 @@ run_recover(struct run *r)
 	hostset_report_release(&rep);
 }
 
+static int
+run_set_owner(struct run *r, char **cause)
+{
+	char	*host = host_name();
+	int	 rc;
+
+	rc = store_run_set_owner(r->st, r->old.id, (int64_t)getpid(), host,
+	    cause);
+	free(host);
+	return rc;
+}
+
 /* The run's row (or the resumed one's), and the journal's owner. */
 static int
 run_create(struct run *r, char **cause)
@@ -634,9 +694,8 @@ run_create(struct run *r, char **cause)
 		    cause) == -1 ||
 		    store_run_set_status(r->st, r->old.id, RUN_RUNNING, 0,
 		    cause) == -1 ||
-		    /* The new pid, so a later stale check sees us. */
-		    store_run_set_pid(r->st, r->old.id, (int64_t)getpid(),
-		    cause) == -1)
+		    /* The new owner, so a later stale check sees us. */
+		    run_set_owner(r, cause) == -1)
 			return -1;
 	} else {
 		memset(&run, 0, sizeof run);
