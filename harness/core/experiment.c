@@ -144,6 +144,22 @@ experiment_set(struct experiment *e, const char *key, const char *value,
 	return 0;
 }
 
+int
+experiment_set_kv(struct experiment *e, const char *kv, char **cause)
+{
+	char	*k = xstrdup(kv), *v = strchr(k, '=');
+	int	 rc;
+
+	if (v == NULL) {
+		free(k);
+		return set_cause(cause, "expected KEY=VALUE, not '%s'", kv);
+	}
+	*v++ = '\0';
+	rc = experiment_set(e, k, v, cause);
+	free(k);
+	return rc;
+}
+
 /* ---- Reading: lines, sections, keys ---------------------------------- */
 
 enum section_kind {
@@ -946,9 +962,9 @@ experiment_default_name(const char *path)
 	return xstrndup(b, n);
 }
 
-struct experiment *
-experiment_parse_types(const char *path, const char *text, size_t len,
-    const struct workload_ops *const *types, char **cause)
+static struct experiment *
+experiment_parse_full(const char *path, const char *text, size_t len,
+    const struct workload_ops *const *types, char *const *set, char **cause)
 {
 	struct parser			 p;
 	struct experiment		*e;
@@ -1030,6 +1046,14 @@ experiment_parse_types(const char *path, const char *text, size_t len,
 		    parser_experiment(&p, e, s) != 0)
 			goto fail;
 	}
+	/* Then --KEY=VALUE over it, before the workloads take its defaults. */
+	for (i = 0; set != NULL && set[i] != NULL; i++) {
+		if (experiment_set_kv(e, set[i], &vcause) == -1) {
+			p.cause = xasprintf("%s: --%s: %s", path, set[i], vcause);
+			free(vcause);
+			goto fail;
+		}
+	}
 	e->arms = xcalloc(narm, sizeof *e->arms);
 	for (i = 0; i < p.nsections; i++) {
 		s = &p.sections[i];
@@ -1075,14 +1099,36 @@ fail:
 }
 
 struct experiment *
+experiment_parse_types(const char *path, const char *text, size_t len,
+    const struct workload_ops *const *types, char **cause)
+{
+	return experiment_parse_full(path, text, len, types, NULL, cause);
+}
+
+struct experiment *
 experiment_parse(const char *path, const char *text, size_t len,
     char **cause)
 {
-	return experiment_parse_types(path, text, len, workload_types, cause);
+	return experiment_parse_full(path, text, len, workload_types, NULL,
+	    cause);
+}
+
+struct experiment *
+experiment_parse_set(const char *path, const char *text, size_t len,
+    char *const *set, char **cause)
+{
+	return experiment_parse_full(path, text, len, workload_types, set,
+	    cause);
 }
 
 struct experiment *
 experiment_load(const char *path, char **cause)
+{
+	return experiment_load_set(path, NULL, cause);
+}
+
+struct experiment *
+experiment_load_set(const char *path, char *const *set, char **cause)
 {
 	struct experiment	*e;
 	char			*text, *file = experiment_find(path);
@@ -1092,7 +1138,7 @@ experiment_load(const char *path, char **cause)
 		free(file);
 		return NULL;
 	}
-	e = experiment_parse(file, text, len, cause);
+	e = experiment_parse_set(file, text, len, set, cause);
 	free(text);
 	free(file);
 	return e;

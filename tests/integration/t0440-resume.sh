@@ -85,4 +85,22 @@ is "$("$ABBENCH" run "$TEST_TMP/r.ini" --takeover --db "$TEST_TMP/o.db" 2>&1; ec
     "--takeover without --resume is refused"
 kill $owner 2>/dev/null
 wait $owner 2>/dev/null
+# --KEY=VALUE holds for the resumed part too: the file's 100ms timeout
+# would fail every sample; the command line's 5s is stored and applied again.
+sed 's/^name = resume/name = resume-set\ntimeout = 100ms/' "$TEST_TMP/r.ini" > "$TEST_TMP/s.ini"
+"$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/s.db" --quiet --timeout=5s &
+pid=$!
+i=0
+while [ "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt 3 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+is "$(sqlite3 "$TEST_TMP/s.db" "SELECT value FROM run_config WHERE key = 'set.timeout'")" 5s "--timeout=5s is stored with the run"
+"$ABBENCH" run --resume last --db "$TEST_TMP/s.db" --quiet
+ok $? "the resumed run keeps the command line's timeout"
+is "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(*) || ' ' || sum(status = 'ok') FROM samples")" "24 24" "every sample ran within it, none timed out"
+"$ABBENCH" db --db "$TEST_TMP/s.db" export last 2>/dev/null | grep -q '^set.timeout: 5s$'
+ok $? "exports say the run's timeout came from the command line"
 done_testing
