@@ -105,12 +105,18 @@ cmd_run_exec(int argc, char **argv)
 			}
 			break;
 		default:
-			/* --KEY=VALUE: any other [experiment] key. */
+			/*
+			 * --KEY=VALUE: any other [experiment] key, checked
+			 * here; or a workload's (--[WORKLOAD.]KEY=VALUE),
+			 * checked by the loader with the file's values.
+			 */
 			arg = argv[optind - 1];
-			if (str_startswith(arg, "--") && strchr(arg, '=')) {
+			if (str_startswith(arg, "--") && strchr(arg, '=') &&
+			    arg[2] != '=') {
 				key = xstrndup(arg + 2, strcspn(arg + 2, "="));
-				rc = experiment_set(&tmp, key, strchr(arg, '=')
-				    + 1, &cause);
+				rc = opt_find(experiment_opts, key) == NULL ? 0 :
+				    experiment_set(&tmp, key, strchr(arg, '=') +
+				    1, &cause);
 				free(key);
 				if (rc == -1)
 					goto bad;
