@@ -185,6 +185,7 @@ steady_validate(const struct experiment *e, struct workload *wl,
 {
 	struct strvec	 prog = STRVEC_INIT;
 	const char	*q;
+	enum quota_mode	 mode;
 	long		 n;
 	size_t		 j;
 	int		 r = 0;
@@ -205,6 +206,9 @@ steady_validate(const struct experiment *e, struct workload *wl,
 	    steady_vcpus(), &n, cause) == -1)
 		return -1;
 	q = workload_get(wl, NULL, "quota");
+	if (q != NULL && quota_mode_parse(q, &mode, NULL) == 0 &&
+	    quota_check_executor(mode, wl->exec, cause) == -1)
+		return -1;
 	if (q != NULL && strcmp(q, "none") != 0) {
 		for (j = 0; j < e->narms; j++) {
 			if (workload_get(wl, &e->arms[j], "cpu") == NULL)

@@ -66,10 +66,18 @@ static const struct opt_spec idle_opts[] = {
 static int
 idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
-	(void)e;
+	enum quota_mode	 m;
+	size_t		 j;
+
 	if (wl->exec == NULL || !(wl->exec->caps & EXEC_DAEMON))
 		return set_cause(cause, "executor: idle-memory runs docker "
 		    "containers (executor = docker)");
+	for (j = 0; j < e->narms; j++) {
+		if (quota_mode_parse(workload_get(wl, &e->arms[j], "quota"),
+		    &m, NULL) == 0 &&
+		    quota_check_executor(m, wl->exec, cause) == -1)
+			return -1;
+	}
 	return 0;
 }
 
