@@ -99,10 +99,14 @@ bind_kv(const struct opt_spec *opts, void *base, const struct kv *kv,
 
 	if (o == NULL || o->off1 == 0 || (arm_only && !(o->flags & OPT_ARM)))
 		return 0;
-	if (opt_set(o, base, kv->value, cause) == 0)
-		return 0;
-	*bad = kv;
-	return -1;
+	if (opt_set(o, base, kv->value, cause) != 0) {
+		*bad = kv;
+		return -1;
+	}
+	/* Where the value came from: 2 says the arm. */
+	if (arm_only && o->set1 != 0)
+		*(int *)((char *)base + o->set1 - 1) = 2;
+	return 0;
 }
 
 int
