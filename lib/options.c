@@ -388,6 +388,22 @@ opt_set(const struct opt_spec *o, void *base, const char *value,
 	return 0;
 }
 
+const char *
+opt_text(const struct opt_spec *o, const void *base)
+{
+	if (o->txt1 == 0)
+		return NULL;
+	return *(char *const *)((const char *)base + o->txt1 - 1);
+}
+
+int
+opt_given(const struct opt_spec *o, const void *base)
+{
+	if (o->set1 == 0)
+		return 0;
+	return *(const int *)((const char *)base + o->set1 - 1);
+}
+
 void
 opt_set_defaults(const struct opt_spec *opts, void *base)
 {

@@ -78,6 +78,10 @@ int		 opt_check_value(const struct opt_spec *o, const char *value,
  */
 int		 opt_set(const struct opt_spec *o, void *base, const char *value,
 		    char **cause);
+/* The text o->txt1 bound in the struct at base, or NULL. */
+const char	*opt_text(const struct opt_spec *o, const void *base);
+/* The int o->set1 bound in the struct at base (0 when it binds none). */
+int		 opt_given(const struct opt_spec *o, const void *base);
 /* Store the default of every bound option of a table that has one. */
 void		 opt_set_defaults(const struct opt_spec *opts, void *base);
 /* Free the strings and vectors a table stored into the struct at base. */
