@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,74 +161,3 @@ workload_unbind(struct workload *wl)
 	wl->opts = NULL;
 	wl->nopts = 0;
 }
-long long
-workload_get_int(const struct workload *wl, const struct arm *arm,
-    const char *key, long long def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	long long	 ll;
-
-	if (v == NULL || parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL) != 0)
-		return def;
-	return ll;
-}
-
-double
-workload_get_float(const struct workload *wl, const struct arm *arm,
-    const char *key, double def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	double		 d;
-
-	if (v == NULL || parse_double(v, &d, NULL) != 0)
-		return def;
-	return d;
-}
-
-int64_t
-workload_get_duration(const struct workload *wl, const struct arm *arm,
-    const char *key, int64_t def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	int64_t		 ns;
-
-	if (v == NULL || parse_duration(v, &ns, NULL) != 0)
-		return def;
-	return ns;
-}
-
-uint64_t
-workload_get_size(const struct workload *wl, const struct arm *arm,
-    const char *key, uint64_t def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	uint64_t	 bytes;
-
-	if (v == NULL || parse_size(v, &bytes, NULL) != 0)
-		return def;
-	return bytes;
-}
-
-int
-workload_get_bool(const struct workload *wl, const struct arm *arm,
-    const char *key, int def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	int		 b;
-
-	if (v == NULL || opt_parse_bool(v, &b) != 0)
-		return def;
-	return b;
-}
-
-int
-workload_get_words(const struct workload *wl, const struct arm *arm,
-    const char *key, struct strvec *out)
-{
-	const char	*v = workload_get(wl, arm, key);
-
-	if (v == NULL)
-		return 0;
-	return strvec_split_words(out, v, NULL);
-}
-

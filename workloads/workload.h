@@ -149,20 +149,6 @@ void		 workload_unbind(struct workload *wl);
  */
 const char	*workload_get(const struct workload *wl, const struct arm *arm,
 		    const char *key);
-/* Typed getters (going: types read wl_opts()). */
-#define WL_TABLE_DEFAULT	0
-long long	 workload_get_int(const struct workload *wl,
-		    const struct arm *arm, const char *key, long long def);
-double		 workload_get_float(const struct workload *wl,
-		    const struct arm *arm, const char *key, double def);
-int64_t		 workload_get_duration(const struct workload *wl,
-		    const struct arm *arm, const char *key, int64_t def);
-uint64_t	 workload_get_size(const struct workload *wl,
-		    const struct arm *arm, const char *key, uint64_t def);
-int		 workload_get_bool(const struct workload *wl,
-		    const struct arm *arm, const char *key, int def);
-int		 workload_get_words(const struct workload *wl,
-		    const struct arm *arm, const char *key, struct strvec *out);
 /* The value of KEY as the arm wrote it, or NULL. */
 const char	*arm_get(const struct arm *arm, const char *key);
 
