@@ -625,7 +625,7 @@ docker_logs(struct exec_proc *p, int64_t timeout_ns, char **out,
 
 const struct exec_ops exec_docker_ops = {
 	.name = "docker",
-	.caps = EXEC_CONTAINER | EXEC_DAEMON,
+	.caps = EXEC_CONTAINER | EXEC_DAEMON | EXEC_CGROUP_PARENT,
 	.runtime_label = "runc",
 	.check = docker_check,
 	.start = docker_start,

@@ -176,7 +176,7 @@ local_signal(struct exec_proc *p, int sig, char **cause)
 
 const struct exec_ops exec_local_ops = {
 	.name = "local",
-	.caps = 0,
+	.caps = EXEC_CGROUP_PARENT,
 	.runtime_label = "local",
 	.check = local_check,
 	.start = local_start,

@@ -35,7 +35,7 @@ struct exec_proc {
 	char		*root;		/* their --root, or NULL */
 	char		*id;
 	char		*bundle;
-	char		*cgpath;	/* cgroupsPath: <run cgroup>/<id> */
+	char		*cgpath;	/* <run cgroup>/[<parent>/]<id> */
 	int64_t		 j_container, j_bundle, j_cgroup;
 	int		 created;	/* the runtime may know the id */
 	struct child	 run;		/* start(): `RUNTIME run` */
@@ -447,8 +447,26 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 	p->bundle = tmpl;
 	if (ctx != NULL)
 		p->j_bundle = run_journal_object(ctx, "dir", p->bundle);
-	/* Relative: below the runtime's own cgroup, which is ours. */
-	p->cgpath = xasprintf("%s/%s", base, p->id);
+	/*
+	 * Relative: below the runtime's own cgroup, which is ours, in
+	 * every hierarchy it joins; inside the spec's cgroup parent when
+	 * there is one (quota = parent), as docker's --cgroup-parent and the
+	 * local executor place theirs.
+	 */
+	if (spec.cgroup_parent != NULL) {
+		if (spec.cgroup_parent[0] == '\0' ||
+		    spec.cgroup_parent[0] == '/' ||
+		    strstr(spec.cgroup_parent, "..") != NULL) {
+			set_cause(cause, "bad cgroup parent '%s' (want a "
+			    "path below the run's cgroup)",
+			    spec.cgroup_parent);
+			exec_lookup("oci")->destroy(ctx, p);
+			return -1;
+		}
+		p->cgpath = xasprintf("%s/%s/%s", base, spec.cgroup_parent,
+		    p->id);
+	} else
+		p->cgpath = xasprintf("%s/%s", base, p->id);
 	if (ctx != NULL)
 		p->j_cgroup = run_journal_object(ctx, "cgroup", p->cgpath);
 	if (oci_write_config(p->bundle, &spec, p->cgpath, cause) == -1) {
@@ -820,8 +838,9 @@ oci_destroy(struct run_ctx *ctx, struct exec_proc *p)
 }
 
 /*
- * The container's cgroup: its cgroupsPath below ours, where the runtime
- * made it; else where /proc says its process is.
+ * The container's cgroup: its cgroupsPath below ours (inside the cgroup
+ * parent, if any), where the runtime made it; else where /proc says its
+ * process is.
  */
 static char *
 oci_cgroup_dir(struct exec_proc *p, const char *controller)
@@ -861,7 +880,7 @@ oci_signal(struct exec_proc *p, int sig, char **cause)
 
 const struct exec_ops exec_oci_ops = {
 	.name = "oci",
-	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS,
+	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT,
 	.runtime_label = "oci",
 	.check = oci_check,
 	.start = oci_exec_start,

@@ -19,8 +19,10 @@
  * container's cgroup and the container itself (kind "oci-container",
  * see hostset.h) are journaled before they exist, so that `abbench
  * restore` removes them after a kill -9. A container's cgroupsPath is
- * relative, <run cgroup>/<id>: the runtime makes it below its own cgroup,
- * which is abbench's (pitfall 12). `create` and `restore` leave the
+ * relative, <run cgroup>/<id>, or <run cgroup>/<parent>/<id> when the
+ * spec names a cgroup parent (quota = parent: the limit on the parent
+ * then holds the sandbox): the runtime makes it below its own cgroup,
+ * which is abbench's (pitfall 12), in every hierarchy it joins. `create` and `restore` leave the
  * container's processes behind (runc init; runsc gofer and sandbox): they
  * run with SPAWN_KEEP_GROUP, the container's stdio on /dev/null, and the
  * runtime's errors read from its --log file in the bundle.

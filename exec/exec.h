@@ -37,7 +37,8 @@ struct exec_spec {
 	const char	*image;		/* docker image / OCI rootfs dir */
 	double		 cpus;		/* 0 = no limit */
 	uint64_t	 memory;	/* bytes, 0 = no limit */
-	const char	*cgroup_parent;	/* relative cgroup path, or NULL */
+	const char	*cgroup_parent;	/* below the run's cgroup, or NULL
+					 * (EXEC_CGROUP_PARENT) */
 	const struct exec_mount *mounts;
 	size_t		 nmounts;
 	int		 capture;	/* keep stdout (and stderr's tail) */
@@ -85,6 +86,11 @@ enum exec_caps {
 	/* Drives the OCI runtime binary step by step (exec-oci.h): create,
 	 * start, checkpoint, restore, delete, each timed. */
 	EXEC_RUNTIME_STEPS = 1 << 2,
+	/* Makes the sandbox's cgroup inside a cgroup the caller made
+	 * (exec_spec.cgroup_parent, below the run's cgroup), in every
+	 * hierarchy the sandbox joins, so that a limit there holds it:
+	 * what quota = parent needs (exec/quota.h). */
+	EXEC_CGROUP_PARENT = 1 << 3,
 };
 
 struct exec_ops {

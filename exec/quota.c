@@ -38,6 +38,29 @@ quota_mode_parse(const char *s, enum quota_mode *m, char **cause)
 }
 
 int
+quota_check_executor(enum quota_mode m, const struct exec_ops *ex,
+    char **cause)
+{
+	const struct exec_ops *const	*e;
+	struct strbuf			 can = STRBUF_INIT;
+	int				 r;
+
+	if (m != QUOTA_PARENT || ex == NULL || (ex->caps & EXEC_CGROUP_PARENT))
+		return 0;
+	for (e = exec_types; *e != NULL; e++) {
+		if ((*e)->caps & EXEC_CGROUP_PARENT)
+			strbuf_addf(&can, "%s%s", can.len ? ", " : "",
+			    (*e)->name);
+	}
+	r = set_cause(cause, "quota: 'parent' needs an executor that creates "
+	    "the sandbox inside a cgroup parent; executor '%s' cannot (use "
+	    "quota = leaf, or executor = %s)", ex->name,
+	    can.len ? can.buf : "none");
+	strbuf_release(&can);
+	return r;
+}
+
+int
 quota_setup(struct run_ctx *ctx, struct quota *q, enum quota_mode mode,
     double cpus, int64_t period_us, size_t n, const char *tag, char **cause)
 {

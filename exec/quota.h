@@ -6,7 +6,8 @@
  *   none    no limit;
  *   leaf    each sandbox's own cgroup holds the limit (docker --cpus);
  *   parent  a cgroup made for the sample holds each sandbox's limit and
- *           the sandbox is created below it (--cgroup-parent): the shape
+ *           the sandbox is created below it (--cgroup-parent; executors
+ *           with EXEC_CGROUP_PARENT, exec.h): the shape
  *           of a Kubernetes pod or a systemd slice. Throttling then shows
  *           only in the parent's cpu.stat (ENVIRONMENT.md pitfall 7).
  *
@@ -24,6 +25,7 @@
 
 struct run_ctx;
 struct exec_spec;
+struct exec_ops;
 
 enum quota_mode {
 	QUOTA_NONE,
@@ -34,6 +36,13 @@ enum quota_mode {
 /* "none", "leaf", "parent"; 0 or -1 with *cause. */
 int		 quota_mode_parse(const char *s, enum quota_mode *m,
 		    char **cause);
+/*
+ * Can executor ex (NULL: not known yet, fine) hold a quota of this mode?
+ * Parent needs EXEC_CGROUP_PARENT. The cause starts "quota: ", as a
+ * workload's validate() names the key. 0 or -1.
+ */
+int		 quota_check_executor(enum quota_mode m,
+		    const struct exec_ops *ex, char **cause);
 
 struct quota {
 	enum quota_mode	 mode;

@@ -687,6 +687,9 @@ fleet_job(int argc, char **argv)
 	ro.db_path = db;
 	ro.rounds = -1;
 	ro.resume = resume;
+	/* A requeued or resubmitted job: the scheduler ended the earlier
+	 * instance, perhaps on another node, whose pid means nothing here. */
+	ro.takeover = resume != NULL;
 	if (resume != NULL)
 		printf("fleet: resuming run %s in '%s'\n", resume, db);
 	fflush(stdout);

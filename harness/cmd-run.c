@@ -29,6 +29,7 @@ cmd_run_exec(int argc, char **argv)
 		{ "durable", no_argument, NULL, 'D' },
 		{ "no-restore-check", no_argument, NULL, 'N' },
 		{ "wait-lock", no_argument, NULL, 'W' },
+		{ "takeover", no_argument, NULL, 'T' },
 		{ "effect", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -89,6 +90,9 @@ cmd_run_exec(int argc, char **argv)
 		case 'W':
 			opt.wait_lock = 1;
 			break;
+		case 'T':
+			opt.takeover = 1;
+			break;
 		case ':':
 			error("run: option '%s' needs a value (see abbench run "
 			    "--help)", argv[optind - 1]);
@@ -101,12 +105,18 @@ cmd_run_exec(int argc, char **argv)
 			}
 			break;
 		default:
-			/* --KEY=VALUE: any other [experiment] key. */
+			/*
+			 * --KEY=VALUE: any other [experiment] key, checked
+			 * here; or a workload's (--[WORKLOAD.]KEY=VALUE),
+			 * checked by the loader with the file's values.
+			 */
 			arg = argv[optind - 1];
-			if (str_startswith(arg, "--") && strchr(arg, '=')) {
+			if (str_startswith(arg, "--") && strchr(arg, '=') &&
+			    arg[2] != '=') {
 				key = xstrndup(arg + 2, strcspn(arg + 2, "="));
-				rc = experiment_set(&tmp, key, strchr(arg, '=')
-				    + 1, &cause);
+				rc = opt_find(experiment_opts, key) == NULL ? 0 :
+				    experiment_set(&tmp, key, strchr(arg, '=') +
+				    1, &cause);
 				free(key);
 				if (rc == -1)
 					goto bad;
@@ -136,6 +146,11 @@ cmd_run_exec(int argc, char **argv)
 		strvec_clear(&set);
 		return EXIT_USAGE;
 	}
+	if (opt.takeover && opt.resume == NULL) {
+		error("run: --takeover goes with --resume RUN");
+		strvec_clear(&set);
+		return EXIT_USAGE;
+	}
 	opt.db_path = cmd_db_path(db);
 	rc = runner_run(argc > 0 ? argv[0] : NULL, &opt);
 	strvec_clear(&set);
@@ -159,7 +174,7 @@ const struct cmd_entry cmd_run_entry = {
 	    "[--order alternate|abba|random|sequential] [--seed N] "
 	    "[--effect PCT] [--quiet] [--json-progress] [--durable] "
 	    "[--wait-lock] | "
-	    "--resume RUN",
+	    "--resume RUN [--takeover]",
 	.summary = "run an experiment, storing every sample",
 	.help =
 	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"
@@ -178,7 +193,11 @@ const struct cmd_entry cmd_run_entry = {
 	    "                   sequential (all of A, then B: shows drift only)\n"
 	    "  --seed N         the seed of the random order (stored)\n"
 	    "  --resume RUN     continue an interrupted run: same plan, samples\n"
-	    "                   already stored are not repeated\n"
+	    "                   already stored are not repeated. A run marked\n"
+	    "                   running is resumed only when its abbench\n"
+	    "                   process is gone from this host\n"
+	    "  --takeover       resume a run marked running on another host\n"
+	    "                   (a requeued batch job): only once it is gone\n"
 	    "  --effect PCT     the change that matters (default 2): for each\n"
 	    "                   benchmark that came out ~ and whose noise could\n"
 	    "                   not have shown it, one line with the rounds\n"

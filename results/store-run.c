@@ -224,16 +224,18 @@ fail:
 }
 
 int
-store_run_set_pid(struct store *st, int64_t run_id, int64_t pid,
-    char **cause)
+store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
+    const char *host, char **cause)
 {
 	sqlite3_stmt	*s;
 
-	s = store_prepare(st, "UPDATE runs SET pid = ?2 WHERE id = ?1", cause);
+	s = store_prepare(st, "UPDATE runs SET pid = ?2, host = ?3 WHERE id = ?1",
+	    cause);
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_int64(s, 2, pid);
+	store_bind_text(s, 3, host);
 	return store_run_stmt(st, s, "cannot update a run", cause);
 }
 

@@ -104,9 +104,12 @@ int	store_run_create(struct store *st, struct store_run *r,
  */
 int	store_run_set_status(struct store *st, int64_t run_id,
 	    const char *status, int64_t ended_wall_ns, char **cause);
-/* The pid of the abbench process running it (resume updates it). */
-int	store_run_set_pid(struct store *st, int64_t run_id, int64_t pid,
-	    char **cause);
+/*
+ * The abbench process running it: its pid and its host's name (resume,
+ * perhaps on another node, updates both).
+ */
+int	store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
+	    const char *host, char **cause);
 /* Config lines: arm NULL or "" for the whole run. Replaces an old value. */
 int	store_config_set(struct store *st, int64_t run_id, const char *arm,
 	    const char *key, const char *value, char **cause);

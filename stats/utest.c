@@ -240,6 +240,179 @@ scratch(struct bm_ucache *c, int which, size_t n)
 }
 
 /*
+ * The tie recurrence's bounds for one (n1, t): a[k] = 2*(ranks below group
+ * k) + t[k-1], tsum[k] = sum t[:k], twoUmin(n) and twoUmax(n, t[:k]), and
+ * per (k, n) the interval [lo, hi] of 2U values the recurrence visits with
+ * the offset of its dense row in the level buffer.
+ */
+struct tie_plan {
+	const int	*t;
+	int		 kk, n1;
+	int		 a[UTEST_MAXN + 2], tsum[UTEST_MAXN + 2];
+	int		 umin[UTEST_TIES_EXACT_LIMIT + 1];
+	int		 umax[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	int		 hi[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	int		 lo[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	size_t		 off[2][UTEST_TIES_EXACT_LIMIT + 1];
+};
+
+/* a, tsum, twoUmin and twoUmax; every (k, n) interval empty. */
+static void
+tie_bounds(struct tie_plan *tp)
+{
+	const int	*t = tp->t;
+	int		 kk = tp->kk, n1 = tp->n1;
+	int		 k, n, j, rem, take, s, nmax;
+
+	tp->a[1] = t[0];
+	for (k = 2; k <= kk; k++)
+		tp->a[k] = tp->a[k - 1] + t[k - 2] + t[k - 1];
+	tp->tsum[0] = 0;
+	for (k = 1; k <= kk; k++)
+		tp->tsum[k] = tp->tsum[k - 1] + t[k - 1];
+
+	/* twoUmin(n, t[:k]) does not depend on k while n <= tsum[k]. */
+	for (n = 0; n <= n1; n++) {
+		s = -n * n;
+		rem = n;
+		for (j = 1; j <= kk && rem > 0; j++) {
+			take = rem < t[j - 1] ? rem : t[j - 1];
+			s += take * tp->a[j];
+			rem -= take;
+		}
+		tp->umin[n] = s;
+	}
+	/* twoUmax(n, t[:k]): fill from group k downwards. */
+	for (k = 2; k <= kk; k++) {
+		nmax = n1 < tp->tsum[k] ? n1 : tp->tsum[k];
+		s = 0;
+		j = k;
+		take = 0;
+		tp->umax[k][0] = 0;
+		for (n = 1; n <= nmax; n++) {
+			while (take == t[j - 1]) {
+				j--;
+				take = 0;
+			}
+			s += tp->a[j];
+			take++;
+			tp->umax[k][n] = s - n * n;
+		}
+		for (n = 0; n <= n1; n++) {
+			tp->hi[k][n] = NONE;
+			tp->lo[k][n] = INT_MAX;
+		}
+	}
+}
+
+/*
+ * Top-down: the keys (n', w') that makeUmemo adds to A[k] from a key
+ * (n, w) of A[k+1] are w' = w - rk*(a[k+1] - 2n + rk) within
+ * [twoUmin, twoUmax].  Keep the range of them per (k, n').
+ */
+static void
+tie_ranges(struct tie_plan *tp, int target)
+{
+	const int	*t = tp->t;
+	int		 k, n, rk, rklo, rkhi, c0, np, wp, lv, hv, nmax;
+
+	tp->hi[tp->kk][tp->n1] = tp->lo[tp->kk][tp->n1] = target;
+	for (k = tp->kk - 1; k >= 2; k--) {
+		nmax = tp->n1 < tp->tsum[k + 1] ? tp->n1 : tp->tsum[k + 1];
+		for (n = 0; n <= nmax; n++) {
+			if (tp->hi[k + 1][n] == NONE)
+				continue;
+			rklo = n - tp->tsum[k] > 0 ? n - tp->tsum[k] : 0;
+			rkhi = n < t[k] ? n : t[k];
+			for (rk = rklo; rk <= rkhi; rk++) {
+				c0 = rk * (tp->a[k + 1] - 2 * n + rk);
+				np = n - rk;
+				wp = tp->hi[k + 1][n] - c0;
+				lv = tp->lo[k + 1][n] - c0;
+				if (wp < tp->umin[np] || lv > tp->umax[k][np])
+					continue;
+				hv = wp < tp->umax[k][np] ? wp : tp->umax[k][np];
+				lv = lv > tp->umin[np] ? lv : tp->umin[np];
+				if (hv > tp->hi[k][np])
+					tp->hi[k][np] = hv;
+				if (lv < tp->lo[k][np])
+					tp->lo[k][np] = lv;
+			}
+		}
+	}
+}
+
+/* Level 2, from the first two groups alone: a sum of Choose products. */
+static void
+tie_row_first(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
+    int n, double *row)
+{
+	const int	*t = tp->t;
+	int		 w, r2, r2lo, r2hi, n2tot = t[0] + t[1];
+	double		 asum;
+
+	r2lo = n - t[0] > 0 ? n - t[0] : 0;
+	for (w = tp->lo[2][n]; w <= tp->hi[2][n]; w++) {
+		asum = 0.0;
+		/* Go's integer division truncates. */
+		r2hi = (w - n * (t[0] - n)) / n2tot;
+		/* Larger r2 only add Choose() == 0. */
+		if (r2hi > n)
+			r2hi = n;
+		if (r2hi > t[1])
+			r2hi = t[1];
+		for (r2 = r2lo; r2 <= r2hi; r2++)
+			asum += ch[t[0]][n - r2] * ch[t[1]][r2];
+		row[w] = asum;
+	}
+}
+
+/*
+ * The count of 2U values up to wp at level k-1 for n' values: every
+ * placement above twoUmax, none below twoUmin, else the previous row.
+ */
+static double
+tie_prev(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
+    const double *pbuf, int prv, int k, int np, int wp)
+{
+	if (wp > tp->umax[k - 1][np])
+		return ch[tp->tsum[k - 1]][np];
+	if (wp < tp->umin[np])
+		return 0;
+	return pbuf[tp->off[prv][np] - tp->lo[k - 1][np] + wp];
+}
+
+/* Level k >= 3 for n values, from level k-1 in pbuf. */
+static void
+tie_row(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
+    const double *pbuf, int prv, int k, int n, double *row)
+{
+	int	 tk = tp->t[k - 1], ts = tp->tsum[k - 1];
+	int	 w, rk, rklo, rkhi, c0;
+	double	 asum;
+
+	rklo = n - ts > 0 ? n - ts : 0;
+	rkhi = n < tk ? n : tk;
+	if (tk == 1 && rklo == 0 && rkhi == 1) {
+		/* A group of one: 0 + x0*1 + x1*1, which is exactly x0 + x1. */
+		c0 = tp->a[k] - 2 * n + 1;
+		for (w = tp->lo[k][n]; w <= tp->hi[k][n]; w++)
+			row[w] = tie_prev(tp, ch, pbuf, prv, k, n, w) +
+			    tie_prev(tp, ch, pbuf, prv, k, n - 1, w - c0);
+		return;
+	}
+	for (w = tp->lo[k][n]; w <= tp->hi[k][n]; w++) {
+		asum = 0.0;
+		for (rk = rklo; rk <= rkhi; rk++) {
+			c0 = rk * (tp->a[k] - 2 * n + rk);
+			asum += tie_prev(tp, ch, pbuf, prv, k, n - rk,
+			    w - c0) * ch[tk][rk];
+		}
+		row[w] = asum;
+	}
+}
+
+/*
  * makeUmemo(target, n1, t)[K][(n1, target)]: the number of placements of
  * n1 first-sample values in the tie groups t[0..kk-1] with 2U <= target.
  *
@@ -252,183 +425,44 @@ static double
 udist_tie_count(struct bm_ucache *c, int n1, const int *t, int kk,
     int target)
 {
-	int	 a[UTEST_MAXN + 2], tsum[UTEST_MAXN + 2];
-	int	 umin[UTEST_TIES_EXACT_LIMIT + 1];
-	int	 umax[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
-	int	 hi[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
-	int	 lo[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
-	size_t	 off[2][UTEST_TIES_EXACT_LIMIT + 1];
-	int	 k, n, j, rk, rem, take, s, w, wp, np, hv, lv, c0, rklo, rkhi;
-	int	 cur, prv, nmax, n2tot, r2lo, r2hi, r2, tk, ts;
-	size_t	 total;
-	double	*buf, *pbuf, *row, asum, x, x0, x1, all0, all1;
-	const double	*p0, *p1;
-	const double (*ch)[UTEST_MAXN + 1] = c->choose;
+	struct tie_plan	 tp0, *tp = &tp0;
+	const double	(*ch)[UTEST_MAXN + 1] = c->choose;
+	int		 k, n, nmax, cur = 0, prv = 1;
+	size_t		 total;
+	double		*buf;
 
-	/* a[k] = 2*(ranks below group k) + t[k-1]; tsum[k] = sum t[:k]. */
-	a[1] = t[0];
-	for (k = 2; k <= kk; k++)
-		a[k] = a[k - 1] + t[k - 2] + t[k - 1];
-	tsum[0] = 0;
-	for (k = 1; k <= kk; k++)
-		tsum[k] = tsum[k - 1] + t[k - 1];
-
-	/* twoUmin(n, t[:k]) does not depend on k while n <= tsum[k]. */
-	for (n = 0; n <= n1; n++) {
-		s = -n * n;
-		rem = n;
-		for (j = 1; j <= kk && rem > 0; j++) {
-			take = rem < t[j - 1] ? rem : t[j - 1];
-			s += take * a[j];
-			rem -= take;
-		}
-		umin[n] = s;
-	}
-	/* twoUmax(n, t[:k]): fill from group k downwards. */
-	for (k = 2; k <= kk; k++) {
-		nmax = n1 < tsum[k] ? n1 : tsum[k];
-		s = 0;
-		j = k;
-		take = 0;
-		umax[k][0] = 0;
-		for (n = 1; n <= nmax; n++) {
-			while (take == t[j - 1]) {
-				j--;
-				take = 0;
-			}
-			s += a[j];
-			take++;
-			umax[k][n] = s - n * n;
-		}
-		for (n = 0; n <= n1; n++) {
-			hi[k][n] = NONE;
-			lo[k][n] = INT_MAX;
-		}
-	}
-
-	/*
-	 * Top-down: the keys (n', w') that makeUmemo adds to A[k] from a key
-	 * (n, w) of A[k+1] are w' = w - rk*(a[k+1] - 2n + rk) within
-	 * [twoUmin, twoUmax].  Keep the range of them per (k, n').
-	 */
-	hi[kk][n1] = lo[kk][n1] = target;
-	for (k = kk - 1; k >= 2; k--) {
-		nmax = n1 < tsum[k + 1] ? n1 : tsum[k + 1];
-		for (n = 0; n <= nmax; n++) {
-			if (hi[k + 1][n] == NONE)
-				continue;
-			rklo = n - tsum[k] > 0 ? n - tsum[k] : 0;
-			rkhi = n < t[k] ? n : t[k];
-			for (rk = rklo; rk <= rkhi; rk++) {
-				c0 = rk * (a[k + 1] - 2 * n + rk);
-				np = n - rk;
-				wp = hi[k + 1][n] - c0;
-				lv = lo[k + 1][n] - c0;
-				if (wp < umin[np] || lv > umax[k][np])
-					continue;
-				hv = wp < umax[k][np] ? wp : umax[k][np];
-				lv = lv > umin[np] ? lv : umin[np];
-				if (hv > hi[k][np])
-					hi[k][np] = hv;
-				if (lv < lo[k][np])
-					lo[k][np] = lv;
-			}
-		}
-	}
+	tp->t = t;
+	tp->kk = kk;
+	tp->n1 = n1;
+	tie_bounds(tp);
+	tie_ranges(tp, target);
 
 	/* Bottom-up over the dense rows [lo, hi] of each (k, n). */
-	cur = 0;
-	prv = 1;
 	for (k = 2; k <= kk; k++) {
-		nmax = n1 < tsum[k] ? n1 : tsum[k];
+		nmax = n1 < tp->tsum[k] ? n1 : tp->tsum[k];
 		total = 0;
 		for (n = 0; n <= nmax; n++) {
-			off[cur][n] = total;
-			if (hi[k][n] != NONE)
-				total += (size_t)(hi[k][n] - lo[k][n] + 1);
+			tp->off[cur][n] = total;
+			if (tp->hi[k][n] != NONE)
+				total += (size_t)(tp->hi[k][n] - tp->lo[k][n] +
+				    1);
 		}
 		buf = scratch(c, cur, total + 1);
-		pbuf = c->lvl[prv];
-		tk = t[k - 1];
-		ts = tsum[k - 1];
 		for (n = 0; n <= nmax; n++) {
-			if (hi[k][n] == NONE)
+			if (tp->hi[k][n] == NONE)
 				continue;
-			row = buf + off[cur][n] - lo[k][n];
-			if (k == 2) {
-				n2tot = t[0] + t[1];
-				r2lo = n - t[0] > 0 ? n - t[0] : 0;
-				for (w = lo[k][n]; w <= hi[k][n]; w++) {
-					asum = 0.0;
-					/* Go's integer division truncates. */
-					r2hi = (w - n * (t[0] - n)) / n2tot;
-					/* Larger r2 only add Choose() == 0. */
-					if (r2hi > n)
-						r2hi = n;
-					if (r2hi > t[1])
-						r2hi = t[1];
-					for (r2 = r2lo; r2 <= r2hi; r2++)
-						asum += ch[t[0]][n - r2] *
-						    ch[t[1]][r2];
-					row[w] = asum;
-				}
-				continue;
-			}
-			rklo = n - ts > 0 ? n - ts : 0;
-			rkhi = n < tk ? n : tk;
-			if (tk == 1 && rklo == 0 && rkhi == 1) {
-				/*
-				 * A group of one: 0 + x0*1 + x1*1, which is
-				 * exactly x0 + x1.
-				 */
-				c0 = a[k] - 2 * n + 1;
-				all0 = ch[ts][n];
-				all1 = ch[ts][n - 1];
-				p0 = hi[k - 1][n] == NONE ? NULL :
-				    pbuf + off[prv][n] - lo[k - 1][n];
-				p1 = hi[k - 1][n - 1] == NONE ? NULL :
-				    pbuf + off[prv][n - 1] - lo[k - 1][n - 1];
-				for (w = lo[k][n]; w <= hi[k][n]; w++) {
-					if (w > umax[k - 1][n])
-						x0 = all0;
-					else if (w < umin[n])
-						x0 = 0;
-					else
-						x0 = p0[w];
-					wp = w - c0;
-					if (wp > umax[k - 1][n - 1])
-						x1 = all1;
-					else if (wp < umin[n - 1])
-						x1 = 0;
-					else
-						x1 = p1[wp];
-					row[w] = x0 + x1;
-				}
-				continue;
-			}
-			for (w = lo[k][n]; w <= hi[k][n]; w++) {
-				asum = 0.0;
-				for (rk = rklo; rk <= rkhi; rk++) {
-					c0 = rk * (a[k] - 2 * n + rk);
-					np = n - rk;
-					wp = w - c0;
-					if (wp > umax[k - 1][np])
-						x = ch[ts][np];
-					else if (wp < umin[np])
-						x = 0;
-					else
-						x = pbuf[off[prv][np] -
-						    lo[k - 1][np] + wp];
-					asum += x * ch[tk][rk];
-				}
-				row[w] = asum;
-			}
+			if (k == 2)
+				tie_row_first(tp, ch, n,
+				    buf + tp->off[cur][n] - tp->lo[k][n]);
+			else
+				tie_row(tp, ch, c->lvl[prv], prv, k, n,
+				    buf + tp->off[cur][n] - tp->lo[k][n]);
 		}
 		cur ^= 1;
 		prv ^= 1;
 	}
 	/* The last level computed is now "prv"; its only row is (K, n1). */
-	return c->lvl[prv][off[prv][n1]];
+	return c->lvl[prv][tp->off[prv][n1]];
 }
 
 /* UDist{n1, n2, t}.CDF(u) with ties. */

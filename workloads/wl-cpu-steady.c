@@ -63,6 +63,9 @@ struct steady_opts {
 /* In the order of the choices of `perf` and `app-cpu`. */
 enum steady_perf { STEADY_PERF_AUTO, STEADY_PERF_YES, STEADY_PERF_NO };
 enum steady_app_cpu { STEADY_APP_AUTO, STEADY_APP_SELF, STEADY_APP_STUB };
+/* `quota` is bound as its index among "none leaf parent". */
+_Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
+    "quota choices in enum quota_mode order");
 #define STEADY(member)	OPT_OFF(struct steady_opts, member)
 
 static const struct opt_spec steady_opts[] = {
@@ -230,6 +233,9 @@ steady_validate(const struct experiment *e, struct workload *wl,
 		return set_cause(cause, "program: preset '%s' takes no flags",
 		    prog->v[0]);
 	if (steady_parse_sandboxes(o->sandboxes, steady_vcpus(), &n,
+	    cause) == -1)
+		return -1;
+	if (quota_check_executor((enum quota_mode)o->quota, wl->exec,
 	    cause) == -1)
 		return -1;
 	if (o->quota != QUOTA_NONE) {

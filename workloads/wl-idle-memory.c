@@ -51,6 +51,9 @@ struct idle_opts {
 	double		 quota_cpus;
 	char		*size_benchmark;
 };
+/* `quota` is bound as its index among "none leaf parent". */
+_Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
+    "quota choices in enum quota_mode order");
 #define IDLE(member)	OPT_OFF(struct idle_opts, member)
 
 static const struct opt_spec idle_opts[] = {
@@ -80,10 +83,18 @@ static const struct opt_spec idle_opts[] = {
 static int
 idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
-	(void)e;
+	enum quota_mode	 m;
+	size_t		 j;
+
 	if (wl->exec == NULL || !(wl->exec->caps & EXEC_DAEMON))
 		return set_cause(cause, "executor: idle-memory runs docker "
 		    "containers (executor = docker)");
+	for (j = 0; j < e->narms; j++) {
+		m = (enum quota_mode)((const struct idle_opts *)wl_opts(wl,
+		    &e->arms[j]))->quota;
+		if (quota_check_executor(m, wl->exec, cause) == -1)
+			return -1;
+	}
 	return 0;
 }
 

@@ -144,6 +144,22 @@ experiment_set(struct experiment *e, const char *key, const char *value,
 	return 0;
 }
 
+int
+experiment_set_kv(struct experiment *e, const char *kv, char **cause)
+{
+	char	*k = xstrdup(kv), *v = strchr(k, '=');
+	int	 rc;
+
+	if (v == NULL) {
+		free(k);
+		return set_cause(cause, "expected KEY=VALUE, not '%s'", kv);
+	}
+	*v++ = '\0';
+	rc = experiment_set(e, k, v, cause);
+	free(k);
+	return rc;
+}
+
 /* ---- Reading: lines, sections, keys ---------------------------------- */
 
 enum section_kind {
@@ -970,9 +986,83 @@ experiment_default_name(const char *path)
 	return xstrndup(b, n);
 }
 
-struct experiment *
-experiment_parse_types(const char *path, const char *text, size_t len,
-    const struct workload_ops *const *types, char **cause)
+/*
+ * --[WORKLOAD.]KEY=VALUE for a workload key: written into every [workload]
+ * section whose type has KEY (or into the one named), over the file's
+ * value, before anything is read from them; its value is then checked as
+ * the file's would be. [experiment] keys are set later (experiment_set).
+ */
+static int
+is_experiment_key(const char *kv)
+{
+	char	*key = xstrndup(kv, strcspn(kv, "="));
+	int	 yes = opt_find(experiment_opts, key) != NULL;
+
+	free(key);
+	return yes;
+}
+
+static int
+parser_override(struct parser *p, const char *kv)
+{
+	const struct workload_ops	*ops;
+	const struct kv			*tkv;
+	struct section			*s;
+	const char			*eq = strchr(kv, '='), *k;
+	char				*key, *wname = NULL;
+	size_t				 i, j, hits = 0;
+
+	key = xstrndup(kv, (size_t)(eq - kv));
+	k = key;
+	/* WORKLOAD.KEY when the part before the dot names a workload. */
+	for (i = 0; strchr(key, '.') != NULL && i < p->nsections; i++) {
+		s = &p->sections[i];
+		/* The longest such name: workload names may hold dots. */
+		if (s->kind == SECTION_WORKLOAD && strlen(s->name) <
+		    strlen(key) && key[strlen(s->name)] == '.' &&
+		    strncmp(s->name, key, strlen(s->name)) == 0 &&
+		    (wname == NULL || strlen(s->name) > strlen(wname))) {
+			free(wname);
+			wname = xstrdup(s->name);
+			k = key + strlen(s->name) + 1;
+		}
+	}
+	for (i = 0; strcmp(k, "type") != 0 && i < p->nsections; i++) {
+		s = &p->sections[i];
+		if (s->kind != SECTION_WORKLOAD ||
+		    (wname != NULL && strcmp(s->name, wname) != 0) ||
+		    (tkv = section_get(s, "type")) == NULL ||
+		    (ops = types_lookup(p->types, tkv->value)) == NULL ||
+		    (opt_find(ops->opts, k) == NULL &&
+		    opt_find(workload_common_opts, k) == NULL))
+			continue;
+		hits++;
+		for (j = 0; j < s->nkv && strcmp(s->kv[j].key, k) != 0; j++)
+			;
+		if (j == s->nkv) {
+			XGROW(s->kv, s->nkv, s->cap);
+			s->kv[s->nkv].key = xstrdup(k);
+			s->kv[s->nkv].line = 0;
+			s->nkv++;
+		} else
+			free(s->kv[j].value);
+		s->kv[j].value = xstrdup(eq + 1);
+	}
+	if (hits == 0)
+		parser_error(p, 0, NULL, "--%s: %s", kv,
+		    strcmp(k, "type") == 0 ? "a workload's type cannot be set "
+		    "from the command line" : wname != NULL ? "the workload's "
+		    "type has no such key (abbench run --help TYPE lists them)" :
+		    "neither an [experiment] key nor a key of a workload's type "
+		    "(abbench run --help TYPE lists them)");
+	free(wname);
+	free(key);
+	return hits == 0 ? -1 : 0;
+}
+
+static struct experiment *
+experiment_parse_full(const char *path, const char *text, size_t len,
+    const struct workload_ops *const *types, char *const *set, char **cause)
 {
 	struct parser			 p;
 	struct experiment		*e;
@@ -1032,6 +1122,13 @@ experiment_parse_types(const char *path, const char *text, size_t len,
 		goto fail;
 	}
 
+	/* Workload keys from the command line, as if the file had them. */
+	for (i = 0; set != NULL && set[i] != NULL; i++) {
+		if (!is_experiment_key(set[i]) &&
+		    parser_override(&p, set[i]) != 0)
+			goto fail;
+	}
+
 	/* Arms may set the OPT_ARM keys of the types in use. */
 	for (i = 0; i < p.nsections; i++) {
 		s = &p.sections[i];
@@ -1053,6 +1150,16 @@ experiment_parse_types(const char *path, const char *text, size_t len,
 		if (s->kind == SECTION_EXPERIMENT &&
 		    parser_experiment(&p, e, s) != 0)
 			goto fail;
+	}
+	/* Then --KEY=VALUE over it, before the workloads take its defaults. */
+	for (i = 0; set != NULL && set[i] != NULL; i++) {
+		if (!is_experiment_key(set[i]))
+			continue;
+		if (experiment_set_kv(e, set[i], &vcause) == -1) {
+			p.cause = xasprintf("%s: --%s: %s", path, set[i], vcause);
+			free(vcause);
+			goto fail;
+		}
 	}
 	e->arms = xcalloc(narm, sizeof *e->arms);
 	for (i = 0; i < p.nsections; i++) {
@@ -1100,14 +1207,36 @@ fail:
 }
 
 struct experiment *
+experiment_parse_types(const char *path, const char *text, size_t len,
+    const struct workload_ops *const *types, char **cause)
+{
+	return experiment_parse_full(path, text, len, types, NULL, cause);
+}
+
+struct experiment *
 experiment_parse(const char *path, const char *text, size_t len,
     char **cause)
 {
-	return experiment_parse_types(path, text, len, workload_types, cause);
+	return experiment_parse_full(path, text, len, workload_types, NULL,
+	    cause);
+}
+
+struct experiment *
+experiment_parse_set(const char *path, const char *text, size_t len,
+    char *const *set, char **cause)
+{
+	return experiment_parse_full(path, text, len, workload_types, set,
+	    cause);
 }
 
 struct experiment *
 experiment_load(const char *path, char **cause)
+{
+	return experiment_load_set(path, NULL, cause);
+}
+
+struct experiment *
+experiment_load_set(const char *path, char *const *set, char **cause)
 {
 	struct experiment	*e;
 	char			*text, *file = experiment_find(path);
@@ -1117,7 +1246,7 @@ experiment_load(const char *path, char **cause)
 		free(file);
 		return NULL;
 	}
-	e = experiment_parse(file, text, len, cause);
+	e = experiment_parse_set(file, text, len, set, cause);
 	free(text);
 	free(file);
 	return e;

@@ -39,7 +39,19 @@ struct experiment *experiment_parse(const char *path, const char *text,
 struct experiment *experiment_parse_types(const char *path, const char *text,
 		    size_t len, const struct workload_ops *const *types,
 		    char **cause);
+/*
+ * The same with [experiment] keys set over the file's ("KEY=VALUE" each,
+ * NULL-terminated, e.g. `--timeout=5s` from the command line) before the
+ * workloads take their defaults from them.
+ */
+struct experiment *experiment_load_set(const char *path, char *const *set,
+		    char **cause);
+struct experiment *experiment_parse_set(const char *path, const char *text,
+		    size_t len, char *const *set, char **cause);
 void		 experiment_free(struct experiment *e);
+/* experiment_set() of one "KEY=VALUE". */
+int		 experiment_set_kv(struct experiment *e, const char *kv,
+		    char **cause);
 /*
  * Set an [experiment] key as the file would (`--timeout=5s` on the command
  * line): checked and stored by the options table; 0, or -1 with *cause.

@@ -40,7 +40,9 @@ experiment_help(struct strbuf *out)
 		opt_help_line(out, key.buf, help);
 	}
 	strbuf_release(&key);
-	strbuf_adds(out, "\n[workload NAME] keys of every type:\n");
+	strbuf_adds(out, "\n[workload NAME] keys of every type (abbench run "
+	    "also takes a workload\nkey as --KEY=VALUE, set in every workload "
+	    "that has it, or as\n--WORKLOAD.KEY=VALUE for one):\n");
 	opt_help(workload_common_opts, out);
 	strbuf_adds(out, "\nworkload types (abbench run --help TYPE lists "
 	    "the keys of one):\n");
@@ -56,7 +58,9 @@ experiment_help_type(const struct workload_ops *ops, struct strbuf *out)
 	    ops->help != NULL ? ops->help : "");
 	if (ops->default_exec != NULL)
 		strbuf_addf(out, "default executor: %s\n", ops->default_exec);
-	strbuf_addf(out, "\n[workload NAME] keys of type %s:\n", ops->type);
+	strbuf_addf(out, "\n[workload NAME] keys of type %s (abbench run also "
+	    "takes each as\n--KEY=VALUE or --WORKLOAD.KEY=VALUE):\n",
+	    ops->type);
 	opt_help(ops->opts, out);
 	strbuf_adds(out, "\nand the keys of every workload:\n");
 	opt_help(workload_common_opts, out);

@@ -455,26 +455,98 @@ struct run {
 	int			 sweep;		/* labelled containers per sample */
 };
 
+/*
+ * The --KEY=VALUE of the run resumed: stored with it as the config lines
+ * "set.KEY" (which show in its exports), to be applied again.
+ */
+static int
+run_resume_sets(struct run *r, struct strvec *set, char **cause)
+{
+	struct store_kv	*kv;
+	size_t		 n, i;
+
+	if (store_config_list(r->st, r->old.id, &kv, &n, cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (kv[i].arm[0] == '\0' && strncmp(kv[i].key, "set.", 4) == 0)
+			strvec_pushf(set, "%s=%s", kv[i].key + 4, kv[i].value);
+	}
+	store_kv_free(kv, n);
+	return 0;
+}
+
+/*
+ * A run marked running may be resumed once the abbench process that ran
+ * it is gone. On this host: no live process named abbench has its pid
+ * (after a reboot the pid may be another program's). On another host
+ * nothing here can tell: only --takeover (a fleet's requeued job, whose
+ * earlier instance the scheduler has ended) takes the run over.
+ */
+static int
+run_owner_gone(const struct store_run *old, int takeover, char **cause)
+{
+	char	*here, *path, comm[64];
+	FILE	*f;
+	int	 mine, alive = 0;
+
+	if (old->pid <= 0)
+		return 0;
+	here = host_name();
+	mine = old->host == NULL || old->host[0] == '\0' ||
+	    strcmp(old->host, here) == 0;
+	free(here);
+	if (!mine) {
+		if (takeover)
+			return 0;
+		return set_cause(cause, "run %" PRId64 " is marked running on "
+		    "host '%s' (pid %" PRId64 "), which cannot be checked from "
+		    "here: stop it there, or resume with --takeover once it is "
+		    "gone", old->id, old->host, old->pid);
+	}
+	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
+		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
+		if ((f = fopen(path, "r")) == NULL)
+			alive = 1;
+		else {
+			alive = fgets(comm, sizeof comm, f) == NULL ||
+			    strncmp(comm, "abbench", 7) == 0 ||
+			    strncmp(comm, "lt-abbench", 10) == 0;
+			fclose(f);
+		}
+		free(path);
+	}
+	if (alive && !takeover)
+		return set_cause(cause, "run %" PRId64 " is running (pid %"
+		    PRId64 "); only an interrupted run can be resumed",
+		    old->id, old->pid);
+	return 0;
+}
+
 /* The experiment of the run resumed, from the store. */
 static int
 run_load_resume(struct run *r, char **cause)
 {
 	struct store_run	*old = &r->old;
+	struct strvec		 set = STRVEC_INIT;
 
 	if (store_run_find(r->st, r->opt->resume, old, cause) == -1)
 		return -1;
 	if (strcmp(old->status, RUN_DONE) == 0)
 		return set_cause(cause, "run %" PRId64 " (%s) is already done",
 		    old->id, old->name);
-	if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
-	    strcmp(old->status, RUN_FAILED) != 0 &&
-	    !(strcmp(old->status, RUN_RUNNING) == 0 &&
-	    (old->pid <= 0 || kill((pid_t)old->pid, 0) == -1)))
+	if (strcmp(old->status, RUN_RUNNING) == 0) {
+		if (run_owner_gone(old, r->opt->takeover, cause) == -1)
+			return -1;
+	} else if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
+	    strcmp(old->status, RUN_FAILED) != 0)
 		return set_cause(cause, "run %" PRId64 " is %s; only an "
 		    "interrupted run can be resumed", old->id, old->status);
-	r->e = experiment_parse(old->experiment_path ? old->experiment_path :
-	    "(stored)", old->experiment_text, strlen(old->experiment_text),
-	    cause);
+	if (run_resume_sets(r, &set, cause) == -1)
+		return -1;
+	r->e = experiment_parse_set(old->experiment_path ?
+	    old->experiment_path : "(stored)", old->experiment_text,
+	    strlen(old->experiment_text), set.v, cause);
+	strvec_clear(&set);
 	if (r->e == NULL)
 		return -1;
 	r->e->rounds = old->rounds;
@@ -501,23 +573,13 @@ run_load(struct run *r, char **cause)
 			return -1;
 	} else {
 		if (opt->exp_text != NULL)
-			r->e = experiment_parse(r->exp_path, opt->exp_text,
-			    strlen(opt->exp_text), cause);
+			r->e = experiment_parse_set(r->exp_path, opt->exp_text,
+			    strlen(opt->exp_text), opt->set, cause);
 		else
-			r->e = experiment_load(r->exp_path, cause);
+			r->e = experiment_load_set(r->exp_path, opt->set,
+			    cause);
 		if (r->e == NULL)
 			return -1;
-		/* --KEY=VALUE from the command line, over the file's. */
-		for (w = 0; opt->set != NULL && opt->set[w] != NULL; w++) {
-			char	*k = xstrdup(opt->set[w]), *v = strchr(k, '=');
-			int	 rc;
-
-			*v++ = '\0';
-			rc = experiment_set(r->e, k, v, cause);
-			free(k);
-			if (rc == -1)
-				return -1;
-		}
 		if (opt->rounds > 0)
 			r->e->rounds = opt->rounds;
 		r->order = opt->order_set ? opt->order : r->e->order;
@@ -609,6 +671,37 @@ run_recover(struct run *r)
 	hostset_report_release(&rep);
 }
 
+static int
+run_store_sets(struct run *r, char **cause)
+{
+	char	*k, *eq;
+	size_t	 i;
+	int	 rc = 0;
+
+	for (i = 0; r->opt->set != NULL && r->opt->set[i] != NULL &&
+	    rc == 0; i++) {
+		eq = strchr(r->opt->set[i], '=');
+		k = xasprintf("set.%.*s", (int)(eq - r->opt->set[i]),
+		    r->opt->set[i]);
+		rc = store_config_set(r->st, r->ctx.run_id, NULL, k, eq + 1,
+		    cause);
+		free(k);
+	}
+	return rc;
+}
+
+static int
+run_set_owner(struct run *r, char **cause)
+{
+	char	*host = host_name();
+	int	 rc;
+
+	rc = store_run_set_owner(r->st, r->old.id, (int64_t)getpid(), host,
+	    cause);
+	free(host);
+	return rc;
+}
+
 /* The run's row (or the resumed one's), and the journal's owner. */
 static int
 run_create(struct run *r, char **cause)
@@ -634,9 +727,8 @@ run_create(struct run *r, char **cause)
 		    cause) == -1 ||
 		    store_run_set_status(r->st, r->old.id, RUN_RUNNING, 0,
 		    cause) == -1 ||
-		    /* The new pid, so a later stale check sees us. */
-		    store_run_set_pid(r->st, r->old.id, (int64_t)getpid(),
-		    cause) == -1)
+		    /* The new owner, so a later stale check sees us. */
+		    run_set_owner(r, cause) == -1)
 			return -1;
 	} else {
 		memset(&run, 0, sizeof run);
@@ -666,6 +758,8 @@ run_create(struct run *r, char **cause)
 		    run.uuid);
 		free(run.uuid);
 		store_units(r->st, run.id, e);
+		if (run_store_sets(r, cause) == -1)
+			return -1;
 	}
 	snprintf(r->ctx.cgroup_name, sizeof r->ctx.cgroup_name,
 	    "abbench-%.8s", r->ctx.run_uuid);

@@ -43,6 +43,9 @@ struct run_options {
 	int		 durable;
 	int		 no_restore_check;
 	int		 wait_lock;	/* wait for the host instead of failing */
+	/* --resume: take over a run marked running on another host (or by
+	 * a live process here) without checking it is gone. */
+	int		 takeover;
 	/* The experiment's text when it is not the file's (exp_path then
 	 * only names it): `abbench calibrate` runs a rewritten copy. */
 	const char	*exp_text;

@@ -23,7 +23,7 @@ got=$(printf '%s\n' $types | sort | tr '\n' ' ')
 ok $? "workload.c declares the types"
 is "$got" "$want" "help workloads names every type"
 for t in $types; do
-	"$ABBENCH" run --help "$t" | grep -q "^\[workload NAME\] keys of type $t:"
+	"$ABBENCH" run --help "$t" | grep -q "^\[workload NAME\] keys of type $t "
 	ok $? "run --help $t lists the keys of $t"
 done
 
@@ -59,5 +59,40 @@ err=$("$ABBENCH" run e.ini --db o.db --no-such-key=1 2>&1)
 is $? 2 "an unknown --KEY=VALUE exits 2"
 n=$(sqlite3 o.db "SELECT count(*) FROM runs")
 is "$n" 1 "refused command lines store nothing"
+
+NCPU=$(nproc)
+# Workload keys from the command line: --KEY=VALUE in every workload whose
+# type has it, --WORKLOAD.KEY=VALUE in one; checked as the file's are.
+cat >w.ini <<'INI'
+[experiment]
+name = wopts
+rounds = 1
+[arm a]
+[workload one]
+type = command
+args = true
+report = time
+[workload one.two]
+type = command
+args = true
+report = time
+INI
+"$ABBENCH" run w.ini --db w.db --quiet --report="time user" >/dev/null 2>&1
+ok $? "--report='time user' is a workload key"
+is "$(sqlite3 w.db "SELECT group_concat(DISTINCT benchmark || ':' || unit) FROM (SELECT * FROM samples ORDER BY benchmark, unit)")" \
+    "one-$NCPU:sec/op,one-$NCPU:user-sec/op,one.two-$NCPU:sec/op,one.two-$NCPU:user-sec/op" "it is set in every workload that has the key"
+is "$(sqlite3 w.db "SELECT value FROM run_config WHERE key = 'set.report'")" "time user" "and stored with the run"
+"$ABBENCH" run w.ini --db w2.db --quiet --one.two.report=user >/dev/null 2>&1
+ok $? "--one.two.report=user names one workload (whose name has a dot)"
+is "$(sqlite3 w2.db "SELECT group_concat(DISTINCT benchmark || ':' || unit) FROM (SELECT * FROM samples ORDER BY benchmark, unit)")" \
+    "one-$NCPU:sec/op,one.two-$NCPU:user-sec/op" "only that workload changes"
+err=$("$ABBENCH" run w.ini --db w3.db --ok-status=300 2>&1)
+is "$?:$err" "2:abbench: w.ini: ok-status: 300 is out of range [0, 255]" "a bad workload value exits 2 naming the key"
+err=$("$ABBENCH" run w.ini --db w3.db --one.fio-args=x 2>&1)
+is "$?:$err" "2:abbench: w.ini: --one.fio-args=x: the workload's type has no such key (abbench run --help TYPE lists them)" \
+    "a key the named workload's type lacks exits 2"
+err=$("$ABBENCH" run w.ini --db w3.db --type=fio 2>&1)
+is "$?:$err" "2:abbench: w.ini: --type=fio: a workload's type cannot be set from the command line" "the type cannot be changed"
+is "$(ls w3.db 2>/dev/null | wc -l)" 0 "refused workload keys store nothing"
 
 done_testing

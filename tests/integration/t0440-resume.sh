@@ -51,4 +51,56 @@ ok $? "the uninterrupted run"
 q="SELECT plan_idx || ':' || round || ':' || arm FROM samples WHERE unit = 'sec/op' ORDER BY plan_idx"
 is "$(sqlite3 "$db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$q" | tr '\n' ' ')" "the resumed run followed the same plan and order"
 is "$("$ABBENCH" run --resume last --db "$db" 2>&1 >/dev/null; echo "rc=$?")" "$(printf 'abbench: run 1 (resume) is already done\nrc=2')" "a done run cannot be resumed"
+# Who may resume a run marked running. A live abbench process owns it here.
+"$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/own.db" --quiet --rounds 200 &
+owner=$!
+i=0
+while [ "$(sqlite3 "$TEST_TMP/own.db" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -lt 1 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+"$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/o.db" --quiet --rounds 2
+here=$(sqlite3 "$TEST_TMP/o.db" "SELECT host FROM runs")
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner"
+out=$("$ABBENCH" run --resume last --db "$TEST_TMP/o.db" --quiet 2>&1; echo "rc=$?")
+is "$out" "$(printf 'abbench: run 1 is running (pid %s); only an interrupted run can be resumed\nrc=2' "$owner")" \
+    "a run whose abbench process is alive here is not resumed"
+# The same pid after a reboot may be another program's: sleep is not abbench.
+sleep 30 &
+other=$!
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET pid = $other"
+"$ABBENCH" run --resume last --db "$TEST_TMP/o.db" --quiet
+ok $? "a live pid that is not abbench's does not hold the run"
+kill $other 2>/dev/null
+# On another node (a fleet job requeued elsewhere) the pid means nothing here.
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner, host = 'node-\"%<elsewhere'"
+out=$("$ABBENCH" run --resume last --db "$TEST_TMP/o.db" --quiet 2>&1; echo "rc=$?")
+is "$out" "$(printf "abbench: run 1 is marked running on host 'node-\"%%<elsewhere' (pid %s), which cannot be checked from here: stop it there, or resume with --takeover once it is gone\nrc=2" "$owner")" \
+    "a run marked running on another host is not resumed without --takeover"
+"$ABBENCH" run --resume last --takeover --db "$TEST_TMP/o.db" --quiet
+ok $? "--takeover resumes it"
+is "$(sqlite3 "$TEST_TMP/o.db" "SELECT host || ' ' || (pid != $owner) || ' ' || status FROM runs")" "$here 1 done" \
+    "the run now names this host and a new pid as its owner"
+is "$("$ABBENCH" run "$TEST_TMP/r.ini" --takeover --db "$TEST_TMP/o.db" 2>&1; echo "rc=$?")" "$(printf 'abbench: run: --takeover goes with --resume RUN\nrc=2')" \
+    "--takeover without --resume is refused"
+kill $owner 2>/dev/null
+wait $owner 2>/dev/null
+# --KEY=VALUE holds for the resumed part too: the file's 100ms timeout
+# would fail every sample; the command line's 5s is stored and applied again.
+sed 's/^name = resume/name = resume-set\ntimeout = 100ms/' "$TEST_TMP/r.ini" > "$TEST_TMP/s.ini"
+"$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/s.db" --quiet --timeout=5s &
+pid=$!
+i=0
+while [ "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt 3 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+is "$(sqlite3 "$TEST_TMP/s.db" "SELECT value FROM run_config WHERE key = 'set.timeout'")" 5s "--timeout=5s is stored with the run"
+"$ABBENCH" run --resume last --db "$TEST_TMP/s.db" --quiet
+ok $? "the resumed run keeps the command line's timeout"
+is "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(*) || ' ' || sum(status = 'ok') FROM samples")" "24 24" "every sample ran within it, none timed out"
+"$ABBENCH" db --db "$TEST_TMP/s.db" export last 2>/dev/null | grep -q '^set.timeout: 5s$'
+ok $? "exports say the run's timeout came from the command line"
 done_testing

@@ -686,6 +686,75 @@ test_command_type(void)
 	free(cause);
 }
 
+/*
+ * quota = parent needs an executor that places a sandbox in a cgroup
+ * parent (EXEC_CGROUP_PARENT). Every shipped executor can, so a FAKE
+ * executor without the capability stands in for one that cannot: the
+ * cpu-steady type's own validate() runs with it, and the loader names
+ * file:line:key of the quota.
+ */
+static const struct exec_ops fake_nocg_exec = {
+	.name = "fake-nocg",
+	.caps = EXEC_CONTAINER,
+};
+static int (*steady_validate_real)(const struct experiment *,
+    struct workload *, char **);
+
+static int
+fake_nocg_validate(const struct experiment *e, struct workload *wl,
+    char **cause)
+{
+	wl->exec = &fake_nocg_exec;
+	return steady_validate_real(e, wl, cause);
+}
+
+static void
+test_quota_parent_caps(void)
+{
+	static const char text[] =
+	    "[experiment]\nname = q\n[arm a]\n[workload w]\n"
+	    "type = cpu-steady\nexecutor = oci\ncpu = 0.25\n"
+	    "quota = %s\n";
+	static struct workload_ops	 fake_steady;
+	const struct workload_ops	*types[] = { &fake_steady, NULL };
+	const struct exec_ops *const	*x;
+	struct experiment		*e;
+	char				*cause = NULL, *t;
+
+	for (x = exec_types; *x != NULL; x++)
+		tap_ok(((*x)->caps & EXEC_CGROUP_PARENT) != 0,
+		    "executor %s places a sandbox in a cgroup parent",
+		    (*x)->name);
+	t = xasprintf(text, "parent");
+	e = experiment_parse("q.ini", t, strlen(t), &cause);
+	if (!tap_ok(e != NULL, "quota = parent under executor = oci"))
+		TAP_DIAG("%s", cause);
+	experiment_free(e);
+	free(cause);
+	cause = NULL;
+
+	fake_steady = *workload_lookup("cpu-steady");
+	steady_validate_real = fake_steady.validate;
+	fake_steady.validate = fake_nocg_validate;
+	e = experiment_parse_types("q.ini", t, strlen(t), types, &cause);
+	tap_ok(e == NULL, "quota = parent refused without the capability");
+	tap_str_eq(cause, "q.ini:8: quota: 'parent' needs an executor that "
+	    "creates the sandbox inside a cgroup parent; executor "
+	    "'fake-nocg' cannot (use quota = leaf, or executor = local, "
+	    "docker, oci)", "it names file:line:key and what works");
+	experiment_free(e);
+	free(cause);
+	cause = NULL;
+	free(t);
+	t = xasprintf(text, "leaf");
+	e = experiment_parse_types("q.ini", t, strlen(t), types, &cause);
+	if (!tap_ok(e != NULL, "quota = leaf is fine without it"))
+		TAP_DIAG("%s", cause);
+	experiment_free(e);
+	free(cause);
+	free(t);
+}
+
 static void
 test_host_settings(void)
 {
@@ -826,6 +895,7 @@ main(void)
 	test_matrix();
 	test_two_by_three();
 	test_command_type();
+	test_quota_parent_caps();
 	test_host_settings();
 	test_opt_check_value();
 	test_run_order();
