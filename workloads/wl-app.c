@@ -556,9 +556,8 @@ static const struct opt_spec app_opts[] = {
 	    "iperf: bytes one connection transfers",
 	    APP(bytes), APP(bytes_set), APP(bytes_text) },
 	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
-	    "CPU limit of the container" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL,
-	    APP(cpu) }
+	    "CPU limit of the container", APP(cpu) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 struct app_priv {

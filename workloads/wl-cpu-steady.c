@@ -118,9 +118,9 @@ static const struct opt_spec steady_opts[] = {
 	    STEADY(overhead_floor) },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
-	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL,
-	    STEADY(program_dir) }
+	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")",
+	    STEADY(program_dir) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 struct steady_preset {
