@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/exec.h"
 #include "harness/core/experiment.h"
 #include "lib/options.h"
 #include "lib/util.h"
@@ -626,6 +627,47 @@ check_binding(const struct workload_ops *ops)
 	    "reach struct workload_common", ops->type);
 }
 
+/* The executor key names the registered executors, from the registry. */
+static void
+check_executor_choices(void)
+{
+	const struct opt_spec		*o;
+	const struct exec_ops *const	*x;
+	struct strbuf			 help = STRBUF_INIT;
+	const char			*line, *end;
+	char				*cause = NULL;
+	int				 bad = 0, n = 0;
+
+	o = opt_find(workload_common_opts, "executor");
+	tap_ok(o != NULL && o->type == OPT_CHOICE && o->choices == NULL &&
+	    o->choices_fn != NULL && strcmp(opt_choices(o), exec_names()) == 0,
+	    "executor: its choices are the registry's (%s)", exec_names());
+	experiment_help(&help);
+	line = strstr(help.buf, "\n  executor = ");
+	end = line != NULL ? strchr(line + 1, '\n') : NULL;
+	for (x = exec_types; o != NULL && *x != NULL; x++, n++) {
+		if (opt_check_value(o, (*x)->name, &cause) != 0) {
+			TAP_DIAG("executor '%s' refused: %s", (*x)->name,
+			    cause);
+			free(cause);
+			cause = NULL;
+			bad++;
+		}
+		if (line == NULL || end == NULL ||
+		    !memmem(line, (size_t)(end - line), (*x)->name,
+		    strlen((*x)->name))) {
+			TAP_DIAG("executor '%s' not in the help", (*x)->name);
+			bad++;
+		}
+	}
+	tap_ok(n >= 3 && bad == 0, "every registered executor is accepted "
+	    "and listed in the help (%d)", n);
+	tap_ok(o != NULL && opt_check_value(o, "no-such-executor",
+	    &cause) == -1, "an executor not registered is refused");
+	free(cause);
+	strbuf_release(&help);
+}
+
 int
 main(void)
 {
@@ -636,5 +678,6 @@ main(void)
 	check_sections();
 	for (t = workload_types; *t != NULL; t++)
 		check_binding(*t);
+	check_executor_choices();
 	return tap_done();
 }
