@@ -627,6 +627,64 @@ check_binding(const struct workload_ops *ops)
 	    "reach struct workload_common", ops->type);
 }
 
+/* The member of KEY in the struct of wl under arm, found by its table. */
+static const void *
+member_of(const struct workload *wl, const struct arm *arm, const char *key)
+{
+	const struct opt_spec	*o = opt_find(wl->ops->opts, key);
+
+	if (o == NULL || o->off1 == 0)
+		return NULL;
+	return (const char *)wl_opts(wl, arm) + o->off1 - 1;
+}
+
+/* --KEY=VALUE and --WORKLOAD.KEY=VALUE reach the structs as the file's. */
+static void
+check_command_line(void)
+{
+	static const char text[] = "[experiment]\n[arm a]\n[arm b]\n"
+	    "cmd = sleep 1\n[workload w]\ntype = startup\n"
+	    "measure = run\n[workload v]\ntype = startup\n";
+	char *const		 set[] = { "measure=create-start",
+	    "w.benchmark=B", "cmd=true 2", "timeout=7s", NULL };
+	struct experiment	*e;
+	const struct strvec	*m, *ca, *cb;
+	const char *const	*bw, *const *bv;
+	char			*cause = NULL;
+	int			 ok;
+
+	e = experiment_parse_set("cl.ini", text, strlen(text), set, &cause);
+	ok = e != NULL && e->nworkloads == 2;
+	if (!ok)
+		TAP_DIAG("%s", cause);
+	else {
+		const struct workload	*w = &e->workloads[0];
+		const struct workload	*v = &e->workloads[1];
+
+		m = member_of(v, NULL, "measure");
+		ok = m != NULL && m->n == 1 &&
+		    strcmp(m->v[0], "create-start") == 0;
+		m = member_of(w, NULL, "measure");
+		ok = ok && m != NULL && m->n == 1 &&
+		    strcmp(m->v[0], "create-start") == 0;
+		bw = member_of(w, NULL, "benchmark");
+		bv = member_of(v, NULL, "benchmark");
+		ok = ok && bw != NULL && *bw != NULL && strcmp(*bw, "B") == 0 &&
+		    bv != NULL && *bv == NULL;
+		ca = member_of(w, &e->arms[0], "cmd");
+		cb = member_of(w, &e->arms[1], "cmd");
+		ok = ok && ca != NULL && ca->n == 2 &&
+		    strcmp(ca->v[1], "2") == 0;
+		ok = ok && cb != NULL && cb->n == 2 &&
+		    strcmp(cb->v[0], "sleep") == 0;
+		ok = ok && w->timeout_ns == 7 * NSEC_PER_SEC;
+	}
+	tap_ok(ok, "--KEY=VALUE reaches every workload's struct, an arm's "
+	    "value still wins, --WORKLOAD.KEY one workload");
+	experiment_free(e);
+	free(cause);
+}
+
 /* The executor key names the registered executors, from the registry. */
 static void
 check_executor_choices(void)
@@ -679,5 +737,6 @@ main(void)
 	for (t = workload_types; *t != NULL; t++)
 		check_binding(*t);
 	check_executor_choices();
+	check_command_line();
 	return tap_done();
 }
