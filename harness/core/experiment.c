@@ -775,6 +775,33 @@ out:
 	return rc;
 }
 
+/*
+ * Fill the workload's options structs from its keys and the arms' (every
+ * value was checked already; a value an arm wrote for another type's key
+ * of the same name may still not fit this one), and what follows from
+ * them: its executor, timeout and drop-caches.
+ */
+static int
+parser_bind(struct parser *p, const struct experiment *e,
+    struct workload *wl)
+{
+	const struct workload_common	*c = &wl->common;
+	const struct kv			*bad = NULL;
+	char				*cause = NULL;
+
+	if (workload_bind(wl, e->arms, e->narms, &bad, &cause) != 0) {
+		parser_error(p, bad->line, bad->key, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	wl->exec = c->executor_set ? exec_types[c->executor] :
+	    exec_lookup(wl->ops->default_exec);
+	wl->timeout_ns = c->timeout_set ? c->timeout_ns : e->timeout_ns;
+	wl->drop_caches = c->drop_caches_set ? c->drop_caches :
+	    e->drop_caches;
+	return 0;
+}
+
 /* A workload key that takes part in the matrix. */
 struct axis {
 	size_t		 kv;		/* index into the section's keys */
@@ -906,11 +933,8 @@ parser_workload(struct parser *p, struct experiment *e,
 		wl = &e->workloads[e->nworkloads++];
 		memset(wl, 0, sizeof *wl);
 		workload_init_from(wl, s, ops, axes, naxes, pick, values);
-		wl->exec = exec_lookup(workload_get(wl, NULL, "executor"));
-		wl->timeout_ns = workload_get_duration(wl, NULL, "timeout",
-		    e->timeout_ns);
-		wl->drop_caches = workload_get_bool(wl, NULL, "drop-caches",
-		    e->drop_caches);
+		if (parser_bind(p, e, wl) != 0)
+			goto out;
 	}
 	rc = 0;
 out:
@@ -1142,6 +1166,7 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 		s = &p.sections[i];
 		if (s->kind != SECTION_ARM)
 			continue;
+		e->arms[e->narms].index = e->narms;
 		if (parser_arm(&p, &e->arms[e->narms++], s, used, nused) != 0)
 			goto fail;
 	}
@@ -1251,6 +1276,7 @@ experiment_free(struct experiment *e)
 		free(wl->name);
 		free(wl->base);
 		free(wl->type);
+		workload_unbind(wl);
 		kv_release(wl->kv, wl->nkv);
 		kv_release(wl->axes, wl->naxes);
 	}

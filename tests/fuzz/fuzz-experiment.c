@@ -48,7 +48,6 @@ fuzz_check(int cond, const char *what)
 static void
 fuzz_check_experiment(const struct experiment *e)
 {
-	struct strvec	 words = STRVEC_INIT;
 	const struct workload *wl;
 	size_t		 i, j, k;
 
@@ -74,23 +73,14 @@ fuzz_check_experiment(const struct experiment *e)
 			fuzz_check(strcmp(workload_get(wl, NULL,
 			    wl->axes[j].key), wl->axes[j].value) == 0,
 			    "axis value is the key's value");
+		/* Every arm has its options struct. */
+		for (k = 0; wl->ops->opts_size > 0 && k < e->narms; k++)
+			fuzz_check(wl_opts(wl, &e->arms[k]) != NULL,
+			    "an options struct per arm");
 		for (j = 0; j < wl->nkv; j++) {
 			for (k = 0; k < e->narms; k++) {
 				fuzz_check(workload_get(wl, &e->arms[k],
 				    wl->kv[j].key) != NULL, "value of a key");
-				workload_get_int(wl, &e->arms[k],
-				    wl->kv[j].key, 0);
-				workload_get_float(wl, &e->arms[k],
-				    wl->kv[j].key, 0);
-				workload_get_duration(wl, &e->arms[k],
-				    wl->kv[j].key, 0);
-				workload_get_size(wl, &e->arms[k],
-				    wl->kv[j].key, 0);
-				workload_get_bool(wl, &e->arms[k],
-				    wl->kv[j].key, 0);
-				workload_get_words(wl, &e->arms[k],
-				    wl->kv[j].key, &words);
-				strvec_clear(&words);
 			}
 		}
 		for (j = 0; j < i; j++)
