@@ -434,8 +434,8 @@ static int
 syscallbench_parse(const char *out, const char *err, struct app_out *o,
     char **cause)
 {
-	const char	*sc = app_opts_of(o->wl, o->arm)->syscall ==
-			    APP_SYSCALL_GETPIDOPT ? "getpidopt" : "getpid";
+	static const char *const names[] = { "getpid", "getpidopt" };
+	const char	*sc = names[app_opts_of(o->wl, o->arm)->syscall];
 	const char	*line = out != NULL ? strstr(out, "syscallbench: ") :
 			    NULL;
 	double		 loops = num_after(line, "loops="), ns;
@@ -448,10 +448,11 @@ syscallbench_parse(const char *out, const char *err, struct app_out *o,
 		    "syscall=NAME loops=N ns=T' line");
 	/* The program says which loop it ran: the row must be that one. */
 	line = strstr(line, "syscall=");
-	n = strlen(sc);
-	if (line == NULL || strncmp(line + 8, sc, n) != 0 || line[8 + n] != ' ')
+	n = sc != NULL ? strlen(sc) : 0;
+	if (line == NULL || sc == NULL || strncmp(line + 8, sc, n) != 0 ||
+	    line[8 + n] != ' ')
 		return set_cause(cause, "syscallbench ran another system call "
-		    "than '%s'", sc);
+		    "than '%s'", sc != NULL ? sc : "");
 	sample_result_add(o->res, o->name, "sec/op", ns / 1e9 / loops);
 	return 0;
 }

@@ -267,6 +267,23 @@ main(void)
 		free(s);
 		experiment_free(e);
 	}
+	/* Name tags show the values as written, the arm's where it sets
+	 * them (containers, quota and touch are OPT_ARM). */
+	e = load("[experiment]\n[arm a]\ncontainers = 020\nquota = leaf\n"
+	    "[arm b]\n[workload idle]\ntype = idle-memory\ntouch = 64m\n"
+	    "containers = 5\nname-tags = containers quota touch\n");
+	tap_ok(e != NULL, "name tags: loads");
+	if (e != NULL) {
+		s = lc_name(&e->workloads[0], &e->arms[0], "M");
+		tap_str_eq(s, "M/containers=020/quota=leaf/touch=64m",
+		    "tags: the arm's text, then the workload's");
+		free(s);
+		s = lc_name(&e->workloads[0], &e->arms[1], "M");
+		tap_str_eq(s, "M/containers=5/noquota/touch=64m",
+		    "tags: the workload's text, the default quota");
+		free(s);
+		experiment_free(e);
+	}
 	/* Httpd and Syscallbench, as reference/001 and /003 name them. */
 	e = load("[experiment]\n[arm a]\n"
 	    "[workload H]\ntype = app\napp = httpd\nfilesize = 10Kb\n"
@@ -330,23 +347,7 @@ main(void)
 		sample_result_release(&r);
 		experiment_free(e);
 	}
-	/* Name tags show the values as written, the arm's where it sets
-	 * them (containers, quota and touch are OPT_ARM). */
-	e = load("[experiment]\n[arm a]\ncontainers = 020\nquota = leaf\n"
-	    "[arm b]\n[workload idle]\ntype = idle-memory\ntouch = 64m\n"
-	    "containers = 5\nname-tags = containers quota touch\n");
-	tap_ok(e != NULL, "name tags: loads");
-	if (e != NULL) {
-		s = lc_name(&e->workloads[0], &e->arms[0], "M");
-		tap_str_eq(s, "M/containers=020/quota=leaf/touch=64m",
-		    "tags: the arm's text, then the workload's");
-		free(s);
-		s = lc_name(&e->workloads[0], &e->arms[1], "M");
-		tap_str_eq(s, "M/containers=5/noquota/touch=64m",
-		    "tags: the workload's text, the default quota");
-		free(s);
-		experiment_free(e);
-	}
+
 	e = load("[experiment]\n[arm a]\n[workload I]\ntype = app\n"
 	    "app = iperf\noperation = Sideways\n");
 	tap_ok(e == NULL, "iperf operation other than Download/Upload: "
