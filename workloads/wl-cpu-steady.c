@@ -47,7 +47,7 @@
 struct steady_opts {
 	struct strvec	 program;
 	char		*sandboxes;
-	int		 quota;		/* enum quota_mode: same order */
+	int		 quota;		/* enum quota_mode */
 	char		*quota_name;
 	double		 cpu;		/* 0: no limit */
 	int		 cpu_set;	/* 2: by the arm */
