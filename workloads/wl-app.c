@@ -10,6 +10,11 @@
  *              (redis-server and redis-benchmark in one sandbox, loopback)
  *   nginx      NginxDocSize/filesize.S/concurrency.C/filesystem.{bind,tmpfs}
  *              sec/op, requests_per_second.QPS, average_latency.s (ab)
+ *   httpd      Httpd/filesize.S/concurrency.C: the same units (ab against
+ *              apache2 -X serving /tmp/html/doc, as gVisor's httpd_test)
+ *   syscallbench  Syscallbench/syscall.{getpid,getpidopt} sec/op per
+ *              system call (workloads/apps/syscallbench.c: getpidopt is
+ *              the inline "mov $nr, %eax; syscall" systrap can patch)
  *   iperf      IperfOneConnection/operation.{Download,Upload}[/bytes=B]
  *              bandwidth.bytes_per_second (iperf3 client and server)
  *   ffmpeg     Ffmpeg sec/op: one H.264 transcode of a test video
@@ -82,6 +87,9 @@ struct app_opts {
 	uint64_t	 bytes;
 	int		 bytes_set;
 	char		*bytes_text;
+	int		 syscall;	/* enum app_syscall */
+	int		 syscall_set;
+	char		*syscall_text;
 	double		 cpu;		/* 0: no limit */
 };
 /* In the order of the choices of their keys. */
@@ -89,6 +97,7 @@ enum app_testname { APP_TEST_CPU, APP_TEST_MEMORY, APP_TEST_MUTEX };
 enum app_ipc { APP_IPC_PIPE, APP_IPC_SOCKET };
 enum app_process { APP_PROCESS_THREAD, APP_PROCESS_PROCESS };
 enum app_filesystem { APP_FS_BIND, APP_FS_TMPFS };
+enum app_syscall { APP_SYSCALL_GETPID, APP_SYSCALL_GETPIDOPT };
 #define APP(member)	OPT_OFF(struct app_opts, member)
 
 struct app_out {
@@ -368,6 +377,7 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	 * mean latency one client sees (ab's Total row is in whole ms,
 	 * 0 for fast requests). */
 	double	mean = num_after(out, "Time per request:");
+	double	non2xx = num_after(out, "Non-2xx responses:");
 
 	(void)err;
 	if (isnan(rps) || isnan(taken) || isnan(done) || done <= 0)
@@ -376,11 +386,74 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	if (!isnan(failed) && failed > 0)
 		return set_cause(cause, "ab: %.0f of %.0f requests failed",
 		    failed, done);
+	/* An error page is no document: the server's log says why. */
+	if (!isnan(non2xx) && non2xx > 0)
+		return set_cause(cause, "ab: %.0f of %.0f responses were not "
+		    "2xx (an error page, not the document)", non2xx, done);
 	sample_result_add(o->res, o->name, "sec/op", taken / done);
 	sample_result_add(o->res, o->name, "requests_per_second.QPS", rps);
 	if (!isnan(mean))
 		sample_result_add(o->res, o->name, "average_latency.s",
 		    mean / 1e3);
+	return 0;
+}
+
+/* --- httpd (ab; the output is nginx's) ------------------------------ */
+
+static void
+httpd_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "httpd");
+	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
+	strvec_pushf(av, "%lld", ops);
+	strvec_pushf(av, "%d", o->concurrency);
+	/* Where gVisor's Httpd serves its documents from. */
+	strvec_push(av, "/tmp/html");
+}
+
+/* --- syscallbench ---------------------------------------------------- */
+
+static void
+syscallbench_argv(const struct workload *wl, const struct arm *arm,
+    long long ops, struct strvec *av)
+{
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
+	strvec_push(av, "syscallbench");
+	strvec_pushf(av, "--loops=%lld", ops);
+	/* gVisor's numbering: 0 getpid, 1 getpidopt. */
+	strvec_pushf(av, "--syscall=%d",
+	    o->syscall == APP_SYSCALL_GETPIDOPT ? 1 : 0);
+}
+
+static int
+syscallbench_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	static const char *const names[] = { "getpid", "getpidopt" };
+	const char	*sc = names[app_opts_of(o->wl, o->arm)->syscall];
+	const char	*line = out != NULL ? strstr(out, "syscallbench: ") :
+			    NULL;
+	double		 loops = num_after(line, "loops="), ns;
+	size_t		 n;
+
+	(void)err;
+	ns = num_after(line, " ns=");
+	if (line == NULL || isnan(loops) || isnan(ns) || loops <= 0 || ns < 0)
+		return set_cause(cause, "syscallbench printed no 'syscallbench: "
+		    "syscall=NAME loops=N ns=T' line");
+	/* The program says which loop it ran: the row must be that one. */
+	line = strstr(line, "syscall=");
+	n = sc != NULL ? strlen(sc) : 0;
+	if (line == NULL || sc == NULL || strncmp(line + 8, sc, n) != 0 ||
+	    line[8 + n] != ' ')
+		return set_cause(cause, "syscallbench ran another system call "
+		    "than '%s'", sc != NULL ? sc : "");
+	sample_result_add(o->res, o->name, "sec/op", ns / 1e9 / loops);
 	return 0;
 }
 
@@ -494,17 +567,25 @@ static const struct app_def app_defs[] = {
 	    { "operation", "=bytes", NULL }, 1, iperf_argv, iperf_parse },
 	{ "ffmpeg", "Ffmpeg", "abbench/ffmpeg", { NULL }, 10,
 	    ffmpeg_argv, ffmpeg_parse },
+	{ "httpd", "Httpd", "abbench/httpd",
+	    { "filesize", "concurrency", NULL }, 10000,
+	    httpd_argv, nginx_parse },
+	{ "syscallbench", "Syscallbench", "abbench/syscallbench",
+	    { "syscall", NULL }, 100000, syscallbench_argv,
+	    syscallbench_parse },
 	{ "dd", "DD", NULL, { NULL }, 1, NULL, dd_parse },
 };
 
 static const struct opt_spec app_opts[] = {
 	{ "app", OPT_CHOICE, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0,
-	    "sysbench hackbench redis nginx iperf ffmpeg dd",
+	    "sysbench hackbench redis nginx iperf ffmpeg dd httpd "
+	    "syscallbench",
 	    "the application: its program, parser, image and row names",
 	    APP(app), 0, APP(app_name) },
 	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
 	    "the row name before the parameters (default: gVisor's: "
-	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection)",
+	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection, "
+	    "Httpd, Syscallbench)",
 	    APP(benchmark) },
 	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
 	    "the program and its arguments, instead of the application's "
@@ -513,9 +594,9 @@ static const struct opt_spec app_opts[] = {
 	{ "ops", OPT_INT, 0, "0", 0, 1e15, NULL,
 	    "operations of one sample (sec/op divides by it): sysbench "
 	    "events (CPU), locks per thread (Mutex); "
-	    "hackbench loops; redis and nginx requests; ffmpeg: seconds "
-	    "of the 720p test video transcoded (0: the application's "
-	    "default)",
+	    "hackbench loops; redis, nginx and httpd requests; ffmpeg: "
+	    "seconds of the 720p test video transcoded; syscallbench "
+	    "system calls (0: the application's default)",
 	    APP(ops) },
 	{ "testname", OPT_CHOICE, 0, "CPU", 0, 0, "CPU Memory Mutex",
 	    "sysbench test",
@@ -543,10 +624,10 @@ static const struct opt_spec app_opts[] = {
 	    "redis-benchmark parallel connections",
 	    APP(clients) },
 	{ "filesize", OPT_STR, 0, "1Kb", 0, 0, NULL,
-	    "nginx: size of the document (1Kb, 100Kb, 10Mb, 512b)",
+	    "nginx, httpd: size of the document (1Kb, 100Kb, 10Mb, 512b)",
 	    APP(filesize), APP(filesize_set), APP(filesize_text) },
 	{ "concurrency", OPT_INT, 0, "1", 1, 20000, NULL,
-	    "nginx: ab's concurrent requests",
+	    "nginx, httpd: ab's concurrent requests",
 	    APP(concurrency), APP(concurrency_set), APP(concurrency_text) },
 	{ "filesystem", OPT_CHOICE, 0, "tmpfs", 0, 0, "bind tmpfs",
 	    "nginx: where the document lives: a tmpfs, or a host directory "
@@ -555,6 +636,11 @@ static const struct opt_spec app_opts[] = {
 	{ "bytes", OPT_SIZE, 0, "1g", 1, 1e15, NULL,
 	    "iperf: bytes one connection transfers",
 	    APP(bytes), APP(bytes_set), APP(bytes_text) },
+	{ "syscall", OPT_CHOICE, 0, "getpid", 0, 0, "getpid getpidopt",
+	    "syscallbench: getpid through libc's syscall(2), or getpidopt, "
+	    "the inline 'mov $nr, %eax; syscall' that gVisor's systrap "
+	    "platform patches into a jump",
+	    APP(syscall), APP(syscall_set), APP(syscall_text) },
 	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
 	    "CPU limit of the container", APP(cpu) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
@@ -601,7 +687,7 @@ app_validate(const struct experiment *e, struct workload *wl, char **cause)
 	    (strcmp(op, "Download") != 0 && strcmp(op, "Upload") != 0)))
 		return set_cause(cause, "operation: iperf takes Download or "
 		    "Upload, not '%s'", op != NULL ? op : "");
-	if (strcmp(d->app, "nginx") == 0 &&
+	if ((strcmp(d->app, "nginx") == 0 || strcmp(d->app, "httpd") == 0) &&
 	    nginx_filesize(o->filesize) < 0)
 		return set_cause(cause, "filesize: '%s' is not a size such "
 		    "as 1Kb, 100Kb, 10Mb or 512b", o->filesize);
@@ -809,7 +895,8 @@ static const char *const app_units[] = {
 const struct workload_ops wl_app_ops = {
 	.type = "app",
 	.help = "an application of gVisor's benchmark suites (sysbench, "
-	    "hackbench, redis, nginx, iperf, ffmpeg, dd) in a container, its output "
+	    "hackbench, redis, nginx, httpd, iperf, ffmpeg, syscallbench, dd) "
+	    "in a container, its output "
 	    "parsed into the reports' rows",
 	.opts = app_opts,
 	.opts_size = sizeof(struct app_opts),
