@@ -37,7 +37,7 @@ struct opt_spec {
 	const char	*help;
 	/*
 	 * Where opt_set() stores the value in the struct the table fills,
-	 * as OPT_OFF(struct, member); 0 = not stored (prefixed keys).
+	 * as OPT_OFF(struct, member); 0 = not stored ([arm] keys, prefixes).
 	 * The member's type follows the option's: OPT_STR char * (owned),
 	 * OPT_INT int (int64_t when max > INT_MAX, uint64_t when it is
 	 * over INT64_MAX), OPT_FLOAT double, OPT_BOOL int, OPT_DURATION
