@@ -3,7 +3,7 @@
  * arbitrary bytes must never crash, leak or trip a sanitizer, must either
  * return an experiment or a message (never both, never neither), every
  * message must start with the file name, and a loaded experiment must hold
- * together (names, axes, getters).
+ * together (names, axes, an options struct per arm).
  *
  * tests/integration/t0210-fuzz-experiment.sh builds and runs it for 15 s
  * in `make check`. A longer run, from the build directory:
