@@ -22,10 +22,11 @@
  * relative, <run cgroup>/<id>, or <run cgroup>/<parent>/<id> when the
  * spec names a cgroup parent (quota = parent: the limit on the parent
  * then holds the sandbox): the runtime makes it below its own cgroup,
- * which is abbench's (pitfall 12), in every hierarchy it joins. `create` and `restore` leave the
- * container's processes behind (runc init; runsc gofer and sandbox): they
- * run with SPAWN_KEEP_GROUP, the container's stdio on /dev/null, and the
- * runtime's errors read from its --log file in the bundle.
+ * which is abbench's (pitfall 12), in every hierarchy it joins. `create`
+ * and `restore` leave the container's processes behind (runc init; runsc
+ * gofer and sandbox): they run with SPAWN_KEEP_GROUP, the container's
+ * stdio on /dev/null, and the runtime's errors read from its --log file
+ * in the bundle.
  */
 #ifndef ABBENCH_EXEC_OCI_H
 #define ABBENCH_EXEC_OCI_H

@@ -34,6 +34,22 @@ exec_lookup(const char *name)
 	return NULL;
 }
 
+const char *
+exec_names(void)
+{
+	static char			*names;
+	const struct exec_ops *const	*e;
+	struct strbuf			 sb = STRBUF_INIT;
+
+	if (names != NULL)
+		return names;
+	for (e = exec_types; *e != NULL; e++)
+		strbuf_addf(&sb, "%s%s", e == exec_types ? "" : " ",
+		    (*e)->name);
+	names = strbuf_detach(&sb);
+	return names;
+}
+
 const struct exec_ops *
 exec_lookup_caps(int caps)
 {

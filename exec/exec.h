@@ -128,5 +128,8 @@ const struct exec_ops	*exec_lookup(const char *name);
 /* The first executor with every capability in caps, or NULL. */
 const struct exec_ops	*exec_lookup_caps(int caps);
 extern const struct exec_ops *const exec_types[];
+/* The registered names, space separated ("local docker oci"): the
+ * choices of the workloads' `executor` key. */
+const char		*exec_names(void);
 
 #endif

@@ -21,6 +21,7 @@ enum run_order {
 struct arm {
 	char		*name;
 	int		 line;
+	size_t		 index;		/* in experiment.arms */
 	struct kv	*kv;		/* every key as written */
 	size_t		 nkv;
 	/* Parsed for convenience: */
@@ -35,6 +36,20 @@ struct arm {
 struct workload_ops;
 struct exec_ops;
 
+/* The keys every workload has, bound by workload_common_opts. */
+struct workload_common {
+	char		*type;
+	int		 executor;	/* index in exec_types[] */
+	int		 executor_set;	/* else ops->default_exec */
+	int64_t		 timeout_ns;
+	int		 timeout_set;	/* else the experiment's */
+	int		 drop_caches;
+	int		 drop_caches_set; /* else the experiment's */
+	char		*dir;		/* NULL if not set */
+	char		*image;		/* NULL if not set */
+	char		*description;
+};
+
 struct workload {
 	char		*name;		/* NAME or NAME/key=value/... */
 	char		*base;		/* NAME */
@@ -46,6 +61,15 @@ struct workload {
 	size_t		 nkv;
 	struct kv	*axes;		/* matrix keys of this combination */
 	size_t		 naxes;
+	struct workload_common common;
+	/*
+	 * The type's options struct (workload_ops.opts_size bytes), filled
+	 * by the loader from its table: opts[0] with the workload's values,
+	 * opts[1 + arm index] with an arm's for the OPT_ARM keys. Read with
+	 * wl_opts(). NULL when the type binds none.
+	 */
+	void		**opts;
+	size_t		 nopts;
 	int64_t		 timeout_ns;	/* per sample */
 	int		 drop_caches;
 	void		*priv;		/* the workload type's state */

@@ -52,6 +52,14 @@ opt_find(const struct opt_spec *opts, const char *key)
 	return NULL;
 }
 
+const char *
+opt_choices(const struct opt_spec *o)
+{
+	if (o->choices != NULL)
+		return o->choices;
+	return o->choices_fn != NULL ? o->choices_fn() : NULL;
+}
+
 static int
 opt_has_range(const struct opt_spec *o)
 {
@@ -139,9 +147,9 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 			    "[%.0f, %.0f] bytes", w, o->min, o->max);
 		return 0;
 	case OPT_CHOICE:
-		if (o->choices == NULL || !opt_choice_ok(o->choices, w))
+		if (opt_choices(o) == NULL || !opt_choice_ok(opt_choices(o), w))
 			return set_cause(cause, "'%s' is not one of: %s", w,
-			    o->choices != NULL ? o->choices : "");
+			    opt_choices(o) != NULL ? opt_choices(o) : "");
 		return 0;
 	}
 	return set_cause(cause, "option '%s' has an unknown type", o->name);
@@ -240,9 +248,9 @@ opt_help(const struct opt_spec *opts, struct strbuf *out)
 			strbuf_addf(&head, "  %sNAME", o->name);
 		else
 			strbuf_addf(&head, "  %s", o->name);
-		if (o->type == OPT_CHOICE && o->choices != NULL) {
+		if (o->type == OPT_CHOICE && opt_choices(o) != NULL) {
 			strbuf_adds(&head, " = ");
-			for (sep = o->choices; *sep != '\0'; sep++)
+			for (sep = opt_choices(o); *sep != '\0'; sep++)
 				strbuf_addc(&head, *sep == ' ' ? '|' : *sep);
 		} else
 			strbuf_addf(&head, " = %s", opt_type_name(o));
@@ -276,14 +284,15 @@ opt_help_line(struct strbuf *out, const char *head, const char *text)
 	opt_add_wrapped(out, text, 30, 30);
 }
 
-/* The index of value among the words of choices, or -1. */
-static int
-opt_choice_index(const char *choices, const char *value)
+int
+opt_choice_index(const struct opt_spec *o, const char *value)
 {
 	size_t		n = strlen(value);
-	const char	*p = choices;
+	const char	*p = opt_choices(o);
 	int		i = 0;
 
+	if (p == NULL)
+		return -1;
 	while (*p != '\0') {
 		while (*p == ' ')
 			p++;
@@ -308,6 +317,11 @@ opt_store(const struct opt_spec *o, char *at, const char *v)
 	uint64_t		 bytes;
 	int			 b;
 
+	if ((o->flags & OPT_LIST) && (o->flags & OPT_WORDS)) {
+		strvec_clear((struct strvec *)at);
+		strvec_split_words((struct strvec *)at, v, NULL);
+		return;
+	}
 	switch (o->type) {
 	case OPT_STR:
 		free(*(char **)at);
@@ -341,9 +355,22 @@ opt_store(const struct opt_spec *o, char *at, const char *v)
 		*(uint64_t *)at = bytes;
 		break;
 	case OPT_CHOICE:
-		*(int *)at = opt_choice_index(o->choices, v);
+		*(int *)at = opt_choice_index(o, v);
 		break;
 	}
+}
+
+/* The value as written, where o->txt1 says. */
+static void
+opt_store_text(const struct opt_spec *o, void *base, const char *v)
+{
+	char	**at;
+
+	if (o->txt1 == 0)
+		return;
+	at = (char **)((char *)base + o->txt1 - 1);
+	free(*at);
+	*at = xstrdup(v);
 }
 
 int
@@ -355,9 +382,26 @@ opt_set(const struct opt_spec *o, void *base, const char *value,
 	if (o->off1 == 0)
 		BUG("option '%s' has no place to be stored", o->name);
 	opt_store(o, (char *)base + o->off1 - 1, value);
+	opt_store_text(o, base, value);
 	if (o->set1 != 0)
 		*(int *)((char *)base + o->set1 - 1) = 1;
 	return 0;
+}
+
+const char *
+opt_text(const struct opt_spec *o, const void *base)
+{
+	if (o->txt1 == 0)
+		return NULL;
+	return *(char *const *)((const char *)base + o->txt1 - 1);
+}
+
+int
+opt_given(const struct opt_spec *o, const void *base)
+{
+	if (o->set1 == 0)
+		return 0;
+	return *(const int *)((const char *)base + o->set1 - 1);
 }
 
 void
@@ -366,8 +410,10 @@ opt_set_defaults(const struct opt_spec *opts, void *base)
 	const struct opt_spec	*o;
 
 	for (o = opts; o != NULL && o->name != NULL; o++) {
-		if (o->off1 != 0 && o->def != NULL)
-			opt_store(o, (char *)base + o->off1 - 1, o->def);
+		if (o->off1 == 0 || o->def == NULL)
+			continue;
+		opt_store(o, (char *)base + o->off1 - 1, o->def);
+		opt_store_text(o, base, o->def);
 	}
 }
 
@@ -378,8 +424,17 @@ opt_release(const struct opt_spec *opts, void *base)
 	char			**at;
 
 	for (o = opts; o != NULL && o->name != NULL; o++) {
-		if (o->off1 != 0 && o->type == OPT_STR) {
+		if (o->off1 != 0 && (o->flags & OPT_LIST) &&
+		    (o->flags & OPT_WORDS))
+			strvec_clear((struct strvec *)((char *)base +
+			    o->off1 - 1));
+		else if (o->off1 != 0 && o->type == OPT_STR) {
 			at = (char **)((char *)base + o->off1 - 1);
+			free(*at);
+			*at = NULL;
+		}
+		if (o->txt1 != 0) {
+			at = (char **)((char *)base + o->txt1 - 1);
 			free(*at);
 			*at = NULL;
 		}

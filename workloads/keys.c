@@ -1,35 +1,42 @@
 /*
- * Workload keys: the table every workload type shares, and the getters a
- * sample reads its values with (arm, then workload, then the default).
+ * Workload keys: the table every workload type shares, and the binding of
+ * a workload's keys into its type's options struct (one per arm: the
+ * table's default, then the workload's value, then the arm's for OPT_ARM
+ * keys), which samples read with wl_opts().
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/options.h"
+#include "exec/exec.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 
+#define COMMON(member)	OPT_OFF(struct workload_common, member)
+
 const struct opt_spec workload_common_opts[] = {
 	{ "type", OPT_STR, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "the workload type (command, fio, ...)" },
-	{ "executor", OPT_CHOICE, OPT_NOMATRIX, NULL, 0, 0, "local docker oci",
-	  "where the workload runs (default: the type's)" },
+	  "the workload type (command, fio, ...)", COMMON(type) },
+	/* The words are the executor registry's (exec/exec.c). */
+	{ "executor", OPT_CHOICE, OPT_NOMATRIX, NULL, 0, 0, NULL,
+	  "where the workload runs (default: the type's)", COMMON(executor),
+	  COMMON(executor_set), 0, exec_names },
 	{ "timeout", OPT_DURATION, OPT_NOMATRIX, NULL, 0.001, 1e7, NULL,
-	  "time limit of one sample (default: the experiment's)" },
+	  "time limit of one sample (default: the experiment's)",
+	  COMMON(timeout_ns), COMMON(timeout_set) },
 	{ "drop-caches", OPT_BOOL, OPT_NOMATRIX, NULL, 0, 0, NULL,
 	  "drop the page cache before every sample (default: the "
-	  "experiment's)" },
+	  "experiment's)", COMMON(drop_caches), COMMON(drop_caches_set) },
 	{ "dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	  "directory the workload works in; host.block.* settings apply to "
-	  "its disks" },
+	  "its disks", COMMON(dir) },
 	{ "image", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "docker image or OCI rootfs directory" },
+	  "docker image or OCI rootfs directory", COMMON(image) },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	  "free text, stored with the run", COMMON(description) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 const char *
@@ -69,74 +76,88 @@ workload_get(const struct workload *wl, const struct arm *arm,
 	return o != NULL ? o->def : NULL;
 }
 
-long long
-workload_get_int(const struct workload *wl, const struct arm *arm,
-    const char *key, long long def)
+const void *
+wl_opts(const struct workload *wl, const struct arm *arm)
 {
-	const char	*v = workload_get(wl, arm, key);
-	long long	 ll;
+	size_t	i = arm != NULL ? arm->index + 1 : 0;
 
-	if (v == NULL || parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL) != 0)
-		return def;
-	return ll;
+	if (wl->opts == NULL)
+		BUG("workload '%s' has no bound options", wl->name);
+	if (i >= wl->nopts)
+		BUG("arm '%s' is not one of workload '%s'", arm->name,
+		    wl->name);
+	return wl->opts[i];
 }
 
-double
-workload_get_float(const struct workload *wl, const struct arm *arm,
-    const char *key, double def)
+/* Store kv into base by table opts when it binds the key. */
+static int
+bind_kv(const struct opt_spec *opts, void *base, const struct kv *kv,
+    int arm_only, const struct kv **bad, char **cause)
 {
-	const char	*v = workload_get(wl, arm, key);
-	double		 d;
+	const struct opt_spec	*o = opt_find(opts, kv->key);
 
-	if (v == NULL || parse_double(v, &d, NULL) != 0)
-		return def;
-	return d;
-}
-
-int64_t
-workload_get_duration(const struct workload *wl, const struct arm *arm,
-    const char *key, int64_t def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	int64_t		 ns;
-
-	if (v == NULL || parse_duration(v, &ns, NULL) != 0)
-		return def;
-	return ns;
-}
-
-uint64_t
-workload_get_size(const struct workload *wl, const struct arm *arm,
-    const char *key, uint64_t def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	uint64_t	 bytes;
-
-	if (v == NULL || parse_size(v, &bytes, NULL) != 0)
-		return def;
-	return bytes;
-}
-
-int
-workload_get_bool(const struct workload *wl, const struct arm *arm,
-    const char *key, int def)
-{
-	const char	*v = workload_get(wl, arm, key);
-	int		 b;
-
-	if (v == NULL || opt_parse_bool(v, &b) != 0)
-		return def;
-	return b;
-}
-
-int
-workload_get_words(const struct workload *wl, const struct arm *arm,
-    const char *key, struct strvec *out)
-{
-	const char	*v = workload_get(wl, arm, key);
-
-	if (v == NULL)
+	if (o == NULL || o->off1 == 0 || (arm_only && !(o->flags & OPT_ARM)))
 		return 0;
-	return strvec_split_words(out, v, NULL);
+	if (opt_set(o, base, kv->value, cause) != 0) {
+		*bad = kv;
+		return -1;
+	}
+	/* Where the value came from: 2 says the arm. */
+	if (arm_only && o->set1 != 0)
+		*(int *)((char *)base + o->set1 - 1) = 2;
+	return 0;
 }
 
+int
+workload_bind(struct workload *wl, const struct arm *arms, size_t narms,
+    const struct kv **bad, char **cause)
+{
+	const struct workload_ops	*ops = wl->ops;
+	size_t				 i, k;
+	void				*base;
+
+	opt_set_defaults(workload_common_opts, &wl->common);
+	for (k = 0; k < wl->nkv; k++) {
+		if (bind_kv(workload_common_opts, &wl->common, &wl->kv[k], 0,
+		    bad, cause) != 0)
+			return -1;
+	}
+	if (ops == NULL || ops->opts_size == 0)
+		return 0;
+	wl->nopts = narms + 1;
+	wl->opts = xcalloc(wl->nopts, sizeof *wl->opts);
+	for (i = 0; i < wl->nopts; i++) {
+		base = wl->opts[i] = xcalloc(1, ops->opts_size);
+		opt_set_defaults(ops->opts, base);
+		for (k = 0; k < wl->nkv; k++) {
+			if (bind_kv(ops->opts, base, &wl->kv[k], 0, bad,
+			    cause) != 0)
+				return -1;
+		}
+		if (i == 0)
+			continue;
+		for (k = 0; k < arms[i - 1].nkv; k++) {
+			if (bind_kv(ops->opts, base, &arms[i - 1].kv[k], 1,
+			    bad, cause) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void
+workload_unbind(struct workload *wl)
+{
+	size_t	i;
+
+	opt_release(workload_common_opts, &wl->common);
+	for (i = 0; i < wl->nopts; i++) {
+		if (wl->opts[i] == NULL)
+			continue;
+		opt_release(wl->ops->opts, wl->opts[i]);
+		free(wl->opts[i]);
+	}
+	free(wl->opts);
+	wl->opts = NULL;
+	wl->nopts = 0;
+}

@@ -17,6 +17,12 @@
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
+const struct lc_opts *
+lc_opts(const struct workload *wl, const struct arm *arm)
+{
+	return wl_opts(wl, arm);
+}
+
 struct lc_state *
 lc_state(struct workload *wl)
 {
@@ -110,30 +116,32 @@ lc_cleanup(struct run_ctx *ctx, struct workload *wl)
 char *
 lc_name(const struct workload *wl, const struct arm *arm, const char *metric)
 {
-	struct strvec	 tags = STRVEC_INIT;
-	struct strbuf	 sb = STRBUF_INIT;
-	const char	*q;
-	size_t		 i;
+	const struct lc_opts	*o = lc_opts(wl, arm);
+	struct strbuf		 sb = STRBUF_INIT;
+	const char		*q = o->quota_text, *v;
+	size_t			 i;
 
 	strbuf_adds(&sb, metric);
-	workload_get_words(wl, arm, "name-tags", &tags);
-	for (i = 0; i < tags.n; i++) {
-		const char	*t = tags.v[i];
+	for (i = 0; i < o->name_tags.n; i++) {
+		const char	*t = o->name_tags.v[i];
 
 		if (strcmp(t, "vcpus") == 0)
 			strbuf_addf(&sb, "/vcpus=%ld",
 			    sysconf(_SC_NPROCESSORS_ONLN));
 		else if (strcmp(t, "quota") == 0) {
-			q = workload_get(wl, arm, "quota");
 			if (q == NULL || strcmp(q, "none") == 0)
 				strbuf_adds(&sb, "/noquota");
 			else
 				strbuf_addf(&sb, "/quota=%s", q);
-		} else if (workload_get(wl, arm, t) != NULL)
-			strbuf_addf(&sb, "/%s=%s", t,
-			    workload_get(wl, arm, t));
+		} else {
+			/* The value as written; other words tag nothing. */
+			v = strcmp(t, "containers") == 0 ?
+			    o->containers_text : strcmp(t, "touch") == 0 ?
+			    o->touch_text : NULL;
+			if (v != NULL)
+				strbuf_addf(&sb, "/%s=%s", t, v);
+		}
 	}
-	strvec_clear(&tags);
 	lc_add_axes(&sb, wl);
 	return strbuf_detach(&sb);
 }
@@ -188,8 +196,9 @@ lc_oci_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 const char *
 lc_rootfs(const struct workload *wl, const struct arm *arm)
 {
-	const char	*r = workload_get(wl, arm, "image");
+	const char	*r = wl->common.image;
 
+	(void)arm;
 	if (r != NULL && r[0] == '/')
 		return r;
 	return oci_default_rootfs();
@@ -199,13 +208,14 @@ void
 lc_idle_cmd(const struct workload *wl, const struct arm *arm,
     struct strvec *cmd)
 {
-	if (workload_get(wl, arm, "cmd") != NULL) {
-		workload_get_words(wl, arm, "cmd", cmd);
+	const struct lc_opts	*o = lc_opts(wl, arm);
+
+	if (o->cmd_set) {
+		strvec_pushv(cmd, o->cmd.v);
 		return;
 	}
 	strvec_push(cmd, "touchmem");
-	strvec_pushf(cmd, "%llu", (unsigned long long)
-	    workload_get_size(wl, arm, "touch", 0));
+	strvec_pushf(cmd, "%llu", (unsigned long long)o->touch);
 }
 
 int

@@ -80,16 +80,40 @@ int64_t		 lc_call_ns(const struct run_ctx *ctx, int64_t cap);
 int		 lc_past_deadline(const struct run_ctx *ctx);
 
 /* Option entries every lifecycle workload takes. */
-#define LC_NAME_TAGS_OPT \
-	{ "name-tags", OPT_STR, OPT_LIST, NULL, 0, 0, NULL, \
-	    "tags added to benchmark names, in this order: vcpus " \
-	    "(vcpus=N of the host), containers, quota, touch" }
+/*
+ * The keys the lifecycle helpers read: the first member of each
+ * lifecycle type's options struct (as `lc`), so that they find them in
+ * whichever type's struct wl_opts() returns. The texts are the values as
+ * written, for the name tags.
+ */
+struct lc_opts {
+	struct strvec	 name_tags;
+	struct strvec	 cmd;		/* the container's program */
+	int		 cmd_set;
+	uint64_t	 touch;
+	char		*touch_text;
+	char		*containers_text;	/* types that have them */
+	char		*quota_text;
+};
+/* The lifecycle keys of the struct of wl under arm. */
+const struct lc_opts *lc_opts(const struct workload *wl,
+		    const struct arm *arm);
+#define LC_OFF(type, member)	OPT_OFF(type, lc.member)
 
-/* The keys of lc_idle_cmd. */
-#define LC_IDLE_CMD_OPTS \
+/* The name-tags key of options struct TYPE. */
+#define LC_NAME_TAGS_OPT(type) \
+	{ "name-tags", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL, \
+	    "tags added to benchmark names, in this order: vcpus " \
+	    "(vcpus=N of the host), containers, quota, touch", \
+	    LC_OFF(type, name_tags) }
+
+/* The keys of lc_idle_cmd, in options struct TYPE. */
+#define LC_IDLE_CMD_OPTS(type) \
 	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL, \
-	    "memory the idle program touches (touchmem SIZE)" }, \
-	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL, \
-	    "the idle program (default: touchmem TOUCH)" }
+	    "memory the idle program touches (touchmem SIZE)", \
+	    LC_OFF(type, touch), 0, LC_OFF(type, touch_text) }, \
+	{ "cmd", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL, \
+	    "the idle program (default: touchmem TOUCH)", \
+	    LC_OFF(type, cmd), LC_OFF(type, cmd_set) }
 
 #endif

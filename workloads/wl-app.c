@@ -10,6 +10,11 @@
  *              (redis-server and redis-benchmark in one sandbox, loopback)
  *   nginx      NginxDocSize/filesize.S/concurrency.C/filesystem.{bind,tmpfs}
  *              sec/op, requests_per_second.QPS, average_latency.s (ab)
+ *   httpd      Httpd/filesize.S/concurrency.C: the same units (ab against
+ *              apache2 -X serving /tmp/html/doc, as gVisor's httpd_test)
+ *   syscallbench  Syscallbench/syscall.{getpid,getpidopt} sec/op per
+ *              system call (workloads/apps/syscallbench.c: getpidopt is
+ *              the inline "mov $nr, %eax; syscall" systrap can patch)
  *   iperf      IperfOneConnection/operation.{Download,Upload}[/bytes=B]
  *              bandwidth.bytes_per_second (iperf3 client and server)
  *   ffmpeg     Ffmpeg sec/op: one H.264 transcode of a test video
@@ -40,6 +45,61 @@
 #include "workloads/workload.h"
 
 /* The parsed numbers of one run, before naming. */
+/*
+ * The keys of an app workload (app_opts binds them). A key that can name
+ * a row (app_def.name_keys) also keeps whether the section set it and its
+ * text as written.
+ */
+struct app_opts {
+	int		 app;
+	char		*app_name;
+	char		*benchmark;
+	struct strvec	 args;
+	int		 args_set;
+	int64_t		 ops;		/* 0: the application's */
+	int		 testname;	/* enum app_testname */
+	int		 testname_set;
+	char		*testname_text;
+	int		 threads;
+	int		 threads_set;
+	char		*threads_text;
+	uint64_t	 memory_total;
+	int		 ipc_mode;	/* enum app_ipc */
+	int		 ipc_mode_set;
+	char		*ipc_mode_text;
+	int		 process_mode;	/* enum app_process */
+	int		 process_mode_set;
+	char		*process_mode_text;
+	int		 groups;
+	char		*operation;
+	int		 operation_set;
+	char		*operation_text;
+	int		 clients;
+	char		*filesize;
+	int		 filesize_set;
+	char		*filesize_text;
+	int		 concurrency;
+	int		 concurrency_set;
+	char		*concurrency_text;
+	int		 filesystem;	/* enum app_filesystem */
+	int		 filesystem_set;
+	char		*filesystem_text;
+	uint64_t	 bytes;
+	int		 bytes_set;
+	char		*bytes_text;
+	int		 syscall;	/* enum app_syscall */
+	int		 syscall_set;
+	char		*syscall_text;
+	double		 cpu;		/* 0: no limit */
+};
+/* In the order of the choices of their keys. */
+enum app_testname { APP_TEST_CPU, APP_TEST_MEMORY, APP_TEST_MUTEX };
+enum app_ipc { APP_IPC_PIPE, APP_IPC_SOCKET };
+enum app_process { APP_PROCESS_THREAD, APP_PROCESS_PROCESS };
+enum app_filesystem { APP_FS_BIND, APP_FS_TMPFS };
+enum app_syscall { APP_SYSCALL_GETPID, APP_SYSCALL_GETPIDOPT };
+#define APP(member)	OPT_OFF(struct app_opts, member)
+
 struct app_out {
 	struct sample_result	*res;
 	const char		*name;
@@ -81,10 +141,10 @@ num_after(const char *text, const char *key)
 	return end == p ? NAN : v;
 }
 
-static const char *
-get(const struct workload *wl, const struct arm *arm, const char *key)
+static const struct app_opts *
+app_opts_of(const struct workload *wl, const struct arm *arm)
 {
-	return workload_get(wl, arm, key);
+	return wl_opts(wl, arm);
 }
 
 /* --- sysbench ------------------------------------------------------- */
@@ -93,20 +153,18 @@ static void
 sysbench_argv(const struct workload *wl, const struct arm *arm,
     long long ops, struct strvec *av)
 {
-	const char	*t = get(wl, arm, "testname");
+	const struct app_opts	*o = app_opts_of(wl, arm);
 
 	strvec_push(av, "sysbench");
-	strvec_pushf(av, "--threads=%lld",
-	    workload_get_int(wl, arm, "threads", 1));
+	strvec_pushf(av, "--threads=%d", o->threads);
 	strvec_push(av, "--time=0");
-	if (strcmp(t, "CPU") == 0) {
+	if (o->testname == APP_TEST_CPU) {
 		strvec_pushf(av, "--events=%lld", ops);
 		strvec_push(av, "cpu");
-	} else if (strcmp(t, "Memory") == 0) {
+	} else if (o->testname == APP_TEST_MEMORY) {
 		/* sec/op is per GiB written (gVisor: total size = N G). */
 		strvec_pushf(av, "--memory-total-size=%lluK",
-		    (unsigned long long)(workload_get_size(wl, arm,
-		    "memory-total", 1ULL << 30) >> 10));
+		    (unsigned long long)(o->memory_total >> 10));
 		strvec_push(av, "memory");
 	} else {
 		strvec_pushf(av, "--mutex-locks=%lld", ops);
@@ -119,24 +177,24 @@ static int
 sysbench_parse(const char *out, const char *err, struct app_out *o,
     char **cause)
 {
-	const char	*t = get(o->wl, o->arm, "testname");
-	double		 total = num_after(out, "total time:"), v;
+	const struct app_opts	*ao = app_opts_of(o->wl, o->arm);
+	int			 t = ao->testname;
+	double			 total = num_after(out, "total time:"), v;
 
 	(void)err;
 	if (isnan(total) || total <= 0)
 		return set_cause(cause, "sysbench printed no 'total time:'");
-	if (strcmp(t, "Memory") == 0)
+	if (t == APP_TEST_MEMORY)
 		sample_result_add(o->res, o->name, "sec/op", total /
-		    ((double)workload_get_size(o->wl, o->arm, "memory-total",
-		    1ULL << 30) / (double)(1ULL << 30)));
+		    ((double)ao->memory_total / (double)(1ULL << 30)));
 	else
 		sample_result_add(o->res, o->name, "sec/op",
 		    total / (double)o->ops);
-	if (strcmp(t, "CPU") == 0 &&
+	if (t == APP_TEST_CPU &&
 	    !isnan(v = num_after(out, "events per second:")))
 		sample_result_add(o->res, o->name,
 		    "cpu_events.events_per_second", v);
-	else if (strcmp(t, "Memory") == 0) {
+	else if (t == APP_TEST_MEMORY) {
 		/* "Total operations: 1048576 (598527.85 per second)" */
 		const char	*p = strstr(out, "Total operations:");
 
@@ -154,16 +212,17 @@ static void
 hackbench_argv(const struct workload *wl, const struct arm *arm,
     long long ops, struct strvec *av)
 {
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
 	/* Short options: hackbench 2.40 misparses --loops=N. */
 	strvec_push(av, "hackbench");
 	strvec_push(av, "-g");
-	strvec_pushf(av, "%lld", workload_get_int(wl, arm, "groups", 10));
+	strvec_pushf(av, "%d", o->groups);
 	strvec_push(av, "-l");
 	strvec_pushf(av, "%lld", ops);
-	if (strcmp(get(wl, arm, "ipcMode"), "pipe") == 0)
+	if (o->ipc_mode == APP_IPC_PIPE)
 		strvec_push(av, "-p");
-	strvec_push(av, strcmp(get(wl, arm, "processMode"), "thread") == 0 ?
-	    "-T" : "-P");
+	strvec_push(av, o->process_mode == APP_PROCESS_THREAD ? "-T" : "-P");
 }
 
 static int
@@ -185,7 +244,8 @@ static void
 redis_argv(const struct workload *wl, const struct arm *arm, long long ops,
     struct strvec *av)
 {
-	char	*op = xstrdup(get(wl, arm, "operation")), *c;
+	const struct app_opts	*o = app_opts_of(wl, arm);
+	char			*op = xstrdup(o->operation), *c;
 
 	for (c = op; *c != '\0'; c++)
 		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
@@ -193,7 +253,7 @@ redis_argv(const struct workload *wl, const struct arm *arm, long long ops,
 	strvec_push(av, "redis");
 	strvec_push_nodup(av, op);
 	strvec_pushf(av, "%lld", ops);
-	strvec_pushf(av, "%lld", workload_get_int(wl, arm, "clients", 50));
+	strvec_pushf(av, "%d", o->clients);
 }
 
 /* The CSV field i (0-based) of a line "a","b",...: malloc'd or NULL. */
@@ -220,7 +280,7 @@ static int
 redis_parse(const char *out, const char *err, struct app_out *o,
     char **cause)
 {
-	const char	*op = get(o->wl, o->arm, "operation");
+	const char	*op = app_opts_of(o->wl, o->arm)->operation;
 	const char	*p, *nl, *end = out + strlen(out);
 	int		 col_rps = -1, col_max = -1, i, found = 0;
 	char		*f;
@@ -295,12 +355,13 @@ static void
 nginx_argv(const struct workload *wl, const struct arm *arm, long long ops,
     struct strvec *av)
 {
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
 	strvec_push(av, "abbench-app");
 	strvec_push(av, "nginx");
-	strvec_pushf(av, "%lld", nginx_filesize(get(wl, arm, "filesize")));
+	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
 	strvec_pushf(av, "%lld", ops);
-	strvec_pushf(av, "%lld", workload_get_int(wl, arm, "concurrency",
-	    1));
+	strvec_pushf(av, "%d", o->concurrency);
 	strvec_push(av, "/srv/www");
 }
 
@@ -316,6 +377,7 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	 * mean latency one client sees (ab's Total row is in whole ms,
 	 * 0 for fast requests). */
 	double	mean = num_after(out, "Time per request:");
+	double	non2xx = num_after(out, "Non-2xx responses:");
 
 	(void)err;
 	if (isnan(rps) || isnan(taken) || isnan(done) || done <= 0)
@@ -324,11 +386,74 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	if (!isnan(failed) && failed > 0)
 		return set_cause(cause, "ab: %.0f of %.0f requests failed",
 		    failed, done);
+	/* An error page is no document: the server's log says why. */
+	if (!isnan(non2xx) && non2xx > 0)
+		return set_cause(cause, "ab: %.0f of %.0f responses were not "
+		    "2xx (an error page, not the document)", non2xx, done);
 	sample_result_add(o->res, o->name, "sec/op", taken / done);
 	sample_result_add(o->res, o->name, "requests_per_second.QPS", rps);
 	if (!isnan(mean))
 		sample_result_add(o->res, o->name, "average_latency.s",
 		    mean / 1e3);
+	return 0;
+}
+
+/* --- httpd (ab; the output is nginx's) ------------------------------ */
+
+static void
+httpd_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "httpd");
+	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
+	strvec_pushf(av, "%lld", ops);
+	strvec_pushf(av, "%d", o->concurrency);
+	/* Where gVisor's Httpd serves its documents from. */
+	strvec_push(av, "/tmp/html");
+}
+
+/* --- syscallbench ---------------------------------------------------- */
+
+static void
+syscallbench_argv(const struct workload *wl, const struct arm *arm,
+    long long ops, struct strvec *av)
+{
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
+	strvec_push(av, "syscallbench");
+	strvec_pushf(av, "--loops=%lld", ops);
+	/* gVisor's numbering: 0 getpid, 1 getpidopt. */
+	strvec_pushf(av, "--syscall=%d",
+	    o->syscall == APP_SYSCALL_GETPIDOPT ? 1 : 0);
+}
+
+static int
+syscallbench_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	static const char *const names[] = { "getpid", "getpidopt" };
+	const char	*sc = names[app_opts_of(o->wl, o->arm)->syscall];
+	const char	*line = out != NULL ? strstr(out, "syscallbench: ") :
+			    NULL;
+	double		 loops = num_after(line, "loops="), ns;
+	size_t		 n;
+
+	(void)err;
+	ns = num_after(line, " ns=");
+	if (line == NULL || isnan(loops) || isnan(ns) || loops <= 0 || ns < 0)
+		return set_cause(cause, "syscallbench printed no 'syscallbench: "
+		    "syscall=NAME loops=N ns=T' line");
+	/* The program says which loop it ran: the row must be that one. */
+	line = strstr(line, "syscall=");
+	n = sc != NULL ? strlen(sc) : 0;
+	if (line == NULL || sc == NULL || strncmp(line + 8, sc, n) != 0 ||
+	    line[8 + n] != ' ')
+		return set_cause(cause, "syscallbench ran another system call "
+		    "than '%s'", sc != NULL ? sc : "");
+	sample_result_add(o->res, o->name, "sec/op", ns / 1e9 / loops);
 	return 0;
 }
 
@@ -338,12 +463,13 @@ static void
 iperf_argv(const struct workload *wl, const struct arm *arm, long long ops,
     struct strvec *av)
 {
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
 	(void)ops;
 	strvec_push(av, "abbench-app");
 	strvec_push(av, "iperf");
-	strvec_pushf(av, "%llu", (unsigned long long)
-	    workload_get_size(wl, arm, "bytes", 1ULL << 30));
-	strvec_push(av, strcmp(get(wl, arm, "operation"), "Download") == 0 ?
+	strvec_pushf(av, "%llu", (unsigned long long)o->bytes);
+	strvec_push(av, strcmp(o->operation, "Download") == 0 ?
 	    "download" : "upload");
 }
 
@@ -441,54 +567,83 @@ static const struct app_def app_defs[] = {
 	    { "operation", "=bytes", NULL }, 1, iperf_argv, iperf_parse },
 	{ "ffmpeg", "Ffmpeg", "abbench/ffmpeg", { NULL }, 10,
 	    ffmpeg_argv, ffmpeg_parse },
+	{ "httpd", "Httpd", "abbench/httpd",
+	    { "filesize", "concurrency", NULL }, 10000,
+	    httpd_argv, nginx_parse },
+	{ "syscallbench", "Syscallbench", "abbench/syscallbench",
+	    { "syscall", NULL }, 100000, syscallbench_argv,
+	    syscallbench_parse },
 	{ "dd", "DD", NULL, { NULL }, 1, NULL, dd_parse },
 };
 
 static const struct opt_spec app_opts[] = {
 	{ "app", OPT_CHOICE, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0,
-	    "sysbench hackbench redis nginx iperf ffmpeg dd",
-	    "the application: its program, parser, image and row names" },
+	    "sysbench hackbench redis nginx iperf ffmpeg dd httpd "
+	    "syscallbench",
+	    "the application: its program, parser, image and row names",
+	    APP(app), 0, APP(app_name) },
 	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
 	    "the row name before the parameters (default: gVisor's: "
-	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection)" },
-	{ "args", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
+	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection, "
+	    "Httpd, Syscallbench)",
+	    APP(benchmark) },
+	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
 	    "the program and its arguments, instead of the application's "
-	    "(required for dd)" },
+	    "(required for dd)",
+	    APP(args), APP(args_set) },
 	{ "ops", OPT_INT, 0, "0", 0, 1e15, NULL,
 	    "operations of one sample (sec/op divides by it): sysbench "
 	    "events (CPU), locks per thread (Mutex); "
-	    "hackbench loops; redis and nginx requests; ffmpeg: seconds "
-	    "of the 720p test video transcoded (0: the application's "
-	    "default)" },
+	    "hackbench loops; redis, nginx and httpd requests; ffmpeg: "
+	    "seconds of the 720p test video transcoded; syscallbench "
+	    "system calls (0: the application's default)",
+	    APP(ops) },
 	{ "testname", OPT_CHOICE, 0, "CPU", 0, 0, "CPU Memory Mutex",
-	    "sysbench test" },
-	{ "threads", OPT_INT, 0, "1", 1, 4096, NULL, "sysbench threads" },
+	    "sysbench test",
+	    APP(testname), APP(testname_set), APP(testname_text) },
+	{ "threads", OPT_INT, 0, "1", 1, 4096, NULL, "sysbench threads",
+	    APP(threads), APP(threads_set), APP(threads_text) },
 	{ "memory-total", OPT_SIZE, 0, "1g", 1024, 1e15, NULL,
 	    "sysbench Memory: bytes written per sample (sec/op is per GiB, "
-	    "as gVisor's)" },
+	    "as gVisor's)",
+	    APP(memory_total) },
 	{ "ipcMode", OPT_CHOICE, 0, "pipe", 0, 0, "pipe socket",
-	    "hackbench: pipes or socketpairs" },
+	    "hackbench: pipes or socketpairs",
+	    APP(ipc_mode), APP(ipc_mode_set), APP(ipc_mode_text) },
 	{ "processMode", OPT_CHOICE, 0, "thread", 0, 0, "thread process",
-	    "hackbench: threads or processes" },
+	    "hackbench: threads or processes",
+	    APP(process_mode), APP(process_mode_set), APP(process_mode_text) },
 	{ "groups", OPT_INT, 0, "10", 1, 1000, NULL,
-	    "hackbench groups (40 tasks each)" },
+	    "hackbench groups (40 tasks each)",
+	    APP(groups) },
 	{ "operation", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "redis: a redis-benchmark test (LPUSH, LRANGE_100, SET, GET...); "
-	    "iperf: Download or Upload" },
+	    "iperf: Download or Upload",
+	    APP(operation), APP(operation_set), APP(operation_text) },
 	{ "clients", OPT_INT, 0, "50", 1, 10000, NULL,
-	    "redis-benchmark parallel connections" },
+	    "redis-benchmark parallel connections",
+	    APP(clients) },
 	{ "filesize", OPT_STR, 0, "1Kb", 0, 0, NULL,
-	    "nginx: size of the document (1Kb, 100Kb, 10Mb, 512b)" },
+	    "nginx, httpd: size of the document (1Kb, 100Kb, 10Mb, 512b)",
+	    APP(filesize), APP(filesize_set), APP(filesize_text) },
 	{ "concurrency", OPT_INT, 0, "1", 1, 20000, NULL,
-	    "nginx: ab's concurrent requests" },
+	    "nginx, httpd: ab's concurrent requests",
+	    APP(concurrency), APP(concurrency_set), APP(concurrency_text) },
 	{ "filesystem", OPT_CHOICE, 0, "tmpfs", 0, 0, "bind tmpfs",
 	    "nginx: where the document lives: a tmpfs, or a host directory "
-	    "bind-mounted (`dir`, default a scratch directory)" },
+	    "bind-mounted (`dir`, default a scratch directory)",
+	    APP(filesystem), APP(filesystem_set), APP(filesystem_text) },
 	{ "bytes", OPT_SIZE, 0, "1g", 1, 1e15, NULL,
-	    "iperf: bytes one connection transfers" },
+	    "iperf: bytes one connection transfers",
+	    APP(bytes), APP(bytes_set), APP(bytes_text) },
+	{ "syscall", OPT_CHOICE, 0, "getpid", 0, 0, "getpid getpidopt",
+	    "syscallbench: getpid through libc's syscall(2), or getpidopt, "
+	    "the inline 'mov $nr, %eax; syscall' that gVisor's systrap "
+	    "platform patches into a jump",
+	    APP(syscall), APP(syscall_set), APP(syscall_text) },
 	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
-	    "CPU limit of the container" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "CPU limit of the container", APP(cpu) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 struct app_priv {
@@ -500,7 +655,7 @@ struct app_priv {
 static const struct app_def *
 app_find(const struct workload *wl)
 {
-	const char	*a = workload_get(wl, NULL, "app");
+	const char	*a = app_opts_of(wl, NULL)->app_name;
 	size_t		 i;
 
 	for (i = 0; a != NULL && i < ARRAY_SIZE(app_defs); i++) {
@@ -510,36 +665,20 @@ app_find(const struct workload *wl)
 	return NULL;
 }
 
-/* Was KEY written in the section (not defaulted)? */
-static int
-app_key_set(const struct workload *wl, const char *key)
-{
-	size_t	i;
-
-	for (i = 0; i < wl->nkv; i++) {
-		if (strcmp(wl->kv[i].key, key) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 static int
 app_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	const struct app_def	*d = app_find(wl);
-	const char		*op = workload_get(wl, NULL, "operation");
+	const struct app_opts	*o = app_opts_of(wl, NULL);
+	const char		*op = o->operation;
+	size_t			 j;
 
-	(void)e;
 	if (d == NULL)
 		return set_cause(cause, "app: unknown application");
-	if (d->argv == NULL && workload_get(wl, NULL, "args") == NULL) {
-		size_t	j;
-
-		for (j = 0; j < e->narms; j++) {
-			if (arm_get(&e->arms[j], "args") == NULL)
-				return set_cause(cause, "args: app '%s' needs "
-				    "the command line (set args)", d->app);
-		}
+	for (j = 0; d->argv == NULL && j < e->narms; j++) {
+		if (!app_opts_of(wl, &e->arms[j])->args_set)
+			return set_cause(cause, "args: app '%s' needs the "
+			    "command line (set args)", d->app);
 	}
 	if (strcmp(d->app, "redis") == 0 && (op == NULL || *op == '\0'))
 		return set_cause(cause, "operation: redis needs a "
@@ -548,19 +687,19 @@ app_validate(const struct experiment *e, struct workload *wl, char **cause)
 	    (strcmp(op, "Download") != 0 && strcmp(op, "Upload") != 0)))
 		return set_cause(cause, "operation: iperf takes Download or "
 		    "Upload, not '%s'", op != NULL ? op : "");
-	if (strcmp(d->app, "nginx") == 0 &&
-	    nginx_filesize(workload_get(wl, NULL, "filesize")) < 0)
+	if ((strcmp(d->app, "nginx") == 0 || strcmp(d->app, "httpd") == 0) &&
+	    nginx_filesize(o->filesize) < 0)
 		return set_cause(cause, "filesize: '%s' is not a size such "
-		    "as 1Kb, 100Kb, 10Mb or 512b",
-		    workload_get(wl, NULL, "filesize"));
+		    "as 1Kb, 100Kb, 10Mb or 512b", o->filesize);
 	/* The application's image, where the section names none: the
 	 * executor checks it before the first sample. */
-	if (d->image != NULL && !app_key_set(wl, "image")) {
+	if (d->image != NULL && wl->common.image == NULL) {
 		wl->kv = xrealloc(wl->kv, (wl->nkv + 1) * sizeof *wl->kv);
 		wl->kv[wl->nkv].key = xstrdup("image");
 		wl->kv[wl->nkv].value = xstrdup(d->image);
 		wl->kv[wl->nkv].line = wl->line;
 		wl->nkv++;
+		wl->common.image = xstrdup(d->image);
 	}
 	return 0;
 }
@@ -570,9 +709,11 @@ static char *
 app_row_name(const struct workload *wl, const struct arm *arm,
     const struct app_def *d)
 {
-	struct strbuf	 sb = STRBUF_INIT;
-	const char	*b = workload_get(wl, NULL, "benchmark");
-	size_t		 i;
+	const struct app_opts	*o = app_opts_of(wl, arm);
+	const struct opt_spec	*spec;
+	struct strbuf		 sb = STRBUF_INIT;
+	const char		*b = o->benchmark;
+	size_t			 i;
 
 	strbuf_adds(&sb, b != NULL ? b : d->app != NULL &&
 	    strcmp(d->app, "dd") == 0 ? wl->base : d->bench);
@@ -582,8 +723,11 @@ app_row_name(const struct workload *wl, const struct arm *arm,
 		const char	*v;
 
 		k += eq;
-		v = workload_get(wl, arm, k);
-		if (!app_key_set(wl, k) || v == NULL)
+		/* The text as the section wrote it (txt1, set1). */
+		if ((spec = opt_find(app_opts, k)) == NULL)
+			BUG("app: name key '%s' is not in the table", k);
+		v = opt_text(spec, o);
+		if (opt_given(spec, o) != 1 || v == NULL)
 			continue;
 		if (strcmp(k, "threads") == 0 && strcmp(v, "1") == 0)
 			continue;
@@ -602,9 +746,9 @@ app_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 	wl->priv = p;
 	p->bind_journal = -1;
 	if (strcmp(d->app, "nginx") != 0 ||
-	    strcmp(workload_get(wl, NULL, "filesystem"), "bind") != 0)
+	    app_opts_of(wl, NULL)->filesystem != APP_FS_BIND)
 		return 0;
-	if ((dir = workload_get(wl, NULL, "dir")) != NULL) {
+	if ((dir = wl->common.dir) != NULL) {
 		p->bind_dir = xstrdup(dir);
 		if (mkdir(dir, 0755) == -1 && errno != EEXIST)
 			return set_cause(cause, "dir: cannot make '%s': %s",
@@ -663,7 +807,7 @@ app_parse_output(const struct workload *wl, const struct arm *arm,
 	o.name = name;
 	o.wl = wl;
 	o.arm = arm;
-	o.ops = workload_get_int(wl, arm, "ops", 0);
+	o.ops = app_opts_of(wl, arm)->ops;
 	if (o.ops <= 0)
 		o.ops = d->def_ops;
 	r = d->parse(out != NULL ? out : "", err, &o, cause);
@@ -683,18 +827,19 @@ app_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	struct exec_mount	 mnt;
 	struct exec_proc	*proc = NULL;
 	char			*cause = NULL, *how;
-	long long		 ops = workload_get_int(wl, arm, "ops", 0);
+	const struct app_opts	*o = app_opts_of(wl, arm);
+	long long		 ops = o->ops;
 
 	memset(&st, 0, sizeof st);
 	if (ops <= 0)
 		ops = d->def_ops;
-	if (workload_get(wl, arm, "args") != NULL)
-		workload_get_words(wl, arm, "args", &argv);
+	if (o->args_set)
+		strvec_pushv(&argv, o->args.v);
 	else
 		d->argv(wl, arm, ops, &argv);
 	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.capture = 1;
-	spec.cpus = workload_get_float(wl, arm, "cpu", 0);
+	spec.cpus = o->cpu;
 	if (strcmp(d->app, "nginx") == 0) {
 		memset(&mnt, 0, sizeof mnt);
 		mnt.target = "/srv";
@@ -750,9 +895,11 @@ static const char *const app_units[] = {
 const struct workload_ops wl_app_ops = {
 	.type = "app",
 	.help = "an application of gVisor's benchmark suites (sysbench, "
-	    "hackbench, redis, nginx, iperf, ffmpeg, dd) in a container, its output "
+	    "hackbench, redis, nginx, httpd, iperf, ffmpeg, syscallbench, dd) "
+	    "in a container, its output "
 	    "parsed into the reports' rows",
 	.opts = app_opts,
+	.opts_size = sizeof(struct app_opts),
 	.default_exec = "docker",
 	.validate = app_validate,
 	.prepare = app_prepare,

@@ -32,25 +32,40 @@
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
+struct ckpt_opts {
+	struct lc_opts	 lc;		/* first: lc_opts() */
+	int64_t		 settle;
+	int64_t		 restored_settle;
+	int		 docker;
+	char		*docker_image;
+	char		*docker_runtime;
+	char		*go_suffix;
+};
+#define CKPT(member)	OPT_OFF(struct ckpt_opts, member)
+
 static const struct opt_spec ckpt_opts[] = {
 	{ "settle", OPT_DURATION, OPT_ARM, "1s", 0, 3600, NULL,
-	    "wait this long after start before the checkpoint" },
+	    "wait this long after start before the checkpoint",
+	    CKPT(settle) },
 	{ "restored-settle", OPT_DURATION, OPT_ARM, "500ms", 0, 3600, NULL,
-	    "wait this long after restore before reading memory" },
-	LC_IDLE_CMD_OPTS,
+	    "wait this long after restore before reading memory",
+	    CKPT(restored_settle) },
+	LC_IDLE_CMD_OPTS(struct ckpt_opts),
 	{ "docker", OPT_BOOL, 0, "no", 0, 0, NULL,
-	    "also checkpoint/restore through docker (experimental daemon)" },
+	    "also checkpoint/restore through docker (experimental daemon)",
+	    CKPT(docker) },
 	{ "docker-image", OPT_STR, 0, "abbench/tools", 0, 0, NULL,
-	    "the image of the docker path" },
+	    "the image of the docker path", CKPT(docker_image) },
 	{ "docker-runtime", OPT_STR, OPT_ARM, NULL, 0, 0, NULL,
 	    "docker runtime name of the docker path (default: the arm's "
-	    "runtime without its directory)" },
-	LC_NAME_TAGS_OPT,
+	    "runtime without its directory)", CKPT(docker_runtime) },
+	LC_NAME_TAGS_OPT(struct ckpt_opts),
 	{ "go-suffix", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "also store the oci path's times as gVisor's checkpoint rows "
 	    "CheckpointSUFFIX and RestoreSUFFIX (Empty; Nginx with the "
-	    "nginx rootfs and cmd = abbench-app nginx-serve)" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "nginx rootfs and cmd = abbench-app nginx-serve)",
+	    CKPT(go_suffix) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 static int
@@ -86,6 +101,7 @@ static int
 ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out, char **cause)
 {
+	const struct ckpt_opts	*o = wl_opts(wl, arm);
 	const struct exec_ops	*ex = wl->exec;
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
@@ -110,8 +126,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	    oci_create(p, NULL, cause) == -1 ||
 	    oci_start(p, NULL, cause) == -1)
 		goto done;
-	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    WL_TABLE_DEFAULT)) == -1) {
+	if (lc_sleep(ctx, o->settle) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -131,8 +146,7 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		    "running", oci_id(p), st);
 		goto done;
 	}
-	if (lc_sleep(ctx, workload_get_duration(wl, arm, "restored-settle",
-	    WL_TABLE_DEFAULT)) == -1) {
+	if (lc_sleep(ctx, o->restored_settle) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -141,8 +155,8 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		goto done;
 	ckpt_add(out, wl, arm, "Checkpoint", "sec/op", (double)tck / 1e9);
 	ckpt_add(out, wl, arm, "Restore", "sec/op", (double)trs / 1e9);
-	if (workload_get(wl, arm, "go-suffix") != NULL) {
-		const char	*sfx = workload_get(wl, arm, "go-suffix");
+	if (o->go_suffix != NULL) {
+		const char	*sfx = o->go_suffix;
 		char		*m = xasprintf("Checkpoint%s", sfx);
 		char		*name = lc_name_go(wl, m);
 
@@ -187,7 +201,8 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	struct exec_spec	 spec;
 	struct strvec		 cmd = STRVEC_INIT;
 	struct lcmem_cg		 cg;
-	const char		*rt = workload_get(wl, arm, "docker-runtime");
+	const struct ckpt_opts	*o = wl_opts(wl, arm);
+	const char		*rt = o->docker_runtime;
 	const char		*args[6];
 	char			*cp = NULL, *out_s = NULL, *dir = NULL;
 	char			*c2 = NULL;
@@ -205,12 +220,11 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	spec.argv = cmd.v;
 	spec.name = wl->name;
 	spec.runtime = rt;
-	spec.image = workload_get(wl, arm, "docker-image");
+	spec.image = o->docker_image;
 	spec.detach = 1;
 	if (ex->start(ctx, &spec, &p, cause) == -1)
 		goto done;
-	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    WL_TABLE_DEFAULT)) == -1) {
+	if (lc_sleep(ctx, o->settle) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
@@ -278,8 +292,7 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			goto done;
 		}
 		pid = strtol(out_s + 5, NULL, 10);
-		if (lc_sleep(ctx, workload_get_duration(wl, arm,
-		    "restored-settle", WL_TABLE_DEFAULT)) == -1) {
+		if (lc_sleep(ctx, o->restored_settle) == -1) {
 			set_cause(cause, "interrupted");
 			goto done;
 		}
@@ -314,7 +327,7 @@ ckpt_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	char	*cause = NULL;
 
 	if (ckpt_oci(ctx, wl, arm, out, &cause) == -1 ||
-	    (workload_get_bool(wl, arm, "docker", 0) &&
+	    (((const struct ckpt_opts *)wl_opts(wl, arm))->docker &&
 	    ckpt_docker(ctx, wl, arm, out, &cause) == -1))
 		sample_result_fail(out, lc_past_deadline(ctx) ?
 		    SAMPLE_STATUS_TIMEOUT : SAMPLE_STATUS_FAILED, "%s", cause);
@@ -335,6 +348,7 @@ const struct workload_ops wl_checkpoint_ops = {
 	.type = "checkpoint",
 	.help = "runsc checkpoint/restore loop and the restored memory",
 	.opts = ckpt_opts,
+	.opts_size = sizeof(struct ckpt_opts),
 	.default_exec = "oci",
 	.validate = ckpt_validate,
 	.sample = ckpt_sample,

@@ -14,18 +14,28 @@
 #include "exec/context.h"
 #include "workloads/workload.h"
 
+struct command_opts {
+	struct strvec	 args;
+	int		 args_set;
+	struct strvec	 report;
+	char		*cwd;
+	struct strvec	 ok_status;
+};
+#define CMD(member)	OPT_OFF(struct command_opts, member)
+
 static const struct opt_spec command_opts[] = {
-	{ "args", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL,
-	    "the program and its arguments (no shell: write sh -c yourself)" },
-	{ "report", OPT_STR, OPT_LIST, "time", 0, 0, NULL,
+	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
+	    "the program and its arguments (no shell: write sh -c yourself)",
+	    CMD(args), CMD(args_set) },
+	{ "report", OPT_STR, OPT_LIST | OPT_WORDS, "time", 0, 0, NULL,
 	    "metrics to report: time (sec/op), user (user-sec/op), "
 	    "sys (sys-sec/op), cpu (user + sys: cpu-sec/op), rss "
-	    "(max-rss-B)" },
+	    "(max-rss-B)", CMD(report) },
 	{ "cwd", OPT_STR, 0, NULL, 0, 0, NULL,
-	    "working directory of the program" },
-	{ "ok-status", OPT_INT, OPT_LIST, "0", 0, 255, NULL,
-	    "exit statuses that count as success" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "working directory of the program", CMD(cwd) },
+	{ "ok-status", OPT_INT, OPT_LIST | OPT_WORDS, "0", 0, 255, NULL,
+	    "exit statuses that count as success", CMD(ok_status) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 static const char *const report_words[] = {
@@ -36,31 +46,27 @@ static int
 command_validate(const struct experiment *e, struct workload *wl,
     char **cause)
 {
-	struct strvec	 sv = STRVEC_INIT;
-	size_t		 i, j, k;
-	int		 have_args = workload_get(wl, NULL, "args") != NULL;
+	const struct command_opts	*o = wl_opts(wl, NULL);
+	size_t				 i, j, k;
 
 	for (j = 0; j < e->narms; j++) {
-		if (arm_get(&e->arms[j], "args") == NULL && !have_args) {
+		if (!((const struct command_opts *)wl_opts(wl,
+		    &e->arms[j]))->args_set) {
 			return set_cause(cause, "args: missing: set it on "
 			    "[workload %s] or on every arm (arm '%s' has "
 			    "none)", wl->base, e->arms[j].name);
 		}
 	}
-	workload_get_words(wl, NULL, "report", &sv);
-	for (i = 0; i < sv.n; i++) {
+	for (i = 0; i < o->report.n; i++) {
 		for (k = 0; report_words[k] != NULL; k++) {
-			if (strcmp(sv.v[i], report_words[k]) == 0)
+			if (strcmp(o->report.v[i], report_words[k]) == 0)
 				break;
 		}
-		if (report_words[k] == NULL) {
-			set_cause(cause, "report: unknown metric '%s' (use "
-			    "time, user, sys, cpu, rss)", sv.v[i]);
-			strvec_clear(&sv);
-			return -1;
-		}
+		if (report_words[k] == NULL)
+			return set_cause(cause, "report: unknown metric '%s' "
+			    "(use time, user, sys, cpu, rss)",
+			    o->report.v[i]);
 	}
-	strvec_clear(&sv);
 	return 0;
 }
 
@@ -74,8 +80,9 @@ static void
 command_sample(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out)
 {
-	struct strvec		 argv = STRVEC_INIT, report = STRVEC_INIT;
-	struct strvec		 okst = STRVEC_INIT;
+	const struct command_opts *o = wl_opts(wl, arm);
+	const struct strvec	*report = &o->report, *okst = &o->ok_status;
+	char *const		*argv = o->args.v;
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
@@ -83,58 +90,51 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	int			 ok = 0;
 	size_t			 i;
 
-	workload_get_words(wl, arm, "args", &argv);
-	workload_get_words(wl, arm, "report", &report);
-	workload_get_words(wl, arm, "ok-status", &okst);
-	workload_spec_init(&spec, wl, arm, argv.v);
-	spec.cpus = workload_get_float(wl, arm, "cpu", 0);
-	spec.memory = workload_get_size(wl, arm, "memory", 0);
+	/* No CPU or memory limit: the type has no such keys. */
+	workload_spec_init(&spec, wl, arm, argv);
 	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
 		goto done;
 	if (st.timed_out) {
 		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
-		    "'%s' timed out after %.3gs", argv.v[0],
+		    "'%s' timed out after %.3gs", argv[0],
 		    (double)(st.end_ns - st.start_ns) / 1e9);
 		goto done;
 	}
 	if (WIFEXITED(st.status)) {
-		for (i = 0; i < okst.n; i++) {
-			if (atoi(okst.v[i]) == WEXITSTATUS(st.status))
+		for (i = 0; i < okst->n; i++) {
+			if (atoi(okst->v[i]) == WEXITSTATUS(st.status))
 				ok = 1;
 		}
 	}
 	if (!ok) {
 		how = exec_status_describe(&st);
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "'%s' %s%s%s",
-		    argv.v[0], how, st.err && *st.err ? ": " : "",
+		    argv[0], how, st.err && *st.err ? ": " : "",
 		    st.err ? st.err : "");
 		free(how);
 		goto done;
 	}
-	if (strvec_has(&report, "time"))
+	if (strvec_has(report, "time"))
 		sample_result_add(out, wl->name, "sec/op",
 		    (double)(st.end_ns - st.start_ns) / 1e9);
-	if (strvec_has(&report, "user"))
+	if (strvec_has(report, "user"))
 		sample_result_add(out, wl->name, "user-sec/op",
 		    tv_sec(&st.ru.ru_utime));
-	if (strvec_has(&report, "sys"))
+	if (strvec_has(report, "sys"))
 		sample_result_add(out, wl->name, "sys-sec/op",
 		    tv_sec(&st.ru.ru_stime));
 	/* The kernel splits the exact CPU time into user and system by
 	 * sampling at ticks: their sum is exact, each part is not. */
-	if (strvec_has(&report, "cpu"))
+	if (strvec_has(report, "cpu"))
 		sample_result_add(out, wl->name, "cpu-sec/op",
 		    tv_sec(&st.ru.ru_utime) + tv_sec(&st.ru.ru_stime));
-	if (strvec_has(&report, "rss"))
+	if (strvec_has(report, "rss"))
 		sample_result_add(out, wl->name, "max-rss-B",
 		    (double)st.ru.ru_maxrss * 1024.0);
 done:
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
-	strvec_clear(&argv);
-	strvec_clear(&report);
-	strvec_clear(&okst);
 }
 
 static const char *const command_units[] = {
@@ -146,6 +146,7 @@ const struct workload_ops wl_command_ops = {
 	.type = "command",
 	.help = "time one execution of a program per sample",
 	.opts = command_opts,
+	.opts_size = sizeof(struct command_opts),
 	.default_exec = "local",
 	.validate = command_validate,
 	.sample = command_sample,

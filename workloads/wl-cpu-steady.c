@@ -43,47 +43,84 @@
 /* How long a sandbox may take to appear in its cgroup. */
 #define STEADY_CGROUP_WAIT_NS	(30 * NSEC_PER_SEC)
 
+/* The keys of a cpu-steady workload (steady_opts binds them). */
+struct steady_opts {
+	struct strvec	 program;
+	char		*sandboxes;
+	int		 quota;		/* enum quota_mode */
+	char		*quota_name;
+	double		 cpu;		/* 0: no limit */
+	int		 cpu_set;	/* 2: by the arm */
+	int64_t		 period;
+	int64_t		 warmup;
+	int64_t		 window;
+	int64_t		 report_every;
+	int		 perf;		/* enum steady_perf */
+	int		 app_cpu;	/* enum steady_app_cpu */
+	double		 overhead_floor;
+	char		*program_dir;
+};
+/* In the order of the choices of `perf` and `app-cpu`. */
+enum steady_perf { STEADY_PERF_AUTO, STEADY_PERF_YES, STEADY_PERF_NO };
+enum steady_app_cpu { STEADY_APP_AUTO, STEADY_APP_SELF, STEADY_APP_STUB };
+/* `quota` is bound as its index among "none leaf parent". */
+_Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
+    "quota choices in enum quota_mode order");
+#define STEADY(member)	OPT_OFF(struct steady_opts, member)
+
 static const struct opt_spec steady_opts[] = {
-	{ "program", OPT_STR, OPT_LIST, "burner", 0, 0, NULL,
+	{ "program", OPT_STR, OPT_LIST | OPT_WORDS, "burner", 0, 0, NULL,
 	    "burner, tick or getppid with optional flags, or a preset: "
 	    "Burner, Tick1ms (tick -w 20 -p 1000), Tick10ms (-w 20 "
-	    "-p 10000), Sparse50ms (-w 100 -p 50000), Getppid" },
+	    "-p 10000), Sparse50ms (-w 100 -p 50000), Getppid",
+	    STEADY(program) },
 	{ "sandboxes", OPT_STR, 0, "1", 0, 0, NULL,
 	    "number of sandboxes: N, or Kx for K per host vCPU (rounded, "
-	    "at least 1)" },
+	    "at least 1)",
+	    STEADY(sandboxes) },
 	{ "quota", OPT_CHOICE, 0, "leaf", 0, 0, "none leaf parent",
 	    "where the CPU limit is: none, leaf (the sandbox's own cgroup, "
 	    "docker --cpus), parent (a cgroup made for each sandbox, the "
-	    "sandbox below it with --cgroup-parent)" },
+	    "sandbox below it with --cgroup-parent)",
+	    STEADY(quota), 0, STEADY(quota_name) },
 	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
-	    "CPU limit of each sandbox, in CPUs" },
+	    "CPU limit of each sandbox, in CPUs",
+	    STEADY(cpu), STEADY(cpu_set) },
 	{ "period", OPT_DURATION, 0, "100ms", 0.001, 1, NULL,
-	    "CFS period of the limit" },
+	    "CFS period of the limit",
+	    STEADY(period) },
 	{ "warmup", OPT_DURATION, 0, "5s", 0, 86400, NULL,
-	    "time between the last sandbox's start and the window" },
+	    "time between the last sandbox's start and the window",
+	    STEADY(warmup) },
 	{ "window", OPT_DURATION, 0, "15s", 0.01, 86400, NULL,
-	    "measurement window (rounded up to whole report-every)" },
+	    "measurement window (rounded up to whole report-every)",
+	    STEADY(window) },
 	{ "report-every", OPT_DURATION, 0, "1s", 0.01, 60, NULL,
 	    "interval of the programs' counter reports; the window starts "
-	    "and ends on one" },
+	    "and ends on one",
+	    STEADY(report_every) },
 	{ "perf", OPT_CHOICE, 0, "auto", 0, 0, "auto yes no",
 	    "also count context switches with perf stat -a "
-	    "(perf-ctxsw/s; auto: when perf works)" },
+	    "(perf-ctxsw/s; auto: when perf works)",
+	    STEADY(perf) },
 	{ "app-cpu", OPT_CHOICE, 0, "auto", 0, 0, "auto self stub-user",
 	    "the programs' CPU: self (their own CLOCK_PROCESS_CPUTIME_ID), "
 	    "stub-user (host user time of the sandbox's stub processes, "
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
-	    "for runsc, else self" },
+	    "for runsc, else self",
+	    STEADY(app_cpu) },
 	{ "overhead-floor", OPT_FLOAT, 0, "0.02", 0, 1, NULL,
 	    "overhead/app-cpu is not reported when the application's CPU "
 	    "is below this fraction of the sandbox's CPU (0.02: a ratio "
 	    "above 49): the ratio then measures the noise of a near-zero "
-	    "denominator (Getppid under ptrace: ~1%)" },
+	    "denominator (Getppid under ptrace: ~1%)",
+	    STEADY(overhead_floor) },
 	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "where the programs are inside the image (default: the host's "
-	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")",
+	    STEADY(program_dir) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 struct steady_preset {
@@ -183,38 +220,32 @@ static int
 steady_validate(const struct experiment *e, struct workload *wl,
     char **cause)
 {
-	struct strvec	 prog = STRVEC_INIT;
-	const char	*q;
-	enum quota_mode	 mode;
-	long		 n;
-	size_t		 j;
-	int		 r = 0;
+	const struct steady_opts	*o = wl_opts(wl, NULL), *ao;
+	const struct strvec		*prog = &o->program;
+	long				 n;
+	size_t				 j;
 
-	workload_get_words(wl, NULL, "program", &prog);
-	if (prog.n == 0 || steady_find_preset(prog.v[0]) == NULL)
-		r = set_cause(cause, "program: unknown '%s' (use burner, tick, "
-		    "getppid, Tick1ms, Tick10ms, Sparse50ms)",
-		    prog.n ? prog.v[0] : "");
-	else if (prog.n > 1 && steady_find_preset(prog.v[0])->args[0] !=
-	    NULL)
-		r = set_cause(cause, "program: preset '%s' takes no flags",
-		    prog.v[0]);
-	strvec_clear(&prog);
-	if (r == -1)
+	if (prog->n == 0 || steady_find_preset(prog->v[0]) == NULL)
+		return set_cause(cause, "program: unknown '%s' (use burner, "
+		    "tick, getppid, Tick1ms, Tick10ms, Sparse50ms)",
+		    prog->n ? prog->v[0] : "");
+	if (prog->n > 1 && steady_find_preset(prog->v[0])->args[0] != NULL)
+		return set_cause(cause, "program: preset '%s' takes no flags",
+		    prog->v[0]);
+	if (steady_parse_sandboxes(o->sandboxes, steady_vcpus(), &n,
+	    cause) == -1)
 		return -1;
-	if (steady_parse_sandboxes(workload_get(wl, NULL, "sandboxes"),
-	    steady_vcpus(), &n, cause) == -1)
+	if (quota_check_executor((enum quota_mode)o->quota, wl->exec,
+	    cause) == -1)
 		return -1;
-	q = workload_get(wl, NULL, "quota");
-	if (q != NULL && quota_mode_parse(q, &mode, NULL) == 0 &&
-	    quota_check_executor(mode, wl->exec, cause) == -1)
-		return -1;
-	if (q != NULL && strcmp(q, "none") != 0) {
+	if (o->quota != QUOTA_NONE) {
 		for (j = 0; j < e->narms; j++) {
-			if (workload_get(wl, &e->arms[j], "cpu") == NULL)
+			ao = wl_opts(wl, &e->arms[j]);
+			if (!ao->cpu_set)
 				return set_cause(cause, "cpu: quota '%s' needs "
 				    "a cpu limit (on [workload %s] or on arm "
-				    "'%s')", q, wl->base, e->arms[j].name);
+				    "'%s')", o->quota_name, wl->base,
+				    e->arms[j].name);
 		}
 	}
 	return 0;
@@ -241,17 +272,15 @@ steady_perf_works(void)
 static int
 steady_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 {
+	const struct steady_opts *o = wl_opts(wl, NULL);
 	struct steady_priv	*sp;
-	struct strvec		 prog = STRVEC_INIT;
-	const char		*perf = workload_get(wl, NULL, "perf");
 
 	(void)ctx;
 	if (wl->priv != NULL)
 		return 0;
 	sp = xcalloc(1, sizeof *sp);
-	workload_get_words(wl, NULL, "program", &prog);
-	sp->preset = steady_find_preset(prog.n ? prog.v[0] : "burner");
-	strvec_clear(&prog);
+	/* validate() saw a known preset: no default here. */
+	sp->preset = steady_find_preset(o->program.n ? o->program.v[0] : "");
 	if (sp->preset == NULL) {
 		free(sp);
 		return set_cause(cause, "program: unknown");
@@ -261,9 +290,9 @@ steady_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 		free(sp);
 		return -1;
 	}
-	if (strcmp(perf, "no") != 0) {
+	if (o->perf != STEADY_PERF_NO) {
 		sp->perf = steady_perf_works();
-		if (!sp->perf && strcmp(perf, "yes") == 0) {
+		if (!sp->perf && o->perf == STEADY_PERF_YES) {
 			free(sp->host_path);
 			free(sp);
 			return set_cause(cause, "perf: 'perf stat -a -e "
@@ -295,20 +324,21 @@ static char *
 steady_name(const struct workload *wl, const struct arm *arm,
     const struct steady_preset *ps, long vcpus, long n, double cpus)
 {
-	struct strbuf	 sb = STRBUF_INIT;
-	const char	*q;
-	size_t		 i;
+	const struct steady_opts *o = wl_opts(wl, arm);
+	struct strbuf		 sb = STRBUF_INIT;
+	const char		*q;
+	size_t			 i;
 
 	strbuf_addf(&sb, "%s/vcpus=%ld/sandboxes=%ld", ps->display, vcpus, n);
 	/* A limit set on the arm is what the arms compare: not in the name. */
-	if (arm_get(arm, "cpu") == NULL) {
+	if (o->cpu_set != 2) {
 		if (cpus > 0)
 			strbuf_addf(&sb, "/cpu=%g", cpus);
 		else
 			strbuf_adds(&sb, "/cpu=none");
 	}
 	/* The reports' names leave the leaf quota implicit. */
-	q = workload_get(wl, arm, "quota");
+	q = o->quota_name;
 	for (i = 0; i < wl->naxes; i++) {
 		if (strcmp(wl->axes[i].key, "quota") == 0)
 			q = NULL;
@@ -539,27 +569,24 @@ steady_setup(struct steady_run *r, char **cause)
 {
 	struct workload		*wl = r->wl;
 	const struct arm	*arm = r->arm;
-	const char		*s;
+	const struct steady_opts *o = wl_opts(wl, arm);
 	long			 vcpus = steady_vcpus();
 	char			 tag[32];
 
-	if (steady_parse_sandboxes(workload_get(wl, arm, "sandboxes"), vcpus,
-	    &r->n, cause) == -1 ||
-	    quota_mode_parse(workload_get(wl, arm, "quota"), &r->mode,
-	    cause) == -1)
+	if (steady_parse_sandboxes(o->sandboxes, vcpus, &r->n, cause) == -1 ||
+	    quota_mode_parse(o->quota_name, &r->mode, cause) == -1)
 		return -1;
-	r->cpus = workload_get_float(wl, arm, "cpu", 0);
-	r->warmup = workload_get_duration(wl, arm, "warmup", WL_TABLE_DEFAULT);
-	r->window = workload_get_duration(wl, arm, "window", WL_TABLE_DEFAULT);
-	r->every = workload_get_duration(wl, arm, "report-every",
-	    WL_TABLE_DEFAULT);
-	r->period = workload_get_duration(wl, arm, "period", WL_TABLE_DEFAULT);
+	r->cpus = o->cpu;
+	r->warmup = o->warmup;
+	r->window = o->window;
+	r->every = o->report_every;
+	r->period = o->period;
 	if (r->every < 10000000)
 		r->every = 10000000;
 	r->window = (r->window + r->every - 1) / r->every * r->every;
 	r->name = steady_name(wl, arm, r->sp->preset, vcpus, r->n, r->cpus);
-	s = workload_get(wl, arm, "app-cpu");
-	r->stub = strcmp(s, "stub-user") == 0 || (strcmp(s, "auto") == 0 &&
+	r->stub = o->app_cpu == STEADY_APP_STUB || (o->app_cpu ==
+	    STEADY_APP_AUTO &&
 	    (r->ex->caps & EXEC_CONTAINER) && arm->runtime != NULL &&
 	    strstr(arm->runtime, "runsc") != NULL);
 
@@ -578,12 +605,11 @@ static void
 steady_argv(struct steady_run *r)
 {
 	const struct steady_preset	*preset = r->sp->preset;
-	struct strvec			 prog = STRVEC_INIT;
-	const char			*pdir;
+	const struct steady_opts	*o = wl_opts(r->wl, r->arm);
+	const struct strvec		*prog = &o->program;
+	const char			*pdir = o->program_dir;
 	size_t				 i;
 
-	workload_get_words(r->wl, r->arm, "program", &prog);
-	pdir = workload_get(r->wl, r->arm, "program-dir");
 	memset(&r->mnt, 0, sizeof r->mnt);
 	if (!(r->ex->caps & EXEC_CONTAINER))
 		strvec_push(&r->argv, r->sp->host_path);
@@ -600,8 +626,8 @@ steady_argv(struct steady_run *r)
 	}
 	for (i = 0; preset->args[i] != NULL; i++)
 		strvec_push(&r->argv, preset->args[i]);
-	for (i = 1; i < prog.n; i++)
-		strvec_push(&r->argv, prog.v[i]);
+	for (i = 1; i < prog->n; i++)
+		strvec_push(&r->argv, prog->v[i]);
 	/* A safety net: every program ends by itself a minute after the
 	 * window would end if all went slowly. */
 	strvec_push(&r->argv, "-d");
@@ -609,7 +635,6 @@ steady_argv(struct steady_run *r)
 	    60.0 + 2.0 * (double)r->n);
 	strvec_push(&r->argv, "-i");
 	strvec_pushf(&r->argv, "%.3f", (double)r->every / 1e6);
-	strvec_clear(&prog);
 }
 
 /* Setup: start the sandboxes and find the cgroups to read. */
@@ -814,8 +839,8 @@ steady_report(struct steady_run *r, struct sample_result *out, char **cause)
 	}
 	if (cpuwork_compute(&w, &m, cause) == -1)
 		return -1;
-	ofloor = workload_get_float(r->wl, r->arm, "overhead-floor",
-	    WL_TABLE_DEFAULT);
+	ofloor = ((const struct steady_opts *)wl_opts(r->wl,
+	    r->arm))->overhead_floor;
 	if (m.app_cpus >= ofloor * m.sandbox_cpus)
 		sample_result_add(out, name, "overhead/app-cpu", m.overhead);
 	else
@@ -926,6 +951,7 @@ const struct workload_ops wl_cpu_steady_ops = {
 	    "(leaf or parent): overhead per unit of app CPU, host context "
 	    "switches, work done, throttling",
 	.opts = steady_opts,
+	.opts_size = sizeof(struct steady_opts),
 	.default_exec = "local",
 	.validate = steady_validate,
 	.prepare = steady_prepare,

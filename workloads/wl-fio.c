@@ -42,54 +42,105 @@
 #define FIO_DATA_DIR		"/data"
 #define FIO_ROOTFS_DIR		"/var/tmp/abbench-fio"
 
+/* The keys of a fio workload (fio_opts binds them). */
+struct fio_opts {
+	int		 rw;
+	char		*rw_name;
+	uint64_t	 bs;
+	char		*ioengine;
+	int		 iodepth;
+	int		 direct;
+	int		 numjobs;
+	uint64_t	 size;
+	int64_t		 duration;	/* 0: size-bound */
+	int		 containers;
+	int		 fs;		/* enum fio_fs */
+	char		*fs_name;
+	int		 group_reporting;
+	struct strvec	 runtimes;
+	struct strvec	 weights;
+	int		 prep;		/* enum fio_prep */
+	double		 overlap_min;
+	char		*benchmark;
+	struct strvec	 fio_args;
+	int		 nrfiles;
+	uint64_t	 filesize;
+	int		 iops;
+};
+/* In the order of the choices of `fs` and `prep`. */
+enum fio_fs { FIO_FS_BIND, FIO_FS_ROOTFS, FIO_FS_TMPFS };
+enum fio_prep { FIO_PREP_AUTO, FIO_PREP_WRITE, FIO_PREP_NONE };
+#define FIO(member)	OPT_OFF(struct fio_opts, member)
+
 static const struct opt_spec fio_opts[] = {
 	{ "rw", OPT_CHOICE, 0, "randread", 0, 0,
 	    "read write randread randwrite readwrite rw randrw",
-	    "fio rw= (the I/O pattern)" },
-	{ "bs", OPT_SIZE, 0, "4k", 512, 1 << 30, NULL, "fio bs=" },
-	{ "ioengine", OPT_STR, 0, "libaio", 0, 0, NULL, "fio ioengine=" },
-	{ "iodepth", OPT_INT, 0, "1", 1, 65536, NULL, "fio iodepth=" },
-	{ "direct", OPT_BOOL, 0, "0", 0, 0, NULL, "fio direct= (O_DIRECT)" },
+	    "fio rw= (the I/O pattern)",
+	    FIO(rw), 0, FIO(rw_name) },
+	{ "bs", OPT_SIZE, 0, "4k", 512, 1 << 30, NULL, "fio bs=",
+	    FIO(bs) },
+	{ "ioengine", OPT_STR, 0, "libaio", 0, 0, NULL, "fio ioengine=",
+	    FIO(ioengine) },
+	{ "iodepth", OPT_INT, 0, "1", 1, 65536, NULL, "fio iodepth=",
+	    FIO(iodepth) },
+	{ "direct", OPT_BOOL, 0, "0", 0, 0, NULL, "fio direct= (O_DIRECT)",
+	    FIO(direct) },
 	{ "numjobs", OPT_INT, 0, "1", 1, 1024, NULL,
-	    "fio numjobs= per container (each job on its own file)" },
+	    "fio numjobs= per container (each job on its own file)",
+	    FIO(numjobs) },
 	{ "size", OPT_SIZE, 0, "256m", 4096, 1e15, NULL,
-	    "file size per job (fio size=)" },
+	    "file size per job (fio size=)",
+	    FIO(size) },
 	{ "duration", OPT_DURATION, 0, NULL, 0.1, 1e6, NULL,
 	    "time-based run of this length (fio runtime=); default: "
-	    "size-bound" },
+	    "size-bound",
+	    FIO(duration) },
 	{ "containers", OPT_INT, 0, "1", 1, 1024, NULL,
 	    "concurrent readers (containers, or local processes each in "
-	    "its own cgroup)" },
+	    "its own cgroup)",
+	    FIO(containers) },
 	{ "fs", OPT_CHOICE, 0, "bind", 0, 0, "bind rootfs tmpfs",
 	    "where the files live inside the container: bind (a host "
-	    "directory, `dir`), rootfs (the container's root), tmpfs" },
+	    "directory, `dir`), rootfs (the container's root), tmpfs",
+	    FIO(fs), 0, FIO(fs_name) },
 	{ "group_reporting", OPT_BOOL, 0, "0", 0, 0, NULL,
-	    "fio group_reporting (one result for the numjobs)" },
-	{ "runtimes", OPT_STR, OPT_LIST | OPT_NOMATRIX, NULL, 0, 0, NULL,
+	    "fio group_reporting (one result for the numjobs)",
+	    FIO(group_reporting) },
+	{ "runtimes", OPT_STR, OPT_LIST | OPT_WORDS | OPT_NOMATRIX, NULL, 0, 0,
+	    NULL,
 	    "runtime of each container in turn (e.g. runc runsc); default "
-	    "the arm's" },
-	{ "weights", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
+	    "the arm's",
+	    FIO(runtimes) },
+	{ "weights", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
 	    "blkio.bfq.weight of each container in turn (e.g. 100 1000); "
-	    "written by abbench (docker's --blkio-weight misses bfq)" },
+	    "written by abbench (docker's --blkio-weight misses bfq)",
+	    FIO(weights) },
 	{ "prep", OPT_CHOICE, 0, "auto", 0, 0, "auto write none",
-	    "write the files before the sample (auto: for reads)" },
+	    "write the files before the sample (auto: for reads)",
+	    FIO(prep) },
 	{ "overlap-min", OPT_FLOAT, 0, "0.8", 0, 1, NULL,
-	    "fail a sample whose N runs overlapped less than this" },
+	    "fail a sample whose N runs overlapped less than this",
+	    FIO(overlap_min) },
 	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
 	    "benchmark name used instead of the workload's (may hold '/', "
-	    "e.g. FioRead/libaio/jobs.1); matrix keys are appended" },
-	{ "fio-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	    "extra fio arguments" },
+	    "e.g. FioRead/libaio/jobs.1); matrix keys are appended",
+	    FIO(benchmark) },
+	{ "fio-args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
+	    "extra fio arguments",
+	    FIO(fio_args) },
 	{ "nrfiles", OPT_INT, OPT_NOMATRIX, "1", 1, 1000000, NULL,
 	    "files per job (fio nrfiles=), each of `filesize`: the "
-	    "filecreate and filestat engines create or stat one per I/O" },
+	    "filecreate and filestat engines create or stat one per I/O",
+	    FIO(nrfiles) },
 	{ "filesize", OPT_SIZE, OPT_NOMATRIX, "4k", 1, 1e15, NULL,
 	    "size of each file when nrfiles > 1 (size is then nrfiles x "
-	    "filesize)" },
+	    "filesize)",
+	    FIO(filesize) },
 	{ "iops", OPT_BOOL, 0, "no", 0, 0, NULL,
 	    "one container: also store the total iops (unit iops), as the "
-	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows",
+	    FIO(iops) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 struct fio_priv {
@@ -107,31 +158,25 @@ is_read(const char *rw)
 static int
 fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
-	const char	*fs = workload_get(wl, NULL, "fs");
-	struct strvec	 w = STRVEC_INIT;
-	size_t		 i;
+	const struct fio_opts	*o = wl_opts(wl, NULL);
+	size_t			 i;
 
 	(void)e;
-	if (strcmp(fs, "bind") == 0 && workload_get(wl, NULL, "dir") == NULL)
+	if (o->fs == FIO_FS_BIND && wl->common.dir == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER) &&
-	    strcmp(fs, "bind") != 0)
+	    o->fs != FIO_FS_BIND)
 		return set_cause(cause, "fs: '%s' needs a container "
 		    "(executor docker or oci); the local executor uses `dir`",
-		    fs);
-	workload_get_words(wl, NULL, "weights", &w);
-	for (i = 0; i < w.n; i++) {
+		    o->fs_name);
+	for (i = 0; i < o->weights.n; i++) {
 		long long	v;
 
-		if (parse_int(w.v[i], 1, 1000, &v, NULL) == -1) {
-			set_cause(cause, "weights: '%s' is not a bfq weight "
-			    "(1..1000)", w.v[i]);
-			strvec_clear(&w);
-			return -1;
-		}
+		if (parse_int(o->weights.v[i], 1, 1000, &v, NULL) == -1)
+			return set_cause(cause, "weights: '%s' is not a bfq "
+			    "weight (1..1000)", o->weights.v[i]);
 	}
-	strvec_clear(&w);
 	return 0;
 }
 
@@ -139,34 +184,32 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 static char *
 job_name(struct workload *wl, int i)
 {
-	return xasprintf("abbench-%llu-c%d",
-	    (unsigned long long)workload_get_size(wl, NULL, "size", 0), i);
+	const struct fio_opts	*o = wl_opts(wl, NULL);
+
+	return xasprintf("abbench-%llu-c%d", (unsigned long long)o->size, i);
 }
 
 /* fio arguments common to the write pass and the measured run. */
 static void
 push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 {
-	char	*name = job_name(wl, i);
+	const struct fio_opts	*o = wl_opts(wl, NULL);
+	char			*name = job_name(wl, i);
 
 	strvec_push(av, "fio");
 	strvec_push(av, "--output-format=json");
 	strvec_pushf(av, "--name=%s", name);
 	strvec_pushf(av, "--directory=%s", dir);
-	if (workload_get_int(wl, NULL, "nrfiles", WL_TABLE_DEFAULT) > 1) {
-		long long	nf = workload_get_int(wl, NULL, "nrfiles", WL_TABLE_DEFAULT);
-		uint64_t	fs = workload_get_size(wl, NULL, "filesize",
-				    WL_TABLE_DEFAULT);
-
-		strvec_pushf(av, "--nrfiles=%lld", nf);
-		strvec_pushf(av, "--filesize=%llu", (unsigned long long)fs);
+	if (o->nrfiles > 1) {
+		strvec_pushf(av, "--nrfiles=%d", o->nrfiles);
+		strvec_pushf(av, "--filesize=%llu",
+		    (unsigned long long)o->filesize);
 		strvec_pushf(av, "--size=%llu",
-		    (unsigned long long)fs * (unsigned long long)nf);
+		    (unsigned long long)o->filesize *
+		    (unsigned long long)o->nrfiles);
 	} else
-		strvec_pushf(av, "--size=%llu", (unsigned long long)
-		    workload_get_size(wl, NULL, "size", 0));
-	strvec_pushf(av, "--numjobs=%lld",
-	    workload_get_int(wl, NULL, "numjobs", WL_TABLE_DEFAULT));
+		strvec_pushf(av, "--size=%llu", (unsigned long long)o->size);
+	strvec_pushf(av, "--numjobs=%d", o->numjobs);
 	strvec_push(av, "--fallocate=none");
 	free(name);
 }
@@ -175,12 +218,13 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 static void
 push_prep(struct strvec *av, struct workload *wl, int i, const char *dir)
 {
-	uint64_t	fs = workload_get_size(wl, NULL, "filesize", WL_TABLE_DEFAULT);
+	const struct fio_opts	*o = wl_opts(wl, NULL);
 
 	push_job(av, wl, i, dir);
 	strvec_push(av, "--rw=write");
-	if (workload_get_int(wl, NULL, "nrfiles", WL_TABLE_DEFAULT) > 1 && fs < (1 << 20))
-		strvec_pushf(av, "--bs=%llu", (unsigned long long)fs);
+	if (o->nrfiles > 1 && o->filesize < (1 << 20))
+		strvec_pushf(av, "--bs=%llu",
+		    (unsigned long long)o->filesize);
 	else
 		strvec_push(av, "--bs=1m");
 	strvec_push(av, "--ioengine=psync");
@@ -191,55 +235,45 @@ static void
 push_measured(struct strvec *av, struct workload *wl, const struct arm *arm,
     int i, const char *dir)
 {
-	int64_t	dur = workload_get_duration(wl, arm, "duration", 0);
+	const struct fio_opts	*o = wl_opts(wl, arm);
 
 	push_job(av, wl, i, dir);
-	strvec_pushf(av, "--rw=%s", workload_get(wl, arm, "rw"));
-	strvec_pushf(av, "--bs=%llu",
-	    (unsigned long long)workload_get_size(wl, arm, "bs", WL_TABLE_DEFAULT));
-	strvec_pushf(av, "--ioengine=%s", workload_get(wl, arm, "ioengine"));
-	strvec_pushf(av, "--iodepth=%lld",
-	    workload_get_int(wl, arm, "iodepth", WL_TABLE_DEFAULT));
-	strvec_pushf(av, "--direct=%d",
-	    workload_get_bool(wl, arm, "direct", 0));
-	if (dur > 0) {
-		strvec_pushf(av, "--runtime=%.3fs", (double)dur / 1e9);
+	strvec_pushf(av, "--rw=%s", o->rw_name);
+	strvec_pushf(av, "--bs=%llu", (unsigned long long)o->bs);
+	strvec_pushf(av, "--ioengine=%s", o->ioengine);
+	strvec_pushf(av, "--iodepth=%d", o->iodepth);
+	strvec_pushf(av, "--direct=%d", o->direct);
+	if (o->duration > 0) {
+		strvec_pushf(av, "--runtime=%.3fs", (double)o->duration / 1e9);
 		strvec_push(av, "--time_based");
 	}
-	if (workload_get_bool(wl, arm, "group_reporting", 0))
+	if (o->group_reporting)
 		strvec_push(av, "--group_reporting");
-	{
-		struct strvec	extra = STRVEC_INIT;
-
-		workload_get_words(wl, arm, "fio-args", &extra);
-		strvec_pushv(av, extra.v);
-		strvec_clear(&extra);
-	}
+	strvec_pushv(av, o->fio_args.v);
 }
 
 static int
 need_prep(struct workload *wl)
 {
-	const char	*p = workload_get(wl, NULL, "prep");
+	const struct fio_opts	*o = wl_opts(wl, NULL);
 
-	if (strcmp(p, "none") == 0)
+	if (o->prep == FIO_PREP_NONE)
 		return 0;
-	return strcmp(p, "write") == 0 || is_read(workload_get(wl, NULL,
-	    "rw"));
+	return o->prep == FIO_PREP_WRITE || is_read(o->rw_name);
 }
 
 static int
 fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 {
-	struct fio_priv	*priv = xcalloc(1, sizeof *priv);
-	const char	*dir = workload_get(wl, NULL, "dir");
-	int		 n = (int)workload_get_int(wl, NULL, "containers", WL_TABLE_DEFAULT);
-	int		 jobs = (int)workload_get_int(wl, NULL, "numjobs", WL_TABLE_DEFAULT);
-	uint64_t	 size = workload_get_size(wl, NULL, "size", 0);
-	int		 i, j;
+	const struct fio_opts	*o = wl_opts(wl, NULL);
+	struct fio_priv		*priv = xcalloc(1, sizeof *priv);
+	const char		*dir = wl->common.dir;
+	int			 n = o->containers, jobs = o->numjobs;
+	uint64_t		 size = o->size;
+	int			 i, j;
 
 	wl->priv = priv;
-	if (strcmp(workload_get(wl, NULL, "fs"), "bind") != 0 || dir == NULL)
+	if (o->fs != FIO_FS_BIND || dir == NULL)
 		return 0;
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
 		return set_cause(cause, "cannot create '%s': %s", dir,
@@ -252,10 +286,8 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 		name = job_name(wl, i);
 		for (j = 0; j < jobs; j++) {
 			struct stat	sb;
-			long long	k, nf = workload_get_int(wl, NULL,
-					    "nrfiles", WL_TABLE_DEFAULT);
-			uint64_t	want = nf > 1 ? workload_get_size(wl,
-					    NULL, "filesize", WL_TABLE_DEFAULT) : size;
+			long long	k, nf = o->nrfiles;
+			uint64_t	want = nf > 1 ? o->filesize : size;
 
 			for (k = 0; k < nf; k++) {
 				char	*f = xasprintf("%s/%s.%d.%lld", dir,
@@ -325,7 +357,8 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 static char *
 bench_name(const struct workload *wl)
 {
-	const char	*b = workload_get(wl, NULL, "benchmark"), *p;
+	const struct fio_opts	*o = wl_opts(wl, NULL);
+	const char		*b = o->benchmark, *p;
 	struct strbuf	 sb = STRBUF_INIT;
 
 	if (b == NULL)
@@ -431,8 +464,8 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 		 * gVisor's fs rows: bandwidth and io_ops are per job (the
 		 * mean over numjobs), the *_all_jobs metrics their sum.
 		 */
-		double	nj = (double)workload_get_int(wl, NULL, "numjobs",
-			    WL_TABLE_DEFAULT);
+		const struct fio_opts	*o = wl_opts(wl, NULL);
+		double			 nj = (double)o->numjobs;
 
 		sample_result_add(out, bn, "bandwidth.bytes_per_second",
 		    m[0].res.bw_bytes / nj);
@@ -444,7 +477,7 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 		    m[0].res.iops);
 		sample_result_add(out, bn, "sec/op",
 		    (double)m[0].res.runtime_ms / 1e3);
-		if (workload_get_bool(wl, NULL, "iops", 0))
+		if (o->iops)
 			sample_result_add(out, bn, "iops", m[0].res.iops);
 		free(iops);
 		free(bn);
@@ -524,10 +557,9 @@ struct fio_run {
 	const struct arm	*arm;
 	int			 n;		/* containers */
 	int			 local;		/* host processes */
-	const char		*fs;
+	const struct fio_opts	*o;		/* the arm's keys */
 	const char		*dir;
 	const char		*datadir;	/* where fio finds its files */
-	struct strvec		 runtimes, weights;
 	struct fio_member	*m;
 	struct exec_mount	 mounts[2];	/* the start line, the data */
 	char			*syncdir;	/* in the run's scratch */
@@ -556,15 +588,14 @@ fio_setup(struct fio_run *r, struct sample_result *out)
 	r->mounts[0].target = FIO_SYNC_DIR;
 	if (r->local)
 		r->datadir = r->dir;
-	else if (strcmp(r->fs, "bind") == 0) {
+	else if (r->o->fs == FIO_FS_BIND) {
 		r->mounts[1].type = "bind";
 		r->mounts[1].source = r->dir;
 		r->mounts[1].target = FIO_DATA_DIR;
 		r->datadir = FIO_DATA_DIR;
-	} else if (strcmp(r->fs, "tmpfs") == 0) {
-		tmpfs_mb = (int64_t)(workload_get_size(r->wl, r->arm, "size",
-		    0) * (uint64_t)workload_get_int(r->wl, r->arm, "numjobs",
-		    WL_TABLE_DEFAULT) / 1048576) * 5 / 4 + 16;
+	} else if (r->o->fs == FIO_FS_TMPFS) {
+		tmpfs_mb = (int64_t)(r->o->size * (uint64_t)r->o->numjobs /
+		    1048576) * 5 / 4 + 16;
 		r->tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
 		r->mounts[1].type = "tmpfs";
 		r->mounts[1].target = FIO_DATA_DIR;
@@ -583,8 +614,9 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 	struct fio_member	*m = &r->m[i];
 	struct exec_spec	 spec;
 	struct strvec		 av = STRVEC_INIT;
-	const char		*rt = pick(&r->runtimes, i, r->arm->runtime);
-	const char		*w = pick(&r->weights, i, NULL);
+	const char		*rt = pick(&r->o->runtimes, i,
+				    r->arm->runtime);
+	const char		*w = pick(&r->o->weights, i, NULL);
 	char			*ready_in, *cause = NULL;
 	int			 rc;
 
@@ -604,10 +636,9 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 	free(ready_in);
 	workload_spec_init(&spec, wl, r->arm, av.v);
 	spec.runtime = rt;
-	spec.cpus = workload_get_float(wl, r->arm, "cpu", 0);
-	spec.memory = workload_get_size(wl, r->arm, "memory", 0);
+	/* No CPU or memory limit: the type has no such keys. */
 	spec.mounts = r->mounts;
-	spec.nmounts = r->local ? 0 : (strcmp(r->fs, "rootfs") == 0 ? 1 : 2);
+	spec.nmounts = r->local ? 0 : (r->o->fs == FIO_FS_ROOTFS ? 1 : 2);
 	spec.capture = 1;
 	spec.detach = 1;
 	rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
@@ -742,8 +773,7 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 	}
 	if (n > 1) {
 		double	ov = overlap_ratio(m, n);
-		double	min = workload_get_float(r->wl, r->arm, "overlap-min",
-			    WL_TABLE_DEFAULT);
+		double	min = r->o->overlap_min;
 		char	*bn = bench_name(r->wl);
 		char	*name = xasprintf("%s/c%d/overlap", bn, n);
 
@@ -808,8 +838,6 @@ fio_release(struct fio_run *r)
 	free(r->go);
 	free(r->syncdir);
 	free(r->tmpfs_opt);
-	strvec_clear(&r->runtimes);
-	strvec_clear(&r->weights);
 }
 
 static void
@@ -823,14 +851,12 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	r.ctx = ctx;
 	r.wl = wl;
 	r.arm = arm;
-	r.n = (int)workload_get_int(wl, arm, "containers", WL_TABLE_DEFAULT);
-	r.fs = workload_get(wl, arm, "fs");
-	r.dir = workload_get(wl, arm, "dir");
+	r.o = wl_opts(wl, arm);
+	r.n = r.o->containers;
+	r.dir = wl->common.dir;
 	r.local = !(wl->exec->caps & EXEC_CONTAINER);
 	r.m = xcalloc((size_t)r.n, sizeof *r.m);
 	r.sync_journal = -1;
-	workload_get_words(wl, arm, "runtimes", &r.runtimes);
-	workload_get_words(wl, arm, "weights", &r.weights);
 	if (fio_setup(&r, out) == -1)
 		goto done;
 	/* Start all N; each waits at the start line. */
@@ -842,7 +868,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
 		goto done;
 	}
-	if (!r.local && strcmp(r.fs, "bind") != 0 && need_prep(wl) &&
+	if (!r.local && r.o->fs != FIO_FS_BIND && need_prep(wl) &&
 	    fio_prep(&r, out) == -1)
 		goto done;
 	if (fio_measure(&r, out) == 0)
@@ -866,6 +892,7 @@ const struct workload_ops wl_fio_ops = {
 	.type = "fio",
 	.help = "fio in 1..N concurrent containers released together",
 	.opts = fio_opts,
+	.opts_size = sizeof(struct fio_opts),
 	.default_exec = "docker",
 	.validate = fio_validate,
 	.prepare = fio_prepare,

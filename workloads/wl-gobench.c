@@ -22,13 +22,20 @@
 #include "stats/benchfmt.h"
 #include "workloads/workload.h"
 
+struct gobench_opts {
+	struct strvec	 args;
+	int		 err_lines;
+};
+#define GOB(member)	OPT_OFF(struct gobench_opts, member)
+
 static const struct opt_spec gobench_opts[] = {
-	{ "args", OPT_STR, OPT_LIST | OPT_ARM | OPT_REQUIRED, NULL, 0, 0,
-	    NULL, "the program and its arguments; {runtime}, {arm}, {round} "
-	    "and {run} are replaced per sample" },
+	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM | OPT_REQUIRED,
+	    NULL, 0, 0, NULL, "the program and its arguments; {runtime}, "
+	    "{arm}, {round} and {run} are replaced per sample", GOB(args) },
 	{ "err-lines", OPT_INT, 0, "10", 1, 1000, NULL,
-	    "lines of stderr kept as the error text of a failed sample" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "lines of stderr kept as the error text of a failed sample",
+	    GOB(err_lines) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 /* Replace the {placeholders} of one argv word. */
@@ -174,7 +181,8 @@ static void
 gobench_sample(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out)
 {
-	struct strvec		 words = STRVEC_INIT, argv = STRVEC_INIT;
+	const struct gobench_opts *o = wl_opts(wl, arm);
+	struct strvec		 argv = STRVEC_INIT;
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
@@ -183,9 +191,8 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	int			 n, nerr;
 
 	memset(&st, 0, sizeof st);
-	workload_get_words(wl, arm, "args", &words);
-	for (i = 0; i < words.n; i++)
-		strvec_push_nodup(&argv, substitute(words.v[i], ctx, arm));
+	for (i = 0; i < o->args.n; i++)
+		strvec_push_nodup(&argv, substitute(o->args.v[i], ctx, arm));
 	/* abbench's own programs (startup-bench) run from the build tree. */
 	if (argv.n > 0 && strchr(argv.v[0], '/') == NULL &&
 	    !(wl->exec->caps & EXEC_CONTAINER)) {
@@ -196,7 +203,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 			argv.v[0] = found;
 		}
 	}
-	nerr = (int)workload_get_int(wl, arm, "err-lines", WL_TABLE_DEFAULT);
+	nerr = o->err_lines;
 	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.capture = 1;
 	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
@@ -235,7 +242,6 @@ done:
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
-	strvec_clear(&words);
 	strvec_clear(&argv);
 }
 
@@ -244,6 +250,7 @@ const struct workload_ops wl_gobench_ops = {
 	.help = "run a program that prints Go benchmark format, store every "
 	    "result",
 	.opts = gobench_opts,
+	.opts_size = sizeof(struct gobench_opts),
 	.default_exec = "local",
 	.sample = gobench_sample,
 };

@@ -43,24 +43,41 @@
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
+struct idle_opts {
+	struct lc_opts	 lc;		/* first: lc_opts() */
+	int		 containers;
+	int64_t		 settle;
+	int		 quota;		/* enum quota_mode */
+	double		 quota_cpus;
+	char		*size_benchmark;
+};
+/* `quota` is bound as its index among "none leaf parent". */
+_Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
+    "quota choices in enum quota_mode order");
+#define IDLE(member)	OPT_OFF(struct idle_opts, member)
+
 static const struct opt_spec idle_opts[] = {
 	{ "containers", OPT_INT, OPT_ARM, "10", 1, 1000, NULL,
-	    "idle containers per sample" },
+	    "idle containers per sample", IDLE(containers), 0,
+	    LC_OFF(struct idle_opts, containers_text) },
 	{ "settle", OPT_DURATION, OPT_ARM, "10s", 0, 3600, NULL,
-	    "wait this long after the last start before reading" },
-	LC_IDLE_CMD_OPTS,
+	    "wait this long after the last start before reading",
+	    IDLE(settle) },
+	LC_IDLE_CMD_OPTS(struct idle_opts),
 	{ "quota", OPT_CHOICE, OPT_ARM, "none", 0, 0, "none leaf parent",
 	    "CPU quota: none, on each container (leaf), or on a parent "
-	    "cgroup of all of them (parent)" },
+	    "cgroup of all of them (parent)", IDLE(quota), 0,
+	    LC_OFF(struct idle_opts, quota_text) },
 	{ "quota-cpus", OPT_FLOAT, OPT_ARM, "0.25", 0.01, 1024, NULL,
-	    "the quota in CPUs" },
-	LC_NAME_TAGS_OPT,
+	    "the quota in CPUs", IDLE(quota_cpus) },
+	LC_NAME_TAGS_OPT(struct idle_opts),
 	{ "size-benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "also store gVisor's size_test/usage_test rows under this name "
 	    "(SizeEmpty, SizeNginx): sec/op per container start, "
 	    "average_container_size.bytes (host MemAvailable drop per "
-	    "container), average_container_memory_usage.bytes" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "container), average_container_memory_usage.bytes",
+	    IDLE(size_benchmark) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 static int
@@ -73,9 +90,9 @@ idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 		return set_cause(cause, "executor: idle-memory runs docker "
 		    "containers (executor = docker)");
 	for (j = 0; j < e->narms; j++) {
-		if (quota_mode_parse(workload_get(wl, &e->arms[j], "quota"),
-		    &m, NULL) == 0 &&
-		    quota_check_executor(m, wl->exec, cause) == -1)
+		m = (enum quota_mode)((const struct idle_opts *)wl_opts(wl,
+		    &e->arms[j]))->quota;
+		if (quota_check_executor(m, wl->exec, cause) == -1)
 			return -1;
 	}
 	return 0;
@@ -130,24 +147,22 @@ static void
 idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out)
 {
+	const struct idle_opts	 *o = wl_opts(wl, arm);
 	struct exec_proc	**procs;
 	struct exec_spec	  spec;
 	struct strvec		  cmd = STRVEC_INIT;
 	struct quota		  q;
 	enum quota_mode		  qmode = QUOTA_NONE;
 	int			  qset = 0;
-	const char		 *quota = workload_get(wl, arm, "quota");
-	double			  qcpus = workload_get_float(wl, arm,
-				    "quota-cpus", WL_TABLE_DEFAULT);
-	long			  n = workload_get_int(wl, arm, "containers",
-				    WL_TABLE_DEFAULT);
+	const char		 *quota = o->lc.quota_text;
+	double			  qcpus = o->quota_cpus;
+	long			  n = o->containers;
 	int			  version = cgrp_version();
 	char			 *cause = NULL, *qtag = NULL, *name;
 	int64_t			  t0, t1;
 	double			  nonrecl = 0, anon = 0, usage = 0;
 	long long		  avail0 = -1, avail1 = -1;
-	const char		 *sizeb = workload_get(wl, arm,
-				    "size-benchmark");
+	const char		 *sizeb = o->size_benchmark;
 	long			  i, started = 0;
 
 	procs = xcalloc((size_t)n, sizeof *procs);
@@ -178,8 +193,7 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 			goto stopped;
 	}
 	t1 = now_mono_ns();
-	if (lc_sleep(ctx, workload_get_duration(wl, arm, "settle",
-	    WL_TABLE_DEFAULT)) == -1)
+	if (lc_sleep(ctx, o->settle) == -1)
 		goto stopped;
 	avail1 = idle_mem_available();
 
@@ -284,6 +298,7 @@ const struct workload_ops wl_idle_memory_ops = {
 	.type = "idle-memory",
 	.help = "memory of N idle containers: cgroup, gofer and sandbox PSS",
 	.opts = idle_opts,
+	.opts_size = sizeof(struct idle_opts),
 	.default_exec = "docker",
 	.validate = idle_validate,
 	.sample = idle_sample,

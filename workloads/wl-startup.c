@@ -28,55 +28,52 @@
 
 #define STARTUP_DEFAULT_IMAGE	"abbench/tools"
 
+struct startup_opts {
+	struct lc_opts	 lc;		/* first: lc_opts() */
+	struct strvec	 measure;
+	char		*benchmark;
+};
+#define STARTUP(member)	OPT_OFF(struct startup_opts, member)
+
 static const struct opt_spec startup_opts[] = {
-	{ "cmd", OPT_STR, OPT_LIST | OPT_ARM, "true", 0, 0, NULL,
-	    "the container's program and arguments" },
-	{ "measure", OPT_STR, OPT_LIST, "run create-start", 0, 0, NULL,
-	    "docker: run (DockerRun) and/or create-start (StartupEmpty)" },
-	LC_NAME_TAGS_OPT,
+	{ "cmd", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, "true", 0, 0, NULL,
+	    "the container's program and arguments",
+	    LC_OFF(struct startup_opts, cmd) },
+	{ "measure", OPT_STR, OPT_LIST | OPT_WORDS, "run create-start", 0, 0,
+	    NULL, "docker: run (DockerRun) and/or create-start "
+	    "(StartupEmpty)", STARTUP(measure) },
+	LC_NAME_TAGS_OPT(struct startup_opts),
 	{ "benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "docker: store the run measure as this gVisor startup_test row "
 	    "instead of DockerRun (StartupNginx with image abbench/nginx "
 	    "and cmd = abbench-app nginx-up, which exits once nginx "
-	    "listens)" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	    "listens)", STARTUP(benchmark) },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
 static int
 startup_measures(const struct workload *wl, const char *what)
 {
-	struct strvec	sv = STRVEC_INIT;
-	size_t		i;
-	int		r = 0;
+	const struct startup_opts	*o = wl_opts(wl, NULL);
 
-	workload_get_words(wl, NULL, "measure", &sv);
-	for (i = 0; i < sv.n; i++) {
-		if (strcmp(sv.v[i], what) == 0)
-			r = 1;
-	}
-	strvec_clear(&sv);
-	return r;
+	return strvec_has(&o->measure, what);
 }
 
 static int
 startup_validate(const struct experiment *e, struct workload *wl,
     char **cause)
 {
-	struct strvec	sv = STRVEC_INIT;
-	size_t		i;
+	const struct startup_opts	*o = wl_opts(wl, NULL);
+	const struct strvec		*sv = &o->measure;
+	size_t				 i;
 
 	(void)e;
-	workload_get_words(wl, NULL, "measure", &sv);
-	for (i = 0; i < sv.n; i++) {
-		if (strcmp(sv.v[i], "run") != 0 &&
-		    strcmp(sv.v[i], "create-start") != 0) {
-			set_cause(cause, "measure: unknown '%s' (use run, "
-			    "create-start)", sv.v[i]);
-			strvec_clear(&sv);
-			return -1;
-		}
+	for (i = 0; i < sv->n; i++) {
+		if (strcmp(sv->v[i], "run") != 0 &&
+		    strcmp(sv->v[i], "create-start") != 0)
+			return set_cause(cause, "measure: unknown '%s' (use "
+			    "run, create-start)", sv->v[i]);
 	}
-	strvec_clear(&sv);
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER))
 		return set_cause(cause, "executor: 'local' has no container "
 		    "to start (use docker or oci)");
@@ -89,7 +86,8 @@ startup_add(struct sample_result *out, const struct workload *wl,
 {
 	/* StartupEmpty (or `benchmark`) is a gVisor startup_test row: no
 	 * harness tags. */
-	const char *b = workload_get(wl, arm, "benchmark");
+	const struct startup_opts *o = wl_opts(wl, arm);
+	const char *b = o->benchmark;
 	char	*name = strcmp(metric, "StartupEmpty") == 0 ||
 		    (b != NULL && strcmp(metric, b) == 0) ?
 		    lc_name_go(wl, metric) : lc_name(wl, arm, metric);
@@ -133,7 +131,8 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out, char **cause)
 {
 	struct strvec	 av = STRVEC_INIT, cmd = STRVEC_INIT;
-	const char	*image = workload_get(wl, arm, "image");
+	const struct startup_opts *o = wl_opts(wl, arm);
+	const char	*image = wl->common.image;
 	char		*name = NULL, *c = NULL, *cidfile, *cid;
 	const char	*wargs[3];
 	int64_t		 t0, t1, t2, journal;
@@ -141,7 +140,7 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 
 	if (image == NULL)
 		image = STARTUP_DEFAULT_IMAGE;
-	workload_get_words(wl, arm, "cmd", &cmd);
+	strvec_pushv(&cmd, o->lc.cmd.v);
 	if (startup_measures(wl, "run")) {
 		name = lc_new_id(ctx, wl, "run");
 		journal = run_journal_object(ctx, "container", name);
@@ -171,8 +170,8 @@ startup_docker(struct run_ctx *ctx, struct workload *wl,
 		free(name);
 		if (r == -1)
 			goto done;
-		startup_add(out, wl, arm, workload_get(wl, arm, "benchmark") ?
-		    workload_get(wl, arm, "benchmark") : "DockerRun", t1 - t0);
+		startup_add(out, wl, arm, o->benchmark != NULL ?
+		    o->benchmark : "DockerRun", t1 - t0);
 	}
 	if (startup_measures(wl, "create-start")) {
 		name = lc_new_id(ctx, wl, "cs");
@@ -231,7 +230,7 @@ startup_oci(struct run_ctx *ctx, struct workload *wl,
 	int64_t			 deadline;
 	int			 r = -1;
 
-	workload_get_words(wl, arm, "cmd", &cmd);
+	strvec_pushv(&cmd, lc_opts(wl, arm)->cmd.v);
 	if (lc_oci_spec(ctx, wl, arm, cmd.v, &spec, &flags, cause) == -1 ||
 	    oci_prepare(ctx, &spec, &p, cause) == -1)
 		goto done;
@@ -290,6 +289,7 @@ const struct workload_ops wl_startup_ops = {
 	.type = "startup",
 	.help = "container start time: docker run, create+start, OCI calls",
 	.opts = startup_opts,
+	.opts_size = sizeof(struct startup_opts),
 	.default_exec = "docker",
 	.validate = startup_validate,
 	.sample = startup_sample,

@@ -155,7 +155,7 @@ workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	spec->name = wl->name;
 	spec->runtime = arm->runtime;
 	spec->runtime_args = arm->runtime_args.v;
-	spec->image = workload_get(wl, arm, "image");
+	spec->image = wl->common.image;
 }
 
 int
@@ -197,7 +197,7 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	chk.arms = names;
 	chk.runtimes = runtimes;
 	chk.narms = e->narms;
-	chk.image = workload_get(wl, NULL, "image");
+	chk.image = wl->common.image;
 	rc = wl->exec->check(ctx, &chk, cause);
 	free(names);
 	free(runtimes);

@@ -85,6 +85,7 @@ struct workload_ops {
 	const char		*type;
 	const char		*help;
 	const struct opt_spec	*opts;	/* the type's own keys */
+	size_t			 opts_size; /* of the struct opts binds */
 	const char		*default_exec;	/* "local", "docker", "oci" */
 	/* Extra checks across keys after the options table passed. */
 	int	(*validate)(const struct experiment *e, struct workload *wl,
@@ -123,30 +124,31 @@ int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
 int	workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	    const struct workload *wl, char **cause);
 
-/* Value of KEY for a sample of wl under arm: the arm's value if the option
- * allows arms and the arm sets it, else the workload's, else the default. */
+/*
+ * The type's options struct of a sample of wl under arm (NULL: the
+ * workload's own values, as validate() and prepare() see them): each key
+ * bound by the type's table holds the arm's value if the option allows
+ * arms and the arm sets it, else the workload's, else the table's
+ * default. `const struct fio_opts *o = wl_opts(wl, arm);` An option's
+ * set1 member is 0 (default), 1 (set by the workload) or 2 (by the arm).
+ */
+const void	*wl_opts(const struct workload *wl, const struct arm *arm);
+/*
+ * Fill wl->common and wl->opts from the keys as written (wl->kv, then
+ * each arm's OPT_ARM keys): the loader's step after matrix expansion. On
+ * error *bad is the key at fault and *cause says why (no file/line).
+ */
+int		 workload_bind(struct workload *wl, const struct arm *arms,
+		    size_t narms, const struct kv **bad, char **cause);
+/* Free what workload_bind stored; safe twice. */
+void		 workload_unbind(struct workload *wl);
+/*
+ * The value of KEY as written for wl under arm (the arm's if the option
+ * allows arms and the arm sets it, else the workload's, else the table's
+ * default): for the loader and tests. Samples read wl_opts().
+ */
 const char	*workload_get(const struct workload *wl, const struct arm *arm,
 		    const char *key);
-/*
- * Typed getters; they never fail on a loaded experiment (values checked).
- * def is returned only when the key has no value and its table no
- * default: a key with a default in its table is read with
- * WL_TABLE_DEFAULT, so that the default is written once, in the table.
- */
-#define WL_TABLE_DEFAULT	0
-long long	 workload_get_int(const struct workload *wl,
-		    const struct arm *arm, const char *key, long long def);
-double		 workload_get_float(const struct workload *wl,
-		    const struct arm *arm, const char *key, double def);
-int64_t		 workload_get_duration(const struct workload *wl,
-		    const struct arm *arm, const char *key, int64_t def);
-uint64_t	 workload_get_size(const struct workload *wl,
-		    const struct arm *arm, const char *key, uint64_t def);
-int		 workload_get_bool(const struct workload *wl,
-		    const struct arm *arm, const char *key, int def);
-/* Split a list value into words (argv); the strvec is the caller's. */
-int		 workload_get_words(const struct workload *wl,
-		    const struct arm *arm, const char *key, struct strvec *out);
 /* The value of KEY as the arm wrote it, or NULL. */
 const char	*arm_get(const struct arm *arm, const char *key);
 

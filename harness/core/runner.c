@@ -236,7 +236,7 @@ collect_paths(const struct experiment *e, struct strvec *paths)
 	const char	*dir;
 
 	for (w = 0; w < e->nworkloads; w++) {
-		dir = workload_get(&e->workloads[w], NULL, "dir");
+		dir = e->workloads[w].common.dir;
 		if (dir == NULL)
 			continue;
 		for (i = 0; i < paths->n; i++) {

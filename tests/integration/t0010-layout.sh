@@ -12,7 +12,11 @@
 #   harness/core         includes no command
 #   sqlite3_*            only in results/
 #   workloads/           never compare an executor's name: they ask its
-#                        capabilities (exec_ops.caps) instead
+#                        capabilities (exec_ops.caps) instead; never list
+#                        executor names as choices (the registry does)
+#   workloads/           read their keys from their options structs
+#                        (wl_opts), not by name with a string getter: only
+#                        keys.c, which defines them, names the getters
 . "${ABBENCH_SRCDIR:-.}/tests/integration/lib.sh"
 
 cd "$ABBENCH_SRCDIR" || exit 1
@@ -65,5 +69,13 @@ none "no sqlite3_ call outside results/" \
 none "no workload compares or looks up an executor's name" \
     '(strn?cmp|strcasecmp|exec_lookup)\([^;]*"(local|docker|oci)"' \
     $(src workloads)
+none "no executor names listed as choices in workloads/" \
+    '"[^"]*\b(local|docker|oci) (local|docker|oci)\b[^"]*"' $(src workloads)
+none "workloads/ call no string getter of keys (they read wl_opts)" \
+    '\b(workload_get|arm_get|workload_get_[a-z]+)\(|WL_TABLE_DEFAULT' \
+    $(src workloads | grep -vE '^workloads/(keys\.c|workload\.h)$')
+none "no typed getter or WL_TABLE_DEFAULT is left anywhere" \
+    '\bworkload_get_(int|float|duration|size|bool|words)\b|WL_TABLE_DEFAULT' \
+    $(src lib stats results exec host workloads harness tests)
 
 done_testing

@@ -1,19 +1,20 @@
 #!/bin/sh
 # The application suites (workload `app`) on the real programs, scaled
-# down: sysbench, hackbench, redis (server + benchmark in one sandbox) and
-# nginx + ab, in their own offline images, under runc (every row) and runsc
-# (one row each); dd's own throughput in kB/s from a local run. Samples are
+# down: sysbench, hackbench, redis (server + benchmark in one sandbox),
+# nginx + ab, apache2 + ab (Httpd) and abbench's syscallbench, in their own
+# offline images, under runc (every row) and runsc (one row each); dd's
+# own throughput in kB/s from a local run. Samples are
 # stored under gVisor's names (with Go's -N suffix) and units, and
 # `abbench stat` lines abbench's export up with the rows copied from the
 # reports (tests/data/reports/001-*.txt).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_root
 require_cmd sqlite3 sysbench hackbench redis-server redis-benchmark nginx ab \
-    iperf3
+    iperf3 apache2
 require_dockerd runsc
 N=$(nproc)
 DB=$TEST_TMP/t.db
-for a in sysbench hackbench redis nginx iperf; do
+for a in sysbench hackbench redis nginx iperf httpd syscallbench; do
 	"$ABBENCH_SRCDIR/scripts/build-image" --app $a >"$TEST_TMP/img.$a" 2>&1 ||
 	    { sed 's/^/# /' "$TEST_TMP/img.$a"; skip_all "cannot build abbench/$a"; }
 done
@@ -73,6 +74,19 @@ app = iperf
 operation = Download Upload
 bytes = 32m
 
+[workload Httpd]
+type = app
+app = httpd
+filesize = 10Kb 1Mb
+concurrency = 1 100
+ops = 100
+
+[workload Syscallbench]
+type = app
+app = syscallbench
+syscall = getpid getpidopt
+ops = 100000
+
 [workload DDSync]
 type = app
 app = dd
@@ -97,6 +111,18 @@ IperfOneConnection/operation.Upload/bytes=32m-$N bandwidth.bytes_per_second
 Hackbench/ipcMode.pipe/processMode.thread-$N sec/op
 Hackbench/ipcMode.socket/processMode.process-$N sec/op
 Hackbench/ipcMode.socket/processMode.thread-$N sec/op
+Httpd/filesize.10Kb/concurrency.1-$N average_latency.s
+Httpd/filesize.10Kb/concurrency.1-$N requests_per_second.QPS
+Httpd/filesize.10Kb/concurrency.1-$N sec/op
+Httpd/filesize.10Kb/concurrency.100-$N average_latency.s
+Httpd/filesize.10Kb/concurrency.100-$N requests_per_second.QPS
+Httpd/filesize.10Kb/concurrency.100-$N sec/op
+Httpd/filesize.1Mb/concurrency.1-$N average_latency.s
+Httpd/filesize.1Mb/concurrency.1-$N requests_per_second.QPS
+Httpd/filesize.1Mb/concurrency.1-$N sec/op
+Httpd/filesize.1Mb/concurrency.100-$N average_latency.s
+Httpd/filesize.1Mb/concurrency.100-$N requests_per_second.QPS
+Httpd/filesize.1Mb/concurrency.100-$N sec/op
 NginxDocSize/filesize.10Kb/concurrency.1/filesystem.bind-$N average_latency.s
 NginxDocSize/filesize.10Kb/concurrency.1/filesystem.bind-$N requests_per_second.QPS
 NginxDocSize/filesize.10Kb/concurrency.1/filesystem.bind-$N sec/op
@@ -136,6 +162,8 @@ Sysbench/testname.Memory-$N sec/op
 Sysbench/testname.Memory/threads.16-$N memory_operations.ops_per_second
 Sysbench/testname.Memory/threads.16-$N sec/op
 Sysbench/testname.Mutex-$N sec/op
+Syscallbench/syscall.getpid-$N sec/op
+Syscallbench/syscall.getpidopt-$N sec/op
 EOW
 LC_ALL=C sort -o "$TEST_TMP/rows" "$TEST_TMP/rows"
 LC_ALL=C sort -o "$TEST_TMP/want" "$TEST_TMP/want"
@@ -162,6 +190,12 @@ is "$(range "NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N" \
     requests_per_second.QPS 10 1e7)" 0 "nginx: 10 .. 10M requests/s"
 is "$(range "IperfOneConnection/operation.Upload/bytes=32m-$N" \
     bandwidth.bytes_per_second 1e6 1e11)" 0 "iperf: 1 MB/s .. 100 GB/s"
+is "$(range "Httpd/filesize.1Mb/concurrency.1-$N" \
+    requests_per_second.QPS 10 1e7)" 0 "httpd: 10 .. 10M requests/s"
+is "$(range "Syscallbench/syscall.getpid-$N" sec/op 1e-8 1e-5)" 0 \
+    "syscallbench under runc: 10 ns .. 10 us per getpid"
+is "$(range "Syscallbench/syscall.getpidopt-$N" sec/op 1e-8 1e-5)" 0 \
+    "syscallbench under runc: 10 ns .. 10 us per inline getpid"
 # dd: 102400 bytes; kB/s and the time dd printed agree.
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples a JOIN samples b
     ON a.plan_idx = b.plan_idx AND a.run_id = b.run_id
@@ -228,6 +262,19 @@ filesize = 10Kb
 concurrency = 1
 filesystem = tmpfs
 ops = 50
+
+[workload Httpd]
+type = app
+app = httpd
+filesize = 10Kb
+concurrency = 1
+ops = 50
+
+[workload Syscallbench]
+type = app
+app = syscallbench
+syscall = getpid
+ops = 20000
 EOI
 "$ABBENCH" run "$TEST_TMP/runsc.ini" --db "$DB" --quiet >"$TEST_TMP/out2" 2>&1
 ok $? "runsc: every application runs (exit 0)"
@@ -236,8 +283,10 @@ is "$(sqlite3 "$DB" "SELECT count(DISTINCT benchmark) FROM samples
     WHERE run_id = 2 AND status = 'ok' AND benchmark IN (
     'Sysbench/testname.CPU-$N', 'Hackbench/ipcMode.pipe/processMode.thread-$N',
     'Redis/operation.SET-$N',
-    'NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N')")" 4 \
-    "runsc: the four rows stored under the report's names"
+    'NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N',
+    'Httpd/filesize.10Kb/concurrency.1-$N',
+    'Syscallbench/syscall.getpid-$N')")" 6 \
+    "runsc: the six rows stored under the report's names"
 
 # ffmpeg: one transcode of a 1 s video under runc (its image is large).
 if command -v ffmpeg >/dev/null 2>&1 &&

@@ -2,7 +2,8 @@
  * The one naming rule of rows (Go's -N suffix unless the name states
  * vcpus=N), and the `app` workload's parsers on output the real programs
  * printed here (sysbench 1.0.20, hackbench 2.40, redis-benchmark 7.0, ab
- * 2.3, GNU dd): the report's row names and units, and the numbers.
+ * 2.3 against nginx and apache2 2.4, GNU dd, abbench's syscallbench under
+ * runc and runsc): the report's row names and units, and the numbers.
  */
 #include "config.h"
 
@@ -55,6 +56,34 @@ static const char ab_out[] =
 static const char dd_err[] =
 "10000+0 records in\n10000+0 records out\n"
 "5120000 bytes (5.1 MB, 4.9 MiB) copied, 84.8216 s, 60.4 kB/s\n";
+
+/* ab against apache2 -X in abbench/httpd (runc), 10 KiB, 500 requests. */
+static const char httpd_ab_out[] =
+"Server Software:        Apache/2.4.71\n"
+"Server Hostname:        127.0.0.1\nServer Port:            8080\n\n"
+"Document Path:          /doc\nDocument Length:        10240 bytes\n\n"
+"Concurrency Level:      1\n"
+"Time taken for tests:   0.075 seconds\n"
+"Complete requests:      500\nFailed requests:        0\n"
+"Total transferred:      5234000 bytes\n"
+"HTML transferred:       5120000 bytes\n"
+"Requests per second:    6692.90 [#/sec] (mean)\n"
+"Time per request:       0.149 [ms] (mean)\n"
+"Time per request:       0.149 [ms] (mean, across all concurrent requests)\n"
+"Transfer rate:          68419.25 [Kbytes/sec] received\n";
+/* The same with an apache2 that could not serve the file (500s). */
+static const char httpd_ab_500[] =
+"Document Path:          /doc\nDocument Length:        571 bytes\n\n"
+"Time taken for tests:   0.148 seconds\n"
+"Complete requests:      500\nFailed requests:        0\n"
+"Non-2xx responses:      500\n"
+"Requests per second:    3379.54 [#/sec] (mean)\n"
+"Time per request:       0.296 [ms] (mean)\n";
+/* syscallbench in abbench/syscallbench: runc, then runsc (ptrace). */
+static const char scb_runc_opt[] =
+"syscallbench: syscall=getpidopt loops=100000 ns=12891013\n";
+static const char scb_runsc[] =
+"syscallbench: syscall=getpid loops=100000 ns=2081401297\n";
 
 static struct experiment *
 load(const char *text)
@@ -238,6 +267,87 @@ main(void)
 		free(s);
 		experiment_free(e);
 	}
+	/* Name tags show the values as written, the arm's where it sets
+	 * them (containers, quota and touch are OPT_ARM). */
+	e = load("[experiment]\n[arm a]\ncontainers = 020\nquota = leaf\n"
+	    "[arm b]\n[workload idle]\ntype = idle-memory\ntouch = 64m\n"
+	    "containers = 5\nname-tags = containers quota touch\n");
+	tap_ok(e != NULL, "name tags: loads");
+	if (e != NULL) {
+		s = lc_name(&e->workloads[0], &e->arms[0], "M");
+		tap_str_eq(s, "M/containers=020/quota=leaf/touch=64m",
+		    "tags: the arm's text, then the workload's");
+		free(s);
+		s = lc_name(&e->workloads[0], &e->arms[1], "M");
+		tap_str_eq(s, "M/containers=5/noquota/touch=64m",
+		    "tags: the workload's text, the default quota");
+		free(s);
+		experiment_free(e);
+	}
+	/* Httpd and Syscallbench, as reference/001 and /003 name them. */
+	e = load("[experiment]\n[arm a]\n"
+	    "[workload H]\ntype = app\napp = httpd\nfilesize = 10Kb\n"
+	    "concurrency = 1\nops = 500\n"
+	    "[workload S]\ntype = app\napp = syscallbench\n"
+	    "syscall = getpid getpidopt\nops = 100000\n");
+	tap_ok(e != NULL && e->nworkloads == 3, "httpd and syscallbench load");
+	if (e != NULL) {
+		rc = app_parse_output(&e->workloads[0], &e->arms[0],
+		    httpd_ab_out, NULL, &r, &cause);
+		snprintf(want, sizeof want,
+		    "Httpd/filesize.10Kb/concurrency.1-%d", n);
+		tap_ok(rc == 0 && near(find(&r, want,
+		    "requests_per_second.QPS"), 6692.90),
+		    "Httpd/filesize.10Kb/concurrency.1-N "
+		    "requests_per_second.QPS");
+		tap_ok(near(find(&r, want, "sec/op"), 0.075 / 500),
+		    "Httpd sec/op = time taken / complete requests");
+		tap_ok(near(find(&r, want, "average_latency.s"), 0.000149),
+		    "Httpd average_latency.s");
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[0], &e->arms[0],
+		    httpd_ab_500, NULL, &r, &cause);
+		tap_ok(rc == -1 && cause != NULL &&
+		    strstr(cause, "500 of 500") != NULL && r.nmetrics == 0,
+		    "an error page for every request is no sample (%s)",
+		    cause != NULL ? cause : "");
+		free(cause);
+		cause = NULL;
+		sample_result_release(&r);
+
+		rc = app_parse_output(&e->workloads[1], &e->arms[0],
+		    scb_runsc, NULL, &r, &cause);
+		snprintf(want, sizeof want, "Syscallbench/syscall.getpid-%d",
+		    n);
+		tap_ok(rc == 0 && near(find(&r, want, "sec/op"),
+		    2081401297e-9 / 100000),
+		    "Syscallbench/syscall.getpid-N sec/op = loop time / calls");
+		tap_int_eq(r.nmetrics, 1, "one metric, the report's unit");
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[2], &e->arms[0],
+		    scb_runc_opt, NULL, &r, &cause);
+		snprintf(want, sizeof want,
+		    "Syscallbench/syscall.getpidopt-%d", n);
+		tap_ok(rc == 0 && near(find(&r, want, "sec/op"),
+		    12891013e-9 / 100000), "Syscallbench/syscall.getpidopt-N");
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[1], &e->arms[0],
+		    scb_runc_opt, NULL, &r, &cause);
+		tap_ok(rc == -1 && cause != NULL &&
+		    strstr(cause, "'getpid'") != NULL,
+		    "the getpid row refuses the getpidopt loop's output");
+		free(cause);
+		cause = NULL;
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[1], &e->arms[0],
+		    "# Executed 100000 calls\n", NULL, &r, &cause);
+		tap_ok(rc == -1 && cause != NULL, "no timing line: an error");
+		free(cause);
+		cause = NULL;
+		sample_result_release(&r);
+		experiment_free(e);
+	}
+
 	e = load("[experiment]\n[arm a]\n[workload I]\ntype = app\n"
 	    "app = iperf\noperation = Sideways\n");
 	tap_ok(e == NULL, "iperf operation other than Download/Upload: "

@@ -1,9 +1,10 @@
 /*
  * Unit tests of the experiment loader: every class of error with its exact
  * file:line:key message, comments, defaults, matrix expansion, arm
- * overrides, env.NAME, host.* and the typed getters. A small workload type
- * defined here has one key of every option type; the shipped `command`
- * type is checked through experiment_parse as well.
+ * overrides, env.NAME, host.* and the options structs the loader fills.
+ * A small workload type defined here has one key of every option type,
+ * bound to struct test_opts; the shipped `command` type is checked
+ * through experiment_parse as well.
  */
 #include "config.h"
 
@@ -18,29 +19,56 @@
 #include "workloads/workload.h"
 #include "tests/unit/tap.h"
 
-static const struct opt_spec test_opts[] = {
-	{ "bs", OPT_SIZE, 0, "4k", 0, 0, NULL, "block size" },
-	{ "rw", OPT_CHOICE, 0, "read", 0, 0, "read write randread randwrite",
-	  "pattern" },
-	{ "jobs", OPT_INT, 0, "1", 1, 64, NULL, "jobs" },
-	{ "ratio", OPT_FLOAT, 0, NULL, 0, 1, NULL, "ratio" },
-	{ "delay", OPT_DURATION, 0, "1s", 0, 0, NULL, "delay" },
-	{ "verify", OPT_BOOL, 0, "no", 0, 0, NULL, "verify" },
-	{ "flags", OPT_STR, OPT_LIST, NULL, 0, 0, NULL, "flags" },
-	{ "args", OPT_STR, OPT_LIST | OPT_ARM, NULL, 0, 0, NULL, "argv" },
-	{ "threads", OPT_INT, OPT_ARM, "2", 1, 1000, NULL, "threads" },
-	{ "mode", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL, "mode" },
-	{ "tag", OPT_STR, 0, NULL, 0, 0, NULL, "tag" },
-	{ "opt.", OPT_INT, OPT_PREFIX, NULL, 0, 0, NULL, "prefixed" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+struct test_opts {
+	uint64_t	 bs;
+	int		 rw;
+	int		 jobs;
+	double		 ratio;
+	int		 ratio_set;
+	int64_t		 delay;
+	int		 verify;
+	char		*flags;
+	struct strvec	 args;
+	int		 args_set;
+	int		 threads;
+	int		 threads_set;
+	char		*mode;
+	char		*tag;
 };
+#define T(member)	OPT_OFF(struct test_opts, member)
+
+/* Bound to struct test_opts, but for the prefixed key (not stored). */
+static const struct opt_spec test_opts[] = {
+	{ "bs", OPT_SIZE, 0, "4k", 0, 0, NULL, "block size", T(bs) },
+	{ "rw", OPT_CHOICE, 0, "read", 0, 0, "read write randread randwrite",
+	  "pattern", T(rw) },
+	{ "jobs", OPT_INT, 0, "1", 1, 64, NULL, "jobs", T(jobs) },
+	{ "ratio", OPT_FLOAT, 0, NULL, 0, 1, NULL, "ratio", T(ratio),
+	  T(ratio_set) },
+	{ "delay", OPT_DURATION, 0, "1s", 0, 0, NULL, "delay", T(delay) },
+	{ "verify", OPT_BOOL, 0, "no", 0, 0, NULL, "verify", T(verify) },
+	{ "flags", OPT_STR, OPT_LIST, NULL, 0, 0, NULL, "flags", T(flags) },
+	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
+	  "argv", T(args), T(args_set) },
+	{ "threads", OPT_INT, OPT_ARM, "2", 1, 1000, NULL, "threads",
+	  T(threads), T(threads_set) },
+	{ "mode", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL, "mode", T(mode) },
+	{ "tag", OPT_STR, 0, NULL, 0, 0, NULL, "tag", T(tag) },
+	{ "opt.", OPT_INT, OPT_PREFIX, NULL, 0, 0, NULL, "prefixed" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+};
+
+static const struct test_opts *
+topts(const struct workload *wl, const struct arm *arm)
+{
+	return wl_opts(wl, arm);
+}
 
 static int
 test_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	(void)e;
-	if (workload_get_int(wl, NULL, "jobs", 1) > 32 &&
-	    strcmp(workload_get(wl, NULL, "rw"), "write") == 0)
+	if (topts(wl, NULL)->jobs > 32 && topts(wl, NULL)->rw == 1)
 		return set_cause(cause, "jobs: at most 32 writers");
 	return 0;
 }
@@ -49,6 +77,7 @@ static const struct workload_ops test_ops = {
 	.type = "test",
 	.help = "a type for the loader's tests",
 	.opts = test_opts,
+	.opts_size = sizeof(struct test_opts),
 	.default_exec = "local",
 	.validate = test_validate,
 };
@@ -312,13 +341,12 @@ test_long_and_binary_lines(void)
 	e = parse(sb.buf, &cause);
 	tap_ok(e != NULL, "a 15 kB line is read whole");
 	if (e != NULL) {
-		struct strvec	w = STRVEC_INIT;
+		const struct strvec *w = &topts(&e->workloads[0],
+				    NULL)->args;
 
-		workload_get_words(&e->workloads[0], NULL, "args", &w);
-		tap_int_eq(w.n, 2000, "all 2000 words of the long line");
-		tap_str_eq(w.n == 2000 ? w.v[1999] : NULL, "word1999",
+		tap_int_eq(w->n, 2000, "all 2000 words of the long line");
+		tap_str_eq(w->n == 2000 ? w->v[1999] : NULL, "word1999",
 		    "the last word of the long line");
-		strvec_clear(&w);
 	} else
 		TAP_DIAG("%s", cause);
 	experiment_free(e);
@@ -405,15 +433,13 @@ test_defaults_and_comments(void)
 	tap_str_eq(workload_get(wl, NULL, "bs"), "8k", "key=value without "
 	    "blanks");
 	tap_str_eq(workload_get(wl, NULL, "rw"), "write", "key : value");
-	tap_int_eq(workload_get_size(wl, NULL, "bs", 0), 8192, "size getter");
-	tap_int_eq(workload_get_int(wl, NULL, "jobs", 99), 1,
-	    "int getter falls back to the option's default");
-	tap_int_eq(workload_get_int(wl, NULL, "nosuch", 99), 99,
-	    "int getter falls back to def");
-	tap_int_eq(workload_get_duration(wl, NULL, "delay", 0), 1000000000,
-	    "duration default");
-	tap_int_eq(workload_get_bool(wl, NULL, "verify", 1), 0,
-	    "bool default");
+	tap_int_eq(topts(wl, NULL)->bs, 8192, "size bound in bytes");
+	tap_int_eq(topts(wl, NULL)->rw, 1, "choice bound as its index");
+	tap_int_eq(topts(wl, NULL)->jobs, 1, "int: the option's default");
+	tap_ok(topts(wl, NULL)->ratio == 0 && !topts(wl, NULL)->ratio_set,
+	    "no value and no default: zero, not given");
+	tap_int_eq(topts(wl, NULL)->delay, 1000000000, "duration default");
+	tap_int_eq(topts(wl, NULL)->verify, 0, "bool default");
 	tap_ok(workload_get(wl, NULL, "ratio") == NULL,
 	    "no value and no default: NULL");
 	tap_str_eq(workload_get(wl, NULL, "executor"), "local",
@@ -458,7 +484,6 @@ test_settings_and_arms(void)
 	struct experiment	*e;
 	struct workload		*w, *v;
 	struct arm		*a, *b;
-	struct strvec		 sv = STRVEC_INIT;
 	char			*cause;
 
 	e = parse(text, &cause);
@@ -510,20 +535,20 @@ test_settings_and_arms(void)
 	    "arm without args: the workload's");
 	tap_str_eq(workload_get(w, NULL, "args"), "/bin/true",
 	    "no arm: the workload's");
-	tap_int_eq(workload_get_int(w, a, "threads", 0), 8, "arm threads");
-	tap_int_eq(workload_get_int(w, b, "threads", 0), 3,
+	tap_int_eq(topts(w, a)->threads, 8, "arm threads");
+	tap_int_eq(topts(w, a)->threads_set, 2, "set by the arm");
+	tap_int_eq(topts(w, b)->threads, 3,
 	    "workload threads");
-	tap_int_eq(workload_get_int(v, b, "threads", 0), 2,
+	tap_int_eq(topts(v, b)->threads, 2,
 	    "default threads");
-	tap_int_eq(workload_get_int(v, a, "threads", 0), 8,
+	tap_int_eq(topts(v, a)->threads, 8,
 	    "arm threads over the default");
-	tap_ok(workload_get(v, a, "args") != NULL &&
-	    workload_get_words(v, a, "args", &sv) == 0 && sv.n == 2,
-	    "get_words on the arm's args");
-	strvec_clear(&sv);
-	tap_int_eq(workload_get_words(v, b, "args", &sv), 0,
-	    "get_words on an unset key succeeds");
-	tap_int_eq(sv.n, 0, "and adds nothing");
+	tap_ok(topts(v, a)->args_set == 2 && topts(v, a)->args.n == 2,
+	    "the arm's args as words");
+	tap_ok(topts(v, b)->args_set == 0 && topts(v, b)->args.n == 0,
+	    "unset args: no words");
+	tap_ok(topts(v, NULL)->args_set == 0,
+	    "the workload's own struct: no arm");
 	experiment_free(e);
 }
 
@@ -584,8 +609,9 @@ test_matrix(void)
 	tap_int_eq(wl->axes[2].line, 8, "axis line");
 	tap_str_eq(workload_get(wl, NULL, "rw"), "randwrite",
 	    "kv holds the combination's value");
-	tap_int_eq(workload_get_size(wl, NULL, "bs", 0), 4096,
-	    "typed getter on an axis");
+	tap_int_eq(topts(wl, NULL)->bs, 4096,
+	    "the struct holds the combination's value");
+	tap_int_eq(topts(wl, NULL)->rw, 3, "on every axis");
 	tap_str_eq(workload_get(&e->workloads[0], NULL, "tag"), "two words",
 	    "a quoted word stays together and loses its quotes");
 	tap_str_eq(workload_get(wl, NULL, "flags"), "--a --b --c",

@@ -5,13 +5,21 @@
  * key of the tables is listed, and a key that is not listed is refused.
  * host.* keys are listed as a prefix; their values are checked by the
  * host settings (tests of their own).
+ *
+ * And the binding: every key of every workload type's table (and of the
+ * common table) has a place in its struct, and a value written in an
+ * experiment file reaches it: the workload's value in every arm's struct,
+ * an arm's value in that arm's struct for the keys an arm may set, the
+ * table's default when the file says nothing.
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/exec.h"
 #include "harness/core/experiment.h"
 #include "lib/options.h"
 #include "lib/util.h"
@@ -269,6 +277,455 @@ check_sections(void)
 	strbuf_release(&help);
 }
 
+/* ---- Binding ---------------------------------------------------------- */
+
+/* Two values of their own for keys a type's checks narrow. */
+static const struct {
+	const char	*type;		/* NULL: any */
+	const char	*key;
+	const char	*v1, *v2;
+} bind_values[] = {
+	{ NULL, "weights", "100", "200" },
+	{ NULL, "report", "user", "sys cpu" },
+	{ NULL, "measure", "run", "create-start" },
+	{ NULL, "program", "tick", "getppid" },
+	{ NULL, "sandboxes", "2", "3" },
+	{ NULL, "ok-status", "1", "2 3" },
+	{ NULL, "name-tags", "vcpus", "containers touch" },
+	{ "app", "app", "hackbench", "sysbench" },
+	{ "app", "filesize", "10Kb", "1Mb" },
+	{ "fio", "fs", "tmpfs", "rootfs" },
+};
+
+/*
+ * Candidates for a value of o other than its default, in its range and of
+ * its type: the first two that pass its check are v1 and v2.
+ */
+static const char *const cand_str[] = { "x1", "x2", NULL };
+static const char *const cand_list[] = { "x1 \"y 1\"", "x2", NULL };
+static const char *const cand_bool[] = { "yes", "no", NULL };
+static const char *const cand_dur[] = { "2s", "3s", "100ms", "1s",
+	"150ms", NULL };
+static const char *const cand_size[] = { "8k", "16k", "2048", "64m",
+	"2g", NULL };
+
+static int
+pick_values(const struct workload_ops *ops, const struct opt_spec *o,
+    char *v1, char *v2, size_t len)
+{
+	char		 buf[64], *cause = NULL, *out[2];
+	const char	*const *c = NULL, *p, *e;
+	size_t		 i, n = 0;
+
+	out[0] = v1;
+	out[1] = v2;
+	for (i = 0; i < ARRAY_SIZE(bind_values); i++) {
+		if (strcmp(bind_values[i].key, o->name) == 0 &&
+		    (bind_values[i].type == NULL ||
+		    strcmp(bind_values[i].type, ops->type) == 0)) {
+			snprintf(v1, len, "%s", bind_values[i].v1);
+			snprintf(v2, len, "%s", bind_values[i].v2);
+			return 0;
+		}
+	}
+	if (strcmp(o->name, "executor") == 0) {
+		/* The type's own: another may not fit it. */
+		snprintf(v1, len, "%s", ops->default_exec);
+		snprintf(v2, len, "%s", ops->default_exec);
+		return 0;
+	}
+	if (o->type == OPT_CHOICE) {
+		/* The words of the choices, the default left out. */
+		for (p = opt_choices(o); p != NULL && *p != '\0' && n < 2;
+		    p = e != NULL ? e + 1 : "") {
+			e = strchr(p, ' ');
+			snprintf(buf, sizeof buf, "%.*s", e != NULL ?
+			    (int)(e - p) : (int)strlen(p), p);
+			if (o->def == NULL || strcmp(buf, o->def) != 0)
+				snprintf(out[n++], len, "%s", buf);
+		}
+		goto done;
+	}
+	switch (o->type) {
+	case OPT_STR:
+		c = (o->flags & OPT_LIST) ? cand_list : cand_str;
+		break;
+	case OPT_BOOL:
+		c = cand_bool;
+		break;
+	case OPT_DURATION:
+		c = cand_dur;
+		break;
+	case OPT_SIZE:
+		c = cand_size;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; n < 2 && i < 8; i++) {
+		if (c != NULL && c[i] == NULL)
+			break;
+		if (c != NULL)
+			snprintf(buf, sizeof buf, "%s", c[i]);
+		else if (o->type == OPT_INT)
+			snprintf(buf, sizeof buf, "%.0f", (o->min != 0 ||
+			    o->max != 0 ? o->min : 1) + (double)i);
+		else
+			snprintf(buf, sizeof buf, "%g", (o->min != 0 ?
+			    o->min : 0.25) + 0.125 * (double)i);
+		if (opt_check_value(o, buf, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if ((o->def != NULL && strcmp(buf, o->def) == 0) ||
+		    (n == 1 && strcmp(buf, v1) == 0))
+			continue;
+		snprintf(out[n++], len, "%s", buf);
+	}
+done:
+	if (n == 1)
+		snprintf(v2, len, "%s", o->def != NULL ? o->def : v1);
+	return n > 0 ? 0 : -1;
+}
+
+/* Is the member of o the same in two structs of its table? */
+static int
+member_eq(const struct opt_spec *o, const void *a, const void *b)
+{
+	const char	*pa = (const char *)a + o->off1 - 1;
+	const char	*pb = (const char *)b + o->off1 - 1;
+	const char	*ta, *tb;
+	size_t		 i;
+
+	if (opt_given(o, a) != opt_given(o, b))
+		return 0;
+	ta = opt_text(o, a);
+	tb = opt_text(o, b);
+	if ((ta == NULL) != (tb == NULL) || (ta != NULL && strcmp(ta, tb)))
+		return 0;
+	if ((o->flags & OPT_LIST) && (o->flags & OPT_WORDS)) {
+		const struct strvec *sa = (const void *)pa;
+		const struct strvec *sb = (const void *)pb;
+
+		if (sa->n != sb->n)
+			return 0;
+		for (i = 0; i < sa->n; i++) {
+			if (strcmp(sa->v[i], sb->v[i]) != 0)
+				return 0;
+		}
+		return 1;
+	}
+	switch (o->type) {
+	case OPT_STR:
+		ta = *(char *const *)(const void *)pa;
+		tb = *(char *const *)(const void *)pb;
+		return (ta == NULL && tb == NULL) || (ta != NULL &&
+		    tb != NULL && strcmp(ta, tb) == 0);
+	case OPT_INT:
+		if (o->max > (double)INT_MAX)
+			return memcmp(pa, pb, sizeof(int64_t)) == 0;
+		return memcmp(pa, pb, sizeof(int)) == 0;
+	case OPT_FLOAT:
+		return memcmp(pa, pb, sizeof(double)) == 0;
+	case OPT_DURATION:
+		return memcmp(pa, pb, sizeof(int64_t)) == 0;
+	case OPT_SIZE:
+		return memcmp(pa, pb, sizeof(uint64_t)) == 0;
+	case OPT_BOOL:
+	case OPT_CHOICE:
+		return memcmp(pa, pb, sizeof(int)) == 0;
+	}
+	return 0;
+}
+
+/* A struct of table opts: its defaults, then value for o (if any). */
+static void *
+expected(const struct opt_spec *opts, size_t size, const struct opt_spec *o,
+    const char *value, int by_arm)
+{
+	void	*base = xcalloc(1, size);
+
+	opt_set_defaults(opts, base);
+	if (value != NULL && opt_set(o, base, value, NULL) == 0 && by_arm &&
+	    o->set1 != 0)
+		*(int *)((char *)base + o->set1 - 1) = 2;
+	return base;
+}
+
+static void
+expected_free(const struct opt_spec *opts, void *base)
+{
+	opt_release(opts, base);
+	free(base);
+}
+
+/* The lines a workload of type ops needs besides the key under test. */
+static void
+add_needed(struct strbuf *sb, const struct workload_ops *ops,
+    const char *key)
+{
+	const struct opt_spec	*o;
+	char			 buf[64];
+
+	for (o = ops->opts; o->name != NULL; o++) {
+		if ((o->flags & OPT_REQUIRED) && strcmp(o->name, key) != 0)
+			strbuf_addf(sb, "%s = %s\n", o->name,
+			    sample_value(o, buf, sizeof buf));
+	}
+	strbuf_addf(sb, "%s\n", base_line(ops, key));
+}
+
+/*
+ * Write o = v1 on the workload (and o = v2 on arm a when an arm may set
+ * it), or nothing when v1 is NULL; check every struct the loader filled.
+ */
+static int
+check_bound(const struct workload_ops *ops, const struct opt_spec *o,
+    int common, const char *v1, const char *v2)
+{
+	const struct opt_spec	*opts = common ? workload_common_opts :
+				    ops->opts;
+	size_t			 size = common ?
+				    sizeof(struct workload_common) :
+				    ops->opts_size;
+	int			 arm = v1 != NULL && (o->flags & OPT_ARM);
+	struct strbuf		 sb = STRBUF_INIT;
+	struct experiment	*e;
+	const struct workload	*wl;
+	void			*want_wl, *want_arm, *defs;
+	const void		*got[3];
+	char			*cause = NULL;
+	int			 ok = 1, i;
+
+	strbuf_addf(&sb, "[experiment]\n[arm a]\n");
+	if (arm)
+		strbuf_addf(&sb, "%s = %s\n", o->name, v2);
+	strbuf_addf(&sb, "[arm b]\n[workload w]\ntype = %s\n", ops->type);
+	if (v1 != NULL)
+		strbuf_addf(&sb, "%s = %s\n", o->name, v1);
+	add_needed(&sb, ops, o->name);
+	e = experiment_parse("bind.ini", sb.buf, sb.len, &cause);
+	strbuf_release(&sb);
+	if (e == NULL || e->nworkloads != 1) {
+		TAP_DIAG("%s: %s = %s refused: %s", ops->type, o->name,
+		    v1 != NULL ? v1 : "(unset)", cause);
+		free(cause);
+		experiment_free(e);
+		return 0;
+	}
+	wl = &e->workloads[0];
+	if (common)
+		got[0] = got[1] = got[2] = &wl->common;
+	else {
+		got[0] = wl_opts(wl, NULL);
+		got[1] = wl_opts(wl, &e->arms[0]);
+		got[2] = wl_opts(wl, &e->arms[1]);
+	}
+	defs = expected(opts, size, o, NULL, 0);
+	want_wl = expected(opts, size, o, v1, 0);
+	want_arm = arm ? expected(opts, size, o, v2, 1) : NULL;
+	for (i = 0; i < 3; i++) {
+		if (!member_eq(o, got[i], i == 1 && arm ? want_arm :
+		    want_wl)) {
+			TAP_DIAG("%s: %s = %s (arm a: %s): struct %d differs",
+			    ops->type, o->name, v1 ? v1 : "(unset)",
+			    arm ? v2 : "-", i);
+			ok = 0;
+		}
+	}
+	/* A written value is not the default: the test can tell. */
+	if (v1 != NULL && member_eq(o, got[0], defs)) {
+		TAP_DIAG("%s: %s = %s looks like its default", ops->type,
+		    o->name, v1);
+		ok = 0;
+	}
+	if (arm && member_eq(o, got[1], got[2])) {
+		TAP_DIAG("%s: %s: arm a's %s is arm b's", ops->type, o->name,
+		    v2);
+		ok = 0;
+	}
+	expected_free(opts, defs);
+	expected_free(opts, want_wl);
+	if (want_arm != NULL)
+		expected_free(opts, want_arm);
+	experiment_free(e);
+	return ok;
+}
+
+/* Keys a type's validate() fills when the section leaves them out. */
+static const struct {
+	const char	*type;
+	const char	*key;
+} filled[] = {
+	{ "app", "image" },	/* the application's image */
+};
+
+/* May the workload leave o out (then its struct holds the default)? */
+static int
+unset_ok(const struct workload_ops *ops, const struct opt_spec *o)
+{
+	size_t	i;
+
+	if ((o->flags & OPT_REQUIRED) ||
+	    strcmp(base_line(ops, o->name), base_line(ops, "")) != 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(filled); i++) {
+		if (strcmp(filled[i].type, ops->type) == 0 &&
+		    strcmp(filled[i].key, o->name) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+check_table_bound(const struct workload_ops *ops, int common)
+{
+	const struct opt_spec	*opts = common ? workload_common_opts :
+				    ops->opts;
+	size_t			 size = common ?
+				    sizeof(struct workload_common) :
+				    ops->opts_size;
+	const struct opt_spec	*o;
+	int			 unbound = 0, bad = 0;
+	char			 v1[128], v2[128];
+
+	for (o = opts; o->name != NULL; o++) {
+		if (o->off1 == 0 || o->off1 > size || o->set1 > size ||
+		    o->txt1 > size) {
+			TAP_DIAG("%s: key '%s' has no place in its struct",
+			    ops->type, o->name);
+			unbound++;
+			continue;
+		}
+		if (strcmp(o->name, "type") == 0)
+			continue;
+		if (pick_values(ops, o, v1, v2, sizeof v1) != 0) {
+			TAP_DIAG("%s: no test value for '%s'", ops->type,
+			    o->name);
+			bad++;
+			continue;
+		}
+		if (!check_bound(ops, o, common, v1, v2) ||
+		    (unset_ok(ops, o) &&
+		    !check_bound(ops, o, common, NULL, NULL)))
+			bad++;
+	}
+	tap_ok(size > 0 && unbound == 0, "%s: every %skey is bound to its "
+	    "struct", ops->type, common ? "common " : "");
+	return bad;
+}
+
+static void
+check_binding(const struct workload_ops *ops)
+{
+	int	bad = check_table_bound(ops, 0);
+
+	tap_ok(bad == 0, "%s: written values reach the struct (the arm's "
+	    "for keys an arm may set), defaults otherwise", ops->type);
+	tap_ok(check_table_bound(ops, 1) == 0, "%s: and the common keys "
+	    "reach struct workload_common", ops->type);
+}
+
+/* The member of KEY in the struct of wl under arm, found by its table. */
+static const void *
+member_of(const struct workload *wl, const struct arm *arm, const char *key)
+{
+	const struct opt_spec	*o = opt_find(wl->ops->opts, key);
+
+	if (o == NULL || o->off1 == 0)
+		return NULL;
+	return (const char *)wl_opts(wl, arm) + o->off1 - 1;
+}
+
+/* --KEY=VALUE and --WORKLOAD.KEY=VALUE reach the structs as the file's. */
+static void
+check_command_line(void)
+{
+	static const char text[] = "[experiment]\n[arm a]\n[arm b]\n"
+	    "cmd = sleep 1\n[workload w]\ntype = startup\n"
+	    "measure = run\n[workload v]\ntype = startup\n";
+	char *const		 set[] = { "measure=create-start",
+	    "w.benchmark=B", "cmd=true 2", "timeout=7s", NULL };
+	struct experiment	*e;
+	const struct strvec	*m, *ca, *cb;
+	const char *const	*bw, *const *bv;
+	char			*cause = NULL;
+	int			 ok;
+
+	e = experiment_parse_set("cl.ini", text, strlen(text), set, &cause);
+	ok = e != NULL && e->nworkloads == 2;
+	if (!ok)
+		TAP_DIAG("%s", cause);
+	else {
+		const struct workload	*w = &e->workloads[0];
+		const struct workload	*v = &e->workloads[1];
+
+		m = member_of(v, NULL, "measure");
+		ok = m != NULL && m->n == 1 &&
+		    strcmp(m->v[0], "create-start") == 0;
+		m = member_of(w, NULL, "measure");
+		ok = ok && m != NULL && m->n == 1 &&
+		    strcmp(m->v[0], "create-start") == 0;
+		bw = member_of(w, NULL, "benchmark");
+		bv = member_of(v, NULL, "benchmark");
+		ok = ok && bw != NULL && *bw != NULL && strcmp(*bw, "B") == 0 &&
+		    bv != NULL && *bv == NULL;
+		ca = member_of(w, &e->arms[0], "cmd");
+		cb = member_of(w, &e->arms[1], "cmd");
+		ok = ok && ca != NULL && ca->n == 2 &&
+		    strcmp(ca->v[1], "2") == 0;
+		ok = ok && cb != NULL && cb->n == 2 &&
+		    strcmp(cb->v[0], "sleep") == 0;
+		ok = ok && w->timeout_ns == 7 * NSEC_PER_SEC;
+	}
+	tap_ok(ok, "--KEY=VALUE reaches every workload's struct, an arm's "
+	    "value still wins, --WORKLOAD.KEY one workload");
+	experiment_free(e);
+	free(cause);
+}
+
+/* The executor key names the registered executors, from the registry. */
+static void
+check_executor_choices(void)
+{
+	const struct opt_spec		*o;
+	const struct exec_ops *const	*x;
+	struct strbuf			 help = STRBUF_INIT;
+	const char			*line, *end;
+	char				*cause = NULL;
+	int				 bad = 0, n = 0;
+
+	o = opt_find(workload_common_opts, "executor");
+	tap_ok(o != NULL && o->type == OPT_CHOICE && o->choices == NULL &&
+	    o->choices_fn != NULL && strcmp(opt_choices(o), exec_names()) == 0,
+	    "executor: its choices are the registry's (%s)", exec_names());
+	experiment_help(&help);
+	line = strstr(help.buf, "\n  executor = ");
+	end = line != NULL ? strchr(line + 1, '\n') : NULL;
+	for (x = exec_types; o != NULL && *x != NULL; x++, n++) {
+		if (opt_check_value(o, (*x)->name, &cause) != 0) {
+			TAP_DIAG("executor '%s' refused: %s", (*x)->name,
+			    cause);
+			free(cause);
+			cause = NULL;
+			bad++;
+		}
+		if (line == NULL || end == NULL ||
+		    !memmem(line, (size_t)(end - line), (*x)->name,
+		    strlen((*x)->name))) {
+			TAP_DIAG("executor '%s' not in the help", (*x)->name);
+			bad++;
+		}
+	}
+	tap_ok(n >= 3 && bad == 0, "every registered executor is accepted "
+	    "and listed in the help (%d)", n);
+	tap_ok(o != NULL && opt_check_value(o, "no-such-executor",
+	    &cause) == -1, "an executor not registered is refused");
+	free(cause);
+	strbuf_release(&help);
+}
+
 int
 main(void)
 {
@@ -277,5 +734,9 @@ main(void)
 	for (t = workload_types; *t != NULL; t++)
 		check_type(*t);
 	check_sections();
+	for (t = workload_types; *t != NULL; t++)
+		check_binding(*t);
+	check_executor_choices();
+	check_command_line();
 	return tap_done();
 }
