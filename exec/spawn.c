@@ -13,12 +13,14 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -331,6 +333,482 @@ spawn_sync(struct child *c, int handshake, int sync0, const int gop[2],
 	return n;
 }
 
+/*
+ * The spawn helper (SPAWN_OWN_RSS). At exec the kernel records the old
+ * address space's RSS high-water mark into the new program's maxrss
+ * (fs/exec.c), and a CLONE_VM child's old address space is abbench's: its
+ * ru_maxrss would be at least abbench's own peak (a fork child's, the
+ * size of its copy). So children whose peak RSS is read are cloned from a
+ * small process forked before abbench grows, with CLONE_PARENT so that
+ * abbench is still their parent (wait4, rusage, timeouts, process groups
+ * and reaping are unchanged). The helper resets its high-water mark to
+ * its current RSS before each clone: the child's maxrss has a floor of
+ * the helper's RSS (about 1-3 MB, more with ASan), whatever abbench's.
+ *
+ * Protocol on a stream socketpair: abbench sends struct helper_req with
+ * the child's descriptors attached (SCM_RIGHTS, in enum helper_fd order,
+ * those in fdmask), then the strings (argv, envp, cgroup.procs paths,
+ * cwd, each NUL-terminated). The helper answers the child's pid or
+ * -errno, then waits until the child has exec'd or died (it runs on the
+ * helper's stack and strings) before it reads the next request.
+ */
+#define HELPER_STACK	(64 * 1024)
+#define HELPER_MAX_LEN	(64u * 1024 * 1024)
+
+enum helper_fd {
+	HFD_CWD,	/* abbench's working directory (O_PATH) */
+	HFD_SYNC,	/* sync pipe, write end: exec error or ready byte */
+	HFD_GO,		/* go pipe, read end (handshake) */
+	HFD_IN,		/* stdin, stdout, stderr; absent: /dev/null */
+	HFD_OUT,
+	HFD_ERR,
+	HFD_N
+};
+
+struct helper_req {
+	uint32_t	flags;
+	int32_t		parent;
+	uint32_t	argc, envc, ncg, has_cwd;
+	uint32_t	fdmask;
+	uint32_t	handshake;
+	uint64_t	len;
+};
+
+/* What the helper's child needs: in the helper's memory (CLONE_VM). */
+struct helper_child_args {
+	char		**argv, **envp, **cg;
+	const char	 *cwd;
+	int		  flags, handshake;
+	pid_t		  parent;
+	int		  fd[HFD_N];
+};
+
+static pid_t	helper_pid = -1;
+static int	helper_fd = -1;
+static pid_t	helper_owner = -1;
+static char	helper_error[256];
+
+static int SPAWN_CHILD_CODE
+helper_child(void *arg)
+{
+	struct helper_child_args	*a = arg;
+	char *const			*cg;
+	int				 fd, devnull, plen, i;
+	char				 pidbuf[32];
+	sigset_t			 all;
+	static const int		 sigs[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD
+	};
+
+	/* As in spawn_child: dies with abbench, its parent. */
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != a->parent)
+		_exit(127);
+	if (a->flags & SPAWN_KEEP_GROUP)
+		(void)setsid();
+	else
+		setpgid(0, 0);
+	/* Ignored in the helper, and SIG_IGN survives exec. */
+	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	/* abbench's working directory now, not when the helper began. */
+	if (fchdir(a->fd[HFD_CWD]) == -1)
+		child_fail(a->fd[HFD_SYNC], "working directory", errno);
+	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
+	for (cg = a->cg; cg != NULL && *cg != NULL; cg++) {
+		fd = open(*cg, O_WRONLY);
+		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
+			child_fail(a->fd[HFD_SYNC], *cg, errno);
+		close(fd);
+	}
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (i = 0; i < 3; i++) {
+		fd = a->fd[HFD_IN + i] != -1 ? a->fd[HFD_IN + i] : devnull;
+		if (fd >= 0 && dup2(fd, i) == -1)
+			child_fail(a->fd[HFD_SYNC], "dup2", errno);
+	}
+	if (a->cwd != NULL && chdir(a->cwd) == -1)
+		child_fail(a->fd[HFD_SYNC], a->cwd, errno);
+	if (a->handshake) {
+		char	go;
+
+		if (write(a->fd[HFD_SYNC], "R", 1) != 1 ||
+		    read(a->fd[HFD_GO], &go, 1) != 1)
+			_exit(127);
+	}
+	execvpe(a->argv[0], a->argv, a->envp);
+	child_fail(a->fd[HFD_SYNC], a->argv[0], errno);
+	_exit(127);
+}
+
+/* n NUL-terminated strings from *p (up to end) into a new NULL-ended
+ * array; NULL when they are not all there. */
+static char **
+helper_strings(char **p, char *end, uint32_t n)
+{
+	char		**v;
+	uint32_t	  i;
+	size_t		  l;
+
+	if ((v = calloc((size_t)n + 1, sizeof *v)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (*p >= end || (l = strnlen(*p, (size_t)(end - *p))) ==
+		    (size_t)(end - *p)) {
+			free(v);
+			return NULL;
+		}
+		v[i] = *p;
+		*p += l + 1;
+	}
+	return v;
+}
+
+static int
+helper_read_full(int fd, void *buf, size_t len)
+{
+	char	*b = buf;
+	ssize_t	 n;
+
+	while (len > 0) {
+		n = read(fd, b, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int
+helper_write_full(int fd, const void *buf, size_t len)
+{
+	const char	*b = buf;
+	ssize_t		 n;
+
+	while (len > 0) {
+		n = send(fd, b, len, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* One request: 0 when served, -1 when abbench is gone or wrong. */
+static int
+helper_serve_one(int sock, pid_t parent, void *stack, int clear_refs)
+{
+	struct helper_req		 req;
+	struct helper_child_args	 a;
+	union {
+		char		buf[CMSG_SPACE(HFD_N * sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+	struct msghdr		 mh;
+	struct iovec		 iov;
+	struct cmsghdr		*cm;
+	int			 got[HFD_N], ngot = 0, i, j, ep[2], rc = -1;
+	char			*blob = NULL, *p, c;
+	ssize_t			 n;
+	int32_t			 reply;
+	pid_t			 pid;
+
+	memset(&a, 0, sizeof a);
+	for (i = 0; i < HFD_N; i++)
+		a.fd[i] = -1;
+	memset(&mh, 0, sizeof mh);
+	iov.iov_base = &req;
+	iov.iov_len = sizeof req;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof u.buf;
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n == -1 && errno == EINTR);
+	if (n <= 0)
+		return -1;
+	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		j = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		for (i = 0; i < j && ngot < HFD_N; i++)
+			memcpy(&got[ngot++], CMSG_DATA(cm) + i * sizeof(int),
+			    sizeof(int));
+	}
+	for (i = 0, j = 0; i < HFD_N; i++) {
+		if ((req.fdmask & (1u << i)) && j < ngot)
+			a.fd[i] = got[j++];
+	}
+	if ((mh.msg_flags & MSG_CTRUNC) ||
+	    ((size_t)n < sizeof req && helper_read_full(sock,
+	    (char *)&req + n, sizeof req - (size_t)n) == -1) ||
+	    req.len > HELPER_MAX_LEN || a.fd[HFD_CWD] == -1 ||
+	    a.fd[HFD_SYNC] == -1 || (req.handshake && a.fd[HFD_GO] == -1) ||
+	    (blob = malloc((size_t)req.len + 1)) == NULL ||
+	    helper_read_full(sock, blob, (size_t)req.len) == -1)
+		goto out;
+	p = blob;
+	if ((a.argv = helper_strings(&p, blob + req.len, req.argc)) == NULL ||
+	    req.argc == 0 ||
+	    (a.envp = helper_strings(&p, blob + req.len, req.envc)) == NULL ||
+	    (a.cg = helper_strings(&p, blob + req.len, req.ncg)) == NULL)
+		goto out;
+	if (req.has_cwd) {
+		char	**cwd = helper_strings(&p, blob + req.len, 1);
+
+		if (cwd == NULL)
+			goto out;
+		a.cwd = cwd[0];
+		free(cwd);
+	}
+	a.flags = (int)req.flags;
+	a.handshake = req.handshake != 0;
+	a.parent = parent;
+	if (pipe2(ep, O_CLOEXEC) == -1) {
+		reply = -errno;
+		pid = -1;
+		ep[0] = ep[1] = -1;
+	} else {
+		/* The child's maxrss starts from our RSS now, not a peak. */
+		if (clear_refs != -1)
+			(void)!pwrite(clear_refs, "5", 1, 0);
+#ifdef SPAWN_ASAN
+		__asan_unpoison_memory_region(stack, HELPER_STACK);
+#endif
+		pid = clone(helper_child, (char *)stack + HELPER_STACK,
+		    CLONE_VM | CLONE_PARENT | SIGCHLD, &a);
+		reply = pid == -1 ? -errno : (int32_t)pid;
+		close(ep[1]);
+	}
+	if (helper_write_full(sock, &reply, sizeof reply) == 0)
+		rc = 0;
+	if (pid != -1) {
+		/* The exec (or the death) of the child closes ep[1]. */
+		do
+			n = read(ep[0], &c, 1);
+		while (n == -1 && errno == EINTR);
+	}
+	if (ep[0] != -1)
+		close(ep[0]);
+out:
+	for (i = 0; i < HFD_N; i++) {
+		if (a.fd[i] != -1)
+			close(a.fd[i]);
+	}
+	free(a.argv);
+	free(a.envp);
+	free(a.cg);
+	free(blob);
+	return rc;
+}
+
+/* The helper process: serve until abbench closes the socket or dies. */
+static void
+helper_main(int sock, pid_t parent)
+{
+	static const int	 ign[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	void			*stack;
+	int			 clear_refs, fd, i;
+
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	(void)prctl(PR_SET_NAME, "abbench-spawn");
+	/* Ctrl-C is abbench's to handle; we go when abbench goes. */
+	for (i = 0; i < (int)ARRAY_SIZE(ign); i++)
+		signal(ign[i], SIG_IGN);
+	/* Received descriptors must not land on 0-2. */
+	for (i = 0; i < 3; i++) {
+		if (fcntl(i, F_GETFD) == -1 &&
+		    (fd = open("/dev/null", O_RDWR)) != -1 && fd != i)
+			close(fd);
+	}
+	stack = mmap(NULL, HELPER_STACK, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		_exit(1);
+	clear_refs = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	while (helper_serve_one(sock, parent, stack, clear_refs) == 0)
+		;
+	_exit(0);
+}
+
+static void
+helper_atexit(void)
+{
+	spawn_helper_stop();
+}
+
+int
+spawn_helper_start(char **cause)
+{
+	static int	registered;
+	pid_t		self = getpid(), pid;
+	int		sv[2];
+
+	if (helper_pid > 0 && helper_owner == self)
+		return 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+		goto fail;
+	pid = fork();
+	if (pid == -1) {
+		close(sv[0]);
+		close(sv[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		helper_main(sv[1], self);
+	}
+	close(sv[1]);
+	helper_pid = pid;
+	helper_fd = sv[0];
+	helper_owner = self;
+	helper_error[0] = '\0';
+	if (!registered) {
+		atexit(helper_atexit);
+		registered = 1;
+	}
+	return 0;
+
+fail:
+	snprintf(helper_error, sizeof helper_error, "%s", strerror(errno));
+	return set_cause(cause, "cannot start the spawn helper: %s",
+	    helper_error);
+}
+
+void
+spawn_helper_stop(void)
+{
+	int	saved = errno;
+
+	if (helper_fd != -1)
+		close(helper_fd);
+	helper_fd = -1;
+	/* A forked copy of abbench does not own the helper. */
+	if (helper_pid > 0 && helper_owner == getpid()) {
+		kill(helper_pid, SIGKILL);
+		while (waitpid(helper_pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
+	helper_pid = -1;
+	errno = saved;
+}
+
+pid_t
+spawn_helper_pid(void)
+{
+	return helper_owner == getpid() ? helper_pid : -1;
+}
+
+/*
+ * Have the helper clone the child: fds are the child's ends (-1: none),
+ * cwd_fd abbench's working directory. *pidp on success; -1 with *cause.
+ */
+static int
+helper_spawn(struct child *c, char **envp, int handshake,
+    const int fds[HFD_N], pid_t *pidp, char **cause)
+{
+	struct helper_req	 req;
+	struct strbuf		 blob = STRBUF_INIT;
+	union {
+		char		buf[CMSG_SPACE(HFD_N * sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+	struct msghdr		 mh;
+	struct iovec		 iov;
+	struct cmsghdr		*cm;
+	char *const		*s;
+	int			 send_fds[HFD_N], nfds = 0, i;
+	int32_t			 reply;
+	ssize_t			 n;
+
+	if (helper_fd == -1 || spawn_helper_pid() == -1)
+		return set_cause(cause, "'%s': its peak RSS is measured from "
+		    "the spawn helper, which is not running%s%s", c->argv[0],
+		    helper_error[0] != '\0' ? ": " : "", helper_error);
+	memset(&req, 0, sizeof req);
+	req.flags = (uint32_t)c->flags;
+	req.parent = (int32_t)getpid();
+	req.handshake = handshake != 0;
+	for (s = c->argv; *s != NULL; s++, req.argc++)
+		strbuf_add(&blob, *s, strlen(*s) + 1);
+	for (s = envp; *s != NULL; s++, req.envc++)
+		strbuf_add(&blob, *s, strlen(*s) + 1);
+	for (s = c->cgroup_procs; s != NULL && *s != NULL; s++, req.ncg++)
+		strbuf_add(&blob, *s, strlen(*s) + 1);
+	if (c->cwd != NULL) {
+		req.has_cwd = 1;
+		strbuf_add(&blob, c->cwd, strlen(c->cwd) + 1);
+	}
+	req.len = blob.len;
+	for (i = 0; i < HFD_N; i++) {
+		if (fds[i] != -1) {
+			req.fdmask |= 1u << i;
+			send_fds[nfds++] = fds[i];
+		}
+	}
+	memset(&mh, 0, sizeof mh);
+	memset(&u, 0, sizeof u);
+	iov.iov_base = &req;
+	iov.iov_len = sizeof req;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+	memcpy(CMSG_DATA(cm), send_fds, (size_t)nfds * sizeof(int));
+	do
+		n = sendmsg(helper_fd, &mh, MSG_NOSIGNAL);
+	while (n == -1 && errno == EINTR);
+	if (n < 0 || (n < (ssize_t)sizeof req && helper_write_full(helper_fd,
+	    (char *)&req + n, sizeof req - (size_t)n) == -1) ||
+	    helper_write_full(helper_fd, blob.buf, blob.len) == -1 ||
+	    helper_read_full(helper_fd, &reply, sizeof reply) == -1) {
+		strbuf_release(&blob);
+		/* The helper is gone (or confused): no more from it. */
+		snprintf(helper_error, sizeof helper_error, "it has gone");
+		close(helper_fd);
+		helper_fd = -1;
+		return set_cause(cause, "cannot start '%s': the spawn helper "
+		    "has gone", c->argv[0]);
+	}
+	strbuf_release(&blob);
+	if (reply < 0)
+		return set_cause(cause, "cannot start '%s': %s", c->argv[0],
+		    strerror(-reply));
+	*pidp = (pid_t)reply;
+	return 0;
+}
+
+static void
+spawn_close_all(int outp[2], int errp[2], int inp[2], int syncp[2],
+    int gop[2])
+{
+	int	*fds[] = { outp, errp, inp, syncp, gop };
+	size_t	 i;
+
+	for (i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (fds[i][0] != -1)
+			close(fds[i][0]);
+		if (fds[i][1] != -1)
+			close(fds[i][1]);
+	}
+}
+
 int
 spawn_start(struct child *c, char **cause)
 {
@@ -365,10 +843,41 @@ spawn_start(struct child *c, char **cause)
 		e = errno;
 		goto fail_errno;
 	}
-	if (c->env_add != NULL)
+	if (c->env_add != NULL || (c->flags & SPAWN_OWN_RSS))
 		envp = build_env(c->env_add);
 
 	c->start_ns = now_mono_ns();
+	if (c->flags & SPAWN_OWN_RSS) {
+		int	fds[HFD_N];
+		char	*hcause = NULL;
+
+		fds[HFD_CWD] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fds[HFD_SYNC] = syncp[1];
+		fds[HFD_GO] = gop[0];
+		fds[HFD_IN] = inp[0];
+		fds[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? outp[1] :
+		    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
+		fds[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? errp[1] :
+		    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
+		if (fds[HFD_CWD] == -1) {
+			e = errno;
+			goto fail_errno;
+		}
+		pid = -1;
+		if (helper_spawn(c, envp, handshake, fds, &pid,
+		    &hcause) == -1) {
+			close(fds[HFD_CWD]);
+			spawn_close_all(outp, errp, inp, syncp, gop);
+			free_env(envp);
+			if (cause != NULL)
+				*cause = hcause;
+			else
+				free(hcause);
+			return -1;
+		}
+		close(fds[HFD_CWD]);
+		goto started;
+	}
 	if (spawn_stack_ready() == -1) {
 		e = errno;
 		goto fail_errno;
@@ -389,6 +898,7 @@ spawn_start(struct child *c, char **cause)
 		e = errno;
 		goto fail_errno;
 	}
+started:
 	c->pid = pid;
 	/*
 	 * Also from the parent: no race with a signal before setpgid. Not
@@ -415,17 +925,7 @@ spawn_start(struct child *c, char **cause)
 	return 0;
 
 fail_errno:
-	{
-		int	*fds[] = { outp, errp, inp, syncp, gop };
-		size_t	 i;
-
-		for (i = 0; i < ARRAY_SIZE(fds); i++) {
-			if (fds[i][0] != -1)
-				close(fds[i][0]);
-			if (fds[i][1] != -1)
-				close(fds[i][1]);
-		}
-	}
+	spawn_close_all(outp, errp, inp, syncp, gop);
 	free_env(envp);
 	return set_cause(cause, "cannot start '%s': %s", c->argv[0],
 	    strerror(e));

@@ -30,7 +30,10 @@ static const struct opt_spec command_opts[] = {
 	{ "report", OPT_STR, OPT_LIST | OPT_WORDS, "time", 0, 0, NULL,
 	    "metrics to report: time (sec/op), user (user-sec/op), "
 	    "sys (sys-sec/op), cpu (user + sys: cpu-sec/op), rss "
-	    "(max-rss-B)", CMD(report) },
+	    "(max-rss-B: the peak RSS of the program and of the children "
+	    "it waited for, ru_maxrss; it is started from a small helper "
+	    "process, so abbench's own size does not count, but the "
+	    "helper's RSS, about 1-3 MB, is a floor)", CMD(report) },
 	{ "cwd", OPT_STR, 0, NULL, 0, 0, NULL,
 	    "working directory of the program", CMD(cwd) },
 	{ "ok-status", OPT_INT, OPT_LIST | OPT_WORDS, "0", 0, 255, NULL,
@@ -92,6 +95,8 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 
 	/* No CPU or memory limit: the type has no such keys. */
 	workload_spec_init(&spec, wl, arm, argv);
+	/* Only then: the spawn helper costs a round trip per sample. */
+	spec.own_rss = strvec_has(report, "rss");
 	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
 		goto done;
 	if (st.timed_out) {
