@@ -24,7 +24,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/spawn-serve.h"
 #include "exec/spawn.h"
+
+_Static_assert(HELPER_KEEP_GROUP == SPAWN_KEEP_GROUP,
+    "exec/spawn-serve.h and exec/spawn.h disagree");
 
 /* AddressSanitizer: gcc says so with a macro, clang with a feature. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -352,339 +356,97 @@ spawn_sync(struct child *c, int handshake, int sync0, const int gop[2],
  * -errno, then waits until the child has exec'd or died (it runs on the
  * helper's stack and strings) before it reads the next request.
  */
-#define HELPER_STACK	(64 * 1024)
-#define HELPER_MAX_LEN	(64u * 1024 * 1024)
-
-enum helper_fd {
-	HFD_CWD,	/* abbench's working directory (O_PATH) */
-	HFD_SYNC,	/* sync pipe, write end: exec error or ready byte */
-	HFD_GO,		/* go pipe, read end (handshake) */
-	HFD_IN,		/* stdin, stdout, stderr; absent: /dev/null */
-	HFD_OUT,
-	HFD_ERR,
-	HFD_N
-};
-
-struct helper_req {
-	uint32_t	flags;
-	int32_t		parent;
-	uint32_t	argc, envc, ncg, has_cwd;
-	uint32_t	fdmask;
-	uint32_t	handshake;
-	uint64_t	len;
-};
-
-/* What the helper's child needs: in the helper's memory (CLONE_VM). */
-struct helper_child_args {
-	char		**argv, **envp, **cg;
-	const char	 *cwd;
-	int		  flags, handshake;
-	pid_t		  parent;
-	int		  fd[HFD_N];
-};
-
 static pid_t	helper_pid = -1;
 static int	helper_fd = -1;
 static pid_t	helper_owner = -1;
 static char	helper_error[256];
-
-static int SPAWN_CHILD_CODE
-helper_child(void *arg)
-{
-	struct helper_child_args	*a = arg;
-	char *const			*cg;
-	int				 fd, devnull, plen, i;
-	char				 pidbuf[32];
-	sigset_t			 all;
-	static const int		 sigs[] = {
-		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD
-	};
-
-	/* As in spawn_child: dies with abbench, its parent. */
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != a->parent)
-		_exit(127);
-	if (a->flags & SPAWN_KEEP_GROUP)
-		(void)setsid();
-	else
-		setpgid(0, 0);
-	/* Ignored in the helper, and SIG_IGN survives exec. */
-	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
-		signal(sigs[i], SIG_DFL);
-	sigemptyset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	/* abbench's working directory now, not when the helper began. */
-	if (fchdir(a->fd[HFD_CWD]) == -1)
-		child_fail(a->fd[HFD_SYNC], "working directory", errno);
-	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
-	for (cg = a->cg; cg != NULL && *cg != NULL; cg++) {
-		fd = open(*cg, O_WRONLY);
-		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
-			child_fail(a->fd[HFD_SYNC], *cg, errno);
-		close(fd);
-	}
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	for (i = 0; i < 3; i++) {
-		fd = a->fd[HFD_IN + i] != -1 ? a->fd[HFD_IN + i] : devnull;
-		if (fd >= 0 && dup2(fd, i) == -1)
-			child_fail(a->fd[HFD_SYNC], "dup2", errno);
-	}
-	if (a->cwd != NULL && chdir(a->cwd) == -1)
-		child_fail(a->fd[HFD_SYNC], a->cwd, errno);
-	if (a->handshake) {
-		char	go;
-
-		if (write(a->fd[HFD_SYNC], "R", 1) != 1 ||
-		    read(a->fd[HFD_GO], &go, 1) != 1)
-			_exit(127);
-	}
-	execvpe(a->argv[0], a->argv, a->envp);
-	child_fail(a->fd[HFD_SYNC], a->argv[0], errno);
-	_exit(127);
-}
-
-/* n NUL-terminated strings from *p (up to end) into a new NULL-ended
- * array; NULL when they are not all there. */
-static char **
-helper_strings(char **p, char *end, uint32_t n)
-{
-	char		**v;
-	uint32_t	  i;
-	size_t		  l;
-
-	if ((v = calloc((size_t)n + 1, sizeof *v)) == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		if (*p >= end || (l = strnlen(*p, (size_t)(end - *p))) ==
-		    (size_t)(end - *p)) {
-			free(v);
-			return NULL;
-		}
-		v[i] = *p;
-		*p += l + 1;
-	}
-	return v;
-}
-
-static int
-helper_read_full(int fd, void *buf, size_t len)
-{
-	char	*b = buf;
-	ssize_t	 n;
-
-	while (len > 0) {
-		n = read(fd, b, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int
-helper_write_full(int fd, const void *buf, size_t len)
-{
-	const char	*b = buf;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = send(fd, b, len, MSG_NOSIGNAL);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* One request: 0 when served, -1 when abbench is gone or wrong. */
-static int
-helper_serve_one(int sock, pid_t parent, void *stack, int clear_refs)
-{
-	struct helper_req		 req;
-	struct helper_child_args	 a;
-	union {
-		char		buf[CMSG_SPACE(HFD_N * sizeof(int))];
-		struct cmsghdr	align;
-	} u;
-	struct msghdr		 mh;
-	struct iovec		 iov;
-	struct cmsghdr		*cm;
-	int			 got[HFD_N], ngot = 0, i, j, ep[2], rc = -1;
-	char			*blob = NULL, *p, c;
-	ssize_t			 n;
-	int32_t			 reply;
-	pid_t			 pid;
-
-	memset(&a, 0, sizeof a);
-	for (i = 0; i < HFD_N; i++)
-		a.fd[i] = -1;
-	memset(&mh, 0, sizeof mh);
-	iov.iov_base = &req;
-	iov.iov_len = sizeof req;
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = u.buf;
-	mh.msg_controllen = sizeof u.buf;
-	do
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	while (n == -1 && errno == EINTR);
-	if (n <= 0)
-		return -1;
-	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
-		if (cm->cmsg_level != SOL_SOCKET ||
-		    cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		j = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-		for (i = 0; i < j && ngot < HFD_N; i++)
-			memcpy(&got[ngot++], CMSG_DATA(cm) + i * sizeof(int),
-			    sizeof(int));
-	}
-	for (i = 0, j = 0; i < HFD_N; i++) {
-		if ((req.fdmask & (1u << i)) && j < ngot)
-			a.fd[i] = got[j++];
-	}
-	if ((mh.msg_flags & MSG_CTRUNC) ||
-	    ((size_t)n < sizeof req && helper_read_full(sock,
-	    (char *)&req + n, sizeof req - (size_t)n) == -1) ||
-	    req.len > HELPER_MAX_LEN || a.fd[HFD_CWD] == -1 ||
-	    a.fd[HFD_SYNC] == -1 || (req.handshake && a.fd[HFD_GO] == -1) ||
-	    (blob = malloc((size_t)req.len + 1)) == NULL ||
-	    helper_read_full(sock, blob, (size_t)req.len) == -1)
-		goto out;
-	p = blob;
-	if ((a.argv = helper_strings(&p, blob + req.len, req.argc)) == NULL ||
-	    req.argc == 0 ||
-	    (a.envp = helper_strings(&p, blob + req.len, req.envc)) == NULL ||
-	    (a.cg = helper_strings(&p, blob + req.len, req.ncg)) == NULL)
-		goto out;
-	if (req.has_cwd) {
-		char	**cwd = helper_strings(&p, blob + req.len, 1);
-
-		if (cwd == NULL)
-			goto out;
-		a.cwd = cwd[0];
-		free(cwd);
-	}
-	a.flags = (int)req.flags;
-	a.handshake = req.handshake != 0;
-	a.parent = parent;
-	if (pipe2(ep, O_CLOEXEC) == -1) {
-		reply = -errno;
-		pid = -1;
-		ep[0] = ep[1] = -1;
-	} else {
-		/* The child's maxrss starts from our RSS now, not a peak. */
-		if (clear_refs != -1)
-			(void)!pwrite(clear_refs, "5", 1, 0);
-#ifdef SPAWN_ASAN
-		__asan_unpoison_memory_region(stack, HELPER_STACK);
-#endif
-		pid = clone(helper_child, (char *)stack + HELPER_STACK,
-		    CLONE_VM | CLONE_PARENT | SIGCHLD, &a);
-		reply = pid == -1 ? -errno : (int32_t)pid;
-		close(ep[1]);
-	}
-	if (helper_write_full(sock, &reply, sizeof reply) == 0)
-		rc = 0;
-	if (pid != -1) {
-		/* The exec (or the death) of the child closes ep[1]. */
-		do
-			n = read(ep[0], &c, 1);
-		while (n == -1 && errno == EINTR);
-	}
-	if (ep[0] != -1)
-		close(ep[0]);
-out:
-	for (i = 0; i < HFD_N; i++) {
-		if (a.fd[i] != -1)
-			close(a.fd[i]);
-	}
-	free(a.argv);
-	free(a.envp);
-	free(a.cg);
-	free(blob);
-	return rc;
-}
-
-/* The helper process: serve until abbench closes the socket or dies. */
-static void
-helper_main(int sock, pid_t parent)
-{
-	static const int	 ign[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	void			*stack;
-	int			 clear_refs, fd, i;
-
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);
-	(void)prctl(PR_SET_NAME, "abbench-spawn");
-	/* Ctrl-C is abbench's to handle; we go when abbench goes. */
-	for (i = 0; i < (int)ARRAY_SIZE(ign); i++)
-		signal(ign[i], SIG_IGN);
-	/* Received descriptors must not land on 0-2. */
-	for (i = 0; i < 3; i++) {
-		if (fcntl(i, F_GETFD) == -1 &&
-		    (fd = open("/dev/null", O_RDWR)) != -1 && fd != i)
-			close(fd);
-	}
-	stack = mmap(NULL, HELPER_STACK, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		_exit(1);
-	clear_refs = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-	while (helper_serve_one(sock, parent, stack, clear_refs) == 0)
-		;
-	_exit(0);
-}
-
 static void
 helper_atexit(void)
 {
 	spawn_helper_stop();
 }
 
-int
-spawn_helper_start(char **cause)
+/*
+ * Fork the helper; in the child, exec path (abbench-spawn) or, when path
+ * is NULL, serve from the fork itself. 0 once it said it is ready.
+ */
+static int
+helper_fork(const char *path, pid_t self)
 {
-	static int	registered;
-	pid_t		self = getpid(), pid;
-	int		sv[2];
+	char	fdarg[16], pidarg[16], r = 0;
+	pid_t	pid;
+	int	sv[2], e;
 
-	if (helper_pid > 0 && helper_owner == self)
-		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-		goto fail;
+		return -1;
+	snprintf(fdarg, sizeof fdarg, "%d", sv[1]);
+	snprintf(pidarg, sizeof pidarg, "%d", (int)self);
 	pid = fork();
 	if (pid == -1) {
+		e = errno;
 		close(sv[0]);
 		close(sv[1]);
-		goto fail;
+		errno = e;
+		return -1;
 	}
 	if (pid == 0) {
 		close(sv[0]);
-		helper_main(sv[1], self);
+		if (path != NULL) {
+			/* Survives exec; the helper checks getppid too. */
+			(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (fcntl(sv[1], F_SETFD, 0) == 0)
+				execl(path, "abbench-spawn", fdarg, pidarg,
+				    (char *)NULL);
+			_exit(127);
+		}
+		spawn_serve(sv[1], self);
 	}
 	close(sv[1]);
+	if (spawn_serve_read_full(sv[0], &r, 1) == -1 || r != HELPER_READY) {
+		close(sv[0]);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		errno = ECHILD;
+		return -1;
+	}
 	helper_pid = pid;
 	helper_fd = sv[0];
 	helper_owner = self;
+	return 0;
+}
+
+int
+spawn_helper_start(char **cause)
+{
+	static int	 registered;
+	pid_t		 self = getpid();
+	char		*path, *ignore = NULL;
+
+	if (helper_pid > 0 && helper_owner == self)
+		return 0;
+	/*
+	 * The static program: its RSS (a few hundred KiB) is the floor of
+	 * max-rss-B whatever abbench's build (ASan's runtime alone is
+	 * megabytes). Without it, a fork of abbench serves (~2 MiB).
+	 */
+	path = libexec_find("abbench-spawn", &ignore);
+	free(ignore);
+	if ((path == NULL || helper_fork(path, self) == -1) &&
+	    helper_fork(NULL, self) == -1) {
+		free(path);
+		snprintf(helper_error, sizeof helper_error, "%s",
+		    strerror(errno));
+		return set_cause(cause, "cannot start the spawn helper: %s",
+		    helper_error);
+	}
+	free(path);
 	helper_error[0] = '\0';
 	if (!registered) {
 		atexit(helper_atexit);
 		registered = 1;
 	}
 	return 0;
-
-fail:
-	snprintf(helper_error, sizeof helper_error, "%s", strerror(errno));
-	return set_cause(cause, "cannot start the spawn helper: %s",
-	    helper_error);
 }
 
 void
@@ -774,10 +536,10 @@ helper_spawn(struct child *c, char **envp, int handshake,
 	do
 		n = sendmsg(helper_fd, &mh, MSG_NOSIGNAL);
 	while (n == -1 && errno == EINTR);
-	if (n < 0 || (n < (ssize_t)sizeof req && helper_write_full(helper_fd,
+	if (n < 0 || (n < (ssize_t)sizeof req && spawn_serve_write_full(helper_fd,
 	    (char *)&req + n, sizeof req - (size_t)n) == -1) ||
-	    helper_write_full(helper_fd, blob.buf, blob.len) == -1 ||
-	    helper_read_full(helper_fd, &reply, sizeof reply) == -1) {
+	    spawn_serve_write_full(helper_fd, blob.buf, blob.len) == -1 ||
+	    spawn_serve_read_full(helper_fd, &reply, sizeof reply) == -1) {
 		strbuf_release(&blob);
 		/* The helper is gone (or confused): no more from it. */
 		snprintf(helper_error, sizeof helper_error, "it has gone");

@@ -33,7 +33,7 @@ static const struct opt_spec command_opts[] = {
 	    "(max-rss-B: the peak RSS of the program and of the children "
 	    "it waited for, ru_maxrss; it is started from a small helper "
 	    "process, so abbench's own size does not count, but the "
-	    "helper's RSS, about 2 MiB, is a floor; to check, "
+	    "helper's RSS, about 0.7 MiB, is a floor; to check, "
 	    "ABBENCH_DEBUG_BALLAST=256m makes abbench hold 256 MiB)",
 	    CMD(report) },
 	{ "cwd", OPT_STR, 0, NULL, 0, 0, NULL,
