@@ -39,8 +39,8 @@ struct exec_ops;
 /* The keys every workload has, bound by workload_common_opts. */
 struct workload_common {
 	char		*type;
-	int		 executor;	/* index in the executor registry */
-	int		 executor_set;	/* else the type's default_exec */
+	int		 executor;	/* index in exec_types[] */
+	int		 executor_set;	/* else ops->default_exec */
 	int64_t		 timeout_ns;
 	int		 timeout_set;	/* else the experiment's */
 	int		 drop_caches;

@@ -24,7 +24,7 @@ enum opt_flags {
 	OPT_NOMATRIX = 1 << 2,	/* several words are an error */
 	OPT_REQUIRED = 1 << 3,	/* must be present */
 	OPT_PREFIX = 1 << 4,	/* `name` is a prefix: env.NAME, host.sysctl.X */
-	OPT_WORDS = 1 << 5,	/* OPT_LIST bound as a struct strvec of words */
+	OPT_WORDS = 1 << 5,	/* OPT_LIST bound as a strvec of its words */
 };
 struct opt_spec {
 	const char	*name;
@@ -37,7 +37,7 @@ struct opt_spec {
 	const char	*help;
 	/*
 	 * Where opt_set() stores the value in the struct the table fills,
-	 * as OPT_OFF(struct, member); 0 = not stored (read with a getter).
+	 * as OPT_OFF(struct, member); 0 = not stored ([arm] keys, prefixes).
 	 * The member's type follows the option's: OPT_STR char * (owned),
 	 * OPT_INT int (int64_t when max > INT_MAX, uint64_t when it is
 	 * over INT64_MAX), OPT_FLOAT double, OPT_BOOL int, OPT_DURATION
@@ -94,7 +94,8 @@ void		 opt_help_line(struct strbuf *out, const char *head,
 /* The words of an OPT_CHOICE (from choices or choices_fn), or NULL. */
 const char	*opt_choices(const struct opt_spec *o);
 /* The index of value among the choices of o, or -1. */
-int		 opt_choice_index(const struct opt_spec *o, const char *value);
+int		 opt_choice_index(const struct opt_spec *o,
+		    const char *value);
 /* The entry for KEY of a table ending in a NULL name, or NULL. */
 const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
 /* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */

@@ -47,7 +47,7 @@
 struct steady_opts {
 	struct strvec	 program;
 	char		*sandboxes;
-	int		 quota;		/* enum quota_mode: same order */
+	int		 quota;		/* enum quota_mode */
 	char		*quota_name;
 	double		 cpu;		/* 0: no limit */
 	int		 cpu_set;	/* 2: by the arm */
@@ -279,8 +279,8 @@ steady_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 	if (wl->priv != NULL)
 		return 0;
 	sp = xcalloc(1, sizeof *sp);
-	sp->preset = steady_find_preset(o->program.n ? o->program.v[0] :
-	    "burner");
+	/* validate() saw a known preset: no default here. */
+	sp->preset = steady_find_preset(o->program.n ? o->program.v[0] : "");
 	if (sp->preset == NULL) {
 		free(sp);
 		return set_cause(cause, "program: unknown");

@@ -106,7 +106,8 @@ static const struct opt_spec fio_opts[] = {
 	{ "group_reporting", OPT_BOOL, 0, "0", 0, 0, NULL,
 	    "fio group_reporting (one result for the numjobs)",
 	    FIO(group_reporting) },
-	{ "runtimes", OPT_STR, OPT_LIST | OPT_WORDS | OPT_NOMATRIX, NULL, 0, 0, NULL,
+	{ "runtimes", OPT_STR, OPT_LIST | OPT_WORDS | OPT_NOMATRIX, NULL, 0, 0,
+	    NULL,
 	    "runtime of each container in turn (e.g. runc runsc); default "
 	    "the arm's",
 	    FIO(runtimes) },

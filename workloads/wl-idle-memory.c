@@ -47,7 +47,7 @@ struct idle_opts {
 	struct lc_opts	 lc;		/* first: lc_opts() */
 	int		 containers;
 	int64_t		 settle;
-	int		 quota;		/* enum quota_mode: same order */
+	int		 quota;		/* enum quota_mode */
 	double		 quota_cpus;
 	char		*size_benchmark;
 };

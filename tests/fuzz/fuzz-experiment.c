@@ -3,7 +3,7 @@
  * arbitrary bytes must never crash, leak or trip a sanitizer, must either
  * return an experiment or a message (never both, never neither), every
  * message must start with the file name, and a loaded experiment must hold
- * together (names, axes, getters).
+ * together (names, axes, an options struct per arm).
  *
  * tests/integration/t0210-fuzz-experiment.sh builds and runs it for 15 s
  * in `make check`. A longer run, from the build directory:
@@ -11,6 +11,7 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *       -I. -I$SRC $(pkg-config --cflags inih) \
  *       $SRC/tests/fuzz/fuzz-experiment.c $SRC/harness/core/experiment.c \
+ *       $SRC/harness/core/experiment-read.c \
  *       $SRC/lib/util.c libabbench.a \
  *       $(pkg-config --libs gsl sqlite3 libcgroup jansson inih) -lm \
  *       -o fuzz-experiment
@@ -91,23 +92,45 @@ fuzz_check_experiment(const struct experiment *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * The input is a file, optionally followed by a line "#SET" and one
+ * command-line KEY=VALUE a line (abbench run --KEY=VALUE): both the
+ * [experiment] and the workload overrides are fuzzed with the file.
+ */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct experiment	*e;
-	char			*cause = NULL;
+	struct strvec		 set = STRVEC_INIT;
+	const char		*text = (const char *)data, *mark, *p, *nl;
+	char			*cause = NULL, *tail = NULL;
+	size_t			 len = size;
 
-	e = experiment_parse(FUZZ_PATH, (const char *)data, size, &cause);
+	mark = memmem(text, size, "\n#SET\n", 6);
+	if (mark != NULL) {
+		len = (size_t)(mark - text) + 1;
+		tail = xstrndup(mark + 6, size - len - 5);
+		for (p = tail; *p != '\0'; p = nl + (*nl != '\0')) {
+			nl = strchrnul(p, '\n');
+			/* cmd-run passes on only --KEY=VALUE with a KEY. */
+			if (nl > p && *p != '=' && memchr(p, '=',
+			    (size_t)(nl - p)) != NULL)
+				strvec_pushf(&set, "%.*s", (int)(nl - p), p);
+		}
+	}
+	e = experiment_parse_set(FUZZ_PATH, text, len, set.v, &cause);
 	fuzz_check((e == NULL) != (cause == NULL),
 	    "an experiment or a message");
 	if (cause != NULL)
 		fuzz_check(strncmp(cause, FUZZ_PATH ":", strlen(FUZZ_PATH) + 1)
 		    == 0, "messages start with the file name");
 	if (e != NULL) {
-		fuzz_check(memcmp(e->text, data, size) == 0, "text kept");
+		fuzz_check(memcmp(e->text, data, len) == 0, "text kept");
 		fuzz_check_experiment(e);
 	}
 	experiment_free(e);
 	free(cause);
+	free(tail);
+	strvec_clear(&set);
 	return 0;
 }

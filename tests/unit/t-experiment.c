@@ -1,9 +1,10 @@
 /*
  * Unit tests of the experiment loader: every class of error with its exact
  * file:line:key message, comments, defaults, matrix expansion, arm
- * overrides, env.NAME, host.* and the typed getters. A small workload type
- * defined here has one key of every option type; the shipped `command`
- * type is checked through experiment_parse as well.
+ * overrides, env.NAME, host.* and the options structs the loader fills.
+ * A small workload type defined here has one key of every option type,
+ * bound to struct test_opts; the shipped `command` type is checked
+ * through experiment_parse as well.
  */
 #include "config.h"
 
@@ -36,7 +37,7 @@ struct test_opts {
 };
 #define T(member)	OPT_OFF(struct test_opts, member)
 
-/* Bound to struct test_opts, but for the prefixed key (a getter's). */
+/* Bound to struct test_opts, but for the prefixed key (not stored). */
 static const struct opt_spec test_opts[] = {
 	{ "bs", OPT_SIZE, 0, "4k", 0, 0, NULL, "block size", T(bs) },
 	{ "rw", OPT_CHOICE, 0, "read", 0, 0, "read write randread randwrite",
