@@ -36,6 +36,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -754,11 +755,17 @@ app_validate(const struct experiment *e, struct workload *wl, char **cause)
 	    nginx_filesize(o->filesize) < 0)
 		return set_cause(cause, "filesize: '%s' is not a size such "
 		    "as 1Kb, 100Kb, 10Mb or 512b", o->filesize);
-	/* ab refuses more concurrent requests than requests. */
+	/* ab refuses more concurrent requests than requests, and more
+	 * requests than an int holds (ruby's are ops x concurrency). */
 	if (strcmp(d->app, "node") == 0 && (o->ops > 0 ? o->ops :
 	    d->def_ops) < o->concurrency)
 		return set_cause(cause, "ops: node needs at least as many "
 		    "requests as concurrency (%d)", o->concurrency);
+	if ((strcmp(d->app, "node") == 0 || strcmp(d->app, "ruby") == 0) &&
+	    (o->ops > 0 ? o->ops : d->def_ops) > INT_MAX /
+	    (strcmp(d->app, "ruby") == 0 ? o->concurrency : 1))
+		return set_cause(cause, "ops: ab takes at most %d requests",
+		    INT_MAX);
 	/* The application's image, where the section names none: the
 	 * executor checks it before the first sample. */
 	if (d->image != NULL && wl->common.image == NULL) {

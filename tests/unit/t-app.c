@@ -434,6 +434,12 @@ main(void)
 	    "rejected");
 	if (e != NULL)
 		experiment_free(e);
+	e = load("[experiment]\n[arm a]\n[workload R]\ntype = app\n"
+	    "app = ruby\nconcurrency = 25\nops = 100000000\n");
+	tap_ok(e == NULL, "ruby with more than ab's 2^31-1 requests "
+	    "(ops x concurrency): rejected");
+	if (e != NULL)
+		experiment_free(e);
 
 	e = load("[experiment]\n[arm a]\n[workload I]\ntype = app\n"
 	    "app = iperf\noperation = Sideways\n");
