@@ -351,6 +351,13 @@ type = app
 app = node
 concurrency = 1
 ops = 50
+
+[workload Ruby]
+type = app
+app = ruby
+concurrency = 1
+ops = 20
+workers = 2
 EOI
 "$ABBENCH" run "$TEST_TMP/runsc.ini" --db "$DB" --quiet >"$TEST_TMP/out2" 2>&1
 ok $? "runsc: every application runs (exit 0)"
@@ -361,8 +368,9 @@ is "$(sqlite3 "$DB" "SELECT count(DISTINCT benchmark) FROM samples
     'Redis/operation.SET-$N',
     'NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N',
     'Httpd/filesize.10Kb/concurrency.1-$N',
-    'Syscallbench/syscall.getpid-$N', 'Node/concurrency.1-$N')")" 7 \
-    "runsc: the seven rows stored under the report's names"
+    'Syscallbench/syscall.getpid-$N', 'Node/concurrency.1-$N',
+    'Ruby/concurrency.1-$N')")" 8 \
+    "runsc: the eight rows stored under the report's names"
 
 # ffmpeg: one transcode of a 1 s video under runc (its image is large).
 if command -v ffmpeg >/dev/null 2>&1 &&
