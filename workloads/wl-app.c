@@ -359,18 +359,27 @@ nginx_filesize(const char *s)
 	return -1;
 }
 
+/* A web server serving one document of `filesize` from docroot to ab. */
 static void
-nginx_argv(const struct workload *wl, const struct arm *arm, long long ops,
+doc_server_argv(const struct workload *wl, const struct arm *arm,
+    long long ops, const char *server, const char *docroot,
     struct strvec *av)
 {
 	const struct app_opts	*o = app_opts_of(wl, arm);
 
 	strvec_push(av, "abbench-app");
-	strvec_push(av, "nginx");
+	strvec_push(av, server);
 	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
 	strvec_pushf(av, "%lld", ops);
 	strvec_pushf(av, "%d", o->concurrency);
-	strvec_push(av, "/srv/www");
+	strvec_push(av, docroot);
+}
+
+static void
+nginx_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	doc_server_argv(wl, arm, ops, "nginx", "/srv/www", av);
 }
 
 /*
@@ -422,15 +431,8 @@ static void
 httpd_argv(const struct workload *wl, const struct arm *arm, long long ops,
     struct strvec *av)
 {
-	const struct app_opts	*o = app_opts_of(wl, arm);
-
-	strvec_push(av, "abbench-app");
-	strvec_push(av, "httpd");
-	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
-	strvec_pushf(av, "%lld", ops);
-	strvec_pushf(av, "%d", o->concurrency);
 	/* Where gVisor's Httpd serves its documents from. */
-	strvec_push(av, "/tmp/html");
+	doc_server_argv(wl, arm, ops, "httpd", "/tmp/html", av);
 }
 
 /* --- node and ruby (ab -k; a page from redis) ------------------------ */
