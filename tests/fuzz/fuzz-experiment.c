@@ -11,6 +11,7 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *       -I. -I$SRC $(pkg-config --cflags inih) \
  *       $SRC/tests/fuzz/fuzz-experiment.c $SRC/harness/core/experiment.c \
+ *       $SRC/harness/core/experiment-read.c \
  *       $SRC/lib/util.c libabbench.a \
  *       $(pkg-config --libs gsl sqlite3 libcgroup jansson inih) -lm \
  *       -o fuzz-experiment

@@ -25,12 +25,14 @@ if [ -z "$libs" ] || [ ! -f "$builddir/libabbench.a" ]; then
 	fuzz_not_built "cannot read the build's flags"
 fi
 
-# experiment.c and util.c instrumented; the rest comes from libabbench.a
-# (its copies of those two are not pulled in: their symbols are defined).
+# experiment.c, experiment-read.c and util.c instrumented; the rest comes
+# from libabbench.a (its copies of those are not pulled in: their symbols
+# are defined).
 # shellcheck disable=SC2086
 fuzz_build clang -g -O1 -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined $cflags \
     "$srcdir/tests/fuzz/fuzz-experiment.c" "$srcdir/harness/core/experiment.c" \
+    "$srcdir/harness/core/experiment-read.c" \
     "$srcdir/lib/util.c" $libs -o "$FUZZ_TMP/fuzz-experiment"
 
 for f in "$srcdir"/tests/data/experiments/*.ini "$srcdir"/experiments/*.ini
