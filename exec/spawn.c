@@ -342,24 +342,20 @@ spawn_sync(struct child *c, int handshake, int sync0, const int gop[2],
  * address space's RSS high-water mark into the new program's maxrss
  * (fs/exec.c), and a CLONE_VM child's old address space is abbench's: its
  * ru_maxrss would be at least abbench's own peak (a fork child's, the
- * size of its copy). So children whose peak RSS is read are cloned from a
- * small process forked before abbench grows, with CLONE_PARENT so that
- * abbench is still their parent (wait4, rusage, timeouts, process groups
- * and reaping are unchanged). The helper resets its high-water mark to
- * its current RSS before each clone: the child's maxrss has a floor of
- * the helper's RSS (about 1-3 MB, more with ASan), whatever abbench's.
- *
- * Protocol on a stream socketpair: abbench sends struct helper_req with
- * the child's descriptors attached (SCM_RIGHTS, in enum helper_fd order,
- * those in fdmask), then the strings (argv, envp, cgroup.procs paths,
- * cwd, each NUL-terminated). The helper answers the child's pid or
- * -errno, then waits until the child has exec'd or died (it runs on the
- * helper's stack and strings) before it reads the next request.
+ * size of its copy). So children whose peak RSS is read are cloned by a
+ * small process, with CLONE_PARENT so that abbench is still their parent
+ * (wait4, rusage, timeouts, process groups and reaping are unchanged).
+ * That process is the static program abbench-spawn (~0.7 MiB), or a fork
+ * of abbench made before it grows (~2 MiB) when the program is missing;
+ * it resets its high-water mark before each clone, so its RSS is the
+ * floor of the child's maxrss, whatever abbench's. The protocol and the
+ * server are in exec/spawn-serve.[ch]; the client is here.
  */
 static pid_t	helper_pid = -1;
 static int	helper_fd = -1;
 static pid_t	helper_owner = -1;
 static char	helper_error[256];
+
 static void
 helper_atexit(void)
 {

@@ -76,8 +76,9 @@ struct child {
 };
 
 /*
- * The spawn helper: a small process forked from abbench early (before it
- * has grown) that starts SPAWN_OWN_RSS children on its behalf with
+ * The spawn helper: the static program abbench-spawn (libexec_find), or
+ * without it a fork of abbench (call this early, before abbench grows),
+ * that starts SPAWN_OWN_RSS children on its behalf with
  * clone(CLONE_VM | CLONE_PARENT). It dies with abbench (PR_SET_PDEATHSIG,
  * EOF on its socket) and is killed and reaped at exit (atexit) or by
  * spawn_helper_stop(). Start: 0, or -1 with *cause; safe twice.
