@@ -31,6 +31,9 @@ struct arm {
 	struct strvec	 args;		/* argv override; n == 0 if unset */
 	struct kv	*host;		/* host.* settings, in file order */
 	size_t		 nhost;
+	/* Limits of the arm's program or container, 0 = none (arm_opts). */
+	double		 cpus;
+	uint64_t	 memory;
 };
 
 struct workload_ops;

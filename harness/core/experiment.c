@@ -68,9 +68,13 @@ const struct opt_spec arm_opts[] = {
 	{ "runtime-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	  "extra runtime flags (oci: global flags of the runtime binary)" },
 	{ "cpu", OPT_FLOAT, 0, NULL, 0.01, 4096, NULL,
-	  "CPU limit in CPUs (docker --cpus, cgroup quota)" },
+	  "CPU limit in CPUs of the workload's program or containers "
+	  "(docker --cpus, OCI and local cgroup quota; cpu-steady and "
+	  "idle-memory limit CPU with their quota keys instead)",
+	  OPT_OFF(struct arm, cpus) },
 	{ "memory", OPT_SIZE, 0, NULL, 0, 0, NULL,
-	  "memory limit (4g, 512m)" },
+	  "memory limit of the workload's program or containers (4g, 512m)",
+	  OPT_OFF(struct arm, memory) },
 	{ "args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	  "argv that replaces a command workload's args for this arm" },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
@@ -333,6 +337,13 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0)
 			goto out;
 		v = w.v[0];
+		/* The arm table's bound keys (cpu, memory) into struct arm. */
+		if (o->off1 != 0 && opt_find(arm_opts, kv->key) == o &&
+		    opt_set(o, arm, v, &cause) != 0) {
+			parser_error(p, kv->line, kv->key, "%s", cause);
+			free(cause);
+			goto out;
+		}
 		if (str_startswith(kv->key, "env.")) {
 			envname = kv->key + strlen("env.");
 			if (!env_name_ok(envname)) {
@@ -547,18 +558,29 @@ out:
  * workload sets it, else at the header, and name the matrix combination.
  */
 static void
-parser_validate_error(struct parser *p, const struct workload *wl,
-    const char *cause)
+parser_validate_error(struct parser *p, const struct experiment *e,
+    const struct workload *wl, const char *cause)
 {
 	const char	*colon = strchr(cause, ':');
-	int		 line = wl->line;
-	size_t		 i;
+	size_t		 klen = colon != NULL ? (size_t)(colon - cause) : 0;
+	int		 line = 0;
+	size_t		 i, j;
 
 	for (i = 0; colon != NULL && i < wl->nkv; i++) {
-		if (strlen(wl->kv[i].key) == (size_t)(colon - cause) &&
-		    strncmp(wl->kv[i].key, cause, (size_t)(colon - cause)) == 0)
+		if (strlen(wl->kv[i].key) == klen &&
+		    strncmp(wl->kv[i].key, cause, klen) == 0)
 			line = wl->kv[i].line;
 	}
+	/* A key the workload does not set: the first arm's that does. */
+	for (j = 0; colon != NULL && line == 0 && j < e->narms; j++) {
+		for (i = 0; line == 0 && i < e->arms[j].nkv; i++) {
+			if (strlen(e->arms[j].kv[i].key) == klen &&
+			    strncmp(e->arms[j].kv[i].key, cause, klen) == 0)
+				line = e->arms[j].kv[i].line;
+		}
+	}
+	if (line == 0)
+		line = wl->line;
 	if (wl->naxes > 0)
 		parser_error(p, line, NULL, "%s (in %s)", cause, wl->name);
 	else
@@ -781,7 +803,7 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 		if (wl->ops->validate == NULL ||
 		    wl->ops->validate(e, wl, &vcause) == 0)
 			continue;
-		parser_validate_error(&p, wl, vcause);
+		parser_validate_error(&p, e, wl, vcause);
 		free(vcause);
 		goto fail;
 	}
