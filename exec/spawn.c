@@ -423,8 +423,9 @@ spawn_helper_start(char **cause)
 		return 0;
 	/*
 	 * The static program: its RSS (a few hundred KiB) is the floor of
-	 * max-rss-B whatever abbench's build (ASan's runtime alone is
-	 * megabytes). Without it, a fork of abbench serves (~2 MiB).
+	 * max-rss-B whatever abbench's build and size (ASan's runtime alone
+	 * is megabytes). Without it, a fork of abbench serves, and
+	 * abbench's RSS at this moment is the floor.
 	 */
 	path = libexec_find("abbench-spawn", &ignore);
 	free(ignore);

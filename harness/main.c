@@ -12,7 +12,6 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "exec/spawn.h"
 #include "harness/cmd.h"
 #include "lib/util.h"
 
@@ -83,14 +82,5 @@ main(int argc, char **argv)
 	if (!(e->flags & CMD_OWN_FLAGS) && cmd_wants_help(e, argc - 1,
 	    argv + 1))
 		return EXIT_OK;
-	/*
-	 * Now, while abbench is small: the programs whose peak RSS is
-	 * measured are started from it (exec/spawn.h, SPAWN_OWN_RSS). A
-	 * failure is reported by the samples that need it.
-	 */
-	if (spawn_helper_start(&cause) == -1) {
-		free(cause);
-		cause = NULL;
-	}
 	return e->exec(argc - 1, argv + 1);
 }
