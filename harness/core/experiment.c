@@ -62,23 +62,28 @@ const struct opt_spec experiment_opts[] = {
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 
+#define ARM(member)	OPT_OFF(struct arm, member)
+
 const struct opt_spec arm_opts[] = {
 	{ "runtime", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "docker runtime name, or the OCI runtime binary (executor=oci)" },
-	{ "runtime-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "extra runtime flags (oci: global flags of the runtime binary)" },
+	  "docker runtime name, or the OCI runtime binary (executor=oci)",
+	  ARM(runtime) },
+	{ "runtime-args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
+	  "extra runtime flags (oci: global flags of the runtime binary)",
+	  ARM(runtime_args) },
 	{ "cpu", OPT_FLOAT, 0, NULL, 0.01, 4096, NULL,
 	  "CPU limit in CPUs of the workload's program or containers "
 	  "(docker --cpus, OCI and local cgroup quota; cpu-steady and "
 	  "idle-memory limit CPU with their quota keys instead)",
-	  OPT_OFF(struct arm, cpus) },
+	  ARM(cpus) },
 	{ "memory", OPT_SIZE, 0, NULL, 0, 0, NULL,
 	  "memory limit of the workload's program or containers (4g, 512m)",
-	  OPT_OFF(struct arm, memory) },
-	{ "args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "argv that replaces a command workload's args for this arm" },
+	  ARM(memory) },
+	{ "args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
+	  "argv that replaces a command workload's args for this arm",
+	  ARM(args) },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run" },
+	  "free text, stored with the run", ARM(description) },
 	{ "env.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
 	  "environment variable NAME of the workload's program" },
 	{ "host.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
@@ -337,7 +342,7 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0)
 			goto out;
 		v = w.v[0];
-		/* The arm table's bound keys (cpu, memory) into struct arm. */
+		/* The arm table's keys into struct arm. */
 		if (o->off1 != 0 && opt_find(arm_opts, kv->key) == o &&
 		    opt_set(o, arm, v, &cause) != 0) {
 			parser_error(p, kv->line, kv->key, "%s", cause);
@@ -362,17 +367,6 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 			strvec_pushf(&arm->env, "%s=%s", envname, v);
 		}
 		kv_push(&arm->kv, &arm->nkv, &cap, kv->key, v, kv->line);
-	}
-	/* Point at our own copies, now that arm->kv no longer moves. */
-	for (i = 0; i < arm->nkv; i++) {
-		kv = &arm->kv[i];
-		if (strcmp(kv->key, "runtime") == 0)
-			arm->runtime = kv->value;
-		else if (strcmp(kv->key, "runtime-args") == 0)
-			strvec_split_words(&arm->runtime_args, kv->value,
-			    NULL);
-		else if (strcmp(kv->key, "args") == 0)
-			strvec_split_words(&arm->args, kv->value, NULL);
 	}
 	rc = 0;
 out:
@@ -880,9 +874,8 @@ experiment_free(struct experiment *e)
 
 		free(a->name);
 		kv_release(a->kv, a->nkv);
-		strvec_clear(&a->runtime_args);
+		opt_release(arm_opts, a);
 		strvec_clear(&a->env);
-		strvec_clear(&a->args);
 		kv_release(a->host, a->nhost);
 	}
 	free(e->arms);
