@@ -38,15 +38,6 @@
 #define HELPER_STACK	(64 * 1024)
 #define SERVE_NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* What the helper's child needs: in the helper's memory (CLONE_VM). */
-struct helper_child_args {
-	char		**argv, **envp, **cg;
-	const char	 *cwd;
-	int		  flags, handshake;
-	pid_t		  parent;
-	int		  fd[HFD_N];
-};
-
 static void SPAWN_CHILD_CODE
 serve_fail(int errfd, const char *what, int err)
 {
@@ -59,19 +50,23 @@ serve_fail(int errfd, const char *what, int err)
 	_exit(127);
 }
 
-static int SPAWN_CHILD_CODE
-helper_child(void *arg)
+int SPAWN_CHILD_CODE
+spawn_child_exec(void *arg)
 {
-	struct helper_child_args	*a = arg;
-	char *const			*cg;
-	int				 fd, devnull, plen, i;
-	char				 pidbuf[32];
-	sigset_t			 all;
-	static const int		 sigs[] = {
+	struct spawn_child_args	*a = arg;
+	char *const		*cg;
+	int			 fd, devnull, plen, i;
+	char			 pidbuf[32];
+	sigset_t		 all;
+	static const int	 sigs[] = {
 		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD
 	};
 
-	/* As in spawn_child: dies with abbench, its parent. */
+	/*
+	 * A child dies with abbench (kill -9 included): an orphaned helper
+	 * (fio writing its data file, a docker CLI making a container)
+	 * would otherwise redo what `abbench restore` just undid.
+	 */
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != a->parent)
 		_exit(127);
@@ -85,7 +80,7 @@ helper_child(void *arg)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	/* abbench's working directory now, not when the helper began. */
-	if (fchdir(a->fd[HFD_CWD]) == -1)
+	if (a->fd[HFD_CWD] != -1 && fchdir(a->fd[HFD_CWD]) == -1)
 		serve_fail(a->fd[HFD_SYNC], "working directory", errno);
 	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
 	for (cg = a->cg; cg != NULL && *cg != NULL; cg++) {
@@ -97,19 +92,29 @@ helper_child(void *arg)
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	for (i = 0; i < 3; i++) {
 		fd = a->fd[HFD_IN + i] != -1 ? a->fd[HFD_IN + i] : devnull;
-		if (fd >= 0 && dup2(fd, i) == -1)
+		if (fd >= 0 && fd != i && dup2(fd, i) == -1)
 			serve_fail(a->fd[HFD_SYNC], "dup2", errno);
 	}
 	if (a->cwd != NULL && chdir(a->cwd) == -1)
 		serve_fail(a->fd[HFD_SYNC], a->cwd, errno);
 	if (a->handshake) {
+		/*
+		 * Joining cgroups (an RCU sync on v1) is the harness's
+		 * cost, not the child's: tell the parent we are ready, and
+		 * exec when it has taken the time. Everything else is set
+		 * up already: "go" is exec. Our copy of the go pipe's write
+		 * end goes first: if the parent dies (kill -9) the read
+		 * sees EOF instead of blocking forever.
+		 */
 		char	go;
 
+		if (a->close_fd != -1)
+			close(a->close_fd);
 		if (write(a->fd[HFD_SYNC], "R", 1) != 1 ||
 		    read(a->fd[HFD_GO], &go, 1) != 1)
 			_exit(127);
 	}
-	execvpe(a->argv[0], a->argv, a->envp);
+	execvpe(a->argv[0], a->argv, a->envp != NULL ? a->envp : environ);
 	serve_fail(a->fd[HFD_SYNC], a->argv[0], errno);
 	_exit(127);
 }
@@ -178,7 +183,7 @@ static int
 helper_serve_one(int sock, pid_t parent, void *stack, int clear_refs)
 {
 	struct helper_req		 req;
-	struct helper_child_args	 a;
+	struct spawn_child_args		 a;
 	union {
 		char		buf[CMSG_SPACE(HFD_N * sizeof(int))];
 		struct cmsghdr	align;
@@ -195,6 +200,7 @@ helper_serve_one(int sock, pid_t parent, void *stack, int clear_refs)
 	memset(&a, 0, sizeof a);
 	for (i = 0; i < HFD_N; i++)
 		a.fd[i] = -1;
+	a.close_fd = -1;
 	memset(&mh, 0, sizeof mh);
 	iov.iov_base = &req;
 	iov.iov_len = sizeof req;
@@ -256,7 +262,7 @@ helper_serve_one(int sock, pid_t parent, void *stack, int clear_refs)
 #ifdef SERVE_ASAN
 		__asan_unpoison_memory_region(stack, HELPER_STACK);
 #endif
-		pid = clone(helper_child, (char *)stack + HELPER_STACK,
+		pid = clone(spawn_child_exec, (char *)stack + HELPER_STACK,
 		    CLONE_VM | CLONE_PARENT | SIGCHLD, &a);
 		reply = pid == -1 ? -errno : (int32_t)pid;
 		close(ep[1]);
@@ -276,9 +282,9 @@ out:
 		if (a.fd[i] != -1)
 			close(a.fd[i]);
 	}
-	free(a.argv);
-	free(a.envp);
-	free(a.cg);
+	free((void *)a.argv);
+	free((void *)a.envp);
+	free((void *)a.cg);
 	free(blob);
 	return rc;
 }

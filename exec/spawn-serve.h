@@ -43,6 +43,29 @@ struct helper_req {
 	uint64_t	len;
 };
 
+/*
+ * What a new child does between clone and exec, on both paths (spawn.c's
+ * own clone and the helper's): in the memory of whoever cloned it, so
+ * nothing here allocates.
+ */
+struct spawn_child_args {
+	char *const	*argv;
+	char *const	*envp;		/* NULL: the environment as it is */
+	char *const	*cg;		/* cgroup.procs files to join */
+	const char	*cwd;		/* or NULL */
+	int		 flags;		/* HELPER_KEEP_GROUP */
+	int		 handshake;	/* "R" on HFD_SYNC, wait on HFD_GO */
+	pid_t		 parent;	/* dies unless this is its parent */
+	/* HFD_CWD: -1 stays; HFD_IN..HFD_ERR: -1 is /dev/null. */
+	int		 fd[HFD_N];
+	int		 close_fd;	/* closed before the handshake, or -1 */
+};
+/*
+ * Dies with parent, joins the cgroups, sets up its descriptors and
+ * directory, then execs; an error goes to HFD_SYNC ("what: strerror")
+ * and it exits 127. Never returns.
+ */
+int	spawn_child_exec(void *arg);
 
 /* Serve requests on sock until EOF; the children's parent is parent
  * (abbench, CLONE_PARENT). Dies with parent. Never returns. */

@@ -99,18 +99,6 @@ spawn_kill_all_now(void)
 	}
 }
 
-static void SPAWN_CHILD_CODE
-child_fail(int errfd, const char *what, int err)
-{
-	char	buf[512];
-	int	n;
-
-	n = snprintf(buf, sizeof buf, "%s: %s\n", what, strerror(err));
-	if (n > 0 && errfd >= 0)
-		(void)!write(errfd, buf, (size_t)n);
-	_exit(127);
-}
-
 static char **
 build_env(char *const *add)
 {
@@ -151,89 +139,34 @@ struct spawn_args {
 /*
  * The child side of spawn_start. Sharing the parent's memory instead of a
  * copy of it (fork) keeps the exec cheap whatever the size of abbench: the
- * old address space is not torn down inside the timed window.
+ * old address space is not torn down inside the timed window. What it
+ * does before exec is the spawn helper's children's (spawn-serve.c).
  */
 static int SPAWN_CHILD_CODE
 spawn_child(void *arg)
 {
 	struct spawn_args	*a = arg;
 	struct child		*c = a->c;
-	char *const		*cg;
-	int			 fd, devnull, plen;
-	char			 pidbuf[32];
+	struct spawn_child_args	 ca;
 
-	/*
-	 * A child dies with abbench (kill -9 included): an orphaned helper
-	 * (fio writing its data file, a docker CLI making a container)
-	 * would otherwise redo what `abbench restore` just undid.
-	 */
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != a->parent)
-		_exit(127);
-	if (c->flags & SPAWN_KEEP_GROUP)
-		(void)setsid();
-	else
-		setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	{
-		sigset_t	all;
-
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-	}
-	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
-	for (cg = c->cgroup_procs; cg != NULL && *cg != NULL; cg++) {
-		fd = open(*cg, O_WRONLY);
-		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
-			child_fail(a->syncp[1], *cg, errno);
-		close(fd);
-	}
-	devnull = open("/dev/null", O_RDWR);
-	if (c->flags & SPAWN_STDIN_BUF)
-		dup2(a->inp[0], 0);
-	else if (devnull >= 0)
-		dup2(devnull, 0);
-	if (c->flags & SPAWN_CAPTURE_OUT)
-		dup2(a->outp[1], 1);
-	else if ((c->flags & SPAWN_NULL_OUT) && devnull >= 0)
-		dup2(devnull, 1);
-	if (c->flags & SPAWN_CAPTURE_ERR)
-		dup2(a->errp[1], 2);
-	else if ((c->flags & SPAWN_NULL_ERR) && devnull >= 0)
-		dup2(devnull, 2);
-	if (devnull > 2)
-		close(devnull);
-	if (c->cwd != NULL && chdir(c->cwd) == -1)
-		child_fail(a->syncp[1], c->cwd, errno);
-	if (a->handshake) {
-		/*
-		 * Joining cgroups (an RCU sync on v1) is the harness's
-		 * cost, not the child's: tell the parent we are ready, and
-		 * exec when it has taken the time. Everything else is set
-		 * up already: "go" is exec.
-		 */
-		char	go;
-
-		/*
-		 * Our copy of the write end goes first: if the parent dies
-		 * (kill -9) the read sees EOF instead of blocking forever
-		 * with the parent's descriptors (its host locks) inherited.
-		 */
-		close(a->gop[1]);
-		if (write(a->syncp[1], "R", 1) != 1 ||
-		    read(a->gop[0], &go, 1) != 1)
-			_exit(127);
-	}
-	if (a->envp != NULL)
-		execvpe(c->argv[0], c->argv, a->envp);
-	else
-		execvp(c->argv[0], c->argv);
-	child_fail(a->syncp[1], c->argv[0], errno);
-	_exit(127);
+	memset(&ca, 0, sizeof ca);
+	ca.argv = c->argv;
+	ca.envp = a->envp;
+	ca.cg = c->cgroup_procs;
+	ca.cwd = c->cwd;
+	ca.flags = (c->flags & SPAWN_KEEP_GROUP) ? HELPER_KEEP_GROUP : 0;
+	ca.handshake = a->handshake;
+	ca.parent = a->parent;
+	ca.fd[HFD_CWD] = -1;
+	ca.fd[HFD_SYNC] = a->syncp[1];
+	ca.fd[HFD_GO] = a->handshake ? a->gop[0] : -1;
+	ca.fd[HFD_IN] = (c->flags & SPAWN_STDIN_BUF) ? a->inp[0] : -1;
+	ca.fd[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? a->outp[1] :
+	    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
+	ca.fd[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? a->errp[1] :
+	    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
+	ca.close_fd = a->handshake ? a->gop[1] : -1;
+	return spawn_child_exec(&ca);
 }
 
 static void
