@@ -98,6 +98,8 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->child.flags = spec->capture ?
 	    SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR :
 	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
+	if (spec->own_rss)
+		p->child.flags |= SPAWN_OWN_RSS;
 	if (spawn_start(&p->child, cause) == -1)
 		goto fail;
 	*procp = p;

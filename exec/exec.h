@@ -43,6 +43,9 @@ struct exec_spec {
 	size_t		 nmounts;
 	int		 capture;	/* keep stdout (and stderr's tail) */
 	int		 detach;	/* docker: run -d */
+	int		 own_rss;	/* local: ru_maxrss is read, so the
+					 * program's own must not include
+					 * abbench's (SPAWN_OWN_RSS) */
 };
 
 struct exec_status {

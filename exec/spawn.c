@@ -13,16 +13,22 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/spawn-serve.h"
 #include "exec/spawn.h"
+
+_Static_assert(HELPER_KEEP_GROUP == SPAWN_KEEP_GROUP,
+    "exec/spawn-serve.h and exec/spawn.h disagree");
 
 /* AddressSanitizer: gcc says so with a macro, clang with a feature. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -93,18 +99,6 @@ spawn_kill_all_now(void)
 	}
 }
 
-static void SPAWN_CHILD_CODE
-child_fail(int errfd, const char *what, int err)
-{
-	char	buf[512];
-	int	n;
-
-	n = snprintf(buf, sizeof buf, "%s: %s\n", what, strerror(err));
-	if (n > 0 && errfd >= 0)
-		(void)!write(errfd, buf, (size_t)n);
-	_exit(127);
-}
-
 static char **
 build_env(char *const *add)
 {
@@ -145,89 +139,34 @@ struct spawn_args {
 /*
  * The child side of spawn_start. Sharing the parent's memory instead of a
  * copy of it (fork) keeps the exec cheap whatever the size of abbench: the
- * old address space is not torn down inside the timed window.
+ * old address space is not torn down inside the timed window. What it
+ * does before exec is the spawn helper's children's (spawn-serve.c).
  */
 static int SPAWN_CHILD_CODE
 spawn_child(void *arg)
 {
 	struct spawn_args	*a = arg;
 	struct child		*c = a->c;
-	char *const		*cg;
-	int			 fd, devnull, plen;
-	char			 pidbuf[32];
+	struct spawn_child_args	 ca;
 
-	/*
-	 * A child dies with abbench (kill -9 included): an orphaned helper
-	 * (fio writing its data file, a docker CLI making a container)
-	 * would otherwise redo what `abbench restore` just undid.
-	 */
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != a->parent)
-		_exit(127);
-	if (c->flags & SPAWN_KEEP_GROUP)
-		(void)setsid();
-	else
-		setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	{
-		sigset_t	all;
-
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-	}
-	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
-	for (cg = c->cgroup_procs; cg != NULL && *cg != NULL; cg++) {
-		fd = open(*cg, O_WRONLY);
-		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
-			child_fail(a->syncp[1], *cg, errno);
-		close(fd);
-	}
-	devnull = open("/dev/null", O_RDWR);
-	if (c->flags & SPAWN_STDIN_BUF)
-		dup2(a->inp[0], 0);
-	else if (devnull >= 0)
-		dup2(devnull, 0);
-	if (c->flags & SPAWN_CAPTURE_OUT)
-		dup2(a->outp[1], 1);
-	else if ((c->flags & SPAWN_NULL_OUT) && devnull >= 0)
-		dup2(devnull, 1);
-	if (c->flags & SPAWN_CAPTURE_ERR)
-		dup2(a->errp[1], 2);
-	else if ((c->flags & SPAWN_NULL_ERR) && devnull >= 0)
-		dup2(devnull, 2);
-	if (devnull > 2)
-		close(devnull);
-	if (c->cwd != NULL && chdir(c->cwd) == -1)
-		child_fail(a->syncp[1], c->cwd, errno);
-	if (a->handshake) {
-		/*
-		 * Joining cgroups (an RCU sync on v1) is the harness's
-		 * cost, not the child's: tell the parent we are ready, and
-		 * exec when it has taken the time. Everything else is set
-		 * up already: "go" is exec.
-		 */
-		char	go;
-
-		/*
-		 * Our copy of the write end goes first: if the parent dies
-		 * (kill -9) the read sees EOF instead of blocking forever
-		 * with the parent's descriptors (its host locks) inherited.
-		 */
-		close(a->gop[1]);
-		if (write(a->syncp[1], "R", 1) != 1 ||
-		    read(a->gop[0], &go, 1) != 1)
-			_exit(127);
-	}
-	if (a->envp != NULL)
-		execvpe(c->argv[0], c->argv, a->envp);
-	else
-		execvp(c->argv[0], c->argv);
-	child_fail(a->syncp[1], c->argv[0], errno);
-	_exit(127);
+	memset(&ca, 0, sizeof ca);
+	ca.argv = c->argv;
+	ca.envp = a->envp;
+	ca.cg = c->cgroup_procs;
+	ca.cwd = c->cwd;
+	ca.flags = (c->flags & SPAWN_KEEP_GROUP) ? HELPER_KEEP_GROUP : 0;
+	ca.handshake = a->handshake;
+	ca.parent = a->parent;
+	ca.fd[HFD_CWD] = -1;
+	ca.fd[HFD_SYNC] = a->syncp[1];
+	ca.fd[HFD_GO] = a->handshake ? a->gop[0] : -1;
+	ca.fd[HFD_IN] = (c->flags & SPAWN_STDIN_BUF) ? a->inp[0] : -1;
+	ca.fd[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? a->outp[1] :
+	    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
+	ca.fd[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? a->errp[1] :
+	    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
+	ca.close_fd = a->handshake ? a->gop[1] : -1;
+	return spawn_child_exec(&ca);
 }
 
 static void
@@ -331,6 +270,237 @@ spawn_sync(struct child *c, int handshake, int sync0, const int gop[2],
 	return n;
 }
 
+/*
+ * The spawn helper (SPAWN_OWN_RSS). At exec the kernel records the old
+ * address space's RSS high-water mark into the new program's maxrss
+ * (fs/exec.c), and a CLONE_VM child's old address space is abbench's: its
+ * ru_maxrss would be at least abbench's own peak (a fork child's, the
+ * size of its copy). So children whose peak RSS is read are cloned by a
+ * small process, with CLONE_PARENT so that abbench is still their parent
+ * (wait4, rusage, timeouts, process groups and reaping are unchanged).
+ * That process is the static program abbench-spawn (~0.7 MiB), or a fork
+ * of abbench made before it grows (~2 MiB) when the program is missing;
+ * it resets its high-water mark before each clone, so its RSS is the
+ * floor of the child's maxrss, whatever abbench's. The protocol and the
+ * server are in exec/spawn-serve.[ch]; the client is here.
+ */
+static pid_t	helper_pid = -1;
+static int	helper_fd = -1;
+static pid_t	helper_owner = -1;
+static char	helper_error[256];
+
+static void
+helper_atexit(void)
+{
+	spawn_helper_stop();
+}
+
+/*
+ * Fork the helper; in the child, exec path (abbench-spawn) or, when path
+ * is NULL, serve from the fork itself. 0 once it said it is ready.
+ */
+static int
+helper_fork(const char *path, pid_t self)
+{
+	char	fdarg[16], pidarg[16], r = 0;
+	pid_t	pid;
+	int	sv[2], e;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+		return -1;
+	snprintf(fdarg, sizeof fdarg, "%d", sv[1]);
+	snprintf(pidarg, sizeof pidarg, "%d", (int)self);
+	pid = fork();
+	if (pid == -1) {
+		e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		if (path != NULL) {
+			/* Survives exec; the helper checks getppid too. */
+			(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (fcntl(sv[1], F_SETFD, 0) == 0)
+				execl(path, "abbench-spawn", fdarg, pidarg,
+				    (char *)NULL);
+			_exit(127);
+		}
+		spawn_serve(sv[1], self);
+	}
+	close(sv[1]);
+	if (spawn_serve_read_full(sv[0], &r, 1) == -1 || r != HELPER_READY) {
+		close(sv[0]);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		errno = ECHILD;
+		return -1;
+	}
+	helper_pid = pid;
+	helper_fd = sv[0];
+	helper_owner = self;
+	return 0;
+}
+
+int
+spawn_helper_start(char **cause)
+{
+	static int	 registered;
+	pid_t		 self = getpid();
+	char		*path, *ignore = NULL;
+
+	if (helper_pid > 0 && helper_owner == self)
+		return 0;
+	/*
+	 * The static program: its RSS (a few hundred KiB) is the floor of
+	 * max-rss-B whatever abbench's build and size (ASan's runtime alone
+	 * is megabytes). Without it, a fork of abbench serves, and
+	 * abbench's RSS at this moment is the floor.
+	 */
+	path = libexec_find("abbench-spawn", &ignore);
+	free(ignore);
+	if ((path == NULL || helper_fork(path, self) == -1) &&
+	    helper_fork(NULL, self) == -1) {
+		free(path);
+		snprintf(helper_error, sizeof helper_error, "%s",
+		    strerror(errno));
+		return set_cause(cause, "cannot start the spawn helper: %s",
+		    helper_error);
+	}
+	free(path);
+	helper_error[0] = '\0';
+	if (!registered) {
+		atexit(helper_atexit);
+		registered = 1;
+	}
+	return 0;
+}
+
+void
+spawn_helper_stop(void)
+{
+	int	saved = errno;
+
+	if (helper_fd != -1)
+		close(helper_fd);
+	helper_fd = -1;
+	/* A forked copy of abbench does not own the helper. */
+	if (helper_pid > 0 && helper_owner == getpid()) {
+		kill(helper_pid, SIGKILL);
+		while (waitpid(helper_pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
+	helper_pid = -1;
+	errno = saved;
+}
+
+pid_t
+spawn_helper_pid(void)
+{
+	return helper_owner == getpid() ? helper_pid : -1;
+}
+
+/*
+ * Have the helper clone the child: fds are the child's ends (-1: none),
+ * cwd_fd abbench's working directory. *pidp on success; -1 with *cause.
+ */
+static int
+helper_spawn(struct child *c, char **envp, int handshake,
+    const int fds[HFD_N], pid_t *pidp, char **cause)
+{
+	struct helper_req	 req;
+	struct strbuf		 blob = STRBUF_INIT;
+	union {
+		char		buf[CMSG_SPACE(HFD_N * sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+	struct msghdr		 mh;
+	struct iovec		 iov;
+	struct cmsghdr		*cm;
+	char *const		*s;
+	int			 send_fds[HFD_N], nfds = 0, i;
+	int32_t			 reply;
+	ssize_t			 n;
+
+	if (helper_fd == -1 || spawn_helper_pid() == -1)
+		return set_cause(cause, "'%s': its peak RSS is measured from "
+		    "the spawn helper, which is not running%s%s", c->argv[0],
+		    helper_error[0] != '\0' ? ": " : "", helper_error);
+	memset(&req, 0, sizeof req);
+	req.flags = (uint32_t)c->flags;
+	req.parent = (int32_t)getpid();
+	req.handshake = handshake != 0;
+	for (s = c->argv; *s != NULL; s++, req.argc++)
+		strbuf_add(&blob, *s, strlen(*s) + 1);
+	for (s = envp; *s != NULL; s++, req.envc++)
+		strbuf_add(&blob, *s, strlen(*s) + 1);
+	for (s = c->cgroup_procs; s != NULL && *s != NULL; s++, req.ncg++)
+		strbuf_add(&blob, *s, strlen(*s) + 1);
+	if (c->cwd != NULL) {
+		req.has_cwd = 1;
+		strbuf_add(&blob, c->cwd, strlen(c->cwd) + 1);
+	}
+	req.len = blob.len;
+	for (i = 0; i < HFD_N; i++) {
+		if (fds[i] != -1) {
+			req.fdmask |= 1u << i;
+			send_fds[nfds++] = fds[i];
+		}
+	}
+	memset(&mh, 0, sizeof mh);
+	memset(&u, 0, sizeof u);
+	iov.iov_base = &req;
+	iov.iov_len = sizeof req;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+	memcpy(CMSG_DATA(cm), send_fds, (size_t)nfds * sizeof(int));
+	do
+		n = sendmsg(helper_fd, &mh, MSG_NOSIGNAL);
+	while (n == -1 && errno == EINTR);
+	if (n < 0 || (n < (ssize_t)sizeof req && spawn_serve_write_full(helper_fd,
+	    (char *)&req + n, sizeof req - (size_t)n) == -1) ||
+	    spawn_serve_write_full(helper_fd, blob.buf, blob.len) == -1 ||
+	    spawn_serve_read_full(helper_fd, &reply, sizeof reply) == -1) {
+		strbuf_release(&blob);
+		/* The helper is gone (or confused): no more from it. */
+		snprintf(helper_error, sizeof helper_error, "it has gone");
+		close(helper_fd);
+		helper_fd = -1;
+		return set_cause(cause, "cannot start '%s': the spawn helper "
+		    "has gone", c->argv[0]);
+	}
+	strbuf_release(&blob);
+	if (reply < 0)
+		return set_cause(cause, "cannot start '%s': %s", c->argv[0],
+		    strerror(-reply));
+	*pidp = (pid_t)reply;
+	return 0;
+}
+
+static void
+spawn_close_all(int outp[2], int errp[2], int inp[2], int syncp[2],
+    int gop[2])
+{
+	int	*fds[] = { outp, errp, inp, syncp, gop };
+	size_t	 i;
+
+	for (i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (fds[i][0] != -1)
+			close(fds[i][0]);
+		if (fds[i][1] != -1)
+			close(fds[i][1]);
+	}
+}
+
 int
 spawn_start(struct child *c, char **cause)
 {
@@ -365,10 +535,41 @@ spawn_start(struct child *c, char **cause)
 		e = errno;
 		goto fail_errno;
 	}
-	if (c->env_add != NULL)
+	if (c->env_add != NULL || (c->flags & SPAWN_OWN_RSS))
 		envp = build_env(c->env_add);
 
 	c->start_ns = now_mono_ns();
+	if (c->flags & SPAWN_OWN_RSS) {
+		int	fds[HFD_N];
+		char	*hcause = NULL;
+
+		fds[HFD_CWD] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fds[HFD_SYNC] = syncp[1];
+		fds[HFD_GO] = gop[0];
+		fds[HFD_IN] = inp[0];
+		fds[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? outp[1] :
+		    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
+		fds[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? errp[1] :
+		    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
+		if (fds[HFD_CWD] == -1) {
+			e = errno;
+			goto fail_errno;
+		}
+		pid = -1;
+		if (helper_spawn(c, envp, handshake, fds, &pid,
+		    &hcause) == -1) {
+			close(fds[HFD_CWD]);
+			spawn_close_all(outp, errp, inp, syncp, gop);
+			free_env(envp);
+			if (cause != NULL)
+				*cause = hcause;
+			else
+				free(hcause);
+			return -1;
+		}
+		close(fds[HFD_CWD]);
+		goto started;
+	}
 	if (spawn_stack_ready() == -1) {
 		e = errno;
 		goto fail_errno;
@@ -389,6 +590,7 @@ spawn_start(struct child *c, char **cause)
 		e = errno;
 		goto fail_errno;
 	}
+started:
 	c->pid = pid;
 	/*
 	 * Also from the parent: no race with a signal before setpgid. Not
@@ -415,17 +617,7 @@ spawn_start(struct child *c, char **cause)
 	return 0;
 
 fail_errno:
-	{
-		int	*fds[] = { outp, errp, inp, syncp, gop };
-		size_t	 i;
-
-		for (i = 0; i < ARRAY_SIZE(fds); i++) {
-			if (fds[i][0] != -1)
-				close(fds[i][0]);
-			if (fds[i][1] != -1)
-				close(fds[i][1]);
-		}
-	}
+	spawn_close_all(outp, errp, inp, syncp, gop);
 	free_env(envp);
 	return set_cause(cause, "cannot start '%s': %s", c->argv[0],
 	    strerror(e));

@@ -37,6 +37,15 @@ enum spawn_flags {
 	 * of SIGPIPE once they are closed. Use /dev/null and a log file.
 	 */
 	SPAWN_KEEP_GROUP = 1 << 6,
+	/*
+	 * The child's peak RSS (ru_maxrss) will be read: start it from the
+	 * spawn helper (spawn_helper_start), whose small address space is
+	 * the one the child runs on until exec, instead of abbench's. The
+	 * kernel records that address space's high-water mark into the
+	 * child's maxrss at exec, so otherwise ru_maxrss >= abbench's own
+	 * peak. abbench stays the parent. Fails when there is no helper.
+	 */
+	SPAWN_OWN_RSS = 1 << 7,
 };
 
 struct child {
@@ -65,6 +74,19 @@ struct child {
 	int		 out_fd, err_fd, in_fd;	/* internal */
 	size_t		 in_off;		/* internal */
 };
+
+/*
+ * The spawn helper: the static program abbench-spawn (libexec_find), or
+ * without it a fork of abbench (call this early, before abbench grows),
+ * that starts SPAWN_OWN_RSS children on its behalf with
+ * clone(CLONE_VM | CLONE_PARENT). It dies with abbench (PR_SET_PDEATHSIG,
+ * EOF on its socket) and is killed and reaped at exit (atexit) or by
+ * spawn_helper_stop(). Start: 0, or -1 with *cause; safe twice.
+ */
+int	spawn_helper_start(char **cause);
+void	spawn_helper_stop(void);
+/* Pid of the helper, -1 when none. */
+pid_t	spawn_helper_pid(void);
 
 /* Start the child; it runs in its own process group (with
  * SPAWN_KEEP_GROUP in its own session). */

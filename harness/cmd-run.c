@@ -3,10 +3,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "harness/cmd.h"
 #include "harness/core/runner.h"
@@ -14,6 +17,45 @@
 #include "harness/run-advice.h"
 #include "lib/options.h"
 #include "lib/util.h"
+
+/*
+ * $ABBENCH_DEBUG_BALLAST=SIZE (e.g. 256m): hold that much touched memory
+ * for the whole run, so a test can show that a measurement does not move
+ * with abbench's own size (max-rss-B of `command`). Debugging only.
+ */
+static int
+run_ballast(void **p, size_t *len)
+{
+	const char	*s = getenv("ABBENCH_DEBUG_BALLAST");
+	char		*cause = NULL;
+	uint64_t	 size;
+	size_t		 off;
+	long		 page = sysconf(_SC_PAGESIZE);
+
+	*p = NULL;
+	*len = 0;
+	if (s == NULL || *s == '\0')
+		return 0;
+	if (parse_size(s, &size, &cause) == -1) {
+		error("ABBENCH_DEBUG_BALLAST: %s", cause);
+		free(cause);
+		return -1;
+	}
+	if (size == 0)
+		return 0;
+	*p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*p == MAP_FAILED) {
+		*p = NULL;
+		error("ABBENCH_DEBUG_BALLAST: cannot map %s: %s", s,
+		    strerror(errno));
+		return -1;
+	}
+	*len = (size_t)size;
+	for (off = 0; off < *len; off += (size_t)page)
+		((volatile char *)*p)[off] = 1;
+	return 0;
+}
 
 static int
 cmd_run_exec(int argc, char **argv)
@@ -38,6 +80,8 @@ cmd_run_exec(int argc, char **argv)
 	struct strvec		 set = STRVEC_INIT;
 	const char		*db = NULL, *arg;
 	char			*cause = NULL, *key;
+	void			*ballast;
+	size_t			 ballast_len;
 	double			 effect = 0.02;
 	int			 c, rc;
 
@@ -152,7 +196,13 @@ cmd_run_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	opt.db_path = cmd_db_path(db);
+	if (run_ballast(&ballast, &ballast_len) == -1) {
+		strvec_clear(&set);
+		return EXIT_USAGE;
+	}
 	rc = runner_run(argc > 0 ? argv[0] : NULL, &opt);
+	if (ballast != NULL)
+		munmap(ballast, ballast_len);
 	strvec_clear(&set);
 	/* Could a `~` have shown the effect that matters? (powerdata.h) */
 	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&

@@ -24,13 +24,18 @@ struct arm {
 	size_t		 index;		/* in experiment.arms */
 	struct kv	*kv;		/* every key as written */
 	size_t		 nkv;
-	/* Parsed for convenience: */
-	const char	*runtime;	/* NULL if not set */
+	/* Bound by arm_opts (harness/core/experiment.c): */
+	char		*runtime;	/* NULL if not set */
 	struct strvec	 runtime_args;
-	struct strvec	 env;		/* "NAME=VALUE" from env.NAME keys */
 	struct strvec	 args;		/* argv override; n == 0 if unset */
+	char		*description;
+	/* From the prefix keys: */
+	struct strvec	 env;		/* "NAME=VALUE" from env.NAME keys */
 	struct kv	*host;		/* host.* settings, in file order */
 	size_t		 nhost;
+	/* Limits of the arm's program or container, 0 = none (arm_opts). */
+	double		 cpus;
+	uint64_t	 memory;
 };
 
 struct workload_ops;

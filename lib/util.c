@@ -728,7 +728,7 @@ char *
 libexec_find(const char *name, char **cause)
 {
 	static const char *const subs[] = { "", "/workloads",
-	    "/workloads/cpu", "/workloads/idle" };
+	    "/workloads/cpu", "/workloads/idle", "/exec" };
 	const char	*env = getenv("ABBENCH_LIBEXEC");
 	char		 self[PATH_MAX], *p, *slash;
 	ssize_t		 l;

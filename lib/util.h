@@ -141,10 +141,10 @@ int	 parse_double(const char *s, double *out, char **cause);
 
 /*
  * Find one of abbench's own programs (workloads/startup-bench, the cpu
- * programs, touchmem): $ABBENCH_LIBEXEC, its workloads/, workloads/cpu/
- * and workloads/idle/, the same subdirectories next to the running
- * abbench (a build tree), then the installed libexec directory. The one
- * lookup for all of them. malloc'd path, or NULL with *cause.
+ * programs, touchmem, abbench-spawn): $ABBENCH_LIBEXEC, its workloads/,
+ * workloads/cpu/, workloads/idle/ and exec/, the same subdirectories
+ * next to the running abbench (a build tree), then the installed libexec
+ * directory. The one lookup for all of them. malloc'd path, or NULL with *cause.
  */
 char	*libexec_find(const char *name, char **cause);
 

@@ -190,6 +190,8 @@ lc_oci_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	spec->runtime = arm->runtime != NULL ? arm->runtime : "runc";
 	spec->runtime_args = flags->v;
 	spec->image = lc_rootfs(wl, arm);
+	spec->cpus = arm->cpus;
+	spec->memory = arm->memory;
 	return 0;
 }
 

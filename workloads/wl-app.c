@@ -12,6 +12,12 @@
  *              sec/op, requests_per_second.QPS, average_latency.s (ab)
  *   httpd      Httpd/filesize.S/concurrency.C: the same units (ab against
  *              apache2 -X serving /tmp/html/doc, as gVisor's httpd_test)
+ *   node       Node/concurrency.C: the same units, ab -k against our Node
+ *              application (workloads/apps/node-server.js: a page of four
+ *              texts read from a redis-server), as gVisor's network/node
+ *   ruby       Ruby/concurrency.C: the same, against our Rack application
+ *              (ruby-server.ru, five texts) under puma; one op is one
+ *              request of each of the C clients, as gVisor's b.N * c
  *   syscallbench  Syscallbench/syscall.{getpid,getpidopt} sec/op per
  *              system call (workloads/apps/syscallbench.c: getpidopt is
  *              the inline "mov $nr, %eax; syscall" systrap can patch)
@@ -30,6 +36,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +88,7 @@ struct app_opts {
 	int		 concurrency;
 	int		 concurrency_set;
 	char		*concurrency_text;
+	int		 workers;	/* ruby: puma worker processes */
 	int		 filesystem;	/* enum app_filesystem */
 	int		 filesystem_set;
 	char		*filesystem_text;
@@ -351,23 +359,35 @@ nginx_filesize(const char *s)
 	return -1;
 }
 
+/* A web server serving one document of `filesize` from docroot to ab. */
 static void
-nginx_argv(const struct workload *wl, const struct arm *arm, long long ops,
+doc_server_argv(const struct workload *wl, const struct arm *arm,
+    long long ops, const char *server, const char *docroot,
     struct strvec *av)
 {
 	const struct app_opts	*o = app_opts_of(wl, arm);
 
 	strvec_push(av, "abbench-app");
-	strvec_push(av, "nginx");
+	strvec_push(av, server);
 	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
 	strvec_pushf(av, "%lld", ops);
 	strvec_pushf(av, "%d", o->concurrency);
-	strvec_push(av, "/srv/www");
+	strvec_push(av, docroot);
 }
 
+static void
+nginx_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	doc_server_argv(wl, arm, ops, "nginx", "/srv/www", av);
+}
+
+/*
+ * ab's summary: sec/op is the time taken over the ops (per_op requests
+ * each), requests_per_second.QPS and average_latency.s ab's own.
+ */
 static int
-nginx_parse(const char *out, const char *err, struct app_out *o,
-    char **cause)
+ab_parse(const char *out, struct app_out *o, double per_op, char **cause)
 {
 	double	rps = num_after(out, "Requests per second:");
 	double	taken = num_after(out, "Time taken for tests:");
@@ -379,7 +399,6 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	double	mean = num_after(out, "Time per request:");
 	double	non2xx = num_after(out, "Non-2xx responses:");
 
-	(void)err;
 	if (isnan(rps) || isnan(taken) || isnan(done) || done <= 0)
 		return set_cause(cause, "ab printed no 'Requests per second:' "
 		    "or no complete request");
@@ -390,12 +409,20 @@ nginx_parse(const char *out, const char *err, struct app_out *o,
 	if (!isnan(non2xx) && non2xx > 0)
 		return set_cause(cause, "ab: %.0f of %.0f responses were not "
 		    "2xx (an error page, not the document)", non2xx, done);
-	sample_result_add(o->res, o->name, "sec/op", taken / done);
+	sample_result_add(o->res, o->name, "sec/op", taken / (done / per_op));
 	sample_result_add(o->res, o->name, "requests_per_second.QPS", rps);
 	if (!isnan(mean))
 		sample_result_add(o->res, o->name, "average_latency.s",
 		    mean / 1e3);
 	return 0;
+}
+
+static int
+nginx_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	(void)err;
+	return ab_parse(out, o, 1, cause);
 }
 
 /* --- httpd (ab; the output is nginx's) ------------------------------ */
@@ -404,15 +431,45 @@ static void
 httpd_argv(const struct workload *wl, const struct arm *arm, long long ops,
     struct strvec *av)
 {
+	/* Where gVisor's Httpd serves its documents from. */
+	doc_server_argv(wl, arm, ops, "httpd", "/tmp/html", av);
+}
+
+/* --- node and ruby (ab -k; a page from redis) ------------------------ */
+
+static void
+node_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
 	const struct app_opts	*o = app_opts_of(wl, arm);
 
 	strvec_push(av, "abbench-app");
-	strvec_push(av, "httpd");
-	strvec_pushf(av, "%lld", nginx_filesize(o->filesize));
+	strvec_push(av, "node");
 	strvec_pushf(av, "%lld", ops);
 	strvec_pushf(av, "%d", o->concurrency);
-	/* Where gVisor's Httpd serves its documents from. */
-	strvec_push(av, "/tmp/html");
+}
+
+static void
+ruby_argv(const struct workload *wl, const struct arm *arm, long long ops,
+    struct strvec *av)
+{
+	const struct app_opts	*o = app_opts_of(wl, arm);
+
+	/* gVisor's Ruby asks hey for b.N * c requests. */
+	strvec_push(av, "abbench-app");
+	strvec_push(av, "ruby");
+	strvec_pushf(av, "%lld", ops * o->concurrency);
+	strvec_pushf(av, "%d", o->concurrency);
+	strvec_pushf(av, "%d", o->workers);
+}
+
+static int
+ruby_parse(const char *out, const char *err, struct app_out *o,
+    char **cause)
+{
+	(void)err;
+	return ab_parse(out, o, app_opts_of(o->wl, o->arm)->concurrency,
+	    cause);
 }
 
 /* --- syscallbench ---------------------------------------------------- */
@@ -573,19 +630,23 @@ static const struct app_def app_defs[] = {
 	{ "syscallbench", "Syscallbench", "abbench/syscallbench",
 	    { "syscall", NULL }, 100000, syscallbench_argv,
 	    syscallbench_parse },
+	{ "node", "Node", "abbench/node", { "concurrency", NULL }, 1000,
+	    node_argv, nginx_parse },
+	{ "ruby", "Ruby", "abbench/ruby", { "concurrency", NULL }, 200,
+	    ruby_argv, ruby_parse },
 	{ "dd", "DD", NULL, { NULL }, 1, NULL, dd_parse },
 };
 
 static const struct opt_spec app_opts[] = {
 	{ "app", OPT_CHOICE, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0,
 	    "sysbench hackbench redis nginx iperf ffmpeg dd httpd "
-	    "syscallbench",
+	    "syscallbench node ruby",
 	    "the application: its program, parser, image and row names",
 	    APP(app), 0, APP(app_name) },
 	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
 	    "the row name before the parameters (default: gVisor's: "
 	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection, "
-	    "Httpd, Syscallbench)",
+	    "Httpd, Syscallbench, Node, Ruby)",
 	    APP(benchmark) },
 	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
 	    "the program and its arguments, instead of the application's "
@@ -594,7 +655,8 @@ static const struct opt_spec app_opts[] = {
 	{ "ops", OPT_INT, 0, "0", 0, 1e15, NULL,
 	    "operations of one sample (sec/op divides by it): sysbench "
 	    "events (CPU), locks per thread (Mutex); "
-	    "hackbench loops; redis, nginx and httpd requests; ffmpeg: "
+	    "hackbench loops; redis, nginx, httpd and node requests; ruby "
+	    "requests of each concurrent client (gVisor's b.N * c); ffmpeg: "
 	    "seconds of the 720p test video transcoded; syscallbench "
 	    "system calls (0: the application's default)",
 	    APP(ops) },
@@ -627,8 +689,12 @@ static const struct opt_spec app_opts[] = {
 	    "nginx, httpd: size of the document (1Kb, 100Kb, 10Mb, 512b)",
 	    APP(filesize), APP(filesize_set), APP(filesize_text) },
 	{ "concurrency", OPT_INT, 0, "1", 1, 20000, NULL,
-	    "nginx, httpd: ab's concurrent requests",
+	    "nginx, httpd, node, ruby: ab's concurrent requests",
 	    APP(concurrency), APP(concurrency_set), APP(concurrency_text) },
+	{ "workers", OPT_INT, 0, "20", 1, 256, NULL,
+	    "ruby: puma worker processes (gVisor's WEB_CONCURRENCY, 20; "
+	    "each has 20 threads)",
+	    APP(workers) },
 	{ "filesystem", OPT_CHOICE, 0, "tmpfs", 0, 0, "bind tmpfs",
 	    "nginx: where the document lives: a tmpfs, or a host directory "
 	    "bind-mounted (`dir`, default a scratch directory)",
@@ -691,6 +757,17 @@ app_validate(const struct experiment *e, struct workload *wl, char **cause)
 	    nginx_filesize(o->filesize) < 0)
 		return set_cause(cause, "filesize: '%s' is not a size such "
 		    "as 1Kb, 100Kb, 10Mb or 512b", o->filesize);
+	/* ab refuses more concurrent requests than requests, and more
+	 * requests than an int holds (ruby's are ops x concurrency). */
+	if (strcmp(d->app, "node") == 0 && (o->ops > 0 ? o->ops :
+	    d->def_ops) < o->concurrency)
+		return set_cause(cause, "ops: node needs at least as many "
+		    "requests as concurrency (%d)", o->concurrency);
+	if ((strcmp(d->app, "node") == 0 || strcmp(d->app, "ruby") == 0) &&
+	    (o->ops > 0 ? o->ops : d->def_ops) > INT_MAX /
+	    (strcmp(d->app, "ruby") == 0 ? o->concurrency : 1))
+		return set_cause(cause, "ops: ab takes at most %d requests",
+		    INT_MAX);
 	/* The application's image, where the section names none: the
 	 * executor checks it before the first sample. */
 	if (d->image != NULL && wl->common.image == NULL) {
@@ -895,7 +972,8 @@ static const char *const app_units[] = {
 const struct workload_ops wl_app_ops = {
 	.type = "app",
 	.help = "an application of gVisor's benchmark suites (sysbench, "
-	    "hackbench, redis, nginx, httpd, iperf, ffmpeg, syscallbench, dd) "
+	    "hackbench, redis, nginx, httpd, node, ruby, iperf, ffmpeg, "
+	    "syscallbench, dd) "
 	    "in a container, its output "
 	    "parsed into the reports' rows",
 	.opts = app_opts,

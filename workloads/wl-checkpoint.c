@@ -221,6 +221,8 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	spec.name = wl->name;
 	spec.runtime = rt;
 	spec.image = o->docker_image;
+	spec.cpus = arm->cpus;
+	spec.memory = arm->memory;
 	spec.detach = 1;
 	if (ex->start(ctx, &spec, &p, cause) == -1)
 		goto done;

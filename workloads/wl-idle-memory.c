@@ -94,6 +94,11 @@ idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 		    &e->arms[j]))->quota;
 		if (quota_check_executor(m, wl->exec, cause) == -1)
 			return -1;
+		/* Its CPU limits are the quota's: an arm's cpu would be lost. */
+		if (e->arms[j].cpus > 0)
+			return set_cause(cause, "cpu: arm '%s' sets a CPU limit, "
+			    "which idle-memory does not apply: use quota = leaf "
+			    "(or parent) and quota-cpus", e->arms[j].name);
 	}
 	return 0;
 }

@@ -124,6 +124,11 @@ startup_push_common(struct run_ctx *ctx, struct strvec *av,
 	strvec_push(av, "--network=none");
 	if (arm->runtime != NULL)
 		strvec_pushf(av, "--runtime=%s", arm->runtime);
+	if (arm->cpus > 0)
+		strvec_pushf(av, "--cpus=%g", arm->cpus);
+	if (arm->memory > 0)
+		strvec_pushf(av, "--memory=%llu",
+		    (unsigned long long)arm->memory);
 }
 
 static int

@@ -156,6 +156,8 @@ workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	spec->runtime = arm->runtime;
 	spec->runtime_args = arm->runtime_args.v;
 	spec->image = wl->common.image;
+	spec->cpus = arm->cpus;
+	spec->memory = arm->memory;
 }
 
 int

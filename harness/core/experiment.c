@@ -62,19 +62,28 @@ const struct opt_spec experiment_opts[] = {
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
 };
 
+#define ARM(member)	OPT_OFF(struct arm, member)
+
 const struct opt_spec arm_opts[] = {
 	{ "runtime", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "docker runtime name, or the OCI runtime binary (executor=oci)" },
-	{ "runtime-args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "extra runtime flags (oci: global flags of the runtime binary)" },
+	  "docker runtime name, or the OCI runtime binary (executor=oci)",
+	  ARM(runtime) },
+	{ "runtime-args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
+	  "extra runtime flags (oci: global flags of the runtime binary)",
+	  ARM(runtime_args) },
 	{ "cpu", OPT_FLOAT, 0, NULL, 0.01, 4096, NULL,
-	  "CPU limit in CPUs (docker --cpus, cgroup quota)" },
+	  "CPU limit in CPUs of the workload's program or containers "
+	  "(docker --cpus, OCI and local cgroup quota; cpu-steady and "
+	  "idle-memory limit CPU with their quota keys instead)",
+	  ARM(cpus) },
 	{ "memory", OPT_SIZE, 0, NULL, 0, 0, NULL,
-	  "memory limit (4g, 512m)" },
-	{ "args", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "argv that replaces a command workload's args for this arm" },
+	  "memory limit of the workload's program or containers (4g, 512m)",
+	  ARM(memory) },
+	{ "args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
+	  "argv that replaces a command workload's args for this arm",
+	  ARM(args) },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run" },
+	  "free text, stored with the run", ARM(description) },
 	{ "env.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
 	  "environment variable NAME of the workload's program" },
 	{ "host.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
@@ -333,6 +342,13 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0)
 			goto out;
 		v = w.v[0];
+		/* The arm table's keys into struct arm. */
+		if (o->off1 != 0 && opt_find(arm_opts, kv->key) == o &&
+		    opt_set(o, arm, v, &cause) != 0) {
+			parser_error(p, kv->line, kv->key, "%s", cause);
+			free(cause);
+			goto out;
+		}
 		if (str_startswith(kv->key, "env.")) {
 			envname = kv->key + strlen("env.");
 			if (!env_name_ok(envname)) {
@@ -351,17 +367,6 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 			strvec_pushf(&arm->env, "%s=%s", envname, v);
 		}
 		kv_push(&arm->kv, &arm->nkv, &cap, kv->key, v, kv->line);
-	}
-	/* Point at our own copies, now that arm->kv no longer moves. */
-	for (i = 0; i < arm->nkv; i++) {
-		kv = &arm->kv[i];
-		if (strcmp(kv->key, "runtime") == 0)
-			arm->runtime = kv->value;
-		else if (strcmp(kv->key, "runtime-args") == 0)
-			strvec_split_words(&arm->runtime_args, kv->value,
-			    NULL);
-		else if (strcmp(kv->key, "args") == 0)
-			strvec_split_words(&arm->args, kv->value, NULL);
 	}
 	rc = 0;
 out:
@@ -547,18 +552,29 @@ out:
  * workload sets it, else at the header, and name the matrix combination.
  */
 static void
-parser_validate_error(struct parser *p, const struct workload *wl,
-    const char *cause)
+parser_validate_error(struct parser *p, const struct experiment *e,
+    const struct workload *wl, const char *cause)
 {
 	const char	*colon = strchr(cause, ':');
-	int		 line = wl->line;
-	size_t		 i;
+	size_t		 klen = colon != NULL ? (size_t)(colon - cause) : 0;
+	int		 line = 0;
+	size_t		 i, j;
 
 	for (i = 0; colon != NULL && i < wl->nkv; i++) {
-		if (strlen(wl->kv[i].key) == (size_t)(colon - cause) &&
-		    strncmp(wl->kv[i].key, cause, (size_t)(colon - cause)) == 0)
+		if (strlen(wl->kv[i].key) == klen &&
+		    strncmp(wl->kv[i].key, cause, klen) == 0)
 			line = wl->kv[i].line;
 	}
+	/* A key the workload does not set: the first arm's that does. */
+	for (j = 0; colon != NULL && line == 0 && j < e->narms; j++) {
+		for (i = 0; line == 0 && i < e->arms[j].nkv; i++) {
+			if (strlen(e->arms[j].kv[i].key) == klen &&
+			    strncmp(e->arms[j].kv[i].key, cause, klen) == 0)
+				line = e->arms[j].kv[i].line;
+		}
+	}
+	if (line == 0)
+		line = wl->line;
 	if (wl->naxes > 0)
 		parser_error(p, line, NULL, "%s (in %s)", cause, wl->name);
 	else
@@ -781,7 +797,7 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 		if (wl->ops->validate == NULL ||
 		    wl->ops->validate(e, wl, &vcause) == 0)
 			continue;
-		parser_validate_error(&p, wl, vcause);
+		parser_validate_error(&p, e, wl, vcause);
 		free(vcause);
 		goto fail;
 	}
@@ -858,9 +874,8 @@ experiment_free(struct experiment *e)
 
 		free(a->name);
 		kv_release(a->kv, a->nkv);
-		strvec_clear(&a->runtime_args);
+		opt_release(arm_opts, a);
 		strvec_clear(&a->env);
-		strvec_clear(&a->args);
 		kv_release(a->host, a->nhost);
 	}
 	free(e->arms);

@@ -1,20 +1,22 @@
 #!/bin/sh
 # The application suites (workload `app`) on the real programs, scaled
 # down: sysbench, hackbench, redis (server + benchmark in one sandbox),
-# nginx + ab, apache2 + ab (Httpd) and abbench's syscallbench, in their own
+# nginx + ab, apache2 + ab (Httpd), abbench's syscallbench and its Node and
+# Ruby web applications reading redis (ab -k), in their own
 # offline images, under runc (every row) and runsc (one row each); dd's
 # own throughput in kB/s from a local run. Samples are
 # stored under gVisor's names (with Go's -N suffix) and units, and
 # `abbench stat` lines abbench's export up with the rows copied from the
-# reports (tests/data/reports/001-*.txt).
+# reports (tests/data/reports/001-*.txt, and 003-network.txt for the
+# three units of the Node rows).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_root
 require_cmd sqlite3 sysbench hackbench redis-server redis-benchmark nginx ab \
-    iperf3 apache2
+    iperf3 apache2 node ruby puma
 require_dockerd runsc
 N=$(nproc)
 DB=$TEST_TMP/t.db
-for a in sysbench hackbench redis nginx iperf httpd syscallbench; do
+for a in sysbench hackbench redis nginx iperf httpd syscallbench node ruby; do
 	"$ABBENCH_SRCDIR/scripts/build-image" --app $a >"$TEST_TMP/img.$a" 2>&1 ||
 	    { sed 's/^/# /' "$TEST_TMP/img.$a"; skip_all "cannot build abbench/$a"; }
 done
@@ -87,6 +89,19 @@ app = syscallbench
 syscall = getpid getpidopt
 ops = 100000
 
+[workload Node]
+type = app
+app = node
+concurrency = 1 5 10 25
+ops = 50
+
+[workload Ruby]
+type = app
+app = ruby
+concurrency = 1 5 10 25
+ops = 4
+workers = 2
+
 [workload DDSync]
 type = app
 app = dd
@@ -147,6 +162,30 @@ NginxDocSize/filesize.1Mb/concurrency.100/filesystem.bind-$N sec/op
 NginxDocSize/filesize.1Mb/concurrency.100/filesystem.tmpfs-$N average_latency.s
 NginxDocSize/filesize.1Mb/concurrency.100/filesystem.tmpfs-$N requests_per_second.QPS
 NginxDocSize/filesize.1Mb/concurrency.100/filesystem.tmpfs-$N sec/op
+Node/concurrency.1-$N average_latency.s
+Node/concurrency.1-$N requests_per_second.QPS
+Node/concurrency.1-$N sec/op
+Node/concurrency.5-$N average_latency.s
+Node/concurrency.5-$N requests_per_second.QPS
+Node/concurrency.5-$N sec/op
+Node/concurrency.10-$N average_latency.s
+Node/concurrency.10-$N requests_per_second.QPS
+Node/concurrency.10-$N sec/op
+Node/concurrency.25-$N average_latency.s
+Node/concurrency.25-$N requests_per_second.QPS
+Node/concurrency.25-$N sec/op
+Ruby/concurrency.1-$N average_latency.s
+Ruby/concurrency.1-$N requests_per_second.QPS
+Ruby/concurrency.1-$N sec/op
+Ruby/concurrency.5-$N average_latency.s
+Ruby/concurrency.5-$N requests_per_second.QPS
+Ruby/concurrency.5-$N sec/op
+Ruby/concurrency.10-$N average_latency.s
+Ruby/concurrency.10-$N requests_per_second.QPS
+Ruby/concurrency.10-$N sec/op
+Ruby/concurrency.25-$N average_latency.s
+Ruby/concurrency.25-$N requests_per_second.QPS
+Ruby/concurrency.25-$N sec/op
 Redis/operation.LPUSH-$N max_latency_ms
 Redis/operation.LPUSH-$N rps
 Redis/operation.LRANGE_100-$N max_latency_ms
@@ -192,6 +231,21 @@ is "$(range "IperfOneConnection/operation.Upload/bytes=32m-$N" \
     bandwidth.bytes_per_second 1e6 1e11)" 0 "iperf: 1 MB/s .. 100 GB/s"
 is "$(range "Httpd/filesize.1Mb/concurrency.1-$N" \
     requests_per_second.QPS 10 1e7)" 0 "httpd: 10 .. 10M requests/s"
+is "$(range "Node/concurrency.1-$N" requests_per_second.QPS 10 1e6)" 0 \
+    "node: 10 .. 1M pages/s"
+is "$(range "Ruby/concurrency.5-$N" requests_per_second.QPS 10 1e6)" 0 \
+    "ruby: 10 .. 1M pages/s"
+# Ruby's op is one request of each client (gVisor's b.N * c): sec/op is
+# c / QPS, Node's 1 / QPS (ab's time taken includes no start-up).
+is "$(sqlite3 "$DB" "SELECT count(*) FROM samples a JOIN samples b
+    ON a.plan_idx = b.plan_idx AND a.run_id = b.run_id
+    WHERE a.run_id = 1 AND a.unit = 'sec/op'
+    AND b.unit = 'requests_per_second.QPS' AND a.benchmark = b.benchmark
+    AND ((a.benchmark = 'Ruby/concurrency.25-$N'
+      AND abs(a.value * b.value / 25 - 1) < 0.05)
+    OR (a.benchmark = 'Node/concurrency.25-$N'
+      AND abs(a.value * b.value - 1) < 0.05))")" 2 \
+    "sec/op: Node's per request, Ruby's per request of each client"
 is "$(range "Syscallbench/syscall.getpid-$N" sec/op 1e-8 1e-5)" 0 \
     "syscallbench under runc: 10 ns .. 10 us per getpid"
 is "$(range "Syscallbench/syscall.getpidopt-$N" sec/op 1e-8 1e-5)" 0 \
@@ -223,6 +277,22 @@ for f in base database network; do
 	ok $([ $nrows -gt 2 ] && [ $nmiss = 0 ]; echo $?) \
 	    "stat lines up all $nrows rows of reference/001 ($f) with abbench's"
 done
+# reference/003 shows the Node rows in three units: each lines up.
+"$ABBENCH" stat -table "" -ignore /gomaxprocs \
+    "report=$ABBENCH_SRCDIR/tests/data/reports/003-network.txt" \
+    "abbench=$TEST_TMP/export" >"$TEST_TMP/stat.003" 2>&1
+nmiss=0
+for c in 1 5 10 25; do
+	[ "$(grep -cE "^Node/concurrency\.$c +[0-9].* \(p=[0-9.]+ n=" \
+	    "$TEST_TMP/stat.003")" = 3 ] ||
+	    { nmiss=$((nmiss + 1)); diag "not in 3 units: Node/concurrency.$c"; }
+done
+for u in sec/op average_latency.s requests_per_second.QPS; do
+	grep -qE "│ +$u +│" "$TEST_TMP/stat.003" ||
+	    { nmiss=$((nmiss + 1)); diag "no $u table"; }
+done
+is "$nmiss" 0 "stat lines up the Node rows of reference/003 in sec/op,\
+ average_latency.s and requests_per_second.QPS"
 
 # runsc runs them too (one row each), in the same images.
 cat >"$TEST_TMP/runsc.ini" <<EOI
@@ -275,6 +345,19 @@ type = app
 app = syscallbench
 syscall = getpid
 ops = 20000
+
+[workload Node]
+type = app
+app = node
+concurrency = 1
+ops = 50
+
+[workload Ruby]
+type = app
+app = ruby
+concurrency = 1
+ops = 20
+workers = 2
 EOI
 "$ABBENCH" run "$TEST_TMP/runsc.ini" --db "$DB" --quiet >"$TEST_TMP/out2" 2>&1
 ok $? "runsc: every application runs (exit 0)"
@@ -285,8 +368,9 @@ is "$(sqlite3 "$DB" "SELECT count(DISTINCT benchmark) FROM samples
     'Redis/operation.SET-$N',
     'NginxDocSize/filesize.10Kb/concurrency.1/filesystem.tmpfs-$N',
     'Httpd/filesize.10Kb/concurrency.1-$N',
-    'Syscallbench/syscall.getpid-$N')")" 6 \
-    "runsc: the six rows stored under the report's names"
+    'Syscallbench/syscall.getpid-$N', 'Node/concurrency.1-$N',
+    'Ruby/concurrency.1-$N')")" 8 \
+    "runsc: the eight rows stored under the report's names"
 
 # ffmpeg: one transcode of a 1 s video under runc (its image is large).
 if command -v ffmpeg >/dev/null 2>&1 &&

@@ -2,8 +2,9 @@
  * The one naming rule of rows (Go's -N suffix unless the name states
  * vcpus=N), and the `app` workload's parsers on output the real programs
  * printed here (sysbench 1.0.20, hackbench 2.40, redis-benchmark 7.0, ab
- * 2.3 against nginx and apache2 2.4, GNU dd, abbench's syscallbench under
- * runc and runsc): the report's row names and units, and the numbers.
+ * 2.3 against nginx and apache2 2.4 and, with -k, against abbench's Node
+ * and Ruby applications, GNU dd, abbench's syscallbench under runc and
+ * runsc): the report's row names and units, and the numbers.
  */
 #include "config.h"
 
@@ -79,6 +80,38 @@ static const char httpd_ab_500[] =
 "Non-2xx responses:      500\n"
 "Requests per second:    3379.54 [#/sec] (mean)\n"
 "Time per request:       0.296 [ms] (mean)\n";
+/* ab -k against node-server.js in abbench/node (runc): 500 requests, 5
+ * at a time. */
+static const char node_ab_out[] =
+"Server Software:        \n"
+"Server Hostname:        127.0.0.1\nServer Port:            8080\n\n"
+"Document Path:          /\nDocument Length:        4190 bytes\n\n"
+"Concurrency Level:      5\n"
+"Time taken for tests:   0.430 seconds\n"
+"Complete requests:      500\nFailed requests:        0\n"
+"Keep-Alive requests:    500\n"
+"Total transferred:      2177500 bytes\n"
+"HTML transferred:       2095000 bytes\n"
+"Requests per second:    1162.22 [#/sec] (mean)\n"
+"Time per request:       4.302 [ms] (mean)\n"
+"Time per request:       0.860 [ms] (mean, across all concurrent requests)\n"
+"Transfer rate:          4942.84 [Kbytes/sec] received\n\n"
+"Connection Times (ms)\n              min  mean[+/-sd] median   max\n"
+"Connect:        0    0   0.0      0       0\n"
+"Total:          0    4  12.5      1     116\n";
+/* The same against puma and ruby-server.ru in abbench/ruby (2 workers):
+ * 100 requests of each of 5 clients. */
+static const char ruby_ab_out[] =
+"Server Software:        \n"
+"Server Hostname:        127.0.0.1\nServer Port:            9292\n\n"
+"Document Path:          /\nDocument Length:        5226 bytes\n\n"
+"Concurrency Level:      5\n"
+"Time taken for tests:   0.861 seconds\n"
+"Complete requests:      500\nFailed requests:        0\n"
+"Keep-Alive requests:    500\n"
+"Requests per second:    580.44 [#/sec] (mean)\n"
+"Time per request:       8.614 [ms] (mean)\n"
+"Time per request:       1.723 [ms] (mean, across all concurrent requests)\n";
 /* syscallbench in abbench/syscallbench: runc, then runsc (ptrace). */
 static const char scb_runc_opt[] =
 "syscallbench: syscall=getpidopt loops=100000 ns=12891013\n";
@@ -347,6 +380,66 @@ main(void)
 		sample_result_release(&r);
 		experiment_free(e);
 	}
+
+	/* Node and Ruby, as reference/001 and /003 name them. */
+	e = load("[experiment]\n[arm a]\n"
+	    "[workload N]\ntype = app\napp = node\nconcurrency = 5\n"
+	    "ops = 500\n"
+	    "[workload R]\ntype = app\napp = ruby\nconcurrency = 5\n"
+	    "ops = 100\nworkers = 2\n"
+	    "[workload N1]\ntype = app\napp = node\nbenchmark = Node\n");
+	tap_ok(e != NULL && e->nworkloads == 3, "node and ruby load");
+	if (e != NULL) {
+		rc = app_parse_output(&e->workloads[0], &e->arms[0],
+		    node_ab_out, NULL, &r, &cause);
+		snprintf(want, sizeof want, "Node/concurrency.5-%d", n);
+		tap_ok(rc == 0 && near(find(&r, want,
+		    "requests_per_second.QPS"), 1162.22),
+		    "Node/concurrency.5-N requests_per_second.QPS");
+		tap_ok(near(find(&r, want, "sec/op"), 0.430 / 500),
+		    "Node sec/op = time taken / requests (b.N requests)");
+		tap_ok(near(find(&r, want, "average_latency.s"), 0.004302),
+		    "Node average_latency.s = ab's mean time per request");
+		tap_int_eq(r.nmetrics, 3, "Node: the three units of "
+		    "reference/003");
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[1], &e->arms[0],
+		    ruby_ab_out, NULL, &r, &cause);
+		snprintf(want, sizeof want, "Ruby/concurrency.5-%d", n);
+		tap_ok(rc == 0 && near(find(&r, want,
+		    "requests_per_second.QPS"), 580.44),
+		    "Ruby/concurrency.5-N requests_per_second.QPS");
+		tap_ok(near(find(&r, want, "sec/op"), 0.861 / (500 / 5)),
+		    "Ruby sec/op = time taken / (requests / concurrency), as "
+		    "gVisor's b.N * c");
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[2], &e->arms[0],
+		    node_ab_out, NULL, &r, &cause);
+		snprintf(want, sizeof want, "Node-%d", n);
+		tap_ok(rc == 0 && find(&r, want, "sec/op") != NULL,
+		    "concurrency not set: the row is Node-N");
+		sample_result_release(&r);
+		rc = app_parse_output(&e->workloads[0], &e->arms[0],
+		    httpd_ab_500, NULL, &r, &cause);
+		tap_ok(rc == -1 && cause != NULL && r.nmetrics == 0,
+		    "Node: error pages (redis gone) are no sample");
+		free(cause);
+		cause = NULL;
+		sample_result_release(&r);
+		experiment_free(e);
+	}
+	e = load("[experiment]\n[arm a]\n[workload N]\ntype = app\n"
+	    "app = node\nconcurrency = 25\nops = 10\n");
+	tap_ok(e == NULL, "node with fewer requests than concurrency: "
+	    "rejected");
+	if (e != NULL)
+		experiment_free(e);
+	e = load("[experiment]\n[arm a]\n[workload R]\ntype = app\n"
+	    "app = ruby\nconcurrency = 25\nops = 100000000\n");
+	tap_ok(e == NULL, "ruby with more than ab's 2^31-1 requests "
+	    "(ops x concurrency): rejected");
+	if (e != NULL)
+		experiment_free(e);
 
 	e = load("[experiment]\n[arm a]\n[workload I]\ntype = app\n"
 	    "app = iperf\noperation = Sideways\n");

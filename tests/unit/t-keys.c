@@ -685,6 +685,56 @@ check_command_line(void)
 	free(cause);
 }
 
+/*
+ * Every [arm] key but the prefixes (env.NAME, host.NAME) is bound into
+ * struct arm, and a written value reaches it.
+ */
+static void
+check_arm_binding(void)
+{
+	static const char text[] = "[experiment]\n[arm a]\nruntime = runsc\n"
+	    "runtime-args = --network=none \"--debug-log=/tmp/x y\"\n"
+	    "cpu = 0.5\nmemory = 64m\nargs = echo \"a b\" c\n"
+	    "description = two words\n[arm b]\n"
+	    "[workload w]\ntype = command\nargs = true\n";
+	const struct opt_spec	*o;
+	struct experiment	*e;
+	const struct arm	*a, *b;
+	char			*cause = NULL;
+	int			 unbound = 0, ok;
+
+	for (o = arm_opts; o->name != NULL; o++) {
+		if (!(o->flags & OPT_PREFIX) && (o->off1 == 0 ||
+		    o->off1 > sizeof(struct arm))) {
+			TAP_DIAG("arm key '%s' has no place in struct arm",
+			    o->name);
+			unbound++;
+		}
+	}
+	tap_ok(unbound == 0, "every [arm] key is bound to struct arm");
+	e = experiment_parse("arm.ini", text, strlen(text), &cause);
+	ok = e != NULL && e->narms == 2;
+	if (!ok)
+		TAP_DIAG("%s", cause != NULL ? cause : "");
+	else {
+		a = &e->arms[0];
+		b = &e->arms[1];
+		ok = a->runtime != NULL && strcmp(a->runtime, "runsc") == 0 &&
+		    a->runtime_args.n == 2 &&
+		    strcmp(a->runtime_args.v[1], "--debug-log=/tmp/x y") == 0 &&
+		    a->cpus == 0.5 && a->memory == 64 << 20 &&
+		    a->args.n == 3 && strcmp(a->args.v[1], "a b") == 0 &&
+		    a->description != NULL &&
+		    strcmp(a->description, "two words") == 0 &&
+		    b->runtime == NULL && b->runtime_args.n == 0 &&
+		    b->cpus == 0 && b->memory == 0 && b->args.n == 0;
+	}
+	tap_ok(ok, "written [arm] values reach struct arm, unset ones are "
+	    "empty");
+	experiment_free(e);
+	free(cause);
+}
+
 /* The executor key names the registered executors, from the registry. */
 static void
 check_executor_choices(void)
@@ -736,6 +786,7 @@ main(void)
 	check_sections();
 	for (t = workload_types; *t != NULL; t++)
 		check_binding(*t);
+	check_arm_binding();
 	check_executor_choices();
 	check_command_line();
 	return tap_done();

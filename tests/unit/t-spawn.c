@@ -7,6 +7,13 @@
  * SPAWN_KEEP_GROUP (then it survives, in a session of its own), and a
  * timeout still kills the whole group. The test is a child subreaper, so
  * that it reaps the grandchildren and sees how they ended.
+ *
+ * SPAWN_OWN_RSS: with the test holding 128 MiB, `true` spawned directly
+ * has a ru_maxrss of at least that (the defect), from the spawn helper
+ * a few MiB; that path keeps output, stdin, env, cwd, process group,
+ * parent, timeout and exec errors; the helper is reaped when stopped and
+ * dies when its owner is killed with SIGKILL; without the program
+ * abbench-spawn a fork of the test serves, and measures right too.
  */
 #include "config.h"
 
@@ -16,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -317,10 +326,237 @@ check_basics(const char *dir)
 	}
 }
 
+
+/* The parent pid of pid from /proc, or -1. */
+static pid_t
+ppid_of(pid_t pid)
+{
+	char	*path = xasprintf("/proc/%d/stat", (int)pid), buf[512];
+	char	*p;
+	FILE	*f = fopen(path, "r");
+	int	 ppid = -1;
+
+	free(path);
+	if (f == NULL)
+		return -1;
+	if (fgets(buf, sizeof buf, f) != NULL &&
+	    (p = strrchr(buf, ')')) != NULL)
+		(void)sscanf(p + 2, "%*c %d", &ppid);
+	fclose(f);
+	return ppid;
+}
+
+static long
+maxrss_kib(int flags, char *const *argv)
+{
+	struct child	 c;
+	char		*cause = NULL;
+	long		 kib = -1;
+
+	memset(&c, 0, sizeof c);
+	c.argv = argv;
+	c.flags = flags;
+	if (spawn_run(&c, 10 * SEC, &cause) == 0 && WIFEXITED(c.status) &&
+	    WEXITSTATUS(c.status) == 0)
+		kib = c.ru.ru_maxrss;
+	else
+		TAP_DIAG("spawn: %s", cause != NULL ? cause : "failed");
+	free(cause);
+	spawn_release(&c);
+	return kib;
+}
+
+static void
+check_own_rss(const char *dir)
+{
+	static char *const	 truev[] = { "true", NULL };
+	char *const		 shv[] = { "sh", "-c", "echo $T_SPAWN; pwd; cat",
+	    NULL };
+	char *const		 env[] = { "T_SPAWN=helper", NULL };
+	char *const		 badv[] = { "/no/such/program", NULL };
+	char *const		 sleepv[] = { "sleep", "30", NULL };
+	const size_t		 ballast = 128u << 20;
+	struct child		 c;
+	char			*cause = NULL, *want;
+	volatile char		*b;
+	pid_t			 hp = spawn_helper_pid(), sub;
+	long			 direct, own;
+	size_t			 off;
+	int			 fds[2], st, i, r;
+
+	{
+		char	*exe = xasprintf("/proc/%d/exe", (int)hp), path[4096];
+		ssize_t	 l = readlink(exe, path, sizeof path - 1);
+
+		path[l > 0 ? l : 0] = '\0';
+		free(exe);
+		tap_ok(hp > 0 && ppid_of(hp) == getpid() &&
+		    strstr(path, "/exec/abbench-spawn") != NULL,
+		    "the spawn helper runs, a child of ours: exec/abbench-spawn "
+		    "(pid %d)", (int)hp);
+	}
+	b = mmap(NULL, ballast, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED) {
+		tap_ok(0, "map 128 MiB of ballast");
+		return;
+	}
+	for (off = 0; off < ballast; off += 4096)
+		b[off] = 1;
+	direct = maxrss_kib(0, truev);
+	own = maxrss_kib(SPAWN_OWN_RSS, truev);
+	tap_ok(direct >= (long)(ballast >> 10),
+	    "with 128 MiB held, a direct spawn's `true` reports >= 128 MiB "
+	    "(%ld KiB: ours)", direct);
+	tap_ok(own > 0 && own < 2048,
+	    "from the helper, `true` reports < 2 MiB (%ld KiB)", own);
+	munmap((void *)b, ballast);
+
+	/* Everything else a child gets holds on that path. */
+	memset(&c, 0, sizeof c);
+	c.argv = shv;
+	c.env_add = env;
+	c.cwd = dir;
+	c.in = "from stdin";
+	c.inlen = strlen(c.in);
+	c.flags = SPAWN_OWN_RSS | SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR |
+	    SPAWN_STDIN_BUF;
+	want = xasprintf("helper\n%s\nfrom stdin", dir);
+	r = spawn_run(&c, 10 * SEC, &cause) == 0 && c.status == 0 &&
+	    c.out.buf != NULL && strcmp(c.out.buf, want) == 0;
+	tap_ok(r,
+	    "helper path: env, cwd, stdin and stdout as asked");
+	free(want);
+	spawn_release(&c);
+
+	memset(&c, 0, sizeof c);
+	c.argv = badv;
+	c.flags = SPAWN_OWN_RSS | SPAWN_CAPTURE_ERR;
+	r = spawn_start(&c, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "/no/such/program") != NULL &&
+	    strstr(cause, "No such file") != NULL;
+	tap_ok(r,
+	    "helper path: a failed exec is an error (%s)",
+	    cause != NULL ? cause : "none");
+	free(cause);
+	cause = NULL;
+	spawn_release(&c);
+
+	memset(&c, 0, sizeof c);
+	c.argv = sleepv;
+	c.flags = SPAWN_OWN_RSS | SPAWN_NULL_OUT;
+	c.grace_ns = SEC / 10;
+	tap_ok(spawn_start(&c, &cause) == 0 && ppid_of(c.pid) == getpid() &&
+	    getpgid(c.pid) == c.pid,
+	    "helper path: we are the parent, the child leads its group");
+	free(cause);
+	cause = NULL;
+	tap_ok(spawn_wait(&c, now_mono_ns() + SEC / 5, &cause) == 0 &&
+	    c.timed_out && WIFSIGNALED(c.status) &&
+	    WTERMSIG(c.status) == SIGTERM,
+	    "helper path: a timeout kills the child, which is reaped");
+	spawn_release(&c);
+
+	/* Stopped: reaped, and the flag is an error without it. */
+	spawn_helper_stop();
+	tap_ok(kill(hp, 0) == -1 && errno == ESRCH && spawn_helper_pid() ==
+	    -1, "a stopped helper is gone and reaped");
+	memset(&c, 0, sizeof c);
+	c.argv = truev;
+	c.flags = SPAWN_OWN_RSS;
+	r = spawn_start(&c, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "helper") != NULL;
+	tap_ok(r,
+	    "without a helper SPAWN_OWN_RSS is an error (%s)",
+	    cause != NULL ? cause : "none");
+	free(cause);
+	cause = NULL;
+	spawn_release(&c);
+
+	/* Its owner killed with SIGKILL: the helper dies too. */
+	if (pipe(fds) == -1) {
+		tap_ok(0, "pipe");
+		return;
+	}
+	sub = fork();
+	if (sub == 0) {
+		pid_t	h = -1;
+
+		if (spawn_helper_start(NULL) == 0)
+			h = spawn_helper_pid();
+		(void)!write(fds[1], &h, sizeof h);
+		raise(SIGKILL);
+		_exit(1);
+	}
+	close(fds[1]);
+	hp = -1;
+	(void)!read(fds[0], &hp, sizeof hp);
+	close(fds[0]);
+	waitpid(sub, NULL, 0);
+	/* We are a subreaper: the orphaned helper comes to us. */
+	st = 0;
+	for (i = 0; i < 200 && hp > 0; i++) {
+		if (waitpid(hp, &st, WNOHANG) == hp)
+			break;
+		usleep(10000);
+	}
+	/* Whichever comes first: PR_SET_PDEATHSIG or EOF on the socket. */
+	tap_ok(hp > 0 && i < 200 && ((WIFSIGNALED(st) &&
+	    WTERMSIG(st) == SIGKILL) || (WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0)),
+	    "the helper of an owner killed with SIGKILL dies (status 0x%x)",
+	    st);
+
+	/*
+	 * Without the program a fork of ours serves: small as long as we
+	 * were small when it was forked, whatever we hold afterwards.
+	 */
+	{
+		char	*saved = xstrdup(getenv("ABBENCH_LIBEXEC") ?
+		    getenv("ABBENCH_LIBEXEC") : "");
+		char	*exe, path[4096];
+		ssize_t	 l;
+
+		setenv("ABBENCH_LIBEXEC", "/nonexistent", 1);
+		r = spawn_helper_start(&cause) == 0;
+		hp = spawn_helper_pid();
+		exe = xasprintf("/proc/%d/exe", (int)hp);
+		l = readlink(exe, path, sizeof path - 1);
+		path[l > 0 ? l : 0] = '\0';
+		free(exe);
+		free(cause);
+		cause = NULL;
+		tap_ok(r && hp > 0 && strstr(path, "abbench-spawn") == NULL,
+		    "without abbench-spawn, a fork of ours is the helper");
+		b = mmap(NULL, ballast, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b != MAP_FAILED) {
+			for (off = 0; off < ballast; off += 4096)
+				b[off] = 1;
+			own = maxrss_kib(SPAWN_OWN_RSS, truev);
+			munmap((void *)b, ballast);
+		} else
+			own = -1;
+		/* ~1 MiB, ~5 MiB with ASan: the fork's size, not ours. */
+		tap_ok(own > 0 && own < 16384,
+		    "from that fork, with 128 MiB held, `true` reports "
+		    "< 16 MiB (%ld KiB)", own);
+		spawn_helper_stop();
+		if (*saved != '\0')
+			setenv("ABBENCH_LIBEXEC", saved, 1);
+		else
+			unsetenv("ABBENCH_LIBEXEC");
+		free(saved);
+	}
+	/* Back for the next tests' sake (none use it yet). */
+	spawn_helper_start(NULL);
+}
+
 int
 main(void)
 {
 	char	tmpl[] = "/tmp/abbench-t-spawn-XXXXXX";
+	char	*cause = NULL;
 
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1 || mkdtemp(tmpl) == NULL) {
 		printf("1..0 # SKIP cannot be a subreaper or make a "
@@ -328,11 +564,31 @@ main(void)
 		return 0;
 	}
 	pidfile = xasprintf("%s/pid", tmpl);
+	/* The helper program, exec/abbench-spawn, from the build tree. */
+	if (getenv("ABBENCH_LIBEXEC") == NULL) {
+		char	 self[4096];
+		ssize_t	 l = readlink("/proc/self/exe", self, sizeof self - 1);
+		char	*dir;
+
+		if (l > 0) {
+			self[l] = '\0';
+			/* tests/unit/t-spawn -> the build directory */
+			dir = xasprintf("%s/../..", dirname(self));
+			setenv("ABBENCH_LIBEXEC", dir, 1);
+			free(dir);
+		}
+	}
+	/* First, while we are small: what abbench's main does. */
+	if (spawn_helper_start(&cause) == -1) {
+		TAP_DIAG("%s", cause);
+		free(cause);
+	}
 	check_basics(tmpl);
 	check_default_kills_group();
 	check_keep_group_survives();
 	check_keep_group_timeout();
 	check_keep_group_no_capture();
+	check_own_rss(tmpl);
 	unlink(pidfile);
 	rmdir(tmpl);
 	free(pidfile);

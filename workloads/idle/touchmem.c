@@ -6,6 +6,8 @@
  * it needs its own handler, pitfall 4).
  *
  *   touchmem SIZE
+ *   touchmem -x SIZE	touch, print, exit 0 at once (a peak RSS of SIZE
+ *			plus the program's own, for `command` report = rss)
  *
  * Static and self-contained (no libabbench): it is copied as it is into
  * the tools image and the OCI rootfs.
@@ -69,9 +71,15 @@ main(int argc, char **argv)
 	volatile unsigned char	*p;
 	long			 page = sysconf(_SC_PAGESIZE);
 	uint64_t		 off;
+	int			 exit_now = 0;
 
+	if (argc == 3 && strcmp(argv[1], "-x") == 0) {
+		exit_now = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2 || touchmem_parse(argv[1], &size) == -1) {
-		fprintf(stderr, "usage: touchmem SIZE (e.g. 6m)\n");
+		fprintf(stderr, "usage: touchmem [-x] SIZE (e.g. 6m)\n");
 		return 2;
 	}
 	/* Blocked until sigsuspend, so a signal can never slip in between
@@ -97,6 +105,8 @@ main(int argc, char **argv)
 	}
 	printf("touched %llu\n", (unsigned long long)size);
 	fflush(stdout);
+	if (exit_now)
+		return 0;
 	sigdelset(&old, SIGTERM);
 	sigdelset(&old, SIGINT);
 	while (!touchmem_stop)

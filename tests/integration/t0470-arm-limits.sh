@@ -1,0 +1,70 @@
+#!/bin/sh
+# An arm's cpu and memory limit the workload's program (they were checked
+# and then silently dropped for command, fio, gobench and startup): the
+# same CPU-bound loop under cpu = 0.1 takes several times as long as under
+# no limit, using the same CPU; dd with a 64 MiB buffer under memory = 16m
+# is killed, and passes without it. idle-memory, whose CPU limits are its
+# quota keys, refuses an arm's cpu at load time, naming the arm.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+require_cmd sqlite3
+
+cat > "$TEST_TMP/cpu.ini" <<'EOF2'
+[experiment]
+name = arm-limits
+rounds = 3
+
+[arm limited]
+cpu = 0.1
+
+[arm free]
+
+[workload Loop]
+type = command
+args = sh -c "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"
+report = time cpu
+EOF2
+"$ABBENCH" run "$TEST_TMP/cpu.ini" --db "$TEST_TMP/c.db" --quiet
+ok $? "the run with an arm's cpu limit exits 0"
+med() {
+	sqlite3 "$TEST_TMP/c.db" "SELECT value FROM samples WHERE arm = '$1' AND unit = '$2' ORDER BY value LIMIT 1 OFFSET 1"
+}
+tl=$(med limited sec/op); tf=$(med free sec/op)
+cl=$(med limited cpu-sec/op); cf=$(med free cpu-sec/op)
+ok "$(awk -v a="$tl" -v b="$tf" 'BEGIN { exit !(a > 3 * b) }'; echo $?)" \
+    "cpu = 0.1 stretches the loop: $tl s vs $tf s"
+ok "$(awk -v a="$cl" -v b="$cf" 'BEGIN { exit !(a < 2 * b && b < 2 * a) }'; echo $?)" \
+    "for the same CPU time: $cl s vs $cf s"
+
+cat > "$TEST_TMP/mem.ini" <<'EOF2'
+[experiment]
+name = arm-memory
+rounds = 1
+
+[arm small]
+memory = 16m
+
+[arm large]
+
+[workload Buffer]
+type = command
+args = dd if=/dev/zero of=/dev/null bs=64M count=2
+EOF2
+"$ABBENCH" run "$TEST_TMP/mem.ini" --db "$TEST_TMP/m.db" --quiet 2>/dev/null
+is $? 1 "memory = 16m fails the 64 MiB dd (exit 1: a failed sample)"
+is "$(sqlite3 "$TEST_TMP/m.db" "SELECT arm || ':' || status FROM samples ORDER BY arm")" \
+    "$(printf 'large:ok\nsmall:failed')" "only the limited arm's sample failed"
+
+cat > "$TEST_TMP/idle.ini" <<'EOF2'
+[experiment]
+name = arm-idle
+
+[arm a]
+cpu = 0.5
+
+[workload idle]
+type = idle-memory
+EOF2
+out=$("$ABBENCH" run "$TEST_TMP/idle.ini" --db "$TEST_TMP/i.db" 2>&1)
+is "$?:$out" "2:abbench: $TEST_TMP/idle.ini:5: cpu: arm 'a' sets a CPU limit, which idle-memory does not apply: use quota = leaf (or parent) and quota-cpus" \
+    "idle-memory refuses an arm's cpu, naming the arm"
+done_testing
