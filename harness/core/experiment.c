@@ -139,7 +139,8 @@ experiment_set(struct experiment *e, const char *key, const char *value,
 	return 0;
 }
 
-int
+/* experiment_set() of one "KEY=VALUE" (--KEY=VALUE). */
+static int
 experiment_set_kv(struct experiment *e, const char *kv, char **cause)
 {
 	char	*k = xstrdup(kv), *v = strchr(k, '=');

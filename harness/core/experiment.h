@@ -49,9 +49,6 @@ struct experiment *experiment_load_set(const char *path, char *const *set,
 struct experiment *experiment_parse_set(const char *path, const char *text,
 		    size_t len, char *const *set, char **cause);
 void		 experiment_free(struct experiment *e);
-/* experiment_set() of one "KEY=VALUE". */
-int		 experiment_set_kv(struct experiment *e, const char *kv,
-		    char **cause);
 /*
  * Set an [experiment] key as the file would (`--timeout=5s` on the command
  * line): checked and stored by the options table; 0, or -1 with *cause.
