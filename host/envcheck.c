@@ -30,6 +30,7 @@
 #include "host/blockdev.h"
 #include "host/envcheck.h"
 #include "host/hostinfo.h"
+#include "exec/docker-api.h"
 #include "exec/spawn.h"
 #include "lib/util.h"
 
@@ -128,31 +129,46 @@ check_memory(struct strvec *w, struct strvec *r)
 	}
 }
 
-static void
-check_containers(struct strvec *w, struct strvec *r)
+/* How many containers `docker ps -q` lists. -1 = docker not reachable. */
+static int
+count_running_cli(void)
 {
 	char *const	 argv[] = { "docker", "ps", "-q", NULL };
 	char		*out = NULL, *err = NULL, *p;
 	int		 status = -1, count = 0;
 
 	if (spawn_capture(argv, DOCKER_PS_TIMEOUT, &out, &err, &status,
-	    NULL) == -1 || status != 0) {
-		strvec_push(r, "docker: not reachable (containers not "
-		    "checked)");
-		free(out);
-		free(err);
-		return;
-	}
-	for (p = out; p != NULL && *p != '\0'; p++)
+	    NULL) == -1 || status != 0)
+		count = -1;
+	for (p = out; count >= 0 && p != NULL && *p != '\0'; p++)
 		if (*p == '\n')
 			count++;
+	free(out);
+	free(err);
+	return count;
+}
+
+static void
+check_containers(struct strvec *w, struct strvec *r)
+{
+	struct strvec	 ids = STRVEC_INIT;
+	int		 count, rc;
+
+	/* The daemon's socket: no docker process for a run of a program. */
+	rc = docker_api_list_running(&ids, DOCKER_PS_TIMEOUT, NULL);
+	count = rc == 0 ? (int)ids.n : rc == DOCKER_API_NOT_UNIX ?
+	    count_running_cli() : -1;
+	strvec_clear(&ids);
+	if (count < 0) {
+		strvec_push(r, "docker: not reachable (containers not "
+		    "checked)");
+		return;
+	}
 	strvec_pushf(r, "docker: %d running container%s", count,
 	    count == 1 ? "" : "s");
 	if (count > 0)
 		strvec_pushf(w, "%d other docker container%s running",
 		    count, count == 1 ? " is" : "s are");
-	free(out);
-	free(err);
 }
 
 static void

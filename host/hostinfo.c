@@ -19,6 +19,7 @@
 
 #include "host/blockdev.h"
 #include "host/hostinfo.h"
+#include "exec/docker-api.h"
 #include "exec/spawn.h"
 #include "lib/util.h"
 
@@ -219,9 +220,15 @@ hostinfo_docker_version(void)
 {
 	char *const	 argv[] = { "docker", "version", "--format",
 			    "{{.Server.Version}}", NULL };
-	char		*out = NULL, *err = NULL;
-	int		 status = -1;
+	char		*out = NULL, *err = NULL, *v = NULL;
+	int		 status = -1, rc;
 
+	/* The daemon's socket first: a run of a program needs no docker. */
+	rc = docker_api_version(&v, DOCKER_VERSION_TIMEOUT, NULL);
+	if (rc == 0)
+		return v;
+	if (rc != DOCKER_API_NOT_UNIX)
+		return NULL;
 	if (spawn_capture(argv, DOCKER_VERSION_TIMEOUT, &out, &err, &status,
 	    NULL) == -1 || status != 0 || out == NULL ||
 	    *strtrim(out) == '\0') {
@@ -230,12 +237,9 @@ hostinfo_docker_version(void)
 		return NULL;
 	}
 	free(err);
-	{
-		char	*v = xstrdup(strtrim(out));
-
-		free(out);
-		return v;
-	}
+	v = xstrdup(strtrim(out));
+	free(out);
+	return v;
 }
 
 /* Key-safe form of a name: anything but [A-Za-z0-9._-] becomes '_'. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exec/cgroup.h"
+#include "exec/docker-api.h"
 #include "exec/exec-docker.h"
 #include "exec/exec-oci.h"
 #include "host/undo.h"
@@ -242,16 +243,16 @@ undo_object(const struct store_journal *e, char **what, char **cause)
 	return 0;
 }
 
-int
-undo_labelled_containers(const char *uuid, struct strvec *removed,
-    char **cause)
+/* The CLI's sweep: $DOCKER_HOST is not a unix socket. */
+static int
+undo_labelled_cli(const char *uuid, struct strvec *removed, char **cause)
 {
 	struct strvec	ids = STRVEC_INIT;
 	size_t		i;
 	int		rc = 0;
 
 	if (exec_docker_labelled(uuid, &ids, cause) == -1)
-		return -1;
+		return UNDO_NOT_LISTED;
 	for (i = 0; i < ids.n; i++) {
 		char	*why = NULL;
 
@@ -265,4 +266,49 @@ undo_labelled_containers(const char *uuid, struct strvec *removed,
 	}
 	strvec_clear(&ids);
 	return rc;
+}
+
+int
+undo_labelled_within(const char *uuid, int64_t timeout_ns,
+    struct strvec *removed, char **cause)
+{
+	struct strvec	 ids = STRVEC_INIT;
+	char		*label = xasprintf("abbench.run=%s", uuid);
+	size_t		 i;
+	int		 rc;
+
+	rc = docker_api_list_labelled(label, &ids, timeout_ns, cause);
+	free(label);
+	if (rc == DOCKER_API_NOT_UNIX)
+		return undo_labelled_cli(uuid, removed, cause);
+	if (rc == DOCKER_API_ABSENT)
+		return 0;		/* no daemon, no container */
+	if (rc == -1)
+		return UNDO_NOT_LISTED;
+	for (i = 0; i < ids.n; i++) {
+		char	*why = NULL;
+
+		if (docker_api_remove(ids.v[i], EXEC_DOCKER_TIMEOUT_NS,
+		    &why) == -1) {
+			if (rc == 0)
+				set_cause(cause, "%s", why);
+			rc = -1;
+		} else {
+			/* As exec_docker_rm(failed): runsc leftovers. */
+			exec_docker_reap_failed(ids.v[i]);
+			if (removed != NULL)
+				strvec_push(removed, ids.v[i]);
+		}
+		free(why);
+	}
+	strvec_clear(&ids);
+	return rc;
+}
+
+int
+undo_labelled_containers(const char *uuid, struct strvec *removed,
+    char **cause)
+{
+	return undo_labelled_within(uuid, EXEC_DOCKER_TIMEOUT_NS, removed,
+	    cause) < 0 ? -1 : 0;
 }

@@ -25,6 +25,8 @@
 #ifndef ABBENCH_UNDO_H
 #define ABBENCH_UNDO_H
 
+#include <stdint.h>
+
 struct store_journal;
 struct strvec;
 
@@ -38,10 +40,21 @@ int	undo_is_object(const char *kind);
 /*
  * Remove every docker container labelled abbench.run=UUID (the run's own
  * and whatever a workload's program started with the label); their ids go
- * to removed (may be NULL). -1 when docker cannot be asked or a removal
- * failed (*cause).
+ * to removed (may be NULL). Through the daemon's API on its socket
+ * (exec/docker-api.h: no docker process, nothing to do when no daemon
+ * listens), or the CLI when $DOCKER_HOST is not a unix socket. -1 when
+ * docker cannot be asked or a removal failed (*cause).
  */
 int	undo_labelled_containers(const char *uuid, struct strvec *removed,
 	    char **cause);
+/*
+ * The same with the listing bounded by timeout_ns (the removals of what
+ * it found are not: they have docker's usual timeout). UNDO_NOT_LISTED
+ * (*cause) when the daemon could not be asked within it (hung, refused),
+ * -1 when a removal failed, 0 otherwise.
+ */
+#define UNDO_NOT_LISTED	(-2)
+int	undo_labelled_within(const char *uuid, int64_t timeout_ns,
+	    struct strvec *removed, char **cause);
 
 #endif

@@ -21,6 +21,7 @@ struct command_opts {
 	struct strvec	 report;
 	char		*cwd;
 	struct strvec	 ok_status;
+	int		 starts_containers;
 };
 #define CMD(member)	OPT_OFF(struct command_opts, member)
 
@@ -41,6 +42,14 @@ static const struct opt_spec command_opts[] = {
 	    "working directory of the program", CMD(cwd) },
 	{ "ok-status", OPT_INT, OPT_LIST | OPT_WORDS, "0", 0, 255, NULL,
 	    "exit statuses that count as success", CMD(ok_status) },
+	{ "starts-containers", OPT_BOOL, OPT_NOMATRIX, "no", 0, 0, NULL,
+	    "the program may start docker containers labelled "
+	    "abbench.run=<the run's uuid>: after every sample they are "
+	    "looked for through the docker daemon's socket (no docker "
+	    "process; skipped when no daemon listens, and for the rest of "
+	    "the run once it does not answer within 0.5 s) and removed; "
+	    "the run's end and abbench restore remove them in any case",
+	    CMD(starts_containers) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 

@@ -25,6 +25,7 @@
 struct gobench_opts {
 	struct strvec	 args;
 	int		 err_lines;
+	int		 starts_containers;
 };
 #define GOB(member)	OPT_OFF(struct gobench_opts, member)
 
@@ -35,6 +36,14 @@ static const struct opt_spec gobench_opts[] = {
 	{ "err-lines", OPT_INT, 0, "10", 1, 1000, NULL,
 	    "lines of stderr kept as the error text of a failed sample",
 	    GOB(err_lines) },
+	{ "starts-containers", OPT_BOOL, OPT_NOMATRIX, "yes", 0, 0, NULL,
+	    "the program may start docker containers labelled "
+	    "abbench.run=<the run's uuid> (its {run}): after every sample "
+	    "they are looked for through the docker daemon's socket (no docker "
+	    "process; skipped when no daemon listens, and for the rest of "
+	    "the run once it does not answer within 0.5 s) and removed; "
+	    "the run's end and abbench restore remove them in any case",
+	    GOB(starts_containers) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
