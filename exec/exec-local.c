@@ -132,7 +132,8 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 		return;
 	spawn_release(&p->child);
 	if (p->cg != NULL && p->pooled && npool < POOL_MAX) {
-		char	*procs = cgrp_read(p->cg, cgrp_version() == 2 ? NULL :
+		/* Its own version: cgrp_version() is a statfs per sample. */
+		char	*procs = cgrp_read(p->cg, p->cg->version == 2 ? NULL :
 		    "cpu", "cgroup.procs", NULL);
 
 		/* Only an empty cgroup is reused. */

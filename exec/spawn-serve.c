@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec/spawn-serve.h"
@@ -113,6 +114,11 @@ spawn_child_exec(void *arg)
 		if (write(a->fd[HFD_SYNC], "R", 1) != 1 ||
 		    read(a->fd[HFD_GO], &go, 1) != 1)
 			_exit(127);
+	} else if (a->start_ns != NULL) {
+		struct timespec	ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		*a->start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	}
 	execvpe(a->argv[0], a->argv, a->envp != NULL ? a->envp : environ);
 	serve_fail(a->fd[HFD_SYNC], a->argv[0], errno);
