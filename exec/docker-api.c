@@ -93,7 +93,13 @@ api_connect(const char *path, int *fdp, char **cause)
 		int	e = errno;
 
 		close(fd);
-		if (e == ENOENT || e == ECONNREFUSED || e == ENOTDIR)
+		/*
+		 * No daemon there; or one this user may not use, and then
+		 * neither could a program of this user's have started
+		 * containers in it.
+		 */
+		if (e == ENOENT || e == ECONNREFUSED || e == ENOTDIR ||
+		    e == EACCES || e == EPERM)
 			return DOCKER_API_ABSENT;
 		if (e == EAGAIN)
 			return set_cause(cause, "docker daemon at '%s' does "

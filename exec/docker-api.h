@@ -20,7 +20,10 @@
 
 struct strvec;
 
-/* The daemon is not there: no socket, or no one listening on it. */
+/*
+ * No daemon for us: no socket, no one listening on it, or one this user
+ * may not connect to (nor could a program run by this user).
+ */
 #define DOCKER_API_ABSENT	1
 /* $DOCKER_HOST names a transport other than a unix socket. */
 #define DOCKER_API_NOT_UNIX	2

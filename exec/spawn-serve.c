@@ -84,7 +84,14 @@ spawn_child_exec(void *arg)
 	if (a->fd[HFD_CWD] != -1 && fchdir(a->fd[HFD_CWD]) == -1)
 		serve_fail(a->fd[HFD_SYNC], "working directory", errno);
 	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
-	for (cg = a->cg; cg != NULL && *cg != NULL; cg++) {
+	for (i = 0; a->cg_fds != NULL && a->cg_fds[i] != -1; i++) {
+		if (write(a->cg_fds[i], pidbuf, (size_t)plen) != plen)
+			serve_fail(a->fd[HFD_SYNC], a->cg != NULL &&
+			    a->cg[i] != NULL ? a->cg[i] : "cgroup.procs",
+			    errno);
+	}
+	for (cg = a->cg_fds != NULL ? NULL : a->cg; cg != NULL && *cg != NULL;
+	    cg++) {
 		fd = open(*cg, O_WRONLY);
 		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
 			serve_fail(a->fd[HFD_SYNC], *cg, errno);

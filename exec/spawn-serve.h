@@ -52,6 +52,7 @@ struct spawn_child_args {
 	char *const	*argv;
 	char *const	*envp;		/* NULL: the environment as it is */
 	char *const	*cg;		/* cgroup.procs files to join */
+	const int	*cg_fds;	/* or: them open, -1 ended; or NULL */
 	const char	*cwd;		/* or NULL */
 	int		 flags;		/* HELPER_KEEP_GROUP */
 	int		 handshake;	/* "R" on HFD_SYNC, wait on HFD_GO */

@@ -154,6 +154,7 @@ spawn_child(void *arg)
 	ca.argv = c->argv;
 	ca.envp = a->envp;
 	ca.cg = c->cgroup_procs;
+	ca.cg_fds = c->cgroup_fds;
 	ca.cwd = c->cwd;
 	ca.flags = (c->flags & SPAWN_KEEP_GROUP) ? HELPER_KEEP_GROUP : 0;
 	ca.handshake = a->handshake;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -194,6 +195,40 @@ main(void)
 		close(fd);
 		unlink(sockpath);
 	}
+
+	/*
+	 * A daemon this user may not use (root's socket, mode 0600): none
+	 * for us. As root, checked from a child that drops to nobody.
+	 */
+	if (geteuid() == 0) {
+		struct sockaddr_un	sa;
+		pid_t			pid;
+		int			st = -1;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sun_family = AF_UNIX;
+		strcpy(sa.sun_path, sockpath);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd == -1 || bind(fd, (struct sockaddr *)&sa,
+		    sizeof sa) == -1 || listen(fd, 4) == -1 ||
+		    chmod(sockpath, 0600) == -1)
+			return 99;
+		if ((pid = fork()) == 0) {
+			struct strvec	v = STRVEC_INIT;
+
+			if (setgid(65534) == -1 || setuid(65534) == -1)
+				_exit(98);
+			_exit(docker_api_list_labelled("abbench.run=u", &v,
+			    NSEC_PER_SEC, NULL) == DOCKER_API_ABSENT ? 0 : 1);
+		}
+		waitpid(pid, &st, 0);
+		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "a socket this user may not use: no daemon for us "
+		    "(status %d)", st);
+		close(fd);
+		unlink(sockpath);
+	} else
+		tap_ok(1, "# SKIP not root: the permission case needs it");
 
 	/* Removal: 204, 404 fine; an error carries the daemon's message. */
 	f = fake_start("HTTP/1.1 204 No Content\r\n\r\n");

@@ -327,6 +327,49 @@ check_basics(const char *dir)
 		free(procs);
 	}
 	{
+		/* The join through cgroup.procs files open already. */
+		char *const	argv[] = { "sh", "-c", "echo $$", NULL };
+		char *const	files[] = { NULL, NULL };
+		int		fds[2] = { -1, -1 };
+		long		pid;
+
+		procs = xasprintf("%s/open.procs", dir);
+		((char **)files)[0] = procs;
+		fds[0] = open(procs, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0644);
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		c.cgroup_fds = fds;
+		c.flags = SPAWN_CAPTURE_OUT;
+		tap_ok(spawn_run(&c, 10 * SEC, &cause) == 0 &&
+		    WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		    "a child joining cgroups by open files runs");
+		text = read_small_file(procs, &cause);
+		pid = text != NULL ? strtol(text, NULL, 10) : -1;
+		tap_int_eq(pid, c.pid, "it wrote its pid to the open file");
+		tap_int_eq(strtol(c.out.buf ? c.out.buf : "0", NULL, 10),
+		    c.pid, "and exec'd as the same process");
+		free(text);
+		spawn_release(&c);
+		close(fds[0]);
+		/* Read-only: the write fails, named by its path. */
+		fds[0] = open(procs, O_RDONLY | O_CLOEXEC);
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		c.cgroup_fds = fds;
+		tap_ok(spawn_start(&c, &cause) == -1 && cause != NULL &&
+		    strstr(cause, "open.procs") != NULL,
+		    "an open file it cannot write is an error naming it");
+		free(cause);
+		cause = NULL;
+		spawn_release(&c);
+		close(fds[0]);
+		unlink(procs);
+		free(procs);
+	}
+	{
 		/*
 		 * The join's cost is not the child's: start_ns is taken
 		 * after it (by the child itself, just before exec). Here
