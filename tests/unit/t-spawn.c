@@ -404,7 +404,7 @@ check_basics(const char *dir)
 		t0 = c.end_ns - t0;
 		if (!tap_ok(t0 >= 290 * MSEC && elapsed(&c) < t0 - 200 * MSEC,
 		    "its time starts after the join"))
-			TAP_DIAG("spawn to end %lld ns, start_ns to end %lld ns",
+			TAP_DIAG("spawn to end %lld ns, start to end %lld ns",
 			    (long long)t0, (long long)elapsed(&c));
 		waitpid(reader, NULL, 0);
 		spawn_release(&c);
