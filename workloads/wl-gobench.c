@@ -27,24 +27,25 @@ struct gobench_opts {
 	int		 err_lines;
 	int		 starts_containers;
 };
-#define GOB(member)	OPT_OFF(struct gobench_opts, member)
+#define GOB(member)	OPT_AT(struct gobench_opts, member)
 
 static const struct opt_spec gobench_opts[] = {
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM | OPT_REQUIRED,
-	    NULL, 0, 0, NULL, "the program and its arguments; {runtime}, "
-	    "{arm}, {round} and {run} are replaced per sample", GOB(args) },
-	{ "err-lines", OPT_INT, 0, "10", 1, 1000, NULL,
-	    "lines of stderr kept as the error text of a failed sample",
-	    GOB(err_lines) },
-	{ "starts-containers", OPT_BOOL, OPT_NOMATRIX, "yes", 0, 0, NULL,
+	OPT_WORDS("args", GOB(args), NULL,
+	    "the program and its arguments; {runtime}, "
+	    "{arm}, {round} and {run} are replaced per sample",
+	    .flags = OPT_ARM | OPT_REQUIRED),
+	OPT_INT("err-lines", GOB(err_lines), "10", 1, 1000,
+	    "lines of stderr kept as the error text of a failed sample"),
+	OPT_BOOL("starts-containers", GOB(starts_containers), "yes",
 	    "the program may start docker containers labelled "
 	    "abbench.run=<the run's uuid> (its {run}): after every sample "
-	    "they are looked for through the docker daemon's socket (no docker "
-	    "process; skipped when no daemon listens, and for the rest of "
-	    "the run once it does not answer within 0.5 s) and removed; "
-	    "the run's end and abbench restore remove them in any case",
-	    GOB(starts_containers) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "they are looked for through the docker daemon's socket (no "
+	    "docker process; skipped when no daemon listens, and for the "
+	    "rest of the run once it does not answer within 0.5 s) and "
+	    "removed; the run's end and abbench restore remove them in any "
+	    "case",
+	    .flags = OPT_NOMATRIX),
+	OPT_END
 };
 
 /* Replace the {placeholders} of one argv word. */
