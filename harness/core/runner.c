@@ -857,8 +857,10 @@ run_sweep(struct run *r, const struct plan_entry *pe)
 	if (pe != NULL && (r->sweep == NULL || !r->sweep[pe->workload] ||
 	    r->sweep_off))
 		return;
-	rc = undo_labelled_within(r->ctx.run_uuid, pe != NULL ?
-	    RUN_SWEEP_TIMEOUT_NS : RUN_END_SWEEP_TIMEOUT_NS, &removed, &cause);
+	/* At the end too, a daemon that did not answer gets the short one. */
+	rc = undo_labelled_within(r->ctx.run_uuid, pe != NULL ||
+	    r->sweep_off ? RUN_SWEEP_TIMEOUT_NS : RUN_END_SWEEP_TIMEOUT_NS,
+	    &removed, &cause);
 	if (rc == UNDO_NOT_LISTED && pe != NULL) {
 		r->sweep_off = 1;
 		if (!r->opt->quiet)
