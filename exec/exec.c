@@ -14,11 +14,13 @@
 extern const struct exec_ops exec_local_ops;
 extern const struct exec_ops exec_docker_ops;
 extern const struct exec_ops exec_oci_ops;
+extern const struct exec_ops exec_podman_ops;
 
 const struct exec_ops *const exec_types[] = {
 	&exec_local_ops,
 	&exec_docker_ops,
 	&exec_oci_ops,
+	&exec_podman_ops,
 	NULL
 };
 
