@@ -4,7 +4,8 @@
  *   local   a host process in its own cgroup (libcgroup), below the cgroup
  *           abbench runs in;
  *   docker  the docker CLI (--runtime from the arm, --label abbench.run);
- *   oci     a generated bundle driven with an OCI runtime binary.
+ *   oci     a generated bundle driven with an OCI runtime binary;
+ *   podman  the podman CLI, rootful, runc or runsc (exec-podman.c).
  *
  * start() launches one program and returns a handle; wait() waits for it
  * with a deadline (killing it when the deadline passes); destroy() kills,
