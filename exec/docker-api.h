@@ -9,9 +9,10 @@
  *
  * The socket is $DOCKER_HOST's when it says unix://PATH, else
  * /var/run/docker.sock; with a $DOCKER_HOST of another kind (tcp://,
- * ssh://) the API is not reachable here and callers use the CLI
- * (exec/exec-docker.h, which honours $ABBENCH_DOCKER). Not thread-safe
- * only in that $DOCKER_HOST is read with getenv on every call.
+ * ssh://) the API is not reachable here and callers use the CLI (the
+ * docker executor, exec/exec-docker.c, which also uses the CLI whenever
+ * $ABBENCH_DOCKER names one). Not thread-safe only in that $DOCKER_HOST
+ * is read with getenv on every call.
  */
 #ifndef ABBENCH_DOCKER_API_H
 #define ABBENCH_DOCKER_API_H

@@ -861,12 +861,13 @@ run_sweep(struct run *r, const struct plan_entry *pe)
 	rc = undo_labelled_within(r->ctx.run_uuid, pe != NULL ||
 	    r->sweep_off ? RUN_SWEEP_TIMEOUT_NS : RUN_END_SWEEP_TIMEOUT_NS,
 	    &removed, &cause);
-	if (rc == UNDO_NOT_LISTED && pe != NULL) {
+	/* Nothing removed and an error: the daemon cannot be asked. */
+	if (rc == -1 && removed.n == 0 && pe != NULL) {
 		r->sweep_off = 1;
 		if (!r->opt->quiet)
 			warning("%s: containers left by the samples are "
 			    "looked for at the end of the run only", cause);
-	} else if (rc == UNDO_NOT_LISTED && !r->opt->quiet)
+	} else if (rc == -1 && removed.n == 0 && !r->opt->quiet)
 		warning("%s: containers labelled with the run are not "
 		    "removed (abbench restore does it)", cause);
 	else if (rc == -1)
