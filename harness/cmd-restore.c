@@ -31,7 +31,7 @@ restore_db_only(struct journal *jr, const struct recover_filter *f,
 	if (stat(f->db, &sb) == -1 || sb.st_size == 0)
 		return 0;
 	if ((st = store_open(f->db, 0, cause)) == NULL)
-		return -1;
+		return -2;
 	rc = recover_db_only(jr, st, f->run_id, flags, rep, &more, cause);
 	*undone += more;
 	store_close(st);
@@ -75,6 +75,22 @@ cmd_restore_exec(int argc, char **argv)
 	memset(&f, 0, sizeof f);
 	if (db != NULL || optind < argc)
 		f.db = cmd_db_path(db);
+	/*
+	 * A database named is checked before anything is undone: missing,
+	 * a directory, damaged or of a newer schema is an input error
+	 * (exit 2), like every command that reads one, never "could not
+	 * be undone" (exit 1).
+	 */
+	if (f.db != NULL) {
+		struct store	*st;
+
+		if ((st = store_open(f.db, STORE_READONLY, &cause)) == NULL) {
+			error("%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		store_close(st);
+	}
 	if (optind < argc) {
 		struct store	*st;
 
@@ -106,8 +122,16 @@ cmd_restore_exec(int argc, char **argv)
 	rc = recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep, &undone,
 	    &cause);
 	/* A database named: also what only it has journaled. */
-	if (rc == 0 && f.db != NULL)
-		rc = restore_db_only(jr, &f, flags, &rep, &undone, &cause);
+	if (rc == 0 && f.db != NULL &&
+	    (rc = restore_db_only(jr, &f, flags, &rep, &undone, &cause)) ==
+	    -2) {
+		/* It could be read but not written to: still its fault. */
+		journal_close(jr);
+		error("%s", cause);
+		free(cause);
+		hostset_report_release(&rep);
+		return EXIT_USAGE;
+	}
 	journal_close(jr);
 	for (i = 0; i < rep.done.n; i++)
 		printf("restored: %s\n", rep.done.v[i]);

@@ -100,6 +100,26 @@ test_parsers(void)
 	free(cause);
 	tap_ok(parse_duration("5s", &ns, NULL) == 0 && ns == 5000000000LL,
 	    "5s is 5e9 ns");
+	{
+		static const struct {
+			double		 sec;
+			const char	*want;
+		} d[] = {
+			{ 0.001, "1ms" }, { 0.1, "100ms" }, { 1, "1s" },
+			{ 90, "1.5m" }, { 1e7, "2777.78h" }, { 0, "0s" },
+			{ 5e-7, "500ns" },
+		};
+		size_t	i;
+
+		for (i = 0; i < sizeof d / sizeof d[0]; i++) {
+			char	*f = format_duration_sec(d[i].sec);
+
+			tap_ok(strcmp(f, d[i].want) == 0,
+			    "format_duration_sec(%g) = %s (got %s)", d[i].sec,
+			    d[i].want, f);
+			free(f);
+		}
+	}
 	tap_ok(utf8_valid("caf\xc3\xa9", 5, NULL), "UTF-8 is valid");
 	tap_ok(!utf8_valid("caf\xe9\n", 5, &off) && off == 3,
 	    "Latin-1 is not, at its byte");
