@@ -469,7 +469,7 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		if (strcmp(o[i].uuid, journal_uuid(jr)) == 0 ||
 		    !recover_match(&o[i], f))
 			continue;
-		dead = journal_claim_run(o[i].uuid, o[i].pid, &fd, &why);
+		dead = journal_claim_run(jr, &o[i], &fd, &why);
 		if (dead == -1) {
 			strvec_pushf(&rep->failed, "run %lld of '%s': %s",
 			    (long long)o[i].run_id, o[i].db, why);
@@ -489,7 +489,7 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		if (!left)
 			(void)hjournal_owner_remove(journal_hj(jr), o[i].uuid,
 			    NULL);
-		journal_release_run(o[i].uuid, fd, !left && fd != -1);
+		journal_release_run(jr, o[i].uuid, fd, !left && fd != -1);
 	}
 	hjournal_owners_free(o, n);
 	if (failed)
@@ -594,4 +594,51 @@ recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 		    rep->failed.n > 0 ? ": " : "",
 		    rep->failed.n > 0 ? rep->failed.v[0] : "");
 	return 0;
+}
+
+int
+recover_settings_pending(struct journal *jr)
+{
+	struct hjournal_owner	*o = NULL;
+	struct store_journal	*j = NULL;
+	size_t			 n = 0, nj, i, k;
+	int			 pending = 0;
+
+	if (hjournal_owners(journal_hj(jr), &o, &n, NULL) == -1)
+		return 0;
+	for (i = 0; i < n && !pending; i++) {
+		if (strcmp(o[i].uuid, journal_uuid(jr)) == 0 ||
+		    journal_owner_alive(o[i].pid, o[i].pid_start) == 1)
+			continue;
+		if (hjournal_pending(journal_hj(jr), o[i].uuid, &j, &nj,
+		    NULL) == -1)
+			continue;
+		for (k = 0; k < nj; k++)
+			pending |= str_startswith(j[k].kind, "host.");
+		store_journal_free(j, nj);
+	}
+	hjournal_owners_free(o, n);
+	return pending;
+}
+
+int
+recover_prev_dir(struct journal *jr, struct hostset_report *rep, int *undone,
+    char **cause)
+{
+	struct journal	*other;
+	const char	*dir = journal_prev_dir(jr);
+	int		 more = 0, rc;
+
+	if (dir == NULL || !journal_host_locked(jr))
+		return 0;
+	/* Its journal gone (a test's directory removed): nothing to do. */
+	if ((other = journal_open_dir(dir, 0, NULL)) == NULL)
+		return 0;
+	strvec_pushf(&rep->notes, "the host was last held by a run of state "
+	    "directory '%s' that did not let go: its dead runs are undone "
+	    "first", dir);
+	rc = recover_runs(other, NULL, RECOVER_SETTINGS, rep, &more, cause);
+	*undone += more;
+	journal_close(other);
+	return rc;
 }

@@ -654,9 +654,14 @@ run_recover(struct run *r)
 		return;
 	/* Settings only by whoever holds the host (or may take it now). */
 	if (!journal_host_locked(r->jr))
-		borrowed = journal_try_host(r->jr) == 0;
+		borrowed = journal_try_host(r->jr, 0) == 0;
 	if (journal_host_locked(r->jr))
 		flags |= RECOVER_SETTINGS;
+	if (recover_prev_dir(r->jr, &rep, &undone, &cause) == -1) {
+		warning("restoring after an earlier run: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (recover_runs(r->jr, NULL, flags, &rep, &undone, &cause) == -1) {
 		warning("restoring after an earlier run: %s", cause);
 		free(cause);
