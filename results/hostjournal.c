@@ -378,3 +378,30 @@ hjournal_pending(struct hjournal *hj, const char *owner,
 	*out = v;
 	return 0;
 }
+
+int
+hjournal_begin(struct hjournal *hj, char **cause)
+{
+	if (sqlite3_exec(hj->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return hj_error(hj, cause, "cannot begin a transaction");
+	return 0;
+}
+
+int
+hjournal_commit(struct hjournal *hj, char **cause)
+{
+	if (sqlite3_exec(hj->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		hj_error(hj, cause, "cannot commit");
+		(void)sqlite3_exec(hj->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int
+hjournal_rollback(struct hjournal *hj)
+{
+	return sqlite3_exec(hj->db, "ROLLBACK", NULL, NULL, NULL) ==
+	    SQLITE_OK ? 0 : -1;
+}

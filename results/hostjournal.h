@@ -66,4 +66,12 @@ int	hjournal_copy_id(struct hjournal *hj, int64_t id, int64_t *copy_id,
 int	hjournal_pending(struct hjournal *hj, const char *owner,
 	    struct store_journal **out, size_t *n, char **cause);
 
+/*
+ * One transaction over several changes (entries marked restored together:
+ * a restore killed half way leaves them all pending). Not nested.
+ */
+int	hjournal_begin(struct hjournal *hj, char **cause);
+int	hjournal_commit(struct hjournal *hj, char **cause);
+int	hjournal_rollback(struct hjournal *hj);
+
 #endif
