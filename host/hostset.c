@@ -884,3 +884,94 @@ hostset_restore_all(struct hostset *hs, char **cause)
 		hs->disks[i].snapshotted = 0;
 	return rc;
 }
+
+/*
+ * A sysctl without a documented range: the kernel alone knows whether it
+ * takes the value (vm.swappiness = 1000 would fail with EINVAL only when
+ * the first arm applies it, after the run's row exists). Each is written
+ * once before the run starts, journaled first as every change is (a kill
+ * in between is undone by the next restore), and put back at once.
+ */
+int
+hostset_trial(const struct experiment *e, struct journal *jr, char **cause)
+{
+	struct strvec	 done = STRVEC_INIT;
+	char		 uuid[37];
+	size_t		 a, i;
+	int		 rc = 0, attached = 0;
+
+	snprintf(uuid, sizeof uuid, "trial-%ld", (long)getpid());
+	for (a = 0; rc == 0 && a < e->narms; a++) {
+		const struct arm *arm = &e->arms[a];
+
+		for (i = 0; rc == 0 && i < arm->nhost; i++) {
+			const struct kv	*h = &arm->host[i];
+			const struct hostset_op *op = hostset_find_op(h->key);
+			long long	 min, max;
+			char		*path, *orig, *why = NULL, *pair;
+			int64_t		 id;
+
+			if (op == NULL ||
+			    !str_startswith(h->key, "host.sysctl.") ||
+			    hostset_sysctl_range(h->key +
+			    strlen("host.sysctl."), &min, &max))
+				continue;
+			pair = xasprintf("%s=%s", h->key, h->value);
+			if (strvec_has(&done, pair)) {
+				free(pair);
+				continue;
+			}
+			strvec_push_nodup(&done, pair);
+			path = op->path(h->key, NULL);
+			if ((orig = hostset_read(path, 0, &why)) == NULL) {
+				free(why);
+				free(path);
+				continue;	/* write-only: the run will tell */
+			}
+			if (hostset_same(orig, h->value)) {
+				free(orig);
+				free(path);
+				continue;
+			}
+			if (!attached && journal_attach(jr, NULL, 0, uuid,
+			    "(trial of sysctl values)", cause) == -1) {
+				free(orig);
+				free(path);
+				rc = -1;
+				break;
+			}
+			attached = 1;
+			if ((id = journal_add(jr, h->key, "", path, orig,
+			    cause)) == -1) {
+				free(orig);
+				free(path);
+				rc = -1;
+				break;
+			}
+			if (write_small_file(path, h->value, &why) == -1) {
+				rc = set_cause(cause, "%s:%d: %s: arm '%s': the "
+				    "kernel refuses '%s': %s", e->path,
+				    h->line, h->key, arm->name, h->value, why);
+				free(why);
+				why = NULL;
+			} else if (write_small_file(path, orig, &why) == -1) {
+				/* Left for restore: the entry stays pending. */
+				rc = set_cause(cause, "%s:%d: %s: cannot put "
+				    "back '%s' after trying '%s': %s", e->path,
+				    h->line, h->key, orig, h->value, why);
+				free(why);
+				free(orig);
+				free(path);
+				break;
+			}
+			(void)journal_set_state(jr, id, JOURNAL_RESTORED, NULL,
+			    NULL);
+			free(orig);
+			free(path);
+		}
+	}
+	if (attached)
+		journal_detach(jr);
+	strvec_clear(&done);
+	return rc;
+}

@@ -1100,6 +1100,10 @@ runner_run(const char *exp_path, struct run_options *opt)
 	if (run_load(&r, &cause) == -1 || run_open(&r, &cause) == -1)
 		goto usage;
 	run_recover(&r);
+	/* Values only the kernel can judge: tried before the run's row. */
+	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
+	    &cause) == -1)
+		goto usage;
 	if (run_create(&r, &cause) == -1)
 		goto usage;
 	if (run_prepare(&r, &cause) == -1) {
