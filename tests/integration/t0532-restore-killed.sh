@@ -85,6 +85,21 @@ ok "$([ "$(pending)" -gt 0 ]; echo $?)" "a restore killed after 3 writes marked 
 "$ABBENCH" restore > "$TEST_TMP/r3.out" 2>&1
 is "$?:$(state)" "0:1/3/0" "  the next one restores all"
 
+# A tunable that cannot be made equal to its original: named, exit 1,
+# left pending (here the journal's original is one the kernel refuses).
+killed_run
+sqlite3 "$ABBENCH_STATE_DIR/journal.db" \
+    "UPDATE entries SET original = 'x' WHERE kind = 'host.block.slice_idle' AND state != 'restored'"
+"$ABBENCH" restore > "$TEST_TMP/r5.out" 2>&1
+is "$?" 1 "a tunable that will not take its original: restore exits 1"
+like "$(cat "$TEST_TMP/r5.out")" "not restored: .*host.block.slice_idle of '$LOOP_NAME' is [0-9]+, not its original x, after 8 passes" \
+    "  naming it, its value and its original"
+ok "$([ "$(pending)" -gt 0 ]; echo $?)" "  and leaves the disk's entries pending"
+sqlite3 "$ABBENCH_STATE_DIR/journal.db" \
+    "UPDATE entries SET original = '3' WHERE kind = 'host.block.slice_idle' AND original = 'x'"
+"$ABBENCH" restore > "$TEST_TMP/r6.out" 2>&1
+is "$?:$(state):$(pending)" "0:1/3/0:0" "  which the next restore finishes once it can"
+
 # 20 seeded moments: a real SIGKILL after a seeded delay (0-400 ms).
 seed=25
 fails=0
