@@ -754,6 +754,77 @@ hs_apply_scheduler(struct hostset *hs, struct hs_disk *hd, const char *want,
 	return rc;
 }
 
+#define HS_APPLY_PASSES	8
+
+/*
+ * Does every tunable the arm names hold its value, and every other one
+ * the run changed its original? (The kernel couples some: bfq raises
+ * slice_idle to 8 ms when strict_guarantees goes 0 -> 1.) NULL when so,
+ * else the first that does not, malloc'd.
+ */
+static char *
+hs_disk_unsettled(struct hostset *hs, struct hs_disk *hd,
+    const struct hs_arm *ha, int mine, const char *sched)
+{
+	size_t	i;
+
+	for (i = 0; i < hs->knobs.n; i++) {
+		const char	*key = hs->knobs.v[i];
+		const char	*want = mine ? hs_arm_value(ha, key) : NULL;
+		char		*path = xasprintf("/sys/block/%s/queue/iosched/%s",
+				    hd->name, key + strlen("host.block."));
+		struct hs_item	*it = hs_find_item(hs, path, sched);
+		char		*cur, *what = NULL;
+
+		if (want == NULL && it != NULL && it->jid != 0)
+			want = it->original;
+		if (want != NULL) {
+			cur = hostset_read(path, 0, NULL);
+			if (cur == NULL || !hostset_same(cur, want))
+				what = xasprintf("'%s' of disk '%s' is %s, "
+				    "not %s", key, hd->name, cur != NULL ?
+				    cur : "unreadable", want);
+			free(cur);
+		}
+		free(path);
+		if (what != NULL)
+			return what;
+	}
+	return NULL;
+}
+
+/* One pass over the tunables any arm names, on one disk. */
+static int
+hs_apply_knobs(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
+    int mine, const char *cur, char **cause)
+{
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; rc == 0 && i < hs->knobs.n; i++) {
+		const char	*key = hs->knobs.v[i];
+		const char	*val = mine ? hs_arm_value(ha, key) : NULL;
+		char		*path = xasprintf("/sys/block/%s/queue/iosched/%s",
+				    hd->name, key + strlen("host.block."));
+		struct hs_item	*it;
+
+		if (val != NULL) {
+			if (access(path, W_OK) == -1)
+				rc = set_cause(cause, "arm '%s': '%s': disk "
+				    "'%s' with scheduler '%s' has no tunable "
+				    "'%s'", ha->name, key, hd->name, cur,
+				    key + strlen("host.block."));
+			else {
+				it = hs_get_item(hs, key, hd->name, path, cur);
+				rc = hs_apply_value(hs, it, val, cause);
+			}
+		} else if ((it = hs_find_item(hs, path, cur)) != NULL)
+			rc = hs_restore_value(it, cause);
+		free(path);
+	}
+	return rc;
+}
+
 static int
 hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
     char **cause)
@@ -764,9 +835,8 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 	char		*sched_path = xasprintf("/sys/block/%s/queue/scheduler",
 			    hd->name);
 	struct hs_item	*sit = hs_find_item(hs, sched_path, NULL);
-	char		*cur;
-	size_t		 i;
-	int		 rc = 0;
+	char		*cur, *bad = NULL;
+	int		 rc = 0, pass;
 
 	free(sched_path);
 	/*
@@ -791,26 +861,18 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 		return -1;
 	if ((cur = blockdev_scheduler(hd->name, NULL, cause)) == NULL)
 		return -1;
-	for (i = 0; rc == 0 && i < hs->knobs.n; i++) {
-		const char	*key = hs->knobs.v[i];
-		const char	*val = mine ? hs_arm_value(ha, key) : NULL;
-		char		*path = xasprintf("/sys/block/%s/queue/iosched/%s",
-				    hd->name, key + strlen("host.block."));
-		struct hs_item	*it;
-
-		if (val != NULL) {
-			if (access(path, W_OK) == -1)
-				rc = set_cause(cause, "arm '%s': '%s': disk "
-				    "'%s' with scheduler '%s' has no tunable "
-				    "'%s'", ha->name, key, hd->name, cur,
-				    key + strlen("host.block."));
-			else {
-				it = hs_get_item(hs, key, hd->name, path, cur);
-				rc = hs_apply_value(hs, it, val, cause);
-			}
-		} else if ((it = hs_find_item(hs, path, cur)) != NULL)
-			rc = hs_restore_value(it, cause);
-		free(path);
+	/* Written, read back, again until all hold (coupled tunables). */
+	for (pass = 0; rc == 0 && pass < HS_APPLY_PASSES; pass++) {
+		rc = hs_apply_knobs(hs, hd, ha, mine, cur, cause);
+		if (rc == 0 && (bad = hs_disk_unsettled(hs, hd, ha, mine,
+		    cur)) == NULL)
+			break;
+		if (rc == 0 && pass + 1 == HS_APPLY_PASSES)
+			rc = set_cause(cause, "%s%s%safter %d passes: %s",
+			    ha != NULL ? "arm '" : "", ha != NULL ? ha->name :
+			    "", ha != NULL ? "': " : "", HS_APPLY_PASSES, bad);
+		free(bad);
+		bad = NULL;
 	}
 	free(cur);
 	return rc;

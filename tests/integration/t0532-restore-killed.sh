@@ -122,4 +122,19 @@ for t in $(seq 1 20); do
 	fi
 done
 is "$fails" 0 "20 restores killed at seeded moments: every tunable at its original after the next restore"
+
+# Between arms too: an arm that names no tunable gets the originals back,
+# and all of them hold (slice_idle named before strict_guarantees: put
+# back in that order, slice_idle would end at 8).
+original
+printf '#!/bin/sh\nstate="$(cat %s/strict_guarantees)/$(cat %s/slice_idle)/$(cat %s/low_latency)"\n[ "$state" = 1/3/0 ] || { echo "disk at $state" >&2; exit 1; }\n' \
+    "$Q" "$Q" "$Q" > "$TEST_TMP/check.sh"
+chmod +x "$TEST_TMP/check.sh"
+printf '[experiment]\nname = switch\nrounds = 3\n[arm tight]\nhost.block.path = %s\nhost.block.slice_idle = 0\nhost.block.strict_guarantees = 0\nhost.block.low_latency = 1\nargs = true\n[arm plain]\nargs = %s\n[workload w]\ntype = command\n' \
+    "$LOOP_MNT" "$TEST_TMP/check.sh" > "$TEST_TMP/sw.ini"
+"$ABBENCH" run --quiet --db "$TEST_TMP/sw.db" "$TEST_TMP/sw.ini" > "$TEST_TMP/sw.out" 2>&1
+is "$?" 0 "an arm after one that set coupled tunables runs with the originals"
+is "$(sqlite3 "$TEST_TMP/sw.db" "SELECT count(*) FROM samples WHERE arm = 'plain' AND status = 'ok'")" 3 \
+    "  every sample of it found the disk at 1/3/0"
+is "$(state)" 1/3/0 "  and the run ends with the disk as it began"
 done_testing
