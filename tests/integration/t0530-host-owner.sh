@@ -100,6 +100,7 @@ mkdir -p "$TEST_TMP/elsewhere"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a3.out" 2>&1 &
 apid=$!
+wait_host_holder $apid
 wait_value "$Q/slice_idle" 0
 ok $? "the run set slice_idle 0"
 kill -9 $apid
@@ -120,6 +121,7 @@ is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $las
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a4.out" 2>&1 &
 apid=$!
+wait_host_holder $apid
 wait_value "$Q/slice_idle" 0
 kill -9 $apid
 wait $apid 2>/dev/null
