@@ -123,7 +123,9 @@ journal_open_dir(const char *dir, int create, char **cause)
 	free(runs);
 	jr = xcalloc(1, sizeof *jr);
 	jr->run_fd = jr->host_fd = -1;
-	jr->dir = xstrdup(dir);
+	/* Absolute: the host lock's details name it to other directories. */
+	if ((jr->dir = realpath(dir, NULL)) == NULL)
+		jr->dir = xstrdup(dir);
 	path = xasprintf("%s/journal.db", dir);
 	jr->hj = hjournal_open(path, cause);
 	free(path);
