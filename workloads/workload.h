@@ -86,7 +86,7 @@ struct workload_ops {
 	const char		*help;
 	const struct opt_spec	*opts;	/* the type's own keys */
 	size_t			 opts_size; /* of the struct opts binds */
-	const char		*default_exec;	/* "local", "docker", "oci" */
+	const char		*default_exec;	/* an executor's name */
 	/* Extra checks across keys after the options table passed. */
 	int	(*validate)(const struct experiment *e, struct workload *wl,
 		    char **cause);
