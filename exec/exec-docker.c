@@ -20,6 +20,7 @@
 
 #include "exec/cgroup.h"
 #include "exec/exec-docker.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
@@ -635,4 +636,5 @@ const struct exec_ops exec_docker_ops = {
 	.pid = docker_pid,
 	.exec_into = exec_docker_exec,
 	.logs = docker_logs,
+	.barrier_join = exec_barrier_join_sandbox,
 };

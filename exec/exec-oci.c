@@ -21,6 +21,7 @@
 
 #include "exec/cgroup.h"
 #include "exec/exec-oci.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
@@ -889,4 +890,5 @@ const struct exec_ops exec_oci_ops = {
 	.cgroup_dir = oci_cgroup_dir,
 	.pid = oci_pid,
 	.signal = oci_signal,
+	.barrier_join = exec_barrier_join_sandbox,
 };

@@ -67,6 +67,7 @@ void	exec_status_from_child(struct exec_status *st, struct child *c);
 char	*exec_status_describe(const struct exec_status *st);
 
 struct exec_proc;
+struct exec_barrier;
 
 /* What an executor checks before the first sample of a workload. */
 struct exec_check {
@@ -125,6 +126,12 @@ struct exec_ops {
 		    char **cause);
 	/* Send signal sig to the program (through the runtime if need be). */
 	int	(*signal)(struct exec_proc *proc, int sig, char **cause);
+	/* Start barrier (exec/barrier.h): let the program spec is about to
+	 * start wait at b's start line as member i (how it reaches the
+	 * barrier's directory and helper: exec_barrier_join_host or
+	 * exec_barrier_join_sandbox). */
+	int	(*barrier_join)(struct exec_barrier *b, int i,
+		    struct exec_spec *spec, char **cause);
 };
 
 const struct exec_ops	*exec_lookup(const char *name);
