@@ -61,23 +61,14 @@ wait_value() {
 	done
 	[ "$(cat "$1")" = "$2" ]
 }
-# Wait (up to 60 s) until run a holds the disk: it has set an arm's
-# slice_idle (8 or 0, where the disk was 3).
-wait_held() {
-	i=0
-	while [ "$(cat "$Q/slice_idle")" = 3 ] && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(cat "$Q/slice_idle")" != 3 ]
-}
 
-# Case 1: the second run is refused, nothing it did to the host.
+# Case 1: the second run is refused, nothing it did to the host. The host
+# lock is the host's: the first run may wait for other tests' runs first.
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a.out" 2>&1 &
 apid=$!
-wait_held || diag "run a did not set slice_idle within 60 s"
-"$ABBENCH" run --quiet --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
+wait_host_holder $apid
+ABBENCH_WAIT_LOCK=0 "$ABBENCH" run --quiet --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
     > "$TEST_TMP/b.out" 2>&1
 brc=$?
 ok "$([ $brc -ne 0 ]; echo $?)" "a second run that changes the host is refused (exit $brc)"
@@ -95,8 +86,8 @@ rm -f "$TEST_TMP/open"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a2.out" 2>&1 &
 apid=$!
-wait_held || diag "run a did not set slice_idle within 60 s"
-"$ABBENCH" run --quiet --wait-lock --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
+wait_host_holder $apid
+ABBENCH_WAIT_LOCK=0 "$ABBENCH" run --quiet --wait-lock --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
     > "$TEST_TMP/b2.out" 2>&1 &
 bpid=$!
 # b waits while a holds the disk: open the gate once b has started.
@@ -128,6 +119,7 @@ mkdir -p "$TEST_TMP/elsewhere"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a3.out" 2>&1 &
 apid=$!
+wait_host_holder $apid
 wait_value "$Q/slice_idle" 8
 ok $? "the run set slice_idle 8 (its first arm's: the sample waits there)"
 kill -9 $apid
@@ -148,6 +140,7 @@ is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $las
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a4.out" 2>&1 &
 apid=$!
+wait_host_holder $apid
 wait_value "$Q/slice_idle" 8
 kill -9 $apid
 wait $apid 2>/dev/null
@@ -155,7 +148,8 @@ wait $apid 2>/dev/null
     > "$TEST_TMP/b4.out" 2>&1
 ok $? "a run with another database runs"
 grep -q "restored.*slice_idle = 3" "$TEST_TMP/b4.out"
-ok $? "and first restores what the dead run with database A left"
+ok $? "and first restores what the dead run with database A left" ||
+    sed 's/^/# /' "$TEST_TMP/b4.out"
 is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 at its end"
 
 # The host journal lost: the database's copy is enough with --db.

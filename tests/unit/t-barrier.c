@@ -141,6 +141,11 @@ main(void)
 
 	memset(&ctx, 0, sizeof ctx);
 
+	tap_str_eq(exec_missing(&fake_none, EXEC_HOOK_BARRIER),
+	    "barrier_join", "exec_missing names the barrier_join hook");
+	tap_ok(exec_missing(&fake_host, EXEC_HOOK_BARRIER) == NULL &&
+	    exec_missing(&fake_sandbox, EXEC_HOOK_BARRIER) == NULL,
+	    "... and finds it in the host's and sandboxes' joins");
 	b = exec_barrier_new(&ctx, &fake_none, 2, &cause);
 	tap_ok(b == NULL && cause != NULL && strstr(cause, "cannot hold"),
 	    "an executor without barrier_join is refused (%s)",
