@@ -313,6 +313,8 @@ podman_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		p->cli.argv = p->cli_argv.v;
 		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+		p->cli.on_out = spec->capture ? spec->on_out : NULL;
+		p->cli.on_out_arg = spec->on_out_arg;
 		if (spawn_start(&p->cli, cause) == -1)
 			goto fail;
 		*procp = p;
