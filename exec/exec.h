@@ -46,6 +46,9 @@ struct exec_spec {
 	int		 own_rss;	/* local: ru_maxrss is read, so the
 					 * program's own must not include
 					 * abbench's (SPAWN_OWN_RSS) */
+	const char	*join_procs;	/* local: a cgroup.procs the program
+					 * also joins before exec (the
+					 * cgroup perf stat counts) */
 };
 
 struct exec_status {

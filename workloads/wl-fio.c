@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "exec/exec.h"
+#include "exec/perfstat.h"
 #include "host/hostset.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -66,6 +67,7 @@ struct fio_opts {
 	int		 nrfiles;
 	uint64_t	 filesize;
 	int		 iops;
+	char		*perf;
 };
 /* In the order of the choices of `fs` and `prep`. */
 enum fio_fs { FIO_FS_BIND, FIO_FS_ROOTFS, FIO_FS_TMPFS };
@@ -140,6 +142,9 @@ static const struct opt_spec fio_opts[] = {
 	    "one container: also store the total iops (unit iops), as the "
 	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows",
 	    FIO(iops) },
+	{ "perf", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL, WL_PERF_HELP
+	    " (fio: the N fio processes together, from the start line on)",
+	    FIO(perf) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
@@ -170,6 +175,8 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 		return set_cause(cause, "fs: '%s' needs a container "
 		    "(executor docker or oci); the local executor uses `dir`",
 		    o->fs_name);
+	if (workload_perf_validate(wl, o->perf, cause) == -1)
+		return -1;
 	for (i = 0; i < o->weights.n; i++) {
 		long long	v;
 
@@ -566,6 +573,10 @@ struct fio_run {
 	char			*go;		/* the start line's file */
 	char			*tmpfs_opt;
 	int64_t			 sync_journal;
+	/* perf = ...: one perf stat of every fio, on at the start line. */
+	struct perf_stat	*perf;
+	const char		*perf_procs;
+	struct wl_counts	 counts;
 };
 
 /* Setup: the start-line directory and where the data files live. */
@@ -641,6 +652,7 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 	spec.nmounts = r->local ? 0 : (r->o->fs == FIO_FS_ROOTFS ? 1 : 2);
 	spec.capture = 1;
 	spec.detach = 1;
+	spec.join_procs = r->perf_procs;
 	rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
 	strvec_clear(&av);
 	if (rc == -1)
@@ -711,6 +723,12 @@ fio_measure(struct fio_run *r, struct sample_result *out)
 
 	if (wait_ready(r->ctx, r->m, r->n, &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (r->perf != NULL && perf_stat_enable(r->perf, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
 		free(cause);
 		return -1;
 	}
@@ -837,7 +855,46 @@ fio_release(struct fio_run *r)
 	}
 	free(r->go);
 	free(r->syncdir);
+	perf_stat_free(r->perf);
+	workload_counts_release(&r->counts);
 	free(r->tmpfs_opt);
+}
+
+/* perf = ...: its session, counters off until the start line. */
+static int
+fio_perf_start(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL;
+
+	if (perf_events_parse(r->o->perf, &r->counts.events, &cause) == -1 ||
+	    (r->perf = perf_stat_start(r->ctx, &r->counts.events, 0,
+	    &r->perf_procs, &cause)) == NULL) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/* The counts of every fio, as rows of the workload's benchmark. */
+static void
+fio_perf_add(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL, *bn;
+
+	r->counts.values = xcalloc(r->counts.events.n,
+	    sizeof *r->counts.values);
+	if (perf_stat_stop(r->perf, r->counts.values, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return;
+	}
+	r->counts.counted = 1;
+	bn = bench_name(r->wl);
+	workload_counts_add(out, bn, &r->counts);
+	free(bn);
 }
 
 static void
@@ -859,6 +916,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	r.sync_journal = -1;
 	if (fio_setup(&r, out) == -1)
 		goto done;
+	if (r.o->perf != NULL && fio_perf_start(&r, out) == -1)
+		goto done;
 	/* Start all N; each waits at the start line. */
 	for (i = 0; i < r.n && !run_should_stop(ctx); i++) {
 		if (fio_start_one(&r, i, out) == -1)
@@ -871,8 +930,9 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (!r.local && r.o->fs != FIO_FS_BIND && need_prep(wl) &&
 	    fio_prep(&r, out) == -1)
 		goto done;
-	if (fio_measure(&r, out) == 0)
-		(void)fio_collect(&r, out);
+	if (fio_measure(&r, out) == 0 && fio_collect(&r, out) == 0 &&
+	    r.perf != NULL)
+		fio_perf_add(&r, out);
 done:
 	fio_release(&r);
 }

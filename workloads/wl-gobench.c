@@ -25,6 +25,7 @@
 struct gobench_opts {
 	struct strvec	 args;
 	int		 err_lines;
+	char		*perf;
 };
 #define GOB(member)	OPT_OFF(struct gobench_opts, member)
 
@@ -35,6 +36,8 @@ static const struct opt_spec gobench_opts[] = {
 	{ "err-lines", OPT_INT, 0, "10", 1, 1000, NULL,
 	    "lines of stderr kept as the error text of a failed sample",
 	    GOB(err_lines) },
+	{ "perf", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL, WL_PERF_HELP,
+	    GOB(perf) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 
@@ -177,6 +180,16 @@ gobench_parse_output(const char *out, size_t len, const char *errtail,
 	return (int)nresults;
 }
 
+static int
+gobench_validate(const struct experiment *e, struct workload *wl,
+    char **cause)
+{
+	const struct gobench_opts	*o = wl_opts(wl, NULL);
+
+	(void)e;
+	return workload_perf_validate(wl, o->perf, cause);
+}
+
 static void
 gobench_sample(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out)
@@ -186,6 +199,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
+	struct wl_counts	 counts;
 	char			*how, *tail;
 	size_t			 i;
 	int			 n, nerr;
@@ -206,7 +220,8 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	nerr = o->err_lines;
 	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.capture = 1;
-	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
+	if (workload_run_counted(ctx, wl, &spec, o->perf, &counts, &proc,
+	    &st, out) == -1)
 		goto done;
 	tail = st.err != NULL ? last_lines(st.err, strlen(st.err), nerr) :
 	    xstrdup("");
@@ -237,8 +252,12 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 		sample_result_fail(out, SAMPLE_STATUS_FAILED,
 		    "'%s' printed no benchmark results%s%s", argv.v[0],
 		    *tail ? ": " : "", tail);
+	/* The program's counts: one row per invocation, not per result. */
+	if (out->status == SAMPLE_STATUS_OK)
+		workload_counts_add(out, wl->name, &counts);
 	free(tail);
 done:
+	workload_counts_release(&counts);
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
@@ -252,5 +271,6 @@ const struct workload_ops wl_gobench_ops = {
 	.opts = gobench_opts,
 	.opts_size = sizeof(struct gobench_opts),
 	.default_exec = "local",
+	.validate = gobench_validate,
 	.sample = gobench_sample,
 };

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "exec/exec.h"
+#include "exec/perfstat.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 
@@ -177,6 +178,91 @@ workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	out->start_ns = st->start_ns;
 	out->end_ns = st->end_ns;
 	return 0;
+}
+
+int
+workload_perf_validate(const struct workload *wl, const char *perf,
+    char **cause)
+{
+	struct strvec	 events = STRVEC_INIT;
+	char		*why = NULL;
+	int		 rc = 0;
+
+	if (perf == NULL)
+		return 0;
+	if (perf_events_parse(perf, &events, &why) == -1)
+		rc = set_cause(cause, "perf: %s", why);
+	else if (wl->exec != NULL && (wl->exec->caps & EXEC_CONTAINER))
+		rc = set_cause(cause, "perf: counted for host processes only "
+		    "(executor local), not for executor '%s'", wl->exec->name);
+	else if (perf_events_check(&events, &why) == -1)
+		rc = set_cause(cause, "perf: %s", why);
+	free(why);
+	strvec_clear(&events);
+	return rc;
+}
+
+int
+workload_run_counted(struct run_ctx *ctx, struct workload *wl,
+    struct exec_spec *spec, const char *perf, struct wl_counts *counts,
+    struct exec_proc **proc, struct exec_status *st,
+    struct sample_result *out)
+{
+	struct perf_stat	*ps;
+	const char		*procs;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(counts, 0, sizeof *counts);
+	if (perf == NULL)
+		return workload_run_program(ctx, wl, spec, proc, st, out);
+	if (perf_events_parse(perf, &counts->events, &cause) == -1 ||
+	    (ps = perf_stat_start(ctx, &counts->events, 1, &procs,
+	    &cause)) == NULL) {
+		memset(st, 0, sizeof *st);
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	spec->join_procs = procs;
+	rc = workload_run_program(ctx, wl, spec, proc, st, out);
+	spec->join_procs = NULL;
+	counts->values = xcalloc(counts->events.n, sizeof *counts->values);
+	if (perf_stat_stop(ps, counts->values, &cause) == 0)
+		counts->counted = 1;
+	else if (rc == 0) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		rc = -1;
+	}
+	free(cause);
+	perf_stat_free(ps);
+	return rc;
+}
+
+void
+workload_counts_add(struct sample_result *out, const char *benchmark,
+    const struct wl_counts *counts)
+{
+	char	*unit;
+	size_t	 i;
+
+	if (!counts->counted)
+		return;
+	for (i = 0; i < counts->events.n; i++) {
+		unit = perf_event_unit(counts->events.v[i]);
+		sample_result_add(out, benchmark, unit, counts->values[i]);
+		free(unit);
+	}
+}
+
+void
+workload_counts_release(struct wl_counts *counts)
+{
+	strvec_clear(&counts->events);
+	free(counts->values);
+	memset(counts, 0, sizeof *counts);
 }
 
 int

@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "harness/core/experiment.h"
 #include "lib/options.h"
+#include "exec/perfstat.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
 #include "workloads/workload.h"
@@ -51,6 +52,7 @@ static const struct {
 	const char	*value;
 } narrowed[] = {
 	{ "weights", "100" },	/* fio: bfq weights */
+	{ "perf", "page-faults" },	/* counters this host can count */
 };
 
 /* A value of o's type within its range. */
@@ -135,6 +137,52 @@ static const struct {
 	{ "cpu-steady", "cpu", "cpu = 0.5" },
 };
 
+/*
+ * What a workload needs besides base_line when KEY is the key under test:
+ * perf counts host processes (executor local; fio then reads `dir`).
+ */
+static const struct {
+	const char	*type;
+	const char	*key;
+	const char	*line;
+} key_lines[] = {
+	{ "fio", "perf", "executor = local\nfs = bind" },
+};
+
+static const char *
+key_line(const struct workload_ops *ops, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(key_lines); i++) {
+		if (strcmp(key_lines[i].type, ops->type) == 0 &&
+		    strcmp(key_lines[i].key, key) == 0)
+			return key_lines[i].line;
+	}
+	return "";
+}
+
+/*
+ * Can perf stat -a count a software event here (root, perf installed)?
+ * The `perf` key is checked against the host when a file is loaded.
+ */
+static int
+perf_usable(void)
+{
+	static int	usable = -1;
+	struct strvec	ev = STRVEC_INIT;
+
+	if (usable == -1) {
+		strvec_push(&ev, "page-faults");
+		usable = perf_events_check(&ev, NULL) == 0;
+		strvec_clear(&ev);
+		if (!usable)
+			TAP_DIAG("perf stat -a does not work here: the perf "
+			    "key is not tried");
+	}
+	return usable;
+}
+
 static const char *
 base_line(const struct workload_ops *ops, const char *key)
 {
@@ -179,11 +227,14 @@ check_type(const struct workload_ops *ops)
 			bad++;
 			continue;
 		}
+		if (strcmp(o->name, "perf") == 0 && o->type == OPT_STR &&
+		    !perf_usable())
+			continue;
 		/* The type's own executor: another may not fit it. */
-		line = xasprintf("%s = %s\n%s", o->name,
+		line = xasprintf("%s = %s\n%s\n%s", o->name,
 		    strcmp(o->name, "executor") == 0 && ops->default_exec ?
 		    ops->default_exec : sample_value(o, buf, sizeof buf),
-		    base_line(ops, o->name));
+		    base_line(ops, o->name), key_line(ops, o->name));
 		if (try_parse(ops, "", "", line, &cause) != 0) {
 			TAP_DIAG("%s: listed '%s' refused: %s", ops->type,
 			    line, cause);
@@ -295,6 +346,9 @@ static const struct {
 	{ "app", "app", "hackbench", "sysbench" },
 	{ "app", "filesize", "10Kb", "1Mb" },
 	{ "fio", "fs", "tmpfs", "rootfs" },
+	{ "command", "perf", "page-faults", "context-switches" },
+	{ "gobench", "perf", "page-faults", "context-switches" },
+	{ "fio", "perf", "page-faults", "context-switches" },
 };
 
 /*
@@ -473,7 +527,7 @@ add_needed(struct strbuf *sb, const struct workload_ops *ops,
 			strbuf_addf(sb, "%s = %s\n", o->name,
 			    sample_value(o, buf, sizeof buf));
 	}
-	strbuf_addf(sb, "%s\n", base_line(ops, key));
+	strbuf_addf(sb, "%s\n%s\n", base_line(ops, key), key_line(ops, key));
 }
 
 /*
@@ -598,7 +652,9 @@ check_table_bound(const struct workload_ops *ops, int common)
 			unbound++;
 			continue;
 		}
-		if (strcmp(o->name, "type") == 0)
+		if (strcmp(o->name, "type") == 0 ||
+		    (strcmp(o->name, "perf") == 0 && o->type == OPT_STR &&
+		    !perf_usable()))
 			continue;
 		if (pick_values(ops, o, v1, v2, sizeof v1) != 0) {
 			TAP_DIAG("%s: no test value for '%s'", ops->type,

@@ -1,0 +1,154 @@
+#!/bin/sh
+# perf = EVENT,... on command, gobench and local fio (issue 24 item 9):
+# perf stat of the program's own cgroup, the counters' names as units
+# (page-faults/op), page faults that follow the memory a program touches
+# (16 MiB vs 64 MiB: 4096 vs 16384 pages), and a counter this host cannot
+# count (no PMU in a VM: instructions) refused when the file is loaded,
+# naming it, before anything runs.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+require_root
+require_cmd perf sqlite3 fio
+TOUCHMEM=$ABBENCH_BUILDDIR/workloads/idle/touchmem
+[ -x "$TOUCHMEM" ] || skip_all "touchmem is not built"
+perf stat -a -x, -e page-faults,context-switches true >/dev/null 2>&1 ||
+    skip_all "perf stat -a cannot count software events here"
+DB=$TEST_TMP/t.db
+N=$(nproc)
+
+cat >"$TEST_TMP/cmd.ini" <<EOI
+[experiment]
+name = t0590-cmd
+rounds = 3
+
+[arm m16]
+args = $TOUCHMEM -x 16m
+
+[arm m64]
+args = $TOUCHMEM -x 64m
+
+[workload Touch]
+type = command
+perf = page-faults,context-switches
+EOI
+"$ABBENCH" run "$TEST_TMP/cmd.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+ok $? "a command run with perf counters succeeds"
+run=$(sqlite3 "$DB" "SELECT max(id) FROM runs")
+count() {
+	sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
+	    arm = '$1' AND benchmark = 'Touch-$N' AND unit = '$2' AND
+	    status = 'ok'"
+}
+med() {
+	sqlite3 "$DB" "SELECT value FROM samples WHERE run_id = $run AND
+	    arm = '$1' AND benchmark = 'Touch-$N' AND unit = '$2'
+	    ORDER BY value LIMIT 1 OFFSET 1"
+}
+for arm in m16 m64; do
+	is "$(count $arm page-faults/op)" 3 "$arm: 3 page-faults/op samples"
+	is "$(count $arm context-switches/op)" 3 \
+	    "$arm: 3 context-switches/op samples"
+	is "$(count $arm sec/op)" 3 "$arm: sec/op still measured"
+done
+pf16=$(med m16 page-faults/op)
+pf64=$(med m64 page-faults/op)
+diag "page faults: 16 MiB $pf16, 64 MiB $pf64"
+# touchmem writes every 4 KiB page once: 48 MiB more is 12288 more faults
+# (THP is madvise here: no huge pages), and the program's own start costs
+# the same in both.
+ok "$(awk -v a="$pf16" -v b="$pf64" 'BEGIN { d = b - a;
+    exit !(a >= 4096 && a < 4096 * 1.5 && d > 12288 * 0.9 &&
+    d < 12288 * 1.1) }'; echo $?)" \
+    "page faults follow the memory touched (16m: >= 4096, +48m: ~12288)"
+cs=$(med m16 context-switches/op)
+ok "$(awk -v c="$cs" 'BEGIN { exit !(c >= 1 && c < 10000) }'; echo $?)" \
+    "context switches counted, not 0 ($cs)"
+"$ABBENCH" stat --db "$DB" "$run" >"$TEST_TMP/stat" 2>&1
+like "$(cat "$TEST_TMP/stat")" "page-faults/op" "stat shows page-faults/op"
+like "$(cat "$TEST_TMP/stat")" "context-switches/op" \
+    "stat shows context-switches/op"
+left=$(find /sys/fs/cgroup -maxdepth 6 -type d -name 'perf[0-9]*' \
+    -path "*abbench-$(sqlite3 "$DB" "SELECT substr(uuid, 1, 8) FROM runs
+    WHERE id = $run")*" 2>/dev/null | head -3)
+is "$left" "" "no perf cgroup left"
+
+# A counter the host cannot count: refused at load, named, nothing run.
+sed 's/^perf = .*/perf = page-faults,instructions/' "$TEST_TMP/cmd.ini" \
+    >"$TEST_TMP/insn.ini"
+if perf stat -a -x, -e instructions true 2>&1 | grep -q 'not supported'
+then
+	"$ABBENCH" run "$TEST_TMP/insn.ini" --db "$TEST_TMP/insn.db" \
+	    >"$TEST_TMP/out" 2>&1
+	is "$?" 2 "perf = instructions: exit 2 at load"
+	like "$(cat "$TEST_TMP/out")" \
+	    "insn.ini:[0-9]+: perf: counter 'instructions'.*not supported" \
+	    "the error names file:line, the key and the counter"
+	ok "$(test ! -e "$TEST_TMP/insn.db"; echo $?)" "no run was stored"
+else
+	pass "# SKIP this host counts instructions"
+	pass "# SKIP this host counts instructions"
+	pass "# SKIP this host counts instructions"
+fi
+sed 's/^perf = .*/perf = page-faults,nosuchcounter/' "$TEST_TMP/cmd.ini" \
+    >"$TEST_TMP/bad.ini"
+"$ABBENCH" run "$TEST_TMP/bad.ini" --db "$TEST_TMP/bad.db" \
+    >"$TEST_TMP/out" 2>&1
+is "$?" 2 "an unknown counter: exit 2 at load"
+like "$(cat "$TEST_TMP/out")" "perf: counter 'nosuchcounter'" \
+    "the unknown counter is named"
+
+# gobench: one row per invocation under the workload's name.
+cat >"$TEST_TMP/gob.ini" <<EOI
+[experiment]
+name = t0590-gobench
+rounds = 2
+
+[arm a]
+
+[workload Gob]
+type = gobench
+args = sh -c "echo BenchmarkX 1 100 ns/op"
+perf = page-faults
+EOI
+"$ABBENCH" run "$TEST_TMP/gob.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+ok $? "a gobench run with perf counters succeeds"
+is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id =
+    (SELECT max(id) FROM runs) AND benchmark = 'Gob-$N' AND
+    unit = 'page-faults/op' AND status = 'ok' AND value > 0")" 2 \
+    "gobench: page-faults/op of each invocation"
+
+# fio, local: the N fio processes together.
+mkdir -p "$TEST_TMP/data"
+cat >"$TEST_TMP/fio.ini" <<EOI
+[experiment]
+name = t0590-fio
+rounds = 2
+
+[arm a]
+
+[workload Fio]
+type = fio
+executor = local
+containers = 2
+dir = $TEST_TMP/data
+size = 4m
+rw = randread
+bs = 4k
+duration = 1s
+perf = context-switches
+EOI
+"$ABBENCH" run "$TEST_TMP/fio.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+ok $? "a local fio run with perf counters succeeds"
+is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id =
+    (SELECT max(id) FROM runs) AND benchmark = 'Fio-$N' AND
+    unit = 'context-switches/op' AND status = 'ok' AND value > 0")" 2 \
+    "fio: context-switches/op of each sample"
+# In containers, perf is refused at load (it counts host processes).
+sed 's/^executor = local/executor = docker/' "$TEST_TMP/fio.ini" \
+    >"$TEST_TMP/fiod.ini"
+"$ABBENCH" run "$TEST_TMP/fiod.ini" --db "$TEST_TMP/fiod.db" \
+    >"$TEST_TMP/out" 2>&1
+is "$?" 2 "perf with executor docker: exit 2 at load"
+like "$(cat "$TEST_TMP/out")" "perf: .*executor 'docker'" \
+    "the error says why"
+
+done_testing
