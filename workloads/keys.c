@@ -36,6 +36,18 @@ const struct opt_spec workload_common_opts[] = {
 	  "docker image or OCI rootfs directory", COMMON(image) },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	  "free text, stored with the run", COMMON(description) },
+	{ "platform", OPT_CHOICE, 0, NULL, 0, 0, "ptrace kvm systrap",
+	  "runsc --platform of the sandboxes, a matrix like any key "
+	  "(platform = ptrace kvm); executor oci with a runsc runtime: "
+	  "docker cannot pass a runtime flag per container (register one "
+	  "runtime per platform there)", COMMON(platform), 0,
+	  COMMON(platform_name) },
+	{ "sandbox-log", OPT_CHOICE, OPT_NOMATRIX, "info", 0, 0,
+	  "info debug off",
+	  "runsc's own logs (--debug-log, with debug also --debug, which "
+	  "slows the sandbox) into the run's directory; the end of the "
+	  "sandbox's log is stored with a failed sample (executor oci)",
+	  COMMON(sandbox_log) },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 };
 

@@ -159,6 +159,62 @@ workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	spec->image = wl->common.image;
 	spec->cpus = arm->cpus;
 	spec->memory = arm->memory;
+	spec->platform = workload_platform(wl, arm);
+	spec->sandbox_log = workload_sandbox_log(wl);
+}
+
+const char *
+workload_platform(const struct workload *wl, const struct arm *arm)
+{
+	if (arm != NULL && arm->platform_name != NULL)
+		return arm->platform_name;
+	return wl->common.platform_name;
+}
+
+int
+workload_sandbox_log(const struct workload *wl)
+{
+	switch (wl->common.sandbox_log) {
+	case SANDBOX_LOG_DEBUG:
+		return 2;
+	case SANDBOX_LOG_OFF:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int
+workload_platform_check(const struct experiment *e,
+    const struct workload *wl, char **cause)
+{
+	const char	*pf, *rt, *base;
+	size_t		 i;
+
+	for (i = 0; i < e->narms; i++) {
+		if ((pf = workload_platform(wl, &e->arms[i])) == NULL)
+			continue;
+		if (wl->exec == NULL || !(wl->exec->caps & EXEC_CONTAINER))
+			return set_cause(cause, "platform: '%s' is runsc's; "
+			    "workload '%s' runs host processes (executor "
+			    "%s)", pf, wl->name, wl->exec != NULL ?
+			    wl->exec->name : "none");
+		if (!(wl->exec->caps & EXEC_RUNTIME_STEPS))
+			return set_cause(cause, "platform: executor '%s' "
+			    "cannot pass runtime flags per container: "
+			    "register a docker runtime per platform "
+			    "(runsc install --runtime=runsc-%s -- "
+			    "--platform=%s) and name it in the arm's "
+			    "runtime, or use executor = oci", wl->exec->name,
+			    pf, pf);
+		rt = e->arms[i].runtime != NULL ? e->arms[i].runtime : "runc";
+		base = strrchr(rt, '/');
+		if (!str_startswith(base != NULL ? base + 1 : rt, "runsc"))
+			return set_cause(cause, "platform: arm '%s' runs "
+			    "'%s', not runsc: --platform=%s is runsc's",
+			    e->arms[i].name, rt, pf);
+	}
+	return 0;
 }
 
 int

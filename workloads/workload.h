@@ -108,6 +108,19 @@ const struct workload_ops	*workload_lookup(const char *type);
  */
 void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	    const struct arm *arm, char *const *argv);
+/* The runsc platform of wl's sandboxes under arm (the arm's, else the
+ * workload's), or NULL. */
+const char	*workload_platform(const struct workload *wl,
+		    const struct arm *arm);
+/* exec_spec.sandbox_log of wl (sandbox-log = info: 1, debug: 2, off: 0). */
+int		 workload_sandbox_log(const struct workload *wl);
+/*
+ * When the file is loaded: a platform (arm's or workload's) needs an
+ * executor that passes runtime flags per sandbox (oci) and a runsc
+ * runtime. "platform: ..." errors.
+ */
+int		 workload_platform_check(const struct experiment *e,
+		    const struct workload *wl, char **cause);
 /*
  * Run one program through the workload's executor until it ends or the
  * sample's deadline passes, and take the sample's window from its times.

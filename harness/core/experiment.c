@@ -84,6 +84,9 @@ const struct opt_spec arm_opts[] = {
 	  ARM(args) },
 	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
 	  "free text, stored with the run", ARM(description) },
+	{ "platform", OPT_CHOICE, 0, NULL, 0, 0, "ptrace kvm systrap",
+	  "runsc --platform of this arm's sandboxes (executor oci; wins over "
+	  "the workload's platform)", ARM(platform), 0, ARM(platform_name) },
 	{ "env.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
 	  "environment variable NAME of the workload's program" },
 	{ "host.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
@@ -795,8 +798,9 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 	for (i = 0; i < e->nworkloads; i++) {
 		struct workload	*wl = &e->workloads[i];
 
-		if (wl->ops->validate == NULL ||
-		    wl->ops->validate(e, wl, &vcause) == 0)
+		if (workload_platform_check(e, wl, &vcause) == 0 &&
+		    (wl->ops->validate == NULL ||
+		    wl->ops->validate(e, wl, &vcause) == 0))
 			continue;
 		parser_validate_error(&p, e, wl, vcause);
 		free(vcause);

@@ -147,7 +147,42 @@ static const struct {
 	const char	*line;
 } key_lines[] = {
 	{ "fio", "perf", "executor = local\nfs = bind" },
+	/* runsc's flag: sandboxes the oci executor starts (arm_line). */
+	{ NULL, "platform", "executor = oci" },
 };
+
+/*
+ * Keys a type lists (every workload has them) that it can never take:
+ * refused when the file is loaded, naming the key. idle-memory runs
+ * docker containers only, and docker passes no runtime flag per
+ * container.
+ */
+static const struct {
+	const char	*type;
+	const char	*key;
+} never[] = {
+	{ "idle-memory", "platform" },
+};
+
+static int
+never_ok(const struct workload_ops *ops, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(never); i++) {
+		if (strcmp(never[i].type, ops->type) == 0 &&
+		    strcmp(never[i].key, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* What every arm needs when KEY is the key under test. */
+static const char *
+arm_line(const char *key)
+{
+	return strcmp(key, "platform") == 0 ? "runtime = runsc" : "";
+}
 
 static const char *
 key_line(const struct workload_ops *ops, const char *key)
@@ -155,7 +190,8 @@ key_line(const struct workload_ops *ops, const char *key)
 	size_t	i;
 
 	for (i = 0; i < ARRAY_SIZE(key_lines); i++) {
-		if (strcmp(key_lines[i].type, ops->type) == 0 &&
+		if ((key_lines[i].type == NULL ||
+		    strcmp(key_lines[i].type, ops->type) == 0) &&
 		    strcmp(key_lines[i].key, key) == 0)
 			return key_lines[i].line;
 	}
@@ -235,7 +271,22 @@ check_type(const struct workload_ops *ops)
 		    strcmp(o->name, "executor") == 0 && ops->default_exec ?
 		    ops->default_exec : sample_value(o, buf, sizeof buf),
 		    base_line(ops, o->name), key_line(ops, o->name));
-		if (try_parse(ops, "", "", line, &cause) != 0) {
+		if (never_ok(ops, o->name)) {
+			free(line);
+			line = xasprintf("%s = %s\n%s", o->name,
+			    sample_value(o, buf, sizeof buf),
+			    base_line(ops, o->name));
+			if (try_parse(ops, "", arm_line(o->name), line,
+			    &cause) == 0 || cause == NULL ||
+			    strstr(cause, o->name) == NULL) {
+				TAP_DIAG("%s: '%s' not refused by name: %s",
+				    ops->type, line, cause ? cause : "");
+				bad++;
+			}
+			free(cause);
+			cause = NULL;
+		} else if (try_parse(ops, "", arm_line(o->name), line,
+		    &cause) != 0) {
 			TAP_DIAG("%s: listed '%s' refused: %s", ops->type,
 			    line, cause);
 			free(cause);
@@ -298,8 +349,10 @@ check_sections(void)
 			    xasprintf("%sX = %s", o->name, "x") :
 			    xasprintf("%s = %s", o->name,
 			    sample_value(o, buf, sizeof buf));
-			if (try_parse(cmd, "", line, "args = true",
-			    &cause) != 0) {
+			if (try_parse(cmd, "", strcmp(o->name, "platform") ?
+			    line : "platform = ptrace\nruntime = runsc",
+			    strcmp(o->name, "platform") ? "args = true" :
+			    "args = true\nexecutor = oci", &cause) != 0) {
 				TAP_DIAG("[arm] '%s' refused: %s", line,
 				    cause);
 				free(cause);
@@ -552,10 +605,11 @@ check_bound(const struct workload_ops *ops, const struct opt_spec *o,
 	char			*cause = NULL;
 	int			 ok = 1, i;
 
-	strbuf_addf(&sb, "[experiment]\n[arm a]\n");
+	strbuf_addf(&sb, "[experiment]\n[arm a]\n%s\n", arm_line(o->name));
 	if (arm)
 		strbuf_addf(&sb, "%s = %s\n", o->name, v2);
-	strbuf_addf(&sb, "[arm b]\n[workload w]\ntype = %s\n", ops->type);
+	strbuf_addf(&sb, "[arm b]\n%s\n[workload w]\ntype = %s\n",
+	    arm_line(o->name), ops->type);
 	if (v1 != NULL)
 		strbuf_addf(&sb, "%s = %s\n", o->name, v1);
 	add_needed(&sb, ops, o->name);
@@ -652,7 +706,7 @@ check_table_bound(const struct workload_ops *ops, int common)
 			unbound++;
 			continue;
 		}
-		if (strcmp(o->name, "type") == 0 ||
+		if (strcmp(o->name, "type") == 0 || never_ok(ops, o->name) ||
 		    (strcmp(o->name, "perf") == 0 && o->type == OPT_STR &&
 		    !perf_usable()))
 			continue;
