@@ -14,41 +14,43 @@
 #include "lib/util.h"
 #include "workloads/workload.h"
 
-#define COMMON(member)	OPT_OFF(struct workload_common, member)
+#define COMMON(member)	OPT_AT(struct workload_common, member)
 
 const struct opt_spec workload_common_opts[] = {
-	{ "type", OPT_STR, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "the workload type (command, fio, ...)", COMMON(type) },
+	OPT_STR("type", COMMON(type), NULL,
+	    "the workload type (command, fio, ...)",
+	    .flags = OPT_NOMATRIX | OPT_REQUIRED),
 	/* The words are the executor registry's (exec/exec.c). */
-	{ "executor", OPT_CHOICE, OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "where the workload runs (default: the type's)", COMMON(executor),
-	  COMMON(executor_set), 0, exec_names },
-	{ "timeout", OPT_DURATION, OPT_NOMATRIX, NULL, 0.001, 1e7, NULL,
-	  "time limit of one sample (default: the experiment's)",
-	  COMMON(timeout_ns), COMMON(timeout_set) },
-	{ "drop-caches", OPT_BOOL, OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "drop the page cache before every sample (default: the "
-	  "experiment's)", COMMON(drop_caches), COMMON(drop_caches_set) },
-	{ "dir", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "directory the workload works in; host.block.* settings apply to "
-	  "its disks", COMMON(dir) },
-	{ "image", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "docker image or OCI rootfs directory", COMMON(image) },
-	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run", COMMON(description) },
-	{ "platform", OPT_CHOICE, 0, NULL, 0, 0, "ptrace kvm systrap",
-	  "runsc --platform of the sandboxes, a matrix like any key "
-	  "(platform = ptrace kvm); executor oci with a runsc runtime: "
-	  "docker cannot pass a runtime flag per container (register one "
-	  "runtime per platform there)", COMMON(platform), 0,
-	  COMMON(platform_name) },
-	{ "sandbox-log", OPT_CHOICE, OPT_NOMATRIX, "info", 0, 0,
-	  "info debug off",
-	  "runsc's own logs (--debug-log, with debug also --debug, which "
-	  "slows the sandbox) into the run's directory; the end of the "
-	  "sandbox's log is stored with a failed sample (executor oci)",
-	  COMMON(sandbox_log) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	OPT_CHOICE("executor", COMMON(executor), NULL, NULL,
+	    "where the workload runs (default: the type's)",
+	    .flags = OPT_NOMATRIX, .given = COMMON(executor_set),
+	    .choices_fn = exec_names),
+	OPT_DURATION("timeout", COMMON(timeout_ns), NULL, 0.001, 1e7,
+	    "time limit of one sample (default: the experiment's)",
+	    .flags = OPT_NOMATRIX, .given = COMMON(timeout_set)),
+	OPT_BOOL("drop-caches", COMMON(drop_caches), NULL,
+	    "drop the page cache before every sample (default: the "
+	    "experiment's)",
+	    .flags = OPT_NOMATRIX, .given = COMMON(drop_caches_set)),
+	OPT_STR("dir", COMMON(dir), NULL,
+	    "directory the workload works in; host.block.* settings apply to "
+	    "its disks"),
+	OPT_STR("image", COMMON(image), NULL,
+	    "docker image or OCI rootfs directory"),
+	OPT_TEXT("description", COMMON(description), NULL,
+	    "free text, stored with the run"),
+	OPT_CHOICE("platform", COMMON(platform), NULL, "ptrace kvm systrap",
+	    "runsc --platform of the sandboxes, a matrix like any key "
+	    "(platform = ptrace kvm); executor oci with a runsc runtime: "
+	    "docker cannot pass a runtime flag per container (register one "
+	    "runtime per platform there)", .text = COMMON(platform_name)),
+	OPT_CHOICE("sandbox-log", COMMON(sandbox_log), "info",
+	    "info debug off",
+	    "runsc's own logs (--debug-log, with debug also --debug, which "
+	    "slows the sandbox) into the run's directory; the end of the "
+	    "sandbox's log is stored with a failed sample (executor oci)",
+	    .flags = OPT_NOMATRIX),
+	OPT_END
 };
 
 const char *
@@ -108,15 +110,15 @@ bind_kv(const struct opt_spec *opts, void *base, const struct kv *kv,
 {
 	const struct opt_spec	*o = opt_find(opts, kv->key);
 
-	if (o == NULL || o->off1 == 0 || (arm_only && !(o->flags & OPT_ARM)))
+	if (o == NULL || !opt_bound(o) || (arm_only && !(o->flags & OPT_ARM)))
 		return 0;
 	if (opt_set(o, base, kv->value, cause) != 0) {
 		*bad = kv;
 		return -1;
 	}
 	/* Where the value came from: 2 says the arm. */
-	if (arm_only && o->set1 != 0)
-		*(int *)((char *)base + o->set1 - 1) = 2;
+	if (arm_only)
+		opt_mark_given(o, base, 2);
 	return 0;
 }
 
