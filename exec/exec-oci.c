@@ -45,6 +45,7 @@ struct exec_proc {
 	long		 pid;		/* from state, 0 = not known */
 	char		*cgroup_text;	/* /proc/PID/cgroup */
 	char		*logdir;	/* runsc --debug-log, or NULL */
+	char		*join[2];	/* spec.join_procs, NULL-terminated */
 };
 
 /* Lines of the sandbox's log a failure keeps. */
@@ -445,6 +446,7 @@ oci_free(struct exec_proc *p)
 	free(p->bundle);
 	free(p->cgpath);
 	free(p->logdir);
+	free(p->join[0]);
 	free(p);
 }
 
@@ -766,6 +768,15 @@ oci_exec_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->run.argv = p->run_argv.v;
 	p->run.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 	    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+	/*
+	 * perf stat's cgroup: runsc's sandbox and gofer are its children
+	 * and stay there (on v1 and hybrid hosts runsc moves them in the
+	 * v1 hierarchies only; perf counts the cgroup2 one).
+	 */
+	if (spec->join_procs != NULL) {
+		p->join[0] = xstrdup(spec->join_procs);
+		p->run.cgroup_procs = p->join;
+	}
 	if (spawn_start(&p->run, cause) == -1) {
 		exec_lookup("oci")->destroy(ctx, p);
 		return -1;

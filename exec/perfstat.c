@@ -35,6 +35,8 @@ struct perf_stat {
 	int		 ctl, ack;	/* fifo ends */
 	int		 running;
 	size_t		 nevents;
+	char		*name;		/* the cgroup, as -G and /proc name it */
+	const char	*ctrl;		/* its hierarchy: "perf_event", "" */
 };
 
 int
@@ -220,6 +222,7 @@ perf_stat_free(struct perf_stat *ps)
 	free(ps->out);
 	free(ps->cgdir);
 	free(ps->procs);
+	free(ps->name);
 	free(ps);
 }
 
@@ -336,6 +339,8 @@ perf_stat_start(struct run_ctx *ctx, const struct strvec *events,
 	name = ps->cgdir + strlen(mnt);
 	while (*name == '/')
 		name++;
+	ps->name = xstrdup(name);
+	ps->ctrl = ctrl;
 	for (i = 0; i < events->n; i++) {
 		strbuf_addf(&ev, "%s%s", i ? "," : "", events->v[i]);
 		strbuf_addf(&cg, "%s%s", i ? "," : "", name);
@@ -428,4 +433,45 @@ perf_stat_stop(struct perf_stat *ps, double *values, char **cause)
 	free(text);
 	strvec_clear(&events);
 	return rc;
+}
+
+int
+perf_counts_sandboxes(void)
+{
+	return strcmp(perf_controller(), "") == 0 && cgrp_version() == 1;
+}
+
+int
+perf_stat_holds(const struct perf_stat *ps, long pid, char **cause)
+{
+	char	 path[64], *text, *line, *save = NULL, *c1, *c2;
+	int	 held = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/cgroup", pid);
+	if ((text = read_file(path, NULL, cause)) == NULL)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((c1 = strchr(line, ':')) == NULL ||
+		    (c2 = strchr(c1 + 1, ':')) == NULL)
+			continue;
+		*c2 = '\0';
+		if ((*ps->ctrl == '\0' && strcmp(line, "0:") == 0 &&
+		    c1[1] == '\0') || (*ps->ctrl != '\0' &&
+		    cgrp_has_word(c1 + 1, ps->ctrl))) {
+			held = strcmp(c2 + 2, ps->name) == 0 ||
+			    (str_startswith(c2 + 2, ps->name) &&
+			    c2[2 + strlen(ps->name)] == '/');
+			if (!held)
+				set_cause(cause, "process %ld left the counted "
+				    "cgroup '/%s' for '%s'", pid, ps->name,
+				    c2 + 1);
+			break;
+		}
+	}
+	if (line == NULL)
+		set_cause(cause, "process %ld: not in the %s hierarchy", pid,
+		    *ps->ctrl ? ps->ctrl : "cgroup2");
+	free(text);
+	return held ? 0 : -1;
 }

@@ -47,6 +47,18 @@ int	perf_stat_enable(struct perf_stat *ps, char **cause);
 int	perf_stat_stop(struct perf_stat *ps, double *values, char **cause);
 /* Stop perf if running, remove the cgroup and files; NULL is fine. */
 void	perf_stat_free(struct perf_stat *ps);
+/*
+ * Does perf count the cgroup2 hierarchy while the cgroup controllers
+ * are v1 (a hybrid host)? Then an OCI runtime that only places its
+ * container in v1 hierarchies (runsc) leaves the sandbox where it was
+ * started, in the cgroup perf counts.
+ */
+int	perf_counts_sandboxes(void);
+/*
+ * Is pid in the cgroup ps counts (a check that a container's processes
+ * did not leave it)? 0 yes, -1 with *cause naming where it is.
+ */
+int	perf_stat_holds(const struct perf_stat *ps, long pid, char **cause);
 /* "page-faults/op": the unit a count per sample is stored with. */
 char	*perf_event_unit(const char *event);
 

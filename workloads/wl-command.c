@@ -63,7 +63,7 @@ command_validate(const struct experiment *e, struct workload *wl,
 			    "none)", wl->base, e->arms[j].name);
 		}
 	}
-	if (workload_perf_validate(wl, o->perf, cause) == -1)
+	if (workload_perf_validate(e, wl, o->perf, cause) == -1)
 		return -1;
 	for (i = 0; i < o->report.n; i++) {
 		for (k = 0; report_words[k] != NULL; k++) {

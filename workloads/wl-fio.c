@@ -150,7 +150,6 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 	const struct fio_opts	*o = wl_opts(wl, NULL);
 	size_t			 i;
 
-	(void)e;
 	if (o->fs == FIO_FS_BIND && wl->common.dir == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
@@ -159,7 +158,7 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 		return set_cause(cause, "fs: '%s' needs a container "
 		    "(executor docker or oci); the local executor uses `dir`",
 		    o->fs_name);
-	if (workload_perf_validate(wl, o->perf, cause) == -1)
+	if (workload_perf_validate(e, wl, o->perf, cause) == -1)
 		return -1;
 	for (i = 0; i < o->weights.n; i++) {
 		long long	v;
@@ -709,6 +708,18 @@ fio_measure(struct fio_run *r, struct sample_result *out)
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
 		free(cause);
 		return -1;
+	}
+	/* Every sandbox still in the counted cgroup (exec/perfstat.h). */
+	for (i = 0; r->perf != NULL && !r->local && i < r->n; i++) {
+		long	pid = r->wl->exec->pid(r->m[i].proc);
+
+		if (pid <= 0 || perf_stat_holds(r->perf, pid, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: "
+			    "fio %d: %s", i + 1, pid <= 0 ? "no sandbox "
+			    "process to count" : cause);
+			free(cause);
+			return -1;
+		}
 	}
 	if (r->perf != NULL && perf_stat_enable(r->perf, &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",

@@ -185,8 +185,7 @@ gobench_validate(const struct experiment *e, struct workload *wl,
 {
 	const struct gobench_opts	*o = wl_opts(wl, NULL);
 
-	(void)e;
-	return workload_perf_validate(wl, o->perf, cause);
+	return workload_perf_validate(e, wl, o->perf, cause);
 }
 
 static void

@@ -236,9 +236,45 @@ workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	return 0;
 }
 
-int
-workload_perf_validate(const struct workload *wl, const char *perf,
+/*
+ * Can perf count wl's programs under every arm? Host processes, or runsc
+ * sandboxes the oci executor starts where runsc leaves them in the cgroup
+ * perf counts (the cgroup2 one, on a host whose controllers are v1).
+ */
+static int
+perf_reaches(const struct experiment *e, const struct workload *wl,
     char **cause)
+{
+	const char	*rt, *base;
+	size_t		 i;
+
+	if (wl->exec == NULL || !(wl->exec->caps & EXEC_CONTAINER))
+		return 0;
+	if (!(wl->exec->caps & EXEC_RUNTIME_STEPS))
+		return set_cause(cause, "perf: executor '%s' starts its "
+		    "containers from a daemon, outside any cgroup abbench "
+		    "can count (use executor local, or oci with runsc)",
+		    wl->exec->name);
+	if (!perf_counts_sandboxes())
+		return set_cause(cause, "perf: on this host runsc moves its "
+		    "sandbox into the container's cgroup in the hierarchy "
+		    "perf counts: containers cannot be counted here (use "
+		    "executor local)");
+	for (i = 0; e != NULL && i < e->narms; i++) {
+		rt = e->arms[i].runtime != NULL ? e->arms[i].runtime : "runc";
+		base = strrchr(rt, '/');
+		if (!str_startswith(base != NULL ? base + 1 : rt, "runsc"))
+			return set_cause(cause, "perf: arm '%s' runs '%s': "
+			    "in containers only runsc's sandbox can be "
+			    "counted (runc moves the container out of the "
+			    "counted cgroup)", e->arms[i].name, rt);
+	}
+	return 0;
+}
+
+int
+workload_perf_validate(const struct experiment *e, const struct workload *wl,
+    const char *perf, char **cause)
 {
 	struct strvec	 events = STRVEC_INIT;
 	char		*why = NULL;
@@ -248,9 +284,8 @@ workload_perf_validate(const struct workload *wl, const char *perf,
 		return 0;
 	if (perf_events_parse(perf, &events, &why) == -1)
 		rc = set_cause(cause, "perf: %s", why);
-	else if (wl->exec != NULL && (wl->exec->caps & EXEC_CONTAINER))
-		rc = set_cause(cause, "perf: counted for host processes only "
-		    "(executor local), not for executor '%s'", wl->exec->name);
+	else if (perf_reaches(e, wl, cause) == -1)
+		rc = -1;
 	else if (perf_events_check(&events, &why) == -1)
 		rc = set_cause(cause, "perf: %s", why);
 	free(why);

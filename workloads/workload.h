@@ -146,14 +146,17 @@ struct wl_counts {
 	"(cycles,instructions,context-switches,page-faults): perf stat -a " \
 	"-G of the program's own cgroup, started before it; stored per " \
 	"sample as EVENT/op. A counter this host cannot count is refused " \
-	"when the file is loaded (needs root; executor local)"
+	"when the file is loaded (needs root; executor local, or oci with " \
+	"runsc: the sandbox and gofer)"
 /*
  * Check a `perf` value when the file is loaded: counter names, an
- * executor whose programs are host processes, and every counter asked
- * of this host (perf_events_check). "perf: ..." errors.
+ * executor whose programs perf can count (host processes, or runsc
+ * sandboxes of the oci executor where runsc leaves them in the counted
+ * cgroup), and every counter asked of this host (perf_events_check).
+ * "perf: ..." errors.
  */
-int	workload_perf_validate(const struct workload *wl, const char *perf,
-	    char **cause);
+int	workload_perf_validate(const struct experiment *e,
+	    const struct workload *wl, const char *perf, char **cause);
 /*
  * workload_run_program, with the events of perf (the key's text, or
  * NULL: none) counted over the program into *counts: counts->counted
