@@ -162,7 +162,7 @@ like "$(cat "$TEST_TMP/out")" "perf: executor 'docker' starts its containers" \
 if ! command -v runsc >/dev/null 2>&1 || ! command -v busybox >/dev/null ||
     ! grep -q '^0::' /proc/self/cgroup ||
     [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then
-	for i in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5 6 7 8; do
 		pass "# SKIP oci perf needs runsc, busybox and a hybrid host"
 	done
 	done_testing
@@ -236,6 +236,37 @@ then
 else
 	pass "# SKIP no tools rootfs (scripts/build-image)"
 	pass "# SKIP no tools rootfs (scripts/build-image)"
+fi
+# app: hackbench in a runsc sandbox (its rootfs from build-image --app).
+if [ -d /var/lib/abbench/hackbench-current/bin ]; then
+	cat >"$TEST_TMP/app.ini" <<EOI
+[experiment]
+name = t0590-app
+rounds = 2
+
+[arm runsc]
+runtime = runsc
+
+[workload Hack]
+type = app
+app = hackbench
+executor = oci
+image = /var/lib/abbench/hackbench-current
+ops = 10
+perf = context-switches
+EOI
+	"$ABBENCH" run "$TEST_TMP/app.ini" --db "$DB" --quiet \
+	    >"$TEST_TMP/out" 2>&1
+	ok $? "hackbench in runsc sandboxes with perf counters succeeds"
+	# 10 loops of 40 processes passing messages: far more switches
+	# than a sandbox's start alone (about 2k).
+	is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id =
+	    (SELECT max(id) FROM runs) AND benchmark = 'Hack-$N' AND
+	    unit = 'context-switches/op' AND status = 'ok' AND
+	    value > 20000")" 2 "app: the sandbox's context switches per run"
+else
+	pass "# SKIP no hackbench rootfs (scripts/build-image --app hackbench)"
+	pass "# SKIP no hackbench rootfs (scripts/build-image --app hackbench)"
 fi
 
 done_testing

@@ -149,6 +149,7 @@ static const struct {
 	const char	*line;
 } key_lines[] = {
 	{ "fio", "perf", "executor = local\nfs = bind" },
+	{ "app", "perf", "executor = oci" },
 	/* runsc's flag: sandboxes the oci executor starts (arm_line). */
 	{ NULL, "platform", "executor = oci" },
 };
@@ -179,11 +180,17 @@ never_ok(const struct workload_ops *ops, const char *key)
 	return 0;
 }
 
-/* What every arm needs when KEY is the key under test. */
+/*
+ * What every arm needs when KEY is the key under test of a type: runsc
+ * for its platform, and for perf in a container (app runs in one).
+ */
 static const char *
-arm_line(const char *key)
+arm_line(const struct workload_ops *ops, const char *key)
 {
-	return strcmp(key, "platform") == 0 ? "runtime = runsc" : "";
+	if (strcmp(key, "platform") == 0 || (strcmp(key, "perf") == 0 &&
+	    strcmp(ops->type, "app") == 0))
+		return "runtime = runsc";
+	return "";
 }
 
 static const char *
@@ -204,6 +211,16 @@ key_line(const struct workload_ops *ops, const char *key)
  * Can perf stat -a count a software event here (root, perf installed)?
  * The `perf` key is checked against the host when a file is loaded.
  */
+static int perf_usable(void);
+
+static int
+perf_usable_in(const struct workload_ops *ops)
+{
+	/* In a container (app): runsc's sandbox, on a hybrid host. */
+	return perf_usable() && (strcmp(ops->type, "app") != 0 ||
+	    perf_counts_sandboxes());
+}
+
 static int
 perf_usable(void)
 {
@@ -266,7 +283,7 @@ check_type(const struct workload_ops *ops)
 			continue;
 		}
 		if (strcmp(o->name, "perf") == 0 && o->type == OPT_T_STR &&
-		    !perf_usable())
+		    !perf_usable_in(ops))
 			continue;
 		/* The type's own executor: another may not fit it. */
 		line = xasprintf("%s = %s\n%s\n%s", o->name,
@@ -278,7 +295,7 @@ check_type(const struct workload_ops *ops)
 			line = xasprintf("%s = %s\n%s", o->name,
 			    sample_value(o, buf, sizeof buf),
 			    base_line(ops, o->name));
-			if (try_parse(ops, "", arm_line(o->name), line,
+			if (try_parse(ops, "", arm_line(ops, o->name), line,
 			    &cause) == 0 || cause == NULL ||
 			    strstr(cause, o->name) == NULL) {
 				TAP_DIAG("%s: '%s' not refused by name: %s",
@@ -287,7 +304,7 @@ check_type(const struct workload_ops *ops)
 			}
 			free(cause);
 			cause = NULL;
-		} else if (try_parse(ops, "", arm_line(o->name), line,
+		} else if (try_parse(ops, "", arm_line(ops, o->name), line,
 		    &cause) != 0) {
 			TAP_DIAG("%s: listed '%s' refused: %s", ops->type,
 			    line, cause);
@@ -405,6 +422,7 @@ static const struct {
 	{ "command", "perf", "page-faults", "context-switches" },
 	{ "gobench", "perf", "page-faults", "context-switches" },
 	{ "fio", "perf", "page-faults", "context-switches" },
+	{ "app", "perf", "page-faults", "context-switches" },
 };
 
 /*
@@ -595,11 +613,11 @@ check_bound(const struct workload_ops *ops, const struct opt_spec *o,
 	char			*cause = NULL;
 	int			 ok = 1, i;
 
-	strbuf_addf(&sb, "[experiment]\n[arm a]\n%s\n", arm_line(o->name));
+	strbuf_addf(&sb, "[experiment]\n[arm a]\n%s\n", arm_line(ops, o->name));
 	if (arm)
 		strbuf_addf(&sb, "%s = %s\n", o->name, v2);
 	strbuf_addf(&sb, "[arm b]\n%s\n[workload w]\ntype = %s\n",
-	    arm_line(o->name), ops->type);
+	    arm_line(ops, o->name), ops->type);
 	if (v1 != NULL)
 		strbuf_addf(&sb, "%s = %s\n", o->name, v1);
 	add_needed(&sb, ops, o->name);
@@ -699,7 +717,7 @@ check_table_bound(const struct workload_ops *ops, int common)
 		}
 		if (strcmp(o->name, "type") == 0 || never_ok(ops, o->name) ||
 		    (strcmp(o->name, "perf") == 0 && o->type == OPT_T_STR &&
-		    !perf_usable()))
+		    !perf_usable_in(ops)))
 			continue;
 		if (pick_values(ops, o, v1, v2, sizeof v1) != 0) {
 			TAP_DIAG("%s: no test value for '%s'", ops->type,
