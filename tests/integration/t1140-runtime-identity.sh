@@ -52,6 +52,39 @@ sed "s|runsc-b\$|runsc-link|" "$TEST_TMP/ident.ini" >"$TEST_TMP/link.ini"
 is "$(sed -n "s/^ *runtime-path-b: //p" "$TEST_TMP/show")" \
     "$TEST_TMP/runsc-b" "a symlinked runtime is stored as its target"
 
+# A docker runtime name: the binary docker runs for it (docker info's
+# path), resolved.
+if timeout 20 docker info >/dev/null 2>&1 &&
+    img=$(docker images --format '{{.Repository}}:{{.Tag}}' |
+    grep -m1 '^abbench/tools:'); then
+	dpath=$(docker info --format '{{json .Runtimes}}' | python3 -c '
+import json, sys; print(json.load(sys.stdin)["runsc"]["path"])')
+	dpath=$(readlink -f "$(command -v "$dpath")")
+	cat >"$TEST_TMP/dock-id.ini" <<EOI
+[experiment]
+name = t1140-docker-ident
+rounds = 1
+
+[arm d]
+runtime = runsc
+
+[workload startup]
+type = startup
+image = $img
+EOI
+	"$ABBENCH" run "$TEST_TMP/dock-id.ini" --db "$DB" --quiet \
+	    >"$TEST_TMP/out" 2>&1
+	"$ABBENCH" db show --db "$DB" last >"$TEST_TMP/show" 2>&1
+	is "$(sed -n "s/^ *runtime-path-d: //p" "$TEST_TMP/show")" "$dpath" \
+	    "docker runtime 'runsc': the path docker runs"
+	is "$(sed -n "s/^ *runtime-sha256-d: //p" "$TEST_TMP/show")" \
+	    "$(sha256sum "$dpath" | cut -d' ' -f1)" \
+	    "docker runtime 'runsc': its sha256"
+else
+	pass "# SKIP no docker daemon or tools image"
+	pass "# SKIP no docker daemon or tools image"
+fi
+
 # The platform as a key: a matrix of two rows per benchmark. kvm hangs
 # at 100% CPU on this VM (ENVIRONMENT.md, pitfall 1): the sample timeout
 # kills it and it is stored as failed with its reason, not as a value.
