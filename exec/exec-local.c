@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "exec/cgroup.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -23,6 +24,7 @@ struct exec_proc {
 	struct cgrp	*cg;
 	int		*fds;		/* cg's cgroup.procs open, -1 ended */
 	int		 pooled;	/* cg goes back to the pool */
+	struct strvec	 procs;		/* cg's and spec->join_procs */
 };
 
 /*
@@ -141,11 +143,20 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->child.env_add = spec->env;
 	p->child.cgroup_procs = p->cg->procs.v;
 	p->child.cgroup_fds = p->fds;
+	if (spec->join_procs != NULL) {
+		strvec_pushv(&p->procs, p->cg->procs.v);
+		strvec_push(&p->procs, spec->join_procs);
+		p->child.cgroup_procs = p->procs.v;
+		/* One more to join than the pool's fds: by the paths. */
+		p->child.cgroup_fds = NULL;
+	}
 	p->child.flags = spec->capture ?
 	    SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR :
 	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
 	if (spec->own_rss)
 		p->child.flags |= SPAWN_OWN_RSS;
+	p->child.on_out = spec->capture ? spec->on_out : NULL;
+	p->child.on_out_arg = spec->on_out_arg;
 	if (spawn_start(&p->child, cause) == -1)
 		goto fail;
 	*procp = p;
@@ -155,6 +166,7 @@ fail:
 	cgrp_remove(p->cg, NULL);
 	cgrp_free(p->cg);
 	close_fds(p->fds);
+	strvec_clear(&p->procs);
 	free(p);
 	return -1;
 }
@@ -198,6 +210,7 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 		cgrp_free(p->cg);
 	}
 	close_fds(p->fds);
+	strvec_clear(&p->procs);
 	free(p);
 }
 
@@ -239,4 +252,5 @@ const struct exec_ops exec_local_ops = {
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
 	.signal = local_signal,
+	.barrier_join = exec_barrier_join_host,
 };

@@ -255,7 +255,7 @@ store_metadata(struct run_ctx *ctx, const struct experiment *e,
 {
 	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
 	struct strvec	 report = STRVEC_INIT;
-	char		*cause = NULL, *ver, *key;
+	char		*cause = NULL, *ver, *key, *path, sha[65];
 	size_t		 i;
 
 	if (e->pkg != NULL)
@@ -288,6 +288,24 @@ store_metadata(struct run_ctx *ctx, const struct experiment *e,
 		store_config_set(ctx->store, ctx->run_id, NULL, key,
 		    a->runtime, NULL);
 		free(key);
+		/* What was measured: two builds of one commit print one
+		 * version; their paths and digests differ or not. */
+		if (hostinfo_runtime_binary(a->runtime, &path, sha,
+		    &cause) == 0) {
+			key = xasprintf("runtime-path-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    path, NULL);
+			free(key);
+			key = xasprintf("runtime-sha256-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    sha, NULL);
+			free(key);
+			free(path);
+		} else {
+			warning("arm '%s': %s", a->name, cause);
+			free(cause);
+			cause = NULL;
+		}
 		if (hostinfo_runtime_version(a->runtime, &ver, &cause) == 0) {
 			key = xasprintf("runtime-version-%s", a->name);
 			store_config_set(ctx->store, ctx->run_id, NULL, key,
@@ -666,9 +684,14 @@ run_recover(struct run *r)
 		return;
 	/* Settings only by whoever holds the host (or may take it now). */
 	if (!journal_host_locked(r->jr))
-		borrowed = journal_try_host(r->jr) == 0;
+		borrowed = journal_try_host(r->jr, 0) == 0;
 	if (journal_host_locked(r->jr))
 		flags |= RECOVER_SETTINGS;
+	if (recover_prev_dir(r->jr, &rep, &undone, &cause) == -1) {
+		warning("restoring after an earlier run: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (recover_runs(r->jr, NULL, flags, &rep, &undone, &cause) == -1) {
 		warning("restoring after an earlier run: %s", cause);
 		free(cause);
@@ -1132,6 +1155,10 @@ runner_run(const char *exp_path, struct run_options *opt)
 	if (run_load(&r, &cause) == -1 || run_open(&r, &cause) == -1)
 		goto usage;
 	run_recover(&r);
+	/* Values only the kernel can judge: tried before the run's row. */
+	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
+	    &cause) == -1)
+		goto usage;
 	if (run_create(&r, &cause) == -1)
 		goto usage;
 	if (run_prepare(&r, &cause) == -1) {
