@@ -252,5 +252,6 @@ const struct workload_ops wl_gobench_ops = {
 	.opts = gobench_opts,
 	.opts_size = sizeof(struct gobench_opts),
 	.default_exec = "local",
+	.own_program = 1,
 	.sample = gobench_sample,
 };
