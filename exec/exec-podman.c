@@ -32,7 +32,8 @@
 #define PODMAN_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 #define PODMAN_IMAGE		"abbench/tools"
 #define PODMAN_KIND		"podman-container"
-#define PODMAN_STORE		"/var/lib/containers/storage"	/* rootful */
+/* Rootful podman's store. */
+#define PODMAN_STORE		"/var/lib/containers/storage"
 
 struct exec_proc {
 	char		*name;
