@@ -127,8 +127,8 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		free(p);
 		return -1;
 	}
-	if (spec->cpus > 0 && cgrp_set_cpu_limit(p->cg, spec->cpus, 100000,
-	    cause) == -1)
+	if (spec->cpus > 0 && cgrp_set_cpu_limit(p->cg, spec->cpus,
+	    CGRP_CFS_PERIOD_US, cause) == -1)
 		goto fail;
 	if (spec->memory > 0) {
 		char	buf[32];

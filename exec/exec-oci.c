@@ -194,8 +194,8 @@ oci_write_config(const char *bundle, const struct exec_spec *spec,
 	res = json_object();
 	if (spec->cpus > 0)
 		json_object_set_new(res, "cpu", json_pack("{s:I, s:I}",
-		    "quota", (json_int_t)(spec->cpus * 100000), "period",
-		    (json_int_t)100000));
+		    "quota", (json_int_t)(spec->cpus * CGRP_CFS_PERIOD_US),
+		    "period", (json_int_t)CGRP_CFS_PERIOD_US));
 	if (spec->memory > 0)
 		json_object_set_new(res, "memory", json_pack("{s:I}",
 		    "limit", (json_int_t)spec->memory));

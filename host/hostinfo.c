@@ -234,7 +234,7 @@ hostinfo_disk(const char *disk, struct strvec *config)
 	DIR		*d;
 	struct dirent	*de;
 	struct strvec	 names = STRVEC_INIT;
-	size_t		 i, j;
+	size_t		 i;
 
 	if (sched == NULL) {
 		free(key);
@@ -250,14 +250,7 @@ hostinfo_disk(const char *disk, struct strvec *config)
 		closedir(d);
 	}
 	/* Sorted, so that two runs list them alike. */
-	for (i = 1; i < names.n; i++)
-		for (j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0;
-		    j--) {
-			char	*t = names.v[j];
-
-			names.v[j] = names.v[j - 1];
-			names.v[j - 1] = t;
-		}
+	strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
 		char	*p = xasprintf("%s/%s", dir, names.v[i]);
 		char	*v = read_small_file(p, NULL);

@@ -135,12 +135,6 @@ bt_builder_free(struct bt_builder *b)
 	free(b);
 }
 
-size_t
-bt_builder_ntables(const struct bt_builder *b)
-{
-	return b->ntables;
-}
-
 void
 bt_builder_add(struct bt_builder *b, struct bp_res *res)
 {

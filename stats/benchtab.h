@@ -26,8 +26,6 @@ struct bt_builder *bt_builder_new(struct bp_proj *table, struct bp_proj *row,
 void		 bt_builder_free(struct bt_builder *b);
 /* Builder.Add: every (filtered) value of res goes into its cell. */
 void		 bt_builder_add(struct bt_builder *b, struct bp_res *res);
-/* Number of tables so far (0: the output is empty). */
-size_t		 bt_builder_ntables(const struct bt_builder *b);
 
 /*
  * After a render: 1 if Go's benchstat would have panicked in ToTables

@@ -187,6 +187,7 @@ const struct workload_ops wl_command_ops = {
 	.opts = command_opts,
 	.opts_size = sizeof(struct command_opts),
 	.default_exec = "local",
+	.own_program = 1,
 	.validate = command_validate,
 	.prepare = command_prepare,
 	.sample = command_sample,

@@ -391,14 +391,6 @@ bench_name(const struct workload *wl)
 	return strbuf_detach(&sb);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One container (or process) of a sample. */
 struct fio_member {
 	struct exec_proc	*proc;

@@ -447,5 +447,6 @@ const struct workload_ops wl_gobench_ops = {
 	.opts_size = sizeof(struct gobench_opts),
 	.default_exec = "local",
 	.validate = gobench_validate,
+	.own_program = 1,
 	.sample = gobench_sample,
 };

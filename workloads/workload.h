@@ -87,6 +87,12 @@ struct workload_ops {
 	const struct opt_spec	*opts;	/* the type's own keys */
 	size_t			 opts_size; /* of the struct opts binds */
 	const char		*default_exec;	/* an executor's name */
+	/*
+	 * Its program is the user's and may start containers labelled
+	 * abbench.run=UUID ({run}): the runner sweeps them after each sample
+	 * when its starts-containers key says so (and at the run's end).
+	 */
+	int			 own_program;
 	/* Extra checks across keys after the options table passed. */
 	int	(*validate)(const struct experiment *e, struct workload *wl,
 		    char **cause);

@@ -113,7 +113,6 @@ struct progress {
 	size_t		 total;
 	size_t		 done;
 	int		 failures;
-	int		 last_round;
 	int		 rounds;
 	int		 line_open;
 };
@@ -184,10 +183,6 @@ progress_sample(struct progress *p, const struct plan_entry *pe,
 		    p->rounds, p->done, p->total, e->arms[pe->arm].name,
 		    e->workloads[pe->workload].name, el, et, p->failures);
 		p->line_open = 1;
-		return;
-	}
-	if (pe->round != p->last_round) {
-		p->last_round = pe->round;
 	}
 }
 
@@ -641,7 +636,7 @@ run_load(struct run *r, char **cause)
 
 			if (r->sweep == NULL)
 				r->sweep = xcalloc(r->e->nworkloads, 1);
-			r->sweep[w] = sc != NULL &&
+			r->sweep[w] = wl->ops->own_program && sc != NULL &&
 			    opt_parse_bool(sc, &yes) == 0 && yes;
 		}
 	}
@@ -921,7 +916,8 @@ run_record(struct run *r, const struct plan_entry *pe,
 	if (store_result(&r->ctx, pe, e, res, t0, t1, w0, w1, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
-		r->exitcode = EXIT_USAGE;
+		/* The store failed, not the file: status 1, as any abort. */
+		r->exitcode = EXIT_FAIL;
 		r->aborted = 1;
 		return -1;
 	}
@@ -1000,7 +996,6 @@ run_loop(struct run *r)
 	prog->start_ns = now_mono_ns();
 	prog->total = r->nplan - r->ndone;
 	prog->rounds = r->e->warmup + r->e->rounds;
-	prog->last_round = -1;
 	for (i = 0; i < r->nplan && !stop_flag; i++) {
 		const struct plan_entry	*pe = &r->plan[i];
 
@@ -1094,7 +1089,7 @@ run_finish(struct run *r)
 	}
 	if (stop_flag) {
 		status = RUN_INTERRUPTED;
-		r->exitcode = 130;
+		r->exitcode = EXIT_INTERRUPTED;
 	} else if (r->aborted)
 		status = RUN_FAILED;
 	else
