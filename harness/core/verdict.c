@@ -167,6 +167,31 @@ verdicts_arm_index(const struct experiment *e, const char *name)
 	return -1;
 }
 
+/* The row's decision at this look, stored with the run. */
+static int
+verdicts_store(struct verdicts *v, struct store *st, int64_t run_id,
+    const struct vrow *r, char **cause)
+{
+	struct store_decision	d;
+
+	memset(&d, 0, sizeof(d));
+	d.workload = v->e->workloads[r->workload].name;
+	d.look = r->look;
+	d.good_rounds = r->good;
+	d.round = r->round;
+	d.benchmark = r->benchmark;
+	d.unit = r->unit;
+	d.arm = v->e->arms[r->arm].name;
+	d.base_arm = v->e->arms[0].name;
+	d.verdict = (char *)seq_verdict_name(r->res.verdict);
+	d.p = r->res.p;
+	d.boundary = r->res.boundary;
+	d.mde = r->mde;
+	d.n1 = (int64_t)r->n1;
+	d.n2 = (int64_t)r->n2;
+	return store_decision_add(st, run_id, &d, cause);
+}
+
 int
 verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
     const int *wl_of_idx, size_t nidx, int w, int good, int round,
@@ -177,7 +202,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	size_t			 nv = 0, i, j, n1, n2, a;
 	double			*x1, *x2;
 	char			*seen;
-	int			 k = seq_look_at(&v->d, good), all = 1, ai;
+	int			 k = seq_look_at(&v->d, good), all = 1, ai, rc;
 	int			 last = (size_t)k + 1 == v->d.nlooks;
 
 	if (k < 0)
@@ -229,7 +254,14 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			if (n1 == 0 || n2 == 0) {
 				memset(&r->res, 0, sizeof(r->res));
 				r->res.p = NAN;
+				r->res.boundary = seq_boundary(&v->d, k);
+				r->mde = NAN;
 				all = 0;
+				if (verdicts_store(v, st, run_id, r, cause) ==
+				    -1) {
+					rc = -1;
+					goto out;
+				}
 				continue;
 			}
 			qsort(x1, n1, sizeof(*x1), verdicts_cmp_double);
@@ -247,13 +279,19 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 					    v->uc);
 				}
 			}
+			if (verdicts_store(v, st, run_id, r, cause) == -1) {
+				rc = -1;
+				goto out;
+			}
 		}
 	}
+	rc = all || last;
+out:
 	free(seen);
 	free(x1);
 	free(x2);
 	store_values_free(sv, nv);
-	return all || last;
+	return rc;
 }
 
 void

@@ -50,6 +50,18 @@ elif echo "$near" | grep -q equivalent; then
 else
 	ok 0 "an undecided near row is neither (its line says so)"
 fi
+# The looks and decisions are stored: db show and report show them,
+# db export is the samples alone.
+show=$("$ABBENCH" db show --db "$db" last 2>&1)
+like "$show" "Big sec/op b vs a: different after 8 good rounds \(round 8, p=0.000155, boundary 0.001, n=8\+8\)" "db show: the decision, its round, p and boundary"
+like "$show" "Flat sec/op b vs a: equivalent after 6 good rounds \(round 6" "db show: the equivalent row"
+is "$(sqlite3 "$db" "SELECT count(*) FROM decisions WHERE workload = 'near'")" "$(sqlite3 "$db" "SELECT count(DISTINCT look) FROM decisions WHERE workload = 'near'")" "every look of a row is stored, once"
+is "$(sqlite3 "$db" "SELECT group_concat(verdict || '@' || good_rounds, ' ') FROM (SELECT * FROM decisions WHERE workload = 'big' ORDER BY look)")" "undecided@6 different@8" "the big row's looks: undecided at 6, different at 8"
+"$ABBENCH" report --db "$db" last -o "$TEST_TMP/r.md" 2>/dev/null
+like "$(cat "$TEST_TMP/r.md")" "Decisions \(stop = decided\)" "the report has the decisions"
+like "$(grep '| Big' "$TEST_TMP/r.md")" "different" "with each row's verdict"
+"$ABBENCH" db export --db "$db" last -o "$TEST_TMP/exp" >/dev/null 2>&1
+ok "$(! grep -rqi 'decision\|verdict' "$TEST_TMP/exp"; echo $?)" "db export carries no decisions"
 
 # Failures that cannot be made up: max-rounds 4, 2 make-up rounds at most.
 mk "$TEST_TMP/f.ini" 4 fail
@@ -105,6 +117,8 @@ rc=$?
 ok "$([ "$rc" -le 1 ]; echo $?)" "the resumed run completes (exit $rc)"
 is "$(sqlite3 "$TEST_TMP/k.db" "SELECT status FROM runs")" done "its status is done"
 is "$(verdicts "$TEST_TMP/k.err")" "$(verdicts "$TEST_TMP/full.err")" "the same decisions as the uninterrupted run"
+dq="SELECT workload, look, good_rounds, round, benchmark, arm, verdict, p, n1, n2 FROM decisions ORDER BY 1, 2, 5"
+is "$(sqlite3 "$TEST_TMP/k.db" "$dq" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$dq" | tr '\n' ' ')" "the same looks and decisions stored"
 q="SELECT plan_idx || ':' || round || ':' || arm || ':' || benchmark || ':' || status FROM samples ORDER BY plan_idx, benchmark"
 is "$(sqlite3 "$TEST_TMP/k.db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$q" | tr '\n' ' ')" "the same plan, sample by sample"
 done_testing
