@@ -41,31 +41,30 @@ struct ckpt_opts {
 	char		*docker_runtime;
 	char		*go_suffix;
 };
-#define CKPT(member)	OPT_OFF(struct ckpt_opts, member)
+#define CKPT(member)	OPT_AT(struct ckpt_opts, member)
 
 static const struct opt_spec ckpt_opts[] = {
-	{ "settle", OPT_DURATION, OPT_ARM, "1s", 0, 3600, NULL,
+	OPT_DURATION("settle", CKPT(settle), "1s", 0, 3600,
 	    "wait this long after start before the checkpoint",
-	    CKPT(settle) },
-	{ "restored-settle", OPT_DURATION, OPT_ARM, "500ms", 0, 3600, NULL,
-	    "wait this long after restore before reading memory",
-	    CKPT(restored_settle) },
+	    .flags = OPT_ARM),
+	OPT_DURATION("restored-settle", CKPT(restored_settle), "500ms", 0,
+	    3600, "wait this long after restore before reading memory",
+	    .flags = OPT_ARM),
 	LC_IDLE_CMD_OPTS(struct ckpt_opts),
-	{ "docker", OPT_BOOL, 0, "no", 0, 0, NULL,
-	    "also checkpoint/restore through docker (experimental daemon)",
-	    CKPT(docker) },
-	{ "docker-image", OPT_STR, 0, "abbench/tools", 0, 0, NULL,
-	    "the image of the docker path", CKPT(docker_image) },
-	{ "docker-runtime", OPT_STR, OPT_ARM, NULL, 0, 0, NULL,
+	OPT_BOOL("docker", CKPT(docker), "no",
+	    "also checkpoint/restore through docker (experimental daemon)"),
+	OPT_STR("docker-image", CKPT(docker_image), "abbench/tools",
+	    "the image of the docker path"),
+	OPT_STR("docker-runtime", CKPT(docker_runtime), NULL,
 	    "docker runtime name of the docker path (default: the arm's "
-	    "runtime without its directory)", CKPT(docker_runtime) },
+	    "runtime without its directory)",
+	    .flags = OPT_ARM),
 	LC_NAME_TAGS_OPT(struct ckpt_opts),
-	{ "go-suffix", OPT_STR, 0, NULL, 0, 0, NULL,
+	OPT_STR("go-suffix", CKPT(go_suffix), NULL,
 	    "also store the oci path's times as gVisor's checkpoint rows "
 	    "CheckpointSUFFIX and RestoreSUFFIX (Empty; Nginx with the "
-	    "nginx rootfs and cmd = abbench-app nginx-serve)",
-	    CKPT(go_suffix) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "nginx rootfs and cmd = abbench-app nginx-serve)"),
+	OPT_END
 };
 
 static int

@@ -54,30 +54,31 @@ struct idle_opts {
 /* `quota` is bound as its index among "none leaf parent". */
 _Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
     "quota choices in enum quota_mode order");
-#define IDLE(member)	OPT_OFF(struct idle_opts, member)
+#define IDLE(member)	OPT_AT(struct idle_opts, member)
 
 static const struct opt_spec idle_opts[] = {
-	{ "containers", OPT_INT, OPT_ARM, "10", 1, 1000, NULL,
-	    "idle containers per sample", IDLE(containers), 0,
-	    LC_OFF(struct idle_opts, containers_text) },
-	{ "settle", OPT_DURATION, OPT_ARM, "10s", 0, 3600, NULL,
+	OPT_INT("containers", IDLE(containers), "10", 1, 1000,
+	    "idle containers per sample",
+	    .flags = OPT_ARM,
+	    .text = LC_OFF(struct idle_opts, containers_text)),
+	OPT_DURATION("settle", IDLE(settle), "10s", 0, 3600,
 	    "wait this long after the last start before reading",
-	    IDLE(settle) },
+	    .flags = OPT_ARM),
 	LC_IDLE_CMD_OPTS(struct idle_opts),
-	{ "quota", OPT_CHOICE, OPT_ARM, "none", 0, 0, "none leaf parent",
+	OPT_CHOICE("quota", IDLE(quota), "none", "none leaf parent",
 	    "CPU quota: none, on each container (leaf), or on a parent "
-	    "cgroup of all of them (parent)", IDLE(quota), 0,
-	    LC_OFF(struct idle_opts, quota_text) },
-	{ "quota-cpus", OPT_FLOAT, OPT_ARM, "0.25", 0.01, 1024, NULL,
-	    "the quota in CPUs", IDLE(quota_cpus) },
+	    "cgroup of all of them (parent)",
+	    .flags = OPT_ARM, .text = LC_OFF(struct idle_opts, quota_text)),
+	OPT_FLOAT("quota-cpus", IDLE(quota_cpus), "0.25", 0.01, 1024,
+	    "the quota in CPUs",
+	    .flags = OPT_ARM),
 	LC_NAME_TAGS_OPT(struct idle_opts),
-	{ "size-benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
+	OPT_STR("size-benchmark", IDLE(size_benchmark), NULL,
 	    "also store gVisor's size_test/usage_test rows under this name "
 	    "(SizeEmpty, SizeNginx): sec/op per container start, "
 	    "average_container_size.bytes (host MemAvailable drop per "
-	    "container), average_container_memory_usage.bytes",
-	    IDLE(size_benchmark) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "container), average_container_memory_usage.bytes"),
+	OPT_END
 };
 
 static int

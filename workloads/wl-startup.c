@@ -33,22 +33,21 @@ struct startup_opts {
 	struct strvec	 measure;
 	char		*benchmark;
 };
-#define STARTUP(member)	OPT_OFF(struct startup_opts, member)
+#define STARTUP(member)	OPT_AT(struct startup_opts, member)
 
 static const struct opt_spec startup_opts[] = {
-	{ "cmd", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, "true", 0, 0, NULL,
+	OPT_WORDS("cmd", LC_OFF(struct startup_opts, cmd), "true",
 	    "the container's program and arguments",
-	    LC_OFF(struct startup_opts, cmd) },
-	{ "measure", OPT_STR, OPT_LIST | OPT_WORDS, "run create-start", 0, 0,
-	    NULL, "docker: run (DockerRun) and/or create-start "
-	    "(StartupEmpty)", STARTUP(measure) },
+	    .flags = OPT_ARM),
+	OPT_WORDS("measure", STARTUP(measure), "run create-start",
+	    "docker: run (DockerRun) and/or create-start " "(StartupEmpty)"),
 	LC_NAME_TAGS_OPT(struct startup_opts),
-	{ "benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
+	OPT_STR("benchmark", STARTUP(benchmark), NULL,
 	    "docker: store the run measure as this gVisor startup_test row "
 	    "instead of DockerRun (StartupNginx with image abbench/nginx "
 	    "and cmd = abbench-app nginx-up, which exits once nginx "
-	    "listens)", STARTUP(benchmark) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "listens)"),
+	OPT_END
 };
 
 static int
