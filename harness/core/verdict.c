@@ -16,6 +16,7 @@
 #include "stats/benchproc.h"
 #include "stats/power.h"
 #include "stats/query.h"
+#include "stats/strpool.h"
 
 struct vrow {
 	int			 workload;
@@ -104,11 +105,13 @@ verdicts_keep(struct verdicts *v, const char *benchmark, const char *unit)
 
 	if (v->filter == NULL)
 		return 1;
+	/* bp_res_init reads lengths of pooled strings (strpool.h). */
 	memset(&r, 0, sizeof(r));
 	memset(&val, 0, sizeof(val));
 	val.value = val.orig_value = 1;
-	val.unit = val.orig_unit = unit;
-	r.label = "";
+	val.unit = val.orig_unit = strpool_intern(bp_parser_pool(v->parser),
+	    unit, strlen(unit));
+	r.label = strpool_intern(bp_parser_pool(v->parser), "", 0);
 	r.path = "";
 	r.name = benchmark;
 	r.name_len = strlen(benchmark);

@@ -73,6 +73,19 @@ is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM samples WHERE arm = 'b' AND
 is "$?" 1 "max-failures still aborts"
 like "$(cat "$TEST_TMP/ferr")" "3 samples failed \(max-failures = 3\)" "with its message"
 
+# Rows the stat-filter hides do not hold a workload back.
+mk "$TEST_TMP/h.ini" 12 two
+sed -i 's/^stop = decided/stop = decided\nstat-filter = .name:Two/' "$TEST_TMP/h.ini"
+"$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h.db" 2>"$TEST_TMP/herr"
+ok $? "a run with a stat-filter"
+like "$(cat "$TEST_TMP/herr")" "Two sec/op b vs a: equivalent after 6 good rounds" "the shown row is decided at 6"
+ok "$(! grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr"; echo $?)" "the hidden noisy row has no verdict"
+is "$(sqlite3 "$TEST_TMP/h.db" "SELECT count(DISTINCT round) FROM samples")" 6 "and did not hold the workload back"
+mk "$TEST_TMP/h.ini" 12 two
+"$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h2.db" 2>"$TEST_TMP/herr"
+ok "$(grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr" && [ "$(sqlite3 "$TEST_TMP/h2.db" "SELECT count(DISTINCT round) FROM samples")" -gt 6 ]; echo $?)" \
+    "without the filter the noisy row counts and holds it longer"
+
 # Refused: order sequential, looks beyond max-rounds.
 mk "$TEST_TMP/s.ini" 8 flat
 msg=$("$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/s.db" --order sequential 2>&1)

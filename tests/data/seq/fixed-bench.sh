@@ -7,6 +7,7 @@
 #   near    arm b 1.5% slower, spread 3%: decided late or not at all
 #   failat  like flat, but arm b fails in round 3 (a make-up round)
 #   fail    arm b always fails
+#   two     like flat, and a second line Noisy whose arms differ by 10% +-30%
 arm=$1 round=$2 kind=$3
 sleep "${SEQ_SLEEP:-0}"
 v=$((1000 + (round * 37) % 11))
@@ -23,5 +24,10 @@ fail)	if [ "$arm" = b ]; then
 		exit 1
 	fi ;;
 esac
+if [ "$kind" = two ]; then
+	n=$((1000 + (round * 53) % 600))
+	[ "$arm" = b ] && n=$((n + 100))
+	echo "BenchmarkNoisy 1 $n ns/op"
+fi
 name=$(printf '%s' "$kind" | cut -c1 | tr a-z A-Z)$(printf '%s' "$kind" | cut -c2-)
 echo "Benchmark$name 1 $v ns/op"
