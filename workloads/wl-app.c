@@ -974,7 +974,7 @@ const struct workload_ops wl_app_ops = {
 	    "parsed into the reports' rows",
 	.opts = app_opts,
 	.opts_size = sizeof(struct app_opts),
-	.default_exec = "docker",
+	.default_exec = EXEC_DEFAULT_DAEMON,
 	.validate = app_validate,
 	.prepare = app_prepare,
 	.sample = app_sample,

@@ -35,7 +35,6 @@
 #include <string.h>
 
 #include "exec/cgroup.h"
-#include "exec/exec-docker.h"
 #include "exec/exec.h"
 #include "exec/quota.h"
 #include "exec/context.h"
@@ -55,6 +54,9 @@ struct idle_opts {
 _Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
     "quota choices in enum quota_mode order");
 #define IDLE(member)	OPT_AT(struct idle_opts, member)
+
+/* What it asks of its daemon executor beyond start/wait/destroy. */
+#define IDLE_HOOKS	(EXEC_HOOK_GOFER_PID | EXEC_HOOK_CONTAINER_NAME)
 
 static const struct opt_spec idle_opts[] = {
 	OPT_INT("containers", IDLE(containers), "10", 1, 1000,
@@ -86,10 +88,16 @@ idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	enum quota_mode	 m;
 	size_t		 j;
+	const char	*lacks;
 
 	if (wl->exec == NULL || !(wl->exec->caps & EXEC_DAEMON))
-		return set_cause(cause, "executor: idle-memory runs docker "
-		    "containers (executor = docker)");
+		return set_cause(cause, "executor: idle-memory runs "
+		    "containers of a daemon (executor = %s)",
+		    exec_lookup_daemon(IDLE_HOOKS) != NULL ?
+		    exec_lookup_daemon(IDLE_HOOKS)->name : "none");
+	if ((lacks = exec_missing(wl->exec, IDLE_HOOKS)) != NULL)
+		return set_cause(cause, "executor: '%s' has no %s hook, which "
+		    "idle-memory needs", wl->exec->name, lacks);
 	for (j = 0; j < e->narms; j++) {
 		m = (enum quota_mode)((const struct idle_opts *)wl_opts(wl,
 		    &e->arms[j]))->quota;
@@ -230,11 +238,11 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		sb = wl->exec->pid(procs[i]);
 		if (sb <= 0 || !idle_is_sandbox(sb))
 			continue;	/* not runsc: no gofer, no sandbox */
-		gofer = exec_docker_gofer_pid(procs[i]);
+		gofer = wl->exec->gofer_pid(procs[i]);
 		if (gofer <= 0) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "runsc container '%s': no runsc-gofer process",
-			    exec_docker_name(procs[i]));
+			    wl->exec->container_name(procs[i]));
 			goto done;
 		}
 		if (lcmem_proc_read(gofer, &pm, &cause) == -1) {
@@ -305,7 +313,7 @@ const struct workload_ops wl_idle_memory_ops = {
 	.help = "memory of N idle containers: cgroup, gofer and sandbox PSS",
 	.opts = idle_opts,
 	.opts_size = sizeof(struct idle_opts),
-	.default_exec = "docker",
+	.default_exec = EXEC_DEFAULT_DAEMON,
 	.validate = idle_validate,
 	.sample = idle_sample,
 	.cleanup = idle_cleanup,

@@ -767,6 +767,51 @@ check_executor_choices(void)
 	strbuf_release(&help);
 }
 
+/*
+ * What a workload needs of a sandbox is a hook of exec_ops: an executor
+ * without it is refused when the file is loaded, naming file:line:key.
+ */
+static void
+check_executor_hooks(void)
+{
+	static const struct exec_ops	 bare = { .name = "bare",
+	    .caps = EXEC_CONTAINER | EXEC_DAEMON };
+	static const char		 text[] = "[experiment]\n[arm a]\n"
+	    "[workload w]\ntype = idle-memory\nexecutor = oci\n";
+	const int			 all = EXEC_HOOK_GOFER_PID |
+	    EXEC_HOOK_CONTAINER_NAME | EXEC_HOOK_RUN_ONCE |
+	    EXEC_HOOK_CREATE_START | EXEC_HOOK_CHECKPOINT;
+	const struct exec_ops *const	*x, *d = exec_lookup_daemon(all);
+	const char			*m;
+	struct experiment		*e;
+	char				*cause = NULL;
+	int				 ok = 1;
+
+	m = exec_missing(&bare, EXEC_HOOK_RUN_ONCE | EXEC_HOOK_CHECKPOINT);
+	tap_str_eq(m, "run_once", "a daemon without hooks lacks run_once");
+	tap_ok(exec_missing(&bare, 0) == NULL, "and needs none for nothing");
+	tap_ok(d != NULL && strcmp(d->name, EXEC_DEFAULT_DAEMON) == 0,
+	    "the default daemon executor has every hook");
+	m = exec_missing(exec_lookup("oci"), EXEC_HOOK_CREATE_START);
+	tap_str_eq(m, "create_start", "oci has no create_start hook");
+	for (x = exec_types; *x != NULL; x++) {
+		if ((*x)->journal_kind != NULL && ((*x)->undo == NULL ||
+		    (*x)->undo_done == NULL)) {
+			TAP_DIAG("%s journals '%s' without its undo",
+			    (*x)->name, (*x)->journal_kind);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "an executor that journals objects undoes them");
+	e = experiment_parse("h.ini", text, strlen(text), &cause);
+	tap_ok(e == NULL && cause != NULL &&
+	    strncmp(cause, "h.ini:5: executor: ", 19) == 0,
+	    "idle-memory on an executor without a daemon: file:line:key");
+	TAP_DIAG("%s", cause != NULL ? cause : "(parsed)");
+	experiment_free(e);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -782,6 +827,7 @@ main(void)
 		check_binding(*t);
 	check_arm_binding();
 	check_executor_choices();
+	check_executor_hooks();
 	check_command_line();
 	return tap_done();
 }
