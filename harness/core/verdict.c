@@ -30,6 +30,7 @@ struct vrow {
 	int			 round;		/* run round of it */
 	size_t			 n1, n2;
 	double			 mde;		/* undecided at the last look */
+	size_t			 advise;	/* rounds power advises then */
 };
 
 struct verdicts {
@@ -278,8 +279,13 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 
 					power_options_init(&o);
 					o.reps = 200;
+					o.max_n = 2000;
 					r->mde = power_mde(x1, n1, n1, n2, &o,
 					    v->uc);
+					/* As power and run advise it. */
+					o.spread_conf = 0.95;
+					r->advise = power_rounds(x1, n1,
+					    v->d.effect, 0, &o, v->uc);
 				}
 			}
 			if (verdicts_store(v, st, run_id, r, cause) == -1) {
@@ -353,6 +359,12 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 				fprintf(fp, "; MDE %.3g%%", r->mde * 100);
 			else if (r->good >= v->d.max_rounds)
 				fprintf(fp, "; MDE beyond +1000%%");
+			if (r->good >= v->d.max_rounds && r->advise > 0)
+				fprintf(fp, "; for %g%%, max-rounds %zu would",
+				    v->d.effect * 100, r->advise);
+			else if (r->good >= v->d.max_rounds)
+				fprintf(fp, "; for %g%%, not even max-rounds "
+				    "2000 would", v->d.effect * 100);
 			fprintf(fp, ")%s\n", r->good < v->d.max_rounds ?
 			    ": not at its last look" : ": not \"no change\"");
 			break;

@@ -37,7 +37,7 @@ is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE workload = 'failat' AND 
 is "$(rounds failat)" 7 "the failed round was made up: 7 rounds for 6 good ones"
 like "$(cat "$TEST_TMP/err")" "Failat sec/op b vs a: equivalent after 6 good rounds \(look 1, round 7" "the made-up workload is looked at after its 6th good round"
 near=$(grep "Near sec/op" "$TEST_TMP/err")
-like "$near" "(different|equivalent) after|undecided after 16 good rounds .*MDE" "the near row is decided, or undecided with its MDE at max-rounds"
+like "$near" "(different|equivalent) after|undecided after 16 good rounds .*MDE .*max-rounds [0-9]+ would" "the near row is decided, or undecided with its MDE and the max-rounds power advises"
 ok "$([ "$(rounds near)" -le 16 ]; echo $?)" "no workload runs past max-rounds when nothing fails"
 # The verdicts agree with stat's table on all the samples.
 "$ABBENCH" stat --db "$db" last > "$TEST_TMP/stat" 2>&1
@@ -83,6 +83,7 @@ ok "$(! grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr"; echo $?)" "the hidden no
 is "$(sqlite3 "$TEST_TMP/h.db" "SELECT count(DISTINCT round) FROM samples")" 6 "and did not hold the workload back"
 mk "$TEST_TMP/h.ini" 12 two
 "$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h2.db" 2>"$TEST_TMP/herr"
+like "$(grep 'Noisy sec/op b vs a' "$TEST_TMP/herr")" "undecided after 12 good rounds \(p=[0-9.e-]+ n=12\+12; MDE [0-9.]+%; for 2%, (max-rounds [0-9]+|not even max-rounds 2000) would" "an undecided row at max-rounds: its MDE and the rounds power advises (the same code)"
 ok "$(grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr" && [ "$(sqlite3 "$TEST_TMP/h2.db" "SELECT count(DISTINCT round) FROM samples")" -gt 6 ]; echo $?)" \
     "without the filter the noisy row counts and holds it longer"
 
