@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/proccg.h"
@@ -312,6 +313,8 @@ podman_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		p->cli.argv = p->cli_argv.v;
 		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+		p->cli.on_out = spec->capture ? spec->on_out : NULL;
+		p->cli.on_out_arg = spec->on_out_arg;
 		if (spawn_start(&p->cli, cause) == -1)
 			goto fail;
 		*procp = p;
@@ -659,4 +662,5 @@ const struct exec_ops exec_podman_ops = {
 	.gofer_pid = podman_gofer_pid,
 	.run_once = podman_run_once,
 	.create_start = podman_create_start,
+	.barrier_join = exec_barrier_join_sandbox,
 };
