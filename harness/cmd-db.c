@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,35 @@ show_counts(struct store *st, const struct store_run *r)
 	return 0;
 }
 
+/* stop = decided: each row's verdict, the round it was made at. */
+static int
+show_decisions(struct store *st, const struct store_run *r)
+{
+	struct store_decision	*d = NULL;
+	char			*cause = NULL;
+	size_t			 n = 0, i;
+
+	if (store_decisions_list(st, r->id, &d, &n, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (n > 0)
+		printf("\ndecisions (stop = decided):\n");
+	for (i = 0; i < n; i++) {
+		printf("  %s %s %s vs %s: %s after %d good rounds (round %d, "
+		    "p=%.3g, boundary %.3g, n=%lld+%lld", d[i].benchmark,
+		    d[i].unit, d[i].arm, d[i].base_arm, d[i].verdict,
+		    d[i].good_rounds, d[i].round + 1, d[i].p, d[i].boundary,
+		    (long long)d[i].n1, (long long)d[i].n2);
+		if (!isnan(d[i].mde))
+			printf(", MDE %.3g%%", d[i].mde * 100);
+		printf(")\n");
+	}
+	store_decisions_free(d, n);
+	return 0;
+}
+
 /* The failed samples (warm-up ones too), in the order they were taken. */
 static int
 show_failures(struct store *st, const struct store_run *r)
@@ -492,7 +522,8 @@ db_show(struct db_opts *o)
 			printf("  %s\n", j[i].state);
 		}
 	}
-	if (show_counts(st, &r) != 0 || show_failures(st, &r) != 0)
+	if (show_counts(st, &r) != 0 || show_decisions(st, &r) != 0 ||
+	    show_failures(st, &r) != 0)
 		goto out;
 	if (nwarn > 0) {
 		printf("\nwarnings:\n");

@@ -73,6 +73,7 @@ cmd_run_exec(int argc, char **argv)
 		{ "wait-lock", no_argument, NULL, 'W' },
 		{ "takeover", no_argument, NULL, 'T' },
 		{ "effect", required_argument, NULL, 'e' },
+		{ "until", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_options	 opt;
@@ -83,7 +84,8 @@ cmd_run_exec(int argc, char **argv)
 	void			*ballast;
 	size_t			 ballast_len;
 	double			 effect = 0.02;
-	int			 c, rc;
+	const char		*until = NULL;
+	int			 c, rc, effect_set = 0;
 
 	memset(&opt, 0, sizeof opt);
 	memset(&tmp, 0, sizeof tmp);
@@ -119,6 +121,15 @@ cmd_run_exec(int argc, char **argv)
 		case 'R':
 			opt.resume = optarg;
 			break;
+		case 'U':
+			/* --until decided: stop = decided, as if the file said
+			 * so (stored with the run as set.stop). */
+			if (experiment_set(&tmp, "stop", optarg,
+			    &cause) == -1)
+				goto bad;
+			strvec_pushf(&set, "stop=%s", optarg);
+			until = optarg;
+			break;
 		case 'q':
 			opt.quiet = 1;
 			break;
@@ -147,6 +158,7 @@ cmd_run_exec(int argc, char **argv)
 				    "in (0, 1000)", optarg);
 				return EXIT_USAGE;
 			}
+			effect_set = 1;
 			break;
 		default:
 			/*
@@ -174,6 +186,9 @@ cmd_run_exec(int argc, char **argv)
 		}
 	}
 	opt_release(experiment_opts, &tmp);
+	/* With --until decided, --effect is the design's effect too. */
+	if (until != NULL && strcmp(until, "decided") == 0 && effect_set)
+		strvec_pushf(&set, "effect=%.17g", effect * 100);
 	opt.set = set.v;
 	argc -= optind;
 	argv += optind;
@@ -222,7 +237,8 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] "
 	    "[--order alternate|abba|random|sequential] [--seed N] "
-	    "[--effect PCT] [--quiet] [--json-progress] [--durable] "
+	    "[--effect PCT] [--until decided|rounds] [--quiet] "
+	    "[--json-progress] [--durable] "
 	    "[--wait-lock] | "
 	    "--resume RUN [--takeover]",
 	.summary = "run an experiment, storing every sample",
@@ -248,6 +264,9 @@ const struct cmd_entry cmd_run_entry = {
 	    "                   process is gone from this host\n"
 	    "  --takeover       resume a run marked running on another host\n"
 	    "                   (a requeued batch job): only once it is gone\n"
+	    "  --until decided  run until every row is decided (different, or\n"
+	    "                   equivalent within the effect) or max-rounds:\n"
+	    "                   a group-sequential rule at alpha (stop = decided)\n"
 	    "  --effect PCT     the change that matters (default 2): for each\n"
 	    "                   benchmark that came out ~ and whose noise could\n"
 	    "                   not have shown it, one line with the rounds\n"

@@ -806,6 +806,56 @@ report_failed(struct report *r)
 	store_values_free(v, nv);
 }
 
+/* stop = decided: each row's verdict and the round it was made at. */
+static void
+report_decisions(struct report *r)
+{
+	static const char *const head[] = { "benchmark", "unit", "arm",
+		"verdict", "good rounds", "round", "p", "boundary", "n", "MDE",
+		NULL };
+	struct store_decision	*d = NULL;
+	size_t			 nd = 0, i;
+	char			*cause = NULL, g[16], rd[16], p[32], b[32];
+	char			 n[48], m[32];
+
+	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == -1) {
+		report_h2(r, "decisions", "Decisions (stop = decided)");
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	if (nd == 0)
+		return;
+	report_h2(r, "decisions", "Decisions (stop = decided)");
+	report_table_begin(r, head);
+	for (i = 0; i < nd; i++) {
+		snprintf(g, sizeof(g), "%d", d[i].good_rounds);
+		snprintf(rd, sizeof(rd), "%d", d[i].round + 1);
+		snprintf(p, sizeof(p), "%.3g", d[i].p);
+		snprintf(b, sizeof(b), "%.3g", d[i].boundary);
+		snprintf(n, sizeof(n), "%lld+%lld", (long long)d[i].n1,
+		    (long long)d[i].n2);
+		if (isnan(d[i].mde))
+			m[0] = '\0';
+		else
+			snprintf(m, sizeof(m), "%.3g%%", d[i].mde * 100);
+		report_row_begin(r);
+		report_cell(r, d[i].benchmark);
+		report_cell(r, d[i].unit);
+		report_cell(r, d[i].arm);
+		report_cell(r, d[i].verdict);
+		report_cell(r, g);
+		report_cell(r, rd);
+		report_cell(r, p);
+		report_cell(r, b);
+		report_cell(r, n);
+		report_cell(r, m);
+		report_row_end(r);
+	}
+	report_table_end(r);
+	store_decisions_free(d, nd);
+}
+
 static void
 report_nightly(struct report *r)
 {
@@ -986,6 +1036,7 @@ report_write(struct store *st, int64_t run_id,
 	report_shapes(&r);
 	report_pvalues(&r);
 	report_plots(&r);
+	report_decisions(&r);
 	report_failed(&r);
 	report_arms(&r, kv, nkv);
 	report_host(&r, kv, nkv);

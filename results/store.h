@@ -26,6 +26,8 @@
  *   calibration_rows(run_id, benchmark, unit, n, median, mad_rel, ci_rel,
  *        mde, comparisons, flagged)     -- results/calibration.h
  *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
+ *   decisions(run_id, workload, look, good_rounds, round, benchmark, unit,
+ *        arm, base_arm, verdict, p, boundary, n1, n2, mde) -- stop = decided
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -33,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -200,6 +202,34 @@ int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);
+
+/*
+ * A row's decision at one look of `stop = decided` (harness/core/verdict.h).
+ * round is the run's 0-based round at the end of which the look was made;
+ * verdict "different", "equivalent" or "undecided"; mde NAN (stored NULL)
+ * unless undecided at the last look. Adding a look already stored (a
+ * resumed run replays its looks) replaces it.
+ */
+struct store_decision {
+	char	*workload;
+	int	 look;
+	int	 good_rounds;
+	int	 round;
+	char	*benchmark;
+	char	*unit;
+	char	*arm;
+	char	*base_arm;
+	char	*verdict;
+	double	 p, boundary, mde;
+	int64_t	 n1, n2;
+};
+int	store_decision_add(struct store *st, int64_t run_id,
+	    const struct store_decision *d, char **cause);
+/* The last look of each row (its verdict), in the order of the rows'
+ * first looks. */
+int	store_decisions_list(struct store *st, int64_t run_id,
+	    struct store_decision **out, size_t *n, char **cause);
+void	store_decisions_free(struct store_decision *d, size_t n);
 
 /* Read back samples (status ok, warm-up excluded unless asked). */
 struct store_value {
