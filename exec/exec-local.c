@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec/cgroup.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -20,6 +21,7 @@ struct exec_proc {
 	struct child	 child;
 	struct cgrp	*cg;
 	int		 pooled;	/* cg goes back to the pool */
+	struct strvec	 procs;		/* cg's and spec->join_procs */
 };
 
 /*
@@ -95,6 +97,11 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->child.argv = spec->argv;
 	p->child.env_add = spec->env;
 	p->child.cgroup_procs = p->cg->procs.v;
+	if (spec->join_procs != NULL) {
+		strvec_pushv(&p->procs, p->cg->procs.v);
+		strvec_push(&p->procs, spec->join_procs);
+		p->child.cgroup_procs = p->procs.v;
+	}
 	p->child.flags = spec->capture ?
 	    SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR :
 	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
@@ -110,6 +117,7 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 fail:
 	cgrp_remove(p->cg, NULL);
 	cgrp_free(p->cg);
+	strvec_clear(&p->procs);
 	free(p);
 	return -1;
 }
@@ -148,6 +156,7 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 		cgrp_remove(p->cg, NULL);
 		cgrp_free(p->cg);
 	}
+	strvec_clear(&p->procs);
 	free(p);
 }
 
@@ -189,4 +198,5 @@ const struct exec_ops exec_local_ops = {
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
 	.signal = local_signal,
+	.barrier_join = exec_barrier_join_host,
 };

@@ -17,6 +17,7 @@ struct bt_opts {
 	double			 confidence;
 	double			 alpha;
 	const struct bf_units	*units;		/* may be NULL */
+	int			 keep_values;	/* for bt_render_json */
 };
 
 /* The table projection must have been parsed with .unit. */
@@ -37,5 +38,11 @@ void		 bt_render_text(struct bt_builder *b, const struct bt_opts *o,
 /* ToTables + ToCSV: the CSV to out, warnings ("B3: msg") to warn. */
 void		 bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 		    struct strbuf *out, struct strbuf *warn);
+/*
+ * The same tables as one JSON document (abbench's own, `-format json`;
+ * the schema is in the README): every cell's numbers, not its text.
+ */
+void		 bt_render_json(struct bt_builder *b, const struct bt_opts *o,
+		    struct strbuf *out);
 
 #endif

@@ -2,9 +2,13 @@
  * Workload `fio`: one fio job in 1..N concurrent containers (or local
  * processes, each in its own cgroup), every reader on its own file, the
  * data for reads written for real first (never fallocated: unwritten
- * extents are never read from disk). All N are started, wait at a start
- * line (a file on a shared bind mount), and are released together; the
- * overlap of their runs is measured from fio's own timestamps.
+ * extents are never read from disk). All N are started and wait at a
+ * start barrier (exec/barrier.h) that abbench opens once every one is
+ * ready: each fio runs the barrier's helper as its exec_prerun, after it
+ * has loaded, forked its jobs and opened their files, right before its
+ * I/O, so that how long a sandbox or fio itself takes to start does not
+ * shift the runs. The overlap of their runs is measured from fio's own
+ * timestamps.
  *
  * Metrics (fio JSON via jansson, workloads/fio-json.c):
  *   one container   NAME  bandwidth.bytes_per_second, io_ops.ops_per_second,
@@ -20,7 +24,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +32,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/barrier.h"
 #include "exec/exec.h"
+#include "exec/perfstat.h"
 #include "host/hostset.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -38,7 +43,9 @@
 
 #define FIO_READY_TIMEOUT_NS	(120 * NSEC_PER_SEC)
 #define FIO_PREP_TIMEOUT_NS	(600 * NSEC_PER_SEC)
-#define FIO_SYNC_DIR		"/abbench-sync"
+/* The stage files fio waits for when its data is written inside the
+ * container first (fs = rootfs or tmpfs). */
+#define FIO_PREPPED		"prepped"
 #define FIO_DATA_DIR		"/data"
 #define FIO_ROOTFS_DIR		"/var/tmp/abbench-fio"
 
@@ -66,6 +73,7 @@ struct fio_opts {
 	int		 nrfiles;
 	uint64_t	 filesize;
 	int		 iops;
+	char		*perf;
 };
 /* In the order of the choices of `fs` and `prep`. */
 enum fio_fs { FIO_FS_BIND, FIO_FS_ROOTFS, FIO_FS_TMPFS };
@@ -124,6 +132,9 @@ static const struct opt_spec fio_opts[] = {
 	OPT_BOOL("iops", FIO(iops), "no",
 	    "one container: also store the total iops (unit iops), as the "
 	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows"),
+	OPT_STR("perf", FIO(perf), NULL, WL_PERF_HELP
+	    " (fio: the N fio processes together, from the start barrier on)",
+	    .flags = OPT_NOMATRIX),
 	OPT_END
 };
 
@@ -141,6 +152,8 @@ is_read(const char *rw)
 	return strstr(rw, "read") != NULL || strcmp(rw, "rw") == 0;
 }
 
+static int	need_prep(struct workload *wl);
+
 static int
 fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
@@ -148,7 +161,6 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 	char			*why = NULL;
 	size_t			 i;
 
-	(void)e;
 	if (o->fs == FIO_FS_BIND && wl->common.dir == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
@@ -158,11 +170,21 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 		free(why);
 		return -1;
 	}
+	/* N runs are released together by a start barrier; so is fio after
+	 * its data is written inside the container. */
+	if (wl->exec != NULL && (o->containers > 1 || (o->fs != FIO_FS_BIND &&
+	    need_prep(wl))) && exec_missing(wl->exec,
+	    EXEC_HOOK_BARRIER) != NULL)
+		return set_cause(cause, "executor: '%s' has no barrier_join "
+		    "hook, which fio needs to start %d runs together",
+		    wl->exec->name, o->containers);
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER) &&
 	    o->fs != FIO_FS_BIND)
 		return set_cause(cause, "fs: '%s' needs a container "
 		    "(executor docker or oci); the local executor uses `dir`",
 		    o->fs_name);
+	if (workload_perf_validate(e, wl, o->perf, cause) == -1)
+		return -1;
 	for (i = 0; i < o->weights.n; i++) {
 		long long	v;
 
@@ -373,7 +395,6 @@ bench_name(const struct workload *wl)
 struct fio_member {
 	struct exec_proc	*proc;
 	char			*label;		/* runtime[-wWEIGHT] */
-	char			*ready;		/* host path of its ready file */
 	struct exec_status	 st;
 	struct fio_result	 res;
 	int			 waited, parsed;
@@ -403,33 +424,6 @@ set_weight(struct workload *wl, struct exec_proc *p, const char *w,
 	free(file);
 	free(dir);
 	return r;
-}
-
-/* Wait until every member has touched its ready file. */
-static int
-wait_ready(struct run_ctx *ctx, struct fio_member *m, int n, char **cause)
-{
-	int64_t	until = now_mono_ns() + FIO_READY_TIMEOUT_NS;
-	int	i, all;
-
-	if (ctx->deadline_ns > 0 && ctx->deadline_ns < until)
-		until = ctx->deadline_ns;
-	for (;;) {
-		all = 1;
-		for (i = 0; i < n && all; i++) {
-			if (access(m[i].ready, F_OK) == -1)
-				all = 0;
-		}
-		if (all)
-			return 0;
-		if (run_should_stop(ctx))
-			return set_cause(cause, "interrupted");
-		if (now_mono_ns() >= until)
-			return set_cause(cause, "not every fio reached the "
-			    "start line in time (container %d is not ready)",
-			    i - 1);
-		usleep(5000);
-	}
 }
 
 static void
@@ -549,52 +543,63 @@ struct fio_run {
 	const char		*dir;
 	const char		*datadir;	/* where fio finds its files */
 	struct fio_member	*m;
-	struct exec_mount	 mounts[2];	/* the start line, the data */
-	char			*syncdir;	/* in the run's scratch */
-	char			*go;		/* the start line's file */
+	struct exec_mount	 data;		/* the data's mount */
+	size_t			 ndata;
+	int			 prep_inside;	/* fio_prep writes the data */
+	struct exec_barrier	*bar;		/* n > 1 or prep_inside */
 	char			*tmpfs_opt;
-	int64_t			 sync_journal;
+	/* perf = ...: one perf stat of every fio, on when they start. */
+	struct perf_stat	*perf;
+	const char		*perf_procs;
+	int			 perf_on;
+	struct wl_counts	 counts;
 };
 
-/* Setup: the start-line directory and where the data files live. */
+/* Setup: the start barrier and where the data files live. */
 static int
 fio_setup(struct fio_run *r, struct sample_result *out)
 {
-	int64_t	tmpfs_mb;
+	int64_t	 tmpfs_mb;
+	char	*cause = NULL;
 
-	r->syncdir = run_scratch_file(r->ctx, "fio-XXXXXX", NULL);
-	if (mkdtemp(r->syncdir) == NULL) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
-		    "'%s': %s", r->syncdir, strerror(errno));
+	r->prep_inside = !r->local && r->o->fs != FIO_FS_BIND &&
+	    need_prep(r->wl);
+	if ((r->n > 1 || r->prep_inside) && (r->bar = exec_barrier_new(r->ctx,
+	    r->wl->exec, r->n, &cause)) == NULL) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		free(cause);
 		return -1;
 	}
-	r->sync_journal = run_journal_object(r->ctx, "dir", r->syncdir);
-	r->go = xasprintf("%s/go", r->syncdir);
-	memset(r->mounts, 0, sizeof r->mounts);
-	r->mounts[0].type = "bind";
-	r->mounts[0].source = r->syncdir;
-	r->mounts[0].target = FIO_SYNC_DIR;
+	memset(&r->data, 0, sizeof r->data);
+	r->ndata = 0;
 	if (r->local)
 		r->datadir = r->dir;
 	else if (r->o->fs == FIO_FS_BIND) {
-		r->mounts[1].type = "bind";
-		r->mounts[1].source = r->dir;
-		r->mounts[1].target = FIO_DATA_DIR;
+		r->data.type = "bind";
+		r->data.source = r->dir;
+		r->data.target = FIO_DATA_DIR;
+		r->ndata = 1;
 		r->datadir = FIO_DATA_DIR;
 	} else if (r->o->fs == FIO_FS_TMPFS) {
 		tmpfs_mb = (int64_t)(r->o->size * (uint64_t)r->o->numjobs /
 		    1048576) * 5 / 4 + 16;
 		r->tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
-		r->mounts[1].type = "tmpfs";
-		r->mounts[1].target = FIO_DATA_DIR;
-		r->mounts[1].options = r->tmpfs_opt;
+		r->data.type = "tmpfs";
+		r->data.target = FIO_DATA_DIR;
+		r->data.options = r->tmpfs_opt;
+		r->ndata = 1;
 		r->datadir = FIO_DATA_DIR;
 	} else
 		r->datadir = FIO_ROOTFS_DIR;
 	return 0;
 }
 
-/* Start: fio i, waiting at the start line until the go file appears. */
+/*
+ * Start: fio i. With N > 1 it waits at the start barrier as its
+ * exec_prerun (fio runs it in each job, numjobs times); when its data is
+ * written inside the container first, fio itself starts only once that
+ * is done (the barrier's helper waits for FIO_PREPPED, then execs fio).
+ */
 static int
 fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 {
@@ -605,31 +610,32 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 	const char		*rt = pick(&r->o->runtimes, i,
 				    r->arm->runtime);
 	const char		*w = pick(&r->o->weights, i, NULL);
-	char			*ready_in, *cause = NULL;
-	int			 rc;
+	char			*cause = NULL;
+	int			 rc = 0;
 
-	m->ready = xasprintf("%s/ready.%d", r->syncdir, i);
-	ready_in = r->local ? xstrdup(m->ready) :
-	    xasprintf("%s/ready.%d", FIO_SYNC_DIR, i);
 	m->label = xasprintf("%s%s%s", rt != NULL ? rt :
 	    wl->exec->runtime_label, w ? "-w" : "", w ? w : "");
-	strvec_push(&av, "sh");
-	strvec_push(&av, "-c");
-	strvec_push(&av, "touch \"$1\" && while [ ! -e \"$2\" ]; do "
-	    "sleep 0.005; done && shift 2 && exec \"$@\"");
-	strvec_push(&av, "abbench-fio-wait");
-	strvec_push(&av, ready_in);
-	strvec_push(&av, r->local ? r->go : FIO_SYNC_DIR "/go");
-	push_measured(&av, wl, r->arm, i, r->datadir);
-	free(ready_in);
-	workload_spec_init(&spec, wl, r->arm, av.v);
+	workload_spec_init(&spec, wl, r->arm, NULL);
 	spec.runtime = rt;
 	/* No CPU or memory limit: the type has no such keys. */
-	spec.mounts = r->mounts;
-	spec.nmounts = r->local ? 0 : (r->o->fs == FIO_FS_ROOTFS ? 1 : 2);
+	spec.mounts = &r->data;
+	spec.nmounts = r->ndata;
 	spec.capture = 1;
 	spec.detach = 1;
-	rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
+	spec.join_procs = r->perf_procs;
+	if (r->bar != NULL)
+		rc = exec_barrier_join(r->bar, i, &spec, &cause);
+	if (rc == 0) {
+		if (r->prep_inside) {
+			strvec_push(&av, exec_barrier_prog(r->bar));
+			strvec_push(&av, FIO_PREPPED);
+		}
+		push_measured(&av, wl, r->arm, i, r->datadir);
+		if (r->n > 1)
+			strvec_push(&av, "--exec_prerun=" EXEC_BARRIER_SH);
+		spec.argv = av.v;
+		rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
+	}
 	strvec_clear(&av);
 	if (rc == -1)
 		sample_result_fail(out, SAMPLE_STATUS_FAILED,
@@ -641,6 +647,40 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 		    "container %d: %s", i, cause);
 	free(cause);
 	return rc;
+}
+
+/*
+ * perf = ...: the counters on, once, as the fio runs are let go (the
+ * start barrier, or the end of the writing inside a container), each
+ * sandbox checked to be in the counted cgroup while it waits there.
+ */
+static int
+fio_perf_on(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL;
+	long	 pid;
+	int	 i;
+
+	if (r->perf == NULL || r->perf_on)
+		return 0;
+	for (i = 0; !r->local && i < r->n; i++) {
+		pid = r->wl->exec->pid(r->m[i].proc);
+		if (pid <= 0 || perf_stat_holds(r->perf, pid, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: "
+			    "fio %d: %s", i + 1, pid <= 0 ? "no sandbox "
+			    "process to count" : cause);
+			free(cause);
+			return -1;
+		}
+	}
+	if (perf_stat_enable(r->perf, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	r->perf_on = 1;
+	return 0;
 }
 
 /* Files inside the container (rootfs, tmpfs): written there now. */
@@ -687,28 +727,59 @@ fio_prep(struct fio_run *r, struct sample_result *out)
 		free(cause);
 		return -1;
 	}
-	return 0;
-}
-
-/* Measure: all ready, released together, each waited for. */
-static int
-fio_measure(struct fio_run *r, struct sample_result *out)
-{
-	char	*cause = NULL;
-	int	 i, fd;
-
-	if (wait_ready(r->ctx, r->m, r->n, &cause) == -1) {
+	/* fio may start now (a single one: at once). */
+	if (r->n == 1 && fio_perf_on(r, out) == -1)
+		return -1;
+	if (exec_barrier_signal(r->bar, FIO_PREPPED, &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
 		free(cause);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Measure: N > 1 all ready at the start barrier, released together; each
+ * waited for.
+ */
+static int
+fio_measure(struct fio_run *r, struct sample_result *out)
+{
+	const struct fio_opts	*o = r->o;
+	struct exec_proc	**procs;
+	int64_t			 until = now_mono_ns() + FIO_READY_TIMEOUT_NS;
+	char			*cause = NULL;
+	int			*per, i, rc = 0;
+
 	out->start_ns = now_mono_ns();
-	if ((fd = open(r->go, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
-		    "'%s': %s", r->go, strerror(errno));
-		return -1;
+	if (r->n > 1) {
+		procs = xcalloc((size_t)r->n, sizeof *procs);
+		per = xcalloc((size_t)r->n, sizeof *per);
+		for (i = 0; i < r->n; i++) {
+			procs[i] = r->m[i].proc;
+			per[i] = o->numjobs;
+		}
+		if (r->ctx->deadline_ns > 0 && r->ctx->deadline_ns < until)
+			until = r->ctx->deadline_ns;
+		rc = exec_barrier_wait_ready(r->bar, procs, per, until,
+		    &cause);
+		if (rc == 0 && fio_perf_on(r, out) == -1) {
+			free(procs);
+			free(per);
+			return -1;
+		}
+		if (rc == 0 && (out->start_ns = exec_barrier_release(r->bar,
+		    &cause)) == -1)
+			rc = -1;
+		free(procs);
+		free(per);
+		if (rc == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "fio: %s",
+			    cause);
+			free(cause);
+			return -1;
+		}
 	}
-	close(fd);
 	for (i = 0; i < r->n; i++) {
 		if (r->wl->exec->wait(r->ctx, r->m[i].proc,
 		    r->ctx->deadline_ns, &r->m[i].st, &cause) == -1) {
@@ -801,7 +872,6 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 static void
 fio_release(struct fio_run *r)
 {
-	char	*p;
 	int	 i;
 
 	for (i = 0; i < r->n; i++) {
@@ -810,22 +880,52 @@ fio_release(struct fio_run *r)
 		exec_status_release(&r->m[i].st);
 		fio_result_release(&r->m[i].res);
 		free(r->m[i].label);
-		free(r->m[i].ready);
 	}
 	free(r->m);
-	if (r->go != NULL) {
-		(void)unlink(r->go);
-		for (i = 0; i < r->n; i++) {
-			p = xasprintf("%s/ready.%d", r->syncdir, i);
-			(void)unlink(p);
-			free(p);
-		}
-		if (rmdir(r->syncdir) == 0)
-			run_forget_object(r->ctx, r->sync_journal);
-	}
-	free(r->go);
-	free(r->syncdir);
+	/* After the containers: they bind-mount its directory. */
+	exec_barrier_free(r->bar);
+	perf_stat_free(r->perf);
+	workload_counts_release(&r->counts);
 	free(r->tmpfs_opt);
+}
+
+/* perf = ...: its session, counters off until the fio runs are let go. */
+static int
+fio_perf_start(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL;
+
+	if (perf_events_parse(r->o->perf, &r->counts.events, &cause) == -1 ||
+	    (r->perf = perf_stat_start(r->ctx, &r->counts.events,
+	    r->bar == NULL, &r->perf_procs, &cause)) == NULL) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	/* A single fio that nothing holds back starts with the counters. */
+	r->perf_on = r->bar == NULL;
+	return 0;
+}
+
+/* The counts of every fio, as rows of the workload's benchmark. */
+static void
+fio_perf_add(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL, *bn;
+
+	r->counts.values = xcalloc(r->counts.events.n,
+	    sizeof *r->counts.values);
+	if (perf_stat_stop(r->perf, r->counts.values, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return;
+	}
+	r->counts.counted = 1;
+	bn = bench_name(r->wl);
+	workload_counts_add(out, bn, &r->counts);
+	free(bn);
 }
 
 static void
@@ -844,10 +944,11 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	r.dir = wl->common.dir;
 	r.local = !(wl->exec->caps & EXEC_CONTAINER);
 	r.m = xcalloc((size_t)r.n, sizeof *r.m);
-	r.sync_journal = -1;
 	if (fio_setup(&r, out) == -1)
 		goto done;
-	/* Start all N; each waits at the start line. */
+	if (r.o->perf != NULL && fio_perf_start(&r, out) == -1)
+		goto done;
+	/* Start all N; each waits at the start barrier. */
 	for (i = 0; i < r.n && !run_should_stop(ctx); i++) {
 		if (fio_start_one(&r, i, out) == -1)
 			goto done;
@@ -856,11 +957,11 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
 		goto done;
 	}
-	if (!r.local && r.o->fs != FIO_FS_BIND && need_prep(wl) &&
-	    fio_prep(&r, out) == -1)
+	if (r.prep_inside && fio_prep(&r, out) == -1)
 		goto done;
-	if (fio_measure(&r, out) == 0)
-		(void)fio_collect(&r, out);
+	if (fio_measure(&r, out) == 0 && fio_collect(&r, out) == 0 &&
+	    r.perf != NULL)
+		fio_perf_add(&r, out);
 done:
 	fio_release(&r);
 }

@@ -249,7 +249,7 @@ store_metadata(struct run_ctx *ctx, const struct experiment *e,
 {
 	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
 	struct strvec	 report = STRVEC_INIT;
-	char		*cause = NULL, *ver, *key;
+	char		*cause = NULL, *ver, *key, *path, sha[65];
 	size_t		 i;
 
 	if (e->pkg != NULL)
@@ -282,6 +282,24 @@ store_metadata(struct run_ctx *ctx, const struct experiment *e,
 		store_config_set(ctx->store, ctx->run_id, NULL, key,
 		    a->runtime, NULL);
 		free(key);
+		/* What was measured: two builds of one commit print one
+		 * version; their paths and digests differ or not. */
+		if (hostinfo_runtime_binary(a->runtime, &path, sha,
+		    &cause) == 0) {
+			key = xasprintf("runtime-path-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    path, NULL);
+			free(key);
+			key = xasprintf("runtime-sha256-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    sha, NULL);
+			free(key);
+			free(path);
+		} else {
+			warning("arm '%s': %s", a->name, cause);
+			free(cause);
+			cause = NULL;
+		}
 		if (hostinfo_runtime_version(a->runtime, &ver, &cause) == 0) {
 			key = xasprintf("runtime-version-%s", a->name);
 			store_config_set(ctx->store, ctx->run_id, NULL, key,
