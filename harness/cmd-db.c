@@ -350,6 +350,7 @@ db_show(struct db_opts *o)
 	struct store_journal	*j = NULL;
 	char			*cause = NULL, **warn = NULL, t1[64], t2[64];
 	size_t			 nkv = 0, nunits = 0, nj = 0, nwarn = 0, i;
+	size_t			 meta;
 	int			 rc = EXIT_USAGE;
 
 	if ((st = db_open_run(o, "show", STORE_READONLY, &r)) == NULL)
@@ -391,15 +392,28 @@ db_show(struct db_opts *o)
 	printf("\n  samples:    %lld (%lld failed)\n", (long long)r.nsamples,
 	    (long long)r.nfailed);
 
-	if (nkv > 0) {
-		printf("\nconfig:\n");
-		for (i = 0; i < nkv; i++) {
-			if (kv[i].arm[0] != '\0')
-				printf("  [%s] %s: %s\n", kv[i].arm, kv[i].key,
-				    kv[i].value);
-			else
-				printf("  %s: %s\n", kv[i].key, kv[i].value);
+	/* What identifies the configuration, then what measured the
+	 * moment (the load; never a config line of the exports). */
+	for (i = 0, meta = 0; i < nkv; i++) {
+		if (kv[i].arm[0] == '\0' && store_key_is_metadata(kv[i].key) &&
+		    strcmp(r.status, RUN_IMPORTED) != 0) {
+			meta++;
+			continue;
 		}
+		if (i - meta == 0)
+			printf("\nconfig:\n");
+		if (kv[i].arm[0] != '\0')
+			printf("  [%s] %s: %s\n", kv[i].arm, kv[i].key,
+			    kv[i].value);
+		else
+			printf("  %s: %s\n", kv[i].key, kv[i].value);
+	}
+	if (meta > 0) {
+		printf("\nmetadata:\n");
+		for (i = 0; i < nkv; i++)
+			if (kv[i].arm[0] == '\0' &&
+			    store_key_is_metadata(kv[i].key))
+				printf("  %s: %s\n", kv[i].key, kv[i].value);
 	}
 	if (nunits > 0) {
 		printf("\nunits:\n");

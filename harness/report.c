@@ -338,6 +338,14 @@ report_arms(struct report *r, const struct store_kv *kv, size_t nkv)
 	experiment_free(e);
 }
 
+/* A run-level key of the moment (imported runs keep their files' keys). */
+static int
+is_meta(const struct report *r, const char *key)
+{
+	return strcmp(r->run.status, RUN_IMPORTED) != 0 &&
+	    store_key_is_metadata(key);
+}
+
 static void
 report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 {
@@ -348,9 +356,21 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 	report_h2(r, "host", "Host");
 	report_table_begin(r, head);
 	for (i = 0; i < nkv; i++)
-		if (kv[i].arm[0] == '\0')
+		if (kv[i].arm[0] == '\0' && !is_meta(r, kv[i].key))
 			report_kv_row(r, kv[i].key, kv[i].value);
 	report_table_end(r);
+	/* What measured the moment: shown, never a config of the tables. */
+	for (i = 0; i < nkv; i++)
+		if (kv[i].arm[0] == '\0' && is_meta(r, kv[i].key))
+			break;
+	if (i < nkv) {
+		report_h2(r, "metadata", "Run metadata");
+		report_table_begin(r, head);
+		for (; i < nkv; i++)
+			if (kv[i].arm[0] == '\0' && is_meta(r, kv[i].key))
+				report_kv_row(r, kv[i].key, kv[i].value);
+		report_table_end(r);
+	}
 	report_h2(r, "warnings", "Warnings");
 	if (store_warnings_list(r->st, r->run.id, &warn, &nwarn, &cause) ==
 	    -1) {

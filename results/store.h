@@ -121,6 +121,15 @@ struct store_kv {
 int	store_config_list(struct store *st, int64_t run_id,
 	    struct store_kv **out, size_t *n, char **cause);
 void	store_kv_free(struct store_kv *kv, size_t n);
+/*
+ * Whether a run-level key measures the moment (the load average at the
+ * start and at the end, the swap in use) rather than identifying the
+ * configuration. Such keys are the run's metadata: stored and shown by
+ * `db show` and the report, but never exported as benchfmt config lines,
+ * where any difference between two runs would split benchstat's tables.
+ * Decided by name, so runs stored before the distinction read the same.
+ */
+int	store_key_is_metadata(const char *key);
 /* Unit metadata (benchfmt "Unit U key=value"), e.g. better=higher. */
 int	store_unit_set(struct store *st, int64_t run_id, const char *unit,
 	    const char *key, const char *value, char **cause);
