@@ -216,12 +216,14 @@ db_ls(struct db_opts *o)
 		wf = len > wf ? len : wf;
 		join_arms(&runs[i], &arms[i]);
 		if (runs[i].nfailed > 0)
-			samples[i] = xasprintf("%lld (%lld failed)",
-			    (long long)runs[i].nsamples,
+			samples[i] = xasprintf("%lld (%lld values, %lld "
+			    "failed)", (long long)runs[i].nsamples,
+			    (long long)runs[i].nvalues,
 			    (long long)runs[i].nfailed);
 		else
-			samples[i] = xasprintf("%lld",
-			    (long long)runs[i].nsamples);
+			samples[i] = xasprintf("%lld (%lld values)",
+			    (long long)runs[i].nsamples,
+			    (long long)runs[i].nvalues);
 		len = snprintf(NULL, 0, "%lld", (long long)runs[i].id);
 		w[0] = len > w[0] ? len : w[0];
 		len = (int)strlen(runs[i].name);
@@ -333,7 +335,7 @@ show_failures(struct store *st, const struct store_run *r)
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i].status, SAMPLE_OK) == 0)
 			continue;
-		printf("  round %d  %s  %s  %s%s%s\n", v[i].round, v[i].arm,
+		printf("  round %d  %s  %s  %s%s%s\n", v[i].round + 1, v[i].arm,
 		    v[i].benchmark, v[i].status, v[i].error != NULL ? ": " :
 		    "", v[i].error != NULL ? v[i].error : "");
 	}
@@ -389,8 +391,8 @@ db_show(struct db_opts *o)
 	for (i = 0; i < r.narms; i++)
 		printf(" %s%s%s", r.arms[i], i == 0 && r.narms > 1 ?
 		    " (baseline)" : "", i + 1 < r.narms ? "," : "");
-	printf("\n  samples:    %lld (%lld failed)\n", (long long)r.nsamples,
-	    (long long)r.nfailed);
+	printf("\n  samples:    %lld (%lld values, %lld failed)\n",
+	    (long long)r.nsamples, (long long)r.nvalues, (long long)r.nfailed);
 
 	/* What identifies the configuration, then what measured the
 	 * moment (the load; never a config line of the exports). */

@@ -270,8 +270,8 @@ report_summary(struct report *r)
 	s = xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
 	report_kv_row(r, "rounds", s);
 	free(s);
-	s = xasprintf("%" PRId64 " (%" PRId64 " failed)", r->run.nsamples,
-	    r->run.nfailed);
+	s = xasprintf("%" PRId64 " (%" PRId64 " values, %" PRId64 " failed)",
+	    r->run.nsamples, r->run.nvalues, r->run.nfailed);
 	report_kv_row(r, "samples", s);
 	free(s);
 	report_kv_row(r, "experiment file", r->run.experiment_path);
@@ -798,7 +798,7 @@ report_failed(struct report *r)
 		"benchmark", "status", "error", NULL };
 	struct store_value	*v = NULL;
 	size_t			 nv = 0, i, nfail = 0;
-	char			*cause = NULL, a[16], b[16];
+	char			*cause = NULL, a[32], b[16];
 
 	report_h2(r, "failed", "Failed samples");
 	if (store_values(r->st, r->run.id, NULL, STORE_Q_FAILED |
@@ -817,9 +817,9 @@ report_failed(struct report *r)
 		for (i = 0; i < nv; i++) {
 			if (strcmp(v[i].status, SAMPLE_OK) == 0)
 				continue;
-			snprintf(a, sizeof(a), "%d%s", v[i].round,
+			snprintf(a, sizeof(a), "%d%s", v[i].round + 1,
 			    v[i].warmup ? " (warm-up)" : "");
-			snprintf(b, sizeof(b), "%d", v[i].position);
+			snprintf(b, sizeof(b), "%d", v[i].position + 1);
 			report_row_begin(r);
 			report_cell(r, a);
 			report_cell(r, b);

@@ -84,8 +84,14 @@ struct store_run {
 	/* Filled by store_run_get / store_runs_list: */
 	char	**arms;		/* NULL-terminated, in baseline-first order */
 	size_t	 narms;
-	int64_t	 nsamples;	/* rows in samples (all statuses) */
+	/*
+	 * One count everywhere: a sample is one execution of an arm's
+	 * workload (a plan entry; each line of an imported file is one), a
+	 * value one number it gave (a benchmark and unit).
+	 */
+	int64_t	 nsamples;	/* executions, warm-up and failed included */
 	int64_t	 nfailed;	/* failed or timed-out executions */
+	int64_t	 nvalues;	/* values of the ok executions */
 };
 void	store_run_release(struct store_run *r);
 

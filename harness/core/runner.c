@@ -1046,10 +1046,22 @@ run_finish(struct run *r)
 		free(cause);
 	}
 	if (!r->opt->quiet && !r->opt->json_progress) {
-		fprintf(stderr, "run %" PRId64 " (%s) %s: %zu samples, %d "
-		    "failed; compare with: abbench stat --db %s %" PRId64 "\n",
-		    r->ctx.run_id, r->e->name, status, r->prog.done,
-		    r->failures, store_path(r->st), r->ctx.run_id);
+		struct store_run	sr;
+
+		/* The counts of `db ls` and `db show`: the whole run's. */
+		if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
+			fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
+			    " samples (%" PRId64 " values), %" PRId64
+			    " failed; compare with: abbench stat --db %s %"
+			    PRId64 "\n", r->ctx.run_id, r->e->name, status,
+			    sr.nsamples, sr.nvalues, sr.nfailed,
+			    store_path(r->st), r->ctx.run_id);
+			store_run_release(&sr);
+		} else {
+			error("%s", cause);
+			free(cause);
+			cause = NULL;
+		}
 		if (stop_flag)
 			fprintf(stderr, "continue it with: abbench run "
 			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
