@@ -75,6 +75,13 @@ cmd_restore_exec(int argc, char **argv)
 	memset(&f, 0, sizeof f);
 	if (db != NULL || optind < argc)
 		f.db = cmd_db_path(db);
+	/* A database named that is not there is a usage error, as its
+	 * help says; without --db every run's leftovers are found. */
+	if (f.db != NULL && access(f.db, F_OK) == -1) {
+		error("restore: cannot open '%s': %s (without --db, restore "
+		    "undoes what any run left)", f.db, strerror(errno));
+		return EXIT_USAGE;
+	}
 	if (optind < argc) {
 		struct store	*st;
 

@@ -97,6 +97,19 @@ struct workload_ops {
 	void	(*cleanup)(struct run_ctx *ctx, struct workload *wl);
 	/* Units this type reports, with better=higher|lower, for export. */
 	const char *const	*units;	/* "unit", "better", ... NULL */
+	/*
+	 * Reads nothing from its program's cgroup (times and rusage come
+	 * from wait4): without root it runs the program in abbench's own
+	 * cgroup, unless an arm sets a cpu or memory limit.
+	 */
+	int			 cgroup_optional;
+	/*
+	 * Before anything is touched (after the executor's check): what can
+	 * only be known on this host, e.g. that each arm's program exists.
+	 * The message starts "FILE:LINE: KEY: ". NULL = nothing to check.
+	 */
+	int	(*preflight)(const struct experiment *e,
+		    const struct workload *wl, char **cause);
 };
 
 const struct workload_ops	*workload_lookup(const char *type);
@@ -117,6 +130,15 @@ void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	    const struct exec_spec *spec, struct exec_proc **proc,
 	    struct exec_status *st, struct sample_result *out);
+/*
+ * For a program run on this host (not in a container): argv0 found (on
+ * $PATH without a '/', relative to cwd when given) and executable by us,
+ * else -1 with "FILE:LINE: args: ..." at the arm's args line (or the
+ * workload's). argv0 with a {placeholder} is not checked.
+ */
+int	workload_check_program(const struct experiment *e,
+	    const struct workload *wl, const struct arm *arm,
+	    const char *argv0, const char *cwd, char **cause);
 /*
  * Ask the workload's executor whether it can run wl for every arm of e
  * (daemon up, runtimes registered, image present). 0 when it has no check.

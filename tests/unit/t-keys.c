@@ -247,8 +247,9 @@ check_sections(void)
 			    xasprintf("%sX = %s", o->name, "x") :
 			    xasprintf("%s = %s", o->name,
 			    sample_value(o, buf, sizeof buf));
-			if (try_parse(cmd, "", line, "args = true",
-			    &cause) != 0) {
+			/* In a container, where a runtime is used. */
+			if (try_parse(cmd, "", line, "args = true\n"
+			    "executor = docker", &cause) != 0) {
 				TAP_DIAG("[arm] '%s' refused: %s", line,
 				    cause);
 				free(cause);
@@ -696,7 +697,7 @@ check_arm_binding(void)
 	    "runtime-args = --network=none \"--debug-log=/tmp/x y\"\n"
 	    "cpu = 0.5\nmemory = 64m\nargs = echo \"a b\" c\n"
 	    "description = two words\n[arm b]\n"
-	    "[workload w]\ntype = command\nargs = true\n";
+	    "[workload w]\ntype = command\nargs = true\nexecutor = docker\n";
 	const struct opt_spec	*o;
 	struct experiment	*e;
 	const struct arm	*a, *b;
