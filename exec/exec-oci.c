@@ -889,4 +889,7 @@ const struct exec_ops exec_oci_ops = {
 	.cgroup_dir = oci_cgroup_dir,
 	.pid = oci_pid,
 	.signal = oci_signal,
+	.journal_kind = "oci-container",
+	.undo_done = "deleted OCI container '%s'",
+	.undo = exec_oci_teardown,
 };

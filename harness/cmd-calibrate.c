@@ -353,20 +353,20 @@ extern const struct cmd_entry cmd_calibrate_entry;
 
 static const struct cmd_flag calibrate_flags[] = {
 	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)" },
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "repeats", 'k', "K",
-	    "A/A comparisons per benchmark (default 5)" },
+	    "A/A comparisons per benchmark (default 5)", NULL },
 	{ "rounds", 'r', "N",
-	    "rounds of one comparison (default: the file's)" },
+	    "rounds of one comparison (default: the file's)", NULL },
 	{ "order", 'o', "ORDER",
 	    "override the file's order (alternate, abba, random,\n"
-	    "sequential)" },
+	    "sequential)", NULL },
 	{ "alpha", 'a', "A",
-	    "level of the comparisons (default 0.05)" },
+	    "level of the comparisons (default 0.05)", NULL },
 	{ "seed", 's', "N",
-	    "seed of a random order" },
+	    "seed of a random order", NULL },
 	{ "quiet", 'q', NULL,
-	    "no progress" },
+	    "no progress", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

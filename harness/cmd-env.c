@@ -16,9 +16,9 @@ extern const struct cmd_entry cmd_env_entry;
 
 static const struct cmd_flag env_flags[] = {
 	{ "strict", 's', NULL,
-	    "exit 1 if there is any warning" },
+	    "exit 1 if there is any warning", NULL },
 	{ "quiet", 'q', NULL,
-	    "print only the warnings" },
+	    "print only the warnings", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

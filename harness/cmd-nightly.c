@@ -192,35 +192,35 @@ extern const struct cmd_entry cmd_nightly_entry;
 
 static const struct cmd_flag nightly_flags[] = {
 	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)" },
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "baseline", 'b', "N",
-	    "baseline runs (default 5)" },
+	    "baseline runs (default 5)", NULL },
 	{ "history", 'H', "N",
-	    "nights of history for change points (default 60, 0 all)" },
+	    "nights of history for change points (default 60, 0 all)", NULL },
 	{ "threshold", 't', "PCT",
 	    "minimum change that counts, percent (default 2), or\n"
-	    "auto: per benchmark, from the latest calibration" },
+	    "auto: per benchmark, from the latest calibration", NULL },
 	{ "strict", 'S', NULL,
 	    "exit 3 when nothing regressed but something was\n"
-	    "inconclusive" },
+	    "inconclusive", NULL },
 	{ "alpha", 'a', "A",
-	    "significance after correction (default 0.05)" },
+	    "significance after correction (default 0.05)", NULL },
 	{ "seed", 's', "N",
-	    "seed of the permutation test (default 1)" },
+	    "seed of the permutation test (default 1)", NULL },
 	{ "rounds", 'r', "N",
-	    "override the experiment's rounds" },
+	    "override the experiment's rounds", NULL },
 	{ "no-run", 'n', "RUN",
-	    "judge a stored run (id, uuid prefix, last, NAME@last)" },
+	    "judge a stored run (id, uuid prefix, last, NAME@last)", NULL },
 	{ "fleet", 'F', "ID",
 	    "judge every run of a fleet (an id or last) merged into\n"
 	    "--db, each shape against its own host class's history;\n"
-	    "exit 1 naming the shapes that regressed" },
+	    "exit 1 naming the shapes that regressed", NULL },
 	{ "json", 'j', NULL,
-	    "print the verdicts as JSON" },
+	    "print the verdicts as JSON", NULL },
 	{ "output", 'o', "FILE",
-	    "also write a report (.html or .md), also -o" },
+	    "also write a report (.html or .md), also -o", NULL },
 	{ "quiet", 'q', NULL,
-	    "no summary on stderr, no progress (also -q)" },
+	    "no summary on stderr, no progress (also -q)", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

@@ -89,17 +89,17 @@ extern const struct cmd_entry cmd_plot_entry;
 
 static const struct cmd_flag plot_flags[] = {
 	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)" },
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "output", 'o', "DIR",
-	    "where to write, also -o (default: the current directory)" },
+	    "where to write, also -o (default: the current directory)", NULL },
 	{ "format", 'f', "FMT",
-	    "the image format: png or svg (default png)" },
+	    "the image format: png or svg (default png)", NULL },
 	{ "gnuplot", 'g', "PATH",
-	    "the gnuplot program (default: gnuplot on PATH)" },
+	    "the gnuplot program (default: gnuplot on PATH)", NULL },
 	{ "x", 'x', "KEY",
-	    "across shapes: the runs' numeric config key on the x axis" },
+	    "across shapes: the runs' numeric config key on the x axis", NULL },
 	{ "ignore", 'i', "KEYS",
-	    "across shapes: name parts that follow the shape, dropped" },
+	    "across shapes: name parts that follow the shape, dropped", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

@@ -104,23 +104,23 @@ extern const struct cmd_entry cmd_power_entry;
 
 static const struct cmd_flag power_flags[] = {
 	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)" },
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "effect", 'e', "PCT",
-	    "the change that matters, percent (default 2)" },
+	    "the change that matters, percent (default 2)", NULL },
 	{ "power", 'p', "P",
-	    "the wanted power (default 0.8)" },
+	    "the wanted power (default 0.8)", NULL },
 	{ "alpha", 'a', "A",
-	    "the test's level (default 0.05)" },
+	    "the test's level (default 0.05)", NULL },
 	{ "seed", 's', "N",
-	    "seed of the resampling (default 1)" },
+	    "seed of the resampling (default 1)", NULL },
 	{ "reps", 'R', "N",
-	    "replicates per power estimate (default 400)" },
+	    "replicates per power estimate (default 400)", NULL },
 	{ "max-rounds", 'M', "N",
-	    "search bound for the rounds (default 2000)" },
+	    "search bound for the rounds (default 2000)", NULL },
 	{ "no-calibration", 'C', NULL,
-	    "the run's own baseline arm even if calibrated" },
+	    "the run's own baseline arm even if calibrated", NULL },
 	{ "at", 'A', "N",
-	    "n, CI and MDE for N executions per arm, not the run's" },
+	    "n, CI and MDE for N executions per arm, not the run's", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

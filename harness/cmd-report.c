@@ -19,13 +19,13 @@ extern const struct cmd_entry cmd_report_entry;
 
 static const struct cmd_flag report_flags[] = {
 	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)" },
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "output", 'o', "FILE",
-	    "the report, also -o (default: report-RUNID.html)" },
+	    "the report, also -o (default: report-RUNID.html)", NULL },
 	{ "no-plots", 'P', NULL,
-	    "leave the plots out (no gnuplot)" },
+	    "leave the plots out (no gnuplot)", NULL },
 	{ "alpha", 'a', "A",
-	    "significance for the corrected p-values (default 0.05)" },
+	    "significance for the corrected p-values (default 0.05)", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

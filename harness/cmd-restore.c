@@ -42,9 +42,9 @@ extern const struct cmd_entry cmd_restore_entry;
 
 static const struct cmd_flag restore_flags[] = {
 	{ "db", 'd', "FILE",
-	    "only runs of this database (it must exist)" },
+	    "only runs of this database (it must exist)", NULL },
 	{ "force", 'f', NULL,
-	    "also runs that look alive" },
+	    "also runs that look alive", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

@@ -61,41 +61,41 @@ extern const struct cmd_entry cmd_run_entry;
 
 static const struct cmd_flag run_flags[] = {
 	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)" },
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "rounds", 'r', "N",
-	    "measured rounds (overrides the file)" },
+	    "measured rounds (overrides the file)", NULL },
 	{ "order", 'o', "ORDER",
 	    "alternate (AB BA ...), abba (A B B A per round),\n"
 	    "random (a seeded permutation per round), or\n"
-	    "sequential (all of A, then B: shows drift only)" },
+	    "sequential (all of A, then B: shows drift only)", NULL },
 	{ "seed", 's', "N",
-	    "the seed of the random order (stored)" },
+	    "the seed of the random order (stored)", NULL },
 	{ "resume", 'R', "RUN",
 	    "continue an interrupted run: same plan, samples\n"
 	    "already stored are not repeated. A run marked\n"
 	    "running is resumed only when its abbench\n"
-	    "process is gone from this host" },
+	    "process is gone from this host", NULL },
 	{ "takeover", 'T', NULL,
 	    "resume a run marked running on another host\n"
-	    "(a requeued batch job): only once it is gone" },
+	    "(a requeued batch job): only once it is gone", NULL },
 	{ "effect", 'e', "PCT",
 	    "the change that matters (default 2): for each\n"
 	    "benchmark that came out ~ and whose noise could\n"
 	    "not have shown it, one line with the rounds\n"
-	    "that would (abbench power --help)" },
+	    "that would (abbench power --help)", NULL },
 	{ "quiet", 'q', NULL,
-	    "no progress and no summary" },
+	    "no progress and no summary", NULL },
 	{ "json-progress", 'j', NULL,
-	    "one JSON object per sample on stdout" },
+	    "one JSON object per sample on stdout", NULL },
 	{ "durable", 'D', NULL,
-	    "synchronous=FULL (default NORMAL)" },
+	    "synchronous=FULL (default NORMAL)", NULL },
 	{ "wait-lock", 'W', NULL,
 	    "when another run holds the host (it changes\n"
 	    "host settings too), wait for it instead of\n"
-	    "failing" },
+	    "failing", NULL },
 	{ "no-restore-check", 'N', NULL,
 	    "do not undo what earlier runs left on the host\n"
-	    "before starting (abbench restore does it later)" },
+	    "before starting (abbench restore does it later)", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

@@ -60,6 +60,8 @@ const struct cmd_note cmd_environment[] = {
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
 	  "beside the binary, then its libexec directory)" },
 	{ "ABBENCH_DOCKER", "the docker client (default docker on PATH)" },
+	{ "ABBENCH_PODMAN", "the podman client of executor = podman "
+	  "(default podman on PATH)" },
 	{ "ABBENCH_ROOTFS", "the rootfs of executor = oci (default "
 	  "/var/lib/abbench/current)" },
 	{ "ABBENCH_CGROUP_ROOT", "where the cgroup hierarchies are mounted "

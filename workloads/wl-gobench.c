@@ -26,16 +26,16 @@ struct gobench_opts {
 	struct strvec	 args;
 	int		 err_lines;
 };
-#define GOB(member)	OPT_OFF(struct gobench_opts, member)
+#define GOB(member)	OPT_AT(struct gobench_opts, member)
 
 static const struct opt_spec gobench_opts[] = {
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM | OPT_REQUIRED,
-	    NULL, 0, 0, NULL, "the program and its arguments; {runtime}, "
-	    "{arm}, {round} and {run} are replaced per sample", GOB(args) },
-	{ "err-lines", OPT_INT, 0, "10", 1, 1000, NULL,
-	    "lines of stderr kept as the error text of a failed sample",
-	    GOB(err_lines) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	OPT_WORDS("args", GOB(args), NULL,
+	    "the program and its arguments; {runtime}, "
+	    "{arm}, {round} and {run} are replaced per sample",
+	    .flags = OPT_ARM | OPT_REQUIRED),
+	OPT_INT("err-lines", GOB(err_lines), "10", 1, 1000,
+	    "lines of stderr kept as the error text of a failed sample"),
+	OPT_END
 };
 
 /* Replace the {placeholders} of one argv word. */

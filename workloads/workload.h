@@ -86,7 +86,7 @@ struct workload_ops {
 	const char		*help;
 	const struct opt_spec	*opts;	/* the type's own keys */
 	size_t			 opts_size; /* of the struct opts binds */
-	const char		*default_exec;	/* "local", "docker", "oci" */
+	const char		*default_exec;	/* an executor's name */
 	/* Extra checks across keys after the options table passed. */
 	int	(*validate)(const struct experiment *e, struct workload *wl,
 		    char **cause);
@@ -152,7 +152,7 @@ int	workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
  * bound by the type's table holds the arm's value if the option allows
  * arms and the arm sets it, else the workload's, else the table's
  * default. `const struct fio_opts *o = wl_opts(wl, arm);` An option's
- * set1 member is 0 (default), 1 (set by the workload) or 2 (by the arm).
+ * .given member is 0 (default), 1 (set by the workload) or 2 (by the arm).
  */
 const void	*wl_opts(const struct workload *wl, const struct arm *arm);
 /*

@@ -339,8 +339,10 @@ test_create_and_samples(void)
 	tap_int_eq(store_run_get(st, run, &r, &cause), 0, "run get");
 	tap_str_eq(r.status, "running", "new run is running");
 	tap_ok(r.seed == UINT64_C(0xfedcba9876543210), "64-bit seed kept");
-	tap_int_eq(r.nsamples, 9, "sample rows");
-	tap_int_eq(r.nfailed, 1, "failed rows");
+	/* 9 rows of 6 executions (plan entries 0..5), one failed. */
+	tap_int_eq(r.nsamples, 6, "samples: executions, not rows");
+	tap_int_eq(r.nfailed, 1, "failed executions");
+	tap_int_eq(r.nvalues, 8, "values: the ok rows");
 	tap_ok(r.narms == 2 && strcmp(r.arms[1], "after") == 0 &&
 	    r.arms[2] == NULL, "arms in order");
 	tap_str_eq(r.experiment_text, "[experiment]\nname = x\n",
