@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +47,23 @@ db_usage(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+extern const struct cmd_entry cmd_db_entry;
+
+/* The scope is what the help says: any flag may come with any command. */
+static const struct cmd_flag db_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "arm", 'a', "ARM", "only this arm", "export" },
+	{ "output", 'o', "DIR", "one file per arm in DIR, named after the arm\n"
+	    "(ARM.txt, or ARM when it ends in .txt); also -o", "export" },
+	{ "name", 'n', "NAME", "the run's name (default: import)", "import" },
+	{ "host", 'H', "HOST", "the host it came from (default: this one)",
+	    "import" },
+	{ "durable", 'D', NULL, "every commit waits for the disk "
+	    "(synchronous=FULL)", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 /*
  * Options may come before or after the subcommand; "--" ends them (so a
  * file named like an option can be imported).
@@ -53,54 +71,40 @@ db_usage(const char *fmt, ...)
 static int
 db_parse(int argc, char **argv, struct db_opts *o, const char **sub)
 {
-	int		 i, dashdash = 0;
-	const char	*a, **slot;
+	int	c;
 
 	*sub = NULL;
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		slot = NULL;
-		if (!dashdash && strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
+	optind = 1;
+	while ((c = cmd_getopt(&cmd_db_entry, NULL, 0, argc, argv)) != -1) {
+		switch (c) {
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'a':
+			o->arm = optarg;
+			break;
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 'H':
+			o->host = optarg;
+			break;
+		case 'D':
+			o->durable = 1;
+			break;
+		default:
+			return EXIT_USAGE;
 		}
-		if (!dashdash && a[0] == '-' && a[1] != '\0') {
-			if (strcmp(a, "--durable") == 0) {
-				o->durable = 1;
-				continue;
-			}
-			if (strcmp(a, "--db") == 0)
-				slot = &o->db;
-			else if (strcmp(a, "--arm") == 0)
-				slot = &o->arm;
-			else if (strcmp(a, "-o") == 0 ||
-			    strcmp(a, "--output") == 0)
-				slot = &o->outdir;
-			else if (strcmp(a, "--name") == 0)
-				slot = &o->name;
-			else if (strcmp(a, "--host") == 0)
-				slot = &o->host;
-			else if (strncmp(a, "--db=", 5) == 0) {
-				o->db = a + 5;
-				continue;
-			} else if (strncmp(a, "--arm=", 6) == 0) {
-				o->arm = a + 6;
-				continue;
-			} else
-				return db_usage("unknown option '%s'", a);
-			if (i + 1 >= argc)
-				return db_usage("option '%s' needs a value", a);
-			*slot = argv[++i];
-			continue;
-		}
-		if (*sub == NULL)
-			*sub = a;
-		else
-			strvec_push(&o->args, a);
 	}
-	if (*sub == NULL)
+	if (optind >= argc)
 		return db_usage("missing subcommand (ls, show, export, import, "
 		    "merge, check, rm)");
+	*sub = argv[optind++];
+	for (; optind < argc; optind++)
+		strvec_push(&o->args, argv[optind]);
 	return 0;
 }
 
@@ -843,15 +847,12 @@ const struct cmd_entry cmd_db_entry = {
 	"  export RUN         the run as benchfmt (Go benchstat's input) on\n"
 	"                     standard output; all arms in one stream, each\n"
 	"                     result tagged with an 'arm' config key\n"
-	"      --arm ARM      only this arm\n"
-	"      -o DIR         one file per arm in DIR, named after the arm\n"
-	"                     (ARM.txt, or ARM when it ends in .txt)\n"
+	"                     (--arm ARM: one arm; -o DIR: a file per arm)\n"
 	"  import [LABEL=]FILE...\n"
 	"                     benchfmt files become one run (status imported)\n"
 	"                     whose arms are the files, labelled as benchstat\n"
 	"                     labels them; '-' reads standard input\n"
-	"      --name NAME    the run's name (default: import)\n"
-	"      --host HOST    the host it came from (default: this one)\n"
+	"                     (--name NAME, --host HOST)\n"
 	"  merge OTHER.db...  copy the runs of other databases (by run uuid:\n"
 	"                     merging twice adds nothing)\n"
 	"  check              SQLite's integrity check and abbench's own\n"
@@ -859,11 +860,12 @@ const struct cmd_entry cmd_db_entry = {
 	"  rm RUN             remove a run and its samples\n"
 	"\n"
 	"RUN is a run id, a unique uuid prefix, 'last' or 'NAME@last' (the\n"
-	"latest run of experiment NAME). --durable makes every commit wait\n"
-	"for the disk (synchronous=FULL).\n"
+	"latest run of experiment NAME).\n"
 	"\n"
 	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
 	"is written).\n",
 	.exec = cmd_db_exec,
 	.flags = CMD_STORE,
+	.opts = db_flags,
+	.shortopts = "o:",
 };
