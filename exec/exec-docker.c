@@ -42,6 +42,8 @@ struct exec_proc {
 	struct child	 cli;		/* attached: `docker run` itself */
 	struct strvec	 cli_argv;
 	int		 capture;
+	size_t		(*on_out)(void *, const char *, size_t, int);
+	void		*on_out_arg;
 	long		 pid;		/* State.Pid, 0 = unknown */
 	char		*cgroup_text;	/* /proc/PID/cgroup while running */
 	int64_t		 start_ns;
@@ -430,6 +432,8 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->attached = !spec->detach;
 	p->capture = spec->capture;
 	p->name = docker_new_name(ctx);
+	p->on_out = spec->capture ? spec->on_out : NULL;
+	p->on_out_arg = spec->on_out_arg;
 	if (spec->cgroup_parent != NULL) {
 		/* At our cpu cgroup's path, where docker makes it in every
 		 * hierarchy. */
@@ -456,6 +460,8 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		p->cli.argv = p->cli_argv.v;
 		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+		p->cli.on_out = spec->capture ? spec->on_out : NULL;
+		p->cli.on_out_arg = spec->on_out_arg;
 		if (spawn_start(&p->cli, cause) == -1)
 			goto fail;
 		*procp = p;
@@ -569,7 +575,16 @@ docker_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 		if (spawn_capture(av.v, EXEC_DOCKER_TIMEOUT_NS, &o, &e, &s,
 		    NULL) == 0) {
 			if (p->capture) {
-				st->outlen = strlen(o);
+				size_t	len = strlen(o), used = 0;
+
+				/* All at once: the reader takes it whole. */
+				if (p->on_out != NULL)
+					used = p->on_out(p->on_out_arg, o, len,
+					    1);
+				if (used > len)
+					used = len;
+				memmove(o, o + used, len - used + 1);
+				st->outlen = len - used;
 				st->out = o;
 				o = NULL;
 			}

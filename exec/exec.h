@@ -43,6 +43,15 @@ struct exec_spec {
 	const struct exec_mount *mounts;
 	size_t		 nmounts;
 	int		 capture;	/* keep stdout (and stderr's tail) */
+	/*
+	 * With capture: stdout handed to this reader as it comes
+	 * (struct child's on_out) instead of kept whole; exec_status.out
+	 * then holds only what it left. Executors that get the output
+	 * only at the end (docker logs) call it once with everything.
+	 */
+	size_t		(*on_out)(void *arg, const char *data, size_t len,
+			    int eof);
+	void		*on_out_arg;
 	int		 detach;	/* docker: run -d */
 	int		 bare;		/* daemon: no init process, no
 					 * workload label: the container as

@@ -92,7 +92,9 @@ static const struct cmd_flag run_flags[] = {
 	{ "wait-lock", 'W', NULL,
 	    "when another run holds the host (it changes\n"
 	    "host settings too), wait for it instead of\n"
-	    "failing", NULL },
+	    "failing (also ABBENCH_WAIT_LOCK=1); the host\n"
+	    "lock is one per host, whatever\n"
+	    "$ABBENCH_STATE_DIR says", NULL },
 	{ "no-restore-check", 'N', NULL,
 	    "do not undo what earlier runs left on the host\n"
 	    "before starting (abbench restore does it later)", NULL },

@@ -55,6 +55,10 @@ const struct cmd_note cmd_environment[] = {
 	  "~/.local/state/abbench" },
 	{ "ABBENCH_FLEET_DIR", "the shared directory of fleets when --dir is "
 	  "not given (abbench fleet)" },
+	{ "ABBENCH_WAIT_LOCK", "1: abbench run waits for the host lock, as "
+	  "with --wait-lock" },
+	{ "ABBENCH_DEBUG_DIE_AFTER_WRITES", "N: abbench kills itself after N "
+	  "journal writes of a restore (tests of a restore that is killed)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
@@ -83,7 +87,8 @@ const struct cmd_note cmd_environment[] = {
 const struct cmd_note cmd_files[] = {
 	{ "./abbench.db", "the default results database (SQLite)" },
 	{ "/var/lib/abbench/host.lock", "the host-wide lock of runs that "
-	  "change host settings (flock; $ABBENCH_STATE_DIR/host.lock)" },
+	  "change host settings: a flock on /var/lib/abbench itself, one per "
+	  "host whatever $ABBENCH_STATE_DIR says; host.lock names its holder" },
 	{ "/var/lib/abbench/journal.db", "the host journal: every change and "
 	  "object of every run, undone by the next run or abbench restore "
 	  "($ABBENCH_STATE_DIR/journal.db)" },

@@ -117,6 +117,21 @@ undo_dir(const struct store_journal *e, char **cause)
 	return r;
 }
 
+/*
+ * A directory the run made where it was asked for one (a workload's dir
+ * that did not exist): removed only if empty (what the run put in it is
+ * journaled and undone first); something else put in it is left.
+ */
+static int
+undo_mkdir(const struct store_journal *e, char **cause)
+{
+	if (rmdir(e->target) == 0 || errno == ENOENT || errno == ENOTEMPTY ||
+	    errno == EEXIST)
+		return 0;
+	return set_cause(cause, "cannot remove '%s': %s", e->target,
+	    strerror(errno));
+}
+
 /* A file the run made (a scratch file, a workload's data file). */
 static int
 undo_file(const struct store_journal *e, char **cause)
@@ -180,6 +195,8 @@ undo_mount(const struct store_journal *e, char **cause)
 static const struct undo_kind undo_kinds[] = {
 	{ "cgroup", undo_cgroup, "removed cgroup '%s'" },
 	{ "dir", undo_dir, "removed directory '%s'" },
+	{ "mkdir", undo_mkdir, "removed directory '%s' it made (unless "
+	  "something else is in it)" },
 	{ "file", undo_file, "removed file '%s'" },
 	{ "loop", undo_loop, "detached loop device '%s'" },
 	{ "mount", undo_mount, "unmounted '%s'" },

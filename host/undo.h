@@ -13,6 +13,8 @@
  *                    hierarchy: that one; "/a/b": from every root;
  *   "dir"            removed recursively, only under /tmp, /var/tmp,
  *                    $TMPDIR or if its last component starts "abbench-";
+ *   "mkdir"          a directory the run made for a workload (its dir
+ *                    and missing parents): rmdir, left if not empty;
  *   "file"           a file the run made (scratch, a workload's data):
  *                    unlinked if it is a regular file;
  *   "loop"           /dev/loopN: detached;

@@ -129,12 +129,26 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 	case OPT_T_DURATION:
 		if (parse_duration(w, &ns, cause) != 0)
 			return -1;
-		if (opt_has_range(o) && (double)ns < o->min * 1e9)
-			return set_cause(cause, "'%s' is shorter than %gs", w,
-			    o->min);
-		if (opt_has_range(o) && (double)ns > o->max * 1e9)
-			return set_cause(cause, "'%s' is longer than %gs", w,
+		/*
+		 * One message whichever way the value came (file, --KEY=VALUE,
+		 * a flag): the bound in the units a user writes.
+		 */
+		if (opt_has_range(o) && ((double)ns < o->min * 1e9 ||
+		    (double)ns > o->max * 1e9)) {
+			int	 low = (double)ns < o->min * 1e9;
+			char	*lim = format_duration_sec(low ? o->min :
 			    o->max);
+
+			if (low && ns == 0)
+				set_cause(cause, "'%s': the duration must be "
+				    "at least %s (0 is not allowed)", w, lim);
+			else
+				set_cause(cause, "'%s' is %s than %s, the %s",
+				    w, low ? "shorter" : "longer", lim,
+				    low ? "minimum" : "maximum");
+			free(lim);
+			return -1;
+		}
 		return 0;
 	case OPT_T_SIZE:
 		if (parse_size(w, &bytes, cause) != 0)

@@ -131,6 +131,8 @@ struct fio_priv {
 	struct strvec	files;		/* host data files prepare wrote */
 	int64_t		*jids;		/* their journal entries */
 	size_t		 capjids;
+	struct strvec	dirs;		/* directories prepare made */
+	int64_t		*dir_jids;
 };
 
 static int
@@ -143,12 +145,19 @@ static int
 fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	const struct fio_opts	*o = wl_opts(wl, NULL);
+	char			*why = NULL;
 	size_t			 i;
 
 	(void)e;
 	if (o->fs == FIO_FS_BIND && wl->common.dir == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
+	if (o->fs == FIO_FS_BIND && workload_dir_check(wl->common.dir,
+	    &why) == -1) {
+		set_cause(cause, "dir: %s", why);
+		free(why);
+		return -1;
+	}
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER) &&
 	    o->fs != FIO_FS_BIND)
 		return set_cause(cause, "fs: '%s' needs a container "
@@ -259,9 +268,10 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 	wl->priv = priv;
 	if (o->fs != FIO_FS_BIND || dir == NULL)
 		return 0;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
-		return set_cause(cause, "cannot create '%s': %s", dir,
-		    strerror(errno));
+	/* What it makes is journaled and removed, as the files are. */
+	if (workload_make_dir(ctx, dir, &priv->dirs, &priv->dir_jids,
+	    cause) == -1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		struct strvec	 av = STRVEC_INIT;
 		char		*out = NULL, *err = NULL, *c = NULL, *name;
@@ -329,6 +339,8 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 			run_forget_object(ctx, priv->jids[i]);
 	strvec_clear(&priv->files);
 	free(priv->jids);
+	workload_remove_dirs(ctx, &priv->dirs, priv->dir_jids);
+	free(priv->dir_jids);
 	free(priv);
 	wl->priv = NULL;
 }

@@ -119,6 +119,22 @@ const struct workload_ops	*workload_lookup(const char *type);
  * argv, the arm's env, the workload's name, the arm's runtime and its
  * global flags, the workload's image.
  */
+/*
+ * A workload's directory on the host (its `dir`): at load, whether it
+ * exists as a directory or can be made (its nearest existing ancestor is
+ * a directory we may write); touches nothing. 0, or -1 with *cause.
+ */
+int	workload_dir_check(const char *dir, char **cause);
+/*
+ * Make dir and any missing parent, each journaled ("mkdir") before it is
+ * made; made gets them outermost first, *jids their journal ids (realloc'd,
+ * the caller frees). workload_remove_dirs removes them innermost first
+ * (rmdir: only if empty) and forgets their entries.
+ */
+int	workload_make_dir(struct run_ctx *ctx, const char *dir,
+	    struct strvec *made, int64_t **jids, char **cause);
+void	workload_remove_dirs(struct run_ctx *ctx, struct strvec *made,
+	    int64_t *jids);
 void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	    const struct arm *arm, char *const *argv);
 /*

@@ -162,7 +162,8 @@ test_errors(void)
 		  "bad duration" },
 		{ "[experiment]\ntimeout = 0\n[arm a]\n[workload w]\n"
 		  "type = test\n",
-		  "exp.ini:2: timeout: '0' is shorter than 0.001s",
+		  "exp.ini:2: timeout: '0': the duration must be at least "
+		  "1ms (0 is not allowed)",
 		  "zero timeout" },
 		{ "[experiment]\nseed = -1\n[arm a]\n[workload w]\n"
 		  "type = test\n",
