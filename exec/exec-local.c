@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "exec/cgroup.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -219,4 +220,5 @@ const struct exec_ops exec_local_ops = {
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
 	.signal = local_signal,
+	.barrier_join = exec_barrier_join_host,
 };

@@ -74,6 +74,8 @@ const struct cmd_note cmd_environment[] = {
 	  "(tests)" },
 	{ "ABBENCH_STAT_PARSE_ONLY", "1: abbench stat reads its inputs and "
 	  "prints nothing (benchmarks of the reader)" },
+	{ "ABBENCH_STARTLINE_DIR", "set by abbench, not by you: where the "
+	  "start-barrier helper of concurrent programs waits (exec/barrier.h)" },
 	{ "TMPDIR", "where each run's scratch directory is made "
 	  "(default /tmp)" },
 	{ "PATH", "where programs named without a '/' are found, checked "
