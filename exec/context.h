@@ -49,7 +49,6 @@ struct run_ctx {
 	char			 no_cgroup[256];
 	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
-	int			 verbose;
 	/*
 	 * The journal of objects, set by the runner (the host journal):
 	 * what run_journal_object and run_forget_object call. NULL: nothing
