@@ -270,8 +270,8 @@ report_summary(struct report *r)
 	s = xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
 	report_kv_row(r, "rounds", s);
 	free(s);
-	s = xasprintf("%" PRId64 " (%" PRId64 " failed)", r->run.nsamples,
-	    r->run.nfailed);
+	s = xasprintf("%" PRId64 " (%" PRId64 " values, %" PRId64 " failed)",
+	    r->run.nsamples, r->run.nvalues, r->run.nfailed);
 	report_kv_row(r, "samples", s);
 	free(s);
 	report_kv_row(r, "experiment file", r->run.experiment_path);
@@ -338,6 +338,14 @@ report_arms(struct report *r, const struct store_kv *kv, size_t nkv)
 	experiment_free(e);
 }
 
+/* A run-level key of the moment (imported runs keep their files' keys). */
+static int
+is_meta(const struct report *r, const char *key)
+{
+	return strcmp(r->run.status, RUN_IMPORTED) != 0 &&
+	    store_key_is_metadata(key);
+}
+
 static void
 report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 {
@@ -348,9 +356,21 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 	report_h2(r, "host", "Host");
 	report_table_begin(r, head);
 	for (i = 0; i < nkv; i++)
-		if (kv[i].arm[0] == '\0')
+		if (kv[i].arm[0] == '\0' && !is_meta(r, kv[i].key))
 			report_kv_row(r, kv[i].key, kv[i].value);
 	report_table_end(r);
+	/* What measured the moment: shown, never a config of the tables. */
+	for (i = 0; i < nkv; i++)
+		if (kv[i].arm[0] == '\0' && is_meta(r, kv[i].key))
+			break;
+	if (i < nkv) {
+		report_h2(r, "metadata", "Run metadata");
+		report_table_begin(r, head);
+		for (; i < nkv; i++)
+			if (kv[i].arm[0] == '\0' && is_meta(r, kv[i].key))
+				report_kv_row(r, kv[i].key, kv[i].value);
+		report_table_end(r);
+	}
 	report_h2(r, "warnings", "Warnings");
 	if (store_warnings_list(r->st, r->run.id, &warn, &nwarn, &cause) ==
 	    -1) {
@@ -770,7 +790,7 @@ report_failed(struct report *r)
 		"benchmark", "status", "error", NULL };
 	struct store_value	*v = NULL;
 	size_t			 nv = 0, i, nfail = 0;
-	char			*cause = NULL, a[16], b[16];
+	char			*cause = NULL, a[32], b[16];
 
 	report_h2(r, "failed", "Failed samples");
 	if (store_values(r->st, r->run.id, NULL, STORE_Q_FAILED |
@@ -789,9 +809,9 @@ report_failed(struct report *r)
 		for (i = 0; i < nv; i++) {
 			if (strcmp(v[i].status, SAMPLE_OK) == 0)
 				continue;
-			snprintf(a, sizeof(a), "%d%s", v[i].round,
+			snprintf(a, sizeof(a), "%d%s", v[i].round + 1,
 			    v[i].warmup ? " (warm-up)" : "");
-			snprintf(b, sizeof(b), "%d", v[i].position);
+			snprintf(b, sizeof(b), "%d", v[i].position + 1);
 			report_row_begin(r);
 			report_cell(r, a);
 			report_cell(r, b);

@@ -43,6 +43,20 @@ store_config_set(struct store *st, int64_t run_id, const char *arm,
 	return store_run_stmt(st, s, "cannot set a config value", cause);
 }
 
+int
+store_key_is_metadata(const char *key)
+{
+	static const char *const meta[] = {
+		"load-avg", "load-avg-end", "swap-used",
+	};
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(meta); i++)
+		if (strcmp(key, meta[i]) == 0)
+			return 1;
+	return 0;
+}
+
 void
 store_kv_free(struct store_kv *kv, size_t n)
 {

@@ -86,8 +86,14 @@ struct store_run {
 	/* Filled by store_run_get / store_runs_list: */
 	char	**arms;		/* NULL-terminated, in baseline-first order */
 	size_t	 narms;
-	int64_t	 nsamples;	/* rows in samples (all statuses) */
+	/*
+	 * One count everywhere: a sample is one execution of an arm's
+	 * workload (a plan entry; each line of an imported file is one), a
+	 * value one number it gave (a benchmark and unit).
+	 */
+	int64_t	 nsamples;	/* executions, warm-up and failed included */
 	int64_t	 nfailed;	/* failed or timed-out executions */
+	int64_t	 nvalues;	/* values of the ok executions */
 };
 void	store_run_release(struct store_run *r);
 
@@ -123,6 +129,15 @@ struct store_kv {
 int	store_config_list(struct store *st, int64_t run_id,
 	    struct store_kv **out, size_t *n, char **cause);
 void	store_kv_free(struct store_kv *kv, size_t n);
+/*
+ * Whether a run-level key measures the moment (the load average at the
+ * start and at the end, the swap in use) rather than identifying the
+ * configuration. Such keys are the run's metadata: stored and shown by
+ * `db show` and the report, but never exported as benchfmt config lines,
+ * where any difference between two runs would split benchstat's tables.
+ * Decided by name, so runs stored before the distinction read the same.
+ */
+int	store_key_is_metadata(const char *key);
 /* Unit metadata (benchfmt "Unit U key=value"), e.g. better=higher. */
 int	store_unit_set(struct store *st, int64_t run_id, const char *unit,
 	    const char *key, const char *value, char **cause);

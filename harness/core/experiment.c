@@ -589,6 +589,66 @@ parser_validate_error(struct parser *p, const struct experiment *e,
 		parser_error(p, line, NULL, "%s", cause);
 }
 
+/* Whether a workload passes the arms' runtime to anything. */
+static int
+workload_uses_runtime(const struct experiment *e, const struct workload *wl,
+    int args_too)
+{
+	size_t	i, j;
+
+	if (wl->exec != NULL && (wl->exec->caps & EXEC_CONTAINER))
+		return 1;
+	if (!args_too)
+		return 0;
+	/* A program of its own may take it: {runtime} in its args. */
+	for (i = 0; i < wl->nkv; i++)
+		if (strstr(wl->kv[i].value, "{runtime}") != NULL)
+			return 1;
+	for (j = 0; j < e->narms; j++)
+		for (i = 0; i < e->arms[j].nkv; i++)
+			if (strcmp(e->arms[j].kv[i].key, "args") == 0 &&
+			    strstr(e->arms[j].kv[i].value, "{runtime}") !=
+			    NULL)
+				return 1;
+	return 0;
+}
+
+/*
+ * An arm's runtime or runtime-args that no workload will use is an error
+ * at its line: it would be stored (runtime-version-ARM) as if it had been.
+ */
+static int
+parser_unused_arm_keys(struct parser *p, const struct experiment *e)
+{
+	static const char *const keys[] = { "runtime", "runtime-args" };
+	size_t	a, k, i, w;
+
+	for (a = 0; a < e->narms; a++) {
+		const struct arm	*arm = &e->arms[a];
+
+		for (i = 0; i < arm->nkv; i++)
+			for (k = 0; k < ARRAY_SIZE(keys); k++) {
+				if (strcmp(arm->kv[i].key, keys[k]) != 0)
+					continue;
+				for (w = 0; w < e->nworkloads; w++)
+					if (workload_uses_runtime(e,
+					    &e->workloads[w], k == 0))
+						break;
+				if (w < e->nworkloads)
+					continue;
+				parser_error(p, arm->kv[i].line, keys[k],
+				    "no workload uses it: %s run on the "
+				    "host, in no container (a gobench "
+				    "program gets the runtime as {runtime} "
+				    "in its args)", e->nworkloads == 1 ?
+				    "the workload's programs" :
+				    "the workloads' programs");
+				return -1;
+			}
+	}
+	return 0;
+}
+
 static char *
 experiment_default_name(const char *path)
 {
@@ -880,6 +940,8 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 		free(vcause);
 		goto fail;
 	}
+	if (parser_unused_arm_keys(&p, e) != 0)
+		goto fail;
 	free(used);
 	parser_release(&p);
 	return e;

@@ -589,6 +589,59 @@ run_load_resume(struct run *r, char **cause)
 	return 0;
 }
 
+/* The line of key in kv, or 0. */
+static int
+kv_line(const struct kv *kv, size_t n, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].line;
+	return 0;
+}
+
+/*
+ * What only root may do, refused for anyone else before anything is
+ * touched, at the key that asks for it: host settings and dropping the
+ * page cache.
+ */
+static int
+run_check_root(const struct experiment *e, char **cause)
+{
+	size_t	a, w;
+	int	line;
+
+	if (geteuid() == 0)
+		return 0;
+	for (a = 0; a < e->narms; a++)
+		if (e->arms[a].nhost > 0)
+			return set_cause(cause, "%s:%d: %s: changing a host "
+			    "setting needs root (abbench is uid %ld): run it "
+			    "as root, or remove the host.* keys", e->path,
+			    e->arms[a].host[0].line, e->arms[a].host[0].key,
+			    (long)geteuid());
+	for (w = 0; w < e->nworkloads; w++) {
+		const struct workload	*wl = &e->workloads[w];
+
+		if (!wl->drop_caches)
+			continue;
+		line = kv_line(wl->kv, wl->nkv, "drop-caches");
+		if (line == 0)
+			line = kv_line(e->settings, e->nsettings,
+			    "drop-caches");
+		if (line > 0)
+			return set_cause(cause, "%s:%d: drop-caches: "
+			    "dropping the page cache needs root (abbench is "
+			    "uid %ld): run it as root, or set drop-caches = "
+			    "no", e->path, line, (long)geteuid());
+		return set_cause(cause, "%s: drop-caches: dropping the page "
+		    "cache needs root (abbench is uid %ld): run it as root, "
+		    "or --drop-caches=no", e->path, (long)geteuid());
+	}
+	return 0;
+}
+
 /*
  * Load and check everything before anything is touched: the experiment,
  * the plan, the executors' prerequisites and the host settings (the disk
@@ -642,6 +695,8 @@ run_load(struct run *r, char **cause)
 	if (plan_build(r->e, r->order, r->seed, &r->plan, &r->nplan,
 	    cause) == -1)
 		return -1;
+	if (run_check_root(r->e, cause) == -1)
+		return -1;
 	for (w = 0; w < r->e->nworkloads; w++) {
 		struct workload	*wl = &r->e->workloads[w];
 		char		*why = NULL;
@@ -650,14 +705,30 @@ run_load(struct run *r, char **cause)
 			return set_cause(cause, "%s: workload '%s': executor "
 			    "not available", r->e->path, wl->name);
 		if (workload_exec_check(&r->ctx, r->e, wl, &why) == -1) {
-			set_cause(cause, "workload '%s': %s", wl->name, why);
+			size_t	plen = strlen(r->e->path);
+
+			/* A message at a key's line keeps its own place. */
+			if (strncmp(why, r->e->path, plen) == 0 &&
+			    why[plen] == ':')
+				set_cause(cause, "%s (workload '%s')", why,
+				    wl->name);
+			else
+				set_cause(cause, "%s:%d: workload '%s': %s",
+				    r->e->path, wl->line, wl->name, why);
 			free(why);
 			return -1;
 		}
+		if (wl->ops->preflight != NULL &&
+		    wl->ops->preflight(r->e, wl, cause) == -1)
+			return -1;
 		/* Programs of their own may start labelled containers. */
 		if (wl->ops->own_program)
 			r->sweep = 1;
 	}
+	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
+		warning("%s: programs run in abbench's own cgroup, not one "
+		    "of their own: their cgroup CPU time and memory are not "
+		    "measured apart (times and rusage are)", r->ctx.no_cgroup);
 	collect_paths(r->e, &r->paths);
 	r->hs = hostset_new(r->paths.v, r->paths.n);
 	return hostset_prepare(r->hs, r->e, cause);
@@ -845,14 +916,19 @@ run_prepare(struct run *r, char **cause)
 			return -1;
 		}
 	}
-	/* The run's own cgroup, journaled before it exists. */
-	r->cg_journal = run_journal_object(&r->ctx, "cgroup",
-	    r->ctx.cgroup_name);
-	if ((r->runcg = cgrp_create(r->ctx.cgroup_name, NULL, cause)) ==
-	    NULL) {
-		warning("%s", *cause);
-		free(*cause);
-		*cause = NULL;
+	/* The run's own cgroup, journaled before it exists (none when
+	 * abbench may make none: the check said so once). */
+	if (r->ctx.no_cgroup[0] != '\0')
+		r->ctx.cgroup_name[0] = '\0';
+	else {
+		r->cg_journal = run_journal_object(&r->ctx, "cgroup",
+		    r->ctx.cgroup_name);
+		if ((r->runcg = cgrp_create(r->ctx.cgroup_name, NULL,
+		    cause)) == NULL) {
+			warning("%s", *cause);
+			free(*cause);
+			*cause = NULL;
+		}
 	}
 	for (w = 0; w < r->e->nworkloads; w++) {
 		struct workload	*wl = &r->e->workloads[w];
@@ -1285,10 +1361,22 @@ run_finish(struct run *r)
 	if (r->verdicts != NULL && !r->opt->quiet && !r->opt->json_progress)
 		verdicts_print(r->verdicts, stderr);
 	if (!r->opt->quiet && !r->opt->json_progress) {
-		fprintf(stderr, "run %" PRId64 " (%s) %s: %zu samples, %d "
-		    "failed; compare with: abbench stat --db %s %" PRId64 "\n",
-		    r->ctx.run_id, r->e->name, status, r->prog.done,
-		    r->failures, store_path(r->st), r->ctx.run_id);
+		struct store_run	sr;
+
+		/* The counts of `db ls` and `db show`: the whole run's. */
+		if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
+			fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
+			    " samples (%" PRId64 " values), %" PRId64
+			    " failed; compare with: abbench stat --db %s %"
+			    PRId64 "\n", r->ctx.run_id, r->e->name, status,
+			    sr.nsamples, sr.nvalues, sr.nfailed,
+			    store_path(r->st), r->ctx.run_id);
+			store_run_release(&sr);
+		} else {
+			error("%s", cause);
+			free(cause);
+			cause = NULL;
+		}
 		if (stop_flag)
 			fprintf(stderr, "continue it with: abbench run "
 			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
