@@ -22,6 +22,7 @@
 
 #include "exec/cgroup.h"
 #include "exec/barrier.h"
+#include "exec/docker-api.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
@@ -849,19 +850,54 @@ docker_undo(const char *target, char **cause)
 	return exec_docker_rm(target, 1, cause);
 }
 
+/*
+ * $ABBENCH_DOCKER names the docker to use (a wrapper, another daemon's
+ * CLI): the sweep, the version and the count go through it too.
+ */
 static int
-docker_sweep(const char *uuid, struct strvec *removed, char **cause)
+docker_cli_named(void)
 {
-	struct strvec	ids = STRVEC_INIT;
-	size_t		i;
-	int		rc = 0;
+	const char	*d = getenv("ABBENCH_DOCKER");
 
-	if (exec_docker_labelled(uuid, &ids, cause) == -1)
+	return d != NULL && *d != '\0';
+}
+
+/*
+ * Through the daemon's API on its socket (exec/docker-api.h): no docker
+ * process, nothing to do when no daemon listens, the listing bounded by
+ * timeout_ns. The CLI when $DOCKER_HOST is not a unix socket or
+ * $ABBENCH_DOCKER names one.
+ */
+static int
+docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
+    char **cause)
+{
+	struct strvec	 ids = STRVEC_INIT;
+	char		*label = xasprintf("abbench.run=%s", uuid);
+	size_t		 i;
+	int		 rc, api;
+
+	api = docker_cli_named() ? DOCKER_API_NOT_UNIX :
+	    docker_api_list_labelled(label, &ids, timeout_ns, cause);
+	free(label);
+	if (api == DOCKER_API_ABSENT)
+		return 0;		/* no daemon, no container */
+	if (api == -1)
 		return -1;
-	for (i = 0; i < ids.n; i++) {
+	if (api == DOCKER_API_NOT_UNIX && exec_docker_labelled(uuid, &ids,
+	    cause) == -1)
+		return -1;
+	for (i = 0, rc = 0; i < ids.n; i++) {
 		char	*why = NULL;
+		int	 r;
 
-		if (exec_docker_rm(ids.v[i], 1, &why) == -1) {
+		if (api == DOCKER_API_NOT_UNIX)
+			r = exec_docker_rm(ids.v[i], 1, &why);
+		else if ((r = docker_api_remove(ids.v[i],
+		    EXEC_CALL_TIMEOUT_NS, &why)) == 0)
+			/* As exec_docker_rm(failed): runsc leftovers. */
+			exec_docker_reap_failed(ids.v[i]);
+		if (r != 0) {
 			if (rc == 0)
 				set_cause(cause, "%s", why);
 			rc = -1;
@@ -873,12 +909,20 @@ docker_sweep(const char *uuid, struct strvec *removed, char **cause)
 	return rc;
 }
 
-/* `docker version` of the server, NULL when docker is absent or down. */
+/* The server's version, NULL when docker is absent or down. */
 static char *
 docker_version(void)
 {
-	char	*out = NULL, *v;
+	char	*out = NULL, *v = NULL;
+	int	 rc;
 
+	/* The socket first: a run of a program needs no docker process. */
+	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
+	    docker_api_version(&v, 5 * NSEC_PER_SEC, NULL);
+	if (rc == 0)
+		return v;
+	if (rc != DOCKER_API_NOT_UNIX)
+		return NULL;
 	if (docker_do(5 * NSEC_PER_SEC, &out, NULL, "version", "--format",
 	    "{{.Server.Version}}", NULL, NULL) == -1 || out == NULL ||
 	    *strtrim(out) == '\0') {
@@ -917,9 +961,20 @@ docker_runtime_path(const char *name)
 static int
 docker_count_running(void)
 {
-	char	*out = NULL, *p;
-	int	 count = 0;
+	struct strvec	 ids = STRVEC_INIT;
+	char		*out = NULL, *p;
+	int		 count = 0, rc;
 
+	/* The socket first, as docker_version. */
+	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
+	    docker_api_list_running(&ids, 5 * NSEC_PER_SEC, NULL);
+	count = (int)ids.n;
+	strvec_clear(&ids);
+	if (rc == 0)
+		return count;
+	if (rc != DOCKER_API_NOT_UNIX)
+		return -1;
+	count = 0;
 	if (docker_do(5 * NSEC_PER_SEC, &out, NULL, "ps", "-q", NULL, NULL,
 	    NULL) == -1)
 		return -1;

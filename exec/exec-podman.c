@@ -627,7 +627,8 @@ podman_has_none(void)
 }
 
 static int
-podman_sweep(const char *uuid, struct strvec *removed, char **cause)
+podman_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
+    char **cause)
 {
 	char	*filter, *out = NULL, *line, *save = NULL, *why = NULL;
 	int	 rc = 0;
@@ -635,8 +636,9 @@ podman_sweep(const char *uuid, struct strvec *removed, char **cause)
 	if (!podman_installed() || podman_has_none())
 		return 0;
 	filter = xasprintf("label=abbench.run=%s", uuid);
-	rc = podman_do(EXEC_CALL_TIMEOUT_NS, &out, cause, "ps", "-a", "-q",
-	    "--filter", filter);
+	rc = podman_do(timeout_ns < EXEC_CALL_TIMEOUT_NS ? timeout_ns :
+	    EXEC_CALL_TIMEOUT_NS, &out, cause, "ps", "-a", "-q", "--filter",
+	    filter);
 	free(filter);
 	if (rc == -1)
 		return -1;

@@ -172,10 +172,13 @@ struct exec_ops {
 	int	(*undo)(const char *target, char **cause);
 	/*
 	 * Remove every container labelled abbench.run=UUID, pushing their
-	 * ids to removed (may be NULL); -1 when the daemon cannot be asked.
+	 * ids to removed (may be NULL); -1 when the daemon cannot be asked
+	 * (within timeout_ns, for the listing) or a removal failed. Called
+	 * after samples of programs that may start containers: it should
+	 * cost no process when there is nothing to find.
 	 */
-	int	(*sweep)(const char *uuid, struct strvec *removed,
-		    char **cause);
+	int	(*sweep)(const char *uuid, int64_t timeout_ns,
+		    struct strvec *removed, char **cause);
 
 	/* Container daemons (EXEC_DAEMON), as far as they can: */
 	/* The name the daemon knows proc's container by; borrowed. */

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec/spawn-serve.h"
@@ -83,7 +84,14 @@ spawn_child_exec(void *arg)
 	if (a->fd[HFD_CWD] != -1 && fchdir(a->fd[HFD_CWD]) == -1)
 		serve_fail(a->fd[HFD_SYNC], "working directory", errno);
 	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
-	for (cg = a->cg; cg != NULL && *cg != NULL; cg++) {
+	for (i = 0; a->cg_fds != NULL && a->cg_fds[i] != -1; i++) {
+		if (write(a->cg_fds[i], pidbuf, (size_t)plen) != plen)
+			serve_fail(a->fd[HFD_SYNC], a->cg != NULL &&
+			    a->cg[i] != NULL ? a->cg[i] : "cgroup.procs",
+			    errno);
+	}
+	for (cg = a->cg_fds != NULL ? NULL : a->cg; cg != NULL && *cg != NULL;
+	    cg++) {
 		fd = open(*cg, O_WRONLY);
 		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
 			serve_fail(a->fd[HFD_SYNC], *cg, errno);
@@ -113,6 +121,11 @@ spawn_child_exec(void *arg)
 		if (write(a->fd[HFD_SYNC], "R", 1) != 1 ||
 		    read(a->fd[HFD_GO], &go, 1) != 1)
 			_exit(127);
+	} else if (a->start_ns != NULL) {
+		struct timespec	ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		*a->start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	}
 	execvpe(a->argv[0], a->argv, a->envp != NULL ? a->envp : environ);
 	serve_fail(a->fd[HFD_SYNC], a->argv[0], errno);

@@ -52,6 +52,7 @@ struct spawn_child_args {
 	char *const	*argv;
 	char *const	*envp;		/* NULL: the environment as it is */
 	char *const	*cg;		/* cgroup.procs files to join */
+	const int	*cg_fds;	/* or: them open, -1 ended; or NULL */
 	const char	*cwd;		/* or NULL */
 	int		 flags;		/* HELPER_KEEP_GROUP */
 	int		 handshake;	/* "R" on HFD_SYNC, wait on HFD_GO */
@@ -59,6 +60,13 @@ struct spawn_child_args {
 	/* HFD_CWD: -1 stays; HFD_IN..HFD_ERR: -1 is /dev/null. */
 	int		 fd[HFD_N];
 	int		 close_fd;	/* closed before the handshake, or -1 */
+	/*
+	 * Instead of the handshake, for a CLONE_VM child of abbench itself:
+	 * the CLOCK_MONOTONIC time just before exec, written there (the
+	 * parent reads it once the sync pipe closes at exec). No round trip,
+	 * and no wake-up of the child inside the timed window.
+	 */
+	int64_t		*start_ns;
 };
 /*
  * Dies with parent, joins the cgroups, sets up its descriptors and

@@ -132,6 +132,7 @@ struct spawn_args {
 	struct child	 *c;
 	char		**envp;
 	int		  handshake;
+	int		  stamp;	/* the child takes start_ns */
 	pid_t		  parent;
 	int		  outp[2], errp[2], inp[2], syncp[2], gop[2];
 };
@@ -153,6 +154,7 @@ spawn_child(void *arg)
 	ca.argv = c->argv;
 	ca.envp = a->envp;
 	ca.cg = c->cgroup_procs;
+	ca.cg_fds = c->cgroup_fds;
 	ca.cwd = c->cwd;
 	ca.flags = (c->flags & SPAWN_KEEP_GROUP) ? HELPER_KEEP_GROUP : 0;
 	ca.handshake = a->handshake;
@@ -166,6 +168,7 @@ spawn_child(void *arg)
 	ca.fd[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? a->errp[1] :
 	    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
 	ca.close_fd = a->handshake ? a->gop[1] : -1;
+	ca.start_ns = a->stamp ? &c->start_ns : NULL;
 	return spawn_child_exec(&ca);
 }
 
@@ -509,6 +512,7 @@ spawn_start(struct child *c, char **cause)
 	int	 inp[2] = { -1, -1 }, syncp[2] = { -1, -1 };
 	int	 gop[2] = { -1, -1 };
 	int	 handshake = c->cgroup_procs != NULL && c->cgroup_procs[0] != NULL;
+	int	 stamp = 0;
 	char	**envp = NULL;
 	char	 msg[512];
 	ssize_t	 n;
@@ -527,6 +531,15 @@ spawn_start(struct child *c, char **cause)
 	    (c->flags & (SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR)))
 		return set_cause(cause, "'%s': a child that leaves processes "
 		    "behind cannot have its output captured", c->argv[0]);
+	/*
+	 * A child cloned here shares our memory: it writes its own start
+	 * time after joining its cgroups, and no handshake is needed. The
+	 * helper's children do not: they keep it.
+	 */
+	if (handshake && !(c->flags & SPAWN_OWN_RSS)) {
+		handshake = 0;
+		stamp = 1;
+	}
 	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1) ||
@@ -578,6 +591,7 @@ spawn_start(struct child *c, char **cause)
 	args.c = c;
 	args.envp = envp;
 	args.handshake = handshake;
+	args.stamp = stamp;
 	args.parent = getpid();
 	memcpy(args.outp, outp, sizeof outp);
 	memcpy(args.errp, errp, sizeof errp);

@@ -56,6 +56,13 @@ struct child {
 	const char	*cwd;
 	/* cgroup.procs files the child writes its pid into before exec. */
 	char *const	*cgroup_procs;
+	/*
+	 * The same files already open for writing (O_CLOEXEC), ended by -1,
+	 * or NULL: the child writes to these instead of opening the paths
+	 * (a kernfs path walk per hierarchy per sample). cgroup_procs must
+	 * still name them: the spawn helper's children use the paths.
+	 */
+	const int	*cgroup_fds;
 	const char	*in;		/* SPAWN_STDIN_BUF data */
 	size_t		 inlen;
 	int64_t		 grace_ns;	/* SIGTERM to SIGKILL (default 2s) */

@@ -257,8 +257,8 @@ undo_object(const struct store_journal *e, char **what, char **cause)
 }
 
 int
-undo_labelled_containers(const char *uuid, struct strvec *removed,
-    char **cause)
+undo_labelled_within(const char *uuid, int64_t timeout_ns,
+    struct strvec *removed, char **cause)
 {
 	const struct exec_ops *const	*x;
 	char				*why = NULL;
@@ -266,8 +266,8 @@ undo_labelled_containers(const char *uuid, struct strvec *removed,
 
 	/* Each daemon executor sweeps its own. */
 	for (x = exec_types; *x != NULL; x++) {
-		if ((*x)->sweep == NULL || (*x)->sweep(uuid, removed,
-		    &why) == 0)
+		if ((*x)->sweep == NULL || (*x)->sweep(uuid, timeout_ns,
+		    removed, &why) == 0)
 			continue;
 		if (rc == 0)
 			set_cause(cause, "%s", why);
@@ -276,4 +276,12 @@ undo_labelled_containers(const char *uuid, struct strvec *removed,
 		rc = -1;
 	}
 	return rc;
+}
+
+int
+undo_labelled_containers(const char *uuid, struct strvec *removed,
+    char **cause)
+{
+	return undo_labelled_within(uuid, EXEC_CALL_TIMEOUT_NS, removed,
+	    cause);
 }

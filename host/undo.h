@@ -23,6 +23,8 @@
 #ifndef ABBENCH_UNDO_H
 #define ABBENCH_UNDO_H
 
+#include <stdint.h>
+
 struct store_journal;
 struct strvec;
 
@@ -39,5 +41,12 @@ int	undo_object(const struct store_journal *e, char **what, char **cause);
  */
 int	undo_labelled_containers(const char *uuid, struct strvec *removed,
 	    char **cause);
+/*
+ * The same with each daemon's listing bounded by timeout_ns (a sweep
+ * after a sample: a hung daemon must not hold it up; the removals of
+ * what it found have their usual timeout).
+ */
+int	undo_labelled_within(const char *uuid, int64_t timeout_ns,
+	    struct strvec *removed, char **cause);
 
 #endif

@@ -22,6 +22,7 @@ struct command_opts {
 	char		*cwd;
 	struct strvec	 ok_status;
 	char		*perf;
+	int		 starts_containers;
 };
 #define CMD(member)	OPT_AT(struct command_opts, member)
 
@@ -41,6 +42,14 @@ static const struct opt_spec command_opts[] = {
 	OPT_INTS("ok-status", CMD(ok_status), "0", 0, 255,
 	    "exit statuses that count as success"),
 	OPT_STR("perf", CMD(perf), NULL, WL_PERF_HELP, .flags = OPT_NOMATRIX),
+	OPT_BOOL("starts-containers", CMD(starts_containers), "no",
+	    "the program may start docker containers labelled "
+	    "abbench.run=<the run's uuid>: after every sample they are "
+	    "looked for through the docker daemon's socket (no docker "
+	    "process; skipped when no daemon listens, and for the rest of "
+	    "the run once it does not answer within 0.5 s) and removed; "
+	    "the run's end and abbench restore remove them in any case",
+	    .flags = OPT_NOMATRIX),
 	OPT_END
 };
 

@@ -89,7 +89,8 @@ struct workload_ops {
 	const char		*default_exec;	/* an executor's name */
 	/*
 	 * Its program is the user's and may start containers labelled
-	 * abbench.run=UUID ({run}): the runner sweeps them after each sample.
+	 * abbench.run=UUID ({run}): the runner sweeps them after each sample
+	 * when its starts-containers key says so (and at the run's end).
 	 */
 	int			 own_program;
 	/* Extra checks across keys after the options table passed. */

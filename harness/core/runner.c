@@ -28,6 +28,7 @@
 #include "host/undo.h"
 #include "harness/core/runner.h"
 #include "harness/core/verdict.h"
+#include "lib/options.h"
 #include "exec/spawn.h"
 #include "results/store.h"
 #include "workloads/workload.h"
@@ -477,7 +478,8 @@ struct run {
 	int			 failures;
 	int			 aborted;
 	int			 exitcode;
-	int			 sweep;		/* labelled containers per sample */
+	unsigned char		*sweep;		/* per workload: each sample */
+	int			 sweep_off;	/* the daemon did not answer */
 	/* stop = decided (NULL otherwise) and the plan made round by round:
 	 * plan_idx values of stored samples with a failed row (--resume). */
 	struct verdicts		*verdicts;
@@ -721,9 +723,20 @@ run_load(struct run *r, char **cause)
 		if (wl->ops->preflight != NULL &&
 		    wl->ops->preflight(r->e, wl, cause) == -1)
 			return -1;
-		/* Programs of their own may start labelled containers. */
-		if (wl->ops->own_program)
-			r->sweep = 1;
+		/*
+		 * A program that says it may start containers labelled with
+		 * the run (starts-containers): swept after each sample.
+		 */
+		{
+			const char	*sc = workload_get(wl, NULL,
+			    "starts-containers");
+			int		 yes = 0;
+
+			if (r->sweep == NULL)
+				r->sweep = xcalloc(r->e->nworkloads, 1);
+			r->sweep[w] = wl->ops->own_program && sc != NULL &&
+			    opt_parse_bool(sc, &yes) == 0 && yes;
+		}
 	}
 	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
 		warning("%s: programs run in abbench's own cgroup, not one "
@@ -947,22 +960,47 @@ run_prepare(struct run *r, char **cause)
 	return 0;
 }
 
-/* Containers a workload's own program started with the run's label. */
+/*
+ * Containers a workload's own program started with the run's label: after
+ * a sample of a workload that says its program may start them, through
+ * the daemon's socket with a short timeout (a hung daemon costs one
+ * sample that much, then the samples skip the sweep: the run's end does
+ * it); at the end of the run (pe NULL) always, with a longer one (a hung
+ * daemon leaves them to abbench restore).
+ */
+#define RUN_SWEEP_TIMEOUT_NS	(500 * 1000000)
+#define RUN_END_SWEEP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+
 static void
-run_sweep(struct run *r)
+run_sweep(struct run *r, const struct plan_entry *pe)
 {
 	struct strvec	 removed = STRVEC_INIT;
 	char		*cause = NULL;
 	size_t		 i;
+	int		 rc;
 
-	if (!r->sweep)
+	if (pe != NULL && (r->sweep == NULL || !r->sweep[pe->workload] ||
+	    r->sweep_off))
 		return;
-	if (undo_labelled_containers(r->ctx.run_uuid, &removed, &cause) == -1 &&
-	    removed.n > 0)
+	/* At the end too, a daemon that did not answer gets the short one. */
+	rc = undo_labelled_within(r->ctx.run_uuid, pe != NULL ||
+	    r->sweep_off ? RUN_SWEEP_TIMEOUT_NS : RUN_END_SWEEP_TIMEOUT_NS,
+	    &removed, &cause);
+	/* Nothing removed and an error: the daemon cannot be asked. */
+	if (rc == -1 && removed.n == 0 && pe != NULL) {
+		r->sweep_off = 1;
+		if (!r->opt->quiet)
+			warning("%s: containers left by the samples are "
+			    "looked for at the end of the run only", cause);
+	} else if (rc == -1 && removed.n == 0 && !r->opt->quiet)
+		warning("%s: containers labelled with the run are not "
+		    "removed (abbench restore does it)", cause);
+	else if (rc == -1)
 		warning("%s", cause);
 	for (i = 0; i < removed.n && !r->opt->quiet; i++)
-		warning("removed container '%s' left by the sample (label "
-		    "abbench.run)", removed.v[i]);
+		warning("removed container '%s' left by the %s (label "
+		    "abbench.run)", removed.v[i], pe != NULL ? "sample" :
+		    "run");
 	free(cause);
 	strvec_clear(&removed);
 }
@@ -1042,7 +1080,7 @@ run_sample(struct run *r, const struct plan_entry *pe)
 	wl->ops->sample(&r->ctx, wl, arm, &res);
 	t1 = now_mono_ns();
 	w1 = now_wall_ns();
-	run_sweep(r);
+	run_sweep(r, pe);
 	if (stop_flag && res.status != SAMPLE_STATUS_OK) {
 		/* Killed by our own signal path: not a result. */
 		sample_result_release(&res);
@@ -1289,8 +1327,7 @@ run_restore(struct run *r)
 		if (wl->ops->cleanup != NULL)
 			wl->ops->cleanup(&r->ctx, wl);
 	}
-	if (r->sweep)
-		run_sweep(r);
+	run_sweep(r, NULL);
 	if (r->hs != NULL && r->jr != NULL &&
 	    hostset_restore_all(r->hs, &cause) == -1) {
 		error("restoring host settings: %s", cause);
@@ -1396,6 +1433,7 @@ run_release(struct run *r)
 	strvec_clear(&r->paths);
 	free(r->plan);
 	free(r->done);
+	free(r->sweep);
 	free(r->bad);
 	verdicts_free(r->verdicts);
 	store_run_release(&r->old);

@@ -26,6 +26,7 @@
 #include <libgen.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@
 #include "tests/unit/tap.h"
 
 #define SEC	1000000000LL
+#define MSEC	1000000LL
 
 static char	*pidfile;
 
@@ -322,6 +324,91 @@ check_basics(const char *dir)
 		free(cause);
 		cause = NULL;
 		spawn_release(&c);
+		free(procs);
+	}
+	{
+		/* The join through cgroup.procs files open already. */
+		char *const	argv[] = { "sh", "-c", "echo $$", NULL };
+		char *const	files[] = { NULL, NULL };
+		int		fds[2] = { -1, -1 };
+		long		pid;
+
+		procs = xasprintf("%s/open.procs", dir);
+		((char **)files)[0] = procs;
+		fds[0] = open(procs, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0644);
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		c.cgroup_fds = fds;
+		c.flags = SPAWN_CAPTURE_OUT;
+		tap_ok(spawn_run(&c, 10 * SEC, &cause) == 0 &&
+		    WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		    "a child joining cgroups by open files runs");
+		text = read_small_file(procs, &cause);
+		pid = text != NULL ? strtol(text, NULL, 10) : -1;
+		tap_int_eq(pid, c.pid, "it wrote its pid to the open file");
+		tap_int_eq(strtol(c.out.buf ? c.out.buf : "0", NULL, 10),
+		    c.pid, "and exec'd as the same process");
+		free(text);
+		spawn_release(&c);
+		close(fds[0]);
+		/* Read-only: the write fails, named by its path. */
+		fds[0] = open(procs, O_RDONLY | O_CLOEXEC);
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		c.cgroup_fds = fds;
+		tap_ok(spawn_start(&c, &cause) == -1 && cause != NULL &&
+		    strstr(cause, "open.procs") != NULL,
+		    "an open file it cannot write is an error naming it");
+		free(cause);
+		cause = NULL;
+		spawn_release(&c);
+		close(fds[0]);
+		unlink(procs);
+		free(procs);
+	}
+	{
+		/*
+		 * The join's cost is not the child's: start_ns is taken
+		 * after it (by the child itself, just before exec). Here
+		 * cgroup.procs is a FIFO whose reader comes 300 ms late.
+		 */
+		char *const	argv[] = { "true", NULL };
+		char *const	files[] = { NULL, NULL };
+		pid_t		reader;
+
+		procs = xasprintf("%s/slow.procs", dir);
+		unlink(procs);
+		if (mkfifo(procs, 0644) == -1)
+			perror("mkfifo");
+		((char **)files)[0] = procs;
+		if ((reader = fork()) == 0) {
+			char	buf[64];
+			int	fd;
+
+			usleep(300000);
+			fd = open(procs, O_RDONLY);
+			while (fd >= 0 && read(fd, buf, sizeof buf) > 0)
+				;
+			_exit(0);
+		}
+		memset(&c, 0, sizeof c);
+		c.argv = argv;
+		c.cgroup_procs = files;
+		t0 = now_mono_ns();
+		tap_ok(spawn_run(&c, 10 * SEC, &cause) == 0 &&
+		    WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		    "a child whose cgroup join takes 300 ms runs");
+		t0 = c.end_ns - t0;
+		if (!tap_ok(t0 >= 290 * MSEC && elapsed(&c) < t0 - 200 * MSEC,
+		    "its time starts after the join"))
+			TAP_DIAG("spawn to end %lld ns, start to end %lld ns",
+			    (long long)t0, (long long)elapsed(&c));
+		waitpid(reader, NULL, 0);
+		spawn_release(&c);
+		unlink(procs);
 		free(procs);
 	}
 }
