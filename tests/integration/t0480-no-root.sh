@@ -34,7 +34,7 @@ like "$(sqlite3 nr.db "SELECT min(value) FROM samples WHERE unit = 'max-rss-B'")
 sed "s|/var/tmp/abbench-quickstart.dat|$W/qs.dat|" \
     "$ABBENCH_SRCDIR/experiments/quickstart-dd.ini" > qs.ini
 chmod 644 qs.ini
-nobody "$ABBENCH" run qs.ini --db "$W/qs.db" --rounds 2 > out 2> err
+nobody "$ABBENCH" run qs.ini --db "$W/qs.db" --until rounds --rounds 2 > out 2> err
 is "$?" 0 "quickstart-dd as nobody exits 0"
 is "$(sqlite3 qs.db "SELECT count(DISTINCT plan_idx) FROM samples WHERE status = 'ok'")" 4 "quickstart-dd: every sample ok"
 
