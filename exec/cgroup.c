@@ -181,7 +181,39 @@ v2_enable(const char *base, const char *dir, const struct strvec *ctl,
 {
 	char	*d = xstrdup(base);
 	size_t	 i, bl = strlen(base);
+	int	 skip_base = 0;
 
+	/*
+	 * Processes in base (not the root): move first, or enable nothing
+	 * there. Enabling a threaded controller (cpu, pids) in a cgroup with
+	 * processes is allowed and makes it a thread root: the domain ones
+	 * (memory, io) then fail with EOPNOTSUPP, and no process can join a
+	 * cgroup below it.
+	 */
+	if (!fake_root() && v2self.leaf == NULL &&
+	    strcmp(base, cgrp_root()) != 0) {
+		char	*procs = v2_get(base, "cgroup.procs");
+
+		if (procs[0] != '\0') {
+			char	*others = v2_other_pids(base);
+
+			if (others[0] != '\0' ||
+			    v2_move_to_leaf(base, rel) != 0) {
+				skip_base = 1;
+				if (v2self.why == NULL)
+					v2self.why = xasprintf("cgroup v2 lets "
+					    "no controller reach the cgroups "
+					    "below '%s' while processes sit in "
+					    "it, and other processes than "
+					    "abbench do (%s): start abbench in "
+					    "a cgroup of its own (e.g. "
+					    "systemd-run --scope)", base,
+					    others);
+			}
+			free(others);
+		}
+		free(procs);
+	}
 	for (;;) {
 		char	*avail = v2_get(d, "cgroup.controllers");
 		char	*on = v2_get(d, "cgroup.subtree_control");
@@ -193,33 +225,16 @@ v2_enable(const char *base, const char *dir, const struct strvec *ctl,
 			int	 e;
 
 			if (!has_spaced_word(avail, ctl->v[i]) ||
-			    has_spaced_word(on, ctl->v[i]))
+			    has_spaced_word(on, ctl->v[i]) ||
+			    (skip_base && strcmp(d, base) == 0))
 				continue;
 			snprintf(buf, sizeof buf, "+%s", ctl->v[i]);
 			e = v2_put(d, "cgroup.subtree_control", buf);
-			if (e == EBUSY && strcmp(d, base) == 0 &&
-			    v2self.leaf == NULL && !fake_root()) {
-				char	*others = v2_other_pids(d);
-
-				if (others[0] == '\0' &&
-				    v2_move_to_leaf(base, rel) == 0)
-					e = v2_put(d, "cgroup.subtree_control",
-					    buf);
-				else if (v2self.why == NULL)
-					v2self.why = xasprintf("cgroup v2 lets "
-					    "no controller reach the cgroups "
-					    "below '%s' while processes sit in "
-					    "it, and other processes than "
-					    "abbench do (%s): start abbench in "
-					    "a cgroup of its own (e.g. "
-					    "systemd-run --scope)", d, others);
-				free(others);
-			}
 			if (e == 0 && strcmp(d, base) == 0 &&
 			    v2self.leaf != NULL &&
 			    !strvec_has(&v2self.enabled, ctl->v[i]))
 				strvec_push(&v2self.enabled, ctl->v[i]);
-			if (e != 0 && e != EBUSY && v2self.why == NULL)
+			if (e != 0 && v2self.why == NULL)
 				v2self.why = xasprintf("cannot enable %s in "
 				    "'%s/cgroup.subtree_control': %s",
 				    ctl->v[i], d, strerror(e));
@@ -702,7 +717,9 @@ v2_missing(const char *dir, const char *file, char **cause)
 		r = set_cause(cause, "cgroup v2: no %s in '%s': the %s "
 		    "controller is not available to its parent '%s' (its "
 		    "cgroup.controllers: '%s'; the cgroup above must enable "
-		    "it, or delegate it)", file, dir, ctl, parent, avail);
+		    "it, or delegate it)%s%s", file, dir, ctl, parent, avail,
+		    v2self.why != NULL ? ": " : "",
+		    v2self.why != NULL ? v2self.why : "");
 	else
 		r = set_cause(cause, "cgroup v2: no %s in '%s': the %s "
 		    "controller is not enabled in '%s/cgroup.subtree_control' "

@@ -51,6 +51,8 @@ kernel_mkcg(const char *dir)
 	mkdir(dir, 0755);
 	put(dir, "cgroup.procs", "");
 	put(dir, "cgroup.subtree_control", "");
+	/* What the parent gives: all of it, here. */
+	put(dir, "cgroup.controllers", "cpu io memory pids\n");
 	put(dir, "cpu.max", "max 100000\n");
 	put(dir, "cpu.stat", "usage_usec 0\nnr_periods 0\nnr_throttled 0\n"
 	    "throttled_usec 0\n");
@@ -59,7 +61,7 @@ kernel_mkcg(const char *dir)
 static void
 kernel_rmfiles(const char *dir)
 {
-	static const char *const f[] = { "cgroup.procs",
+	static const char *const f[] = { "cgroup.procs", "cgroup.controllers",
 	    "cgroup.subtree_control", "cpu.max", "cpu.stat", NULL };
 	char	path[512];
 	int	i;
