@@ -56,11 +56,10 @@ type = command
 args = sh -c "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done"
 report = time cpu
 EOF2
-# in_svc CMD...: CMD alone in the cgroup svc
-in_svc() {
-	sh -c 'echo $$ >/sys/fs/cgroup/svc/cgroup.procs && exec "$@"' sh "$@"
-}
-in_svc "$ABBENCH" run "$D/cpu.ini" --db "$D/c.db" --quiet >"$D/cpu.out" 2>&1 &
+# sh -c "$IN_SVC" sh CMD...: CMD alone in the cgroup svc (the same pid)
+IN_SVC='echo $$ >/sys/fs/cgroup/svc/cgroup.procs && exec "$@"'
+sh -c "$IN_SVC" sh "$ABBENCH" run "$D/cpu.ini" --db "$D/c.db" --quiet \
+    >"$D/cpu.out" 2>&1 &
 pid=$!
 seen_self= seen_sample=
 i=0
@@ -89,11 +88,15 @@ med() {
 }
 tl=$(med limited sec/op); tf=$(med free sec/op)
 cl=$(med limited cpu-sec/op); cf=$(med free cpu-sec/op)
-ok "$(awk -v a="$tl" -v b="$tf" 'BEGIN { exit !(a > 3 * b) }'; echo $?)" \
-    "cpu = 0.1 stretches the loop: $tl s vs $tf s"
-ok "$(awk -v a="$cl" -v b="$cf" 'BEGIN { exit !(a < 2 * b && b < 2 * a) }'; echo $?)" \
-    "for the same CPU time: $cl s vs $cf s"
-diag "v2 t0470: wall ratio $(awk -v a="$tl" -v b="$tf" 'BEGIN { printf "%.1f", a / b }'), cpu $cl vs $cf s"
+# Wall per CPU-second (the issue's "~10x as long for the same CPU"): the
+# guest's CPU time also counts the time the host took its vCPU away (no
+# steal time under TCG), which grows with the wall time of the limited
+# loop when the host is loaded; t0470 on the host compares the two apart.
+ratio=$(awk -v tl="$tl" -v tf="$tf" -v cl="$cl" -v cf="$cf" \
+    'BEGIN { if (cl > 0 && cf > 0 && tf > 0) printf "%.1f", (tl / cl) / (tf / cf) }')
+ok "$(awk -v r="$ratio" 'BEGIN { exit !(r != "" && r > 3) }'; echo $?)" \
+    "cpu = 0.1 stretches the loop per CPU-second by $ratio ($tl s for $cl s CPU vs $tf s for $cf s)"
+diag "v2 t0470: wall $tl vs $tf s, cpu $cl vs $cf s, wall per CPU-second ratio $ratio"
 
 cat >"$D/mem.ini" <<'EOF2'
 [experiment]
@@ -236,7 +239,8 @@ done
 wait $pid
 rc=$?
 ok $rc "fio with weights 100 and 1000 on bfq (v2)"
-[ $rc -eq 0 ] || sed 's/^/# /' "$D/w.out"
+[ $rc -eq 0 ] || { sed 's/^/# /' "$D/w.out"
+	sqlite3 "$D/w.db" "SELECT error FROM samples WHERE status <> 'ok'" | sed 's/^/# /'; }
 echo "$seen" | grep -q "default 100 " && echo "$seen " | grep -q "default 1000 "
 ok $? "io.bfq.weight read 100 and 1000 in the members' cgroups:$seen"
 is "$(runs_left)" "" "no cgroup (so no weight) left"
@@ -248,6 +252,8 @@ cat >"$D/bad.ini" <<'EOF2'
 [experiment]
 name = t0750-bad
 
+[arm a]
+
 [workload B]
 type      = cpu-steady
 executor  = local
@@ -258,7 +264,7 @@ cpu       = 0.01
 period    = 10ms
 EOF2
 out=$("$ABBENCH" run "$D/bad.ini" --db "$D/bad.db" 2>&1)
-is "$?:$out" "2:abbench: $D/bad.ini:10: cpu: 0.01 CPU per period of 10 ms is a quota of 100 us, under the kernel's minimum of 1000 us (raise cpu or period)" \
+is "$?:$out" "2:abbench: $D/bad.ini:12: cpu: 0.01 CPU per period of 10 ms is a quota of 100 us, under the kernel's minimum of 1000 us (raise cpu or period)" \
     "a quota under the kernel's 1 ms is refused at load, with file:line"
 
 # A controller that does not reach the run's cgroup: abbench in svc with
@@ -266,7 +272,8 @@ is "$?:$out" "2:abbench: $D/bad.ini:10: cpu: 0.01 CPU per period of 10 ms is a q
 sleep 600 &
 other=$!
 echo $other >$CG/svc/cgroup.procs
-in_svc "$ABBENCH" run "$D/cpu.ini" --db "$D/e.db" --quiet >"$D/e.out" 2>&1
+sh -c "$IN_SVC" sh "$ABBENCH" run "$D/cpu.ini" --db "$D/e.db" --quiet \
+    >"$D/e.out" 2>&1
 is $? 1 "with another process in svc, limited samples fail"
 err=$(sqlite3 "$D/e.db" "SELECT error FROM samples WHERE arm = 'limited' LIMIT 1")
 like "$err" "cpu controller is not available to its parent .*svc/abbench-[0-9a-f]{8}.*processes sit in it, and other processes than abbench do \\($other\\)" \
