@@ -18,13 +18,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "exec/cgroup.h"
-#include "exec/exec-docker.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
 
+/* Default timeout of one docker CLI call (pitfall 1: every call has one). */
+#define EXEC_DOCKER_TIMEOUT_NS	EXEC_CALL_TIMEOUT_NS
 #define DOCKER_RUN_TIMEOUT_NS	(180 * NSEC_PER_SEC)
 #define DOCKER_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 #define DEFAULT_IMAGE		"abbench/tools"
@@ -39,10 +42,13 @@ struct exec_proc {
 	struct child	 cli;		/* attached: `docker run` itself */
 	struct strvec	 cli_argv;
 	int		 capture;
+	size_t		(*on_out)(void *, const char *, size_t, int);
+	void		*on_out_arg;
 	long		 pid;		/* State.Pid, 0 = unknown */
 	char		*cgroup_text;	/* /proc/PID/cgroup while running */
 	int64_t		 start_ns;
 	int		 start_failed;	/* reap what the runtime leaked */
+	int		 bare;		/* exec_spec.bare: logs unread */
 };
 
 static const char *
@@ -53,7 +59,7 @@ docker_bin(void)
 	return d != NULL && *d != '\0' ? d : "docker";
 }
 
-int
+static int
 exec_docker_cli(char *const *args, int64_t timeout_ns, char **out,
     char **cause)
 {
@@ -179,24 +185,31 @@ docker_learn_pid(struct exec_proc *p)
 		p->cgroup_text = proccg_read(p->pid, NULL);
 }
 
+/*
+ * The one builder of a container's command line: `docker VERB [-d]
+ * --name NAME --label=abbench.run=UUID ... [--cidfile F --rm] IMAGE ARGV`
+ * for run (detached or attached), a one-shot run (cidfile) and create.
+ */
 static void
-push_run_args(struct run_ctx *ctx, const struct exec_spec *spec,
-    struct exec_proc *p, struct strvec *av)
+push_run_args(struct run_ctx *ctx, const char *verb,
+    const struct exec_spec *spec, const char *name, const char *cgparent,
+    int detach, const char *cidfile, struct strvec *av)
 {
 	size_t	i;
 
 	strvec_push(av, docker_bin());
-	strvec_push(av, "run");
-	if (!p->attached)
+	strvec_push(av, verb);
+	if (detach)
 		strvec_push(av, "-d");
 	strvec_push(av, "--name");
-	strvec_push(av, p->name);
+	strvec_push(av, name);
 	strvec_pushf(av, "--label=abbench.run=%s",
 	    ctx != NULL && ctx->run_uuid[0] ? ctx->run_uuid : "none");
-	if (spec->name != NULL)
+	if (spec->name != NULL && !spec->bare)
 		strvec_pushf(av, "--label=abbench.workload=%s", spec->name);
 	/* PID 1 ignores signals it has no handler for (pitfall 4). */
-	strvec_push(av, "--init");
+	if (!spec->bare)
+		strvec_push(av, "--init");
 	strvec_push(av, "--network=none");
 	if (spec->runtime != NULL && *spec->runtime != '\0')
 		strvec_pushf(av, "--runtime=%s", spec->runtime);
@@ -205,8 +218,8 @@ push_run_args(struct run_ctx *ctx, const struct exec_spec *spec,
 	if (spec->memory > 0)
 		strvec_pushf(av, "--memory=%llu",
 		    (unsigned long long)spec->memory);
-	if (p->cgparent != NULL)
-		strvec_pushf(av, "--cgroup-parent=%s", p->cgparent);
+	if (cgparent != NULL)
+		strvec_pushf(av, "--cgroup-parent=%s", cgparent);
 	for (i = 0; i < spec->nmounts; i++) {
 		const struct exec_mount	*m = &spec->mounts[i];
 		const char		*o = m->options;
@@ -222,6 +235,13 @@ push_run_args(struct run_ctx *ctx, const struct exec_spec *spec,
 		strvec_push(av, "--env");
 		strvec_push(av, spec->env[i]);
 	}
+	/* With --rm a failed container is gone before we could ask its id,
+	 * which the shim it leaks is known by. */
+	if (cidfile != NULL) {
+		strvec_push(av, "--cidfile");
+		strvec_push(av, cidfile);
+		strvec_push(av, "--rm");
+	}
 	strvec_push(av, spec->image != NULL ? spec->image : DEFAULT_IMAGE);
 	strvec_pushv(av, spec->argv);
 }
@@ -232,7 +252,7 @@ push_run_args(struct run_ctx *ctx, const struct exec_spec *spec,
  * after `docker rm -f`. Kill the shim of that container id only, and
  * remove what it kept.
  */
-void
+static void
 exec_docker_reap_failed(const char *id)
 {
 	static const char *const state[] = {
@@ -281,7 +301,7 @@ exec_docker_reap_failed(const char *id)
 	}
 }
 
-int
+static int
 exec_docker_rm(const char *name, int failed, char **cause)
 {
 	char	*c = NULL, *id = NULL;
@@ -319,7 +339,7 @@ exec_docker_rm(const char *name, int failed, char **cause)
 	return 0;
 }
 
-int
+static int
 exec_docker_labelled(const char *uuid, struct strvec *ids, char **cause)
 {
 	char	*filter = xasprintf("label=abbench.run=%s", uuid);
@@ -387,11 +407,21 @@ docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
 	free(p);
 }
 
+/* A container name of this run: abbench-<uuid8>-N. */
+static char *
+docker_new_name(const struct run_ctx *ctx)
+{
+	static unsigned	counter;
+
+	if (ctx != NULL && ctx->cgroup_name[0] != '\0')
+		return xasprintf("%s-%u", ctx->cgroup_name, counter++);
+	return xasprintf("abbench-%ld-%u", (long)getpid(), counter++);
+}
+
 static int
 docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
     struct exec_proc **procp, char **cause)
 {
-	static unsigned		 counter;
 	struct exec_proc	*p = xcalloc(1, sizeof *p);
 	struct strvec		 av = STRVEC_INIT;
 	char			*out = NULL, *err = NULL, *c = NULL, *how;
@@ -401,11 +431,9 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->journal = p->cg_journal = -1;
 	p->attached = !spec->detach;
 	p->capture = spec->capture;
-	if (ctx != NULL && ctx->cgroup_name[0] != '\0')
-		p->name = xasprintf("%s-%u", ctx->cgroup_name, counter++);
-	else
-		p->name = xasprintf("abbench-%ld-%u", (long)getpid(),
-		    counter++);
+	p->name = docker_new_name(ctx);
+	p->on_out = spec->capture ? spec->on_out : NULL;
+	p->on_out_arg = spec->on_out_arg;
 	if (spec->cgroup_parent != NULL) {
 		/* At our cpu cgroup's path, where docker makes it in every
 		 * hierarchy. */
@@ -424,13 +452,16 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	/* Journaled before it exists: restore removes it after a kill -9. */
 	if (ctx != NULL)
 		p->journal = run_journal_object(ctx, "container", p->name);
-	push_run_args(ctx, spec, p, &av);
+	push_run_args(ctx, "run", spec, p->name, p->cgparent, !p->attached,
+	    NULL, &av);
 	p->start_ns = now_mono_ns();
 	if (p->attached) {
 		p->cli_argv = av;
 		p->cli.argv = p->cli_argv.v;
 		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+		p->cli.on_out = spec->capture ? spec->on_out : NULL;
+		p->cli.on_out_arg = spec->on_out_arg;
 		if (spawn_start(&p->cli, cause) == -1)
 			goto fail;
 		*procp = p;
@@ -533,7 +564,7 @@ docker_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 		st->status = (code & 0xff) << 8;
 	spawn_release(&w);
 	/* Output: docker logs keeps the container's stdout and stderr. */
-	{
+	if (!p->bare) {
 		struct strvec	 av = STRVEC_INIT;
 		char		*o = NULL, *e = NULL;
 		int		 s;
@@ -544,7 +575,16 @@ docker_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 		if (spawn_capture(av.v, EXEC_DOCKER_TIMEOUT_NS, &o, &e, &s,
 		    NULL) == 0) {
 			if (p->capture) {
-				st->outlen = strlen(o);
+				size_t	len = strlen(o), used = 0;
+
+				/* All at once: the reader takes it whole. */
+				if (p->on_out != NULL)
+					used = p->on_out(p->on_out_arg, o, len,
+					    1);
+				if (used > len)
+					used = len;
+				memmove(o, o + used, len - used + 1);
+				st->outlen = len - used;
 				st->out = o;
 				o = NULL;
 			}
@@ -574,13 +614,13 @@ docker_pid(struct exec_proc *p)
 	return p->pid > 0 ? p->pid : -1;
 }
 
-const char *
+static const char *
 exec_docker_name(struct exec_proc *p)
 {
 	return p->name;
 }
 
-long
+static long
 exec_docker_gofer_pid(struct exec_proc *p)
 {
 	long	shim;
@@ -591,7 +631,7 @@ exec_docker_gofer_pid(struct exec_proc *p)
 	return proc_child_named(shim, "runsc-gofer");
 }
 
-int
+static int
 exec_docker_exec(struct exec_proc *p, char *const *argv, int64_t timeout_ns,
     char **out, int *status, char **cause)
 {
@@ -623,6 +663,246 @@ docker_logs(struct exec_proc *p, int64_t timeout_ns, char **out,
 	return exec_docker_cli(args, timeout_ns, out, cause);
 }
 
+/* docker rm -f NAME, forgetting the journal entry when it is gone. */
+static void
+docker_rm_forget(struct run_ctx *ctx, const char *name, int failed,
+    int64_t journal)
+{
+	char	*c = NULL;
+
+	if (exec_docker_rm(name, failed, &c) == -1) {
+		warning("%s", c);
+		free(c);
+		return;
+	}
+	if (journal > 0)
+		run_forget_object(ctx, journal);
+}
+
+/* The docker CLI of a whole argv (av.v[0] is docker_bin()). */
+static int
+docker_cli_av(const struct strvec *av, int64_t timeout_ns, char **cause)
+{
+	return exec_docker_cli(av->v + 1, timeout_ns, NULL, cause);
+}
+
+static int
+docker_run_once(struct run_ctx *ctx, const struct exec_spec *spec,
+    int64_t timeout_ns, int64_t *ns, char **cause)
+{
+	struct strvec	 av = STRVEC_INIT;
+	char		*name = docker_new_name(ctx), *cidfile, *cid;
+	int64_t		 journal, t0;
+	int		 r;
+
+	journal = run_journal_object(ctx, "container", name);
+	cidfile = run_scratch_file(ctx, name, ".cid");
+	unlink(cidfile);
+	push_run_args(ctx, "run", spec, name, NULL, 0, cidfile, &av);
+	t0 = now_mono_ns();
+	r = docker_cli_av(&av, timeout_ns, cause);
+	*ns = now_mono_ns() - t0;
+	/* --rm removed it, unless the run failed half way. */
+	docker_rm_forget(ctx, name, r == -1, journal);
+	if (r == -1 && (cid = read_small_file(cidfile, NULL)) != NULL) {
+		exec_docker_reap_failed(strtrim(cid));
+		free(cid);
+	}
+	unlink(cidfile);
+	free(cidfile);
+	strvec_clear(&av);
+	free(name);
+	return r;
+}
+
+static int
+docker_create_start(struct run_ctx *ctx, const struct exec_spec *spec,
+    int64_t timeout_ns, struct exec_proc **procp, int64_t *ns,
+    char **cause)
+{
+	struct exec_proc	*p = xcalloc(1, sizeof *p);
+	struct strvec		 av = STRVEC_INIT;
+	const char		*start[3];
+	int64_t			 t0;
+	int			 r;
+
+	p->journal = p->cg_journal = -1;
+	p->bare = spec->bare;
+	p->name = docker_new_name(ctx);
+	p->journal = run_journal_object(ctx, "container", p->name);
+	push_run_args(ctx, "create", spec, p->name, NULL, 0, NULL, &av);
+	start[0] = "start";
+	start[1] = p->name;
+	start[2] = NULL;
+	t0 = now_mono_ns();
+	r = docker_cli_av(&av, timeout_ns, cause);
+	if (r == 0)
+		r = exec_docker_cli((char *const *)start, timeout_ns, NULL,
+		    cause);
+	*ns = now_mono_ns() - t0;
+	p->start_ns = t0;
+	strvec_clear(&av);
+	if (r == -1) {
+		p->start_failed = 1;
+		docker_destroy(ctx, p);
+		return -1;
+	}
+	*procp = p;
+	return 0;
+}
+
+static int
+docker_checkpoint(struct exec_proc *p, const char *tag, int64_t timeout_ns,
+    int64_t *ns, char **cause)
+{
+	const char	*args[] = { "checkpoint", "create", p->name, tag,
+			    NULL };
+	const char	*w[] = { "wait", p->name, NULL };
+	int64_t		 t0 = now_mono_ns();
+
+	if (exec_docker_cli((char *const *)args, timeout_ns, NULL, cause) ==
+	    -1)
+		return -1;
+	*ns = now_mono_ns() - t0;
+	/* Not timed: the checkpointed container must be gone first. */
+	return exec_docker_cli((char *const *)w, timeout_ns, NULL, cause);
+}
+
+static int
+docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
+    int64_t *ns, long *pid, char **cause)
+{
+	const char	*args[] = { "start", "--checkpoint", tag, p->name,
+			    NULL };
+	const char	*ins[] = { "inspect", "--format",
+			    "{{.State.Running}} {{.State.Pid}}", p->name,
+			    NULL };
+	struct timespec	 second = { 1, 0 };
+	char		*c = NULL, *out = NULL;
+	int64_t		 t0;
+	int		 tries;
+
+	/*
+	 * moby#42900: now and then the daemon fails to hand the checkpoint
+	 * to containerd ("commit failed: content ...: already exists"); a
+	 * second try a moment later works. Only the call that worked is
+	 * timed.
+	 */
+	for (tries = 0;; tries++) {
+		t0 = now_mono_ns();
+		if (exec_docker_cli((char *const *)args, timeout_ns, NULL,
+		    &c) == 0)
+			break;
+		if (tries == 2 || strstr(c, "already exists") == NULL) {
+			set_cause(cause, "%s", c);
+			free(c);
+			return -1;
+		}
+		free(c);
+		c = NULL;
+		nanosleep(&second, NULL);
+	}
+	*ns = now_mono_ns() - t0;
+	if (exec_docker_cli((char *const *)ins, timeout_ns, &out, cause) == -1)
+		return -1;
+	if (!str_startswith(out, "true")) {
+		free(out);
+		return set_cause(cause, "restored container '%s' is not "
+		    "running", p->name);
+	}
+	*pid = strtol(out + 5, NULL, 10);
+	free(out);
+	return 0;
+}
+
+static int
+docker_undo(const char *target, char **cause)
+{
+	/* Whether it started is not known here: always look for a shim. */
+	return exec_docker_rm(target, 1, cause);
+}
+
+static int
+docker_sweep(const char *uuid, struct strvec *removed, char **cause)
+{
+	struct strvec	ids = STRVEC_INIT;
+	size_t		i;
+	int		rc = 0;
+
+	if (exec_docker_labelled(uuid, &ids, cause) == -1)
+		return -1;
+	for (i = 0; i < ids.n; i++) {
+		char	*why = NULL;
+
+		if (exec_docker_rm(ids.v[i], 1, &why) == -1) {
+			if (rc == 0)
+				set_cause(cause, "%s", why);
+			rc = -1;
+		} else if (removed != NULL)
+			strvec_push(removed, ids.v[i]);
+		free(why);
+	}
+	strvec_clear(&ids);
+	return rc;
+}
+
+/* `docker version` of the server, NULL when docker is absent or down. */
+static char *
+docker_version(void)
+{
+	char	*out = NULL, *v;
+
+	if (docker_do(5 * NSEC_PER_SEC, &out, NULL, "version", "--format",
+	    "{{.Server.Version}}", NULL, NULL) == -1 || out == NULL ||
+	    *strtrim(out) == '\0') {
+		free(out);
+		return NULL;
+	}
+	v = xstrdup(strtrim(out));
+	free(out);
+	return v;
+}
+
+/* A docker runtime name's binary, from `docker info`; NULL if unknown. */
+static char *
+docker_runtime_path(const char *name)
+{
+	char		*out = NULL, *path = NULL;
+	json_t		*root, *rt, *p;
+	json_error_t	 jerr;
+
+	if (docker_do(10 * NSEC_PER_SEC, &out, NULL, "info", "--format",
+	    "{{json .Runtimes}}", NULL, NULL) == -1 || out == NULL) {
+		free(out);
+		return NULL;
+	}
+	if ((root = json_loads(out, 0, &jerr)) != NULL) {
+		if ((rt = json_object_get(root, name)) != NULL &&
+		    (p = json_object_get(rt, "path")) != NULL &&
+		    json_is_string(p))
+			path = xstrdup(json_string_value(p));
+		json_decref(root);
+	}
+	free(out);
+	return path;
+}
+
+static int
+docker_count_running(void)
+{
+	char	*out = NULL, *p;
+	int	 count = 0;
+
+	if (docker_do(5 * NSEC_PER_SEC, &out, NULL, "ps", "-q", NULL, NULL,
+	    NULL) == -1)
+		return -1;
+	for (p = out; p != NULL && *p != '\0'; p++)
+		if (*p == '\n')
+			count++;
+	free(out);
+	return count;
+}
+
 const struct exec_ops exec_docker_ops = {
 	.name = "docker",
 	.caps = EXEC_CONTAINER | EXEC_DAEMON | EXEC_CGROUP_PARENT,
@@ -635,4 +915,17 @@ const struct exec_ops exec_docker_ops = {
 	.pid = docker_pid,
 	.exec_into = exec_docker_exec,
 	.logs = docker_logs,
+	.journal_kind = "container",
+	.undo_done = "removed container '%s'",
+	.undo = docker_undo,
+	.sweep = docker_sweep,
+	.container_name = exec_docker_name,
+	.gofer_pid = exec_docker_gofer_pid,
+	.run_once = docker_run_once,
+	.create_start = docker_create_start,
+	.checkpoint = docker_checkpoint,
+	.restore = docker_restore,
+	.daemon_version = docker_version,
+	.runtime_path = docker_runtime_path,
+	.count_running = docker_count_running,
 };

@@ -100,6 +100,8 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
 	if (spec->own_rss)
 		p->child.flags |= SPAWN_OWN_RSS;
+	p->child.on_out = spec->capture ? spec->on_out : NULL;
+	p->child.on_out_arg = spec->on_out_arg;
 	if (spawn_start(&p->child, cause) == -1)
 		goto fail;
 	*procp = p;

@@ -701,6 +701,8 @@ oci_exec_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->run.argv = p->run_argv.v;
 	p->run.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 	    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+	p->run.on_out = spec->capture ? spec->on_out : NULL;
+	p->run.on_out_arg = spec->on_out_arg;
 	if (spawn_start(&p->run, cause) == -1) {
 		exec_lookup("oci")->destroy(ctx, p);
 		return -1;
@@ -895,4 +897,7 @@ const struct exec_ops exec_oci_ops = {
 	.cgroup_dir = oci_cgroup_dir,
 	.pid = oci_pid,
 	.signal = oci_signal,
+	.journal_kind = "oci-container",
+	.undo_done = "deleted OCI container '%s'",
+	.undo = exec_oci_teardown,
 };

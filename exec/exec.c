@@ -14,11 +14,13 @@
 extern const struct exec_ops exec_local_ops;
 extern const struct exec_ops exec_docker_ops;
 extern const struct exec_ops exec_oci_ops;
+extern const struct exec_ops exec_podman_ops;
 
 const struct exec_ops *const exec_types[] = {
 	&exec_local_ops,
 	&exec_docker_ops,
 	&exec_oci_ops,
+	&exec_podman_ops,
 	NULL
 };
 
@@ -57,6 +59,36 @@ exec_lookup_caps(int caps)
 
 	for (e = exec_types; *e != NULL; e++) {
 		if (((*e)->caps & caps) == caps)
+			return *e;
+	}
+	return NULL;
+}
+
+const char *
+exec_missing(const struct exec_ops *ex, int hooks)
+{
+	if ((hooks & EXEC_HOOK_GOFER_PID) && ex->gofer_pid == NULL)
+		return "gofer_pid";
+	if ((hooks & EXEC_HOOK_CONTAINER_NAME) && ex->container_name == NULL)
+		return "container_name";
+	if ((hooks & EXEC_HOOK_RUN_ONCE) && ex->run_once == NULL)
+		return "run_once";
+	if ((hooks & EXEC_HOOK_CREATE_START) && ex->create_start == NULL)
+		return "create_start";
+	if ((hooks & EXEC_HOOK_CHECKPOINT) && (ex->checkpoint == NULL ||
+	    ex->restore == NULL))
+		return "checkpoint";
+	return NULL;
+}
+
+const struct exec_ops *
+exec_lookup_daemon(int hooks)
+{
+	const struct exec_ops *const	*e;
+
+	for (e = exec_types; *e != NULL; e++) {
+		if (((*e)->caps & EXEC_DAEMON) && exec_missing(*e, hooks) ==
+		    NULL)
 			return *e;
 	}
 	return NULL;

@@ -4,7 +4,8 @@
  *   local   a host process in its own cgroup (libcgroup), below the cgroup
  *           abbench runs in;
  *   docker  the docker CLI (--runtime from the arm, --label abbench.run);
- *   oci     a generated bundle driven with an OCI runtime binary.
+ *   oci     a generated bundle driven with an OCI runtime binary;
+ *   podman  the podman CLI, rootful, runc or runsc (exec-podman.c).
  *
  * start() launches one program and returns a handle; wait() waits for it
  * with a deadline (killing it when the deadline passes); destroy() kills,
@@ -42,7 +43,19 @@ struct exec_spec {
 	const struct exec_mount *mounts;
 	size_t		 nmounts;
 	int		 capture;	/* keep stdout (and stderr's tail) */
+	/*
+	 * With capture: stdout handed to this reader as it comes
+	 * (struct child's on_out) instead of kept whole; exec_status.out
+	 * then holds only what it left. Executors that get the output
+	 * only at the end (docker logs) call it once with everything.
+	 */
+	size_t		(*on_out)(void *arg, const char *data, size_t len,
+			    int eof);
+	void		*on_out_arg;
 	int		 detach;	/* docker: run -d */
+	int		 bare;		/* daemon: no init process, no
+					 * workload label: the container as
+					 * a plain `run` makes it (startup) */
 	int		 own_rss;	/* local: ru_maxrss is read, so the
 					 * program's own must not include
 					 * abbench's (SPAWN_OWN_RSS) */
@@ -68,6 +81,15 @@ void	exec_status_from_child(struct exec_status *st, struct child *c);
 char	*exec_status_describe(const struct exec_status *st);
 
 struct exec_proc;
+
+/*
+ * The container daemon executor a workload type runs in by default
+ * (workload_ops.default_exec): the registry's choice, not the type's.
+ */
+#define EXEC_DEFAULT_DAEMON	"docker"
+
+/* Default time limit of one call to a daemon's CLI: every call has one. */
+#define EXEC_CALL_TIMEOUT_NS	(60 * NSEC_PER_SEC)
 
 /* What an executor checks before the first sample of a workload. */
 struct exec_check {
@@ -126,7 +148,79 @@ struct exec_ops {
 		    char **cause);
 	/* Send signal sig to the program (through the runtime if need be). */
 	int	(*signal)(struct exec_proc *proc, int sig, char **cause);
+
+	/*
+	 * The objects it journals (run_journal_object) under journal_kind,
+	 * and how `abbench restore` undoes one (undo_done: "removed
+	 * container '%s'"); NULL when it journals none of its own.
+	 */
+	const char	*journal_kind;
+	const char	*undo_done;
+	int	(*undo)(const char *target, char **cause);
+	/*
+	 * Remove every container labelled abbench.run=UUID, pushing their
+	 * ids to removed (may be NULL); -1 when the daemon cannot be asked.
+	 */
+	int	(*sweep)(const char *uuid, struct strvec *removed,
+		    char **cause);
+
+	/* Container daemons (EXEC_DAEMON), as far as they can: */
+	/* The name the daemon knows proc's container by; borrowed. */
+	const char *(*container_name)(struct exec_proc *proc);
+	/* Host pid of the gofer of proc's sandbox (runsc), or -1. */
+	long	(*gofer_pid)(struct exec_proc *proc);
+	/*
+	 * A one-shot container of spec (`run --rm`), journaled, waited for
+	 * and gone when it returns; *ns is the time of the run call.
+	 */
+	int	(*run_once)(struct run_ctx *ctx,
+		    const struct exec_spec *spec, int64_t timeout_ns,
+		    int64_t *ns, char **cause);
+	/*
+	 * spec's container created, then started (detached): *ns is the
+	 * time of both calls; wait() and destroy() it as after start().
+	 */
+	int	(*create_start)(struct run_ctx *ctx,
+		    const struct exec_spec *spec, int64_t timeout_ns,
+		    struct exec_proc **proc, int64_t *ns, char **cause);
+	/*
+	 * Checkpoint proc's running container as tag (*ns: the checkpoint
+	 * call), then wait until it has stopped (not timed).
+	 */
+	int	(*checkpoint)(struct exec_proc *proc, const char *tag,
+		    int64_t timeout_ns, int64_t *ns, char **cause);
+	/*
+	 * Start proc's container again from checkpoint tag: *ns the call
+	 * that worked, *pid the restored sandbox's host pid.
+	 */
+	int	(*restore)(struct exec_proc *proc, const char *tag,
+		    int64_t timeout_ns, int64_t *ns, long *pid, char **cause);
+	/* The daemon's version, or NULL when it is absent or down. */
+	char	*(*daemon_version)(void);
+	/* The binary of a runtime the daemon knows by name, or NULL. */
+	char	*(*runtime_path)(const char *name);
+	/* How many containers the daemon runs; -1 when it cannot say. */
+	int	(*count_running)(void);
 };
+
+/* The hooks a workload may need of its executor (exec_missing). */
+enum exec_hook {
+	EXEC_HOOK_GOFER_PID = 1 << 0,
+	EXEC_HOOK_CONTAINER_NAME = 1 << 1,
+	EXEC_HOOK_RUN_ONCE = 1 << 2,
+	EXEC_HOOK_CREATE_START = 1 << 3,
+	EXEC_HOOK_CHECKPOINT = 1 << 4,	/* and restore */
+};
+/*
+ * The name of the first hook of `hooks` (enum exec_hook) that ex lacks,
+ * or NULL when it has them all.
+ */
+const char		*exec_missing(const struct exec_ops *ex, int hooks);
+/*
+ * The first daemon executor (EXEC_DAEMON) that has every hook of hooks,
+ * or NULL: the default of the workloads that need a container daemon.
+ */
+const struct exec_ops	*exec_lookup_daemon(int hooks);
 
 const struct exec_ops	*exec_lookup(const char *name);
 /* The first executor with every capability in caps, or NULL. */

@@ -624,10 +624,11 @@ fail_errno:
 }
 
 static void
-drain(int *fd, struct strbuf *sb, size_t keep)
+drain(int *fd, struct strbuf *sb, size_t keep, struct child *feed)
 {
 	char	buf[16384];
 	ssize_t	n;
+	size_t	used;
 
 	for (;;) {
 		n = read(*fd, buf, sizeof buf);
@@ -641,6 +642,16 @@ drain(int *fd, struct strbuf *sb, size_t keep)
 			return;
 		}
 		strbuf_add(sb, buf, (size_t)n);
+		/* A reader of the stream: what it took is not kept. */
+		if (feed != NULL && feed->on_out != NULL) {
+			used = feed->on_out(feed->on_out_arg, sb->buf,
+			    sb->len, 0);
+			if (used > sb->len)
+				used = sb->len;
+			memmove(sb->buf, sb->buf + used, sb->len - used);
+			sb->len -= used;
+			sb->buf[sb->len] = '\0';
+		}
 		if (keep != 0 && sb->len > 2 * keep) {
 			memmove(sb->buf, sb->buf + sb->len - keep, keep);
 			sb->len = keep;
@@ -752,9 +763,9 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 			}
 		}
 		if (c->out_fd != -1)
-			drain(&c->out_fd, &c->out, 0);
+			drain(&c->out_fd, &c->out, 0, c);
 		if (c->err_fd != -1)
-			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP);
+			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL);
 		if (c->in_fd != -1) {
 			ssize_t	w = write(c->in_fd, c->in + c->in_off,
 			    c->inlen - c->in_off);
@@ -775,7 +786,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	/* Collect what is still buffered (the group may hold the pipe). */
 	if (c->out_fd != -1) {
 		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
-		drain(&c->out_fd, &c->out, 0);
+		drain(&c->out_fd, &c->out, 0, c);
 		if (c->out_fd != -1) {
 			close(c->out_fd);
 			c->out_fd = -1;
@@ -783,7 +794,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	}
 	if (c->err_fd != -1) {
 		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
-		drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP);
+		drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL);
 		if (c->err_fd != -1) {
 			close(c->err_fd);
 			c->err_fd = -1;
@@ -792,6 +803,21 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	if (c->in_fd != -1) {
 		close(c->in_fd);
 		c->in_fd = -1;
+	}
+	/* The end of the stream: the reader takes the last line. */
+	if (c->on_out != NULL) {
+		size_t	used = c->on_out(c->on_out_arg, c->out.buf != NULL ?
+		    c->out.buf : "", c->out.len, 1);
+
+		if (c->out.buf != NULL) {
+			if (used > c->out.len)
+				used = c->out.len;
+			memmove(c->out.buf, c->out.buf + used, c->out.len -
+			    used);
+			c->out.len -= used;
+			c->out.buf[c->out.len] = '\0';
+		}
+		c->on_out = NULL;
 	}
 	return 0;
 }

@@ -59,6 +59,16 @@ struct child {
 	const char	*in;		/* SPAWN_STDIN_BUF data */
 	size_t		 inlen;
 	int64_t		 grace_ns;	/* SIGTERM to SIGKILL (default 2s) */
+	/*
+	 * With SPAWN_CAPTURE_OUT: a reader of stdout as it comes, so that
+	 * out holds only what it has not taken yet (memory stays bounded
+	 * whatever the child prints). Called with the bytes kept so far
+	 * (at least one new), returns how many of them it consumed; at the
+	 * end (spawn_wait done) once more with eof 1.
+	 */
+	size_t		(*on_out)(void *arg, const char *data, size_t len,
+			    int eof);
+	void		*on_out_arg;
 	/* Filled by spawn / wait: */
 	pid_t		 pid;
 	/* Monotonic: just before fork; with cgroups to join, once the child

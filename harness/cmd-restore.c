@@ -31,11 +31,31 @@ restore_db_only(struct journal *jr, const struct recover_filter *f,
 	if (stat(f->db, &sb) == -1 || sb.st_size == 0)
 		return 0;
 	if ((st = store_open(f->db, 0, cause)) == NULL)
-		return -1;
+		return -2;
 	rc = recover_db_only(jr, st, f->run_id, flags, rep, &more, cause);
 	*undone += more;
 	store_close(st);
 	return rc;
+}
+
+/* Does the database named hold host settings pending of its own? */
+static int
+restore_db_settings_pending(const struct recover_filter *f)
+{
+	struct store		*st;
+	struct store_journal	*j = NULL;
+	size_t			 n = 0, i;
+	int			 pending = 0;
+
+	if (f->db == NULL || (st = store_open(f->db, STORE_READONLY,
+	    NULL)) == NULL)
+		return 0;
+	if (store_journal_pending(st, f->run_id, &j, &n, NULL) == 0)
+		for (i = 0; i < n; i++)
+			pending |= str_startswith(j[i].kind, "host.");
+	store_journal_free(j, n);
+	store_close(st);
+	return pending;
 }
 
 static int
@@ -44,6 +64,7 @@ cmd_restore_exec(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "wait-lock", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
@@ -52,7 +73,7 @@ cmd_restore_exec(int argc, char **argv)
 	struct journal		*jr;
 	const char		*db = NULL;
 	char			*cause = NULL;
-	int			 c, flags = 0, undone = 0, rc;
+	int			 c, flags = 0, undone = 0, rc, wait = 0;
 	size_t			 i;
 
 	optind = 1;
@@ -63,6 +84,9 @@ cmd_restore_exec(int argc, char **argv)
 			break;
 		case 'f':
 			flags |= RECOVER_FORCE;
+			break;
+		case 'W':
+			wait = 1;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -75,6 +99,22 @@ cmd_restore_exec(int argc, char **argv)
 	memset(&f, 0, sizeof f);
 	if (db != NULL || optind < argc)
 		f.db = cmd_db_path(db);
+	/*
+	 * A database named is checked before anything is undone: missing,
+	 * a directory, damaged or of a newer schema is an input error
+	 * (exit 2), like every command that reads one, never "could not
+	 * be undone" (exit 1).
+	 */
+	if (f.db != NULL) {
+		struct store	*st;
+
+		if ((st = store_open(f.db, STORE_READONLY, &cause)) == NULL) {
+			error("%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		store_close(st);
+	}
 	if (optind < argc) {
 		struct store	*st;
 
@@ -100,14 +140,44 @@ cmd_restore_exec(int argc, char **argv)
 		free(cause);
 		return EXIT_USAGE;
 	}
-	/* Settings are undone by whoever holds the host. */
-	if (journal_try_host(jr) == 0)
+	/*
+	 * Settings are undone by whoever holds the host: a live run that
+	 * holds it undoes them at its start, or with --wait-lock (or
+	 * ABBENCH_WAIT_LOCK) this waits for it when a dead run left some.
+	 */
+	if (journal_try_host(jr, 0) == 0)
 		flags |= RECOVER_SETTINGS;
-	rc = recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep, &undone,
-	    &cause);
+	else if (journal_wait_wanted(wait) && (recover_settings_pending(jr) ||
+	    restore_db_settings_pending(&f))) {
+		printf("note: waiting for the host (another run holds it)\n");
+		fflush(stdout);
+		if (journal_try_host(jr, 1) == 0)
+			flags |= RECOVER_SETTINGS;
+	}
+	rc = recover_prev_dir(jr, &rep, &undone, &cause);
+	if (rc == 0)
+		rc = recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep,
+		    &undone, &cause);
+	else {
+		int	more = 0;
+		char	*why = NULL;
+
+		(void)recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep,
+		    &more, &why);
+		undone += more;
+		free(why);
+	}
 	/* A database named: also what only it has journaled. */
-	if (rc == 0 && f.db != NULL)
-		rc = restore_db_only(jr, &f, flags, &rep, &undone, &cause);
+	if (rc == 0 && f.db != NULL &&
+	    (rc = restore_db_only(jr, &f, flags, &rep, &undone, &cause)) ==
+	    -2) {
+		/* It could be read but not written to: still its fault. */
+		journal_close(jr);
+		error("%s", cause);
+		free(cause);
+		hostset_report_release(&rep);
+		return EXIT_USAGE;
+	}
 	journal_close(jr);
 	for (i = 0; i < rep.done.n; i++)
 		printf("restored: %s\n", rep.done.v[i]);
@@ -126,7 +196,7 @@ cmd_restore_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_restore_entry = {
 	.name = "restore",
-	.args = "[--db FILE] [--force] [RUN]",
+	.args = "[--db FILE] [--force] [--wait-lock] [RUN]",
 	.summary = "undo host changes left by a killed run",
 	.help =
 "Undoes the host changes that runs recorded in the host-wide journal\n"
@@ -141,7 +211,11 @@ const struct cmd_entry cmd_restore_entry = {
 "Works from any directory and needs no database. With --db, only the\n"
 "runs of that database (and also what only that database journaled: an\n"
 "older abbench, a lost host journal); with RUN, only that run. Host\n"
-"settings are undone only when no live run holds the host. The helper\n"
+"settings are undone only when no live run holds the host (the host lock\n"
+"is one per host, in /var/lib/abbench, whatever $ABBENCH_STATE_DIR says);\n"
+"with --wait-lock (or ABBENCH_WAIT_LOCK=1) restore waits for it when a dead\n"
+"run left settings changed. A run whose process is alive (its pid and\n"
+"start time) is never touched, whatever became of its lock file. The helper\n"
 "processes a dead run left running are killed first. A run whose abbench\n"
 "process is still alive is skipped unless --force is given. A run still\n"
 "marked running in its database whose process is gone is marked\n"
@@ -153,6 +227,7 @@ const struct cmd_entry cmd_restore_entry = {
 "\n"
 "  --db FILE   only runs of this database\n"
 "  --force     also runs that look alive\n"
+"  --wait-lock wait for the host lock when settings are to be undone\n"
 "  RUN         a run id, a uuid prefix, \"last\" or NAME@last\n",
 	.exec = cmd_restore_exec,
 	.flags = CMD_STORE,

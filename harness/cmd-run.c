@@ -257,7 +257,9 @@ const struct cmd_entry cmd_run_entry = {
 	    "  --durable        synchronous=FULL (default NORMAL)\n"
 	    "  --wait-lock      when another run holds the host (it changes\n"
 	    "                   host settings too), wait for it instead of\n"
-	    "                   failing\n"
+	    "                   failing (also ABBENCH_WAIT_LOCK=1); the host\n"
+	    "                   lock is one per host, whatever\n"
+	    "                   $ABBENCH_STATE_DIR says\n"
 	    "\n"
 	    "Exit status: 0 all samples ok, 1 a sample failed or the run was\n"
 	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",

@@ -13,6 +13,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "harness/cmd.h"
+#include "harness/core/experiment.h"
 #include "lib/util.h"
 
 static void
@@ -45,6 +46,8 @@ main(int argc, char **argv)
 	/* A reader that goes away is an EPIPE to handle, not a death
 	 * (children get SIGPIPE back: see spawn.c). */
 	signal(SIGPIPE, SIG_IGN);
+	/* An entry that would write past or beside its member is a BUG. */
+	experiment_tables_check();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

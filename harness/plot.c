@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -53,21 +54,37 @@ struct plot_ctx {
 	size_t			 ngroups;
 	double			 confidence;
 	struct plot_list	*out;
+	size_t			 nfailed;	/* plots gnuplot could not draw */
+	char			*failed;	/* the first one's cause */
 };
 
+/*
+ * gnuplot's single-quoted strings cannot hold every text: its scanner takes
+ * the '' of a string that starts with a quote ('''x') or of two doubled
+ * quotes in a row ('a''''b') as the string's end, so a name such as 'base
+ * ends the string early and the rest is read as commands. A double-quoted
+ * string with octal escapes has no such corner: every byte but letters,
+ * digits and a few inert marks is written as \ooo, so no quote, backslash,
+ * backquote (command substitution, done inside double quotes), '@' or '$'
+ * (macros, data blocks) reaches the scanner as itself. Bytes of 0x80 and
+ * above (UTF-8) pass as they are; control characters become blanks.
+ */
 void
 plot_quote(struct strbuf *sb, const char *s)
 {
-	strbuf_addc(sb, '\'');
+	strbuf_addc(sb, '"');
 	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			strbuf_adds(sb, "''");
-		else if ((unsigned char)*s < 0x20)
+		unsigned char	c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
 			strbuf_addc(sb, ' ');
+		else if (c >= 0x80 || isalnum(c) ||
+		    strchr(" ._-/:,+=()[]#%~^*<>|!?&", c) != NULL)
+			strbuf_addc(sb, (char)c);
 		else
-			strbuf_addc(sb, *s);
+			strbuf_addf(sb, "\\%03o", c);
 	}
-	strbuf_addc(sb, '\'');
+	strbuf_addc(sb, '"');
 }
 
 /*
@@ -621,9 +638,11 @@ plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	struct plot_file *pf;
-	char		*b, *u, *path;
+	char		*b, *u, *path, *why = NULL;
 	size_t		 i;
 	int		 k;
+
+	(void)cause;
 
 	b = plot_sanitize(bench);
 	u = plot_sanitize(unit);
@@ -643,10 +662,16 @@ plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 	free(u);
 	plot_preamble(pc, &sb, path, title);
 	strbuf_add(&sb, body->buf != NULL ? body->buf : "", body->len);
-	if (plot_gnuplot(pc, sb.buf, path, cause) == -1) {
+	/* One plot gnuplot cannot draw does not stop the others. */
+	if (plot_gnuplot(pc, sb.buf, path, &why) == -1) {
+		if (pc->nfailed++ == 0)
+			pc->failed = why;
+		else
+			free(why);
+		(void)unlink(path);
 		strbuf_release(&sb);
 		free(path);
-		return -1;
+		return 0;
 	}
 	strbuf_release(&sb);
 	pc->out->v = xreallocarray(pc->out->v, pc->out->n + 1,
@@ -658,6 +683,22 @@ plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 	pf->unit = xstrdup(unit);
 	pf->title = xstrdup(title);
 	return 0;
+}
+
+/* After all plots: -1 naming the ones gnuplot could not draw. */
+static int
+plot_failures(struct plot_ctx *pc, char **cause)
+{
+	int	rc = 0;
+
+	if (pc->nfailed > 0)
+		rc = set_cause(cause, "%zu plot%s could not be drawn (%zu "
+		    "drawn): %s", pc->nfailed, pc->nfailed == 1 ? "" : "s",
+		    pc->out->n, pc->failed);
+	free(pc->failed);
+	pc->failed = NULL;
+	pc->nfailed = 0;
+	return rc;
 }
 
 static int
@@ -800,6 +841,8 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 		goto out;
 	rc = 0;
 out:
+	if (plot_failures(&pc, rc == 0 ? cause : NULL) == -1)
+		rc = -1;
 	strbuf_release(&body);
 	plot_groups_free(&pc);
 	store_run_release(&pc.run);
@@ -1130,6 +1173,8 @@ plot_shapes(struct store *st, const int64_t *ids, size_t nids,
 	}
 	rc = 0;
 out:
+	if (plot_failures(&pc, rc == 0 ? cause : NULL) == -1 && rc == 0)
+		rc = -1;
 	strbuf_release(&body);
 	shape_ctx_free(&sc);
 	return rc;

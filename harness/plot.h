@@ -90,7 +90,10 @@ int	plot_shapes(struct store *st, const int64_t *ids, size_t nids,
 char	*plot_sanitize(const char *s);
 /* 0 if path holds a PNG (fmt PLOT_PNG) or SVG document, else -1, *cause. */
 int	plot_check_file(const char *path, enum plot_format fmt, char **cause);
-/* A gnuplot single-quoted string literal of s, appended to sb. */
+/*
+ * A gnuplot string literal of s (double-quoted, every byte that could mean
+ * something to gnuplot's scanner as an octal escape), appended to sb.
+ */
 void	plot_quote(struct strbuf *sb, const char *s);
 
 #endif

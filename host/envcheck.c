@@ -30,12 +30,12 @@
 #include "host/blockdev.h"
 #include "host/envcheck.h"
 #include "host/hostinfo.h"
+#include "exec/exec.h"
 #include "exec/spawn.h"
 #include "lib/util.h"
 
 #define ENVCHECK_DEEP_IDLE_US	10
 #define ENVCHECK_SWAP_KB	1024
-#define DOCKER_PS_TIMEOUT	(5LL * NSEC_PER_SEC)
 
 static void
 check_cpu(struct strvec *w, struct strvec *r)
@@ -148,31 +148,29 @@ check_memory(struct strvec *w, struct strvec *r)
 	}
 }
 
+/* The containers each daemon executor runs besides ours. */
 static void
 check_containers(struct strvec *w, struct strvec *r)
 {
-	char *const	 argv[] = { "docker", "ps", "-q", NULL };
-	char		*out = NULL, *err = NULL, *p;
-	int		 status = -1, count = 0;
+	const struct exec_ops *const	*e;
+	const char			*name;
+	int				 count;
 
-	if (spawn_capture(argv, DOCKER_PS_TIMEOUT, &out, &err, &status,
-	    NULL) == -1 || status != 0) {
-		strvec_push(r, "docker: not reachable (containers not "
-		    "checked)");
-		free(out);
-		free(err);
-		return;
+	for (e = exec_types; *e != NULL; e++) {
+		if ((*e)->count_running == NULL)
+			continue;
+		name = (*e)->name;
+		if ((count = (*e)->count_running()) < 0) {
+			strvec_pushf(r, "%s: not reachable (containers not "
+			    "checked)", name);
+			continue;
+		}
+		strvec_pushf(r, "%s: %d running container%s", name, count,
+		    count == 1 ? "" : "s");
+		if (count > 0)
+			strvec_pushf(w, "%d other %s container%s running",
+			    count, name, count == 1 ? " is" : "s are");
 	}
-	for (p = out; p != NULL && *p != '\0'; p++)
-		if (*p == '\n')
-			count++;
-	strvec_pushf(r, "docker: %d running container%s", count,
-	    count == 1 ? "" : "s");
-	if (count > 0)
-		strvec_pushf(w, "%d other docker container%s running",
-		    count, count == 1 ? " is" : "s are");
-	free(out);
-	free(err);
 }
 
 static void

@@ -15,15 +15,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "exec/cgroup.h"
 #include "host/blockdev.h"
 #include "host/hostinfo.h"
+#include "exec/exec.h"
 #include "exec/spawn.h"
 #include "lib/util.h"
 
-#define DOCKER_VERSION_TIMEOUT	(5 * NSEC_PER_SEC)
 #define RUNTIME_TIMEOUT		(10 * NSEC_PER_SEC)
 
 /* A /proc/meminfo field in kB, or -1. */
@@ -236,30 +234,6 @@ hostinfo_cpuidle(struct strvec *enabled, struct strvec *deep,
 	return 0;
 }
 
-char *
-hostinfo_docker_version(void)
-{
-	char *const	 argv[] = { "docker", "version", "--format",
-			    "{{.Server.Version}}", NULL };
-	char		*out = NULL, *err = NULL;
-	int		 status = -1;
-
-	if (spawn_capture(argv, DOCKER_VERSION_TIMEOUT, &out, &err, &status,
-	    NULL) == -1 || status != 0 || out == NULL ||
-	    *strtrim(out) == '\0') {
-		free(out);
-		free(err);
-		return NULL;
-	}
-	free(err);
-	{
-		char	*v = xstrdup(strtrim(out));
-
-		free(out);
-		return v;
-	}
-}
-
 /* Key-safe form of a name: anything but [A-Za-z0-9._-] becomes '_'. */
 static char *
 key_safe(const char *s)
@@ -360,6 +334,7 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 	const char	*cg;
 	long		 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct strvec	 idle = STRVEC_INIT, alldisks = STRVEC_INIT;
+	const struct exec_ops *const *e;
 	size_t		 i, k;
 
 	if (uname(&u) == -1)
@@ -401,9 +376,13 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 		strvec_pushf(config, "cgroup-controllers: %s", s);
 		free(s);
 	}
-	if ((s = hostinfo_docker_version()) != NULL) {
-		strvec_pushf(config, "docker: %s", s);
-		free(s);
+	/* "NAME: 24.0.5": each container daemon's version. */
+	for (e = exec_types; *e != NULL; e++) {
+		if ((*e)->daemon_version != NULL &&
+		    (s = (*e)->daemon_version()) != NULL) {
+			strvec_pushf(config, "%s: %s", (*e)->name, s);
+			free(s);
+		}
 	}
 	if ((s = read_small_file("/sys/kernel/mm/transparent_hugepage/enabled",
 	    NULL)) != NULL) {
@@ -478,33 +457,19 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 	return 0;
 }
 
-/* A docker runtime name's binary, from `docker info`; NULL if unknown. */
+/* A runtime name's binary, as the daemon executors know it, or NULL. */
 static char *
-docker_runtime_path(const char *name)
+daemon_runtime_path(const char *name)
 {
-	char *const	 argv[] = { "docker", "info", "--format",
-			    "{{json .Runtimes}}", NULL };
-	char		*out = NULL, *err = NULL, *path = NULL;
-	int		 status = -1;
-	json_t		*root, *rt, *p;
-	json_error_t	 jerr;
+	const struct exec_ops *const	*e;
+	char				*path;
 
-	if (spawn_capture(argv, RUNTIME_TIMEOUT, &out, &err, &status,
-	    NULL) == -1 || status != 0 || out == NULL) {
-		free(out);
-		free(err);
-		return NULL;
+	for (e = exec_types; *e != NULL; e++) {
+		if ((*e)->runtime_path != NULL &&
+		    (path = (*e)->runtime_path(name)) != NULL)
+			return path;
 	}
-	free(err);
-	if ((root = json_loads(out, 0, &jerr)) != NULL) {
-		if ((rt = json_object_get(root, name)) != NULL &&
-		    (p = json_object_get(rt, "path")) != NULL &&
-		    json_is_string(p))
-			path = xstrdup(json_string_value(p));
-		json_decref(root);
-	}
-	free(out);
-	return path;
+	return NULL;
 }
 
 int
@@ -519,7 +484,7 @@ hostinfo_runtime_version(const char *runtime, char **version, char **cause)
 	if (runtime == NULL || *runtime == '\0')
 		return set_cause(cause, "no runtime named");
 	if (strchr(runtime, '/') == NULL)
-		bin = docker_runtime_path(runtime);
+		bin = daemon_runtime_path(runtime);
 	if (bin == NULL)
 		bin = xstrdup(runtime);
 	argv[0] = bin;

@@ -1,6 +1,6 @@
 /*
  * Host metadata stored with every run and exported as benchfmt config
- * lines: kernel, CPU, vCPUs, memory, cgroup version, docker version, THP,
+ * lines: kernel, CPU, vCPUs, memory, cgroup version, daemon versions, THP,
  * governor, cpuidle, swap, load, and the scheduler of each disk under test.
  */
 #ifndef ABBENCH_HOSTINFO_H
@@ -18,7 +18,7 @@ int	hostinfo_collect(char *const *paths, size_t npaths,
  * environment (ABBENCH_FLEET_ID, SLURM_*), when set, and
  * "abbench-version". Part of hostinfo_collect. */
 void	hostinfo_scheduler(struct strvec *config);
-/* The version of an OCI runtime binary or a docker runtime name. */
+/* The version of an OCI runtime binary or a daemon's runtime name. */
 int	hostinfo_runtime_version(const char *runtime, char **version,
 	    char **cause);
 
@@ -32,8 +32,6 @@ int	hostinfo_turbo(void);
  * above deep_us as "NAME(LATus)". -1 when there is no cpuidle. */
 int	hostinfo_cpuidle(struct strvec *enabled, struct strvec *deep,
 	    long long deep_us);
-/* `docker version` of the server, NULL when docker is absent or down. */
-char	*hostinfo_docker_version(void);
 /* "disk-NAME-scheduler: S" and "disk-NAME-KNOB: V" for one disk. */
 void	hostinfo_disk(const char *disk, struct strvec *config);
 /* A field of /proc/meminfo text in kB, or -1. */

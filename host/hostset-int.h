@@ -34,6 +34,12 @@ const struct hostset_op *hostset_find_op(const char *name);
 int	 hostset_is_uint(const char *v);
 /* A non-empty word of alphanumerics and the characters in extra. */
 int	 hostset_is_word(const char *v, const char *extra);
+/*
+ * The documented range of a sysctl ("vm.swappiness"): 1 with *min, *max,
+ * 0 when none is known (the kernel is asked before the run instead).
+ */
+int	 hostset_sysctl_range(const char *sysctl, long long *min,
+	    long long *max);
 /* Is v one of the space-separated words of list? */
 int	 hostset_in_list(const char *v, const char *list);
 

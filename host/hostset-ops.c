@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,10 +141,59 @@ hs_check_thp_defrag(const struct hostset_op *op, const char *name,
 	return 0;
 }
 
+/*
+ * Ranges the kernel documents (Documentation/admin-guide/sysctl/vm.rst,
+ * kernel.rst): a value outside is refused when the file is loaded, not
+ * when the first arm applies it. Any other sysctl is tried before the
+ * run (hostset_trial).
+ */
+static const struct {
+	const char	*name;		/* dots, as in host.sysctl.NAME */
+	long long	 min, max;
+} hs_sysctl_ranges[] = {
+	{ "vm.swappiness", 0, 200 },
+	{ "vm.dirty_ratio", 0, 100 },
+	{ "vm.dirty_background_ratio", 0, 100 },
+	{ "vm.overcommit_memory", 0, 2 },
+	{ "vm.drop_caches", 1, 3 },
+	{ "vm.zone_reclaim_mode", 0, 7 },
+	{ "vm.watermark_scale_factor", 1, 3000 },
+	{ "vm.compaction_proactiveness", 0, 100 },
+	{ "vm.vfs_cache_pressure", 0, INT_MAX },
+	{ "vm.dirty_expire_centisecs", 0, INT_MAX },
+	{ "vm.dirty_writeback_centisecs", 0, INT_MAX },
+	{ "vm.page-cluster", 0, 31 },
+	{ "vm.stat_interval", 1, INT_MAX },
+	{ "kernel.randomize_va_space", 0, 2 },
+	{ "kernel.sched_autogroup_enabled", 0, 1 },
+	{ "kernel.numa_balancing", 0, 3 },
+	{ "kernel.nmi_watchdog", 0, 1 },
+	{ "kernel.watchdog", 0, 1 },
+	{ "kernel.perf_event_paranoid", -1, 4 },
+	{ "kernel.kptr_restrict", 0, 2 },
+	{ "kernel.dmesg_restrict", 0, 1 },
+};
+
+int
+hostset_sysctl_range(const char *sysctl, long long *min, long long *max)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(hs_sysctl_ranges); i++)
+		if (strcmp(hs_sysctl_ranges[i].name, sysctl) == 0) {
+			*min = hs_sysctl_ranges[i].min;
+			*max = hs_sysctl_ranges[i].max;
+			return 1;
+		}
+	return 0;
+}
+
 static int
 hs_check_sysctl(const struct hostset_op *op, const char *name,
     const char *value, char **cause)
 {
+	long long	 min, max, v;
+	char		*end;
 	const char	*s = name + strlen(op->name);
 	const char	*p;
 
@@ -158,6 +208,16 @@ hs_check_sysctl(const struct hostset_op *op, const char *name,
 		    (!isprint((unsigned char)*p) && *p != '\t'))
 			return set_cause(cause, "'%s': the value has a "
 			    "control character", name);
+	if (hostset_sysctl_range(s, &min, &max)) {
+		errno = 0;
+		v = strtoll(value, &end, 10);
+		if (end == value || *end != '\0' || errno != 0)
+			return set_cause(cause, "'%s': '%s' is not an integer",
+			    name, value);
+		if (v < min || v > max)
+			return set_cause(cause, "'%s': %s is out of range "
+			    "[%lld, %lld]", name, value, min, max);
+	}
 	return 0;
 }
 

@@ -754,6 +754,77 @@ hs_apply_scheduler(struct hostset *hs, struct hs_disk *hd, const char *want,
 	return rc;
 }
 
+#define HS_APPLY_PASSES	8
+
+/*
+ * Does every tunable the arm names hold its value, and every other one
+ * the run changed its original? (The kernel couples some: bfq raises
+ * slice_idle to 8 ms when strict_guarantees goes 0 -> 1.) NULL when so,
+ * else the first that does not, malloc'd.
+ */
+static char *
+hs_disk_unsettled(struct hostset *hs, struct hs_disk *hd,
+    const struct hs_arm *ha, int mine, const char *sched)
+{
+	size_t	i;
+
+	for (i = 0; i < hs->knobs.n; i++) {
+		const char	*key = hs->knobs.v[i];
+		const char	*want = mine ? hs_arm_value(ha, key) : NULL;
+		char		*path = xasprintf("/sys/block/%s/queue/iosched/%s",
+				    hd->name, key + strlen("host.block."));
+		struct hs_item	*it = hs_find_item(hs, path, sched);
+		char		*cur, *what = NULL;
+
+		if (want == NULL && it != NULL && it->jid != 0)
+			want = it->original;
+		if (want != NULL) {
+			cur = hostset_read(path, 0, NULL);
+			if (cur == NULL || !hostset_same(cur, want))
+				what = xasprintf("'%s' of disk '%s' is %s, "
+				    "not %s", key, hd->name, cur != NULL ?
+				    cur : "unreadable", want);
+			free(cur);
+		}
+		free(path);
+		if (what != NULL)
+			return what;
+	}
+	return NULL;
+}
+
+/* One pass over the tunables any arm names, on one disk. */
+static int
+hs_apply_knobs(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
+    int mine, const char *cur, char **cause)
+{
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; rc == 0 && i < hs->knobs.n; i++) {
+		const char	*key = hs->knobs.v[i];
+		const char	*val = mine ? hs_arm_value(ha, key) : NULL;
+		char		*path = xasprintf("/sys/block/%s/queue/iosched/%s",
+				    hd->name, key + strlen("host.block."));
+		struct hs_item	*it;
+
+		if (val != NULL) {
+			if (access(path, W_OK) == -1)
+				rc = set_cause(cause, "arm '%s': '%s': disk "
+				    "'%s' with scheduler '%s' has no tunable "
+				    "'%s'", ha->name, key, hd->name, cur,
+				    key + strlen("host.block."));
+			else {
+				it = hs_get_item(hs, key, hd->name, path, cur);
+				rc = hs_apply_value(hs, it, val, cause);
+			}
+		} else if ((it = hs_find_item(hs, path, cur)) != NULL)
+			rc = hs_restore_value(it, cause);
+		free(path);
+	}
+	return rc;
+}
+
 static int
 hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
     char **cause)
@@ -764,9 +835,8 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 	char		*sched_path = xasprintf("/sys/block/%s/queue/scheduler",
 			    hd->name);
 	struct hs_item	*sit = hs_find_item(hs, sched_path, NULL);
-	char		*cur;
-	size_t		 i;
-	int		 rc = 0;
+	char		*cur, *bad = NULL;
+	int		 rc = 0, pass;
 
 	free(sched_path);
 	/*
@@ -791,26 +861,18 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 		return -1;
 	if ((cur = blockdev_scheduler(hd->name, NULL, cause)) == NULL)
 		return -1;
-	for (i = 0; rc == 0 && i < hs->knobs.n; i++) {
-		const char	*key = hs->knobs.v[i];
-		const char	*val = mine ? hs_arm_value(ha, key) : NULL;
-		char		*path = xasprintf("/sys/block/%s/queue/iosched/%s",
-				    hd->name, key + strlen("host.block."));
-		struct hs_item	*it;
-
-		if (val != NULL) {
-			if (access(path, W_OK) == -1)
-				rc = set_cause(cause, "arm '%s': '%s': disk "
-				    "'%s' with scheduler '%s' has no tunable "
-				    "'%s'", ha->name, key, hd->name, cur,
-				    key + strlen("host.block."));
-			else {
-				it = hs_get_item(hs, key, hd->name, path, cur);
-				rc = hs_apply_value(hs, it, val, cause);
-			}
-		} else if ((it = hs_find_item(hs, path, cur)) != NULL)
-			rc = hs_restore_value(it, cause);
-		free(path);
+	/* Written, read back, again until all hold (coupled tunables). */
+	for (pass = 0; rc == 0 && pass < HS_APPLY_PASSES; pass++) {
+		rc = hs_apply_knobs(hs, hd, ha, mine, cur, cause);
+		if (rc == 0 && (bad = hs_disk_unsettled(hs, hd, ha, mine,
+		    cur)) == NULL)
+			break;
+		if (rc == 0 && pass + 1 == HS_APPLY_PASSES)
+			rc = set_cause(cause, "%s%s%safter %d passes: %s",
+			    ha != NULL ? "arm '" : "", ha != NULL ? ha->name :
+			    "", ha != NULL ? "': " : "", HS_APPLY_PASSES, bad);
+		free(bad);
+		bad = NULL;
 	}
 	free(cur);
 	return rc;
@@ -882,5 +944,96 @@ hostset_restore_all(struct hostset *hs, char **cause)
 		hs->items[i].jid = 0;
 	for (i = 0; i < hs->ndisks; i++)
 		hs->disks[i].snapshotted = 0;
+	return rc;
+}
+
+/*
+ * A sysctl without a documented range: the kernel alone knows whether it
+ * takes the value (vm.swappiness = 1000 would fail with EINVAL only when
+ * the first arm applies it, after the run's row exists). Each is written
+ * once before the run starts, journaled first as every change is (a kill
+ * in between is undone by the next restore), and put back at once.
+ */
+int
+hostset_trial(const struct experiment *e, struct journal *jr, char **cause)
+{
+	struct strvec	 done = STRVEC_INIT;
+	char		 uuid[37];
+	size_t		 a, i;
+	int		 rc = 0, attached = 0;
+
+	snprintf(uuid, sizeof uuid, "trial-%ld", (long)getpid());
+	for (a = 0; rc == 0 && a < e->narms; a++) {
+		const struct arm *arm = &e->arms[a];
+
+		for (i = 0; rc == 0 && i < arm->nhost; i++) {
+			const struct kv	*h = &arm->host[i];
+			const struct hostset_op *op = hostset_find_op(h->key);
+			long long	 min, max;
+			char		*path, *orig, *why = NULL, *pair;
+			int64_t		 id;
+
+			if (op == NULL ||
+			    !str_startswith(h->key, "host.sysctl.") ||
+			    hostset_sysctl_range(h->key +
+			    strlen("host.sysctl."), &min, &max))
+				continue;
+			pair = xasprintf("%s=%s", h->key, h->value);
+			if (strvec_has(&done, pair)) {
+				free(pair);
+				continue;
+			}
+			strvec_push_nodup(&done, pair);
+			path = op->path(h->key, NULL);
+			if ((orig = hostset_read(path, 0, &why)) == NULL) {
+				free(why);
+				free(path);
+				continue;	/* write-only: the run will tell */
+			}
+			if (hostset_same(orig, h->value)) {
+				free(orig);
+				free(path);
+				continue;
+			}
+			if (!attached && journal_attach(jr, NULL, 0, uuid,
+			    "(trial of sysctl values)", cause) == -1) {
+				free(orig);
+				free(path);
+				rc = -1;
+				break;
+			}
+			attached = 1;
+			if ((id = journal_add(jr, h->key, "", path, orig,
+			    cause)) == -1) {
+				free(orig);
+				free(path);
+				rc = -1;
+				break;
+			}
+			if (write_small_file(path, h->value, &why) == -1) {
+				rc = set_cause(cause, "%s:%d: %s: arm '%s': the "
+				    "kernel refuses '%s': %s", e->path,
+				    h->line, h->key, arm->name, h->value, why);
+				free(why);
+				why = NULL;
+			} else if (write_small_file(path, orig, &why) == -1) {
+				/* Left for restore: the entry stays pending. */
+				rc = set_cause(cause, "%s:%d: %s: cannot put "
+				    "back '%s' after trying '%s': %s", e->path,
+				    h->line, h->key, orig, h->value, why);
+				free(why);
+				free(orig);
+				free(path);
+				break;
+			}
+			(void)journal_set_state(jr, id, JOURNAL_RESTORED, NULL,
+			    NULL);
+			free(orig);
+			free(path);
+		}
+	}
+	if (attached)
+		journal_detach(jr);
+	strvec_clear(&done);
 	return rc;
 }

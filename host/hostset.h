@@ -35,6 +35,13 @@ struct hostset	*hostset_new(char *const *paths, size_t npaths);
  */
 int	hostset_prepare(struct hostset *hs, const struct experiment *e,
 	    char **cause);
+/*
+ * With the host lock held and before the run's row exists: write once and
+ * put back (journaled) every sysctl value whose range is not documented,
+ * so that one the kernel refuses is an input error naming FILE:LINE: KEY.
+ */
+int	hostset_trial(const struct experiment *e, struct journal *jr,
+	    char **cause);
 /* Where changes are journaled (the host journal, with copies in st). */
 void	hostset_attach(struct hostset *hs, struct journal *jr,
 	    struct store *st);

@@ -22,6 +22,8 @@
 #include "results/store.h"
 
 struct journal {
+	char		*dir;		/* its state directory */
+	char		*prev_dir;	/* a dead holder's, when not ours */
 	struct hjournal	*hj;
 	struct store	*st;		/* the attached run's database */
 	int64_t		 run_id;
@@ -33,11 +35,19 @@ struct journal {
 const char *
 journal_state_dir(void)
 {
-	static char	*user;
-	const char	*d = getenv("ABBENCH_STATE_DIR"), *x, *h;
+	const char	*d = getenv("ABBENCH_STATE_DIR");
 
 	if (d != NULL && *d != '\0')
 		return d;
+	return journal_host_dir();
+}
+
+const char *
+journal_host_dir(void)
+{
+	static char	*user;
+	const char	*x, *h;
+
 	if (geteuid() == 0)
 		return JOURNAL_STATE_DIR;
 	/*
@@ -86,26 +96,57 @@ journal_mkdirs(const char *dir, char **cause)
 struct journal *
 journal_open(char **cause)
 {
+	return journal_open_dir(journal_state_dir(), 1, cause);
+}
+
+struct journal *
+journal_open_dir(const char *dir, int create, char **cause)
+{
 	struct journal	*jr;
-	const char	*dir = journal_state_dir();
 	char		*runs = xasprintf("%s/runs", dir);
 	char		*path;
+	struct stat	 sb;
 
-	if (journal_mkdirs(runs, cause) == -1) {
+	if (!create) {
+		path = xasprintf("%s/journal.db", dir);
+		if (stat(path, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+			set_cause(cause, "no host journal in '%s'", dir);
+			free(path);
+			free(runs);
+			return NULL;
+		}
+		free(path);
+	} else if (journal_mkdirs(runs, cause) == -1) {
 		free(runs);
 		return NULL;
 	}
 	free(runs);
 	jr = xcalloc(1, sizeof *jr);
 	jr->run_fd = jr->host_fd = -1;
+	/* Absolute: the host lock's details name it to other directories. */
+	if ((jr->dir = realpath(dir, NULL)) == NULL)
+		jr->dir = xstrdup(dir);
 	path = xasprintf("%s/journal.db", dir);
 	jr->hj = hjournal_open(path, cause);
 	free(path);
 	if (jr->hj == NULL) {
+		free(jr->dir);
 		free(jr);
 		return NULL;
 	}
 	return jr;
+}
+
+const char *
+journal_dir(const struct journal *jr)
+{
+	return jr->dir;
+}
+
+const char *
+journal_prev_dir(const struct journal *jr)
+{
+	return jr->prev_dir;
 }
 
 void
@@ -117,6 +158,8 @@ journal_close(struct journal *jr)
 		close(jr->run_fd);
 	journal_unlock_host(jr);
 	hjournal_close(jr->hj);
+	free(jr->prev_dir);
+	free(jr->dir);
 	free(jr);
 }
 
@@ -126,168 +169,261 @@ journal_hj(struct journal *jr)
 	return jr->hj;
 }
 
-static char *
-host_lock_path(void)
-{
-	return xasprintf("%s/host.lock", journal_state_dir());
-}
-
-/* "pid P, experiment 'E', database 'D'" of the holder, from the file. */
-static char *
-host_holder(int fd)
-{
-	char	buf[PATH_MAX * 2 + 64];
-	ssize_t	n = pread(fd, buf, sizeof buf - 1, 0);
-	char	*f[3] = { NULL, NULL, NULL }, *p;
-	int	 i;
-
-	if (n <= 0)
-		return xstrdup("another abbench (its details are not written "
-		    "yet)");
-	buf[n] = '\0';
-	strtrim(buf);
-	for (i = 0, p = buf; i < 3 && p != NULL; i++) {
-		f[i] = p;
-		if ((p = strchr(p, '\t')) != NULL)
-			*p++ = '\0';
-	}
-	return xasprintf("pid %s, experiment '%s', database '%s'",
-	    f[0] != NULL ? f[0] : "?", f[1] != NULL ? f[1] : "?",
-	    f[2] != NULL ? f[2] : "?");
-}
-
 /*
- * Whether the holder named in the lock file is gone: its abbench was killed
- * but a child of it still shares the locked descriptor for a moment (it is
- * between clone and exec, or dying of its parent's death signal).
+ * The host lock is the host's, whatever directory holds the journal: a
+ * flock on the directory journal_host_dir() itself (/var/lib/abbench for
+ * root). A lock file can be unlinked under its holder and made anew by the
+ * next run, which then locks a file nobody holds; a directory that holds
+ * anything (host.lock, the holder's details) cannot be. After each flock
+ * the locked directory is compared with the one at the path (removed and
+ * made anew between open and flock): another one is let go and the lock
+ * taken again.
  */
-static int
-host_holder_dead(int fd)
+static char *
+host_info_path(void)
 {
-	char		buf[64];
-	ssize_t		n = pread(fd, buf, sizeof buf - 1, 0);
-	long long	pid;
-	char		*end;
-
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	errno = 0;
-	pid = strtoll(buf, &end, 10);
-	if (errno != 0 || end == buf || *end != '\t' || pid <= 0)
-		return 0;
-	return kill((pid_t)pid, 0) == -1 && errno == ESRCH;
+	return xasprintf("%s/host.lock", journal_host_dir());
 }
 
 static int
 host_open(char **cause)
 {
-	char	*path = host_lock_path();
-	int	 fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	const char	*dir = journal_host_dir();
+	int		 fd;
 
+	if (journal_mkdirs(dir, cause) == -1)
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd == -1)
-		set_cause(cause, "cannot open '%s': %s", path,
-		    strerror(errno));
-	free(path);
+		set_cause(cause, "cannot open '%s': %s", dir, strerror(errno));
 	return fd;
+}
+
+/* Is the locked descriptor still the directory at the path? */
+static int
+host_same(int fd)
+{
+	struct stat	a, b;
+
+	return fstat(fd, &a) == 0 && stat(journal_host_dir(), &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * The holder's details "pid<TAB>experiment<TAB>db<TAB>state dir" split
+ * into f[4] (pointers into the returned buffer, which the caller frees);
+ * NULL when there are none (no holder, or it let go cleanly).
+ */
+static char *
+host_info_read(char *f[4])
+{
+	char	*path = host_info_path(), *text, *p;
+	int	 i;
+
+	text = read_small_file(path, NULL);
+	free(path);
+	for (i = 0; i < 4; i++)
+		f[i] = NULL;
+	if (text == NULL)
+		return NULL;
+	if ((p = strchr(text, '\n')) != NULL)
+		*p = '\0';
+	if (*text == '\0') {
+		free(text);
+		return NULL;
+	}
+	for (i = 0, p = text; i < 4 && p != NULL; i++) {
+		f[i] = p;
+		if ((p = strchr(p, '\t')) != NULL)
+			*p++ = '\0';
+	}
+	return text;
+}
+
+/* "pid P, experiment 'E', database 'D'" of the holder. */
+static char *
+host_holder(void)
+{
+	char	*f[4], *text = host_info_read(f), *who;
+
+	if (text == NULL)
+		return xstrdup("another abbench (its details are not written "
+		    "yet)");
+	who = xasprintf("pid %s, experiment '%s', database '%s'",
+	    f[0] != NULL ? f[0] : "?", f[1] != NULL ? f[1] : "?",
+	    f[2] != NULL ? f[2] : "?");
+	free(text);
+	return who;
+}
+
+/*
+ * Whether the holder named in the details is gone: its abbench was killed
+ * but a child of it still shares the locked descriptor for a moment (it is
+ * between clone and exec, or dying of its parent's death signal).
+ */
+static int
+host_holder_dead(void)
+{
+	char		*f[4], *text = host_info_read(f), *end;
+	long long	 pid;
+	int		 dead = 0;
+
+	if (text == NULL)
+		return 0;
+	errno = 0;
+	pid = strtoll(f[0], &end, 10);
+	if (errno == 0 && end != f[0] && *end == '\0' && pid > 0)
+		dead = kill((pid_t)pid, 0) == -1 && errno == ESRCH;
+	free(text);
+	return dead;
+}
+
+/* ABBENCH_WAIT_LOCK=1: wait for the host as --wait-lock does. */
+static int
+host_env_wait(void)
+{
+	const char	*w = getenv("ABBENCH_WAIT_LOCK");
+
+	return w != NULL && *w != '\0' && strcmp(w, "0") != 0;
+}
+
+/* 0 = taken, 1 = held by another (no wait), -1 = error. */
+static int
+host_acquire(struct journal *jr, int wait, char **cause)
+{
+	char	*f[4], *text;
+	int	 fd, tries, locked;
+
+	for (;;) {
+		if ((fd = host_open(cause)) == -1)
+			return -1;
+		for (tries = 0, locked = 0; !locked; tries++) {
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+				break;
+			if (errno == EINTR)
+				continue;
+			if (errno != EWOULDBLOCK) {
+				close(fd);
+				return set_cause(cause, "cannot lock the "
+				    "host: %s", strerror(errno));
+			}
+			/* A dead holder's children let go within moments. */
+			if (!wait && tries < 250 && host_holder_dead()) {
+				struct timespec	ts = { 0, 20 * 1000000 };
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			if (!wait) {
+				close(fd);
+				return 1;
+			}
+			while (flock(fd, LOCK_EX) == -1)
+				if (errno != EINTR) {
+					close(fd);
+					return set_cause(cause, "cannot lock "
+					    "the host: %s", strerror(errno));
+				}
+			locked = 1;
+		}
+		if (host_same(fd))
+			break;
+		close(fd);	/* replaced under us: lock the one there now */
+	}
+	jr->host_fd = fd;
+	/*
+	 * Details left behind: a holder that died with the host changed.
+	 * When its journal is another state directory's, the new holder
+	 * undoes what it left (recover_prev_dir) before changing anything.
+	 */
+	free(jr->prev_dir);
+	jr->prev_dir = NULL;
+	if ((text = host_info_read(f)) != NULL) {
+		if (f[3] != NULL && *f[3] == '/' && strcmp(f[3], jr->dir) != 0)
+			jr->prev_dir = xstrdup(f[3]);
+		free(text);
+	}
+	return 0;
+}
+
+static void
+host_info_write(struct journal *jr, const char *experiment, const char *db)
+{
+	char	*path = host_info_path(), *line, cwd[PATH_MAX];
+	int	 fd;
+
+	/* The database as the refused user can find it. */
+	if (db != NULL && db[0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
+		line = xasprintf("%ld\t%s\t%s/%s\t%s\n", (long)getpid(),
+		    experiment != NULL ? experiment : "", cwd, db, jr->dir);
+	else
+		line = xasprintf("%ld\t%s\t%s\t%s\n", (long)getpid(),
+		    experiment != NULL ? experiment : "", db != NULL ? db : "",
+		    jr->dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd != -1) {
+		if (write(fd, line, strlen(line)) != (ssize_t)strlen(line)) {
+			/* The lock holds all the same; the message is poorer. */
+		}
+		close(fd);
+	}
+	free(line);
+	free(path);
 }
 
 int
 journal_lock_host(struct journal *jr, const char *experiment, const char *db,
     int wait, char **cause)
 {
-	char	*line, *who;
-	int	 fd, tries;
+	char	*who;
+	int	 rc;
 
 	if (jr->host_fd != -1)
 		return 0;
-	if ((fd = host_open(cause)) == -1)
+	rc = host_acquire(jr, wait || host_env_wait(), cause);
+	if (rc == -1)
 		return -1;
-	for (tries = 0; flock(fd, LOCK_EX | LOCK_NB) == -1; tries++) {
-		if (errno != EWOULDBLOCK) {
-			close(fd);
-			return set_cause(cause, "cannot lock the host: %s",
-			    strerror(errno));
-		}
-		/* A dead holder's children let go within moments. */
-		if (!wait && tries < 250 && host_holder_dead(fd)) {
-			struct timespec	ts = { 0, 20 * 1000000 };
-
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		if (!wait) {
-			who = host_holder(fd);
-			close(fd);
-			set_cause(cause, "the host is in use by another run "
-			    "that changes it (%s): wait for it with "
-			    "--wait-lock", who);
-			free(who);
-			return -1;
-		}
-		while (flock(fd, LOCK_EX) == -1)
-			if (errno != EINTR) {
-				close(fd);
-				return set_cause(cause, "cannot lock the "
-				    "host: %s", strerror(errno));
-			}
+	if (rc == 1) {
+		who = host_holder();
+		set_cause(cause, "the host is in use by another run that "
+		    "changes it (%s): wait for it with --wait-lock", who);
+		free(who);
+		return -1;
 	}
-	{
-		/* The database as the refused user can find it. */
-		char	cwd[PATH_MAX];
-
-		if (db != NULL && db[0] != '/' && getcwd(cwd, sizeof cwd) !=
-		    NULL)
-			line = xasprintf("%ld\t%s\t%s/%s\n", (long)getpid(),
-			    experiment != NULL ? experiment : "", cwd, db);
-		else
-			line = xasprintf("%ld\t%s\t%s\n", (long)getpid(),
-			    experiment != NULL ? experiment : "",
-			    db != NULL ? db : "");
-	}
-	if (ftruncate(fd, 0) == -1 ||
-	    pwrite(fd, line, strlen(line), 0) != (ssize_t)strlen(line)) {
-		/* The lock holds all the same; only the message is poorer. */
-	}
-	free(line);
-	jr->host_fd = fd;
+	host_info_write(jr, experiment, db);
 	return 0;
 }
 
 int
-journal_try_host(struct journal *jr)
+journal_try_host(struct journal *jr, int wait)
 {
-	int	fd, tries;
-
 	if (jr->host_fd != -1)
 		return 0;
-	if ((fd = host_open(NULL)) == -1)
+	if (host_acquire(jr, wait, NULL) != 0)
 		return 1;
-	for (tries = 0; flock(fd, LOCK_EX | LOCK_NB) == -1; tries++) {
-		/* A dead holder's children let go within moments. */
-		if (errno == EWOULDBLOCK && tries < 250 &&
-		    host_holder_dead(fd)) {
-			struct timespec	ts = { 0, 20 * 1000000 };
-
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		close(fd);
-		return 1;
-	}
-	jr->host_fd = fd;
+	host_info_write(jr, "(restore)", "");
 	return 0;
+}
+
+int
+journal_wait_wanted(int flag)
+{
+	return flag || host_env_wait();
 }
 
 void
 journal_unlock_host(struct journal *jr)
 {
+	char	*path;
+	int	 fd;
+
 	if (jr->host_fd == -1)
 		return;
 	/* Emptied first: a reader never names a holder that is gone. */
-	if (ftruncate(jr->host_fd, 0) == -1) {
-		/* harmless */
-	}
+	path = host_info_path();
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) != -1)
+		close(fd);
+	free(path);
 	close(jr->host_fd);
 	jr->host_fd = -1;
 }
@@ -299,9 +435,56 @@ journal_host_locked(const struct journal *jr)
 }
 
 static char *
-run_lock_path(const char *uuid)
+run_lock_path(const struct journal *jr, const char *uuid)
 {
-	return xasprintf("%s/runs/%s.lock", journal_state_dir(), uuid);
+	return xasprintf("%s/runs/%s.lock", jr->dir, uuid);
+}
+
+char *
+journal_proc_start(int64_t pid)
+{
+	char	*path, *stat, *boot, *p, *tok, *save = NULL, *out = NULL;
+	int	 field;
+
+	if (pid <= 0)
+		return NULL;
+	path = xasprintf("/proc/%lld/stat", (long long)pid);
+	stat = read_small_file(path, NULL);
+	free(path);
+	if (stat == NULL || (p = strrchr(stat, ')')) == NULL) {
+		free(stat);
+		return NULL;
+	}
+	/* After "pid (comm)" comes field 3; the start time is field 22. */
+	for (field = 3, tok = strtok_r(p + 1, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save), field++)
+		if (field == 22)
+			break;
+	boot = read_small_file("/proc/sys/kernel/random/boot_id", NULL);
+	if (tok != NULL)
+		out = xasprintf("%s:%s", boot != NULL ? strtrim(boot) : "?",
+		    tok);
+	free(boot);
+	free(stat);
+	return out;
+}
+
+int
+journal_owner_alive(int64_t pid, const char *start)
+{
+	char	*now;
+	int	 same;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
+		return 0;
+	if (start == NULL || *start == '\0')
+		return -1;	/* an older journal: the lock tells */
+	now = journal_proc_start(pid);
+	same = now != NULL && strcmp(now, start) == 0;
+	free(now);
+	return same;
 }
 
 int
@@ -309,7 +492,7 @@ journal_attach(struct journal *jr, struct store *st, int64_t run_id,
     const char *uuid, const char *experiment, char **cause)
 {
 	struct hjournal_owner	 o;
-	char			*path = run_lock_path(uuid);
+	char			*path = run_lock_path(jr, uuid);
 	char			*db;
 	int			 fd, rc;
 
@@ -337,9 +520,11 @@ journal_attach(struct journal *jr, struct store *st, int64_t run_id,
 	o.db = db != NULL ? db : (char *)(st != NULL ? store_path(st) : "");
 	o.run_id = run_id;
 	o.pid = (int64_t)getpid();
+	o.pid_start = journal_proc_start(o.pid);
 	o.experiment = (char *)experiment;
 	o.started_wall_ns = now_wall_ns();
 	rc = hjournal_owner_add(jr->hj, &o, cause);
+	free(o.pid_start);
 	free(db);
 	return rc;
 }
@@ -406,7 +591,7 @@ journal_detach(struct journal *jr)
 		return;
 	if (hjournal_pending(jr->hj, jr->uuid, &j, &n, NULL) == 0 && n == 0 &&
 	    hjournal_owner_remove(jr->hj, jr->uuid, NULL) == 0) {
-		char	*path = run_lock_path(jr->uuid);
+		char	*path = run_lock_path(jr, jr->uuid);
 
 		(void)unlink(path);
 		free(path);
@@ -420,16 +605,23 @@ journal_detach(struct journal *jr)
 }
 
 int
-journal_claim_run(const char *uuid, int64_t pid, int *fd, char **cause)
+journal_claim_run(struct journal *jr, const struct hjournal_owner *o,
+    int *fd, char **cause)
 {
-	char	*path = run_lock_path(uuid);
+	char	*path;
 	int	 tries;
 
 	*fd = -1;
-	if (strchr(uuid, '/') != NULL) {
-		free(path);
-		return set_cause(cause, "bad run uuid '%s'", uuid);
-	}
+	if (strchr(o->uuid, '/') != NULL)
+		return set_cause(cause, "bad run uuid '%s'", o->uuid);
+	/*
+	 * Its process alive (the same pid and start time, on this host): the
+	 * run is alive whatever became of its lock file (one deleted by hand
+	 * would let the lock below be taken under a live run).
+	 */
+	if (journal_owner_alive(o->pid, o->pid_start) == 1)
+		return 0;
+	path = run_lock_path(jr, o->uuid);
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd == -1) {
 		set_cause(cause, "cannot open '%s': %s", path,
@@ -444,8 +636,8 @@ journal_claim_run(const char *uuid, int64_t pid, int *fd, char **cause)
 		 * fork and exec still shares the descriptor (it exits or
 		 * execs within moments). Wait for that, not for a live run.
 		 */
-		if (errno == EWOULDBLOCK && pid > 0 && tries < 250 &&
-		    kill((pid_t)pid, 0) == -1 && errno == ESRCH) {
+		if (errno == EWOULDBLOCK && o->pid > 0 && tries < 250 &&
+		    kill((pid_t)o->pid, 0) == -1 && errno == ESRCH) {
 			struct timespec	ts = { 0, 20 * 1000000 };
 
 			nanosleep(&ts, NULL);
@@ -455,17 +647,17 @@ journal_claim_run(const char *uuid, int64_t pid, int *fd, char **cause)
 		*fd = -1;
 		if (errno == EWOULDBLOCK)
 			return 0;
-		return set_cause(cause, "cannot lock run %s: %s", uuid,
+		return set_cause(cause, "cannot lock run %s: %s", o->uuid,
 		    strerror(errno));
 	}
 	return 1;
 }
 
 void
-journal_release_run(const char *uuid, int fd, int forget)
+journal_release_run(struct journal *jr, const char *uuid, int fd, int forget)
 {
 	if (forget) {
-		char	*path = run_lock_path(uuid);
+		char	*path = run_lock_path(jr, uuid);
 
 		(void)unlink(path);
 		free(path);

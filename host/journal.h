@@ -3,15 +3,21 @@
  * liveness lock, and the host-wide journal every change is written to
  * (with a copy in the run's database for the record) before it is made.
  *
- * Everything lives in the state directory ($ABBENCH_STATE_DIR, else
- * /var/lib/abbench for root, else the user's $XDG_STATE_HOME/abbench or
- * ~/.local/state/abbench: another user changes no host setting):
- *   host.lock        flock'd for the life of a run that changes host
- *                    settings; holds "pid<TAB>experiment<TAB>db" of the
- *                    holder. The kernel drops the lock when the holder
- *                    dies, kill -9 included.
+ * The host lock is one per host, whatever directory the journal is in:
+ * a flock on the directory journal_host_dir() (/var/lib/abbench for root;
+ * another user, who changes no host setting, has its own), which cannot be
+ * unlinked under its holder as a lock file can. In it:
+ *   host.lock        "pid<TAB>experiment<TAB>db<TAB>state dir" of the
+ *                    holder (emptied when it lets go cleanly). The kernel
+ *                    drops the lock when the holder dies, kill -9
+ *                    included; details left behind name the state
+ *                    directory whose runs may have left the host changed.
+ *
+ * The rest lives in the state directory ($ABBENCH_STATE_DIR, else the
+ * host lock's directory):
  *   runs/UUID.lock   flock'd for the life of every run that journals
- *                    anything: a run whose lock can be taken is dead.
+ *                    anything; with its pid and start time in the journal
+ *                    (a live process is a live run, lock file or not).
  *   journal.db       the host journal (results/hostjournal.h).
  */
 #ifndef ABBENCH_JOURNAL_H
@@ -23,29 +29,51 @@
 struct store;
 struct store_journal;
 struct hjournal;
+struct hjournal_owner;
 
 #define JOURNAL_STATE_DIR	"/var/lib/abbench"
 
 /* The state directory (borrowed). */
 const char	*journal_state_dir(void);
+/*
+ * Where the host lock lives, whatever $ABBENCH_STATE_DIR says: one place
+ * per host (/var/lib/abbench for root; another user, who changes no host
+ * setting, gets its own default state directory).
+ */
+const char	*journal_host_dir(void);
 
 struct journal;
 /* Open the host journal (making the state directory when missing). */
 struct journal	*journal_open(char **cause);
+/* The same for the journal in dir; without create, NULL if it has none. */
+struct journal	*journal_open_dir(const char *dir, int create, char **cause);
+/* Its state directory (borrowed). */
+const char	*journal_dir(const struct journal *jr);
+/*
+ * After the host lock is taken: the state directory of a holder that died
+ * holding it, when it is not this journal's (its runs may have left the
+ * host changed), else NULL.
+ */
+const char	*journal_prev_dir(const struct journal *jr);
 /* Release the locks held and close; NULL is fine. */
 void		 journal_close(struct journal *jr);
 struct hjournal	*journal_hj(struct journal *jr);
 
 /*
- * Take the host lock for a run of experiment into db. Held: without
- * wait, -1 with a cause naming the holder's pid, experiment and db; with
+ * Take the host lock for a run of experiment into db (with wait, or
+ * ABBENCH_WAIT_LOCK set, waiting for it). Held: without wait, -1 with a cause naming the holder's pid, experiment and db; with
  * wait, blocks until the holder is gone (a note is printed by the caller
  * beforehand if it wants one).
  */
 int	journal_lock_host(struct journal *jr, const char *experiment,
 	    const char *db, int wait, char **cause);
-/* Take the host lock only if it is free (0 = taken, 1 = held by another). */
-int	journal_try_host(struct journal *jr);
+/*
+ * Take the host lock if it is free (0 = taken, 1 = held by another); with
+ * wait, wait for it.
+ */
+int	journal_try_host(struct journal *jr, int wait);
+/* flag, or ABBENCH_WAIT_LOCK set (not 0): wait for the host lock. */
+int	journal_wait_wanted(int flag);
 /* Drop the host lock taken by journal_try_host. */
 void	journal_unlock_host(struct journal *jr);
 int	journal_host_locked(const struct journal *jr);
@@ -73,14 +101,27 @@ int	journal_pending(struct journal *jr, struct store_journal **out,
 void	journal_detach(struct journal *jr);
 
 /*
- * A run's liveness lock, taken for undoing what it left: 1 = it is dead
- * (*fd holds its lock until journal_release_run), 0 = alive, -1 error.
- * When its process pid is gone but the lock is still held (a child of it
- * between fork and exec), waits up to 5 s for the lock.
+ * A run's liveness, for undoing what it left: 1 = it is dead (*fd holds
+ * its lock until journal_release_run), 0 = alive, -1 error. Alive is its
+ * process (pid and start time, journal_owner_alive) whatever its lock
+ * file says, else its lock held. When its process is gone but the lock is
+ * still held (a child of it between fork and exec), waits up to 5 s.
  */
-int	journal_claim_run(const char *uuid, int64_t pid, int *fd,
-	    char **cause);
+int	journal_claim_run(struct journal *jr, const struct hjournal_owner *o,
+	    int *fd, char **cause);
 /* Release a claimed run; with forget, its lock file goes too. */
-void	journal_release_run(const char *uuid, int fd, int forget);
+void	journal_release_run(struct journal *jr, const char *uuid, int fd,
+	    int forget);
+
+/*
+ * "BOOT_ID:START" of process pid (its start time, field 22 of
+ * /proc/PID/stat, in this boot), malloc'd, NULL if it is gone.
+ */
+char	*journal_proc_start(int64_t pid);
+/*
+ * Is the process that recorded (pid, start) alive: 1 yes, 0 no (gone,
+ * or the pid is another process now), -1 unknown (no start recorded).
+ */
+int	journal_owner_alive(int64_t pid, const char *start);
 
 #endif

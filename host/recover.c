@@ -90,6 +90,9 @@ hs_mark_restored(struct undo_mark *m, struct store_journal *j,
 	return 0;
 }
 
+static int	hs_write_back(const char *target, const char *value,
+		    char **cause);
+
 /* Write a journal entry's original back to its file. */
 static int
 hs_write_original(struct undo_mark *m, struct store_journal *j,
@@ -107,7 +110,7 @@ hs_write_original(struct undo_mark *m, struct store_journal *j,
 	}
 	cur = hostset_read(j->target, hostset_bracketed(j->target), NULL);
 	if (cur == NULL || !hostset_same(cur, j->original))
-		rc = write_small_file(j->target, j->original, &why);
+		rc = hs_write_back(j->target, j->original, &why);
 	if (rc == -1) {
 		strvec_pushf(&rep->failed, "run %lld: %s: %s",
 		    (long long)j->run_id, j->kind, why);
@@ -123,22 +126,82 @@ hs_write_original(struct undo_mark *m, struct store_journal *j,
 }
 
 /*
+ * ABBENCH_DEBUG_DIE_AFTER_WRITES=N: SIGKILL this process right after its
+ * Nth write of an original back (a restore killed half way, made exact
+ * for the tests).
+ */
+static int
+hs_write_back(const char *target, const char *value, char **cause)
+{
+	static long	 writes, die_after = -1;
+	int		 rc;
+
+	if (die_after == -1) {
+		const char	*e = getenv("ABBENCH_DEBUG_DIE_AFTER_WRITES");
+
+		die_after = e != NULL && *e != '\0' ? atol(e) : 0;
+	}
+	rc = write_small_file(target, value, cause);
+	if (die_after > 0 && ++writes >= die_after)
+		raise(SIGKILL);
+	return rc;
+}
+
+/* Mark entries restored, all in one transaction of the host journal. */
+static int
+hs_mark_all(struct undo_mark *m, struct store_journal **e, char **what,
+    size_t n, struct hostset_report *rep, int *undone)
+{
+	size_t	i;
+	int	rc = 0, txn;
+
+	txn = m->hj != NULL ? hjournal_begin(m->hj, NULL) == 0 :
+	    store_begin(m->st, NULL) == 0;
+	for (i = 0; i < n && rc == 0; i++)
+		if (hs_mark_restored(m, e[i], rep, undone, what[i]) == -1)
+			rc = -1;
+	if (txn && rc == 0)
+		rc = m->hj != NULL ? hjournal_commit(m->hj, NULL) :
+		    store_commit(m->st, NULL);
+	else if (txn)
+		(void)(m->hj != NULL ? hjournal_rollback(m->hj) :
+		    store_rollback(m->st));
+	return rc;
+}
+
+#define HS_RESTORE_PASSES	8
+
+struct hs_knob {
+	const char		*target;
+	const char		*original;	/* the oldest entry's */
+	struct store_journal	*oldest;
+};
+
+/*
  * The block settings of one disk (entries of one run, newest first): the
  * scheduler first (switching drops the current scheduler's tunables and
  * brings the defaults of the new one), then the tunables of the scheduler
- * now active, oldest original last; tunables of a scheduler no longer
- * active vanished with it.
+ * now active, each to its oldest original; tunables of a scheduler no
+ * longer active vanished with it. The kernel couples some tunables (bfq
+ * raises slice_idle to 8 ms when strict_guarantees goes 0 -> 1), so no
+ * order of writes is right for every case: the tunables are written, then
+ * all read back, and again until a whole pass finds every one equal to
+ * its original (at most HS_RESTORE_PASSES). Only then are the disk's
+ * entries marked restored, in one transaction: a restore killed half way
+ * leaves them all pending for the next one. A tunable that will not stay
+ * at its original is named and left pending.
  */
 static int
 hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
     const char *disk, struct hostset_report *rep, int *undone)
 {
-	struct store_journal *s = NULL;
+	struct store_journal *s = NULL, **mark;
+	struct hs_knob	*k;
 	char		*dir = xasprintf("/sys/block/%s", disk);
-	char		*cur = NULL, *why = NULL, *what;
+	char		*cur = NULL, *why = NULL, **whats;
 	struct stat	 sb;
-	size_t		 i;
-	int		 rc = 0;
+	size_t		 i, h, nk = 0, nmark = 0;
+	int		 rc = 0, pass, changed, bad;
 
 	for (i = 0; i < n; i++) {
 		char	*d = hs_target_disk(j[i].target);
@@ -148,6 +211,9 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 			s = &j[i];	/* the oldest wins */
 		free(d);
 	}
+	mark = xcalloc(n + 1, sizeof *mark);
+	whats = xcalloc(n + 1, sizeof *whats);
+	k = xcalloc(n + 1, sizeof *k);
 	if (stat(dir, &sb) == -1) {
 		free(dir);
 		for (i = 0; i < n; i++) {
@@ -155,21 +221,20 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 
 			if (d != NULL && strcmp(d, disk) == 0 &&
 			    str_startswith(j[i].kind, "host.block.")) {
-				what = xasprintf("%s of '%s': the disk is "
-				    "gone, nothing to restore", j[i].kind,
-				    disk);
-				hs_mark_restored(m, &j[i], rep, undone, what);
-				free(what);
+				mark[nmark] = &j[i];
+				whats[nmark++] = xasprintf("%s of '%s': the "
+				    "disk is gone, nothing to restore",
+				    j[i].kind, disk);
 			}
 			free(d);
 		}
-		return 0;
+		goto mark;
 	}
 	free(dir);
 	if (s != NULL && s->original != NULL) {
 		cur = hostset_read(s->target, 1, &why);
 		if (cur != NULL && strcmp(cur, s->original) != 0 &&
-		    write_small_file(s->target, s->original, &why) == -1) {
+		    hs_write_back(s->target, s->original, &why) == -1) {
 			free(cur);
 			cur = NULL;
 		}
@@ -178,7 +243,8 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 			    "host.block.scheduler of '%s': %s",
 			    (long long)s->run_id, disk, why);
 			free(why);
-			return -1;	/* its tunables cannot be right */
+			rc = -1;	/* its tunables cannot be right */
+			goto out;
 		}
 		free(cur);
 	}
@@ -186,56 +252,103 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 		strvec_pushf(&rep->failed, "run %lld: '%s': %s",
 		    (long long)j[0].run_id, disk, why);
 		free(why);
-		return -1;
+		rc = -1;
+		goto out;
 	}
+	/* Each tunable once, with its oldest original (entries newest first). */
 	for (i = 0; i < n; i++) {
 		char	*d = hs_target_disk(j[i].target);
+		int	 mine = d != NULL && strcmp(d, disk) == 0 &&
+			    hs_is_knob_entry(&j[i]) &&
+			    strcmp(j[i].state, JOURNAL_RESTORED) != 0;
 
-		if (d == NULL || strcmp(d, disk) != 0 ||
-		    !hs_is_knob_entry(&j[i]) ||
-		    strcmp(j[i].state, JOURNAL_RESTORED) == 0) {
-			free(d);
-			continue;
-		}
 		free(d);
+		if (!mine)
+			continue;
 		if (j[i].name != NULL && *j[i].name != '\0' &&
 		    strcmp(j[i].name, cur) != 0) {
-			what = xasprintf("%s of '%s': scheduler '%s' is no "
-			    "longer active, nothing to restore", j[i].kind,
-			    disk, j[i].name);
-			hs_mark_restored(m, &j[i], rep, undone, what);
-			free(what);
-		} else if (hs_write_original(m, &j[i], rep, undone) == -1)
-			rc = -1;
-	}
-	/* The same tunable journaled twice: the oldest original last. */
-	for (i = n; i > 0; i--) {
-		struct store_journal *e = &j[i - 1];
-		char	*d = hs_target_disk(e->target);
-
-		if (d != NULL && strcmp(d, disk) == 0 && hs_is_knob_entry(e) &&
-		    e->original != NULL && (e->name == NULL ||
-		    strcmp(e->name, cur) == 0))
-			write_small_file(e->target, e->original, NULL);
-		free(d);
+			mark[nmark] = &j[i];
+			whats[nmark++] = xasprintf("%s of '%s': scheduler '%s' "
+			    "is no longer active, nothing to restore",
+			    j[i].kind, disk, j[i].name);
+			continue;
+		}
+		mark[nmark] = &j[i];
+		whats[nmark++] = j[i].original != NULL ? xasprintf("%s = %s "
+		    "(%s)", j[i].kind, j[i].original, j[i].target) :
+		    xasprintf("%s (%s): no original recorded, left as is",
+		    j[i].kind, j[i].target);
+		if (j[i].original == NULL)
+			continue;
+		for (h = 0; h < nk && strcmp(k[h].target, j[i].target) != 0;
+		    h++)
+			;
+		if (h == nk)
+			nk++;
+		k[h].target = j[i].target;
+		k[h].original = j[i].original;
+		k[h].oldest = &j[i];
 	}
 	free(cur);
+	cur = NULL;
+	/* Write, read every one back, until a pass changes nothing. */
+	for (pass = 0, changed = 1; changed && pass < HS_RESTORE_PASSES;
+	    pass++) {
+		for (h = nk, changed = 0; h > 0; h--) {
+			char	*now = hostset_read(k[h - 1].target,
+			    hostset_bracketed(k[h - 1].target), NULL);
+
+			if (now == NULL || !hostset_same(now,
+			    k[h - 1].original)) {
+				(void)hs_write_back(k[h - 1].target,
+				    k[h - 1].original, NULL);
+				changed = 1;
+			}
+			free(now);
+		}
+	}
+	for (h = 0, bad = 0; h < nk; h++) {
+		char	*now = hostset_read(k[h].target,
+		    hostset_bracketed(k[h].target), &why);
+
+		if (now == NULL || !hostset_same(now, k[h].original)) {
+			strvec_pushf(&rep->failed, "run %lld: %s of '%s' is "
+			    "%s, not its original %s, after %d passes (%s)",
+			    (long long)k[h].oldest->run_id, k[h].oldest->kind,
+			    disk, now != NULL ? now : why, k[h].original,
+			    pass, k[h].target);
+			bad = 1;
+		}
+		free(why);
+		why = NULL;
+		free(now);
+	}
+	if (bad) {
+		rc = -1;
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		char	*d = hs_target_disk(j[i].target);
 
 		if (d != NULL && strcmp(d, disk) == 0 &&
 		    strcmp(j[i].kind, "host.block.scheduler") == 0 &&
 		    strcmp(j[i].state, JOURNAL_RESTORED) != 0) {
-			what = xasprintf("host.block.scheduler = %s (%s)",
-			    s->original != NULL ? s->original : "?",
+			mark[nmark] = &j[i];
+			whats[nmark++] = xasprintf("host.block.scheduler = %s "
+			    "(%s)", s->original != NULL ? s->original : "?",
 			    j[i].target);
-			if (hs_mark_restored(m, &j[i], rep, undone,
-			    what) == -1)
-				rc = -1;
-			free(what);
 		}
 		free(d);
 	}
+mark:
+	if (hs_mark_all(m, mark, whats, nmark, rep, undone) == -1)
+		rc = -1;
+out:
+	for (i = 0; i < nmark; i++)
+		free(whats[i]);
+	free(whats);
+	free(mark);
+	free(k);
 	return rc;
 }
 
@@ -469,7 +582,7 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		if (strcmp(o[i].uuid, journal_uuid(jr)) == 0 ||
 		    !recover_match(&o[i], f))
 			continue;
-		dead = journal_claim_run(o[i].uuid, o[i].pid, &fd, &why);
+		dead = journal_claim_run(jr, &o[i], &fd, &why);
 		if (dead == -1) {
 			strvec_pushf(&rep->failed, "run %lld of '%s': %s",
 			    (long long)o[i].run_id, o[i].db, why);
@@ -489,7 +602,7 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		if (!left)
 			(void)hjournal_owner_remove(journal_hj(jr), o[i].uuid,
 			    NULL);
-		journal_release_run(o[i].uuid, fd, !left && fd != -1);
+		journal_release_run(jr, o[i].uuid, fd, !left && fd != -1);
 	}
 	hjournal_owners_free(o, n);
 	if (failed)
@@ -594,4 +707,51 @@ recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 		    rep->failed.n > 0 ? ": " : "",
 		    rep->failed.n > 0 ? rep->failed.v[0] : "");
 	return 0;
+}
+
+int
+recover_settings_pending(struct journal *jr)
+{
+	struct hjournal_owner	*o = NULL;
+	struct store_journal	*j = NULL;
+	size_t			 n = 0, nj, i, k;
+	int			 pending = 0;
+
+	if (hjournal_owners(journal_hj(jr), &o, &n, NULL) == -1)
+		return 0;
+	for (i = 0; i < n && !pending; i++) {
+		if (strcmp(o[i].uuid, journal_uuid(jr)) == 0 ||
+		    journal_owner_alive(o[i].pid, o[i].pid_start) == 1)
+			continue;
+		if (hjournal_pending(journal_hj(jr), o[i].uuid, &j, &nj,
+		    NULL) == -1)
+			continue;
+		for (k = 0; k < nj; k++)
+			pending |= str_startswith(j[k].kind, "host.");
+		store_journal_free(j, nj);
+	}
+	hjournal_owners_free(o, n);
+	return pending;
+}
+
+int
+recover_prev_dir(struct journal *jr, struct hostset_report *rep, int *undone,
+    char **cause)
+{
+	struct journal	*other;
+	const char	*dir = journal_prev_dir(jr);
+	int		 more = 0, rc;
+
+	if (dir == NULL || !journal_host_locked(jr))
+		return 0;
+	/* Its journal gone (a test's directory removed): nothing to do. */
+	if ((other = journal_open_dir(dir, 0, NULL)) == NULL)
+		return 0;
+	strvec_pushf(&rep->notes, "the host was last held by a run of state "
+	    "directory '%s' that did not let go: its dead runs are undone "
+	    "first", dir);
+	rc = recover_runs(other, NULL, RECOVER_SETTINGS, rep, &more, cause);
+	*undone += more;
+	journal_close(other);
+	return rc;
 }

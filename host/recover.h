@@ -63,6 +63,20 @@ int	recover_runs(struct journal *jr, const struct recover_filter *f,
 	    int flags, struct hostset_report *rep, int *undone, char **cause);
 
 /*
+ * Whether a run of jr that is not alive left host settings pending (a
+ * restore then waits for the host, when asked to).
+ */
+int	recover_settings_pending(struct journal *jr);
+/*
+ * The host lock held (journal_lock_host, journal_try_host): when its last
+ * holder died holding it and was of another state directory, undo the
+ * dead runs of that directory's journal (settings included) first, so
+ * that this one journals the host's real originals.
+ */
+int	recover_prev_dir(struct journal *jr, struct hostset_report *rep,
+	    int *undone, char **cause);
+
+/*
  * Entries only a database has (journaled by an abbench older than the host
  * journal, or whose host journal is gone): the pending entries of st (of
  * run_id, or every run when 0) whose run is not in the host journal and

@@ -16,8 +16,7 @@
 #include <unistd.h>
 
 #include "exec/cgroup.h"
-#include "exec/exec-docker.h"
-#include "exec/exec-oci.h"
+#include "exec/exec.h"
 #include "host/undo.h"
 #include "lib/util.h"
 #include "results/store.h"
@@ -27,19 +26,6 @@ struct undo_kind {
 	int		(*undo)(const struct store_journal *e, char **cause);
 	const char	*done;		/* "removed container '%s'" */
 };
-
-static int
-undo_container(const struct store_journal *e, char **cause)
-{
-	/* Whether it started is not known here: always look for a shim. */
-	return exec_docker_rm(e->target, 1, cause);
-}
-
-static int
-undo_oci(const struct store_journal *e, char **cause)
-{
-	return exec_oci_teardown(e->target, cause);
-}
 
 static int
 undo_cgroup(const struct store_journal *e, char **cause)
@@ -131,6 +117,21 @@ undo_dir(const struct store_journal *e, char **cause)
 	return r;
 }
 
+/*
+ * A directory the run made where it was asked for one (a workload's dir
+ * that did not exist): removed only if empty (what the run put in it is
+ * journaled and undone first); something else put in it is left.
+ */
+static int
+undo_mkdir(const struct store_journal *e, char **cause)
+{
+	if (rmdir(e->target) == 0 || errno == ENOENT || errno == ENOTEMPTY ||
+	    errno == EEXIST)
+		return 0;
+	return set_cause(cause, "cannot remove '%s': %s", e->target,
+	    strerror(errno));
+}
+
 /* A file the run made (a scratch file, a workload's data file). */
 static int
 undo_file(const struct store_journal *e, char **cause)
@@ -192,14 +193,28 @@ undo_mount(const struct store_journal *e, char **cause)
 }
 
 static const struct undo_kind undo_kinds[] = {
-	{ "container", undo_container, "removed container '%s'" },
-	{ "oci-container", undo_oci, "deleted OCI container '%s'" },
 	{ "cgroup", undo_cgroup, "removed cgroup '%s'" },
 	{ "dir", undo_dir, "removed directory '%s'" },
+	{ "mkdir", undo_mkdir, "removed directory '%s' it made (unless "
+	  "something else is in it)" },
 	{ "file", undo_file, "removed file '%s'" },
 	{ "loop", undo_loop, "detached loop device '%s'" },
 	{ "mount", undo_mount, "unmounted '%s'" },
 };
+
+/* The executor that journals objects of kind, or NULL. */
+static const struct exec_ops *
+undo_executor(const char *kind)
+{
+	const struct exec_ops *const	*x;
+
+	for (x = exec_types; *x != NULL; x++) {
+		if ((*x)->journal_kind != NULL && (*x)->undo != NULL &&
+		    strcmp((*x)->journal_kind, kind) == 0)
+			return *x;
+	}
+	return NULL;
+}
 
 static const struct undo_kind *
 undo_find(const char *kind)
@@ -213,30 +228,29 @@ undo_find(const char *kind)
 }
 
 int
-undo_is_object(const char *kind)
-{
-	return undo_find(kind) != NULL;
-}
-
-int
 undo_object(const struct store_journal *e, char **what, char **cause)
 {
 	const struct undo_kind	*k = undo_find(e->kind);
+	const struct exec_ops	*x = undo_executor(e->kind);
+	const char		*done;
 	char			*shown, *tab;
 
 	if (what != NULL)
 		*what = NULL;
-	if (k == NULL)
+	if (k == NULL && x == NULL)
 		return set_cause(cause, "unknown journal entry kind '%s' for "
 		    "'%s'", e->kind, e->target);
-	if (k->undo(e, cause) == -1)
+	/* An executor's object: its own undo. */
+	if (x != NULL ? x->undo(e->target, cause) == -1 :
+	    k->undo(e, cause) == -1)
 		return -1;
+	done = x != NULL ? x->undo_done : k->done;
 	if (what != NULL) {
 		/* An OCI container shows as its id. */
 		shown = xstrdup(e->target);
 		if ((tab = strrchr(shown, '\t')) != NULL)
 			memmove(shown, tab + 1, strlen(tab + 1) + 1);
-		*what = xasprintf(k->done, shown);
+		*what = xasprintf(done, shown);
 		free(shown);
 	}
 	return 0;
@@ -246,23 +260,20 @@ int
 undo_labelled_containers(const char *uuid, struct strvec *removed,
     char **cause)
 {
-	struct strvec	ids = STRVEC_INIT;
-	size_t		i;
-	int		rc = 0;
+	const struct exec_ops *const	*x;
+	char				*why = NULL;
+	int				 rc = 0;
 
-	if (exec_docker_labelled(uuid, &ids, cause) == -1)
-		return -1;
-	for (i = 0; i < ids.n; i++) {
-		char	*why = NULL;
-
-		if (exec_docker_rm(ids.v[i], 1, &why) == -1) {
-			if (rc == 0)
-				set_cause(cause, "%s", why);
-			rc = -1;
-		} else if (removed != NULL)
-			strvec_push(removed, ids.v[i]);
+	/* Each daemon executor sweeps its own. */
+	for (x = exec_types; *x != NULL; x++) {
+		if ((*x)->sweep == NULL || (*x)->sweep(uuid, removed,
+		    &why) == 0)
+			continue;
+		if (rc == 0)
+			set_cause(cause, "%s", why);
 		free(why);
+		why = NULL;
+		rc = -1;
 	}
-	strvec_clear(&ids);
 	return rc;
 }

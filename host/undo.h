@@ -1,15 +1,11 @@
 /*
- * One teardown per kind of object a run makes on the host. Each kind is
- * registered here by the code that owns it (the docker executor for
- * containers, the OCI executor for OCI containers, cgroups, ...); the run's
+ * One teardown per kind of object a run makes on the host: the run's
  * normal end, Ctrl-C, a sample's timeout and `abbench restore` all undo an
- * object through this one table.
+ * object here. An executor's objects (containers) are undone by its own
+ * hook (exec_ops.journal_kind, .undo: the docker executor's "container",
+ * the OCI executor's "oci-container"); the host's kinds by this table:
  *
  * Kinds (journal kind, target):
- *   "container"      a docker container id or name: `docker rm -f -v`
- *                    (honours $ABBENCH_DOCKER), then the runsc shim and
- *                    state it may leak (exec_docker_rm);
- *   "oci-container"  RUNTIME<TAB>ROOT<TAB>ID: exec_oci_teardown;
  *   "cgroup"         a run's cgroup "abbench-<uuid8>[/...]" (relative):
  *                    removed in every hierarchy below each path of the
  *                    entry's original (where the run's abbench was), below
@@ -17,6 +13,8 @@
  *                    hierarchy: that one; "/a/b": from every root;
  *   "dir"            removed recursively, only under /tmp, /var/tmp,
  *                    $TMPDIR or if its last component starts "abbench-";
+ *   "mkdir"          a directory the run made for a workload (its dir
+ *                    and missing parents): rmdir, left if not empty;
  *   "file"           a file the run made (scratch, a workload's data):
  *                    unlinked if it is a regular file;
  *   "loop"           /dev/loopN: detached;
@@ -33,13 +31,11 @@ struct strvec;
  * for a report line. 0 = undone (or already gone), -1 = not (*cause).
  */
 int	undo_object(const struct store_journal *e, char **what, char **cause);
-/* Is kind an object kind of this table? */
-int	undo_is_object(const char *kind);
 /*
- * Remove every docker container labelled abbench.run=UUID (the run's own
- * and whatever a workload's program started with the label); their ids go
- * to removed (may be NULL). -1 when docker cannot be asked or a removal
- * failed (*cause).
+ * Remove every container labelled abbench.run=UUID (the run's own and
+ * whatever a workload's program started with the label), through each
+ * executor's sweep hook; their ids go to removed (may be NULL). -1 when a
+ * daemon cannot be asked or a removal failed (*cause).
  */
 int	undo_labelled_containers(const char *uuid, struct strvec *removed,
 	    char **cause);

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ opt_find(const struct opt_spec *opts, const char *key)
 	size_t			 n;
 
 	for (o = opts; o != NULL && o->name != NULL; o++) {
-		if (o->flags & OPT_PREFIX) {
+		if (o->form & OPT_FORM_PREFIX) {
 			n = strlen(o->name);
 			if (strncmp(key, o->name, n) == 0 && key[n] != '\0')
 				return o;
@@ -93,52 +94,63 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 	unsigned long long	 ull;
 	double			 d;
 	int64_t			 ns;
-	uint64_t		 bytes;
+	uint64_t		 bytes, u;
 	int			 b;
 
 	switch (o->type) {
-	case OPT_STR:
+	case OPT_T_STR:
 		return 0;
-	case OPT_INT:
-		if (o->min >= 0 && o->max > (double)LLONG_MAX) {
-			/* Unsigned 64-bit values (seeds). */
-			uint64_t	u;
-
-			if (parse_uint64(w, &u, cause) != 0)
-				return -1;
-			ull = u;
-			if ((double)ull < o->min)
-				return set_cause(cause, "%llu is out of range "
-				    "[%.0f, %.0f]", ull, o->min, o->max);
-			return 0;
-		}
+	case OPT_T_UINT64:
+		if (parse_uint64(w, &u, cause) != 0)
+			return -1;
+		ull = u;
+		if ((double)ull < o->min)
+			return set_cause(cause, "%llu is out of range "
+			    "[%.0f, %.0f]", ull, o->min, o->max);
+		return 0;
+	case OPT_T_INT:
+	case OPT_T_INT64:
 		if (opt_has_range(o))
 			return parse_int(w, (long long)o->min,
 			    (long long)o->max, &ll, cause);
 		return parse_int(w, LLONG_MIN, LLONG_MAX, &ll, cause);
-	case OPT_FLOAT:
+	case OPT_T_FLOAT:
 		if (parse_double(w, &d, cause) != 0)
 			return -1;
 		if (opt_has_range(o) && (d < o->min || d > o->max))
 			return set_cause(cause, "%s is out of range [%g, %g]",
 			    w, o->min, o->max);
 		return 0;
-	case OPT_BOOL:
+	case OPT_T_BOOL:
 		if (opt_parse_bool(w, &b) != 0)
 			return set_cause(cause, "'%s' is not a boolean (use "
 			    "yes/no, true/false, on/off or 1/0)", w);
 		return 0;
-	case OPT_DURATION:
+	case OPT_T_DURATION:
 		if (parse_duration(w, &ns, cause) != 0)
 			return -1;
-		if (opt_has_range(o) && (double)ns < o->min * 1e9)
-			return set_cause(cause, "'%s' is shorter than %gs", w,
-			    o->min);
-		if (opt_has_range(o) && (double)ns > o->max * 1e9)
-			return set_cause(cause, "'%s' is longer than %gs", w,
+		/*
+		 * One message whichever way the value came (file, --KEY=VALUE,
+		 * a flag): the bound in the units a user writes.
+		 */
+		if (opt_has_range(o) && ((double)ns < o->min * 1e9 ||
+		    (double)ns > o->max * 1e9)) {
+			int	 low = (double)ns < o->min * 1e9;
+			char	*lim = format_duration_sec(low ? o->min :
 			    o->max);
+
+			if (low && ns == 0)
+				set_cause(cause, "'%s': the duration must be "
+				    "at least %s (0 is not allowed)", w, lim);
+			else
+				set_cause(cause, "'%s' is %s than %s, the %s",
+				    w, low ? "shorter" : "longer", lim,
+				    low ? "minimum" : "maximum");
+			free(lim);
+			return -1;
+		}
 		return 0;
-	case OPT_SIZE:
+	case OPT_T_SIZE:
 		if (parse_size(w, &bytes, cause) != 0)
 			return -1;
 		if (opt_has_range(o) && ((double)bytes < o->min ||
@@ -146,7 +158,7 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 			return set_cause(cause, "'%s' is out of range "
 			    "[%.0f, %.0f] bytes", w, o->min, o->max);
 		return 0;
-	case OPT_CHOICE:
+	case OPT_T_CHOICE:
 		if (opt_choices(o) == NULL || !opt_choice_ok(opt_choices(o), w))
 			return set_cause(cause, "'%s' is not one of: %s", w,
 			    opt_choices(o) != NULL ? opt_choices(o) : "");
@@ -168,8 +180,8 @@ opt_check_value(const struct opt_spec *o, const char *value, char **cause)
 
 	if (value == NULL)
 		return set_cause(cause, "missing value");
-	if (!(o->flags & OPT_LIST)) {
-		if (*value == '\0' && o->type != OPT_STR)
+	if (!(o->form & OPT_FORM_LIST)) {
+		if (*value == '\0' && o->type != OPT_T_STR)
 			return set_cause(cause, "missing value");
 		return opt_check_word(o, value, cause);
 	}
@@ -183,23 +195,32 @@ opt_check_value(const struct opt_spec *o, const char *value, char **cause)
 	return rc;
 }
 
+static int
+opt_is_int(const struct opt_spec *o)
+{
+	return o->type == OPT_T_INT || o->type == OPT_T_INT64 ||
+	    o->type == OPT_T_UINT64;
+}
+
 static const char *
 opt_type_name(const struct opt_spec *o)
 {
 	switch (o->type) {
-	case OPT_STR:
-		return (o->flags & OPT_LIST) ? "words" : "string";
-	case OPT_INT:
-		return (o->flags & OPT_LIST) ? "integers" : "integer";
-	case OPT_FLOAT:
+	case OPT_T_STR:
+		return (o->form & OPT_FORM_LIST) ? "words" : "string";
+	case OPT_T_INT:
+	case OPT_T_INT64:
+	case OPT_T_UINT64:
+		return (o->form & OPT_FORM_LIST) ? "integers" : "integer";
+	case OPT_T_FLOAT:
 		return "number";
-	case OPT_BOOL:
+	case OPT_T_BOOL:
 		return "yes|no";
-	case OPT_DURATION:
+	case OPT_T_DURATION:
 		return "duration";
-	case OPT_SIZE:
+	case OPT_T_SIZE:
 		return "size";
-	case OPT_CHOICE:
+	case OPT_T_CHOICE:
 		return "choice";
 	}
 	return "?";
@@ -244,23 +265,23 @@ opt_help(const struct opt_spec *opts, struct strbuf *out)
 	for (o = opts; o != NULL && o->name != NULL; o++) {
 		strbuf_reset(&head);
 		strbuf_reset(&text);
-		if (o->flags & OPT_PREFIX)
+		if (o->form & OPT_FORM_PREFIX)
 			strbuf_addf(&head, "  %sNAME", o->name);
 		else
 			strbuf_addf(&head, "  %s", o->name);
-		if (o->type == OPT_CHOICE && opt_choices(o) != NULL) {
+		if (o->type == OPT_T_CHOICE && opt_choices(o) != NULL) {
 			strbuf_adds(&head, " = ");
 			for (sep = opt_choices(o); *sep != '\0'; sep++)
 				strbuf_addc(&head, *sep == ' ' ? '|' : *sep);
 		} else
 			strbuf_addf(&head, " = %s", opt_type_name(o));
 		strbuf_adds(&text, o->help != NULL ? o->help : "");
-		if (o->type == OPT_INT && opt_has_range(o) &&
+		if (opt_is_int(o) && opt_has_range(o) &&
 		    o->max >= (double)INT_MAX)
 			strbuf_addf(&text, " [at least %.0f]", o->min);
-		else if (o->type == OPT_INT && opt_has_range(o))
+		else if (opt_is_int(o) && opt_has_range(o))
 			strbuf_addf(&text, " [%.0f..%.0f]", o->min, o->max);
-		else if (o->type == OPT_FLOAT && opt_has_range(o))
+		else if (o->type == OPT_T_FLOAT && opt_has_range(o))
 			strbuf_addf(&text, " [%g..%g]", o->min, o->max);
 		if (o->def != NULL)
 			strbuf_addf(&text, " (default: %s)", o->def);
@@ -307,6 +328,45 @@ opt_choice_index(const struct opt_spec *o, const char *value)
 	return -1;
 }
 
+/*
+ * Places: a member is found by its offset from the struct's base; an
+ * entry without one (size 0) binds nothing.
+ */
+static void *
+opt_at(const struct opt_place *p, void *base)
+{
+	return p->size != 0 ? (char *)base + p->off : NULL;
+}
+
+int
+opt_bound(const struct opt_spec *o)
+{
+	return o->at.size != 0;
+}
+
+void *
+opt_member(const struct opt_spec *o, void *base)
+{
+	if (o->at.size == 0)
+		BUG("option '%s' has no place to be stored", o->name);
+	return (char *)base + o->at.off;
+}
+
+const void *
+opt_member_const(const struct opt_spec *o, const void *base)
+{
+	return opt_member(o, (void *)(uintptr_t)base);
+}
+
+void
+opt_mark_given(const struct opt_spec *o, void *base, int by)
+{
+	int	*given = opt_at(&o->given, base);
+
+	if (given != NULL)
+		*given = by;
+}
+
 /* Store a checked value; it cannot fail. */
 static void
 opt_store(const struct opt_spec *o, char *at, const char *v)
@@ -317,58 +377,57 @@ opt_store(const struct opt_spec *o, char *at, const char *v)
 	uint64_t		 bytes;
 	int			 b;
 
-	if ((o->flags & OPT_LIST) && (o->flags & OPT_WORDS)) {
+	if (o->form & OPT_FORM_WORDS) {
 		strvec_clear((struct strvec *)at);
 		strvec_split_words((struct strvec *)at, v, NULL);
 		return;
 	}
 	switch (o->type) {
-	case OPT_STR:
+	case OPT_T_STR:
 		free(*(char **)at);
 		*(char **)at = xstrdup(v);
 		break;
-	case OPT_INT:
-		if (o->max > (double)INT64_MAX)
-			parse_uint64(v, (uint64_t *)at, NULL);
-		else {
-			parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL);
-			if (o->max > (double)INT_MAX)
-				*(int64_t *)at = ll;
-			else
-				*(int *)at = (int)ll;
-		}
+	case OPT_T_INT:
+		parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL);
+		*(int *)at = (int)ll;
 		break;
-	case OPT_FLOAT:
+	case OPT_T_INT64:
+		parse_int(v, LLONG_MIN, LLONG_MAX, &ll, NULL);
+		*(int64_t *)at = ll;
+		break;
+	case OPT_T_UINT64:
+		parse_uint64(v, (uint64_t *)at, NULL);
+		break;
+	case OPT_T_FLOAT:
 		parse_double(v, &d, NULL);
 		*(double *)at = d;
 		break;
-	case OPT_BOOL:
+	case OPT_T_BOOL:
 		opt_parse_bool(v, &b);
 		*(int *)at = b;
 		break;
-	case OPT_DURATION:
+	case OPT_T_DURATION:
 		parse_duration(v, &ns, NULL);
 		*(int64_t *)at = ns;
 		break;
-	case OPT_SIZE:
+	case OPT_T_SIZE:
 		parse_size(v, &bytes, NULL);
 		*(uint64_t *)at = bytes;
 		break;
-	case OPT_CHOICE:
+	case OPT_T_CHOICE:
 		*(int *)at = opt_choice_index(o, v);
 		break;
 	}
 }
 
-/* The value as written, where o->txt1 says. */
+/* The value as written, where o->text says. */
 static void
 opt_store_text(const struct opt_spec *o, void *base, const char *v)
 {
-	char	**at;
+	char	**at = opt_at(&o->text, base);
 
-	if (o->txt1 == 0)
+	if (at == NULL)
 		return;
-	at = (char **)((char *)base + o->txt1 - 1);
 	free(*at);
 	*at = xstrdup(v);
 }
@@ -379,29 +438,26 @@ opt_set(const struct opt_spec *o, void *base, const char *value,
 {
 	if (opt_check_value(o, value, cause) != 0)
 		return -1;
-	if (o->off1 == 0)
-		BUG("option '%s' has no place to be stored", o->name);
-	opt_store(o, (char *)base + o->off1 - 1, value);
+	opt_store(o, opt_member(o, base), value);
 	opt_store_text(o, base, value);
-	if (o->set1 != 0)
-		*(int *)((char *)base + o->set1 - 1) = 1;
+	opt_mark_given(o, base, 1);
 	return 0;
 }
 
 const char *
 opt_text(const struct opt_spec *o, const void *base)
 {
-	if (o->txt1 == 0)
+	if (o->text.size == 0)
 		return NULL;
-	return *(char *const *)((const char *)base + o->txt1 - 1);
+	return *(char *const *)((const char *)base + o->text.off);
 }
 
 int
 opt_given(const struct opt_spec *o, const void *base)
 {
-	if (o->set1 == 0)
+	if (o->given.size == 0)
 		return 0;
-	return *(const int *)((const char *)base + o->set1 - 1);
+	return *(const int *)((const char *)base + o->given.off);
 }
 
 void
@@ -410,9 +466,9 @@ opt_set_defaults(const struct opt_spec *opts, void *base)
 	const struct opt_spec	*o;
 
 	for (o = opts; o != NULL && o->name != NULL; o++) {
-		if (o->off1 == 0 || o->def == NULL)
+		if (!opt_bound(o) || o->def == NULL)
 			continue;
-		opt_store(o, (char *)base + o->off1 - 1, o->def);
+		opt_store(o, opt_member(o, base), o->def);
 		opt_store_text(o, base, o->def);
 	}
 }
@@ -424,19 +480,118 @@ opt_release(const struct opt_spec *opts, void *base)
 	char			**at;
 
 	for (o = opts; o != NULL && o->name != NULL; o++) {
-		if (o->off1 != 0 && (o->flags & OPT_LIST) &&
-		    (o->flags & OPT_WORDS))
-			strvec_clear((struct strvec *)((char *)base +
-			    o->off1 - 1));
-		else if (o->off1 != 0 && o->type == OPT_STR) {
-			at = (char **)((char *)base + o->off1 - 1);
+		if (opt_bound(o) && (o->form & OPT_FORM_WORDS))
+			strvec_clear(opt_member(o, base));
+		else if (opt_bound(o) && o->type == OPT_T_STR) {
+			at = opt_member(o, base);
 			free(*at);
 			*at = NULL;
 		}
-		if (o->txt1 != 0) {
-			at = (char **)((char *)base + o->txt1 - 1);
+		if ((at = opt_at(&o->text, base)) != NULL) {
 			free(*at);
 			*at = NULL;
 		}
+	}
+}
+
+/* The size and C type a member of o's kind has (OPT_C_OTHER: any). */
+static size_t
+opt_kind_size(const struct opt_spec *o, enum opt_ctype *ctype)
+{
+	*ctype = OPT_C_OTHER;
+	if (o->form & OPT_FORM_WORDS)
+		return sizeof(struct strvec);
+	switch (o->type) {
+	case OPT_T_STR:
+		*ctype = OPT_C_PTR;
+		return sizeof(char *);
+	case OPT_T_INT:
+	case OPT_T_BOOL:
+		*ctype = OPT_C_INT;
+		return sizeof(int);
+	case OPT_T_CHOICE:
+		/* An enum is OPT_C_OTHER: its size must be an int's. */
+		*ctype = OPT_C_INT;
+		return sizeof(int);
+	case OPT_T_INT64:
+	case OPT_T_DURATION:
+		*ctype = OPT_C_I64;
+		return sizeof(int64_t);
+	case OPT_T_UINT64:
+	case OPT_T_SIZE:
+		*ctype = OPT_C_U64;
+		return sizeof(uint64_t);
+	case OPT_T_FLOAT:
+		*ctype = OPT_C_DOUBLE;
+		return sizeof(double);
+	}
+	return 0;
+}
+
+static const char *const opt_ctype_names[] = {
+	[OPT_C_OTHER] = "other", [OPT_C_PTR] = "char *", [OPT_C_INT] = "int",
+	[OPT_C_I64] = "int64_t", [OPT_C_U64] = "uint64_t",
+	[OPT_C_DOUBLE] = "double",
+};
+
+/* Does place p of `what` fit a struct of size bytes and hold want? */
+static void
+opt_place_check(const char *table, const struct opt_spec *o,
+    const char *what, const struct opt_place *p, size_t want,
+    enum opt_ctype ctype, size_t size)
+{
+	if (p->off + p->size > size)
+		BUG("options table %s: key '%s': its %s member (offset %zu, "
+		    "%zu bytes) lies outside its struct of %zu bytes", table,
+		    o->name, what, p->off, p->size, size);
+	if (p->size != want)
+		BUG("options table %s: key '%s': its %s member has %zu bytes, "
+		    "but its kind stores %zu", table, o->name, what, p->size,
+		    want);
+	if (ctype != OPT_C_OTHER && p->ctype != OPT_C_OTHER &&
+	    p->ctype != ctype)
+		BUG("options table %s: key '%s': its %s member is %s, but its "
+		    "kind stores %s", table, o->name, what,
+		    opt_ctype_names[p->ctype], opt_ctype_names[ctype]);
+}
+
+void
+opt_table_check(const char *table, const struct opt_spec *opts,
+    size_t size)
+{
+	const struct opt_spec	*o;
+	enum opt_ctype		 ctype;
+	size_t			 want;
+	char			*cause = NULL;
+
+	for (o = opts; o != NULL && o->name != NULL; o++) {
+		if (o->form & OPT_FORM_PREFIX) {
+			if (opt_bound(o))
+				BUG("options table %s: prefix '%s' binds a "
+				    "member", table, o->name);
+			continue;
+		}
+		if (!opt_bound(o))
+			BUG("options table %s: key '%s' binds no member", table,
+			    o->name);
+		want = opt_kind_size(o, &ctype);
+		opt_place_check(table, o, "value", &o->at, want, ctype, size);
+		if (o->given.size != 0)
+			opt_place_check(table, o, "given", &o->given,
+			    sizeof(int), OPT_C_INT, size);
+		if (o->text.size != 0)
+			opt_place_check(table, o, "text", &o->text,
+			    sizeof(char *), OPT_C_PTR, size);
+		if (o->type == OPT_T_INT && (o->min < INT_MIN ||
+		    o->max > INT_MAX))
+			BUG("options table %s: key '%s': range [%.0f, %.0f] "
+			    "is wider than an int", table, o->name, o->min,
+			    o->max);
+		if (o->type == OPT_T_CHOICE && opt_choices(o) == NULL)
+			BUG("options table %s: key '%s' has no choices", table,
+			    o->name);
+		if (o->def != NULL && opt_check_value(o, o->def, &cause) != 0)
+			BUG("options table %s: key '%s': default '%s': %s",
+			    table, o->name, o->def, cause);
 	}
 }

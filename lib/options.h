@@ -6,61 +6,148 @@
 #define ABBENCH_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf;
 
 enum opt_type {
-	OPT_STR,	/* any single word (or any text with OPT_LIST) */
-	OPT_INT,	/* integer within [min, max] */
-	OPT_FLOAT,	/* number within [min, max] */
-	OPT_BOOL,	/* 0/1, yes/no, true/false, on/off */
-	OPT_DURATION,	/* 20s, 500ms, 2m; stored as the text, checked */
-	OPT_SIZE,	/* 4k, 1m, 2g */
-	OPT_CHOICE,	/* one of `choices` (space separated) */
+	OPT_T_STR,	/* char *: one word (or any text, OPT_FORM_LIST) */
+	OPT_T_INT,	/* int within [min, max] */
+	OPT_T_INT64,	/* int64_t within [min, max] */
+	OPT_T_UINT64,	/* uint64_t, at least min (seeds) */
+	OPT_T_FLOAT,	/* double within [min, max] */
+	OPT_T_BOOL,	/* int: 0/1, yes/no, true/false, on/off */
+	OPT_T_DURATION,	/* int64_t ns: 20s, 500ms, 2m; [min, max] in s */
+	OPT_T_SIZE,	/* uint64_t bytes: 4k, 1m, 2g */
+	OPT_T_CHOICE,	/* int: the index of one of `choices` */
 };
+/* How a key behaves in an experiment file (the table author's). */
 enum opt_flags {
-	OPT_LIST = 1 << 0,	/* several words are one value (argv, flags) */
-	OPT_ARM = 1 << 1,	/* may also be set on an arm (arm wins) */
-	OPT_NOMATRIX = 1 << 2,	/* several words are an error */
-	OPT_REQUIRED = 1 << 3,	/* must be present */
-	OPT_PREFIX = 1 << 4,	/* `name` is a prefix: env.NAME, host.sysctl.X */
-	OPT_WORDS = 1 << 5,	/* OPT_LIST bound as a strvec of its words */
+	OPT_ARM = 1 << 0,	/* may also be set on an arm (arm wins) */
+	OPT_NOMATRIX = 1 << 1,	/* several words are an error */
+	OPT_REQUIRED = 1 << 2,	/* must be present */
 };
+/* The shape of a value (the entry macro's). */
+enum opt_form {
+	OPT_FORM_LIST = 1 << 0,	  /* several words are one value */
+	OPT_FORM_WORDS = 1 << 1,  /* ... bound as a struct strvec of them */
+	OPT_FORM_PREFIX = 1 << 2, /* `name` is a prefix: env.NAME */
+};
+/* The C type of a member, as far as _Generic tells (OPT_AT). */
+enum opt_ctype {
+	OPT_C_OTHER,	/* an enum, a struct: its size alone is checked */
+	OPT_C_PTR,	/* char * */
+	OPT_C_INT,
+	OPT_C_I64,
+	OPT_C_U64,
+	OPT_C_DOUBLE,
+};
+/*
+ * A member of the struct a table fills, from OPT_AT: its offset, size and
+ * C type; size 0 = none. opt_table_check() holds them against the entry.
+ */
+struct opt_place {
+	size_t		 off;
+	size_t		 size;
+	enum opt_ctype	 ctype;
+};
+/*
+ * One key. Written only with the entry macros below, which name every
+ * field they set; nothing positional.
+ */
 struct opt_spec {
 	const char	*name;
 	enum opt_type	 type;
-	int		 flags;
+	int		 form;		/* OPT_FORM_* */
+	int		 flags;		/* enum opt_flags */
 	const char	*def;		/* default value text, or NULL */
-	/* Range of OPT_INT, OPT_FLOAT, OPT_DURATION (s), OPT_SIZE (B). */
+	/* Range of integers, numbers, durations (s) and sizes (B). */
 	double		 min, max;	/* 0, 0 = any */
-	const char	*choices;	/* for OPT_CHOICE */
+	const char	*choices;	/* OPT_T_CHOICE's, space separated */
 	const char	*help;
+	/* The member the value is stored in (none: prefixes). */
+	struct opt_place at;
+	/* An int set to 1 when the key is given (2 by the arm), or none. */
+	struct opt_place given;
 	/*
-	 * Where opt_set() stores the value in the struct the table fills,
-	 * as OPT_OFF(struct, member); 0 = not stored ([arm] keys, prefixes).
-	 * The member's type follows the option's: OPT_STR char * (owned),
-	 * OPT_INT int (int64_t when max > INT_MAX, uint64_t when it is
-	 * over INT64_MAX), OPT_FLOAT double, OPT_BOOL int, OPT_DURATION
-	 * int64_t nanoseconds, OPT_SIZE uint64_t bytes, OPT_CHOICE int
-	 * (the index of the word in choices). An OPT_LIST with OPT_WORDS is
-	 * a struct strvec of its words (quotes removed), whatever its type.
+	 * A char * (owned) that receives the value as written (for names:
+	 * "64m", not 67108864), or none.
 	 */
-	size_t		 off1;
-	/* OPT_OFF of an int set to 1 when the key is given, or 0. */
-	size_t		 set1;
+	struct opt_place text;
 	/*
-	 * OPT_OFF of a char * (owned) that receives the value as written
-	 * (for names: "64m", not 67108864), or 0.
-	 */
-	size_t		 txt1;
-	/*
-	 * The choices of an OPT_CHOICE whose words a floor above knows (a
+	 * The choices of an OPT_T_CHOICE whose words a floor above knows (a
 	 * registry): called when `choices` is NULL.
 	 */
 	const char	*(*choices_fn)(void);
 };
-/* A member's place for opt_spec.off1 and .set1. */
-#define OPT_OFF(type, member)	(offsetof(type, member) + 1)
+
+#define OPT_CTYPE_(x) _Generic((x), char *: OPT_C_PTR, int: OPT_C_INT, \
+	int64_t: OPT_C_I64, uint64_t: OPT_C_U64, double: OPT_C_DOUBLE, \
+	default: OPT_C_OTHER)
+/*
+ * The member of struct TYPE a key binds, given as `at`, `.given = ` or
+ * `.text = ` of an entry; each table file defines its own shorthand:
+ * #define FIO(member) OPT_AT(struct fio_opts, member).
+ */
+#define OPT_AT(type, member) { offsetof(type, member), \
+	sizeof(((type *)0)->member), OPT_CTYPE_(((type *)0)->member) }
+
+/*
+ * The entries of a table, one macro per kind of value. `at` is the
+ * member (OPT_AT); the trailing arguments are optional designators:
+ * .flags = OPT_ARM | ..., .given = OPT_AT(...) (int), .text =
+ * OPT_AT(...) (char *), .choices_fn = f.
+ */
+#define OPT_ENTRY_(n, t, f, d, lo, hi, h, ...) \
+	{ .name = (n), .type = (t), .form = (f), .def = (d), .min = (lo), \
+	  .max = (hi), .help = (h), __VA_ARGS__ }
+/* A char *: one word (several make a matrix). */
+#define OPT_STR(n, a, d, h, ...) \
+	OPT_ENTRY_(n, OPT_T_STR, 0, d, 0, 0, h, .at = a, __VA_ARGS__)
+/* A char *: several words are one value (free text). */
+#define OPT_TEXT(n, a, d, h, ...) \
+	OPT_ENTRY_(n, OPT_T_STR, OPT_FORM_LIST, d, 0, 0, h, .at = a, \
+	    __VA_ARGS__)
+/* A struct strvec: several words are one value, bound word by word. */
+#define OPT_WORDS(n, a, d, h, ...) \
+	OPT_ENTRY_(n, OPT_T_STR, OPT_FORM_LIST | OPT_FORM_WORDS, d, 0, 0, \
+	    h, .at = a, __VA_ARGS__)
+/* A struct strvec of integers, each within [lo, hi]. */
+#define OPT_INTS(n, a, d, lo, hi, h, ...) \
+	OPT_ENTRY_(n, OPT_T_INT, OPT_FORM_LIST | OPT_FORM_WORDS, d, lo, hi, \
+	    h, .at = a, __VA_ARGS__)
+/* An int within [lo, hi] (0, 0: any). */
+#define OPT_INT(n, a, d, lo, hi, h, ...) \
+	OPT_ENTRY_(n, OPT_T_INT, 0, d, lo, hi, h, .at = a, __VA_ARGS__)
+/* An int64_t within [lo, hi]. */
+#define OPT_INT64(n, a, d, lo, hi, h, ...) \
+	OPT_ENTRY_(n, OPT_T_INT64, 0, d, lo, hi, h, .at = a, __VA_ARGS__)
+/* A uint64_t, at least lo. */
+#define OPT_UINT64(n, a, d, lo, h, ...) \
+	OPT_ENTRY_(n, OPT_T_UINT64, 0, d, lo, 18446744073709551615.0, h, \
+	    .at = a, __VA_ARGS__)
+/* A double within [lo, hi] (0, 0: any). */
+#define OPT_FLOAT(n, a, d, lo, hi, h, ...) \
+	OPT_ENTRY_(n, OPT_T_FLOAT, 0, d, lo, hi, h, .at = a, __VA_ARGS__)
+/* An int, 0 or 1. */
+#define OPT_BOOL(n, a, d, h, ...) \
+	OPT_ENTRY_(n, OPT_T_BOOL, 0, d, 0, 0, h, .at = a, __VA_ARGS__)
+/* An int64_t of nanoseconds, within [lo, hi] seconds. */
+#define OPT_DURATION(n, a, d, lo, hi, h, ...) \
+	OPT_ENTRY_(n, OPT_T_DURATION, 0, d, lo, hi, h, .at = a, __VA_ARGS__)
+/* A uint64_t of bytes within [lo, hi] (0, 0: any). */
+#define OPT_SIZE(n, a, d, lo, hi, h, ...) \
+	OPT_ENTRY_(n, OPT_T_SIZE, 0, d, lo, hi, h, .at = a, __VA_ARGS__)
+/* An int (or an enum of its size): the index of the word in ch. */
+#define OPT_CHOICE(n, a, d, ch, h, ...) \
+	OPT_ENTRY_(n, OPT_T_CHOICE, 0, d, 0, 0, h, .at = a, .choices = (ch), \
+	    __VA_ARGS__)
+/* A prefix (env.NAME): text, bound by the loader, not the table. */
+#define OPT_PREFIXED(n, h) \
+	{ .name = (n), .type = OPT_T_STR, \
+	  .form = OPT_FORM_LIST | OPT_FORM_PREFIX, .help = (h) }
+/* The end of a table. */
+#define OPT_END		{ .name = NULL }
 
 /* One `key = value` as written, with its line in the file. */
 struct kv {
@@ -73,14 +160,30 @@ struct kv {
 int		 opt_check_value(const struct opt_spec *o, const char *value,
 		    char **cause);
 /*
- * Check value against o and store it into the struct at base (o->off1).
+ * Check value against o and store it into the struct at base (o->at).
  * Message without file/line.
  */
 int		 opt_set(const struct opt_spec *o, void *base, const char *value,
 		    char **cause);
-/* The text o->txt1 bound in the struct at base, or NULL. */
+/*
+ * BUG() unless every entry of the table named `what` fits the struct of
+ * `size` bytes it fills: each member the size (and, where _Generic tells,
+ * the C type) its kind stores, given an int, text a char *, ranges the
+ * kind can hold. main() checks every table at startup.
+ */
+void		 opt_table_check(const char *what,
+		    const struct opt_spec *opts, size_t size);
+/* Whether o stores its value into a member. */
+int		 opt_bound(const struct opt_spec *o);
+/* The member o binds in the struct at base; BUG() when none. */
+void		*opt_member(const struct opt_spec *o, void *base);
+const void	*opt_member_const(const struct opt_spec *o, const void *base);
+/* Say where the value of o came from: 1 the workload, 2 the arm. */
+void		 opt_mark_given(const struct opt_spec *o, void *base,
+		    int by);
+/* The text o->text binds in the struct at base, or NULL. */
 const char	*opt_text(const struct opt_spec *o, const void *base);
-/* The int o->set1 bound in the struct at base (0 when it binds none). */
+/* The int o->given binds in the struct at base (0 when it binds none). */
 int		 opt_given(const struct opt_spec *o, const void *base);
 /* Store the default of every bound option of a table that has one. */
 void		 opt_set_defaults(const struct opt_spec *opts, void *base);
@@ -91,7 +194,7 @@ void		 opt_help(const struct opt_spec *opts, struct strbuf *out);
 /* One line of such help: head ("  key = type"), then text wrapped. */
 void		 opt_help_line(struct strbuf *out, const char *head,
 		    const char *text);
-/* The words of an OPT_CHOICE (from choices or choices_fn), or NULL. */
+/* The words of an OPT_T_CHOICE (from choices or choices_fn), or NULL. */
 const char	*opt_choices(const struct opt_spec *o);
 /* The index of value among the choices of o, or -1. */
 int		 opt_choice_index(const struct opt_spec *o,

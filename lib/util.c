@@ -550,6 +550,25 @@ parse_duration(const char *s, int64_t *ns, char **cause)
 	    s);
 }
 
+char *
+format_duration_sec(double sec)
+{
+	static const struct {
+		const char	*suffix;
+		double		 mult;
+	} units[] = {
+		{ "h", 3600 }, { "m", 60 }, { "s", 1 }, { "ms", 1e-3 },
+		{ "us", 1e-6 }, { "ns", 1e-9 },
+	};
+	size_t	i;
+
+	if (sec == 0)
+		return xstrdup("0s");
+	for (i = 0; i + 1 < ARRAY_SIZE(units) && sec < units[i].mult; i++)
+		;
+	return xasprintf("%g%s", sec / units[i].mult, units[i].suffix);
+}
+
 int
 parse_size(const char *s, uint64_t *bytes, char **cause)
 {

@@ -126,6 +126,11 @@ int	 str_startswith(const char *s, const char *prefix);
  * seconds into nanoseconds.
  */
 int	 parse_duration(const char *s, int64_t *ns, char **cause);
+/*
+ * A duration in seconds as parse_duration reads it back, in the largest
+ * unit that keeps it at least 1: 0.001 -> "1ms", 90 -> "1.5m" (malloc'd).
+ */
+char	*format_duration_sec(double sec);
 /* Parse a size such as "4k", "1m", "64KiB", "2g" into bytes (1024-based). */
 int	 parse_size(const char *s, uint64_t *bytes, char **cause);
 /*

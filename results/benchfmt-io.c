@@ -8,10 +8,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
@@ -392,27 +394,45 @@ import_labels(char *const *args, size_t nargs, struct strvec *labels,
 	}
 }
 
-static char *
-read_input(const char *path, size_t *len, char **cause)
-{
-	struct strbuf	 sb = STRBUF_INIT;
-	char		 buf[65536];
-	size_t		 n;
+/*
+ * The input is streamed (a chunk at a time, an incomplete line carried
+ * over), so memory stays bounded whatever it is: /dev/zero, /dev/urandom,
+ * a pipe that never ends. A line is at most 64 KiB (as Go's reader's);
+ * a NUL byte ends the import of binary data at once, with its line.
+ */
+#define IMPORT_CHUNK		(64 * 1024)
+#define IMPORT_BUF		(4 * IMPORT_CHUNK)
+#define IMPORT_MAX_WARNINGS	1000
 
-	if (strcmp(path, "-") != 0)
-		return read_file(path, len, cause);
-	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-		strbuf_add(&sb, buf, n);
-	if (ferror(stdin)) {
-		strbuf_release(&sb);
-		set_cause(cause, "cannot read standard input: %s",
-		    strerror(errno));
-		return NULL;
+static void
+import_warnings(struct bf_reader *rd, struct strvec *warnings, size_t *kept,
+    size_t *dropped)
+{
+	const char *const	*errs;
+	size_t			 i, nerr;
+
+	errs = bf_reader_errors(rd, &nerr);
+	for (i = 0; i < nerr; i++) {
+		if (*kept < IMPORT_MAX_WARNINGS) {
+			strvec_push(warnings, errs[i]);
+			(*kept)++;
+		} else
+			(*dropped)++;
 	}
-	*len = sb.len;
-	if (sb.buf == NULL)
-		strbuf_adds(&sb, "");
-	return strbuf_detach(&sb);
+	bf_reader_clear_errors(rd);
+}
+
+static size_t
+import_count_lines(const char *p, size_t n)
+{
+	size_t	lines = 0;
+	const char *e = p + n;
+
+	while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		lines++;
+		p++;
+	}
+	return lines;
 }
 
 /* Import one file's results; config blocks are kept per value. */
@@ -423,19 +443,24 @@ import_file(struct store *st, int64_t run_id, const char *label,
 {
 	struct bf_reader	*rd;
 	const struct bf_result	*res;
-	const char *const	*errs;
 	struct store_sample	 s;
 	struct store_metric	 m;
 	const char		*orig_unit = NULL;
 	double			 orig_value = 0;
 	struct strbuf		 cfg = STRBUF_INIT, name = STRBUF_INIT;
-	char			*data, *err = NULL;
-	size_t			 len, i, nerr;
-	int			 rc;
+	char			*buf, *err = NULL, *nul;
+	size_t			 have = 0, used, i, kept = 0, dropped = 0;
+	uint64_t		 lines = 0;
+	ssize_t			 n;
+	int			 fd, eof = 0, rc = 0;
 
-	if ((data = read_input(path, &len, cause)) == NULL)
-		return -1;
-	rd = bf_reader_new(path, label, data, len, units);
+	if (strcmp(path, "-") == 0)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return set_cause(cause, "cannot open '%s': %s", path,
+		    strerror(errno));
+	buf = xmalloc(IMPORT_BUF);
+	rd = bf_reader_new(path, label, buf, 0, units);
 	memset(&s, 0, sizeof s);
 	s.run_id = run_id;
 	s.round = 0;
@@ -447,49 +472,93 @@ import_file(struct store *st, int64_t run_id, const char *label,
 	s.nmetrics = 1;
 	s.orig_units = &orig_unit;
 	s.orig_values = &orig_value;
-	while ((rc = bf_reader_next(rd, &res, &err)) == 1) {
-		strbuf_reset(&cfg);
-		for (i = 0; i < res->nconfig; i++)
-			strbuf_addf(&cfg, "%s: %s\n", res->config[i].key,
-			    res->config[i].value);
-		strbuf_reset(&name);
-		strbuf_add(&name, res->name, res->name_len);
-		if (name.buf == NULL)
-			strbuf_adds(&name, "");
-		s.config = cfg.buf != NULL ? cfg.buf : "";
-		m.benchmark = name.buf;
-		for (i = 0; i < res->nvalues; i++) {
-			m.unit = res->values[i].unit;
-			m.value = res->values[i].value;
-			orig_unit = strcmp(res->values[i].orig_unit,
-			    res->values[i].unit) != 0 ?
-			    res->values[i].orig_unit : NULL;
-			orig_value = res->values[i].orig_value;
-			s.plan_idx = (*plan_idx)++;
-			if (store_sample_add(st, &s, cause) != 0) {
-				rc = -1;
+	for (;;) {
+		if (!eof) {
+			n = read(fd, buf + have, IMPORT_BUF - have);
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n == -1) {
+				rc = set_cause(cause, "cannot read '%s': %s",
+				    strcmp(path, "-") == 0 ? "standard input" :
+				    path, strerror(errno));
 				goto done;
 			}
-			(*nvalues)++;
+			if (n == 0)
+				eof = 1;
+			else if ((nul = memchr(buf + have, '\0', (size_t)n)) !=
+			    NULL) {
+				lines += import_count_lines(buf + have,
+				    (size_t)(nul - (buf + have)));
+				rc = set_cause(cause, "%s:%llu: a NUL byte: "
+				    "binary data, no benchmark results; "
+				    "nothing imported", path,
+				    (unsigned long long)lines + 1);
+				goto done;
+			} else {
+				lines += import_count_lines(buf + have,
+				    (size_t)n);
+				have += (size_t)n;
+			}
 		}
-		errs = bf_reader_errors(rd, &nerr);
-		for (i = 0; i < nerr; i++)
-			strvec_push(warnings, errs[i]);
-		bf_reader_clear_errors(rd);
+		bf_reader_feed(rd, buf, have, !eof);
+		while ((rc = bf_reader_next(rd, &res, &err)) == 1) {
+			strbuf_reset(&cfg);
+			for (i = 0; i < res->nconfig; i++)
+				strbuf_addf(&cfg, "%s: %s\n",
+				    res->config[i].key, res->config[i].value);
+			strbuf_reset(&name);
+			strbuf_add(&name, res->name, res->name_len);
+			if (name.buf == NULL)
+				strbuf_adds(&name, "");
+			s.config = cfg.buf != NULL ? cfg.buf : "";
+			m.benchmark = name.buf;
+			for (i = 0; i < res->nvalues; i++) {
+				m.unit = res->values[i].unit;
+				m.value = res->values[i].value;
+				orig_unit = strcmp(res->values[i].orig_unit,
+				    res->values[i].unit) != 0 ?
+				    res->values[i].orig_unit : NULL;
+				orig_value = res->values[i].orig_value;
+				s.plan_idx = (*plan_idx)++;
+				if (store_sample_add(st, &s, cause) != 0) {
+					rc = -1;
+					goto done;
+				}
+				(*nvalues)++;
+			}
+			import_warnings(rd, warnings, &kept, &dropped);
+		}
+		import_warnings(rd, warnings, &kept, &dropped);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			/*
+			 * The reader counts the lines before the long one
+			 * (Go's message, for `stat`); here the line itself.
+			 */
+			free(err);
+			err = NULL;
+			rc = set_cause(cause, "%s:%d: a line longer than %d "
+			    "KiB: not a benchmark file; nothing imported",
+			    path, bf_reader_line(rd) + 1, IMPORT_CHUNK / 1024);
+			goto done;
+		}
+		/* rc == 2: an incomplete line, carried over to the next read. */
+		used = bf_reader_consumed(rd);
+		memmove(buf, buf + used, have - used);
+		have -= used;
 	}
-	errs = bf_reader_errors(rd, &nerr);
-	for (i = 0; i < nerr; i++)
-		strvec_push(warnings, errs[i]);
-	bf_reader_clear_errors(rd);
-	if (rc < 0) {
-		set_cause(cause, "%s", err);
-		free(err);
-	}
+	if (dropped > 0)
+		strvec_pushf(warnings, "%s: %zu more lines with errors not "
+		    "listed", path, dropped);
 done:
+	free(err);
 	strbuf_release(&cfg);
 	strbuf_release(&name);
 	bf_reader_free(rd);
-	free(data);
+	free(buf);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	return rc < 0 ? -1 : 0;
 }
 

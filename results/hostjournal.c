@@ -82,6 +82,22 @@ hj_col(sqlite3_stmt *s, int i)
 	return t != NULL ? xstrdup((const char *)t) : NULL;
 }
 
+/* A journal of an older abbench: owners without pid_start get it. */
+static int
+hj_add_pid_start(struct hjournal *hj, char **msg)
+{
+	sqlite3_stmt	*s = NULL;
+
+	if (sqlite3_prepare_v2(hj->db, "SELECT pid_start FROM owners LIMIT 0",
+	    -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_finalize(s);
+		return 0;
+	}
+	sqlite3_finalize(s);
+	return sqlite3_exec(hj->db, "ALTER TABLE owners ADD COLUMN pid_start"
+	    " TEXT", NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+}
+
 struct hjournal *
 hjournal_open(const char *path, char **cause)
 {
@@ -116,6 +132,7 @@ hjournal_open(const char *path, char **cause)
 	if (sqlite3_exec(hj->db, "PRAGMA journal_mode = WAL;"
 	    "PRAGMA synchronous = FULL;", NULL, NULL, &msg) != SQLITE_OK ||
 	    sqlite3_exec(hj->db, hj_schema, NULL, NULL, &msg) != SQLITE_OK ||
+	    hj_add_pid_start(hj, &msg) != 0 ||
 	    (app == 0 && sqlite3_exec(hj->db, "PRAGMA application_id = "
 	    "1094862922", NULL, NULL, &msg) != SQLITE_OK)) {
 		set_cause(cause, "cannot set up the host journal '%s': %s",
@@ -144,6 +161,7 @@ hjournal_owner_release(struct hjournal_owner *o)
 {
 	free(o->uuid);
 	free(o->db);
+	free(o->pid_start);
 	free(o->experiment);
 	memset(o, 0, sizeof *o);
 }
@@ -155,8 +173,8 @@ hjournal_owner_add(struct hjournal *hj, const struct hjournal_owner *o,
 	sqlite3_stmt	*s;
 
 	s = hj_prepare(hj, "INSERT OR REPLACE INTO owners (uuid, db, run_id,"
-	    " pid, experiment, started_wall_ns) VALUES (?1, ?2, ?3, ?4, ?5,"
-	    " ?6)", cause);
+	    " pid, experiment, started_wall_ns, pid_start) VALUES (?1, ?2, ?3,"
+	    " ?4, ?5, ?6, ?7)", cause);
 	if (s == NULL)
 		return -1;
 	hj_bind(s, 1, o->uuid);
@@ -165,6 +183,7 @@ hjournal_owner_add(struct hjournal *hj, const struct hjournal_owner *o,
 	sqlite3_bind_int64(s, 4, o->pid);
 	hj_bind(s, 5, o->experiment);
 	sqlite3_bind_int64(s, 6, o->started_wall_ns);
+	hj_bind(s, 7, o->pid_start);
 	return hj_step_done(hj, s, "cannot add a run to the host journal",
 	    cause);
 }
@@ -191,8 +210,8 @@ hjournal_owners(struct hjournal *hj, struct hjournal_owner **out, size_t *n,
 	*out = NULL;
 	*n = 0;
 	s = hj_prepare(hj, "SELECT uuid, db, run_id, pid, experiment,"
-	    " started_wall_ns FROM owners ORDER BY started_wall_ns, rowid",
-	    cause);
+	    " started_wall_ns, pid_start FROM owners ORDER BY started_wall_ns,"
+	    " rowid", cause);
 	if (s == NULL)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -206,6 +225,7 @@ hjournal_owners(struct hjournal *hj, struct hjournal_owner **out, size_t *n,
 		o->pid = sqlite3_column_int64(s, 3);
 		o->experiment = hj_col(s, 4);
 		o->started_wall_ns = sqlite3_column_int64(s, 5);
+		o->pid_start = hj_col(s, 6);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -357,4 +377,31 @@ hjournal_pending(struct hjournal *hj, const char *owner,
 	}
 	*out = v;
 	return 0;
+}
+
+int
+hjournal_begin(struct hjournal *hj, char **cause)
+{
+	if (sqlite3_exec(hj->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return hj_error(hj, cause, "cannot begin a transaction");
+	return 0;
+}
+
+int
+hjournal_commit(struct hjournal *hj, char **cause)
+{
+	if (sqlite3_exec(hj->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		hj_error(hj, cause, "cannot commit");
+		(void)sqlite3_exec(hj->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int
+hjournal_rollback(struct hjournal *hj)
+{
+	return sqlite3_exec(hj->db, "ROLLBACK", NULL, NULL, NULL) ==
+	    SQLITE_OK ? 0 : -1;
 }

@@ -6,7 +6,9 @@
  * next run, `abbench restore` from any directory) undoes them.
  *
  * Schema:
- *   owners(uuid, db, run_id, pid, experiment, started_wall_ns)
+ *   owners(uuid, db, run_id, pid, experiment, started_wall_ns,
+ *          pid_start)       -- pid_start: the process's start, see
+ *                              journal_proc_start
  *   entries(id, owner, copy_id, kind, name, target, original, applied,
  *           state)           -- copy_id: the entry's id in the run's db
  *
@@ -26,6 +28,7 @@ struct hjournal_owner {
 	char	*db;		/* absolute path of its results database */
 	int64_t	 run_id;	/* its id in that database */
 	int64_t	 pid;
+	char	*pid_start;	/* "BOOT_ID:START" of pid, or NULL */
 	char	*experiment;
 	int64_t	 started_wall_ns;
 };
@@ -62,5 +65,13 @@ int	hjournal_copy_id(struct hjournal *hj, int64_t id, int64_t *copy_id,
  */
 int	hjournal_pending(struct hjournal *hj, const char *owner,
 	    struct store_journal **out, size_t *n, char **cause);
+
+/*
+ * One transaction over several changes (entries marked restored together:
+ * a restore killed half way leaves them all pending). Not nested.
+ */
+int	hjournal_begin(struct hjournal *hj, char **cause);
+int	hjournal_commit(struct hjournal *hj, char **cause);
+int	hjournal_rollback(struct hjournal *hj);
 
 #endif

@@ -14,29 +14,32 @@
 #include "lib/util.h"
 #include "workloads/workload.h"
 
-#define COMMON(member)	OPT_OFF(struct workload_common, member)
+#define COMMON(member)	OPT_AT(struct workload_common, member)
 
 const struct opt_spec workload_common_opts[] = {
-	{ "type", OPT_STR, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "the workload type (command, fio, ...)", COMMON(type) },
+	OPT_STR("type", COMMON(type), NULL,
+	    "the workload type (command, fio, ...)",
+	    .flags = OPT_NOMATRIX | OPT_REQUIRED),
 	/* The words are the executor registry's (exec/exec.c). */
-	{ "executor", OPT_CHOICE, OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "where the workload runs (default: the type's)", COMMON(executor),
-	  COMMON(executor_set), 0, exec_names },
-	{ "timeout", OPT_DURATION, OPT_NOMATRIX, NULL, 0.001, 1e7, NULL,
-	  "time limit of one sample (default: the experiment's)",
-	  COMMON(timeout_ns), COMMON(timeout_set) },
-	{ "drop-caches", OPT_BOOL, OPT_NOMATRIX, NULL, 0, 0, NULL,
-	  "drop the page cache before every sample (default: the "
-	  "experiment's)", COMMON(drop_caches), COMMON(drop_caches_set) },
-	{ "dir", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "directory the workload works in; host.block.* settings apply to "
-	  "its disks", COMMON(dir) },
-	{ "image", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "docker image or OCI rootfs directory", COMMON(image) },
-	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run", COMMON(description) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	OPT_CHOICE("executor", COMMON(executor), NULL, NULL,
+	    "where the workload runs (default: the type's)",
+	    .flags = OPT_NOMATRIX, .given = COMMON(executor_set),
+	    .choices_fn = exec_names),
+	OPT_DURATION("timeout", COMMON(timeout_ns), NULL, 0.001, 1e7,
+	    "time limit of one sample (default: the experiment's)",
+	    .flags = OPT_NOMATRIX, .given = COMMON(timeout_set)),
+	OPT_BOOL("drop-caches", COMMON(drop_caches), NULL,
+	    "drop the page cache before every sample (default: the "
+	    "experiment's)",
+	    .flags = OPT_NOMATRIX, .given = COMMON(drop_caches_set)),
+	OPT_STR("dir", COMMON(dir), NULL,
+	    "directory the workload works in; host.block.* settings apply to "
+	    "its disks"),
+	OPT_STR("image", COMMON(image), NULL,
+	    "docker image or OCI rootfs directory"),
+	OPT_TEXT("description", COMMON(description), NULL,
+	    "free text, stored with the run"),
+	OPT_END
 };
 
 const char *
@@ -96,15 +99,15 @@ bind_kv(const struct opt_spec *opts, void *base, const struct kv *kv,
 {
 	const struct opt_spec	*o = opt_find(opts, kv->key);
 
-	if (o == NULL || o->off1 == 0 || (arm_only && !(o->flags & OPT_ARM)))
+	if (o == NULL || !opt_bound(o) || (arm_only && !(o->flags & OPT_ARM)))
 		return 0;
 	if (opt_set(o, base, kv->value, cause) != 0) {
 		*bad = kv;
 		return -1;
 	}
 	/* Where the value came from: 2 says the arm. */
-	if (arm_only && o->set1 != 0)
-		*(int *)((char *)base + o->set1 - 1) = 2;
+	if (arm_only)
+		opt_mark_given(o, base, 2);
 	return 0;
 }
 

@@ -98,22 +98,21 @@ struct lc_opts {
 /* The lifecycle keys of the struct of wl under arm. */
 const struct lc_opts *lc_opts(const struct workload *wl,
 		    const struct arm *arm);
-#define LC_OFF(type, member)	OPT_OFF(type, lc.member)
+#define LC_OFF(type, member)	OPT_AT(type, lc.member)
 
 /* The name-tags key of options struct TYPE. */
 #define LC_NAME_TAGS_OPT(type) \
-	{ "name-tags", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL, \
+	OPT_WORDS("name-tags", LC_OFF(type, name_tags), NULL, \
 	    "tags added to benchmark names, in this order: vcpus " \
-	    "(vcpus=N of the host), containers, quota, touch", \
-	    LC_OFF(type, name_tags) }
+	    "(vcpus=N of the host), containers, quota, touch")
 
 /* The keys of lc_idle_cmd, in options struct TYPE. */
 #define LC_IDLE_CMD_OPTS(type) \
-	{ "touch", OPT_SIZE, OPT_ARM, "0", 0, 0, NULL, \
+	OPT_SIZE("touch", LC_OFF(type, touch), "0", 0, 0, \
 	    "memory the idle program touches (touchmem SIZE)", \
-	    LC_OFF(type, touch), 0, LC_OFF(type, touch_text) }, \
-	{ "cmd", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL, \
+	    .flags = OPT_ARM, .text = LC_OFF(type, touch_text)), \
+	OPT_WORDS("cmd", LC_OFF(type, cmd), NULL, \
 	    "the idle program (default: touchmem TOUCH)", \
-	    LC_OFF(type, cmd), LC_OFF(type, cmd_set) }
+	    .flags = OPT_ARM, .given = LC_OFF(type, cmd_set))
 
 #endif

@@ -11,6 +11,7 @@
  *   -image=IMG         image (default abbench/tools)
  *   -test.benchtime=Nx runs per invocation (default 1x)
  *   -timeout=SECONDS   per docker run (default 60)
+ * The docker CLI is $ABBENCH_DOCKER when set, as for abbench itself.
  * Exit status 1 (after printing "--- FAIL: BenchmarkStartupEmpty" and the
  * reason) when a docker run fails or times out.
  */
@@ -128,7 +129,10 @@ main(int argc, char **argv)
 	    );
 	fflush(stdout);
 	k = 0;
-	dargv[k++] = "docker";
+	/* The docker CLI abbench uses ($ABBENCH_DOCKER), like gVisor's. */
+	dargv[k++] = getenv("ABBENCH_DOCKER") != NULL &&
+	    *getenv("ABBENCH_DOCKER") != '\0' ? getenv("ABBENCH_DOCKER") :
+	    "docker";
 	dargv[k++] = "run";
 	dargv[k++] = "--rm";
 	dargv[k++] = "--network=none";

@@ -106,7 +106,7 @@ enum app_ipc { APP_IPC_PIPE, APP_IPC_SOCKET };
 enum app_process { APP_PROCESS_THREAD, APP_PROCESS_PROCESS };
 enum app_filesystem { APP_FS_BIND, APP_FS_TMPFS };
 enum app_syscall { APP_SYSCALL_GETPID, APP_SYSCALL_GETPIDOPT };
-#define APP(member)	OPT_OFF(struct app_opts, member)
+#define APP(member)	OPT_AT(struct app_opts, member)
 
 struct app_out {
 	struct sample_result	*res;
@@ -638,78 +638,74 @@ static const struct app_def app_defs[] = {
 };
 
 static const struct opt_spec app_opts[] = {
-	{ "app", OPT_CHOICE, OPT_REQUIRED | OPT_NOMATRIX, NULL, 0, 0,
+	OPT_CHOICE("app", APP(app), NULL,
 	    "sysbench hackbench redis nginx iperf ffmpeg dd httpd "
 	    "syscallbench node ruby",
 	    "the application: its program, parser, image and row names",
-	    APP(app), 0, APP(app_name) },
-	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
+	    .flags = OPT_NOMATRIX | OPT_REQUIRED, .text = APP(app_name)),
+	OPT_STR("benchmark", APP(benchmark), NULL,
 	    "the row name before the parameters (default: gVisor's: "
 	    "Sysbench, Hackbench, Redis, NginxDocSize, IperfOneConnection, "
 	    "Httpd, Syscallbench, Node, Ruby)",
-	    APP(benchmark) },
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
+	    .flags = OPT_NOMATRIX),
+	OPT_WORDS("args", APP(args), NULL,
 	    "the program and its arguments, instead of the application's "
 	    "(required for dd)",
-	    APP(args), APP(args_set) },
-	{ "ops", OPT_INT, 0, "0", 0, 1e15, NULL,
+	    .flags = OPT_ARM, .given = APP(args_set)),
+	OPT_INT64("ops", APP(ops), "0", 0, 1e15,
 	    "operations of one sample (sec/op divides by it): sysbench "
 	    "events (CPU), locks per thread (Mutex); "
 	    "hackbench loops; redis, nginx, httpd and node requests; ruby "
 	    "requests of each concurrent client (gVisor's b.N * c); ffmpeg: "
 	    "seconds of the 720p test video transcoded; syscallbench "
-	    "system calls (0: the application's default)",
-	    APP(ops) },
-	{ "testname", OPT_CHOICE, 0, "CPU", 0, 0, "CPU Memory Mutex",
+	    "system calls (0: the application's default)"),
+	OPT_CHOICE("testname", APP(testname), "CPU", "CPU Memory Mutex",
 	    "sysbench test",
-	    APP(testname), APP(testname_set), APP(testname_text) },
-	{ "threads", OPT_INT, 0, "1", 1, 4096, NULL, "sysbench threads",
-	    APP(threads), APP(threads_set), APP(threads_text) },
-	{ "memory-total", OPT_SIZE, 0, "1g", 1024, 1e15, NULL,
+	    .given = APP(testname_set), .text = APP(testname_text)),
+	OPT_INT("threads", APP(threads), "1", 1, 4096, "sysbench threads",
+	    .given = APP(threads_set), .text = APP(threads_text)),
+	OPT_SIZE("memory-total", APP(memory_total), "1g", 1024, 1e15,
 	    "sysbench Memory: bytes written per sample (sec/op is per GiB, "
-	    "as gVisor's)",
-	    APP(memory_total) },
-	{ "ipcMode", OPT_CHOICE, 0, "pipe", 0, 0, "pipe socket",
+	    "as gVisor's)"),
+	OPT_CHOICE("ipcMode", APP(ipc_mode), "pipe", "pipe socket",
 	    "hackbench: pipes or socketpairs",
-	    APP(ipc_mode), APP(ipc_mode_set), APP(ipc_mode_text) },
-	{ "processMode", OPT_CHOICE, 0, "thread", 0, 0, "thread process",
-	    "hackbench: threads or processes",
-	    APP(process_mode), APP(process_mode_set), APP(process_mode_text) },
-	{ "groups", OPT_INT, 0, "10", 1, 1000, NULL,
-	    "hackbench groups (40 tasks each)",
-	    APP(groups) },
-	{ "operation", OPT_STR, 0, NULL, 0, 0, NULL,
+	    .given = APP(ipc_mode_set), .text = APP(ipc_mode_text)),
+	OPT_CHOICE("processMode", APP(process_mode), "thread",
+	    "thread process", "hackbench: threads or processes",
+	    .given = APP(process_mode_set), .text = APP(process_mode_text)),
+	OPT_INT("groups", APP(groups), "10", 1, 1000,
+	    "hackbench groups (40 tasks each)"),
+	OPT_STR("operation", APP(operation), NULL,
 	    "redis: a redis-benchmark test (LPUSH, LRANGE_100, SET, GET...); "
 	    "iperf: Download or Upload",
-	    APP(operation), APP(operation_set), APP(operation_text) },
-	{ "clients", OPT_INT, 0, "50", 1, 10000, NULL,
-	    "redis-benchmark parallel connections",
-	    APP(clients) },
-	{ "filesize", OPT_STR, 0, "1Kb", 0, 0, NULL,
+	    .given = APP(operation_set), .text = APP(operation_text)),
+	OPT_INT("clients", APP(clients), "50", 1, 10000,
+	    "redis-benchmark parallel connections"),
+	OPT_STR("filesize", APP(filesize), "1Kb",
 	    "nginx, httpd: size of the document (1Kb, 100Kb, 10Mb, 512b)",
-	    APP(filesize), APP(filesize_set), APP(filesize_text) },
-	{ "concurrency", OPT_INT, 0, "1", 1, 20000, NULL,
+	    .given = APP(filesize_set), .text = APP(filesize_text)),
+	OPT_INT("concurrency", APP(concurrency), "1", 1, 20000,
 	    "nginx, httpd, node, ruby: ab's concurrent requests",
-	    APP(concurrency), APP(concurrency_set), APP(concurrency_text) },
-	{ "workers", OPT_INT, 0, "20", 1, 256, NULL,
+	    .given = APP(concurrency_set), .text = APP(concurrency_text)),
+	OPT_INT("workers", APP(workers), "20", 1, 256,
 	    "ruby: puma worker processes (gVisor's WEB_CONCURRENCY, 20; "
-	    "each has 20 threads)",
-	    APP(workers) },
-	{ "filesystem", OPT_CHOICE, 0, "tmpfs", 0, 0, "bind tmpfs",
+	    "each has 20 threads)"),
+	OPT_CHOICE("filesystem", APP(filesystem), "tmpfs", "bind tmpfs",
 	    "nginx: where the document lives: a tmpfs, or a host directory "
 	    "bind-mounted (`dir`, default a scratch directory)",
-	    APP(filesystem), APP(filesystem_set), APP(filesystem_text) },
-	{ "bytes", OPT_SIZE, 0, "1g", 1, 1e15, NULL,
+	    .given = APP(filesystem_set), .text = APP(filesystem_text)),
+	OPT_SIZE("bytes", APP(bytes), "1g", 1, 1e15,
 	    "iperf: bytes one connection transfers",
-	    APP(bytes), APP(bytes_set), APP(bytes_text) },
-	{ "syscall", OPT_CHOICE, 0, "getpid", 0, 0, "getpid getpidopt",
+	    .given = APP(bytes_set), .text = APP(bytes_text)),
+	OPT_CHOICE("syscall", APP(syscall), "getpid", "getpid getpidopt",
 	    "syscallbench: getpid through libc's syscall(2), or getpidopt, "
 	    "the inline 'mov $nr, %eax; syscall' that gVisor's systrap "
 	    "platform patches into a jump",
-	    APP(syscall), APP(syscall_set), APP(syscall_text) },
-	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
-	    "CPU limit of the container", APP(cpu) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    .given = APP(syscall_set), .text = APP(syscall_text)),
+	OPT_FLOAT("cpu", APP(cpu), NULL, 0.01, 4096,
+	    "CPU limit of the container",
+	    .flags = OPT_ARM),
+	OPT_END
 };
 
 struct app_priv {
@@ -800,7 +796,7 @@ app_row_name(const struct workload *wl, const struct arm *arm,
 		const char	*v;
 
 		k += eq;
-		/* The text as the section wrote it (txt1, set1). */
+		/* The text as the section wrote it (.text, .given). */
 		if ((spec = opt_find(app_opts, k)) == NULL)
 			BUG("app: name key '%s' is not in the table", k);
 		v = opt_text(spec, o);
@@ -978,7 +974,7 @@ const struct workload_ops wl_app_ops = {
 	    "parsed into the reports' rows",
 	.opts = app_opts,
 	.opts_size = sizeof(struct app_opts),
-	.default_exec = "docker",
+	.default_exec = EXEC_DEFAULT_DAEMON,
 	.validate = app_validate,
 	.prepare = app_prepare,
 	.sample = app_sample,

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "exec/cgroup.h"
-#include "exec/exec-docker.h"
 #include "exec/exec-oci.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
@@ -41,31 +40,32 @@ struct ckpt_opts {
 	char		*docker_runtime;
 	char		*go_suffix;
 };
-#define CKPT(member)	OPT_OFF(struct ckpt_opts, member)
+#define CKPT(member)	OPT_AT(struct ckpt_opts, member)
+/* What the daemon path (docker = yes) asks of its executor. */
+#define CKPT_DAEMON_HOOKS	EXEC_HOOK_CHECKPOINT
 
 static const struct opt_spec ckpt_opts[] = {
-	{ "settle", OPT_DURATION, OPT_ARM, "1s", 0, 3600, NULL,
+	OPT_DURATION("settle", CKPT(settle), "1s", 0, 3600,
 	    "wait this long after start before the checkpoint",
-	    CKPT(settle) },
-	{ "restored-settle", OPT_DURATION, OPT_ARM, "500ms", 0, 3600, NULL,
-	    "wait this long after restore before reading memory",
-	    CKPT(restored_settle) },
+	    .flags = OPT_ARM),
+	OPT_DURATION("restored-settle", CKPT(restored_settle), "500ms", 0,
+	    3600, "wait this long after restore before reading memory",
+	    .flags = OPT_ARM),
 	LC_IDLE_CMD_OPTS(struct ckpt_opts),
-	{ "docker", OPT_BOOL, 0, "no", 0, 0, NULL,
-	    "also checkpoint/restore through docker (experimental daemon)",
-	    CKPT(docker) },
-	{ "docker-image", OPT_STR, 0, "abbench/tools", 0, 0, NULL,
-	    "the image of the docker path", CKPT(docker_image) },
-	{ "docker-runtime", OPT_STR, OPT_ARM, NULL, 0, 0, NULL,
+	OPT_BOOL("docker", CKPT(docker), "no",
+	    "also checkpoint/restore through docker (experimental daemon)"),
+	OPT_STR("docker-image", CKPT(docker_image), "abbench/tools",
+	    "the image of the docker path"),
+	OPT_STR("docker-runtime", CKPT(docker_runtime), NULL,
 	    "docker runtime name of the docker path (default: the arm's "
-	    "runtime without its directory)", CKPT(docker_runtime) },
+	    "runtime without its directory)",
+	    .flags = OPT_ARM),
 	LC_NAME_TAGS_OPT(struct ckpt_opts),
-	{ "go-suffix", OPT_STR, 0, NULL, 0, 0, NULL,
+	OPT_STR("go-suffix", CKPT(go_suffix), NULL,
 	    "also store the oci path's times as gVisor's checkpoint rows "
 	    "CheckpointSUFFIX and RestoreSUFFIX (Empty; Nginx with the "
-	    "nginx rootfs and cmd = abbench-app nginx-serve)",
-	    CKPT(go_suffix) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "nginx rootfs and cmd = abbench-app nginx-serve)"),
+	OPT_END
 };
 
 static int
@@ -75,6 +75,10 @@ ckpt_validate(const struct experiment *e, struct workload *wl, char **cause)
 	if (wl->exec == NULL || !(wl->exec->caps & EXEC_RUNTIME_STEPS))
 		return set_cause(cause, "executor: checkpoint drives runsc "
 		    "directly (executor = oci)");
+	if (((const struct ckpt_opts *)wl_opts(wl, NULL))->docker &&
+	    exec_lookup_daemon(CKPT_DAEMON_HOOKS) == NULL)
+		return set_cause(cause, "docker: no container daemon "
+		    "executor has a checkpoint hook");
 	return 0;
 }
 
@@ -193,24 +197,24 @@ done:
 }
 
 static int
-ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+ckpt_daemon(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out, char **cause)
 {
-	const struct exec_ops	*ex = exec_lookup_caps(EXEC_DAEMON);
+	const struct exec_ops	*ex;
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
 	struct strvec		 cmd = STRVEC_INIT;
 	struct lcmem_cg		 cg;
 	const struct ckpt_opts	*o = wl_opts(wl, arm);
 	const char		*rt = o->docker_runtime;
-	const char		*args[6];
-	char			*cp = NULL, *out_s = NULL, *dir = NULL;
-	char			*c2 = NULL;
-	int64_t			 t0, t1 = 0, t2 = 0;
-	int			 r = -1, tries;
+	char			*cp = NULL, *dir = NULL, *text;
+	int64_t			 t1 = 0, t2 = 0;
+	long			 pid = 0;
+	int			 r = -1;
 
-	if (ex == NULL)
-		return set_cause(cause, "no docker executor");
+	if ((ex = exec_lookup_daemon(CKPT_DAEMON_HOOKS)) == NULL)
+		return set_cause(cause, "no container daemon executor can "
+		    "checkpoint");
 	if (rt == NULL && arm->runtime != NULL) {
 		rt = strrchr(arm->runtime, '/');
 		rt = rt != NULL ? rt + 1 : arm->runtime;
@@ -231,79 +235,19 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		goto done;
 	}
 	cp = xasprintf("cp%u", lc_state(wl)->counter++);
-	args[0] = "checkpoint";
-	args[1] = "create";
-	args[2] = exec_docker_name(p);
-	args[3] = cp;
-	args[4] = NULL;
-	t0 = now_mono_ns();
-	if (exec_docker_cli((char *const *)args, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS),
-	    NULL, cause) == -1)
+	if (ex->checkpoint(p, cp, lc_call_ns(ctx, EXEC_CALL_TIMEOUT_NS), &t1,
+	    cause) == -1 ||
+	    ex->restore(p, cp, lc_call_ns(ctx, EXEC_CALL_TIMEOUT_NS), &t2, &pid,
+	    cause) == -1)
 		goto done;
-	t1 = now_mono_ns() - t0;
-	args[0] = "start";
-	args[1] = "--checkpoint";
-	args[2] = cp;
-	args[3] = exec_docker_name(p);
-	args[4] = NULL;
-	/* Not timed: the checkpointed container must be gone first. */
-	{
-		const char	*w[] = { "wait", exec_docker_name(p), NULL };
-
-		if (exec_docker_cli((char *const *)w, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS),
-		    NULL, cause) == -1)
-			goto done;
+	if (lc_sleep(ctx, o->restored_settle) == -1) {
+		set_cause(cause, "interrupted");
+		goto done;
 	}
-	/*
-	 * moby#42900: now and then the daemon fails to hand the checkpoint
-	 * to containerd ("commit failed: content ...: already exists"); a
-	 * second try a moment later works. Only the call that worked is
-	 * timed.
-	 */
-	for (tries = 0;; tries++) {
-		t2 = now_mono_ns();
-		if (exec_docker_cli((char *const *)args,
-		    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, &c2) == 0)
-			break;
-		if (tries == 2 || strstr(c2, "already exists") == NULL) {
-			set_cause(cause, "%s", c2);
-			free(c2);
-			goto done;
-		}
-		free(c2);
-		c2 = NULL;
-		if (lc_sleep(ctx, NSEC_PER_SEC) == -1) {
-			set_cause(cause, "interrupted");
-			goto done;
-		}
-	}
-	t2 = now_mono_ns() - t2;
-	{
-		const char	*ins[] = { "inspect", "--format",
-				    "{{.State.Running}} {{.State.Pid}}",
-				    exec_docker_name(p), NULL };
-		long		 pid = 0;
-		char		*text;
-
-		if (exec_docker_cli((char *const *)ins,
-		    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), &out_s, cause) == -1)
-			goto done;
-		if (!str_startswith(out_s, "true")) {
-			set_cause(cause, "restored container '%s' is not "
-			    "running", exec_docker_name(p));
-			goto done;
-		}
-		pid = strtol(out_s + 5, NULL, 10);
-		if (lc_sleep(ctx, o->restored_settle) == -1) {
-			set_cause(cause, "interrupted");
-			goto done;
-		}
-		/* The restored sandbox is a new process: its cgroup. */
-		if ((text = proccg_read(pid, NULL)) != NULL) {
-			dir = proccg_dir(text, cgrp_version() == 1 ?
-			    "memory" : NULL);
-			free(text);
-		}
+	/* The restored sandbox is a new process: its cgroup. */
+	if ((text = proccg_read(pid, NULL)) != NULL) {
+		dir = proccg_dir(text, cgrp_version() == 1 ? "memory" : NULL);
+		free(text);
 	}
 	if (ckpt_mem(dir, &cg, cause) == -1)
 		goto done;
@@ -314,10 +258,9 @@ ckpt_docker(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	r = 0;
 done:
 	if (p != NULL)
-		ex->destroy(ctx, p);	/* docker rm -f: its checkpoints too */
+		ex->destroy(ctx, p);	/* rm -f: its checkpoints too */
 	strvec_clear(&cmd);
 	free(cp);
-	free(out_s);
 	free(dir);
 	return r;
 }
@@ -330,7 +273,7 @@ ckpt_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 
 	if (ckpt_oci(ctx, wl, arm, out, &cause) == -1 ||
 	    (((const struct ckpt_opts *)wl_opts(wl, arm))->docker &&
-	    ckpt_docker(ctx, wl, arm, out, &cause) == -1))
+	    ckpt_daemon(ctx, wl, arm, out, &cause) == -1))
 		sample_result_fail(out, lc_past_deadline(ctx) ?
 		    SAMPLE_STATUS_TIMEOUT : SAMPLE_STATUS_FAILED, "%s", cause);
 	free(cause);

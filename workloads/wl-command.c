@@ -22,26 +22,24 @@ struct command_opts {
 	char		*cwd;
 	struct strvec	 ok_status;
 };
-#define CMD(member)	OPT_OFF(struct command_opts, member)
+#define CMD(member)	OPT_AT(struct command_opts, member)
 
 static const struct opt_spec command_opts[] = {
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
+	OPT_WORDS("args", CMD(args), NULL,
 	    "the program and its arguments (no shell: write sh -c yourself)",
-	    CMD(args), CMD(args_set) },
-	{ "report", OPT_STR, OPT_LIST | OPT_WORDS, "time", 0, 0, NULL,
+	    .flags = OPT_ARM, .given = CMD(args_set)),
+	OPT_WORDS("report", CMD(report), "time",
 	    "metrics to report: time (sec/op), user (user-sec/op), "
 	    "sys (sys-sec/op), cpu (user + sys: cpu-sec/op), rss "
 	    "(max-rss-B: the peak RSS of the program and of the children "
 	    "it waited for, ru_maxrss; it is started from a small helper "
 	    "process, so abbench's own size does not count, but the "
 	    "helper's RSS, about 0.7 MiB, is a floor; to check, "
-	    "ABBENCH_DEBUG_BALLAST=256m makes abbench hold 256 MiB)",
-	    CMD(report) },
-	{ "cwd", OPT_STR, 0, NULL, 0, 0, NULL,
-	    "working directory of the program", CMD(cwd) },
-	{ "ok-status", OPT_INT, OPT_LIST | OPT_WORDS, "0", 0, 255, NULL,
-	    "exit statuses that count as success", CMD(ok_status) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "ABBENCH_DEBUG_BALLAST=256m makes abbench hold 256 MiB)"),
+	OPT_STR("cwd", CMD(cwd), NULL, "working directory of the program"),
+	OPT_INTS("ok-status", CMD(ok_status), "0", 0, 255,
+	    "exit statuses that count as success"),
+	OPT_END
 };
 
 static const char *const report_words[] = {

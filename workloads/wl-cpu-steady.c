@@ -66,61 +66,51 @@ enum steady_app_cpu { STEADY_APP_AUTO, STEADY_APP_SELF, STEADY_APP_STUB };
 /* `quota` is bound as its index among "none leaf parent". */
 _Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
     "quota choices in enum quota_mode order");
-#define STEADY(member)	OPT_OFF(struct steady_opts, member)
+#define STEADY(member)	OPT_AT(struct steady_opts, member)
 
 static const struct opt_spec steady_opts[] = {
-	{ "program", OPT_STR, OPT_LIST | OPT_WORDS, "burner", 0, 0, NULL,
+	OPT_WORDS("program", STEADY(program), "burner",
 	    "burner, tick or getppid with optional flags, or a preset: "
 	    "Burner, Tick1ms (tick -w 20 -p 1000), Tick10ms (-w 20 "
-	    "-p 10000), Sparse50ms (-w 100 -p 50000), Getppid",
-	    STEADY(program) },
-	{ "sandboxes", OPT_STR, 0, "1", 0, 0, NULL,
+	    "-p 10000), Sparse50ms (-w 100 -p 50000), Getppid"),
+	OPT_STR("sandboxes", STEADY(sandboxes), "1",
 	    "number of sandboxes: N, or Kx for K per host vCPU (rounded, "
-	    "at least 1)",
-	    STEADY(sandboxes) },
-	{ "quota", OPT_CHOICE, 0, "leaf", 0, 0, "none leaf parent",
+	    "at least 1)"),
+	OPT_CHOICE("quota", STEADY(quota), "leaf", "none leaf parent",
 	    "where the CPU limit is: none, leaf (the sandbox's own cgroup, "
 	    "docker --cpus), parent (a cgroup made for each sandbox, the "
 	    "sandbox below it with --cgroup-parent)",
-	    STEADY(quota), 0, STEADY(quota_name) },
-	{ "cpu", OPT_FLOAT, OPT_ARM, NULL, 0.01, 4096, NULL,
+	    .text = STEADY(quota_name)),
+	OPT_FLOAT("cpu", STEADY(cpu), NULL, 0.01, 4096,
 	    "CPU limit of each sandbox, in CPUs",
-	    STEADY(cpu), STEADY(cpu_set) },
-	{ "period", OPT_DURATION, 0, "100ms", 0.001, 1, NULL,
-	    "CFS period of the limit",
-	    STEADY(period) },
-	{ "warmup", OPT_DURATION, 0, "5s", 0, 86400, NULL,
-	    "time between the last sandbox's start and the window",
-	    STEADY(warmup) },
-	{ "window", OPT_DURATION, 0, "15s", 0.01, 86400, NULL,
-	    "measurement window (rounded up to whole report-every)",
-	    STEADY(window) },
-	{ "report-every", OPT_DURATION, 0, "1s", 0.01, 60, NULL,
+	    .flags = OPT_ARM, .given = STEADY(cpu_set)),
+	OPT_DURATION("period", STEADY(period), "100ms", 0.001, 1,
+	    "CFS period of the limit"),
+	OPT_DURATION("warmup", STEADY(warmup), "5s", 0, 86400,
+	    "time between the last sandbox's start and the window"),
+	OPT_DURATION("window", STEADY(window), "15s", 0.01, 86400,
+	    "measurement window (rounded up to whole report-every)"),
+	OPT_DURATION("report-every", STEADY(report_every), "1s", 0.01, 60,
 	    "interval of the programs' counter reports; the window starts "
-	    "and ends on one",
-	    STEADY(report_every) },
-	{ "perf", OPT_CHOICE, 0, "auto", 0, 0, "auto yes no",
+	    "and ends on one"),
+	OPT_CHOICE("perf", STEADY(perf), "auto", "auto yes no",
 	    "also count context switches with perf stat -a "
-	    "(perf-ctxsw/s; auto: when perf works)",
-	    STEADY(perf) },
-	{ "app-cpu", OPT_CHOICE, 0, "auto", 0, 0, "auto self stub-user",
+	    "(perf-ctxsw/s; auto: when perf works)"),
+	OPT_CHOICE("app-cpu", STEADY(app_cpu), "auto", "auto self stub-user",
 	    "the programs' CPU: self (their own CLOCK_PROCESS_CPUTIME_ID), "
 	    "stub-user (host user time of the sandbox's stub processes, "
 	    "where runsc runs app code: gVisor's own accounting counts "
 	    "time the stub was preempted or throttled), auto: stub-user "
-	    "for runsc, else self",
-	    STEADY(app_cpu) },
-	{ "overhead-floor", OPT_FLOAT, 0, "0.02", 0, 1, NULL,
+	    "for runsc, else self"),
+	OPT_FLOAT("overhead-floor", STEADY(overhead_floor), "0.02", 0, 1,
 	    "overhead/app-cpu is not reported when the application's CPU "
 	    "is below this fraction of the sandbox's CPU (0.02: a ratio "
 	    "above 49): the ratio then measures the noise of a near-zero "
-	    "denominator (Getppid under ptrace: ~1%)",
-	    STEADY(overhead_floor) },
-	{ "program-dir", OPT_STR, 0, NULL, 0, 0, NULL,
+	    "denominator (Getppid under ptrace: ~1%)"),
+	OPT_STR("program-dir", STEADY(program_dir), NULL,
 	    "where the programs are inside the image (default: the host's "
-	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")",
-	    STEADY(program_dir) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "are bind-mounted read-only at " SANDBOX_BIN_DIR ")"),
+	OPT_END
 };
 
 struct steady_preset {

@@ -71,83 +71,69 @@ struct fio_opts {
 /* In the order of the choices of `fs` and `prep`. */
 enum fio_fs { FIO_FS_BIND, FIO_FS_ROOTFS, FIO_FS_TMPFS };
 enum fio_prep { FIO_PREP_AUTO, FIO_PREP_WRITE, FIO_PREP_NONE };
-#define FIO(member)	OPT_OFF(struct fio_opts, member)
+#define FIO(member)	OPT_AT(struct fio_opts, member)
 
 static const struct opt_spec fio_opts[] = {
-	{ "rw", OPT_CHOICE, 0, "randread", 0, 0,
+	OPT_CHOICE("rw", FIO(rw), "randread",
 	    "read write randread randwrite readwrite rw randrw",
 	    "fio rw= (the I/O pattern)",
-	    FIO(rw), 0, FIO(rw_name) },
-	{ "bs", OPT_SIZE, 0, "4k", 512, 1 << 30, NULL, "fio bs=",
-	    FIO(bs) },
-	{ "ioengine", OPT_STR, 0, "libaio", 0, 0, NULL, "fio ioengine=",
-	    FIO(ioengine) },
-	{ "iodepth", OPT_INT, 0, "1", 1, 65536, NULL, "fio iodepth=",
-	    FIO(iodepth) },
-	{ "direct", OPT_BOOL, 0, "0", 0, 0, NULL, "fio direct= (O_DIRECT)",
-	    FIO(direct) },
-	{ "numjobs", OPT_INT, 0, "1", 1, 1024, NULL,
-	    "fio numjobs= per container (each job on its own file)",
-	    FIO(numjobs) },
-	{ "size", OPT_SIZE, 0, "256m", 4096, 1e15, NULL,
-	    "file size per job (fio size=)",
-	    FIO(size) },
-	{ "duration", OPT_DURATION, 0, NULL, 0.1, 1e6, NULL,
+	    .text = FIO(rw_name)),
+	OPT_SIZE("bs", FIO(bs), "4k", 512, 1 << 30, "fio bs="),
+	OPT_STR("ioengine", FIO(ioengine), "libaio", "fio ioengine="),
+	OPT_INT("iodepth", FIO(iodepth), "1", 1, 65536, "fio iodepth="),
+	OPT_BOOL("direct", FIO(direct), "0", "fio direct= (O_DIRECT)"),
+	OPT_INT("numjobs", FIO(numjobs), "1", 1, 1024,
+	    "fio numjobs= per container (each job on its own file)"),
+	OPT_SIZE("size", FIO(size), "256m", 4096, 1e15,
+	    "file size per job (fio size=)"),
+	OPT_DURATION("duration", FIO(duration), NULL, 0.1, 1e6,
 	    "time-based run of this length (fio runtime=); default: "
-	    "size-bound",
-	    FIO(duration) },
-	{ "containers", OPT_INT, 0, "1", 1, 1024, NULL,
+	    "size-bound"),
+	OPT_INT("containers", FIO(containers), "1", 1, 1024,
 	    "concurrent readers (containers, or local processes each in "
-	    "its own cgroup)",
-	    FIO(containers) },
-	{ "fs", OPT_CHOICE, 0, "bind", 0, 0, "bind rootfs tmpfs",
+	    "its own cgroup)"),
+	OPT_CHOICE("fs", FIO(fs), "bind", "bind rootfs tmpfs",
 	    "where the files live inside the container: bind (a host "
 	    "directory, `dir`), rootfs (the container's root), tmpfs",
-	    FIO(fs), 0, FIO(fs_name) },
-	{ "group_reporting", OPT_BOOL, 0, "0", 0, 0, NULL,
-	    "fio group_reporting (one result for the numjobs)",
-	    FIO(group_reporting) },
-	{ "runtimes", OPT_STR, OPT_LIST | OPT_WORDS | OPT_NOMATRIX, NULL, 0, 0,
-	    NULL,
+	    .text = FIO(fs_name)),
+	OPT_BOOL("group_reporting", FIO(group_reporting), "0",
+	    "fio group_reporting (one result for the numjobs)"),
+	OPT_WORDS("runtimes", FIO(runtimes), NULL,
 	    "runtime of each container in turn (e.g. runc runsc); default "
 	    "the arm's",
-	    FIO(runtimes) },
-	{ "weights", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
+	    .flags = OPT_NOMATRIX),
+	OPT_WORDS("weights", FIO(weights), NULL,
 	    "blkio.bfq.weight of each container in turn (e.g. 100 1000); "
-	    "written by abbench (docker's --blkio-weight misses bfq)",
-	    FIO(weights) },
-	{ "prep", OPT_CHOICE, 0, "auto", 0, 0, "auto write none",
-	    "write the files before the sample (auto: for reads)",
-	    FIO(prep) },
-	{ "overlap-min", OPT_FLOAT, 0, "0.8", 0, 1, NULL,
-	    "fail a sample whose N runs overlapped less than this",
-	    FIO(overlap_min) },
-	{ "benchmark", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL,
+	    "written by abbench (docker's --blkio-weight misses bfq)"),
+	OPT_CHOICE("prep", FIO(prep), "auto", "auto write none",
+	    "write the files before the sample (auto: for reads)"),
+	OPT_FLOAT("overlap-min", FIO(overlap_min), "0.8", 0, 1,
+	    "fail a sample whose N runs overlapped less than this"),
+	OPT_STR("benchmark", FIO(benchmark), NULL,
 	    "benchmark name used instead of the workload's (may hold '/', "
 	    "e.g. FioRead/libaio/jobs.1); matrix keys are appended",
-	    FIO(benchmark) },
-	{ "fio-args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
-	    "extra fio arguments",
-	    FIO(fio_args) },
-	{ "nrfiles", OPT_INT, OPT_NOMATRIX, "1", 1, 1000000, NULL,
+	    .flags = OPT_NOMATRIX),
+	OPT_WORDS("fio-args", FIO(fio_args), NULL, "extra fio arguments"),
+	OPT_INT("nrfiles", FIO(nrfiles), "1", 1, 1000000,
 	    "files per job (fio nrfiles=), each of `filesize`: the "
 	    "filecreate and filestat engines create or stat one per I/O",
-	    FIO(nrfiles) },
-	{ "filesize", OPT_SIZE, OPT_NOMATRIX, "4k", 1, 1e15, NULL,
+	    .flags = OPT_NOMATRIX),
+	OPT_SIZE("filesize", FIO(filesize), "4k", 1, 1e15,
 	    "size of each file when nrfiles > 1 (size is then nrfiles x "
 	    "filesize)",
-	    FIO(filesize) },
-	{ "iops", OPT_BOOL, 0, "no", 0, 0, NULL,
+	    .flags = OPT_NOMATRIX),
+	OPT_BOOL("iops", FIO(iops), "no",
 	    "one container: also store the total iops (unit iops), as the "
-	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows",
-	    FIO(iops) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows"),
+	OPT_END
 };
 
 struct fio_priv {
 	struct strvec	files;		/* host data files prepare wrote */
 	int64_t		*jids;		/* their journal entries */
 	size_t		 capjids;
+	struct strvec	dirs;		/* directories prepare made */
+	int64_t		*dir_jids;
 };
 
 static int
@@ -160,12 +146,19 @@ static int
 fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	const struct fio_opts	*o = wl_opts(wl, NULL);
+	char			*why = NULL;
 	size_t			 i;
 
 	(void)e;
 	if (o->fs == FIO_FS_BIND && wl->common.dir == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
+	if (o->fs == FIO_FS_BIND && workload_dir_check(wl->common.dir,
+	    &why) == -1) {
+		set_cause(cause, "dir: %s", why);
+		free(why);
+		return -1;
+	}
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER) &&
 	    o->fs != FIO_FS_BIND)
 		return set_cause(cause, "fs: '%s' needs a container "
@@ -276,9 +269,10 @@ fio_prepare(struct run_ctx *ctx, struct workload *wl, char **cause)
 	wl->priv = priv;
 	if (o->fs != FIO_FS_BIND || dir == NULL)
 		return 0;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
-		return set_cause(cause, "cannot create '%s': %s", dir,
-		    strerror(errno));
+	/* What it makes is journaled and removed, as the files are. */
+	if (workload_make_dir(ctx, dir, &priv->dirs, &priv->dir_jids,
+	    cause) == -1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		struct strvec	 av = STRVEC_INIT;
 		char		*out = NULL, *err = NULL, *c = NULL, *name;
@@ -346,6 +340,8 @@ fio_cleanup(struct run_ctx *ctx, struct workload *wl)
 			run_forget_object(ctx, priv->jids[i]);
 	strvec_clear(&priv->files);
 	free(priv->jids);
+	workload_remove_dirs(ctx, &priv->dirs, priv->dir_jids);
+	free(priv->dir_jids);
 	free(priv);
 	wl->priv = NULL;
 }
@@ -940,7 +936,7 @@ const struct workload_ops wl_fio_ops = {
 	.help = "fio in 1..N concurrent containers released together",
 	.opts = fio_opts,
 	.opts_size = sizeof(struct fio_opts),
-	.default_exec = "docker",
+	.default_exec = EXEC_DEFAULT_DAEMON,
 	.validate = fio_validate,
 	.prepare = fio_prepare,
 	.sample = fio_sample,

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +27,16 @@ struct gobench_opts {
 	struct strvec	 args;
 	int		 err_lines;
 };
-#define GOB(member)	OPT_OFF(struct gobench_opts, member)
+#define GOB(member)	OPT_AT(struct gobench_opts, member)
 
 static const struct opt_spec gobench_opts[] = {
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM | OPT_REQUIRED,
-	    NULL, 0, 0, NULL, "the program and its arguments; {runtime}, "
-	    "{arm}, {round} and {run} are replaced per sample", GOB(args) },
-	{ "err-lines", OPT_INT, 0, "10", 1, 1000, NULL,
-	    "lines of stderr kept as the error text of a failed sample",
-	    GOB(err_lines) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	OPT_WORDS("args", GOB(args), NULL,
+	    "the program and its arguments; {runtime}, "
+	    "{arm}, {round} and {run} are replaced per sample",
+	    .flags = OPT_ARM | OPT_REQUIRED),
+	OPT_INT("err-lines", GOB(err_lines), "10", 1, 1000,
+	    "lines of stderr kept as the error text of a failed sample"),
+	OPT_END
 };
 
 /* Replace the {placeholders} of one argv word. */
@@ -91,30 +92,228 @@ fail_line_name(const char *line, size_t len)
 	return xstrndup(line + pl, e - pl);
 }
 
-/* The indented lines after a FAIL line (Go prints the reason there). */
-static char *
-fail_reason(const char *after, const char *end)
-{
-	struct strbuf	sb = STRBUF_INIT;
-	const char	*nl;
+/*
+ * The program's stdout is parsed as it comes (exec_spec.on_out), so that
+ * abbench's memory stays bounded whatever it prints: results go straight
+ * into the sample (at most GOBENCH_MAX_VALUES values; past that the output
+ * is read and dropped, and the sample says it was cut), "--- FAIL" lines
+ * and their indented reasons are gathered (at most GOBENCH_MAX_FAILS),
+ * and only the last GOBENCH_TAIL bytes are kept for a failure message.
+ */
+#define GOBENCH_MAX_VALUES	100000
+#define GOBENCH_MAX_FAILS	1000
+#define GOBENCH_MAX_CONFIG	1000
+#define GOBENCH_MAX_REASON	4096
+#define GOBENCH_TAIL		4096
 
-	while (after < end && (*after == ' ' || *after == '\t')) {
-		nl = memchr(after, '\n', (size_t)(end - after));
+struct gobench_stream {
+	struct bf_reader	*r;
+	struct sample_result	*res;
+	size_t			 nresults, nvalues, dropped;
+	uint64_t		 bytes;
+	char			*fatal;		/* the reader's error */
+	struct strvec		 fails;		/* names of FAIL lines */
+	struct strvec		 reasons;	/* "" = none given */
+	struct strbuf		 reason;	/* of the FAIL being read */
+	int			 in_fail;
+	char			 tail[GOBENCH_TAIL];
+	size_t			 tail_len;
+};
+
+static void
+gobench_stream_init(struct gobench_stream *gs, struct sample_result *res)
+{
+	memset(gs, 0, sizeof *gs);
+	gs->res = res;
+	gs->r = bf_reader_new("(stdout)", "stdout", "", 0, NULL);
+}
+
+static void
+gobench_fail_done(struct gobench_stream *gs)
+{
+	if (!gs->in_fail)
+		return;
+	strvec_push(&gs->reasons, gs->reason.buf != NULL ? gs->reason.buf :
+	    "");
+	strbuf_reset(&gs->reason);
+	gs->in_fail = 0;
+}
+
+/* One whole line (no newline) for the FAIL lines and their reasons. */
+static void
+gobench_line(struct gobench_stream *gs, const char *p, size_t len)
+{
+	char	*name;
+
+	if ((name = fail_line_name(p, len)) != NULL) {
+		gobench_fail_done(gs);
+		if (gs->fails.n < GOBENCH_MAX_FAILS) {
+			strvec_push_nodup(&gs->fails, name);
+			gs->in_fail = 1;
+		} else
+			free(name);
+		return;
+	}
+	if (!gs->in_fail)
+		return;
+	if (len == 0 || (*p != ' ' && *p != '\t')) {
+		gobench_fail_done(gs);
+		return;
+	}
+	while (len > 0 && (*p == ' ' || *p == '\t')) {
+		p++;
+		len--;
+	}
+	if (len > 0 && p[len - 1] == '\r')
+		len--;
+	if (gs->reason.len + len + 1 > GOBENCH_MAX_REASON)
+		return;
+	if (gs->reason.len > 0)
+		strbuf_addc(&gs->reason, '\n');
+	strbuf_add(&gs->reason, p, len);
+}
+
+static void
+gobench_keep_tail(struct gobench_stream *gs, const char *p, size_t len)
+{
+	if (len >= GOBENCH_TAIL) {
+		memcpy(gs->tail, p + len - GOBENCH_TAIL, GOBENCH_TAIL);
+		gs->tail_len = GOBENCH_TAIL;
+		return;
+	}
+	if (gs->tail_len + len > GOBENCH_TAIL) {
+		size_t	drop = gs->tail_len + len - GOBENCH_TAIL;
+
+		memmove(gs->tail, gs->tail + drop, gs->tail_len - drop);
+		gs->tail_len -= drop;
+	}
+	memcpy(gs->tail + gs->tail_len, p, len);
+	gs->tail_len += len;
+}
+
+static void
+gobench_result(struct gobench_stream *gs, const struct bf_result *br)
+{
+	struct sample_result	*res = gs->res;
+	char			*bench, *kv;
+	size_t			 i, k;
+
+	gs->nresults++;
+	if (gs->nvalues + br->nvalues > GOBENCH_MAX_VALUES) {
+		gs->dropped += br->nvalues;
+		return;
+	}
+	bench = xstrndup(br->name, br->name_len);
+	for (i = 0; i < br->nvalues; i++)
+		sample_result_add_raw(res, bench, br->values[i].unit,
+		    br->values[i].value);
+	gs->nvalues += br->nvalues;
+	free(bench);
+	/* The config in effect, once per key (run-level). */
+	for (i = 0; i < br->nconfig && res->config.n < GOBENCH_MAX_CONFIG;
+	    i++) {
+		kv = xasprintf("%s: %s", br->config[i].key,
+		    br->config[i].value);
+		for (k = 0; k < res->config.n; k++) {
+			if (strcmp(res->config.v[k], kv) == 0)
+				break;
+		}
+		if (k == res->config.n)
+			strvec_push_nodup(&res->config, kv);
+		else
+			free(kv);
+	}
+}
+
+/* exec_spec.on_out: the bytes not yet consumed, and whether that is all. */
+static size_t
+gobench_on_out(void *arg, const char *data, size_t len, int eof)
+{
+	struct gobench_stream	*gs = arg;
+	const struct bf_result	*br;
+	const char		*p, *nl, *end;
+	size_t			 used;
+	int			 rc;
+
+	if (gs->fatal != NULL) {
+		gs->bytes += len;
+		gobench_keep_tail(gs, data, len);
+		return len;	/* the rest is read and dropped */
+	}
+	bf_reader_feed(gs->r, data, len, !eof);
+	while ((rc = bf_reader_next(gs->r, &br, &gs->fatal)) == 1)
+		gobench_result(gs, br);
+	used = rc == 2 ? bf_reader_consumed(gs->r) : len;
+	/* The reader consumes whole lines: scan the same ones. */
+	for (p = data, end = data + used; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)
 			nl = end;
-		if (sb.len > 0)
-			strbuf_addc(&sb, '\n');
-		while (after < nl && (*after == ' ' || *after == '\t'))
-			after++;
-		strbuf_add(&sb, after, (size_t)(nl - after));
-		after = nl < end ? nl + 1 : end;
+		gobench_line(gs, p, (size_t)(nl - p));
+		if (nl == end)
+			break;
 	}
-	return sb.len > 0 ? strbuf_detach(&sb) : NULL;
+	gs->bytes += used;
+	gobench_keep_tail(gs, data, used);
+	return used;
 }
 
 /*
- * Parse the program's output into the result. Exposed for the unit test
- * through gobench_parse_output (declared in workload.h's users).
+ * The end of the output: FAIL rows (their reason, else errtail), the
+ * reader's error, the cut. Returns the number of results, or -1 when the
+ * output could not be read (the sample failed).
+ */
+static int
+gobench_stream_finish(struct gobench_stream *gs, const char *errtail,
+    const char *what)
+{
+	struct sample_result	*res = gs->res;
+	size_t			 i;
+	int			 n = (int)gs->nresults;
+
+	gobench_fail_done(gs);
+	if (gs->fatal != NULL) {
+		sample_result_fail(res, SAMPLE_STATUS_FAILED, "%s", gs->fatal);
+		n = -1;
+	} else {
+		for (i = 0; i < gs->fails.n; i++)
+			sample_result_fail_benchmark(res, gs->fails.v[i],
+			    *gs->reasons.v[i] != '\0' ? gs->reasons.v[i] :
+			    errtail != NULL && *errtail != '\0' ? errtail :
+			    "--- FAIL");
+		if (gs->dropped > 0) {
+			char	*msg = xasprintf("output cut: %llu bytes, "
+			    "only the first %d values kept (%zu more "
+			    "dropped)", (unsigned long long)gs->bytes,
+			    GOBENCH_MAX_VALUES, gs->dropped);
+
+			sample_result_fail_benchmark(res, what, msg);
+			free(msg);
+		}
+	}
+	return n;
+}
+
+static void
+gobench_stream_release(struct gobench_stream *gs)
+{
+	bf_reader_free(gs->r);
+	free(gs->fatal);
+	strvec_clear(&gs->fails);
+	strvec_clear(&gs->reasons);
+	strbuf_release(&gs->reason);
+}
+
+/* The last lines of stdout kept (for a failure message), malloc'd. */
+static char *
+gobench_stdout_tail(const struct gobench_stream *gs, int lines)
+{
+	return last_lines(gs->tail, gs->tail_len, lines);
+}
+
+/*
+ * Parse a whole output at once (the unit tests' entry; the workload
+ * streams through the same code).
  */
 int	gobench_parse_output(const char *out, size_t len, const char *errtail,
 	    struct sample_result *res);
@@ -123,58 +322,14 @@ int
 gobench_parse_output(const char *out, size_t len, const char *errtail,
     struct sample_result *res)
 {
-	struct bf_reader	*r;
-	const struct bf_result	*br;
-	const char		*p, *end = out + len, *nl;
-	char			*cause = NULL, *name, *bench, *why;
-	size_t			 i, nresults = 0, k;
-	int			 rc;
+	struct gobench_stream	gs;
+	int			n;
 
-	r = bf_reader_new("(stdout)", "stdout", out, len, NULL);
-	while ((rc = bf_reader_next(r, &br, &cause)) == 1) {
-		nresults++;
-		bench = xstrndup(br->name, br->name_len);
-		for (i = 0; i < br->nvalues; i++)
-			sample_result_add_raw(res, bench, br->values[i].unit,
-			    br->values[i].value);
-		free(bench);
-		/* The config in effect, once per key (run-level). */
-		for (i = 0; i < br->nconfig; i++) {
-			char	*kv = xasprintf("%s: %s", br->config[i].key,
-			    br->config[i].value);
-
-			for (k = 0; k < res->config.n; k++) {
-				if (strcmp(res->config.v[k], kv) == 0)
-					break;
-			}
-			if (k == res->config.n)
-				strvec_push_nodup(&res->config, kv);
-			else
-				free(kv);
-		}
-	}
-	bf_reader_free(r);
-	if (rc == -1) {
-		sample_result_fail(res, SAMPLE_STATUS_FAILED, "%s", cause);
-		free(cause);
-		return -1;
-	}
-	for (p = out; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (nl == NULL)
-			nl = end;
-		if ((name = fail_line_name(p, (size_t)(nl - p))) != NULL) {
-			why = fail_reason(nl < end ? nl + 1 : end, end);
-			sample_result_fail_benchmark(res, name,
-			    why != NULL ? why : errtail != NULL &&
-			    *errtail != '\0' ? errtail : "--- FAIL");
-			free(why);
-			free(name);
-		}
-		if (nl == end)
-			break;
-	}
-	return (int)nresults;
+	gobench_stream_init(&gs, res);
+	(void)gobench_on_out(&gs, out, len, 1);
+	n = gobench_stream_finish(&gs, errtail, "gobench");
+	gobench_stream_release(&gs);
+	return n;
 }
 
 static void
@@ -186,6 +341,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
+	struct gobench_stream	 gs;
 	char			*how, *tail;
 	size_t			 i;
 	int			 n, nerr;
@@ -204,20 +360,30 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 		}
 	}
 	nerr = o->err_lines;
+	gobench_stream_init(&gs, out);
 	workload_spec_init(&spec, wl, arm, argv.v);
 	spec.capture = 1;
+	spec.on_out = gobench_on_out;
+	spec.on_out_arg = &gs;
 	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
 		goto done;
+	/* What the reader left (an executor that does not stream). */
+	if (st.outlen > 0)
+		(void)gobench_on_out(&gs, st.out, st.outlen, 1);
 	tail = st.err != NULL ? last_lines(st.err, strlen(st.err), nerr) :
 	    xstrdup("");
+	/* Nothing on stderr: the end of stdout tells what went wrong. */
+	if (*tail == '\0') {
+		free(tail);
+		tail = gobench_stdout_tail(&gs, nerr);
+	}
 	if (st.timed_out) {
 		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT, "'%s' timed out%s%s",
 		    argv.v[0], *tail ? ": " : "", tail);
 		free(tail);
 		goto done;
 	}
-	n = gobench_parse_output(st.out != NULL ? st.out : "", st.outlen,
-	    tail, out);
+	n = gobench_stream_finish(&gs, tail, wl->name);
 	if (n >= 0 && !(WIFEXITED(st.status) && WEXITSTATUS(st.status) == 0)) {
 		how = exec_status_describe(&st);
 		if (n == 0 && out->failed.n == 0)
@@ -239,6 +405,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 		    *tail ? ": " : "", tail);
 	free(tail);
 done:
+	gobench_stream_release(&gs);
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);

@@ -35,7 +35,6 @@
 #include <string.h>
 
 #include "exec/cgroup.h"
-#include "exec/exec-docker.h"
 #include "exec/exec.h"
 #include "exec/quota.h"
 #include "exec/context.h"
@@ -54,30 +53,34 @@ struct idle_opts {
 /* `quota` is bound as its index among "none leaf parent". */
 _Static_assert(QUOTA_NONE == 0 && QUOTA_LEAF == 1 && QUOTA_PARENT == 2,
     "quota choices in enum quota_mode order");
-#define IDLE(member)	OPT_OFF(struct idle_opts, member)
+#define IDLE(member)	OPT_AT(struct idle_opts, member)
+
+/* What it asks of its daemon executor beyond start/wait/destroy. */
+#define IDLE_HOOKS	(EXEC_HOOK_GOFER_PID | EXEC_HOOK_CONTAINER_NAME)
 
 static const struct opt_spec idle_opts[] = {
-	{ "containers", OPT_INT, OPT_ARM, "10", 1, 1000, NULL,
-	    "idle containers per sample", IDLE(containers), 0,
-	    LC_OFF(struct idle_opts, containers_text) },
-	{ "settle", OPT_DURATION, OPT_ARM, "10s", 0, 3600, NULL,
+	OPT_INT("containers", IDLE(containers), "10", 1, 1000,
+	    "idle containers per sample",
+	    .flags = OPT_ARM,
+	    .text = LC_OFF(struct idle_opts, containers_text)),
+	OPT_DURATION("settle", IDLE(settle), "10s", 0, 3600,
 	    "wait this long after the last start before reading",
-	    IDLE(settle) },
+	    .flags = OPT_ARM),
 	LC_IDLE_CMD_OPTS(struct idle_opts),
-	{ "quota", OPT_CHOICE, OPT_ARM, "none", 0, 0, "none leaf parent",
+	OPT_CHOICE("quota", IDLE(quota), "none", "none leaf parent",
 	    "CPU quota: none, on each container (leaf), or on a parent "
-	    "cgroup of all of them (parent)", IDLE(quota), 0,
-	    LC_OFF(struct idle_opts, quota_text) },
-	{ "quota-cpus", OPT_FLOAT, OPT_ARM, "0.25", 0.01, 1024, NULL,
-	    "the quota in CPUs", IDLE(quota_cpus) },
+	    "cgroup of all of them (parent)",
+	    .flags = OPT_ARM, .text = LC_OFF(struct idle_opts, quota_text)),
+	OPT_FLOAT("quota-cpus", IDLE(quota_cpus), "0.25", 0.01, 1024,
+	    "the quota in CPUs",
+	    .flags = OPT_ARM),
 	LC_NAME_TAGS_OPT(struct idle_opts),
-	{ "size-benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
+	OPT_STR("size-benchmark", IDLE(size_benchmark), NULL,
 	    "also store gVisor's size_test/usage_test rows under this name "
 	    "(SizeEmpty, SizeNginx): sec/op per container start, "
 	    "average_container_size.bytes (host MemAvailable drop per "
-	    "container), average_container_memory_usage.bytes",
-	    IDLE(size_benchmark) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "container), average_container_memory_usage.bytes"),
+	OPT_END
 };
 
 static int
@@ -85,10 +88,16 @@ idle_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
 	enum quota_mode	 m;
 	size_t		 j;
+	const char	*lacks;
 
 	if (wl->exec == NULL || !(wl->exec->caps & EXEC_DAEMON))
-		return set_cause(cause, "executor: idle-memory runs docker "
-		    "containers (executor = docker)");
+		return set_cause(cause, "executor: idle-memory runs "
+		    "containers of a daemon (executor = %s)",
+		    exec_lookup_daemon(IDLE_HOOKS) != NULL ?
+		    exec_lookup_daemon(IDLE_HOOKS)->name : "none");
+	if ((lacks = exec_missing(wl->exec, IDLE_HOOKS)) != NULL)
+		return set_cause(cause, "executor: '%s' has no %s hook, which "
+		    "idle-memory needs", wl->exec->name, lacks);
 	for (j = 0; j < e->narms; j++) {
 		m = (enum quota_mode)((const struct idle_opts *)wl_opts(wl,
 		    &e->arms[j]))->quota;
@@ -229,11 +238,11 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		sb = wl->exec->pid(procs[i]);
 		if (sb <= 0 || !idle_is_sandbox(sb))
 			continue;	/* not runsc: no gofer, no sandbox */
-		gofer = exec_docker_gofer_pid(procs[i]);
+		gofer = wl->exec->gofer_pid(procs[i]);
 		if (gofer <= 0) {
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
 			    "runsc container '%s': no runsc-gofer process",
-			    exec_docker_name(procs[i]));
+			    wl->exec->container_name(procs[i]));
 			goto done;
 		}
 		if (lcmem_proc_read(gofer, &pm, &cause) == -1) {
@@ -304,7 +313,7 @@ const struct workload_ops wl_idle_memory_ops = {
 	.help = "memory of N idle containers: cgroup, gofer and sandbox PSS",
 	.opts = idle_opts,
 	.opts_size = sizeof(struct idle_opts),
-	.default_exec = "docker",
+	.default_exec = EXEC_DEFAULT_DAEMON,
 	.validate = idle_validate,
 	.sample = idle_sample,
 	.cleanup = idle_cleanup,

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/exec-docker.h"
 #include "exec/exec-oci.h"
 #include "exec/exec.h"
 #include "exec/context.h"
@@ -33,22 +32,21 @@ struct startup_opts {
 	struct strvec	 measure;
 	char		*benchmark;
 };
-#define STARTUP(member)	OPT_OFF(struct startup_opts, member)
+#define STARTUP(member)	OPT_AT(struct startup_opts, member)
 
 static const struct opt_spec startup_opts[] = {
-	{ "cmd", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, "true", 0, 0, NULL,
+	OPT_WORDS("cmd", LC_OFF(struct startup_opts, cmd), "true",
 	    "the container's program and arguments",
-	    LC_OFF(struct startup_opts, cmd) },
-	{ "measure", OPT_STR, OPT_LIST | OPT_WORDS, "run create-start", 0, 0,
-	    NULL, "docker: run (DockerRun) and/or create-start "
-	    "(StartupEmpty)", STARTUP(measure) },
+	    .flags = OPT_ARM),
+	OPT_WORDS("measure", STARTUP(measure), "run create-start",
+	    "docker: run (DockerRun) and/or create-start (StartupEmpty)"),
 	LC_NAME_TAGS_OPT(struct startup_opts),
-	{ "benchmark", OPT_STR, 0, NULL, 0, 0, NULL,
+	OPT_STR("benchmark", STARTUP(benchmark), NULL,
 	    "docker: store the run measure as this gVisor startup_test row "
 	    "instead of DockerRun (StartupNginx with image abbench/nginx "
 	    "and cmd = abbench-app nginx-up, which exits once nginx "
-	    "listens)", STARTUP(benchmark) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	    "listens)"),
+	OPT_END
 };
 
 static int
@@ -65,7 +63,9 @@ startup_validate(const struct experiment *e, struct workload *wl,
 {
 	const struct startup_opts	*o = wl_opts(wl, NULL);
 	const struct strvec		*sv = &o->measure;
+	const char			*lacks;
 	size_t				 i;
+	int				 hooks = 0;
 
 	(void)e;
 	for (i = 0; i < sv->n; i++) {
@@ -75,8 +75,19 @@ startup_validate(const struct experiment *e, struct workload *wl,
 			    "run, create-start)", sv->v[i]);
 	}
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER))
-		return set_cause(cause, "executor: 'local' has no container "
-		    "to start (use docker or oci)");
+		return set_cause(cause, "executor: '%s' has no container to "
+		    "start (use %s or oci)", wl->exec->name,
+		    EXEC_DEFAULT_DAEMON);
+	if (wl->exec == NULL || (wl->exec->caps & EXEC_RUNTIME_STEPS))
+		return 0;
+	/* A daemon's: run --rm and create + start are its hooks. */
+	if (startup_measures(wl, "run"))
+		hooks |= EXEC_HOOK_RUN_ONCE;
+	if (startup_measures(wl, "create-start"))
+		hooks |= EXEC_HOOK_CREATE_START;
+	if ((lacks = exec_missing(wl->exec, hooks)) != NULL)
+		return set_cause(cause, "executor: '%s' has no %s hook, which "
+		    "startup's measure needs", wl->exec->name, lacks);
 	return 0;
 }
 
@@ -96,127 +107,67 @@ startup_add(struct sample_result *out, const struct workload *wl,
 	free(name);
 }
 
-/* docker rm -f NAME, forgetting the journal entry when it is gone. */
+/* A daemon's container of the arm: as a plain `run` makes it. */
 static void
-startup_docker_rm(struct run_ctx *ctx, const char *name, int failed,
-    int64_t journal)
+startup_spec(const struct workload *wl, const struct arm *arm,
+    char *const *cmd, struct exec_spec *spec)
 {
-	char	*c = NULL;
-
-	if (exec_docker_rm(name, failed, &c) == -1) {
-		warning("%s", c);
-		free(c);
-		return;
-	}
-	if (journal > 0)
-		run_forget_object(ctx, journal);
-}
-
-static void
-startup_push_common(struct run_ctx *ctx, struct strvec *av,
-    const char *verb, const char *name, const struct arm *arm)
-{
-	strvec_push(av, verb);
-	strvec_push(av, "--name");
-	strvec_push(av, name);
-	strvec_pushf(av, "--label=abbench.run=%s",
-	    ctx->run_uuid[0] ? ctx->run_uuid : "none");
-	strvec_push(av, "--network=none");
-	if (arm->runtime != NULL)
-		strvec_pushf(av, "--runtime=%s", arm->runtime);
-	if (arm->cpus > 0)
-		strvec_pushf(av, "--cpus=%g", arm->cpus);
-	if (arm->memory > 0)
-		strvec_pushf(av, "--memory=%llu",
-		    (unsigned long long)arm->memory);
+	memset(spec, 0, sizeof *spec);
+	spec->argv = cmd;
+	spec->runtime = arm->runtime;
+	spec->image = wl->common.image != NULL ? wl->common.image :
+	    STARTUP_DEFAULT_IMAGE;
+	spec->cpus = arm->cpus;
+	spec->memory = arm->memory;
+	spec->bare = 1;
 }
 
 static int
-startup_docker(struct run_ctx *ctx, struct workload *wl,
+startup_daemon(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out, char **cause)
 {
-	struct strvec	 av = STRVEC_INIT, cmd = STRVEC_INIT;
+	const struct exec_ops	*ex = wl->exec;
 	const struct startup_opts *o = wl_opts(wl, arm);
-	const char	*image = wl->common.image;
-	char		*name = NULL, *c = NULL, *cidfile, *cid;
-	const char	*wargs[3];
-	int64_t		 t0, t1, t2, journal;
-	int		 r = 0;
+	struct strvec		 cmd = STRVEC_INIT;
+	struct exec_spec	 spec;
+	struct exec_status	 st;
+	struct exec_proc	*p = NULL;
+	char			*c = NULL;
+	int64_t			 ns;
+	int			 r = 0;
 
-	if (image == NULL)
-		image = STARTUP_DEFAULT_IMAGE;
 	strvec_pushv(&cmd, o->lc.cmd.v);
+	startup_spec(wl, arm, cmd.v, &spec);
 	if (startup_measures(wl, "run")) {
-		name = lc_new_id(ctx, wl, "run");
-		journal = run_journal_object(ctx, "container", name);
-		startup_push_common(ctx, &av, "run", name, arm);
-		/* With --rm a failed container is gone before we could ask
-		 * its id, which the shim it leaks is known by. */
-		cidfile = run_scratch_file(ctx, name, ".cid");
-		unlink(cidfile);
-		strvec_push(&av, "--cidfile");
-		strvec_push(&av, cidfile);
-		strvec_push(&av, "--rm");
-		strvec_push(&av, image);
-		strvec_pushv(&av, cmd.v);
-		t0 = now_mono_ns();
-		r = exec_docker_cli(av.v, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, cause);
-		t1 = now_mono_ns();
-		/* --rm removed it, unless the run failed half way. */
-		startup_docker_rm(ctx, name, r == -1, journal);
-		if (r == -1 && (cid = read_small_file(cidfile, NULL)) !=
-		    NULL) {
-			exec_docker_reap_failed(strtrim(cid));
-			free(cid);
-		}
-		unlink(cidfile);
-		free(cidfile);
-		strvec_clear(&av);
-		free(name);
+		r = ex->run_once(ctx, &spec, lc_call_ns(ctx,
+		    EXEC_CALL_TIMEOUT_NS), &ns, cause);
 		if (r == -1)
 			goto done;
 		startup_add(out, wl, arm, o->benchmark != NULL ?
-		    o->benchmark : "DockerRun", t1 - t0);
+		    o->benchmark : "DockerRun", ns);
 	}
 	if (startup_measures(wl, "create-start")) {
-		name = lc_new_id(ctx, wl, "cs");
-		journal = run_journal_object(ctx, "container", name);
-		startup_push_common(ctx, &av, "create", name, arm);
-		strvec_push(&av, image);
-		strvec_pushv(&av, cmd.v);
-		t0 = now_mono_ns();
-		r = exec_docker_cli(av.v, lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, cause);
-		t1 = now_mono_ns();
-		if (r == 0) {
-			wargs[0] = "start";
-			wargs[1] = name;
-			wargs[2] = NULL;
-			r = exec_docker_cli((char *const *)wargs,
-			    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, cause);
-		}
-		t2 = now_mono_ns();
-		if (r == 0) {
-			/* Not timed: let it finish before removing it. */
-			wargs[0] = "wait";
-			if (exec_docker_cli((char *const *)wargs,
-			    lc_call_ns(ctx, EXEC_DOCKER_TIMEOUT_NS), NULL, &c) == -1) {
-				r = lc_past_deadline(ctx) ? -1 : 0;
-				if (r == -1)
-					set_cause(cause, "the container still "
-					    "ran at the sample's timeout: %s",
-					    c);
-				else
-					warning("%s", c);
-				free(c);
-			}
-		}
-		startup_docker_rm(ctx, name, r == -1, journal);
-		strvec_clear(&av);
-		free(name);
+		r = ex->create_start(ctx, &spec, lc_call_ns(ctx,
+		    EXEC_CALL_TIMEOUT_NS), &p, &ns, cause);
 		if (r == -1)
 			goto done;
-		(void)t1;
-		startup_add(out, wl, arm, "StartupEmpty", t2 - t0);
+		/* Not timed: let it finish before removing it. */
+		if (ex->wait(ctx, p, now_mono_ns() + lc_call_ns(ctx,
+		    EXEC_CALL_TIMEOUT_NS), &st, &c) == -1 || st.timed_out) {
+			r = lc_past_deadline(ctx) ? -1 : 0;
+			if (r == -1)
+				set_cause(cause, "the container still ran at "
+				    "the sample's timeout: %s", c != NULL ? c :
+				    "timed out");
+			else if (c != NULL)
+				warning("%s", c);
+			free(c);
+		}
+		exec_status_release(&st);
+		ex->destroy(ctx, p);
+		if (r == -1)
+			goto done;
+		startup_add(out, wl, arm, "StartupEmpty", ns);
 	}
 done:
 	strvec_clear(&cmd);
@@ -275,7 +226,7 @@ startup_sample(struct run_ctx *ctx, struct workload *wl,
 	if (wl->exec->caps & EXEC_RUNTIME_STEPS)
 		r = startup_oci(ctx, wl, arm, out, &cause);
 	else
-		r = startup_docker(ctx, wl, arm, out, &cause);
+		r = startup_daemon(ctx, wl, arm, out, &cause);
 	if (r == -1)
 		sample_result_fail(out, lc_past_deadline(ctx) ?
 		    SAMPLE_STATUS_TIMEOUT : SAMPLE_STATUS_FAILED, "%s", cause);
@@ -295,7 +246,7 @@ const struct workload_ops wl_startup_ops = {
 	.help = "container start time: docker run, create+start, OCI calls",
 	.opts = startup_opts,
 	.opts_size = sizeof(struct startup_opts),
-	.default_exec = "docker",
+	.default_exec = EXEC_DEFAULT_DAEMON,
 	.validate = startup_validate,
 	.sample = startup_sample,
 	.cleanup = startup_cleanup,

@@ -5,10 +5,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exec/exec.h"
@@ -204,4 +206,98 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	free(names);
 	free(runtimes);
 	return rc;
+}
+
+/* The nearest existing ancestor of dir (dir itself if it exists). */
+static char *
+wl_existing_parent(const char *dir)
+{
+	char		*at = xstrdup(dir), *slash;
+	struct stat	 sb;
+
+	while (stat(at, &sb) == -1 && (errno == ENOENT || errno == ENOTDIR)) {
+		if ((slash = strrchr(at, '/')) == NULL || slash == at) {
+			free(at);
+			return xstrdup(*dir == '/' ? "/" : ".");
+		}
+		*slash = '\0';
+	}
+	return at;
+}
+
+int
+workload_dir_check(const char *dir, char **cause)
+{
+	char		*at;
+	struct stat	 sb;
+	int		 rc = 0;
+
+	if (stat(dir, &sb) == 0) {
+		if (!S_ISDIR(sb.st_mode))
+			return set_cause(cause, "'%s' is not a directory",
+			    dir);
+		return 0;
+	}
+	if (errno != ENOENT && errno != ENOTDIR)
+		return set_cause(cause, "cannot use '%s': %s", dir,
+		    strerror(errno));
+	at = wl_existing_parent(dir);
+	if (stat(at, &sb) == -1)
+		rc = set_cause(cause, "cannot create '%s': %s: %s", dir, at,
+		    strerror(errno));
+	else if (!S_ISDIR(sb.st_mode))
+		rc = set_cause(cause, "cannot create '%s': '%s' is not a "
+		    "directory", dir, at);
+	else if (access(at, W_OK | X_OK) == -1)
+		rc = set_cause(cause, "cannot create '%s': '%s': %s", dir, at,
+		    strerror(errno));
+	free(at);
+	return rc;
+}
+
+int
+workload_make_dir(struct run_ctx *ctx, const char *dir, struct strvec *made,
+    int64_t **jids, char **cause)
+{
+	struct strvec	 missing = STRVEC_INIT;
+	char		*at = xstrdup(dir), *slash;
+	struct stat	 sb;
+	size_t		 i;
+	int		 rc = 0;
+
+	/* The levels to make, outermost last. */
+	while (stat(at, &sb) == -1 && errno == ENOENT) {
+		strvec_push(&missing, at);
+		if ((slash = strrchr(at, '/')) == NULL || slash == at)
+			break;
+		*slash = '\0';
+	}
+	free(at);
+	for (i = missing.n; rc == 0 && i > 0; i--) {
+		const char	*d = missing.v[i - 1];
+
+		/* Journaled first: a kill -9 in between is undone too. */
+		*jids = xreallocarray(*jids, made->n + 1, sizeof **jids);
+		(*jids)[made->n] = run_journal_object(ctx, "mkdir", d);
+		if (mkdir(d, 0755) == -1 && errno != EEXIST) {
+			rc = set_cause(cause, "cannot create '%s': %s", d,
+			    strerror(errno));
+			run_forget_object(ctx, (*jids)[made->n]);
+			break;
+		}
+		strvec_push(made, d);
+	}
+	strvec_clear(&missing);
+	return rc;
+}
+
+void
+workload_remove_dirs(struct run_ctx *ctx, struct strvec *made, int64_t *jids)
+{
+	size_t	i;
+
+	for (i = made->n; i > 0; i--)
+		if (rmdir(made->v[i - 1]) == 0 || errno == ENOENT)
+			run_forget_object(ctx, jids[i - 1]);
+	strvec_clear(made);
 }

@@ -86,7 +86,7 @@ struct workload_ops {
 	const char		*help;
 	const struct opt_spec	*opts;	/* the type's own keys */
 	size_t			 opts_size; /* of the struct opts binds */
-	const char		*default_exec;	/* "local", "docker", "oci" */
+	const char		*default_exec;	/* an executor's name */
 	/* Extra checks across keys after the options table passed. */
 	int	(*validate)(const struct experiment *e, struct workload *wl,
 		    char **cause);
@@ -106,6 +106,22 @@ const struct workload_ops	*workload_lookup(const char *type);
  * argv, the arm's env, the workload's name, the arm's runtime and its
  * global flags, the workload's image.
  */
+/*
+ * A workload's directory on the host (its `dir`): at load, whether it
+ * exists as a directory or can be made (its nearest existing ancestor is
+ * a directory we may write); touches nothing. 0, or -1 with *cause.
+ */
+int	workload_dir_check(const char *dir, char **cause);
+/*
+ * Make dir and any missing parent, each journaled ("mkdir") before it is
+ * made; made gets them outermost first, *jids their journal ids (realloc'd,
+ * the caller frees). workload_remove_dirs removes them innermost first
+ * (rmdir: only if empty) and forgets their entries.
+ */
+int	workload_make_dir(struct run_ctx *ctx, const char *dir,
+	    struct strvec *made, int64_t **jids, char **cause);
+void	workload_remove_dirs(struct run_ctx *ctx, struct strvec *made,
+	    int64_t *jids);
 void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	    const struct arm *arm, char *const *argv);
 /*
@@ -130,7 +146,7 @@ int	workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
  * bound by the type's table holds the arm's value if the option allows
  * arms and the arm sets it, else the workload's, else the table's
  * default. `const struct fio_opts *o = wl_opts(wl, arm);` An option's
- * set1 member is 0 (default), 1 (set by the workload) or 2 (by the arm).
+ * .given member is 0 (default), 1 (set by the workload) or 2 (by the arm).
  */
 const void	*wl_opts(const struct workload *wl, const struct arm *arm);
 /*

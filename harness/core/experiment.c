@@ -24,72 +24,61 @@
 /* A matrix larger than this is a typo, not an experiment. */
 #define EXPERIMENT_MAX_COMBINATIONS	10000
 
-#define EXP(member)	OPT_OFF(struct experiment, member)
+#define EXP(member)	OPT_AT(struct experiment, member)
 
 /* The keys of [experiment], bound to struct experiment. */
 const struct opt_spec experiment_opts[] = {
-	{ "name", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "the experiment's name (default: the file name without .ini)",
-	  EXP(name) },
-	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run", EXP(description) },
-	{ "pkg", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "text of the benchfmt `pkg:` line of exports", EXP(pkg) },
-	{ "rounds", OPT_INT, 0, "10", 1, 1000000, NULL,
-	  "measured rounds: each arm runs each workload once per round",
-	  EXP(rounds) },
-	{ "warmup", OPT_INT, 0, "0", 0, 1000000, NULL,
-	  "warm-up rounds before the measured ones (stored, not compared)",
-	  EXP(warmup) },
-	{ "order", OPT_CHOICE, 0, "alternate", 0, 0,
-	  "alternate abba random sequential",
-	  "order of the arms within each round", EXP(order) },
-	{ "seed", OPT_INT, 0, NULL, 0, 18446744073709551615.0, NULL,
-	  "seed of the random order (default: chosen and stored)",
-	  EXP(seed), EXP(seed_set) },
-	{ "timeout", OPT_DURATION, 0, "10m", 0.001, 1e7, NULL,
-	  "default time limit of one sample", EXP(timeout_ns) },
-	{ "max-failures", OPT_INT, 0, "0", 0, INT_MAX, NULL,
-	  "abort the run after this many failed samples (0: never)",
-	  EXP(max_failures) },
-	{ "drop-caches", OPT_BOOL, 0, "no", 0, 0, NULL,
-	  "sync and drop the page cache before every sample",
-	  EXP(drop_caches) },
-	{ "stat-filter", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "the -filter `abbench stat --db` applies to this experiment's runs "
-	  "when given none (benchstat syntax): hides abbench's extra rows",
-	  EXP(stat_filter) },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	OPT_STR("name", EXP(name), NULL,
+	    "the experiment's name (default: the file name without .ini)"),
+	OPT_TEXT("description", EXP(description), NULL,
+	    "free text, stored with the run"),
+	OPT_TEXT("pkg", EXP(pkg), NULL,
+	    "text of the benchfmt `pkg:` line of exports"),
+	OPT_INT("rounds", EXP(rounds), "10", 1, 1000000,
+	    "measured rounds: each arm runs each workload once per round"),
+	OPT_INT("warmup", EXP(warmup), "0", 0, 1000000,
+	    "warm-up rounds before the measured ones (stored, not compared)"),
+	OPT_CHOICE("order", EXP(order), "alternate",
+	    "alternate abba random sequential",
+	    "order of the arms within each round"),
+	OPT_UINT64("seed", EXP(seed), NULL, 0,
+	    "seed of the random order (default: chosen and stored)",
+	    .given = EXP(seed_set)),
+	OPT_DURATION("timeout", EXP(timeout_ns), "10m", 0.001, 1e7,
+	    "default time limit of one sample"),
+	OPT_INT("max-failures", EXP(max_failures), "0", 0, INT_MAX,
+	    "abort the run after this many failed samples (0: never)"),
+	OPT_BOOL("drop-caches", EXP(drop_caches), "no",
+	    "sync and drop the page cache before every sample"),
+	OPT_TEXT("stat-filter", EXP(stat_filter), NULL,
+	    "the -filter `abbench stat --db` applies to this experiment's runs "
+	    "when given none (benchstat syntax): hides abbench's extra rows"),
+	OPT_END
 };
 
-#define ARM(member)	OPT_OFF(struct arm, member)
+#define ARM(member)	OPT_AT(struct arm, member)
 
 const struct opt_spec arm_opts[] = {
-	{ "runtime", OPT_STR, 0, NULL, 0, 0, NULL,
-	  "docker runtime name, or the OCI runtime binary (executor=oci)",
-	  ARM(runtime) },
-	{ "runtime-args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
-	  "extra runtime flags (oci: global flags of the runtime binary)",
-	  ARM(runtime_args) },
-	{ "cpu", OPT_FLOAT, 0, NULL, 0.01, 4096, NULL,
-	  "CPU limit in CPUs of the workload's program or containers "
-	  "(docker --cpus, OCI and local cgroup quota; cpu-steady and "
-	  "idle-memory limit CPU with their quota keys instead)",
-	  ARM(cpus) },
-	{ "memory", OPT_SIZE, 0, NULL, 0, 0, NULL,
-	  "memory limit of the workload's program or containers (4g, 512m)",
-	  ARM(memory) },
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS, NULL, 0, 0, NULL,
-	  "argv that replaces a command workload's args for this arm",
-	  ARM(args) },
-	{ "description", OPT_STR, OPT_LIST, NULL, 0, 0, NULL,
-	  "free text, stored with the run", ARM(description) },
-	{ "env.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
-	  "environment variable NAME of the workload's program" },
-	{ "host.", OPT_STR, OPT_LIST | OPT_PREFIX, NULL, 0, 0, NULL,
-	  "host setting applied while this arm runs (host.block.scheduler, "
-	  "host.sysctl.NAME, ...)" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	OPT_STR("runtime", ARM(runtime), NULL,
+	    "docker runtime name, or the OCI runtime binary (executor=oci)"),
+	OPT_WORDS("runtime-args", ARM(runtime_args), NULL,
+	    "extra runtime flags (oci: global flags of the runtime binary)"),
+	OPT_FLOAT("cpu", ARM(cpus), NULL, 0.01, 4096,
+	    "CPU limit in CPUs of the workload's program or containers "
+	    "(docker --cpus, OCI and local cgroup quota; cpu-steady and "
+	    "idle-memory limit CPU with their quota keys instead)"),
+	OPT_SIZE("memory", ARM(memory), NULL, 0, 0,
+	    "memory limit of the workload's program or containers (4g, 512m)"),
+	OPT_WORDS("args", ARM(args), NULL,
+	    "argv that replaces a command workload's args for this arm"),
+	OPT_TEXT("description", ARM(description), NULL,
+	    "free text, stored with the run"),
+	OPT_PREFIXED("env.",
+	    "environment variable NAME of the workload's program"),
+	OPT_PREFIXED("host.",
+	    "host setting applied while this arm runs (host.block.scheduler, "
+	    "host.sysctl.NAME, ...)"),
+	OPT_END
 };
 
 static const char *const run_order_names[] = {
@@ -171,7 +160,7 @@ parser_check_kv(struct parser *p, const struct opt_spec *o,
 	char	*cause = NULL;
 	size_t	 i, j;
 
-	if (o->flags & OPT_LIST) {
+	if (o->form & OPT_FORM_LIST) {
 		if (opt_check_value(o, kv->value, &cause) != 0)
 			goto bad;
 		strvec_push(out, kv->value);
@@ -344,7 +333,7 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 			goto out;
 		v = w.v[0];
 		/* The arm table's keys into struct arm. */
-		if (o->off1 != 0 && opt_find(arm_opts, kv->key) == o &&
+		if (opt_bound(o) && opt_find(arm_opts, kv->key) == o &&
 		    opt_set(o, arm, v, &cause) != 0) {
 			parser_error(p, kv->line, kv->key, "%s", cause);
 			free(cause);
@@ -505,7 +494,7 @@ parser_workload(struct parser *p, struct experiment *e,
 		}
 	}
 	for (o = ops->opts; o != NULL && o->name != NULL; o++) {
-		if (!(o->flags & OPT_REQUIRED) || (o->flags & OPT_PREFIX) ||
+		if (!(o->flags & OPT_REQUIRED) || (o->form & OPT_FORM_PREFIX) ||
 		    section_get(s, o->name) != NULL)
 			continue;
 		if (o->flags & OPT_ARM) {

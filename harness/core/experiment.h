@@ -66,6 +66,11 @@ char		*experiment_find(const char *name);
 /* Help generated from the options tables (harness/core/keys.c): */
 struct strbuf;
 /* [experiment], [arm] and common [workload] keys, and the types. */
+/*
+ * BUG() unless every options table ([experiment], [arm], the common and
+ * each workload type's keys) fits the struct it fills (opt_table_check).
+ */
+void		 experiment_tables_check(void);
 void		 experiment_help(struct strbuf *out);
 /* The keys of one workload type (its own, then every workload's). */
 void		 experiment_help_type(const struct workload_ops *ops,

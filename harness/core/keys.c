@@ -17,6 +17,20 @@
 #include "workloads/workload.h"
 
 void
+experiment_tables_check(void)
+{
+	const struct workload_ops *const	*t;
+
+	opt_table_check("experiment", experiment_opts,
+	    sizeof(struct experiment));
+	opt_table_check("arm", arm_opts, sizeof(struct arm));
+	opt_table_check("workload", workload_common_opts,
+	    sizeof(struct workload_common));
+	for (t = workload_types; *t != NULL; t++)
+		opt_table_check((*t)->type, (*t)->opts, (*t)->opts_size);
+}
+
+void
 experiment_help(struct strbuf *out)
 {
 	const struct workload_ops *const	*t;

@@ -654,9 +654,14 @@ run_recover(struct run *r)
 		return;
 	/* Settings only by whoever holds the host (or may take it now). */
 	if (!journal_host_locked(r->jr))
-		borrowed = journal_try_host(r->jr) == 0;
+		borrowed = journal_try_host(r->jr, 0) == 0;
 	if (journal_host_locked(r->jr))
 		flags |= RECOVER_SETTINGS;
+	if (recover_prev_dir(r->jr, &rep, &undone, &cause) == -1) {
+		warning("restoring after an earlier run: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (recover_runs(r->jr, NULL, flags, &rep, &undone, &cause) == -1) {
 		warning("restoring after an earlier run: %s", cause);
 		free(cause);
@@ -1095,6 +1100,10 @@ runner_run(const char *exp_path, struct run_options *opt)
 	if (run_load(&r, &cause) == -1 || run_open(&r, &cause) == -1)
 		goto usage;
 	run_recover(&r);
+	/* Values only the kernel can judge: tried before the run's row. */
+	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
+	    &cause) == -1)
+		goto usage;
 	if (run_create(&r, &cause) == -1)
 		goto usage;
 	if (run_prepare(&r, &cause) == -1) {

@@ -37,7 +37,15 @@
 #                       `true`, arm slow `sleep 0.01` (a clear difference)
 # Other:
 #   TEST_TMP            a private temporary directory (removed at exit)
-#   ABBENCH_STATE_DIR   the host lock and journal (default: $TEST_TMP/state)
+#   ABBENCH_STATE_DIR   the journal (default: $TEST_TMP/state); the host
+#                       lock is the host's whatever it says
+#   ABBENCH_WAIT_LOCK   1: runs and restores that change host settings wait
+#                       for the host lock (other tests, other users' runs
+#                       may hold it) instead of failing; a test of the
+#                       refusal runs with ABBENCH_WAIT_LOCK=0
+#   HOST_LOCK_INFO      the host lock's details file (pid, experiment, db,
+#                       state dir of its holder)
+#   wait_host_holder PID  wait (up to 15 min) until PID holds the host lock
 #   ABBENCH             the binary under test (from make check), defaults to
 #                       $ABBENCH_BUILDDIR/abbench or ./abbench
 #
@@ -54,11 +62,28 @@ LIB_PLANNED=
 LIB_LOOPS=
 TEST_TMP=$(mktemp -d /tmp/abbench-test.XXXXXX) || exit 1
 export TEST_TMP
-# The host lock and journal of the runs a test makes: its own, so that
-# tests running at once (and other users' runs) do not see each other.
-# A test of the host-wide behaviour uses this one for all its runs.
+# The journal of the runs a test makes: its own, so that tests running at
+# once (and other users' runs) do not undo each other's runs. The host
+# lock is one per host (/var/lib/abbench for root): runs that change host
+# settings, in every test and outside, take turns, so they wait for it.
 : "${ABBENCH_STATE_DIR:=$TEST_TMP/state}"
-export ABBENCH_STATE_DIR
+: "${ABBENCH_WAIT_LOCK:=1}"
+export ABBENCH_STATE_DIR ABBENCH_WAIT_LOCK
+if [ "$(id -u)" -eq 0 ]; then
+	HOST_LOCK_INFO=/var/lib/abbench/host.lock
+else
+	HOST_LOCK_INFO=${XDG_STATE_HOME:-$HOME/.local/state}/abbench/host.lock
+fi
+
+wait_host_holder() {
+	lib_i=0
+	until [ "$(cut -f1 "$HOST_LOCK_INFO" 2>/dev/null)" = "$1" ]; do
+		kill -0 "$1" 2>/dev/null || return 1
+		[ $lib_i -lt 9000 ] || return 1
+		sleep 0.1
+		lib_i=$((lib_i + 1))
+	done
+}
 
 diag() {
 	printf '# %s\n' "$*"

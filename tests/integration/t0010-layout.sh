@@ -14,6 +14,10 @@
 #   workloads/           never compare an executor's name: they ask its
 #                        capabilities (exec_ops.caps) instead; never list
 #                        executor names as choices (the registry does)
+#   workloads/, host/    name no docker function, exec_docker_ or the
+#                        program "docker": what they need of a container
+#                        daemon is a hook of exec_ops (startup-bench is
+#                        a stand-alone program, gVisor's docker benchmark)
 #   workloads/           read their keys from their options structs
 #                        (wl_opts), not by name with a string getter: only
 #                        keys.c, which defines them, names the getters
@@ -77,5 +81,13 @@ none "workloads/ call no string getter of keys (they read wl_opts)" \
 none "no typed getter or WL_TABLE_DEFAULT is left anywhere" \
     '\bworkload_get_(int|float|duration|size|bool|words)\b|WL_TABLE_DEFAULT' \
     $(src lib stats results exec host workloads harness tests)
+# A user-facing key (the checkpoint's OPT_BOOL("docker", ...)) is a word,
+# not a program or a call.
+none "workloads/ and host/ name no docker function nor run \"docker\"" \
+    '(^|[^(])"docker"|\b[a-z_0-9]+\("docker"|\bexec_docker_|'\
+'\bdocker_[a-z_]+\(|exec-docker\.h' \
+    $(src workloads host | grep -v '^workloads/startup-bench\.c$')
+none "exec-docker.h is gone: the docker executor is its ops table" \
+    'exec-docker\.h' $(src lib stats results exec host workloads harness)
 
 done_testing

@@ -47,6 +47,7 @@ is "$(cat "$Q/slice_idle")" 8 "slice_idle is 8 after a normal end"
 # SIGINT in the middle of an idle0 sample.
 "$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run2" 2>&1 &
 pid=$!
+wait_host_holder $pid
 wait_value "$Q/slice_idle" 0
 ok $? "the idle0 arm set slice_idle 0"
 kill -INT $pid
@@ -61,6 +62,7 @@ ok $? "nothing left for abbench restore after SIGINT"
 # SIGKILL: nothing is restored until abbench restore.
 "$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run3" 2>&1 &
 pid=$!
+wait_host_holder $pid
 wait_value "$Q/slice_idle" 0
 ok $? "slice_idle 0 again"
 kill -9 $pid
@@ -75,6 +77,7 @@ is "$(cat "$Q/slice_idle")" 8 "slice_idle is 8 after abbench restore"
 # SIGKILL, then the next run restores before it starts.
 "$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run4" 2>&1 &
 pid=$!
+wait_host_holder $pid
 wait_value "$Q/slice_idle" 0
 kill -9 $pid
 wait $pid 2>/dev/null

@@ -74,7 +74,7 @@ mkdir -p "$TEST_TMP/fakebin" "$TEST_TMP/rtmp"
 # It starts the file it was told to write, then fails.
 cat > "$TEST_TMP/fakebin/gnuplot" <<'EOG'
 #!/bin/sh
-out=$(sed -n "s/^set output '\(.*\)'\$/\1/p" | head -n 1)
+out=$(sed -n 's/^set output "\(.*\)"$/\1/p' | head -n 1)
 [ -n "$out" ] && echo '<svg broken' > "$out"
 echo "fake gnuplot: broken" >&2
 exit 1

@@ -84,6 +84,9 @@ while read -r at; do
 	"$ABBENCH" run --json-progress --db "$DB" "$TEST_TMP/f.ini" \
 	    > "$TEST_TMP/p.$i" 2> "$TEST_TMP/e.$i" &
 	pid=$!
+	# The moments count from when it holds the host (other tests' runs
+	# may hold it first: the host lock is the host's).
+	wait_host_holder $pid
 	sleep "$at"
 	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null

@@ -35,27 +35,29 @@ struct test_opts {
 	char		*mode;
 	char		*tag;
 };
-#define T(member)	OPT_OFF(struct test_opts, member)
+#define T(member)	OPT_AT(struct test_opts, member)
 
 /* Bound to struct test_opts, but for the prefixed key (not stored). */
 static const struct opt_spec test_opts[] = {
-	{ "bs", OPT_SIZE, 0, "4k", 0, 0, NULL, "block size", T(bs) },
-	{ "rw", OPT_CHOICE, 0, "read", 0, 0, "read write randread randwrite",
-	  "pattern", T(rw) },
-	{ "jobs", OPT_INT, 0, "1", 1, 64, NULL, "jobs", T(jobs) },
-	{ "ratio", OPT_FLOAT, 0, NULL, 0, 1, NULL, "ratio", T(ratio),
-	  T(ratio_set) },
-	{ "delay", OPT_DURATION, 0, "1s", 0, 0, NULL, "delay", T(delay) },
-	{ "verify", OPT_BOOL, 0, "no", 0, 0, NULL, "verify", T(verify) },
-	{ "flags", OPT_STR, OPT_LIST, NULL, 0, 0, NULL, "flags", T(flags) },
-	{ "args", OPT_STR, OPT_LIST | OPT_WORDS | OPT_ARM, NULL, 0, 0, NULL,
-	  "argv", T(args), T(args_set) },
-	{ "threads", OPT_INT, OPT_ARM, "2", 1, 1000, NULL, "threads",
-	  T(threads), T(threads_set) },
-	{ "mode", OPT_STR, OPT_NOMATRIX, NULL, 0, 0, NULL, "mode", T(mode) },
-	{ "tag", OPT_STR, 0, NULL, 0, 0, NULL, "tag", T(tag) },
-	{ "opt.", OPT_INT, OPT_PREFIX, NULL, 0, 0, NULL, "prefixed" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL }
+	OPT_SIZE("bs", T(bs), "4k", 0, 0, "block size"),
+	OPT_CHOICE("rw", T(rw), "read", "read write randread randwrite",
+	    "pattern"),
+	OPT_INT("jobs", T(jobs), "1", 1, 64, "jobs"),
+	OPT_FLOAT("ratio", T(ratio), NULL, 0, 1, "ratio",
+	    .given = T(ratio_set)),
+	OPT_DURATION("delay", T(delay), "1s", 0, 0, "delay"),
+	OPT_BOOL("verify", T(verify), "no", "verify"),
+	OPT_TEXT("flags", T(flags), NULL, "flags"),
+	OPT_WORDS("args", T(args), NULL, "argv",
+	    .flags = OPT_ARM, .given = T(args_set)),
+	OPT_INT("threads", T(threads), "2", 1, 1000, "threads",
+	    .flags = OPT_ARM, .given = T(threads_set)),
+	OPT_STR("mode", T(mode), NULL, "mode", .flags = OPT_NOMATRIX),
+	OPT_STR("tag", T(tag), NULL, "tag"),
+	/* An integer prefix, one word: none of the macros' kinds. */
+	{ .name = "opt.", .type = OPT_T_INT, .form = OPT_FORM_PREFIX,
+	  .help = "prefixed" },
+	OPT_END
 };
 
 static const struct test_opts *
@@ -82,16 +84,24 @@ static const struct workload_ops test_ops = {
 	.validate = test_validate,
 };
 
+struct needy_opts {
+	char	*target;
+	char	*cmd;
+};
+#define NEEDY(member)	OPT_AT(struct needy_opts, member)
+
 static const struct opt_spec needy_opts[] = {
-	{ "target", OPT_STR, OPT_REQUIRED, NULL, 0, 0, NULL, "required" },
-	{ "cmd", OPT_STR, OPT_LIST | OPT_REQUIRED | OPT_ARM, NULL, 0, 0, NULL,
-	  "required, arms may give it" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL }
+	OPT_STR("target", NEEDY(target), NULL, "required",
+	    .flags = OPT_REQUIRED),
+	OPT_TEXT("cmd", NEEDY(cmd), NULL, "required, arms may give it",
+	    .flags = OPT_REQUIRED | OPT_ARM),
+	OPT_END
 };
 
 static const struct workload_ops needy_ops = {
 	.type = "needy",
 	.opts = needy_opts,
+	.opts_size = sizeof(struct needy_opts),
 	.default_exec = "docker",
 };
 
@@ -151,7 +161,8 @@ test_errors(void)
 		  "bad duration" },
 		{ "[experiment]\ntimeout = 0\n[arm a]\n[workload w]\n"
 		  "type = test\n",
-		  "exp.ini:2: timeout: '0' is shorter than 0.001s",
+		  "exp.ini:2: timeout: '0': the duration must be at least "
+		  "1ms (0 is not allowed)",
 		  "zero timeout" },
 		{ "[experiment]\nseed = -1\n[arm a]\n[workload w]\n"
 		  "type = test\n",
@@ -796,12 +807,12 @@ test_host_settings(void)
 static void
 test_opt_check_value(void)
 {
-	static const struct opt_spec any_int = { "n", OPT_INT, 0, NULL, 0, 0,
-	    NULL, NULL };
-	static const struct opt_spec ints = { "n", OPT_INT, OPT_LIST, NULL,
-	    0, 9, NULL, NULL };
-	static const struct opt_spec big = { "s", OPT_SIZE, 0, NULL, 0, 1024,
-	    NULL, NULL };
+	static const struct opt_spec any_int = { .name = "n",
+	    .type = OPT_T_INT };
+	static const struct opt_spec ints = { .name = "n", .type = OPT_T_INT,
+	    .form = OPT_FORM_LIST, .min = 0, .max = 9 };
+	static const struct opt_spec big = { .name = "s", .type = OPT_T_SIZE,
+	    .min = 0, .max = 1024 };
 	char	*cause = NULL;
 	int	 b = -1;
 

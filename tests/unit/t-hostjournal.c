@@ -1,7 +1,8 @@
 /*
  * Unit tests of the host-wide journal file (results/hostjournal.c) and of
  * the number and text checks the host code relies on (lib/util.c:
- * parse_uint64, parse_duration's range, utf8_valid).
+ * parse_uint64, parse_duration's range, utf8_valid), and of a run's
+ * liveness by pid and start time (host/journal.c).
  */
 #include "config.h"
 
@@ -10,6 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <sqlite3.h>
+
+#include "host/journal.h"
 #include "lib/util.h"
 #include "results/hostjournal.h"
 #include "results/store.h"
@@ -100,12 +107,109 @@ test_parsers(void)
 	free(cause);
 	tap_ok(parse_duration("5s", &ns, NULL) == 0 && ns == 5000000000LL,
 	    "5s is 5e9 ns");
+	{
+		static const struct {
+			double		 sec;
+			const char	*want;
+		} d[] = {
+			{ 0.001, "1ms" }, { 0.1, "100ms" }, { 1, "1s" },
+			{ 90, "1.5m" }, { 1e7, "2777.78h" }, { 0, "0s" },
+			{ 5e-7, "500ns" },
+		};
+		size_t	i;
+
+		for (i = 0; i < sizeof d / sizeof d[0]; i++) {
+			char	*f = format_duration_sec(d[i].sec);
+
+			tap_ok(strcmp(f, d[i].want) == 0,
+			    "format_duration_sec(%g) = %s (got %s)", d[i].sec,
+			    d[i].want, f);
+			free(f);
+		}
+	}
 	tap_ok(utf8_valid("caf\xc3\xa9", 5, NULL), "UTF-8 is valid");
 	tap_ok(!utf8_valid("caf\xe9\n", 5, &off) && off == 3,
 	    "Latin-1 is not, at its byte");
 	tap_ok(!utf8_valid("\xc0\xaf", 2, NULL), "an overlong form is not");
 	tap_ok(!utf8_valid("\xed\xa0\x80", 3, NULL), "a surrogate is not");
 	tap_ok(!utf8_valid("\xe2\x82", 2, NULL), "a cut sequence is not");
+}
+
+/* Owners with the pid's start; one transaction; an older journal. */
+static void
+test_liveness(const char *dir)
+{
+	struct hjournal		*hj;
+	struct hjournal_owner	 o, *ov = NULL;
+	struct store_journal	*j = NULL;
+	char			*path = xasprintf("%s/old.db", dir);
+	char			*me = journal_proc_start(getpid()), *dead;
+	sqlite3			*db;
+	int64_t			 a = 0, b = 0;
+	size_t			 n = 0;
+	pid_t			 child;
+	int			 status;
+
+	tap_ok(me != NULL && strchr(me, ':') != NULL,
+	    "journal_proc_start gives BOOT_ID:START (%s)", me ? me : "NULL");
+	tap_ok(journal_owner_alive(getpid(), me) == 1,
+	    "this process with its start time is alive");
+	tap_ok(journal_owner_alive(getpid(), "x:1") == 0,
+	    "the same pid with another start time is not (a reused pid)");
+	tap_ok(journal_owner_alive(getpid(), NULL) == -1,
+	    "no start time recorded: unknown, the lock tells");
+	if ((child = fork()) == 0)
+		_exit(0);
+	waitpid(child, &status, 0);
+	dead = journal_proc_start(child);
+	tap_ok(dead == NULL && journal_owner_alive(child, me) == 0,
+	    "a reaped child is not alive");
+	free(dead);
+
+	/* A journal of an older abbench: no pid_start column. */
+	tap_ok(sqlite3_open(path, &db) == SQLITE_OK && sqlite3_exec(db,
+	    "CREATE TABLE owners (uuid TEXT PRIMARY KEY, db TEXT NOT NULL,"
+	    " run_id INTEGER NOT NULL, pid INTEGER NOT NULL, experiment TEXT,"
+	    " started_wall_ns INTEGER);"
+	    "INSERT INTO owners VALUES ('old', '/x.db', 1, 5, 'e', 1)", NULL,
+	    NULL, NULL) == SQLITE_OK, "an older journal is made");
+	sqlite3_close(db);
+	hj = hjournal_open(path, NULL);
+	tap_ok(hj != NULL && hjournal_owners(hj, &ov, &n, NULL) == 0 &&
+	    n == 1 && ov[0].pid_start == NULL,
+	    "it opens, its owner without a start time");
+	hjournal_owners_free(ov, n);
+	memset(&o, 0, sizeof o);
+	o.uuid = "new";
+	o.db = "/y.db";
+	o.pid = getpid();
+	o.pid_start = me;
+	o.started_wall_ns = 2;
+	tap_ok(hjournal_owner_add(hj, &o, NULL) == 0 &&
+	    hjournal_owners(hj, &ov, &n, NULL) == 0 && n == 2 &&
+	    ov[1].pid_start != NULL && strcmp(ov[1].pid_start, me) == 0,
+	    "a new owner keeps its start time");
+	hjournal_owners_free(ov, n);
+	(void)hjournal_add(hj, "new", "host.block.slice_idle", "bfq", "/t1",
+	    "3", &a, NULL);
+	(void)hjournal_add(hj, "new", "host.block.low_latency", "bfq", "/t2",
+	    "0", &b, NULL);
+	tap_ok(hjournal_begin(hj, NULL) == 0 &&
+	    hjournal_set_state(hj, a, JOURNAL_RESTORED, NULL, NULL) == 0 &&
+	    hjournal_rollback(hj) == 0 &&
+	    hjournal_pending(hj, "new", &j, &n, NULL) == 0 && n == 2,
+	    "marks rolled back: both entries still pending");
+	store_journal_free(j, n);
+	tap_ok(hjournal_begin(hj, NULL) == 0 &&
+	    hjournal_set_state(hj, a, JOURNAL_RESTORED, NULL, NULL) == 0 &&
+	    hjournal_set_state(hj, b, JOURNAL_RESTORED, NULL, NULL) == 0 &&
+	    hjournal_commit(hj, NULL) == 0 &&
+	    hjournal_pending(hj, "new", &j, &n, NULL) == 0 && n == 0,
+	    "marks committed together: none pending");
+	store_journal_free(j, n);
+	hjournal_close(hj);
+	free(me);
+	free(path);
 }
 
 int
@@ -116,6 +220,7 @@ main(void)
 	if (mkdtemp(tmpl) == NULL)
 		return 99;
 	test_journal(tmpl);
+	test_liveness(tmpl);
 	test_parsers();
 	(void)rmtree(tmpl, NULL);
 	return tap_done();

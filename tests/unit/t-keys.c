@@ -67,23 +67,25 @@ sample_value(const struct opt_spec *o, char *buf, size_t len)
 			return narrowed[i].value;
 	}
 	switch (o->type) {
-	case OPT_STR:
+	case OPT_T_STR:
 		return "x";
-	case OPT_INT:
+	case OPT_T_INT:
+	case OPT_T_INT64:
+	case OPT_T_UINT64:
 		snprintf(buf, len, "%.0f", o->min != 0 || o->max != 0 ?
 		    o->min : 1);
 		return buf;
-	case OPT_FLOAT:
+	case OPT_T_FLOAT:
 		snprintf(buf, len, "%g", o->min != 0 ? o->min : 1.0);
 		return buf;
-	case OPT_BOOL:
+	case OPT_T_BOOL:
 		return "yes";
-	case OPT_DURATION:
+	case OPT_T_DURATION:
 		return "2s";
-	case OPT_SIZE:
+	case OPT_T_SIZE:
 		snprintf(buf, len, "%.0f", o->min != 0 ? o->min : 4096.0);
 		return buf;
-	case OPT_CHOICE:
+	case OPT_T_CHOICE:
 		sp = strchr(o->choices, ' ');
 		snprintf(buf, len, "%.*s", sp != NULL ?
 		    (int)(sp - o->choices) : (int)strlen(o->choices),
@@ -243,7 +245,7 @@ check_sections(void)
 		} else if ((o = opt_find(arm_opts, keys.v[i])) != NULL &&
 		    strcmp(o->name, "host.") != 0) {
 			n++;
-			line = (o->flags & OPT_PREFIX) ?
+			line = (o->form & OPT_FORM_PREFIX) ?
 			    xasprintf("%sX = %s", o->name, "x") :
 			    xasprintf("%s = %s", o->name,
 			    sample_value(o, buf, sizeof buf));
@@ -264,7 +266,8 @@ check_sections(void)
 	for (o = experiment_opts; o->name != NULL; o++)
 		bad += !strvec_has(&keys, o->name);
 	for (o = arm_opts; o->name != NULL; o++) {
-		line = (o->flags & OPT_PREFIX) ? xasprintf("%sNAME", o->name) :
+		line = (o->form & OPT_FORM_PREFIX) ?
+		    xasprintf("%sNAME", o->name) :
 		    xstrdup(o->name);
 		bad += !strvec_has(&keys, line);
 		free(line);
@@ -334,7 +337,7 @@ pick_values(const struct workload_ops *ops, const struct opt_spec *o,
 		snprintf(v2, len, "%s", ops->default_exec);
 		return 0;
 	}
-	if (o->type == OPT_CHOICE) {
+	if (o->type == OPT_T_CHOICE) {
 		/* The words of the choices, the default left out. */
 		for (p = opt_choices(o); p != NULL && *p != '\0' && n < 2;
 		    p = e != NULL ? e + 1 : "") {
@@ -347,16 +350,16 @@ pick_values(const struct workload_ops *ops, const struct opt_spec *o,
 		goto done;
 	}
 	switch (o->type) {
-	case OPT_STR:
-		c = (o->flags & OPT_LIST) ? cand_list : cand_str;
+	case OPT_T_STR:
+		c = (o->form & OPT_FORM_LIST) ? cand_list : cand_str;
 		break;
-	case OPT_BOOL:
+	case OPT_T_BOOL:
 		c = cand_bool;
 		break;
-	case OPT_DURATION:
+	case OPT_T_DURATION:
 		c = cand_dur;
 		break;
-	case OPT_SIZE:
+	case OPT_T_SIZE:
 		c = cand_size;
 		break;
 	default:
@@ -367,7 +370,8 @@ pick_values(const struct workload_ops *ops, const struct opt_spec *o,
 			break;
 		if (c != NULL)
 			snprintf(buf, sizeof buf, "%s", c[i]);
-		else if (o->type == OPT_INT)
+		else if (o->type == OPT_T_INT || o->type == OPT_T_INT64 ||
+		    o->type == OPT_T_UINT64)
 			snprintf(buf, sizeof buf, "%.0f", (o->min != 0 ||
 			    o->max != 0 ? o->min : 1) + (double)i);
 		else
@@ -393,8 +397,8 @@ done:
 static int
 member_eq(const struct opt_spec *o, const void *a, const void *b)
 {
-	const char	*pa = (const char *)a + o->off1 - 1;
-	const char	*pb = (const char *)b + o->off1 - 1;
+	const char	*pa = opt_member_const(o, a);
+	const char	*pb = opt_member_const(o, b);
 	const char	*ta, *tb;
 	size_t		 i;
 
@@ -404,7 +408,7 @@ member_eq(const struct opt_spec *o, const void *a, const void *b)
 	tb = opt_text(o, b);
 	if ((ta == NULL) != (tb == NULL) || (ta != NULL && strcmp(ta, tb)))
 		return 0;
-	if ((o->flags & OPT_LIST) && (o->flags & OPT_WORDS)) {
+	if (o->form & OPT_FORM_WORDS) {
 		const struct strvec *sa = (const void *)pa;
 		const struct strvec *sb = (const void *)pb;
 
@@ -416,27 +420,14 @@ member_eq(const struct opt_spec *o, const void *a, const void *b)
 		}
 		return 1;
 	}
-	switch (o->type) {
-	case OPT_STR:
+	if (o->type == OPT_T_STR) {
 		ta = *(char *const *)(const void *)pa;
 		tb = *(char *const *)(const void *)pb;
 		return (ta == NULL && tb == NULL) || (ta != NULL &&
 		    tb != NULL && strcmp(ta, tb) == 0);
-	case OPT_INT:
-		if (o->max > (double)INT_MAX)
-			return memcmp(pa, pb, sizeof(int64_t)) == 0;
-		return memcmp(pa, pb, sizeof(int)) == 0;
-	case OPT_FLOAT:
-		return memcmp(pa, pb, sizeof(double)) == 0;
-	case OPT_DURATION:
-		return memcmp(pa, pb, sizeof(int64_t)) == 0;
-	case OPT_SIZE:
-		return memcmp(pa, pb, sizeof(uint64_t)) == 0;
-	case OPT_BOOL:
-	case OPT_CHOICE:
-		return memcmp(pa, pb, sizeof(int)) == 0;
 	}
-	return 0;
+	/* Any other kind: its member's bytes (their size checked). */
+	return memcmp(pa, pb, o->at.size) == 0;
 }
 
 /* A struct of table opts: its defaults, then value for o (if any). */
@@ -447,9 +438,8 @@ expected(const struct opt_spec *opts, size_t size, const struct opt_spec *o,
 	void	*base = xcalloc(1, size);
 
 	opt_set_defaults(opts, base);
-	if (value != NULL && opt_set(o, base, value, NULL) == 0 && by_arm &&
-	    o->set1 != 0)
-		*(int *)((char *)base + o->set1 - 1) = 2;
+	if (value != NULL && opt_set(o, base, value, NULL) == 0 && by_arm)
+		opt_mark_given(o, base, 2);
 	return base;
 }
 
@@ -591,8 +581,9 @@ check_table_bound(const struct workload_ops *ops, int common)
 	char			 v1[128], v2[128];
 
 	for (o = opts; o->name != NULL; o++) {
-		if (o->off1 == 0 || o->off1 > size || o->set1 > size ||
-		    o->txt1 > size) {
+		if (!opt_bound(o) || o->at.off + o->at.size > size ||
+		    o->given.off + o->given.size > size ||
+		    o->text.off + o->text.size > size) {
 			TAP_DIAG("%s: key '%s' has no place in its struct",
 			    ops->type, o->name);
 			unbound++;
@@ -633,9 +624,9 @@ member_of(const struct workload *wl, const struct arm *arm, const char *key)
 {
 	const struct opt_spec	*o = opt_find(wl->ops->opts, key);
 
-	if (o == NULL || o->off1 == 0)
+	if (o == NULL || !opt_bound(o))
 		return NULL;
-	return (const char *)wl_opts(wl, arm) + o->off1 - 1;
+	return opt_member_const(o, wl_opts(wl, arm));
 }
 
 /* --KEY=VALUE and --WORKLOAD.KEY=VALUE reach the structs as the file's. */
@@ -704,8 +695,8 @@ check_arm_binding(void)
 	int			 unbound = 0, ok;
 
 	for (o = arm_opts; o->name != NULL; o++) {
-		if (!(o->flags & OPT_PREFIX) && (o->off1 == 0 ||
-		    o->off1 > sizeof(struct arm))) {
+		if (!(o->form & OPT_FORM_PREFIX) && (!opt_bound(o) ||
+		    o->at.off + o->at.size > sizeof(struct arm))) {
 			TAP_DIAG("arm key '%s' has no place in struct arm",
 			    o->name);
 			unbound++;
@@ -747,7 +738,7 @@ check_executor_choices(void)
 	int				 bad = 0, n = 0;
 
 	o = opt_find(workload_common_opts, "executor");
-	tap_ok(o != NULL && o->type == OPT_CHOICE && o->choices == NULL &&
+	tap_ok(o != NULL && o->type == OPT_T_CHOICE && o->choices == NULL &&
 	    o->choices_fn != NULL && strcmp(opt_choices(o), exec_names()) == 0,
 	    "executor: its choices are the registry's (%s)", exec_names());
 	experiment_help(&help);
@@ -776,11 +767,59 @@ check_executor_choices(void)
 	strbuf_release(&help);
 }
 
+/*
+ * What a workload needs of a sandbox is a hook of exec_ops: an executor
+ * without it is refused when the file is loaded, naming file:line:key.
+ */
+static void
+check_executor_hooks(void)
+{
+	static const struct exec_ops	 bare = { .name = "bare",
+	    .caps = EXEC_CONTAINER | EXEC_DAEMON };
+	static const char		 text[] = "[experiment]\n[arm a]\n"
+	    "[workload w]\ntype = idle-memory\nexecutor = oci\n";
+	const int			 all = EXEC_HOOK_GOFER_PID |
+	    EXEC_HOOK_CONTAINER_NAME | EXEC_HOOK_RUN_ONCE |
+	    EXEC_HOOK_CREATE_START | EXEC_HOOK_CHECKPOINT;
+	const struct exec_ops *const	*x, *d = exec_lookup_daemon(all);
+	const char			*m;
+	struct experiment		*e;
+	char				*cause = NULL;
+	int				 ok = 1;
+
+	m = exec_missing(&bare, EXEC_HOOK_RUN_ONCE | EXEC_HOOK_CHECKPOINT);
+	tap_str_eq(m, "run_once", "a daemon without hooks lacks run_once");
+	tap_ok(exec_missing(&bare, 0) == NULL, "and needs none for nothing");
+	tap_ok(d != NULL && strcmp(d->name, EXEC_DEFAULT_DAEMON) == 0,
+	    "the default daemon executor has every hook");
+	m = exec_missing(exec_lookup("oci"), EXEC_HOOK_CREATE_START);
+	tap_str_eq(m, "create_start", "oci has no create_start hook");
+	for (x = exec_types; *x != NULL; x++) {
+		if ((*x)->journal_kind != NULL && ((*x)->undo == NULL ||
+		    (*x)->undo_done == NULL)) {
+			TAP_DIAG("%s journals '%s' without its undo",
+			    (*x)->name, (*x)->journal_kind);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "an executor that journals objects undoes them");
+	e = experiment_parse("h.ini", text, strlen(text), &cause);
+	tap_ok(e == NULL && cause != NULL &&
+	    strncmp(cause, "h.ini:5: executor: ", 19) == 0,
+	    "idle-memory on an executor without a daemon: file:line:key");
+	TAP_DIAG("%s", cause != NULL ? cause : "(parsed)");
+	experiment_free(e);
+	free(cause);
+}
+
 int
 main(void)
 {
 	const struct workload_ops *const	*t;
 
+	/* Aborts (BUG) on an entry that does not fit its member. */
+	experiment_tables_check();
+	tap_ok(1, "every options table fits the struct it fills");
 	for (t = workload_types; *t != NULL; t++)
 		check_type(*t);
 	check_sections();
@@ -788,6 +827,7 @@ main(void)
 		check_binding(*t);
 	check_arm_binding();
 	check_executor_choices();
+	check_executor_hooks();
 	check_command_line();
 	return tap_done();
 }

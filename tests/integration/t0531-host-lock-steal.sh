@@ -1,0 +1,138 @@
+#!/bin/sh
+# The host lock cannot be stepped around (issue 25, items 1-3).
+#  1. host.lock deleted while a run that sets bfq knobs holds the host: a
+#     second run is still refused; the disk ends as it began.
+#  2. A second run under another $ABBENCH_STATE_DIR: refused (or, with
+#     --wait-lock, it waits); the disk ends as it began. A run killed
+#     holding the host under state directory S1 is undone by the next
+#     holder under S2 before it changes anything.
+#  3. A run's lock file deleted during the run, then `abbench restore`
+#     from /: the live run is skipped (pid and start time), its samples
+#     all ok, its status done.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+require_scheduler bfq
+require_cmd sqlite3
+
+make_bfq_loop 64 || { diag "cannot make a bfq loop device"; exit 1; }
+Q=$LOOP_SYSFS/iosched
+echo 0 > "$Q/low_latency"
+echo 3 > "$Q/slice_idle"
+state() { echo "$(cat "$Q/slice_idle")/$(cat "$Q/low_latency")"; }
+is "$(state)" 3/0 "the disk starts at slice_idle 3, low_latency 0"
+
+# exp FILE NAME SLEEP ROUNDS
+exp() {
+	cat > "$1" <<EOT
+[experiment]
+name = $2
+rounds = $4
+[arm idle8]
+host.block.path = $LOOP_MNT
+host.block.slice_idle = 8
+host.block.low_latency = 1
+[arm idle0]
+host.block.path = $LOOP_MNT
+host.block.slice_idle = 0
+host.block.low_latency = 1
+[workload sleep]
+type = command
+args = sleep $3
+EOT
+}
+exp "$TEST_TMP/a.ini" steal-a 0.5 3
+exp "$TEST_TMP/b.ini" steal-b 0.1 1
+
+# 1. host.lock deleted under its holder.
+"$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" > "$TEST_TMP/a1.out" 2>&1 &
+apid=$!
+wait_host_holder $apid
+ok $? "the first run holds the host"
+sleep 0.7
+rm -f "$HOST_LOCK_INFO" "$ABBENCH_STATE_DIR/host.lock"
+ok "$([ ! -e "$HOST_LOCK_INFO" ]; echo $?)" "host.lock is deleted under it"
+ABBENCH_WAIT_LOCK=0 "$ABBENCH" run --quiet --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
+    > "$TEST_TMP/b1.out" 2>&1
+rc=$?
+ok "$([ $rc -ne 0 ]; echo $?)" "a second run is refused all the same (exit $rc)"
+like "$(cat "$TEST_TMP/b1.out")" "in use by another run" "  as the host is in use"
+ok "$([ ! -e "$TEST_TMP/b.db" ]; echo $?)" "  and made nothing"
+wait $apid
+is "$?" 0 "the first run ends well"
+is "$(state)" 3/0 "the disk ends as it began"
+
+# 2. Another state directory: the host lock is the same.
+"$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" > "$TEST_TMP/a2.out" 2>&1 &
+apid=$!
+wait_host_holder $apid
+ABBENCH_WAIT_LOCK=0 ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" run --quiet \
+    --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" > "$TEST_TMP/b2.out" 2>&1
+rc=$?
+ok "$([ $rc -ne 0 ]; echo $?)" "under another state directory the second run is refused (exit $rc)"
+like "$(cat "$TEST_TMP/b2.out")" "in use by another run.*pid $apid" "  naming the holder"
+ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" run --quiet --wait-lock \
+    --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" > "$TEST_TMP/b3.out" 2>&1
+is "$?" 0 "with --wait-lock it waits and runs"
+wait $apid
+is "$?" 0 "the first run ends well"
+a_end=$(sqlite3 "$TEST_TMP/a.db" "SELECT max(end_wall_ns) FROM samples")
+b_start=$(sqlite3 "$TEST_TMP/b.db" "SELECT min(start_wall_ns) FROM samples")
+ok "$([ "$b_start" -gt "$a_end" ]; echo $?)" "  only after the first one's last sample"
+is "$(state)" 3/0 "the disk ends as it began"
+
+# A run under S1 killed holding the host; the next holder is under S2.
+S1=$TEST_TMP/s1
+ABBENCH_STATE_DIR=$S1 "$ABBENCH" run --quiet --db "$TEST_TMP/k.db" "$TEST_TMP/a.ini" \
+    > "$TEST_TMP/k.out" 2>&1 &
+kpid=$!
+wait_host_holder $kpid
+i=0
+while [ "$(state)" = 3/0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+ok "$([ "$(state)" != 3/0 ]; echo $?)" "the run under S1 changed the disk ($(state))"
+kill -9 $kpid
+wait $kpid 2>/dev/null
+ABBENCH_STATE_DIR=$TEST_TMP/s2 "$ABBENCH" run --db "$TEST_TMP/b2.db" \
+    "$TEST_TMP/b.ini" > "$TEST_TMP/s2.out" 2>&1
+is "$?" 0 "a run under S2 runs"
+grep -q "restored.*host.block.slice_idle = 3" "$TEST_TMP/s2.out"
+ok $? "  and first undoes what the dead run under S1 left"
+is "$(state)" 3/0 "the disk ends as it began"
+ABBENCH_STATE_DIR=$S1 "$ABBENCH" restore > "$TEST_TMP/s1.r" 2>&1
+like "$(cat "$TEST_TMP/s1.r")" "nothing to restore" "S1's journal has nothing left pending"
+is "$(state)" 3/0 "  and the disk is still as it began"
+
+# 3. A run's lock file deleted, then restore from /: the live run is kept.
+cat > "$TEST_TMP/live.ini" <<EOT
+[experiment]
+name = live
+rounds = 6
+[arm a]
+args = sleep 0.3
+[arm b]
+args = sleep 0.3
+[workload w]
+type = command
+EOT
+"$ABBENCH" run --quiet --db "$TEST_TMP/live.db" "$TEST_TMP/live.ini" \
+    > "$TEST_TMP/live.out" 2>&1 &
+lpid=$!
+i=0
+until ls "$ABBENCH_STATE_DIR"/runs/*.lock > /dev/null 2>&1 || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+rm -f "$ABBENCH_STATE_DIR"/runs/*.lock
+ok "$(! ls "$ABBENCH_STATE_DIR"/runs/*.lock > /dev/null 2>&1; echo $?)" "the run's lock file is deleted"
+(cd / && "$ABBENCH" restore) > "$TEST_TMP/live.r" 2>&1
+is "$?" 0 "restore from / exits 0"
+like "$(cat "$TEST_TMP/live.r")" "is still running \(pid $lpid\): skipped" \
+    "  and skips the live run"
+ok "$(! grep -q 'marked interrupted\|restored:' "$TEST_TMP/live.r"; echo $?)" \
+    "  touching nothing of it"
+wait $lpid
+is "$?" 0 "the live run ends well"
+is "$(sqlite3 "$TEST_TMP/live.db" "SELECT count(*) FROM samples WHERE status = 'ok'")" 12 \
+    "  all its 12 samples ok"
+is "$(sqlite3 "$TEST_TMP/live.db" "SELECT status FROM runs")" done "  its status done"
+done_testing

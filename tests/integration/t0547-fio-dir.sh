@@ -1,0 +1,77 @@
+#!/bin/sh
+# Every directory abbench makes for fio is journaled and removed (issue
+# 25, item 6): dir = MNT/newdir/sub (two levels missing) runs, and both
+# are gone at the end; a run killed with SIGKILL leaves them journaled and
+# `abbench restore` removes them; a dir that cannot be made (under a
+# regular file, on a read-only mount) is refused at load: exit 2,
+# FILE:LINE: dir, no run row.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+require_scheduler bfq
+require_cmd fio sqlite3
+
+make_bfq_loop 128 || { diag "cannot make a bfq loop device"; exit 1; }
+
+exp() {
+	printf '[experiment]\nname = fiodir\nrounds = %s\n[arm a]\n[workload F]\ntype = fio\nexecutor = local\ndir = %s\nsize = 8m\nrw = randread\nbs = 4k\nduration = %s\n' \
+	    "$2" "$1" "$3" > "$TEST_TMP/f.ini"
+}
+
+exp "$LOOP_MNT/newdir/sub" 1 0.5s
+"$ABBENCH" run --quiet --db "$TEST_TMP/f.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o1" 2>&1
+rc=$?
+is "$rc" 0 "dir = MNT/newdir/sub (two missing levels): the run succeeds"
+[ $rc = 0 ] || sed 's/^/# /' "$TEST_TMP/o1"
+ok "$([ ! -e "$LOOP_MNT/newdir" ]; echo $?)" "  and removes what it made (newdir is gone)"
+is "$(sqlite3 "$TEST_TMP/f.db" "SELECT group_concat(target, ' ') FROM journal WHERE kind = 'mkdir' ORDER BY id")" \
+    "$LOOP_MNT/newdir $LOOP_MNT/newdir/sub" "  both levels were journaled (kind mkdir)"
+is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM journal WHERE state != 'restored'")" 0 \
+    "  and marked restored"
+
+# Killed: the directories stay journaled, restore removes them.
+exp "$LOOP_MNT/killed/sub" 100 1s
+"$ABBENCH" run --quiet --db "$TEST_TMP/k.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o2" 2>&1 &
+kpid=$!
+i=0
+until [ -d "$LOOP_MNT/killed/sub" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -9 $kpid
+wait $kpid 2>/dev/null
+ok "$([ -d "$LOOP_MNT/killed/sub" ]; echo $?)" "a run killed with SIGKILL left its directories"
+"$ABBENCH" restore > "$TEST_TMP/r" 2>&1
+is "$?" 0 "restore exits 0"
+ok "$([ ! -e "$LOOP_MNT/killed" ]; echo $?)" "  and removes them"
+grep -q "removed directory '$LOOP_MNT/killed' it made" "$TEST_TMP/r"
+ok $? "  saying so"
+
+# Something of the user's in a directory it made is left.
+mkdir -p "$LOOP_MNT/user"
+: > "$LOOP_MNT/user/keep"
+exp "$LOOP_MNT/user/new" 1 0.5s
+"$ABBENCH" run --quiet --db "$TEST_TMP/u.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o3" 2>&1
+is "$?" 0 "dir under an existing user directory: the run succeeds"
+ok "$([ -f "$LOOP_MNT/user/keep" ] && [ ! -e "$LOOP_MNT/user/new" ]; echo $?)" \
+    "  removes only what it made"
+
+# Directories that cannot be made: refused at load.
+: > "$TEST_TMP/afile"
+exp "$TEST_TMP/afile/sub" 1 0.5s
+"$ABBENCH" run --quiet --db "$TEST_TMP/n.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o4" 2>&1
+is "$?" 2 "dir under a regular file: exit 2"
+like "$(cat "$TEST_TMP/o4")" "f.ini:[0-9]+: .*dir: cannot create '$TEST_TMP/afile/sub': '$TEST_TMP/afile' is not a directory" \
+    "  at load, naming the file, line and key"
+mkdir "$TEST_TMP/ro"
+if mount -t tmpfs -o ro,size=1m tmpfs "$TEST_TMP/ro" 2>/dev/null; then
+	exp "$TEST_TMP/ro/sub" 1 0.5s
+	"$ABBENCH" run --quiet --db "$TEST_TMP/n.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o5" 2>&1
+	is "$?" 2 "dir on a read-only mount: exit 2"
+	like "$(cat "$TEST_TMP/o5")" "dir: cannot create '$TEST_TMP/ro/sub'.*[Rr]ead-only" \
+	    "  at load, saying why"
+	umount "$TEST_TMP/ro"
+else
+	pass "# SKIP no tmpfs mount here"
+	pass "# SKIP no tmpfs mount here"
+fi
+is "$(sqlite3 "$TEST_TMP/n.db" 'SELECT count(*) FROM runs' 2>/dev/null || echo 0)" 0 \
+    "the refused runs wrote no run row"
+done_testing
