@@ -240,10 +240,14 @@ steady_validate(const struct experiment *e, struct workload *wl,
 	}
 	/* The kernel takes no quota under 1 ms (cpu.max and v1's
 	 * cpu.cfs_quota_us alike: EINVAL at the first sample). */
-	for (j = 0; j <= e->narms; j++) {
+	for (j = e->narms + 1; j-- > 0; ) {
 		double	us;
 
+		/* The workload's first, then each arm that changes it. */
 		ao = wl_opts(wl, j < e->narms ? &e->arms[j] : NULL);
+		if (j < e->narms && ao->cpu == o->cpu &&
+		    ao->period == o->period)
+			continue;
 		us = ao->cpu * (double)ao->period / 1000.0;
 		if (ao->quota != QUOTA_NONE && ao->cpu > 0 && us < 1000 - 0.5)
 			return set_cause(cause, "cpu: %g CPU per period of "

@@ -266,6 +266,11 @@ EOF2
 out=$("$ABBENCH" run "$D/bad.ini" --db "$D/bad.db" 2>&1)
 is "$?:$out" "2:abbench: $D/bad.ini:12: cpu: 0.01 CPU per period of 10 ms is a quota of 100 us, under the kernel's minimum of 1000 us (raise cpu or period)" \
     "a quota under the kernel's 1 ms is refused at load, with file:line"
+sed 's/^\[arm a\]$/[arm a]\ncpu = 0.05/; s/^cpu       = 0.01$/cpu       = 0.5/' \
+    "$D/bad.ini" >"$D/bad2.ini"
+out=$("$ABBENCH" run "$D/bad2.ini" --db "$D/bad.db" 2>&1)
+like "$?:$out" "^2:abbench: $D/bad2.ini:[0-9]+: cpu: 0.05 CPU per period of 10 ms \\(arm 'a'\\) is a quota of 500 us" \
+    "an arm's quota under 1 ms too, naming the arm"
 
 # A controller that does not reach the run's cgroup: abbench in svc with
 # another process there cannot move it; the sample's error says why.
