@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "exec/cgroup.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
@@ -928,4 +929,5 @@ const struct exec_ops exec_docker_ops = {
 	.daemon_version = docker_version,
 	.runtime_path = docker_runtime_path,
 	.count_running = docker_count_running,
+	.barrier_join = exec_barrier_join_sandbox,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec/cgroup.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -192,4 +193,5 @@ const struct exec_ops exec_local_ops = {
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
 	.signal = local_signal,
+	.barrier_join = exec_barrier_join_host,
 };

@@ -21,6 +21,7 @@
 
 #include "exec/cgroup.h"
 #include "exec/exec-oci.h"
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
@@ -900,4 +901,5 @@ const struct exec_ops exec_oci_ops = {
 	.journal_kind = "oci-container",
 	.undo_done = "deleted OCI container '%s'",
 	.undo = exec_oci_teardown,
+	.barrier_join = exec_barrier_join_sandbox,
 };

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec/barrier.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/proccg.h"
@@ -659,4 +660,5 @@ const struct exec_ops exec_podman_ops = {
 	.gofer_pid = podman_gofer_pid,
 	.run_once = podman_run_once,
 	.create_start = podman_create_start,
+	.barrier_join = exec_barrier_join_sandbox,
 };

@@ -78,6 +78,8 @@ exec_missing(const struct exec_ops *ex, int hooks)
 	if ((hooks & EXEC_HOOK_CHECKPOINT) && (ex->checkpoint == NULL ||
 	    ex->restore == NULL))
 		return "checkpoint";
+	if ((hooks & EXEC_HOOK_BARRIER) && ex->barrier_join == NULL)
+		return "barrier_join";
 	return NULL;
 }
 

@@ -81,6 +81,7 @@ void	exec_status_from_child(struct exec_status *st, struct child *c);
 char	*exec_status_describe(const struct exec_status *st);
 
 struct exec_proc;
+struct exec_barrier;
 
 /*
  * The container daemon executor a workload type runs in by default
@@ -201,6 +202,13 @@ struct exec_ops {
 	char	*(*runtime_path)(const char *name);
 	/* How many containers the daemon runs; -1 when it cannot say. */
 	int	(*count_running)(void);
+
+	/* Start barrier (exec/barrier.h): let the program spec is about to
+	 * start wait at b's start line as member i (how it reaches the
+	 * barrier's directory and helper: exec_barrier_join_host or
+	 * exec_barrier_join_sandbox). */
+	int	(*barrier_join)(struct exec_barrier *b, int i,
+		    struct exec_spec *spec, char **cause);
 };
 
 /* The hooks a workload may need of its executor (exec_missing). */
@@ -210,6 +218,7 @@ enum exec_hook {
 	EXEC_HOOK_RUN_ONCE = 1 << 2,
 	EXEC_HOOK_CREATE_START = 1 << 3,
 	EXEC_HOOK_CHECKPOINT = 1 << 4,	/* and restore */
+	EXEC_HOOK_BARRIER = 1 << 5,	/* barrier_join */
 };
 /*
  * The name of the first hook of `hooks` (enum exec_hook) that ex lacks,

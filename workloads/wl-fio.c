@@ -2,9 +2,13 @@
  * Workload `fio`: one fio job in 1..N concurrent containers (or local
  * processes, each in its own cgroup), every reader on its own file, the
  * data for reads written for real first (never fallocated: unwritten
- * extents are never read from disk). All N are started, wait at a start
- * line (a file on a shared bind mount), and are released together; the
- * overlap of their runs is measured from fio's own timestamps.
+ * extents are never read from disk). All N are started and wait at a
+ * start barrier (exec/barrier.h) that abbench opens once every one is
+ * ready: each fio runs the barrier's helper as its exec_prerun, after it
+ * has loaded, forked its jobs and opened their files, right before its
+ * I/O, so that how long a sandbox or fio itself takes to start does not
+ * shift the runs. The overlap of their runs is measured from fio's own
+ * timestamps.
  *
  * Metrics (fio JSON via jansson, workloads/fio-json.c):
  *   one container   NAME  bandwidth.bytes_per_second, io_ops.ops_per_second,
@@ -20,7 +24,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/barrier.h"
 #include "exec/cgroup.h"
 #include "exec/exec.h"
 #include "host/hostset.h"
@@ -39,7 +43,9 @@
 
 #define FIO_READY_TIMEOUT_NS	(120 * NSEC_PER_SEC)
 #define FIO_PREP_TIMEOUT_NS	(600 * NSEC_PER_SEC)
-#define FIO_SYNC_DIR		"/abbench-sync"
+/* The stage files fio waits for when its data is written inside the
+ * container first (fs = rootfs or tmpfs). */
+#define FIO_PREPPED		"prepped"
 #define FIO_DATA_DIR		"/data"
 #define FIO_ROOTFS_DIR		"/var/tmp/abbench-fio"
 
@@ -142,6 +148,8 @@ is_read(const char *rw)
 	return strstr(rw, "read") != NULL || strcmp(rw, "rw") == 0;
 }
 
+static int	need_prep(struct workload *wl);
+
 static int
 fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
@@ -159,6 +167,14 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 		free(why);
 		return -1;
 	}
+	/* N runs are released together by a start barrier; so is fio after
+	 * its data is written inside the container. */
+	if (wl->exec != NULL && (o->containers > 1 || (o->fs != FIO_FS_BIND &&
+	    need_prep(wl))) && exec_missing(wl->exec,
+	    EXEC_HOOK_BARRIER) != NULL)
+		return set_cause(cause, "executor: '%s' has no barrier_join "
+		    "hook, which fio needs to start %d runs together",
+		    wl->exec->name, o->containers);
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER) &&
 	    o->fs != FIO_FS_BIND)
 		return set_cause(cause, "fs: '%s' needs a container "
@@ -382,7 +398,6 @@ cmp_double(const void *a, const void *b)
 struct fio_member {
 	struct exec_proc	*proc;
 	char			*label;		/* runtime[-wWEIGHT] */
-	char			*ready;		/* host path of its ready file */
 	struct exec_status	 st;
 	struct fio_result	 res;
 	int			 waited, parsed;
@@ -458,33 +473,6 @@ set_weight(struct workload *wl, struct exec_proc *p, const char *w,
 	free(file);
 	free(dir);
 	return r;
-}
-
-/* Wait until every member has touched its ready file. */
-static int
-wait_ready(struct run_ctx *ctx, struct fio_member *m, int n, char **cause)
-{
-	int64_t	until = now_mono_ns() + FIO_READY_TIMEOUT_NS;
-	int	i, all;
-
-	if (ctx->deadline_ns > 0 && ctx->deadline_ns < until)
-		until = ctx->deadline_ns;
-	for (;;) {
-		all = 1;
-		for (i = 0; i < n && all; i++) {
-			if (access(m[i].ready, F_OK) == -1)
-				all = 0;
-		}
-		if (all)
-			return 0;
-		if (run_should_stop(ctx))
-			return set_cause(cause, "interrupted");
-		if (now_mono_ns() >= until)
-			return set_cause(cause, "not every fio reached the "
-			    "start line in time (container %d is not ready)",
-			    i - 1);
-		usleep(5000);
-	}
 }
 
 static void
@@ -604,52 +592,58 @@ struct fio_run {
 	const char		*dir;
 	const char		*datadir;	/* where fio finds its files */
 	struct fio_member	*m;
-	struct exec_mount	 mounts[2];	/* the start line, the data */
-	char			*syncdir;	/* in the run's scratch */
-	char			*go;		/* the start line's file */
+	struct exec_mount	 data;		/* the data's mount */
+	size_t			 ndata;
+	int			 prep_inside;	/* fio_prep writes the data */
+	struct exec_barrier	*bar;		/* n > 1 or prep_inside */
 	char			*tmpfs_opt;
-	int64_t			 sync_journal;
 };
 
-/* Setup: the start-line directory and where the data files live. */
+/* Setup: the start barrier and where the data files live. */
 static int
 fio_setup(struct fio_run *r, struct sample_result *out)
 {
-	int64_t	tmpfs_mb;
+	int64_t	 tmpfs_mb;
+	char	*cause = NULL;
 
-	r->syncdir = run_scratch_file(r->ctx, "fio-XXXXXX", NULL);
-	if (mkdtemp(r->syncdir) == NULL) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
-		    "'%s': %s", r->syncdir, strerror(errno));
+	r->prep_inside = !r->local && r->o->fs != FIO_FS_BIND &&
+	    need_prep(r->wl);
+	if ((r->n > 1 || r->prep_inside) && (r->bar = exec_barrier_new(r->ctx,
+	    r->wl->exec, r->n, &cause)) == NULL) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
+		free(cause);
 		return -1;
 	}
-	r->sync_journal = run_journal_object(r->ctx, "dir", r->syncdir);
-	r->go = xasprintf("%s/go", r->syncdir);
-	memset(r->mounts, 0, sizeof r->mounts);
-	r->mounts[0].type = "bind";
-	r->mounts[0].source = r->syncdir;
-	r->mounts[0].target = FIO_SYNC_DIR;
+	memset(&r->data, 0, sizeof r->data);
+	r->ndata = 0;
 	if (r->local)
 		r->datadir = r->dir;
 	else if (r->o->fs == FIO_FS_BIND) {
-		r->mounts[1].type = "bind";
-		r->mounts[1].source = r->dir;
-		r->mounts[1].target = FIO_DATA_DIR;
+		r->data.type = "bind";
+		r->data.source = r->dir;
+		r->data.target = FIO_DATA_DIR;
+		r->ndata = 1;
 		r->datadir = FIO_DATA_DIR;
 	} else if (r->o->fs == FIO_FS_TMPFS) {
 		tmpfs_mb = (int64_t)(r->o->size * (uint64_t)r->o->numjobs /
 		    1048576) * 5 / 4 + 16;
 		r->tmpfs_opt = xasprintf("size=%lldm", (long long)tmpfs_mb);
-		r->mounts[1].type = "tmpfs";
-		r->mounts[1].target = FIO_DATA_DIR;
-		r->mounts[1].options = r->tmpfs_opt;
+		r->data.type = "tmpfs";
+		r->data.target = FIO_DATA_DIR;
+		r->data.options = r->tmpfs_opt;
+		r->ndata = 1;
 		r->datadir = FIO_DATA_DIR;
 	} else
 		r->datadir = FIO_ROOTFS_DIR;
 	return 0;
 }
 
-/* Start: fio i, waiting at the start line until the go file appears. */
+/*
+ * Start: fio i. With N > 1 it waits at the start barrier as its
+ * exec_prerun (fio runs it in each job, numjobs times); when its data is
+ * written inside the container first, fio itself starts only once that
+ * is done (the barrier's helper waits for FIO_PREPPED, then execs fio).
+ */
 static int
 fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 {
@@ -660,31 +654,31 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 	const char		*rt = pick(&r->o->runtimes, i,
 				    r->arm->runtime);
 	const char		*w = pick(&r->o->weights, i, NULL);
-	char			*ready_in, *cause = NULL;
-	int			 rc;
+	char			*cause = NULL;
+	int			 rc = 0;
 
-	m->ready = xasprintf("%s/ready.%d", r->syncdir, i);
-	ready_in = r->local ? xstrdup(m->ready) :
-	    xasprintf("%s/ready.%d", FIO_SYNC_DIR, i);
 	m->label = xasprintf("%s%s%s", rt != NULL ? rt :
 	    wl->exec->runtime_label, w ? "-w" : "", w ? w : "");
-	strvec_push(&av, "sh");
-	strvec_push(&av, "-c");
-	strvec_push(&av, "touch \"$1\" && while [ ! -e \"$2\" ]; do "
-	    "sleep 0.005; done && shift 2 && exec \"$@\"");
-	strvec_push(&av, "abbench-fio-wait");
-	strvec_push(&av, ready_in);
-	strvec_push(&av, r->local ? r->go : FIO_SYNC_DIR "/go");
-	push_measured(&av, wl, r->arm, i, r->datadir);
-	free(ready_in);
-	workload_spec_init(&spec, wl, r->arm, av.v);
+	workload_spec_init(&spec, wl, r->arm, NULL);
 	spec.runtime = rt;
 	/* No CPU or memory limit: the type has no such keys. */
-	spec.mounts = r->mounts;
-	spec.nmounts = r->local ? 0 : (r->o->fs == FIO_FS_ROOTFS ? 1 : 2);
+	spec.mounts = &r->data;
+	spec.nmounts = r->ndata;
 	spec.capture = 1;
 	spec.detach = 1;
-	rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
+	if (r->bar != NULL)
+		rc = exec_barrier_join(r->bar, i, &spec, &cause);
+	if (rc == 0) {
+		if (r->prep_inside) {
+			strvec_push(&av, exec_barrier_prog(r->bar));
+			strvec_push(&av, FIO_PREPPED);
+		}
+		push_measured(&av, wl, r->arm, i, r->datadir);
+		if (r->n > 1)
+			strvec_push(&av, "--exec_prerun=" EXEC_BARRIER_SH);
+		spec.argv = av.v;
+		rc = wl->exec->start(r->ctx, &spec, &m->proc, &cause);
+	}
 	strvec_clear(&av);
 	if (rc == -1)
 		sample_result_fail(out, SAMPLE_STATUS_FAILED,
@@ -742,28 +736,52 @@ fio_prep(struct fio_run *r, struct sample_result *out)
 		free(cause);
 		return -1;
 	}
-	return 0;
-}
-
-/* Measure: all ready, released together, each waited for. */
-static int
-fio_measure(struct fio_run *r, struct sample_result *out)
-{
-	char	*cause = NULL;
-	int	 i, fd;
-
-	if (wait_ready(r->ctx, r->m, r->n, &cause) == -1) {
+	/* fio may start now. */
+	if (exec_barrier_signal(r->bar, FIO_PREPPED, &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
 		free(cause);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Measure: N > 1 all ready at the start barrier, released together; each
+ * waited for.
+ */
+static int
+fio_measure(struct fio_run *r, struct sample_result *out)
+{
+	const struct fio_opts	*o = r->o;
+	struct exec_proc	**procs;
+	int64_t			 until = now_mono_ns() + FIO_READY_TIMEOUT_NS;
+	char			*cause = NULL;
+	int			*per, i, rc = 0;
+
 	out->start_ns = now_mono_ns();
-	if ((fd = open(r->go, O_WRONLY | O_CREAT | O_EXCL, 0644)) == -1) {
-		sample_result_fail(out, SAMPLE_STATUS_FAILED, "cannot create "
-		    "'%s': %s", r->go, strerror(errno));
-		return -1;
+	if (r->n > 1) {
+		procs = xcalloc((size_t)r->n, sizeof *procs);
+		per = xcalloc((size_t)r->n, sizeof *per);
+		for (i = 0; i < r->n; i++) {
+			procs[i] = r->m[i].proc;
+			per[i] = o->numjobs;
+		}
+		if (r->ctx->deadline_ns > 0 && r->ctx->deadline_ns < until)
+			until = r->ctx->deadline_ns;
+		rc = exec_barrier_wait_ready(r->bar, procs, per, until,
+		    &cause);
+		if (rc == 0 && (out->start_ns = exec_barrier_release(r->bar,
+		    &cause)) == -1)
+			rc = -1;
+		free(procs);
+		free(per);
+		if (rc == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "fio: %s",
+			    cause);
+			free(cause);
+			return -1;
+		}
 	}
-	close(fd);
 	for (i = 0; i < r->n; i++) {
 		if (r->wl->exec->wait(r->ctx, r->m[i].proc,
 		    r->ctx->deadline_ns, &r->m[i].st, &cause) == -1) {
@@ -856,7 +874,6 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 static void
 fio_release(struct fio_run *r)
 {
-	char	*p;
 	int	 i;
 
 	for (i = 0; i < r->n; i++) {
@@ -865,21 +882,10 @@ fio_release(struct fio_run *r)
 		exec_status_release(&r->m[i].st);
 		fio_result_release(&r->m[i].res);
 		free(r->m[i].label);
-		free(r->m[i].ready);
 	}
 	free(r->m);
-	if (r->go != NULL) {
-		(void)unlink(r->go);
-		for (i = 0; i < r->n; i++) {
-			p = xasprintf("%s/ready.%d", r->syncdir, i);
-			(void)unlink(p);
-			free(p);
-		}
-		if (rmdir(r->syncdir) == 0)
-			run_forget_object(r->ctx, r->sync_journal);
-	}
-	free(r->go);
-	free(r->syncdir);
+	/* After the containers: they bind-mount its directory. */
+	exec_barrier_free(r->bar);
 	free(r->tmpfs_opt);
 }
 
@@ -899,10 +905,9 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	r.dir = wl->common.dir;
 	r.local = !(wl->exec->caps & EXEC_CONTAINER);
 	r.m = xcalloc((size_t)r.n, sizeof *r.m);
-	r.sync_journal = -1;
 	if (fio_setup(&r, out) == -1)
 		goto done;
-	/* Start all N; each waits at the start line. */
+	/* Start all N; each waits at the start barrier. */
 	for (i = 0; i < r.n && !run_should_stop(ctx); i++) {
 		if (fio_start_one(&r, i, out) == -1)
 			goto done;
@@ -911,8 +916,7 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "interrupted");
 		goto done;
 	}
-	if (!r.local && r.o->fs != FIO_FS_BIND && need_prep(wl) &&
-	    fio_prep(&r, out) == -1)
+	if (r.prep_inside && fio_prep(&r, out) == -1)
 		goto done;
 	if (fio_measure(&r, out) == 0)
 		(void)fio_collect(&r, out);

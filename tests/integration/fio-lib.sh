@@ -7,6 +7,8 @@
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
 #   fio_all_ok                  all 10 samples ok (1 test)
+#   fio_overlaps N MIN          every sample's N runs overlapped >= MIN,
+#                               the overlaps and the load printed (1 test)
 #   fio_total_up LABEL FACTOR   LABEL's total iops significantly higher
 #                               with slice_idle 0, its median by more than
 #                               FACTOR (2 tests)
@@ -80,6 +82,24 @@ fio_significant_up() {
 fio_all_ok() {
 	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx)
 	    FROM samples WHERE status = 'ok'")" 10 "10 samples, all ok"
+}
+
+# The start barrier (exec/barrier.h) releases the N runs together: every
+# sample's overlap (the fraction of the longest run during which all ran)
+# is at least MIN, whatever the load (printed with the overlaps). Samples
+# that failed store no overlap: fio_all_ok counts them.
+fio_overlaps() {
+	fio_ov=$(sqlite3 "$TEST_TMP/db" "SELECT printf('%.3f', value)
+	    FROM samples WHERE benchmark = 'Multi/c$1/overlap-$NPROCS'
+	    AND status = 'ok' ORDER BY plan_idx" | tr '\n' ' ')
+	diag "overlaps: $fio_ov(load average now: $(cut -d' ' -f1-3 \
+	    /proc/loadavg))"
+	fio_ov_n=$(echo "$fio_ov" | wc -w)
+	fio_ov_ge=$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
+	    WHERE benchmark = 'Multi/c$1/overlap-$NPROCS' AND status = 'ok'
+	    AND value >= $2")
+	ok "$([ "$fio_ov_n" -gt 0 ] && [ "$fio_ov_ge" = "$fio_ov_n" ]; echo $?)" \
+	    "the $1 fio runs overlapped (>= $2) in every sample ($fio_ov_ge of $fio_ov_n)"
 }
 
 fio_total_up() {

@@ -8,10 +8,11 @@
 
 fio_setup
 fio_need_docker
-plan 12
+plan 13
 fio_experiment docker runc 4
 fio_run
 fio_all_ok
+fio_overlaps 4 0.9
 fio_total_up runc 1.15
 grep -q "^Multi/c4/runc/container=3-$NPROCS " "$TEST_TMP/stat.out"
 ok $? "per-container values are stored"

@@ -2,7 +2,9 @@
 # bfq-concurrent-fio scaled down with runsc (ptrace): 4 containers, 3 s,
 # 5 rounds on a bfq loop device. runsc is CPU-bound here, so the effect is
 # small and noisy: the test checks that every sample and every metric is
-# stored, that the four really overlapped, and that nothing is left.
+# stored, that the four really overlapped (>= 90%: the start barrier
+# releases them together, however long runsc takes to start them under
+# the load it makes), and that nothing is left.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
 
@@ -20,8 +22,6 @@ for b in runsc-total runsc-median runsc-min; do
 	grep -q "^Multi/c4/$b-$NPROCS " "$TEST_TMP/stat.out"
 	ok $? "stat shows Multi/c4/$b"
 done
-is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
-    WHERE benchmark = 'Multi/c4/overlap-$NPROCS' AND value >= 0.8")" 10 \
-    "the four fio runs overlapped (>= 80%) in every sample"
+fio_overlaps 4 0.9
 fio_checks_after
 done_testing

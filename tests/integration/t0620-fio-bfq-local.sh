@@ -6,10 +6,11 @@
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
 
 fio_setup
-plan 11
+plan 12
 fio_experiment local "" 4
 fio_run
 fio_all_ok
+fio_overlaps 4 0.9
 # About 2x on this machine kind in wave 1; +37% to +55% here in Dec 2026,
 # for the wave-1 binary (151d185) as for this one, run back to back: the
 # kernel's loop/bfq behaviour moved, not abbench. Significance is the test;

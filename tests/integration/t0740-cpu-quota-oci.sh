@@ -174,10 +174,12 @@ for rt in runsc runc; do
 	wait_for container_pid
 	grep -qx "$cpid" "$cpud/cgroup.procs" 2>/dev/null
 	ok $? "$rt: the container's process ($cpid) is in it"
+	# Throttled as soon as the burner gets more than the quota in a
+	# period: on a loaded host that may take more than a fixed second
+	# (it then gets less than 0.25 CPU), so wait for it (30 s at most).
 	t0=$(nr_throttled "$par")
-	sleep 1
-	t1=$(nr_throttled "$par")
-	within "$t1" $((t0 + 1)) 1000000
+	grown() { t1=$(nr_throttled "$par"); within "$t1" $((t0 + 1)) 1000000; }
+	wait_for grown
 	ok $? "$rt: the parent's nr_throttled grows ($t0 -> $t1)"
 	kill -9 $pid
 	wait $pid 2>/dev/null

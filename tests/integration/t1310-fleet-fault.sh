@@ -4,23 +4,46 @@
 # mid-run. collect names c4 failed with Slurm's state and merges c2;
 # resubmit --failed resumes c4's run to the end; the merged table is whole
 # and no sample is stored twice.
+#
+# Each job is held at its third sample (a hold file per partition) until
+# the test has requeued or cancelled it: `scontrol requeue` also requeues a
+# *finished* batch job, so a requeue that came after the job's ten samples
+# (a loaded host delays the test's polling by more than the 2.4 s the job
+# had left) requeued a completed run instead of interrupting one. The
+# requeue says Incomplete, so that a late one fails instead.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fleet-lib.sh"
 
 require_slurm
 
 EXP=$TEST_TMP/fault.ini
-cat >"$EXP" <<'INI'
+HOLD=$TEST_TMP/hold
+mkdir -p "$HOLD"
+# One sample: 0.3 s; from its third sample on, a job waits while
+# $HOLD/hold.PARTITION exists.
+cat >"$TEST_TMP/sample.sh" <<'SH'
+#!/bin/sh
+sleep 0.3
+c=$1/count.$SLURM_JOB_PARTITION
+n=$(( $(cat "$c" 2>/dev/null || echo 0) + 1 ))
+echo "$n" >"$c"
+if [ "$n" -ge 3 ]; then
+	while [ -e "$1/hold.$SLURM_JOB_PARTITION" ]; do sleep 0.05; done
+fi
+exit 0
+SH
+cat >"$EXP" <<INI
 [experiment]
 name = t1310-fault
 rounds = 10
 
 [arm a]
-args = sleep 0.3
+args = /bin/sh $TEST_TMP/sample.sh $HOLD
 
 [workload Cmd]
 type = command
 INI
+touch "$HOLD/hold.c2" "$HOLD/hold.c4"
 
 out=$("$ABBENCH" fleet submit "$EXP" --partitions c2,c4 --dir "$SHARED")
 is "$?" 0 "fleet submit"
@@ -39,18 +62,23 @@ has_samples() {	# has_samples DB N (never creates DB: the job does)
 
 # Requeue c2 mid-run (a node lost, a preemption): it must resume.
 wait_for 60 has_samples "$FDIR/runs/c2-1.db" 2
-ok $? "c2 is running (2 samples stored)"
+ok $? "c2 is running (2 samples stored, held at its third)"
 UUID2=$(db_count "$FDIR/runs/c2-1.db" "SELECT uuid FROM runs")
-scontrol requeue "$J2"
-ok $? "scontrol requeue $J2"
+scontrol requeue Incomplete "$J2"
+ok $? "scontrol requeue Incomplete $J2"
 # Cancel c4 mid-run: it got the node when c2 was requeued (a requeued
 # job waits a while, BeginTime, before it may start again).
 wait_for 90 has_samples "$FDIR/runs/c4-1.db" 2
-ok $? "c4 is running (2 samples stored)"
+ok $? "c4 is running (2 samples stored, held at its third)"
 scancel "$J4"
 ok $? "scancel $J4"
-# Now let c2 start again at once. The update takes only once the job is
-# pending again.
+# c4 stops before its tenth sample: it is held until the test has
+# cancelled it (its resubmission below runs to the end).
+is "$(samples "$FDIR/runs/c4-1.db")" 2 "c4 was cancelled mid-run"
+rm -f "$HOLD/hold.c4"
+# Now let c2 start again at once, and run to its end. The update takes
+# only once the job is pending again.
+rm -f "$HOLD/hold.c2"
 released() {
 	scontrol update JobId="$J2" StartTime=now >/dev/null 2>&1
 	case $(squeue -h -t all -j "$J2" -o '%T %r') in
