@@ -781,7 +781,7 @@ cgrp_set_cpu_limit(struct cgrp *cg, double cpus, int64_t period_us,
 	char	buf[64];
 
 	if (period_us <= 0)
-		period_us = 100000;
+		period_us = CGRP_CFS_PERIOD_US;
 	if (cg->version == 2) {
 		if (cpus <= 0)
 			snprintf(buf, sizeof buf, "max %" PRId64, period_us);

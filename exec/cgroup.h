@@ -77,6 +77,8 @@ int		 cgrp_write(struct cgrp *cg, const char *controller,
 		    const char *file, const char *value, char **cause);
 char		*cgrp_read(struct cgrp *cg, const char *controller,
 		    const char *file, char **cause);
+/* The kernel's default CFS period, in microseconds (docker's too). */
+#define CGRP_CFS_PERIOD_US	100000
 /* CPU limit: cpus * period (v1 cfs_quota_us/cfs_period_us, v2 cpu.max);
  * cpus <= 0 removes the limit. */
 int		 cgrp_set_cpu_limit(struct cgrp *cg, double cpus,

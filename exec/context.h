@@ -42,7 +42,6 @@ struct run_ctx {
 	char			 cgroup_name[64];
 	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
-	int			 verbose;
 	/*
 	 * The journal of objects, set by the runner (the host journal):
 	 * what run_journal_object and run_forget_object call. NULL: nothing

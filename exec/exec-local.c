@@ -21,6 +21,7 @@ struct exec_proc {
 	struct child	 child;
 	struct cgrp	*cg;
 	int		 pooled;	/* cg goes back to the pool */
+	struct strvec	 procs;		/* cg's and spec->join_procs */
 };
 
 /*
@@ -81,8 +82,8 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		free(p);
 		return -1;
 	}
-	if (spec->cpus > 0 && cgrp_set_cpu_limit(p->cg, spec->cpus, 100000,
-	    cause) == -1)
+	if (spec->cpus > 0 && cgrp_set_cpu_limit(p->cg, spec->cpus,
+	    CGRP_CFS_PERIOD_US, cause) == -1)
 		goto fail;
 	if (spec->memory > 0) {
 		char	buf[32];
@@ -96,6 +97,11 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->child.argv = spec->argv;
 	p->child.env_add = spec->env;
 	p->child.cgroup_procs = p->cg->procs.v;
+	if (spec->join_procs != NULL) {
+		strvec_pushv(&p->procs, p->cg->procs.v);
+		strvec_push(&p->procs, spec->join_procs);
+		p->child.cgroup_procs = p->procs.v;
+	}
 	p->child.flags = spec->capture ?
 	    SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR :
 	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
@@ -111,6 +117,7 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 fail:
 	cgrp_remove(p->cg, NULL);
 	cgrp_free(p->cg);
+	strvec_clear(&p->procs);
 	free(p);
 	return -1;
 }
@@ -152,6 +159,7 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 		cgrp_remove(p->cg, NULL);
 		cgrp_free(p->cg);
 	}
+	strvec_clear(&p->procs);
 	free(p);
 }
 

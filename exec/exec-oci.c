@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -44,7 +45,12 @@ struct exec_proc {
 	int		 running;
 	long		 pid;		/* from state, 0 = not known */
 	char		*cgroup_text;	/* /proc/PID/cgroup */
+	char		*logdir;	/* runsc --debug-log, or NULL */
+	char		*join[2];	/* spec.join_procs, NULL-terminated */
 };
+
+/* Lines of the sandbox's log a failure keeps. */
+#define SANDBOX_LOG_LINES	8
 
 static const char *const default_caps[] = {
 	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER",
@@ -188,8 +194,8 @@ oci_write_config(const char *bundle, const struct exec_spec *spec,
 	res = json_object();
 	if (spec->cpus > 0)
 		json_object_set_new(res, "cpu", json_pack("{s:I, s:I}",
-		    "quota", (json_int_t)(spec->cpus * 100000), "period",
-		    (json_int_t)100000));
+		    "quota", (json_int_t)(spec->cpus * CGRP_CFS_PERIOD_US),
+		    "period", (json_int_t)CGRP_CFS_PERIOD_US));
 	if (spec->memory > 0)
 		json_object_set_new(res, "memory", json_pack("{s:I}",
 		    "limit", (json_int_t)spec->memory));
@@ -265,13 +271,59 @@ oci_call_ns(const struct exec_proc *p, const char *verb)
 	return left < EXEC_OCI_TIMEOUT_NS ? left : EXEC_OCI_TIMEOUT_NS;
 }
 
+/*
+ * The end of runsc's own log of this container (--debug-log): the
+ * sandbox's (boot) if it wrote one, else the newest; "" if none.
+ * runsc names them runsc.log.TIMESTAMP.COMMAND.txt.
+ */
+static char *
+sandbox_log_tail(const struct exec_proc *p)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*best = NULL, *path, *text, *tail, *msg;
+	int		 best_boot = 0, boot;
+
+	if (p->logdir == NULL || (d = opendir(p->logdir)) == NULL)
+		return xstrdup("");
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		boot = strstr(de->d_name, ".boot.") != NULL;
+		if (best == NULL || boot > best_boot || (boot == best_boot &&
+		    strcmp(de->d_name, best) > 0)) {
+			free(best);
+			best = xstrdup(de->d_name);
+			best_boot = boot;
+		}
+	}
+	closedir(d);
+	if (best == NULL)
+		return xstrdup("");
+	path = xasprintf("%s/%s", p->logdir, best);
+	text = read_file(path, NULL, NULL);
+	free(path);
+	if (text == NULL || *text == '\0') {
+		free(best);
+		free(text);
+		return xstrdup("");
+	}
+	tail = last_lines(text, strlen(text), SANDBOX_LOG_LINES);
+	msg = xasprintf("\nsandbox log %s (last lines):\n%s", best,
+	    strtrim(tail));
+	free(best);
+	free(text);
+	free(tail);
+	return msg;
+}
+
 static int
 oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
     char **cause, const char *const *args)
 {
 	struct strvec	 av = STRVEC_INIT;
 	struct child	 c;
-	char		*how, *log = NULL, *text = NULL, *why = NULL;
+	char		*how, *log = NULL, *text = NULL, *why = NULL, *sblog;
 	const char	*w;
 	int		 r = 0;
 
@@ -303,8 +355,10 @@ oci_runv(struct exec_proc *p, int detach, char **out, int64_t *elapsed_ns,
 		else if (c.err.buf != NULL)
 			why = xstrdup(c.err.buf);
 		w = why != NULL ? strtrim(why) : "";
-		set_cause(cause, "'%s %s %s' %s%s%s", p->runtime, args[0],
-		    p->id, how, *w != '\0' ? ": " : "", w);
+		sblog = sandbox_log_tail(p);
+		set_cause(cause, "'%s %s %s' %s%s%s%s", p->runtime, args[0],
+		    p->id, how, *w != '\0' ? ": " : "", w, sblog);
+		free(sblog);
 		free(how);
 		r = -1;
 	} else if (out != NULL)
@@ -392,6 +446,8 @@ oci_free(struct exec_proc *p)
 	free(p->id);
 	free(p->bundle);
 	free(p->cgpath);
+	free(p->logdir);
+	free(p->join[0]);
 	free(p);
 }
 
@@ -448,6 +504,23 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 	p->bundle = tmpl;
 	if (ctx != NULL)
 		p->j_bundle = run_journal_object(ctx, "dir", p->bundle);
+	if (spec.platform != NULL) {
+		if (!oci_runtime_is_runsc(p->runtime)) {
+			set_cause(cause, "platform '%s': runtime '%s' is not "
+			    "runsc", spec.platform, p->runtime);
+			exec_lookup("oci")->destroy(ctx, p);
+			return -1;
+		}
+		strvec_pushf(&p->global, "--platform=%s", spec.platform);
+	}
+	/* runsc's own logs, kept in the bundle (the run's directory) for
+	 * as long as the container: what a failure's error quotes. */
+	if (spec.sandbox_log > 0 && oci_runtime_is_runsc(p->runtime)) {
+		p->logdir = xasprintf("%s/runsc-log", p->bundle);
+		strvec_pushf(&p->global, "--debug-log=%s/", p->logdir);
+		if (spec.sandbox_log > 1)
+			strvec_push(&p->global, "--debug");
+	}
 	/*
 	 * Relative: below the runtime's own cgroup, which is ours, in
 	 * every hierarchy it joins; inside the spec's cgroup parent when
@@ -704,6 +777,15 @@ oci_exec_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
 	p->run.on_out = spec->capture ? spec->on_out : NULL;
 	p->run.on_out_arg = spec->on_out_arg;
+	/*
+	 * perf stat's cgroup: runsc's sandbox and gofer are its children
+	 * and stay there (on v1 and hybrid hosts runsc moves them in the
+	 * v1 hierarchies only; perf counts the cgroup2 one).
+	 */
+	if (spec->join_procs != NULL) {
+		p->join[0] = xstrdup(spec->join_procs);
+		p->run.cgroup_procs = p->join;
+	}
 	if (spawn_start(&p->run, cause) == -1) {
 		exec_lookup("oci")->destroy(ctx, p);
 		return -1;
@@ -730,6 +812,18 @@ oci_exec_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 	if (p->run.timed_out)
 		(void)oci_kill(p, "KILL", NULL);
 	exec_status_from_child(st, &p->run);
+	if (p->run.timed_out || p->run.status != 0) {
+		char	*sblog = sandbox_log_tail(p);
+
+		if (*sblog != '\0') {
+			char	*err = xasprintf("%s%s", st->err != NULL ?
+			    st->err : "", sblog);
+
+			free(st->err);
+			st->err = err;
+		}
+		free(sblog);
+	}
 	return 0;
 }
 

@@ -33,7 +33,8 @@
 #define PODMAN_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 #define PODMAN_IMAGE		"abbench/tools"
 #define PODMAN_KIND		"podman-container"
-#define PODMAN_STORE		"/var/lib/containers/storage"	/* rootful */
+/* Rootful podman's store. */
+#define PODMAN_STORE		"/var/lib/containers/storage"
 
 struct exec_proc {
 	char		*name;
@@ -42,6 +43,10 @@ struct exec_proc {
 	struct child	 cli;		/* attached: `podman run` */
 	struct strvec	 cli_argv;
 	int		 capture;
+	/* exec_spec.on_out: stdout handed over as it comes (attached) or
+	 * once, whole, from podman logs (detached). */
+	size_t		(*on_out)(void *, const char *, size_t, int);
+	void		*on_out_arg;
 	int		 bare;
 	long		 pid;		/* State.Pid, 0 = unknown */
 	char		*cgroup_text;	/* /proc/PID/cgroup, running */
@@ -301,6 +306,8 @@ podman_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->journal = -1;
 	p->attached = !spec->detach;
 	p->capture = spec->capture;
+	p->on_out = spec->capture ? spec->on_out : NULL;
+	p->on_out_arg = spec->on_out_arg;
 	p->bare = spec->bare;
 	p->name = podman_new_name(ctx);
 	/* Journaled before it exists: restore removes it after a kill -9. */
@@ -313,6 +320,8 @@ podman_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		p->cli.argv = p->cli_argv.v;
 		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
 		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
+		p->cli.on_out = p->on_out;
+		p->cli.on_out_arg = p->on_out_arg;
 		if (spawn_start(&p->cli, cause) == -1)
 			goto fail;
 		*procp = p;
@@ -365,7 +374,15 @@ podman_collect_logs(struct exec_proc *p, struct exec_status *st)
 	    EXEC_CALL_TIMEOUT_NS, &o, &e, &s, NULL) != 0)
 		return;
 	if (p->capture) {
-		st->outlen = strlen(o);
+		size_t	len = strlen(o), used = 0;
+
+		/* All at once: the reader takes it whole. */
+		if (p->on_out != NULL)
+			used = p->on_out(p->on_out_arg, o, len, 1);
+		if (used > len)
+			used = len;
+		memmove(o, o + used, len - used + 1);
+		st->outlen = len - used;
 		st->out = o;
 		o = NULL;
 	}

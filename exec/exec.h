@@ -59,6 +59,14 @@ struct exec_spec {
 	int		 own_rss;	/* local: ru_maxrss is read, so the
 					 * program's own must not include
 					 * abbench's (SPAWN_OWN_RSS) */
+	const char	*platform;	/* oci, runsc: --platform, or NULL */
+	int		 sandbox_log;	/* oci, runsc: 0 none, 1 --debug-log
+					 * into the bundle, 2 also --debug;
+					 * a failed call's error ends with
+					 * the sandbox log's last lines */
+	const char	*join_procs;	/* local: a cgroup.procs the program
+					 * also joins before exec (the
+					 * cgroup perf stat counts) */
 };
 
 struct exec_status {

@@ -70,7 +70,7 @@ quota_setup(struct run_ctx *ctx, struct quota *q, enum quota_mode mode,
 	memset(q, 0, sizeof *q);
 	q->mode = mode;
 	q->cpus = cpus;
-	q->period_us = period_us > 0 ? period_us : 100000;
+	q->period_us = period_us > 0 ? period_us : CGRP_CFS_PERIOD_US;
 	q->version = cgrp_version();
 	q->n = n;
 	if (mode != QUOTA_PARENT)
@@ -121,7 +121,8 @@ quota_fix_leaf(const struct quota *q, const char *cpu_dir, char **cause)
 	long long quota;
 	int	 r;
 
-	if (q->mode != QUOTA_LEAF || q->cpus <= 0 || q->period_us == 100000)
+	if (q->mode != QUOTA_LEAF || q->cpus <= 0 ||
+	    q->period_us == CGRP_CFS_PERIOD_US)
 		return 0;
 	if (cpu_dir == NULL)
 		return set_cause(cause, "no cpu cgroup for the sandbox");

@@ -175,14 +175,6 @@ calib_width(const char *s, int cols)
 	return cols + extra;
 }
 
-static int
-calib_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The values of row r in rounds [lo, hi), sorted, into out. */
 static size_t
 calib_block(const struct pdata_row *r, int lo, int hi, double *out)
@@ -192,7 +184,7 @@ calib_block(const struct pdata_row *r, int lo, int hi, double *out)
 	for (i = 0; i < r->n; i++)
 		if (r->round[i] >= lo && r->round[i] < hi)
 			out[n++] = r->x[i];
-	qsort(out, n, sizeof(*out), calib_cmp_double);
+	qsort(out, n, sizeof(*out), cmp_double);
 	return n;
 }
 

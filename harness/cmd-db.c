@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "harness/cmd.h"
 #include "lib/util.h"
@@ -22,6 +25,7 @@
 struct db_opts {
 	const char	*db;
 	int		 durable;
+	int		 json;		/* ls --json */
 	const char	*arm;
 	const char	*outdir;
 	const char	*name;
@@ -67,6 +71,10 @@ db_parse(int argc, char **argv, struct db_opts *o, const char **sub)
 		if (!dashdash && a[0] == '-' && a[1] != '\0') {
 			if (strcmp(a, "--durable") == 0) {
 				o->durable = 1;
+				continue;
+			}
+			if (strcmp(a, "--json") == 0) {
+				o->json = 1;
 				continue;
 			}
 			if (strcmp(a, "--db") == 0)
@@ -184,6 +192,60 @@ run_fleet_id(struct store *st, int64_t run_id)
 	return id != NULL ? id : xstrdup("");
 }
 
+/* A wall time as RFC 3339 UTC ("2026-12-02T01:47:29Z"), or null. */
+static json_t *
+json_time(int64_t ns)
+{
+	char		buf[32];
+	time_t		t = (time_t)(ns / 1000000000);
+	struct tm	tm;
+
+	if (ns <= 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return json_null();
+	return json_string(buf);
+}
+
+/* ls --json: the runs as one JSON object (schema: README). */
+static int
+db_ls_json(struct store *st, struct store_run *runs, size_t n)
+{
+	json_t	*root = json_object(), *list = json_array(), *r, *arms;
+	char	*fleet, *text;
+	size_t	 i, j;
+
+	for (i = 0; i < n; i++) {
+		arms = json_array();
+		for (j = 0; j < runs[i].narms; j++)
+			json_array_append_new(arms,
+			    json_string(runs[i].arms[j]));
+		fleet = run_fleet_id(st, runs[i].id);
+		r = json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s, s:o, "
+		    "s:I, s:I, s:o}", "id", (json_int_t)runs[i].id,
+		    "uuid", runs[i].uuid, "name", runs[i].name,
+		    "host", runs[i].host,
+		    "started", json_time(runs[i].started_wall_ns),
+		    "ended", json_time(runs[i].ended_wall_ns),
+		    "status", runs[i].status, "arms", arms,
+		    "sample_rows", (json_int_t)runs[i].nsamples,
+		    "failed", (json_int_t)runs[i].nfailed,
+		    "fleet", *fleet ? json_string(fleet) : json_null());
+		free(fleet);
+		if (r == NULL) {
+			json_decref(root);
+			json_decref(list);
+			return error("db: a run's text is not UTF-8");
+		}
+		json_array_append_new(list, r);
+	}
+	json_object_set_new(root, "runs", list);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	printf("%s\n", text != NULL ? text : "null");
+	free(text);
+	json_decref(root);
+	return 0;
+}
+
 /* ls: one line per run, oldest first (a FLEET column when any run was
  * part of a fleet). */
 static int
@@ -206,6 +268,14 @@ db_ls(struct db_opts *o)
 		free(cause);
 		store_close(st);
 		return EXIT_USAGE;
+	}
+	if (o->json) {
+		len = db_ls_json(st, runs, n) == 0 ? EXIT_OK : EXIT_USAGE;
+		for (i = 0; i < n; i++)
+			store_run_release(&runs[i]);
+		free(runs);
+		store_close(st);
+		return len;
 	}
 	arms = xcalloc(n + 1, sizeof *arms);
 	samples = xcalloc(n + 1, sizeof *samples);
@@ -751,6 +821,7 @@ db_rm(struct db_opts *o)
 enum db_sub_flags {
 	DB_TAKES_EXPORT = 1 << 0,	/* --arm, -o */
 	DB_TAKES_IMPORT = 1 << 1,	/* --name, --host */
+	DB_TAKES_JSON = 1 << 2,		/* --json */
 };
 static const struct db_sub {
 	const char	*name;
@@ -758,7 +829,7 @@ static const struct db_sub {
 	int		 flags;
 	int		(*exec)(struct db_opts *o);
 } db_subs[] = {
-	{ "ls", "list", 0, db_ls },
+	{ "ls", "list", DB_TAKES_JSON, db_ls },
 	{ "show", NULL, 0, db_show },
 	{ "export", NULL, DB_TAKES_EXPORT, db_export },
 	{ "import", NULL, DB_TAKES_IMPORT, db_import },
@@ -802,6 +873,8 @@ cmd_db_exec(int argc, char **argv)
 	else if ((o.name != NULL || o.host != NULL) &&
 	    !(flags & DB_TAKES_IMPORT))
 		rc = db_usage("--name and --host go with import");
+	else if (o.json && !(flags & DB_TAKES_JSON))
+		rc = db_usage("--json goes with ls");
 	else if (d != NULL)
 		rc = d->exec(&o);
 	else
@@ -813,7 +886,7 @@ cmd_db_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_db_entry = {
 	.name = "db",
-	.args = "[--db FILE] ls | show RUN | export RUN [--arm ARM] [-o DIR] |"
+	.args = "[--db FILE] ls [--json] | show RUN | export RUN [--arm ARM] [-o DIR] |"
 	    " import [LABEL=]FILE... | merge OTHER.db... | check | rm RUN",
 	.summary = "inspect and manage the results database",
 	.help =
@@ -822,6 +895,8 @@ const struct cmd_entry cmd_db_entry = {
 	"\n"
 	"  ls                 runs: id, uuid, name, host, start, status,\n"
 	"                     arms, sample count\n"
+	"      --json         as one JSON object (schema: README,\n"
+	"                     \"Machine-readable output\")\n"
 	"  show RUN           config, arms, host changes, samples per\n"
 	"                     benchmark and arm, failures, warnings\n"
 	"  export RUN         the run as benchfmt (Go benchstat's input) on\n"

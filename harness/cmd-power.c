@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -100,6 +101,70 @@ power_print(const struct padvice *a, FILE *fp)
 		    "-test.count): n counts executions, not lines\n");
 }
 
+/* A number, or null where JSON has none (an infinite MDE or CI). */
+static json_t *
+power_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The advice as JSON (the schema is in the README, "power --json"). */
+static void
+power_print_json(const struct store_run *run, const struct padvice *a,
+    FILE *fp)
+{
+	json_t	*root = json_object(), *rows = json_array(), *r, *noise;
+	char	*text;
+	size_t	 i;
+
+	json_object_set_new(root, "run", json_pack("{s:I, s:s}", "id",
+	    (json_int_t)run->id, "name", run->name));
+	json_object_set_new(root, "host_class", json_string(a->host_class));
+	if (a->calib_run != 0)
+		noise = json_pack("{s:s, s:I, s:i, s:i}", "from",
+		    "calibration", "calibration_run",
+		    (json_int_t)a->calib_run, "repeats", a->calib_repeats,
+		    "rounds", a->calib_rounds);
+	else
+		noise = json_pack("{s:s, s:s}", "from", "baseline",
+		    "baseline_arm", a->baseline_arm);
+	json_object_set_new(root, "noise", noise);
+	json_object_set_new(root, "test", json_pack("{s:s, s:f, s:f, s:i, "
+	    "s:I, s:I}", "name", "mann-whitney-u", "alpha", a->opt.alpha,
+	    "power", a->opt.power, "reps", (int)a->opt.reps, "seed",
+	    (json_int_t)a->opt.seed, "max_rounds", (json_int_t)a->opt.max_n));
+	json_object_set_new(root, "effect", json_real(a->effect));
+	json_object_set_new(root, "at", a->at > 0 ?
+	    json_integer((json_int_t)a->at) : json_null());
+	for (i = 0; i < a->n; i++) {
+		const struct padvice_row	*row = &a->rows[i];
+
+		r = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:b}",
+		    "benchmark", row->benchmark, "unit", row->unit,
+		    "n_base", (json_int_t)row->n_base,
+		    "n_other", (json_int_t)row->n_cand,
+		    "lines", (json_int_t)row->nlines,
+		    "executions", (json_int_t)row->nexec,
+		    "from_calibration", row->from_calibration);
+		json_object_set_new(r, "median",
+		    power_json_num(row->noise.median));
+		json_object_set_new(r, "mad_rel",
+		    power_json_num(row->noise.mad_rel));
+		json_object_set_new(r, "ci_half_rel",
+		    power_json_num(row->noise.ci_half_rel));
+		json_object_set_new(r, "mde", power_json_num(row->mde));
+		json_object_set_new(r, "rounds", row->rounds > 0 ?
+		    json_integer((json_int_t)row->rounds) : json_null());
+		json_array_append_new(rows, r);
+	}
+	json_object_set_new(root, "rows", rows);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(15));
+	fprintf(fp, "%s\n", text != NULL ? text : "null");
+	free(text);
+	json_decref(root);
+}
+
 static int
 cmd_power_exec(int argc, char **argv)
 {
@@ -113,6 +178,7 @@ cmd_power_exec(int argc, char **argv)
 		{ "max-rounds", required_argument, NULL, 'M' },
 		{ "no-calibration", no_argument, NULL, 'C' },
 		{ "at", required_argument, NULL, 'A' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct power_options	 o;
@@ -124,7 +190,7 @@ cmd_power_exec(int argc, char **argv)
 	double			 effect = 0.02;
 	long long		 v;
 	size_t			 at = 0;
-	int			 c, use_cal = 1;
+	int			 c, use_cal = 1, json = 0;
 
 	power_options_init(&o);
 	o.max_n = 2000;
@@ -170,6 +236,9 @@ cmd_power_exec(int argc, char **argv)
 		case 'C':
 			use_cal = 0;
 			break;
+		case 'j':
+			json = 1;
+			break;
 		case 'A':
 			if (parse_int(optarg, 2, 1000000, &v, &cause) == -1)
 				goto bad;
@@ -192,8 +261,12 @@ cmd_power_exec(int argc, char **argv)
 		store_close(st);
 		return EXIT_USAGE;
 	}
-	printf("run %" PRId64 " (%s)\n", run.id, run.name);
-	power_print(&a, stdout);
+	if (json)
+		power_print_json(&run, &a, stdout);
+	else {
+		printf("run %" PRId64 " (%s)\n", run.id, run.name);
+		power_print(&a, stdout);
+	}
 	if (a.n == 0)
 		warning("power: run %" PRId64 " has no samples in its baseline "
 		    "arm", run.id);
@@ -216,7 +289,7 @@ const struct cmd_entry cmd_power_entry = {
 	.name = "power",
 	.args = "--db FILE RUN [--effect PCT] [--power P] [--alpha A] "
 	    "[--at N] [--seed N] [--reps N] [--max-rounds N] "
-	    "[--no-calibration]",
+	    "[--no-calibration] [--json]",
 	.summary = "what a run could have detected: noise, MDE, rounds needed",
 	.help =
 "For every benchmark and unit of the run's baseline arm: n (executions per\n"
@@ -251,6 +324,8 @@ const struct cmd_entry cmd_power_entry = {
 "  --reps N           replicates per power estimate (default 400)\n"
 "  --max-rounds N     search bound for the rounds (default 2000)\n"
 "  --no-calibration   the run's own baseline arm even if calibrated\n"
+"  --json             the same as one JSON object (schema: README,\n"
+"                     \"Machine-readable output\")\n"
 "\n"
 "Exit status: 0, or 2 on a usage or database error.\n",
 	.exec = cmd_power_exec,

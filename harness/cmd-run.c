@@ -206,7 +206,7 @@ cmd_run_exec(int argc, char **argv)
 	strvec_clear(&set);
 	/* Could a `~` have shown the effect that matters? (powerdata.h) */
 	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
-	    rc != EXIT_USAGE && rc != 130)
+	    rc != EXIT_USAGE && rc != EXIT_INTERRUPTED)
 		run_advice(opt.db_path, opt.run_id, effect, stderr);
 	return rc;
 

@@ -617,7 +617,7 @@ fleet_list(const char *base)
 	DIR		*d;
 	struct dirent	*de;
 	struct strvec	 names = STRVEC_INIT;
-	size_t		 i, j;
+	size_t		 i;
 	int		 rc = EXIT_OK;
 
 	if (base == NULL)
@@ -638,14 +638,7 @@ fleet_list(const char *base)
 		free(p);
 	}
 	closedir(d);
-	for (i = 1; i < names.n; i++)
-		for (j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0;
-		    j--) {
-			char	*t = names.v[j];
-
-			names.v[j] = names.v[j - 1];
-			names.v[j - 1] = t;
-		}
+	strvec_sort(&names);
 	printf("%-24s %-24s %-6s %-5s %-7s %-6s %s\n", "FLEET", "EXPERIMENT",
 	    "SHAPES", "DONE", "RUNNING", "FAILED", "DIR");
 	for (i = 0; i < names.n; i++) {

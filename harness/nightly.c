@@ -104,20 +104,12 @@ nightly_push(double **v, size_t *n, size_t *cap, double x)
 	(*v)[(*n)++] = x;
 }
 
-static int
-nightly_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double
 nightly_median(double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof(*v), nightly_cmp_double);
+	qsort(v, n, sizeof(*v), cmp_double);
 	return stats_quantile_sorted(v, n, 0.5);
 }
 

@@ -195,14 +195,6 @@ plot_list_release(struct plot_list *l)
 	l->n = 0;
 }
 
-static int
-plot_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static struct plot_group *
 plot_group_get(struct plot_ctx *pc, const char *bench, const char *unit,
     size_t *cap)
@@ -288,7 +280,7 @@ plot_gather(struct plot_ctx *pc, char **cause)
 			ad->sorted = xcalloc(ad->n, sizeof(double));
 			memcpy(ad->sorted, ad->v, ad->n * sizeof(double));
 			qsort(ad->sorted, ad->n, sizeof(double),
-			    plot_cmp_double);
+			    cmp_double);
 			bm_summarize(ad->sorted, ad->n, BM_ASSUME_NOTHING,
 			    pc->confidence, &ad->sum);
 			ad->summarized = 1;
@@ -1043,7 +1035,7 @@ shape_gather(struct store *st, const int64_t *ids, size_t nids,
 		}
 		store_values_free(v, nv);
 	}
-	qsort(sc->xs, sc->nxs, sizeof(*sc->xs), plot_cmp_double);
+	qsort(sc->xs, sc->nxs, sizeof(*sc->xs), cmp_double);
 	return 0;
 }
 
@@ -1152,7 +1144,7 @@ plot_shapes(struct store *st, const int64_t *ids, size_t nids,
 		centers = xcalloc(se->npts + 1, sizeof(*centers));
 		for (i = 0; i < se->npts; i++) {
 			qsort(se->pts[i].v, se->pts[i].n, sizeof(double),
-			    plot_cmp_double);
+			    cmp_double);
 			bm_summarize(se->pts[i].v, se->pts[i].n,
 			    BM_ASSUME_NOTHING, pc.confidence, &se->pts[i].sum);
 			centers[i] = se->pts[i].sum.center;

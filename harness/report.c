@@ -531,14 +531,6 @@ report_tables(struct report *r)
 	strbuf_release(&tab);
 }
 
-static int
-report_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Distinct (benchmark, unit, arm) but the baseline, in order of appearance. */
 static struct report_cmp *
 report_pvalues_collect(const struct report *r, const struct store_value *v,
@@ -605,8 +597,8 @@ report_pvalues_test(const struct report *r, const struct store_value *v,
 		c[k].p = c[k].holm = c[k].bh = c[k].delta = NAN;
 		if (n1 == 0 || n2 == 0)
 			continue;
-		qsort(x1, n1, sizeof(double), report_cmp_double);
-		qsort(x2, n2, sizeof(double), report_cmp_double);
+		qsort(x1, n1, sizeof(double), cmp_double);
+		qsort(x2, n2, sizeof(double), cmp_double);
 		bm_summarize(x1, n1, BM_ASSUME_NOTHING, 0.95, &s1);
 		bm_summarize(x2, n2, BM_ASSUME_NOTHING, 0.95, &s2);
 		c[k].base_center = s1.center;

@@ -37,14 +37,6 @@ advice_keep(const char *benchmark, const char *unit, void *arg)
 	return 0;
 }
 
-static int
-advice_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The (benchmark, unit) pairs where some arm is `~` against the first. */
 static int
 advice_unchanged(struct store *st, const struct store_run *run,
@@ -88,8 +80,8 @@ advice_unchanged(struct store *st, const struct store_run *run,
 			}
 			if (n2 == 0)
 				continue;
-			qsort(x1, n1, sizeof(*x1), advice_cmp_double);
-			qsort(x2, n2, sizeof(*x2), advice_cmp_double);
+			qsort(x1, n1, sizeof(*x1), cmp_double);
+			qsort(x2, n2, sizeof(*x2), cmp_double);
 			bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, 0.05, uc,
 			    &c);
 			same = !(c.p <= c.alpha);

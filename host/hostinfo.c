@@ -19,6 +19,7 @@
 #include "host/blockdev.h"
 #include "host/hostinfo.h"
 #include "exec/exec.h"
+#include "lib/sha256.h"
 #include "exec/spawn.h"
 #include "lib/util.h"
 
@@ -255,7 +256,7 @@ hostinfo_disk(const char *disk, struct strvec *config)
 	DIR		*d;
 	struct dirent	*de;
 	struct strvec	 names = STRVEC_INIT;
-	size_t		 i, j;
+	size_t		 i;
 
 	if (sched == NULL) {
 		free(key);
@@ -271,14 +272,7 @@ hostinfo_disk(const char *disk, struct strvec *config)
 		closedir(d);
 	}
 	/* Sorted, so that two runs list them alike. */
-	for (i = 1; i < names.n; i++)
-		for (j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0;
-		    j--) {
-			char	*t = names.v[j];
-
-			names.v[j] = names.v[j - 1];
-			names.v[j - 1] = t;
-		}
+	strvec_sort(&names);
 	for (i = 0; i < names.n; i++) {
 		char	*p = xasprintf("%s/%s", dir, names.v[i]);
 		char	*v = read_small_file(p, NULL);
@@ -470,6 +464,59 @@ daemon_runtime_path(const char *name)
 			return path;
 	}
 	return NULL;
+}
+
+/* name looked up in $PATH, malloc'd, or NULL. */
+static char *
+path_lookup(const char *name)
+{
+	const char	*env = getenv("PATH"), *p, *colon;
+	char		*cand;
+
+	if (strchr(name, '/') != NULL)
+		return xstrdup(name);
+	for (p = env != NULL ? env : "/usr/bin:/bin"; *p != '\0';
+	    p = *colon != '\0' ? colon + 1 : colon) {
+		colon = strchrnul(p, ':');
+		cand = xasprintf("%.*s/%s", (int)(colon - p), p, name);
+		if (access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+	}
+	return NULL;
+}
+
+int
+hostinfo_runtime_binary(const char *runtime, char **path, char sha256[65],
+    char **cause)
+{
+	char	*bin = NULL, *found, *real;
+
+	*path = NULL;
+	if (runtime == NULL || *runtime == '\0')
+		return set_cause(cause, "no runtime named");
+	if (strchr(runtime, '/') == NULL)
+		bin = daemon_runtime_path(runtime);
+	found = path_lookup(bin != NULL ? bin : runtime);
+	if (found == NULL) {
+		set_cause(cause, "runtime '%s': no such program in $PATH",
+		    bin != NULL ? bin : runtime);
+		free(bin);
+		return -1;
+	}
+	free(bin);
+	if ((real = realpath(found, NULL)) == NULL) {
+		set_cause(cause, "runtime '%s': %s", found, strerror(errno));
+		free(found);
+		return -1;
+	}
+	free(found);
+	if (sha256_file(real, sha256, cause) == -1) {
+		free(real);
+		return -1;
+	}
+	*path = real;
+	return 0;
 }
 
 int

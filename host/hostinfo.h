@@ -18,6 +18,14 @@ int	hostinfo_collect(char *const *paths, size_t npaths,
  * environment (ABBENCH_FLEET_ID, SLURM_*), when set, and
  * "abbench-version". Part of hostinfo_collect. */
 void	hostinfo_scheduler(struct strvec *config);
+/*
+ * The binary a runtime name stands for (the path a daemon executor has
+ * for it, as docker's runtimes, else the name itself, looked up in $PATH
+ * when it has no '/'),
+ * with symlinks resolved, into *path (caller frees), and its SHA-256.
+ */
+int	hostinfo_runtime_binary(const char *runtime, char **path,
+	    char sha256[65], char **cause);
 /* The version of an OCI runtime binary or a daemon's runtime name. */
 int	hostinfo_runtime_version(const char *runtime, char **version,
 	    char **cause);

@@ -36,6 +36,9 @@ struct arm {
 	/* Limits of the arm's program or container, 0 = none (arm_opts). */
 	double		 cpus;
 	uint64_t	 memory;
+	/* runsc --platform of its sandboxes (wins over the workload's). */
+	int		 platform;
+	char		*platform_name;	/* NULL if not set */
 };
 
 struct workload_ops;
@@ -53,7 +56,14 @@ struct workload_common {
 	char		*dir;		/* NULL if not set */
 	char		*image;		/* NULL if not set */
 	char		*description;
+	/* runsc --platform of the sandboxes (oci), NULL if not set. */
+	int		 platform;
+	char		*platform_name;
+	/* runsc --debug-log into the run's directory (oci): enum. */
+	int		 sandbox_log;
 };
+/* In the order of the choices of `sandbox-log`. */
+enum sandbox_log { SANDBOX_LOG_INFO, SANDBOX_LOG_DEBUG, SANDBOX_LOG_OFF };
 
 struct workload {
 	char		*name;		/* NAME or NAME/key=value/... */

@@ -282,6 +282,27 @@ strvec_has(const struct strvec *sv, const char *s)
 	return 0;
 }
 
+int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+strvec_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+strvec_sort(struct strvec *sv)
+{
+	if (sv->n > 1)
+		qsort(sv->v, sv->n, sizeof *sv->v, strvec_cmp);
+}
+
 void
 strvec_clear(struct strvec *sv)
 {

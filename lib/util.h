@@ -17,6 +17,7 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* a regression, a failed sample or check */
 #define EXIT_USAGE	2	/* usage or input error */
+#define EXIT_INTERRUPTED 130	/* Ctrl-C, SIGTERM: 128 + SIGINT */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -86,6 +87,10 @@ void	 strvec_push_nodup(struct strvec *sv, char *s);
 void	 strvec_pushv(struct strvec *sv, char *const *v);
 /* Is s one of the strings? */
 int	 strvec_has(const struct strvec *sv, const char *s);
+/* qsort's comparison of doubles, ascending. */
+int	 cmp_double(const void *a, const void *b);
+/* Sort the strings in strcmp order. */
+void	 strvec_sort(struct strvec *sv);
 void	 strvec_clear(struct strvec *sv);
 /* Split a value on runs of blanks; honours "double quotes" around words. */
 int	 strvec_split_words(struct strvec *sv, const char *s, char **cause);

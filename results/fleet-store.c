@@ -14,15 +14,6 @@
 #include "results/store-int.h"
 #include "results/store.h"
 
-static void
-bind_str(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v == NULL)
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
-}
-
 void
 fleet_rec_release(struct fleet_rec *f)
 {
@@ -71,16 +62,16 @@ fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
 	    " ?5, ?6, ?7, ?8, ?9, ?10)", cause);
 	if (s == NULL)
 		goto fail;
-	bind_str(s, 1, f->id);
+	store_bind_text_or_null(s, 1, f->id);
 	sqlite3_bind_int64(s, 2, f->created_wall_ns);
-	bind_str(s, 3, f->dir);
-	bind_str(s, 4, f->experiment_path);
-	bind_str(s, 5, f->experiment_name);
-	bind_str(s, 6, f->scheduler);
-	bind_str(s, 7, f->abbench_path);
-	bind_str(s, 8, f->abbench_version);
-	bind_str(s, 9, f->time_limit);
-	bind_str(s, 10, f->merge_job);
+	store_bind_text_or_null(s, 3, f->dir);
+	store_bind_text_or_null(s, 4, f->experiment_path);
+	store_bind_text_or_null(s, 5, f->experiment_name);
+	store_bind_text_or_null(s, 6, f->scheduler);
+	store_bind_text_or_null(s, 7, f->abbench_path);
+	store_bind_text_or_null(s, 8, f->abbench_version);
+	store_bind_text_or_null(s, 9, f->time_limit);
+	store_bind_text_or_null(s, 10, f->merge_job);
 	if (store_run_stmt(st, s, "cannot add a fleet", cause) != 0)
 		goto fail;
 	for (i = 0; i < f->args.n; i++) {
@@ -88,9 +79,9 @@ fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
 		    " arg) VALUES (?1, ?2, ?3)", cause);
 		if (s == NULL)
 			goto fail;
-		bind_str(s, 1, f->id);
+		store_bind_text_or_null(s, 1, f->id);
 		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
-		bind_str(s, 3, f->args.v[i]);
+		store_bind_text_or_null(s, 3, f->args.v[i]);
 		if (store_run_stmt(st, s, "cannot add a fleet argument",
 		    cause) != 0)
 			goto fail;
@@ -111,7 +102,7 @@ fleet_args_read(struct store *st, struct fleet_rec *f, char **cause)
 	    " ORDER BY seq", cause);
 	if (s == NULL)
 		return -1;
-	bind_str(s, 1, f->id);
+	store_bind_text_or_null(s, 1, f->id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		strvec_push(&f->args, (const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
@@ -191,7 +182,7 @@ fleet_store_get(struct store *st, const char *id, struct fleet_rec *f,
 	    cause);
 	if (s == NULL)
 		return -1;
-	bind_str(s, 1, id);
+	store_bind_text_or_null(s, 1, id);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		fleet_from_row(s, f);
@@ -218,8 +209,8 @@ fleet_store_set_merge_job(struct store *st, const char *id,
 	    cause);
 	if (s == NULL)
 		return -1;
-	bind_str(s, 1, id);
-	bind_str(s, 2, job_id);
+	store_bind_text_or_null(s, 1, id);
+	store_bind_text_or_null(s, 2, job_id);
 	return store_run_stmt(st, s, "cannot record the merge job", cause);
 }
 
@@ -235,15 +226,16 @@ fleet_store_job_add(struct store *st, const char *fleet_id,
 	    " ?10)", cause);
 	if (s == NULL)
 		return -1;
-	bind_str(s, 1, fleet_id);
-	bind_str(s, 2, j->partition);
+	store_bind_text_or_null(s, 1, fleet_id);
+	store_bind_text_or_null(s, 2, j->partition);
 	sqlite3_bind_int(s, 3, j->replica);
 	sqlite3_bind_int(s, 4, j->attempt);
-	bind_str(s, 5, j->job_id);
-	bind_str(s, 6, j->db);
-	bind_str(s, 7, j->state != NULL ? j->state : "SUBMITTED");
-	bind_str(s, 8, j->reason != NULL ? j->reason : "");
-	bind_str(s, 9, j->node != NULL ? j->node : "");
+	store_bind_text_or_null(s, 5, j->job_id);
+	store_bind_text_or_null(s, 6, j->db);
+	store_bind_text_or_null(s, 7, j->state != NULL ? j->state :
+	    "SUBMITTED");
+	store_bind_text_or_null(s, 8, j->reason != NULL ? j->reason : "");
+	store_bind_text_or_null(s, 9, j->node != NULL ? j->node : "");
 	sqlite3_bind_int64(s, 10, j->updated_wall_ns);
 	return store_run_stmt(st, s, "cannot add a fleet job", cause);
 }
@@ -261,11 +253,11 @@ fleet_store_job_update(struct store *st, const char *fleet_id,
 	    cause);
 	if (s == NULL)
 		return -1;
-	bind_str(s, 1, fleet_id);
-	bind_str(s, 2, job_id);
-	bind_str(s, 3, state);
-	bind_str(s, 4, reason != NULL ? reason : "");
-	bind_str(s, 5, node != NULL ? node : "");
+	store_bind_text_or_null(s, 1, fleet_id);
+	store_bind_text_or_null(s, 2, job_id);
+	store_bind_text_or_null(s, 3, state);
+	store_bind_text_or_null(s, 4, reason != NULL ? reason : "");
+	store_bind_text_or_null(s, 5, node != NULL ? node : "");
 	sqlite3_bind_int64(s, 6, wall_ns);
 	return store_run_stmt(st, s, "cannot update a fleet job", cause);
 }
@@ -289,7 +281,7 @@ fleet_store_jobs(struct store *st, const char *fleet_id, int latest,
 	    " ORDER BY rowid", cause);
 	if (s == NULL)
 		return -1;
-	bind_str(s, 1, fleet_id);
+	store_bind_text_or_null(s, 1, fleet_id);
 	sqlite3_bind_int(s, 2, latest);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (*n == cap) {

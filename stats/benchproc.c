@@ -151,12 +151,6 @@ bp_parser_free(struct bp_parser *p)
 	free(p);
 }
 
-struct strpool *
-bp_parser_pool(struct bp_parser *p)
-{
-	return p->pool;
-}
-
 static const char *
 bp_intern(struct bp_parser *p, const char *s, size_t len)
 {
@@ -946,12 +940,6 @@ bp_key_get(struct bp_proj *pr, const struct bp_key *k,
 	if (f->idx < 0 || (uint32_t)f->idx >= k->nvals)
 		return pr->parser->empty;
 	return k->vals[f->idx];
-}
-
-size_t
-bp_nkeys(const struct bp_proj *pr)
-{
-	return pr->nkeys;
 }
 
 /* parseNum: Go ParseFloat, else the first ([0-9.]+)([kKMGTPEZY]i?)? */

@@ -71,7 +71,6 @@ struct bp_proj;
 
 struct bp_parser *bp_parser_new(void);
 void		 bp_parser_free(struct bp_parser *p);
-struct strpool	*bp_parser_pool(struct bp_parser *p);
 
 /*
  * ProjectionParser.Parse (with_unit: ParseWithUnit).  Parsing several
@@ -144,7 +143,5 @@ const char	*bp_key_string_values(struct bp_proj *pr,
  */
 const char	*bp_nonsingular(struct bp_proj *pr,
 		    struct bp_key *const *keys, size_t n);
-/* Number of keys created by a projection, and key by id. */
-size_t		 bp_nkeys(const struct bp_proj *pr);
 
 #endif

@@ -106,7 +106,9 @@ benchstat_new(const struct benchstat_opts *o, char **cause)
 		benchstat_free(bs);
 		return NULL;
 	}
-	if (strcmp(o->format, "text") != 0 && strcmp(o->format, "csv") != 0) {
+	/* json is abbench's own; the message stays benchstat's. */
+	if (strcmp(o->format, "text") != 0 && strcmp(o->format, "csv") != 0 &&
+	    strcmp(o->format, "json") != 0) {
 		*cause = xstrdup("-format must be text or csv");
 		benchstat_free(bs);
 		return NULL;
@@ -232,8 +234,11 @@ benchstat_finish(struct benchstat *bs, struct strbuf *out,
 	o.confidence = bs->o.confidence;
 	o.alpha = bs->o.alpha;
 	o.units = bs->units;
+	o.keep_values = strcmp(bs->o.format, "json") == 0;
 	if (strcmp(bs->o.format, "csv") == 0)
 		bt_render_csv(bs->builder, &o, out, err);
+	else if (strcmp(bs->o.format, "json") == 0)
+		bt_render_json(bs->builder, &o, out);
 	else
 		bt_render_text(bs->builder, &o, out);
 	if (bt_panicked(bs->builder)) {

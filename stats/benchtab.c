@@ -135,12 +135,6 @@ bt_builder_free(struct bt_builder *b)
 	free(b);
 }
 
-size_t
-bt_builder_ntables(const struct bt_builder *b)
-{
-	return b->ntables;
-}
-
 void
 bt_builder_add(struct bt_builder *b, struct bp_res *res)
 {
@@ -338,9 +332,11 @@ bt_finish(struct bt_builder *b, const struct bt_opts *o)
 		 */
 		for (j = 0; j < t->ncellv; j++) {
 			c = t->cellv[j];
-			free(c->vals);
-			c->vals = NULL;
-			c->cap = 0;
+			if (!o->keep_values) {
+				free(c->vals);
+				c->vals = NULL;
+				c->cap = 0;
+			}
 			free(c->residue);
 			c->residue = NULL;
 			c->capres = 0;
@@ -1006,4 +1002,217 @@ bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 		bt_print_tables(b, bt_csv_hdr, bt_csv_table, &x);
 	bt_csv_clear(&x);
 	free(x.rec);
+}
+
+/* A JSON string of s[0..len) (pool strings may hold NUL bytes). */
+static void
+bt_json_str(struct strbuf *out, const char *s, size_t len)
+{
+	size_t	i;
+	char	buf[8];
+
+	strbuf_addc(out, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char	c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			strbuf_addc(out, '\\');
+			strbuf_addc(out, (char)c);
+		} else if (c == '\n')
+			strbuf_adds(out, "\\n");
+		else if (c == '\t')
+			strbuf_adds(out, "\\t");
+		else if (c < 0x20) {
+			snprintf(buf, sizeof buf, "\\u%04x", c);
+			strbuf_adds(out, buf);
+		} else
+			strbuf_addc(out, (char)c);
+	}
+	strbuf_addc(out, '"');
+}
+
+static void
+bt_json_pstr(struct strbuf *out, const char *pooled)
+{
+	bt_json_str(out, pooled, strpool_len(pooled));
+}
+
+static void
+bt_json_cstr(struct strbuf *out, const char *s)
+{
+	bt_json_str(out, s, strlen(s));
+}
+
+/* A number, or null where JSON has none (NaN, infinities). */
+static void
+bt_json_num(struct strbuf *out, double v)
+{
+	char	buf[64];
+	int	p;
+
+	if (!isfinite(v)) {
+		strbuf_adds(out, "null");
+		return;
+	}
+	/* The shortest text that reads back as v. */
+	for (p = 1; p < 17; p++) {
+		snprintf(buf, sizeof buf, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (p == 17)
+		snprintf(buf, sizeof buf, "%.17g", v);
+	strbuf_adds(out, buf);
+}
+
+static void
+bt_json_warnings(struct strbuf *out, const char *const *msg, size_t n,
+    const char *vary, size_t varylen)
+{
+	size_t	i, k = 0;
+
+	strbuf_adds(out, "[");
+	if (vary != NULL) {
+		bt_json_str(out, vary, varylen);
+		k++;
+	}
+	for (i = 0; i < n; i++) {
+		if (k++ > 0)
+			strbuf_adds(out, ", ");
+		bt_json_cstr(out, msg[i]);
+	}
+	strbuf_adds(out, "]");
+}
+
+static void
+bt_json_table(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
+{
+	struct bp_field	*const	*flat;
+	struct bt_cell		*c;
+	const char		*val;
+	char			 buf[512];
+	size_t			 nf, f, e, r, i, k;
+
+	strbuf_adds(out, "    {\n      \"config\": {");
+	flat = bp_flat_fields(b->table_by, &nf);
+	for (f = 0, k = 0; f < nf; f++) {
+		if (strcmp(flat[f]->name, ".unit") == 0)
+			continue;
+		val = bp_key_get(b->table_by, t->key, flat[f]);
+		strbuf_adds(out, k++ > 0 ? ", " : "");
+		bt_json_pstr(out, flat[f]->name);
+		strbuf_adds(out, ": ");
+		bt_json_pstr(out, val);
+	}
+	strbuf_adds(out, "},\n      \"unit\": ");
+	bt_json_pstr(out, t->unit);
+	strbuf_adds(out, ",\n      \"columns\": [");
+	for (e = 0; e < t->ncols; e++) {
+		strbuf_adds(out, e > 0 ? ", " : "");
+		bt_json_pstr(out, bp_key_string_values(b->col_by, t->cols[e]));
+	}
+	strbuf_adds(out, "],\n      \"rows\": [");
+	for (r = 0; r < t->nrows; r++) {
+		strbuf_adds(out, r > 0 ? ",\n        {" : "\n        {");
+		strbuf_adds(out, "\"name\": ");
+		bt_json_pstr(out, bp_key_string_values(b->row_by, t->rows[r]));
+		strbuf_adds(out, ", \"cells\": [");
+		for (e = 0, k = 0; e < t->ncols; e++) {
+			c = bt_cell_at(t, t->rows[r], t->cols[e]);
+			if (c == NULL)
+				continue;
+			strbuf_adds(out, k++ > 0 ? ",\n          {" :
+			    "\n          {");
+			strbuf_adds(out, "\"column\": ");
+			bt_json_pstr(out, bp_key_string_values(b->col_by,
+			    t->cols[e]));
+			strbuf_adds(out, ", \"center\": ");
+			bt_json_num(out, c->sum.center);
+			strbuf_adds(out, ", \"lo\": ");
+			bt_json_num(out, c->sum.lo);
+			strbuf_adds(out, ", \"hi\": ");
+			bt_json_num(out, c->sum.hi);
+			bm_summary_pct_range(&c->sum, buf, sizeof buf);
+			strbuf_adds(out, ", \"ci\": ");
+			bt_json_cstr(out, buf);
+			snprintf(buf, sizeof buf, "%zu", c->n);
+			strbuf_adds(out, ", \"n\": ");
+			strbuf_adds(out, buf);
+			strbuf_adds(out, ", \"values\": [");
+			for (i = 0; i < c->n; i++) {
+				strbuf_adds(out, i > 0 ? ", " : "");
+				bt_json_num(out, c->vals[i]);
+			}
+			strbuf_adds(out, "]");
+			if (e > 0 && c->baseline != NULL) {
+				strbuf_adds(out, ", \"vs_base\": ");
+				bm_format_delta(&c->cmp,
+				    c->baseline->sum.center, c->sum.center,
+				    buf, sizeof buf);
+				bt_json_cstr(out, buf);
+				strbuf_adds(out, ", \"delta_pct\": ");
+				bt_json_num(out, c->baseline->sum.center != 0 ?
+				    (c->sum.center / c->baseline->sum.center -
+				    1) * 100 : NAN);
+				strbuf_adds(out, ", \"p\": ");
+				bt_json_num(out, c->cmp.p);
+				strbuf_adds(out, ", \"alpha\": ");
+				bt_json_num(out, c->cmp.alpha);
+				strbuf_adds(out, ", \"significant\": ");
+				strbuf_adds(out, c->cmp.p < c->cmp.alpha ?
+				    "true" : "false");
+				strbuf_adds(out, ", \"comparison_warnings\": ");
+				bt_json_warnings(out, (const char *const *)
+				    c->cmp.warnings.msg, c->cmp.warnings.n,
+				    NULL, 0);
+			}
+			strbuf_adds(out, ", \"warnings\": ");
+			bt_json_warnings(out, (const char *const *)
+			    c->sum.warnings.msg, c->sum.warnings.n, c->vary,
+			    c->varylen);
+			strbuf_adds(out, "}");
+		}
+		strbuf_adds(out, "]}");
+	}
+	strbuf_adds(out, "\n      ],\n      \"geomean\": [");
+	for (e = 0; e < t->ncols; e++) {
+		struct bt_summary	*s = &t->summ[e];
+
+		strbuf_adds(out, e > 0 ? ",\n        {" : "\n        {");
+		strbuf_adds(out, "\"column\": ");
+		bt_json_pstr(out, bp_key_string_values(b->col_by, t->cols[e]));
+		strbuf_adds(out, ", \"value\": ");
+		if (s->has_summary)
+			bt_json_num(out, s->summary);
+		else
+			strbuf_adds(out, "null");
+		if (e > 0) {
+			strbuf_adds(out, ", \"ratio\": ");
+			if (s->has_ratio)
+				bt_json_num(out, s->ratio);
+			else
+				strbuf_adds(out, "null");
+		}
+		strbuf_adds(out, ", \"warnings\": ");
+		bt_json_warnings(out, s->warn, s->nwarn, NULL, 0);
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, "\n      ]\n    }");
+}
+
+void
+bt_render_json(struct bt_builder *b, const struct bt_opts *o,
+    struct strbuf *out)
+{
+	size_t	i;
+
+	bt_finish(b, o);
+	if (b->panic)
+		return;
+	strbuf_adds(out, "{\n  \"tables\": [");
+	for (i = 0; i < b->ntables; i++) {
+		strbuf_adds(out, i > 0 ? ",\n" : "\n");
+		bt_json_table(b, b->tablev[i], out);
+	}
+	strbuf_adds(out, b->ntables > 0 ? "\n  ]\n}\n" : "]\n}\n");
 }

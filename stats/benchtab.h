@@ -17,6 +17,7 @@ struct bt_opts {
 	double			 confidence;
 	double			 alpha;
 	const struct bf_units	*units;		/* may be NULL */
+	int			 keep_values;	/* for bt_render_json */
 };
 
 /* The table projection must have been parsed with .unit. */
@@ -25,8 +26,6 @@ struct bt_builder *bt_builder_new(struct bp_proj *table, struct bp_proj *row,
 void		 bt_builder_free(struct bt_builder *b);
 /* Builder.Add: every (filtered) value of res goes into its cell. */
 void		 bt_builder_add(struct bt_builder *b, struct bp_res *res);
-/* Number of tables so far (0: the output is empty). */
-size_t		 bt_builder_ntables(const struct bt_builder *b);
 
 /*
  * After a render: 1 if Go's benchstat would have panicked in ToTables
@@ -39,5 +38,11 @@ void		 bt_render_text(struct bt_builder *b, const struct bt_opts *o,
 /* ToTables + ToCSV: the CSV to out, warnings ("B3: msg") to warn. */
 void		 bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 		    struct strbuf *out, struct strbuf *warn);
+/*
+ * The same tables as one JSON document (abbench's own, `-format json`;
+ * the schema is in the README): every cell's numbers, not its text.
+ */
+void		 bt_render_json(struct bt_builder *b, const struct bt_opts *o,
+		    struct strbuf *out);
 
 #endif

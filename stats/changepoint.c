@@ -104,14 +104,6 @@ cp_best_over(const double *x, const size_t *bounds, size_t nb,
 }
 
 static int
-cp_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int
 cp_cmp_change(const void *a, const void *b)
 {
 	size_t	x = ((const struct cp_change *)a)->index;
@@ -131,7 +123,7 @@ cp_stats(const double *x, size_t n, double *scratch, double *mean,
 		sum += x[i];
 	*mean = sum / (double)n;
 	memcpy(scratch, x, n * sizeof(*x));
-	qsort(scratch, n, sizeof(*scratch), cp_cmp_double);
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
 	if (n % 2 == 1)
 		*median = scratch[n / 2];
 	else

@@ -14,21 +14,13 @@
 #include "stats/benchmath.h"
 #include "stats/power.h"
 
-static int
-power_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double *
 power_sorted_copy(const double *xs, size_t n)
 {
 	double	*s = xcalloc(n ? n : 1, sizeof(*s));
 
 	memcpy(s, xs, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), power_cmp_double);
+	qsort(s, n, sizeof(*s), cmp_double);
 	return s;
 }
 
@@ -51,7 +43,7 @@ power_noise(const double *xs, size_t n, size_t n_at, double confidence,
 	dev = xcalloc(n, sizeof(*dev));
 	for (i = 0; i < n; i++)
 		dev[i] = fabs(s[i] - out->median);
-	qsort(dev, n, sizeof(*dev), power_cmp_double);
+	qsort(dev, n, sizeof(*dev), cmp_double);
 	if (out->median != 0)
 		out->mad_rel = stats_quantile_sorted(dev, n, 0.5) /
 		    fabs(out->median);
@@ -143,7 +135,7 @@ power_draw(gsl_rng *rng, const double *s, size_t n,
 			    gsl_ran_gaussian_ziggurat(rng, k->h)) * k->shrink;
 		out[i] = x * scale;
 	}
-	qsort(out, m, sizeof(*out), power_cmp_double);
+	qsort(out, m, sizeof(*out), cmp_double);
 }
 
 static double
@@ -312,7 +304,7 @@ power_group_medians(const int64_t *g, const double *x, size_t n,
 		for (i = 0; i < n; i++)
 			if (g[i] == firsts[j])
 				tmp[start++] = x[i];
-		qsort(tmp, start, sizeof(*tmp), power_cmp_double);
+		qsort(tmp, start, sizeof(*tmp), cmp_double);
 		out[m++] = stats_quantile_sorted(tmp, start, 0.5);
 	}
 	free(firsts);

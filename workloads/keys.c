@@ -39,6 +39,17 @@ const struct opt_spec workload_common_opts[] = {
 	    "docker image or OCI rootfs directory"),
 	OPT_TEXT("description", COMMON(description), NULL,
 	    "free text, stored with the run"),
+	OPT_CHOICE("platform", COMMON(platform), NULL, "ptrace kvm systrap",
+	    "runsc --platform of the sandboxes, a matrix like any key "
+	    "(platform = ptrace kvm); executor oci with a runsc runtime: "
+	    "docker cannot pass a runtime flag per container (register one "
+	    "runtime per platform there)", .text = COMMON(platform_name)),
+	OPT_CHOICE("sandbox-log", COMMON(sandbox_log), "info",
+	    "info debug off",
+	    "runsc's own logs (--debug-log, with debug also --debug, which "
+	    "slows the sandbox) into the run's directory; the end of the "
+	    "sandbox's log is stored with a failed sample (executor oci)",
+	    .flags = OPT_NOMATRIX),
 	OPT_END
 };
 

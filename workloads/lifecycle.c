@@ -192,6 +192,8 @@ lc_oci_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	spec->image = lc_rootfs(wl, arm);
 	spec->cpus = arm->cpus;
 	spec->memory = arm->memory;
+	spec->platform = workload_platform(wl, arm);
+	spec->sandbox_log = workload_sandbox_log(wl);
 	return 0;
 }
 

@@ -99,6 +99,7 @@ struct app_opts {
 	int		 syscall_set;
 	char		*syscall_text;
 	double		 cpu;		/* 0: no limit */
+	char		*perf;
 };
 /* In the order of the choices of their keys. */
 enum app_testname { APP_TEST_CPU, APP_TEST_MEMORY, APP_TEST_MUTEX };
@@ -705,6 +706,9 @@ static const struct opt_spec app_opts[] = {
 	OPT_FLOAT("cpu", APP(cpu), NULL, 0.01, 4096,
 	    "CPU limit of the container",
 	    .flags = OPT_ARM),
+	OPT_STR("perf", APP(perf), NULL, WL_PERF_HELP
+	    " (app: the whole application, client and server)",
+	    .flags = OPT_NOMATRIX),
 	OPT_END
 };
 
@@ -737,6 +741,8 @@ app_validate(const struct experiment *e, struct workload *wl, char **cause)
 
 	if (d == NULL)
 		return set_cause(cause, "app: unknown application");
+	if (workload_perf_validate(e, wl, o->perf, cause) == -1)
+		return -1;
 	for (j = 0; d->argv == NULL && j < e->narms; j++) {
 		if (!app_opts_of(wl, &e->arms[j])->args_set)
 			return set_cause(cause, "args: app '%s' needs the "
@@ -897,12 +903,14 @@ app_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	struct strvec		 argv = STRVEC_INIT;
 	struct exec_spec	 spec;
 	struct exec_status	 st;
+	struct wl_counts	 counts;
 	struct exec_mount	 mnt;
 	struct exec_proc	*proc = NULL;
 	char			*cause = NULL, *how;
 	const struct app_opts	*o = app_opts_of(wl, arm);
 	long long		 ops = o->ops;
 
+	memset(&counts, 0, sizeof counts);
 	memset(&st, 0, sizeof st);
 	if (ops <= 0)
 		ops = d->def_ops;
@@ -924,7 +932,8 @@ app_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 		spec.mounts = &mnt;
 		spec.nmounts = 1;
 	}
-	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
+	if (workload_run_counted(ctx, wl, &spec, o->perf, &counts, &proc,
+	    &st, out) == -1)
 		goto done;
 	if (st.timed_out) {
 		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
@@ -944,8 +953,10 @@ app_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if (app_parse_output(wl, arm, st.out, st.err, out, &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
 		free(cause);
-	}
+	} else
+		workload_counts_add(out, wl->name, &counts);
 done:
+	workload_counts_release(&counts);
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);

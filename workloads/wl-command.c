@@ -21,6 +21,7 @@ struct command_opts {
 	struct strvec	 report;
 	char		*cwd;
 	struct strvec	 ok_status;
+	char		*perf;
 };
 #define CMD(member)	OPT_AT(struct command_opts, member)
 
@@ -39,6 +40,7 @@ static const struct opt_spec command_opts[] = {
 	OPT_STR("cwd", CMD(cwd), NULL, "working directory of the program"),
 	OPT_INTS("ok-status", CMD(ok_status), "0", 0, 255,
 	    "exit statuses that count as success"),
+	OPT_STR("perf", CMD(perf), NULL, WL_PERF_HELP, .flags = OPT_NOMATRIX),
 	OPT_END
 };
 
@@ -61,6 +63,8 @@ command_validate(const struct experiment *e, struct workload *wl,
 			    "none)", wl->base, e->arms[j].name);
 		}
 	}
+	if (workload_perf_validate(e, wl, o->perf, cause) == -1)
+		return -1;
 	for (i = 0; i < o->report.n; i++) {
 		for (k = 0; report_words[k] != NULL; k++) {
 			if (strcmp(o->report.v[i], report_words[k]) == 0)
@@ -90,6 +94,7 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
+	struct wl_counts	 counts;
 	char			*how;
 	int			 ok = 0;
 	size_t			 i;
@@ -98,7 +103,8 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	workload_spec_init(&spec, wl, arm, argv);
 	/* Only then: the spawn helper costs a round trip per sample. */
 	spec.own_rss = strvec_has(report, "rss");
-	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
+	if (workload_run_counted(ctx, wl, &spec, o->perf, &counts, &proc,
+	    &st, out) == -1)
 		goto done;
 	if (st.timed_out) {
 		sample_result_fail(out, SAMPLE_STATUS_TIMEOUT,
@@ -137,7 +143,9 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	if (strvec_has(report, "rss"))
 		sample_result_add(out, wl->name, "max-rss-B",
 		    (double)st.ru.ru_maxrss * 1024.0);
+	workload_counts_add(out, wl->name, &counts);
 done:
+	workload_counts_release(&counts);
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
@@ -170,6 +178,7 @@ const struct workload_ops wl_command_ops = {
 	.opts = command_opts,
 	.opts_size = sizeof(struct command_opts),
 	.default_exec = "local",
+	.own_program = 1,
 	.validate = command_validate,
 	.prepare = command_prepare,
 	.sample = command_sample,

@@ -35,6 +35,7 @@
 #include "exec/barrier.h"
 #include "exec/cgroup.h"
 #include "exec/exec.h"
+#include "exec/perfstat.h"
 #include "host/hostset.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -73,6 +74,7 @@ struct fio_opts {
 	int		 nrfiles;
 	uint64_t	 filesize;
 	int		 iops;
+	char		*perf;
 };
 /* In the order of the choices of `fs` and `prep`. */
 enum fio_fs { FIO_FS_BIND, FIO_FS_ROOTFS, FIO_FS_TMPFS };
@@ -131,6 +133,9 @@ static const struct opt_spec fio_opts[] = {
 	OPT_BOOL("iops", FIO(iops), "no",
 	    "one container: also store the total iops (unit iops), as the "
 	    "custom harnesses' Fio/vcpus=N/jobs=J/filestat rows"),
+	OPT_STR("perf", FIO(perf), NULL, WL_PERF_HELP
+	    " (fio: the N fio processes together, from the start barrier on)",
+	    .flags = OPT_NOMATRIX),
 	OPT_END
 };
 
@@ -157,7 +162,6 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 	char			*why = NULL;
 	size_t			 i;
 
-	(void)e;
 	if (o->fs == FIO_FS_BIND && wl->common.dir == NULL)
 		return set_cause(cause, "dir: missing: fs = bind needs the "
 		    "host directory of the data files");
@@ -180,6 +184,8 @@ fio_validate(const struct experiment *e, struct workload *wl, char **cause)
 		return set_cause(cause, "fs: '%s' needs a container "
 		    "(executor docker or oci); the local executor uses `dir`",
 		    o->fs_name);
+	if (workload_perf_validate(e, wl, o->perf, cause) == -1)
+		return -1;
 	for (i = 0; i < o->weights.n; i++) {
 		long long	v;
 
@@ -386,14 +392,6 @@ bench_name(const struct workload *wl)
 	return strbuf_detach(&sb);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One container (or process) of a sample. */
 struct fio_member {
 	struct exec_proc	*proc;
@@ -597,6 +595,11 @@ struct fio_run {
 	int			 prep_inside;	/* fio_prep writes the data */
 	struct exec_barrier	*bar;		/* n > 1 or prep_inside */
 	char			*tmpfs_opt;
+	/* perf = ...: one perf stat of every fio, on when they start. */
+	struct perf_stat	*perf;
+	const char		*perf_procs;
+	int			 perf_on;
+	struct wl_counts	 counts;
 };
 
 /* Setup: the start barrier and where the data files live. */
@@ -666,6 +669,7 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 	spec.nmounts = r->ndata;
 	spec.capture = 1;
 	spec.detach = 1;
+	spec.join_procs = r->perf_procs;
 	if (r->bar != NULL)
 		rc = exec_barrier_join(r->bar, i, &spec, &cause);
 	if (rc == 0) {
@@ -690,6 +694,40 @@ fio_start_one(struct fio_run *r, int i, struct sample_result *out)
 		    "container %d: %s", i, cause);
 	free(cause);
 	return rc;
+}
+
+/*
+ * perf = ...: the counters on, once, as the fio runs are let go (the
+ * start barrier, or the end of the writing inside a container), each
+ * sandbox checked to be in the counted cgroup while it waits there.
+ */
+static int
+fio_perf_on(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL;
+	long	 pid;
+	int	 i;
+
+	if (r->perf == NULL || r->perf_on)
+		return 0;
+	for (i = 0; !r->local && i < r->n; i++) {
+		pid = r->wl->exec->pid(r->m[i].proc);
+		if (pid <= 0 || perf_stat_holds(r->perf, pid, &cause) == -1) {
+			sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: "
+			    "fio %d: %s", i + 1, pid <= 0 ? "no sandbox "
+			    "process to count" : cause);
+			free(cause);
+			return -1;
+		}
+	}
+	if (perf_stat_enable(r->perf, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	r->perf_on = 1;
+	return 0;
 }
 
 /* Files inside the container (rootfs, tmpfs): written there now. */
@@ -736,7 +774,9 @@ fio_prep(struct fio_run *r, struct sample_result *out)
 		free(cause);
 		return -1;
 	}
-	/* fio may start now. */
+	/* fio may start now (a single one: at once). */
+	if (r->n == 1 && fio_perf_on(r, out) == -1)
+		return -1;
 	if (exec_barrier_signal(r->bar, FIO_PREPPED, &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "%s", cause);
 		free(cause);
@@ -770,6 +810,11 @@ fio_measure(struct fio_run *r, struct sample_result *out)
 			until = r->ctx->deadline_ns;
 		rc = exec_barrier_wait_ready(r->bar, procs, per, until,
 		    &cause);
+		if (rc == 0 && fio_perf_on(r, out) == -1) {
+			free(procs);
+			free(per);
+			return -1;
+		}
 		if (rc == 0 && (out->start_ns = exec_barrier_release(r->bar,
 		    &cause)) == -1)
 			rc = -1;
@@ -886,7 +931,48 @@ fio_release(struct fio_run *r)
 	free(r->m);
 	/* After the containers: they bind-mount its directory. */
 	exec_barrier_free(r->bar);
+	perf_stat_free(r->perf);
+	workload_counts_release(&r->counts);
 	free(r->tmpfs_opt);
+}
+
+/* perf = ...: its session, counters off until the fio runs are let go. */
+static int
+fio_perf_start(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL;
+
+	if (perf_events_parse(r->o->perf, &r->counts.events, &cause) == -1 ||
+	    (r->perf = perf_stat_start(r->ctx, &r->counts.events,
+	    r->bar == NULL, &r->perf_procs, &cause)) == NULL) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	/* A single fio that nothing holds back starts with the counters. */
+	r->perf_on = r->bar == NULL;
+	return 0;
+}
+
+/* The counts of every fio, as rows of the workload's benchmark. */
+static void
+fio_perf_add(struct fio_run *r, struct sample_result *out)
+{
+	char	*cause = NULL, *bn;
+
+	r->counts.values = xcalloc(r->counts.events.n,
+	    sizeof *r->counts.values);
+	if (perf_stat_stop(r->perf, r->counts.values, &cause) == -1) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return;
+	}
+	r->counts.counted = 1;
+	bn = bench_name(r->wl);
+	workload_counts_add(out, bn, &r->counts);
+	free(bn);
 }
 
 static void
@@ -907,6 +993,8 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	r.m = xcalloc((size_t)r.n, sizeof *r.m);
 	if (fio_setup(&r, out) == -1)
 		goto done;
+	if (r.o->perf != NULL && fio_perf_start(&r, out) == -1)
+		goto done;
 	/* Start all N; each waits at the start barrier. */
 	for (i = 0; i < r.n && !run_should_stop(ctx); i++) {
 		if (fio_start_one(&r, i, out) == -1)
@@ -918,8 +1006,9 @@ fio_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	}
 	if (r.prep_inside && fio_prep(&r, out) == -1)
 		goto done;
-	if (fio_measure(&r, out) == 0)
-		(void)fio_collect(&r, out);
+	if (fio_measure(&r, out) == 0 && fio_collect(&r, out) == 0 &&
+	    r.perf != NULL)
+		fio_perf_add(&r, out);
 done:
 	fio_release(&r);
 }

@@ -26,6 +26,7 @@
 struct gobench_opts {
 	struct strvec	 args;
 	int		 err_lines;
+	char		*perf;
 };
 #define GOB(member)	OPT_AT(struct gobench_opts, member)
 
@@ -36,6 +37,7 @@ static const struct opt_spec gobench_opts[] = {
 	    .flags = OPT_ARM | OPT_REQUIRED),
 	OPT_INT("err-lines", GOB(err_lines), "10", 1, 1000,
 	    "lines of stderr kept as the error text of a failed sample"),
+	OPT_STR("perf", GOB(perf), NULL, WL_PERF_HELP, .flags = OPT_NOMATRIX),
 	OPT_END
 };
 
@@ -332,6 +334,15 @@ gobench_parse_output(const char *out, size_t len, const char *errtail,
 	return n;
 }
 
+static int
+gobench_validate(const struct experiment *e, struct workload *wl,
+    char **cause)
+{
+	const struct gobench_opts	*o = wl_opts(wl, NULL);
+
+	return workload_perf_validate(e, wl, o->perf, cause);
+}
+
 static void
 gobench_sample(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out)
@@ -341,6 +352,7 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	struct exec_spec	 spec;
 	struct exec_status	 st;
 	struct exec_proc	*proc = NULL;
+	struct wl_counts	 counts;
 	struct gobench_stream	 gs;
 	char			*how, *tail;
 	size_t			 i;
@@ -365,7 +377,8 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	spec.capture = 1;
 	spec.on_out = gobench_on_out;
 	spec.on_out_arg = &gs;
-	if (workload_run_program(ctx, wl, &spec, &proc, &st, out) == -1)
+	if (workload_run_counted(ctx, wl, &spec, o->perf, &counts, &proc,
+	    &st, out) == -1)
 		goto done;
 	/* What the reader left (an executor that does not stream). */
 	if (st.outlen > 0)
@@ -403,9 +416,13 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 		sample_result_fail(out, SAMPLE_STATUS_FAILED,
 		    "'%s' printed no benchmark results%s%s", argv.v[0],
 		    *tail ? ": " : "", tail);
+	/* The program's counts: one row per invocation, not per result. */
+	if (out->status == SAMPLE_STATUS_OK)
+		workload_counts_add(out, wl->name, &counts);
 	free(tail);
 done:
 	gobench_stream_release(&gs);
+	workload_counts_release(&counts);
 	if (proc != NULL)
 		wl->exec->destroy(ctx, proc);
 	exec_status_release(&st);
@@ -419,5 +436,7 @@ const struct workload_ops wl_gobench_ops = {
 	.opts = gobench_opts,
 	.opts_size = sizeof(struct gobench_opts),
 	.default_exec = "local",
+	.validate = gobench_validate,
+	.own_program = 1,
 	.sample = gobench_sample,
 };

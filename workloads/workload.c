@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "exec/exec.h"
+#include "exec/perfstat.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 
@@ -160,6 +161,62 @@ workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	spec->image = wl->common.image;
 	spec->cpus = arm->cpus;
 	spec->memory = arm->memory;
+	spec->platform = workload_platform(wl, arm);
+	spec->sandbox_log = workload_sandbox_log(wl);
+}
+
+const char *
+workload_platform(const struct workload *wl, const struct arm *arm)
+{
+	if (arm != NULL && arm->platform_name != NULL)
+		return arm->platform_name;
+	return wl->common.platform_name;
+}
+
+int
+workload_sandbox_log(const struct workload *wl)
+{
+	switch (wl->common.sandbox_log) {
+	case SANDBOX_LOG_DEBUG:
+		return 2;
+	case SANDBOX_LOG_OFF:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int
+workload_platform_check(const struct experiment *e,
+    const struct workload *wl, char **cause)
+{
+	const char	*pf, *rt, *base;
+	size_t		 i;
+
+	for (i = 0; i < e->narms; i++) {
+		if ((pf = workload_platform(wl, &e->arms[i])) == NULL)
+			continue;
+		if (wl->exec == NULL || !(wl->exec->caps & EXEC_CONTAINER))
+			return set_cause(cause, "platform: '%s' is runsc's; "
+			    "workload '%s' runs host processes (executor "
+			    "%s)", pf, wl->name, wl->exec != NULL ?
+			    wl->exec->name : "none");
+		if (!(wl->exec->caps & EXEC_RUNTIME_STEPS))
+			return set_cause(cause, "platform: executor '%s' "
+			    "cannot pass runtime flags per container: "
+			    "register a docker runtime per platform "
+			    "(runsc install --runtime=runsc-%s -- "
+			    "--platform=%s) and name it in the arm's "
+			    "runtime, or use executor = oci", wl->exec->name,
+			    pf, pf);
+		rt = e->arms[i].runtime != NULL ? e->arms[i].runtime : "runc";
+		base = strrchr(rt, '/');
+		if (!str_startswith(base != NULL ? base + 1 : rt, "runsc"))
+			return set_cause(cause, "platform: arm '%s' runs "
+			    "'%s', not runsc: --platform=%s is runsc's",
+			    e->arms[i].name, rt, pf);
+	}
+	return 0;
 }
 
 int
@@ -179,6 +236,126 @@ workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	out->start_ns = st->start_ns;
 	out->end_ns = st->end_ns;
 	return 0;
+}
+
+/*
+ * Can perf count wl's programs under every arm? Host processes, or runsc
+ * sandboxes the oci executor starts where runsc leaves them in the cgroup
+ * perf counts (the cgroup2 one, on a host whose controllers are v1).
+ */
+static int
+perf_reaches(const struct experiment *e, const struct workload *wl,
+    char **cause)
+{
+	const char	*rt, *base;
+	size_t		 i;
+
+	if (wl->exec == NULL || !(wl->exec->caps & EXEC_CONTAINER))
+		return 0;
+	if (!(wl->exec->caps & EXEC_RUNTIME_STEPS))
+		return set_cause(cause, "perf: executor '%s' starts its "
+		    "containers from a daemon, outside any cgroup abbench "
+		    "can count (use executor local, or oci with runsc)",
+		    wl->exec->name);
+	if (!perf_counts_sandboxes())
+		return set_cause(cause, "perf: on this host runsc moves its "
+		    "sandbox into the container's cgroup in the hierarchy "
+		    "perf counts: containers cannot be counted here (use "
+		    "executor local)");
+	for (i = 0; e != NULL && i < e->narms; i++) {
+		rt = e->arms[i].runtime != NULL ? e->arms[i].runtime : "runc";
+		base = strrchr(rt, '/');
+		if (!str_startswith(base != NULL ? base + 1 : rt, "runsc"))
+			return set_cause(cause, "perf: arm '%s' runs '%s': "
+			    "in containers only runsc's sandbox can be "
+			    "counted (runc moves the container out of the "
+			    "counted cgroup)", e->arms[i].name, rt);
+	}
+	return 0;
+}
+
+int
+workload_perf_validate(const struct experiment *e, const struct workload *wl,
+    const char *perf, char **cause)
+{
+	struct strvec	 events = STRVEC_INIT;
+	char		*why = NULL;
+	int		 rc = 0;
+
+	if (perf == NULL)
+		return 0;
+	if (perf_events_parse(perf, &events, &why) == -1)
+		rc = set_cause(cause, "perf: %s", why);
+	else if (perf_reaches(e, wl, cause) == -1)
+		rc = -1;
+	else if (perf_events_check(&events, &why) == -1)
+		rc = set_cause(cause, "perf: %s", why);
+	free(why);
+	strvec_clear(&events);
+	return rc;
+}
+
+int
+workload_run_counted(struct run_ctx *ctx, struct workload *wl,
+    struct exec_spec *spec, const char *perf, struct wl_counts *counts,
+    struct exec_proc **proc, struct exec_status *st,
+    struct sample_result *out)
+{
+	struct perf_stat	*ps;
+	const char		*procs;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(counts, 0, sizeof *counts);
+	if (perf == NULL)
+		return workload_run_program(ctx, wl, spec, proc, st, out);
+	if (perf_events_parse(perf, &counts->events, &cause) == -1 ||
+	    (ps = perf_stat_start(ctx, &counts->events, 1, &procs,
+	    &cause)) == NULL) {
+		memset(st, 0, sizeof *st);
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		free(cause);
+		return -1;
+	}
+	spec->join_procs = procs;
+	rc = workload_run_program(ctx, wl, spec, proc, st, out);
+	spec->join_procs = NULL;
+	counts->values = xcalloc(counts->events.n, sizeof *counts->values);
+	if (perf_stat_stop(ps, counts->values, &cause) == 0)
+		counts->counted = 1;
+	else if (rc == 0) {
+		sample_result_fail(out, SAMPLE_STATUS_FAILED, "perf: %s",
+		    cause);
+		rc = -1;
+	}
+	free(cause);
+	perf_stat_free(ps);
+	return rc;
+}
+
+void
+workload_counts_add(struct sample_result *out, const char *benchmark,
+    const struct wl_counts *counts)
+{
+	char	*unit;
+	size_t	 i;
+
+	if (!counts->counted)
+		return;
+	for (i = 0; i < counts->events.n; i++) {
+		unit = perf_event_unit(counts->events.v[i]);
+		sample_result_add(out, benchmark, unit, counts->values[i]);
+		free(unit);
+	}
+}
+
+void
+workload_counts_release(struct wl_counts *counts)
+{
+	strvec_clear(&counts->events);
+	free(counts->values);
+	memset(counts, 0, sizeof *counts);
 }
 
 int

@@ -87,6 +87,11 @@ struct workload_ops {
 	const struct opt_spec	*opts;	/* the type's own keys */
 	size_t			 opts_size; /* of the struct opts binds */
 	const char		*default_exec;	/* an executor's name */
+	/*
+	 * Its program is the user's and may start containers labelled
+	 * abbench.run=UUID ({run}): the runner sweeps them after each sample.
+	 */
+	int			 own_program;
 	/* Extra checks across keys after the options table passed. */
 	int	(*validate)(const struct experiment *e, struct workload *wl,
 		    char **cause);
@@ -124,6 +129,19 @@ void	workload_remove_dirs(struct run_ctx *ctx, struct strvec *made,
 	    int64_t *jids);
 void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 	    const struct arm *arm, char *const *argv);
+/* The runsc platform of wl's sandboxes under arm (the arm's, else the
+ * workload's), or NULL. */
+const char	*workload_platform(const struct workload *wl,
+		    const struct arm *arm);
+/* exec_spec.sandbox_log of wl (sandbox-log = info: 1, debug: 2, off: 0). */
+int		 workload_sandbox_log(const struct workload *wl);
+/*
+ * When the file is loaded: a platform (arm's or workload's) needs an
+ * executor that passes runtime flags per sandbox (oci) and a runsc
+ * runtime. "platform: ..." errors.
+ */
+int		 workload_platform_check(const struct experiment *e,
+		    const struct workload *wl, char **cause);
 /*
  * Run one program through the workload's executor until it ends or the
  * sample's deadline passes, and take the sample's window from its times.
@@ -133,6 +151,47 @@ void	workload_spec_init(struct exec_spec *spec, const struct workload *wl,
 int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	    const struct exec_spec *spec, struct exec_proc **proc,
 	    struct exec_status *st, struct sample_result *out);
+/*
+ * perf counters of one program (the `perf` key of command, gobench and
+ * local fio; exec/perfstat.h): the events, and after a counted run one
+ * count per event.
+ */
+struct wl_counts {
+	struct strvec	 events;
+	double		*values;
+	int		 counted;
+};
+/* The `perf` key's table entry, the same in every type that has it. */
+#define WL_PERF_HELP \
+	"perf counters of the program and its children, comma separated " \
+	"(cycles,instructions,context-switches,page-faults): perf stat -a " \
+	"-G of the program's own cgroup, started before it; stored per " \
+	"sample as EVENT/op. A counter this host cannot count is refused " \
+	"when the file is loaded (needs root; executor local, or oci with " \
+	"runsc: the sandbox and gofer)"
+/*
+ * Check a `perf` value when the file is loaded: counter names, an
+ * executor whose programs perf can count (host processes, or runsc
+ * sandboxes of the oci executor where runsc leaves them in the counted
+ * cgroup), and every counter asked of this host (perf_events_check).
+ * "perf: ..." errors.
+ */
+int	workload_perf_validate(const struct experiment *e,
+	    const struct workload *wl, const char *perf, char **cause);
+/*
+ * workload_run_program, with the events of perf (the key's text, or
+ * NULL: none) counted over the program into *counts: counts->counted
+ * when they were. A count perf could not take fails the sample (never
+ * a 0). Release counts with workload_counts_release.
+ */
+int	workload_run_counted(struct run_ctx *ctx, struct workload *wl,
+	    struct exec_spec *spec, const char *perf,
+	    struct wl_counts *counts, struct exec_proc **proc,
+	    struct exec_status *st, struct sample_result *out);
+/* Add the counts as rows of benchmark: "page-faults/op", ... */
+void	workload_counts_add(struct sample_result *out, const char *benchmark,
+	    const struct wl_counts *counts);
+void	workload_counts_release(struct wl_counts *counts);
 /*
  * Ask the workload's executor whether it can run wl for every arm of e
  * (daemon up, runtimes registered, image present). 0 when it has no check.

@@ -78,6 +78,9 @@ const struct opt_spec arm_opts[] = {
 	OPT_PREFIXED("host.",
 	    "host setting applied while this arm runs (host.block.scheduler, "
 	    "host.sysctl.NAME, ...)"),
+	OPT_CHOICE("platform", ARM(platform), NULL, "ptrace kvm systrap",
+	    "runsc --platform of this arm's sandboxes (executor oci; wins "
+	    "over the workload's platform)", .text = ARM(platform_name)),
 	OPT_END
 };
 
@@ -784,8 +787,9 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 	for (i = 0; i < e->nworkloads; i++) {
 		struct workload	*wl = &e->workloads[i];
 
-		if (wl->ops->validate == NULL ||
-		    wl->ops->validate(e, wl, &vcause) == 0)
+		if (workload_platform_check(e, wl, &vcause) == 0 &&
+		    (wl->ops->validate == NULL ||
+		    wl->ops->validate(e, wl, &vcause) == 0))
 			continue;
 		parser_validate_error(&p, e, wl, vcause);
 		free(vcause);

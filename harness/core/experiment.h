@@ -63,7 +63,7 @@ int		 experiment_set(struct experiment *e, const char *key,
  */
 char		*experiment_find(const char *name);
 
-/* Help generated from the options tables (harness/core/keys.c): */
+/* Help generated from the options tables (harness/core/experiment-help.c): */
 struct strbuf;
 /* [experiment], [arm] and common [workload] keys, and the types. */
 /*

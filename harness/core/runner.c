@@ -112,7 +112,6 @@ struct progress {
 	size_t		 total;
 	size_t		 done;
 	int		 failures;
-	int		 last_round;
 	int		 rounds;
 	int		 line_open;
 };
@@ -183,10 +182,6 @@ progress_sample(struct progress *p, const struct plan_entry *pe,
 		    p->rounds, p->done, p->total, e->arms[pe->arm].name,
 		    e->workloads[pe->workload].name, el, et, p->failures);
 		p->line_open = 1;
-		return;
-	}
-	if (pe->round != p->last_round) {
-		p->last_round = pe->round;
 	}
 }
 
@@ -254,7 +249,7 @@ store_metadata(struct run_ctx *ctx, const struct experiment *e,
 {
 	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
 	struct strvec	 report = STRVEC_INIT;
-	char		*cause = NULL, *ver, *key;
+	char		*cause = NULL, *ver, *key, *path, sha[65];
 	size_t		 i;
 
 	if (e->pkg != NULL)
@@ -287,6 +282,24 @@ store_metadata(struct run_ctx *ctx, const struct experiment *e,
 		store_config_set(ctx->store, ctx->run_id, NULL, key,
 		    a->runtime, NULL);
 		free(key);
+		/* What was measured: two builds of one commit print one
+		 * version; their paths and digests differ or not. */
+		if (hostinfo_runtime_binary(a->runtime, &path, sha,
+		    &cause) == 0) {
+			key = xasprintf("runtime-path-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    path, NULL);
+			free(key);
+			key = xasprintf("runtime-sha256-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    sha, NULL);
+			free(key);
+			free(path);
+		} else {
+			warning("arm '%s': %s", a->name, cause);
+			free(cause);
+			cause = NULL;
+		}
 		if (hostinfo_runtime_version(a->runtime, &ver, &cause) == 0) {
 			key = xasprintf("runtime-version-%s", a->name);
 			store_config_set(ctx->store, ctx->run_id, NULL, key,
@@ -611,8 +624,7 @@ run_load(struct run *r, char **cause)
 			return -1;
 		}
 		/* Programs of their own may start labelled containers. */
-		if (strcmp(wl->type, "gobench") == 0 ||
-		    strcmp(wl->type, "command") == 0)
+		if (wl->ops->own_program)
 			r->sweep = 1;
 	}
 	collect_paths(r->e, &r->paths);
@@ -866,7 +878,8 @@ run_record(struct run *r, const struct plan_entry *pe,
 	if (store_result(&r->ctx, pe, e, res, t0, t1, w0, w1, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
-		r->exitcode = EXIT_USAGE;
+		/* The store failed, not the file: status 1, as any abort. */
+		r->exitcode = EXIT_FAIL;
 		r->aborted = 1;
 		return -1;
 	}
@@ -945,7 +958,6 @@ run_loop(struct run *r)
 	prog->start_ns = now_mono_ns();
 	prog->total = r->nplan - r->ndone;
 	prog->rounds = r->e->warmup + r->e->rounds;
-	prog->last_round = -1;
 	for (i = 0; i < r->nplan && !stop_flag; i++) {
 		const struct plan_entry	*pe = &r->plan[i];
 
@@ -1040,7 +1052,7 @@ run_finish(struct run *r)
 	}
 	if (stop_flag) {
 		status = RUN_INTERRUPTED;
-		r->exitcode = 130;
+		r->exitcode = EXIT_INTERRUPTED;
 	} else if (r->aborted)
 		status = RUN_FAILED;
 	else

@@ -126,7 +126,13 @@ kill -9 $apid
 wait $apid 2>/dev/null
 (cd "$TEST_TMP/elsewhere" && "$ABBENCH" restore) > "$TEST_TMP/r.out" 2>&1
 ok $? "abbench restore, no arguments, from another directory, exits 0"
-grep -q "host.block.slice_idle = 3 ($Q/slice_idle)" "$TEST_TMP/r.out"
+# The host lock is the host's: a run of another test that takes it first
+# undoes a dead holder's changes itself (whatever its state directory).
+grep -q "host.block.slice_idle = 3 ($Q/slice_idle)" "$TEST_TMP/r.out" || {
+	grep -q "nothing to restore" "$TEST_TMP/r.out" &&
+	    [ "$(cat "$Q/slice_idle")" = 3 ] &&
+	    diag "the next holder of the host (another test's run) undid it first"
+}
 ok $? "it says it restored slice_idle to 3"
 is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 again"
 ok "$([ ! -e "$TEST_TMP/elsewhere/abbench.db" ]; echo $?)" \
@@ -147,7 +153,10 @@ wait $apid 2>/dev/null
 "$ABBENCH" run --db "$TEST_TMP/b.db" --rounds 1 "$TEST_TMP/b.ini" \
     > "$TEST_TMP/b4.out" 2>&1
 ok $? "a run with another database runs"
-grep -q "restored.*slice_idle = 3" "$TEST_TMP/b4.out"
+grep -q "restored.*slice_idle = 3" "$TEST_TMP/b4.out" || {
+	[ "$(sqlite3 "$TEST_TMP/b.db" "SELECT group_concat(DISTINCT original) FROM journal WHERE run_id = (SELECT max(id) FROM runs) AND kind = 'host.block.slice_idle'")" = 3 ] &&
+	    diag "the next holder of the host (another test's run) undid it first"
+}
 ok $? "and first restores what the dead run with database A left" ||
     sed 's/^/# /' "$TEST_TMP/b4.out"
 is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 at its end"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/util.h"
 #include "stats/benchmath.h"
 #include "stats/correct.h"
 #include "tests/unit/tap.h"
@@ -18,14 +19,6 @@ static int
 same_bits(double a, double b)
 {
 	return memcmp(&a, &b, sizeof(a)) == 0;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static void

@@ -226,7 +226,8 @@ test_errors(void)
 		{ HEAD "[workload w]\ntype = test\ntag =\n",
 		  "exp.ini:5: tag: missing value", "empty value" },
 		{ HEAD "[workload w]\ntype = test\nexecutor = ssh\n",
-		  "exp.ini:5: executor: 'ssh' is not one of: local docker oci",
+		  "exp.ini:5: executor: 'ssh' is not one of: local docker oci "
+		  "podman",
 		  "bad executor" },
 		{ HEAD "[workload w]\ntype = test\nopt.x = y\n",
 		  "exp.ini:5: opt.x: 'y' is not an integer",
@@ -729,14 +730,30 @@ test_quota_parent_caps(void)
 	    "quota = %s\n";
 	static struct workload_ops	 fake_steady;
 	const struct workload_ops	*types[] = { &fake_steady, NULL };
-	const struct exec_ops *const	*x;
+	static const char *const	 parents[] = { "local", "docker",
+	    "oci" };
 	struct experiment		*e;
 	char				*cause = NULL, *t;
+	size_t				 i;
 
-	for (x = exec_types; *x != NULL; x++)
-		tap_ok(((*x)->caps & EXEC_CGROUP_PARENT) != 0,
+	for (i = 0; i < ARRAY_SIZE(parents); i++)
+		tap_ok((exec_lookup(parents[i])->caps &
+		    EXEC_CGROUP_PARENT) != 0,
 		    "executor %s places a sandbox in a cgroup parent",
-		    (*x)->name);
+		    parents[i]);
+	/* podman does not (yet): refused when the file is loaded. */
+	t = xasprintf("[experiment]\nname = q\n[arm a]\n[workload w]\n"
+	    "type = idle-memory\nexecutor = podman\nquota = parent\n");
+	e = experiment_parse("q.ini", t, strlen(t), &cause);
+	tap_ok(e == NULL && cause != NULL &&
+	    strncmp(cause, "q.ini:", 6) == 0 && strstr(cause, "quota") !=
+	    NULL && strstr(cause, "'podman' cannot") != NULL,
+	    "quota = parent under executor = podman: refused at load");
+	TAP_DIAG("%s", cause != NULL ? cause : "(parsed)");
+	experiment_free(e);
+	free(cause);
+	cause = NULL;
+	free(t);
 	t = xasprintf(text, "parent");
 	e = experiment_parse("q.ini", t, strlen(t), &cause);
 	if (!tap_ok(e != NULL, "quota = parent under executor = oci"))

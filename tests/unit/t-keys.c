@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "harness/core/experiment.h"
 #include "lib/options.h"
+#include "exec/perfstat.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
 #include "workloads/workload.h"
@@ -51,6 +52,7 @@ static const struct {
 	const char	*value;
 } narrowed[] = {
 	{ "weights", "100" },	/* fio: bfq weights */
+	{ "perf", "page-faults" },	/* counters this host can count */
 };
 
 /* A value of o's type within its range. */
@@ -137,6 +139,105 @@ static const struct {
 	{ "cpu-steady", "cpu", "cpu = 0.5" },
 };
 
+/*
+ * What a workload needs besides base_line when KEY is the key under test:
+ * perf counts host processes (executor local; fio then reads `dir`).
+ */
+static const struct {
+	const char	*type;
+	const char	*key;
+	const char	*line;
+} key_lines[] = {
+	{ "fio", "perf", "executor = local\nfs = bind" },
+	{ "app", "perf", "executor = oci" },
+	/* runsc's flag: sandboxes the oci executor starts (arm_line). */
+	{ NULL, "platform", "executor = oci" },
+};
+
+/*
+ * Keys a type lists (every workload has them) that it can never take:
+ * refused when the file is loaded, naming the key. idle-memory runs
+ * docker containers only, and docker passes no runtime flag per
+ * container.
+ */
+static const struct {
+	const char	*type;
+	const char	*key;
+} never[] = {
+	{ "idle-memory", "platform" },
+};
+
+static int
+never_ok(const struct workload_ops *ops, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(never); i++) {
+		if (strcmp(never[i].type, ops->type) == 0 &&
+		    strcmp(never[i].key, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * What every arm needs when KEY is the key under test of a type: runsc
+ * for its platform, and for perf in a container (app runs in one).
+ */
+static const char *
+arm_line(const struct workload_ops *ops, const char *key)
+{
+	if (strcmp(key, "platform") == 0 || (strcmp(key, "perf") == 0 &&
+	    strcmp(ops->type, "app") == 0))
+		return "runtime = runsc";
+	return "";
+}
+
+static const char *
+key_line(const struct workload_ops *ops, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(key_lines); i++) {
+		if ((key_lines[i].type == NULL ||
+		    strcmp(key_lines[i].type, ops->type) == 0) &&
+		    strcmp(key_lines[i].key, key) == 0)
+			return key_lines[i].line;
+	}
+	return "";
+}
+
+/*
+ * Can perf stat -a count a software event here (root, perf installed)?
+ * The `perf` key is checked against the host when a file is loaded.
+ */
+static int perf_usable(void);
+
+static int
+perf_usable_in(const struct workload_ops *ops)
+{
+	/* In a container (app): runsc's sandbox, on a hybrid host. */
+	return perf_usable() && (strcmp(ops->type, "app") != 0 ||
+	    perf_counts_sandboxes());
+}
+
+static int
+perf_usable(void)
+{
+	static int	usable = -1;
+	struct strvec	ev = STRVEC_INIT;
+
+	if (usable == -1) {
+		strvec_push(&ev, "page-faults");
+		usable = perf_events_check(&ev, NULL) == 0;
+		strvec_clear(&ev);
+		if (!usable)
+			TAP_DIAG("perf stat -a does not work here: the perf "
+			    "key is not tried");
+	}
+	return usable;
+}
+
 static const char *
 base_line(const struct workload_ops *ops, const char *key)
 {
@@ -181,12 +282,30 @@ check_type(const struct workload_ops *ops)
 			bad++;
 			continue;
 		}
+		if (strcmp(o->name, "perf") == 0 && o->type == OPT_T_STR &&
+		    !perf_usable_in(ops))
+			continue;
 		/* The type's own executor: another may not fit it. */
-		line = xasprintf("%s = %s\n%s", o->name,
+		line = xasprintf("%s = %s\n%s\n%s", o->name,
 		    strcmp(o->name, "executor") == 0 && ops->default_exec ?
 		    ops->default_exec : sample_value(o, buf, sizeof buf),
-		    base_line(ops, o->name));
-		if (try_parse(ops, "", "", line, &cause) != 0) {
+		    base_line(ops, o->name), key_line(ops, o->name));
+		if (never_ok(ops, o->name)) {
+			free(line);
+			line = xasprintf("%s = %s\n%s", o->name,
+			    sample_value(o, buf, sizeof buf),
+			    base_line(ops, o->name));
+			if (try_parse(ops, "", arm_line(ops, o->name), line,
+			    &cause) == 0 || cause == NULL ||
+			    strstr(cause, o->name) == NULL) {
+				TAP_DIAG("%s: '%s' not refused by name: %s",
+				    ops->type, line, cause ? cause : "");
+				bad++;
+			}
+			free(cause);
+			cause = NULL;
+		} else if (try_parse(ops, "", arm_line(ops, o->name), line,
+		    &cause) != 0) {
 			TAP_DIAG("%s: listed '%s' refused: %s", ops->type,
 			    line, cause);
 			free(cause);
@@ -249,8 +368,10 @@ check_sections(void)
 			    xasprintf("%sX = %s", o->name, "x") :
 			    xasprintf("%s = %s", o->name,
 			    sample_value(o, buf, sizeof buf));
-			if (try_parse(cmd, "", line, "args = true",
-			    &cause) != 0) {
+			if (try_parse(cmd, "", strcmp(o->name, "platform") ?
+			    line : "platform = ptrace\nruntime = runsc",
+			    strcmp(o->name, "platform") ? "args = true" :
+			    "args = true\nexecutor = oci", &cause) != 0) {
 				TAP_DIAG("[arm] '%s' refused: %s", line,
 				    cause);
 				free(cause);
@@ -298,6 +419,10 @@ static const struct {
 	{ "app", "app", "hackbench", "sysbench" },
 	{ "app", "filesize", "10Kb", "1Mb" },
 	{ "fio", "fs", "tmpfs", "rootfs" },
+	{ "command", "perf", "page-faults", "context-switches" },
+	{ "gobench", "perf", "page-faults", "context-switches" },
+	{ "fio", "perf", "page-faults", "context-switches" },
+	{ "app", "perf", "page-faults", "context-switches" },
 };
 
 /*
@@ -463,7 +588,7 @@ add_needed(struct strbuf *sb, const struct workload_ops *ops,
 			strbuf_addf(sb, "%s = %s\n", o->name,
 			    sample_value(o, buf, sizeof buf));
 	}
-	strbuf_addf(sb, "%s\n", base_line(ops, key));
+	strbuf_addf(sb, "%s\n%s\n", base_line(ops, key), key_line(ops, key));
 }
 
 /*
@@ -488,10 +613,11 @@ check_bound(const struct workload_ops *ops, const struct opt_spec *o,
 	char			*cause = NULL;
 	int			 ok = 1, i;
 
-	strbuf_addf(&sb, "[experiment]\n[arm a]\n");
+	strbuf_addf(&sb, "[experiment]\n[arm a]\n%s\n", arm_line(ops, o->name));
 	if (arm)
 		strbuf_addf(&sb, "%s = %s\n", o->name, v2);
-	strbuf_addf(&sb, "[arm b]\n[workload w]\ntype = %s\n", ops->type);
+	strbuf_addf(&sb, "[arm b]\n%s\n[workload w]\ntype = %s\n",
+	    arm_line(ops, o->name), ops->type);
 	if (v1 != NULL)
 		strbuf_addf(&sb, "%s = %s\n", o->name, v1);
 	add_needed(&sb, ops, o->name);
@@ -589,7 +715,9 @@ check_table_bound(const struct workload_ops *ops, int common)
 			unbound++;
 			continue;
 		}
-		if (strcmp(o->name, "type") == 0)
+		if (strcmp(o->name, "type") == 0 || never_ok(ops, o->name) ||
+		    (strcmp(o->name, "perf") == 0 && o->type == OPT_T_STR &&
+		    !perf_usable_in(ops)))
 			continue;
 		if (pick_values(ops, o, v1, v2, sizeof v1) != 0) {
 			TAP_DIAG("%s: no test value for '%s'", ops->type,

@@ -16,17 +16,10 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "lib/util.h"
 #include "stats/benchmath.h"
 #include "stats/power.h"
 #include "tests/unit/tap.h"
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* P(Z1 < a, Z2 < a) for standard normals with correlation rho >= 0. */
 static double
