@@ -589,6 +589,27 @@ cgrp_add_hier(struct cgrp *cg, const char *controller, char *dir)
 	strvec_pushf(&cg->procs, "%s/cgroup.procs", dir);
 }
 
+int
+cgrp_can_create(char **cause)
+{
+	const char *const	*c;
+	char			*dir;
+	int			 rc = 0;
+
+	for (c = default_controllers; *c != NULL && rc == 0; c++) {
+		if ((dir = cgrp_self_dir(cgrp_version() == 2 ? NULL : *c,
+		    cause)) == NULL)
+			return -1;
+		if (access(dir, W_OK) == -1)
+			rc = set_cause(cause, "cannot make cgroups below "
+			    "'%s': %s", dir, strerror(errno));
+		free(dir);
+		if (cgrp_version() == 2)
+			break;
+	}
+	return rc;
+}
+
 struct cgrp *
 cgrp_create(const char *rel, const char *const *controllers, char **cause)
 {

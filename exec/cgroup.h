@@ -38,6 +38,12 @@ const char	*cgrp_root(void);
 /* The directory of abbench's own cgroup for a controller (v1), or the
  * v2 directory when controller is NULL or "". malloc'd. */
 char		*cgrp_self_dir(const char *controller, char **cause);
+/*
+ * Whether abbench may make cgroups below its own in every hierarchy
+ * cgrp_create uses by default: 0, or -1 with *cause naming the directory
+ * and the reason (permission denied, read-only file system).
+ */
+int		 cgrp_can_create(char **cause);
 /* abbench's own cgroup in a controller's hierarchy as /proc/self/cgroup
  * shows it ("/a/b"; NULL or "": the unified one). malloc'd. */
 char		*cgrp_self_path(const char *controller, char **cause);

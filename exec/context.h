@@ -40,6 +40,13 @@ struct run_ctx {
 	/* Where this run's cgroups go, relative to abbench's own cgroup in
 	 * each hierarchy: "abbench-<first 8 of uuid>". */
 	char			 cgroup_name[64];
+	/*
+	 * Why abbench cannot make cgroups (not root, no writable hierarchy),
+	 * set by the local executor's check when the workload can do without
+	 * (workload_ops.cgroup_optional): its programs then run in abbench's
+	 * own cgroup. Empty when it can.
+	 */
+	char			 no_cgroup[256];
 	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
 	/*

@@ -816,9 +816,35 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 	return 0;
 }
 
+/* How long an undo looks again for a container not found (see below). */
+#define DOCKER_UNDO_LATE_NS	(3 * NSEC_PER_SEC)
+
+static int
+docker_exists(const char *name)
+{
+	return docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, NULL, "inspect", "-f",
+	    "{{.Id}}", name, NULL) == 0;
+}
+
+/*
+ * A journaled container left by a dead run. When that run was killed
+ * while its `docker run -d` or `create` was in flight, the CLI died but
+ * dockerd still finishes the create it had received, possibly after we
+ * looked (t0570): a name not found is looked for again for
+ * DOCKER_UNDO_LATE_NS before it is believed gone. Only a journal entry
+ * nobody forgot comes here, so the wait is paid after a kill alone.
+ */
 static int
 docker_undo(const char *target, char **cause)
 {
+	struct timespec	 step = { 0, 250 * 1000000 };
+	int64_t		 until = now_mono_ns() + DOCKER_UNDO_LATE_NS;
+
+	while (!docker_exists(target)) {
+		if (now_mono_ns() >= until)
+			return 0;
+		nanosleep(&step, NULL);
+	}
 	/* Whether it started is not known here: always look for a shim. */
 	return exec_docker_rm(target, 1, cause);
 }

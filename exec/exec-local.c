@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exec/cgroup.h"
 #include "exec/barrier.h"
@@ -41,13 +42,32 @@ local_check(struct run_ctx *ctx, const struct exec_check *chk,
 {
 	char	*dir;
 
-	(void)ctx;
-	(void)chk;
+	char	*why = NULL;
+
 	/* abbench must be able to make cgroups below its own. */
 	if ((dir = cgrp_self_dir(cgrp_version() == 2 ? NULL : "cpu",
 	    cause)) == NULL)
 		return -1;
 	free(dir);
+	if (cgrp_can_create(&why) == 0)
+		return 0;
+	if (!chk->cgroup_optional && chk->cgroup_need[0] != '\0') {
+		set_cause(cause, "%s: a limit needs a cgroup per program: "
+		    "%s: run abbench as root, or remove the limit",
+		    chk->cgroup_need, why);
+		free(why);
+		return -1;
+	}
+	if (!chk->cgroup_optional) {
+		set_cause(cause, "%s: this workload needs a cgroup per "
+		    "program%s: run abbench as root", why, geteuid() != 0 ?
+		    " and abbench is not root" : "");
+		free(why);
+		return -1;
+	}
+	/* Times and rusage need none: the programs run in ours. */
+	snprintf(ctx->no_cgroup, sizeof ctx->no_cgroup, "%s", why);
+	free(why);
 	return 0;
 }
 
@@ -67,7 +87,15 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	}
 	p->pooled = spec->cgroup_parent == NULL && spec->cpus <= 0 &&
 	    spec->memory == 0;
-	if (p->pooled && npool > 0)
+	if (ctx->no_cgroup[0] != '\0') {
+		/* The check allowed it: nothing to limit or read. */
+		if (!p->pooled) {
+			free(p);
+			return set_cause(cause, "a cpu or memory limit needs "
+			    "a cgroup: %s", ctx->no_cgroup);
+		}
+		p->pooled = 0;
+	} else if (p->pooled && npool > 0)
 		p->cg = pool[--npool];
 	else {
 		if (spec->cgroup_parent != NULL)
@@ -78,7 +106,7 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		p->cg = cgrp_create(rel, NULL, cause);
 		free(rel);
 	}
-	if (p->cg == NULL) {
+	if (p->cg == NULL && ctx->no_cgroup[0] == '\0') {
 		free(p);
 		return -1;
 	}
@@ -96,9 +124,10 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	}
 	p->child.argv = spec->argv;
 	p->child.env_add = spec->env;
-	p->child.cgroup_procs = p->cg->procs.v;
+	p->child.cgroup_procs = p->cg != NULL ? p->cg->procs.v : NULL;
 	if (spec->join_procs != NULL) {
-		strvec_pushv(&p->procs, p->cg->procs.v);
+		if (p->cg != NULL)
+			strvec_pushv(&p->procs, p->cg->procs.v);
 		strvec_push(&p->procs, spec->join_procs);
 		p->child.cgroup_procs = p->procs.v;
 	}
@@ -115,8 +144,10 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	return 0;
 
 fail:
-	cgrp_remove(p->cg, NULL);
-	cgrp_free(p->cg);
+	if (p->cg != NULL) {
+		cgrp_remove(p->cg, NULL);
+		cgrp_free(p->cg);
+	}
 	strvec_clear(&p->procs);
 	free(p);
 	return -1;
@@ -166,7 +197,7 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 static char *
 local_cgroup_dir(struct exec_proc *p, const char *controller)
 {
-	const char	*d = cgrp_dir(p->cg, controller);
+	const char	*d = p->cg != NULL ? cgrp_dir(p->cg, controller) : NULL;
 
 	return d != NULL ? xstrdup(d) : NULL;
 }

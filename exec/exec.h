@@ -106,6 +106,11 @@ struct exec_check {
 	const char *const *runtimes;	/* each arm's runtime, or NULL */
 	size_t		 narms;
 	const char	*image;		/* the workload's image, or NULL */
+	/* The workload can run its programs without a cgroup of their own
+	 * (it reads nothing from it and no arm sets a cpu or memory limit). */
+	int		 cgroup_optional;
+	/* When an arm's limit is what needs one: "FILE:LINE: cpu", or "". */
+	char		 cgroup_need[128];
 };
 
 /*

@@ -341,19 +341,30 @@ out:
 	return rc;
 }
 
+extern const struct cmd_entry cmd_calibrate_entry;
+
+static const struct cmd_flag calibrate_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "repeats", 'k', "K",
+	    "A/A comparisons per benchmark (default 5)", NULL },
+	{ "rounds", 'r', "N",
+	    "rounds of one comparison (default: the file's)", NULL },
+	{ "order", 'o', "ORDER",
+	    "override the file's order (alternate, abba, random,\n"
+	    "sequential)", NULL },
+	{ "alpha", 'a', "A",
+	    "level of the comparisons (default 0.05)", NULL },
+	{ "seed", 's', "N",
+	    "seed of a random order", NULL },
+	{ "quiet", 'q', NULL,
+	    "no progress", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 cmd_calibrate_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "repeats", required_argument, NULL, 'k' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "order", required_argument, NULL, 'o' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct run_options	 ro;
 	struct power_options	 po;
 	struct experiment	*e = NULL, *aa = NULL;
@@ -371,7 +382,7 @@ cmd_calibrate_exec(int argc, char **argv)
 	power_options_init(&po);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qd:k:r:", longopts, NULL)) !=
+	while ((c = cmd_getopt(&cmd_calibrate_entry, NULL, 0, argc, argv)) !=
 	    -1) {
 		switch (c) {
 		case 'd':
@@ -416,8 +427,6 @@ cmd_calibrate_exec(int argc, char **argv)
 			ro.quiet = 1;
 			break;
 		default:
-			error("calibrate: unknown option '%s' (see abbench "
-			    "calibrate --help)", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}
@@ -517,17 +526,10 @@ const struct cmd_entry cmd_calibrate_entry = {
 "abbench power takes its noise from the latest calibration, and\n"
 "abbench nightly --threshold auto its per-benchmark thresholds.\n"
 "\n"
-"  --repeats K      A/A comparisons per benchmark (default 5)\n"
-"  --db FILE        the database (default $ABBENCH_DB or ./abbench.db)\n"
-"  --rounds N       rounds of one comparison (default: the file's)\n"
-"  --order ORDER    override the file's order (alternate, abba, random,\n"
-"                   sequential)\n"
-"  --alpha A        level of the comparisons (default 0.05)\n"
-"  --seed N         seed of a random order\n"
-"  --quiet          no progress\n"
-"\n"
 "Exit status: 0, 1 when identical arms differed more often than alpha\n"
 "allows (or the run failed), 2 on a usage or input error.\n",
 	.exec = cmd_calibrate_exec,
+	.opts = calibrate_flags,
+	.shortopts = "qd:k:r:",
 	.flags = CMD_STORE,
 };

@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,25 @@ db_usage(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+extern const struct cmd_entry cmd_db_entry;
+
+/* The scope is what the help says: any flag may come with any command. */
+static const struct cmd_flag db_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "arm", 'a', "ARM", "only this arm", "export" },
+	{ "output", 'o', "DIR", "one file per arm in DIR, named after the arm\n"
+	    "(ARM.txt, or ARM when it ends in .txt); also -o", "export" },
+	{ "name", 'n', "NAME", "the run's name (default: import)", "import" },
+	{ "host", 'H', "HOST", "the host it came from (default: this one)",
+	    "import" },
+	{ "durable", 'D', NULL, "every commit waits for the disk "
+	    "(synchronous=FULL)", NULL },
+	{ "json", 'j', NULL, "the runs as one JSON object (schema: README, "
+	    "\"Machine-readable output\")", "ls" },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 /*
  * Options may come before or after the subcommand; "--" ends them (so a
  * file named like an option can be imported).
@@ -57,58 +78,43 @@ db_usage(const char *fmt, ...)
 static int
 db_parse(int argc, char **argv, struct db_opts *o, const char **sub)
 {
-	int		 i, dashdash = 0;
-	const char	*a, **slot;
+	int	c;
 
 	*sub = NULL;
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		slot = NULL;
-		if (!dashdash && strcmp(a, "--") == 0) {
-			dashdash = 1;
-			continue;
+	optind = 1;
+	while ((c = cmd_getopt(&cmd_db_entry, NULL, 0, argc, argv)) != -1) {
+		switch (c) {
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'a':
+			o->arm = optarg;
+			break;
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 'H':
+			o->host = optarg;
+			break;
+		case 'D':
+			o->durable = 1;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		default:
+			return EXIT_USAGE;
 		}
-		if (!dashdash && a[0] == '-' && a[1] != '\0') {
-			if (strcmp(a, "--durable") == 0) {
-				o->durable = 1;
-				continue;
-			}
-			if (strcmp(a, "--json") == 0) {
-				o->json = 1;
-				continue;
-			}
-			if (strcmp(a, "--db") == 0)
-				slot = &o->db;
-			else if (strcmp(a, "--arm") == 0)
-				slot = &o->arm;
-			else if (strcmp(a, "-o") == 0 ||
-			    strcmp(a, "--output") == 0)
-				slot = &o->outdir;
-			else if (strcmp(a, "--name") == 0)
-				slot = &o->name;
-			else if (strcmp(a, "--host") == 0)
-				slot = &o->host;
-			else if (strncmp(a, "--db=", 5) == 0) {
-				o->db = a + 5;
-				continue;
-			} else if (strncmp(a, "--arm=", 6) == 0) {
-				o->arm = a + 6;
-				continue;
-			} else
-				return db_usage("unknown option '%s'", a);
-			if (i + 1 >= argc)
-				return db_usage("option '%s' needs a value", a);
-			*slot = argv[++i];
-			continue;
-		}
-		if (*sub == NULL)
-			*sub = a;
-		else
-			strvec_push(&o->args, a);
 	}
-	if (*sub == NULL)
+	if (optind >= argc)
 		return db_usage("missing subcommand (ls, show, export, import, "
 		    "merge, check, rm)");
+	*sub = argv[optind++];
+	for (; optind < argc; optind++)
+		strvec_push(&o->args, argv[optind]);
 	return 0;
 }
 
@@ -221,13 +227,14 @@ db_ls_json(struct store *st, struct store_run *runs, size_t n)
 			    json_string(runs[i].arms[j]));
 		fleet = run_fleet_id(st, runs[i].id);
 		r = json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s, s:o, "
-		    "s:I, s:I, s:o}", "id", (json_int_t)runs[i].id,
+		    "s:I, s:I, s:I, s:o}", "id", (json_int_t)runs[i].id,
 		    "uuid", runs[i].uuid, "name", runs[i].name,
 		    "host", runs[i].host,
 		    "started", json_time(runs[i].started_wall_ns),
 		    "ended", json_time(runs[i].ended_wall_ns),
 		    "status", runs[i].status, "arms", arms,
-		    "sample_rows", (json_int_t)runs[i].nsamples,
+		    "samples", (json_int_t)runs[i].nsamples,
+		    "values", (json_int_t)runs[i].nvalues,
 		    "failed", (json_int_t)runs[i].nfailed,
 		    "fleet", *fleet ? json_string(fleet) : json_null());
 		free(fleet);
@@ -286,12 +293,14 @@ db_ls(struct db_opts *o)
 		wf = len > wf ? len : wf;
 		join_arms(&runs[i], &arms[i]);
 		if (runs[i].nfailed > 0)
-			samples[i] = xasprintf("%lld (%lld failed)",
-			    (long long)runs[i].nsamples,
+			samples[i] = xasprintf("%lld (%lld values, %lld "
+			    "failed)", (long long)runs[i].nsamples,
+			    (long long)runs[i].nvalues,
 			    (long long)runs[i].nfailed);
 		else
-			samples[i] = xasprintf("%lld",
-			    (long long)runs[i].nsamples);
+			samples[i] = xasprintf("%lld (%lld values)",
+			    (long long)runs[i].nsamples,
+			    (long long)runs[i].nvalues);
 		len = snprintf(NULL, 0, "%lld", (long long)runs[i].id);
 		w[0] = len > w[0] ? len : w[0];
 		len = (int)strlen(runs[i].name);
@@ -383,6 +392,35 @@ show_counts(struct store *st, const struct store_run *r)
 	return 0;
 }
 
+/* stop = decided: each row's verdict, the round it was made at. */
+static int
+show_decisions(struct store *st, const struct store_run *r)
+{
+	struct store_decision	*d = NULL;
+	char			*cause = NULL;
+	size_t			 n = 0, i;
+
+	if (store_decisions_list(st, r->id, &d, &n, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (n > 0)
+		printf("\ndecisions (stop = decided):\n");
+	for (i = 0; i < n; i++) {
+		printf("  %s %s %s vs %s: %s after %d good rounds (round %d, "
+		    "p=%.3g, boundary %.3g, n=%lld+%lld", d[i].benchmark,
+		    d[i].unit, d[i].arm, d[i].base_arm, d[i].verdict,
+		    d[i].good_rounds, d[i].round + 1, d[i].p, d[i].boundary,
+		    (long long)d[i].n1, (long long)d[i].n2);
+		if (!isnan(d[i].mde))
+			printf(", MDE %.3g%%", d[i].mde * 100);
+		printf(")\n");
+	}
+	store_decisions_free(d, n);
+	return 0;
+}
+
 /* The failed samples (warm-up ones too), in the order they were taken. */
 static int
 show_failures(struct store *st, const struct store_run *r)
@@ -403,7 +441,7 @@ show_failures(struct store *st, const struct store_run *r)
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i].status, SAMPLE_OK) == 0)
 			continue;
-		printf("  round %d  %s  %s  %s%s%s\n", v[i].round, v[i].arm,
+		printf("  round %d  %s  %s  %s%s%s\n", v[i].round + 1, v[i].arm,
 		    v[i].benchmark, v[i].status, v[i].error != NULL ? ": " :
 		    "", v[i].error != NULL ? v[i].error : "");
 	}
@@ -420,6 +458,7 @@ db_show(struct db_opts *o)
 	struct store_journal	*j = NULL;
 	char			*cause = NULL, **warn = NULL, t1[64], t2[64];
 	size_t			 nkv = 0, nunits = 0, nj = 0, nwarn = 0, i;
+	size_t			 meta;
 	int			 rc = EXIT_USAGE;
 
 	if ((st = db_open_run(o, "show", STORE_READONLY, &r)) == NULL)
@@ -458,18 +497,31 @@ db_show(struct db_opts *o)
 	for (i = 0; i < r.narms; i++)
 		printf(" %s%s%s", r.arms[i], i == 0 && r.narms > 1 ?
 		    " (baseline)" : "", i + 1 < r.narms ? "," : "");
-	printf("\n  samples:    %lld (%lld failed)\n", (long long)r.nsamples,
-	    (long long)r.nfailed);
+	printf("\n  samples:    %lld (%lld values, %lld failed)\n",
+	    (long long)r.nsamples, (long long)r.nvalues, (long long)r.nfailed);
 
-	if (nkv > 0) {
-		printf("\nconfig:\n");
-		for (i = 0; i < nkv; i++) {
-			if (kv[i].arm[0] != '\0')
-				printf("  [%s] %s: %s\n", kv[i].arm, kv[i].key,
-				    kv[i].value);
-			else
-				printf("  %s: %s\n", kv[i].key, kv[i].value);
+	/* What identifies the configuration, then what measured the
+	 * moment (the load; never a config line of the exports). */
+	for (i = 0, meta = 0; i < nkv; i++) {
+		if (kv[i].arm[0] == '\0' && store_key_is_metadata(kv[i].key) &&
+		    strcmp(r.status, RUN_IMPORTED) != 0) {
+			meta++;
+			continue;
 		}
+		if (i - meta == 0)
+			printf("\nconfig:\n");
+		if (kv[i].arm[0] != '\0')
+			printf("  [%s] %s: %s\n", kv[i].arm, kv[i].key,
+			    kv[i].value);
+		else
+			printf("  %s: %s\n", kv[i].key, kv[i].value);
+	}
+	if (meta > 0) {
+		printf("\nmetadata:\n");
+		for (i = 0; i < nkv; i++)
+			if (kv[i].arm[0] == '\0' &&
+			    store_key_is_metadata(kv[i].key))
+				printf("  %s: %s\n", kv[i].key, kv[i].value);
 	}
 	if (nunits > 0) {
 		printf("\nunits:\n");
@@ -492,7 +544,8 @@ db_show(struct db_opts *o)
 			printf("  %s\n", j[i].state);
 		}
 	}
-	if (show_counts(st, &r) != 0 || show_failures(st, &r) != 0)
+	if (show_counts(st, &r) != 0 || show_decisions(st, &r) != 0 ||
+	    show_failures(st, &r) != 0)
 		goto out;
 	if (nwarn > 0) {
 		printf("\nwarnings:\n");
@@ -902,15 +955,12 @@ const struct cmd_entry cmd_db_entry = {
 	"  export RUN         the run as benchfmt (Go benchstat's input) on\n"
 	"                     standard output; all arms in one stream, each\n"
 	"                     result tagged with an 'arm' config key\n"
-	"      --arm ARM      only this arm\n"
-	"      -o DIR         one file per arm in DIR, named after the arm\n"
-	"                     (ARM.txt, or ARM when it ends in .txt)\n"
+	"                     (--arm ARM: one arm; -o DIR: a file per arm)\n"
 	"  import [LABEL=]FILE...\n"
 	"                     benchfmt files become one run (status imported)\n"
 	"                     whose arms are the files, labelled as benchstat\n"
 	"                     labels them; '-' reads standard input\n"
-	"      --name NAME    the run's name (default: import)\n"
-	"      --host HOST    the host it came from (default: this one)\n"
+	"                     (--name NAME, --host HOST)\n"
 	"  merge OTHER.db...  copy the runs of other databases (by run uuid:\n"
 	"                     merging twice adds nothing)\n"
 	"  check              SQLite's integrity check and abbench's own\n"
@@ -918,11 +968,12 @@ const struct cmd_entry cmd_db_entry = {
 	"  rm RUN             remove a run and its samples\n"
 	"\n"
 	"RUN is a run id, a unique uuid prefix, 'last' or 'NAME@last' (the\n"
-	"latest run of experiment NAME). --durable makes every commit wait\n"
-	"for the disk (synchronous=FULL).\n"
+	"latest run of experiment NAME).\n"
 	"\n"
 	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
 	"is written).\n",
 	.exec = cmd_db_exec,
 	.flags = CMD_STORE,
+	.opts = db_flags,
+	.shortopts = "o:",
 };

@@ -12,21 +12,26 @@
 #include "host/envcheck.h"
 #include "lib/util.h"
 
+extern const struct cmd_entry cmd_env_entry;
+
+static const struct cmd_flag env_flags[] = {
+	{ "strict", 's', NULL,
+	    "exit 1 if there is any warning", NULL },
+	{ "quiet", 'q', NULL,
+	    "print only the warnings", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 cmd_env_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "strict", no_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct strvec	 warnings = STRVEC_INIT, report = STRVEC_INIT;
 	char		*cause = NULL;
 	int		 c, strict = 0, quiet = 0;
 	size_t		 i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+sq", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_env_entry, NULL, 0, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			strict = 1;
@@ -78,9 +83,8 @@ const struct cmd_entry cmd_env_entry = {
 "Missing facilities (no cpufreq in a VM, no docker) are reported, not\n"
 "warned about. The disks of the PATHs (mountinfo: partitions, device-\n"
 "mapper, loop devices with their backing files, overlay layers) are only\n"
-"resolved when some disk runs bfq.\n"
-"\n"
-"  --strict   exit 1 if there is any warning\n"
-"  --quiet    print only the warnings\n",
+"resolved when some disk runs bfq.\n",
 	.exec = cmd_env_exec,
+	.opts = env_flags,
+	.shortopts = "+sq",
 };

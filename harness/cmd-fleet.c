@@ -92,28 +92,50 @@ submit_parse_partitions(struct submit_opts *o, const char *arg)
 }
 
 /* submit's options: 0, or EXIT_USAGE after saying why. */
+extern const struct cmd_entry cmd_fleet_entry;
+
+/* Each flag names the subcommands that take it. */
+static const struct cmd_flag fleet_flags[] = {
+	{ "partitions", 'p', "P1,P2[:N],...",
+	    "the Slurm partitions, one shape each (N replicas: P:N)",
+	    "submit" },
+	{ "per-partition", 'n', "N", "replicas per partition (default 1)",
+	    "submit" },
+	{ "dir", 'd', "SHARED_DIR", "where fleets live, seen by every node\n"
+	    "(default $ABBENCH_FLEET_DIR)", "submit" },
+	{ "time", 't', "LIMIT", "sbatch --time of each job", "submit" },
+	{ "sbatch-arg", 'a', "ARG", "one more argument for sbatch (repeatable)",
+	    "submit" },
+	{ "scheduler", 's', "NAME", "the cluster scheduler: slurm (default), or\n"
+	    "mock, the tests' double", "submit" },
+	{ "wait", 'w', NULL, "one live line until every shape ends; exit with\n"
+	    "the fleet's status, as collect does", "submit" },
+	{ "quiet", 'q', NULL, "print only the fleet id", "submit" },
+	{ "dir", 'd', "SHARED_DIR", "where FLEET ids are looked up\n"
+	    "(default $ABBENCH_FLEET_DIR)", "status collect cancel resubmit" },
+	{ "quiet", 'q', NULL, "less output", "status collect cancel resubmit" },
+	{ "failed", 'f', NULL, "resubmit: the failed or missing shapes", "status collect cancel resubmit" },
+	{ "wait", 'w', NULL, "resubmit: wait as submit --wait does", "status collect cancel resubmit" },
+	{ "merge-job", 'm', NULL, "collect: run as the fleet's merge job\n"
+	    "(what submit hands to Slurm)", "status collect cancel resubmit" },
+	{ "fleet-id", 'f', "ID", "job (internal: one shape's batch job): the "
+	    "fleet", "job" },
+	{ "replica", 'r', "N", "job: the replica of the shape", "job" },
+	{ "db", 'd', "FILE", "job: the shape's database", "job" },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 submit_parse(int argc, char **argv, struct submit_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "partitions", required_argument, NULL, 'p' },
-		{ "per-partition", required_argument, NULL, 'n' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "time", required_argument, NULL, 't' },
-		{ "sbatch-arg", required_argument, NULL, 'a' },
-		{ "scheduler", required_argument, NULL, 's' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 }
-	};
 	char		*cause = NULL;
 	long long	 v;
 	int		 c, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:n:d:t:a:s:wq", longopts,
-	    NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_fleet_entry, "submit", 0, argc,
+	    argv)) != -1) {
 		switch (c) {
 		case 'p':
 			if ((rc = submit_parse_partitions(o, optarg)) != 0)
@@ -148,6 +170,8 @@ submit_parse(int argc, char **argv, struct submit_opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case CMD_FLAG_ERROR:
+			return EXIT_USAGE;
 		default:
 			return fleet_usage("submit: unknown option or missing "
 			    "value '%s'", argv[optind - 1]);
@@ -415,20 +439,12 @@ static int
 fleet_parse_common(int argc, char **argv, struct fleet_common *o,
     const char *verb, int need_sel)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "failed", no_argument, NULL, 'f' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "merge-job", no_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int	c;
 
 	memset(o, 0, sizeof *o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:q", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_fleet_entry, verb, 0, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 			o->base = optarg;
@@ -445,6 +461,8 @@ fleet_parse_common(int argc, char **argv, struct fleet_common *o,
 		case 'm':
 			o->merge_job = 1;
 			break;
+		case CMD_FLAG_ERROR:
+			return EXIT_USAGE;
 		default:
 			return fleet_usage("%s: unknown option or missing value "
 			    "'%s'", verb, argv[optind - 1]);
@@ -618,12 +636,6 @@ fleet_resubmit(int argc, char **argv)
 static int
 fleet_job(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "fleet-id", required_argument, NULL, 'f' },
-		{ "replica", required_argument, NULL, 'r' },
-		{ "db", required_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct run_options	 ro;
 	struct store		*st;
 	struct store_run	*runs = NULL;
@@ -635,7 +647,7 @@ fleet_job(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_fleet_entry, "job", 0, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':
 			fleet_id = optarg;
@@ -646,6 +658,8 @@ fleet_job(int argc, char **argv)
 		case 'd':
 			db = optarg;
 			break;
+		case CMD_FLAG_ERROR:
+			return EXIT_USAGE;
 		default:
 			return fleet_usage("job: unknown option '%s'",
 			    argv[optind - 1]);
@@ -796,4 +810,6 @@ const struct cmd_entry cmd_fleet_entry = {
 "node sees, as must abbench itself (install it there: jobs run the same\n"
 "binary that submitted them). A requeued job resumes its run.\n",
 	.exec = cmd_fleet_exec,
+	.opts = fleet_flags,
+	.shortopts = "p:n:d:t:a:s:wq",
 };

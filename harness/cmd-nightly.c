@@ -188,25 +188,45 @@ struct nightly_exec_args {
 };
 
 /* The options and the experiment; 0, or EXIT_USAGE after saying why. */
+extern const struct cmd_entry cmd_nightly_entry;
+
+static const struct cmd_flag nightly_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "baseline", 'b', "N",
+	    "baseline runs (default 5)", NULL },
+	{ "history", 'H', "N",
+	    "nights of history for change points (default 60, 0 all)", NULL },
+	{ "threshold", 't', "PCT",
+	    "minimum change that counts, percent (default 2), or\n"
+	    "auto: per benchmark, from the latest calibration", NULL },
+	{ "strict", 'S', NULL,
+	    "exit 3 when nothing regressed but something was\n"
+	    "inconclusive", NULL },
+	{ "alpha", 'a', "A",
+	    "significance after correction (default 0.05)", NULL },
+	{ "seed", 's', "N",
+	    "seed of the permutation test (default 1)", NULL },
+	{ "rounds", 'r', "N",
+	    "override the experiment's rounds", NULL },
+	{ "no-run", 'n', "RUN",
+	    "judge a stored run (id, uuid prefix, last, NAME@last)", NULL },
+	{ "fleet", 'F', "ID",
+	    "judge every run of a fleet (an id or last) merged into\n"
+	    "--db, each shape against its own host class's history;\n"
+	    "exit 1 naming the shapes that regressed", NULL },
+	{ "json", 'j', NULL,
+	    "print the verdicts as JSON", NULL },
+	{ "output", 'o', "FILE",
+	    "also write a report (.html or .md), also -o", NULL },
+	{ "quiet", 'q', NULL,
+	    "no summary on stderr, no progress (also -q)", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "no-run", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "fleet", required_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 }
-	};
 	char		*cause = NULL;
 	long long	 v;
 	int		 c;
@@ -215,8 +235,7 @@ nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 	a->rounds = -1;
 	nightly_options_init(&a->no);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:b:t:H:a:s:r:n:jo:q", longopts,
-	    NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_nightly_entry, NULL, 0, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 			a->db = optarg;
@@ -470,26 +489,10 @@ const struct cmd_entry cmd_nightly_entry = {
 "inconclusive, with the change against the baseline and the latest change\n"
 "point (its night, 0-based in the history, and its step).\n"
 "\n"
-"  --db FILE         the database (default: $ABBENCH_DB, else ./abbench.db)\n"
-"  --baseline N      baseline runs (default 5)\n"
-"  --history N       nights of history for change points (default 60, 0 all)\n"
-"  --threshold PCT   minimum change that counts, percent (default 2), or\n"
-"                    auto: per benchmark, from the latest calibration\n"
-"  --strict          exit 3 when nothing regressed but something was\n"
-"                    inconclusive\n"
-"  --alpha A         significance after correction (default 0.05)\n"
-"  --seed N          seed of the permutation test (default 1)\n"
-"  --rounds N        override the experiment's rounds\n"
-"  --no-run RUN      judge a stored run (id, uuid prefix, last, NAME@last)\n"
-"  --fleet ID|last   judge every run of a fleet merged into --db, each\n"
-"                    shape against its own host class's history; exit 1\n"
-"                    naming the shapes that regressed\n"
-"  --json            print the verdicts as JSON\n"
-"  -o FILE           also write a report (.html or .md)\n"
-"  -q, --quiet       no summary on stderr, no progress\n"
-"\n"
 "Exit status: 0 nothing regressed, 1 a regression, 2 on error, and with\n"
 "--strict 3 when nothing regressed but something was inconclusive.\n",
 	.exec = cmd_nightly_exec,
+	.opts = nightly_flags,
+	.shortopts = "d:b:t:H:a:s:r:n:jo:q",
 	.flags = CMD_STORE,
 };

@@ -85,18 +85,27 @@ fail:
 	return EXIT_USAGE;
 }
 
+extern const struct cmd_entry cmd_plot_entry;
+
+static const struct cmd_flag plot_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "output", 'o', "DIR",
+	    "where to write, also -o (default: the current directory)", NULL },
+	{ "format", 'f', "FMT",
+	    "the image format: png or svg (default png)", NULL },
+	{ "gnuplot", 'g', "PATH",
+	    "the gnuplot program (default: gnuplot on PATH)", NULL },
+	{ "x", 'x', "KEY",
+	    "across shapes: the runs' numeric config key on the x axis", NULL },
+	{ "ignore", 'i', "KEYS",
+	    "across shapes: name parts that follow the shape, dropped", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 cmd_plot_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "gnuplot", required_argument, NULL, 'g' },
-		{ "x", required_argument, NULL, 'x' },
-		{ "ignore", required_argument, NULL, 'i' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct plot_options	 po;
 	struct plot_list	 list = { NULL, 0 };
 	struct store_run	 run;
@@ -109,7 +118,7 @@ cmd_plot_exec(int argc, char **argv)
 	memset(&po, 0, sizeof(po));
 	po.format = PLOT_PNG;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:o:f:", longopts, NULL)) !=
+	while ((c = cmd_getopt(&cmd_plot_entry, NULL, 0, argc, argv)) !=
 	    -1) {
 		switch (c) {
 		case 'd':
@@ -185,11 +194,6 @@ const struct cmd_entry cmd_plot_entry = {
 "arm: the medians with their CIs). Values are scaled as benchstat scales\n"
 "them; titles name the benchmark, unit, host and run.\n"
 "\n"
-"  --db FILE          the database (default: $ABBENCH_DB, else ./abbench.db)\n"
-"  -o DIR             where to write (default: the current directory)\n"
-"  --format png|svg   the image format (default png)\n"
-"  --gnuplot PATH     the gnuplot program (default: gnuplot on PATH)\n"
-"\n"
 "Across shapes (a merged fleet database, see abbench fleet): with --x KEY,\n"
 "the runs given (or all) become one plot per benchmark and unit,\n"
 "NAME.UNIT.shapes: the metric against the runs' numeric config key KEY\n"
@@ -202,5 +206,7 @@ const struct cmd_entry cmd_plot_entry = {
 "Exit status: 0 when every plot was drawn and checked, 1 when gnuplot\n"
 "failed or wrote no valid image, 2 on a usage or database error.\n",
 	.exec = cmd_plot_exec,
+	.opts = plot_flags,
+	.shortopts = "d:o:f:",
 	.flags = CMD_STORE,
 };

@@ -15,16 +15,23 @@
 #include "lib/util.h"
 #include "results/store.h"
 
+extern const struct cmd_entry cmd_report_entry;
+
+static const struct cmd_flag report_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "output", 'o', "FILE",
+	    "the report, also -o (default: report-RUNID.html)", NULL },
+	{ "no-plots", 'P', NULL,
+	    "leave the plots out (no gnuplot)", NULL },
+	{ "alpha", 'a', "A",
+	    "significance for the corrected p-values (default 0.05)", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 cmd_report_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-plots", no_argument, NULL, 'P' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct report_options	 ro;
 	struct store_run	 run;
 	struct store		*st;
@@ -34,7 +41,7 @@ cmd_report_exec(int argc, char **argv)
 
 	memset(&ro, 0, sizeof(ro));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:o:", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_report_entry, NULL, 0, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 			db = optarg;
@@ -92,13 +99,10 @@ const struct cmd_entry cmd_report_entry = {
 "HTML (the default) inlines the plots as SVG; a FILE.md gets PNG plots in\n"
 "FILE-plots/ beside it. Prints the path written.\n"
 "\n"
-"  --db FILE    the database (default: $ABBENCH_DB, else ./abbench.db)\n"
-"  -o FILE      the report (default: report-RUNID.html)\n"
-"  --no-plots   leave the plots out (no gnuplot)\n"
-"  --alpha A    significance for the corrected p-values (default 0.05)\n"
-"\n"
 "Exit status: 0 written, 1 the report could not be written, 2 on a usage\n"
 "or database error.\n",
 	.exec = cmd_report_exec,
+	.opts = report_flags,
+	.shortopts = "d:o:",
 	.flags = CMD_STORE,
 };

@@ -58,15 +58,21 @@ restore_db_settings_pending(const struct recover_filter *f)
 	return pending;
 }
 
+extern const struct cmd_entry cmd_restore_entry;
+
+static const struct cmd_flag restore_flags[] = {
+	{ "db", 'd', "FILE",
+	    "only runs of this database (it must exist)", NULL },
+	{ "force", 'f', NULL,
+	    "also runs that look alive", NULL },
+	{ "wait-lock", 'W', NULL,
+	    "wait for the host lock when settings are to be undone", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 cmd_restore_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "wait-lock", no_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
 	struct recover_filter	 f;
 	struct store_run	 r;
@@ -77,7 +83,7 @@ cmd_restore_exec(int argc, char **argv)
 	size_t			 i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:f", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_restore_entry, NULL, 0, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 			db = optarg;
@@ -224,11 +230,9 @@ const struct cmd_entry cmd_restore_entry = {
 "Prints one line per item restored. Exit status 0 when everything was\n"
 "undone (or nothing was pending), 1 when something could not be undone\n"
 "(it stays in the journal), 2 on a usage or database error.\n"
-"\n"
-"  --db FILE   only runs of this database\n"
-"  --force     also runs that look alive\n"
-"  --wait-lock wait for the host lock when settings are to be undone\n"
-"  RUN         a run id, a uuid prefix, \"last\" or NAME@last\n",
+"RUN is a run id, a uuid prefix, \"last\" or NAME@last.\n",
 	.exec = cmd_restore_exec,
+	.opts = restore_flags,
+	.shortopts = "+d:f",
 	.flags = CMD_STORE,
 };

@@ -57,24 +57,57 @@ run_ballast(void **p, size_t *len)
 	return 0;
 }
 
+extern const struct cmd_entry cmd_run_entry;
+
+static const struct cmd_flag run_flags[] = {
+	{ "db", 'd', "FILE",
+	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
+	{ "rounds", 'r', "N",
+	    "measured rounds (overrides the file)", NULL },
+	{ "order", 'o', "ORDER",
+	    "alternate (AB BA ...), abba (A B B A per round),\n"
+	    "random (a seeded permutation per round), or\n"
+	    "sequential (all of A, then B: shows drift only)", NULL },
+	{ "seed", 's', "N",
+	    "the seed of the random order (stored)", NULL },
+	{ "resume", 'R', "RUN",
+	    "continue an interrupted run: same plan, samples\n"
+	    "already stored are not repeated. A run marked\n"
+	    "running is resumed only when its abbench\n"
+	    "process is gone from this host", NULL },
+	{ "takeover", 'T', NULL,
+	    "resume a run marked running on another host\n"
+	    "(a requeued batch job): only once it is gone", NULL },
+	{ "until", 'U', "decided",
+	    "run until every row is decided (different, or\n"
+	    "equivalent within the effect) or max-rounds:\n"
+	    "a group-sequential rule at alpha (stop = decided)", NULL },
+	{ "effect", 'e', "PCT",
+	    "the change that matters (default 2): for each\n"
+	    "benchmark that came out ~ and whose noise could\n"
+	    "not have shown it, one line with the rounds\n"
+	    "that would (abbench power --help)", NULL },
+	{ "quiet", 'q', NULL,
+	    "no progress and no summary", NULL },
+	{ "json-progress", 'j', NULL,
+	    "one JSON object per sample on stdout", NULL },
+	{ "durable", 'D', NULL,
+	    "synchronous=FULL (default NORMAL)", NULL },
+	{ "wait-lock", 'W', NULL,
+	    "when another run holds the host (it changes\n"
+	    "host settings too), wait for it instead of\n"
+	    "failing (also ABBENCH_WAIT_LOCK=1); the host\n"
+	    "lock is one per host, whatever\n"
+	    "$ABBENCH_STATE_DIR says", NULL },
+	{ "no-restore-check", 'N', NULL,
+	    "do not undo what earlier runs left on the host\n"
+	    "before starting (abbench restore does it later)", NULL },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static int
 cmd_run_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "order", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json-progress", no_argument, NULL, 'j' },
-		{ "durable", no_argument, NULL, 'D' },
-		{ "no-restore-check", no_argument, NULL, 'N' },
-		{ "wait-lock", no_argument, NULL, 'W' },
-		{ "takeover", no_argument, NULL, 'T' },
-		{ "effect", required_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct run_options	 opt;
 	struct experiment	 tmp;	/* the table checks and parses */
 	struct strvec		 set = STRVEC_INIT;
@@ -83,14 +116,15 @@ cmd_run_exec(int argc, char **argv)
 	void			*ballast;
 	size_t			 ballast_len;
 	double			 effect = 0.02;
-	int			 c, rc;
+	const char		*until = NULL;
+	int			 c, rc, effect_set = 0;
 
 	memset(&opt, 0, sizeof opt);
 	memset(&tmp, 0, sizeof tmp);
 	opt.rounds = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qd:r:", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_run_entry, NULL, 1, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 			db = optarg;
@@ -119,6 +153,15 @@ cmd_run_exec(int argc, char **argv)
 		case 'R':
 			opt.resume = optarg;
 			break;
+		case 'U':
+			/* --until decided: stop = decided, as if the file said
+			 * so (stored with the run as set.stop). */
+			if (experiment_set(&tmp, "stop", optarg,
+			    &cause) == -1)
+				goto bad;
+			strvec_pushf(&set, "stop=%s", optarg);
+			until = optarg;
+			break;
 		case 'q':
 			opt.quiet = 1;
 			break;
@@ -137,43 +180,40 @@ cmd_run_exec(int argc, char **argv)
 		case 'T':
 			opt.takeover = 1;
 			break;
-		case ':':
-			error("run: option '%s' needs a value (see abbench run "
-			    "--help)", argv[optind - 1]);
-			return EXIT_USAGE;
 		case 'e':
 			if (padvice_parse_pct(optarg, &effect) == -1) {
 				error("run: --effect '%s' is not a percentage "
 				    "in (0, 1000)", optarg);
 				return EXIT_USAGE;
 			}
+			effect_set = 1;
+			break;
+		case '=':
+			/*
+			 * --KEY=VALUE or --KEY VALUE, one path: any other
+			 * [experiment] key, checked here; or a workload's
+			 * (--[WORKLOAD.]KEY), checked by the loader with the
+			 * file's values.
+			 */
+			arg = optarg;
+			key = xstrndup(arg, strcspn(arg, "="));
+			rc = opt_find(experiment_opts, key) == NULL ? 0 :
+			    experiment_set(&tmp, key, strchr(arg, '=') + 1,
+			    &cause);
+			free(key);
+			if (rc == -1)
+				goto bad;
+			strvec_push(&set, arg);
 			break;
 		default:
-			/*
-			 * --KEY=VALUE: any other [experiment] key, checked
-			 * here; or a workload's (--[WORKLOAD.]KEY=VALUE),
-			 * checked by the loader with the file's values.
-			 */
-			arg = argv[optind - 1];
-			if (str_startswith(arg, "--") && strchr(arg, '=') &&
-			    arg[2] != '=') {
-				key = xstrndup(arg + 2, strcspn(arg + 2, "="));
-				rc = opt_find(experiment_opts, key) == NULL ? 0 :
-				    experiment_set(&tmp, key, strchr(arg, '=') +
-				    1, &cause);
-				free(key);
-				if (rc == -1)
-					goto bad;
-				strvec_push(&set, arg + 2);
-				break;
-			}
-			error("run: unknown option '%s' (see abbench run "
-			    "--help)", arg);
 			strvec_clear(&set);
 			return EXIT_USAGE;
 		}
 	}
 	opt_release(experiment_opts, &tmp);
+	/* With --until decided, --effect is the design's effect too. */
+	if (until != NULL && strcmp(until, "decided") == 0 && effect_set)
+		strvec_pushf(&set, "effect=%.17g", effect * 100);
 	opt.set = set.v;
 	argc -= optind;
 	argv += optind;
@@ -222,7 +262,8 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.args = "EXPERIMENT.ini [--db FILE] [--rounds N] "
 	    "[--order alternate|abba|random|sequential] [--seed N] "
-	    "[--effect PCT] [--quiet] [--json-progress] [--durable] "
+	    "[--effect PCT] [--until decided|rounds] [--quiet] "
+	    "[--json-progress] [--durable] "
 	    "[--wait-lock] | "
 	    "--resume RUN [--takeover]",
 	.summary = "run an experiment, storing every sample",
@@ -236,34 +277,15 @@ const struct cmd_entry cmd_run_entry = {
 	    "first to the host journal, so that the next run or `abbench\n"
 	    "restore` undoes what a killed run left.\n"
 	    "\n"
-	    "  --db FILE        the database (default $ABBENCH_DB or ./abbench.db)\n"
-	    "  --rounds N       measured rounds (overrides the file)\n"
-	    "  --order ORDER    alternate (AB BA ...), abba (A B B A per round),\n"
-	    "                   random (a seeded permutation per round), or\n"
-	    "                   sequential (all of A, then B: shows drift only)\n"
-	    "  --seed N         the seed of the random order (stored)\n"
-	    "  --resume RUN     continue an interrupted run: same plan, samples\n"
-	    "                   already stored are not repeated. A run marked\n"
-	    "                   running is resumed only when its abbench\n"
-	    "                   process is gone from this host\n"
-	    "  --takeover       resume a run marked running on another host\n"
-	    "                   (a requeued batch job): only once it is gone\n"
-	    "  --effect PCT     the change that matters (default 2): for each\n"
-	    "                   benchmark that came out ~ and whose noise could\n"
-	    "                   not have shown it, one line with the rounds\n"
-	    "                   that would (abbench power --help)\n"
-	    "  --quiet          no progress and no summary\n"
-	    "  --json-progress  one JSON object per sample on stdout\n"
-	    "  --durable        synchronous=FULL (default NORMAL)\n"
-	    "  --wait-lock      when another run holds the host (it changes\n"
-	    "                   host settings too), wait for it instead of\n"
-	    "                   failing (also ABBENCH_WAIT_LOCK=1); the host\n"
-	    "                   lock is one per host, whatever\n"
-	    "                   $ABBENCH_STATE_DIR says\n"
+	    "Any [experiment] key can be given as --KEY=VALUE or --KEY VALUE\n"
+	    "(--timeout 5m), a workload key as --KEY or --WORKLOAD.KEY\n"
+	    "(abbench run --help lists them).\n"
 	    "\n"
 	    "Exit status: 0 all samples ok, 1 a sample failed or the run was\n"
 	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",
 	.exec = cmd_run_exec,
+	.opts = run_flags,
+	.shortopts = "qd:r:",
 	.flags = CMD_STORE,
 	.help_args = cmd_run_help,
 };

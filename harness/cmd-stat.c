@@ -516,6 +516,79 @@ has_filter_flag(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * What an operand that names no file is: 2 a run selector (last, all, an
+ * id or NAME@last, each perhaps with :ARM), 1 perhaps a run (a UUID
+ * prefix: hex digits and dashes), 0 a file.
+ */
+static int
+stat_is_run_sel(const char *s)
+{
+	const char	*colon, *at;
+	size_t		 n, i;
+
+	if (access(s, F_OK) == 0)
+		return 0;
+	colon = strchr(s, ':');
+	n = colon != NULL ? (size_t)(colon - s) : strlen(s);
+	if (n == 0)
+		return 0;
+	if ((n == 4 && memcmp(s, "last", 4) == 0) ||
+	    (n == 3 && memcmp(s, "all", 3) == 0))
+		return 2;
+	for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == n)
+		return 2;
+	at = memchr(s, '@', n);
+	if (at != NULL && at > s && n - (size_t)(at - s) == 5 &&
+	    memcmp(at, "@last", 5) == 0)
+		return 2;
+	for (i = 0; i < n && (strchr("0123456789abcdefABCDEF-", s[i]) !=
+	    NULL); i++)
+		;
+	return i == n && n >= 4 ? 1 : 0;
+}
+
+/*
+ * Whether the operands are runs of a database rather than files, when no
+ * --db says so: each is a run selector, or each is at least a UUID prefix
+ * and a database is there ($ABBENCH_DB, ./abbench.db). Otherwise they are
+ * benchstat's files, with benchstat's messages.
+ */
+static int
+stat_operands_are_runs(char **ops, int n)
+{
+	const char	*env = getenv("ABBENCH_DB");
+	int		 i, sels = 0, maybe = 0, k;
+
+	if (n <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		k = stat_is_run_sel(ops[i]);
+		if (k == 0)
+			return 0;
+		if (k == 2)
+			sels++;
+		else
+			maybe++;
+	}
+	if (maybe == 0)
+		return 1;
+	return (env != NULL && *env != '\0') || access("abbench.db", F_OK) ==
+	    0;
+}
+
+extern const struct cmd_entry cmd_stat_entry;
+
+/* abbench's help for stat, then benchstat's flags (`stat --help`). */
+static void
+stat_help(FILE *fp)
+{
+	cmd_print_usage(&cmd_stat_entry, fp);
+	fprintf(fp, "\nbenchstat's usage and flags:\n\n%s", stat_usage);
+}
+
 static int
 cmd_stat_exec(int argc, char **argv)
 {
@@ -526,33 +599,77 @@ cmd_stat_exec(int argc, char **argv)
 	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
 	const char		*dbpath = NULL, *env;
 	char			*cause = NULL;
+	char			**av;
 	size_t			 i;
 	int			 optind, status, stdin_used = 0, is_stdin;
-	int			 shift = 0;
+	int			 ac = 0, k, dashdash = 0;
 
-	/* --db FILE (not a benchstat flag) must come first. */
-	if (argc >= 2 && strncmp(argv[1], "--db=", 5) == 0) {
-		dbpath = argv[1] + 5;
-		shift = 1;
-	} else if (argc >= 2 && strcmp(argv[1], "--db") == 0) {
-		if (argc < 3) {
-			error("stat: --db needs a database file");
-			return EXIT_USAGE;
+	/*
+	 * --db FILE anywhere before "--" (not a benchstat flag: benchstat
+	 * has no double-dash-only flags of that name), and --help, which is
+	 * abbench's (-h and -help stay benchstat's).
+	 */
+	av = xcalloc((size_t)argc + 1, sizeof *av);
+	for (k = 0; k < argc; k++) {
+		if (k > 0 && !dashdash && strcmp(argv[k], "--") == 0)
+			dashdash = 1;
+		if (k == 0 || dashdash) {
+			av[ac++] = argv[k];
+			continue;
 		}
-		dbpath = argv[2];
-		shift = 2;
+		if (strcmp(argv[k], "--help") == 0) {
+			stat_help(stdout);
+			free(av);
+			return EXIT_OK;
+		}
+		if (strncmp(argv[k], "--db=", 5) == 0) {
+			dbpath = argv[k] + 5;
+			continue;
+		}
+		if (strcmp(argv[k], "--db") == 0) {
+			if (k + 1 >= argc) {
+				error("stat: --db needs a database file");
+				free(av);
+				return EXIT_USAGE;
+			}
+			dbpath = argv[++k];
+			continue;
+		}
+		av[ac++] = argv[k];
 	}
-	argc -= shift;
-	argv += shift;
+	av[ac] = NULL;
+	argc = ac;
+	argv = av;
+	if (dbpath != NULL && *dbpath == '\0') {
+		error("stat: --db needs a database file");
+		free(av);
+		return EXIT_USAGE;
+	}
 
 	benchstat_opts_init(&o);
 	if ((env = getenv("ABBENCH_STAT_PARSE_ONLY")) != NULL &&
 	    strcmp(env, "1") == 0)
 		o.parse_only = 1;
-	if (stat_parse_flags(argc, argv, &o, &optind, &status) < 0)
+	if (stat_parse_flags(argc, argv, &o, &optind, &status) < 0) {
+		free(av);
 		return status;
+	}
 	if (optind >= argc) {
-		fputs(stat_usage, stderr);
+		if (dbpath != NULL)
+			error("stat: --db needs runs: RUN[:ARM]... (an id, "
+			    "uuid prefix, last, NAME@last or all)");
+		else
+			fputs(stat_usage, stderr);
+		free(av);
+		return EXIT_USAGE;
+	}
+	if (dbpath == NULL && stat_operands_are_runs(argv + optind,
+	    argc - optind))
+		dbpath = cmd_db_path(NULL);
+	if (dbpath != NULL && access(dbpath, R_OK) != 0) {
+		error("stat: cannot read database '%s': %s (--db FILE, "
+		    "$ABBENCH_DB or ./abbench.db)", dbpath, strerror(errno));
+		free(av);
 		return EXIT_USAGE;
 	}
 	if (dbpath != NULL && !has_filter_flag(argc, argv) &&
@@ -564,16 +681,19 @@ cmd_stat_exec(int argc, char **argv)
 	}
 	if ((bs = benchstat_new(&o, &cause)) == NULL) {
 		free(deffilter);
+		free(av);
 		return stat_fail(NULL, cause);
 	}
 	if (dbpath != NULL) {
 		rc = stat_db(bs, &o, dbpath, argv + optind, argc - optind);
 		free(deffilter);
+		free(av);
 		return rc;
 	}
 
 	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
 	    &paths);
+	free(av);
 	for (i = 0; i < labels.n; i++) {
 		is_stdin = strcmp(paths.v[i], "-") == 0;
 		/* Standard input is at its end after the first use. */
@@ -604,14 +724,19 @@ const struct cmd_entry cmd_stat_entry = {
 "prints the same tables as one JSON object with every cell's numbers\n"
 "(schema: README, \"Machine-readable output\").\n"
 "\n"
-"With --db FILE as the first argument, the inputs are runs in that\n"
-"store instead of files: each RUN (an id, a UUID prefix, \"last\" or\n"
-"NAME@last) becomes one input per arm, labelled with the arm name, or\n"
-"RUN:ARM when several RUN arguments are given; RUN:ARM selects one arm\n"
-"(labelled ARM, or RUN:ARM with several arguments).  The benchstat flags\n"
-"follow --db FILE, e.g. `abbench stat --db r.db -col .name last`.  A\n"
-"missing database, run or arm exits 2; everything else behaves as with\n"
-"files (runtime errors exit 0, as in benchstat).\n"
+"With --db FILE (anywhere on the line), $ABBENCH_DB or ./abbench.db,\n"
+"the inputs are runs in that store instead of files: each RUN (an id,\n"
+"a UUID prefix, \"last\" or NAME@last) becomes one input per arm,\n"
+"labelled with the arm name, or RUN:ARM when several RUN arguments are\n"
+"given; RUN:ARM selects one arm (labelled ARM, or RUN:ARM with several\n"
+"arguments), e.g. `abbench stat --db r.db -col .name last`.\n"
+"\n"
+"Operands are runs when --db is given, when each is last, all, an id or\n"
+"NAME@last (perhaps with :ARM) and no such file exists, or when each is\n"
+"that or a UUID prefix and a database is found ($ABBENCH_DB,\n"
+"./abbench.db); else they are files, as in benchstat.  An unreadable\n"
+"database, a missing run or arm exits 2; everything else behaves as\n"
+"with files (runtime errors exit 0, as in benchstat).\n"
 "\n"
 "RUN \"all\" stands for every run in the store (a merged fleet database).\n"
 "When -row, -col or -table names the key \"arm\", each input carries its\n"

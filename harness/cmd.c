@@ -40,6 +40,90 @@ const struct cmd_entry *const cmd_table[] = {
 	NULL
 };
 
+/* Every environment variable abbench reads (t0050 checks the sources). */
+const struct cmd_note cmd_environment[] = {
+	{ "ABBENCH_DB", "the results database when --db is not given "
+	  "(default ./abbench.db), for every command that reads or writes "
+	  "one" },
+	{ "ABBENCH_EXPERIMENTS", "a directory searched first for an "
+	  "experiment named without a path" },
+	{ "ABBENCH_STATE_DIR", "where the host lock and the host journal "
+	  "live (default /var/lib/abbench for root)" },
+	{ "XDG_STATE_HOME", "for a user other than root: the state directory "
+	  "is $XDG_STATE_HOME/abbench" },
+	{ "HOME", "for a user other than root without XDG_STATE_HOME: "
+	  "~/.local/state/abbench" },
+	{ "ABBENCH_FLEET_DIR", "the shared directory of fleets when --dir is "
+	  "not given (abbench fleet)" },
+	{ "ABBENCH_WAIT_LOCK", "1: abbench run waits for the host lock, as "
+	  "with --wait-lock" },
+	{ "ABBENCH_DEBUG_DIE_AFTER_WRITES", "N: abbench kills itself after N "
+	  "journal writes of a restore (tests of a restore that is killed)" },
+	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
+	  "during a run, to show a measurement does not move with it" },
+	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
+	  "beside the binary, then its libexec directory)" },
+	{ "ABBENCH_DOCKER", "the docker client (default docker on PATH)" },
+	{ "ABBENCH_PODMAN", "the podman client of executor = podman "
+	  "(default podman on PATH)" },
+	{ "ABBENCH_ROOTFS", "the rootfs of executor = oci (default "
+	  "/var/lib/abbench/current)" },
+	{ "ABBENCH_CGROUP_ROOT", "where the cgroup hierarchies are mounted "
+	  "(default /sys/fs/cgroup; tests)" },
+	{ "ABBENCH_CGROUP_VERSION", "1 or 2: the cgroup version to assume "
+	  "(tests)" },
+	{ "ABBENCH_STAT_PARSE_ONLY", "1: abbench stat reads its inputs and "
+	  "prints nothing (benchmarks of the reader)" },
+	{ "ABBENCH_STARTLINE_DIR", "set by abbench, not by you: where the "
+	  "start-barrier helper of concurrent programs waits (exec/barrier.h)" },
+	{ "TMPDIR", "where each run's scratch directory is made "
+	  "(default /tmp)" },
+	{ "PATH", "where programs named without a '/' are found, checked "
+	  "before the first sample" },
+	{ "SLURM_JOB_ID", "with SLURM_JOB_PARTITION, SLURMD_NODENAME, "
+	  "SLURM_CLUSTER_NAME, ABBENCH_FLEET_ID and ABBENCH_FLEET_REPLICA: "
+	  "stored with a run as where it ran" },
+	{ NULL, NULL }
+};
+
+const struct cmd_note cmd_files[] = {
+	{ "./abbench.db", "the default results database (SQLite)" },
+	{ "/var/lib/abbench/host.lock", "the host-wide lock of runs that "
+	  "change host settings: a flock on /var/lib/abbench itself, one per "
+	  "host whatever $ABBENCH_STATE_DIR says; host.lock names its holder" },
+	{ "/var/lib/abbench/journal.db", "the host journal: every change and "
+	  "object of every run, undone by the next run or abbench restore "
+	  "($ABBENCH_STATE_DIR/journal.db)" },
+	{ "~/.local/state/abbench/", "the lock and journal of a user other "
+	  "than root" },
+	{ "/var/lib/abbench/current/", "the rootfs of the tools image "
+	  "(scripts/build-image, installed as abbench-build-image)" },
+	{ "../share/abbench/experiments/", "the shipped experiments, beside "
+	  "the binary (abbench run NAME finds NAME.ini there)" },
+	{ NULL, NULL }
+};
+
+const struct cmd_note cmd_exit_status[] = {
+	{ "0", "ok" },
+	{ "1", "a failed sample or check, a regression (nightly), something "
+	  "not restored" },
+	{ "2", "a usage or input error (file:line:key), an unreadable "
+	  "database" },
+	{ "3", "nightly --strict: nothing regressed but something was "
+	  "inconclusive" },
+	{ "130", "a run interrupted (Ctrl-C, SIGTERM); abbench run --resume "
+	  "continues it" },
+	{ NULL, NULL }
+};
+
+const struct cmd_note cmd_see_also[] = {
+	{ "fio(1)", "the I/O workloads" },
+	{ "gnuplot(1)", "abbench plot" },
+	{ "sqlite3(1)", "the results database" },
+	{ "docker(1)", "the docker executor" },
+	{ NULL, NULL }
+};
+
 const struct cmd_topic cmd_topics[] = {
 	{ "experiment", "the keys of an experiment file", experiment_help,
 	  NULL },
@@ -100,11 +184,265 @@ cmd_find(const char *name, char **cause)
 	}
 	if (matches > 1)
 		set_cause(cause, "ambiguous command '%s': %s", name, amb.buf);
+	else if (cmd_nearest(name) != NULL)
+		set_cause(cause, "unknown command '%s': did you mean '%s'? "
+		    "(try abbench --help)", name, cmd_nearest(name));
 	else
 		set_cause(cause, "unknown command '%s' (try abbench --help)",
 		    name);
 	strbuf_release(&amb);
 	return NULL;
+}
+
+/* Levenshtein distance of a and b, at most 99. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, d[100], prev, tmp;
+
+	if (la > 98 || lb > 98)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = d[j];
+			d[j] = prev + (a[i - 1] != b[j - 1]);
+			if (d[j - 1] + 1 < d[j])
+				d[j] = d[j - 1] + 1;
+			if (tmp + 1 < d[j])
+				d[j] = tmp + 1;
+			prev = tmp;
+		}
+	}
+	return d[lb];
+}
+
+const char *
+cmd_nearest(const char *name)
+{
+	const struct cmd_entry *const	*e;
+	const char			*best = NULL;
+	size_t				 d, bestd = 3;
+
+	for (e = cmd_table; *e != NULL; e++) {
+		d = edit_distance(name, (*e)->name);
+		if (d < bestd) {
+			bestd = d;
+			best = (*e)->name;
+		}
+	}
+	return best;
+}
+
+static int
+flag_in_scope(const struct cmd_flag *f, const char *sub)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (sub == NULL || f->scope == NULL)
+		return 1;
+	n = strlen(sub);
+	for (p = f->scope; (p = strstr(p, sub)) != NULL; p += n)
+		if ((p == f->scope || p[-1] == ' ') && (p[n] == '\0' ||
+		    p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+static const struct cmd_flag *
+flag_find(const struct cmd_entry *e, const char *sub, const char *name,
+    size_t n)
+{
+	const struct cmd_flag	*f;
+
+	for (f = e->opts; f != NULL && f->name != NULL; f++)
+		if (strlen(f->name) == n && strncmp(f->name, name, n) == 0 &&
+		    flag_in_scope(f, sub))
+			return f;
+	return NULL;
+}
+
+/* The flag a short option letter stands for, or NULL. */
+static const struct cmd_flag *
+flag_by_val(const struct cmd_entry *e, const char *sub, int val)
+{
+	const struct cmd_flag	*f;
+
+	for (f = e->opts; f != NULL && f->name != NULL; f++)
+		if (f->val == val && flag_in_scope(f, sub))
+			return f;
+	return NULL;
+}
+
+/*
+ * Before getopt reads them: a word "-rounds" that is a long flag spelt
+ * with one dash (getopt would take it as -r with the value "ounds").
+ */
+static int
+flag_prescan(const struct cmd_entry *e, const char *sub, int argc,
+    char **argv)
+{
+	const struct cmd_flag	*f;
+	const char		*a, *name;
+	size_t			 n;
+	int			 i;
+
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if (a[1] == '-') {
+			name = a + 2;
+			n = strcspn(name, "=");
+			f = flag_find(e, sub, name, n);
+			if (f != NULL && f->arg != NULL && name[n] == '\0')
+				i++;	/* its value */
+			continue;
+		}
+		if (a[2] == '\0') {
+			f = flag_by_val(e, sub, (unsigned char)a[1]);
+			if (f != NULL && f->arg != NULL)
+				i++;
+			continue;
+		}
+		name = a + 1;
+		n = strcspn(name, "=");
+		if (flag_find(e, sub, name, n) != NULL) {
+			error("%s: unknown option '%s': did you mean --%.*s?",
+			    e->name, a, (int)n, name);
+			return -1;
+		}
+		/* -qd, -dFILE: short options; anything else is a mistake. */
+		if (e->shortopts != NULL && a[1] != ':' && a[1] != '+' &&
+		    strchr(e->shortopts, a[1]) != NULL)
+			continue;
+		error("%s: unknown option '%s' (long flags take two dashes; "
+		    "see abbench %s --help)", e->name, a, e->name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
+    int argc, char **argv)
+{
+	static struct option	*lo;
+	static size_t		 locap;
+	static char		*keyarg;
+	const struct cmd_flag	*f;
+	struct strbuf		 so = STRBUF_INIT;
+	const char		*word;
+	size_t			 n = 0;
+	int			 c;
+
+	if (optind <= 1 && flag_prescan(e, sub, argc, argv) == -1)
+		return CMD_FLAG_ERROR;
+	for (f = e->opts; f != NULL && f->name != NULL; f++)
+		n++;
+	if (n + 1 > locap) {
+		locap = n + 1;
+		lo = xreallocarray(lo, locap, sizeof *lo);
+	}
+	n = 0;
+	for (f = e->opts; f != NULL && f->name != NULL; f++) {
+		if (!flag_in_scope(f, sub))
+			continue;
+		lo[n].name = f->name;
+		lo[n].has_arg = f->arg != NULL ? required_argument :
+		    no_argument;
+		lo[n].flag = NULL;
+		lo[n].val = f->val;
+		n++;
+	}
+	memset(&lo[n], 0, sizeof lo[n]);
+	/* ':' first: a missing value is ':', not '?'. */
+	if (e->shortopts != NULL && e->shortopts[0] == '+')
+		strbuf_addf(&so, "+:%s", e->shortopts + 1);
+	else
+		strbuf_addf(&so, ":%s", e->shortopts != NULL ? e->shortopts :
+		    "");
+	opterr = 0;
+	c = getopt_long(argc, argv, so.buf, lo, NULL);
+	strbuf_release(&so);
+	if (c != ':' && c != '?')
+		return c;
+	word = argv[optind - 1];
+	if (c == ':') {
+		f = optopt != 0 ? flag_by_val(e, sub, optopt) : NULL;
+		if (f == NULL && str_startswith(word, "--"))
+			f = flag_find(e, sub, word + 2, strcspn(word + 2, "="));
+		if (f != NULL)
+			error("%s: --%s needs a value (%s)", e->name, f->name,
+			    f->arg);
+		else
+			error("%s: '%s' needs a value", e->name, word);
+		return CMD_FLAG_ERROR;
+	}
+	/* An unknown short option inside a cluster ("-qx"). */
+	if (optopt != 0 && !str_startswith(word, "--")) {
+		error("%s: unknown option '-%c' (in '%s'; see abbench %s "
+		    "--help)", e->name, optopt, word, e->name);
+		return CMD_FLAG_ERROR;
+	}
+	if (allow_keys && str_startswith(word, "--") && word[2] != '\0' &&
+	    word[2] != '=') {
+		free(keyarg);
+		if (strchr(word, '=') != NULL)
+			keyarg = xstrdup(word + 2);
+		else if (optind < argc && strcmp(argv[optind], "--") != 0)
+			/* --KEY VALUE is --KEY=VALUE. */
+			keyarg = xasprintf("%s=%s", word + 2, argv[optind++]);
+		else {
+			keyarg = NULL;
+			error("%s: --%s needs a value (--%s=VALUE or --%s "
+			    "VALUE)", e->name, word + 2, word + 2, word + 2);
+			return CMD_FLAG_ERROR;
+		}
+		optarg = keyarg;
+		return '=';
+	}
+	error("%s: unknown option '%s' (see abbench %s --help)", e->name,
+	    word, e->name);
+	return CMD_FLAG_ERROR;
+}
+
+void
+cmd_print_flags(const struct cmd_entry *e, FILE *fp)
+{
+	const struct cmd_flag	*f;
+	const char		*h, *nl;
+	size_t			 w = 0, l;
+
+	for (f = e->opts; f != NULL && f->name != NULL; f++) {
+		l = strlen(f->name) + 2 + (f->arg != NULL ? strlen(f->arg) +
+		    1 : 0);
+		if (l > w)
+			w = l;
+	}
+	if (w == 0)
+		return;
+	fputs("\noptions:\n", fp);
+	for (f = e->opts; f->name != NULL; f++) {
+		char	*lhs = xasprintf("--%s%s%s", f->name, f->arg != NULL ?
+		    " " : "", f->arg != NULL ? f->arg : "");
+
+		fprintf(fp, "  %-*s  ", (int)w, lhs);
+		free(lhs);
+		for (h = f->help; (nl = strchr(h, '\n')) != NULL; h = nl + 1)
+			fprintf(fp, "%.*s\n  %-*s  ", (int)(nl - h), h, (int)w,
+			    "");
+		fputs(h, fp);
+		if (f->scope != NULL)
+			fprintf(fp, " (%s)", f->scope);
+		fputc('\n', fp);
+	}
 }
 
 void
@@ -113,6 +451,7 @@ cmd_print_usage(const struct cmd_entry *e, FILE *fp)
 	fprintf(fp, "usage: abbench %s %s\n\n%s", e->name, e->args, e->help);
 	if (e->help[0] != '\0' && e->help[strlen(e->help) - 1] != '\n')
 		fputc('\n', fp);
+	cmd_print_flags(e, fp);
 }
 
 int

@@ -17,6 +17,21 @@ enum cmd_flags {
 	CMD_OWN_FLAGS = 1 << 1,
 };
 
+/*
+ * One flag of a command: the one table its parser (cmd_getopt), its
+ * --help and the manual page are made from, so that they cannot drift.
+ */
+struct cmd_flag {
+	const char	*name;		/* "rounds" for --rounds */
+	int		 val;		/* what cmd_getopt returns for it */
+	const char	*arg;		/* the value's name ("N"), NULL: none */
+	const char	*help;		/* may hold '\n' for more lines */
+	/* Subcommands that take it ("submit resubmit"), NULL: all. */
+	const char	*scope;
+};
+/* cmd_getopt's answer for a wrong flag (the message is printed). */
+#define CMD_FLAG_ERROR	(-2)
+
 struct cmd_entry {
 	const char	*name;
 	int		 flags;		/* enum cmd_flags */
@@ -28,9 +43,24 @@ struct cmd_entry {
 	/* Help that depends on the operands (run --help TYPE), printed by
 	 * cmd_wants_help instead of the usage; NULL = the usage. */
 	void		(*help_args)(int argc, char **argv, FILE *fp);
+	/* Its flags, ended by a NULL name; NULL when it parses its own. */
+	const struct cmd_flag	*opts;
+	/* getopt's short options ("qd:r:"), a leading '+' to stop at the
+	 * first operand; NULL: none. */
+	const char	*shortopts;
 };
 
 extern const struct cmd_entry *const cmd_table[];
+
+/* What the manual's ENVIRONMENT, FILES and EXIT STATUS say: name, text. */
+struct cmd_note {
+	const char	*name;
+	const char	*text;
+};
+extern const struct cmd_note cmd_environment[];	/* every variable read */
+extern const struct cmd_note cmd_files[];
+extern const struct cmd_note cmd_exit_status[];
+extern const struct cmd_note cmd_see_also[];	/* "page(section)" */
 
 /* Help topics that are not commands (`abbench help workloads`). */
 struct strbuf;
@@ -51,6 +81,22 @@ extern const struct cmd_entry cmd_run_entry;
 /* abbench run --help [TYPE | EXPERIMENT] (cmd-run-help.c). */
 void	cmd_run_help(int argc, char **argv, FILE *fp);
 
+/*
+ * getopt_long over e's flag table (those of subcommand sub, when not NULL):
+ * the flag's val, -1 at the end (optind at the first operand), or
+ * CMD_FLAG_ERROR with the message printed: a single-dash long flag
+ * (-rounds: "did you mean --rounds?"), a missing value (naming the flag
+ * and its value), an unknown flag (naming the word). With allow_keys,
+ * --KEY=VALUE and --KEY VALUE of a flag not in the table are returned
+ * as '=' with optarg "KEY=VALUE" (run's experiment and workload keys).
+ * Set optind = 1 before the first call, as for getopt.
+ */
+int	cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
+	    int argc, char **argv);
+/* The flags as --help lists them (sub NULL: all). */
+void	cmd_print_flags(const struct cmd_entry *e, FILE *fp);
+/* The command nearest to an unknown name (edit distance), or NULL. */
+const char	*cmd_nearest(const char *name);
 /* Unique-prefix lookup; NULL with *cause on no or ambiguous match. */
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
 void	cmd_print_usage(const struct cmd_entry *e, FILE *fp);

@@ -14,6 +14,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
+#include "harness/git-version.h"
 #include "lib/util.h"
 
 static void
@@ -21,6 +22,7 @@ usage(FILE *fp)
 {
 	const struct cmd_entry *const	*e;
 	const struct cmd_topic		*t;
+	const struct cmd_note		*n;
 
 	fprintf(fp, "usage: abbench [--version] [--help] COMMAND [ARGS]\n\n"
 	    "abbench runs interleaved A/B experiments on container runtimes "
@@ -31,9 +33,11 @@ usage(FILE *fp)
 	fprintf(fp, "\nhelp topics ('abbench help TOPIC'):\n");
 	for (t = cmd_topics; t->name != NULL; t++)
 		fprintf(fp, "  %-10s %s\n", t->name, t->summary);
-	fprintf(fp, "\n'abbench COMMAND --help' describes a command. "
-	    "Exit status: 0 ok, 1 a failed\nsample, check or regression, "
-	    "2 a usage or input error.\n");
+	fprintf(fp, "\n'abbench COMMAND --help' describes a command, "
+	    "'man abbench' all of them.\n\nexit status:\n");
+	for (n = cmd_exit_status; n->name != NULL; n++)
+		fprintf(fp, "  %-4s %s\n", n->name, n->text);
+	fprintf(fp, "\nReport bugs to <%s>.\n", PACKAGE_BUGREPORT);
 }
 
 int
@@ -73,7 +77,8 @@ main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("abbench %s\n", PACKAGE_VERSION);
+		printf("abbench %s (%s)\nReport bugs to <%s>.\n",
+		    PACKAGE_VERSION, ABBENCH_GIT_DESCRIBE, PACKAGE_BUGREPORT);
 		return EXIT_OK;
 	}
 	if ((e = cmd_find(argv[1], &cause)) == NULL) {

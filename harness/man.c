@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd.h"
@@ -48,6 +49,7 @@ cmd_print_man(FILE *fp)
 {
 	const struct cmd_entry *const	*e;
 	const struct cmd_topic		*t;
+	const struct cmd_note		*n;
 	struct strbuf			 sb = STRBUF_INIT;
 
 	fprintf(fp, ".TH ABBENCH 1 \"\" \"abbench %s\" \"User Commands\"\n",
@@ -66,10 +68,22 @@ cmd_print_man(FILE *fp)
 	    "works.");
 	fputs(".SH COMMANDS\n", fp);
 	for (e = cmd_table; *e != NULL; e++) {
+		char	*flags = NULL;
+		size_t	 len = 0;
+		FILE	*mem;
+
 		fprintf(fp, ".SS %s\n", (*e)->name);
 		roff_text(fp, (*e)->summary);
 		fputs(".PP\n", fp);
 		roff_block(fp, (*e)->help);
+		/* The flags from the table its parser reads. */
+		if ((*e)->opts != NULL &&
+		    (mem = open_memstream(&flags, &len)) != NULL) {
+			cmd_print_flags(*e, mem);
+			fclose(mem);
+			roff_block(fp, flags + (flags[0] == '\n'));
+			free(flags);
+		}
 	}
 	fputs(".SH EXPERIMENT FILES\n", fp);
 	roff_text(fp, "An experiment is an INI file of one [experiment] "
@@ -88,20 +102,30 @@ cmd_print_man(FILE *fp)
 	for (t = cmd_topics; t->name != NULL; t++)
 		fprintf(fp, ".TP\n.B abbench help %s\n%s\n", t->name,
 		    t->summary);
-	fputs(".SH ENVIRONMENT\n.TP\n.B ABBENCH_DB\nThe results database "
-	    "when \\-\\-db is not given (default ./abbench.db), for:", fp);
-	for (e = cmd_table; *e != NULL; e++) {
-		if ((*e)->flags & CMD_STORE)
-			fprintf(fp, " %s", (*e)->name);
+	fputs(".SH ENVIRONMENT\n", fp);
+	for (n = cmd_environment; n->name != NULL; n++) {
+		fprintf(fp, ".TP\n.B %s\n", n->name);
+		roff_text(fp, n->text);
 	}
-	fputs(".\n.TP\n.B ABBENCH_EXPERIMENTS\nA directory searched first "
-	    "for an experiment named without a path.\n", fp);
-	fputs(".SH FILES\n.TP\n.I ../share/abbench/experiments/\n"
-	    "The shipped experiments, beside the binary (abbench run NAME "
-	    "finds NAME.ini there).\n.TP\n.I /var/lib/abbench/\n"
-	    "The rootfs of the tools image (abbench\\-build\\-image).\n", fp);
-	fputs(".SH EXIT STATUS\n0 ok, 1 a failed sample, check or "
-	    "regression, 2 a usage or input error.\n.SH SEE ALSO\n"
-	    ".BR abbench\\-build\\-image (1),\n.BR benchstat (1)\n", fp);
+	fputs(".SH FILES\n", fp);
+	for (n = cmd_files; n->name != NULL; n++) {
+		fputs(".TP\n.I ", fp);
+		roff_text(fp, n->name);
+		roff_text(fp, n->text);
+	}
+	fputs(".SH EXIT STATUS\n", fp);
+	for (n = cmd_exit_status; n->name != NULL; n++) {
+		fprintf(fp, ".TP\n.B %s\n", n->name);
+		roff_text(fp, n->text);
+	}
+	fputs(".SH SEE ALSO\n", fp);
+	for (n = cmd_see_also; n->name != NULL; n++) {
+		const char	*paren = strchr(n->name, '(');
+
+		fprintf(fp, ".BR %.*s %s%s\n", (int)(paren - n->name),
+		    n->name, paren, n[1].name == NULL ? "" : ",");
+	}
+	fputs("The README, the design and the recipes: ", fp);
+	roff_text(fp, ABBENCH_DOCDIR "/.");
 	strbuf_release(&sb);
 }

@@ -270,8 +270,8 @@ report_summary(struct report *r)
 	s = xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
 	report_kv_row(r, "rounds", s);
 	free(s);
-	s = xasprintf("%" PRId64 " (%" PRId64 " failed)", r->run.nsamples,
-	    r->run.nfailed);
+	s = xasprintf("%" PRId64 " (%" PRId64 " values, %" PRId64 " failed)",
+	    r->run.nsamples, r->run.nvalues, r->run.nfailed);
 	report_kv_row(r, "samples", s);
 	free(s);
 	report_kv_row(r, "experiment file", r->run.experiment_path);
@@ -338,6 +338,14 @@ report_arms(struct report *r, const struct store_kv *kv, size_t nkv)
 	experiment_free(e);
 }
 
+/* A run-level key of the moment (imported runs keep their files' keys). */
+static int
+is_meta(const struct report *r, const char *key)
+{
+	return strcmp(r->run.status, RUN_IMPORTED) != 0 &&
+	    store_key_is_metadata(key);
+}
+
 static void
 report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 {
@@ -348,9 +356,21 @@ report_host(struct report *r, const struct store_kv *kv, size_t nkv)
 	report_h2(r, "host", "Host");
 	report_table_begin(r, head);
 	for (i = 0; i < nkv; i++)
-		if (kv[i].arm[0] == '\0')
+		if (kv[i].arm[0] == '\0' && !is_meta(r, kv[i].key))
 			report_kv_row(r, kv[i].key, kv[i].value);
 	report_table_end(r);
+	/* What measured the moment: shown, never a config of the tables. */
+	for (i = 0; i < nkv; i++)
+		if (kv[i].arm[0] == '\0' && is_meta(r, kv[i].key))
+			break;
+	if (i < nkv) {
+		report_h2(r, "metadata", "Run metadata");
+		report_table_begin(r, head);
+		for (; i < nkv; i++)
+			if (kv[i].arm[0] == '\0' && is_meta(r, kv[i].key))
+				report_kv_row(r, kv[i].key, kv[i].value);
+		report_table_end(r);
+	}
 	report_h2(r, "warnings", "Warnings");
 	if (store_warnings_list(r->st, r->run.id, &warn, &nwarn, &cause) ==
 	    -1) {
@@ -770,7 +790,7 @@ report_failed(struct report *r)
 		"benchmark", "status", "error", NULL };
 	struct store_value	*v = NULL;
 	size_t			 nv = 0, i, nfail = 0;
-	char			*cause = NULL, a[16], b[16];
+	char			*cause = NULL, a[32], b[16];
 
 	report_h2(r, "failed", "Failed samples");
 	if (store_values(r->st, r->run.id, NULL, STORE_Q_FAILED |
@@ -789,9 +809,9 @@ report_failed(struct report *r)
 		for (i = 0; i < nv; i++) {
 			if (strcmp(v[i].status, SAMPLE_OK) == 0)
 				continue;
-			snprintf(a, sizeof(a), "%d%s", v[i].round,
+			snprintf(a, sizeof(a), "%d%s", v[i].round + 1,
 			    v[i].warmup ? " (warm-up)" : "");
-			snprintf(b, sizeof(b), "%d", v[i].position);
+			snprintf(b, sizeof(b), "%d", v[i].position + 1);
 			report_row_begin(r);
 			report_cell(r, a);
 			report_cell(r, b);
@@ -804,6 +824,56 @@ report_failed(struct report *r)
 		report_table_end(r);
 	}
 	store_values_free(v, nv);
+}
+
+/* stop = decided: each row's verdict and the round it was made at. */
+static void
+report_decisions(struct report *r)
+{
+	static const char *const head[] = { "benchmark", "unit", "arm",
+		"verdict", "good rounds", "round", "p", "boundary", "n", "MDE",
+		NULL };
+	struct store_decision	*d = NULL;
+	size_t			 nd = 0, i;
+	char			*cause = NULL, g[16], rd[16], p[32], b[32];
+	char			 n[48], m[32];
+
+	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == -1) {
+		report_h2(r, "decisions", "Decisions (stop = decided)");
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	if (nd == 0)
+		return;
+	report_h2(r, "decisions", "Decisions (stop = decided)");
+	report_table_begin(r, head);
+	for (i = 0; i < nd; i++) {
+		snprintf(g, sizeof(g), "%d", d[i].good_rounds);
+		snprintf(rd, sizeof(rd), "%d", d[i].round + 1);
+		snprintf(p, sizeof(p), "%.3g", d[i].p);
+		snprintf(b, sizeof(b), "%.3g", d[i].boundary);
+		snprintf(n, sizeof(n), "%lld+%lld", (long long)d[i].n1,
+		    (long long)d[i].n2);
+		if (isnan(d[i].mde))
+			m[0] = '\0';
+		else
+			snprintf(m, sizeof(m), "%.3g%%", d[i].mde * 100);
+		report_row_begin(r);
+		report_cell(r, d[i].benchmark);
+		report_cell(r, d[i].unit);
+		report_cell(r, d[i].arm);
+		report_cell(r, d[i].verdict);
+		report_cell(r, g);
+		report_cell(r, rd);
+		report_cell(r, p);
+		report_cell(r, b);
+		report_cell(r, n);
+		report_cell(r, m);
+		report_row_end(r);
+	}
+	report_table_end(r);
+	store_decisions_free(d, nd);
 }
 
 static void
@@ -986,6 +1056,7 @@ report_write(struct store *st, int64_t run_id,
 	report_shapes(&r);
 	report_pvalues(&r);
 	report_plots(&r);
+	report_decisions(&r);
 	report_failed(&r);
 	report_arms(&r, kv, nkv);
 	report_host(&r, kv, nkv);

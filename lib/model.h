@@ -105,6 +105,11 @@ struct experiment {
 	int64_t		 timeout_ns;	/* default per-sample timeout */
 	int		 max_failures;	/* 0 = unlimited */
 	int		 drop_caches;
+	/* Time to verdict (stats/sequential.h): stop = decided. */
+	int		 stop_decided;
+	int		 max_rounds;
+	double		 effect_pct;	/* the smallest change worth finding */
+	char		*looks;		/* good-round counts, or NULL */
 	struct arm	*arms;
 	size_t		 narms;
 	struct workload	*workloads;	/* after matrix expansion */

@@ -150,7 +150,7 @@ sanitize_value(const char *value)
 /* The run's own config for an arm: the run's keys, then the arm's. */
 static void
 arm_config(const struct store_kv *kv, size_t n, const char *arm,
-    struct cfg *c)
+    int measured, struct cfg *c)
 {
 	size_t	 i;
 	char	*k, *v;
@@ -158,6 +158,10 @@ arm_config(const struct store_kv *kv, size_t n, const char *arm,
 	for (i = 0; i < n; i++) {
 		if (kv[i].arm[0] != '\0' && (arm == NULL ||
 		    strcmp(kv[i].arm, arm) != 0))
+			continue;
+		/* The load of the moment is metadata, not a config. */
+		if (measured && kv[i].arm[0] == '\0' &&
+		    store_key_is_metadata(kv[i].key))
 			continue;
 		/* An empty value would read back as a deletion. */
 		if (kv[i].value[0] == '\0')
@@ -255,6 +259,32 @@ add_field(struct strbuf *out, const char *s)
 	}
 }
 
+/* A stable sort of the values by their arm's index in the run. */
+static void
+sort_by_arm(struct store_value *v, size_t nv, const struct store_run *r)
+{
+	struct store_value	*tmp;
+	size_t			*idx, a, i, k = 0;
+
+	if (nv == 0)
+		return;
+	tmp = xcalloc(nv, sizeof *tmp);
+	idx = xcalloc(nv, sizeof *idx);
+	for (i = 0; i < nv; i++) {
+		/* An arm the run does not list goes last. */
+		for (idx[i] = 0; idx[i] < r->narms; idx[i]++)
+			if (strcmp(v[i].arm, r->arms[idx[i]]) == 0)
+				break;
+	}
+	for (a = 0; a <= r->narms; a++)
+		for (i = 0; i < nv; i++)
+			if (idx[i] == a)
+				tmp[k++] = v[i];
+	memcpy(v, tmp, nv * sizeof *tmp);
+	free(idx);
+	free(tmp);
+}
+
 int
 export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
     struct strbuf *out, char **cause)
@@ -292,7 +322,15 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 	/* The run's config per arm, computed once. */
 	armcfg = xcalloc(r.narms, sizeof *armcfg);
 	for (a = 0; a < r.narms; a++)
-		arm_config(kv, nkv, r.arms[a], &armcfg[a]);
+		arm_config(kv, nkv, r.arms[a],
+		    strcmp(r.status, RUN_IMPORTED) != 0, &armcfg[a]);
+	/*
+	 * Every arm into one stream: the baseline's lines first, then each
+	 * arm's in arm order (plan order within an arm), so that benchstat's
+	 * first-seen column order is the baseline's.
+	 */
+	if (arm == NULL && r.narms > 1)
+		sort_by_arm(v, nv, &r);
 
 	emit_units(out, units, nunits);
 	for (i = 0; i < nv; i++) {

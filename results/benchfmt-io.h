@@ -18,13 +18,16 @@ struct store;
 
 /*
  * Append a run's results to out as benchfmt: Unit metadata lines, then
- * for each ok, non-warm-up sample (in plan order) the config block in
+ * for each ok, non-warm-up sample (in plan order; with every arm, the
+ * baseline's first, then each arm's) the config block in
  * force as "key: value" lines (written again, after "key:" deletions,
  * whenever it changes, so that benchstat sees the same keys in the same
  * order) and one "Benchmark<name> 1 <value> <unit>" line with the value
  * printed so that it reads back exactly. arm NULL exports every arm into
  * one stream; when the run has several arms each result then also carries
- * an "arm: NAME" config key (for `benchstat -col arm`).
+ * an "arm: NAME" config key (for `benchstat -col arm`). The run's metadata
+ * (store_key_is_metadata) is left out, except from imported runs, whose
+ * keys are the files' own.
  */
 int	export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 	    struct strbuf *out, char **cause);

@@ -31,6 +31,22 @@ merge_copy(struct store *st, const char *sql, int64_t new_id, int64_t old_id,
 }
 
 static int
+merge_has_table(struct store *st, const char *name)
+{
+	sqlite3_stmt	*s;
+	int		 found;
+
+	s = store_prepare(st, "SELECT 1 FROM other.sqlite_master WHERE type ="
+	    " 'table' AND name = ?1", NULL);
+	if (s == NULL)
+		return 0;
+	store_bind_text(s, 1, name);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return found;
+}
+
+static int
 merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
     char **cause)
 {
@@ -65,6 +81,14 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 	    " SELECT ?1, text FROM other.sample_configs WHERE run_id = ?2"
 	    " ORDER BY id", new_id, old_id, "cannot copy config blocks",
 	    cause) != 0)
+		return -1;
+	/* An older file may have no decisions table. */
+	if (merge_has_table(st, "decisions") &&
+	    merge_copy(st, "INSERT INTO main.decisions SELECT ?1, workload,"
+	    " look, good_rounds, round, benchmark, unit, arm, base_arm,"
+	    " verdict, p, boundary, n1, n2, mde FROM other.decisions WHERE"
+	    " run_id = ?2 ORDER BY rowid", new_id, old_id,
+	    "cannot copy decisions", cause) != 0)
 		return -1;
 	/*
 	 * A host change journalled on another machine is history here, not

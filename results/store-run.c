@@ -288,8 +288,11 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 	XGROW(r->arms, r->narms, cap);
 	r->arms[r->narms] = NULL;
 
-	s = store_prepare(st, "SELECT count(*), coalesce(sum(status != 'ok'),"
-	    " 0) FROM samples WHERE run_id = ?1", cause);
+	/* A sample is one execution (a plan entry), a value one number. */
+	s = store_prepare(st, "SELECT count(DISTINCT plan_idx),"
+	    " count(DISTINCT CASE WHEN status != 'ok' THEN plan_idx END),"
+	    " coalesce(sum(status = 'ok'), 0) FROM samples WHERE run_id = ?1",
+	    cause);
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
@@ -299,6 +302,7 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 	}
 	r->nsamples = sqlite3_column_int64(s, 0);
 	r->nfailed = sqlite3_column_int64(s, 1);
+	r->nvalues = sqlite3_column_int64(s, 2);
 	sqlite3_finalize(s);
 	return 0;
 }

@@ -43,6 +43,20 @@ store_config_set(struct store *st, int64_t run_id, const char *arm,
 	return store_run_stmt(st, s, "cannot set a config value", cause);
 }
 
+int
+store_key_is_metadata(const char *key)
+{
+	static const char *const meta[] = {
+		"load-avg", "load-avg-end", "swap-used",
+	};
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(meta); i++)
+		if (strcmp(key, meta[i]) == 0)
+			return 1;
+	return 0;
+}
+
 void
 store_kv_free(struct store_kv *kv, size_t n)
 {
@@ -177,6 +191,115 @@ store_warnings_list(struct store *st, int64_t run_id, char ***out, size_t *n,
 	v[*n] = NULL;
 	*out = v;
 	return 0;
+}
+
+/*
+ * Decisions of stop = decided.
+ */
+int
+store_decision_add(struct store *st, int64_t run_id,
+    const struct store_decision *d, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	s = store_prepare(st, "INSERT OR REPLACE INTO decisions (run_id,"
+	    " workload, look, good_rounds, round, benchmark, unit, arm,"
+	    " base_arm, verdict, p, boundary, n1, n2, mde) VALUES (?1, ?2, ?3,"
+	    " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, d->workload);
+	sqlite3_bind_int(s, 3, d->look);
+	sqlite3_bind_int(s, 4, d->good_rounds);
+	sqlite3_bind_int(s, 5, d->round);
+	store_bind_text(s, 6, d->benchmark);
+	store_bind_text(s, 7, d->unit);
+	store_bind_text(s, 8, d->arm);
+	store_bind_text(s, 9, d->base_arm);
+	store_bind_text(s, 10, d->verdict);
+	if (isnan(d->p))
+		sqlite3_bind_null(s, 11);
+	else
+		sqlite3_bind_double(s, 11, d->p);
+	sqlite3_bind_double(s, 12, d->boundary);
+	sqlite3_bind_int64(s, 13, d->n1);
+	sqlite3_bind_int64(s, 14, d->n2);
+	if (isnan(d->mde) || isinf(d->mde))
+		sqlite3_bind_null(s, 15);
+	else
+		sqlite3_bind_double(s, 15, d->mde);
+	return store_run_stmt(st, s, "cannot store a decision", cause);
+}
+
+int
+store_decisions_list(struct store *st, int64_t run_id,
+    struct store_decision **out, size_t *n, char **cause)
+{
+	sqlite3_stmt		*s;
+	struct store_decision	*v = NULL, *d;
+	size_t			 cap = 0;
+	int			 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT workload, look, good_rounds, round,"
+	    " benchmark, unit, arm, base_arm, verdict, p, boundary, n1, n2,"
+	    " mde FROM decisions d WHERE run_id = ?1 AND look = (SELECT"
+	    " max(look) FROM decisions e WHERE e.run_id = d.run_id AND"
+	    " e.workload = d.workload AND e.benchmark = d.benchmark AND"
+	    " e.unit = d.unit AND e.arm = d.arm) ORDER BY (SELECT min(rowid)"
+	    " FROM decisions f WHERE f.run_id = d.run_id AND f.workload ="
+	    " d.workload AND f.benchmark = d.benchmark AND f.unit = d.unit AND"
+	    " f.arm = d.arm)", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(v, *n, cap);
+		d = &v[(*n)++];
+		d->workload = store_col_str(s, 0);
+		d->look = sqlite3_column_int(s, 1);
+		d->good_rounds = sqlite3_column_int(s, 2);
+		d->round = sqlite3_column_int(s, 3);
+		d->benchmark = store_col_str(s, 4);
+		d->unit = store_col_str(s, 5);
+		d->arm = store_col_str(s, 6);
+		d->base_arm = store_col_str(s, 7);
+		d->verdict = store_col_str(s, 8);
+		d->p = sqlite3_column_type(s, 9) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(s, 9);
+		d->boundary = sqlite3_column_double(s, 10);
+		d->n1 = sqlite3_column_int64(s, 11);
+		d->n2 = sqlite3_column_int64(s, 12);
+		d->mde = sqlite3_column_type(s, 13) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(s, 13);
+	}
+	sqlite3_finalize(s);
+	*out = v;
+	if (rc != SQLITE_DONE) {
+		store_decisions_free(v, *n);
+		*out = NULL;
+		*n = 0;
+		return store_db_error(st, cause, "cannot read decisions");
+	}
+	return 0;
+}
+
+void
+store_decisions_free(struct store_decision *d, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(d[i].workload);
+		free(d[i].benchmark);
+		free(d[i].unit);
+		free(d[i].arm);
+		free(d[i].base_arm);
+		free(d[i].verdict);
+	}
+	free(d);
 }
 
 /*

@@ -194,6 +194,29 @@ static const char *const store_migrations[] = {
 	"	updated_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
 	"	PRIMARY KEY (fleet_id, partition, replica, attempt)\n"
 	");\n",
+	/*
+	 * 4 -> 5: the looks of `stop = decided` (harness/core/verdict.h):
+	 * each row's decision at each look of its workload, and the round
+	 * at which it was made; the last look of a row is its verdict.
+	 */
+	"CREATE TABLE decisions (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	workload TEXT NOT NULL,\n"
+	"	look INTEGER NOT NULL,\n"
+	"	good_rounds INTEGER NOT NULL,\n"
+	"	round INTEGER NOT NULL,\n"
+	"	benchmark TEXT NOT NULL,\n"
+	"	unit TEXT NOT NULL,\n"
+	"	arm TEXT NOT NULL,\n"
+	"	base_arm TEXT NOT NULL,\n"
+	"	verdict TEXT NOT NULL,\n"
+	"	p REAL,\n"
+	"	boundary REAL,\n"
+	"	n1 INTEGER NOT NULL,\n"
+	"	n2 INTEGER NOT NULL,\n"
+	"	mde REAL,\n"
+	"	PRIMARY KEY (run_id, workload, look, benchmark, unit, arm)\n"
+	");\n",
 };
 
 /* Cached statements, prepared on first use. */

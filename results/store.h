@@ -26,6 +26,8 @@
  *   calibration_rows(run_id, benchmark, unit, n, median, mad_rel, ci_rel,
  *        mde, comparisons, flagged)     -- results/calibration.h
  *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
+ *   decisions(run_id, workload, look, good_rounds, round, benchmark, unit,
+ *        arm, base_arm, verdict, p, boundary, n1, n2, mde) -- stop = decided
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -33,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -84,8 +86,14 @@ struct store_run {
 	/* Filled by store_run_get / store_runs_list: */
 	char	**arms;		/* NULL-terminated, in baseline-first order */
 	size_t	 narms;
-	int64_t	 nsamples;	/* rows in samples (all statuses) */
+	/*
+	 * One count everywhere: a sample is one execution of an arm's
+	 * workload (a plan entry; each line of an imported file is one), a
+	 * value one number it gave (a benchmark and unit).
+	 */
+	int64_t	 nsamples;	/* executions, warm-up and failed included */
 	int64_t	 nfailed;	/* failed or timed-out executions */
+	int64_t	 nvalues;	/* values of the ok executions */
 };
 void	store_run_release(struct store_run *r);
 
@@ -121,6 +129,15 @@ struct store_kv {
 int	store_config_list(struct store *st, int64_t run_id,
 	    struct store_kv **out, size_t *n, char **cause);
 void	store_kv_free(struct store_kv *kv, size_t n);
+/*
+ * Whether a run-level key measures the moment (the load average at the
+ * start and at the end, the swap in use) rather than identifying the
+ * configuration. Such keys are the run's metadata: stored and shown by
+ * `db show` and the report, but never exported as benchfmt config lines,
+ * where any difference between two runs would split benchstat's tables.
+ * Decided by name, so runs stored before the distinction read the same.
+ */
+int	store_key_is_metadata(const char *key);
 /* Unit metadata (benchfmt "Unit U key=value"), e.g. better=higher. */
 int	store_unit_set(struct store *st, int64_t run_id, const char *unit,
 	    const char *key, const char *value, char **cause);
@@ -200,6 +217,34 @@ int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);
+
+/*
+ * A row's decision at one look of `stop = decided` (harness/core/verdict.h).
+ * round is the run's 0-based round at the end of which the look was made;
+ * verdict "different", "equivalent" or "undecided"; mde NAN (stored NULL)
+ * unless undecided at the last look. Adding a look already stored (a
+ * resumed run replays its looks) replaces it.
+ */
+struct store_decision {
+	char	*workload;
+	int	 look;
+	int	 good_rounds;
+	int	 round;
+	char	*benchmark;
+	char	*unit;
+	char	*arm;
+	char	*base_arm;
+	char	*verdict;
+	double	 p, boundary, mde;
+	int64_t	 n1, n2;
+};
+int	store_decision_add(struct store *st, int64_t run_id,
+	    const struct store_decision *d, char **cause);
+/* The last look of each row (its verdict), in the order of the rows'
+ * first looks. */
+int	store_decisions_list(struct store *st, int64_t run_id,
+	    struct store_decision **out, size_t *n, char **cause);
+void	store_decisions_free(struct store_decision *d, size_t n);
 
 /* Read back samples (status ok, warm-up excluded unless asked). */
 struct store_value {

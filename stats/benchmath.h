@@ -101,4 +101,20 @@ double	 stats_quantile_sorted(const double *xs, size_t n, double q);
 int	 utest_mann_whitney(const double *x1, size_t n1, const double *x2,
 	    size_t n2, struct bm_ucache *cache, double *p, char **cause);
 
+/*
+ * P(U <= u) under the null without ties for sizes (n1, n2): the exact
+ * distribution utest_mann_whitney uses (n1, n2 <= 50), else the normal
+ * approximation with continuity correction. cache may be NULL (slower).
+ */
+double	 utest_u_cdf(size_t n1, size_t n2, double u, struct bm_ucache *cache);
+
+/*
+ * The largest integer c with P(U <= c) <= beta (null, no ties), or -1 when
+ * even P(U <= 0) exceeds beta: the order statistic of the Hodges-Lehmann
+ * confidence interval of a shift, [d(c+1), d(n1*n2-c)] of the n1*n2
+ * differences, covers the shift with probability >= 1 - 2 beta.
+ */
+long	 utest_u_critical(size_t n1, size_t n2, double beta,
+	    struct bm_ucache *cache);
+
 #endif

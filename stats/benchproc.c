@@ -151,6 +151,13 @@ bp_parser_free(struct bp_parser *p)
 	free(p);
 }
 
+/* The parser's string pool: values handed to it must come from here. */
+struct strpool *
+bp_parser_pool(struct bp_parser *p)
+{
+	return p->pool;
+}
+
 static const char *
 bp_intern(struct bp_parser *p, const char *s, size_t len)
 {

@@ -71,6 +71,7 @@ struct bp_proj;
 
 struct bp_parser *bp_parser_new(void);
 void		 bp_parser_free(struct bp_parser *p);
+struct strpool	*bp_parser_pool(struct bp_parser *p);
 
 /*
  * ProjectionParser.Parse (with_unit: ParseWithUnit).  Parsing several

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -224,6 +225,19 @@ power_mde(const double *xs, size_t n, size_t na, size_t nb,
 	return hi;
 }
 
+double
+power_spread_factor(size_t n, double conf)
+{
+	double	q;
+
+	if (!(conf > 0 && conf < 1) || n < 3)
+		return 1;
+	q = gsl_cdf_chisq_Pinv(1 - conf, (double)(n - 1));
+	if (!(q > 0) || !isfinite(q))
+		return 1;
+	return sqrt((double)(n - 1) / q);
+}
+
 size_t
 power_rounds(const double *xs, size_t n, double effect, size_t hint,
     const struct power_options *o, struct bm_ucache *cache)
@@ -236,6 +250,8 @@ power_rounds(const double *xs, size_t n, double effect, size_t hint,
 		return 0;
 	s = power_sorted_copy(xs, n);
 	power_kernel_init(s, n, &k);
+	/* The deviations from the centre, kernel included, scaled. */
+	k.shrink *= power_spread_factor(n, o->spread_conf);
 	/*
 	 * Bracket [lo, hi] with power(lo) < target <= power(hi), from the
 	 * hint (halving or doubling), then bisect.

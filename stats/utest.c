@@ -610,3 +610,55 @@ equal:
 		*cause = xstrdup("all samples are equal");
 	return -1;
 }
+
+double
+utest_u_cdf(size_t n1, size_t n2, double u, struct bm_ucache *cache)
+{
+	struct bm_ucache	*own = NULL;
+	double			 nm = (double)n1 * (double)n2, mu, sigma, p;
+
+	if (n1 == 0 || n2 == 0)
+		return 1;
+	if (n1 > UTEST_EXACT_LIMIT || n2 > UTEST_EXACT_LIMIT) {
+		if (u < 0)
+			return 0;
+		if (u >= nm)
+			return 1;
+		mu = nm / 2;
+		sigma = sqrt(nm * ((double)(n1 + n2) + 1) / 12);
+		return std_normal_cdf((floor(u) + 0.5 - mu) / sigma);
+	}
+	if (cache == NULL)
+		cache = own = bm_ucache_new();
+	p = udist_cdf_noties(cache, (int)n1, (int)n2, u);
+	bm_ucache_free(own);
+	return p;
+}
+
+long
+utest_u_critical(size_t n1, size_t n2, double beta, struct bm_ucache *cache)
+{
+	struct bm_ucache	*own = NULL;
+	long			 lo, hi, mid;
+
+	if (n1 == 0 || n2 == 0)
+		return -1;
+	if (cache == NULL)
+		cache = own = bm_ucache_new();
+	/* P(U <= lo) <= beta < P(U <= hi); the CDF is 1 at n1*n2. */
+	if (utest_u_cdf(n1, n2, 0, cache) > beta) {
+		bm_ucache_free(own);
+		return -1;
+	}
+	lo = 0;
+	hi = (long)(n1 * n2);
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (utest_u_cdf(n1, n2, (double)mid, cache) <= beta)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	bm_ucache_free(own);
+	return lo;
+}

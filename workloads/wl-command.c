@@ -78,6 +78,23 @@ command_validate(const struct experiment *e, struct workload *wl,
 	return 0;
 }
 
+/* Each arm's program is there and runnable, before any sample. */
+static int
+command_preflight(const struct experiment *e, const struct workload *wl,
+    char **cause)
+{
+	const struct command_opts	*o;
+	size_t				 j;
+
+	for (j = 0; j < e->narms; j++) {
+		o = wl_opts(wl, &e->arms[j]);
+		if (o->args.n > 0 && workload_check_program(e, wl,
+		    &e->arms[j], o->args.v[0], o->cwd, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 static double
 tv_sec(const struct timeval *tv)
 {
@@ -183,4 +200,6 @@ const struct workload_ops wl_command_ops = {
 	.prepare = command_prepare,
 	.sample = command_sample,
 	.units = command_units,
+	.cgroup_optional = 1,
+	.preflight = command_preflight,
 };

@@ -429,6 +429,23 @@ done:
 	strvec_clear(&argv);
 }
 
+/* Each arm's program is there and runnable, before any sample. */
+static int
+gobench_preflight(const struct experiment *e, const struct workload *wl,
+    char **cause)
+{
+	const struct gobench_opts	*o;
+	size_t				 j;
+
+	for (j = 0; j < e->narms; j++) {
+		o = wl_opts(wl, &e->arms[j]);
+		if (o->args.n > 0 && workload_check_program(e, wl,
+		    &e->arms[j], o->args.v[0], NULL, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 const struct workload_ops wl_gobench_ops = {
 	.type = "gobench",
 	.help = "run a program that prints Go benchmark format, store every "
@@ -439,4 +456,6 @@ const struct workload_ops wl_gobench_ops = {
 	.validate = gobench_validate,
 	.own_program = 1,
 	.sample = gobench_sample,
+	.cgroup_optional = 1,
+	.preflight = gobench_preflight,
 };

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -238,6 +239,23 @@ workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	return 0;
 }
 
+/* An executable regular file (access() alone passes directories). */
+static int
+runnable(const char *path)
+{
+	struct stat	st;
+
+	if (access(path, X_OK) == -1)
+		return -1;
+	if (stat(path, &st) == -1)
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Can perf count wl's programs under every arm? Host processes, or runsc
  * sandboxes the oci executor starts where runsc leaves them in the cgroup
@@ -272,6 +290,69 @@ perf_reaches(const struct experiment *e, const struct workload *wl,
 			    "counted cgroup)", e->arms[i].name, rt);
 	}
 	return 0;
+}
+
+/* The line of key in kv, or 0. */
+static int
+kv_line(const struct kv *kv, size_t n, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].line;
+	return 0;
+}
+
+int
+workload_check_program(const struct experiment *e, const struct workload *wl,
+    const struct arm *arm, const char *argv0, const char *cwd, char **cause)
+{
+	const char	*path, *p, *end;
+	char		*full = NULL, *why;
+	int		 line, found = 0, err = ENOENT;
+
+	if (argv0 == NULL || strchr(argv0, '{') != NULL ||
+	    (wl->exec != NULL && (wl->exec->caps & EXEC_CONTAINER)))
+		return 0;
+	if (strchr(argv0, '/') != NULL) {
+		full = argv0[0] != '/' && cwd != NULL ?
+		    xasprintf("%s/%s", cwd, argv0) : xstrdup(argv0);
+		if (runnable(full) == 0)
+			found = 1;
+		else
+			err = errno;
+	} else {
+		path = getenv("PATH");
+		if (path == NULL || *path == '\0')
+			path = "/usr/local/bin:/usr/bin:/bin";
+		for (p = path; !found && p != NULL; p = end != NULL ?
+		    end + 1 : NULL) {
+			end = strchr(p, ':');
+			free(full);
+			full = xasprintf("%.*s/%s", end != NULL ?
+			    (int)(end - p) : (int)strlen(p), p, argv0);
+			if (runnable(full) == 0)
+				found = 1;
+			else if (errno == EACCES)
+				err = EACCES;
+		}
+	}
+	free(full);
+	if (found)
+		return 0;
+	line = kv_line(arm->kv, arm->nkv, "args");
+	if (line == 0)
+		line = kv_line(wl->kv, wl->nkv, "args");
+	if (line == 0)
+		line = wl->line;
+	why = err == ENOENT ? xstrdup(strchr(argv0, '/') != NULL ?
+	    "no such file" : "not found on $PATH") :
+	    xasprintf("cannot run it: %s", strerror(err));
+	set_cause(cause, "%s:%d: args: arm '%s': '%s': %s", e->path, line,
+	    arm->name, argv0, why);
+	free(why);
+	return -1;
 }
 
 int
@@ -379,6 +460,23 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	chk.runtimes = runtimes;
 	chk.narms = e->narms;
 	chk.image = wl->common.image;
+	chk.cgroup_optional = wl->ops->cgroup_optional;
+	chk.cgroup_need[0] = '\0';
+	for (i = 0; i < e->narms && chk.cgroup_optional; i++) {
+		const struct arm	*a = &e->arms[i];
+		const char		*key = a->cpus > 0 ? "cpu" : "memory";
+		size_t			 k;
+		int			 line = a->line;
+
+		if (a->cpus <= 0 && a->memory == 0)
+			continue;
+		for (k = 0; k < a->nkv; k++)
+			if (strcmp(a->kv[k].key, key) == 0)
+				line = a->kv[k].line;
+		snprintf(chk.cgroup_need, sizeof chk.cgroup_need,
+		    "%s:%d: %s", e->path, line, key);
+		chk.cgroup_optional = 0;
+	}
 	rc = wl->exec->check(ctx, &chk, cause);
 	free(names);
 	free(runtimes);

@@ -102,6 +102,19 @@ struct workload_ops {
 	void	(*cleanup)(struct run_ctx *ctx, struct workload *wl);
 	/* Units this type reports, with better=higher|lower, for export. */
 	const char *const	*units;	/* "unit", "better", ... NULL */
+	/*
+	 * Reads nothing from its program's cgroup (times and rusage come
+	 * from wait4): without root it runs the program in abbench's own
+	 * cgroup, unless an arm sets a cpu or memory limit.
+	 */
+	int			 cgroup_optional;
+	/*
+	 * Before anything is touched (after the executor's check): what can
+	 * only be known on this host, e.g. that each arm's program exists.
+	 * The message starts "FILE:LINE: KEY: ". NULL = nothing to check.
+	 */
+	int	(*preflight)(const struct experiment *e,
+		    const struct workload *wl, char **cause);
 };
 
 const struct workload_ops	*workload_lookup(const char *type);
@@ -151,6 +164,15 @@ int		 workload_platform_check(const struct experiment *e,
 int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
 	    const struct exec_spec *spec, struct exec_proc **proc,
 	    struct exec_status *st, struct sample_result *out);
+/*
+ * For a program run on this host (not in a container): argv0 found (on
+ * $PATH without a '/', relative to cwd when given) and executable by us,
+ * else -1 with "FILE:LINE: args: ..." at the arm's args line (or the
+ * workload's). argv0 with a {placeholder} is not checked.
+ */
+int	workload_check_program(const struct experiment *e,
+	    const struct workload *wl, const struct arm *arm,
+	    const char *argv0, const char *cwd, char **cause);
 /*
  * perf counters of one program (the `perf` key of command, gobench and
  * local fio; exec/perfstat.h): the events, and after a counted run one

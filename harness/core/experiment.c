@@ -19,6 +19,7 @@
 #include "harness/core/experiment-int.h"
 #include "host/hostset.h"
 #include "lib/util.h"
+#include "stats/sequential.h"
 #include "workloads/workload.h"
 
 /* A matrix larger than this is a typo, not an experiment. */
@@ -50,6 +51,20 @@ const struct opt_spec experiment_opts[] = {
 	    "abort the run after this many failed samples (0: never)"),
 	OPT_BOOL("drop-caches", EXP(drop_caches), "no",
 	    "sync and drop the page cache before every sample"),
+	OPT_CHOICE("stop", EXP(stop_decided), "rounds", "rounds decided",
+	    "rounds: run `rounds` good rounds; decided: run until every row "
+	    "of stat-filter is decided (different, or equivalent within "
+	    "`effect`) or max-rounds (a group-sequential rule at the same "
+	    "error rates; --until decided)"),
+	OPT_INT("max-rounds", EXP(max_rounds), "30", 2, 1000000,
+	    "stop = decided: the most good rounds a workload runs"),
+	OPT_FLOAT("effect", EXP(effect_pct), "2", 0.001, 1000,
+	    "stop = decided: the smallest change worth finding, in percent "
+	    "(rows within it are equivalent)"),
+	OPT_TEXT("looks", EXP(looks), NULL,
+	    "stop = decided: the good-round counts at which rows are looked "
+	    "at (default 6 8 10 12 16 20 24 32 ... below max-rounds, and "
+	    "max-rounds)"),
 	OPT_TEXT("stat-filter", EXP(stat_filter), NULL,
 	    "the -filter `abbench stat --db` applies to this experiment's runs "
 	    "when given none (benchstat syntax): hides abbench's extra rows"),
@@ -574,6 +589,66 @@ parser_validate_error(struct parser *p, const struct experiment *e,
 		parser_error(p, line, NULL, "%s", cause);
 }
 
+/* Whether a workload passes the arms' runtime to anything. */
+static int
+workload_uses_runtime(const struct experiment *e, const struct workload *wl,
+    int args_too)
+{
+	size_t	i, j;
+
+	if (wl->exec != NULL && (wl->exec->caps & EXEC_CONTAINER))
+		return 1;
+	if (!args_too)
+		return 0;
+	/* A program of its own may take it: {runtime} in its args. */
+	for (i = 0; i < wl->nkv; i++)
+		if (strstr(wl->kv[i].value, "{runtime}") != NULL)
+			return 1;
+	for (j = 0; j < e->narms; j++)
+		for (i = 0; i < e->arms[j].nkv; i++)
+			if (strcmp(e->arms[j].kv[i].key, "args") == 0 &&
+			    strstr(e->arms[j].kv[i].value, "{runtime}") !=
+			    NULL)
+				return 1;
+	return 0;
+}
+
+/*
+ * An arm's runtime or runtime-args that no workload will use is an error
+ * at its line: it would be stored (runtime-version-ARM) as if it had been.
+ */
+static int
+parser_unused_arm_keys(struct parser *p, const struct experiment *e)
+{
+	static const char *const keys[] = { "runtime", "runtime-args" };
+	size_t	a, k, i, w;
+
+	for (a = 0; a < e->narms; a++) {
+		const struct arm	*arm = &e->arms[a];
+
+		for (i = 0; i < arm->nkv; i++)
+			for (k = 0; k < ARRAY_SIZE(keys); k++) {
+				if (strcmp(arm->kv[i].key, keys[k]) != 0)
+					continue;
+				for (w = 0; w < e->nworkloads; w++)
+					if (workload_uses_runtime(e,
+					    &e->workloads[w], k == 0))
+						break;
+				if (w < e->nworkloads)
+					continue;
+				parser_error(p, arm->kv[i].line, keys[k],
+				    "no workload uses it: %s run on the "
+				    "host, in no container (a gobench "
+				    "program gets the runtime as {runtime} "
+				    "in its args)", e->nworkloads == 1 ?
+				    "the workload's programs" :
+				    "the workloads' programs");
+				return -1;
+			}
+	}
+	return 0;
+}
+
 static char *
 experiment_default_name(const char *path)
 {
@@ -661,6 +736,74 @@ parser_override(struct parser *p, const char *kv)
 	free(wname);
 	free(key);
 	return hits == 0 ? -1 : 0;
+}
+
+/* The line of an [experiment] key in the file (0: the command line's). */
+static int
+experiment_key_line(const struct experiment *e, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < e->nsettings; i++)
+		if (strcmp(e->settings[i].key, key) == 0)
+			return e->settings[i].line;
+	return 0;
+}
+
+int
+experiment_design(const struct experiment *e, struct seq_design *d,
+    char **cause)
+{
+	int		 looks[SEQ_MAX_LOOKS];
+	size_t		 n = 0;
+	const char	*s = e->looks;
+	char		*end;
+	long		 v;
+
+	while (s != NULL && *s != '\0') {
+		while (*s == ' ' || *s == '\t' || *s == ',')
+			s++;
+		if (*s == '\0')
+			break;
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (end == s || errno != 0 || v < 1 || v > INT_MAX ||
+		    (*end != '\0' && *end != ' ' && *end != '\t' &&
+		    *end != ','))
+			return set_cause(cause, "'%s' is not a list of round "
+			    "counts", e->looks);
+		if (n == SEQ_MAX_LOOKS)
+			return set_cause(cause, "more than %d looks",
+			    SEQ_MAX_LOOKS);
+		looks[n++] = (int)v;
+		s = end;
+	}
+	return seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
+	    looks, n, cause);
+}
+
+/* stop = decided: a design that holds, and an order that allows it. */
+static int
+experiment_check_stop(struct parser *p, struct experiment *e)
+{
+	struct seq_design	 d;
+	char			*why = NULL;
+
+	if (!e->stop_decided)
+		return 0;
+	if (e->order == ORDER_SEQUENTIAL)
+		return parser_error(p, experiment_key_line(e, "stop"), "stop",
+		    "'decided' needs an interleaved order (alternate, abba or "
+		    "random): order 'sequential' runs one arm's rounds after "
+		    "the other's");
+	if (experiment_design(e, &d, &why) == -1) {
+		parser_error(p, experiment_key_line(e, e->looks != NULL ?
+		    "looks" : "max-rounds"), e->looks != NULL ? "looks" :
+		    "max-rounds", "%s", why);
+		free(why);
+		return -1;
+	}
+	return 0;
 }
 
 static struct experiment *
@@ -764,6 +907,8 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 			goto fail;
 		}
 	}
+	if (experiment_check_stop(&p, e) != 0)
+		goto fail;
 	e->arms = xcalloc(narm, sizeof *e->arms);
 	for (i = 0; i < p.nsections; i++) {
 		s = &p.sections[i];
@@ -795,6 +940,8 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 		free(vcause);
 		goto fail;
 	}
+	if (parser_unused_arm_keys(&p, e) != 0)
+		goto fail;
 	free(used);
 	parser_release(&p);
 	return e;
@@ -891,6 +1038,7 @@ experiment_free(struct experiment *e)
 	free(e->pkg);
 	free(e->description);
 	free(e->stat_filter);
+	free(e->looks);
 	free(e);
 }
 

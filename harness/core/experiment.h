@@ -85,6 +85,14 @@ void		 experiment_help_types(struct strbuf *out);
  */
 char		*experiment_stat_filter(const char *path, const char *text);
 
+struct seq_design;
+/*
+ * The stopping rule of `stop = decided` (stats/sequential.h): alpha 0.05,
+ * the experiment's effect, max-rounds and looks. 0, or -1 with *cause.
+ */
+int		 experiment_design(const struct experiment *e,
+		    struct seq_design *d, char **cause);
+
 /* The keys every arm accepts (runtime, runtime-args, cpu, memory, args...). */
 extern const struct opt_spec arm_opts[];
 /* The keys of [experiment]. */

@@ -1,8 +1,10 @@
 /*
  * The plan of a run: which (round, workload, arm) comes when. Orders that
  * cancel drift (alternate, abba, random) and one that shows it
- * (sequential). Deterministic for a given experiment, order and seed, so
- * `run --resume` can rebuild it.
+ * (sequential). Made round by round for the workloads still active
+ * (plan_round): deterministic for a given experiment, order, seed and
+ * history of active workloads, so `run --resume` rebuilds it from what is
+ * stored.
  */
 #include "config.h"
 
@@ -63,13 +65,37 @@ push(struct plan_entry **v, size_t *n, size_t *cap, int round, int position,
 	(*n)++;
 }
 
+void
+plan_round(const struct experiment *e, enum run_order order, uint64_t seed,
+    int round, const int *active, struct plan_entry **out, size_t *n,
+    size_t *cap)
+{
+	int	*arms = xcalloc(e->narms, sizeof *arms), pos = 0;
+	size_t	 a, w;
+
+	plan_round_order(order, seed, round, e->narms, arms);
+	for (w = 0; w < e->nworkloads; w++) {
+		if (active != NULL && !active[w])
+			continue;
+		for (a = 0; a < e->narms; a++)
+			push(out, n, cap, round, pos++, arms[a], (int)w,
+			    round < e->warmup);
+		if (order != ORDER_ABBA)
+			continue;
+		for (a = e->narms; a-- > 0; )
+			push(out, n, cap, round, pos++, arms[a], (int)w,
+			    round < e->warmup);
+	}
+	free(arms);
+}
+
 int
 plan_build(const struct experiment *e, enum run_order order, uint64_t seed,
     struct plan_entry **out, size_t *n, char **cause)
 {
 	struct plan_entry	*v = NULL;
 	size_t			 cap = 0, cnt = 0, a, w;
-	int			*arms, r, total, pos;
+	int			*arms, r, total;
 
 	if (e->narms == 0 || e->nworkloads == 0)
 		return set_cause(cause, "nothing to run");
@@ -87,20 +113,9 @@ plan_build(const struct experiment *e, enum run_order order, uint64_t seed,
 			}
 		}
 	} else {
-		for (r = 0; r < total; r++) {
-			pos = 0;
-			plan_round_order(order, seed, r, e->narms, arms);
-			for (w = 0; w < e->nworkloads; w++) {
-				for (a = 0; a < e->narms; a++)
-					push(&v, &cnt, &cap, r, pos++, arms[a],
-					    (int)w, r < e->warmup);
-				if (order != ORDER_ABBA)
-					continue;
-				for (a = e->narms; a-- > 0; )
-					push(&v, &cnt, &cap, r, pos++, arms[a],
-					    (int)w, r < e->warmup);
-			}
-		}
+		/* Every workload in every round: round by round. */
+		for (r = 0; r < total; r++)
+			plan_round(e, order, seed, r, NULL, &v, &cnt, &cap);
 	}
 	free(arms);
 	*out = v;

@@ -27,6 +27,7 @@
 #include "host/journal.h"
 #include "host/undo.h"
 #include "harness/core/runner.h"
+#include "harness/core/verdict.h"
 #include "exec/spawn.h"
 #include "results/store.h"
 #include "workloads/workload.h"
@@ -114,6 +115,9 @@ struct progress {
 	int		 failures;
 	int		 rounds;
 	int		 line_open;
+	/* stop = decided: rows counted and decided so far. */
+	int		 decided_mode;
+	size_t		 rows, rows_decided;
 };
 
 static void
@@ -178,9 +182,13 @@ progress_sample(struct progress *p, const struct plan_entry *pe,
 	}
 	if (p->tty) {
 		fprintf(stderr, "\r\033[Kround %d/%d  sample %zu/%zu  %s  %s  "
-		    "elapsed %s  eta %s  failures %d", pe->round + 1,
+		    "elapsed %s  eta %s%s  failures %d", pe->round + 1,
 		    p->rounds, p->done, p->total, e->arms[pe->arm].name,
-		    e->workloads[pe->workload].name, el, et, p->failures);
+		    e->workloads[pe->workload].name, el,
+		    p->decided_mode ? "at most " : "", et, p->failures);
+		if (p->decided_mode)
+			fprintf(stderr, "  rows decided %zu/%zu",
+			    p->rows_decided, p->rows);
 		p->line_open = 1;
 	}
 }
@@ -194,9 +202,13 @@ progress_round_end(struct progress *p, int round)
 	if (p->quiet || p->json || p->tty)
 		return;
 	fmt_secs(elapsed, el, sizeof el);
-	fprintf(stderr, "round %d/%d done: %zu/%zu samples, %d failures, "
-	    "elapsed %s\n", round + 1, p->rounds, p->done, p->total,
-	    p->failures, el);
+	fprintf(stderr, "round %d/%d done: %zu/%zu samples%s, %d failures, "
+	    "elapsed %s", round + 1, p->rounds, p->done, p->total,
+	    p->decided_mode ? " at most" : "", p->failures, el);
+	if (p->decided_mode)
+		fprintf(stderr, ", rows decided %zu/%zu", p->rows_decided,
+		    p->rows);
+	fputc('\n', stderr);
 }
 
 static void
@@ -466,7 +478,14 @@ struct run {
 	int			 aborted;
 	int			 exitcode;
 	int			 sweep;		/* labelled containers per sample */
+	/* stop = decided (NULL otherwise) and the plan made round by round:
+	 * plan_idx values of stored samples with a failed row (--resume). */
+	struct verdicts		*verdicts;
+	int			*bad;
+	size_t			 nbad;
 };
+
+static int	run_load_bad(struct run *r, char **cause);
 
 /*
  * The --KEY=VALUE of the run resumed: stored with it as the config lines
@@ -570,6 +589,59 @@ run_load_resume(struct run *r, char **cause)
 	return 0;
 }
 
+/* The line of key in kv, or 0. */
+static int
+kv_line(const struct kv *kv, size_t n, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].line;
+	return 0;
+}
+
+/*
+ * What only root may do, refused for anyone else before anything is
+ * touched, at the key that asks for it: host settings and dropping the
+ * page cache.
+ */
+static int
+run_check_root(const struct experiment *e, char **cause)
+{
+	size_t	a, w;
+	int	line;
+
+	if (geteuid() == 0)
+		return 0;
+	for (a = 0; a < e->narms; a++)
+		if (e->arms[a].nhost > 0)
+			return set_cause(cause, "%s:%d: %s: changing a host "
+			    "setting needs root (abbench is uid %ld): run it "
+			    "as root, or remove the host.* keys", e->path,
+			    e->arms[a].host[0].line, e->arms[a].host[0].key,
+			    (long)geteuid());
+	for (w = 0; w < e->nworkloads; w++) {
+		const struct workload	*wl = &e->workloads[w];
+
+		if (!wl->drop_caches)
+			continue;
+		line = kv_line(wl->kv, wl->nkv, "drop-caches");
+		if (line == 0)
+			line = kv_line(e->settings, e->nsettings,
+			    "drop-caches");
+		if (line > 0)
+			return set_cause(cause, "%s:%d: drop-caches: "
+			    "dropping the page cache needs root (abbench is "
+			    "uid %ld): run it as root, or set drop-caches = "
+			    "no", e->path, line, (long)geteuid());
+		return set_cause(cause, "%s: drop-caches: dropping the page "
+		    "cache needs root (abbench is uid %ld): run it as root, "
+		    "or --drop-caches=no", e->path, (long)geteuid());
+	}
+	return 0;
+}
+
 /*
  * Load and check everything before anything is touched: the experiment,
  * the plan, the executors' prerequisites and the host settings (the disk
@@ -608,8 +680,22 @@ run_load(struct run *r, char **cause)
 		warning("order 'sequential' runs all of one arm before the "
 		    "next: drift is confounded with the arms (use it only to "
 		    "demonstrate drift)");
+	if (r->e->stop_decided) {
+		struct seq_design	d;
+
+		if (r->order == ORDER_SEQUENTIAL)
+			return set_cause(cause, "stop = decided (--until "
+			    "decided) needs an interleaved order (alternate, "
+			    "abba or random), not 'sequential'");
+		if (experiment_design(r->e, &d, cause) == -1 ||
+		    (r->verdicts = verdicts_new(r->e, &d, r->e->stat_filter,
+		    cause)) == NULL)
+			return -1;
+	}
 	if (plan_build(r->e, r->order, r->seed, &r->plan, &r->nplan,
 	    cause) == -1)
+		return -1;
+	if (run_check_root(r->e, cause) == -1)
 		return -1;
 	for (w = 0; w < r->e->nworkloads; w++) {
 		struct workload	*wl = &r->e->workloads[w];
@@ -619,14 +705,30 @@ run_load(struct run *r, char **cause)
 			return set_cause(cause, "%s: workload '%s': executor "
 			    "not available", r->e->path, wl->name);
 		if (workload_exec_check(&r->ctx, r->e, wl, &why) == -1) {
-			set_cause(cause, "workload '%s': %s", wl->name, why);
+			size_t	plen = strlen(r->e->path);
+
+			/* A message at a key's line keeps its own place. */
+			if (strncmp(why, r->e->path, plen) == 0 &&
+			    why[plen] == ':')
+				set_cause(cause, "%s (workload '%s')", why,
+				    wl->name);
+			else
+				set_cause(cause, "%s:%d: workload '%s': %s",
+				    r->e->path, wl->line, wl->name, why);
 			free(why);
 			return -1;
 		}
+		if (wl->ops->preflight != NULL &&
+		    wl->ops->preflight(r->e, wl, cause) == -1)
+			return -1;
 		/* Programs of their own may start labelled containers. */
 		if (wl->ops->own_program)
 			r->sweep = 1;
 	}
+	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
+		warning("%s: programs run in abbench's own cgroup, not one "
+		    "of their own: their cgroup CPU time and memory are not "
+		    "measured apart (times and rusage are)", r->ctx.no_cgroup);
 	collect_paths(r->e, &r->paths);
 	r->hs = hostset_new(r->paths.v, r->paths.n);
 	return hostset_prepare(r->hs, r->e, cause);
@@ -741,7 +843,7 @@ run_create(struct run *r, char **cause)
 		snprintf(r->ctx.run_uuid, sizeof r->ctx.run_uuid, "%s",
 		    r->old.uuid);
 		if (store_done_plan(r->st, r->old.id, &r->done, &r->ndone,
-		    cause) == -1 ||
+		    cause) == -1 || run_load_bad(r, cause) == -1 ||
 		    store_run_set_status(r->st, r->old.id, RUN_RUNNING, 0,
 		    cause) == -1 ||
 		    /* The new owner, so a later stale check sees us. */
@@ -814,14 +916,19 @@ run_prepare(struct run *r, char **cause)
 			return -1;
 		}
 	}
-	/* The run's own cgroup, journaled before it exists. */
-	r->cg_journal = run_journal_object(&r->ctx, "cgroup",
-	    r->ctx.cgroup_name);
-	if ((r->runcg = cgrp_create(r->ctx.cgroup_name, NULL, cause)) ==
-	    NULL) {
-		warning("%s", *cause);
-		free(*cause);
-		*cause = NULL;
+	/* The run's own cgroup, journaled before it exists (none when
+	 * abbench may make none: the check said so once). */
+	if (r->ctx.no_cgroup[0] != '\0')
+		r->ctx.cgroup_name[0] = '\0';
+	else {
+		r->cg_journal = run_journal_object(&r->ctx, "cgroup",
+		    r->ctx.cgroup_name);
+		if ((r->runcg = cgrp_create(r->ctx.cgroup_name, NULL,
+		    cause)) == NULL) {
+			warning("%s", *cause);
+			free(*cause);
+			*cause = NULL;
+		}
 	}
 	for (w = 0; w < r->e->nworkloads; w++) {
 		struct workload	*wl = &r->e->workloads[w];
@@ -946,18 +1053,14 @@ run_sample(struct run *r, const struct plan_entry *pe)
 	return rc;
 }
 
+/* The whole-run plan of order `sequential`, entry by entry. */
 static void
-run_loop(struct run *r)
+run_loop_plan(struct run *r)
 {
 	struct progress	*prog = &r->prog;
 	size_t		 i;
 
-	prog->tty = isatty(STDERR_FILENO) && !r->opt->json_progress;
-	prog->quiet = r->opt->quiet;
-	prog->json = r->opt->json_progress;
-	prog->start_ns = now_mono_ns();
 	prog->total = r->nplan - r->ndone;
-	prog->rounds = r->e->warmup + r->e->rounds;
 	for (i = 0; i < r->nplan && !stop_flag; i++) {
 		const struct plan_entry	*pe = &r->plan[i];
 
@@ -977,6 +1080,199 @@ run_loop(struct run *r)
 			break;
 		}
 	}
+}
+
+static int
+run_cmp_int(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* plan_idx values of the run's stored samples with a row not ok. */
+static int
+run_load_bad(struct run *r, char **cause)
+{
+	struct store_value	*v = NULL;
+	size_t			 n = 0, i, cap = 0;
+
+	if (store_values(r->st, r->ctx.run_id, NULL, STORE_Q_WARMUP |
+	    STORE_Q_FAILED, &v, &n, cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].status, SAMPLE_OK) == 0)
+			continue;
+		XGROW(r->bad, r->nbad, cap);
+		r->bad[r->nbad++] = v[i].plan_idx;
+	}
+	store_values_free(v, n);
+	if (r->nbad > 0)
+		qsort(r->bad, r->nbad, sizeof(*r->bad), run_cmp_int);
+	return 0;
+}
+
+/* Rounds each arm still runs, at most: the ETA's upper bound. */
+static void
+run_progress_total(struct run *r, const int *active, const int *good,
+    const int *measured, int round)
+{
+	const struct experiment	*e = r->e;
+	size_t			 w, per = e->narms *
+	    (r->order == ORDER_ABBA ? 2 : 1), left = 0;
+	int			 warm = e->warmup - round, rest;
+
+	for (w = 0; w < e->nworkloads; w++) {
+		if (!active[w])
+			continue;
+		rest = e->stop_decided ? e->max_rounds - good[w] :
+		    e->rounds - measured[w];
+		left += per * (size_t)((warm > 0 ? warm : 0) +
+		    (rest > 0 ? rest : 0));
+	}
+	r->prog.total = r->prog.done + left;
+	if (r->verdicts != NULL)
+		verdicts_count(r->verdicts, &r->prog.rows,
+		    &r->prog.rows_decided);
+}
+
+/*
+ * Round by round (plan_round) for the workloads still active. A measured
+ * round is good for a workload when each of its samples was ok. Fixed
+ * design: a workload runs `rounds` measured rounds. stop = decided: it is
+ * looked at after each good round that is a look of the design and leaves
+ * the plan once its rows are decided or at max-rounds good rounds; a
+ * failed round earns it a make-up round (all arms, in the order's rule),
+ * up to max-rounds / 2 of them. On --resume the stored samples replay the
+ * same rounds, statuses and looks, so the plan goes on where it stopped.
+ */
+static void
+run_loop_rounds(struct run *r)
+{
+	struct experiment	*e = r->e;
+	struct progress		*prog = &r->prog;
+	size_t			 nw = e->nworkloads, w, i, first, cap = 0;
+	size_t			 nidx = 0, capidx = 0;
+	int			*active, *good, *measured, *ok, *wl_of_idx = NULL;
+	int			 decided = e->stop_decided, nactive, ran, rc;
+	int			 bound = e->max_rounds / 2 > 2 ?
+	    e->max_rounds / 2 : 2, round, before;
+	char			*cause = NULL;
+
+	active = xcalloc(nw, sizeof(*active));
+	good = xcalloc(nw, sizeof(*good));
+	measured = xcalloc(nw, sizeof(*measured));
+	ok = xcalloc(nw, sizeof(*ok));
+	for (w = 0; w < nw; w++)
+		active[w] = 1;
+	nactive = (int)nw;
+	free(r->plan);
+	r->plan = NULL;
+	r->nplan = 0;
+	prog->rounds = e->warmup + (decided ? e->max_rounds : e->rounds);
+	prog->decided_mode = decided;
+	run_progress_total(r, active, good, measured, 0);
+	for (round = 0; nactive > 0 && !stop_flag && !r->aborted; round++) {
+		first = r->nplan;
+		plan_round(e, r->order, r->seed, round, active, &r->plan,
+		    &r->nplan, &cap);
+		for (i = first; i < r->nplan; i++) {
+			XGROW(wl_of_idx, nidx, capidx);
+			wl_of_idx[nidx++] = r->plan[i].workload;
+		}
+		for (w = 0; w < nw; w++)
+			ok[w] = 1;
+		ran = 0;
+		for (i = first; i < r->nplan && !stop_flag; i++) {
+			const struct plan_entry	*pe = &r->plan[i];
+
+			if (done_contains(r->done, r->ndone, pe->idx)) {
+				if (done_contains(r->bad, r->nbad, pe->idx))
+					ok[pe->workload] = 0;
+				continue;
+			}
+			before = r->failures;
+			if (run_sample(r, pe) == -1)
+				goto out;
+			ran = 1;
+			if (r->failures != before)
+				ok[pe->workload] = 0;
+			if (e->max_failures > 0 &&
+			    r->failures >= e->max_failures) {
+				progress_end(prog);
+				error("%d samples failed (max-failures = %d): "
+				    "aborting the run", r->failures,
+				    e->max_failures);
+				r->aborted = 1;
+				goto out;
+			}
+		}
+		if (stop_flag)
+			break;
+		if (round >= e->warmup) {
+			for (w = 0; w < nw; w++) {
+				if (!active[w])
+					continue;
+				measured[w]++;
+				if (!decided) {
+					good[w]++;
+					if (measured[w] >= e->rounds)
+						active[w] = 0;
+					continue;
+				}
+				if (ok[w]) {
+					good[w]++;
+					rc = verdicts_look(r->verdicts, r->st,
+					    r->ctx.run_id, wl_of_idx, nidx,
+					    (int)w, good[w], round, &cause);
+					if (rc == -1) {
+						progress_end(prog);
+						error("%s", cause);
+						free(cause);
+						r->exitcode = EXIT_FAIL;
+						r->aborted = 1;
+						goto out;
+					}
+					if (rc == 1) {
+						active[w] = 0;
+						continue;
+					}
+				}
+				if (measured[w] >= e->max_rounds + bound) {
+					verdicts_unmade(r->verdicts, (int)w,
+					    good[w]);
+					active[w] = 0;
+				}
+			}
+		}
+		for (w = 0, nactive = 0; w < nw; w++)
+			nactive += active[w];
+		run_progress_total(r, active, good, measured, round + 1);
+		if (ran)
+			progress_round_end(prog, round);
+	}
+out:
+	free(wl_of_idx);
+	free(active);
+	free(good);
+	free(measured);
+	free(ok);
+}
+
+static void
+run_loop(struct run *r)
+{
+	struct progress	*prog = &r->prog;
+
+	prog->tty = isatty(STDERR_FILENO) && !r->opt->json_progress;
+	prog->quiet = r->opt->quiet;
+	prog->json = r->opt->json_progress;
+	prog->start_ns = now_mono_ns();
+	prog->rounds = r->e->warmup + r->e->rounds;
+	if (r->order == ORDER_SEQUENTIAL)
+		run_loop_plan(r);
+	else
+		run_loop_rounds(r);
 	progress_end(prog);
 }
 
@@ -1062,11 +1358,25 @@ run_finish(struct run *r)
 		error("%s", cause);
 		free(cause);
 	}
+	if (r->verdicts != NULL && !r->opt->quiet && !r->opt->json_progress)
+		verdicts_print(r->verdicts, stderr);
 	if (!r->opt->quiet && !r->opt->json_progress) {
-		fprintf(stderr, "run %" PRId64 " (%s) %s: %zu samples, %d "
-		    "failed; compare with: abbench stat --db %s %" PRId64 "\n",
-		    r->ctx.run_id, r->e->name, status, r->prog.done,
-		    r->failures, store_path(r->st), r->ctx.run_id);
+		struct store_run	sr;
+
+		/* The counts of `db ls` and `db show`: the whole run's. */
+		if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
+			fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
+			    " samples (%" PRId64 " values), %" PRId64
+			    " failed; compare with: abbench stat --db %s %"
+			    PRId64 "\n", r->ctx.run_id, r->e->name, status,
+			    sr.nsamples, sr.nvalues, sr.nfailed,
+			    store_path(r->st), r->ctx.run_id);
+			store_run_release(&sr);
+		} else {
+			error("%s", cause);
+			free(cause);
+			cause = NULL;
+		}
 		if (stop_flag)
 			fprintf(stderr, "continue it with: abbench run "
 			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
@@ -1086,6 +1396,8 @@ run_release(struct run *r)
 	strvec_clear(&r->paths);
 	free(r->plan);
 	free(r->done);
+	free(r->bad);
+	verdicts_free(r->verdicts);
 	store_run_release(&r->old);
 	if (r->e != NULL)
 		experiment_free(r->e);

@@ -6,12 +6,13 @@
 #   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "")
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
-#   fio_all_ok                  all 10 samples ok (1 test)
+#   fio_all_ok                  all samples ok, 6 to FIO_MAX_ROUNDS rounds
+#                               of stop = decided (2 tests)
 #   fio_overlaps N MIN          every sample's N runs overlapped >= MIN,
 #                               the overlaps and the load printed (1 test)
 #   fio_total_up LABEL FACTOR   LABEL's total iops significantly higher
 #                               with slice_idle 0, its median by more than
-#                               FACTOR (2 tests)
+#                               FACTOR, and decided different (2 tests)
 #   fio_checks_after            the leak and restore checks (6 tests)
 
 fio_setup() {
@@ -33,7 +34,11 @@ fio_need_docker() {
 fio_experiment() {
 	fio_exec=$1 fio_rt=$2 fio_n=$3
 	{
-		printf '[experiment]\nname = t-bfq-fio\nrounds = 5\n'
+		# Until the total, median and min rows are decided (the
+		# per-container and overlap rows are hidden and do not count).
+		printf '[experiment]\nname = t-bfq-fio\nstop = decided\n'
+		printf 'max-rounds = %s\n' "$FIO_MAX_ROUNDS"
+		printf 'stat-filter = -/container:/./ -.unit:overlap-ratio\n'
 		printf 'drop-caches = yes\ntimeout = 120s\n'
 		for a in idle8 idle0; do
 			printf '[arm %s]\n' "$a"
@@ -57,9 +62,14 @@ fio_run() {
 	ok $fio_rc "abbench run exits 0"
 	[ $fio_rc = 0 ] || sed 's/^/# /' "$TEST_TMP/run.out" | tail -20
 	RUN_UUID=$(sqlite3 "$TEST_TMP/db" 'SELECT uuid FROM runs LIMIT 1')
-	"$ABBENCH" stat --db "$TEST_TMP/db" 1 >"$TEST_TMP/stat.out" 2>&1
+	"$ABBENCH" stat --db "$TEST_TMP/db" -filter '*' 1 >"$TEST_TMP/stat.out" 2>&1
 	ok $? "abbench stat --db reads the run"
+	FIO_N=$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx) FROM samples")
+	diag "$FIO_N samples: $(grep -A8 '^verdicts' "$TEST_TMP/run.out" | grep -v '^verdicts' | grep '^  ' | tr -s ' ')"
 }
+
+# stop = decided: at most this many good rounds.
+FIO_MAX_ROUNDS=12
 
 # Go's -N suffix of every row: the CPUs abbench may run on.
 NPROCS=$(nproc)
@@ -76,12 +86,17 @@ fio_total() {
 fio_significant_up() {
 	fio_line=$(grep -E "^$1 " "$TEST_TMP/stat.out")
 	diag "$fio_line"
-	echo "$fio_line" | grep -Eq '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)'
+	echo "$fio_line" | grep -Eq '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=[0-9+]+\)' &&
+	    grep -Eq "^  $1 iops idle0 vs idle8: different after" \
+	    "$TEST_TMP/run.out"
 }
 
+# All samples ok, from 6 rounds (the first look) to max-rounds.
 fio_all_ok() {
 	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx)
-	    FROM samples WHERE status = 'ok'")" 10 "10 samples, all ok"
+	    FROM samples WHERE status = 'ok'")" "$FIO_N" "$FIO_N samples, all ok"
+	ok "$([ "$FIO_N" -ge 12 ] && [ "$FIO_N" -le $((2 * FIO_MAX_ROUNDS)) ]; echo $?)" \
+	    "6 to $FIO_MAX_ROUNDS rounds ($FIO_N samples)"
 }
 
 # The start barrier (exec/barrier.h) releases the N runs together: every
@@ -104,7 +119,7 @@ fio_overlaps() {
 
 fio_total_up() {
 	fio_significant_up "Multi/c4/$1-total-$NPROCS"
-	ok $? "$1 total iops significantly higher with slice_idle 0"
+	ok $? "$1 total iops significantly higher with slice_idle 0, decided different by $FIO_MAX_ROUNDS rounds"
 	fio_t8=$(fio_total idle8 "$1")
 	fio_t0=$(fio_total idle0 "$1")
 	diag "median total iops: slice_idle 8 $fio_t8, slice_idle 0 $fio_t0"

@@ -8,13 +8,26 @@
 
 fake=$TEST_TMP/fake-docker
 calls=$TEST_TMP/calls
+# A container exists only once $TEST_TMP/late, counted down by each
+# inspect, reaches 0: a create dockerd finishes after the CLI that asked
+# died. rm of a container that does not exist fails as docker's does.
 cat >"$fake" <<EOF2
 #!/bin/sh
 echo "\$*" >>"$calls"
 case "\$1" in
 version) echo 99.0-fake ;;
 ps) printf 'c1\nc2\nc3\n' ;;
-info) echo '{"fakert":{"path":"$TEST_TMP/fakert"}}' ;;
+info) echo '{"fakert":{"path":"$TEST_TMP/fakert"},"runc":{"path":"runc"}}' ;;
+run) exec sleep 1000 ;;
+inspect)
+	[ "\$2" = -f ] || exit 0
+	n=\$(cat "$TEST_TMP/late" 2>/dev/null || echo 0)
+	[ "\$n" -gt 0 ] && { echo \$((n - 1)) >"$TEST_TMP/late"; exit 1; }
+	echo 0123456789ab ;;
+rm)
+	n=\$(cat "$TEST_TMP/late" 2>/dev/null || echo 0)
+	[ "\$n" -gt 0 ] && { echo "Error: No such container: \$4" >&2; exit 1; }
+	echo "removed \$4" >>"$calls" ;;
 esac
 exit 0
 EOF2
@@ -41,5 +54,37 @@ like "$exp_out" 'fakert version 7\.7' \
     "a runtime name's binary is found through \$ABBENCH_DOCKER's info"
 grep -q '^version --format' "$calls" && grep -q '^info --format' "$calls"
 ok $? "version and info went to the fake CLI"
+
+# Killed while `docker run` is in flight; the daemon makes the container
+# only later (inspect fails 4 times, 1 s): restore still removes it.
+cat >"$TEST_TMP/su.ini" <<EOI
+[experiment]
+name = t0050-late
+rounds = 1
+[arm runc]
+runtime = runc
+[workload startup]
+type = startup
+image = abbench/tools
+measure = run
+timeout = 60s
+EOI
+"$ABBENCH" run "$TEST_TMP/su.ini" --db "$db" --quiet >"$TEST_TMP/su.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 150 ] && ! grep -q '^run --name' "$calls"; do
+	sleep 0.2
+	i=$((i + 1))
+done
+name=$(sed -n 's/^run --name \([^ ]*\) .*/\1/p' "$calls" | head -1)
+ok "$([ -n "$name" ]; echo $?)" "the run's docker run is in flight ($name)"
+kill -9 $pid
+wait $pid 2>/dev/null
+pkill -f "^sleep 1000$" 2>/dev/null
+echo 4 >"$TEST_TMP/late"
+(cd / && "$ABBENCH" restore) >"$TEST_TMP/r.out" 2>&1
+grep -q "^removed $name\$" "$calls"
+ok $? "restore removed the container created after the run died"
+like "$(cat "$TEST_TMP/r.out")" "removed container '$name'" "and says so"
 
 done_testing

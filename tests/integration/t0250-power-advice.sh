@@ -3,8 +3,10 @@
 # (a fixed amount of compute, -n units, made noisy on purpose with -j so
 # that the noise keeps its shape whatever else the machine runs) measures
 # the noise (40 rounds: a good estimate); the injected effect E is chosen
-# so that the advice stays small (about 16 rounds). Then the burner at 1.00x against 1+E x the units: 20 runs
-# at the rounds `power --effect E` advises for 80% power detect it
+# so that the advice stays small (about 24 rounds: 16 for the spread
+# measured, scaled for its upper 95% bound). Then the burner at 1.00x
+# against 1+E x the units: 20 runs at the rounds `power --effect E`
+# advises for 80% power detect it
 # (abbench stat: a significant slowdown of b) in 60-100% of runs, and 20
 # runs at a quarter of those rounds clearly less often. The end of
 # `abbench run` says when a `~` could not have shown the effect.
@@ -49,8 +51,10 @@ pw=$("$ABBENCH" power --db "$db" pilot@last --no-calibration --effect "$eff")
 rounds=$(printf '%s\n' "$pw" | awk '$1 ~ /^Burn(-[0-9]+)?$/ && $2 == "cpu-sec/op" { print $NF }')
 diag "advised rounds for $eff%: $rounds"
 case $rounds in ''|*[!0-9]*) fail "power advises a number of rounds ('$rounds')"; done_testing ;; esac
-[ "$rounds" -ge 8 ] && [ "$rounds" -le 32 ]
-ok $? "the advice for the pilot's own MDE is near 16 rounds ($rounds)"
+# 16 rounds for the spread measured, about 1.23^2 x 16 = 24 for its upper
+# 95% bound.
+[ "$rounds" -ge 12 ] && [ "$rounds" -le 40 ]
+ok $? "the advice for the pilot's own MDE is near 24 rounds ($rounds)"
 
 bunits=$(awk -v u="$units" -v e="$eff" 'BEGIN { printf "%d", u * (1 + e / 100) + 0.5 }')
 mk effect "$bunits"
@@ -77,12 +81,11 @@ quarter_r=$(( (rounds + 2) / 4 ))
 quarter=$(rate "$quarter_r")
 ok $? "20 runs at $quarter_r rounds"
 diag "detection of +$eff% (burner $units vs $bunits units, jitter 1): $full/20 at $rounds rounds (advised), $quarter/20 at $quarter_r rounds (a quarter)"
-# The advice aims at 80% power; measured here it is lower: 14-17/20 in
-# most runs, but 9/20 and 23/40 on this 2-vCPU machine, because the noise
-# of the detection runs is not always the pilot's (the advice is optimistic
-# by up to about 20 points). The test holds the advice to at least half of
-# the runs: when 20 runs fall below 12 hits, 20 more decide, on all 40
-# (at least 20, 50%).
+# The advice aims at 80% power for the upper 95% bound of the pilot's
+# spread (power.h: spread_conf), so that noise a little above the pilot's
+# does not take the power below it. At a true power of 0.8, 20 runs still
+# fall below 12 hits 3% of the time: when they do, 20 more runs decide, on
+# all 40 (at least 24, 60%).
 nfull=20
 if [ "${full:-0}" -lt 12 ]; then
 	more=$(rate "$rounds")
@@ -90,11 +93,11 @@ if [ "${full:-0}" -lt 12 ]; then
 	full=$(( ${full:-0} + ${more:-0} ))
 	nfull=40
 fi
-[ "$(( ${full:-0} * 2 ))" -ge "$nfull" ]
-ok $? "at the advised rounds the effect is found in at least half of the runs ($full/$nfull)"
-# A quarter of the rounds has about a third of the power: at least 15
+[ "$(( ${full:-0} * 10 ))" -ge "$(( nfull * 6 ))" ]
+ok $? "at the advised rounds the effect is found in 60-100% of runs ($full/$nfull)"
+# A quarter of the rounds has about a third of the power: at least 25
 # points less.
-[ "$(( ${quarter:-20} * nfull ))" -le "$(( (${full:-0} - 3 * nfull / 20) * 20 ))" ]
+[ "$(( ${quarter:-20} * nfull ))" -le "$(( (${full:-0} - 5 * nfull / 20) * 20 ))" ]
 ok $? "at a quarter of the rounds clearly less often ($quarter/20 vs $full/$nfull)"
 
 # The end of a run: a `~` that could not have shown the effect says so,

@@ -85,7 +85,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
 print(len(d["runs"]), r["id"], r["name"], r["status"], r["arms"],
-      r["sample_rows"], r["failed"], r["fleet"], r["started"][-1],
+      r["samples"], r["failed"], r["fleet"], r["started"][-1],
       r["started"] <= r["ended"], len(r["uuid"]))
 EOP
 )

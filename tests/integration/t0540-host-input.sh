@@ -77,7 +77,7 @@ is "$?" 2 "--seed 2^64 is refused (exit 2)"
 like "$(cat "$TEST_TMP/s2")" "out of range" "  as out of range"
 "$ABBENCH" run --quiet --db "$TEST_TMP/n.db" "$TEST_TMP/ok.ini" --rounds \
     > "$TEST_TMP/s3" 2>&1
-like "$(cat "$TEST_TMP/s3")" "'--rounds' needs a value" "--rounds with no value says so"
+like "$(cat "$TEST_TMP/s3")" "run: --rounds needs a value \(N\)" "--rounds with no value says so"
 printf '[experiment]\nname = t\nrounds = 1\ntimeout = 99999999999999999999s\n[arm a]\nargs = true\n[workload w]\ntype = command\n' \
     > "$TEST_TMP/t.ini"
 "$ABBENCH" run --quiet --db "$TEST_TMP/n.db" "$TEST_TMP/t.ini" > "$TEST_TMP/s4" 2>&1

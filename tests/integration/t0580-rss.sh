@@ -12,6 +12,10 @@ TOUCHMEM=$ABBENCH_BUILDDIR/workloads/idle/touchmem
 [ -x "$TOUCHMEM" ] || skip_all "touchmem is not built"
 
 exp=$TEST_TMP/rss.ini
+# A program that passes the check before the first sample (a runnable
+# file) but whose exec fails: its interpreter does not exist (ENOENT).
+printf '#!/nonexistent/interpreter\n' > "$TEST_TMP/no-such-program"
+chmod +x "$TEST_TMP/no-such-program"
 cat > "$exp" <<EOF2
 [experiment]
 name = rss

@@ -8,7 +8,7 @@
 
 fio_setup
 fio_need_docker
-plan 13
+plan 14
 fio_experiment docker runc 4
 fio_run
 fio_all_ok

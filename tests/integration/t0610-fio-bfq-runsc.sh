@@ -11,13 +11,13 @@
 fio_setup
 fio_need_docker
 require_cmd runsc
-plan 14
+plan 15
 fio_experiment docker runsc 4
 fio_run
 fio_all_ok
 # 4 per-container + total, median, min + overlap = 8 metrics per sample.
 is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM samples
-    WHERE status = 'ok' AND value > 0")" 80 "every metric stored (80)"
+    WHERE status = 'ok' AND value > 0")" $((8 * FIO_N)) "every metric stored ($((8 * FIO_N)))"
 for b in runsc-total runsc-median runsc-min; do
 	grep -q "^Multi/c4/$b-$NPROCS " "$TEST_TMP/stat.out"
 	ok $? "stat shows Multi/c4/$b"

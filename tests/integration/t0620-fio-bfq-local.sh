@@ -6,7 +6,7 @@
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
 
 fio_setup
-plan 12
+plan 13
 fio_experiment local "" 4
 fio_run
 fio_all_ok

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,7 +400,9 @@ test_defaults_and_comments(void)
 	    "[workload w]\n"
 	    "type = test\n"
 	    "bs=8k\n"
-	    "rw : write\n";
+	    "rw : write\n"
+	    /* A runtime that no workload uses is an error: one passes it. */
+	    "args = prog --runtime={runtime}\n";
 	struct experiment	*e;
 	struct workload		*wl;
 	char			*cause;
@@ -492,7 +495,9 @@ test_settings_and_arms(void)
 	    "args = /bin/true\n"
 	    "threads = 3\n"
 	    "[workload v]\n"
-	    "type = test\n";
+	    "type = test\n"
+	    /* Where the arm's runtime and runtime-args go. */
+	    "executor = docker\n";
 	struct experiment	*e;
 	struct workload		*w, *v;
 	struct arm		*a, *b;
@@ -914,9 +919,44 @@ test_load(void)
 	free(path);
 }
 
+/*
+ * Every shipped experiment loads: the checks across keys (an arm's
+ * runtime that no workload uses, ...) hold for what we ship.
+ */
+static void
+test_shipped(void)
+{
+	const char		*src = getenv("ABBENCH_SRCDIR");
+	char			*pattern, *cause = NULL;
+	struct experiment	*e;
+	glob_t			 g;
+	size_t			 i;
+
+	pattern = xasprintf("%s/experiments/*.ini", src != NULL ? src : ".");
+	if (glob(pattern, 0, NULL, &g) != 0) {
+		tap_ok(0, "shipped experiments: none found by %s", pattern);
+		free(pattern);
+		return;
+	}
+	tap_ok(g.gl_pathc >= 10, "shipped experiments: %zu found",
+	    (size_t)g.gl_pathc);
+	for (i = 0; i < g.gl_pathc; i++) {
+		e = experiment_load(g.gl_pathv[i], &cause);
+		if (!tap_ok(e != NULL, "shipped %s loads",
+		    strrchr(g.gl_pathv[i], '/') + 1))
+			TAP_DIAG("%s", cause);
+		free(cause);
+		cause = NULL;
+		experiment_free(e);
+	}
+	globfree(&g);
+	free(pattern);
+}
+
 int
 main(void)
 {
+	test_shipped();
 	test_errors();
 	test_long_and_binary_lines();
 	test_defaults_and_comments();

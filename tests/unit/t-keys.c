@@ -368,9 +368,11 @@ check_sections(void)
 			    xasprintf("%sX = %s", o->name, "x") :
 			    xasprintf("%s = %s", o->name,
 			    sample_value(o, buf, sizeof buf));
+			/* In a container, where a runtime is used. */
 			if (try_parse(cmd, "", strcmp(o->name, "platform") ?
 			    line : "platform = ptrace\nruntime = runsc",
-			    strcmp(o->name, "platform") ? "args = true" :
+			    strcmp(o->name, "platform") ? "args = true\n"
+			    "executor = docker" :
 			    "args = true\nexecutor = oci", &cause) != 0) {
 				TAP_DIAG("[arm] '%s' refused: %s", line,
 				    cause);
@@ -815,7 +817,7 @@ check_arm_binding(void)
 	    "runtime-args = --network=none \"--debug-log=/tmp/x y\"\n"
 	    "cpu = 0.5\nmemory = 64m\nargs = echo \"a b\" c\n"
 	    "description = two words\n[arm b]\n"
-	    "[workload w]\ntype = command\nargs = true\n";
+	    "[workload w]\ntype = command\nargs = true\nexecutor = docker\n";
 	const struct opt_spec	*o;
 	struct experiment	*e;
 	const struct arm	*a, *b;

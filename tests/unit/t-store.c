@@ -339,8 +339,10 @@ test_create_and_samples(void)
 	tap_int_eq(store_run_get(st, run, &r, &cause), 0, "run get");
 	tap_str_eq(r.status, "running", "new run is running");
 	tap_ok(r.seed == UINT64_C(0xfedcba9876543210), "64-bit seed kept");
-	tap_int_eq(r.nsamples, 9, "sample rows");
-	tap_int_eq(r.nfailed, 1, "failed rows");
+	/* 9 rows of 6 executions (plan entries 0..5), one failed. */
+	tap_int_eq(r.nsamples, 6, "samples: executions, not rows");
+	tap_int_eq(r.nfailed, 1, "failed executions");
+	tap_int_eq(r.nvalues, 8, "values: the ok rows");
 	tap_ok(r.narms == 2 && strcmp(r.arms[1], "after") == 0 &&
 	    r.arms[2] == NULL, "arms in order");
 	tap_str_eq(r.experiment_text, "[experiment]\nname = x\n",
@@ -849,17 +851,16 @@ test_export(void)
 	    "arm: base\n"
 	    "BenchmarkCmd/size=1 1 0.1 sec/op\n"
 	    "BenchmarkCmd/size=1 1 1024 max-rss-B\n"
+	    "BenchmarkCmd/size=1 1 1e+21 sec/op\n"
+	    "BenchmarkCmd/size=1 1 0 max-rss-B\n"
 	    "runtime: runsc 2024\n"
 	    "arm: new\n"
 	    "BenchmarkCmd/size=1 1 0.2 sec/op\n"
 	    "BenchmarkCmd/size=1 1 2048 max-rss-B\n"
 	    "BenchmarkCmd/size=1 1 0.3333333333333333 sec/op\n"
-	    "BenchmarkCmd/size=1 1 4096 max-rss-B\n"
-	    "runtime: runc 1.1\n"
-	    "arm: base\n"
-	    "BenchmarkCmd/size=1 1 1e+21 sec/op\n"
-	    "BenchmarkCmd/size=1 1 0 max-rss-B\n",
-	    "all arms, tagged, config changes written as they happen");
+	    "BenchmarkCmd/size=1 1 4096 max-rss-B\n",
+	    "all arms, tagged, baseline first, config changes written "
+	    "as they happen");
 	strbuf_reset(&out);
 	tap_int_eq(export_run_benchfmt(st, run, "nosuch", &out, &cause), -1,
 	    "export of an unknown arm fails");
@@ -893,6 +894,19 @@ test_export(void)
 	free(path);
 }
 
+/* The load of the moment is metadata; what identifies a host is not. */
+static void
+test_metadata_keys(void)
+{
+	tap_ok(store_key_is_metadata("load-avg"), "load-avg is metadata");
+	tap_ok(store_key_is_metadata("load-avg-end"), "load-avg-end too");
+	tap_ok(store_key_is_metadata("swap-used"), "swap-used too");
+	tap_ok(!store_key_is_metadata("kernel"), "kernel is config");
+	tap_ok(!store_key_is_metadata("vcpus"), "vcpus is config");
+	tap_ok(!store_key_is_metadata("swap-total"), "swap-total is config");
+	tap_ok(!store_key_is_metadata("load-avg-x"), "names match whole");
+}
+
 int
 main(void)
 {
@@ -904,6 +918,7 @@ main(void)
 	test_merge_and_check();
 	test_open_refuse();
 	test_export();
+	test_metadata_keys();
 	if (rmtree(tmpdir, NULL) != 0)
 		TAP_DIAG("cannot remove %s", tmpdir);
 	return tap_done();

@@ -1,0 +1,57 @@
+/*
+ * The verdicts of `stop = decided` (stats/sequential.h applied to a run):
+ * per workload, the rows it counts (each benchmark and unit that the
+ * experiment's stat-filter keeps, each arm against the first), looked at
+ * after planned numbers of good rounds from the samples in the store. A
+ * workload is decided when every row of it is decided at the same look;
+ * the verdicts reported are those of its last look, on all the samples it
+ * took, which are the samples `abbench stat` compares, so a `different`
+ * row shows a percentage there and an `equivalent` one a `~`.
+ *
+ * Not thread-safe; the store is only read.
+ */
+#ifndef ABBENCH_VERDICT_H
+#define ABBENCH_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/model.h"
+#include "stats/sequential.h"
+
+struct store;
+struct verdicts;
+
+/* filter: the stat-filter (NULL: every row). NULL with *cause on a bad
+ * filter. */
+struct verdicts	*verdicts_new(const struct experiment *e,
+		    const struct seq_design *d, const char *filter,
+		    char **cause);
+void		 verdicts_free(struct verdicts *v);
+
+/*
+ * The look of workload w after `good` good rounds, made at the end of run
+ * round `round`: its rows from the run's ok measured samples of rounds <=
+ * round (wl_of_idx[plan_idx] = workload, for plan_idx < nidx). Returns 1
+ * when every row is decided (or at the last look), 0 when not, -1 with
+ * *cause on a store error.
+ */
+int		 verdicts_look(struct verdicts *v, struct store *st,
+		    int64_t run_id, const int *wl_of_idx, size_t nidx, int w,
+		    int good, int round, char **cause);
+
+/* Rows counted so far and rows decided at their workload's last look. */
+void		 verdicts_count(const struct verdicts *v, size_t *rows,
+		    size_t *decided);
+
+/* Workload w could not make up its failed rounds (said in the report). */
+void		 verdicts_unmade(struct verdicts *v, int w, int good);
+
+/*
+ * One line per row: its verdict, the round and look it was made at, p;
+ * undecided rows with their MDE (stats/power.h) at the samples taken.
+ */
+void		 verdicts_print(const struct verdicts *v, FILE *fp);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * The group-sequential stopping rule of a benchmark row (see sequential.h
+ * for the design and why it keeps the false-positive rate).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "stats/benchmath.h"
+#include "stats/sequential.h"
+
+/* The default schedule of interim looks (good rounds). */
+static const int seq_default_looks[] = {
+	6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256,
+	320, 384, 512, 640, 768, 1024
+};
+
+int
+seq_design_init(struct seq_design *d, double alpha, double effect,
+    int max_rounds, const int *looks, size_t nlooks, char **cause)
+{
+	size_t	i;
+
+	memset(d, 0, sizeof(*d));
+	if (!(alpha > 0 && alpha < 1))
+		return set_cause(cause, "alpha %g is not in (0, 1)", alpha);
+	if (!(effect > 0) || !isfinite(effect))
+		return set_cause(cause, "effect %g is not > 0", effect);
+	if (max_rounds < 2)
+		return set_cause(cause, "max-rounds %d is less than 2",
+		    max_rounds);
+	d->alpha = alpha;
+	d->effect = effect;
+	d->interim_p = SEQ_INTERIM_P;
+	d->equiv_beta = SEQ_EQUIV_BETA;
+	d->max_rounds = max_rounds;
+	if (looks == NULL || nlooks == 0) {
+		looks = seq_default_looks;
+		nlooks = sizeof(seq_default_looks) /
+		    sizeof(seq_default_looks[0]);
+		for (i = 0; i < nlooks && looks[i] < max_rounds; i++)
+			d->looks[d->nlooks++] = looks[i];
+	} else {
+		for (i = 0; i < nlooks; i++) {
+			if (looks[i] < 1 || (i > 0 && looks[i] <= looks[i - 1]))
+				return set_cause(cause, "looks must be "
+				    "ascending and >= 1 (%d after %d)",
+				    looks[i], i > 0 ? looks[i - 1] : 0);
+			if (looks[i] > max_rounds)
+				return set_cause(cause, "look %d is beyond "
+				    "max-rounds %d", looks[i], max_rounds);
+			if (looks[i] == max_rounds)
+				break;
+			if (d->nlooks + 1 >= SEQ_MAX_LOOKS)
+				return set_cause(cause, "more than %d looks",
+				    SEQ_MAX_LOOKS);
+			d->looks[d->nlooks++] = looks[i];
+		}
+	}
+	d->looks[d->nlooks++] = max_rounds;
+	/* Bonferroni over the looks: what the interim ones spend. */
+	d->final_p = alpha - (double)(d->nlooks - 1) * d->interim_p;
+	if (!(d->final_p >= d->interim_p))
+		return set_cause(cause, "%zu interim looks at p <= %g leave "
+		    "nothing of alpha %g for the last one", d->nlooks - 1,
+		    d->interim_p, alpha);
+	return 0;
+}
+
+int
+seq_look_at(const struct seq_design *d, int n)
+{
+	size_t	k;
+
+	for (k = 0; k < d->nlooks; k++)
+		if (d->looks[k] == n)
+			return (int)k;
+	return -1;
+}
+
+double
+seq_boundary(const struct seq_design *d, int k)
+{
+	return (size_t)k + 1 >= d->nlooks ? d->final_p : d->interim_p;
+}
+
+static double *
+seq_logs(const double *x, size_t n)
+{
+	double	*l;
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return NULL;
+	l = xcalloc(n ? n : 1, sizeof(*l));
+	for (i = 0; i < n; i++)
+		l[i] = log(x[i]);
+	return l;
+}
+
+int
+seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
+    double beta, double lim, struct bm_ucache *cache)
+{
+	double	*a, *b;
+	long	 c;
+	size_t	 i, j, below = 0, above = 0;
+	int	 ok;
+
+	if (n1 == 0 || n2 == 0 ||
+	    (c = utest_u_critical(n1, n2, beta, cache)) < 0)
+		return 0;
+	if ((a = seq_logs(x1, n1)) == NULL)
+		return 0;
+	if ((b = seq_logs(x2, n2)) == NULL) {
+		free(a);
+		return 0;
+	}
+	/*
+	 * d(c+1) > -lim iff at most c differences b_j - a_i are <= -lim,
+	 * i.e. a_i >= b_j + lim; d(n1 n2 - c) < lim iff at most c are
+	 * >= lim, i.e. a_i <= b_j - lim. Both thresholds rise with j.
+	 */
+	for (i = 0, j = 0; j < n2; j++) {
+		while (i < n1 && a[i] < b[j] + lim)
+			i++;
+		below += n1 - i;
+	}
+	for (i = 0, j = 0; j < n2; j++) {
+		while (i < n1 && a[i] <= b[j] - lim)
+			i++;
+		above += i;
+	}
+	ok = below <= (size_t)c && above <= (size_t)c;
+	free(a);
+	free(b);
+	return ok;
+}
+
+static int
+seq_cmp_double(const void *p, const void *q)
+{
+	double	x = *(const double *)p, y = *(const double *)q;
+
+	return (x > y) - (x < y);
+}
+
+int
+seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
+    double beta, struct bm_ucache *cache, double *lo, double *hi)
+{
+	double	*a, *b, *d;
+	long	 c;
+	size_t	 i, j, m;
+
+	*lo = *hi = NAN;
+	if (n1 == 0 || n2 == 0 ||
+	    (c = utest_u_critical(n1, n2, beta, cache)) < 0)
+		return -1;
+	if ((a = seq_logs(x1, n1)) == NULL)
+		return -1;
+	if ((b = seq_logs(x2, n2)) == NULL) {
+		free(a);
+		return -1;
+	}
+	m = n1 * n2;
+	d = xcalloc(m, sizeof(*d));
+	for (i = 0; i < n1; i++)
+		for (j = 0; j < n2; j++)
+			d[i * n2 + j] = b[j] - a[i];
+	qsort(d, m, sizeof(*d), seq_cmp_double);
+	*lo = d[c];
+	*hi = d[m - 1 - (size_t)c];
+	free(d);
+	free(a);
+	free(b);
+	return 0;
+}
+
+void
+seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
+    const double *x2, size_t n2, struct bm_ucache *cache,
+    struct seq_result *out)
+{
+	char	*why = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->verdict = SEQ_UNDECIDED;
+	out->boundary = seq_boundary(d, k);
+	if (utest_mann_whitney(x1, n1, x2, n2, cache, &out->p, &why) == -1) {
+		/* All values equal: no difference, the interval is {0}. */
+		free(why);
+		out->p = 1;
+	}
+	if (out->p <= out->boundary) {
+		out->verdict = SEQ_DIFFERENT;
+		return;
+	}
+	if (out->p > d->alpha && seq_shift_within(x1, n1, x2, n2,
+	    d->equiv_beta, log1p(d->effect), cache))
+		out->verdict = SEQ_EQUIVALENT;
+}
+
+const char *
+seq_verdict_name(enum seq_verdict v)
+{
+	switch (v) {
+	case SEQ_DIFFERENT:
+		return "different";
+	case SEQ_EQUIVALENT:
+		return "equivalent";
+	case SEQ_UNDECIDED:
+		break;
+	}
+	return "undecided";
+}

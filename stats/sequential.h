@@ -1,0 +1,124 @@
+/*
+ * Time to verdict: a group-sequential stopping rule for one benchmark row
+ * (two arms' samples of one benchmark and unit), looked at after planned
+ * numbers of good rounds, which says whether the row is decided.
+ *
+ * The rule, at look k (n = looks[k] good rounds; the last look is
+ * max_rounds):
+ *
+ *   different   p <= b_k, p the two-sided Mann-Whitney U p-value that
+ *               `abbench stat` prints (utest_mann_whitney on the raw
+ *               values), b_k = interim_p (0.001) at every look but the
+ *               last, final_p at the last;
+ *   equivalent  p > alpha (so `stat` prints `~`) and the distribution-free
+ *               confidence interval of the shift of log(values) (Hodges-
+ *               Lehmann: [d(c+1), d(n1 n2 - c)] of the differences
+ *               log y_j - log x_i, c the U distribution's beta quantile,
+ *               coverage >= 1 - 2 beta) lies inside +-ln(1 + effect);
+ *   undecided   otherwise (sample again; at the last look, report the MDE).
+ *
+ * Why the false-positive rate stays <= alpha (the design's proof): under
+ * A/A the arms are exchangeable and the U test is exact (conditionally on
+ * the ties), so at each look P(p <= b) <= b whatever the data. The rule
+ * rejects only when some look's p is at or below its boundary, so by the
+ * union bound FPR <= sum_k b_k = (K - 1) interim_p + final_p, and
+ * final_p = alpha - (K - 1) interim_p makes that exactly alpha for any
+ * noise distribution and any dependence between looks (Haybittle-Peto
+ * with a Bonferroni-calibrated final look). An equivalence stop only ends
+ * a path early, so it can remove later rejections but never add one: it
+ * cannot raise the false-positive rate. The union bound is conservative
+ * (looks are strongly correlated), which the simulation test
+ * (tests/unit/t-sequential) measures: 2e5 A/A paths per noise model.
+ *
+ * Why 0.001 at the interim looks: a near-zero spend keeps final_p close to
+ * alpha (0.043 with the 7 interim looks of max-rounds 30), so the power at
+ * max-rounds is within a couple of points of the fixed design at alpha,
+ * while large effects stop at the first looks where p <= 0.001 is
+ * attainable: the U test's p is discrete, min 2 / C(n1+n2, n1), which is
+ * 0.0022 at 6+6 and 0.00058 at 7+7, so interim efficacy fires from n = 7
+ * (at n = 6 only an equivalence stop can happen). The equivalence CI uses
+ * beta = 0.005 per side (99%): wider than TOST's 90% so that repeated looks
+ * at a true effect equal to `effect` rarely stop it as equivalent, which
+ * would cost power against the fixed design.
+ *
+ * Pure computation: no I/O, no clock. A bm_ucache must not be shared
+ * between threads.
+ */
+#ifndef ABBENCH_STATS_SEQUENTIAL_H
+#define ABBENCH_STATS_SEQUENTIAL_H
+
+#include <stddef.h>
+
+struct bm_ucache;
+
+#define SEQ_MAX_LOOKS		64
+#define SEQ_DEFAULT_MAX_ROUNDS	30
+#define SEQ_DEFAULT_EFFECT	0.02
+#define SEQ_INTERIM_P		0.001
+#define SEQ_EQUIV_BETA		0.005
+
+enum seq_verdict {
+	SEQ_UNDECIDED = 0,
+	SEQ_DIFFERENT,
+	SEQ_EQUIVALENT
+};
+
+struct seq_design {
+	double	alpha;		/* overall false-positive rate (0.05) */
+	double	effect;		/* smallest relative change worth finding */
+	double	interim_p;	/* efficacy boundary at interim looks */
+	double	final_p;	/* at the last look: alpha - spent */
+	double	equiv_beta;	/* one-sided miss of the equivalence CI */
+	int	max_rounds;
+	int	looks[SEQ_MAX_LOOKS];	/* ascending good-round counts */
+	size_t	nlooks;			/* the last is max_rounds */
+};
+
+/*
+ * A design. looks (ascending, >= 1, NULL or nlooks 0 = the default
+ * schedule 6 8 10 12 16 20 24 32 40 48 64 ... below max_rounds) is
+ * completed with max_rounds as the last look; looks beyond it are an
+ * error. Returns 0, or -1 with *cause (malloc'd) on a bad value: alpha
+ * not in (0, 1), effect <= 0, max_rounds < 2, more than SEQ_MAX_LOOKS
+ * looks, or so many looks that nothing is left for the last one.
+ */
+int	seq_design_init(struct seq_design *d, double alpha, double effect,
+	    int max_rounds, const int *looks, size_t nlooks, char **cause);
+
+/* The index of the look made after n good rounds, or -1 if n is none. */
+int	seq_look_at(const struct seq_design *d, int n);
+
+/* The boundary on p at look k. */
+double	seq_boundary(const struct seq_design *d, int k);
+
+struct seq_result {
+	enum seq_verdict	verdict;
+	double			p;	/* 1 when all values are equal */
+	double			boundary;
+};
+
+/*
+ * The decision at look k for baseline x1 and candidate x2 (each sorted
+ * ascending, n >= 1). cache may be NULL (slower). The interval itself is
+ * seq_shift_ci's (not computed here: the rule only counts).
+ */
+void	seq_decide(const struct seq_design *d, int k, const double *x1,
+	    size_t n1, const double *x2, size_t n2, struct bm_ucache *cache,
+	    struct seq_result *out);
+
+/*
+ * Whether the (1 - 2 beta) Hodges-Lehmann interval of the shift of logs
+ * lies strictly inside (-lim, lim), by counting differences at or beyond
+ * each bound (no sort of the n1*n2 differences). Values must be > 0 and
+ * sorted; returns 0 if not, or if the interval is unbounded at this size.
+ */
+int	seq_shift_within(const double *x1, size_t n1, const double *x2,
+	    size_t n2, double beta, double lim, struct bm_ucache *cache);
+
+/* The interval itself (for reports): 0, or -1 when not computable. */
+int	seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
+	    double beta, struct bm_ucache *cache, double *lo, double *hi);
+
+const char	*seq_verdict_name(enum seq_verdict v);
+
+#endif

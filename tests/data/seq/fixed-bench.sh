@@ -1,0 +1,33 @@
+#!/bin/sh
+# fixed-bench.sh ARM ROUND KIND: one Go benchmark line whose value is a
+# fixed function of the arm, the round and the kind, so that a run of
+# `--until decided` is the same every time (t0445):
+#   flat    both arms 1000..1010 ns: equivalent within 2%
+#   big     arm b 50% slower: different
+#   near    arm b 1.5% slower, spread 3%: decided late or not at all
+#   failat  like flat, but arm b fails in round 3 (a make-up round)
+#   fail    arm b always fails
+#   two     like flat, and a second line Noisy whose arms differ by 10% +-30%
+arm=$1 round=$2 kind=$3
+sleep "${SEQ_SLEEP:-0}"
+v=$((1000 + (round * 37) % 11))
+case $kind in
+big)	[ "$arm" = b ] && v=$((v + 500)) ;;
+near)	v=$((1000 + (round * 37) % 31))
+	[ "$arm" = b ] && v=$((v + 15)) ;;
+failat)	if [ "$arm" = b ] && [ "$round" = 3 ]; then
+		echo "--- FAIL: BenchmarkFailat" >&2
+		exit 1
+	fi ;;
+fail)	if [ "$arm" = b ]; then
+		echo "broken" >&2
+		exit 1
+	fi ;;
+esac
+if [ "$kind" = two ]; then
+	n=$((1000 + (round * 53) % 600))
+	[ "$arm" = b ] && n=$((n + 100))
+	echo "BenchmarkNoisy 1 $n ns/op"
+fi
+name=$(printf '%s' "$kind" | cut -c1 | tr a-z A-Z)$(printf '%s' "$kind" | cut -c2-)
+echo "Benchmark$name 1 $v ns/op"

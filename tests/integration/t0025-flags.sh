@@ -1,0 +1,56 @@
+#!/bin/sh
+# One way to parse a command line: the five mistakes a benchstat user
+# made in their first hour each get a message naming what is wrong, exit
+# 2; --KEY VALUE and --KEY=VALUE go one path; an unknown command suggests
+# the nearest; the flags no help listed are in --help now.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+cd "$TEST_TMP" || exit 1
+fast_slow_exp x.ini x 2
+
+msg() {	# DESC WANT-REGEX CMD...: exit 2 and the message
+	desc=$1 want=$2
+	shift 2
+	"$@" > out 2> err
+	is "$?" 2 "$desc: exit 2"
+	like "$(cat err)" "$want" "$desc: the message"
+}
+msg "run -rounds 3" "^abbench: run: unknown option '-rounds': did you mean --rounds\?$" \
+    "$ABBENCH" run -rounds 3 x.ini
+msg "plot -format svg" "^abbench: plot: unknown option '-format': did you mean --format\?$" \
+    "$ABBENCH" plot -format svg last
+msg "nightly -json" "^abbench: nightly: unknown option '-json': did you mean --json\?$" \
+    "$ABBENCH" nightly -json x.ini
+msg "power --db gz.db -format csv last" "^abbench: power: unknown option '-format' " \
+    "$ABBENCH" power --db gz.db -format csv last
+grep -q "gz.db" err
+is "$?" 1 "power: the wrong word is -format, not gz.db"
+msg "power ... --effect" "^abbench: power: --effect needs a value \(PCT\)$" \
+    "$ABBENCH" power --db gz.db last --effect
+msg "an unknown command" "^abbench: unknown command 'stst': did you mean 'stat'\?" \
+    "$ABBENCH" stst
+
+# --timeout 0 and --timeout=0: one path, one outcome, one message.
+"$ABBENCH" run x.ini --db "$TEST_TMP/a.db" --timeout 0 > out1 2> err1
+rc1=$?
+"$ABBENCH" run x.ini --db "$TEST_TMP/b.db" --timeout=0 > out2 2> err2
+rc2=$?
+is "$rc1" "$rc2" "--timeout 0 and --timeout=0 exit alike ($rc1)"
+is "$(sed 's/[ab]\.db//g; s/run [0-9]*//' err1 | grep -v 'load average\|elapsed\|too noisy')" \
+    "$(sed 's/[ab]\.db//g; s/run [0-9]*//' err2 | grep -v 'load average\|elapsed\|too noisy')" \
+    "and say the same"
+"$ABBENCH" run x.ini --db "$TEST_TMP/c.db" --rounds many > out 2> err
+is "$?" 2 "--rounds many: exit 2"
+like "$(cat err)" "rounds" "names the key"
+"$ABBENCH" run x.ini --db "$TEST_TMP/c.db" --warmup > out 2> err
+is "$?" 2 "--warmup without a value: exit 2"
+like "$(cat err)" "^abbench: run: --warmup needs a value" "names the flag"
+
+for f in no-restore-check; do
+	"$ABBENCH" run --help | grep -q -- "--$f"
+	ok $? "run --help lists --$f"
+done
+for f in scheduler merge-job replica; do
+	"$ABBENCH" fleet --help | grep -q -- "--$f"
+	ok $? "fleet --help lists --$f"
+done
+done_testing

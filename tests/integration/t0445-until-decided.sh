@@ -1,0 +1,138 @@
+#!/bin/sh
+# run --until decided (stop = decided): rows decided by the group-
+# sequential rule of stats/sequential leave the plan (different after 8
+# good rounds for a 50% effect, equivalent after 6 for a flat one) while
+# the others go on in the same interleaving; a failed sample earns its
+# workload a make-up round; failures that cannot be made up are said;
+# the verdicts agree with abbench stat's `~` / percentage; order
+# sequential and bad looks are refused with file:line:key; and a run
+# killed with SIGKILL at a random moment and resumed reaches the same
+# decisions as an uninterrupted run (programs printing fixed values).
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+require_cmd sqlite3
+
+prog=$ABBENCH_SRCDIR/tests/data/seq/fixed-bench.sh
+db=$TEST_TMP/d.db
+mk() {	# mk FILE MAX-ROUNDS KIND...
+	f=$1 m=$2
+	shift 2
+	printf '[experiment]\nname = decided\nstop = decided\nmax-rounds = %s\n\n[arm a]\n\n[arm b]\n' "$m" > "$f"
+	for k in "$@"; do
+		printf '\n[workload %s]\ntype = gobench\nargs = %s {arm} {round} %s\n' "$k" "$prog" "$k" >> "$f"
+	done
+}
+
+mk "$TEST_TMP/d.ini" 16 flat big failat near
+"$ABBENCH" run "$TEST_TMP/d.ini" --db "$db" 2>"$TEST_TMP/err"
+rc=$?
+is "$rc" 1 "a run with a failed sample exits 1"
+cat "$TEST_TMP/err" | sed 's/^/# /'
+rounds() { sqlite3 "$db" "SELECT count(DISTINCT round) FROM samples WHERE workload = '$1'"; }
+like "$(cat "$TEST_TMP/err")" "verdicts \(stop = decided: effect 2%, max-rounds 16; different at p <= 0.001 at looks 6 8 10 12, p <= 0.046 at 16" "the design is printed: final p 0.05 - 4 x 0.001"
+like "$(cat "$TEST_TMP/err")" "Flat sec/op b vs a: equivalent after 6 good rounds" "flat within 1%: equivalent after 6 good rounds"
+like "$(cat "$TEST_TMP/err")" "Big sec/op b vs a: different after 8 good rounds" "+50%: different after 8 good rounds (p <= 0.001 is out of reach at 6+6)"
+is "$(rounds flat)" 6 "the decided flat workload left the plan after 6 rounds"
+is "$(rounds big)" 8 "the +50% workload after 8"
+is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE workload = 'failat' AND status != 'ok'")" 1 "the failed sample is stored"
+is "$(rounds failat)" 7 "the failed round was made up: 7 rounds for 6 good ones"
+like "$(cat "$TEST_TMP/err")" "Failat sec/op b vs a: equivalent after 6 good rounds \(look 1, round 7" "the made-up workload is looked at after its 6th good round"
+near=$(grep "Near sec/op" "$TEST_TMP/err")
+like "$near" "(different|equivalent) after|undecided after 16 good rounds .*MDE .*max-rounds [0-9]+ would" "the near row is decided, or undecided with its MDE and the max-rounds power advises"
+ok "$([ "$(rounds near)" -le 16 ]; echo $?)" "no workload runs past max-rounds when nothing fails"
+# The verdicts agree with stat's table on all the samples.
+"$ABBENCH" stat --db "$db" last > "$TEST_TMP/stat" 2>&1
+like "$(grep '^Flat' "$TEST_TMP/stat")" " ~ " "stat prints ~ for the equivalent row"
+like "$(grep '^Big' "$TEST_TMP/stat")" "\+49\.[0-9]+% \(p=0\.000 n=8\)" "stat prints the percentage of the different row"
+if echo "$near" | grep -q different; then
+	like "$(grep '^Near' "$TEST_TMP/stat")" "%" "a different near row has a percentage"
+elif echo "$near" | grep -q equivalent; then
+	like "$(grep '^Near' "$TEST_TMP/stat")" " ~ " "an equivalent near row has ~"
+else
+	ok 0 "an undecided near row is neither (its line says so)"
+fi
+# The looks and decisions are stored: db show and report show them,
+# db export is the samples alone.
+show=$("$ABBENCH" db show --db "$db" last 2>&1)
+like "$show" "Big sec/op b vs a: different after 8 good rounds \(round 8, p=0.000155, boundary 0.001, n=8\+8\)" "db show: the decision, its round, p and boundary"
+like "$show" "Flat sec/op b vs a: equivalent after 6 good rounds \(round 6" "db show: the equivalent row"
+is "$(sqlite3 "$db" "SELECT count(*) FROM decisions WHERE workload = 'near'")" "$(sqlite3 "$db" "SELECT count(DISTINCT look) FROM decisions WHERE workload = 'near'")" "every look of a row is stored, once"
+is "$(sqlite3 "$db" "SELECT group_concat(verdict || '@' || good_rounds, ' ') FROM (SELECT * FROM decisions WHERE workload = 'big' ORDER BY look)")" "undecided@6 different@8" "the big row's looks: undecided at 6, different at 8"
+"$ABBENCH" report --db "$db" last -o "$TEST_TMP/r.md" 2>/dev/null
+like "$(cat "$TEST_TMP/r.md")" "Decisions \(stop = decided\)" "the report has the decisions"
+like "$(grep '| Big' "$TEST_TMP/r.md")" "different" "with each row's verdict"
+"$ABBENCH" db export --db "$db" last -o "$TEST_TMP/exp" >/dev/null 2>&1
+ok "$(! grep -rqi 'decision\|verdict' "$TEST_TMP/exp"; echo $?)" "db export carries no decisions"
+
+# Failures that cannot be made up: max-rounds 4, 2 make-up rounds at most.
+mk "$TEST_TMP/f.ini" 4 fail
+"$ABBENCH" run "$TEST_TMP/f.ini" --db "$TEST_TMP/f.db" 2>"$TEST_TMP/ferr"
+is "$?" 1 "always failing: exit 1"
+like "$(cat "$TEST_TMP/ferr")" "workload 'fail': failed rounds could not be made up \(0 good rounds of max-rounds 4\)" "the run says its failures could not be made up"
+is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM samples WHERE arm = 'b' AND status = 'failed'")" 6 "4 rounds and 2 make-up rounds, then it gives up"
+"$ABBENCH" run "$TEST_TMP/f.ini" --db "$TEST_TMP/f2.db" --max-failures=3 2>"$TEST_TMP/ferr"
+is "$?" 1 "max-failures still aborts"
+like "$(cat "$TEST_TMP/ferr")" "3 samples failed \(max-failures = 3\)" "with its message"
+
+# Rows the stat-filter hides do not hold a workload back.
+mk "$TEST_TMP/h.ini" 12 two
+sed -i 's/^stop = decided/stop = decided\nstat-filter = .name:Two/' "$TEST_TMP/h.ini"
+"$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h.db" 2>"$TEST_TMP/herr"
+ok $? "a run with a stat-filter"
+like "$(cat "$TEST_TMP/herr")" "Two sec/op b vs a: equivalent after 6 good rounds" "the shown row is decided at 6"
+ok "$(! grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr"; echo $?)" "the hidden noisy row has no verdict"
+is "$(sqlite3 "$TEST_TMP/h.db" "SELECT count(DISTINCT round) FROM samples")" 6 "and did not hold the workload back"
+mk "$TEST_TMP/h.ini" 12 two
+"$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h2.db" 2>"$TEST_TMP/herr"
+like "$(grep 'Noisy sec/op b vs a' "$TEST_TMP/herr")" "undecided after 12 good rounds \(p=[0-9.e-]+ n=12\+12; MDE [0-9.]+%; for 2%, (max-rounds [0-9]+|not even max-rounds 2000) would" "an undecided row at max-rounds: its MDE and the rounds power advises (the same code)"
+ok "$(grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr" && [ "$(sqlite3 "$TEST_TMP/h2.db" "SELECT count(DISTINCT round) FROM samples")" -gt 6 ]; echo $?)" \
+    "without the filter the noisy row counts and holds it longer"
+
+# Refused: order sequential, looks beyond max-rounds.
+mk "$TEST_TMP/s.ini" 8 flat
+msg=$("$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/s.db" --order sequential 2>&1)
+is "$?" 2 "--until decided with --order sequential exits 2"
+like "$msg" "needs an interleaved order" "and says why"
+sed -i 's/^stop = decided/stop = decided\norder = sequential/' "$TEST_TMP/s.ini"
+msg=$("$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/s.db" 2>&1)
+is "$?" 2 "order = sequential in the file: exit 2"
+like "$msg" "s\.ini:3: stop: 'decided' needs an interleaved order" "file:line:key"
+mk "$TEST_TMP/s.ini" 8 flat
+sed -i 's/^stop = decided/stop = decided\nlooks = 4 10/' "$TEST_TMP/s.ini"
+msg=$("$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/s.db" 2>&1)
+is "$?" 2 "a look beyond max-rounds exits 2"
+like "$msg" "s\.ini:4: looks: look 10 is beyond max-rounds 8" "file:line:key"
+mk "$TEST_TMP/s.ini" 8 flat
+sed -i '/^stop = decided/d' "$TEST_TMP/s.ini"
+"$ABBENCH" run "$TEST_TMP/s.ini" --db "$TEST_TMP/u.db" --until decided 2>"$TEST_TMP/uerr"
+ok $? "--until decided on the command line"
+like "$(cat "$TEST_TMP/uerr")" "Flat sec/op b vs a: equivalent after 6 good rounds" "does what stop = decided does"
+is "$(sqlite3 "$TEST_TMP/u.db" "SELECT value FROM run_config WHERE key = 'set.stop'")" decided "and is stored with the run"
+
+# kill -9 at a random moment, --resume: the same decisions.
+mk "$TEST_TMP/k.ini" 16 flat big failat near
+verdicts() { grep '^  ' "$1" | sort; }
+SEQ_SLEEP=0.05 "$ABBENCH" run "$TEST_TMP/k.ini" --db "$TEST_TMP/full.db" 2>"$TEST_TMP/full.err"
+total=$(sqlite3 "$TEST_TMP/full.db" "SELECT count(DISTINCT plan_idx) FROM samples")
+stopat=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (total - 4) + 2 ))
+SEQ_SLEEP=0.05 "$ABBENCH" run "$TEST_TMP/k.ini" --db "$TEST_TMP/k.db" --quiet &
+pid=$!
+i=0
+while [ "$(sqlite3 "$TEST_TMP/k.db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt "$stopat" ] && [ $i -lt 1200 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+n1=$(sqlite3 "$TEST_TMP/k.db" "SELECT count(DISTINCT plan_idx) FROM samples")
+ok "$([ "$n1" -ge 2 ] && [ "$n1" -lt "$total" ]; echo $?)" "killed part way ($n1 of $total samples, aimed at $stopat)"
+"$ABBENCH" run --resume last --db "$TEST_TMP/k.db" 2>"$TEST_TMP/k.err"
+rc=$?
+# 1 when the failed sample was taken after the kill, else 0.
+ok "$([ "$rc" -le 1 ]; echo $?)" "the resumed run completes (exit $rc)"
+is "$(sqlite3 "$TEST_TMP/k.db" "SELECT status FROM runs")" done "its status is done"
+is "$(verdicts "$TEST_TMP/k.err")" "$(verdicts "$TEST_TMP/full.err")" "the same decisions as the uninterrupted run"
+dq="SELECT workload, look, good_rounds, round, benchmark, arm, verdict, p, n1, n2 FROM decisions ORDER BY 1, 2, 5"
+is "$(sqlite3 "$TEST_TMP/k.db" "$dq" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$dq" | tr '\n' ' ')" "the same looks and decisions stored"
+q="SELECT plan_idx || ':' || round || ':' || arm || ':' || benchmark || ':' || status FROM samples ORDER BY plan_idx, benchmark"
+is "$(sqlite3 "$TEST_TMP/k.db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$q" | tr '\n' ' ')" "the same plan, sample by sample"
+done_testing

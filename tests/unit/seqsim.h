@@ -1,0 +1,214 @@
+/*
+ * Simulated paths of a sequential run, for the proof of the stopping rule
+ * (tests/unit/t-sequential) and its table (bench/sequential): two arms
+ * sampled round by round in the `alternate` order (AB BA AB ...), looked
+ * at with stats/sequential's seq_decide (the U test `stat` prints and the
+ * Hodges-Lehmann interval), against the fixed design at max-rounds (the
+ * same U test at alpha). Header-only: both programs include it.
+ *
+ * Noise models (relative to a median of 100):
+ *   gauss   100 (1 + sigma z)
+ *   t3out   100 (1 + sigma t3 / sqrt 3), and with probability 0.05 an
+ *           outlier 1.2x-2x slower
+ *   quant   a timer tick of 0.8 sigma: round(100 (1 + sigma z) / tick)
+ *           ticks, few distinct values, many ties
+ *   drift   log value = sigma z + d(t), d shared by both arms: a random
+ *           walk (step 0.1 sigma) plus a linear trend of 2 sigma over the
+ *           run, t the position in the run (two samples per round)
+ * The candidate arm's values are multiplied by (1 + shift) before the
+ * tick (quant) or the noise is added (drift).
+ */
+#ifndef ABBENCH_TESTS_SEQSIM_H
+#define ABBENCH_TESTS_SEQSIM_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "stats/benchmath.h"
+#include "stats/sequential.h"
+
+enum seqsim_model { SIM_GAUSS, SIM_T3OUT, SIM_QUANT, SIM_DRIFT, SIM_NMODELS };
+
+static const char *const seqsim_model_names[SIM_NMODELS] = {
+	"gauss", "t3+5%out", "quantized", "drift/alt"
+};
+
+struct seqsim_stats {
+	unsigned long	paths;
+	unsigned long	seq_diff;	/* decided different */
+	unsigned long	seq_equiv;	/* decided equivalent */
+	unsigned long	fixed_diff;	/* fixed design: p <= alpha at max */
+	double		rounds_sum;
+	unsigned long	rounds_hist[1025];	/* rounds at the stop */
+};
+
+static inline int
+seqsim_cmp(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One arm's value at run position t. */
+static inline double
+seqsim_value(gsl_rng *r, enum seqsim_model m, double sigma, double mult,
+    double drift)
+{
+	double	x, tick;
+
+	switch (m) {
+	case SIM_T3OUT:
+		x = 100 * mult * (1 + sigma * gsl_ran_tdist(r, 3) / sqrt(3));
+		if (gsl_rng_uniform(r) < 0.05)
+			x *= 1.2 + 0.8 * gsl_rng_uniform(r);
+		return x > 1 ? x : 1;
+	case SIM_QUANT:
+		tick = 100 * 0.8 * sigma;
+		x = 100 * mult * (1 + sigma * gsl_ran_gaussian_ziggurat(r, 1));
+		x = tick * round(x / tick);
+		return x > tick ? x : tick;
+	case SIM_DRIFT:
+		return 100 * mult * exp(drift + sigma *
+		    gsl_ran_gaussian_ziggurat(r, 1));
+	case SIM_GAUSS:
+	default:
+		x = 100 * mult * (1 + sigma * gsl_ran_gaussian_ziggurat(r, 1));
+		return x > 1 ? x : 1;
+	}
+}
+
+/*
+ * One path: max_rounds rounds of (A, B) in the alternate order, looked at
+ * by the design; the fixed design's verdict at max_rounds too. Scratch:
+ * 4 * max_rounds doubles.
+ */
+static inline void
+seqsim_path(gsl_rng *r, const struct seq_design *d, enum seqsim_model m,
+    double sigma, double shift, struct bm_ucache *uc, double *scratch,
+    struct seqsim_stats *st)
+{
+	int			 M = d->max_rounds, i, stop = 0;
+	double			*a = scratch, *b = scratch + M;
+	double			*sa = scratch + 2 * M, *sb = scratch + 3 * M;
+	double			 walk = 0, dr, p;
+	struct seq_result	 res;
+	char			*why = NULL;
+	size_t			 look = 0;
+
+	for (i = 0; i < M; i++) {
+		double	d0, d1;
+
+		if (m == SIM_DRIFT) {
+			walk += 0.1 * sigma * gsl_ran_gaussian_ziggurat(r, 1);
+			dr = 2 * sigma * (double)(2 * i) / (2.0 * M);
+			d0 = walk + dr;
+			walk += 0.1 * sigma * gsl_ran_gaussian_ziggurat(r, 1);
+			d1 = walk + 2 * sigma * (double)(2 * i + 1) /
+			    (2.0 * M);
+		} else
+			d0 = d1 = 0;
+		/* Round i: AB when even, BA when odd. */
+		if (i % 2 == 0) {
+			a[i] = seqsim_value(r, m, sigma, 1, d0);
+			b[i] = seqsim_value(r, m, sigma, 1 + shift, d1);
+		} else {
+			b[i] = seqsim_value(r, m, sigma, 1 + shift, d0);
+			a[i] = seqsim_value(r, m, sigma, 1, d1);
+		}
+	}
+	st->paths++;
+	for (look = 0; look < d->nlooks && !stop; look++) {
+		int	n = d->looks[look];
+
+		memcpy(sa, a, (size_t)n * sizeof(*sa));
+		memcpy(sb, b, (size_t)n * sizeof(*sb));
+		qsort(sa, (size_t)n, sizeof(*sa), seqsim_cmp);
+		qsort(sb, (size_t)n, sizeof(*sb), seqsim_cmp);
+		seq_decide(d, (int)look, sa, (size_t)n, sb, (size_t)n, uc,
+		    &res);
+		if (res.verdict != SEQ_UNDECIDED || look + 1 == d->nlooks) {
+			stop = n;
+			if (res.verdict == SEQ_DIFFERENT)
+				st->seq_diff++;
+			else if (res.verdict == SEQ_EQUIVALENT)
+				st->seq_equiv++;
+		}
+	}
+	st->rounds_sum += stop;
+	st->rounds_hist[stop < 1024 ? stop : 1024]++;
+	/* The fixed design on the same path: all rounds, p <= alpha. */
+	memcpy(sa, a, (size_t)M * sizeof(*sa));
+	memcpy(sb, b, (size_t)M * sizeof(*sb));
+	qsort(sa, (size_t)M, sizeof(*sa), seqsim_cmp);
+	qsort(sb, (size_t)M, sizeof(*sb), seqsim_cmp);
+	if (utest_mann_whitney(sa, (size_t)M, sb, (size_t)M, uc, &p,
+	    &why) == -1) {
+		free(why);
+		p = 1;
+	}
+	if (p <= d->alpha)
+		st->fixed_diff++;
+}
+
+/*
+ * n paths of one model; a fresh U cache every 4096 paths bounds the
+ * memory the tie patterns of `quant` would otherwise pile up.
+ */
+static inline void
+seqsim_run(const struct seq_design *d, enum seqsim_model m, double sigma,
+    double shift, unsigned long n, unsigned long seed,
+    struct seqsim_stats *st)
+{
+	gsl_rng			*r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct bm_ucache	*uc = bm_ucache_new();
+	double			*scratch = calloc(4 * (size_t)d->max_rounds,
+	    sizeof(double));
+	unsigned long		 i;
+
+	memset(st, 0, sizeof(*st));
+	gsl_rng_set(r, seed);
+	for (i = 0; i < n; i++) {
+		if (i % 65536 == 65535 && m == SIM_QUANT) {
+			bm_ucache_free(uc);
+			uc = bm_ucache_new();
+		}
+		seqsim_path(r, d, m, sigma, shift, uc, scratch, st);
+	}
+	free(scratch);
+	bm_ucache_free(uc);
+	gsl_rng_free(r);
+}
+
+/* The p-quantile of the rounds at the stop. */
+static inline int
+seqsim_rounds_quantile(const struct seqsim_stats *st, double q)
+{
+	unsigned long	acc = 0, want = (unsigned long)ceil(q *
+	    (double)st->paths);
+	int		i;
+
+	for (i = 0; i <= 1024; i++) {
+		acc += st->rounds_hist[i];
+		if (acc >= want && acc > 0)
+			return i;
+	}
+	return 1024;
+}
+
+/* Wilson's score interval's upper bound for k of n at one-sided z. */
+static inline double
+seqsim_upper(unsigned long k, unsigned long n, double z)
+{
+	double	p = (double)k / (double)n, nn = (double)n;
+	double	c = p + z * z / (2 * nn), s;
+
+	s = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn));
+	return (c + s) / (1 + z * z / nn);
+}
+
+#endif
