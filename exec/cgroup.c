@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,9 +29,271 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
+static int	fake_root(void);
+
 static const char *const default_controllers[] = {
 	"cpu", "cpuacct", "memory", "blkio", NULL
 };
+
+/*
+ * cgroup v2's no-internal-processes rule: a cgroup other than the root
+ * that holds processes cannot give controllers to its children. When
+ * abbench runs alone in such a cgroup (a service's), it moves itself into
+ * a leaf of the run's cgroup, "<run>/self", and enables the controllers in
+ * its former cgroup, which stays the base of every cgroup it makes; before
+ * the run's cgroup is removed it clears what it enabled and moves back.
+ * When other processes share its cgroup it cannot (and does not move
+ * them): the controllers stay off and v2why says why, for the errors.
+ */
+static struct {
+	char		*base;		/* dir abbench was in, once moved */
+	char		*base_path;	/* the same as /proc/self/cgroup says */
+	char		*leaf;		/* the dir it moved into */
+	struct strvec	 enabled;	/* what it enabled in base */
+	char		*why;		/* why controllers are off, if they are */
+} v2self = { NULL, NULL, NULL, STRVEC_INIT, NULL };
+
+/* Write a cgroup file; 0 or the errno of the failure. */
+static int
+v2_put(const char *dir, const char *file, const char *value)
+{
+	char	*path = xasprintf("%s/%s", dir, file);
+	int	 fd, e = 0;
+	ssize_t	 w;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		e = errno;
+	else {
+		w = write(fd, value, strlen(value));
+		if (w < 0)
+			e = errno;
+		else if ((size_t)w != strlen(value))
+			e = EIO;
+		if (close(fd) == -1 && e == 0)
+			e = errno;
+	}
+	free(path);
+	return e;
+}
+
+static char *
+v2_get(const char *dir, const char *file)
+{
+	char	*path = xasprintf("%s/%s", dir, file), *v;
+	size_t	 l;
+
+	v = read_small_file(path, NULL);
+	free(path);
+	if (v == NULL)
+		v = xstrdup("");
+	l = strlen(v);
+	while (l > 0 && (v[l - 1] == '\n' || v[l - 1] == ' '))
+		v[--l] = '\0';
+	return v;
+}
+
+/* Is word one of the space-separated words of list? */
+static int
+has_spaced_word(const char *list, const char *word)
+{
+	size_t	n = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word)) != NULL) {
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' ||
+		    p[n] == ' ' || p[n] == '\n'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* The pids of a cgroup other than ours, "1 2 3" (at most a few). */
+static char *
+v2_other_pids(const char *dir)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*text = v2_get(dir, "cgroup.procs"), *p = text;
+	int		 n = 0;
+
+	while (*p != '\0') {
+		long	pid = strtol(p, &p, 10);
+
+		if (pid > 0 && pid != (long)getpid() && n++ < 5)
+			strbuf_addf(&sb, "%s%ld", sb.len ? " " : "", pid);
+		while (*p != '\0' && (*p < '0' || *p > '9'))
+			p++;
+	}
+	free(text);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Move abbench into base/<run>/self (run: the first component of rel) so
+ * that base can enable controllers. 0, or the errno of the move.
+ */
+static int
+v2_move_to_leaf(const char *base, const char *rel)
+{
+	char	*run = xstrndup(rel, strcspn(rel, "/"));
+	char	*leaf = xasprintf("%s/%s/self", base, run), *self, buf[32];
+	int	 e;
+
+	free(run);
+	if (mkdir(leaf, 0755) == -1 && errno != EEXIST) {
+		e = errno;
+		free(leaf);
+		return e;
+	}
+	snprintf(buf, sizeof buf, "%ld", (long)getpid());
+	if ((e = v2_put(leaf, "cgroup.procs", buf)) != 0) {
+		rmdir(leaf);
+		free(leaf);
+		return e;
+	}
+	self = cgrp_self_path("", NULL);
+	v2self.base = xstrdup(base);
+	/* Our path before the move: the leaf's, less "/<run>/self". */
+	if (self != NULL) {
+		char	*s = strrchr(self, '/');
+
+		if (s != NULL) {
+			*s = '\0';
+			if ((s = strrchr(self, '/')) != NULL)
+				*s = '\0';
+		}
+		v2self.base_path = xstrdup(self[0] != '\0' ? self : "/");
+		free(self);
+	}
+	v2self.leaf = leaf;
+	return 0;
+}
+
+/*
+ * Enable the controllers of ctl (v2 names) in the cgroup.subtree_control
+ * of every cgroup from base down to dir's parent, each where its parent
+ * offers it. Moves abbench into a leaf when base holds it; when base holds
+ * other processes too, leaves the controllers off and notes why.
+ */
+static void
+v2_enable(const char *base, const char *dir, const struct strvec *ctl,
+    const char *rel)
+{
+	char	*d = xstrdup(base);
+	size_t	 i, bl = strlen(base);
+	int	 skip_base = 0;
+
+	/*
+	 * Processes in base (not the root): move first, or enable nothing
+	 * there. Enabling a threaded controller (cpu, pids) in a cgroup with
+	 * processes is allowed and makes it a thread root: the domain ones
+	 * (memory, io) then fail with EOPNOTSUPP, and no process can join a
+	 * cgroup below it.
+	 */
+	if (!fake_root() && v2self.leaf == NULL &&
+	    strcmp(base, cgrp_root()) != 0) {
+		char	*procs = v2_get(base, "cgroup.procs");
+
+		if (procs[0] != '\0') {
+			char	*others = v2_other_pids(base);
+
+			if (others[0] != '\0' ||
+			    v2_move_to_leaf(base, rel) != 0) {
+				skip_base = 1;
+				if (v2self.why == NULL)
+					v2self.why = xasprintf("cgroup v2 lets "
+					    "no controller reach the cgroups "
+					    "below '%s' while processes sit in "
+					    "it, and other processes than "
+					    "abbench do (%s): start abbench in "
+					    "a cgroup of its own (e.g. "
+					    "systemd-run --scope)", base,
+					    others);
+			}
+			free(others);
+		}
+		free(procs);
+	}
+	for (;;) {
+		char	*avail = v2_get(d, "cgroup.controllers");
+		char	*on = v2_get(d, "cgroup.subtree_control");
+		char	*next;
+		const char *slash;
+
+		for (i = 0; i < ctl->n; i++) {
+			char	 buf[64];
+			int	 e;
+
+			if (!has_spaced_word(avail, ctl->v[i]) ||
+			    has_spaced_word(on, ctl->v[i]) ||
+			    (skip_base && strcmp(d, base) == 0))
+				continue;
+			snprintf(buf, sizeof buf, "+%s", ctl->v[i]);
+			e = v2_put(d, "cgroup.subtree_control", buf);
+			if (e == 0 && strcmp(d, base) == 0 &&
+			    v2self.leaf != NULL &&
+			    !strvec_has(&v2self.enabled, ctl->v[i]))
+				strvec_push(&v2self.enabled, ctl->v[i]);
+			if (e != 0 && v2self.why == NULL)
+				v2self.why = xasprintf("cannot enable %s in "
+				    "'%s/cgroup.subtree_control': %s",
+				    ctl->v[i], d, strerror(e));
+		}
+		free(avail);
+		free(on);
+		/* One level down towards dir. */
+		slash = strchr(dir + strlen(d) + 1, '/');
+		if (slash == NULL)
+			break;
+		next = xstrndup(dir, (size_t)(slash - dir));
+		free(d);
+		d = next;
+		if (strlen(d) <= bl)
+			break;
+	}
+	free(d);
+}
+
+/*
+ * Back where abbench was before v2_move_to_leaf (before the run's cgroup,
+ * holding the leaf, is removed): the controllers off again in the cgroups
+ * between, then in base those abbench enabled, then the move.
+ */
+static void
+v2_return(void)
+{
+	char	*d, *s, buf[32];
+	size_t	 i;
+
+	if (v2self.leaf == NULL)
+		return;
+	d = xstrdup(v2self.leaf);
+	while ((s = strrchr(d, '/')) != NULL && (*s = '\0',
+	    strlen(d) > strlen(v2self.base))) {
+		char	*on = v2_get(d, "cgroup.subtree_control"), *tok,
+			*save = NULL;
+
+		for (tok = strtok_r(on, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save)) {
+			snprintf(buf, sizeof buf, "-%s", tok);
+			(void)v2_put(d, "cgroup.subtree_control", buf);
+		}
+		free(on);
+	}
+	free(d);
+	for (i = v2self.enabled.n; i > 0; i--) {
+		snprintf(buf, sizeof buf, "-%s", v2self.enabled.v[i - 1]);
+		(void)v2_put(v2self.base, "cgroup.subtree_control", buf);
+	}
+	snprintf(buf, sizeof buf, "%ld", (long)getpid());
+	if (v2_put(v2self.base, "cgroup.procs", buf) != 0)
+		return;		/* stay: the leaf cannot be removed */
+	strvec_clear(&v2self.enabled);
+	free(v2self.leaf);
+	free(v2self.base);
+	free(v2self.base_path);
+	v2self.leaf = v2self.base = v2self.base_path = NULL;
+}
 
 const char *
 cgrp_root(void)
@@ -89,6 +352,8 @@ cgrp_self_path(const char *controller, char **cause)
 
 	if (controller == NULL)
 		controller = "";
+	if (*controller == '\0' && v2self.base_path != NULL)
+		return xstrdup(v2self.base_path);
 	if ((text = read_file("/proc/self/cgroup", NULL, cause)) == NULL)
 		return NULL;
 	for (line = strtok_r(text, "\n", &save); line != NULL;
@@ -121,6 +386,8 @@ cgrp_self_paths(void)
 	size_t		 i;
 
 	strvec_push(&seen, "/");
+	if (v2self.base_path != NULL && !strvec_has(&seen, v2self.base_path))
+		strvec_push(&seen, v2self.base_path);
 	text = read_file("/proc/self/cgroup", NULL, NULL);
 	for (line = text != NULL ? strtok_r(text, "\n", &save) : NULL;
 	    line != NULL; line = strtok_r(NULL, "\n", &save)) {
@@ -211,6 +478,8 @@ cgrp_self_dir(const char *controller, char **cause)
 		return xasprintf("%s/%s", cgrp_root(), controller);
 	}
 	if (cgrp_version() == 2) {
+		if (v2self.base != NULL)
+			return xstrdup(v2self.base);
 		if ((self = cgrp_self_path("", cause)) == NULL)
 			return NULL;
 		dir = xasprintf("%s%s", cgrp_root(),
@@ -354,49 +623,28 @@ cgrp_create(const char *rel, const char *const *controllers, char **cause)
 	if (controllers == NULL)
 		controllers = default_controllers;
 	if (cg->version == 2) {
-		struct strbuf	ctl = STRBUF_INIT;
-		char		*parent, *slash;
+		struct strvec	ctl = STRVEC_INIT;
 
 		if ((base = cgrp_self_dir(NULL, cause)) == NULL)
 			goto fail;
 		dir = xasprintf("%s/%s", base, rel);
-		/* Enable the controllers on the way down (best effort). */
 		for (c = controllers; *c != NULL; c++) {
 			const char	*v2 = strcmp(*c, "blkio") == 0 ? "io" :
 			    strcmp(*c, "cpuacct") == 0 ? NULL : *c;
 
-			if (v2 != NULL)
-				strbuf_addf(&ctl, "%s+%s", ctl.len ? " " : "",
-				    v2);
+			if (v2 != NULL && !strvec_has(&ctl, v2))
+				strvec_push(&ctl, v2);
 		}
 		if (make_dir(dir, "", 0, cause) == -1) {
 			free(base);
 			free(dir);
-			strbuf_release(&ctl);
+			strvec_clear(&ctl);
 			goto fail;
 		}
-		parent = xstrdup(dir);
-		while ((slash = strrchr(parent, '/')) != NULL &&
-		    strlen(parent) > strlen(base)) {
-			char	*f;
-
-			*slash = '\0';
-			f = xasprintf("%s/cgroup.subtree_control", parent);
-			if (ctl.len > 0 && access(f, W_OK) == 0) {
-				char	*tok, *save = NULL, *copy;
-
-				copy = xstrdup(ctl.buf);
-				for (tok = strtok_r(copy, " ", &save);
-				    tok != NULL;
-				    tok = strtok_r(NULL, " ", &save))
-					(void)write_small_file(f, tok, NULL);
-				free(copy);
-			}
-			free(f);
-		}
-		free(parent);
+		/* Enable the controllers on the way down. */
+		v2_enable(base, dir, &ctl, rel);
 		free(base);
-		strbuf_release(&ctl);
+		strvec_clear(&ctl);
 		cgrp_add_hier(cg, "", dir);
 		return cg;
 	}
@@ -429,6 +677,19 @@ fail:
 	return NULL;
 }
 
+char *
+cgrp_runtime_path(const char *rel)
+{
+	char	*self, *p;
+
+	if (fake_root() || cgrp_version() != 2 ||
+	    (self = cgrp_self_path("", NULL)) == NULL)
+		return xstrdup(rel);
+	p = xasprintf("%s/%s", strcmp(self, "/") == 0 ? "" : self, rel);
+	free(self);
+	return p;
+}
+
 const char *
 cgrp_dir(const struct cgrp *cg, const char *controller)
 {
@@ -458,6 +719,41 @@ cgrp_dir(const struct cgrp *cg, const char *controller)
 	return NULL;
 }
 
+/*
+ * A controller's file missing from a v2 cgroup: its controller is not
+ * enabled for it. Say which, and why when that is known.
+ */
+static int
+v2_missing(const char *dir, const char *file, char **cause)
+{
+	char	*ctl = xstrndup(file, strcspn(file, "."));
+	char	*parent = xstrdup(dir), *s, *avail, *on;
+	int	 r;
+
+	if ((s = strrchr(parent, '/')) != NULL)
+		*s = '\0';
+	avail = v2_get(parent, "cgroup.controllers");
+	on = v2_get(parent, "cgroup.subtree_control");
+	if (!has_spaced_word(avail, ctl))
+		r = set_cause(cause, "cgroup v2: no %s in '%s': the %s "
+		    "controller is not available to its parent '%s' (its "
+		    "cgroup.controllers: '%s'; the cgroup above must enable "
+		    "it, or delegate it)%s%s", file, dir, ctl, parent, avail,
+		    v2self.why != NULL ? ": " : "",
+		    v2self.why != NULL ? v2self.why : "");
+	else
+		r = set_cause(cause, "cgroup v2: no %s in '%s': the %s "
+		    "controller is not enabled in '%s/cgroup.subtree_control' "
+		    "('%s')%s%s", file, dir, ctl, parent, on,
+		    v2self.why != NULL ? ": " : "",
+		    v2self.why != NULL ? v2self.why : "");
+	free(ctl);
+	free(parent);
+	free(avail);
+	free(on);
+	return r;
+}
+
 int
 cgrp_write(struct cgrp *cg, const char *controller, const char *file,
     const char *value, char **cause)
@@ -470,6 +766,12 @@ cgrp_write(struct cgrp *cg, const char *controller, const char *file,
 		return set_cause(cause, "cgroup '%s' has no '%s' controller",
 		    cg->rel, controller);
 	path = xasprintf("%s/%s", dir, file);
+	if (cg->version == 2 && !fake_root() && access(path, F_OK) == -1 &&
+	    errno == ENOENT && access(dir, F_OK) == 0) {
+		r = v2_missing(dir, file, cause);
+		free(path);
+		return r;
+	}
 	r = write_small_file(path, value, cause);
 	free(path);
 	return r;
@@ -587,6 +889,20 @@ cgrp_cpu_stat(struct cgrp *cg, struct cgrp_cpu_stat *st, char **cause)
 	return cgrp_dir_cpu_stat(dir, cg->version, st, cause);
 }
 
+uint64_t
+cgrp_oom_kills(struct cgrp *cg)
+{
+	char		*v;
+	uint64_t	 n = 0;
+
+	v = cgrp_read(cg, "memory", cg->version == 2 ? "memory.events" :
+	    "memory.oom_control", NULL);
+	if (v != NULL && kv_u64(v, "oom_kill", &n) == -1)
+		n = 0;
+	free(v);
+	return n;
+}
+
 /*
  * SIGKILL every process in dir and below (never abbench itself or init):
  * what is left in a cgroup we remove has no one else to stop it.
@@ -632,6 +948,7 @@ remove_tree(const char *dir, int depth, char **cause)
 {
 	DIR		*d;
 	struct dirent	*de;
+	char		*held = NULL;
 	int		 tries, r = 0;
 
 	if (depth > 64)
@@ -644,7 +961,16 @@ remove_tree(const char *dir, int depth, char **cause)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
 			char	*sub = xasprintf("%s/%s", dir, de->d_name);
+			size_t	 sl = strlen(sub);
 
+			/* Where abbench sits (v2_move_to_leaf): last. */
+			if (v2self.leaf != NULL && held == NULL &&
+			    strncmp(v2self.leaf, sub, sl) == 0 &&
+			    (v2self.leaf[sl] == '/' ||
+			    v2self.leaf[sl] == '\0')) {
+				held = sub;
+				continue;
+			}
 			if (remove_tree(sub, depth + 1, r == 0 ? cause :
 			    NULL) == -1)
 				r = -1;
@@ -652,6 +978,13 @@ remove_tree(const char *dir, int depth, char **cause)
 		}
 	}
 	closedir(d);
+	if (held != NULL) {
+		if (r == 0 && strcmp(held, v2self.leaf) == 0)
+			v2_return();
+		if (remove_tree(held, depth + 1, r == 0 ? cause : NULL) == -1)
+			r = -1;
+		free(held);
+	}
 	if (r == -1)
 		return -1;
 	for (tries = 0; tries < 200; tries++) {

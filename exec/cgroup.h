@@ -61,10 +61,23 @@ void		 cgrp_hierarchies(struct strvec *mnts, struct strvec *roots);
 /*
  * Create REL (may contain '/') below abbench's own cgroup in the
  * hierarchies of the given controllers (NULL: cpu, cpuacct, memory, blkio
- * on v1; on v2 the same controllers are enabled in subtree_control).
+ * on v1; on v2 the same controllers, cpuacct aside and blkio as io, are
+ * enabled in the subtree_control of each cgroup above it that is offered
+ * them). On v2, when abbench's own cgroup is not the root and holds only
+ * abbench, abbench moves itself into REL's first component's leaf "self"
+ * (no internal processes), and moves back before that is removed; when
+ * it holds other processes too the controllers stay off, and writing a
+ * controller's file says why.
  */
 struct cgrp	*cgrp_create(const char *rel, const char *const *controllers,
 		    char **cause);
+/*
+ * The cgroupsPath to give an OCI runtime for REL: relative (below the
+ * runtime's own cgroup) on v1; on v2 absolute, below the base of
+ * abbench's cgroups, since abbench may have moved itself (and so the
+ * runtimes it starts) into a leaf of the run's cgroup. malloc'd.
+ */
+char		*cgrp_runtime_path(const char *rel);
 const char	*cgrp_dir(const struct cgrp *cg, const char *controller);
 int		 cgrp_write(struct cgrp *cg, const char *controller,
 		    const char *file, const char *value, char **cause);
@@ -88,6 +101,9 @@ int		 cgrp_dir_cpu_usage(const char *cpuacct_dir, int version,
 		    uint64_t *ns, char **cause);
 int		 cgrp_dir_cpu_stat(const char *cpu_dir, int version,
 		    struct cgrp_cpu_stat *st, char **cause);
+/* The OOM killer's kills in the cgroup (v2 memory.events, v1
+ * memory.oom_control: oom_kill); 0 when unknown. */
+uint64_t	 cgrp_oom_kills(struct cgrp *cg);
 /* Kill what is left inside, then remove (children first); safe twice. */
 int		 cgrp_remove(struct cgrp *cg, char **cause);
 void		 cgrp_free(struct cgrp *cg);

@@ -210,6 +210,9 @@ local_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 	if (spawn_wait(&p->child, deadline_ns, cause) == -1)
 		return -1;
 	exec_status_from_child(st, &p->child);
+	/* A pooled cgroup has no limit, and counts from earlier samples. */
+	if (p->cg != NULL && !p->pooled)
+		st->oom_kills = cgrp_oom_kills(p->cg);
 	return 0;
 }
 

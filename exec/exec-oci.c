@@ -543,9 +543,15 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 		p->cgpath = xasprintf("%s/%s", base, p->id);
 	if (ctx != NULL)
 		p->j_cgroup = run_journal_object(ctx, "cgroup", p->cgpath);
-	if (oci_write_config(p->bundle, &spec, p->cgpath, cause) == -1) {
-		exec_lookup("oci")->destroy(ctx, p);
-		return -1;
+	{
+		char	*cgp = cgrp_runtime_path(p->cgpath);
+		int	 r = oci_write_config(p->bundle, &spec, cgp, cause);
+
+		free(cgp);
+		if (r == -1) {
+			exec_lookup("oci")->destroy(ctx, p);
+			return -1;
+		}
 	}
 	*procp = p;
 	return 0;

@@ -108,7 +108,15 @@ exec_status_release(struct exec_status *st)
 char *
 exec_status_describe(const struct exec_status *st)
 {
-	return spawn_describe_status(st->status, st->timed_out);
+	char	*how = spawn_describe_status(st->status, st->timed_out), *s;
+
+	if (st->oom_kills == 0)
+		return how;
+	s = xasprintf("%s (out of memory: the OOM killer killed %llu "
+	    "process%s in its cgroup)", how,
+	    (unsigned long long)st->oom_kills, st->oom_kills == 1 ? "" : "es");
+	free(how);
+	return s;
 }
 
 void

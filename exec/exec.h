@@ -78,6 +78,7 @@ struct exec_status {
 	char		*out;		/* captured stdout (capture) */
 	size_t		 outlen;
 	char		*err;		/* last lines of stderr */
+	uint64_t	 oom_kills;	/* the OOM killer's kills in its cgroup */
 };
 void	exec_status_release(struct exec_status *st);
 struct child;

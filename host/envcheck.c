@@ -82,6 +82,26 @@ check_cpu(struct strvec *w, struct strvec *r)
 	strvec_clear(&deep);
 }
 
+/* The cgroup version; on v2 the controllers abbench can give its
+ * cgroups (a v2 delegation may leave some out). */
+static void
+check_cgroup(struct strvec *r)
+{
+	const char	*v = hostinfo_cgroup_version();
+	char		*c;
+
+	if (v == NULL) {
+		strvec_push(r, "cgroup: none mounted");
+		return;
+	}
+	if (strcmp(v, "v2") == 0 && (c = hostinfo_cgroup_controllers()) !=
+	    NULL) {
+		strvec_pushf(r, "cgroup: v2, controllers: %s", c);
+		free(c);
+	} else
+		strvec_pushf(r, "cgroup: %s", v);
+}
+
 static void
 check_memory(struct strvec *w, struct strvec *r)
 {
@@ -224,6 +244,7 @@ envcheck_run(char *const *paths, size_t n, struct strvec *warnings,
 	(void)cause;
 	check_cpu(warnings, report);
 	check_memory(warnings, report);
+	check_cgroup(report);
 	check_containers(warnings, report);
 	check_paths(paths, n, warnings, report);
 	return 0;

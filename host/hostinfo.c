@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "exec/cgroup.h"
 #include "host/blockdev.h"
 #include "host/hostinfo.h"
 #include "exec/exec.h"
@@ -95,8 +96,8 @@ goarch(const char *machine)
 }
 
 /* v1, hybrid (v1 controllers plus a cgroup2 mount) or v2. */
-static const char *
-cgroup_version(void)
+const char *
+hostinfo_cgroup_version(void)
 {
 	struct mountinfo	mi;
 	int			v1 = 0, v2 = 0, v2root = 0;
@@ -121,6 +122,27 @@ cgroup_version(void)
 	if (v1)
 		return "v1";
 	return v2 ? "v2" : NULL;
+}
+
+char *
+hostinfo_cgroup_controllers(void)
+{
+	char	*dir, *path, *v;
+
+	if ((dir = cgrp_self_dir(NULL, NULL)) == NULL)
+		return NULL;
+	path = xasprintf("%s/cgroup.controllers", dir);
+	free(dir);
+	v = read_small_file(path, NULL);
+	free(path);
+	if (v == NULL)
+		return NULL;
+	v[strcspn(v, "\n")] = '\0';
+	if (v[0] == '\0') {
+		free(v);
+		v = xstrdup("none");
+	}
+	return v;
 }
 
 /* The governor of every CPU: one word, or "mixed(a,b)". */
@@ -341,8 +363,13 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 		}
 		free(mem);
 	}
-	if ((cg = cgroup_version()) != NULL)
+	if ((cg = hostinfo_cgroup_version()) != NULL)
 		strvec_pushf(config, "cgroup: %s", cg);
+	if (cg != NULL && strcmp(cg, "v2") == 0 &&
+	    (s = hostinfo_cgroup_controllers()) != NULL) {
+		strvec_pushf(config, "cgroup-controllers: %s", s);
+		free(s);
+	}
 	/* "NAME: 24.0.5": each container daemon's version. */
 	for (e = exec_types; *e != NULL; e++) {
 		if ((*e)->daemon_version != NULL &&

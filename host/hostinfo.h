@@ -45,4 +45,11 @@ void	hostinfo_disk(const char *disk, struct strvec *config);
 /* A field of /proc/meminfo text in kB, or -1. */
 long long hostinfo_meminfo_kb(const char *meminfo, const char *field);
 
+/* "v1", "hybrid", "v2" or NULL (no cgroup mounted). */
+const char	*hostinfo_cgroup_version(void);
+/* v2: the controllers abbench's own cgroup is offered (its
+ * cgroup.controllers: what it can enable for the cgroups it makes),
+ * "cpu io memory pids" or "none"; NULL if unreadable. malloc'd. */
+char		*hostinfo_cgroup_controllers(void);
+
 #endif

@@ -238,6 +238,26 @@ steady_validate(const struct experiment *e, struct workload *wl,
 				    e->arms[j].name);
 		}
 	}
+	/* The kernel takes no quota under 1 ms (cpu.max and v1's
+	 * cpu.cfs_quota_us alike: EINVAL at the first sample). */
+	for (j = e->narms + 1; j-- > 0; ) {
+		double	us;
+
+		/* The workload's first, then each arm that changes it. */
+		ao = wl_opts(wl, j < e->narms ? &e->arms[j] : NULL);
+		if (j < e->narms && ao->cpu == o->cpu &&
+		    ao->period == o->period)
+			continue;
+		us = ao->cpu * (double)ao->period / 1000.0;
+		if (ao->quota != QUOTA_NONE && ao->cpu > 0 && us < 1000 - 0.5)
+			return set_cause(cause, "cpu: %g CPU per period of "
+			    "%g ms%s%s%s is a quota of %.0f us, under the "
+			    "kernel's minimum of 1000 us (raise cpu or "
+			    "period)", ao->cpu, (double)ao->period / 1e6,
+			    j < e->narms ? " (arm '" : "",
+			    j < e->narms ? e->arms[j].name : "",
+			    j < e->narms ? "')" : "", us);
+	}
 	return 0;
 }
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "exec/barrier.h"
+#include "exec/cgroup.h"
 #include "exec/exec.h"
 #include "exec/perfstat.h"
 #include "host/hostset.h"
@@ -406,21 +407,67 @@ pick(const struct strvec *sv, int i, const char *def)
 	return sv->n > 0 ? sv->v[(size_t)i % sv->n] : def;
 }
 
+/* Write a weight and read it back: "100" (v1) or "default 100" (v2). */
+static int
+put_weight(const char *file, const char *w, char **cause)
+{
+	char	*v, *last;
+	int	 r;
+
+	if (write_small_file(file, w, cause) == -1)
+		return -1;
+	if ((v = read_small_file(file, cause)) == NULL)
+		return -1;
+	v[strcspn(v, "\n")] = '\0';
+	last = strrchr(v, ' ');
+	last = last != NULL ? last + 1 : v;
+	r = strcmp(last, w) == 0 ? 0 : set_cause(cause, "weight %s written "
+	    "to '%s', which reads '%s'", w, file, v);
+	free(v);
+	return r;
+}
+
+/*
+ * The weight of a member's cgroup: v1 blkio.bfq.weight; v2 io.bfq.weight
+ * (bfq's, there while bfq is loaded) and io.weight (the io cost model's,
+ * what counts on a disk bfq does not schedule), each that the cgroup
+ * has. On v2 every controller shares one directory: asking for "blkio"
+ * there gives it, with v1's file name.
+ */
 static int
 set_weight(struct workload *wl, struct exec_proc *p, const char *w,
     char **cause)
 {
+	static const char *const v2files[] = { "io.bfq.weight", "io.weight" };
 	char	*dir, *file;
-	int	 r;
+	int	 r = 0, n = 0;
+	size_t	 i;
 
-	if ((dir = wl->exec->cgroup_dir(p, "blkio")) != NULL) {
-		file = xasprintf("%s/blkio.bfq.weight", dir);
-	} else if ((dir = wl->exec->cgroup_dir(p, NULL)) != NULL) {
-		file = xasprintf("%s/io.bfq.weight", dir);
-	} else
+	if (cgrp_version() == 2) {
+		if ((dir = wl->exec->cgroup_dir(p, NULL)) == NULL)
+			return set_cause(cause, "no cgroup found for weight "
+			    "%s", w);
+		for (i = 0; i < ARRAY_SIZE(v2files) && r == 0; i++) {
+			file = xasprintf("%s/%s", dir, v2files[i]);
+			if (access(file, F_OK) == 0) {
+				n++;
+				r = put_weight(file, w, cause);
+			}
+			free(file);
+		}
+		if (r == 0 && n == 0)
+			r = set_cause(cause, "weight %s: no io.bfq.weight nor "
+			    "io.weight in '%s': the io controller is not "
+			    "enabled for it (its parent's "
+			    "cgroup.subtree_control)", w, dir);
+		free(dir);
+		return r;
+	}
+	if ((dir = wl->exec->cgroup_dir(p, "blkio")) == NULL)
 		return set_cause(cause, "no blkio cgroup found for weight %s",
 		    w);
-	r = write_small_file(file, w, cause);
+	file = xasprintf("%s/blkio.bfq.weight", dir);
+	r = put_weight(file, w, cause);
 	free(file);
 	free(dir);
 	return r;

@@ -1,7 +1,9 @@
 /*
  * The quota setups on cgroup v2, against a directory laid out like a
- * cgroup2 tree (a MOCK tree: the kernel here keeps cpu on v1, so no real
- * cgroup2 with the cpu controller can be mounted). The code above the
+ * cgroup2 tree (a MOCK tree). The real v2 kernel runs these paths in t0750
+ * (scripts/v2-guest, root and qemu); what stays here is what a kernel
+ * cannot be made to show: exact counter values (cpu.stat's periods,
+ * throttled_usec in ns), a 50 ms period's cpu.max, without root or qemu. The code above the
  * controller files is the one v1 runs: quota_setup makes the parents with
  * cgrp_create, writes the limit with cgrp_set_cpu_limit (cpu.max), and the
  * workload reads usage and throttling with cgrp_dir_cpu_usage/_stat. The
@@ -51,6 +53,8 @@ kernel_mkcg(const char *dir)
 	mkdir(dir, 0755);
 	put(dir, "cgroup.procs", "");
 	put(dir, "cgroup.subtree_control", "");
+	/* What the parent gives: all of it, here. */
+	put(dir, "cgroup.controllers", "cpu io memory pids\n");
 	put(dir, "cpu.max", "max 100000\n");
 	put(dir, "cpu.stat", "usage_usec 0\nnr_periods 0\nnr_throttled 0\n"
 	    "throttled_usec 0\n");
@@ -59,7 +63,7 @@ kernel_mkcg(const char *dir)
 static void
 kernel_rmfiles(const char *dir)
 {
-	static const char *const f[] = { "cgroup.procs",
+	static const char *const f[] = { "cgroup.procs", "cgroup.controllers",
 	    "cgroup.subtree_control", "cpu.max", "cpu.stat", NULL };
 	char	path[512];
 	int	i;

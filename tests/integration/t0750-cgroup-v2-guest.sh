@@ -1,0 +1,25 @@
+#!/bin/sh
+# cgroup v2 for real: the v2 paths run against Debian's 6.1 kernel booted
+# under qemu (scripts/v2-guest: cgroup_no_v1=all, the host's / read-only,
+# a bfq virtio disk), in one boot: env, the local executor's cgroups from
+# a service's cgroup (no internal processes), arm cpu and memory limits,
+# cpu-steady quotas leaf/parent/none under runc, kill -9 and restore,
+# fio weights on bfq, and the kernel's refusals said so. The checks are
+# tests/integration/v2-guest-checks.sh, printing TAP from inside the
+# guest; this test passes their output and status on.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+. "$ABBENCH_SRCDIR/tests/integration/v2-lib.sh"
+
+require_v2_guest
+require_cmd sqlite3 runc fio
+start=$(date +%s)
+v2_guest "$ABBENCH_SRCDIR/tests/integration/v2-guest-checks.sh" \
+    "$ABBENCH" "$ABBENCH_SRCDIR" "$TEST_TMP"
+rc=$?
+echo "# t0750: the guest session took $(( $(date +%s) - start )) s"
+if [ $rc = 125 ]; then
+	echo "not ok - the v2 guest booted and reported"
+	echo "1..1"
+	exit 1
+fi
+exit $rc

@@ -1,0 +1,287 @@
+#!/bin/sh
+# The v2 checks, run INSIDE the cgroup v2 guest by t0750 (one boot for
+# all): sh v2-guest-checks.sh ABBENCH SRCDIR SHARE. SHARE is a writable
+# 9p share (the host test's $TEST_TMP): state dir and databases live
+# there. Each section repeats the experiment and assertions of its v1 twin
+# on the host, with longer windows where emulation (no KVM: CPU work 3.5x
+# slower, syscalls 18x) needs them, and prints the numbers ("# v2 ...")
+# for the comparison in README's table.
+ABBENCH=$1 ABBENCH_SRCDIR=$2 SHARE=$3
+ABBENCH_BUILDDIR=$(dirname "$ABBENCH")
+ABBENCH_STATE_DIR=$SHARE/state
+export ABBENCH ABBENCH_SRCDIR ABBENCH_BUILDDIR ABBENCH_STATE_DIR
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+mkdir -p "$ABBENCH_STATE_DIR"
+CG=/sys/fs/cgroup
+D=$SHARE
+
+is "$(stat -f -c %T $CG)" cgroup2fs "the guest runs cgroup v2 only"
+
+# within V LO HI
+within() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" \
+	    'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }'
+}
+# runs_left: cgroups named abbench-* anywhere
+runs_left() {
+	find $CG -type d -name 'abbench-*' 2>/dev/null | head -5
+}
+# pending DB: journal entries not restored
+pending() {
+	sqlite3 "$1" "SELECT count(*) FROM journal WHERE state <> 'restored'"
+}
+
+# --- t0520's twin: abbench env names the version and the controllers.
+out=$("$ABBENCH" env 2>&1)
+echo "$out" | grep -q '^cgroup: v2, controllers: .*cpu.*io.*memory'
+ok $? "env: cgroup v2 and its controllers ($(echo "$out" | grep '^cgroup:'))"
+
+# --- t0470's twin, from a service's cgroup (not the root, abbench alone
+# in it): abbench moves itself into a leaf of the run's cgroup, the
+# controllers reach the samples' cgroups, and all is undone at the end.
+echo "+cpu +memory +io +pids" >$CG/cgroup.subtree_control
+mkdir -p $CG/svc
+cat >"$D/cpu.ini" <<'EOF2'
+[experiment]
+name = arm-limits
+rounds = 3
+
+[arm limited]
+cpu = 0.1
+
+[arm free]
+
+[workload Loop]
+type = command
+args = sh -c "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done"
+report = time cpu
+EOF2
+# sh -c "$IN_SVC" sh CMD...: CMD alone in the cgroup svc (the same pid)
+IN_SVC='echo $$ >/sys/fs/cgroup/svc/cgroup.procs && exec "$@"'
+sh -c "$IN_SVC" sh "$ABBENCH" run "$D/cpu.ini" --db "$D/c.db" --quiet \
+    >"$D/cpu.out" 2>&1 &
+pid=$!
+seen_self= seen_sample=
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+	c=$(cat /proc/$pid/cgroup 2>/dev/null)
+	case $c in *svc/abbench-*/self) seen_self=$c ;; esac
+	s=$(find $CG/svc -mindepth 2 -maxdepth 2 -type d -name 'l*' 2>/dev/null | head -1)
+	[ -n "$s" ] && [ -z "$seen_sample" ] && seen_sample="$s $(cat "$s/cpu.max" 2>/dev/null)"
+	sleep 0.1
+	i=$((i + 1))
+done
+wait $pid
+rc=$?
+ok $rc "a run with an arm's cpu limit, from the cgroup svc, exits 0"
+[ $rc -eq 0 ] || { sed 's/^/# /' "$D/cpu.out"
+	sqlite3 "$D/c.db" "SELECT arm, error FROM samples WHERE status <> 'ok'" | sed 's/^/# /'; }
+like "$seen_self" '^0::/svc/abbench-[0-9a-f]{8}/self$' \
+    "abbench moved itself into a leaf of its run's cgroup ($seen_self)"
+like "$seen_sample" "^$CG/svc/abbench-[0-9a-f]{8}/l[0-9]+ " \
+    "the samples' cgroups sit below the run's, in svc ($seen_sample)"
+is "$(cat $CG/svc/cgroup.subtree_control)" "" \
+    "svc's controllers are off again (abbench enabled them)"
+is "$(find $CG/svc -mindepth 1 -type d)" "" "nothing left below svc"
+med() {
+	sqlite3 "$D/c.db" "SELECT value FROM samples WHERE arm = '$1' AND unit = '$2' ORDER BY value LIMIT 1 OFFSET 1"
+}
+tl=$(med limited sec/op); tf=$(med free sec/op)
+cl=$(med limited cpu-sec/op); cf=$(med free cpu-sec/op)
+# Wall per CPU-second (the issue's "~10x as long for the same CPU"): the
+# guest's CPU time also counts the time the host took its vCPU away (no
+# steal time under TCG), which grows with the wall time of the limited
+# loop when the host is loaded; t0470 on the host compares the two apart.
+ratio=$(awk -v tl="$tl" -v tf="$tf" -v cl="$cl" -v cf="$cf" \
+    'BEGIN { if (cl > 0 && cf > 0 && tf > 0) printf "%.1f", (tl / cl) / (tf / cf) }')
+ok "$(awk -v r="$ratio" 'BEGIN { exit !(r != "" && r > 3) }'; echo $?)" \
+    "cpu = 0.1 stretches the loop per CPU-second by $ratio ($tl s for $cl s CPU vs $tf s for $cf s)"
+diag "v2 t0470: wall $tl vs $tf s, cpu $cl vs $cf s, wall per CPU-second ratio $ratio"
+
+cat >"$D/mem.ini" <<'EOF2'
+[experiment]
+name = arm-memory
+rounds = 1
+
+[arm small]
+memory = 16m
+
+[arm large]
+
+[workload Buffer]
+type = command
+args = dd if=/dev/zero of=/dev/null bs=64M count=2
+EOF2
+"$ABBENCH" run "$D/mem.ini" --db "$D/m.db" --quiet 2>/dev/null
+is $? 1 "memory = 16m fails the 64 MiB dd (exit 1: a failed sample)"
+is "$(sqlite3 "$D/m.db" "SELECT arm || ':' || status FROM samples ORDER BY arm")" \
+    "$(printf 'large:ok\nsmall:failed')" "only the limited arm's sample failed"
+err=$(sqlite3 "$D/m.db" "SELECT error FROM samples WHERE arm = 'small'")
+like "$err" "OOM killer killed 1 process" "its error counts the OOM kill ($err)"
+is "$(runs_left)" "" "no cgroup of the runs is left"
+
+# --- t0740's twin: cpu-steady under runc (executor oci), quota leaf,
+# parent and none; a warm-up of 6 s and a window of 8 s (t0740: 1 s and
+# 2-3 s): the container's start and the burner's reports are slow here.
+cat >"$D/q.ini" <<EOF2
+[experiment]
+name = t0750
+rounds = 1
+timeout = 3m
+
+[arm runc]
+runtime = runc
+runtime-args = --root=/tmp/runc-root
+
+[workload Burner]
+type      = cpu-steady
+executor  = oci
+program   = burner -b 100 -p 100
+sandboxes = 1
+quota     = leaf parent none
+cpu       = 0.25
+warmup    = 6s
+window    = 8s
+EOF2
+"$ABBENCH" run "$D/q.ini" --db "$D/q.db" --quiet >"$D/q.out" 2>&1
+rc=$?
+ok $rc "cpu-steady, quota leaf, parent and none, under runc"
+[ $rc -eq 0 ] || sqlite3 "$D/q.db" "SELECT benchmark, error FROM samples WHERE status <> 'ok'" | sed 's/^/# /'
+qv() {
+	sqlite3 "$D/q.db" "SELECT value FROM samples WHERE status = 'ok' AND
+	    benchmark LIKE '%$1%' AND unit = '$2'"
+}
+for q in quota=leaf quota=parent; do
+	v=$(qv "/$q" sandbox-cpus)
+	within "$v" 0.225 0.275
+	ok $? "$q: the sandbox used the quota's 0.25 CPU +-10% ($v)"
+	t=$(qv "/$q" throttled-periods)
+	within "$t" 1 1000000
+	ok $? "$q: throttled ($t periods, from cpu.stat)"
+	for u in overhead/app-cpu host-ctxsw/s work/s app-cpus; do
+		[ -n "$(qv "/$q" "$u")" ]
+		ok $? "$q: $u stored ($(qv "/$q" "$u"))"
+	done
+	diag "v2 t0740 $q: sandbox-cpus $v, throttled-periods $t, app-cpus $(qv "/$q" app-cpus)"
+done
+v=$(qv noquota sandbox-cpus)
+within "$v" 0.6 2
+ok $? "no quota: the burner takes a whole CPU ($v)"
+is "$(runs_left)" "" "no cgroup of the run is left"
+is "$(runc --root /tmp/runc-root list --quiet 2>/dev/null)" "" "no container left"
+is "$(pending "$D/q.db")" 0 "nothing pending in the journal"
+
+# --- t0510/t0740's twin: kill -9 mid-sample, then abbench restore.
+sed 's/^window    = 8s/window    = 60s/; s/^quota     = leaf parent none/quota     = parent/' \
+    "$D/q.ini" >"$D/k.ini"
+"$ABBENCH" run "$D/k.ini" --db "$D/k.db" --quiet >"$D/k.out" 2>&1 &
+pid=$!
+par=
+i=0
+while [ $i -lt 600 ]; do
+	par=$(find $CG -type d -path '*/abbench-*/cs*-p0' 2>/dev/null | head -1)
+	[ -n "$par" ] && [ -n "$(find "$par" -mindepth 1 -type d)" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+ok "$([ -n "$par" ]; echo $?)" "the quota parent and its sandbox exist ($par)"
+is "$(cat "$par/cpu.max" 2>/dev/null)" "25000 100000" "the parent's cpu.max"
+t0=$(sed -n 's/^nr_throttled //p' "$par/cpu.stat")
+sleep 3
+t1=$(sed -n 's/^nr_throttled //p' "$par/cpu.stat")
+within "$t1" $((t0 + 1)) 1000000
+ok $? "the parent's nr_throttled grows ($t0 -> $t1)"
+kill -9 $pid
+wait $pid 2>/dev/null
+"$ABBENCH" restore --db "$D/k.db" >"$D/k.restore" 2>&1
+ok $? "abbench restore after kill -9"
+sed 's/^/# /' "$D/k.restore"
+is "$(runs_left)" "" "no cgroup, no quota left"
+is "$(runc --root /tmp/runc-root list --quiet 2>/dev/null)" "" "no container left"
+is "$(pending "$D/k.db")" 0 "nothing pending in the journal"
+
+# --- bfq-neighbours' weights on v2: two fio processes (executor local)
+# with weights 100 and 1000 on the bfq virtio disk; abbench reads each
+# weight back (io.bfq.weight, and io.weight) or fails the sample.
+cat >"$D/w.ini" <<EOF2
+[experiment]
+name = t0750-weights
+rounds = 1
+timeout = 120s
+
+[arm bfq]
+host.block.scheduler = bfq
+
+[workload weights]
+type = fio
+executor = local
+containers = 2
+weights = 100 1000
+dir = $ABBENCH_V2_SCRATCH/fio
+size = 16m
+rw = randread
+bs = 4k
+ioengine = libaio
+iodepth = 4
+direct = 1
+duration = 3s
+EOF2
+"$ABBENCH" run "$D/w.ini" --db "$D/w.db" --quiet >"$D/w.out" 2>&1 &
+pid=$!
+seen=
+while kill -0 $pid 2>/dev/null; do
+	for f in $(find $CG -path '*abbench-*' -name io.bfq.weight 2>/dev/null); do
+		w=$(cat "$f" 2>/dev/null)
+		case " $seen " in *" $w "*) ;; *) seen="$seen $w" ;; esac
+	done
+	sleep 0.2
+done
+wait $pid
+rc=$?
+ok $rc "fio with weights 100 and 1000 on bfq (v2)"
+[ $rc -eq 0 ] || { sed 's/^/# /' "$D/w.out"
+	sqlite3 "$D/w.db" "SELECT error FROM samples WHERE status <> 'ok'" | sed 's/^/# /'; }
+echo "$seen" | grep -q "default 100 " && echo "$seen " | grep -q "default 1000 "
+ok $? "io.bfq.weight read 100 and 1000 in the members' cgroups:$seen"
+is "$(runs_left)" "" "no cgroup (so no weight) left"
+is "$(cat /sys/block/vda/queue/scheduler)" "mq-deadline [bfq] none" \
+    "the scheduler is bfq again after the run"
+
+# --- What the kernel refuses, said so: a cpu quota under 1 ms at load.
+cat >"$D/bad.ini" <<'EOF2'
+[experiment]
+name = t0750-bad
+
+[arm a]
+
+[workload B]
+type      = cpu-steady
+executor  = local
+program   = burner
+sandboxes = 1
+quota     = leaf
+cpu       = 0.01
+period    = 10ms
+EOF2
+out=$("$ABBENCH" run "$D/bad.ini" --db "$D/bad.db" 2>&1)
+is "$?:$out" "2:abbench: $D/bad.ini:12: cpu: 0.01 CPU per period of 10 ms is a quota of 100 us, under the kernel's minimum of 1000 us (raise cpu or period)" \
+    "a quota under the kernel's 1 ms is refused at load, with file:line"
+sed 's/^\[arm a\]$/[arm a]\ncpu = 0.05/; s/^cpu       = 0.01$/cpu       = 0.5/' \
+    "$D/bad.ini" >"$D/bad2.ini"
+out=$("$ABBENCH" run "$D/bad2.ini" --db "$D/bad.db" 2>&1)
+like "$?:$out" "^2:abbench: $D/bad2.ini:[0-9]+: cpu: 0.05 CPU per period of 10 ms \\(arm 'a'\\) is a quota of 500 us" \
+    "an arm's quota under 1 ms too, naming the arm"
+
+# A controller that does not reach the run's cgroup: abbench in svc with
+# another process there cannot move it; the sample's error says why.
+sleep 600 &
+other=$!
+echo $other >$CG/svc/cgroup.procs
+sh -c "$IN_SVC" sh "$ABBENCH" run "$D/cpu.ini" --db "$D/e.db" --quiet \
+    >"$D/e.out" 2>&1
+is $? 1 "with another process in svc, limited samples fail"
+err=$(sqlite3 "$D/e.db" "SELECT error FROM samples WHERE arm = 'limited' LIMIT 1")
+like "$err" "cpu controller is not available to its parent .*svc/abbench-[0-9a-f]{8}.*processes sit in it, and other processes than abbench do \\($other\\)" \
+    "the error names the controller, the cgroup and the other process"
+kill $other
+done_testing

@@ -1,0 +1,26 @@
+# Helpers of the tests that run in the cgroup v2 guest (scripts/v2-guest).
+# Source after lib.sh.
+#
+#   require_v2_guest    skip_all unless root, qemu-system-x86_64 and a
+#                       static busybox are there (scripts/setup --all)
+#                       and the guest's kernel is ready or can be fetched
+#                       (scripts/v2-guest prepare)
+#   v2_guest SCRIPT [ARG]...
+#                       boot the guest once, run `sh SCRIPT ARG...` there
+#                       with $TEST_TMP shared writable at its path; its
+#                       output on stdout, its exit status returned (125:
+#                       the guest gave none). A test boots once and runs
+#                       all its checks in that one session: a boot costs
+#                       13 s on an idle machine, 30-60 s under load.
+V2_GUEST=$ABBENCH_SRCDIR/scripts/v2-guest
+
+require_v2_guest() {
+	require_root
+	require_cmd qemu-system-x86_64 busybox
+	"$V2_GUEST" prepare >"$TEST_TMP/v2-prepare.out" 2>&1 ||
+	    skip_all "no v2 guest: $(tail -n 1 "$TEST_TMP/v2-prepare.out")"
+}
+
+v2_guest() {
+	"$V2_GUEST" run -w "$TEST_TMP" "$@"
+}
