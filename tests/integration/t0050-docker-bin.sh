@@ -43,8 +43,22 @@ ok $? "and asked it 'ps -q'"
 
 exp=$TEST_TMP/ab.ini
 db=$TEST_TMP/t.db
-fast_slow_exp "$exp" ab 1
-sed -i 's/^\[arm fast\]$/[arm fast]\nruntime = fakert/' "$exp"
+# A runtime that a workload uses: a gobench program handed {runtime}
+# (a runtime on a command arm is refused, since no workload uses it).
+printf '#!/bin/sh\necho "BenchmarkFake-1 1 100 ns/op"\n' \
+    >"$TEST_TMP/prog"
+chmod +x "$TEST_TMP/prog"
+cat >"$exp" <<EOI
+[experiment]
+name = ab
+rounds = 1
+[arm fast]
+runtime = fakert
+[arm slow]
+[workload prog]
+type = gobench
+args = $TEST_TMP/prog {runtime}
+EOI
 "$ABBENCH" run "$exp" --db "$db" --quiet >"$TEST_TMP/run.out" 2>&1
 ok $? "a command run with a fake docker CLI"
 exp_out=$("$ABBENCH" db --db "$db" export 1 2>&1)
