@@ -462,6 +462,25 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	chk.image = wl->common.image;
 	chk.cgroup_optional = wl->ops->cgroup_optional;
 	chk.cgroup_need[0] = '\0';
+	chk.cpu_need[0] = chk.memory_need[0] = '\0';
+	for (i = 0; i < e->narms; i++) {
+		const struct arm	*a = &e->arms[i];
+		size_t			 k;
+
+		for (k = 0; k < a->nkv; k++) {
+			char	*need = NULL;
+
+			if (strcmp(a->kv[k].key, "cpu") == 0 && a->cpus > 0)
+				need = chk.cpu_need;
+			else if (strcmp(a->kv[k].key, "memory") == 0 &&
+			    a->memory != 0)
+				need = chk.memory_need;
+			if (need != NULL && need[0] == '\0')
+				snprintf(need, sizeof chk.cpu_need,
+				    "%s:%d: %s", e->path, a->kv[k].line,
+				    a->kv[k].key);
+		}
+	}
 	for (i = 0; i < e->narms && chk.cgroup_optional; i++) {
 		const struct arm	*a = &e->arms[i];
 		const char		*key = a->cpus > 0 ? "cpu" : "memory";
