@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The table of subcommands and their lookup by unique prefix.
  */

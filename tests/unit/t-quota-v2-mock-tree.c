@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The quota setups on cgroup v2, against a directory laid out like a
  * cgroup2 tree (a MOCK tree). The real v2 kernel runs these paths in t0750
