@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/sequential [-n PATHS] [-m MAX_ROUNDS] [-e EFFECT] [-s SIGMA...]:
  * the stopping rule of `--until decided` (stats/sequential) against the

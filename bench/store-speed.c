@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * store-speed: how much a stored sample costs. Inserts N samples (default
  * 100,000) into a fresh database through store_sample_add, the runner's

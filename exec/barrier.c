@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The start barrier (exec/barrier.h): a scratch directory, ready files
  * counted, one release file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A start barrier: programs started one after another (containers,
  * sandboxes, host processes) that must run together are held at a start

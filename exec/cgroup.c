@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Cgroups made for a run (see cgroup.h): hierarchy discovery from
  * /proc/self/mountinfo and /proc/self/cgroup, creation with libcgroup on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Cgroups made for a run, v1 and v2 behind one interface (detected at run
  * time). Each lives below the cgroup abbench itself runs in, per hierarchy

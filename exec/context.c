@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The run context's services for executors and workloads: the journal of
  * objects (through the hooks the runner sets), scratch paths, the stop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The run as executors and workloads see it: the run's ids and names, the
  * sample being taken and its deadline, and the journal of objects made.

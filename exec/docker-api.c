@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A minimal HTTP/1.1 client for the docker daemon's API over AF_UNIX
  * (exec/docker-api.h): non-blocking connect, write and read under one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The docker daemon's HTTP API on its unix socket, for what must not cost
  * a docker process: finding and removing the containers labelled with a

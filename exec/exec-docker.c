@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The docker executor: containers run with the docker CLI (argv arrays,
  * each call with a timeout: pitfall 1), labelled abbench.run=<run uuid>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The local executor: a host process in its own cgroup (made with
  * libcgroup below the run's cgroup, itself below abbench's own), so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The oci executor and OCI lifecycle (see exec-oci.h): config.json from
  * our own template (jansson) over a read-only rootfs directory, and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The oci executor, and abbench's one layer over OCI runtimes: a bundle
  * generated from our own config.json template (jansson) over a rootfs

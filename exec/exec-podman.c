@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The podman executor: containers run with Debian's podman, rootful, its
  * OCI runtime the arm's (runc by default, runsc by name or path), from

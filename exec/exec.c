@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The static table of executors, and what the executors share: spec
  * defaults from the current sample, exec_status helpers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Executors behind one ops table: where and how a workload's program runs.
  *

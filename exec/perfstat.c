@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf stat of one cgroup per sample (exec/perfstat.h): start, enable
  * through the control fifo, wait for its ack, then stop with SIGINT and

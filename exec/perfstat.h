@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Counters of a workload's processes with perf stat: `perf = cycles,
  * page-faults, ...` on command, gobench and local fio. One perf stat

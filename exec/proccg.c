@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Cgroup directories and relatives of processes abbench did not start,
  * read from /proc (a container's pid comes from docker inspect or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What /proc says about a process that abbench did not start itself (a
  * container's init, a runsc sandbox or gofer): its cgroup directories,

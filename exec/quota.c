@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CPU quota setups (see quota.h): parents made with the cgroup module,
  * limits written through it, throttling read where the limit is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CPU quota setups for a set of sandboxes, one interface over cgroup v1
  * (cpu.cfs_quota_us / cpu.cfs_period_us) and v2 (cpu.max), whatever the

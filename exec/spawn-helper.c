@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench-spawn: the spawn helper as a program of its own (see
  * exec/spawn-serve.h). abbench forks and execs it when it starts, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The spawn helper's server: receive a request from abbench, clone the
  * child with CLONE_VM | CLONE_PARENT on our small address space, answer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The spawn helper's protocol and server side (see SPAWN_OWN_RSS in
  * exec/spawn.h, and spawn.c for the client). Self-contained, libc only:

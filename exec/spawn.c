@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Child processes from argv arrays with deadlines: fork, join the requested
  * cgroups, exec; collect output through pipes while waiting on a pidfd;

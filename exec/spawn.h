@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Child processes: spawned from argv arrays (never through a shell), with
  * optional environment additions, an optional cgroup to join before exec,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench-startline: a program's side of a start barrier (exec/barrier.h).
  *

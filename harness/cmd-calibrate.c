@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench calibrate: A/A runs. The experiment runs with its baseline arm
  * in every arm's place (the same plan, interleaving, host settings,

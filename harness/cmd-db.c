@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench db: inspect and manage the results database: list and show
  * runs, export them as benchfmt, import benchfmt files as a run, merge the

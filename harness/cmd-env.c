@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench env: check the host for sources of noise (see envcheck.c for
  * the rules).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench fleet: hand one experiment to a cluster scheduler (Slurm) as one
  * exclusive job per (partition, replica), each running the experiment on

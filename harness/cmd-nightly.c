@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench nightly: run an experiment (or take a stored run) and judge it
  * against its baseline and history (harness/nightly.h): one verdict line

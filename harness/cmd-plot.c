@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench plot: draw gnuplot plots of a run (harness/plot.h), one file per
  * plot, and print their paths.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench power: what a run could have seen. Per benchmark and unit of the
  * baseline arm: the executions, the noise, the minimum detectable effect

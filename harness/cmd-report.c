@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench report: write one self-contained report of a run (HTML with the
  * plots inlined as SVG, or Markdown with PNG plots beside it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench restore: undo host changes left by killed runs (the host-wide
  * journal of settings and objects, whichever database each run used), and

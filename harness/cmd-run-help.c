@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench run --help [TYPE | EXPERIMENT]: the usage and the keys an
  * experiment file takes, generated from the options tables; for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench run: run an experiment file, storing every sample.
  */

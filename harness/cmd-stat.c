@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench stat: a byte-for-byte drop-in for Go's benchstat (flags, usage
  * text, messages and exit statuses included), plus `--db FILE RUN[:ARM]`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The table of subcommands and their lookup by unique prefix.
  */
@@ -64,6 +65,10 @@ const struct cmd_note cmd_environment[] = {
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
 	  "beside the binary, then its libexec directory)" },
 	{ "ABBENCH_DOCKER", "the docker client (default docker on PATH)" },
+	{ "DOCKER_HOST", "unix://PATH: the docker daemon's socket, asked "
+	  "directly for the containers a run left (default "
+	  "/var/run/docker.sock); any other scheme: the docker client is "
+	  "used" },
 	{ "ABBENCH_PODMAN", "the podman client of executor = podman "
 	  "(default podman on PATH)" },
 	{ "ABBENCH_ROOTFS", "the rootfs of executor = oci (default "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The command table (tmux cmd.c style): one cmd-NAME.c per subcommand
  * exporting cmd_NAME_entry, looked up by unique prefix.

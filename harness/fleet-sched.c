@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The table of fleet schedulers (fleet-sched.h) and their lookup.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The cluster schedulers a fleet is handed to, behind one ops table: submit
  * a batch job, read jobs' states (with the scheduler's own state names and

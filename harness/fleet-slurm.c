@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Slurm backend of the fleet scheduler ops (fleet-sched.h): sbatch
  * --parsable to submit, squeue (every state, machine-readable format) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fleet itself, for the subcommands of cmd-fleet.c: its directory and
  * store, the scheduler's view of each shape, submitting shapes and the

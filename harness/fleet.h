@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A fleet: one experiment handed to a cluster scheduler as one job per
  * (partition, replica), its state kept in SHARED_DIR/FLEET_ID/fleet.db.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench: run A/B experiments on container runtimes and Linux hosts, store
  * every sample, and compare arms the way Go's benchstat does.

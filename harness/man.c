@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The manual page abbench(1) in roff, generated from the command table and
  * the options tables (`abbench help man`; make builds abbench.1 with it), so

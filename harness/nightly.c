@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The nightly verdict (see nightly.h): gather a run's history from the
  * store, test the run against its baseline (Mann-Whitney U, Holm) and look

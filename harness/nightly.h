@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The nightly regression verdict: a run of an experiment (the candidate)
  * judged against its baseline and its history in the store.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plots of a run with gnuplot (see plot.h): group the run's samples by
  * benchmark and unit, write one gnuplot script per plot with the data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plots of a run with gnuplot. gnuplot runs as a child (spawn.h, with a
  * timeout) reading a generated script on its standard input; the data go

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Per-execution values of a run for the power computations (powerdata.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The data behind power, calibrate, report and nightly's noise figures: a
  * run's ok, non-warm-up samples per (arm, benchmark, unit) as one value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The report of a run (see report.h): gathers what the store knows about a
  * run, the benchstat tables, the plots and the corrected p-values, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The report of a run: one self-contained file for people who were not
  * there. HTML (plots inlined as SVG) or Markdown (PNG plots written beside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The end of `abbench run`: for each benchmark that came out `~` (no
  * significant difference, as abbench stat prints it), one line when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sample-size advice at the end of `abbench run` (run-advice.c).
  */

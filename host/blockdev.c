@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Block devices behind a path: the walk from a mount (lib/mountinfo.h)
  * to the disks under /sys/block (partitions, stacked devices, loop devices

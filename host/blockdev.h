@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Block devices behind a path (lib/mountinfo.h finds the mount that holds
  * it): the disks under /sys/block behind a mount (partitions to their disk,

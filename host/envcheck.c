@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host noise check (`abbench env`, and the warnings `abbench run`
  * prints and stores at start). The rules, each a warning:

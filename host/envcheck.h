@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host noise check behind `abbench env` and the warnings `abbench run`
  * prints and stores at start.

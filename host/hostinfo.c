@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host metadata: what about this host could explain a difference between
  * two runs, as "key: value" config lines (benchfmt config keys: no spaces

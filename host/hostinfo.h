@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host metadata stored with every run and exported as benchfmt config
  * lines: kernel, CPU, vCPUs, memory, cgroup version, daemon versions, THP,

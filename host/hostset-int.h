@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the host settings (hostset.c), their ops table (hostset-ops.c) and
  * their recovery (recover.c) share: the ops, and how a setting's file is

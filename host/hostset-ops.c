@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host settings' ops table: each setting's name, how its name and
  * value are checked without touching the host, and the file it lives in;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host settings: the named, typed settings of the ops table (hostset-ops.c:
  * host.block.*, host.thp.*, host.sysctl.*, host.cpufreq.governor), each

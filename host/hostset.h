@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host settings: named, typed operations with read / validate / apply /
  * restore (host.block.*, host.thp.*, host.sysctl.*, host.cpufreq.governor),

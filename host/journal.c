@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host-wide lock, the runs' liveness locks and the host journal with
  * its copy in each run's database (journal.h).

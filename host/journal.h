@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host belongs to one run at a time: the host-wide lock, the per-run
  * liveness lock, and the host-wide journal every change is written to

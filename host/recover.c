@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Undoing what runs left on the host (recover.h): settings per disk and
  * per file, objects through the teardown table, and the search of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Undoing what runs left on the host, from the host-wide journal: the
  * settings of a run (an I/O scheduler before its tunables, the oldest

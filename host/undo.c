@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The teardown of each kind of host object (undo.h): one table, used by
  * every way a run ends and by `abbench restore`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One teardown per kind of object a run makes on the host: the run's
  * normal end, Ctrl-C, a sample's timeout and `abbench restore` all undo an

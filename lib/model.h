@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The experiment as plain data (arms, workloads, their keys as written):
  * what the loader fills and every floor above reads. No code lives here.

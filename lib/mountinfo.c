@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * /proc/self/mountinfo: one struct mount_entry per line, the mount that
  * holds a path, overlay layers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * /proc/self/mountinfo: parsing (octal escapes decoded), the mount that
  * holds a path, and the layers of an overlay mount.

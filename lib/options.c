@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Options tables: checking a value against its entry, finding a key and
  * printing a table as help text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Options tables (fio's options.c style): one entry per key with its type,
  * default, range or choices and help; checks values and prints the help.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SHA-256 of a file (FIPS 180-4), small and dependency free.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SHA-256 (FIPS 180-4) of a file, to name a runtime binary by its content:
  * two builds of one commit print one version, never one digest.

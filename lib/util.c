@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Allocators, error reporting, strings, time and small-file helpers used
  * across the harness.

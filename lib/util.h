@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Small utilities shared by every module: allocators that die on
  * out-of-memory, error reporting for commands, a growable string buffer and

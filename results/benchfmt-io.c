@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * benchfmt export and import for the results store. Export reproduces,
  * for every result, the config benchstat would have seen (including the

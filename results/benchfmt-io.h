@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Moving runs between the store and Go's benchmark format (benchfmt), so
  * that Go's benchstat reads abbench results unchanged and benchstat inputs

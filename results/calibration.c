@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A/A calibrations in the store (calibration.h): the calibrations and
  * calibration_rows tables of schema version 3.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A/A calibrations in the store: which run calibrated which experiment on
  * which host class, and per benchmark and unit the noise and how often the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fleets in the store (fleet-store.h): the fleets, fleet_args and
  * fleet_jobs tables, written and read through prepared statements.

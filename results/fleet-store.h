@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fleets in the store: a fleet is one experiment handed to a cluster
  * scheduler as one job per (partition, replica), each writing its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host-wide journal file (hostjournal.h): owners and their entries in
  * one small SQLite database, every write synced before it returns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host-wide journal: a small SQLite file (synchronous=FULL, so every
  * entry is on disk before the change it announces is made) that records

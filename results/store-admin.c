@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Whole-database work on the results store: merging the runs of another
  * database (each VM writes its own; run UUIDs keep them apart) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internals of the results store shared by its files (store.c,
  * store-run.c, store-sample.c, store-admin.c, benchfmt-io.c): the struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results store's runs: create, the status a run moves through, its
  * pid, finding one by id, uuid prefix, last or NAME@last, listing and

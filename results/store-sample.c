@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results store's per-run records: config lines, units, warnings and
  * the samples themselves (insert, the plan already done, read back, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results store: opening (with the checks that keep abbench from
  * writing into a file that is not its own), schema migrations,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results store: one SQLite database holding runs, their arms and
  * config, every sample the moment it is taken, and the journal of host

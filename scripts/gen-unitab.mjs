@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // Generate stats/unitab.c: the Unicode 13.0.0 tables that Go 1.19 (the Go
 // the reference benchstat is built with) has in its unicode package, for
 // the properties benchstat's output depends on:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The benchfmt reader (x/perf benchfmt/reader.go semantics, spec §2):
  * splits a buffer into lines like bufio.Scanner, classifies each line as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Go benchmark format (benchfmt) reader, as Go's benchstat reads it
  * (benchstat-spec.md §2): benchmark result lines, "key: value" file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * x/perf benchmath: sample summaries (median with an order-statistic CI,
  * or the mode for assume=exact), comparisons (U test), and the strings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Summaries and comparisons of benchmark samples, reproducing x/perf
  * benchmath with go-moremath's QuantileCI and Mann-Whitney U test bit for

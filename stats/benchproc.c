@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Projections, keys and filters (x/perf benchproc semantics): how
  * benchstat turns each result into table, row, column and residue keys,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Projections and filters over benchmark results (x/perf benchproc,
  * spec §3, §4): extracting keys such as .name, /format or goos from a

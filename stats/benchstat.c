@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The benchstat pipeline: options, inputs, filter, projections, tables.
  * Mirrors cmd/benchstat/main.go, which prints syntax errors while reading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The `abbench stat` pipeline (Go benchstat's main, spec §1-§11): parse
  * and validate the options, read inputs given as buffers, and render the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Table building, statistics and rendering for `abbench stat`, following
  * benchstat's benchtab package: the order of cells, warnings, footnotes

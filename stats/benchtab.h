@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * benchstat's comparison tables (cmd/benchstat/internal/benchtab, spec
  * §5, §8, §10, §11): results are grouped into tables, rows, columns and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tidying, unit classes and common-scale formatting, ported from
  * x/perf benchunit (tidy.go, parse.go, scale.go).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Benchmark units (x/perf benchunit): tidying pre-scaled units such as
  * "ns/op" to base units, the decimal/binary class of a unit, and the

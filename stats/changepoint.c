@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * E-divisive means change-point detection with a permutation test (see
  * changepoint.h). Each segment's best split is found in O(L^2) by moving

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Change-point detection over a series (a benchmark's nightly medians):
  * E-divisive means (Matteson and James 2014) with a permutation test, the

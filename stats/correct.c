@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Holm and Benjamini-Hochberg p-value adjustments (as R's p.adjust).
  */

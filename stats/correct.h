@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Multiple-comparison corrections of p-values, for reports that test many
  * benchmarks at once.  Pure functions, thread-safe.

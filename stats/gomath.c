@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Go-bit-exact math: ports of Go's exp (amd64 FMA assembly), log, integer
  * Lgamma, Erfc, go-moremath's Choose and GeoMean, and Go's float parsing

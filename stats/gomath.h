@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Go-bit-exact math and number conversions, so that `abbench stat` prints
  * exactly what Go's benchstat prints (spec §12, §2.3, §9.4).  Go's exp (the

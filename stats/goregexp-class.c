@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Rune classes for Go's regexp (Go's appendRange, appendFoldedRange,
  * cleanClass, negateClass): used by the parser (stats/goregexp-parse.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internals shared by the Go-syntax parser and the compiler/matcher. */
 #ifndef ABBENCH_STATS_GOREGEXP_INT_H
 #define ABBENCH_STATS_GOREGEXP_INT_H

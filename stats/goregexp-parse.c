@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Go-syntax parser of stats/goregexp.c: regexp/syntax/parse.go ported
  * rule for rule, into the tree of stats/goregexp-int.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Go's regexp for `abbench stat -filter` (see stats/goregexp.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Go's regular expressions (regexp.Compile, syntax.Perl flags) for the
  * -filter queries of `abbench stat`: Go's parser ported rule for rule, so

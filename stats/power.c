@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Noise, power, minimum detectable effect and rounds needed, by a smoothed
  * bootstrap of measured samples through the U test of benchmath (see

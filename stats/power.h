@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a comparison could have seen: the noise of measured samples, the
  * power of the two-sided Mann-Whitney U test (the test benchstat and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sample quantiles (R8) and go-moremath's QuantileCI: exact binomial
  * accumulation for n <= 30, a normal approximation with Acklam's inverse

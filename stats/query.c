@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Parsers for benchstat's filter and projection expressions, written to
  * follow x/perf benchproc/internal/parse token by token so that syntax

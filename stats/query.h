@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The benchproc query language of Go's benchstat (spec §3, §4): the
  * -filter boolean expressions and the -table/-row/-col/-ignore

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The group-sequential stopping rule of a benchmark row (see sequential.h
  * for the design and why it keeps the false-positive rate).

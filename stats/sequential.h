@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Time to verdict: a group-sequential stopping rule for one benchmark row
  * (two arms' samples of one benchmark and unit), looked at after planned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * String interning and arena allocation for the statistics code: the
  * benchfmt reader and the projections see the same few strings (units,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A string pool: interns byte strings into stable, NUL-terminated copies
  * kept in large arena blocks, so that equal strings share one pointer and

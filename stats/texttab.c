@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Text table layout, ported from x/perf cmd/benchstat/internal/texttab,
  * including its quirks: a cell that starts left of the current position

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Text table layout, a port of benchstat's internal texttab package (spec
  * §10.3): cells on a grid of columns, each with a left margin, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unicode properties and UTF-8 decoding with Go's semantics, for the
  * benchfmt reader, the query tokenizer and the text table layout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The few Unicode properties Go's benchstat depends on (unicode.IsSpace,
  * IsLower, IsUpper, IsGraphic, IsPrint) and UTF-8 decoding with Go's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The two-sided Mann-Whitney U test of go-moremath (utest.go, udist.go),
  * reproduced bit for bit but much faster: the exact distribution without

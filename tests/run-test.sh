@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # How `make check` runs each test (LOG_COMPILER, SH_LOG_COMPILER): the test
 # with its arguments, under the test lock, and its wall time appended to
 # tests/test-times.txt ("SECONDS NAME", one line per test; scripts/check

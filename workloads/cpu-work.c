@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Report lines of the CPU workload programs, and the cpu-steady metrics
  * (see cpu-work.h). No I/O.

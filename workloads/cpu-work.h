@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The harness side of the CPU workload programs (workloads/cpu/): parsing
  * their report lines, finding their counters at an instant, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Parse fio's JSON output with jansson (see fio-json.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fio's --output-format=json, parsed with jansson into the few numbers the
  * fio workload reports: per job (or per group with group_reporting) the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload keys: the table every workload type shares, and the binding of
  * a workload's keys into its type's options struct (one per arm: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Container and sandbox memory from the host: cgroup memory.stat and
  * usage, /proc/PID/smaps_rollup and thread counts, and the runsc gofer and

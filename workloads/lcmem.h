@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Memory of containers and sandbox processes as seen from the host, for the
  * lifecycle workloads (idle-memory, checkpoint): a container's cgroup

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Helpers the lifecycle workloads share: state, scratch directory,
  * container ids, benchmark names with tags, OCI container specs per arm.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the lifecycle workloads (startup, idle-memory, checkpoint) share:
  * benchmark names with optional tags, a scratch directory per workload

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * startup-bench: a small stand-in for gVisor's //test/benchmarks/base
  * startup_test, printing Go benchmark format so that the gobench workload

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `app`: the application suites of gVisor's //test/benchmarks,
  * run on the real programs in a container under the arm's runtime (or a

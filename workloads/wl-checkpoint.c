@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `checkpoint`: runsc checkpoint/restore of one idle container
  * per sample (executor oci, the arm's runtime a runsc binary; image = the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `command`: time one execution of an argv per sample, like
  * hyperfine with no shell: wall time from spawn to reap (sec/op), and on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `cpu-steady`: N sandboxes, each running one CPU program
  * (workloads/cpu/: burner, tick, getppid) under a CPU quota on its own

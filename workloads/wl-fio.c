@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `fio`: one fio job in 1..N concurrent containers (or local
  * processes, each in its own cgroup), every reader on its own file, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `gobench`: run a program that prints Go benchmark format (Go's
  * testing package, or a wrapper around sysbench, redis-benchmark, wrk...)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `idle-memory`: what an idle container costs the host. Per
  * sample, N idle containers of the arm's runtime are started one after

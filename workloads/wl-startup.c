@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `startup`: how long a container takes to start, per arm's
  * runtime.

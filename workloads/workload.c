@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The static table of workload types, the sample_result helpers every
  * type uses to report metrics or a failure, and what they share to run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload types behind one ops table (fio's ioengine_ops style). The
  * runner calls, for each workload of an experiment:

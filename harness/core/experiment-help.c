@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The keys an experiment file takes, as help text generated from the
  * options tables (`abbench run --help [TYPE]`, `abbench help workloads`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Between the experiment file's reader (experiment-read.c) and its loader
  * (experiment.c): the sections read, with the line of every key.

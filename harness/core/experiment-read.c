@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The experiment file's reader: lines -> sections of `key = value`, with
  * their line numbers (harness/core/experiment-int.h); the loader

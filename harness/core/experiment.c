@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The experiment-file loader: the sections the reader gives
  * (experiment-read.c) -> struct experiment, every key checked against an

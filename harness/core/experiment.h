@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Experiment files: the INI format of DESIGN.md, read with inih.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan of a run: which (round, workload, arm) comes when. Orders that
  * cancel drift (alternate, abba, random) and one that shows it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The runner loop: plan, host settings per arm, one sample at a time, each
  * stored in its own transaction as soon as it exists; progress; faults and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The runner: turns an experiment into a plan (rounds x workloads x arms in
  * the chosen order), and runs it sample by sample, storing each sample the

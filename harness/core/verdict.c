@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The verdicts of `stop = decided`: rows of a workload looked at from the
  * store with stats/sequential's rule (see verdict.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The verdicts of `stop = decided` (stats/sequential.h applied to a run):
  * per workload, the rows it counts (each benchmark and unit that the

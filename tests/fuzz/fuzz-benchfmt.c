@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target of the benchfmt reader, the query parsers, Go's regexps
  * and the whole `abbench stat` pipeline behind them.  The input is split

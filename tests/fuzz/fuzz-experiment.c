@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target of the experiment loader: experiment_parse() on
  * arbitrary bytes must never crash, leak or trip a sanitizer, must either

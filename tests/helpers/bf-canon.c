@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bf-canon: print what Go's benchstat reads from [LABEL=]FILE arguments,
  * one line per value (label, config in order, full name, tidied unit and

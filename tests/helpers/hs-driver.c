@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A test driver of the host settings (tests/integration/t0500): loads an
  * experiment, creates a run in a store, prepares its host settings and

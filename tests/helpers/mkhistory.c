@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writes a synthetic nightly history into a database through the store
  * API, for the tests of `abbench nightly` (tests/integration/t0900).

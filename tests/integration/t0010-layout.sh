@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0010-layout: the floors of the source tree point down only (README,
 # "Layout"). Each check is a grep over the sources that prints what breaks
 # the rule, so a failure names the file and line.

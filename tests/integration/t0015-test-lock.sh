@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0015-test-lock: how `make -j2 check` runs tests (tests/run-test.sh).
 # Two tests that are not in ABBENCH_SHARED_TESTS never run at the same
 # time, nor does one of them beside a shared test; two shared tests run

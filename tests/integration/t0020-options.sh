@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0020-options: the options tables serve the experiment file, the command
 # line and the help alike: `abbench run --help TYPE` and `abbench help
 # workloads` list every key with its default; `--KEY=VALUE` sets an

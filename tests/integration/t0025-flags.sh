@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One way to parse a command line: the five mistakes a benchstat user
 # made in their first hour each get a message naming what is wrong, exit
 # 2; --KEY VALUE and --KEY=VALUE go one path; an unknown command suggests

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0030-install: an installed abbench is whole. `make install DESTDIR=...`,
 # then from that tree alone: its manual page renders, `abbench run NAME
 # --help` finds the shipped experiment NAME, and abbench-build-image builds

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0035-packaging: abbench can be packaged. `make install DESTDIR=...`
 # puts the LICENSE (Apache-2.0) and the documentation under $(docdir);
 # the manual page's ENVIRONMENT names every variable the sources read,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0040-recipes: the scaled-down recipes in the headers of experiments/
 # still do what they say (docs/recipes.md records them run). A header's
 # recipe of the form

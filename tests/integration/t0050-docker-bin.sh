@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0050-docker-bin: every call abbench makes to the docker CLI goes through
 # one docker_bin() that honours $ABBENCH_DOCKER, the host's too: the
 # daemon's version among a run's config lines (hostinfo), the runtime

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The spine end to end on the local executor: an experiment file, samples
 # interleaved AB BA AB BA, each stored in SQLite, the comparison printed;
 # a failing and a hanging command recorded as failed samples while the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0210-fuzz-experiment: build the libFuzzer target of the experiment loader
 # (tests/fuzz/fuzz-experiment.c) with clang and run it for FUZZ_SECONDS
 # (default 15) on a corpus of the shipped and test experiment files. Any

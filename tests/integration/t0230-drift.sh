@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Why abbench interleaves: an A/A experiment whose command gets slower with
 # every execution (steady drift) looks like a real difference when the arms
 # run one after the other (sequential), and like no difference when they

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # abbench calibrate: A/A runs of cheap command workloads. With the arms
 # alternating, identical arms are flagged at most as often as alpha allows
 # (0.05 + two binomial standard errors: 0.081 at 200 comparisons); run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The advice of `abbench power` is true. A pilot A/A run of the burner
 # (a fixed amount of compute, -n units, made noisy on purpose with -j so
 # that the noise keeps its shape whatever else the machine runs) measures

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Calibration is stored and used: `nightly --threshold auto` takes each
 # benchmark's threshold from the latest calibration of the experiment on
 # this host class. A benchmark made noisy on purpose after the calibration

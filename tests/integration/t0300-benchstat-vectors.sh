@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `abbench stat` against the recorded outputs of Go's benchstat: every case
 # of the benchstat vectors (tests/data/benchstat-vectors, via their
 # check.sh --strict, one TAP line per case), our own vectors in

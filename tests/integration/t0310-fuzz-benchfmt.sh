@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t0310-fuzz-benchfmt: build the libFuzzer target of the benchfmt reader,
 # the query parsers and the stat pipeline (tests/fuzz/fuzz-benchfmt.c)
 # with clang, all of its sources instrumented, and run it for FUZZ_SECONDS

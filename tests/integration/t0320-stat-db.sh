@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `abbench stat --db FILE RUN[:ARM]...`: runs imported into the store and
 # compared straight from it must give exactly what benchstat gives on the
 # original files; arm selection, labels with several runs, and errors.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Machine-readable output (issue 24 item 9): `stat -format json`,
 # `power --json` and `db ls --json` parse as JSON (python3 -m json.tool
 # and, for the fields, python3's json module) and hold what the text

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Two runs of one experiment on one host compare in one table: the load
 # average at the start and the end (and the swap in use) are the run's
 # metadata, shown by `db show` and the report, never a config line of the

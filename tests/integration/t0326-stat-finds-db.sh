@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `abbench stat` finds its database as every other command does: --db
 # anywhere on the line, $ABBENCH_DB, ./abbench.db; an unreadable one is
 # exit 2 with abbench's message; `stat --help` is abbench's help followed

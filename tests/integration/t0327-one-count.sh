@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One count: a sample is one execution of an arm's workload, a value one
 # number it gave; `run`, `db ls`, `db show` and the report say the same
 # numbers, and rounds count from 1 in every output (live warnings,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `abbench stat -filter` on hostile regexps: nested repeats past Go's
 # limits are rejected with Go's message at once (one of them used to grow
 # abbench to 24 GB), and the largest patterns Go accepts, patterns that

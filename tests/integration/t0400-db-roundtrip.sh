@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Round trip through the store: for every benchstat vector that benchstat
 # reads without error, `db import` its input files, `db export -o DIR`,
 # and check that the exported files mean the same to benchstat's reader

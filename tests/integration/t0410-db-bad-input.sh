@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Bad input to `abbench db`: a truncated database, a corrupt one, another
 # program's SQLite database, a text file, a newer schema, a read-only
 # directory. Each must exit 2 with a clear message and leave every file

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # db import streams its input (issue 25, item 7): /dev/zero, /dev/urandom
 # and a 200 MB line end with a clear error naming the real line, under
 # 64 MB peak RSS (GNU time), exit 2, nothing imported; a good file after

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Merging the databases of two hosts: every run arrives once (by uuid),
 # sample counts add up, exports of the merged runs are identical to the
 # originals, merging again changes nothing, and db check stays clean.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run --resume: a run killed with SIGKILL after some samples is completed
 # by `abbench run --resume`: same plan and order, nothing repeated, the
 # final count equal to an uninterrupted run's, status interrupted -> done.

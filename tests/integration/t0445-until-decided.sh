@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run --until decided (stop = decided): rows decided by the group-
 # sequential rule of stats/sequential leave the plan (different after 8
 # good rounds for a 50% effect, equivalent after 6 for a flat one) while

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The store refuses what it cannot trust (issue cases 7 and 8):
 #  - three pages overwritten inside a real results database: `run` refuses
 #    it (exit 2, file unchanged), `db check` exits 1 naming the damage,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # restore --db of a database it cannot read is an input error (exit 2, as
 # its help says), never "could not be undone" (exit 1): a directory, a
 # damaged file, an SQLite file of another program, a newer schema, an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # An arm's cpu and memory limit the workload's program (they were checked
 # and then silently dropped for command, fio, gobench and startup): the
 # same CPU-bound loop under cpu = 0.1 takes at least 5 s of wall per

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # No root needed for what needs none: as nobody, with no writable cgroup
 # hierarchy, a command experiment runs every sample (in abbench's own
 # cgroup, one warning saying what is then not measured); the quickstart's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Checked before the first sample: the README's own example (a program
 # that is not there) is refused with file:line, exit 2 and no database;
 # a program on $PATH or by path that cannot run likewise; an arm's runtime

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Host settings on a bfq loop device, through tests/helpers/hs-driver (the
 # hostset API without the runner): per-arm apply, put back for arms that do
 # not set a setting, restore at the end, a scheduler switch that keeps the

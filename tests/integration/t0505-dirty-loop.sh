@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The tests do not assume a pristine kernel (issue case 10): a loop device
 # keeps its queue, bfq tunables included, across detach and attach. Leave
 # the next free loop device with bfq slice_idle 3 and low_latency 0 (as an

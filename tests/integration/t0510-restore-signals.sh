@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `abbench run` puts host settings back: after a normal end, after SIGINT
 # in the middle of a sample, and after SIGKILL followed by `abbench
 # restore` (or by the next run, which restores what a dead run left).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # abbench env: a bfq disk with slice_idle 8 under a path is a warning (and
 # --strict exits 1); with slice_idle 0 there is no such warning.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"

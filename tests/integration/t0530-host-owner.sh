@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The host belongs to one run at a time (issue cases 1 and 2).
 #  1. Two runs that set host.block.slice_idle on the same disk, the
 #     second started while the first holds the disk (its samples wait at

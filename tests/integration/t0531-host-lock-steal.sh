@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The host lock cannot be stepped around (issue 25, items 1-3).
 #  1. host.lock deleted while a run that sets bfq knobs holds the host: a
 #     second run is still refused; the disk ends as it began.

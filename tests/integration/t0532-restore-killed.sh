@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A restore that is killed half way leaves nothing wrong for the next one
 # (issue 25, item 4). bfq couples its tunables: strict_guarantees 0 -> 1
 # raises slice_idle to 8 ms. The disk starts at strict_guarantees 1,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every input is checked before anything is touched (issue cases 3, 4, 11):
 # bad host settings are errors at load time naming FILE:LINE: KEY, exit 2,
 # no run row written and the host untouched; a `dir` that does not exist,

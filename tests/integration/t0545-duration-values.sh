@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A duration below its minimum gets one message wherever it is written
 # (the experiment file, --KEY=VALUE on the command line): the bound in the
 # units a user writes ("1ms", not "0.001s"), and 0 said to be not allowed.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A sysctl value out of range is an input error found before the run
 # (issue 25, item 5): vm.swappiness = 1000 or -5 (a range the kernel
 # documents) is refused when the file is loaded; kernel.pid_max =

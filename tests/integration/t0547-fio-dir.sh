@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every directory abbench makes for fio is journaled and removed (issue
 # 25, item 6): dir = MNT/newdir/sub (two levels missing) runs, and both
 # are gone at the end; a run killed with SIGKILL leaves them journaled and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Containers never outlive their runs (issue cases 5 and 6):
 #  - a `startup` sample with timeout = 5s whose container hangs is stored
 #    as `timeout`, the sample 5 to 8 s long, and its container is gone;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Output escapes what it prints (issue case 9): arms named a\b, a%n, %,
 # a%5, a%s and <script> go through --json-progress (every line parses as
 # JSON and gives the name back), `plot` (gnuplot accepts them; the labels

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Fault injection: a docker fio experiment on a bfq loop device (arms that
 # switch the scheduler and set tunables) is killed with SIGKILL at 20
 # moments drawn from a seeded generator; after each, `abbench restore`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # max-rss-B of `command` (report = rss) is the program's peak RSS, not
 # abbench's: `true` stays under 2 MiB (its own is ~1 MiB; the spawn
 # helper's RSS, ~0.7 MiB, is the floor) and does not move when abbench

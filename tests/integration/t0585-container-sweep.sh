@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The sweep of labelled containers (issue 26). A gobench program that
 # counts the containers labelled with its run ({run}), then leaves one:
 #  - starts-containers (gobench's default): each sample's container is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A docker daemon that accepts and never answers (issue 26) costs one
 # sample the sweep's short timeout (0.5 s), not every sample: a gobench
 # program (starts-containers by default) run 4 rounds against such a

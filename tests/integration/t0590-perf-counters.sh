@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # perf = EVENT,... on command, gobench and local fio (issue 24 item 9):
 # perf stat of the program's own cgroup, the counters' names as units
 # (page-faults/op), page faults that follow the memory a program touches

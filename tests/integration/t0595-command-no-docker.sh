@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A `command` run never runs docker (issue 26). 100 samples of /bin/true
 # execute `docker` zero times: not after each sample (the sweep of
 # labelled containers is for workloads whose program says it starts them,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bfq-concurrent-fio scaled down with runc: 4 containers, 3 s, 5 rounds on
 # a bfq loop device: total iops significantly higher with slice_idle 0
 # (`abbench stat --db`), and afterwards the loop device's knobs restored,

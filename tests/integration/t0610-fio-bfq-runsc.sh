@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bfq-concurrent-fio scaled down with runsc (ptrace): 4 containers, 3 s,
 # 5 rounds on a bfq loop device. runsc is CPU-bound here, so the effect is
 # small and noisy: the test checks that every sample and every metric is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The local-cgroup variant: 4 fio processes, each in its own blkio cgroup
 # (the local executor), on a bfq loop device, slice_idle 8 vs 0: 1.4x to
 # 2x the total iops at 0 on this machine kind. Then nothing left behind.

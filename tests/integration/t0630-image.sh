@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # scripts/build-image from scratch (a private image repository and rootfs
 # directory, no network): it succeeds, is idempotent, and the image runs
 # `fio --version` under runc and runsc; the rootfs runs it with the oci

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # cpu-steady under runsc on the real cgroups (v1 here): 2 sandboxes with
 # cpu=0.25 as a leaf quota (docker --cpus) and as a parent quota
 # (--cgroup-parent below a cgroup made for the sample). Every metric is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A comparison that must show a difference: the burner (here 100 ms of
 # wall-clock burning every 200 ms, so the quota bites hard) in a runc
 # container with a leaf quota of 0.25 CPU gets throttled inside its bursts

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # cpu-steady with executor oci (runsc driven from a generated bundle, as
 # experiments/quota-steady-state.ini does): every metric is stored, the
 # programs are told to report through the runtime (`runsc kill ID TERM`)

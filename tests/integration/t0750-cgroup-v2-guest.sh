@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # cgroup v2 for real: the v2 paths run against Debian's 6.1 kernel booted
 # under qemu (scripts/v2-guest: cgroup_no_v1=all, the host's / read-only,
 # a bfq virtio disk), in one boot: env, the local executor's cgroups from

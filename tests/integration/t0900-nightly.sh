@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # abbench nightly against synthetic histories written through the store API
 # by tests/helpers/mkhistory: 40 nights, 5 samples a night, 1% noise, a
 # step in one benchmark at night 20, decoy runs (other host, failed run,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # abbench plot: gnuplot fed a script on stdin draws, per benchmark and unit,
 # the samples of each arm and the samples in run order, and per matrix the
 # grouped bars of the change per combination; every file is a valid PNG or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Names that start with a quote reach gnuplot as text, never as commands
 # (issue 25, item 9): arms named 'base and b'' and benchmarks named
 # ';system("id>FILE") and `id>FILE` are plotted (every plot drawn, the

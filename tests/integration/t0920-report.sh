@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # abbench report: one HTML file with the run, its experiment, arms, host,
 # warnings, the benchstat tables (equal to `abbench stat --db F RUN`), the
 # plots inlined as SVG, failed samples, and Holm / BH corrected p-values;

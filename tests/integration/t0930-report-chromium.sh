@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The HTML report of a real run opens in headless Chromium: the screenshot
 # is written, the inline SVG plots are SVG elements of the DOM, and the
 # DOM's tables are abbench stat's output.

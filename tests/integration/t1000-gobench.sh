@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Workload gobench: a program printing Go benchmark format (several
 # benchmarks and units, config lines, -v noise and a --- FAIL) run 4 rounds
 # x 2 arms. What `abbench stat --db` prints equals `abbench stat` on the

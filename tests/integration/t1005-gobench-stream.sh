@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # gobench parses the program's stdout as it streams (issue 25, item 8):
 # 1 GiB of output ending in one result is read under 64 MB peak RSS and
 # the result is stored; a flood of results keeps the first 100000 values

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Workload startup with docker (DockerRun, StartupEmpty) and oci (OCI*):
 # runc vs runsc arms, every metric stored and plausible (10 ms .. 10 s),
 # StartupEmpty significantly different between the runtimes (run with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Workload idle-memory: runc vs runsc (quota=parent on one arm), every
 # metric stored, gofer PSS plausible (0.5 .. 100 MiB); 2 vs 6 MiB touched
 # by the idle program significantly different in ContainerNonReclaimableMem;

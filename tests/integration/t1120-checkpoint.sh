@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Workload checkpoint: runsc checkpoint/restore through OCI and docker,
 # 2 rounds x 2 arms (runsc, and runc which must fail: checkpoint needs
 # runsc); every metric stored, the restored container ran (a sample is ok

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A run with executor = oci killed with SIGKILL in the middle of a sample
 # leaves its container running (runc, runsc); `abbench restore` deletes
 # it from the journal (kind oci-container): afterwards the runtime lists

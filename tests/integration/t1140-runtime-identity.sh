@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # What a gVisor engineer asks for first about the runtime (issue 24 item 9):
 # the identity of each arm's runtime binary (path and sha256, in `db show`
 # and the report), the platform as a key that matrixes (OCI; docker

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The application suites (workload `app`) on the real programs, scaled
 # down: sysbench, hackbench, redis (server + benchmark in one sandbox),
 # nginx + ab, apache2 + ab (Httpd), abbench's syscallbench and its Node and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The gofer file harness rows of reference/004 with fio's filecreate and
 # filestat engines, scaled down, under runc: Fio/vcpus=N/jobs=16/filecreate
 # and .../filestat in iops, ColdStat/vcpus=N/par=64 in sec/op (files on

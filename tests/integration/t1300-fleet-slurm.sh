@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A fleet on the real local Slurm: a small experiment with a `command` and
 # a `cpu-steady` workload over partitions c2 (one replica) and c4 (two),
 # each job --exclusive, then the afterany merge job. All jobs done, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Faults in a fleet on the real local Slurm: the c2 job is requeued
 # mid-run (it resumes its run, not starting over), the c4 job is scancel'ed
 # mid-run. collect names c4 failed with Slurm's state and merges c2;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Nightly across a fleet: history is keyed by host class (partition and
 # vcpus), not by hostname, since cloud nodes are new every night.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t1400-podman: the podman executor (exec/exec-podman.c) is a second
 # container daemon behind exec_ops, rootful, with runc and runsc as its
 # OCI runtimes and the tools image imported offline

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The v2 checks, run INSIDE the cgroup v2 guest by t0750 (one boot for
 # all): sh v2-guest-checks.sh ABBENCH SRCDIR SHARE. SHARE is a writable
 # 9p share (the host test's $TEST_TMP): state dir and databases live

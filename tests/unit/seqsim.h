@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Simulated paths of a sequential run, for the proof of the stopping rule
  * (tests/unit/t-sequential) and its table (bench/sequential): two arms

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one naming rule of rows (Go's -N suffix unless the name states
  * vcpus=N), and the `app` workload's parsers on output the real programs

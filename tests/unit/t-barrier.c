@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the start barrier (exec/barrier.c) and its helper
  * (exec/startline.c), with host processes: members started one after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the benchfmt reader (stats/benchfmt.c): line kinds,
  * configuration scoping and benchstat's swap-on-delete order, Unit

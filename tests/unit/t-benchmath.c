@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/benchmath and stats/correct: QuantileCI against
  * quantile_ci_table.txt, U-test p-values against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/benchunit: unit tidying (spec §2.6), unit classes
  * and the common scaler (spec §9.1, x/perf benchunit's scale_test cases).

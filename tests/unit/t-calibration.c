@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for results/calibration: a calibration and its rows survive
  * the round trip (infinities and NaN included), the latest one per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of stats/changepoint: E-divisive means with a permutation
  * test on synthetic series with known steps.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The command line: every flag of every command's table is in its --help
  * and in the manual page (both made from the table), and the parser made

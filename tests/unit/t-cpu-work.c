@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of workloads/cpu-work.c: the report-line parser of the CPU
  * programs, picking counters at an instant, and the cpu-steady metric

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The docker API client (exec/docker-api.h) against a fake daemon: a
  * forked process on a unix socket that answers one connection with a

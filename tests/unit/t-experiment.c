@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the experiment loader: every class of error with its exact
  * file:line:key message, comments, defaults, matrix expansion, arm

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fio JSON parsing on real fio 3.33 outputs (tests/data/fio/): read, write,
  * randrw, numjobs with and without group_reporting, and failing runs (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of fleets in the store (results/fleet-store.h): a fleet with
  * its scheduler arguments, its jobs and their attempts, the latest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/gomath: every line of go_math_reference.txt and
  * go_choose_table.txt bit for bit, Go ParseFloat/Atoi semantics and Go's

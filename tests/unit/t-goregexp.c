@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Go's regexps (stats/goregexp.c): the error texts of Go's own tests
  * (regexp/all_test.go badRe) and of regexp/syntax/parse.go's rules, the

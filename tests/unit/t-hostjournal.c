@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the host-wide journal file (results/hostjournal.c) and of
  * the number and text checks the host code relies on (lib/util.c:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the host settings' syntax check, of mountinfo parsing and
  * of the walk from a path to its disks, on a fixture mountinfo

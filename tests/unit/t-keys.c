@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit test: the help generated from the options tables lists exactly the
  * keys the experiment loader accepts. Every key `abbench run --help TYPE`

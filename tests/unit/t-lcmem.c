@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of workloads/lcmem.c on fixtures captured from real runc and runsc
  * containers (tests/data/lifecycle/README): memory.stat and usage (v1, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the options-table entries: the startup check
  * (opt_table_check) refuses an entry whose kind does not fit its member

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * exec/perfstat: the `perf` key's counter list and the units counts are
  * stored with (what does not need perf or root; t0590 runs perf).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan of a run: the sequence of (round, arm) for every order and 2 to
  * 4 arms, warm-up rounds, several workloads, and the seeded random order.

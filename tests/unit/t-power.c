@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/power: the bootstrap power of the U test against
  * the analytic power for normal samples (Lehmann's approximation of U

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the filter and projection parsers (stats/query.c) and of
  * filter evaluation and projections (stats/benchproc.c): Go's exact

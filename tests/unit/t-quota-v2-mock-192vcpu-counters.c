@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a cgroup v2 VM cannot give, on a MOCK tree of files (no root, no
  * qemu): the shape of a 192-vCPU host (192 sandboxes, each below a quota

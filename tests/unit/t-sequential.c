@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/sequential: the design (looks, the final boundary
  * by Bonferroni), the U distribution's quantiles against the U test's own

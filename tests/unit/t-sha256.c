@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lib/sha256: FIPS 180-4 test vectors, across the 64-byte block and
  * 64 KiB read boundaries, and a missing file.

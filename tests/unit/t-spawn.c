@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of exec/spawn.c: exit statuses and their descriptions, captured
  * output, stdin, the environment and working directory, exec failures,

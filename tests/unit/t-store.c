@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the results store: create, open, migrate and refuse; runs,
  * config, units, samples and the journal; run selectors; merge; check.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/texttab: the two_files_basic benchstat table built
  * by hand from the logical grid of spec §10.2, the negative-spacing quirk,

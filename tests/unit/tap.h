@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A small TAP producer for the C unit tests.  Each test binary prints
  * "1..N" at the end (tap_done) and one "ok"/"not ok" line per check, which

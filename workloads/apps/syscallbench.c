@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * syscallbench: one system call in a loop, timed by the program itself,
  * for the app workload's Syscallbench rows (the loop of gVisor's

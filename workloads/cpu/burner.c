@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * burner: burn CPU for B ms of wall-clock time out of every P ms (default
  * 50 of 200), counting units of work. The budget is wall-clock, as in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * getppid: a dense getppid() loop, one unit per system call (through
  * syscall(2), so that no libc caches the answer).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The shared part of the CPU workload programs (see prog.h): flags,
  * signals, report lines and the unit of work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What burner, tick and getppid share: the command line (-d, -i), the
  * signals (SIGUSR1 reports and goes on, SIGTERM/SIGINT report and exit),

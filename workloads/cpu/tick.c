@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tick: wake every P us and do about W us of work (wall-clock), counting
  * units: the shape of a timer-driven service. Tick1ms is -w 20 -p 1000,

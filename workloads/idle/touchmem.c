@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * touchmem: an idle container's program that owns a known amount of
  * memory. It allocates SIZE (bytes, or with a k/m/g suffix), writes every
