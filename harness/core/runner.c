@@ -1367,11 +1367,9 @@ run_restore(struct run *r)
 			free(cause);
 		} else {
 			run_forget_object(&r->ctx, r->cg_journal);
-			if (r->sub_dir != NULL && cgrp_v2_subtree_put_back(
-			    r->sub_dir, r->sub_was, &cause) == -1) {
-				warning("%s", cause);
-				free(cause);
-			} else if (r->sub_dir != NULL)
+			/* The removal put back what we enabled (and only
+			 * that: others may have enabled more since). */
+			if (r->sub_dir != NULL)
 				run_forget_object(&r->ctx, r->sub_journal);
 		}
 	}

@@ -84,6 +84,8 @@ like "$seen_sample" "^$CG/svc/abbench-[0-9a-f]{8}/l[0-9]+ " \
 is "$(cat $CG/svc/cgroup.subtree_control)" "" \
     "svc's controllers are off again (abbench enabled them)"
 is "$(find $CG/svc -mindepth 1 -type d)" "" "nothing left below svc"
+is "$(pending "$D/c.db")" 0 \
+    "nothing pending in the journal (svc's subtree_control entry forgotten)"
 med() {
 	sqlite3 "$D/c.db" "SELECT value FROM samples WHERE arm = '$1' AND unit = '$2' ORDER BY value LIMIT 1 OFFSET 1"
 }
