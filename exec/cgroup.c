@@ -296,6 +296,114 @@ v2_return(void)
 	v2self.leaf = v2self.base = v2self.base_path = NULL;
 }
 
+/*
+ * Before the first sample (v2): abbench can make a cgroup below its own,
+ * and its cgroup was given ctl (when not NULL) by its parent; "where"
+ * ("FILE:LINE: key", may be NULL) names what asks for ctl.
+ */
+int
+cgrp_check_delegation(const char *ctl, const char *where, char **cause)
+{
+	char	*base, *avail, *probe, *file;
+	int	 rc = 0;
+
+	if (cgrp_version() != 2)
+		return 0;
+	if ((base = cgrp_self_dir(NULL, cause)) == NULL)
+		return -1;
+	if (!fake_root()) {
+		probe = xasprintf("%s/abbench-probe-%ld", base, (long)getpid());
+		if (mkdir(probe, 0755) == -1 && errno != EEXIST) {
+			rc = set_cause(cause, "%s%scannot make a cgroup below "
+			    "abbench's own '%s': %s: run abbench as root, or "
+			    "in a cgroup delegated to it (e.g. systemd-run "
+			    "--scope -p Delegate=yes abbench ...)",
+			    where != NULL ? where : "",
+			    where != NULL ? ": " : "", base, strerror(errno));
+			free(probe);
+			free(base);
+			return rc;
+		}
+		(void)rmdir(probe);
+		free(probe);
+	}
+	file = xasprintf("%s/cgroup.controllers", base);
+	if (ctl != NULL && (!fake_root() || access(file, R_OK) == 0)) {
+		avail = v2_get(base, "cgroup.controllers");
+		if (!has_spaced_word(avail, ctl)) {
+			char	*parent = xstrdup(base), *s;
+
+			if ((s = strrchr(parent, '/')) != NULL)
+				*s = '\0';
+			rc = set_cause(cause, "%s%sthe cgroup v2 controller "
+			    "'%s' is not delegated to abbench's cgroup '%s' "
+			    "(its cgroup.controllers: '%s'): its parent must "
+			    "enable it ('echo +%s > %s/cgroup.subtree_control')"
+			    ", or start abbench in a cgroup that has it (e.g. "
+			    "systemd-run --scope -p Delegate=yes abbench ...)",
+			    where != NULL ? where : "",
+			    where != NULL ? ": " : "", ctl, base, avail, ctl,
+			    parent);
+			free(parent);
+		}
+		free(avail);
+	}
+	free(file);
+	free(base);
+	return rc;
+}
+
+/*
+ * The cgroup whose cgroup.subtree_control a run's cgroup_create may change
+ * (abbench's own, v2 only, not on a mock tree), and its value now, for the
+ * journal; NULL otherwise.
+ */
+char *
+cgrp_v2_subtree_base(char **value)
+{
+	char	*base;
+
+	*value = NULL;
+	if (cgrp_version() != 2 || fake_root() || v2self.base != NULL ||
+	    (base = cgrp_self_dir(NULL, NULL)) == NULL)
+		return NULL;
+	*value = v2_get(base, "cgroup.subtree_control");
+	return base;
+}
+
+/*
+ * Put dir's cgroup.subtree_control back to original: every controller
+ * enabled now and not then is disabled (the cgroups below that enabled
+ * them further down must be gone).
+ */
+int
+cgrp_v2_subtree_put_back(const char *dir, const char *original, char **cause)
+{
+	char	*on, *tok, *save = NULL, buf[64];
+	int	 rc = 0, e;
+
+	if (original == NULL)
+		return set_cause(cause, "no original cgroup.subtree_control "
+		    "for '%s'", dir);
+	if (access(dir, F_OK) == -1)
+		return errno == ENOENT ? 0 : set_cause(cause, "'%s': %s", dir,
+		    strerror(errno));
+	on = v2_get(dir, "cgroup.subtree_control");
+	for (tok = strtok_r(on, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save)) {
+		if (has_spaced_word(original, tok))
+			continue;
+		snprintf(buf, sizeof buf, "-%s", tok);
+		if ((e = v2_put(dir, "cgroup.subtree_control", buf)) != 0 &&
+		    rc == 0)
+			rc = set_cause(cause, "cannot disable %s in "
+			    "'%s/cgroup.subtree_control': %s", tok, dir,
+			    strerror(e));
+	}
+	free(on);
+	return rc;
+}
+
 const char *
 cgrp_root(void)
 {

@@ -45,6 +45,21 @@ char		*cgrp_self_dir(const char *controller, char **cause);
  * and the reason (permission denied, read-only file system).
  */
 int		 cgrp_can_create(char **cause);
+/*
+ * v2: abbench can make a cgroup below its own and, when ctl is not NULL,
+ * its cgroup has the controller ctl (its parent delegated it); otherwise
+ * -1 and *cause says what is missing and what to do, after "where: "
+ * (FILE:LINE: key) when where is not NULL. 0 on v1.
+ */
+int		 cgrp_check_delegation(const char *ctl, const char *where,
+		    char **cause);
+/* v2: abbench's cgroup (malloc'd) and its cgroup.subtree_control now in
+ * *value, before a run changes it; NULL on v1, on a mock tree, or once
+ * abbench moved. */
+char		*cgrp_v2_subtree_base(char **value);
+/* Disable in dir's cgroup.subtree_control what original did not have. */
+int		 cgrp_v2_subtree_put_back(const char *dir, const char *original,
+		    char **cause);
 /* abbench's own cgroup in a controller's hierarchy as /proc/self/cgroup
  * shows it ("/a/b"; NULL or "": the unified one). malloc'd. */
 char		*cgrp_self_path(const char *controller, char **cause);

@@ -87,8 +87,30 @@ local_check(struct run_ctx *ctx, const struct exec_check *chk,
 	    cause)) == NULL)
 		return -1;
 	free(dir);
-	if (cgrp_can_create(&why) == 0)
+	if (cgrp_can_create(&why) == 0) {
+		/*
+		 * v2: a child of our cgroup can be made, and the controllers
+		 * the arms' limits need were delegated to it.
+		 */
+		if (chk->cpu_need[0] == '\0' && chk->memory_need[0] == '\0' &&
+		    cgrp_check_delegation(NULL, NULL, &why) == -1) {
+			if (!chk->cgroup_optional) {
+				*cause = why;
+				return -1;
+			}
+			snprintf(ctx->no_cgroup, sizeof ctx->no_cgroup, "%s",
+			    why);
+			free(why);
+			return 0;
+		}
+		if (chk->cpu_need[0] != '\0' && cgrp_check_delegation("cpu",
+		    chk->cpu_need, cause) == -1)
+			return -1;
+		if (chk->memory_need[0] != '\0' && cgrp_check_delegation(
+		    "memory", chk->memory_need, cause) == -1)
+			return -1;
 		return 0;
+	}
 	if (!chk->cgroup_optional && chk->cgroup_need[0] != '\0') {
 		set_cause(cause, "%s: a limit needs a cgroup per program: "
 		    "%s: run abbench as root, or remove the limit",

@@ -112,6 +112,10 @@ struct exec_check {
 	int		 cgroup_optional;
 	/* When an arm's limit is what needs one: "FILE:LINE: cpu", or "". */
 	char		 cgroup_need[128];
+	/* An arm's cpu / memory limit ("FILE:LINE: cpu"), or "": the v2
+	 * controllers abbench's cgroup must have been given. */
+	char		 cpu_need[128];
+	char		 memory_need[128];
 };
 
 /*

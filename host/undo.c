@@ -71,6 +71,13 @@ done:
 	return rc;
 }
 
+/* Our cgroup's subtree_control as it was before the run (v2). */
+static int
+undo_cgroup_subtree(const struct store_journal *e, char **cause)
+{
+	return cgrp_v2_subtree_put_back(e->target, e->original, cause);
+}
+
 /* A scratch place: /tmp, /var/tmp, $TMPDIR, or named abbench-*. */
 static int
 undo_scratch_ok(const char *real)
@@ -195,6 +202,8 @@ undo_mount(const struct store_journal *e, char **cause)
 
 static const struct undo_kind undo_kinds[] = {
 	{ "cgroup", undo_cgroup, "removed cgroup '%s'" },
+	{ "cgroup-subtree", undo_cgroup_subtree, "put back the "
+	  "cgroup.subtree_control of '%s'" },
 	{ "dir", undo_dir, "removed directory '%s'" },
 	{ "mkdir", undo_mkdir, "removed directory '%s' it made (unless "
 	  "something else is in it)" },

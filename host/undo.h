@@ -12,6 +12,10 @@
  *                    entry's original (where the run's abbench was), below
  *                    ours and at the root; an absolute directory in a
  *                    hierarchy: that one; "/a/b": from every root;
+ *   "cgroup-subtree" abbench's own cgroup (v2, a directory), original: its
+ *                    cgroup.subtree_control before the run enabled
+ *                    controllers there: what it did not have is disabled
+ *                    (journaled before the run's cgroup, so undone after);
  *   "dir"            removed recursively, only under /tmp, /var/tmp,
  *                    $TMPDIR or if its last component starts "abbench-";
  *   "mkdir"          a directory the run made for a workload (its dir

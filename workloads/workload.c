@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exec/exec.h"
+#include "exec/cgroup.h"
 #include "exec/perfstat.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
@@ -356,6 +357,40 @@ workload_check_program(const struct experiment *e, const struct workload *wl,
 	return -1;
 }
 
+/*
+ * perf counts a program in a cgroup of its own that the program joins
+ * besides the sample's (exec_spec.join_procs). On cgroup v2 a process is
+ * in one cgroup only: joining perf's takes it out of the sample's, where
+ * an arm's cpu or memory limit holds it. Refused there, naming the limit.
+ */
+static int
+perf_limits_v2(const struct experiment *e, const struct workload *wl,
+    char **cause)
+{
+	size_t	i, k;
+
+	if (e == NULL || cgrp_version() != 2 ||
+	    (wl->exec != NULL && (wl->exec->caps & EXEC_CONTAINER)))
+		return 0;
+	for (i = 0; i < e->narms; i++) {
+		const struct arm	*a = &e->arms[i];
+
+		for (k = 0; k < a->nkv; k++) {
+			if (!((strcmp(a->kv[k].key, "cpu") == 0 &&
+			    a->cpus > 0) || (strcmp(a->kv[k].key, "memory") ==
+			    0 && a->memory != 0)))
+				continue;
+			return set_cause(cause, "perf: on cgroup v2 a process "
+			    "is in one cgroup only: the one perf counts would "
+			    "take the program out of its sample's, where "
+			    "%s:%d: %s (arm '%s') limits it: drop perf or the "
+			    "limit", e->path, a->kv[k].line, a->kv[k].key,
+			    a->name);
+		}
+	}
+	return 0;
+}
+
 int
 workload_perf_validate(const struct experiment *e, const struct workload *wl,
     const char *perf, char **cause)
@@ -369,6 +404,8 @@ workload_perf_validate(const struct experiment *e, const struct workload *wl,
 	if (perf_events_parse(perf, &events, &why) == -1)
 		rc = set_cause(cause, "perf: %s", why);
 	else if (perf_reaches(e, wl, cause) == -1)
+		rc = -1;
+	else if (perf_limits_v2(e, wl, cause) == -1)
 		rc = -1;
 	else if (perf_events_check(&events, &why) == -1)
 		rc = set_cause(cause, "perf: %s", why);
@@ -463,6 +500,25 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	chk.image = wl->common.image;
 	chk.cgroup_optional = wl->ops->cgroup_optional;
 	chk.cgroup_need[0] = '\0';
+	chk.cpu_need[0] = chk.memory_need[0] = '\0';
+	for (i = 0; i < e->narms; i++) {
+		const struct arm	*a = &e->arms[i];
+		size_t			 k;
+
+		for (k = 0; k < a->nkv; k++) {
+			char	*need = NULL;
+
+			if (strcmp(a->kv[k].key, "cpu") == 0 && a->cpus > 0)
+				need = chk.cpu_need;
+			else if (strcmp(a->kv[k].key, "memory") == 0 &&
+			    a->memory != 0)
+				need = chk.memory_need;
+			if (need != NULL && need[0] == '\0')
+				snprintf(need, sizeof chk.cpu_need,
+				    "%s:%d: %s", e->path, a->kv[k].line,
+				    a->kv[k].key);
+		}
+	}
 	for (i = 0; i < e->narms && chk.cgroup_optional; i++) {
 		const struct arm	*a = &e->arms[i];
 		const char		*key = a->cpus > 0 ? "cpu" : "memory";

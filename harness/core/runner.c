@@ -474,6 +474,9 @@ struct run {
 	int			 signals;
 	struct cgrp		*runcg;
 	int64_t			 cg_journal;
+	int64_t			 sub_journal;	/* v2 subtree_control */
+	char			*sub_dir;
+	char			*sub_was;
 	int64_t			 scratch_journal;
 	int			 prepared_upto;
 	int			 failures;
@@ -935,6 +938,22 @@ run_prepare(struct run *r, char **cause)
 	if (r->ctx.no_cgroup[0] != '\0')
 		r->ctx.cgroup_name[0] = '\0';
 	else {
+		/*
+		 * v2: cgrp_create may enable controllers in our cgroup's
+		 * subtree_control (moving us into <run>/self): its value
+		 * now, journaled before the run's cgroup so that restore
+		 * puts it back after the cgroups below are gone.
+		 */
+		r->sub_dir = cgrp_v2_subtree_base(&r->sub_was);
+		if (r->sub_dir != NULL && r->ctx.journal != NULL &&
+		    (r->sub_journal = journal_add(r->ctx.journal,
+		    "cgroup-subtree", "cgroup-subtree", r->sub_dir, r->sub_was,
+		    cause)) == -1) {
+			warning("cannot journal '%s/cgroup.subtree_control': "
+			    "%s", r->sub_dir, *cause);
+			free(*cause);
+			*cause = NULL;
+		}
 		r->cg_journal = run_journal_object(&r->ctx, "cgroup",
 		    r->ctx.cgroup_name);
 		if ((r->runcg = cgrp_create(r->ctx.cgroup_name, NULL,
@@ -1346,9 +1365,17 @@ run_restore(struct run *r)
 		    &cause) == -1) {
 			warning("%s", cause);
 			free(cause);
-		} else
+		} else {
 			run_forget_object(&r->ctx, r->cg_journal);
+			/* The removal put back what we enabled (and only
+			 * that: others may have enabled more since). */
+			if (r->sub_dir != NULL)
+				run_forget_object(&r->ctx, r->sub_journal);
+		}
 	}
+	free(r->sub_dir);
+	free(r->sub_was);
+	r->sub_dir = r->sub_was = NULL;
 	cgrp_free(r->runcg);
 	r->runcg = NULL;
 	if (r->ctx.scratch != NULL) {
@@ -1453,6 +1480,7 @@ runner_run(const char *exp_path, struct run_options *opt)
 	r.exp_path = exp_path;
 	r.opt = opt;
 	r.cg_journal = -1;
+	r.sub_journal = -1;
 	stop_flag = 0;
 	opt->run_id = 0;
 

@@ -4,7 +4,10 @@
 # under qemu (scripts/v2-guest: cgroup_no_v1=all, the host's / read-only,
 # a bfq virtio disk), in one boot: env, the local executor's cgroups from
 # a service's cgroup (no internal processes), arm cpu and memory limits,
-# cpu-steady quotas leaf/parent/none under runc, kill -9 and restore,
+# delegation checked at load (a controller the parent did not give),
+# cpu-steady quotas leaf/parent/none under runc, kill -9 and restore
+# (also of a run that moved into <run>/self: its cgroup's subtree_control
+# put back),
 # fio weights on bfq, and the kernel's refusals said so. The checks are
 # tests/integration/v2-guest-checks.sh, printing TAP from inside the
 # guest; this test passes their output and status on.

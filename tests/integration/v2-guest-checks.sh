@@ -84,6 +84,8 @@ like "$seen_sample" "^$CG/svc/abbench-[0-9a-f]{8}/l[0-9]+ " \
 is "$(cat $CG/svc/cgroup.subtree_control)" "" \
     "svc's controllers are off again (abbench enabled them)"
 is "$(find $CG/svc -mindepth 1 -type d)" "" "nothing left below svc"
+is "$(pending "$D/c.db")" 0 \
+    "nothing pending in the journal (svc's subtree_control entry forgotten)"
 med() {
 	sqlite3 "$D/c.db" "SELECT value FROM samples WHERE arm = '$1' AND unit = '$2' ORDER BY value LIMIT 1 OFFSET 1"
 }
@@ -120,6 +122,31 @@ is "$(sqlite3 "$D/m.db" "SELECT arm || ':' || status FROM samples ORDER BY arm")
 err=$(sqlite3 "$D/m.db" "SELECT error FROM samples WHERE arm = 'small'")
 like "$err" "OOM killer killed 1 process" "its error counts the OOM kill ($err)"
 is "$(runs_left)" "" "no cgroup of the runs is left"
+
+# --- Delegation checked before the first sample: abbench in deleg/inner,
+# whose parent deleg enables cpu but not memory in its subtree_control,
+# with an arm memory = 16m: refused at load (exit 2), memory named with
+# the key's file:line, no sample run, no cgroup made.
+mkdir -p $CG/deleg
+echo "+cpu" >$CG/deleg/cgroup.subtree_control
+mkdir -p $CG/deleg/inner
+IN_DELEG='echo $$ >/sys/fs/cgroup/deleg/inner/cgroup.procs && exec "$@"'
+out=$(sh -c "$IN_DELEG" sh "$ABBENCH" run "$D/mem.ini" --db "$D/d.db" \
+    --quiet 2>&1)
+is $? 2 "memory = 16m in a cgroup not given memory: refused (exit 2)"
+like "$out" "mem.ini:6: memory: the cgroup v2 controller 'memory' is not delegated" \
+    "the error names the key, the controller ($out)"
+like "$out" "Delegate=yes" "and says what to do"
+is "$(sqlite3 "$D/d.db" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" 0 \
+    "no sample ran"
+is "$(find $CG/deleg -type d -name 'abbench-*')" "" "no cgroup was made"
+# The same cgroup with a cpu limit only (cpu is given): it runs.
+sed 's/^memory = 16m/cpu = 0.5/' "$D/mem.ini" >"$D/dcpu.ini"
+sh -c "$IN_DELEG" sh "$ABBENCH" run "$D/dcpu.ini" --db "$D/dc.db" --quiet \
+    >"$D/dcpu.out" 2>&1
+rc=$?
+ok $rc "cpu = 0.5 in the same cgroup (cpu delegated): the run exits 0"
+[ $rc -eq 0 ] || sed 's/^/# /' "$D/dcpu.out"
 
 # --- t0740's twin: cpu-steady under runc (executor oci), quota leaf,
 # parent and none; a warm-up of 6 s and a window of 8 s (t0740: 1 s and
@@ -200,6 +227,49 @@ sed 's/^/# /' "$D/k.restore"
 is "$(runs_left)" "" "no cgroup, no quota left"
 is "$(runc --root /tmp/runc-root list --quiet 2>/dev/null)" "" "no container left"
 is "$(pending "$D/k.db")" 0 "nothing pending in the journal"
+
+# --- kill -9 of a run that moved itself into <run>/self (from svc, alone
+# there) and enabled controllers in svc's subtree_control: restore removes
+# its cgroups and puts svc's subtree_control back as it was.
+was=$(cat $CG/svc/cgroup.subtree_control)
+cat >"$D/ks.ini" <<'EOF2'
+[experiment]
+name = kill-self
+rounds = 1
+
+[arm limited]
+cpu = 0.5
+memory = 64m
+
+[workload Sleep]
+type = command
+args = sleep 120
+EOF2
+sh -c "$IN_SVC" sh "$ABBENCH" run "$D/ks.ini" --db "$D/ks.db" --quiet \
+    >"$D/ks.out" 2>&1 &
+pid=$!
+seen_self= i=0
+while [ $i -lt 600 ]; do
+	case $(cat /proc/$pid/cgroup 2>/dev/null) in
+	*svc/abbench-*/self) seen_self=1 ;;
+	esac
+	[ -n "$seen_self" ] && [ -n "$(find $CG/svc -mindepth 2 -maxdepth 2 \
+	    -type d -name 'l*' 2>/dev/null)" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+on=$(cat $CG/svc/cgroup.subtree_control)
+ok "$([ -n "$seen_self" ]; echo $?)" "the run moved into svc/<run>/self"
+like "$on" "cpu.*memory" "and enabled cpu and memory in svc ('$was' -> '$on')"
+kill -9 $pid
+wait $pid 2>/dev/null
+"$ABBENCH" restore --db "$D/ks.db" >"$D/ks.restore" 2>&1
+ok $? "abbench restore after kill -9 of the moved run"
+sed 's/^/# /' "$D/ks.restore"
+is "$(find $CG/svc -mindepth 1 -type d)" "" "no cgroup of the run left in svc"
+is "$(cat $CG/svc/cgroup.subtree_control)" "$was" \
+    "svc's subtree_control is back to '$was'"
+is "$(pending "$D/ks.db")" 0 "nothing pending in the journal"
 
 # --- bfq-neighbours' weights on v2: two fio processes (executor local)
 # with weights 100 and 1000 on the bfq virtio disk; abbench reads each

@@ -954,6 +954,55 @@ test_shipped(void)
 	free(pattern);
 }
 
+/*
+ * perf on cgroup v2 with an arm's cpu or memory limit: the program would
+ * leave its limited cgroup for perf's (a process is in one cgroup only):
+ * refused at load, naming the limit's file:line: key. Not on v1, nor on
+ * v2 without a limit.
+ */
+static void
+test_perf_limits_v2(void)
+{
+	static const char text[] =
+	    "[experiment]\n[arm a]\ncpu = 0.5\n[arm b]\nmemory = 16m\n"
+	    "[workload w]\ntype = command\nargs = /bin/true\n"
+	    "perf = page-faults\n";
+	static const char nolimit[] =
+	    "[experiment]\n[arm a]\n[arm b]\n"
+	    "[workload w]\ntype = command\nargs = /bin/true\n"
+	    "perf = page-faults\n";
+	const char		*was = getenv("ABBENCH_CGROUP_VERSION");
+	struct experiment	*e;
+	char			*cause = NULL;
+
+	setenv("ABBENCH_CGROUP_VERSION", "2", 1);
+	e = experiment_parse("p.ini", text, strlen(text), &cause);
+	tap_ok(e == NULL, "perf + an arm's cpu limit on v2: refused");
+	tap_ok(cause != NULL && strstr(cause, "one cgroup only") != NULL &&
+	    strstr(cause, "p.ini:3: cpu (arm 'a')") != NULL,
+	    "named with the limit's file:line: key (%s)", cause);
+	experiment_free(e);
+	free(cause);
+	cause = NULL;
+	e = experiment_parse("p.ini", nolimit, strlen(nolimit), &cause);
+	tap_ok(cause == NULL || strstr(cause, "one cgroup only") == NULL,
+	    "perf without a limit on v2: not that refusal");
+	experiment_free(e);
+	free(cause);
+	cause = NULL;
+	setenv("ABBENCH_CGROUP_VERSION", "1", 1);
+	e = experiment_parse("p.ini", text, strlen(text), &cause);
+	tap_ok(cause == NULL || strstr(cause, "one cgroup only") == NULL,
+	    "perf + limits on v1 (the program is in both hierarchies): "
+	    "not refused for it");
+	experiment_free(e);
+	free(cause);
+	if (was != NULL)
+		setenv("ABBENCH_CGROUP_VERSION", was, 1);
+	else
+		unsetenv("ABBENCH_CGROUP_VERSION");
+}
+
 int
 main(void)
 {
@@ -970,5 +1019,6 @@ main(void)
 	test_opt_check_value();
 	test_run_order();
 	test_load();
+	test_perf_limits_v2();
 	return tap_done();
 }
