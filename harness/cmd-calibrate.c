@@ -30,6 +30,7 @@
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/power.h"
+#include "stats/sequential.h"
 
 /* A section header line: 1 with the title (trimmed) in *title. */
 static int
@@ -201,9 +202,94 @@ calib_excess_p(int k, int n, double alpha)
 	return gsl_cdf_binomial_Q((unsigned)(k - 1), alpha, (unsigned)n);
 }
 
+/* The table of --until decided: per row its rule's A/A outcomes. */
+static void
+calib_print_decided(int64_t run_id, const struct experiment *e,
+    const struct store_calibration *cal, const struct store_run *run,
+    const struct seq_design *sd, struct store_calib_row *rows,
+    size_t nrows, const int *equiv, const int *undec, const long *rsum,
+    int *excess)
+{
+	char	a[32], looks[256];
+	size_t	i, len = 0;
+
+	looks[0] = '\0';
+	for (i = 0; i < sd->nlooks && len < sizeof(looks) - 12; i++)
+		len += (size_t)snprintf(looks + len, sizeof(looks) - len,
+		    "%s%d", i ? " " : "", sd->looks[i]);
+	printf("calibration run %" PRId64 " of '%s' on host class '%s': "
+	    "%d repeat%s of stop = decided (max-rounds %d, looks %s, effect "
+	    "%g%%, alpha %g), order %s, arms all '%s'\n", run_id, e->name,
+	    cal->host_class, cal->repeats, cal->repeats == 1 ? "" : "s",
+	    sd->max_rounds, looks, sd->effect * 100, sd->alpha,
+	    run->order_kind, run->arms[0]);
+	printf("each comparison: the rule replayed on a block of max-rounds "
+	    "rounds, stopped at its first decided look\n\n");
+	printf("%-24s %-12s %6s %9s %8s %8s  %s\n", "benchmark", "unit", "n",
+	    "MAD/med", "equiv", "undec", "mean rounds  false positives");
+	for (i = 0; i < nrows; i++) {
+		struct store_calib_row	*r = &rows[i];
+		double			 ep = calib_excess_p(r->flagged,
+		    r->comparisons, sd->alpha);
+
+		padvice_pct(r->mad_rel, a, sizeof(a));
+		printf("%-24s %-12s %6" PRId64 " %9s %8d %8d  %11.1f  "
+		    "%d/%d = %.3f%s\n", r->benchmark, r->unit, r->n, a,
+		    equiv[i], undec[i], r->comparisons ?
+		    (double)rsum[i] / r->comparisons : 0.0, r->flagged,
+		    r->comparisons, r->comparisons ?
+		    (double)r->flagged / r->comparisons : 0.0,
+		    ep < 0.01 ? "  DRIFT? more than alpha allows" : "");
+		if (ep < 0.01)
+			*excess = 1;
+	}
+}
+
+/*
+ * The rule of stop = decided replayed on one A/A comparison (block of
+ * max-rounds rounds from lo): the look at n good rounds sees the block's
+ * first n rounds, the samples a sequential run would have had then, and
+ * the row stops at its first decided look (or the last). Adds its verdict
+ * to *diff, *equiv or *undec and the rounds it took to *rounds.
+ */
+static void
+calib_replay(const struct seq_design *sd, const struct pdata_row *base,
+    const struct pdata_row *o, int lo, double *x1, double *x2,
+    struct bm_ucache *uc, int *diff, int *equiv, int *undec, long *rounds)
+{
+	struct seq_result	res;
+	size_t			k, n1, n2;
+	int			n = 0;
+
+	res.verdict = SEQ_UNDECIDED;
+	for (k = 0; k < sd->nlooks; k++) {
+		n = sd->looks[k];
+		n1 = calib_block(base, lo, lo + n, x1);
+		n2 = calib_block(o, lo, lo + n, x2);
+		if (n1 == 0 || n2 == 0)
+			continue;
+		seq_decide(sd, (int)k, x1, n1, x2, n2, uc, &res);
+		if (res.verdict != SEQ_UNDECIDED)
+			break;
+	}
+	*rounds += n;
+	if (res.verdict == SEQ_DIFFERENT)
+		(*diff)++;
+	else if (res.verdict == SEQ_EQUIVALENT)
+		(*equiv)++;
+	else
+		(*undec)++;
+}
+
+/*
+ * sd NULL: each block of e->rounds rounds is one U test at alpha. sd set
+ * (--until decided): each block of sd->max_rounds rounds is one run of
+ * the rule (calib_replay), flagged when it ends "different".
+ */
 static int
 calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
-    int repeats, double alpha, const struct power_options *po, int *excess)
+    int repeats, double alpha, const struct power_options *po,
+    const struct seq_design *sd, int *excess)
 {
 	struct store_calibration	 cal;
 	struct store_calib_row		*rows = NULL;
@@ -215,6 +301,10 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	char				*cause = NULL, *why = NULL;
 	char				 a[32], b[32], c[32];
 	int				 blk, rc = -1, tot = 0, totflag = 0;
+	int				*equiv = NULL, *undec = NULL;
+	long				*rsum = NULL;
+	int				 totequiv = 0, totundec = 0;
+	long				 totrounds = 0;
 
 	*excess = 0;
 	memset(&run, 0, sizeof(run));
@@ -234,6 +324,11 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		if (strcmp(base->arm, run.arms[0]) != 0)
 			continue;
 		XGROW(rows, nrows, cap);
+		equiv = xrealloc(equiv, cap * sizeof(*equiv));
+		undec = xrealloc(undec, cap * sizeof(*undec));
+		rsum = xrealloc(rsum, cap * sizeof(*rsum));
+		equiv[nrows] = undec[nrows] = 0;
+		rsum[nrows] = 0;
 		r = &rows[nrows++];
 		memset(r, 0, sizeof(*r));
 		r->benchmark = xstrdup(base->benchmark);
@@ -264,6 +359,14 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 				int	lo = e->warmup + blk * e->rounds;
 				size_t	n1, n2;
 
+				if (sd != NULL) {
+					r->comparisons++;
+					calib_replay(sd, base, o, lo, x1, x2,
+					    uc, &r->flagged, &equiv[nrows - 1],
+					    &undec[nrows - 1],
+					    &rsum[nrows - 1]);
+					continue;
+				}
 				n1 = calib_block(base, lo, lo + e->rounds, x1);
 				n2 = calib_block(o, lo, lo + e->rounds, x2);
 				if (n1 == 0 || n2 == 0)
@@ -283,6 +386,9 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		free(x1);
 		tot += r->comparisons;
 		totflag += r->flagged;
+		totequiv += equiv[nrows - 1];
+		totundec += undec[nrows - 1];
+		totrounds += rsum[nrows - 1];
 	}
 	bm_ucache_free(uc);
 
@@ -299,6 +405,19 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		goto out;
 	}
 
+	if (sd != NULL) {
+		calib_print_decided(run_id, e, &cal, &run, sd, rows, nrows,
+		    equiv, undec, rsum, excess);
+		printf("\nall: %d of %d A/A comparisons decided different by "
+		    "the rule at alpha %g: %.3f (expected at most %g; binomial "
+		    "P(>= %d) = %.3g); %d equivalent, %d undecided at "
+		    "max-rounds; mean rounds %.1f of %d\n", totflag, tot,
+		    sd->alpha, tot ? (double)totflag / tot : 0.0, sd->alpha,
+		    totflag, calib_excess_p(totflag, tot, sd->alpha),
+		    totequiv, totundec, tot ? (double)totrounds / tot : 0.0,
+		    sd->max_rounds);
+		goto warn;
+	}
 	printf("calibration run %" PRId64 " of '%s' on host class '%s': "
 	    "%d repeat%s of %d rounds, order %s, arms all '%s'\n", run_id,
 	    e->name, cal.host_class, repeats, repeats == 1 ? "" : "s",
@@ -329,12 +448,16 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	    "(expected at most %g; binomial P(>= %d) = %.3g)\n", totflag, tot,
 	    alpha, tot ? (double)totflag / tot : 0.0, alpha, totflag,
 	    calib_excess_p(totflag, tot, alpha));
+warn:
 	if (*excess)
 		warning("calibrate: identical arms differ more often than "
 		    "alpha allows: drift or an order effect (see abbench plot; "
 		    "order = alternate or abba cancels steady drift)");
 	rc = 0;
 out:
+	free(equiv);
+	free(undec);
+	free(rsum);
 	store_calibration_release(&cal);
 	store_calib_rows_free(rows, nrows);
 	pdata_release(&d);
@@ -355,7 +478,15 @@ static const struct cmd_flag calibrate_flags[] = {
 	    "override the file's order (alternate, abba, random,\n"
 	    "sequential)", NULL },
 	{ "alpha", 'a', "A",
-	    "level of the comparisons (default 0.05)", NULL },
+	    "level of the comparisons (default 0.05; not with\n"
+	    "--until decided, whose rule is at 0.05 as run's)", NULL },
+	{ "until", 'U', "decided",
+	    "each comparison by the rule of run --until decided\n"
+	    "(stop = decided): its false-positive rate and mean\n"
+	    "rounds here", NULL },
+	{ "max-rounds", 'M', "N",
+	    "with --until decided: the rule's max-rounds\n"
+	    "(default: the file's)", NULL },
 	{ "seed", 's', "N",
 	    "seed of a random order", NULL },
 	{ "quiet", 'q', NULL,
@@ -377,6 +508,10 @@ cmd_calibrate_exec(int argc, char **argv)
 	long long		 v;
 	double			 alpha = 0.05;
 	int			 c, repeats = 5, rounds = -1, rc, excess = 0;
+	int			 alpha_set = 0, max_rounds = -1, decided = -1;
+	struct seq_design	 sd;
+	/* The A/A run itself is fixed: blocks of rounds, analysed here. */
+	char			*fixed[] = { "stop=rounds", NULL };
 
 	memset(&ro, 0, sizeof(ro));
 	memset(&tmp, 0, sizeof(tmp));
@@ -416,6 +551,19 @@ cmd_calibrate_exec(int argc, char **argv)
 				    optarg);
 				return EXIT_USAGE;
 			}
+			alpha_set = 1;
+			break;
+		case 'U':
+			if (experiment_set(&tmp, "stop", optarg,
+			    &cause) == -1)
+				goto bad;
+			decided = tmp.stop_decided;
+			break;
+		case 'M':
+			if (experiment_set(&tmp, "max-rounds", optarg,
+			    &cause) == -1)
+				goto bad;
+			max_rounds = tmp.max_rounds;
 			break;
 		case 's':
 			if (experiment_set(&tmp, "seed", optarg,
@@ -445,6 +593,35 @@ cmd_calibrate_exec(int argc, char **argv)
 	}
 	if (rounds > 0)
 		e->rounds = rounds;
+	if (decided != -1)
+		e->stop_decided = decided;
+	if (max_rounds > 0)
+		e->max_rounds = max_rounds;
+	if (e->stop_decided) {
+		if (alpha_set) {
+			error("calibrate: --alpha does not apply to the rule of "
+			    "--until decided (its alpha is 0.05, as in run)");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (e->order == ORDER_SEQUENTIAL || (ro.order_set &&
+		    ro.order == ORDER_SEQUENTIAL)) {
+			error("calibrate: --until decided needs an interleaved "
+			    "order (alternate, abba or random), not "
+			    "sequential");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (experiment_design(e, &sd, &cause) == -1) {
+			error("calibrate: --until decided: %s", cause);
+			free(cause);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		/* A block of the fixed A/A run is one run of the rule. */
+		e->rounds = sd.max_rounds;
+		alpha = sd.alpha;
+	}
 	aatext = calib_rewrite(text, e);
 	/* The copy must load as the original did (it is what is stored). */
 	if ((aa = experiment_parse(argv[optind], aatext, strlen(aatext),
@@ -466,6 +643,7 @@ cmd_calibrate_exec(int argc, char **argv)
 		    "its noise but makes no A/A comparisons", argv[optind]);
 	ro.db_path = cmd_db_path(db);
 	ro.exp_text = aatext;
+	ro.set = fixed;
 	ro.rounds = e->rounds * repeats;
 	rc = runner_run(argv[optind], &ro);
 	if (ro.run_id == 0)
@@ -482,8 +660,8 @@ cmd_calibrate_exec(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (calib_analyse(st, ro.run_id, e, repeats, alpha, &po, &excess) ==
-	    -1)
+	if (calib_analyse(st, ro.run_id, e, repeats, alpha, &po,
+	    e->stop_decided ? &sd : NULL, &excess) == -1)
 		rc = EXIT_USAGE;
 	else
 		rc = excess ? EXIT_FAIL : EXIT_OK;
@@ -504,7 +682,8 @@ bad:
 const struct cmd_entry cmd_calibrate_entry = {
 	.name = "calibrate",
 	.args = "EXPERIMENT.ini [--repeats K] [--db FILE] [--rounds N] "
-	    "[--order ORDER] [--alpha A] [--seed N] [--quiet]",
+	    "[--order ORDER] [--alpha A] [--seed N] [--until decided] "
+	    "[--max-rounds N] [--quiet]",
 	.summary = "A/A runs: the noise floor and false-positive rate",
 	.help =
 "Runs the experiment with its baseline arm in every arm's place: the same\n"
@@ -523,6 +702,18 @@ const struct cmd_entry cmd_calibrate_entry = {
 "alpha. More flagged comparisons than alpha allows (binomial P < 0.01)\n"
 "is marked DRIFT?: drift or order effects that the interleaving does not\n"
 "cancel.\n"
+"\n"
+"With --until decided (or stop = decided in the file) each comparison\n"
+"is one run of the group-sequential rule of abbench run --until decided,\n"
+"on the same looks, effect and max-rounds: the run lasts K x max-rounds\n"
+"rounds, and on each block the rule is replayed on the rounds a\n"
+"sequential run would have had at each look, stopping at the first\n"
+"decided one. Per benchmark it prints how many comparisons ended\n"
+"equivalent, undecided at max-rounds, the mean rounds they took, and the\n"
+"false positives (ended \"different\"), which the rule keeps <= 0.05.\n"
+"Each row is replayed on its own: a workload with several rows stops in\n"
+"a run only when all of them are decided, so its rounds there can be\n"
+"more.\n"
 "\n"
 "abbench power takes its noise from the latest calibration, and\n"
 "abbench nightly --threshold auto its per-benchmark thresholds.\n"

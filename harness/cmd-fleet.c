@@ -37,6 +37,7 @@ struct submit_opts {
 	struct strvec	 parts;		/* partitions, each once, in order */
 	struct strvec	 counts;	/* "P:N": N replicas on P */
 	struct strvec	 extra;		/* --sbatch-arg */
+	struct strvec	 keys;		/* --until, --max-rounds: KEY=VALUE */
 	long long	 per;
 	const char	*base, *time_limit, *sched_name;
 	int		 wait, quiet;
@@ -48,6 +49,7 @@ submit_opts_release(struct submit_opts *o)
 	strvec_clear(&o->parts);
 	strvec_clear(&o->counts);
 	strvec_clear(&o->extra);
+	strvec_clear(&o->keys);
 }
 
 /* --partitions P1,P2:N,...: 0, or EXIT_USAGE after saying why. */
@@ -112,6 +114,11 @@ static const struct cmd_flag fleet_flags[] = {
 	{ "wait", 'w', NULL, "one live line until every shape ends; exit with\n"
 	    "the fleet's status, as collect does", "submit" },
 	{ "quiet", 'q', NULL, "print only the fleet id", "submit" },
+	{ "until", 'U', "decided", "every shape's run stops by the rule of run\n"
+	    "--until decided (stop = decided; rounds: the\n"
+	    "fixed design), kept for resubmits", "submit" },
+	{ "max-rounds", 'M', "N", "with --until decided: the rule's max-rounds\n"
+	    "on every shape (default: the file's)", "submit" },
 	{ "dir", 'd', "SHARED_DIR", "where FLEET ids are looked up\n"
 	    "(default $ABBENCH_FLEET_DIR)", "status collect cancel resubmit" },
 	{ "quiet", 'q', NULL, "less output", "status collect cancel resubmit" },
@@ -123,6 +130,8 @@ static const struct cmd_flag fleet_flags[] = {
 	    "fleet", "job" },
 	{ "replica", 'r', "N", "job: the replica of the shape", "job" },
 	{ "db", 'd', "FILE", "job: the shape's database", "job" },
+	{ "set", 'S', "KEY=VALUE", "job: an [experiment] key of the fleet\n"
+	    "(what submit --until gave; repeatable)", "job" },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
@@ -171,6 +180,24 @@ submit_parse(int argc, char **argv, struct submit_opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case 'U':
+		case 'M': {
+			/* Checked as run checks them; the file's other keys
+			 * with them in submit_check. */
+			struct experiment	tmp;
+			const char		*key = c == 'U' ? "stop" :
+			    "max-rounds";
+
+			memset(&tmp, 0, sizeof tmp);
+			if (experiment_set(&tmp, key, optarg, &cause) == -1) {
+				rc = fleet_usage("--%s: %s", c == 'U' ?
+				    "until" : "max-rounds", cause);
+				free(cause);
+				return rc;
+			}
+			strvec_pushf(&o->keys, "%s=%s", key, optarg);
+			break;
+		}
 		case CMD_FLAG_ERROR:
 			return EXIT_USAGE;
 		default:
@@ -203,7 +230,8 @@ submit_check(struct fleet_ctx *fc, const struct submit_opts *o,
 	int		 rc;
 	size_t		 i;
 
-	if ((*e = experiment_load(exp_path, &cause)) == NULL) {
+	if ((*e = experiment_load_set(exp_path, o->keys.n > 0 ? o->keys.v :
+	    NULL, &cause)) == NULL) {
 		error("%s", cause);
 		free(cause);
 		return EXIT_USAGE;
@@ -302,6 +330,7 @@ submit_create(struct fleet_ctx *fc, const struct submit_opts *o,
 	fc->f.time_limit = o->time_limit != NULL ?
 	    xstrdup(o->time_limit) : NULL;
 	strvec_pushv(&fc->f.args, o->extra.v);
+	strvec_pushv(&fc->f.run_keys, o->keys.v);
 	if (fleet_store_add(fc->st, &fc->f, &cause) != 0)
 		goto fail_cause;
 	rc = 0;
@@ -640,7 +669,7 @@ fleet_job(int argc, char **argv)
 	struct run_options	 ro;
 	struct store		*st;
 	struct store_run	*runs = NULL;
-	struct strvec		 where = STRVEC_INIT;
+	struct strvec		 where = STRVEC_INIT, keys = STRVEC_INIT;
 	const char		*fleet_id = NULL, *replica = NULL, *db = NULL;
 	char			*cause = NULL, *resume = NULL;
 	size_t			 n = 0, i;
@@ -659,16 +688,28 @@ fleet_job(int argc, char **argv)
 		case 'd':
 			db = optarg;
 			break;
+		case 'S':
+			if (strchr(optarg, '=') == NULL) {
+				strvec_clear(&keys);
+				return fleet_usage("job: --set '%s' is not "
+				    "KEY=VALUE", optarg);
+			}
+			strvec_push(&keys, optarg);
+			break;
 		case CMD_FLAG_ERROR:
+			strvec_clear(&keys);
 			return EXIT_USAGE;
 		default:
+			strvec_clear(&keys);
 			return fleet_usage("job: unknown option '%s'",
 			    argv[optind - 1]);
 		}
 	}
-	if (fleet_id == NULL || db == NULL || optind + 1 != argc)
+	if (fleet_id == NULL || db == NULL || optind + 1 != argc) {
+		strvec_clear(&keys);
 		return fleet_usage("job needs --fleet-id ID --db FILE "
 		    "EXPERIMENT.ini");
+	}
 	/* hostinfo_scheduler() records these with the run. */
 	setenv("ABBENCH_FLEET_ID", fleet_id, 1);
 	if (replica != NULL)
@@ -681,6 +722,7 @@ fleet_job(int argc, char **argv)
 			free(cause);
 			if (st != NULL)
 				store_close(st);
+			strvec_clear(&keys);
 			return EXIT_USAGE;
 		}
 		if (n > 0 && strcmp(runs[n - 1].status, RUN_DONE) == 0) {
@@ -702,6 +744,8 @@ fleet_job(int argc, char **argv)
 	ro.db_path = db;
 	ro.rounds = -1;
 	ro.resume = resume;
+	/* The fleet's keys (submit --until); a resumed run has them stored. */
+	ro.set = keys.n > 0 ? keys.v : NULL;
 	/* A requeued or resubmitted job: the scheduler ended the earlier
 	 * instance, perhaps on another node, whose pid means nothing here. */
 	ro.takeover = resume != NULL;
@@ -729,6 +773,7 @@ fleet_job(int argc, char **argv)
 		free(cause);
 	}
 	free(resume);
+	strvec_clear(&keys);
 	return rc;
 
 out_runs:
@@ -736,6 +781,7 @@ out_runs:
 		store_run_release(&runs[i]);
 	free(runs);
 	store_close(st);
+	strvec_clear(&keys);
 	return rc;
 }
 
@@ -769,7 +815,8 @@ cmd_fleet_exec(int argc, char **argv)
 const struct cmd_entry cmd_fleet_entry = {
 	.name = "fleet",
 	.args = "submit EXPERIMENT.ini --partitions P1,P2 [--per-partition N] "
-	    "--dir SHARED_DIR [--time LIMIT] [--sbatch-arg ARG]... [--wait] | "
+	    "--dir SHARED_DIR [--time LIMIT] [--sbatch-arg ARG]... "
+	    "[--until decided] [--max-rounds N] [--wait] | "
 	    "status [FLEET] | collect FLEET | cancel FLEET | "
 	    "resubmit FLEET --failed [--wait]",
 	.summary = "run an experiment on a Slurm cluster, one shape per job",
@@ -785,7 +832,10 @@ const struct cmd_entry cmd_fleet_entry = {
 "\n"
 "  submit EXPERIMENT.ini --partitions P1,P2[:N],... --dir SHARED_DIR\n"
 "      [--per-partition N] [--time LIMIT] [--sbatch-arg ARG]... [--wait]\n"
-"      [--quiet]\n"
+"      [--until decided] [--max-rounds N] [--quiet]\n"
+"                  --until decided: every shape's run stops by the rule\n"
+"                  of `abbench run --until decided` (stop = decided, with\n"
+"                  --max-rounds or the file's), also when resubmitted;\n"
 "                  N replicas per partition (--per-partition, default 1;\n"
 "                  P:N for one partition); --time and every --sbatch-arg\n"
 "                  go to sbatch as they are (one argument each);\n"

@@ -413,7 +413,8 @@ fleet_submit_shape(struct fleet_ctx *fc, const char *partition, int replica,
 	struct fleet_submit	 s;
 	struct fleet_job_rec	 j;
 	char			*script, *db, *out, *name, *rep;
-	char			*args[10];
+	struct strvec		 args = STRVEC_INIT;
+	size_t			 i;
 	int			 rc;
 
 	*job_id = NULL;
@@ -423,16 +424,21 @@ fleet_submit_shape(struct fleet_ctx *fc, const char *partition, int replica,
 	name = xasprintf("abbench-%s-%s-%d", fc->f.experiment_name, partition,
 	    replica);
 	rep = xasprintf("%d", replica);
-	args[0] = fc->f.abbench_path;
-	args[1] = "fleet";
-	args[2] = "job";
-	args[3] = "--fleet-id";
-	args[4] = fc->id;
-	args[5] = "--replica";
-	args[6] = rep;
-	args[7] = "--db";
-	args[8] = db;
-	args[9] = fc->f.experiment_path;
+	strvec_push(&args, fc->f.abbench_path);
+	strvec_push(&args, "fleet");
+	strvec_push(&args, "job");
+	strvec_push(&args, "--fleet-id");
+	strvec_push(&args, fc->id);
+	strvec_push(&args, "--replica");
+	strvec_push(&args, rep);
+	strvec_push(&args, "--db");
+	strvec_push(&args, db);
+	/* The fleet's rule (submit --until) on every shape, every attempt. */
+	for (i = 0; i < fc->f.run_keys.n; i++) {
+		strvec_push(&args, "--set");
+		strvec_push(&args, fc->f.run_keys.v[i]);
+	}
+	strvec_push(&args, fc->f.experiment_path);
 	memset(&s, 0, sizeof s);
 	s.name = name;
 	s.partition = partition;
@@ -444,8 +450,8 @@ fleet_submit_shape(struct fleet_ctx *fc, const char *partition, int replica,
 	s.extra = fc->f.args.v;
 	s.nextra = fc->f.args.n;
 	s.script = script;
-	s.args = args;
-	s.nargs = ARRAY_SIZE(args);
+	s.args = args.v;
+	s.nargs = args.n;
 	rc = fc->sched->submit(&s, job_id, cause);
 	if (rc == 0) {
 		memset(&j, 0, sizeof j);
@@ -462,6 +468,7 @@ fleet_submit_shape(struct fleet_ctx *fc, const char *partition, int replica,
 	free(out);
 	free(name);
 	free(rep);
+	strvec_clear(&args);
 	return rc;
 }
 

@@ -28,6 +28,7 @@ fleet_rec_release(struct fleet_rec *f)
 	free(f->time_limit);
 	free(f->merge_job);
 	strvec_clear(&f->args);
+	strvec_clear(&f->run_keys);
 	memset(f, 0, sizeof *f);
 }
 
@@ -59,8 +60,8 @@ fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
 		return -1;
 	s = store_prepare(st, "INSERT INTO fleets (id, created_wall_ns, dir,"
 	    " experiment_path, experiment_name, scheduler, abbench_path,"
-	    " abbench_version, time_limit, merge_job) VALUES (?1, ?2, ?3, ?4,"
-	    " ?5, ?6, ?7, ?8, ?9, ?10)", cause);
+	    " abbench_version, time_limit, merge_job, run_keys) VALUES (?1,"
+	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", cause);
 	if (s == NULL)
 		goto fail;
 	store_bind_text_or_null(s, 1, f->id);
@@ -73,6 +74,16 @@ fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
 	store_bind_text_or_null(s, 8, f->abbench_version);
 	store_bind_text_or_null(s, 9, f->time_limit);
 	store_bind_text_or_null(s, 10, f->merge_job);
+	if (f->run_keys.n > 0) {
+		struct strbuf	keys = STRBUF_INIT;
+
+		for (i = 0; i < f->run_keys.n; i++)
+			strbuf_addf(&keys, "%s%s", i ? "\n" : "",
+			    f->run_keys.v[i]);
+		sqlite3_bind_text(s, 11, keys.buf, -1, SQLITE_TRANSIENT);
+		strbuf_release(&keys);
+	} else
+		sqlite3_bind_null(s, 11);
 	if (store_run_stmt(st, s, "cannot add a fleet", cause) != 0)
 		goto fail;
 	for (i = 0; i < f->args.n; i++) {
@@ -114,7 +125,7 @@ fleet_args_read(struct store *st, struct fleet_rec *f, char **cause)
 
 #define FLEET_COLS "id, created_wall_ns, dir, experiment_path," \
 	" experiment_name, scheduler, abbench_path, abbench_version," \
-	" time_limit, merge_job"
+	" time_limit, merge_job, run_keys"
 
 static void
 fleet_from_row(sqlite3_stmt *s, struct fleet_rec *f)
@@ -130,6 +141,17 @@ fleet_from_row(sqlite3_stmt *s, struct fleet_rec *f)
 	f->abbench_version = store_col_str(s, 7);
 	f->time_limit = store_col_str_or_null(s, 8);
 	f->merge_job = store_col_str_or_null(s, 9);
+	if (sqlite3_column_type(s, 10) == SQLITE_TEXT) {
+		const char	*k = (const char *)sqlite3_column_text(s, 10);
+		const char	*nl;
+
+		for (; *k != '\0'; k = *nl != '\0' ? nl + 1 : nl) {
+			nl = k + strcspn(k, "\n");
+			if (nl > k)
+				strvec_pushf(&f->run_keys, "%.*s",
+				    (int)(nl - k), k);
+		}
+	}
 }
 
 int

@@ -33,6 +33,8 @@ struct fleet_rec {
 	char		*time_limit;		/* NULL: the partition's */
 	char		*merge_job;		/* NULL until submitted */
 	struct strvec	 args;			/* extra scheduler arguments */
+	/* [experiment] keys set on every shape's run ("stop=decided"). */
+	struct strvec	 run_keys;
 };
 void	fleet_rec_release(struct fleet_rec *f);
 

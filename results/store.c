@@ -218,6 +218,11 @@ static const char *const store_migrations[] = {
 	"	mde REAL,\n"
 	"	PRIMARY KEY (run_id, workload, look, benchmark, unit, arm)\n"
 	");\n",
+	/*
+	 * 5 -> 6: the [experiment] keys a fleet sets on every shape's run
+	 * (fleet submit --until decided: "stop=decided", one per line).
+	 */
+	"ALTER TABLE fleets ADD COLUMN run_keys TEXT;\n",
 };
 
 /* Cached statements, prepared on first use. */

@@ -68,6 +68,8 @@ main(void)
 	f.time_limit = NULL;
 	strvec_push(&f.args, "--account=perf");
 	strvec_push(&f.args, "--qos=low; rm -rf /");
+	strvec_push(&f.run_keys, "stop=decided");
+	strvec_push(&f.run_keys, "max-rounds=16");
 	tap_ok(fleet_store_add(st, &f, &cause) == 0, "add a fleet");
 	tap_ok(fleet_store_add(st, &f, &cause) == -1 && cause != NULL,
 	    "the same fleet id twice is refused");
@@ -84,6 +86,11 @@ main(void)
 	tap_str_eq(g.args.v[1], "--qos=low; rm -rf /",
 	    "an argument is kept as it is (data, never a shell line)");
 	tap_int_eq(g.created_wall_ns, 42, "its creation time");
+	tap_int_eq(g.run_keys.n, 2, "the keys of its runs (submit --until)");
+	tap_str_eq(g.run_keys.n > 1 ? g.run_keys.v[0] : NULL, "stop=decided",
+	    "... in order: stop=decided");
+	tap_str_eq(g.run_keys.n > 1 ? g.run_keys.v[1] : NULL, "max-rounds=16",
+	    "... and max-rounds=16");
 	fleet_rec_release(&g);
 
 	tap_ok(fleet_store_get(st, "nope", &g, &cause) == -1 && cause != NULL &&
@@ -153,6 +160,8 @@ main(void)
 
 	tap_ok(fleet_store_list(st, &all, &n, &cause) == 0, "list fleets");
 	tap_int_eq(n, 1, "one fleet");
+	tap_int_eq(n > 0 ? (long long)all[0].run_keys.n : -1, 2,
+	    "listed with its run keys");
 	tap_str_eq(n > 0 ? all[0].merge_job : NULL, "17", "its merge job");
 	for (i = 0; i < n; i++)
 		fleet_rec_release(&all[i]);
@@ -168,6 +177,7 @@ main(void)
 		store_close(st);
 	}
 	strvec_clear(&f.args);
+	strvec_clear(&f.run_keys);
 	free(cause);
 	rmtree(tmpdir, NULL);
 	free(path);
