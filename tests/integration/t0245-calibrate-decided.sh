@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # abbench calibrate --until decided: each A/A comparison is one run of the
 # rule of `run --until decided` (replayed on a block of max-rounds rounds),
 # reported per benchmark as equivalent / undecided / false positives and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # fleet submit --until decided: the rule reaches every shape's run. On the
 # real local Slurm, two fixed-value gobench workloads (one equal in both
 # arms, one that differs) decided at 6 and 8 rounds stop each shape's run
