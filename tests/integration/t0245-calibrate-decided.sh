@@ -5,7 +5,7 @@
 # reported per benchmark as equivalent / undecided / false positives and
 # the mean rounds. Fixed-value gobench workloads make the outcome exact and
 # must agree with what `run --until decided` decides on the same workloads;
-# /bin/true under alternate keeps its false positives within alpha.
+# independent draws under alternate keep its false positives within alpha.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 db=$TEST_TMP/cal.db
@@ -62,8 +62,22 @@ out=$("$ABBENCH" calibrate "$TEST_TMP/go2.ini" --db "$db" --repeats 3 \
     --until rounds --rounds 6 --quiet 2>&1)
 like "$out" "3 repeats of 6 rounds" "--until rounds: fixed blocks of rounds"
 
-# A timed workload, arms alternating: false positives within alpha
-# (0.05 + two binomial standard errors at 100 comparisons: 0.094).
+# Noise with a known law, arms alternating: every A/A sample is an
+# independent draw (awk's rand, seeded by the round and the arm's copy),
+# so the false positives are those of the rule itself on these 100
+# comparisons, the same on every machine, loaded or not (a timed
+# /bin/true here measured the machine's load as much as the rule, and
+# 0.05 + two standard errors is passed by chance ~2.5% of the time even
+# then). They must be within alpha's binomial bound: 0.094 at 100.
+cat > "$TEST_TMP/rnd.sh" <<'EOF3'
+#!/bin/sh
+# ROUND ARM: one value drawn from a uniform law, the seed from both.
+exec awk -v r="$1" -v a="$2" 'BEGIN {
+	srand(r * 2 + (a == "base" ? 0 : 1) + 17)
+	printf "BenchmarkDraw 1 %d ns/op\n", 100000 + int(rand() * 20000)
+}'
+EOF3
+chmod +x "$TEST_TMP/rnd.sh"
 cat > "$TEST_TMP/aa.ini" <<EOF2
 [experiment]
 name = aa
@@ -71,15 +85,14 @@ order = alternate
 
 [arm base]
 [arm other]
-args = /bin/false
 
-[workload True]
-type = command
-args = /bin/true
+[workload Draw]
+type = gobench
+args = $TEST_TMP/rnd.sh {round} {arm}
 EOF2
 out=$("$ABBENCH" calibrate "$TEST_TMP/aa.ini" --db "$db" --until decided \
     --max-rounds 10 --repeats 100 --quiet)
-ok $? "calibrate --until decided of /bin/true: exit 0"
+ok $? "calibrate --until decided of the drawn values: exit 0"
 diag "$out"
 set -- $(printf '%s\n' "$out" | sed -n 's/^all: \([0-9]*\) of \([0-9]*\) .*mean rounds \([0-9.]*\) of 10$/\1 \2 \3/p')
 flagged=${1:-999} total=${2:-0} mean=${3:-99}
