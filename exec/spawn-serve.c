@@ -41,15 +41,28 @@
 #define SERVE_NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static void SPAWN_CHILD_CODE
-serve_fail(int errfd, const char *what, int err)
+serve_fail(const struct spawn_child_args *a, const char *what, int err)
 {
 	char	buf[512];
 	int	n;
 
+	if (a->err != NULL && a->errlen > 0) {
+		snprintf(a->err, a->errlen, "%s: %s", what, strerror(err));
+		_exit(127);
+	}
 	n = snprintf(buf, sizeof buf, "%s: %s\n", what, strerror(err));
-	if (n > 0 && errfd >= 0)
-		(void)!write(errfd, buf, (size_t)n);
+	if (n > 0 && a->fd[HFD_SYNC] >= 0)
+		(void)!write(a->fd[HFD_SYNC], buf, (size_t)n);
 	_exit(127);
+}
+
+static int64_t SPAWN_CHILD_CODE
+serve_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int SPAWN_CHILD_CODE
@@ -83,11 +96,13 @@ spawn_child_exec(void *arg)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	/* abbench's working directory now, not when the helper began. */
 	if (a->fd[HFD_CWD] != -1 && fchdir(a->fd[HFD_CWD]) == -1)
-		serve_fail(a->fd[HFD_SYNC], "working directory", errno);
+		serve_fail(a, "working directory", errno);
 	plen = snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
+	if (a->join_ns != NULL)
+		*a->join_ns = serve_now();
 	for (i = 0; a->cg_fds != NULL && a->cg_fds[i] != -1; i++) {
 		if (write(a->cg_fds[i], pidbuf, (size_t)plen) != plen)
-			serve_fail(a->fd[HFD_SYNC], a->cg != NULL &&
+			serve_fail(a, a->cg != NULL &&
 			    a->cg[i] != NULL ? a->cg[i] : "cgroup.procs",
 			    errno);
 	}
@@ -95,17 +110,20 @@ spawn_child_exec(void *arg)
 	    cg++) {
 		fd = open(*cg, O_WRONLY);
 		if (fd == -1 || write(fd, pidbuf, (size_t)plen) != plen)
-			serve_fail(a->fd[HFD_SYNC], *cg, errno);
+			serve_fail(a, *cg, errno);
 		close(fd);
 	}
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (a->join_ns != NULL)
+		*a->join_ns = serve_now() - *a->join_ns;
+	devnull = a->devnull != -1 ? a->devnull :
+	    open("/dev/null", O_RDWR | O_CLOEXEC);
 	for (i = 0; i < 3; i++) {
 		fd = a->fd[HFD_IN + i] != -1 ? a->fd[HFD_IN + i] : devnull;
 		if (fd >= 0 && fd != i && dup2(fd, i) == -1)
-			serve_fail(a->fd[HFD_SYNC], "dup2", errno);
+			serve_fail(a, "dup2", errno);
 	}
 	if (a->cwd != NULL && chdir(a->cwd) == -1)
-		serve_fail(a->fd[HFD_SYNC], a->cwd, errno);
+		serve_fail(a, a->cwd, errno);
 	if (a->handshake) {
 		/*
 		 * Joining cgroups (an RCU sync on v1) is the harness's
@@ -122,14 +140,9 @@ spawn_child_exec(void *arg)
 		if (write(a->fd[HFD_SYNC], "R", 1) != 1 ||
 		    read(a->fd[HFD_GO], &go, 1) != 1)
 			_exit(127);
-	} else if (a->start_ns != NULL) {
-		struct timespec	ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		*a->start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	}
 	execvpe(a->argv[0], a->argv, a->envp != NULL ? a->envp : environ);
-	serve_fail(a->fd[HFD_SYNC], a->argv[0], errno);
+	serve_fail(a, a->argv[0], errno);
 	_exit(127);
 }
 
@@ -215,6 +228,7 @@ helper_serve_one(int sock, pid_t parent, void *stack, int clear_refs)
 	for (i = 0; i < HFD_N; i++)
 		a.fd[i] = -1;
 	a.close_fd = -1;
+	a.devnull = -1;
 	memset(&mh, 0, sizeof mh);
 	iov.iov_base = &req;
 	iov.iov_len = sizeof req;

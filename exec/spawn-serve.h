@@ -61,18 +61,27 @@ struct spawn_child_args {
 	/* HFD_CWD: -1 stays; HFD_IN..HFD_ERR: -1 is /dev/null. */
 	int		 fd[HFD_N];
 	int		 close_fd;	/* closed before the handshake, or -1 */
+	int		 devnull;	/* /dev/null open O_RDWR, or -1 */
 	/*
 	 * Instead of the handshake, for a CLONE_VM child of abbench itself:
-	 * the CLOCK_MONOTONIC time just before exec, written there (the
-	 * parent reads it once the sync pipe closes at exec). No round trip,
-	 * and no wake-up of the child inside the timed window.
+	 * the CLOCK_MONOTONIC time the joining of its cgroups took, written
+	 * there (the parent reads it once the child has exec'd, and takes
+	 * it out of the child's time). No round trip, and no wake-up of the
+	 * child inside the timed window.
 	 */
-	int64_t		*start_ns;
+	int64_t		*join_ns;
+	/*
+	 * Where an error goes instead of HFD_SYNC, NUL-terminated: a
+	 * CLONE_VFORK child of abbench itself, whose parent reads it once
+	 * the child has exec'd or died (no sync pipe). NULL: HFD_SYNC.
+	 */
+	char		*err;
+	size_t		 errlen;
 };
 /*
  * Dies with parent, joins the cgroups, sets up its descriptors and
- * directory, then execs; an error goes to HFD_SYNC ("what: strerror")
- * and it exits 127. Never returns.
+ * directory, then execs; an error goes to err or HFD_SYNC ("what:
+ * strerror") and it exits 127. Never returns.
  */
 int	spawn_child_exec(void *arg);
 

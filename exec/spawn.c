@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Child processes from argv arrays with deadlines: fork, join the requested
- * cgroups, exec; collect output through pipes while waiting on a pidfd;
+ * Child processes from argv arrays with deadlines: clone (CLONE_VM |
+ * CLONE_VFORK, as posix_spawn does), join the requested cgroups, exec;
+ * collect output through pipes while waiting on the pidfd clone gave;
  * SIGTERM the process group at the deadline, SIGKILL after the grace time,
  * and always reap (wait4 keeps the rusage). Once reaped, what is left in
  * the group is killed too, unless the child was started to leave
@@ -127,15 +128,18 @@ build_env(char *const *add)
 /*
  * What the child needs; it runs on its own stack in the parent's memory
  * (CLONE_VM, like posix_spawn), so it must not allocate, and leaves by
- * exec or _exit only.
+ * exec or _exit only. The parent is suspended meanwhile (CLONE_VFORK):
+ * what the child writes here (join_ns, err) is read once it has exec'd
+ * or died.
  */
 struct spawn_args {
 	struct child	 *c;
 	char		**envp;
-	int		  handshake;
-	int		  stamp;	/* the child takes start_ns */
 	pid_t		  parent;
-	int		  outp[2], errp[2], inp[2], syncp[2], gop[2];
+	int		  devnull;
+	int		  outp[2], errp[2], inp[2];
+	int64_t		  join_ns;	/* the cgroups' join took that */
+	char		  err[512];	/* why it did not exec, or "" */
 };
 
 /*
@@ -158,18 +162,20 @@ spawn_child(void *arg)
 	ca.cg_fds = c->cgroup_fds;
 	ca.cwd = c->cwd;
 	ca.flags = (c->flags & SPAWN_KEEP_GROUP) ? HELPER_KEEP_GROUP : 0;
-	ca.handshake = a->handshake;
 	ca.parent = a->parent;
+	ca.devnull = a->devnull;
 	ca.fd[HFD_CWD] = -1;
-	ca.fd[HFD_SYNC] = a->syncp[1];
-	ca.fd[HFD_GO] = a->handshake ? a->gop[0] : -1;
+	ca.fd[HFD_SYNC] = -1;
+	ca.fd[HFD_GO] = -1;
 	ca.fd[HFD_IN] = (c->flags & SPAWN_STDIN_BUF) ? a->inp[0] : -1;
 	ca.fd[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? a->outp[1] :
 	    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
 	ca.fd[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? a->errp[1] :
 	    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
-	ca.close_fd = a->handshake ? a->gop[1] : -1;
-	ca.start_ns = a->stamp ? &c->start_ns : NULL;
+	ca.close_fd = -1;
+	ca.join_ns = &a->join_ns;
+	ca.err = a->err;
+	ca.errlen = sizeof a->err;
 	return spawn_child_exec(&ca);
 }
 
@@ -505,22 +511,122 @@ spawn_close_all(int outp[2], int errp[2], int inp[2], int syncp[2],
 	}
 }
 
+/*
+ * /dev/null, open for every child's stdio (a path walk and a close per
+ * sample otherwise). Above 2, so that it never is one of the
+ * descriptors the child sets up. -1 and errno when it cannot be opened.
+ */
+static int
+spawn_devnull(void)
+{
+	static int	fd = -1;
+	int		tmp;
+
+	if (fd != -1)
+		return fd;
+	if ((tmp = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		return -1;
+	if (tmp > 2) {
+		fd = tmp;
+		return fd;
+	}
+	fd = fcntl(tmp, F_DUPFD_CLOEXEC, 3);
+	close(tmp);
+	return fd;
+}
+
+/*
+ * clone() with the child's pidfd (CLONE_PIDFD, Linux 5.2) into *pidfd,
+ * or -1 there where the kernel has none (it is then opened by
+ * spawn_wait).
+ */
+static pid_t
+spawn_clone(struct spawn_args *args, int *pidfd)
+{
+#ifdef CLONE_PIDFD
+	static int	no_pidfd;
+#endif
+	pid_t		pid;
+	int		flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+
+	*pidfd = -1;
+#ifdef CLONE_PIDFD
+	if (!no_pidfd) {
+		pid = clone(spawn_child, (char *)child_stack + SPAWN_STACK,
+		    flags | CLONE_PIDFD, args, pidfd);
+		if (pid != -1 || errno != EINVAL)
+			return pid;
+		no_pidfd = 1;
+		*pidfd = -1;
+	}
+#endif
+	return clone(spawn_child, (char *)child_stack + SPAWN_STACK, flags,
+	    args);
+}
+
+/*
+ * A child cloned here (not by the helper). CLONE_VM | CLONE_VFORK, like
+ * posix_spawn: it runs in our memory, and we are suspended until it has
+ * exec'd or died, so there is no sync pipe to make, wait on and close:
+ * a failure before exec is written into args.err, and how long the join
+ * of its cgroups took into args.join_ns. The time starts just before
+ * clone, like any launcher's (hyperfine's spawn, time(1)'s fork), and
+ * the join is taken out of it: it is abbench's bookkeeping, which no
+ * plain launch of the program does.
+ */
+static int
+spawn_start_own(struct child *c, char **envp, const int outp[2],
+    const int errp[2], const int inp[2], char **cause)
+{
+	struct spawn_args	 args;
+	pid_t			 pid;
+	int			 pidfd, devnull;
+
+	if (spawn_stack_ready() == -1 || (devnull = spawn_devnull()) == -1)
+		return set_cause(cause, "cannot start '%s': %s", c->argv[0],
+		    strerror(errno));
+	memset(&args, 0, sizeof args);
+	args.c = c;
+	args.envp = envp;
+	args.parent = getpid();
+	args.devnull = devnull;
+	memcpy(args.outp, outp, sizeof args.outp);
+	memcpy(args.errp, errp, sizeof args.errp);
+	memcpy(args.inp, inp, sizeof args.inp);
+	c->start_ns = now_mono_ns();
+	pid = spawn_clone(&args, &pidfd);
+	if (pid == -1)
+		return set_cause(cause, "cannot start '%s': %s", c->argv[0],
+		    strerror(errno));
+	c->pid = pid;
+	c->pidfd = pidfd;
+	c->start_ns += args.join_ns;
+	live_add(pid);
+	if (args.err[0] != '\0') {
+		spawn_wait(c, 0, NULL);
+		return set_cause(cause, "cannot run '%s': %s", c->argv[0],
+		    args.err);
+	}
+	return 0;
+}
+
 int
 spawn_start(struct child *c, char **cause)
 {
-	struct spawn_args	 args;
 	int	 outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int	 inp[2] = { -1, -1 }, syncp[2] = { -1, -1 };
 	int	 gop[2] = { -1, -1 };
 	int	 handshake = c->cgroup_procs != NULL && c->cgroup_procs[0] != NULL;
-	int	 stamp = 0;
 	char	**envp = NULL;
 	char	 msg[512];
+	char	*hcause = NULL;
+	int	 fds[HFD_N];
 	ssize_t	 n;
 	pid_t	 pid;
-	int	 e;
+	int	 e, rc;
 
 	c->pid = -1;
+	c->pidfd = -1;
 	c->status = -1;
 	c->timed_out = 0;
 	c->reaped = 0;
@@ -532,80 +638,62 @@ spawn_start(struct child *c, char **cause)
 	    (c->flags & (SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR)))
 		return set_cause(cause, "'%s': a child that leaves processes "
 		    "behind cannot have its output captured", c->argv[0]);
-	/*
-	 * A child cloned here shares our memory: it writes its own start
-	 * time after joining its cgroups, and no handshake is needed. The
-	 * helper's children do not: they keep it.
-	 */
-	if (handshake && !(c->flags & SPAWN_OWN_RSS)) {
-		handshake = 0;
-		stamp = 1;
-	}
 	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC) == -1) ||
-	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1) ||
-	    pipe2(syncp, O_CLOEXEC) == -1 ||
-	    (handshake && pipe2(gop, O_CLOEXEC) == -1)) {
+	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1)) {
 		e = errno;
 		goto fail_errno;
 	}
 	if (c->env_add != NULL || (c->flags & SPAWN_OWN_RSS))
 		envp = build_env(c->env_add);
 
-	c->start_ns = now_mono_ns();
-	if (c->flags & SPAWN_OWN_RSS) {
-		int	fds[HFD_N];
-		char	*hcause = NULL;
-
-		fds[HFD_CWD] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		fds[HFD_SYNC] = syncp[1];
-		fds[HFD_GO] = gop[0];
-		fds[HFD_IN] = inp[0];
-		fds[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? outp[1] :
-		    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
-		fds[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? errp[1] :
-		    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
-		if (fds[HFD_CWD] == -1) {
-			e = errno;
-			goto fail_errno;
-		}
-		pid = -1;
-		if (helper_spawn(c, envp, handshake, fds, &pid,
-		    &hcause) == -1) {
-			close(fds[HFD_CWD]);
+	if (!(c->flags & SPAWN_OWN_RSS)) {
+		rc = spawn_start_own(c, envp, outp, errp, inp, cause);
+		/* The child has exec'd or is gone: its environment can go. */
+		free_env(envp);
+		if (rc == -1) {
 			spawn_close_all(outp, errp, inp, syncp, gop);
-			free_env(envp);
-			if (cause != NULL)
-				*cause = hcause;
-			else
-				free(hcause);
 			return -1;
 		}
+		spawn_parent_ends(c, outp, errp, inp);
+		return 0;
+	}
+
+	/*
+	 * The helper's children do not share our memory: a sync pipe says
+	 * when they exec'd (or why they could not), and with cgroups to
+	 * join, a handshake takes the start once they have joined.
+	 */
+	if (pipe2(syncp, O_CLOEXEC) == -1 ||
+	    (handshake && pipe2(gop, O_CLOEXEC) == -1)) {
+		e = errno;
+		goto fail_errno;
+	}
+	c->start_ns = now_mono_ns();
+	fds[HFD_CWD] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fds[HFD_SYNC] = syncp[1];
+	fds[HFD_GO] = gop[0];
+	fds[HFD_IN] = inp[0];
+	fds[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? outp[1] :
+	    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
+	fds[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? errp[1] :
+	    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
+	if (fds[HFD_CWD] == -1) {
+		e = errno;
+		goto fail_errno;
+	}
+	pid = -1;
+	if (helper_spawn(c, envp, handshake, fds, &pid, &hcause) == -1) {
 		close(fds[HFD_CWD]);
-		goto started;
+		spawn_close_all(outp, errp, inp, syncp, gop);
+		free_env(envp);
+		if (cause != NULL)
+			*cause = hcause;
+		else
+			free(hcause);
+		return -1;
 	}
-	if (spawn_stack_ready() == -1) {
-		e = errno;
-		goto fail_errno;
-	}
-	memset(&args, 0, sizeof args);
-	args.c = c;
-	args.envp = envp;
-	args.handshake = handshake;
-	args.stamp = stamp;
-	args.parent = getpid();
-	memcpy(args.outp, outp, sizeof outp);
-	memcpy(args.errp, errp, sizeof errp);
-	memcpy(args.inp, inp, sizeof inp);
-	memcpy(args.syncp, syncp, sizeof syncp);
-	memcpy(args.gop, gop, sizeof gop);
-	pid = clone(spawn_child, (char *)child_stack + SPAWN_STACK,
-	    CLONE_VM | SIGCHLD, &args);
-	if (pid == -1) {
-		e = errno;
-		goto fail_errno;
-	}
-started:
+	close(fds[HFD_CWD]);
 	c->pid = pid;
 	/*
 	 * Also from the parent: no race with a signal before setpgid. Not
@@ -619,7 +707,6 @@ started:
 	syncp[1] = -1;
 	spawn_parent_ends(c, outp, errp, inp);
 	n = spawn_sync(c, handshake, syncp[0], gop, msg, sizeof msg);
-	/* The child has exec'd or is gone: its environment can go. */
 	free_env(envp);
 	if (n > 0) {
 		msg[n] = '\0';
@@ -728,7 +815,9 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	if (c->reaped || c->pid <= 0)
 		return 0;
 	grace = c->grace_ns > 0 ? c->grace_ns : SPAWN_DEFAULT_GRACE;
-	pidfd = pidfd_open_compat(c->pid);
+	/* From clone (CLONE_PIDFD), or opened now. */
+	pidfd = c->pidfd > 0 ? c->pidfd : pidfd_open_compat(c->pid);
+	c->pidfd = -1;
 	for (;;) {
 		n = 0;
 		if (pidfd != -1) {

@@ -79,8 +79,13 @@ struct child {
 	void		*on_out_arg;
 	/* Filled by spawn / wait: */
 	pid_t		 pid;
-	/* Monotonic: just before fork; with cgroups to join, once the child
-	 * has joined them and is about to exec (their cost is not its). */
+	/*
+	 * Monotonic: just before clone, like any launcher's (hyperfine's,
+	 * time(1)'s), later by the time the child spent joining cgroups
+	 * (abbench's bookkeeping, not the program's). From the spawn
+	 * helper (SPAWN_OWN_RSS) with cgroups: once the child has joined
+	 * them and is about to exec.
+	 */
 	int64_t		 start_ns;
 	int64_t		 end_ns;	/* reaped, monotonic */
 	int		 status;	/* raw wait status */
@@ -90,6 +95,7 @@ struct child {
 	struct strbuf	 out;
 	struct strbuf	 err;
 	int		 out_fd, err_fd, in_fd;	/* internal */
+	int		 pidfd;			/* internal: from clone */
 	size_t		 in_off;		/* internal */
 };
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `command`: time one execution of an argv per sample, like
- * hyperfine with no shell: wall time from spawn to reap (sec/op), and on
+ * hyperfine with no shell: wall time from spawn (just before clone) to
+ * reap, less the child's join of its cgroup (sec/op: exec/spawn.h's
+ * start_ns), and on
  * request user and system CPU time and the peak RSS from wait4. An arm's
  * `args` replaces the workload's; its env.NAME keys are added.
  */

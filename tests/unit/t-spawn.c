@@ -415,6 +415,80 @@ check_basics(const char *dir)
 }
 
 
+/* Descriptors open in this process. */
+static int
+count_fds(void)
+{
+	char	path[64];
+	int	fd, n = 0;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		if (access(path, F_OK) == 0)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * The per-sample path: a child's pidfd (from clone) and pipes are closed
+ * once it is reaped, whether or not it exec'd, and /dev/null stays one
+ * descriptor; the time starts before the child exists (clone), so it
+ * holds what the child did before exec, the join of cgroups aside.
+ */
+static void
+check_no_leak(const char *dir)
+{
+	char *const	 ok[] = { "true", NULL };
+	char *const	 bad[] = { "abbench-no-such-program", NULL };
+	char *const	 files[] = { NULL, NULL };
+	struct child	 c;
+	char		*cause = NULL, *procs;
+	int64_t		 t0, t1;
+	int		 before, i, fails = 0;
+
+	/* /dev/null, opened by the first child. */
+	memset(&c, 0, sizeof c);
+	c.argv = ok;
+	if (spawn_run(&c, 10 * SEC, &cause) == -1)
+		fails++;
+	spawn_release(&c);
+	before = count_fds();
+	for (i = 0; i < 50; i++) {
+		memset(&c, 0, sizeof c);
+		c.argv = i % 2 ? ok : bad;
+		c.flags = SPAWN_CAPTURE_ERR | SPAWN_NULL_OUT;
+		if ((spawn_run(&c, 10 * SEC, &cause) == 0) != (i % 2))
+			fails++;
+		free(cause);
+		cause = NULL;
+		spawn_release(&c);
+	}
+	tap_int_eq(fails, 0, "50 children, half of them not found: each as "
+	    "expected");
+	tap_int_eq(count_fds(), before, "and no descriptor is left open");
+
+	procs = xasprintf("%s/leak.procs", dir);
+	if ((i = open(procs, O_WRONLY | O_CREAT | O_TRUNC, 0644)) != -1)
+		close(i);
+	((char **)files)[0] = procs;
+	memset(&c, 0, sizeof c);
+	c.argv = ok;
+	c.cgroup_procs = files;
+	t0 = now_mono_ns();
+	tap_ok(spawn_start(&c, &cause) == 0, "a child joining a cgroup "
+	    "starts");
+	t1 = now_mono_ns();
+	if (!tap_ok(c.start_ns >= t0 && c.start_ns <= t1,
+	    "its start lies within spawn_start, before the child exists"))
+		TAP_DIAG("call %lld..%lld, start %lld", (long long)t0,
+		    (long long)t1, (long long)c.start_ns);
+	spawn_wait(&c, 0, NULL);
+	spawn_release(&c);
+	unlink(procs);
+	free(procs);
+}
+
 /* The parent pid of pid from /proc, or -1. */
 static pid_t
 ppid_of(pid_t pid)
@@ -672,6 +746,7 @@ main(void)
 		free(cause);
 	}
 	check_basics(tmpl);
+	check_no_leak(tmpl);
 	check_default_kills_group();
 	check_keep_group_survives();
 	check_keep_group_timeout();
