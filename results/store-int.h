@@ -37,7 +37,18 @@ struct store {
 	sqlite3_stmt	*stmts[ST__COUNT];
 	int		 depth;		/* store_begin nesting */
 	int		 aborted;	/* rolled back inside a nest */
+	/*
+	 * Arms of run arms_run found in the database by a sample insert:
+	 * not looked up again for every sample (they are never removed
+	 * while their run adds samples). Forgotten at any rollback, which
+	 * may take an arm of its transaction with it.
+	 */
+	int64_t		 arms_run;
+	char		**arms_ok;
+	size_t		 narms_ok;
 };
+/* Forget the arms known to exist (a rollback, a close). */
+void	store_arms_forget(struct store *st);
 
 /* A cached statement, reset and unbound; NULL with *cause on error. */
 sqlite3_stmt	*store_stmt(struct store *st, enum store_stmt_id id,

@@ -346,6 +346,55 @@ config_id(struct store *st, int64_t run_id, const char *text, int64_t *id,
 	return 0;
 }
 
+void
+store_arms_forget(struct store *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->narms_ok; i++)
+		free(st->arms_ok[i]);
+	free(st->arms_ok);
+	st->arms_ok = NULL;
+	st->narms_ok = 0;
+	st->arms_run = 0;
+}
+
+/* Is arm an arm of run_id? Looked up once per run and arm. 0 or -1. */
+static int
+sample_arm_check(struct store *st, int64_t run_id, const char *arm,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	size_t		 i;
+	int		 rc;
+
+	if (st->arms_run == run_id) {
+		for (i = 0; i < st->narms_ok; i++) {
+			if (strcmp(st->arms_ok[i], arm) == 0)
+				return 0;
+		}
+	}
+	if ((s = store_stmt(st, ST_ARM_EXISTS, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, arm);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return set_cause(cause, "run %lld has no arm '%s'",
+		    (long long)run_id, arm);
+	if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot read arms");
+	if (st->arms_run != run_id) {
+		store_arms_forget(st);
+		st->arms_run = run_id;
+	}
+	st->arms_ok = xreallocarray(st->arms_ok, st->narms_ok + 1,
+	    sizeof *st->arms_ok);
+	st->arms_ok[st->narms_ok++] = xstrdup(arm);
+	return 0;
+}
+
 static int
 sample_insert_rows(struct store *st, const struct store_sample *sp,
     char **cause)
@@ -355,17 +404,8 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 	size_t		 i, nrows;
 	int		 rc;
 
-	if ((s = store_stmt(st, ST_ARM_EXISTS, cause)) == NULL)
+	if (sample_arm_check(st, sp->run_id, sp->arm, cause) == -1)
 		return -1;
-	sqlite3_bind_int64(s, 1, sp->run_id);
-	store_bind_text(s, 2, sp->arm);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
-		return set_cause(cause, "run %lld has no arm '%s'",
-		    (long long)sp->run_id, sp->arm);
-	if (rc != SQLITE_ROW)
-		return store_db_error(st, cause, "cannot read arms");
 	if (sp->config != NULL &&
 	    config_id(st, sp->run_id, sp->config, &cfg, cause) != 0)
 		return -1;

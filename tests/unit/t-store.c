@@ -292,6 +292,32 @@ test_create_and_samples(void)
 	tap_ok(contains(cause, "no arm 'nosuch'"), "message names the arm");
 	free(cause);
 	cause = NULL;
+	{
+		/*
+		 * Arms are looked up once per run: a rollback that takes a
+		 * run and its arms away must not leave them known (the next
+		 * run may get the same id).
+		 */
+		int64_t	gone, again;
+
+		store_begin(st, NULL);
+		gone = make_run(st, "gone", 400, (const char *const[]){ "x" },
+		    1, NULL);
+		tap_int_eq(add_sample(st, gone, 0, "x", 1, 1), 0,
+		    "a sample of a run made in the same transaction");
+		store_rollback(st);
+		again = make_run(st, "again", 500, (const char *const[]){ "y" },
+		    1, NULL);
+		if (again != gone)
+			TAP_DIAG("run ids %lld then %lld", (long long)gone,
+			    (long long)again);
+		tap_int_eq(add_sample(st, again, 0, "x", 1, 1), -1,
+		    "after its rollback, the arm it had is unknown again");
+		tap_int_eq(add_sample(st, again, 1, "y", 1, 1), 0,
+		    "the new run's arm is known");
+		tap_int_eq(add_sample(st, again, 2, "y", 1, 1), 0,
+		    "and again, from what was seen");
+	}
 	s.arm = "after";
 	s.status = "weird";
 	tap_int_eq(store_sample_add(st, &s, &cause), -1, "bad status refused");
