@@ -816,7 +816,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 		return 0;
 	grace = c->grace_ns > 0 ? c->grace_ns : SPAWN_DEFAULT_GRACE;
 	/* From clone (CLONE_PIDFD), or opened now. */
-	pidfd = c->pidfd > 0 ? c->pidfd : pidfd_open_compat(c->pid);
+	pidfd = c->pidfd >= 0 ? c->pidfd : pidfd_open_compat(c->pid);
 	c->pidfd = -1;
 	for (;;) {
 		n = 0;
