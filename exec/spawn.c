@@ -811,6 +811,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	struct pollfd	pfd[4];
 	int64_t		now, kill_at = 0, grace;
 	int		pidfd, n, timeout_ms, term_sent = 0;
+	int		ip, io, ie, ii;	/* their places in pfd, or -1 */
 
 	if (c->reaped || c->pid <= 0)
 		return 0;
@@ -820,20 +821,22 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	c->pidfd = -1;
 	for (;;) {
 		n = 0;
+		ip = io = ie = ii = -1;
+		memset(pfd, 0, sizeof pfd);
 		if (pidfd != -1) {
-			pfd[n].fd = pidfd;
+			pfd[ip = n].fd = pidfd;
 			pfd[n++].events = POLLIN;
 		}
 		if (c->out_fd != -1) {
-			pfd[n].fd = c->out_fd;
+			pfd[io = n].fd = c->out_fd;
 			pfd[n++].events = POLLIN;
 		}
 		if (c->err_fd != -1) {
-			pfd[n].fd = c->err_fd;
+			pfd[ie = n].fd = c->err_fd;
 			pfd[n++].events = POLLIN;
 		}
 		if (c->in_fd != -1) {
-			pfd[n].fd = c->in_fd;
+			pfd[ii = n].fd = c->in_fd;
 			pfd[n++].events = POLLOUT;
 		}
 		now = now_mono_ns();
@@ -866,11 +869,17 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 				    strerror(errno));
 			}
 		}
-		if (c->out_fd != -1)
+		/*
+		 * Only what poll said is ready: a pipe's end of file comes
+		 * before the exit (the child's files close first), and
+		 * neither a read of an empty pipe nor a wait4 of a child
+		 * still exiting is worth a system call.
+		 */
+		if (io != -1 && pfd[io].revents != 0)
 			drain(&c->out_fd, &c->out, 0, c);
-		if (c->err_fd != -1)
+		if (ie != -1 && pfd[ie].revents != 0)
 			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL);
-		if (c->in_fd != -1) {
+		if (ii != -1 && pfd[ii].revents != 0) {
 			ssize_t	w = write(c->in_fd, c->in + c->in_off,
 			    c->inlen - c->in_off);
 
@@ -882,7 +891,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 				c->in_fd = -1;
 			}
 		}
-		if (try_reap(c, 0))
+		if ((ip == -1 || pfd[ip].revents != 0) && try_reap(c, 0))
 			break;
 	}
 	if (pidfd != -1)
