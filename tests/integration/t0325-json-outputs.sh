@@ -9,9 +9,17 @@ require_cmd python3
 DB=$TEST_TMP/t.db
 N=$(nproc)
 
+# `true` against `sleep 0.01`, a real rise: the run stops by the rule
+# (decided different, or the test fails, by max-rounds 12), n its rounds.
 fast_slow_exp "$TEST_TMP/e.ini" t0325 6
-"$ABBENCH" run "$TEST_TMP/e.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
+"$ABBENCH" run "$TEST_TMP/e.ini" --db "$DB" --until decided --max-rounds 12 \
+    --quiet >"$TEST_TMP/out" 2>&1
 ok $? "a fast/slow run succeeds"
+n=$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE arm = 'fast' AND
+    status = 'ok'")
+like "$("$ABBENCH" db show --db "$DB" last 2>&1)" \
+    "Cmd-$N sec/op slow vs fast: different after $n good rounds" \
+    "the rise is decided different by max-rounds 12 ($n rounds)"
 
 # stat -format json: valid, the same numbers as the text table.
 "$ABBENCH" stat --db "$DB" -format json last >"$TEST_TMP/stat.json" \
@@ -19,13 +27,13 @@ ok $? "a fast/slow run succeeds"
 ok $? "stat -format json exits 0"
 python3 -m json.tool "$TEST_TMP/stat.json" >/dev/null 2>&1
 ok $? "stat -format json is JSON (python3 -m json.tool)"
-got=$(python3 - "$TEST_TMP/stat.json" <<'EOP'
+got=$(python3 - "$TEST_TMP/stat.json" "$n" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = [t for t in d["tables"] if t["unit"] == "sec/op"][0]
 row = t["rows"][0]
 base, other = row["cells"]
-assert base["n"] == len(base["values"]) == 6, base
+assert base["n"] == len(base["values"]) == int(sys.argv[2]), base
 assert base["lo"] <= base["center"] <= base["hi"], base
 assert sorted(base["values"]) == base["values"]
 assert "vs_base" not in base and "p" in other
@@ -66,7 +74,7 @@ print(d["run"]["name"], d["noise"]["from"], d["noise"]["baseline_arm"],
       r["mde"] is None or r["mde"] > 0)
 EOP
 )
-is "$got" "t0325 baseline fast 50 0.02 sec/op 6 6 True True" \
+is "$got" "t0325 baseline fast 50 0.02 sec/op $n $n True True" \
     "power json: run, noise source, test, rows"
 "$ABBENCH" power --db "$DB" --reps 50 last >"$TEST_TMP/power.txt" 2>&1
 mad=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1]));
@@ -90,7 +98,7 @@ print(len(d["runs"]), r["id"], r["name"], r["status"], r["arms"],
       r["started"] <= r["ended"], len(r["uuid"]))
 EOP
 )
-is "$got" "1 1 t0325 done ['fast', 'slow'] 12 0 None Z True 36" \
+is "$got" "1 1 t0325 done ['fast', 'slow'] $((2 * n)) 0 None Z True 36" \
     "db ls json: id, name, status, arms, counts, times, uuid"
 "$ABBENCH" db show --db "$DB" --json last >"$TEST_TMP/out" 2>&1
 is "$?" 2 "db show --json: exit 2"

@@ -16,7 +16,9 @@ DB=$TEST_TMP/c.db
 cat >"$TEST_TMP/c.ini" <<EOF
 [experiment]
 name = t0730
-rounds = 6
+stop = decided
+max-rounds = 12
+stat-filter = .unit:work/s
 timeout = 2m
 
 [arm quarter]
@@ -40,7 +42,7 @@ perf      = no
 EOF
 
 "$ABBENCH" run "$TEST_TMP/c.ini" --db "$DB" --quiet >"$TEST_TMP/run.out" 2>&1
-ok $? "abbench run: 6 rounds of cpu=0.25 vs cpu=1"
+ok $? "abbench run: cpu=0.25 vs cpu=1 until decided"
 [ $? -eq 0 ] || diag "$(cat "$TEST_TMP/run.out")"
 "$ABBENCH" stat --db "$DB" t0730@last >"$TEST_TMP/stat" 2>&1 ||
 	"$ABBENCH" stat --db "$DB" 1 >"$TEST_TMP/stat" 2>&1
@@ -48,8 +50,12 @@ ok $? "abbench stat --db"
 # The work/s table's row: a delta in percent with p < 0.05, not "~".
 row=$(awk '/work\/s/ { t = 1 } t && /^Burner\/vcpus=/ { print; exit }' \
     "$TEST_TMP/stat")
-like "$row" '[-+][0-9.]+% \(p=0\.0[0-4][0-9]* n=6\)' \
+like "$row" '[-+][0-9.]+% \(p=0\.0[0-4][0-9]* n=[0-9+]+\)' \
     "work/s differs significantly between cpu=0.25 and cpu=1"
 [ -n "$row" ] || diag "$(cat "$TEST_TMP/stat")"
+diag "$row"
+like "$("$ABBENCH" db show --db "$DB" t0730@last 2>&1)" \
+    "Burner/vcpus=[^ ]* work/s one vs quarter: different after [0-9]+ good rounds" \
+    "decided different by max-rounds 12"
 like "$row" '[+][0-9.]+%' "cpu=1 does more work than the baseline cpu=0.25"
 done_testing

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Workload idle-memory: runc vs runsc (quota=parent on one arm), every
 # metric stored, gofer PSS plausible (0.5 .. 100 MiB); 2 vs 6 MiB touched
-# by the idle program significantly different in ContainerNonReclaimableMem;
+# by the idle program significantly different in ContainerNonReclaimableMem
+# (run with stop = decided on that row: decided different by max-rounds 12);
 # nothing left behind, also when an arm fails.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
@@ -62,7 +63,9 @@ lc_no_leftovers "$DB" "$run" "runtimes"
 cat >"$TEST_TMP/touch.ini" <<EOI
 [experiment]
 name = t1110-touch
-rounds = 5
+stop = decided
+max-rounds = 12
+stat-filter = .name:ContainerNonReclaimableMem
 
 [arm touch2m]
 runtime = runsc
@@ -84,8 +87,11 @@ run=$(lc_last_run "$DB")
 "$ABBENCH" stat --db "$DB" "$run" >"$TEST_TMP/stat" 2>&1
 line=$(grep "^ContainerNonReclaimableMem-$NPROCS " "$TEST_TMP/stat")
 diag "$line"
-like "$line" '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=5\)' \
+like "$line" '\+[0-9.]+% \(p=0\.0[0-4][0-9]* n=[0-9+]+\)' \
     "ContainerNonReclaimableMem 2 vs 6 MiB is significant"
+like "$("$ABBENCH" db show --db "$DB" "$run" 2>&1)" \
+    "ContainerNonReclaimableMem-$NPROCS B touch6m vs touch2m: different after" \
+    "and decided different by max-rounds 12"
 d=$(sqlite3 "$DB" "SELECT CAST((SELECT avg(value) FROM samples WHERE
     run_id = $run AND arm = 'touch6m' AND benchmark =
     'ContainerNonReclaimableMem-$NPROCS') - (SELECT avg(value) FROM samples WHERE
