@@ -250,6 +250,14 @@ runner_load(struct run *r, char **cause)
 	if (r->e->stop_decided) {
 		struct seq_design	d;
 
+		/* --rounds N would be ignored by the rule: say so rather
+		 * than run something else than was asked. */
+		if (opt->resume == NULL && opt->rounds > 0)
+			return set_cause(cause, "--rounds %d: this run stops "
+			    "by the rule (stop = decided), which --rounds does "
+			    "not bound: say --max-rounds %d to bound it, or "
+			    "--until rounds --rounds %d for a fixed design",
+			    opt->rounds, opt->rounds, opt->rounds);
 		if (r->order == ORDER_SEQUENTIAL)
 			return set_cause(cause, "stop = decided (--until "
 			    "decided) needs an interleaved order (alternate, "

@@ -46,6 +46,18 @@ like "$(cat err)" "rounds" "names the key"
 is "$?" 2 "--warmup without a value: exit 2"
 like "$(cat err)" "^abbench: run: --warmup needs a value" "names the flag"
 
+# --rounds cannot bound a run that stops by the rule: refused, not ignored
+# (the shipped experiments say stop = decided; their recipes said --rounds).
+msg "--rounds with --until decided" "--rounds 3: this run stops by the rule \\(stop = decided\\).*--max-rounds 3" \
+    "$ABBENCH" run x.ini --db "$TEST_TMP/d.db" --until decided --rounds 3
+is "$(ls "$TEST_TMP"/d.db* 2>/dev/null)" "" "and nothing is stored"
+"$ABBENCH" run x.ini --db "$TEST_TMP/e.db" --until decided --max-rounds 6 \
+    --quiet > out 2> err
+is "$?" 0 "--until decided --max-rounds 6 runs"
+"$ABBENCH" run x.ini --db "$TEST_TMP/f.db" --until rounds --rounds 3 \
+    --quiet > out 2> err
+is "$?" 0 "--until rounds --rounds 3 runs"
+
 for f in no-restore-check; do
 	"$ABBENCH" run --help | grep -q -- "--$f"
 	ok $? "run --help lists --$f"
