@@ -2,10 +2,8 @@
 /*
  * Cgroups made for a run (see cgroup.h): hierarchy discovery from
  * /proc/self/mountinfo and /proc/self/cgroup, creation with libcgroup on
- * real v1 hierarchies (mkdir on v2 and on test trees), removal (rmdir,
- * children first, after killing what is left) also in the hierarchies
- * runtimes and docker use behind our back, and the cpu/cpuacct files both
- * versions expose.
+ * real v1 hierarchies (mkdir on v2 and on test trees), and the cpu/cpuacct
+ * files both versions expose. Their removal is cgroup-remove.c's.
  */
 #include "config.h"
 
@@ -25,12 +23,11 @@
 
 #include "lib/mountinfo.h"
 #include "exec/cgroup.h"
+#include "exec/cgroup-int.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
-
-static int	fake_root(void);
 
 static const char *const default_controllers[] = {
 	"cpu", "cpuacct", "memory", "blkio", NULL
@@ -191,7 +188,7 @@ v2_enable(const char *base, const char *dir, const struct strvec *ctl,
 	 * (memory, io) then fail with EOPNOTSUPP, and no process can join a
 	 * cgroup below it.
 	 */
-	if (!fake_root() && v2self.leaf == NULL &&
+	if (!cgrp_fake_root() && v2self.leaf == NULL &&
 	    strcmp(base, cgrp_root()) != 0) {
 		char	*procs = v2_get(base, "cgroup.procs");
 
@@ -255,13 +252,19 @@ v2_enable(const char *base, const char *dir, const struct strvec *ctl,
 	free(d);
 }
 
+const char *
+cgrp_v2_leaf(void)
+{
+	return v2self.leaf;
+}
+
 /*
  * Back where abbench was before v2_move_to_leaf (before the run's cgroup,
  * holding the leaf, is removed): the controllers off again in the cgroups
  * between, then in base those abbench enabled, then the move.
  */
-static void
-v2_return(void)
+void
+cgrp_v2_return(void)
 {
 	char	*d, *s, buf[32];
 	size_t	 i;
@@ -311,7 +314,7 @@ cgrp_check_delegation(const char *ctl, const char *where, char **cause)
 		return 0;
 	if ((base = cgrp_self_dir(NULL, cause)) == NULL)
 		return -1;
-	if (!fake_root()) {
+	if (!cgrp_fake_root()) {
 		probe = xasprintf("%s/abbench-probe-%ld", base, (long)getpid());
 		if (mkdir(probe, 0755) == -1 && errno != EEXIST) {
 			rc = set_cause(cause, "%s%scannot make a cgroup below "
@@ -328,7 +331,7 @@ cgrp_check_delegation(const char *ctl, const char *where, char **cause)
 		free(probe);
 	}
 	file = xasprintf("%s/cgroup.controllers", base);
-	if (ctl != NULL && (!fake_root() || access(file, R_OK) == 0)) {
+	if (ctl != NULL && (!cgrp_fake_root() || access(file, R_OK) == 0)) {
 		avail = v2_get(base, "cgroup.controllers");
 		if (!has_spaced_word(avail, ctl)) {
 			char	*parent = xstrdup(base), *s;
@@ -364,7 +367,7 @@ cgrp_v2_subtree_base(char **value)
 	char	*base;
 
 	*value = NULL;
-	if (cgrp_version() != 2 || fake_root() || v2self.base != NULL ||
+	if (cgrp_version() != 2 || cgrp_fake_root() || v2self.base != NULL ||
 	    (base = cgrp_self_dir(NULL, NULL)) == NULL)
 		return NULL;
 	*value = v2_get(base, "cgroup.subtree_control");
@@ -412,8 +415,8 @@ cgrp_root(void)
 	return r != NULL && *r != '\0' ? r : "/sys/fs/cgroup";
 }
 
-static int
-fake_root(void)
+int
+cgrp_fake_root(void)
 {
 	const char	*r = getenv("ABBENCH_CGROUP_ROOT");
 
@@ -431,7 +434,7 @@ cgrp_version(void)
 	if (statfs(cgrp_root(), &sf) == 0 &&
 	    (unsigned long)sf.f_type == CGROUP2_SUPER_MAGIC)
 		return 2;
-	if (fake_root())
+	if (cgrp_fake_root())
 		return 2;
 	return 1;
 }
@@ -547,8 +550,8 @@ hier_mount(const char *controller, char **mnt, char **root, char **cause)
 
 /* The directory of PATH (as /proc/PID/cgroup shows it) below a mount
  * whose root is root (not "/" inside a cgroup namespace). */
-static char *
-mount_path_dir(const char *mnt, const char *root, const char *path)
+char *
+cgrp_mount_path_dir(const char *mnt, const char *root, const char *path)
 {
 	size_t	rl = strlen(root);
 
@@ -568,7 +571,7 @@ cgrp_path_dir(const char *controller, const char *path)
 	if (hier_mount(controller != NULL ? controller : "", &mnt, &root,
 	    NULL) == -1)
 		return NULL;
-	dir = mount_path_dir(mnt, root, path);
+	dir = cgrp_mount_path_dir(mnt, root, path);
 	free(mnt);
 	free(root);
 	return dir;
@@ -581,7 +584,7 @@ cgrp_self_dir(const char *controller, char **cause)
 
 	if (controller == NULL)
 		controller = "";
-	if (fake_root()) {
+	if (cgrp_fake_root()) {
 		if (cgrp_version() == 2 || *controller == '\0')
 			return xstrdup(cgrp_root());
 		return xasprintf("%s/%s", cgrp_root(), controller);
@@ -605,7 +608,7 @@ cgrp_self_dir(const char *controller, char **cause)
 			free(self);
 			return NULL;
 		}
-		dir = mount_path_dir(mnt, root, self);
+		dir = cgrp_mount_path_dir(mnt, root, self);
 		free(mnt);
 		free(root);
 	}
@@ -771,7 +774,7 @@ cgrp_create(const char *rel, const char *const *controllers, char **cause)
 			free(dir);
 			continue;
 		}
-		if (make_dir(dir, *c, !fake_root() && libcgroup_ready(),
+		if (make_dir(dir, *c, !cgrp_fake_root() && libcgroup_ready(),
 		    cause) == -1) {
 			free(dir);
 			goto fail;
@@ -791,7 +794,7 @@ cgrp_runtime_path(const char *rel)
 {
 	char	*self, *p;
 
-	if (fake_root() || cgrp_version() != 2 ||
+	if (cgrp_fake_root() || cgrp_version() != 2 ||
 	    (self = cgrp_self_path("", NULL)) == NULL)
 		return xstrdup(rel);
 	p = xasprintf("%s/%s", strcmp(self, "/") == 0 ? "" : self, rel);
@@ -875,7 +878,7 @@ cgrp_write(struct cgrp *cg, const char *controller, const char *file,
 		return set_cause(cause, "cgroup '%s' has no '%s' controller",
 		    cg->rel, controller);
 	path = xasprintf("%s/%s", dir, file);
-	if (cg->version == 2 && !fake_root() && access(path, F_OK) == -1 &&
+	if (cg->version == 2 && !cgrp_fake_root() && access(path, F_OK) == -1 &&
 	    errno == ENOENT && access(dir, F_OK) == 0) {
 		r = v2_missing(dir, file, cause);
 		free(path);
@@ -1010,245 +1013,4 @@ cgrp_oom_kills(struct cgrp *cg)
 		n = 0;
 	free(v);
 	return n;
-}
-
-/*
- * SIGKILL every process in dir and below (never abbench itself or init):
- * what is left in a cgroup we remove has no one else to stop it.
- */
-static void
-kill_procs(const char *dir, int depth)
-{
-	DIR		*d;
-	struct dirent	*de;
-	char		*path, *text, *p;
-
-	path = xasprintf("%s/cgroup.procs", dir);
-	text = read_file(path, NULL, NULL);
-	free(path);
-	for (p = text; p != NULL && *p != '\0'; ) {
-		long	pid = strtol(p, &p, 10);
-
-		if (pid > 1 && pid != (long)getpid())
-			kill((pid_t)pid, SIGKILL);
-		while (*p == '\n')
-			p++;
-		if (*p != '\0' && (*p < '0' || *p > '9'))
-			break;
-	}
-	free(text);
-	if (depth < 64 && (d = opendir(dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_type == DT_DIR && de->d_name[0] != '.') {
-				char	*sub = xasprintf("%s/%s", dir,
-				    de->d_name);
-
-				kill_procs(sub, depth + 1);
-				free(sub);
-			}
-		}
-		closedir(d);
-	}
-}
-
-/* rmdir children first, then dir. Missing dir is fine. */
-static int
-remove_tree(const char *dir, int depth, char **cause)
-{
-	DIR		*d;
-	struct dirent	*de;
-	char		*held = NULL;
-	int		 tries, r = 0;
-
-	if (depth > 64)
-		return set_cause(cause, "'%s': cgroups nested too deeply",
-		    dir);
-	if ((d = opendir(dir)) == NULL)
-		return errno == ENOENT ? 0 :
-		    set_cause(cause, "cannot open '%s': %s", dir,
-		    strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
-			char	*sub = xasprintf("%s/%s", dir, de->d_name);
-			size_t	 sl = strlen(sub);
-
-			/* Where abbench sits (v2_move_to_leaf): last. */
-			if (v2self.leaf != NULL && held == NULL &&
-			    strncmp(v2self.leaf, sub, sl) == 0 &&
-			    (v2self.leaf[sl] == '/' ||
-			    v2self.leaf[sl] == '\0')) {
-				held = sub;
-				continue;
-			}
-			if (remove_tree(sub, depth + 1, r == 0 ? cause :
-			    NULL) == -1)
-				r = -1;
-			free(sub);
-		}
-	}
-	closedir(d);
-	if (held != NULL) {
-		if (r == 0 && strcmp(held, v2self.leaf) == 0)
-			v2_return();
-		if (remove_tree(held, depth + 1, r == 0 ? cause : NULL) == -1)
-			r = -1;
-		free(held);
-	}
-	if (r == -1)
-		return -1;
-	for (tries = 0; tries < 200; tries++) {
-		if (rmdir(dir) == 0 || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			break;
-		kill_procs(dir, 0);
-		usleep(10000);
-	}
-	return set_cause(cause, "cannot remove cgroup '%s': %s", dir,
-	    strerror(errno));
-}
-
-int
-cgrp_remove_dir(const char *dir, char **cause)
-{
-	kill_procs(dir, 0);
-	return remove_tree(dir, 0, cause);
-}
-
-int
-cgrp_remove(struct cgrp *cg, char **cause)
-{
-	size_t	i;
-	int	r = 0;
-
-	if (cg == NULL || cg->removed)
-		return 0;
-	for (i = 0; i < cg->nh; i++)
-		kill_procs(cg->h[i].dir, 0);
-	for (i = 0; i < cg->nh; i++) {
-		if (remove_tree(cg->h[i].dir, 0, r == 0 ? cause : NULL) == -1)
-			r = -1;
-	}
-	if (r == 0)
-		cg->removed = 1;
-	return r;
-}
-
-void
-cgrp_free(struct cgrp *cg)
-{
-	size_t	i;
-
-	if (cg == NULL)
-		return;
-	for (i = 0; i < cg->nh; i++) {
-		free(cg->h[i].controller);
-		free(cg->h[i].dir);
-	}
-	free(cg->h);
-	strvec_clear(&cg->procs);
-	free(cg->rel);
-	free(cg);
-}
-
-void
-cgrp_hierarchies(struct strvec *mnts, struct strvec *roots)
-{
-	struct mountinfo	mi;
-	size_t			i;
-
-	if (fake_root()) {
-		/* A test tree: v2 is the directory, v1 its subdirectories. */
-		if (cgrp_version() == 2) {
-			strvec_push(mnts, cgrp_root());
-			strvec_push(roots, "/");
-		} else {
-			DIR		*d = opendir(cgrp_root());
-			struct dirent	*de;
-
-			while (d != NULL && (de = readdir(d)) != NULL) {
-				if (de->d_type != DT_DIR ||
-				    de->d_name[0] == '.')
-					continue;
-				strvec_pushf(mnts, "%s/%s", cgrp_root(),
-				    de->d_name);
-				strvec_push(roots, "/");
-			}
-			if (d != NULL)
-				closedir(d);
-		}
-		return;
-	}
-	if (mountinfo_read(&mi, NULL) == -1)
-		return;
-	for (i = 0; i < mi.n; i++) {
-		if ((strcmp(mi.e[i].fstype, "cgroup") == 0 ||
-		    strcmp(mi.e[i].fstype, "cgroup2") == 0) &&
-		    !strvec_has(mnts, mi.e[i].mountpoint)) {
-			strvec_push(mnts, mi.e[i].mountpoint);
-			strvec_push(roots, mi.e[i].root);
-		}
-	}
-	mountinfo_release(&mi);
-}
-
-/* Add each line of paths not seen yet. */
-static void
-add_paths(struct strvec *sv, const char *paths)
-{
-	const char	*p = paths, *nl;
-	char		*one;
-
-	while (p != NULL && *p != '\0') {
-		nl = strchr(p, '\n');
-		one = nl != NULL ? xstrndup(p, (size_t)(nl - p)) : xstrdup(p);
-		if (one[0] == '/' && !strvec_has(sv, one))
-			strvec_push(sv, one);
-		free(one);
-		p = nl != NULL ? nl + 1 : NULL;
-	}
-}
-
-int
-cgrp_remove_everywhere(const char *rel, const char *bases, char **cause)
-{
-	struct strvec	 mnts = STRVEC_INIT, roots = STRVEC_INIT;
-	struct strvec	 paths = STRVEC_INIT, dirs = STRVEC_INIT;
-	char		*self, *base, *dir;
-	size_t		 i, j;
-	int		 r = 0;
-
-	if (rel == NULL || rel[0] == '/' || strstr(rel, "..") != NULL ||
-	    !str_startswith(rel, "abbench-"))
-		return set_cause(cause, "refusing cgroup '%s': not a run's "
-		    "cgroup (abbench-...)", rel != NULL ? rel : "");
-	/* At the root, where we are, where the caller's abbench was. */
-	strvec_push(&paths, "/");
-	if (!fake_root()) {
-		self = cgrp_self_paths();
-		add_paths(&paths, self);
-		free(self);
-		add_paths(&paths, bases);
-	}
-	cgrp_hierarchies(&mnts, &roots);
-	for (i = 0; i < mnts.n; i++) {
-		for (j = 0; j < paths.n; j++) {
-			base = mount_path_dir(mnts.v[i], roots.v[i],
-			    paths.v[j]);
-			dir = xasprintf("%s/%s", base, rel);
-			free(base);
-			if (!strvec_has(&dirs, dir))
-				strvec_push(&dirs, dir);
-			free(dir);
-		}
-	}
-	for (i = 0; i < dirs.n; i++) {
-		if (cgrp_remove_dir(dirs.v[i], r == 0 ? cause : NULL) == -1)
-			r = -1;
-	}
-	strvec_clear(&mnts);
-	strvec_clear(&roots);
-	strvec_clear(&paths);
-	strvec_clear(&dirs);
-	return r;
 }

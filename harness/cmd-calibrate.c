@@ -28,7 +28,7 @@
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/power.h"
 #include "stats/sequential.h"
 

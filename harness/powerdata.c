@@ -13,7 +13,7 @@
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/power.h"
 
 struct pdata_acc {

@@ -11,6 +11,8 @@
 
 #include "lib/util.h"
 #include "stats/benchmath.h"
+#include "stats/quantile.h"
+#include "stats/utest.h"
 #include "stats/gomath.h"
 
 static void

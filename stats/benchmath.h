@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "stats/utest.h"
+
 enum bm_assumption {
 	BM_ASSUME_NOTHING,	/* median, order-statistic CI, U test */
 	BM_ASSUME_EXACT		/* mode, min..max, no test (assume=exact) */
@@ -50,14 +52,6 @@ struct bm_comparison {
 };
 
 /*
- * Exact Mann-Whitney U distributions, cached by (n1, n2, tie pattern) and
- * by (n1, n2) without ties, plus a table of Go Choose values.
- */
-struct bm_ucache;
-struct bm_ucache	*bm_ucache_new(void);
-void			 bm_ucache_free(struct bm_ucache *c);
-
-/*
  * Compare x2 against the baseline x1 (both sorted ascending, n >= 1).
  * cache may be NULL (slower).  Release with bm_comparison_release().
  */
@@ -73,49 +67,5 @@ void	 bm_format_delta(const struct bm_comparison *c, double old_center,
 /* Comparison.String: "p=0.000 n=10", "n=10+12", "n=1" (64 bytes). */
 void	 bm_comparison_string(const struct bm_comparison *c, char *buf,
 	    size_t len);
-
-/* Lower level. */
-
-/* 1-based order statistics of a quantile CI; out of 1..n means infinite. */
-struct quantile_ci {
-	int	lo_order, hi_order;
-	/*
-	 * The normal approximation (n > 30) met a NaN confidence: Go's
-	 * int(NaN) makes HiOrder math.MinInt64+1 and SampleCI then panics
-	 * indexing the sample with math.MinInt64.
-	 */
-	int	nan_order;
-};
-
-/* go-moremath stats.QuantileCI(n, q, confidence). */
-void	 quantile_ci(int n, double q, double confidence,
-	    struct quantile_ci *out);
-
-/* stats.Sample.Quantile (R8) of sorted xs, n >= 1. */
-double	 stats_quantile_sorted(const double *xs, size_t n, double q);
-
-/*
- * Two-sided Mann-Whitney U test of x1 vs x2 (both sorted ascending,
- * n1, n2 >= 1), go-moremath MannWhitneyUTest(LocationDiffers).  Returns 0
- * and sets *p, or -1 with *cause = "all samples are equal" (malloc'd).
- */
-int	 utest_mann_whitney(const double *x1, size_t n1, const double *x2,
-	    size_t n2, struct bm_ucache *cache, double *p, char **cause);
-
-/*
- * P(U <= u) under the null without ties for sizes (n1, n2): the exact
- * distribution utest_mann_whitney uses (n1, n2 <= 50), else the normal
- * approximation with continuity correction. cache may be NULL (slower).
- */
-double	 utest_u_cdf(size_t n1, size_t n2, double u, struct bm_ucache *cache);
-
-/*
- * The largest integer c with P(U <= c) <= beta (null, no ties), or -1 when
- * even P(U <= 0) exceeds beta: the order statistic of the Hodges-Lehmann
- * confidence interval of a shift, [d(c+1), d(n1*n2-c)] of the n1*n2
- * differences, covers the shift with probability >= 1 - 2 beta.
- */
-long	 utest_u_critical(size_t n1, size_t n2, double beta,
-	    struct bm_ucache *cache);
 
 #endif

@@ -13,7 +13,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "lib/util.h"
-#include "stats/benchmath.h"
+#include "stats/quantile.h"
+#include "stats/utest.h"
 #include "stats/power.h"
 
 static double *

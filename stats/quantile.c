@@ -7,7 +7,7 @@
  */
 #include <math.h>
 
-#include "stats/benchmath.h"
+#include "stats/quantile.h"
 #include "stats/gomath.h"
 
 double

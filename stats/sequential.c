@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/sequential.h"
 
 /* The default schedule of interim looks (good rounds). */

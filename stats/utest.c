@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/gomath.h"
 
 /* go-moremath MannWhitneyExactLimit and MannWhitneyTiesExactLimit. */

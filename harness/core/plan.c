@@ -15,7 +15,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "harness/core/runner.h"
+#include "harness/core/plan.h"
 
 void
 plan_round_order(enum run_order order, uint64_t seed, int round,

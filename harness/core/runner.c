@@ -8,33 +8,25 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "exec/cgroup.h"
-#include "host/envcheck.h"
 #include "exec/exec.h"
-#include "host/hostinfo.h"
+#include "exec/spawn.h"
 #include "host/hostset.h"
 #include "host/journal.h"
 #include "host/undo.h"
-#include "harness/core/runner.h"
+#include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
-#include "lib/options.h"
-#include "exec/spawn.h"
-#include "results/store.h"
-#include "workloads/workload.h"
 
 static volatile sig_atomic_t	stop_flag;
+
+static int	run_load_bad(struct run *r, char **cause);
 
 static void
 on_signal(int sig)
@@ -106,324 +98,6 @@ runner_forget_object(struct run_ctx *ctx, int64_t id)
 	}
 }
 
-/* Progress: a live line on a terminal, a line per round elsewhere. */
-struct progress {
-	int		 tty;
-	int		 quiet;
-	int		 json;
-	int64_t		 start_ns;
-	size_t		 total;
-	size_t		 done;
-	int		 failures;
-	int		 rounds;
-	int		 line_open;
-	/* stop = decided: rows counted and decided so far. */
-	int		 decided_mode;
-	size_t		 rows, rows_decided;
-};
-
-static void
-fmt_secs(double s, char *buf, size_t len)
-{
-	if (s < 0 || !isfinite(s))
-		snprintf(buf, len, "?");
-	else if (s >= 3600)
-		snprintf(buf, len, "%dh%02dm", (int)(s / 3600),
-		    (int)fmod(s / 60, 60));
-	else if (s >= 60)
-		snprintf(buf, len, "%dm%02ds", (int)(s / 60),
-		    (int)fmod(s, 60));
-	else
-		snprintf(buf, len, "%.1fs", s);
-}
-
-/* One JSON object per line, every string escaped by jansson. */
-static void
-progress_json(struct progress *p, const struct plan_entry *pe,
-    const struct experiment *e, const char *status, double value_secs,
-    double elapsed, double eta)
-{
-	json_t	*o;
-	char	*text;
-
-	o = json_pack("{s:i, s:i, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, "
-	    "s:i, s:b}", "round", pe->round + 1, "rounds", p->rounds,
-	    "sample", (json_int_t)p->done, "samples", (json_int_t)p->total,
-	    "arm", e->arms[pe->arm].name, "workload",
-	    e->workloads[pe->workload].name, "status", status, "seconds",
-	    value_secs, "elapsed", elapsed, "eta", isfinite(eta) ? eta : -1.0,
-	    "failures", p->failures, "warmup", pe->warmup);
-	if (o == NULL)
-		return;
-	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(9));
-	if (text != NULL) {
-		printf("%s\n", text);
-		fflush(stdout);
-		free(text);
-	}
-	json_decref(o);
-}
-
-static void
-progress_sample(struct progress *p, const struct plan_entry *pe,
-    const struct experiment *e, const char *status, double value_secs)
-{
-	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
-	double	eta = p->done > 0 ? elapsed / (double)p->done *
-	    (double)(p->total - p->done) : -1;
-	char	el[32], et[32];
-
-	if (p->quiet)
-		return;
-	fmt_secs(elapsed, el, sizeof el);
-	fmt_secs(eta, et, sizeof et);
-	if (p->json) {
-		progress_json(p, pe, e, status, value_secs, elapsed, eta);
-		return;
-	}
-	if (p->tty) {
-		fprintf(stderr, "\r\033[Kround %d/%d  sample %zu/%zu  %s  %s  "
-		    "elapsed %s  eta %s%s  failures %d", pe->round + 1,
-		    p->rounds, p->done, p->total, e->arms[pe->arm].name,
-		    e->workloads[pe->workload].name, el,
-		    p->decided_mode ? "at most " : "", et, p->failures);
-		if (p->decided_mode)
-			fprintf(stderr, "  rows decided %zu/%zu",
-			    p->rows_decided, p->rows);
-		p->line_open = 1;
-	}
-}
-
-static void
-progress_round_end(struct progress *p, int round)
-{
-	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
-	char	el[32];
-
-	if (p->quiet || p->json || p->tty)
-		return;
-	fmt_secs(elapsed, el, sizeof el);
-	fprintf(stderr, "round %d/%d done: %zu/%zu samples%s, %d failures, "
-	    "elapsed %s", round + 1, p->rounds, p->done, p->total,
-	    p->decided_mode ? " at most" : "", p->failures, el);
-	if (p->decided_mode)
-		fprintf(stderr, ", rows decided %zu/%zu", p->rows_decided,
-		    p->rows);
-	fputc('\n', stderr);
-}
-
-static void
-progress_end(struct progress *p)
-{
-	if (p->tty && p->line_open && !p->quiet) {
-		fputc('\n', stderr);
-		p->line_open = 0;
-	}
-}
-
-static void
-store_units(struct store *st, int64_t run_id, const struct experiment *e)
-{
-	size_t	w, i;
-
-	for (w = 0; w < e->nworkloads; w++) {
-		const char *const	*u = e->workloads[w].ops->units;
-
-		for (i = 0; u != NULL && u[i] != NULL && u[i + 1] != NULL;
-		    i += 2)
-			(void)store_unit_set(st, run_id, u[i], "better",
-			    u[i + 1], NULL);
-	}
-}
-
-/* Directories whose disks host.block.* settings apply to. */
-static void
-collect_paths(const struct experiment *e, struct strvec *paths)
-{
-	size_t		 w, i;
-	const char	*dir;
-
-	for (w = 0; w < e->nworkloads; w++) {
-		dir = e->workloads[w].common.dir;
-		if (dir == NULL)
-			continue;
-		for (i = 0; i < paths->n; i++) {
-			if (strcmp(paths->v[i], dir) == 0)
-				break;
-		}
-		if (i == paths->n)
-			strvec_push(paths, dir);
-	}
-}
-
-static void
-store_metadata(struct run_ctx *ctx, const struct experiment *e,
-    struct strvec *paths, int quiet)
-{
-	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
-	struct strvec	 report = STRVEC_INIT;
-	char		*cause = NULL, *ver, *key, *path, sha[65];
-	size_t		 i;
-
-	if (e->pkg != NULL)
-		store_config_set(ctx->store, ctx->run_id, NULL, "pkg", e->pkg,
-		    NULL);
-	if (hostinfo_collect(paths->v, paths->n, &config, &cause) == -1) {
-		warning("host metadata: %s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	for (i = 0; i < config.n; i++) {
-		char	*c = strstr(config.v[i], ": ");
-
-		if (c == NULL)
-			continue;
-		*c = '\0';
-		if (e->pkg != NULL && strcmp(config.v[i], "pkg") == 0)
-			continue;
-		store_config_set(ctx->store, ctx->run_id, NULL, config.v[i],
-		    c + 2, NULL);
-	}
-	/* Runtime versions as run-level keys named after the arm, so that
-	 * every arm's export carries the same config (no table split). */
-	for (i = 0; i < e->narms; i++) {
-		const struct arm	*a = &e->arms[i];
-
-		if (a->runtime == NULL)
-			continue;
-		key = xasprintf("runtime-%s", a->name);
-		store_config_set(ctx->store, ctx->run_id, NULL, key,
-		    a->runtime, NULL);
-		free(key);
-		/* What was measured: two builds of one commit print one
-		 * version; their paths and digests differ or not. */
-		if (hostinfo_runtime_binary(a->runtime, &path, sha,
-		    &cause) == 0) {
-			key = xasprintf("runtime-path-%s", a->name);
-			store_config_set(ctx->store, ctx->run_id, NULL, key,
-			    path, NULL);
-			free(key);
-			key = xasprintf("runtime-sha256-%s", a->name);
-			store_config_set(ctx->store, ctx->run_id, NULL, key,
-			    sha, NULL);
-			free(key);
-			free(path);
-		} else {
-			warning("arm '%s': %s", a->name, cause);
-			free(cause);
-			cause = NULL;
-		}
-		if (hostinfo_runtime_version(a->runtime, &ver, &cause) == 0) {
-			key = xasprintf("runtime-version-%s", a->name);
-			store_config_set(ctx->store, ctx->run_id, NULL, key,
-			    ver, NULL);
-			free(key);
-			free(ver);
-		} else {
-			free(cause);
-			cause = NULL;
-		}
-	}
-	if (envcheck_run(paths->v, paths->n, &warnings, &report, &cause) ==
-	    -1) {
-		warning("host check: %s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	for (i = 0; i < warnings.n; i++) {
-		if (!quiet)
-			warning("%s", warnings.v[i]);
-		store_warning_add(ctx->store, ctx->run_id, warnings.v[i], NULL);
-	}
-	strvec_clear(&config);
-	strvec_clear(&warnings);
-	strvec_clear(&report);
-}
-
-static const char *
-status_text(enum sample_status s)
-{
-	switch (s) {
-	case SAMPLE_STATUS_OK:
-		return SAMPLE_OK;
-	case SAMPLE_STATUS_TIMEOUT:
-		return SAMPLE_TIMEOUT;
-	default:
-		return SAMPLE_FAILED;
-	}
-}
-
-static int
-store_result(struct run_ctx *ctx, const struct plan_entry *pe,
-    const struct experiment *e, struct sample_result *res, int64_t t0,
-    int64_t t1, int64_t w0, int64_t w1, char **cause)
-{
-	struct store_sample	 s;
-	struct store_metric	*m;
-	size_t			 i;
-	int			 r;
-
-	memset(&s, 0, sizeof s);
-	s.run_id = ctx->run_id;
-	s.plan_idx = pe->idx;
-	s.round = pe->round;
-	s.position = pe->position;
-	s.arm = e->arms[pe->arm].name;
-	s.workload = e->workloads[pe->workload].name;
-	s.warmup = pe->warmup;
-	s.status = status_text(res->status);
-	s.error = res->error;
-	s.start_ns = res->start_ns ? res->start_ns : t0;
-	s.end_ns = res->end_ns ? res->end_ns : t1;
-	/* Wall times follow the monotonic window. */
-	s.start_wall_ns = w0 + (s.start_ns - t0);
-	s.end_wall_ns = w1 - (t1 - s.end_ns);
-	m = xcalloc(res->nmetrics ? res->nmetrics : 1, sizeof *m);
-	for (i = 0; i < res->nmetrics; i++) {
-		m[i].benchmark = res->metrics[i].benchmark;
-		m[i].unit = res->metrics[i].unit;
-		m[i].value = res->metrics[i].value;
-	}
-	s.metrics = m;
-	s.nmetrics = res->status == SAMPLE_STATUS_OK ? res->nmetrics : 0;
-	if (res->failed.n == 0)
-		r = store_sample_add(ctx->store, &s, cause);
-	else if ((r = store_begin(ctx->store, cause)) == 0) {
-		/* The sample and the benchmarks that failed inside it. */
-		if (s.nmetrics > 0 || res->status != SAMPLE_STATUS_OK)
-			r = store_sample_add_locked(ctx->store, &s, cause);
-		for (i = 0; r == 0 && i < res->failed.n; i++) {
-			struct store_sample	f = s;
-
-			f.workload = res->failed.v[i];
-			f.status = SAMPLE_FAILED;
-			f.error = res->failed_error.v[i];
-			f.metrics = NULL;
-			f.nmetrics = 0;
-			r = store_sample_add_locked(ctx->store, &f, cause);
-		}
-		if (r == 0)
-			r = store_commit(ctx->store, cause);
-		else
-			store_rollback(ctx->store);
-	}
-	free(m);
-	for (i = 0; r == 0 && i < res->config.n; i++) {
-		char	*c = strstr(res->config.v[i], ": ");
-
-		if (c != NULL) {
-			char	*k = xstrndup(res->config.v[i],
-			    (size_t)(c - res->config.v[i]));
-
-			store_config_set(ctx->store, ctx->run_id, NULL, k,
-			    c + 2, NULL);
-			free(k);
-		}
-	}
-	return r;
-}
-
 static int
 done_contains(const int *done, size_t n, int idx)
 {
@@ -440,371 +114,6 @@ done_contains(const int *done, size_t n, int idx)
 			hi = mid;
 	}
 	return 0;
-}
-
-static char *
-host_name(void)
-{
-	struct utsname	u;
-
-	if (uname(&u) == -1)
-		return xstrdup("unknown");
-	return xstrdup(u.nodename);
-}
-
-/* One run from its options to its exit status, in steps. */
-struct run {
-	const char		*exp_path;
-	struct run_options	*opt;
-	struct experiment	*e;
-	struct store		*st;
-	struct journal		*jr;
-	struct store_run	 old;		/* the run resumed */
-	enum run_order		 order;
-	uint64_t		 seed;
-	struct plan_entry	*plan;
-	size_t			 nplan;
-	int			*done;
-	size_t			 ndone;
-	struct strvec		 paths;
-	struct hostset		*hs;
-	struct run_ctx		 ctx;
-	struct progress		 prog;
-	struct sigaction	 oldsa[3];
-	int			 signals;
-	struct cgrp		*runcg;
-	int64_t			 cg_journal;
-	int64_t			 sub_journal;	/* v2 subtree_control */
-	char			*sub_dir;
-	char			*sub_was;
-	int64_t			 scratch_journal;
-	int			 prepared_upto;
-	int			 failures;
-	int			 aborted;
-	int			 exitcode;
-	unsigned char		*sweep;		/* per workload: each sample */
-	int			 sweep_off;	/* the daemon did not answer */
-	/* stop = decided (NULL otherwise) and the plan made round by round:
-	 * plan_idx values of stored samples with a failed row (--resume). */
-	struct verdicts		*verdicts;
-	int			*bad;
-	size_t			 nbad;
-};
-
-static int	run_load_bad(struct run *r, char **cause);
-
-/*
- * The --KEY=VALUE of the run resumed: stored with it as the config lines
- * "set.KEY" (which show in its exports), to be applied again.
- */
-static int
-run_resume_sets(struct run *r, struct strvec *set, char **cause)
-{
-	struct store_kv	*kv;
-	size_t		 n, i;
-
-	if (store_config_list(r->st, r->old.id, &kv, &n, cause) == -1)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (kv[i].arm[0] == '\0' && strncmp(kv[i].key, "set.", 4) == 0)
-			strvec_pushf(set, "%s=%s", kv[i].key + 4, kv[i].value);
-	}
-	store_kv_free(kv, n);
-	return 0;
-}
-
-/*
- * A run marked running may be resumed once the abbench process that ran
- * it is gone. On this host: no live process named abbench has its pid
- * (after a reboot the pid may be another program's). On another host
- * nothing here can tell: only --takeover (a fleet's requeued job, whose
- * earlier instance the scheduler has ended) takes the run over.
- */
-static int
-run_owner_gone(const struct store_run *old, int takeover, char **cause)
-{
-	char	*here, *path, comm[64];
-	FILE	*f;
-	int	 mine, alive = 0;
-
-	if (old->pid <= 0)
-		return 0;
-	here = host_name();
-	mine = old->host == NULL || old->host[0] == '\0' ||
-	    strcmp(old->host, here) == 0;
-	free(here);
-	if (!mine) {
-		if (takeover)
-			return 0;
-		return set_cause(cause, "run %" PRId64 " is marked running on "
-		    "host '%s' (pid %" PRId64 "), which cannot be checked from "
-		    "here: stop it there, or resume with --takeover once it is "
-		    "gone", old->id, old->host, old->pid);
-	}
-	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
-		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
-		if ((f = fopen(path, "r")) == NULL)
-			alive = 1;
-		else {
-			alive = fgets(comm, sizeof comm, f) == NULL ||
-			    strncmp(comm, "abbench", 7) == 0 ||
-			    strncmp(comm, "lt-abbench", 10) == 0;
-			fclose(f);
-		}
-		free(path);
-	}
-	if (alive && !takeover)
-		return set_cause(cause, "run %" PRId64 " is running (pid %"
-		    PRId64 "); only an interrupted run can be resumed",
-		    old->id, old->pid);
-	return 0;
-}
-
-/* The experiment of the run resumed, from the store. */
-static int
-run_load_resume(struct run *r, char **cause)
-{
-	struct store_run	*old = &r->old;
-	struct strvec		 set = STRVEC_INIT;
-
-	if (store_run_find(r->st, r->opt->resume, old, cause) == -1)
-		return -1;
-	if (strcmp(old->status, RUN_DONE) == 0)
-		return set_cause(cause, "run %" PRId64 " (%s) is already done",
-		    old->id, old->name);
-	if (strcmp(old->status, RUN_RUNNING) == 0) {
-		if (run_owner_gone(old, r->opt->takeover, cause) == -1)
-			return -1;
-	} else if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
-	    strcmp(old->status, RUN_FAILED) != 0)
-		return set_cause(cause, "run %" PRId64 " is %s; only an "
-		    "interrupted run can be resumed", old->id, old->status);
-	if (run_resume_sets(r, &set, cause) == -1)
-		return -1;
-	r->e = experiment_parse_set(old->experiment_path ?
-	    old->experiment_path : "(stored)", old->experiment_text,
-	    strlen(old->experiment_text), set.v, cause);
-	strvec_clear(&set);
-	if (r->e == NULL)
-		return -1;
-	r->e->rounds = old->rounds;
-	r->e->warmup = old->warmup;
-	if (run_order_parse(old->order_kind, &r->order) == -1)
-		r->order = r->e->order;
-	r->seed = old->seed;
-	return 0;
-}
-
-/* The line of key in kv, or 0. */
-static int
-kv_line(const struct kv *kv, size_t n, const char *key)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].line;
-	return 0;
-}
-
-/*
- * What only root may do, refused for anyone else before anything is
- * touched, at the key that asks for it: host settings and dropping the
- * page cache.
- */
-static int
-run_check_root(const struct experiment *e, char **cause)
-{
-	size_t	a, w;
-	int	line;
-
-	if (geteuid() == 0)
-		return 0;
-	for (a = 0; a < e->narms; a++)
-		if (e->arms[a].nhost > 0)
-			return set_cause(cause, "%s:%d: %s: changing a host "
-			    "setting needs root (abbench is uid %ld): run it "
-			    "as root, or remove the host.* keys", e->path,
-			    e->arms[a].host[0].line, e->arms[a].host[0].key,
-			    (long)geteuid());
-	for (w = 0; w < e->nworkloads; w++) {
-		const struct workload	*wl = &e->workloads[w];
-
-		if (!wl->drop_caches)
-			continue;
-		line = kv_line(wl->kv, wl->nkv, "drop-caches");
-		if (line == 0)
-			line = kv_line(e->settings, e->nsettings,
-			    "drop-caches");
-		if (line > 0)
-			return set_cause(cause, "%s:%d: drop-caches: "
-			    "dropping the page cache needs root (abbench is "
-			    "uid %ld): run it as root, or set drop-caches = "
-			    "no", e->path, line, (long)geteuid());
-		return set_cause(cause, "%s: drop-caches: dropping the page "
-		    "cache needs root (abbench is uid %ld): run it as root, "
-		    "or --drop-caches=no", e->path, (long)geteuid());
-	}
-	return 0;
-}
-
-/*
- * Load and check everything before anything is touched: the experiment,
- * the plan, the executors' prerequisites and the host settings (the disk
- * under each dir, the knobs of the scheduler named, the sysctls...).
- */
-static int
-run_load(struct run *r, char **cause)
-{
-	struct run_options	*opt = r->opt;
-	size_t			 w;
-
-	if (opt->resume != NULL) {
-		if (run_load_resume(r, cause) == -1)
-			return -1;
-	} else {
-		if (opt->exp_text != NULL)
-			r->e = experiment_parse_set(r->exp_path, opt->exp_text,
-			    strlen(opt->exp_text), opt->set, cause);
-		else
-			r->e = experiment_load_set(r->exp_path, opt->set,
-			    cause);
-		if (r->e == NULL)
-			return -1;
-		if (opt->rounds > 0)
-			r->e->rounds = opt->rounds;
-		r->order = opt->order_set ? opt->order : r->e->order;
-		if (opt->seed_set)
-			r->seed = opt->seed;
-		else if (r->e->seed_set)
-			r->seed = r->e->seed;
-		else if (getrandom(&r->seed, sizeof r->seed, 0) !=
-		    sizeof r->seed)
-			r->seed = (uint64_t)now_wall_ns();
-	}
-	if (r->order == ORDER_SEQUENTIAL && !opt->quiet)
-		warning("order 'sequential' runs all of one arm before the "
-		    "next: drift is confounded with the arms (use it only to "
-		    "demonstrate drift)");
-	if (r->e->stop_decided) {
-		struct seq_design	d;
-
-		if (r->order == ORDER_SEQUENTIAL)
-			return set_cause(cause, "stop = decided (--until "
-			    "decided) needs an interleaved order (alternate, "
-			    "abba or random), not 'sequential'");
-		if (experiment_design(r->e, &d, cause) == -1 ||
-		    (r->verdicts = verdicts_new(r->e, &d, r->e->stat_filter,
-		    cause)) == NULL)
-			return -1;
-	}
-	if (plan_build(r->e, r->order, r->seed, &r->plan, &r->nplan,
-	    cause) == -1)
-		return -1;
-	if (run_check_root(r->e, cause) == -1)
-		return -1;
-	for (w = 0; w < r->e->nworkloads; w++) {
-		struct workload	*wl = &r->e->workloads[w];
-		char		*why = NULL;
-
-		if (wl->exec == NULL)
-			return set_cause(cause, "%s: workload '%s': executor "
-			    "not available", r->e->path, wl->name);
-		if (workload_exec_check(&r->ctx, r->e, wl, &why) == -1) {
-			size_t	plen = strlen(r->e->path);
-
-			/* A message at a key's line keeps its own place. */
-			if (strncmp(why, r->e->path, plen) == 0 &&
-			    why[plen] == ':')
-				set_cause(cause, "%s (workload '%s')", why,
-				    wl->name);
-			else
-				set_cause(cause, "%s:%d: workload '%s': %s",
-				    r->e->path, wl->line, wl->name, why);
-			free(why);
-			return -1;
-		}
-		if (wl->ops->preflight != NULL &&
-		    wl->ops->preflight(r->e, wl, cause) == -1)
-			return -1;
-		/*
-		 * A program that says it may start containers labelled with
-		 * the run (starts-containers): swept after each sample.
-		 */
-		{
-			const char	*sc = workload_get(wl, NULL,
-			    "starts-containers");
-			int		 yes = 0;
-
-			if (r->sweep == NULL)
-				r->sweep = xcalloc(r->e->nworkloads, 1);
-			r->sweep[w] = wl->ops->own_program && sc != NULL &&
-			    opt_parse_bool(sc, &yes) == 0 && yes;
-		}
-	}
-	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
-		warning("%s: programs run in abbench's own cgroup, not one "
-		    "of their own: their cgroup CPU time and memory are not "
-		    "measured apart (times and rusage are)", r->ctx.no_cgroup);
-	collect_paths(r->e, &r->paths);
-	r->hs = hostset_new(r->paths.v, r->paths.n);
-	return hostset_prepare(r->hs, r->e, cause);
-}
-
-/*
- * The store (checked), the host journal, and the host lock when the run
- * changes host settings.
- */
-static int
-run_open(struct run *r, char **cause)
-{
-	struct run_options	*opt = r->opt;
-
-	/* The host first: a refused run makes not even its database. */
-	if ((r->jr = journal_open(cause)) == NULL)
-		return -1;
-	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,
-	    r->e->name, opt->db_path, opt->wait_lock, cause) == -1)
-		return -1;
-	if (r->st == NULL && (r->st = store_open(opt->db_path, STORE_CREATE |
-	    (opt->durable ? STORE_DURABLE : 0), cause)) == NULL)
-		return -1;
-	return store_quick_check(r->st, cause);
-}
-
-/* What dead runs left on the host, whichever database they used. */
-static void
-run_recover(struct run *r)
-{
-	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
-	char			*cause = NULL;
-	int			 undone = 0, flags = 0, borrowed = 0;
-	size_t			 i;
-
-	if (r->opt->no_restore_check)
-		return;
-	/* Settings only by whoever holds the host (or may take it now). */
-	if (!journal_host_locked(r->jr))
-		borrowed = journal_try_host(r->jr, 0) == 0;
-	if (journal_host_locked(r->jr))
-		flags |= RECOVER_SETTINGS;
-	if (recover_prev_dir(r->jr, &rep, &undone, &cause) == -1) {
-		warning("restoring after an earlier run: %s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	if (recover_runs(r->jr, NULL, flags, &rep, &undone, &cause) == -1) {
-		warning("restoring after an earlier run: %s", cause);
-		free(cause);
-	}
-	if (borrowed)
-		journal_unlock_host(r->jr);
-	for (i = 0; i < rep.done.n && !r->opt->quiet; i++)
-		warning("restored: %s", rep.done.v[i]);
-	if (undone > 0)
-		warning("restored %d host change%s left by an earlier run that "
-		    "did not finish", undone, undone == 1 ? "" : "s");
-	hostset_report_release(&rep);
 }
 
 static int
@@ -829,7 +138,7 @@ run_store_sets(struct run *r, char **cause)
 static int
 run_set_owner(struct run *r, char **cause)
 {
-	char	*host = host_name();
+	char	*host = runner_host_name();
 	int	 rc;
 
 	rc = store_run_set_owner(r->st, r->old.id, (int64_t)getpid(), host,
@@ -868,7 +177,7 @@ run_create(struct run *r, char **cause)
 			return -1;
 	} else {
 		memset(&run, 0, sizeof run);
-		host = host_name();
+		host = runner_host_name();
 		arms = xcalloc(e->narms + 1, sizeof *arms);
 		for (i = 0; i < e->narms; i++)
 			arms[i] = e->arms[i].name;
@@ -893,7 +202,7 @@ run_create(struct run *r, char **cause)
 		snprintf(r->ctx.run_uuid, sizeof r->ctx.run_uuid, "%s",
 		    run.uuid);
 		free(run.uuid);
-		store_units(r->st, run.id, e);
+		runner_store_units(r->st, run.id, e);
 		if (run_store_sets(r, cause) == -1)
 			return -1;
 	}
@@ -913,7 +222,7 @@ run_prepare(struct run *r, char **cause)
 	install_signals(r->oldsa);
 	r->signals = 1;
 	if (r->opt->resume == NULL)
-		store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
+		runner_store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
 	hostset_attach(r->hs, r->jr, r->st);
 	r->ctx.hostset = r->hs;
 	/*
@@ -1040,7 +349,7 @@ run_record(struct run *r, const struct plan_entry *pe,
 	    res->failed.n == 0)
 		sample_result_fail(res, SAMPLE_STATUS_FAILED,
 		    "workload reported no metrics");
-	if (store_result(&r->ctx, pe, e, res, t0, t1, w0, w1, &cause) == -1) {
+	if (runner_store_result(&r->ctx, pe, e, res, t0, t1, w0, w1, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
 		/* The store failed, not the file: status 1, as any abort. */
@@ -1053,7 +362,7 @@ run_record(struct run *r, const struct plan_entry *pe,
 		r->failures++;
 		r->prog.failures++;
 		if (!r->opt->quiet) {
-			progress_end(&r->prog);
+			runner_progress_end(&r->prog);
 			warning("round %d, arm '%s', workload '%s': %s",
 			    pe->round + 1, arm->name,
 			    res->failed.n > 0 && res->error == NULL ?
@@ -1062,7 +371,7 @@ run_record(struct run *r, const struct plan_entry *pe,
 			    res->failed_error.v[0] : "failed");
 		}
 	}
-	progress_sample(&r->prog, pe, e, status_text(res->status),
+	runner_progress_sample(&r->prog, pe, e, runner_status_text(res->status),
 	    (double)(t1 - t0) / 1e9);
 	return 0;
 }
@@ -1127,10 +436,10 @@ run_loop_plan(struct run *r)
 		if (run_sample(r, pe) == -1)
 			break;
 		if (i + 1 == r->nplan || r->plan[i + 1].round != pe->round)
-			progress_round_end(prog, pe->round);
+			runner_progress_round_end(prog, pe->round);
 		if (r->e->max_failures > 0 &&
 		    r->failures >= r->e->max_failures) {
-			progress_end(prog);
+			runner_progress_end(prog);
 			error("%d samples failed (max-failures = %d): "
 			    "aborting the run", r->failures,
 			    r->e->max_failures);
@@ -1257,7 +566,7 @@ run_loop_rounds(struct run *r)
 				ok[pe->workload] = 0;
 			if (e->max_failures > 0 &&
 			    r->failures >= e->max_failures) {
-				progress_end(prog);
+				runner_progress_end(prog);
 				error("%d samples failed (max-failures = %d): "
 				    "aborting the run", r->failures,
 				    e->max_failures);
@@ -1284,7 +593,7 @@ run_loop_rounds(struct run *r)
 					    r->ctx.run_id, wl_of_idx, nidx,
 					    (int)w, good[w], round, &cause);
 					if (rc == -1) {
-						progress_end(prog);
+						runner_progress_end(prog);
 						error("%s", cause);
 						free(cause);
 						r->exitcode = EXIT_FAIL;
@@ -1307,7 +616,7 @@ run_loop_rounds(struct run *r)
 			nactive += active[w];
 		run_progress_total(r, active, good, measured, round + 1);
 		if (ran)
-			progress_round_end(prog, round);
+			runner_progress_round_end(prog, round);
 	}
 out:
 	free(wl_of_idx);
@@ -1331,7 +640,7 @@ run_loop(struct run *r)
 		run_loop_plan(r);
 	else
 		run_loop_rounds(r);
-	progress_end(prog);
+	runner_progress_end(prog);
 }
 
 /* Put the host back: workloads' cleanup, settings, the run's cgroup. */
@@ -1488,9 +797,9 @@ runner_run(const char *exp_path, struct run_options *opt)
 	if (opt->resume != NULL && (r.st = store_open(opt->db_path, 0,
 	    &cause)) == NULL)
 		goto usage;
-	if (run_load(&r, &cause) == -1 || run_open(&r, &cause) == -1)
+	if (runner_load(&r, &cause) == -1 || runner_open(&r, &cause) == -1)
 		goto usage;
-	run_recover(&r);
+	runner_recover(&r);
 	/* Values only the kernel can judge: tried before the run's row. */
 	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
 	    &cause) == -1)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The runner: turns an experiment into a plan (rounds x workloads x arms in
- * the chosen order), and runs it sample by sample, storing each sample the
+ * the chosen order: plan.h), and runs it sample by sample, storing each sample the
  * moment it is taken, applying each arm's host settings, and restoring the
  * host at the end, on error and on a signal.
  */
@@ -12,31 +12,6 @@
 #include <stdint.h>
 
 #include "harness/core/experiment.h"
-#include "exec/context.h"
-
-struct store;
-struct hostset;
-
-/*
- * Build the plan. Warm-up rounds come first (e->warmup of them), then
- * e->rounds measured rounds; the order applies across all of them.
- * Deterministic for a given (experiment, order, seed).
- */
-int	plan_build(const struct experiment *e, enum run_order order,
-	    uint64_t seed, struct plan_entry **out, size_t *n, char **cause);
-/*
- * Append the entries of round `round` for the workloads with active[w]
- * != 0 (NULL: all) to *out (*n entries, *cap allocated; idx = their
- * index in *out), in the order's rule (alternate, abba, random; not
- * sequential, which is a whole-run plan), positions 0.. within the round.
- * With all workloads active, rounds 0..N-1 are plan_build's entries.
- */
-void	plan_round(const struct experiment *e, enum run_order order,
-	    uint64_t seed, int round, const int *active,
-	    struct plan_entry **out, size_t *n, size_t *cap);
-/* The order of arm indices in round r (narms entries written to out). */
-void	plan_round_order(enum run_order order, uint64_t seed, int round,
-	    size_t narms, int *out);
 
 struct run_options {
 	const char	*db_path;

@@ -13,7 +13,7 @@
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchfmt.h"
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/benchproc.h"
 #include "stats/power.h"
 #include "stats/query.h"

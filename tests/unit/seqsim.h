@@ -29,7 +29,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/sequential.h"
 
 enum seqsim_model { SIM_GAUSS, SIM_T3OUT, SIM_QUANT, SIM_DRIFT, SIM_NMODELS };

@@ -13,6 +13,8 @@
 
 #include "lib/util.h"
 #include "stats/benchmath.h"
+#include "stats/quantile.h"
+#include "stats/utest.h"
 #include "stats/correct.h"
 #include "tests/unit/tap.h"
 

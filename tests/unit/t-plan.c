@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/core/runner.h"
+#include "harness/core/plan.h"
 #include "tests/unit/tap.h"
 
 static void

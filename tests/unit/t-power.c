@@ -19,6 +19,7 @@
 
 #include "lib/util.h"
 #include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/power.h"
 #include "tests/unit/tap.h"
 

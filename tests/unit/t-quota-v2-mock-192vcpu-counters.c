@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "exec/cgroup.h"
+#include "exec/context.h"
 #include "exec/exec.h"
 #include "exec/quota.h"
-#include "harness/core/runner.h"
 #include "tests/unit/tap.h"
 
 static void

@@ -19,7 +19,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "stats/benchmath.h"
+#include "stats/utest.h"
 #include "stats/sequential.h"
 #include "tests/unit/seqsim.h"
 #include "tests/unit/tap.h"

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Before a run touches anything: its experiment (from the file, or the
+ * store for --resume), order, seed and plan, what only root may do, each
+ * executor's and workload's checks, the host settings; then the host
+ * journal, the host lock and the store, and what dead runs left.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "host/hostset.h"
+#include "host/journal.h"
+#include "host/recover.h"
+#include "harness/core/runner-int.h"
+#include "harness/core/verdict.h"
+#include "lib/options.h"
+
+char *
+runner_host_name(void)
+{
+	struct utsname	u;
+
+	if (uname(&u) == -1)
+		return xstrdup("unknown");
+	return xstrdup(u.nodename);
+}
+
+/* Directories whose disks host.block.* settings apply to. */
+static void
+collect_paths(const struct experiment *e, struct strvec *paths)
+{
+	size_t		 w, i;
+	const char	*dir;
+
+	for (w = 0; w < e->nworkloads; w++) {
+		dir = e->workloads[w].common.dir;
+		if (dir == NULL)
+			continue;
+		for (i = 0; i < paths->n; i++) {
+			if (strcmp(paths->v[i], dir) == 0)
+				break;
+		}
+		if (i == paths->n)
+			strvec_push(paths, dir);
+	}
+}
+
+/*
+ * The --KEY=VALUE of the run resumed: stored with it as the config lines
+ * "set.KEY" (which show in its exports), to be applied again.
+ */
+static int
+run_resume_sets(struct run *r, struct strvec *set, char **cause)
+{
+	struct store_kv	*kv;
+	size_t		 n, i;
+
+	if (store_config_list(r->st, r->old.id, &kv, &n, cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (kv[i].arm[0] == '\0' && strncmp(kv[i].key, "set.", 4) == 0)
+			strvec_pushf(set, "%s=%s", kv[i].key + 4, kv[i].value);
+	}
+	store_kv_free(kv, n);
+	return 0;
+}
+
+/*
+ * A run marked running may be resumed once the abbench process that ran
+ * it is gone. On this host: no live process named abbench has its pid
+ * (after a reboot the pid may be another program's). On another host
+ * nothing here can tell: only --takeover (a fleet's requeued job, whose
+ * earlier instance the scheduler has ended) takes the run over.
+ */
+static int
+run_owner_gone(const struct store_run *old, int takeover, char **cause)
+{
+	char	*here, *path, comm[64];
+	FILE	*f;
+	int	 mine, alive = 0;
+
+	if (old->pid <= 0)
+		return 0;
+	here = runner_host_name();
+	mine = old->host == NULL || old->host[0] == '\0' ||
+	    strcmp(old->host, here) == 0;
+	free(here);
+	if (!mine) {
+		if (takeover)
+			return 0;
+		return set_cause(cause, "run %" PRId64 " is marked running on "
+		    "host '%s' (pid %" PRId64 "), which cannot be checked from "
+		    "here: stop it there, or resume with --takeover once it is "
+		    "gone", old->id, old->host, old->pid);
+	}
+	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
+		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
+		if ((f = fopen(path, "r")) == NULL)
+			alive = 1;
+		else {
+			alive = fgets(comm, sizeof comm, f) == NULL ||
+			    strncmp(comm, "abbench", 7) == 0 ||
+			    strncmp(comm, "lt-abbench", 10) == 0;
+			fclose(f);
+		}
+		free(path);
+	}
+	if (alive && !takeover)
+		return set_cause(cause, "run %" PRId64 " is running (pid %"
+		    PRId64 "); only an interrupted run can be resumed",
+		    old->id, old->pid);
+	return 0;
+}
+
+/* The experiment of the run resumed, from the store. */
+static int
+run_load_resume(struct run *r, char **cause)
+{
+	struct store_run	*old = &r->old;
+	struct strvec		 set = STRVEC_INIT;
+
+	if (store_run_find(r->st, r->opt->resume, old, cause) == -1)
+		return -1;
+	if (strcmp(old->status, RUN_DONE) == 0)
+		return set_cause(cause, "run %" PRId64 " (%s) is already done",
+		    old->id, old->name);
+	if (strcmp(old->status, RUN_RUNNING) == 0) {
+		if (run_owner_gone(old, r->opt->takeover, cause) == -1)
+			return -1;
+	} else if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
+	    strcmp(old->status, RUN_FAILED) != 0)
+		return set_cause(cause, "run %" PRId64 " is %s; only an "
+		    "interrupted run can be resumed", old->id, old->status);
+	if (run_resume_sets(r, &set, cause) == -1)
+		return -1;
+	r->e = experiment_parse_set(old->experiment_path ?
+	    old->experiment_path : "(stored)", old->experiment_text,
+	    strlen(old->experiment_text), set.v, cause);
+	strvec_clear(&set);
+	if (r->e == NULL)
+		return -1;
+	r->e->rounds = old->rounds;
+	r->e->warmup = old->warmup;
+	if (run_order_parse(old->order_kind, &r->order) == -1)
+		r->order = r->e->order;
+	r->seed = old->seed;
+	return 0;
+}
+
+/* The line of key in kv, or 0. */
+static int
+kv_line(const struct kv *kv, size_t n, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].line;
+	return 0;
+}
+
+/*
+ * What only root may do, refused for anyone else before anything is
+ * touched, at the key that asks for it: host settings and dropping the
+ * page cache.
+ */
+static int
+run_check_root(const struct experiment *e, char **cause)
+{
+	size_t	a, w;
+	int	line;
+
+	if (geteuid() == 0)
+		return 0;
+	for (a = 0; a < e->narms; a++)
+		if (e->arms[a].nhost > 0)
+			return set_cause(cause, "%s:%d: %s: changing a host "
+			    "setting needs root (abbench is uid %ld): run it "
+			    "as root, or remove the host.* keys", e->path,
+			    e->arms[a].host[0].line, e->arms[a].host[0].key,
+			    (long)geteuid());
+	for (w = 0; w < e->nworkloads; w++) {
+		const struct workload	*wl = &e->workloads[w];
+
+		if (!wl->drop_caches)
+			continue;
+		line = kv_line(wl->kv, wl->nkv, "drop-caches");
+		if (line == 0)
+			line = kv_line(e->settings, e->nsettings,
+			    "drop-caches");
+		if (line > 0)
+			return set_cause(cause, "%s:%d: drop-caches: "
+			    "dropping the page cache needs root (abbench is "
+			    "uid %ld): run it as root, or set drop-caches = "
+			    "no", e->path, line, (long)geteuid());
+		return set_cause(cause, "%s: drop-caches: dropping the page "
+		    "cache needs root (abbench is uid %ld): run it as root, "
+		    "or --drop-caches=no", e->path, (long)geteuid());
+	}
+	return 0;
+}
+
+/*
+ * Load and check everything before anything is touched: the experiment,
+ * the plan, the executors' prerequisites and the host settings (the disk
+ * under each dir, the knobs of the scheduler named, the sysctls...).
+ */
+int
+runner_load(struct run *r, char **cause)
+{
+	struct run_options	*opt = r->opt;
+	size_t			 w;
+
+	if (opt->resume != NULL) {
+		if (run_load_resume(r, cause) == -1)
+			return -1;
+	} else {
+		if (opt->exp_text != NULL)
+			r->e = experiment_parse_set(r->exp_path, opt->exp_text,
+			    strlen(opt->exp_text), opt->set, cause);
+		else
+			r->e = experiment_load_set(r->exp_path, opt->set,
+			    cause);
+		if (r->e == NULL)
+			return -1;
+		if (opt->rounds > 0)
+			r->e->rounds = opt->rounds;
+		r->order = opt->order_set ? opt->order : r->e->order;
+		if (opt->seed_set)
+			r->seed = opt->seed;
+		else if (r->e->seed_set)
+			r->seed = r->e->seed;
+		else if (getrandom(&r->seed, sizeof r->seed, 0) !=
+		    sizeof r->seed)
+			r->seed = (uint64_t)now_wall_ns();
+	}
+	if (r->order == ORDER_SEQUENTIAL && !opt->quiet)
+		warning("order 'sequential' runs all of one arm before the "
+		    "next: drift is confounded with the arms (use it only to "
+		    "demonstrate drift)");
+	if (r->e->stop_decided) {
+		struct seq_design	d;
+
+		if (r->order == ORDER_SEQUENTIAL)
+			return set_cause(cause, "stop = decided (--until "
+			    "decided) needs an interleaved order (alternate, "
+			    "abba or random), not 'sequential'");
+		if (experiment_design(r->e, &d, cause) == -1 ||
+		    (r->verdicts = verdicts_new(r->e, &d, r->e->stat_filter,
+		    cause)) == NULL)
+			return -1;
+	}
+	if (plan_build(r->e, r->order, r->seed, &r->plan, &r->nplan,
+	    cause) == -1)
+		return -1;
+	if (run_check_root(r->e, cause) == -1)
+		return -1;
+	for (w = 0; w < r->e->nworkloads; w++) {
+		struct workload	*wl = &r->e->workloads[w];
+		char		*why = NULL;
+
+		if (wl->exec == NULL)
+			return set_cause(cause, "%s: workload '%s': executor "
+			    "not available", r->e->path, wl->name);
+		if (workload_exec_check(&r->ctx, r->e, wl, &why) == -1) {
+			size_t	plen = strlen(r->e->path);
+
+			/* A message at a key's line keeps its own place. */
+			if (strncmp(why, r->e->path, plen) == 0 &&
+			    why[plen] == ':')
+				set_cause(cause, "%s (workload '%s')", why,
+				    wl->name);
+			else
+				set_cause(cause, "%s:%d: workload '%s': %s",
+				    r->e->path, wl->line, wl->name, why);
+			free(why);
+			return -1;
+		}
+		if (wl->ops->preflight != NULL &&
+		    wl->ops->preflight(r->e, wl, cause) == -1)
+			return -1;
+		/*
+		 * A program that says it may start containers labelled with
+		 * the run (starts-containers): swept after each sample.
+		 */
+		{
+			const char	*sc = workload_get(wl, NULL,
+			    "starts-containers");
+			int		 yes = 0;
+
+			if (r->sweep == NULL)
+				r->sweep = xcalloc(r->e->nworkloads, 1);
+			r->sweep[w] = wl->ops->own_program && sc != NULL &&
+			    opt_parse_bool(sc, &yes) == 0 && yes;
+		}
+	}
+	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
+		warning("%s: programs run in abbench's own cgroup, not one "
+		    "of their own: their cgroup CPU time and memory are not "
+		    "measured apart (times and rusage are)", r->ctx.no_cgroup);
+	collect_paths(r->e, &r->paths);
+	r->hs = hostset_new(r->paths.v, r->paths.n);
+	return hostset_prepare(r->hs, r->e, cause);
+}
+
+/*
+ * The store (checked), the host journal, and the host lock when the run
+ * changes host settings.
+ */
+int
+runner_open(struct run *r, char **cause)
+{
+	struct run_options	*opt = r->opt;
+
+	/* The host first: a refused run makes not even its database. */
+	if ((r->jr = journal_open(cause)) == NULL)
+		return -1;
+	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,
+	    r->e->name, opt->db_path, opt->wait_lock, cause) == -1)
+		return -1;
+	if (r->st == NULL && (r->st = store_open(opt->db_path, STORE_CREATE |
+	    (opt->durable ? STORE_DURABLE : 0), cause)) == NULL)
+		return -1;
+	return store_quick_check(r->st, cause);
+}
+
+/* What dead runs left on the host, whichever database they used. */
+void
+runner_recover(struct run *r)
+{
+	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
+	char			*cause = NULL;
+	int			 undone = 0, flags = 0, borrowed = 0;
+	size_t			 i;
+
+	if (r->opt->no_restore_check)
+		return;
+	/* Settings only by whoever holds the host (or may take it now). */
+	if (!journal_host_locked(r->jr))
+		borrowed = journal_try_host(r->jr, 0) == 0;
+	if (journal_host_locked(r->jr))
+		flags |= RECOVER_SETTINGS;
+	if (recover_prev_dir(r->jr, &rep, &undone, &cause) == -1) {
+		warning("restoring after an earlier run: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (recover_runs(r->jr, NULL, flags, &rep, &undone, &cause) == -1) {
+		warning("restoring after an earlier run: %s", cause);
+		free(cause);
+	}
+	if (borrowed)
+		journal_unlock_host(r->jr);
+	for (i = 0; i < rep.done.n && !r->opt->quiet; i++)
+		warning("restored: %s", rep.done.v[i]);
+	if (undone > 0)
+		warning("restored %d host change%s left by an earlier run that "
+		    "did not finish", undone, undone == 1 ? "" : "s");
+	hostset_report_release(&rep);
+}

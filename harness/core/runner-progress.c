@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The runner's progress: a live line on a terminal, a line per round
+ * elsewhere, or one JSON object per sample on stdout (--json-progress).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "harness/core/runner-int.h"
+
+static void
+fmt_secs(double s, char *buf, size_t len)
+{
+	if (s < 0 || !isfinite(s))
+		snprintf(buf, len, "?");
+	else if (s >= 3600)
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600),
+		    (int)fmod(s / 60, 60));
+	else if (s >= 60)
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60),
+		    (int)fmod(s, 60));
+	else
+		snprintf(buf, len, "%.1fs", s);
+}
+
+/* One JSON object per line, every string escaped by jansson. */
+static void
+progress_json(struct progress *p, const struct plan_entry *pe,
+    const struct experiment *e, const char *status, double value_secs,
+    double elapsed, double eta)
+{
+	json_t	*o;
+	char	*text;
+
+	o = json_pack("{s:i, s:i, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, "
+	    "s:i, s:b}", "round", pe->round + 1, "rounds", p->rounds,
+	    "sample", (json_int_t)p->done, "samples", (json_int_t)p->total,
+	    "arm", e->arms[pe->arm].name, "workload",
+	    e->workloads[pe->workload].name, "status", status, "seconds",
+	    value_secs, "elapsed", elapsed, "eta", isfinite(eta) ? eta : -1.0,
+	    "failures", p->failures, "warmup", pe->warmup);
+	if (o == NULL)
+		return;
+	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(9));
+	if (text != NULL) {
+		printf("%s\n", text);
+		fflush(stdout);
+		free(text);
+	}
+	json_decref(o);
+}
+
+void
+runner_progress_sample(struct progress *p, const struct plan_entry *pe,
+    const struct experiment *e, const char *status, double value_secs)
+{
+	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
+	double	eta = p->done > 0 ? elapsed / (double)p->done *
+	    (double)(p->total - p->done) : -1;
+	char	el[32], et[32];
+
+	if (p->quiet)
+		return;
+	fmt_secs(elapsed, el, sizeof el);
+	fmt_secs(eta, et, sizeof et);
+	if (p->json) {
+		progress_json(p, pe, e, status, value_secs, elapsed, eta);
+		return;
+	}
+	if (p->tty) {
+		fprintf(stderr, "\r\033[Kround %d/%d  sample %zu/%zu  %s  %s  "
+		    "elapsed %s  eta %s%s  failures %d", pe->round + 1,
+		    p->rounds, p->done, p->total, e->arms[pe->arm].name,
+		    e->workloads[pe->workload].name, el,
+		    p->decided_mode ? "at most " : "", et, p->failures);
+		if (p->decided_mode)
+			fprintf(stderr, "  rows decided %zu/%zu",
+			    p->rows_decided, p->rows);
+		p->line_open = 1;
+	}
+}
+
+void
+runner_progress_round_end(struct progress *p, int round)
+{
+	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
+	char	el[32];
+
+	if (p->quiet || p->json || p->tty)
+		return;
+	fmt_secs(elapsed, el, sizeof el);
+	fprintf(stderr, "round %d/%d done: %zu/%zu samples%s, %d failures, "
+	    "elapsed %s", round + 1, p->rounds, p->done, p->total,
+	    p->decided_mode ? " at most" : "", p->failures, el);
+	if (p->decided_mode)
+		fprintf(stderr, ", rows decided %zu/%zu", p->rows_decided,
+		    p->rows);
+	fputc('\n', stderr);
+}
+
+void
+runner_progress_end(struct progress *p)
+{
+	if (p->tty && p->line_open && !p->quiet) {
+		fputc('\n', stderr);
+		p->line_open = 0;
+	}
+}

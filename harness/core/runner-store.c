@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the store keeps of a run, written by the runner: the units its
+ * workload types report, the host's metadata and checks at the start, and
+ * each sample the moment it is taken (with the benchmarks that failed
+ * inside it and the config lines it learned).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/envcheck.h"
+#include "host/hostinfo.h"
+#include "harness/core/runner-int.h"
+
+void
+runner_store_units(struct store *st, int64_t run_id,
+    const struct experiment *e)
+{
+	size_t	w, i;
+
+	for (w = 0; w < e->nworkloads; w++) {
+		const char *const	*u = e->workloads[w].ops->units;
+
+		for (i = 0; u != NULL && u[i] != NULL && u[i + 1] != NULL;
+		    i += 2)
+			(void)store_unit_set(st, run_id, u[i], "better",
+			    u[i + 1], NULL);
+	}
+}
+
+void
+runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
+    struct strvec *paths, int quiet)
+{
+	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
+	struct strvec	 report = STRVEC_INIT;
+	char		*cause = NULL, *ver, *key, *path, sha[65];
+	size_t		 i;
+
+	if (e->pkg != NULL)
+		store_config_set(ctx->store, ctx->run_id, NULL, "pkg", e->pkg,
+		    NULL);
+	if (hostinfo_collect(paths->v, paths->n, &config, &cause) == -1) {
+		warning("host metadata: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	for (i = 0; i < config.n; i++) {
+		char	*c = strstr(config.v[i], ": ");
+
+		if (c == NULL)
+			continue;
+		*c = '\0';
+		if (e->pkg != NULL && strcmp(config.v[i], "pkg") == 0)
+			continue;
+		store_config_set(ctx->store, ctx->run_id, NULL, config.v[i],
+		    c + 2, NULL);
+	}
+	/* Runtime versions as run-level keys named after the arm, so that
+	 * every arm's export carries the same config (no table split). */
+	for (i = 0; i < e->narms; i++) {
+		const struct arm	*a = &e->arms[i];
+
+		if (a->runtime == NULL)
+			continue;
+		key = xasprintf("runtime-%s", a->name);
+		store_config_set(ctx->store, ctx->run_id, NULL, key,
+		    a->runtime, NULL);
+		free(key);
+		/* What was measured: two builds of one commit print one
+		 * version; their paths and digests differ or not. */
+		if (hostinfo_runtime_binary(a->runtime, &path, sha,
+		    &cause) == 0) {
+			key = xasprintf("runtime-path-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    path, NULL);
+			free(key);
+			key = xasprintf("runtime-sha256-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    sha, NULL);
+			free(key);
+			free(path);
+		} else {
+			warning("arm '%s': %s", a->name, cause);
+			free(cause);
+			cause = NULL;
+		}
+		if (hostinfo_runtime_version(a->runtime, &ver, &cause) == 0) {
+			key = xasprintf("runtime-version-%s", a->name);
+			store_config_set(ctx->store, ctx->run_id, NULL, key,
+			    ver, NULL);
+			free(key);
+			free(ver);
+		} else {
+			free(cause);
+			cause = NULL;
+		}
+	}
+	if (envcheck_run(paths->v, paths->n, &warnings, &report, &cause) ==
+	    -1) {
+		warning("host check: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	for (i = 0; i < warnings.n; i++) {
+		if (!quiet)
+			warning("%s", warnings.v[i]);
+		store_warning_add(ctx->store, ctx->run_id, warnings.v[i], NULL);
+	}
+	strvec_clear(&config);
+	strvec_clear(&warnings);
+	strvec_clear(&report);
+}
+
+const char *
+runner_status_text(enum sample_status s)
+{
+	switch (s) {
+	case SAMPLE_STATUS_OK:
+		return SAMPLE_OK;
+	case SAMPLE_STATUS_TIMEOUT:
+		return SAMPLE_TIMEOUT;
+	default:
+		return SAMPLE_FAILED;
+	}
+}
+
+int
+runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
+    const struct experiment *e, struct sample_result *res, int64_t t0,
+    int64_t t1, int64_t w0, int64_t w1, char **cause)
+{
+	struct store_sample	 s;
+	struct store_metric	*m;
+	size_t			 i;
+	int			 r;
+
+	memset(&s, 0, sizeof s);
+	s.run_id = ctx->run_id;
+	s.plan_idx = pe->idx;
+	s.round = pe->round;
+	s.position = pe->position;
+	s.arm = e->arms[pe->arm].name;
+	s.workload = e->workloads[pe->workload].name;
+	s.warmup = pe->warmup;
+	s.status = runner_status_text(res->status);
+	s.error = res->error;
+	s.start_ns = res->start_ns ? res->start_ns : t0;
+	s.end_ns = res->end_ns ? res->end_ns : t1;
+	/* Wall times follow the monotonic window. */
+	s.start_wall_ns = w0 + (s.start_ns - t0);
+	s.end_wall_ns = w1 - (t1 - s.end_ns);
+	m = xcalloc(res->nmetrics ? res->nmetrics : 1, sizeof *m);
+	for (i = 0; i < res->nmetrics; i++) {
+		m[i].benchmark = res->metrics[i].benchmark;
+		m[i].unit = res->metrics[i].unit;
+		m[i].value = res->metrics[i].value;
+	}
+	s.metrics = m;
+	s.nmetrics = res->status == SAMPLE_STATUS_OK ? res->nmetrics : 0;
+	if (res->failed.n == 0)
+		r = store_sample_add(ctx->store, &s, cause);
+	else if ((r = store_begin(ctx->store, cause)) == 0) {
+		/* The sample and the benchmarks that failed inside it. */
+		if (s.nmetrics > 0 || res->status != SAMPLE_STATUS_OK)
+			r = store_sample_add_locked(ctx->store, &s, cause);
+		for (i = 0; r == 0 && i < res->failed.n; i++) {
+			struct store_sample	f = s;
+
+			f.workload = res->failed.v[i];
+			f.status = SAMPLE_FAILED;
+			f.error = res->failed_error.v[i];
+			f.metrics = NULL;
+			f.nmetrics = 0;
+			r = store_sample_add_locked(ctx->store, &f, cause);
+		}
+		if (r == 0)
+			r = store_commit(ctx->store, cause);
+		else
+			store_rollback(ctx->store);
+	}
+	free(m);
+	for (i = 0; r == 0 && i < res->config.n; i++) {
+		char	*c = strstr(res->config.v[i], ": ");
+
+		if (c != NULL) {
+			char	*k = xstrndup(res->config.v[i],
+			    (size_t)(c - res->config.v[i]));
+
+			store_config_set(ctx->store, ctx->run_id, NULL, k,
+			    c + 2, NULL);
+			free(k);
+		}
+	}
+	return r;
+}
