@@ -27,7 +27,7 @@
  *       $S/uniprop.c $S/unitab.c $S/benchfmt.c $S/benchunit.c \
  *       $S/gomath.c $S/goregexp.c $S/goregexp-parse.c $S/goregexp-class.c \
  *       $S/query.c $S/benchproc.c \
- *       $S/benchtab.c \
+ *       $S/benchtab.c $S/benchtab-render.c \
  *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
  *       $S/texttab.c -lm -o /tmp/fuzz-benchfmt
  *   mkdir -p /tmp/bf-corpus

@@ -3,11 +3,14 @@
 # makes (host restored, no container, cgroup, sync dir or data file left).
 #
 #   fio_setup                   prerequisites, loop device, tools image
-#   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "")
+#   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "");
+#                               stop = decided, unless FIO_ROUNDS is set
+#                               (a test that asserts no effect: that many
+#                               rounds, no more)
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
 #   fio_all_ok                  all samples ok, 6 to FIO_MAX_ROUNDS rounds
-#                               of stop = decided (2 tests)
+#                               of stop = decided, or FIO_ROUNDS (2 tests)
 #   fio_overlaps N MIN          every sample's N runs overlapped >= MIN,
 #                               the overlaps and the load printed (1 test)
 #   fio_total_up LABEL FACTOR   LABEL's total iops significantly higher
@@ -34,10 +37,15 @@ fio_need_docker() {
 fio_experiment() {
 	fio_exec=$1 fio_rt=$2 fio_n=$3
 	{
+		printf '[experiment]\nname = t-bfq-fio\n'
 		# Until the total, median and min rows are decided (the
 		# per-container and overlap rows are hidden and do not count).
-		printf '[experiment]\nname = t-bfq-fio\nstop = decided\n'
-		printf 'max-rounds = %s\n' "$FIO_MAX_ROUNDS"
+		if [ -z "${FIO_ROUNDS:-}" ]; then
+			printf 'stop = decided\nmax-rounds = %s\n' \
+			    "$FIO_MAX_ROUNDS"
+		else
+			printf 'rounds = %s\n' "$FIO_ROUNDS"
+		fi
 		printf 'stat-filter = -/container:/./ -.unit:overlap-ratio\n'
 		printf 'drop-caches = yes\ntimeout = 120s\n'
 		for a in idle8 idle0; do
@@ -91,10 +99,15 @@ fio_significant_up() {
 	    "$TEST_TMP/run.out"
 }
 
-# All samples ok, from 6 rounds (the first look) to max-rounds.
+# All samples ok, from 6 rounds (the first look) to max-rounds, or
+# exactly FIO_ROUNDS.
 fio_all_ok() {
 	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx)
 	    FROM samples WHERE status = 'ok'")" "$FIO_N" "$FIO_N samples, all ok"
+	if [ -n "${FIO_ROUNDS:-}" ]; then
+		is "$FIO_N" $((2 * FIO_ROUNDS)) "$FIO_ROUNDS rounds ($FIO_N samples)"
+		return
+	fi
 	ok "$([ "$FIO_N" -ge 12 ] && [ "$FIO_N" -le $((2 * FIO_MAX_ROUNDS)) ]; echo $?)" \
 	    "6 to $FIO_MAX_ROUNDS rounds ($FIO_N samples)"
 }
