@@ -81,8 +81,8 @@ void		 experiment_help_types(struct strbuf *out);
 /*
  * The `stat-filter` of an experiment's text as a run stored it (the
  * -filter `abbench stat --db` and `abbench report` apply to the run when
- * given none); NULL when it has none or the text no longer loads.
- * malloc'd.
+ * given none), read from its [experiment] section without loading the
+ * rest; NULL when it has none or the text cannot be read. malloc'd.
  */
 char		*experiment_stat_filter(const char *path, const char *text);
 

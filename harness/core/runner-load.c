@@ -156,18 +156,6 @@ run_load_resume(struct run *r, char **cause)
 	return 0;
 }
 
-/* The line of key in kv, or 0. */
-static int
-kv_line(const struct kv *kv, size_t n, const char *key)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].line;
-	return 0;
-}
-
 /*
  * What only root may do, refused for anyone else before anything is
  * touched, at the key that asks for it: host settings and dropping the

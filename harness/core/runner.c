@@ -371,7 +371,7 @@ run_record(struct run *r, const struct plan_entry *pe,
 			    res->failed_error.v[0] : "failed");
 		}
 	}
-	runner_progress_sample(&r->prog, pe, e, runner_status_text(res->status),
+	runner_progress_sample(&r->prog, pe, e, store_sample_status_text(res->status),
 	    (double)(t1 - t0) / 1e9);
 	return 0;
 }
