@@ -28,7 +28,7 @@
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
-#include "stats/utest.h"
+#include "stats/aa.h"
 #include "stats/power.h"
 #include "stats/sequential.h"
 
@@ -177,38 +177,12 @@ calib_width(const char *s, int cols)
 	return cols + extra;
 }
 
-/* The values of row r in rounds [lo, hi), sorted, into out. */
-static size_t
-calib_block(const struct pdata_row *r, int lo, int hi, double *out)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; i < r->n; i++)
-		if (r->round[i] >= lo && r->round[i] < hi)
-			out[n++] = r->x[i];
-	qsort(out, n, sizeof(*out), cmp_double);
-	return n;
-}
-
-/*
- * P(X >= k) for X ~ Binomial(n, alpha): how surprising k flagged of n
- * identical comparisons are.
- */
-static double
-calib_excess_p(int k, int n, double alpha)
-{
-	if (k <= 0)
-		return 1;
-	return gsl_cdf_binomial_Q((unsigned)(k - 1), alpha, (unsigned)n);
-}
-
 /* The table of --until decided: per row its rule's A/A outcomes. */
 static void
 calib_print_decided(int64_t run_id, const struct experiment *e,
     const struct store_calibration *cal, const struct store_run *run,
     const struct seq_design *sd, struct store_calib_row *rows,
-    size_t nrows, const int *equiv, const int *undec, const long *rsum,
-    int *excess)
+    const struct aa_row *aa, size_t nrows, int *excess)
 {
 	char	a[32], looks[256];
 	size_t	i, len = 0;
@@ -229,15 +203,15 @@ calib_print_decided(int64_t run_id, const struct experiment *e,
 	    "MAD/med", "equiv", "undec", "mean rounds  false positives");
 	for (i = 0; i < nrows; i++) {
 		struct store_calib_row	*r = &rows[i];
-		double			 ep = calib_excess_p(r->flagged,
+		double			 ep = aa_excess_p(r->flagged,
 		    r->comparisons, sd->alpha);
 
 		padvice_pct(r->mad_rel, a, sizeof(a));
 		printf("%-24s %-12s %6" PRId64 " %9s %8d %8d  %11.1f  "
 		    "%d/%d = %.3f%s\n", r->benchmark, r->unit, r->n, a,
-		    equiv[i], undec[i], r->comparisons ?
-		    (double)rsum[i] / r->comparisons : 0.0, r->flagged,
-		    r->comparisons, r->comparisons ?
+		    aa[i].equivalent, aa[i].undecided, r->comparisons ?
+		    (double)aa[i].rounds_sum / r->comparisons : 0.0,
+		    r->flagged, r->comparisons, r->comparisons ?
 		    (double)r->flagged / r->comparisons : 0.0,
 		    ep < 0.01 ? "  DRIFT? more than alpha allows" : "");
 		if (ep < 0.01)
@@ -246,45 +220,9 @@ calib_print_decided(int64_t run_id, const struct experiment *e,
 }
 
 /*
- * The rule of stop = decided replayed on one A/A comparison (block of
- * max-rounds rounds from lo): the look at n good rounds sees the block's
- * first n rounds, the samples a sequential run would have had then, and
- * the row stops at its first decided look (or the last). Adds its verdict
- * to *diff, *equiv or *undec and the rounds it took to *rounds.
- */
-static void
-calib_replay(const struct seq_design *sd, const struct pdata_row *base,
-    const struct pdata_row *o, int lo, double *x1, double *x2,
-    struct bm_ucache *uc, int *diff, int *equiv, int *undec, long *rounds)
-{
-	struct seq_result	res;
-	size_t			k, n1, n2;
-	int			n = 0;
-
-	res.verdict = SEQ_UNDECIDED;
-	for (k = 0; k < sd->nlooks; k++) {
-		n = sd->looks[k];
-		n1 = calib_block(base, lo, lo + n, x1);
-		n2 = calib_block(o, lo, lo + n, x2);
-		if (n1 == 0 || n2 == 0)
-			continue;
-		seq_decide(sd, (int)k, x1, n1, x2, n2, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED)
-			break;
-	}
-	*rounds += n;
-	if (res.verdict == SEQ_DIFFERENT)
-		(*diff)++;
-	else if (res.verdict == SEQ_EQUIVALENT)
-		(*equiv)++;
-	else
-		(*undec)++;
-}
-
-/*
- * sd NULL: each block of e->rounds rounds is one U test at alpha. sd set
- * (--until decided): each block of sd->max_rounds rounds is one run of
- * the rule (calib_replay), flagged when it ends "different".
+ * The A/A comparisons of the run (stats/aa.h: sd NULL, a U test at alpha
+ * per block of e->rounds rounds; sd set, --until decided, the rule per
+ * block of sd->max_rounds rounds), stored as a calibration and shown.
  */
 static int
 calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
@@ -295,14 +233,13 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	struct store_calib_row		*rows = NULL;
 	struct store_run		 run;
 	struct pdata			 d;
-	struct bm_ucache		*uc;
-	size_t				 nrows = 0, cap = 0, i, j, npool;
-	double				*pool, *x1, *x2, p;
-	char				*cause = NULL, *why = NULL;
+	struct aa_series		*series;
+	struct aa_design		 ad;
+	struct aa_row			*aa = NULL;
+	size_t				 nrows = 0, i;
+	char				*cause = NULL;
 	char				 a[32], b[32], c[32];
-	int				 blk, rc = -1, tot = 0, totflag = 0;
-	int				*equiv = NULL, *undec = NULL;
-	long				*rsum = NULL;
+	int				 rc = -1, tot = 0, totflag = 0;
 	int				 totequiv = 0, totundec = 0;
 	long				 totrounds = 0;
 
@@ -316,81 +253,45 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		store_run_release(&run);
 		return -1;
 	}
-	uc = bm_ucache_new();
+	series = xcalloc(d.n + 1, sizeof(*series));
 	for (i = 0; i < d.n; i++) {
-		const struct pdata_row	*base = &d.rows[i];
-		struct store_calib_row	*r;
-
-		if (strcmp(base->arm, run.arms[0]) != 0)
-			continue;
-		XGROW(rows, nrows, cap);
-		equiv = xrealloc(equiv, cap * sizeof(*equiv));
-		undec = xrealloc(undec, cap * sizeof(*undec));
-		rsum = xrealloc(rsum, cap * sizeof(*rsum));
-		equiv[nrows] = undec[nrows] = 0;
-		rsum[nrows] = 0;
-		r = &rows[nrows++];
-		memset(r, 0, sizeof(*r));
-		r->benchmark = xstrdup(base->benchmark);
-		r->unit = xstrdup(base->unit);
-		pool = pdata_pool(&d, base->benchmark, base->unit, &npool);
-		{
-			struct power_noise	pn;
-
-			power_noise(pool, npool, (size_t)e->rounds, 0.95, &pn);
-			r->n = (int64_t)npool;
-			r->median = pn.median;
-			r->mad_rel = pn.mad_rel;
-			r->ci_rel = pn.ci_half_rel;
-		}
-		r->mde = npool >= 2 ? power_mde(pool, npool,
-		    (size_t)e->rounds, (size_t)e->rounds, po, uc) : INFINITY;
-		free(pool);
-		x1 = xcalloc(base->n + 1, sizeof(*x1));
-		for (j = 0; j < d.n; j++) {
-			const struct pdata_row	*o = &d.rows[j];
-
-			if (o == base || strcmp(o->benchmark,
-			    base->benchmark) != 0 || strcmp(o->unit,
-			    base->unit) != 0)
-				continue;
-			x2 = xcalloc(o->n + 1, sizeof(*x2));
-			for (blk = 0; blk < repeats; blk++) {
-				int	lo = e->warmup + blk * e->rounds;
-				size_t	n1, n2;
-
-				if (sd != NULL) {
-					r->comparisons++;
-					calib_replay(sd, base, o, lo, x1, x2,
-					    uc, &r->flagged, &equiv[nrows - 1],
-					    &undec[nrows - 1],
-					    &rsum[nrows - 1]);
-					continue;
-				}
-				n1 = calib_block(base, lo, lo + e->rounds, x1);
-				n2 = calib_block(o, lo, lo + e->rounds, x2);
-				if (n1 == 0 || n2 == 0)
-					continue;
-				r->comparisons++;
-				if (utest_mann_whitney(x1, n1, x2, n2, uc, &p,
-				    &why) == -1) {
-					free(why);
-					why = NULL;
-					continue;	/* all equal */
-				}
-				if (p <= alpha)
-					r->flagged++;
-			}
-			free(x2);
-		}
-		free(x1);
-		tot += r->comparisons;
-		totflag += r->flagged;
-		totequiv += equiv[nrows - 1];
-		totundec += undec[nrows - 1];
-		totrounds += rsum[nrows - 1];
+		series[i].arm = d.rows[i].arm;
+		series[i].benchmark = d.rows[i].benchmark;
+		series[i].unit = d.rows[i].unit;
+		series[i].x = d.rows[i].x;
+		series[i].round = d.rows[i].round;
+		series[i].n = d.rows[i].n;
 	}
-	bm_ucache_free(uc);
+	memset(&ad, 0, sizeof(ad));
+	ad.baseline = run.arms[0];
+	ad.warmup = e->warmup;
+	ad.rounds = e->rounds;
+	ad.repeats = repeats;
+	ad.alpha = alpha;
+	ad.sd = sd;
+	ad.po = po;
+	aa_analyse(series, d.n, &ad, &aa, &nrows);
+	rows = xcalloc(nrows + 1, sizeof(*rows));
+	for (i = 0; i < nrows; i++) {
+		const struct aa_series	*s = &series[aa[i].series];
+		struct store_calib_row	*r = &rows[i];
+
+		r->benchmark = xstrdup(s->benchmark);
+		r->unit = xstrdup(s->unit);
+		r->n = aa[i].n;
+		r->median = aa[i].median;
+		r->mad_rel = aa[i].mad_rel;
+		r->ci_rel = aa[i].ci_rel;
+		r->mde = aa[i].mde;
+		r->comparisons = aa[i].comparisons;
+		r->flagged = aa[i].flagged;
+		tot += aa[i].comparisons;
+		totflag += aa[i].flagged;
+		totequiv += aa[i].equivalent;
+		totundec += aa[i].undecided;
+		totrounds += aa[i].rounds_sum;
+	}
+	free(series);
 
 	cal.run_id = run_id;
 	cal.experiment = xstrdup(e->name);
@@ -406,14 +307,14 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	}
 
 	if (sd != NULL) {
-		calib_print_decided(run_id, e, &cal, &run, sd, rows, nrows,
-		    equiv, undec, rsum, excess);
+		calib_print_decided(run_id, e, &cal, &run, sd, rows, aa,
+		    nrows, excess);
 		printf("\nall: %d of %d A/A comparisons decided different by "
 		    "the rule at alpha %g: %.3f (expected at most %g; binomial "
 		    "P(>= %d) = %.3g); %d equivalent, %d undecided at "
 		    "max-rounds; mean rounds %.1f of %d\n", totflag, tot,
 		    sd->alpha, tot ? (double)totflag / tot : 0.0, sd->alpha,
-		    totflag, calib_excess_p(totflag, tot, sd->alpha),
+		    totflag, aa_excess_p(totflag, tot, sd->alpha),
 		    totequiv, totundec, tot ? (double)totrounds / tot : 0.0,
 		    sd->max_rounds);
 		goto warn;
@@ -428,7 +329,7 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	    "MAD/med", "median CI", "MDE", "false positives");
 	for (i = 0; i < nrows; i++) {
 		struct store_calib_row	*r = &rows[i];
-		double			 ep = calib_excess_p(r->flagged,
+		double			 ep = aa_excess_p(r->flagged,
 		    r->comparisons, alpha);
 		char			 ci[48];
 
@@ -447,7 +348,7 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	printf("\nall: %d of %d A/A comparisons flagged at alpha %g: %.3f "
 	    "(expected at most %g; binomial P(>= %d) = %.3g)\n", totflag, tot,
 	    alpha, tot ? (double)totflag / tot : 0.0, alpha, totflag,
-	    calib_excess_p(totflag, tot, alpha));
+	    aa_excess_p(totflag, tot, alpha));
 warn:
 	if (*excess)
 		warning("calibrate: identical arms differ more often than "
@@ -455,9 +356,7 @@ warn:
 		    "order = alternate or abba cancels steady drift)");
 	rc = 0;
 out:
-	free(equiv);
-	free(undec);
-	free(rsum);
+	free(aa);
 	store_calibration_release(&cal);
 	store_calib_rows_free(rows, nrows);
 	pdata_release(&d);
