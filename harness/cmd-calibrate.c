@@ -2,8 +2,9 @@
 /*
  * abbench calibrate: A/A runs. The experiment runs with its baseline arm
  * in every arm's place (the same plan, interleaving, host settings,
- * drop-caches and timeouts: the runner runs a copy of the file whose
- * other arms are the baseline's keys under new names), for `repeats`
+ * drop-caches and timeouts: the runner runs the experiment's A/A version,
+ * experiment_aa_text, whose other arms are the baseline's keys under new
+ * names), for `repeats`
  * times its rounds; each block of rounds is one A/A comparison. Stored as
  * a calibration of the experiment and host class (results/calibration.h)
  * with, per benchmark and unit, the noise and how often identical arms
@@ -11,7 +12,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
@@ -31,139 +30,6 @@
 #include "stats/aa.h"
 #include "stats/power.h"
 #include "stats/sequential.h"
-
-/* A section header line: 1 with the title (trimmed) in *title. */
-static int
-calib_header(const char *line, size_t len, char **title)
-{
-	const char	*p = line, *end = line + len, *close;
-
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	if (p == end || *p != '[')
-		return 0;
-	if ((close = memchr(p, ']', (size_t)(end - p))) == NULL)
-		return 0;
-	p++;
-	while (p < close && isspace((unsigned char)*p))
-		p++;
-	while (close > p && isspace((unsigned char)close[-1]))
-		close--;
-	*title = xstrndup(p, (size_t)(close - p));
-	return 1;
-}
-
-/* The key of a "key = value" line, or NULL. */
-static char *
-calib_key(const char *line, size_t len)
-{
-	const char	*p = line, *end = line + len, *eq;
-
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	if (p == end || *p == ';' || *p == '#' || p != line)
-		return NULL;
-	if ((eq = memchr(p, '=', (size_t)(end - p))) == NULL)
-		return NULL;
-	while (eq > p && isspace((unsigned char)eq[-1]))
-		eq--;
-	return xstrndup(p, (size_t)(eq - p));
-}
-
-/*
- * The A/A copy of an experiment's text: [experiment] named NAME.calibration,
- * the first arm as it is, every other arm replaced by the first arm's
- * lines under the name BASE.2, BASE.3...
- */
-static char *
-calib_rewrite(const char *text, const struct experiment *e)
-{
-	struct strbuf	 out = STRBUF_INIT, base = STRBUF_INIT;
-	const char	*p, *nl;
-	char		*title, *key;
-	size_t		 len;
-	int		 section = 0;	/* 0 other, 1 experiment, 2 arm */
-	int		 arm = -1, have_exp = 0;
-
-	/* The first arm's body. */
-	for (p = text; *p != '\0'; p = nl) {
-		nl = strchr(p, '\n');
-		nl = nl != NULL ? nl + 1 : p + strlen(p);
-		len = (size_t)(nl - p);
-		if (calib_header(p, len, &title)) {
-			int	is_arm = strncmp(title, "arm", 3) == 0 &&
-			    isspace((unsigned char)title[3]);
-
-			free(title);
-			if (arm == 0)
-				break;
-			if (is_arm)
-				arm = 0;
-			continue;
-		}
-		if (arm == 0)
-			strbuf_add(&base, p, len);
-	}
-	if (base.len > 0 && base.buf[base.len - 1] != '\n')
-		strbuf_addc(&base, '\n');
-
-	arm = -1;
-	for (p = text; *p != '\0'; p = nl) {
-		nl = strchr(p, '\n');
-		nl = nl != NULL ? nl + 1 : p + strlen(p);
-		len = (size_t)(nl - p);
-		if (calib_header(p, len, &title)) {
-			if (strcmp(title, "experiment") == 0) {
-				section = 1;
-				have_exp = 1;
-				strbuf_add(&out, p, len);
-				if (len == 0 || p[len - 1] != '\n')
-					strbuf_addc(&out, '\n');
-				strbuf_addf(&out, "name = %s.calibration\n",
-				    e->name);
-			} else if (strncmp(title, "arm", 3) == 0 &&
-			    isspace((unsigned char)title[3])) {
-				section = 2;
-				arm++;
-				if (arm == 0)
-					strbuf_add(&out, p, len);
-				else {
-					strbuf_addf(&out, "[arm %s.%d]\n",
-					    e->arms[0].name, arm + 1);
-					strbuf_add(&out, base.buf != NULL ?
-					    base.buf : "", base.len);
-				}
-			} else {
-				section = 0;
-				strbuf_add(&out, p, len);
-			}
-			free(title);
-			continue;
-		}
-		if (section == 2 && arm > 0)
-			continue;	/* replaced by the baseline's lines */
-		if (section == 1 && (key = calib_key(p, len)) != NULL) {
-			int	is_name = strcmp(key, "name") == 0;
-
-			free(key);
-			if (is_name)
-				continue;
-		}
-		strbuf_add(&out, p, len);
-	}
-	if (!have_exp) {
-		char	*s = xasprintf("[experiment]\nname = %s.calibration\n"
-		    "%s", e->name, out.buf != NULL ? out.buf : "");
-
-		strbuf_release(&out);
-		strbuf_release(&base);
-		return s;
-	}
-	strbuf_release(&base);
-	if (out.buf == NULL)
-		strbuf_adds(&out, "");
-	return strbuf_detach(&out);
-}
 
 /* The printf width that right-aligns UTF-8 s in cols columns. */
 static int
@@ -219,6 +85,44 @@ calib_print_decided(int64_t run_id, const struct experiment *e,
 	}
 }
 
+/* The table of the fixed design: per row its noise and false positives. */
+static void
+calib_print_fixed(int64_t run_id, const struct experiment *e,
+    const struct store_calibration *cal, const struct store_run *run,
+    double alpha, struct store_calib_row *rows, size_t nrows, int *excess)
+{
+	char	a[32], b[32], c[32];
+	size_t	i;
+
+	printf("calibration run %" PRId64 " of '%s' on host class '%s': "
+	    "%d repeat%s of %d rounds, order %s, arms all '%s'\n", run_id,
+	    e->name, cal->host_class, cal->repeats,
+	    cal->repeats == 1 ? "" : "s", e->rounds, run->order_kind,
+	    run->arms[0]);
+	printf("n: executions, all arms (each counts once, by the median of "
+	    "its lines); CI and MDE at %d rounds\n\n", e->rounds);
+	printf("%-24s %-12s %6s %9s %11s %8s  %s\n", "benchmark", "unit", "n",
+	    "MAD/med", "median CI", "MDE", "false positives");
+	for (i = 0; i < nrows; i++) {
+		struct store_calib_row	*r = &rows[i];
+		double			 ep = aa_excess_p(r->flagged,
+		    r->comparisons, alpha);
+		char			 ci[48];
+
+		padvice_pct(r->mad_rel, a, sizeof(a));
+		padvice_pct(r->ci_rel, b, sizeof(b));
+		padvice_pct(r->mde, c, sizeof(c));
+		snprintf(ci, sizeof(ci), "\xc2\xb1 %s", b);
+		printf("%-24s %-12s %6" PRId64 " %9s %*s %*s  %d/%d = %.3f%s\n",
+		    r->benchmark, r->unit, r->n, a, calib_width(ci, 11), ci,
+		    calib_width(c, 8), c, r->flagged, r->comparisons,
+		    r->comparisons ? (double)r->flagged / r->comparisons :
+		    0.0, ep < 0.01 ? "  DRIFT? more than alpha allows" : "");
+		if (ep < 0.01)
+			*excess = 1;
+	}
+}
+
 /*
  * The A/A comparisons of the run (stats/aa.h: sd NULL, a U test at alpha
  * per block of e->rounds rounds; sd set, --until decided, the rule per
@@ -238,7 +142,6 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	struct aa_row			*aa = NULL;
 	size_t				 nrows = 0, i;
 	char				*cause = NULL;
-	char				 a[32], b[32], c[32];
 	int				 rc = -1, tot = 0, totflag = 0;
 	int				 totequiv = 0, totundec = 0;
 	long				 totrounds = 0;
@@ -319,32 +222,7 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		    sd->max_rounds);
 		goto warn;
 	}
-	printf("calibration run %" PRId64 " of '%s' on host class '%s': "
-	    "%d repeat%s of %d rounds, order %s, arms all '%s'\n", run_id,
-	    e->name, cal.host_class, repeats, repeats == 1 ? "" : "s",
-	    e->rounds, run.order_kind, run.arms[0]);
-	printf("n: executions, all arms (each counts once, by the median of "
-	    "its lines); CI and MDE at %d rounds\n\n", e->rounds);
-	printf("%-24s %-12s %6s %9s %11s %8s  %s\n", "benchmark", "unit", "n",
-	    "MAD/med", "median CI", "MDE", "false positives");
-	for (i = 0; i < nrows; i++) {
-		struct store_calib_row	*r = &rows[i];
-		double			 ep = aa_excess_p(r->flagged,
-		    r->comparisons, alpha);
-		char			 ci[48];
-
-		padvice_pct(r->mad_rel, a, sizeof(a));
-		padvice_pct(r->ci_rel, b, sizeof(b));
-		padvice_pct(r->mde, c, sizeof(c));
-		snprintf(ci, sizeof(ci), "\xc2\xb1 %s", b);
-		printf("%-24s %-12s %6" PRId64 " %9s %*s %*s  %d/%d = %.3f%s\n",
-		    r->benchmark, r->unit, r->n, a, calib_width(ci, 11), ci,
-		    calib_width(c, 8), c, r->flagged, r->comparisons,
-		    r->comparisons ? (double)r->flagged / r->comparisons :
-		    0.0, ep < 0.01 ? "  DRIFT? more than alpha allows" : "");
-		if (ep < 0.01)
-			*excess = 1;
-	}
+	calib_print_fixed(run_id, e, &cal, &run, alpha, rows, nrows, excess);
 	printf("\nall: %d of %d A/A comparisons flagged at alpha %g: %.3f "
 	    "(expected at most %g; binomial P(>= %d) = %.3g)\n", totflag, tot,
 	    alpha, tot ? (double)totflag / tot : 0.0, alpha, totflag,
@@ -521,7 +399,12 @@ cmd_calibrate_exec(int argc, char **argv)
 		e->rounds = sd.max_rounds;
 		alpha = sd.alpha;
 	}
-	aatext = calib_rewrite(text, e);
+	if ((aatext = experiment_aa_text(e, &cause)) == NULL) {
+		error("calibrate: %s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	/* The copy must load as the original did (it is what is stored). */
 	if ((aa = experiment_parse(argv[optind], aatext, strlen(aatext),
 	    &cause)) == NULL) {
