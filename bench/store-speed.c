@@ -83,7 +83,7 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	s.run_id = r.id;
 	s.workload = "fio";
-	s.status = SAMPLE_OK;
+	s.status = SAMPLE_STATUS_OK;
 	s.metrics = m;
 	s.nmetrics = (size_t)nm;
 

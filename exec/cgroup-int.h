@@ -1,11 +1,32 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Inside the cgroups of a run: what cgroup.c (discovery, creation, v2's
- * leaf, the files) hands cgroup-remove.c (removal).
+ * Inside the cgroups of a run: what cgroup.c (the hierarchies, abbench's
+ * own cgroup, v2's leaf, the files) hands cgroup-make.c (making and
+ * removing a run's cgroups). cgroup.c calls nothing of cgroup-make.c.
  */
 #ifndef ABBENCH_CGROUP_INT_H
 #define ABBENCH_CGROUP_INT_H
 
+struct strvec;
+
+/* The controllers a run's cgroup gets (v1 names), NULL-ended. */
+extern const char *const cgrp_default_controllers[];
+/*
+ * The mount point and root of the hierarchy of a controller (a v1
+ * controller, or a named hierarchy "name=systemd"), or of cgroup2 when
+ * controller is "". 0, or -1 with *cause.
+ */
+int		 cgrp_hier_mount(const char *controller, char **mnt,
+		    char **root, char **cause);
+/*
+ * v2: enable the controllers of ctl (v2 names) in the
+ * cgroup.subtree_control of every cgroup from base down to dir's parent,
+ * each where its parent offers it. Moves abbench into a leaf when base
+ * holds it; when base holds other processes too, leaves the controllers
+ * off and notes why.
+ */
+void		 cgrp_v2_enable(const char *base, const char *dir,
+		    const struct strvec *ctl, const char *rel);
 /* ABBENCH_CGROUP_ROOT names a test tree (not a mounted cgroupfs). */
 int		 cgrp_fake_root(void);
 /* The directory of PATH (as /proc/PID/cgroup shows it) below a mount

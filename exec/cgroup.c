@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Cgroups made for a run (see cgroup.h): hierarchy discovery from
- * /proc/self/mountinfo and /proc/self/cgroup, creation with libcgroup on
- * real v1 hierarchies (mkdir on v2 and on test trees), and the cpu/cpuacct
- * files both versions expose. Their removal is cgroup-remove.c's.
+ * Cgroups of a run (see cgroup.h): hierarchy discovery from
+ * /proc/self/mountinfo and /proc/self/cgroup, abbench's own cgroup and
+ * its v2 leaf, and the cpu/cpuacct files both versions expose. Making and
+ * removing a run's cgroups is cgroup-make.c's.
  */
 #include "config.h"
 
@@ -19,8 +19,6 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include <libcgroup.h>
-
 #include "lib/mountinfo.h"
 #include "exec/cgroup.h"
 #include "exec/cgroup-int.h"
@@ -29,7 +27,7 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
-static const char *const default_controllers[] = {
+const char *const cgrp_default_controllers[] = {
 	"cpu", "cpuacct", "memory", "blkio", NULL
 };
 
@@ -173,8 +171,8 @@ v2_move_to_leaf(const char *base, const char *rel)
  * offers it. Moves abbench into a leaf when base holds it; when base holds
  * other processes too, leaves the controllers off and notes why.
  */
-static void
-v2_enable(const char *base, const char *dir, const struct strvec *ctl,
+void
+cgrp_v2_enable(const char *base, const char *dir, const struct strvec *ctl,
     const char *rel)
 {
 	char	*d = xstrdup(base);
@@ -520,8 +518,8 @@ cgrp_self_paths(void)
  * controller, or a named hierarchy "name=systemd"), or of cgroup2 when
  * controller is "".
  */
-static int
-hier_mount(const char *controller, char **mnt, char **root, char **cause)
+int
+cgrp_hier_mount(const char *controller, char **mnt, char **root, char **cause)
 {
 	struct mountinfo	mi;
 	size_t			i;
@@ -568,7 +566,7 @@ cgrp_path_dir(const char *controller, const char *path)
 {
 	char	*mnt, *root, *dir;
 
-	if (hier_mount(controller != NULL ? controller : "", &mnt, &root,
+	if (cgrp_hier_mount(controller != NULL ? controller : "", &mnt, &root,
 	    NULL) == -1)
 		return NULL;
 	dir = cgrp_mount_path_dir(mnt, root, path);
@@ -604,7 +602,7 @@ cgrp_self_dir(const char *controller, char **cause)
 	{
 		char	*mnt, *root;
 
-		if (hier_mount(controller, &mnt, &root, cause) == -1) {
+		if (cgrp_hier_mount(controller, &mnt, &root, cause) == -1) {
 			free(self);
 			return NULL;
 		}
@@ -614,192 +612,6 @@ cgrp_self_dir(const char *controller, char **cause)
 	}
 	free(self);
 	return dir;
-}
-
-static int
-libcgroup_ready(void)
-{
-	static int	state;	/* 0 unknown, 1 ok, -1 unusable */
-
-	if (state == 0)
-		state = cgroup_init() == 0 ? 1 : -1;
-	return state == 1;
-}
-
-/* The hierarchy-relative name of a directory, for libcgroup. */
-static const char *
-rel_to_mount(const char *dir, const char *controller)
-{
-	char		*mnt = NULL;
-	const char	*p = NULL;
-	size_t		 l;
-
-	if (hier_mount(controller, &mnt, NULL, NULL) == 0) {
-		l = strlen(mnt);
-		if (strncmp(dir, mnt, l) == 0 && dir[l] == '/')
-			p = dir + l;
-		free(mnt);
-	}
-	return p;
-}
-
-static int
-make_dir(const char *dir, const char *controller, int use_lib, char **cause)
-{
-	const char	*rel;
-	struct cgroup	*c;
-	int		 r;
-
-	if (use_lib && (rel = rel_to_mount(dir, controller)) != NULL) {
-		c = cgroup_new_cgroup(rel);
-		if (c == NULL)
-			return set_cause(cause, "cannot create cgroup '%s'",
-			    dir);
-		if (cgroup_add_controller(c, controller) == NULL) {
-			cgroup_free(&c);
-			return set_cause(cause, "cannot create cgroup '%s'",
-			    dir);
-		}
-		r = cgroup_create_cgroup(c, 0);
-		cgroup_free(&c);
-		if (r != 0)
-			return set_cause(cause, "cannot create cgroup '%s': %s",
-			    dir, cgroup_strerror(r));
-		return 0;
-	}
-	/* mkdir -p */
-	{
-		char	*p = xstrdup(dir), *s;
-
-		for (s = p + 1; *s != '\0'; s++) {
-			if (*s != '/')
-				continue;
-			*s = '\0';
-			if (mkdir(p, 0755) == -1 && errno != EEXIST) {
-				set_cause(cause, "cannot create '%s': %s", p,
-				    strerror(errno));
-				free(p);
-				return -1;
-			}
-			*s = '/';
-		}
-		free(p);
-	}
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
-		return set_cause(cause, "cannot create cgroup '%s': %s", dir,
-		    strerror(errno));
-	return 0;
-}
-
-static void
-cgrp_add_hier(struct cgrp *cg, const char *controller, char *dir)
-{
-	cg->h = xreallocarray(cg->h, cg->nh + 1, sizeof *cg->h);
-	cg->h[cg->nh].controller = xstrdup(controller);
-	cg->h[cg->nh].dir = dir;
-	cg->nh++;
-	strvec_pushf(&cg->procs, "%s/cgroup.procs", dir);
-}
-
-int
-cgrp_can_create(char **cause)
-{
-	const char *const	*c;
-	char			*dir;
-	int			 rc = 0;
-
-	for (c = default_controllers; *c != NULL && rc == 0; c++) {
-		if ((dir = cgrp_self_dir(cgrp_version() == 2 ? NULL : *c,
-		    cause)) == NULL)
-			return -1;
-		if (access(dir, W_OK) == -1)
-			rc = set_cause(cause, "cannot make cgroups below "
-			    "'%s': %s", dir, strerror(errno));
-		free(dir);
-		if (cgrp_version() == 2)
-			break;
-	}
-	return rc;
-}
-
-struct cgrp *
-cgrp_create(const char *rel, const char *const *controllers, char **cause)
-{
-	struct cgrp		*cg = xcalloc(1, sizeof *cg);
-	const char *const	*c;
-	char			*base, *dir;
-	size_t			 i;
-
-	cg->rel = xstrdup(rel);
-	cg->version = cgrp_version();
-	if (controllers == NULL)
-		controllers = default_controllers;
-	if (cg->version == 2) {
-		struct strvec	ctl = STRVEC_INIT;
-
-		if ((base = cgrp_self_dir(NULL, cause)) == NULL)
-			goto fail;
-		dir = xasprintf("%s/%s", base, rel);
-		for (c = controllers; *c != NULL; c++) {
-			const char	*v2 = strcmp(*c, "blkio") == 0 ? "io" :
-			    strcmp(*c, "cpuacct") == 0 ? NULL : *c;
-
-			if (v2 != NULL && !strvec_has(&ctl, v2))
-				strvec_push(&ctl, v2);
-		}
-		if (make_dir(dir, "", 0, cause) == -1) {
-			free(base);
-			free(dir);
-			strvec_clear(&ctl);
-			goto fail;
-		}
-		/* Enable the controllers on the way down. */
-		v2_enable(base, dir, &ctl, rel);
-		free(base);
-		strvec_clear(&ctl);
-		cgrp_add_hier(cg, "", dir);
-		return cg;
-	}
-	for (c = controllers; *c != NULL; c++) {
-		if ((base = cgrp_self_dir(*c, cause)) == NULL)
-			goto fail;
-		dir = xasprintf("%s/%s", base, rel);
-		free(base);
-		/* Co-mounted controllers (cpu,cpuacct) share a directory. */
-		for (i = 0; i < cg->nh; i++) {
-			if (strcmp(cg->h[i].dir, dir) == 0)
-				break;
-		}
-		if (i < cg->nh) {
-			free(dir);
-			continue;
-		}
-		if (make_dir(dir, *c, !cgrp_fake_root() && libcgroup_ready(),
-		    cause) == -1) {
-			free(dir);
-			goto fail;
-		}
-		cgrp_add_hier(cg, *c, dir);
-	}
-	return cg;
-
-fail:
-	cgrp_remove(cg, NULL);
-	cgrp_free(cg);
-	return NULL;
-}
-
-char *
-cgrp_runtime_path(const char *rel)
-{
-	char	*self, *p;
-
-	if (cgrp_fake_root() || cgrp_version() != 2 ||
-	    (self = cgrp_self_path("", NULL)) == NULL)
-		return xstrdup(rel);
-	p = xasprintf("%s/%s", strcmp(self, "/") == 0 ? "" : self, rel);
-	free(self);
-	return p;
 }
 
 const char *

@@ -23,6 +23,7 @@
 
 #include "exec/cgroup.h"
 #include "exec/barrier.h"
+#include "exec/daemon-cli.h"
 #include "exec/docker-api.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
@@ -31,29 +32,18 @@
 
 /* Default timeout of one docker CLI call (pitfall 1: every call has one). */
 #define EXEC_DOCKER_TIMEOUT_NS	EXEC_CALL_TIMEOUT_NS
-#define DOCKER_RUN_TIMEOUT_NS	(180 * NSEC_PER_SEC)
-#define DOCKER_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 #define DEFAULT_IMAGE		"abbench/tools"
 
 struct exec_proc {
-	char		*name;
+	struct dcli_proc c;		/* name, the attached CLI, pid... */
 	int64_t		 journal;
 	char		*cgparent;	/* "/.../abbench-x/P" or NULL */
 	char		*cgrel;		/* "abbench-x/P" */
 	int64_t		 cg_journal;
-	int		 attached;
-	struct child	 cli;		/* attached: `docker run` itself */
-	struct strvec	 cli_argv;
-	int		 capture;
-	size_t		(*on_out)(void *, const char *, size_t, int);
-	void		*on_out_arg;
-	long		 pid;		/* State.Pid, 0 = unknown */
-	char		*cgroup_text;	/* /proc/PID/cgroup while running */
-	int64_t		 start_ns;
 	int		 start_failed;	/* reap what the runtime leaked */
-	int		 bare;		/* exec_spec.bare: logs unread */
 };
 
+/* The one way docker is invoked: $ABBENCH_DOCKER, else docker. */
 static const char *
 docker_bin(void)
 {
@@ -62,35 +52,19 @@ docker_bin(void)
 	return d != NULL && *d != '\0' ? d : "docker";
 }
 
+static const char *const docker_not_started[] = { "created", NULL };
+
+static const struct dcli docker_dcli = {
+	.name = "docker",
+	.bin = docker_bin,
+	.not_started = docker_not_started,
+};
+
 static int
 exec_docker_cli(char *const *args, int64_t timeout_ns, char **out,
     char **cause)
 {
-	struct strvec	 argv = STRVEC_INIT;
-	char		*o = NULL, *e = NULL, *how, *c = NULL;
-	int		 status = -1, r;
-
-	strvec_push(&argv, docker_bin());
-	strvec_pushv(&argv, args);
-	r = spawn_capture(argv.v, timeout_ns, &o, &e, &status, &c);
-	if (r == -1) {
-		set_cause(cause, "'docker %s' failed: %s", args[0], c);
-		free(c);
-	} else if (status != 0) {
-		how = spawn_describe_status(status, 0);
-		set_cause(cause, "'docker %s' %s: %s", args[0], how,
-		    e != NULL ? strtrim(e) : "");
-		free(how);
-		r = -1;
-	}
-	if (r == 0 && out != NULL) {
-		*out = o;
-		o = NULL;
-	}
-	free(o);
-	free(e);
-	strvec_clear(&argv);
-	return r;
+	return dcli_call(&docker_dcli, args, timeout_ns, out, cause);
 }
 
 /* docker CLI with a short argument list. */
@@ -98,9 +72,8 @@ static int
 docker_do(int64_t timeout_ns, char **out, char **cause, const char *a0,
     const char *a1, const char *a2, const char *a3, const char *a4)
 {
-	const char	*args[] = { a0, a1, a2, a3, a4, NULL };
-
-	return exec_docker_cli((char *const *)args, timeout_ns, out, cause);
+	return dcli_do(&docker_dcli, timeout_ns, out, cause, a0, a1, a2, a3,
+	    a4);
 }
 
 static int
@@ -158,37 +131,6 @@ docker_check(struct run_ctx *ctx, const struct exec_check *chk,
 }
 
 /*
- * Learn State.Pid and read the cgroups while the container runs. An
- * attached container may not exist yet: poll for a while.
- */
-static void
-docker_learn_pid(struct exec_proc *p)
-{
-	int64_t	 until = now_mono_ns() + (p->attached ? 30 : 0) *
-		    NSEC_PER_SEC;
-	char	*out = NULL, state[32];
-
-	while (p->pid <= 0) {
-		if (docker_do(EXEC_DOCKER_TIMEOUT_NS, &out, NULL, "inspect",
-		    "--format", "{{.State.Pid}} {{.State.Status}}", p->name,
-		    NULL) == 0) {
-			state[0] = '\0';
-			if (sscanf(out, "%ld %31s", &p->pid, state) < 1)
-				p->pid = 0;
-			free(out);
-			out = NULL;
-			if (p->pid <= 0 && strcmp(state, "created") != 0)
-				break;	/* exited (or dead) */
-		}
-		if (p->pid > 0 || now_mono_ns() >= until)
-			break;
-		usleep(50000);
-	}
-	if (p->pid > 0 && p->cgroup_text == NULL)
-		p->cgroup_text = proccg_read(p->pid, NULL);
-}
-
-/*
  * The one builder of a container's command line: `docker VERB [-d]
  * --name NAME --label=abbench.run=UUID ... [--cidfile F --rm] IMAGE ARGV`
  * for run (detached or attached), a one-shot run (cidfile) and create.
@@ -198,46 +140,18 @@ push_run_args(struct run_ctx *ctx, const char *verb,
     const struct exec_spec *spec, const char *name, const char *cgparent,
     int detach, const char *cidfile, struct strvec *av)
 {
-	size_t	i;
-
 	strvec_push(av, docker_bin());
-	strvec_push(av, verb);
-	if (detach)
-		strvec_push(av, "-d");
-	strvec_push(av, "--name");
-	strvec_push(av, name);
-	strvec_pushf(av, "--label=abbench.run=%s",
-	    ctx != NULL && ctx->run_uuid[0] ? ctx->run_uuid : "none");
-	if (spec->name != NULL && !spec->bare)
-		strvec_pushf(av, "--label=abbench.workload=%s", spec->name);
+	dcli_push_head(av, ctx, verb, spec, name, detach);
 	/* PID 1 ignores signals it has no handler for (pitfall 4). */
 	if (!spec->bare)
 		strvec_push(av, "--init");
 	strvec_push(av, "--network=none");
 	if (spec->runtime != NULL && *spec->runtime != '\0')
 		strvec_pushf(av, "--runtime=%s", spec->runtime);
-	if (spec->cpus > 0)
-		strvec_pushf(av, "--cpus=%g", spec->cpus);
-	if (spec->memory > 0)
-		strvec_pushf(av, "--memory=%llu",
-		    (unsigned long long)spec->memory);
+	dcli_push_limits(av, spec);
 	if (cgparent != NULL)
 		strvec_pushf(av, "--cgroup-parent=%s", cgparent);
-	for (i = 0; i < spec->nmounts; i++) {
-		const struct exec_mount	*m = &spec->mounts[i];
-		const char		*o = m->options;
-
-		if (strcmp(m->type, "tmpfs") == 0)
-			strvec_pushf(av, "--tmpfs=%s%s%s", m->target,
-			    o ? ":" : "", o ? o : "");
-		else
-			strvec_pushf(av, "--volume=%s:%s%s%s", m->source,
-			    m->target, o ? ":" : "", o ? o : "");
-	}
-	for (i = 0; spec->env != NULL && spec->env[i] != NULL; i++) {
-		strvec_push(av, "--env");
-		strvec_push(av, spec->env[i]);
-	}
+	dcli_push_mounts_env(av, spec);
 	/* With --rm a failed container is gone before we could ask its id,
 	 * which the shim it leaks is known by. */
 	if (cidfile != NULL) {
@@ -367,9 +281,9 @@ docker_remove(struct run_ctx *ctx, struct exec_proc *p)
 {
 	char	*c = NULL;
 
-	if (p->name == NULL)
+	if (p->c.name == NULL)
 		return;
-	if (exec_docker_rm(p->name, p->start_failed, &c) == -1) {
+	if (exec_docker_rm(p->c.name, p->start_failed, &c) == -1) {
 		warning("%s", c);
 		free(c);
 		return;
@@ -377,8 +291,8 @@ docker_remove(struct run_ctx *ctx, struct exec_proc *p)
 	if (ctx != NULL && p->journal > 0)
 		run_forget_object(ctx, p->journal);
 	p->journal = -1;
-	free(p->name);
-	p->name = NULL;
+	free(p->c.name);
+	p->c.name = NULL;
 }
 
 static void
@@ -386,13 +300,10 @@ docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
 {
 	if (p == NULL)
 		return;
-	if (p->attached) {
-		spawn_release(&p->cli);
-		strvec_clear(&p->cli_argv);
-	}
+	dcli_proc_release(&p->c);
 	docker_remove(ctx, p);
-	if (p->name != NULL)	/* rm failed: the journal keeps it */
-		free(p->name);
+	if (p->c.name != NULL)	/* rm failed: the journal keeps it */
+		free(p->c.name);
 	if (p->cgrel != NULL) {
 		char	*c = NULL;
 
@@ -406,7 +317,7 @@ docker_destroy(struct run_ctx *ctx, struct exec_proc *p)
 	}
 	free(p->cgparent);
 	free(p->cgrel);
-	free(p->cgroup_text);
+	free(p->c.cgroup_text);
 	free(p);
 }
 
@@ -416,9 +327,7 @@ docker_new_name(const struct run_ctx *ctx)
 {
 	static unsigned	counter;
 
-	if (ctx != NULL && ctx->cgroup_name[0] != '\0')
-		return xasprintf("%s-%u", ctx->cgroup_name, counter++);
-	return xasprintf("abbench-%ld-%u", (long)getpid(), counter++);
+	return dcli_new_name(ctx, "", &counter);
 }
 
 static int
@@ -427,16 +336,10 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 {
 	struct exec_proc	*p = xcalloc(1, sizeof *p);
 	struct strvec		 av = STRVEC_INIT;
-	char			*out = NULL, *err = NULL, *c = NULL, *how;
-	int			 status = -1;
-	int64_t			 deadline;
 
 	p->journal = p->cg_journal = -1;
-	p->attached = !spec->detach;
-	p->capture = spec->capture;
-	p->name = docker_new_name(ctx);
-	p->on_out = spec->capture ? spec->on_out : NULL;
-	p->on_out_arg = spec->on_out_arg;
+	dcli_proc_init(&p->c, spec);
+	p->c.name = docker_new_name(ctx);
 	if (spec->cgroup_parent != NULL) {
 		/* At our cpu cgroup's path, where docker makes it in every
 		 * hierarchy. */
@@ -454,216 +357,65 @@ docker_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	}
 	/* Journaled before it exists: restore removes it after a kill -9. */
 	if (ctx != NULL)
-		p->journal = run_journal_object(ctx, "container", p->name);
-	push_run_args(ctx, "run", spec, p->name, p->cgparent, !p->attached,
-	    NULL, &av);
-	p->start_ns = now_mono_ns();
-	if (p->attached) {
-		p->cli_argv = av;
-		p->cli.argv = p->cli_argv.v;
-		p->cli.flags = SPAWN_CAPTURE_ERR | (spec->capture ?
-		    SPAWN_CAPTURE_OUT : SPAWN_NULL_OUT);
-		p->cli.on_out = spec->capture ? spec->on_out : NULL;
-		p->cli.on_out_arg = spec->on_out_arg;
-		if (spawn_start(&p->cli, cause) == -1)
-			goto fail;
-		*procp = p;
-		return 0;
+		p->journal = run_journal_object(ctx, "container", p->c.name);
+	push_run_args(ctx, "run", spec, p->c.name, p->cgparent,
+	    !p->c.attached, NULL, &av);
+	if (dcli_start(&docker_dcli, ctx, &p->c, &av, cause) == -1) {
+		/* A runsc container that failed to start leaks its shim and
+		 * state unless it is removed (pitfall 3). */
+		p->start_failed = 1;
+		docker_destroy(ctx, p);
+		return -1;
 	}
-	deadline = DOCKER_RUN_TIMEOUT_NS;
-	if (ctx != NULL && ctx->deadline_ns > 0 &&
-	    ctx->deadline_ns - now_mono_ns() < deadline)
-		deadline = ctx->deadline_ns - now_mono_ns();
-	if (deadline < NSEC_PER_SEC)
-		deadline = NSEC_PER_SEC;
-	if (spawn_capture(av.v, deadline, &out, &err, &status, &c) == -1) {
-		set_cause(cause, "'docker run' of '%s' failed: %s", p->name,
-		    c);
-		free(c);
-		goto fail;
-	}
-	if (status != 0) {
-		how = spawn_describe_status(status, 0);
-		set_cause(cause, "'docker run' of '%s' %s: %s", p->name, how,
-		    strtrim(err));
-		free(how);
-		goto fail;
-	}
-	free(out);
-	free(err);
-	strvec_clear(&av);
-	docker_learn_pid(p);
 	*procp = p;
 	return 0;
-
-fail:
-	/* A runsc container that failed to start leaks its shim and state
-	 * unless it is removed (pitfall 3). */
-	p->start_failed = 1;
-	free(out);
-	free(err);
-	if (!p->attached)
-		strvec_clear(&av);
-	docker_destroy(ctx, p);
-	return -1;
 }
 
 static int
 docker_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
     struct exec_status *st, char **cause)
 {
-	struct child	 w;
-	const char	*args[4];
-	int		 code;
-
 	(void)ctx;
-	memset(st, 0, sizeof *st);
-	st->status = -1;
-	st->start_ns = p->start_ns;
-	if (deadline_ns <= 0)
-		deadline_ns = now_mono_ns() + DOCKER_NO_DEADLINE_NS;
-	if (p->attached) {
-		docker_learn_pid(p);
-		if (spawn_wait(&p->cli, deadline_ns, cause) == -1)
-			return -1;
-		st->end_ns = p->cli.end_ns;
-		if (p->cli.timed_out) {
-			st->timed_out = 1;
-			(void)docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, NULL,
-			    "kill", p->name, NULL, NULL, NULL);
-		} else
-			st->status = p->cli.status;
-		st->outlen = p->cli.out.len;
-		st->out = strbuf_detach(&p->cli.out);
-		st->err = last_lines(p->cli.err.buf ? p->cli.err.buf : "",
-		    p->cli.err.len, 10);
-		return 0;
-	}
-	memset(&w, 0, sizeof w);
-	args[0] = docker_bin();
-	args[1] = "wait";
-	args[2] = p->name;
-	args[3] = NULL;
-	w.argv = (char *const *)args;
-	w.flags = SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR;
-	if (spawn_start(&w, cause) == -1)
-		return -1;
-	if (spawn_wait(&w, deadline_ns, cause) == -1) {
-		spawn_release(&w);
-		return -1;
-	}
-	st->end_ns = now_mono_ns();
-	if (w.timed_out) {
-		st->timed_out = 1;
-		(void)docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, NULL, "kill",
-		    p->name, NULL, NULL, NULL);
-	} else if (w.status != 0 || w.out.buf == NULL ||
-	    sscanf(w.out.buf, "%d", &code) != 1) {
-		set_cause(cause, "'docker wait %s' failed: %s", p->name,
-		    w.err.buf ? strtrim(w.err.buf) : "no output");
-		spawn_release(&w);
-		return -1;
-	} else
-		st->status = (code & 0xff) << 8;
-	spawn_release(&w);
-	/* Output: docker logs keeps the container's stdout and stderr. */
-	if (!p->bare) {
-		struct strvec	 av = STRVEC_INIT;
-		char		*o = NULL, *e = NULL;
-		int		 s;
-
-		strvec_push(&av, docker_bin());
-		strvec_push(&av, "logs");
-		strvec_push(&av, p->name);
-		if (spawn_capture(av.v, EXEC_DOCKER_TIMEOUT_NS, &o, &e, &s,
-		    NULL) == 0) {
-			if (p->capture) {
-				size_t	len = strlen(o), used = 0;
-
-				/* All at once: the reader takes it whole. */
-				if (p->on_out != NULL)
-					used = p->on_out(p->on_out_arg, o, len,
-					    1);
-				if (used > len)
-					used = len;
-				memmove(o, o + used, len - used + 1);
-				st->outlen = len - used;
-				st->out = o;
-				o = NULL;
-			}
-			st->err = last_lines(e, strlen(e), 10);
-		}
-		free(o);
-		free(e);
-		strvec_clear(&av);
-	}
-	return 0;
+	return dcli_wait(&docker_dcli, &p->c, deadline_ns, st, cause);
 }
 
 static char *
 docker_cgroup_dir(struct exec_proc *p, const char *controller)
 {
-	if (p->cgroup_text == NULL)
-		docker_learn_pid(p);
-	if (p->cgroup_text == NULL)
-		return NULL;
-	return proccg_dir(p->cgroup_text, controller);
+	return dcli_cgroup_dir(&docker_dcli, &p->c, controller);
 }
 
 static long
 docker_pid(struct exec_proc *p)
 {
-	docker_learn_pid(p);
-	return p->pid > 0 ? p->pid : -1;
+	return dcli_pid(&docker_dcli, &p->c);
 }
 
 static const char *
 exec_docker_name(struct exec_proc *p)
 {
-	return p->name;
+	return p->c.name;
 }
 
 static long
 exec_docker_gofer_pid(struct exec_proc *p)
 {
-	long	shim;
-
-	/* Pitfall 11: the gofer is the sandbox's sibling under the shim. */
-	if (docker_pid(p) <= 0 || (shim = proc_ppid(p->pid)) <= 0)
-		return -1;
-	return proc_child_named(shim, "runsc-gofer");
+	return dcli_gofer_pid(&docker_dcli, &p->c);
 }
 
 static int
 exec_docker_exec(struct exec_proc *p, char *const *argv, int64_t timeout_ns,
     char **out, int *status, char **cause)
 {
-	struct strvec	 av = STRVEC_INIT;
-	char		*o = NULL, *e = NULL;
-	int		 r;
-
-	strvec_push(&av, docker_bin());
-	strvec_push(&av, "exec");
-	strvec_push(&av, p->name);
-	strvec_pushv(&av, argv);
-	r = spawn_capture(av.v, timeout_ns, &o, &e, status, cause);
-	if (r == 0 && out != NULL) {
-		*out = o;
-		o = NULL;
-	}
-	free(o);
-	free(e);
-	strvec_clear(&av);
-	return r;
+	return dcli_exec_into(&docker_dcli, &p->c, argv, timeout_ns, out,
+	    status, cause);
 }
 
 static int
 docker_logs(struct exec_proc *p, int64_t timeout_ns, char **out,
     char **cause)
 {
-	char	*args[] = { "logs", p->name, NULL };
-
-	return exec_docker_cli(args, timeout_ns, out, cause);
+	return dcli_logs(&docker_dcli, &p->c, timeout_ns, out, cause);
 }
 
 /* docker rm -f NAME, forgetting the journal entry when it is gone. */
@@ -730,12 +482,12 @@ docker_create_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	int			 r;
 
 	p->journal = p->cg_journal = -1;
-	p->bare = spec->bare;
-	p->name = docker_new_name(ctx);
-	p->journal = run_journal_object(ctx, "container", p->name);
-	push_run_args(ctx, "create", spec, p->name, NULL, 0, NULL, &av);
+	p->c.bare = spec->bare;
+	p->c.name = docker_new_name(ctx);
+	p->journal = run_journal_object(ctx, "container", p->c.name);
+	push_run_args(ctx, "create", spec, p->c.name, NULL, 0, NULL, &av);
 	start[0] = "start";
-	start[1] = p->name;
+	start[1] = p->c.name;
 	start[2] = NULL;
 	t0 = now_mono_ns();
 	r = docker_cli_av(&av, timeout_ns, cause);
@@ -743,7 +495,7 @@ docker_create_start(struct run_ctx *ctx, const struct exec_spec *spec,
 		r = exec_docker_cli((char *const *)start, timeout_ns, NULL,
 		    cause);
 	*ns = now_mono_ns() - t0;
-	p->start_ns = t0;
+	p->c.start_ns = t0;
 	strvec_clear(&av);
 	if (r == -1) {
 		p->start_failed = 1;
@@ -758,9 +510,9 @@ static int
 docker_checkpoint(struct exec_proc *p, const char *tag, int64_t timeout_ns,
     int64_t *ns, char **cause)
 {
-	const char	*args[] = { "checkpoint", "create", p->name, tag,
+	const char	*args[] = { "checkpoint", "create", p->c.name, tag,
 			    NULL };
-	const char	*w[] = { "wait", p->name, NULL };
+	const char	*w[] = { "wait", p->c.name, NULL };
 	int64_t		 t0 = now_mono_ns();
 
 	if (exec_docker_cli((char *const *)args, timeout_ns, NULL, cause) ==
@@ -775,10 +527,10 @@ static int
 docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
     int64_t *ns, long *pid, char **cause)
 {
-	const char	*args[] = { "start", "--checkpoint", tag, p->name,
+	const char	*args[] = { "start", "--checkpoint", tag, p->c.name,
 			    NULL };
 	const char	*ins[] = { "inspect", "--format",
-			    "{{.State.Running}} {{.State.Pid}}", p->name,
+			    "{{.State.Running}} {{.State.Pid}}", p->c.name,
 			    NULL };
 	struct timespec	 second = { 1, 0 };
 	char		*c = NULL, *out = NULL;
@@ -811,7 +563,7 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 	if (!str_startswith(out, "true")) {
 		free(out);
 		return set_cause(cause, "restored container '%s' is not "
-		    "running", p->name);
+		    "running", p->c.name);
 	}
 	*pid = strtol(out + 5, NULL, 10);
 	free(out);

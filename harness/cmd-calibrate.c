@@ -2,8 +2,9 @@
 /*
  * abbench calibrate: A/A runs. The experiment runs with its baseline arm
  * in every arm's place (the same plan, interleaving, host settings,
- * drop-caches and timeouts: the runner runs a copy of the file whose
- * other arms are the baseline's keys under new names), for `repeats`
+ * drop-caches and timeouts: the runner runs the experiment's A/A version,
+ * experiment_aa_text, whose other arms are the baseline's keys under new
+ * names), for `repeats`
  * times its rounds; each block of rounds is one A/A comparison. Stored as
  * a calibration of the experiment and host class (results/calibration.h)
  * with, per benchmark and unit, the noise and how often identical arms
@@ -11,7 +12,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
@@ -28,142 +27,9 @@
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
-#include "stats/utest.h"
+#include "stats/aa.h"
 #include "stats/power.h"
 #include "stats/sequential.h"
-
-/* A section header line: 1 with the title (trimmed) in *title. */
-static int
-calib_header(const char *line, size_t len, char **title)
-{
-	const char	*p = line, *end = line + len, *close;
-
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	if (p == end || *p != '[')
-		return 0;
-	if ((close = memchr(p, ']', (size_t)(end - p))) == NULL)
-		return 0;
-	p++;
-	while (p < close && isspace((unsigned char)*p))
-		p++;
-	while (close > p && isspace((unsigned char)close[-1]))
-		close--;
-	*title = xstrndup(p, (size_t)(close - p));
-	return 1;
-}
-
-/* The key of a "key = value" line, or NULL. */
-static char *
-calib_key(const char *line, size_t len)
-{
-	const char	*p = line, *end = line + len, *eq;
-
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	if (p == end || *p == ';' || *p == '#' || p != line)
-		return NULL;
-	if ((eq = memchr(p, '=', (size_t)(end - p))) == NULL)
-		return NULL;
-	while (eq > p && isspace((unsigned char)eq[-1]))
-		eq--;
-	return xstrndup(p, (size_t)(eq - p));
-}
-
-/*
- * The A/A copy of an experiment's text: [experiment] named NAME.calibration,
- * the first arm as it is, every other arm replaced by the first arm's
- * lines under the name BASE.2, BASE.3...
- */
-static char *
-calib_rewrite(const char *text, const struct experiment *e)
-{
-	struct strbuf	 out = STRBUF_INIT, base = STRBUF_INIT;
-	const char	*p, *nl;
-	char		*title, *key;
-	size_t		 len;
-	int		 section = 0;	/* 0 other, 1 experiment, 2 arm */
-	int		 arm = -1, have_exp = 0;
-
-	/* The first arm's body. */
-	for (p = text; *p != '\0'; p = nl) {
-		nl = strchr(p, '\n');
-		nl = nl != NULL ? nl + 1 : p + strlen(p);
-		len = (size_t)(nl - p);
-		if (calib_header(p, len, &title)) {
-			int	is_arm = strncmp(title, "arm", 3) == 0 &&
-			    isspace((unsigned char)title[3]);
-
-			free(title);
-			if (arm == 0)
-				break;
-			if (is_arm)
-				arm = 0;
-			continue;
-		}
-		if (arm == 0)
-			strbuf_add(&base, p, len);
-	}
-	if (base.len > 0 && base.buf[base.len - 1] != '\n')
-		strbuf_addc(&base, '\n');
-
-	arm = -1;
-	for (p = text; *p != '\0'; p = nl) {
-		nl = strchr(p, '\n');
-		nl = nl != NULL ? nl + 1 : p + strlen(p);
-		len = (size_t)(nl - p);
-		if (calib_header(p, len, &title)) {
-			if (strcmp(title, "experiment") == 0) {
-				section = 1;
-				have_exp = 1;
-				strbuf_add(&out, p, len);
-				if (len == 0 || p[len - 1] != '\n')
-					strbuf_addc(&out, '\n');
-				strbuf_addf(&out, "name = %s.calibration\n",
-				    e->name);
-			} else if (strncmp(title, "arm", 3) == 0 &&
-			    isspace((unsigned char)title[3])) {
-				section = 2;
-				arm++;
-				if (arm == 0)
-					strbuf_add(&out, p, len);
-				else {
-					strbuf_addf(&out, "[arm %s.%d]\n",
-					    e->arms[0].name, arm + 1);
-					strbuf_add(&out, base.buf != NULL ?
-					    base.buf : "", base.len);
-				}
-			} else {
-				section = 0;
-				strbuf_add(&out, p, len);
-			}
-			free(title);
-			continue;
-		}
-		if (section == 2 && arm > 0)
-			continue;	/* replaced by the baseline's lines */
-		if (section == 1 && (key = calib_key(p, len)) != NULL) {
-			int	is_name = strcmp(key, "name") == 0;
-
-			free(key);
-			if (is_name)
-				continue;
-		}
-		strbuf_add(&out, p, len);
-	}
-	if (!have_exp) {
-		char	*s = xasprintf("[experiment]\nname = %s.calibration\n"
-		    "%s", e->name, out.buf != NULL ? out.buf : "");
-
-		strbuf_release(&out);
-		strbuf_release(&base);
-		return s;
-	}
-	strbuf_release(&base);
-	if (out.buf == NULL)
-		strbuf_adds(&out, "");
-	return strbuf_detach(&out);
-}
 
 /* The printf width that right-aligns UTF-8 s in cols columns. */
 static int
@@ -177,38 +43,12 @@ calib_width(const char *s, int cols)
 	return cols + extra;
 }
 
-/* The values of row r in rounds [lo, hi), sorted, into out. */
-static size_t
-calib_block(const struct pdata_row *r, int lo, int hi, double *out)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; i < r->n; i++)
-		if (r->round[i] >= lo && r->round[i] < hi)
-			out[n++] = r->x[i];
-	qsort(out, n, sizeof(*out), cmp_double);
-	return n;
-}
-
-/*
- * P(X >= k) for X ~ Binomial(n, alpha): how surprising k flagged of n
- * identical comparisons are.
- */
-static double
-calib_excess_p(int k, int n, double alpha)
-{
-	if (k <= 0)
-		return 1;
-	return gsl_cdf_binomial_Q((unsigned)(k - 1), alpha, (unsigned)n);
-}
-
 /* The table of --until decided: per row its rule's A/A outcomes. */
 static void
 calib_print_decided(int64_t run_id, const struct experiment *e,
     const struct store_calibration *cal, const struct store_run *run,
     const struct seq_design *sd, struct store_calib_row *rows,
-    size_t nrows, const int *equiv, const int *undec, const long *rsum,
-    int *excess)
+    const struct aa_row *aa, size_t nrows, int *excess)
 {
 	char	a[32], looks[256];
 	size_t	i, len = 0;
@@ -229,15 +69,15 @@ calib_print_decided(int64_t run_id, const struct experiment *e,
 	    "MAD/med", "equiv", "undec", "mean rounds  false positives");
 	for (i = 0; i < nrows; i++) {
 		struct store_calib_row	*r = &rows[i];
-		double			 ep = calib_excess_p(r->flagged,
+		double			 ep = aa_excess_p(r->flagged,
 		    r->comparisons, sd->alpha);
 
 		padvice_pct(r->mad_rel, a, sizeof(a));
 		printf("%-24s %-12s %6" PRId64 " %9s %8d %8d  %11.1f  "
 		    "%d/%d = %.3f%s\n", r->benchmark, r->unit, r->n, a,
-		    equiv[i], undec[i], r->comparisons ?
-		    (double)rsum[i] / r->comparisons : 0.0, r->flagged,
-		    r->comparisons, r->comparisons ?
+		    aa[i].equivalent, aa[i].undecided, r->comparisons ?
+		    (double)aa[i].rounds_sum / r->comparisons : 0.0,
+		    r->flagged, r->comparisons, r->comparisons ?
 		    (double)r->flagged / r->comparisons : 0.0,
 		    ep < 0.01 ? "  DRIFT? more than alpha allows" : "");
 		if (ep < 0.01)
@@ -245,190 +85,27 @@ calib_print_decided(int64_t run_id, const struct experiment *e,
 	}
 }
 
-/*
- * The rule of stop = decided replayed on one A/A comparison (block of
- * max-rounds rounds from lo): the look at n good rounds sees the block's
- * first n rounds, the samples a sequential run would have had then, and
- * the row stops at its first decided look (or the last). Adds its verdict
- * to *diff, *equiv or *undec and the rounds it took to *rounds.
- */
+/* The table of the fixed design: per row its noise and false positives. */
 static void
-calib_replay(const struct seq_design *sd, const struct pdata_row *base,
-    const struct pdata_row *o, int lo, double *x1, double *x2,
-    struct bm_ucache *uc, int *diff, int *equiv, int *undec, long *rounds)
+calib_print_fixed(int64_t run_id, const struct experiment *e,
+    const struct store_calibration *cal, const struct store_run *run,
+    double alpha, struct store_calib_row *rows, size_t nrows, int *excess)
 {
-	struct seq_result	res;
-	size_t			k, n1, n2;
-	int			n = 0;
+	char	a[32], b[32], c[32];
+	size_t	i;
 
-	res.verdict = SEQ_UNDECIDED;
-	for (k = 0; k < sd->nlooks; k++) {
-		n = sd->looks[k];
-		n1 = calib_block(base, lo, lo + n, x1);
-		n2 = calib_block(o, lo, lo + n, x2);
-		if (n1 == 0 || n2 == 0)
-			continue;
-		seq_decide(sd, (int)k, x1, n1, x2, n2, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED)
-			break;
-	}
-	*rounds += n;
-	if (res.verdict == SEQ_DIFFERENT)
-		(*diff)++;
-	else if (res.verdict == SEQ_EQUIVALENT)
-		(*equiv)++;
-	else
-		(*undec)++;
-}
-
-/*
- * sd NULL: each block of e->rounds rounds is one U test at alpha. sd set
- * (--until decided): each block of sd->max_rounds rounds is one run of
- * the rule (calib_replay), flagged when it ends "different".
- */
-static int
-calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
-    int repeats, double alpha, const struct power_options *po,
-    const struct seq_design *sd, int *excess)
-{
-	struct store_calibration	 cal;
-	struct store_calib_row		*rows = NULL;
-	struct store_run		 run;
-	struct pdata			 d;
-	struct bm_ucache		*uc;
-	size_t				 nrows = 0, cap = 0, i, j, npool;
-	double				*pool, *x1, *x2, p;
-	char				*cause = NULL, *why = NULL;
-	char				 a[32], b[32], c[32];
-	int				 blk, rc = -1, tot = 0, totflag = 0;
-	int				*equiv = NULL, *undec = NULL;
-	long				*rsum = NULL;
-	int				 totequiv = 0, totundec = 0;
-	long				 totrounds = 0;
-
-	*excess = 0;
-	memset(&run, 0, sizeof(run));
-	memset(&cal, 0, sizeof(cal));
-	if (store_run_get(st, run_id, &run, &cause) == -1 ||
-	    pdata_load(st, run_id, NULL, &d, &cause) == -1) {
-		error("calibrate: %s", cause);
-		free(cause);
-		store_run_release(&run);
-		return -1;
-	}
-	uc = bm_ucache_new();
-	for (i = 0; i < d.n; i++) {
-		const struct pdata_row	*base = &d.rows[i];
-		struct store_calib_row	*r;
-
-		if (strcmp(base->arm, run.arms[0]) != 0)
-			continue;
-		XGROW(rows, nrows, cap);
-		equiv = xrealloc(equiv, cap * sizeof(*equiv));
-		undec = xrealloc(undec, cap * sizeof(*undec));
-		rsum = xrealloc(rsum, cap * sizeof(*rsum));
-		equiv[nrows] = undec[nrows] = 0;
-		rsum[nrows] = 0;
-		r = &rows[nrows++];
-		memset(r, 0, sizeof(*r));
-		r->benchmark = xstrdup(base->benchmark);
-		r->unit = xstrdup(base->unit);
-		pool = pdata_pool(&d, base->benchmark, base->unit, &npool);
-		{
-			struct power_noise	pn;
-
-			power_noise(pool, npool, (size_t)e->rounds, 0.95, &pn);
-			r->n = (int64_t)npool;
-			r->median = pn.median;
-			r->mad_rel = pn.mad_rel;
-			r->ci_rel = pn.ci_half_rel;
-		}
-		r->mde = npool >= 2 ? power_mde(pool, npool,
-		    (size_t)e->rounds, (size_t)e->rounds, po, uc) : INFINITY;
-		free(pool);
-		x1 = xcalloc(base->n + 1, sizeof(*x1));
-		for (j = 0; j < d.n; j++) {
-			const struct pdata_row	*o = &d.rows[j];
-
-			if (o == base || strcmp(o->benchmark,
-			    base->benchmark) != 0 || strcmp(o->unit,
-			    base->unit) != 0)
-				continue;
-			x2 = xcalloc(o->n + 1, sizeof(*x2));
-			for (blk = 0; blk < repeats; blk++) {
-				int	lo = e->warmup + blk * e->rounds;
-				size_t	n1, n2;
-
-				if (sd != NULL) {
-					r->comparisons++;
-					calib_replay(sd, base, o, lo, x1, x2,
-					    uc, &r->flagged, &equiv[nrows - 1],
-					    &undec[nrows - 1],
-					    &rsum[nrows - 1]);
-					continue;
-				}
-				n1 = calib_block(base, lo, lo + e->rounds, x1);
-				n2 = calib_block(o, lo, lo + e->rounds, x2);
-				if (n1 == 0 || n2 == 0)
-					continue;
-				r->comparisons++;
-				if (utest_mann_whitney(x1, n1, x2, n2, uc, &p,
-				    &why) == -1) {
-					free(why);
-					why = NULL;
-					continue;	/* all equal */
-				}
-				if (p <= alpha)
-					r->flagged++;
-			}
-			free(x2);
-		}
-		free(x1);
-		tot += r->comparisons;
-		totflag += r->flagged;
-		totequiv += equiv[nrows - 1];
-		totundec += undec[nrows - 1];
-		totrounds += rsum[nrows - 1];
-	}
-	bm_ucache_free(uc);
-
-	cal.run_id = run_id;
-	cal.experiment = xstrdup(e->name);
-	cal.host_class = store_run_host_class(st, run_id, &cause);
-	cal.repeats = repeats;
-	cal.rounds = e->rounds;
-	cal.alpha = alpha;
-	if (cal.host_class == NULL ||
-	    store_calibration_put(st, &cal, rows, nrows, &cause) == -1) {
-		error("calibrate: %s", cause);
-		free(cause);
-		goto out;
-	}
-
-	if (sd != NULL) {
-		calib_print_decided(run_id, e, &cal, &run, sd, rows, nrows,
-		    equiv, undec, rsum, excess);
-		printf("\nall: %d of %d A/A comparisons decided different by "
-		    "the rule at alpha %g: %.3f (expected at most %g; binomial "
-		    "P(>= %d) = %.3g); %d equivalent, %d undecided at "
-		    "max-rounds; mean rounds %.1f of %d\n", totflag, tot,
-		    sd->alpha, tot ? (double)totflag / tot : 0.0, sd->alpha,
-		    totflag, calib_excess_p(totflag, tot, sd->alpha),
-		    totequiv, totundec, tot ? (double)totrounds / tot : 0.0,
-		    sd->max_rounds);
-		goto warn;
-	}
 	printf("calibration run %" PRId64 " of '%s' on host class '%s': "
 	    "%d repeat%s of %d rounds, order %s, arms all '%s'\n", run_id,
-	    e->name, cal.host_class, repeats, repeats == 1 ? "" : "s",
-	    e->rounds, run.order_kind, run.arms[0]);
+	    e->name, cal->host_class, cal->repeats,
+	    cal->repeats == 1 ? "" : "s", e->rounds, run->order_kind,
+	    run->arms[0]);
 	printf("n: executions, all arms (each counts once, by the median of "
 	    "its lines); CI and MDE at %d rounds\n\n", e->rounds);
 	printf("%-24s %-12s %6s %9s %11s %8s  %s\n", "benchmark", "unit", "n",
 	    "MAD/med", "median CI", "MDE", "false positives");
 	for (i = 0; i < nrows; i++) {
 		struct store_calib_row	*r = &rows[i];
-		double			 ep = calib_excess_p(r->flagged,
+		double			 ep = aa_excess_p(r->flagged,
 		    r->comparisons, alpha);
 		char			 ci[48];
 
@@ -444,10 +121,112 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		if (ep < 0.01)
 			*excess = 1;
 	}
+}
+
+/*
+ * The A/A comparisons of the run (stats/aa.h: sd NULL, a U test at alpha
+ * per block of e->rounds rounds; sd set, --until decided, the rule per
+ * block of sd->max_rounds rounds), stored as a calibration and shown.
+ */
+static int
+calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
+    int repeats, double alpha, const struct power_options *po,
+    const struct seq_design *sd, int *excess)
+{
+	struct store_calibration	 cal;
+	struct store_calib_row		*rows = NULL;
+	struct store_run		 run;
+	struct pdata			 d;
+	struct aa_series		*series;
+	struct aa_design		 ad;
+	struct aa_row			*aa = NULL;
+	size_t				 nrows = 0, i;
+	char				*cause = NULL;
+	int				 rc = -1, tot = 0, totflag = 0;
+	int				 totequiv = 0, totundec = 0;
+	long				 totrounds = 0;
+
+	*excess = 0;
+	memset(&run, 0, sizeof(run));
+	memset(&cal, 0, sizeof(cal));
+	if (store_run_get(st, run_id, &run, &cause) == -1 ||
+	    pdata_load(st, run_id, NULL, &d, &cause) == -1) {
+		error("calibrate: %s", cause);
+		free(cause);
+		store_run_release(&run);
+		return -1;
+	}
+	series = xcalloc(d.n + 1, sizeof(*series));
+	for (i = 0; i < d.n; i++) {
+		series[i].arm = d.rows[i].arm;
+		series[i].benchmark = d.rows[i].benchmark;
+		series[i].unit = d.rows[i].unit;
+		series[i].x = d.rows[i].x;
+		series[i].round = d.rows[i].round;
+		series[i].n = d.rows[i].n;
+	}
+	memset(&ad, 0, sizeof(ad));
+	ad.baseline = run.arms[0];
+	ad.warmup = e->warmup;
+	ad.rounds = e->rounds;
+	ad.repeats = repeats;
+	ad.alpha = alpha;
+	ad.sd = sd;
+	ad.po = po;
+	aa_analyse(series, d.n, &ad, &aa, &nrows);
+	rows = xcalloc(nrows + 1, sizeof(*rows));
+	for (i = 0; i < nrows; i++) {
+		const struct aa_series	*s = &series[aa[i].series];
+		struct store_calib_row	*r = &rows[i];
+
+		r->benchmark = xstrdup(s->benchmark);
+		r->unit = xstrdup(s->unit);
+		r->n = aa[i].n;
+		r->median = aa[i].median;
+		r->mad_rel = aa[i].mad_rel;
+		r->ci_rel = aa[i].ci_rel;
+		r->mde = aa[i].mde;
+		r->comparisons = aa[i].comparisons;
+		r->flagged = aa[i].flagged;
+		tot += aa[i].comparisons;
+		totflag += aa[i].flagged;
+		totequiv += aa[i].equivalent;
+		totundec += aa[i].undecided;
+		totrounds += aa[i].rounds_sum;
+	}
+	free(series);
+
+	cal.run_id = run_id;
+	cal.experiment = xstrdup(e->name);
+	cal.host_class = store_run_host_class(st, run_id, &cause);
+	cal.repeats = repeats;
+	cal.rounds = e->rounds;
+	cal.alpha = alpha;
+	if (cal.host_class == NULL ||
+	    store_calibration_put(st, &cal, rows, nrows, &cause) == -1) {
+		error("calibrate: %s", cause);
+		free(cause);
+		goto out;
+	}
+
+	if (sd != NULL) {
+		calib_print_decided(run_id, e, &cal, &run, sd, rows, aa,
+		    nrows, excess);
+		printf("\nall: %d of %d A/A comparisons decided different by "
+		    "the rule at alpha %g: %.3f (expected at most %g; binomial "
+		    "P(>= %d) = %.3g); %d equivalent, %d undecided at "
+		    "max-rounds; mean rounds %.1f of %d\n", totflag, tot,
+		    sd->alpha, tot ? (double)totflag / tot : 0.0, sd->alpha,
+		    totflag, aa_excess_p(totflag, tot, sd->alpha),
+		    totequiv, totundec, tot ? (double)totrounds / tot : 0.0,
+		    sd->max_rounds);
+		goto warn;
+	}
+	calib_print_fixed(run_id, e, &cal, &run, alpha, rows, nrows, excess);
 	printf("\nall: %d of %d A/A comparisons flagged at alpha %g: %.3f "
 	    "(expected at most %g; binomial P(>= %d) = %.3g)\n", totflag, tot,
 	    alpha, tot ? (double)totflag / tot : 0.0, alpha, totflag,
-	    calib_excess_p(totflag, tot, alpha));
+	    aa_excess_p(totflag, tot, alpha));
 warn:
 	if (*excess)
 		warning("calibrate: identical arms differ more often than "
@@ -455,9 +234,7 @@ warn:
 		    "order = alternate or abba cancels steady drift)");
 	rc = 0;
 out:
-	free(equiv);
-	free(undec);
-	free(rsum);
+	free(aa);
 	store_calibration_release(&cal);
 	store_calib_rows_free(rows, nrows);
 	pdata_release(&d);
@@ -622,7 +399,12 @@ cmd_calibrate_exec(int argc, char **argv)
 		e->rounds = sd.max_rounds;
 		alpha = sd.alpha;
 	}
-	aatext = calib_rewrite(text, e);
+	if ((aatext = experiment_aa_text(e, &cause)) == NULL) {
+		error("calibrate: %s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	/* The copy must load as the original did (it is what is stored). */
 	if ((aa = experiment_parse(argv[optind], aatext, strlen(aatext),
 	    &cause)) == NULL) {

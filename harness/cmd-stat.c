@@ -385,9 +385,8 @@ stat_db_expand(struct store *st, char **sels, int nsels, struct strvec *out,
  */
 static int
 stat_db(struct benchstat *bs, const struct benchstat_opts *o,
-    const char *dbpath, char **argsels, int nargsels)
+    struct store *st, const char *dbpath, char **argsels, int nargsels)
 {
-	struct store		*st;
 	struct store_run	 run;
 	struct strbuf		 text = STRBUF_INIT;
 	char			*cause = NULL, *label, *arm;
@@ -399,8 +398,6 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
 	    (o->col != NULL && stat_proj_has(o->col, "arm")) ||
 	    (o->table != NULL && stat_proj_has(o->table, "arm"));
-	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL)
-		return stat_db_fail(bs, NULL, cause);
 	if (stat_db_expand(st, argsels, nargsels, &expanded, &cause) != 0)
 		return stat_db_fail(bs, st, cause);
 	if (expanded.n == 0) {
@@ -475,19 +472,14 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
  * The `stat-filter` of the experiment the first RUN selector ran: the
  * shipped experiments hide abbench's extra rows (per container, overlap,
  * throttling) with it, so the table reads like the report's. NULL when
- * the run has none (or its text no longer loads). malloc'd.
+ * the run has none. malloc'd.
  */
 static char *
-stat_db_default_filter(const char *dbpath, const char *sel)
+stat_db_default_filter(struct store *st, const char *sel)
 {
-	struct store		*st;
 	struct store_run	 run;
 	char			*cause = NULL, *arm = NULL, *f = NULL;
 
-	if ((st = store_open(dbpath, STORE_READONLY, &cause)) == NULL) {
-		free(cause);
-		return NULL;
-	}
 	if (stat_db_find(st, sel, &run, &arm, &cause) == 0) {
 		f = experiment_stat_filter(run.experiment_path,
 		    run.experiment_text);
@@ -495,7 +487,6 @@ stat_db_default_filter(const char *dbpath, const char *sel)
 	}
 	free(cause);
 	free(arm);
-	store_close(st);
 	return f;
 }
 
@@ -593,7 +584,8 @@ stat_help(FILE *fp)
 static int
 cmd_stat_exec(int argc, char **argv)
 {
-	char			*deffilter = NULL;
+	char			*deffilter = NULL, *stcause = NULL;
+	struct store		*st = NULL;
 	int			 rc;
 	struct benchstat_opts	 o;
 	struct benchstat	*bs;
@@ -673,9 +665,11 @@ cmd_stat_exec(int argc, char **argv)
 		free(av);
 		return EXIT_USAGE;
 	}
-	if (dbpath != NULL && !has_filter_flag(argc, argv) &&
-	    (deffilter = stat_db_default_filter(dbpath, argv[optind])) !=
-	    NULL) {
+	/* The store, opened once (its failure is told with the runs'). */
+	if (dbpath != NULL)
+		st = store_open(dbpath, STORE_READONLY, &stcause);
+	if (st != NULL && !has_filter_flag(argc, argv) &&
+	    (deffilter = stat_db_default_filter(st, argv[optind])) != NULL) {
 		o.filter = deffilter;
 		fprintf(stderr, "stat: -filter '%s' (the experiment's "
 		    "stat-filter; -filter '*' shows every row)\n", deffilter);
@@ -683,10 +677,13 @@ cmd_stat_exec(int argc, char **argv)
 	if ((bs = benchstat_new(&o, &cause)) == NULL) {
 		free(deffilter);
 		free(av);
+		free(stcause);
+		store_close(st);
 		return stat_fail(NULL, cause);
 	}
 	if (dbpath != NULL) {
-		rc = stat_db(bs, &o, dbpath, argv + optind, argc - optind);
+		rc = st == NULL ? stat_db_fail(bs, NULL, stcause) :
+		    stat_db(bs, &o, st, dbpath, argv + optind, argc - optind);
 		free(deffilter);
 		free(av);
 		return rc;

@@ -596,3 +596,14 @@ opt_table_check(const char *table, const struct opt_spec *opts,
 			    table, o->name, o->def, cause);
 	}
 }
+
+int
+kv_line(const struct kv *kv, size_t n, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].line;
+	return 0;
+}

@@ -156,6 +156,8 @@ struct kv {
 	char	*value;
 	int	 line;
 };
+/* The line of the first key in kv[0..n), or 0 when it is not there. */
+int		 kv_line(const struct kv *kv, size_t n, const char *key);
 
 /* Check one value against its spec; message without file/line. */
 int		 opt_check_value(const struct opt_spec *o, const char *value,

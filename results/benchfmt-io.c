@@ -506,7 +506,7 @@ import_file(struct store *st, int64_t run_id, const char *label,
 	s.position = position;
 	s.arm = label;
 	s.workload = path;
-	s.status = SAMPLE_OK;
+	s.status = SAMPLE_STATUS_OK;
 	s.metrics = &m;
 	s.nmetrics = 1;
 	s.orig_units = &orig_unit;

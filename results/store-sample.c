@@ -307,11 +307,18 @@ store_decisions_free(struct store_decision *d, size_t n)
  * Samples.
  */
 
-static int
-valid_sample_status(const char *s)
+const char *
+store_sample_status_text(enum sample_status st)
 {
-	return strcmp(s, SAMPLE_OK) == 0 || strcmp(s, SAMPLE_FAILED) == 0 ||
-	    strcmp(s, SAMPLE_TIMEOUT) == 0;
+	switch (st) {
+	case SAMPLE_STATUS_OK:
+		return SAMPLE_OK;
+	case SAMPLE_STATUS_FAILED:
+		return SAMPLE_FAILED;
+	case SAMPLE_STATUS_TIMEOUT:
+		return SAMPLE_TIMEOUT;
+	}
+	return NULL;
 }
 
 /* The id of a config block, made on first use (inside a transaction). */
@@ -436,7 +443,7 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 			store_bind_text(s, 8, "");
 			sqlite3_bind_null(s, 9);
 		}
-		store_bind_text(s, 10, sp->status);
+		store_bind_text(s, 10, store_sample_status_text(sp->status));
 		sqlite3_bind_int(s, 11, sp->warmup ? 1 : 0);
 		sqlite3_bind_int64(s, 12, sp->start_ns);
 		sqlite3_bind_int64(s, 13, sp->end_ns);
@@ -475,14 +482,14 @@ store_sample_validate(const struct store_sample *sp, char **cause)
 
 	if (sp->arm == NULL || *sp->arm == '\0')
 		return set_cause(cause, "a sample needs an arm");
-	if (sp->status == NULL || !valid_sample_status(sp->status))
-		return set_cause(cause, "unknown sample status '%s'",
-		    sp->status != NULL ? sp->status : "(null)");
+	if (store_sample_status_text(sp->status) == NULL)
+		return set_cause(cause, "unknown sample status %d",
+		    (int)sp->status);
 	if (sp->nmetrics == 0 && (sp->workload == NULL ||
 	    *sp->workload == '\0'))
 		return set_cause(cause, "a sample without metrics needs a "
 		    "workload name");
-	if (sp->nmetrics == 0 && strcmp(sp->status, SAMPLE_OK) == 0)
+	if (sp->nmetrics == 0 && sp->status == SAMPLE_STATUS_OK)
 		return set_cause(cause, "a sample with status 'ok' needs at "
 		    "least one metric");
 	for (i = 0; i < sp->nmetrics; i++) {

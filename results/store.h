@@ -163,10 +163,19 @@ int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
 	    char **cause);
 int	store_run_delete(struct store *st, int64_t run_id, char **cause);
 
-/* Sample statuses. */
+/* Sample statuses: as stored (the text of a sample's rows)... */
 #define SAMPLE_OK	"ok"
 #define SAMPLE_FAILED	"failed"
 #define SAMPLE_TIMEOUT	"timeout"
+
+/* ...and as a sample is handed to the store (struct store_sample). */
+enum sample_status {
+	SAMPLE_STATUS_OK,
+	SAMPLE_STATUS_FAILED,
+	SAMPLE_STATUS_TIMEOUT,
+};
+/* The stored text of st (SAMPLE_OK...), or NULL when st is none. */
+const char	*store_sample_status_text(enum sample_status st);
 
 struct store_metric {
 	const char	*benchmark;	/* benchfmt name, e.g. Fio/bs=4k */
@@ -176,7 +185,7 @@ struct store_metric {
 
 /*
  * One execution of one workload for one arm: its metrics (possibly none when
- * it failed) go in one transaction. status is SAMPLE_*; error may be NULL.
+ * it failed) go in one transaction. error may be NULL.
  * A failed execution with no metrics is stored as one row with value NULL
  * and benchmark = workload.
  */
@@ -188,7 +197,7 @@ struct store_sample {
 	const char	*arm;
 	const char	*workload;
 	int		 warmup;
-	const char	*status;
+	enum sample_status status;
 	const char	*error;
 	int64_t		 start_ns, end_ns;		/* CLOCK_MONOTONIC */
 	int64_t		 start_wall_ns, end_wall_ns;	/* CLOCK_REALTIME */

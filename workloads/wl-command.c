@@ -95,16 +95,9 @@ static int
 command_preflight(const struct experiment *e, const struct workload *wl,
     char **cause)
 {
-	const struct command_opts	*o;
-	size_t				 j;
-
-	for (j = 0; j < e->narms; j++) {
-		o = wl_opts(wl, &e->arms[j]);
-		if (o->args.n > 0 && workload_check_program(e, wl,
-		    &e->arms[j], o->args.v[0], o->cwd, cause) == -1)
-			return -1;
-	}
-	return 0;
+	return workload_check_programs(e, wl,
+	    offsetof(struct command_opts, args),
+	    offsetof(struct command_opts, cwd), cause);
 }
 
 static double

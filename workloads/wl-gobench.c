@@ -445,16 +445,8 @@ static int
 gobench_preflight(const struct experiment *e, const struct workload *wl,
     char **cause)
 {
-	const struct gobench_opts	*o;
-	size_t				 j;
-
-	for (j = 0; j < e->narms; j++) {
-		o = wl_opts(wl, &e->arms[j]);
-		if (o->args.n > 0 && workload_check_program(e, wl,
-		    &e->arms[j], o->args.v[0], NULL, cause) == -1)
-			return -1;
-	}
-	return 0;
+	return workload_check_programs(e, wl,
+	    offsetof(struct gobench_opts, args), WL_NO_CWD, cause);
 }
 
 const struct workload_ops wl_gobench_ops = {

@@ -94,7 +94,7 @@ void
 sample_result_add_raw(struct sample_result *r, const char *benchmark,
     const char *unit, double value)
 {
-	struct metric	*m;
+	struct store_metric	*m;
 
 	XGROW(r->metrics, r->nmetrics, r->cap);
 	m = &r->metrics[r->nmetrics++];
@@ -140,8 +140,8 @@ sample_result_release(struct sample_result *r)
 	size_t	i;
 
 	for (i = 0; i < r->nmetrics; i++) {
-		free(r->metrics[i].benchmark);
-		free(r->metrics[i].unit);
+		free((char *)r->metrics[i].benchmark);
+		free((char *)r->metrics[i].unit);
 	}
 	free(r->metrics);
 	free(r->error);
@@ -294,18 +294,6 @@ perf_reaches(const struct experiment *e, const struct workload *wl,
 	return 0;
 }
 
-/* The line of key in kv, or 0. */
-static int
-kv_line(const struct kv *kv, size_t n, const char *key)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].line;
-	return 0;
-}
-
 int
 workload_check_program(const struct experiment *e, const struct workload *wl,
     const struct arm *arm, const char *argv0, const char *cwd, char **cause)
@@ -355,6 +343,26 @@ workload_check_program(const struct experiment *e, const struct workload *wl,
 	    arm->name, argv0, why);
 	free(why);
 	return -1;
+}
+
+int
+workload_check_programs(const struct experiment *e,
+    const struct workload *wl, size_t args_off, size_t cwd_off,
+    char **cause)
+{
+	const char		*o;
+	const struct strvec	*args;
+	size_t			 j;
+
+	for (j = 0; j < e->narms; j++) {
+		o = wl_opts(wl, &e->arms[j]);
+		args = (const struct strvec *)(const void *)(o + args_off);
+		if (args->n > 0 && workload_check_program(e, wl, &e->arms[j],
+		    args->v[0], cwd_off == WL_NO_CWD ? NULL :
+		    *(char *const *)(const void *)(o + cwd_off), cause) == -1)
+			return -1;
+	}
+	return 0;
 }
 
 /*

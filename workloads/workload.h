@@ -22,29 +22,23 @@
 #include "lib/model.h"
 #include "lib/options.h"
 #include "lib/util.h"
+#include "results/store.h"
 
 struct run_ctx;
 struct exec_spec;
 struct exec_status;
 struct exec_proc;
 
-/* One value produced by a sample. */
-struct metric {
-	char	*benchmark;	/* benchfmt name, e.g. Fio/bs=4k/c16-total */
-	char	*unit;		/* benchfmt unit, tidied (sec/op, iops, B) */
-	double	 value;
-};
-
-enum sample_status {
-	SAMPLE_STATUS_OK,
-	SAMPLE_STATUS_FAILED,
-	SAMPLE_STATUS_TIMEOUT,
-};
-
+/*
+ * What a sample produced, in the form the store takes (results/store.h):
+ * its status, and each value as a struct store_metric (benchfmt name, e.g.
+ * Fio/bs=4k/c16-total, and tidied unit: sec/op, iops, B; both malloc'd
+ * here), handed to the store as they are.
+ */
 struct sample_result {
 	enum sample_status status;
 	char		*error;		/* malloc'd, for failed samples */
-	struct metric	*metrics;
+	struct store_metric *metrics;
 	size_t		 nmetrics, cap;
 	/* Set by the workload when it times a narrower window than the
 	 * runner's call (0 = use the runner's times). CLOCK_MONOTONIC. */
@@ -175,6 +169,15 @@ int	workload_run_program(struct run_ctx *ctx, struct workload *wl,
 int	workload_check_program(const struct experiment *e,
 	    const struct workload *wl, const struct arm *arm,
 	    const char *argv0, const char *cwd, char **cause);
+/*
+ * A preflight: workload_check_program of each arm's program, its argv the
+ * struct strvec at args_off of the type's options struct (wl_opts) and its
+ * cwd the char * at cwd_off (offsetof), or WL_NO_CWD: none.
+ */
+#define WL_NO_CWD	((size_t)-1)
+int	workload_check_programs(const struct experiment *e,
+	    const struct workload *wl, size_t args_off, size_t cwd_off,
+	    char **cause);
 /*
  * perf counters of one program (the `perf` key of command, gobench and
  * local fio; exec/perfstat.h): the events, and after a counted run one

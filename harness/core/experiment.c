@@ -1043,23 +1043,42 @@ experiment_free(struct experiment *e)
 	free(e);
 }
 
+/*
+ * The text is read, not loaded: the run that stored it loaded it, so its
+ * [experiment] section's stat-filter is the one that run had.
+ */
 char *
 experiment_stat_filter(const char *path, const char *text)
 {
-	struct experiment	*e;
-	char			*cause = NULL, *f = NULL;
-	size_t			 i;
+	const struct opt_spec	*o = opt_find(experiment_opts, "stat-filter");
+	struct parser		 p;
+	struct strvec		 w = STRVEC_INIT;
+	char			*f = NULL;
+	size_t			 i, k;
 
 	if (text == NULL)
 		return NULL;
-	e = experiment_parse(path != NULL ? path : "(stored)", text,
-	    strlen(text), &cause);
-	free(cause);
-	for (i = 0; e != NULL && i < e->nsettings; i++) {
-		if (strcmp(e->settings[i].key, "stat-filter") == 0)
-			f = xstrdup(e->settings[i].value);
+	memset(&p, 0, sizeof p);
+	p.path = path != NULL ? path : "(stored)";
+	p.text = text;
+	p.len = strlen(text);
+	if (parser_run(&p) == 0) {
+		for (i = 0; i < p.nsections; i++) {
+			const struct section	*s = &p.sections[i];
+
+			for (k = 0; s->kind == SECTION_EXPERIMENT &&
+			    k < s->nkv; k++) {
+				if (strcmp(s->kv[k].key, "stat-filter") != 0)
+					continue;
+				/* Its value as the loader takes it (unquoted). */
+				strvec_clear(&w);
+				free(f);
+				f = parser_check_kv(&p, o, &s->kv[k], s->title,
+				    0, &w) == 0 ? xstrdup(w.v[0]) : NULL;
+			}
+		}
 	}
-	if (e != NULL)
-		experiment_free(e);
+	strvec_clear(&w);
+	parser_release(&p);
 	return f;
 }

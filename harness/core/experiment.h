@@ -81,10 +81,19 @@ void		 experiment_help_types(struct strbuf *out);
 /*
  * The `stat-filter` of an experiment's text as a run stored it (the
  * -filter `abbench stat --db` and `abbench report` apply to the run when
- * given none); NULL when it has none or the text no longer loads.
- * malloc'd.
+ * given none), read from its [experiment] section without loading the
+ * rest; NULL when it has none or the text cannot be read. malloc'd.
  */
 char		*experiment_stat_filter(const char *path, const char *text);
+/*
+ * The A/A version of e's text (abbench calibrate): [experiment] named
+ * NAME.calibration, the first arm as it is, every other arm replaced by
+ * the first arm's lines under the names BASE.2, BASE.3... (the same plan,
+ * host settings and keys for every arm); every other line as written.
+ * Built from the sections the file's reader finds. malloc'd, or NULL with
+ * *cause.
+ */
+char		*experiment_aa_text(const struct experiment *e, char **cause);
 
 struct seq_design;
 /*

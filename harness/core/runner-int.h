@@ -44,7 +44,7 @@ struct progress {
 };
 
 /* One run from its options to its exit status, in steps. */
-struct run {
+struct run_state {
 	const char		*exp_path;
 	struct run_options	*opt;
 	struct experiment	*e;
@@ -91,16 +91,15 @@ void	runner_progress_end(struct progress *p);
 
 /* runner-load.c: before anything is touched. */
 char	*runner_host_name(void);
-int	 runner_load(struct run *r, char **cause);
-int	 runner_open(struct run *r, char **cause);
-void	 runner_recover(struct run *r);
+int	 runner_load(struct run_state *r, char **cause);
+int	 runner_open(struct run_state *r, char **cause);
+void	 runner_recover(struct run_state *r);
 
 /* runner-store.c: what the store keeps of the run. */
 void	 runner_store_units(struct store *st, int64_t run_id,
 	    const struct experiment *e);
 void	 runner_store_metadata(struct run_ctx *ctx,
 	    const struct experiment *e, struct strvec *paths, int quiet);
-const char	*runner_status_text(enum sample_status s);
 int	 runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	    const struct experiment *e, struct sample_result *res, int64_t t0,
 	    int64_t t1, int64_t w0, int64_t w1, char **cause);

@@ -59,7 +59,7 @@ collect_paths(const struct experiment *e, struct strvec *paths)
  * "set.KEY" (which show in its exports), to be applied again.
  */
 static int
-run_resume_sets(struct run *r, struct strvec *set, char **cause)
+run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
 {
 	struct store_kv	*kv;
 	size_t		 n, i;
@@ -123,7 +123,7 @@ run_owner_gone(const struct store_run *old, int takeover, char **cause)
 
 /* The experiment of the run resumed, from the store. */
 static int
-run_load_resume(struct run *r, char **cause)
+run_load_resume(struct run_state *r, char **cause)
 {
 	struct store_run	*old = &r->old;
 	struct strvec		 set = STRVEC_INIT;
@@ -153,18 +153,6 @@ run_load_resume(struct run *r, char **cause)
 	if (run_order_parse(old->order_kind, &r->order) == -1)
 		r->order = r->e->order;
 	r->seed = old->seed;
-	return 0;
-}
-
-/* The line of key in kv, or 0. */
-static int
-kv_line(const struct kv *kv, size_t n, const char *key)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].line;
 	return 0;
 }
 
@@ -215,7 +203,7 @@ run_check_root(const struct experiment *e, char **cause)
  * under each dir, the knobs of the scheduler named, the sysctls...).
  */
 int
-runner_load(struct run *r, char **cause)
+runner_load(struct run_state *r, char **cause)
 {
 	struct run_options	*opt = r->opt;
 	size_t			 w;
@@ -325,7 +313,7 @@ runner_load(struct run *r, char **cause)
  * changes host settings.
  */
 int
-runner_open(struct run *r, char **cause)
+runner_open(struct run_state *r, char **cause)
 {
 	struct run_options	*opt = r->opt;
 
@@ -343,7 +331,7 @@ runner_open(struct run *r, char **cause)
 
 /* What dead runs left on the host, whichever database they used. */
 void
-runner_recover(struct run *r)
+runner_recover(struct run_state *r)
 {
 	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
 	char			*cause = NULL;

@@ -114,26 +114,12 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 	strvec_clear(&report);
 }
 
-const char *
-runner_status_text(enum sample_status s)
-{
-	switch (s) {
-	case SAMPLE_STATUS_OK:
-		return SAMPLE_OK;
-	case SAMPLE_STATUS_TIMEOUT:
-		return SAMPLE_TIMEOUT;
-	default:
-		return SAMPLE_FAILED;
-	}
-}
-
 int
 runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
     const struct experiment *e, struct sample_result *res, int64_t t0,
     int64_t t1, int64_t w0, int64_t w1, char **cause)
 {
 	struct store_sample	 s;
-	struct store_metric	*m;
 	size_t			 i;
 	int			 r;
 
@@ -145,20 +131,15 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	s.arm = e->arms[pe->arm].name;
 	s.workload = e->workloads[pe->workload].name;
 	s.warmup = pe->warmup;
-	s.status = runner_status_text(res->status);
+	s.status = res->status;
 	s.error = res->error;
 	s.start_ns = res->start_ns ? res->start_ns : t0;
 	s.end_ns = res->end_ns ? res->end_ns : t1;
 	/* Wall times follow the monotonic window. */
 	s.start_wall_ns = w0 + (s.start_ns - t0);
 	s.end_wall_ns = w1 - (t1 - s.end_ns);
-	m = xcalloc(res->nmetrics ? res->nmetrics : 1, sizeof *m);
-	for (i = 0; i < res->nmetrics; i++) {
-		m[i].benchmark = res->metrics[i].benchmark;
-		m[i].unit = res->metrics[i].unit;
-		m[i].value = res->metrics[i].value;
-	}
-	s.metrics = m;
+	/* The metrics are in the store's form already: handed over. */
+	s.metrics = res->metrics;
 	s.nmetrics = res->status == SAMPLE_STATUS_OK ? res->nmetrics : 0;
 	if (res->failed.n == 0)
 		r = store_sample_add(ctx->store, &s, cause);
@@ -170,7 +151,7 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 			struct store_sample	f = s;
 
 			f.workload = res->failed.v[i];
-			f.status = SAMPLE_FAILED;
+			f.status = SAMPLE_STATUS_FAILED;
 			f.error = res->failed_error.v[i];
 			f.metrics = NULL;
 			f.nmetrics = 0;
@@ -181,7 +162,6 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 		else
 			store_rollback(ctx->store);
 	}
-	free(m);
 	for (i = 0; r == 0 && i < res->config.n; i++) {
 		char	*c = strstr(res->config.v[i], ": ");
 

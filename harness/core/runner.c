@@ -26,7 +26,7 @@
 
 static volatile sig_atomic_t	stop_flag;
 
-static int	run_load_bad(struct run *r, char **cause);
+static int	run_load_bad(struct run_state *r, char **cause);
 
 static void
 on_signal(int sig)
@@ -117,7 +117,7 @@ done_contains(const int *done, size_t n, int idx)
 }
 
 static int
-run_store_sets(struct run *r, char **cause)
+run_store_sets(struct run_state *r, char **cause)
 {
 	char	*k, *eq;
 	size_t	 i;
@@ -136,7 +136,7 @@ run_store_sets(struct run *r, char **cause)
 }
 
 static int
-run_set_owner(struct run *r, char **cause)
+run_set_owner(struct run_state *r, char **cause)
 {
 	char	*host = runner_host_name();
 	int	 rc;
@@ -149,7 +149,7 @@ run_set_owner(struct run *r, char **cause)
 
 /* The run's row (or the resumed one's), and the journal's owner. */
 static int
-run_create(struct run *r, char **cause)
+run_create(struct run_state *r, char **cause)
 {
 	struct experiment	*e = r->e;
 	struct store_run	 run;
@@ -215,7 +215,7 @@ run_create(struct run *r, char **cause)
 
 /* Signals, metadata, the run's cgroup, the workloads' prepare. */
 static int
-run_prepare(struct run *r, char **cause)
+run_prepare(struct run_state *r, char **cause)
 {
 	size_t	w;
 
@@ -301,7 +301,7 @@ run_prepare(struct run *r, char **cause)
 #define RUN_END_SWEEP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 
 static void
-run_sweep(struct run *r, const struct plan_entry *pe)
+run_sweep(struct run_state *r, const struct plan_entry *pe)
 {
 	struct strvec	 removed = STRVEC_INIT;
 	char		*cause = NULL;
@@ -336,7 +336,7 @@ run_sweep(struct run *r, const struct plan_entry *pe)
 
 /* The outcome of one sample: stored, counted, shown. 0 = go on. */
 static int
-run_record(struct run *r, const struct plan_entry *pe,
+run_record(struct run_state *r, const struct plan_entry *pe,
     struct sample_result *res, int64_t t0, int64_t t1, int64_t w0,
     int64_t w1)
 {
@@ -371,14 +371,14 @@ run_record(struct run *r, const struct plan_entry *pe,
 			    res->failed_error.v[0] : "failed");
 		}
 	}
-	runner_progress_sample(&r->prog, pe, e, runner_status_text(res->status),
+	runner_progress_sample(&r->prog, pe, e, store_sample_status_text(res->status),
 	    (double)(t1 - t0) / 1e9);
 	return 0;
 }
 
 /* One sample: the arm's host, the workload, the record. 0 = go on. */
 static int
-run_sample(struct run *r, const struct plan_entry *pe)
+run_sample(struct run_state *r, const struct plan_entry *pe)
 {
 	struct workload		*wl = &r->e->workloads[pe->workload];
 	const struct arm	*arm = &r->e->arms[pe->arm];
@@ -422,7 +422,7 @@ run_sample(struct run *r, const struct plan_entry *pe)
 
 /* The whole-run plan of order `sequential`, entry by entry. */
 static void
-run_loop_plan(struct run *r)
+run_loop_plan(struct run_state *r)
 {
 	struct progress	*prog = &r->prog;
 	size_t		 i;
@@ -459,7 +459,7 @@ run_cmp_int(const void *a, const void *b)
 
 /* plan_idx values of the run's stored samples with a row not ok. */
 static int
-run_load_bad(struct run *r, char **cause)
+run_load_bad(struct run_state *r, char **cause)
 {
 	struct store_value	*v = NULL;
 	size_t			 n = 0, i, cap = 0;
@@ -481,7 +481,7 @@ run_load_bad(struct run *r, char **cause)
 
 /* Rounds each arm still runs, at most: the ETA's upper bound. */
 static void
-run_progress_total(struct run *r, const int *active, const int *good,
+run_progress_total(struct run_state *r, const int *active, const int *good,
     const int *measured, int round)
 {
 	const struct experiment	*e = r->e;
@@ -514,7 +514,7 @@ run_progress_total(struct run *r, const int *active, const int *good,
  * same rounds, statuses and looks, so the plan goes on where it stopped.
  */
 static void
-run_loop_rounds(struct run *r)
+run_loop_rounds(struct run_state *r)
 {
 	struct experiment	*e = r->e;
 	struct progress		*prog = &r->prog;
@@ -627,7 +627,7 @@ out:
 }
 
 static void
-run_loop(struct run *r)
+run_loop(struct run_state *r)
 {
 	struct progress	*prog = &r->prog;
 
@@ -645,7 +645,7 @@ run_loop(struct run *r)
 
 /* Put the host back: workloads' cleanup, settings, the run's cgroup. */
 static void
-run_restore(struct run *r)
+run_restore(struct run_state *r)
 {
 	char	*cause = NULL;
 	size_t	 w;
@@ -704,7 +704,7 @@ run_restore(struct run *r)
 
 /* The run's status, the closing line. */
 static void
-run_finish(struct run *r)
+run_finish(struct run_state *r)
 {
 	const char	*status;
 	char		*load, *cause = NULL, *sp;
@@ -761,7 +761,7 @@ run_finish(struct run *r)
 }
 
 static void
-run_release(struct run *r)
+run_release(struct run_state *r)
 {
 	if (r->jr != NULL)
 		journal_detach(r->jr);
@@ -782,7 +782,7 @@ run_release(struct run *r)
 int
 runner_run(const char *exp_path, struct run_options *opt)
 {
-	struct run	 r;
+	struct run_state	 r;
 	char		*cause = NULL;
 
 	memset(&r, 0, sizeof r);

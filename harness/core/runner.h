@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The runner: turns an experiment into a plan (rounds x workloads x arms in
- * the chosen order: plan.h), and runs it sample by sample, storing each sample the
- * moment it is taken, applying each arm's host settings, and restoring the
- * host at the end, on error and on a signal.
+ * the chosen order: plan.h), and runs it sample by sample, storing each
+ * sample the moment it is taken, applying each arm's host settings, and
+ * restoring the host at the end, on error and on a signal.
  */
 #ifndef ABBENCH_RUNNER_H
 #define ABBENCH_RUNNER_H

@@ -154,14 +154,6 @@ verdicts_row(struct verdicts *v, int w, const char *benchmark,
 }
 
 static int
-verdicts_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int
 verdicts_arm_index(const struct experiment *e, const char *name)
 {
 	size_t	a;
@@ -269,8 +261,8 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 				}
 				continue;
 			}
-			qsort(x1, n1, sizeof(*x1), verdicts_cmp_double);
-			qsort(x2, n2, sizeof(*x2), verdicts_cmp_double);
+			qsort(x1, n1, sizeof(*x1), cmp_double);
+			qsort(x2, n2, sizeof(*x2), cmp_double);
 			seq_decide(&v->d, k, x1, n1, x2, n2, v->uc, &r->res);
 			r->mde = NAN;
 			if (r->res.verdict == SEQ_UNDECIDED) {

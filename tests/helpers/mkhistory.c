@@ -125,7 +125,7 @@ synth_run(struct synth *s, const char *name, const char *host, int night,
 			smp.position = (int)a;
 			smp.arm = s->arms[a];
 			smp.workload = "synth";
-			smp.status = SAMPLE_OK;
+			smp.status = SAMPLE_STATUS_OK;
 			smp.start_ns = (int64_t)pos * 1000000000LL;
 			smp.end_ns = smp.start_ns + 500000000LL;
 			smp.start_wall_ns = t + smp.start_ns;

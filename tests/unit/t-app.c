@@ -132,7 +132,7 @@ load(const char *text)
 	return e;
 }
 
-static const struct metric *
+static const struct store_metric *
 find(const struct sample_result *r, const char *name, const char *unit)
 {
 	size_t	i;
@@ -147,7 +147,7 @@ find(const struct sample_result *r, const char *name, const char *unit)
 }
 
 static int
-near(const struct metric *m, double want)
+near(const struct store_metric *m, double want)
 {
 	return m != NULL && fabs(m->value - want) <= 1e-9 + fabs(want) * 1e-6;
 }

@@ -140,7 +140,7 @@ main(void)
 	s.plan_idx = 7;
 	s.arm = "a";
 	s.workload = "X";
-	s.status = SAMPLE_OK;
+	s.status = SAMPLE_STATUS_OK;
 	s.metrics = m;
 	s.nmetrics = 2;
 	store_sample_add(st, &s, NULL);

@@ -152,7 +152,7 @@ add_sample(struct store *st, int64_t run, int plan, const char *arm,
 	s.position = plan % 2;
 	s.arm = arm;
 	s.workload = "cmd";
-	s.status = SAMPLE_OK;
+	s.status = SAMPLE_STATUS_OK;
 	s.start_ns = 1000 + plan;
 	s.end_ns = 2000 + plan;
 	s.start_wall_ns = 5000 + plan;
@@ -258,12 +258,12 @@ test_create_and_samples(void)
 	s.round = 1;
 	s.arm = "after";
 	s.workload = "cmd";
-	s.status = SAMPLE_TIMEOUT;
+	s.status = SAMPLE_STATUS_TIMEOUT;
 	s.error = "killed by SIGKILL after 10s";
 	tap_int_eq(store_sample_add(st, &s, &cause), 0,
 	    "failed execution without metrics stored");
 	s.plan_idx = 4;
-	s.status = SAMPLE_OK;
+	s.status = SAMPLE_STATUS_OK;
 	s.error = NULL;
 	s.warmup = 1;
 	s.metrics = &nanm;
@@ -319,8 +319,10 @@ test_create_and_samples(void)
 		    "and again, from what was seen");
 	}
 	s.arm = "after";
-	s.status = "weird";
+	s.status = (enum sample_status)7;
 	tap_int_eq(store_sample_add(st, &s, &cause), -1, "bad status refused");
+	tap_ok(contains(cause, "unknown sample status 7"),
+	    "message names the status");
 	free(cause);
 	cause = NULL;
 
