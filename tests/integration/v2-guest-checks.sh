@@ -172,9 +172,11 @@ exits0 $rc "oci: a run with an arm's cpu limit, from the cgroup svc, exits 0" \
 is "$(cat $CG/svc/cgroup.subtree_control)" "" \
     "oci: svc's controllers are off again (abbench's and runc's)"
 is "$(find $CG/svc -mindepth 1 -type d)" "" "oci: nothing left below svc"
+# (Not "the same CPU in both arms" as t0470 on the host: the guest counts
+# the time the host took a vCPU away as the task's CPU, and the limited
+# container runs 7x longer: its CPU read 1.3-1.7x the free one's at load
+# 10-15. cpu-sec/op is the container's own, from its cgroup.)
 cpu_ratio "oci: " "$D/oc.db" 0
-ok "$(awk -v a="$cl" -v b="$cf" 'BEGIN { exit !(a < 2 * b && b < 2 * a) }'; echo $?)" \
-    "oci: for the same CPU time (the container's, not runc's): $cl s vs $cf s"
 sed 's/^\[workload Buffer\]$/&\nexecutor = oci/' "$D/mem.ini" >"$D/omem.ini"
 sh -c "$IN_SVC" sh "$ABBENCH" run "$D/omem.ini" --db "$D/om.db" --quiet 2>/dev/null
 mem_checks "oci: " "$D/om.db"
