@@ -37,7 +37,9 @@ const char *const cgrp_default_controllers[] = {
  * abbench runs alone in such a cgroup (a service's), it moves itself into
  * a leaf of the run's cgroup, "<run>/self", and enables the controllers in
  * its former cgroup, which stays the base of every cgroup it makes; before
- * the run's cgroup is removed it clears what it enabled and moves back.
+ * the run's cgroup is removed it puts the base's subtree_control back as
+ * it was (what it enabled, and what a runtime enabled there: runc enables
+ * every controller on its way down) and moves back.
  * When other processes share its cgroup it cannot (and does not move
  * them): the controllers stay off and v2why says why, for the errors.
  */
@@ -45,9 +47,9 @@ static struct {
 	char		*base;		/* dir abbench was in, once moved */
 	char		*base_path;	/* the same as /proc/self/cgroup says */
 	char		*leaf;		/* the dir it moved into */
-	struct strvec	 enabled;	/* what it enabled in base */
+	char		*was;		/* base's subtree_control before */
 	char		*why;		/* why controllers are off, if they are */
-} v2self = { NULL, NULL, NULL, STRVEC_INIT, NULL };
+} v2self = { NULL, NULL, NULL, NULL, NULL };
 
 /* Write a cgroup file; 0 or the errno of the failure. */
 static int
@@ -147,6 +149,7 @@ v2_move_to_leaf(const char *base, const char *rel)
 		free(leaf);
 		return e;
 	}
+	v2self.was = v2_get(base, "cgroup.subtree_control");
 	self = cgrp_self_path("", NULL);
 	v2self.base = xstrdup(base);
 	/* Our path before the move: the leaf's, less "/<run>/self". */
@@ -226,10 +229,6 @@ cgrp_v2_enable(const char *base, const char *dir, const struct strvec *ctl,
 				continue;
 			snprintf(buf, sizeof buf, "+%s", ctl->v[i]);
 			e = v2_put(d, "cgroup.subtree_control", buf);
-			if (e == 0 && strcmp(d, base) == 0 &&
-			    v2self.leaf != NULL &&
-			    !strvec_has(&v2self.enabled, ctl->v[i]))
-				strvec_push(&v2self.enabled, ctl->v[i]);
 			if (e != 0 && v2self.why == NULL)
 				v2self.why = xasprintf("cannot enable %s in "
 				    "'%s/cgroup.subtree_control': %s",
@@ -259,13 +258,14 @@ cgrp_v2_leaf(void)
 /*
  * Back where abbench was before v2_move_to_leaf (before the run's cgroup,
  * holding the leaf, is removed): the controllers off again in the cgroups
- * between, then in base those abbench enabled, then the move.
+ * between, then base's subtree_control as it was before the move (not
+ * only what abbench enabled: an OCI runtime enables the rest, and a
+ * controller left on keeps abbench from moving back), then the move.
  */
 void
 cgrp_v2_return(void)
 {
 	char	*d, *s, buf[32];
-	size_t	 i;
 
 	if (v2self.leaf == NULL)
 		return;
@@ -283,18 +283,16 @@ cgrp_v2_return(void)
 		free(on);
 	}
 	free(d);
-	for (i = v2self.enabled.n; i > 0; i--) {
-		snprintf(buf, sizeof buf, "-%s", v2self.enabled.v[i - 1]);
-		(void)v2_put(v2self.base, "cgroup.subtree_control", buf);
-	}
+	(void)cgrp_v2_subtree_put_back(v2self.base, v2self.was != NULL ?
+	    v2self.was : "", NULL);
 	snprintf(buf, sizeof buf, "%ld", (long)getpid());
 	if (v2_put(v2self.base, "cgroup.procs", buf) != 0)
 		return;		/* stay: the leaf cannot be removed */
-	strvec_clear(&v2self.enabled);
+	free(v2self.was);
 	free(v2self.leaf);
 	free(v2self.base);
 	free(v2self.base_path);
-	v2self.leaf = v2self.base = v2self.base_path = NULL;
+	v2self.leaf = v2self.base = v2self.base_path = v2self.was = NULL;
 }
 
 /*

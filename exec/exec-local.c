@@ -93,6 +93,7 @@ local_check(struct run_ctx *ctx, const struct exec_check *chk,
 		 * the arms' limits need were delegated to it.
 		 */
 		if (chk->cpu_need[0] == '\0' && chk->memory_need[0] == '\0' &&
+		    chk->io_need[0] == '\0' &&
 		    cgrp_check_delegation(NULL, NULL, &why) == -1) {
 			if (!chk->cgroup_optional) {
 				*cause = why;
@@ -103,13 +104,7 @@ local_check(struct run_ctx *ctx, const struct exec_check *chk,
 			free(why);
 			return 0;
 		}
-		if (chk->cpu_need[0] != '\0' && cgrp_check_delegation("cpu",
-		    chk->cpu_need, cause) == -1)
-			return -1;
-		if (chk->memory_need[0] != '\0' && cgrp_check_delegation(
-		    "memory", chk->memory_need, cause) == -1)
-			return -1;
-		return 0;
+		return exec_check_needs(chk, cause);
 	}
 	if (!chk->cgroup_optional && chk->cgroup_need[0] != '\0') {
 		set_cause(cause, "%s: a limit needs a cgroup per program: "
@@ -278,6 +273,12 @@ local_cgroup_dir(struct exec_proc *p, const char *controller)
 	return d != NULL ? xstrdup(d) : NULL;
 }
 
+static const char *
+local_peek(struct exec_proc *p)
+{
+	return spawn_peek(&p->child);
+}
+
 static long
 local_pid(struct exec_proc *p)
 {
@@ -307,6 +308,7 @@ const struct exec_ops exec_local_ops = {
 	.destroy = local_destroy,
 	.cgroup_dir = local_cgroup_dir,
 	.pid = local_pid,
+	.peek = local_peek,
 	.signal = local_signal,
 	.barrier_join = exec_barrier_join_host,
 };

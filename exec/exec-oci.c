@@ -47,6 +47,7 @@ struct exec_proc {
 	long		 pid;		/* from state, 0 = not known */
 	char		*cgroup_text;	/* /proc/PID/cgroup */
 	char		*logdir;	/* runsc --debug-log, or NULL */
+	int		 keep;		/* run --keep: its cgroup read at the end */
 	char		*join[2];	/* spec.join_procs, NULL-terminated */
 };
 
@@ -227,6 +228,16 @@ oci_default_rootfs(void)
 	const char	*r = getenv("ABBENCH_ROOTFS");
 
 	return r != NULL && *r != '\0' ? r : EXEC_OCI_DEFAULT_ROOTFS;
+}
+
+/* runc, or a wrapper named after it (not runsc). */
+static int
+oci_runtime_is_runc(const char *runtime)
+{
+	const char	*base = strrchr(runtime, '/');
+
+	base = base != NULL ? base + 1 : runtime;
+	return strstr(base, "runc") != NULL && strstr(base, "runsc") == NULL;
 }
 
 int
@@ -733,6 +744,14 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 	size_t		 i;
 
 	(void)ctx;
+	/*
+	 * v2: the runtime makes the container's cgroup below ours and
+	 * enables controllers on the way down, but only those our parent
+	 * gave us: a limit, quota or weight that needs another would fail
+	 * at the first sample.
+	 */
+	if (exec_check_needs(chk, cause) == -1)
+		return -1;
 	if (img == NULL)
 		img = oci_default_rootfs();
 	if (access(img, F_OK) != 0)
@@ -757,6 +776,39 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 	return 0;
 }
 
+/*
+ * An arm's cpu and memory limits in the container's cgroup before runc
+ * starts: runc writes its resources only once runc init has set the
+ * container up in that cgroup, unlimited (a Go program: ~0.4 s of CPU
+ * under emulation, half of a short program's under cpu = 0.1). runc
+ * takes the cgroup as it finds it and writes the same values again.
+ */
+static int
+oci_limit_early(struct exec_proc *p, const struct exec_spec *spec,
+    char **cause)
+{
+	static const char *const ctls[] = { "cpu", "cpuacct", "memory", NULL };
+	struct cgrp	*cg;
+	char		 buf[32];
+	int		 r = 0;
+
+	if (spec->cpus <= 0 && spec->memory == 0)
+		return 0;
+	if ((cg = cgrp_create(p->cgpath, ctls, cause)) == NULL)
+		return -1;
+	if (spec->cpus > 0)
+		r = cgrp_set_cpu_limit(cg, spec->cpus, CGRP_CFS_PERIOD_US,
+		    cause);
+	if (r == 0 && spec->memory > 0) {
+		snprintf(buf, sizeof buf, "%llu",
+		    (unsigned long long)spec->memory);
+		r = cgrp_write(cg, "memory", cg->version == 2 ? "memory.max" :
+		    "memory.limit_in_bytes", buf, cause);
+	}
+	cgrp_free(cg);
+	return r;
+}
+
 static int
 oci_exec_start(struct run_ctx *ctx, const struct exec_spec *spec,
     struct exec_proc **procp, char **cause)
@@ -765,11 +817,28 @@ oci_exec_start(struct run_ctx *ctx, const struct exec_spec *spec,
 
 	if (oci_prepare(ctx, spec, &p, cause) == -1)
 		return -1;
+	if (oci_runtime_is_runc(p->runtime) && ctx != NULL &&
+	    ctx->cgroup_name[0] != '\0' &&
+	    oci_limit_early(p, spec, cause) == -1) {
+		exec_lookup("oci")->destroy(ctx, p);
+		return -1;
+	}
 	oci_journal_container(p);
 	p->created = 1;
 	strvec_push(&p->run_argv, p->runtime);
 	strvec_pushv(&p->run_argv, p->global.v);
 	strvec_push(&p->run_argv, "run");
+	/*
+	 * runc removes the container and its cgroup as the program exits;
+	 * --keep leaves both to our teardown (delete --force), so that the
+	 * program's CPU time and the OOM killer's kills are read from its
+	 * cgroup first (oci_exec_wait). runsc has no --keep (and its
+	 * sandbox, not the program, is what its cgroup holds).
+	 */
+	if (oci_runtime_is_runc(p->runtime)) {
+		strvec_push(&p->run_argv, "--keep");
+		p->keep = 1;
+	}
 	strvec_push(&p->run_argv, "--bundle");
 	strvec_push(&p->run_argv, p->bundle);
 	strvec_push(&p->run_argv, p->id);
@@ -796,6 +865,82 @@ oci_exec_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	return 0;
 }
 
+static char	*oci_cgroup_dir(struct exec_proc *p, const char *controller);
+
+/*
+ * The OOM killer's kills in the container's memory cgroup (v2
+ * memory.events, v1 memory.oom_control); 0 when it cannot be read.
+ */
+static uint64_t
+oci_oom_kills(struct exec_proc *p)
+{
+	char		*dir = oci_cgroup_dir(p, "memory"), *path, *v;
+	uint64_t	 n = 0;
+
+	if (dir == NULL)
+		return 0;
+	path = xasprintf("%s/%s", dir, cgrp_version() == 2 ?
+	    "memory.events" : "memory.oom_control");
+	v = read_small_file(path, NULL);
+	if (v == NULL || kv_u64(v, "oom_kill", &n) == -1)
+		n = 0;
+	free(v);
+	free(path);
+	free(dir);
+	return n;
+}
+
+/*
+ * The program's own CPU time, from the container's cgroup, in place of
+ * `runc run`'s rusage, which also holds runc's: a Go process that costs
+ * CPU for as long as the container runs (about 0.2 CPU under emulation),
+ * unlimited, so that a cpu limit on the program hardly shows in it.
+ * Left as it is when the cgroup cannot be read.
+ */
+static void
+oci_program_times(struct exec_proc *p, struct rusage *ru)
+{
+	int		 v2 = cgrp_version() == 2;
+	char		*dir = oci_cgroup_dir(p, v2 ? NULL : "cpuacct");
+	char		*path, *v, *s;
+	uint64_t	 u, sy;
+	int		 ok = 0;
+
+	if (dir == NULL)
+		return;
+	if (v2) {
+		path = xasprintf("%s/cpu.stat", dir);
+		v = read_small_file(path, NULL);
+		/* usec */
+		ok = v != NULL && kv_u64(v, "user_usec", &u) == 0 &&
+		    kv_u64(v, "system_usec", &sy) == 0;
+		free(v);
+		free(path);
+	} else {
+		path = xasprintf("%s/cpuacct.usage_user", dir);
+		v = read_small_file(path, NULL);
+		free(path);
+		path = xasprintf("%s/cpuacct.usage_sys", dir);
+		s = read_small_file(path, NULL);
+		free(path);
+		/* ns */
+		if (v != NULL && s != NULL) {
+			u = strtoull(v, NULL, 10) / 1000;
+			sy = strtoull(s, NULL, 10) / 1000;
+			ok = 1;
+		}
+		free(v);
+		free(s);
+	}
+	free(dir);
+	if (!ok)
+		return;
+	ru->ru_utime.tv_sec = (time_t)(u / 1000000);
+	ru->ru_utime.tv_usec = (suseconds_t)(u % 1000000);
+	ru->ru_stime.tv_sec = (time_t)(sy / 1000000);
+	ru->ru_stime.tv_usec = (suseconds_t)(sy % 1000000);
+}
+
 static int
 oci_exec_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
     struct exec_status *st, char **cause)
@@ -813,6 +958,10 @@ oci_exec_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 	if (p->run.timed_out)
 		(void)oci_kill(p, "KILL", NULL);
 	exec_status_from_child(st, &p->run);
+	if (p->keep) {
+		st->oom_kills = oci_oom_kills(p);
+		oci_program_times(p, &st->ru);
+	}
 	if (p->run.timed_out || p->run.status != 0) {
 		char	*sblog = sandbox_log_tail(p);
 
@@ -965,6 +1114,12 @@ oci_cgroup_dir(struct exec_proc *p, const char *controller)
 	return proccg_dir(p->cgroup_text, controller);
 }
 
+static const char *
+oci_peek(struct exec_proc *p)
+{
+	return p->running ? spawn_peek(&p->run) : "";
+}
+
 static long
 oci_pid(struct exec_proc *p)
 {
@@ -992,6 +1147,7 @@ const struct exec_ops exec_oci_ops = {
 	.destroy = oci_destroy,
 	.cgroup_dir = oci_cgroup_dir,
 	.pid = oci_pid,
+	.peek = oci_peek,
 	.signal = oci_signal,
 	.journal_kind = "oci-container",
 	.undo_done = "deleted OCI container '%s'",

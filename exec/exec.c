@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/cgroup.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
@@ -95,6 +96,22 @@ exec_lookup_daemon(int hooks)
 			return *e;
 	}
 	return NULL;
+}
+
+int
+exec_check_needs(const struct exec_check *chk, char **cause)
+{
+	static const char *const ctl[] = { "cpu", "memory", "io" };
+	const char	*need[] = { chk->cpu_need, chk->memory_need,
+			    chk->io_need };
+	size_t		 i;
+
+	for (i = 0; i < ARRAY_SIZE(ctl); i++) {
+		if (need[i][0] != '\0' && cgrp_check_delegation(ctl[i],
+		    need[i], cause) == -1)
+			return -1;
+	}
+	return 0;
 }
 
 void

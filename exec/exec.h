@@ -112,11 +112,20 @@ struct exec_check {
 	int		 cgroup_optional;
 	/* When an arm's limit is what needs one: "FILE:LINE: cpu", or "". */
 	char		 cgroup_need[128];
-	/* An arm's cpu / memory limit ("FILE:LINE: cpu"), or "": the v2
-	 * controllers abbench's cgroup must have been given. */
+	/* An arm's cpu / memory limit ("FILE:LINE: cpu"), or a workload's
+	 * key that needs the controller (a quota, io weights), or "": the
+	 * v2 controllers abbench's cgroup must have been given. */
 	char		 cpu_need[128];
 	char		 memory_need[128];
+	char		 io_need[128];
 };
+
+/*
+ * cgroup v2, before the first sample: each controller chk names a need
+ * for was delegated to abbench's cgroup (cgrp_check_delegation), the
+ * error at the need's "FILE:LINE: key". 0 on v1, or with no need.
+ */
+int	exec_check_needs(const struct exec_check *chk, char **cause);
 
 /*
  * What an executor can do, so that workloads ask for a capability and
@@ -162,6 +171,10 @@ struct exec_ops {
 	/* Run argv inside the running sandbox of proc; its stdout in *out. */
 	int	(*exec_into)(struct exec_proc *proc, char *const *argv,
 		    int64_t timeout_ns, char **out, int *status, char **cause);
+	/* What a program started with capture has printed so far, without
+	 * waiting (it keeps running; wait still returns all of it).
+	 * Borrowed, valid until the next call on proc. */
+	const char	*(*peek)(struct exec_proc *proc);
 	/* What a detached program has printed so far (it keeps running). */
 	int	(*logs)(struct exec_proc *proc, int64_t timeout_ns, char **out,
 		    char **cause);

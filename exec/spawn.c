@@ -935,6 +935,14 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	return 0;
 }
 
+const char *
+spawn_peek(struct child *c)
+{
+	if (c->out_fd != -1)
+		drain(&c->out_fd, &c->out, 0, c);
+	return c->out.buf != NULL ? c->out.buf : "";
+}
+
 int
 spawn_run(struct child *c, int64_t timeout_ns, char **cause)
 {

@@ -121,6 +121,13 @@ int	spawn_start(struct child *c, char **cause);
  * when reaped (check status/timed_out), -1 with *cause on a system error.
  */
 int	spawn_wait(struct child *c, int64_t deadline_ns, char **cause);
+/*
+ * What a running child with SPAWN_CAPTURE_OUT has printed so far, taken
+ * into c->out without waiting (spawn_wait collects the rest, and the
+ * whole stays in c->out); "" when nothing yet. Borrowed, valid until the
+ * next call on c. For a look at a program's progress while it runs.
+ */
+const char *spawn_peek(struct child *c);
 /* Run a child to completion with a timeout (ns, 0 = none). */
 int	spawn_run(struct child *c, int64_t timeout_ns, char **cause);
 /* Convenience: run argv, capture stdout (and stderr), timeout in ns. The

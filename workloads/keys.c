@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
 #include "lib/options.h"
 #include "exec/exec.h"
 #include "lib/util.h"
@@ -66,6 +67,26 @@ arm_get(const struct arm *arm, const char *key)
 			return arm->kv[i].value;
 	}
 	return NULL;
+}
+
+void
+workload_need(char *need, size_t size, const struct experiment *e,
+    const struct workload *wl, const struct arm *arm, const char *key)
+{
+	int	line = wl->line;
+	size_t	i;
+
+	if (need[0] != '\0')
+		return;
+	for (i = 0; i < wl->nkv; i++) {
+		if (strcmp(wl->kv[i].key, key) == 0)
+			line = wl->kv[i].line;
+	}
+	for (i = 0; arm != NULL && i < arm->nkv; i++) {
+		if (strcmp(arm->kv[i].key, key) == 0)
+			line = arm->kv[i].line;
+	}
+	snprintf(need, size, "%s:%d: %s", e->path, line, key);
 }
 
 const char *

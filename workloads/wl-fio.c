@@ -1025,6 +1025,18 @@ static const char *const fio_units[] = {
 	NULL
 };
 
+/* Weights are written in the io controller's files (v2). */
+static void
+fio_cgroup_needs(const struct experiment *e, const struct workload *wl,
+    struct exec_check *chk)
+{
+	const struct fio_opts	*o = wl_opts(wl, NULL);
+
+	if (o->weights.n > 0)
+		workload_need(chk->io_need, sizeof chk->io_need, e, wl, NULL,
+		    "weights");
+}
+
 const struct workload_ops wl_fio_ops = {
 	.type = "fio",
 	.help = "fio in 1..N concurrent containers released together",
@@ -1036,4 +1048,5 @@ const struct workload_ops wl_fio_ops = {
 	.sample = fio_sample,
 	.cleanup = fio_cleanup,
 	.units = fio_units,
+	.cgroup_needs = fio_cgroup_needs,
 };

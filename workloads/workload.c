@@ -508,7 +508,7 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	chk.image = wl->common.image;
 	chk.cgroup_optional = wl->ops->cgroup_optional;
 	chk.cgroup_need[0] = '\0';
-	chk.cpu_need[0] = chk.memory_need[0] = '\0';
+	chk.cpu_need[0] = chk.memory_need[0] = chk.io_need[0] = '\0';
 	for (i = 0; i < e->narms; i++) {
 		const struct arm	*a = &e->arms[i];
 		size_t			 k;
@@ -542,6 +542,8 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 		    "%s:%d: %s", e->path, line, key);
 		chk.cgroup_optional = 0;
 	}
+	if (wl->ops->cgroup_needs != NULL)
+		wl->ops->cgroup_needs(e, wl, &chk);
 	rc = wl->exec->check(ctx, &chk, cause);
 	free(names);
 	free(runtimes);

@@ -28,6 +28,7 @@ struct run_ctx;
 struct exec_spec;
 struct exec_status;
 struct exec_proc;
+struct exec_check;
 
 /*
  * What a sample produced, in the form the store takes (results/store.h):
@@ -111,6 +112,15 @@ struct workload_ops {
 	 */
 	int	(*preflight)(const struct experiment *e,
 		    const struct workload *wl, char **cause);
+	/*
+	 * cgroup v2: the controllers the workload's own keys need in the
+	 * cgroups abbench or the runtime makes (a quota: cpu; io weights:
+	 * io), named with workload_need() in chk's cpu_need, memory_need,
+	 * io_need; the executor's check asks that they were delegated. An
+	 * arm's cpu and memory limits are found apart. NULL = none.
+	 */
+	void	(*cgroup_needs)(const struct experiment *e,
+		    const struct workload *wl, struct exec_check *chk);
 };
 
 const struct workload_ops	*workload_lookup(const char *type);
@@ -253,6 +263,14 @@ const char	*workload_get(const struct workload *wl, const struct arm *arm,
 		    const char *key);
 /* The value of KEY as the arm wrote it, or NULL. */
 const char	*arm_get(const struct arm *arm, const char *key);
+/*
+ * need (one of an exec_check's *_need), when still empty, gets
+ * "FILE:LINE: KEY" of KEY as arm writes it, else as wl does, else at
+ * wl's header.
+ */
+void		 workload_need(char *need, size_t size,
+		    const struct experiment *e, const struct workload *wl,
+		    const struct arm *arm, const char *key);
 
 /* The keys every workload accepts (type, executor, timeout, ...). */
 extern const struct opt_spec workload_common_opts[];
