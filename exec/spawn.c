@@ -54,6 +54,15 @@ _Static_assert(HELPER_KEEP_GROUP == SPAWN_KEEP_GROUP,
 #define SPAWN_MAX_LIVE		1024
 #define SPAWN_ERR_KEEP		(64 * 1024)
 #define SPAWN_DEFAULT_GRACE	(2 * NSEC_PER_SEC)
+/*
+ * How long a child may outlive its SIGKILL before spawn_wait gives up on
+ * it, in graces (10 s at the default): a process in uninterruptible sleep
+ * (a hung filesystem, a stuck device, a frozen cgroup) cannot die, and a
+ * harness that waited for it would hang with it. It is left to the kernel
+ * (and to the cgroup removal that follows), and the wait fails naming its
+ * state and where it sleeps.
+ */
+#define SPAWN_UNKILLABLE_GRACES	5
 #define SPAWN_STACK		(256 * 1024)
 
 /* The children's stack: one child at a time runs on it until exec. */
@@ -764,6 +773,29 @@ drain(int *fd, struct strbuf *sb, size_t keep, struct child *feed)
 	}
 }
 
+/* "state D, in wchan p9_client_rpc" from /proc (malloc'd). */
+static char *
+proc_state(pid_t pid)
+{
+	char	 path[64], buf[512], wchan[128] = "?", *p, state = '?';
+	FILE	*f;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fgets(buf, sizeof buf, f) != NULL &&
+		    (p = strrchr(buf, ')')) != NULL && p[1] == ' ')
+			state = p[2];
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "/proc/%ld/wchan", (long)pid);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fgets(wchan, sizeof wchan, f) == NULL)
+			snprintf(wchan, sizeof wchan, "?");
+		fclose(f);
+	}
+	return xasprintf("state %c, in wchan %s", state, wchan);
+}
+
 static int
 try_reap(struct child *c, int block)
 {
@@ -809,7 +841,7 @@ int
 spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 {
 	struct pollfd	pfd[4];
-	int64_t		now, kill_at = 0, grace;
+	int64_t		now, kill_at = 0, grace, killed_at = 0;
 	int		pidfd, n, timeout_ms, term_sent = 0;
 	int		ip, io, ie, ii;	/* their places in pfd, or -1 */
 
@@ -848,6 +880,24 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 			kill_at = now + grace;
 		}
 		if (term_sent && now >= kill_at) {
+			if (killed_at == 0)
+				killed_at = now;
+			else if (now - killed_at >= SPAWN_UNKILLABLE_GRACES *
+			    grace) {
+				char	*st = proc_state(c->pid);
+
+				if (pidfd != -1)
+					close(pidfd);
+				live_remove(c->pid);
+				set_cause(cause, "pid %ld (%s) did not die %.1f s "
+				    "after SIGKILL (%s); left to the kernel",
+				    (long)c->pid, c->argv != NULL &&
+				    c->argv[0] != NULL ? c->argv[0] : "?",
+				    (double)(SPAWN_UNKILLABLE_GRACES * grace) /
+				    NSEC_PER_SEC, st);
+				free(st);
+				return -1;
+			}
 			kill(-c->pid, SIGKILL);
 			kill(c->pid, SIGKILL);
 			kill_at = now + NSEC_PER_SEC;

@@ -197,6 +197,94 @@ check_keep_group_no_capture(void)
 	spawn_release(&c);
 }
 
+/* echo TEXT > PATH; 0 or -1. */
+static int
+put(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "we");
+	int	 rc;
+
+	if (f == NULL)
+		return -1;
+	rc = fputs(text, f) < 0 ? -1 : 0;
+	return fclose(f) == 0 ? rc : -1;
+}
+
+/*
+ * A child that cannot die: frozen by the v1 freezer, SIGKILL stays
+ * pending. The wait must not hang with it: it gives up 5 graces after
+ * the SIGKILL and names the process's state; thawed, it dies.
+ */
+static void
+check_unkillable(void)
+{
+	char *const	 argv[] = { "sleep", "30", NULL };
+	struct child	 c;
+	char		*cg, *p, *cause = NULL, buf[32];
+	char		 state[32] = "";
+	int64_t		 t0, took;
+	int		 rc, i;
+	FILE		*f;
+
+	cg = xasprintf("/sys/fs/cgroup/freezer/abbench-t-spawn-%ld",
+	    (long)getpid());
+	if (geteuid() != 0 || mkdir(cg, 0755) == -1) {
+		for (i = 0; i < 3; i++)
+			tap_ok(1, "# SKIP no v1 freezer to make a child "
+			    "unkillable (not root, or cgroup v2)");
+		free(cg);
+		return;
+	}
+	memset(&c, 0, sizeof c);
+	c.argv = argv;
+	c.grace_ns = 100 * MSEC;
+	if (spawn_start(&c, &cause) == -1) {
+		tap_ok(0, "spawn of sleep: %s", cause);
+		free(cause);
+		rmdir(cg);
+		free(cg);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%ld\n", (long)c.pid);
+	p = xasprintf("%s/cgroup.procs", cg);
+	put(p, buf);
+	free(p);
+	p = xasprintf("%s/freezer.state", cg);
+	put(p, "FROZEN\n");
+	for (i = 0; i < 200; i++) {
+		if ((f = fopen(p, "re")) != NULL) {
+			if (fgets(state, sizeof state, f) == NULL)
+				state[0] = '\0';
+			fclose(f);
+		}
+		if (strncmp(state, "FROZEN", 6) == 0)
+			break;
+		usleep(10000);
+	}
+	t0 = now_mono_ns();
+	rc = spawn_wait(&c, t0 + 50 * MSEC, &cause);
+	took = now_mono_ns() - t0;
+	tap_ok(rc == -1 && cause != NULL &&
+	    strstr(cause, "did not die") != NULL &&
+	    strstr(cause, "after SIGKILL") != NULL,
+	    "an unkillable child: the wait gives up (%s)",
+	    cause != NULL ? cause : "no cause");
+	tap_ok(took < 5 * SEC, "  after %.1f s, not hung (grace 0.1 s)",
+	    (double)took / SEC);
+	free(cause);
+	put(p, "THAWED\n");
+	free(p);
+	rc = -1;
+	for (i = 0; i < 500 && rc != c.pid; i++) {
+		rc = waitpid(c.pid, NULL, WNOHANG);
+		if (rc != c.pid)
+			usleep(10000);
+	}
+	tap_ok(rc == c.pid, "  thawed, it dies of the SIGKILL and is reaped");
+	spawn_release(&c);
+	rmdir(cg);
+	free(cg);
+}
 
 static int64_t
 elapsed(const struct child *c)
@@ -751,6 +839,7 @@ main(void)
 	check_keep_group_survives();
 	check_keep_group_timeout();
 	check_keep_group_no_capture();
+	check_unkillable();
 	check_own_rss(tmpl);
 	unlink(pidfile);
 	rmdir(tmpl);
