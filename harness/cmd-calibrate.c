@@ -72,7 +72,7 @@ calib_print_decided(int64_t run_id, const struct experiment *e,
 		double			 ep = aa_excess_p(r->flagged,
 		    r->comparisons, sd->alpha);
 
-		padvice_pct(r->mad_rel, a, sizeof(a));
+		power_pct(r->mad_rel, a, sizeof(a));
 		printf("%-24s %-12s %6" PRId64 " %9s %8d %8d  %11.1f  "
 		    "%d/%d = %.3f%s\n", r->benchmark, r->unit, r->n, a,
 		    aa[i].equivalent, aa[i].undecided, r->comparisons ?
@@ -109,9 +109,9 @@ calib_print_fixed(int64_t run_id, const struct experiment *e,
 		    r->comparisons, alpha);
 		char			 ci[48];
 
-		padvice_pct(r->mad_rel, a, sizeof(a));
-		padvice_pct(r->ci_rel, b, sizeof(b));
-		padvice_pct(r->mde, c, sizeof(c));
+		power_pct(r->mad_rel, a, sizeof(a));
+		power_pct(r->ci_rel, b, sizeof(b));
+		power_pct(r->mde, c, sizeof(c));
 		snprintf(ci, sizeof(ci), "\xc2\xb1 %s", b);
 		printf("%-24s %-12s %6" PRId64 " %9s %*s %*s  %d/%d = %.3f%s\n",
 		    r->benchmark, r->unit, r->n, a, calib_width(ci, 11), ci,

@@ -50,7 +50,7 @@ power_print(const struct padvice *a, FILE *fp)
 		fprintf(fp, "noise: from the run's baseline arm '%s' (no "
 		    "calibration of '%s' on host class '%s')\n",
 		    a->baseline_arm, a->name, a->host_class);
-	padvice_pct(a->effect, eff, sizeof(eff));
+	power_pct(a->effect, eff, sizeof(eff));
 	fprintf(fp, "test: Mann-Whitney U, alpha %g, power %g; smoothed "
 	    "bootstrap, %u resamples, seed %" PRIu64 "\n", a->opt.alpha,
 	    a->opt.power, a->opt.reps, a->opt.seed);
@@ -74,16 +74,16 @@ power_print(const struct padvice *a, FILE *fp)
 		    r->nlines > r->nexec ? "*" : "");
 		if (r->nlines > r->nexec)
 			split = 1;
-		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
+		power_pct(r->noise.mad_rel, noise, sizeof(noise));
 		if (isinf(r->noise.ci_half_rel))
 			snprintf(ci, sizeof(ci), "\xc2\xb1 \xe2\x88\x9e");
 		else {
 			char	p[32];
 
-			padvice_pct(r->noise.ci_half_rel, p, sizeof(p));
+			power_pct(r->noise.ci_half_rel, p, sizeof(p));
 			snprintf(ci, sizeof(ci), "\xc2\xb1 %s", p);
 		}
-		padvice_pct(r->mde, mde, sizeof(mde));
+		power_pct(r->mde, mde, sizeof(mde));
 		if (r->rounds == 0)
 			snprintf(rounds, sizeof(rounds), "> %zu",
 			    a->opt.max_n);

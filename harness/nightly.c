@@ -1,29 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The nightly verdict (see nightly.h): gather a run's history from the
- * store, test the run against its baseline (Mann-Whitney U, Holm) and look
- * for change points in the nightly medians (E-divisive means).
+ * store (the candidate's and the baseline's executions, the per-night
+ * medians, the units' directions, the calibrated thresholds), have
+ * stats/nightly-judge.c judge it, and format the verdicts.
  */
 #include "config.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_rng.h>
 #include <jansson.h>
 
 #include "harness/nightly.h"
-#include "harness/powerdata.h"
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
+#include "stats/nightly-judge.h"
 #include "stats/quantile.h"
-#include "stats/utest.h"
-#include "stats/power.h"
-#include "stats/changepoint.h"
-#include "stats/correct.h"
 
 /* Per-row working state while the history is read. */
 struct nightly_acc {
@@ -115,79 +110,21 @@ nightly_median(double *v, size_t n)
 	return stats_quantile_sorted(v, n, 0.5);
 }
 
-const char *
-nightly_verdict_name(enum nightly_verdict v)
-{
-	switch (v) {
-	case NIGHTLY_UNCHANGED:
-		return "unchanged";
-	case NIGHTLY_IMPROVED:
-		return "improved";
-	case NIGHTLY_REGRESSED:
-		return "regressed";
-	case NIGHTLY_INCONCLUSIVE:
-		return "inconclusive";
-	}
-	return "?";
-}
-
 void
 nightly_options_init(struct nightly_options *o)
 {
+	struct nightly_judge_options	jo;
+
+	nightly_judge_options_init(&jo);
 	memset(o, 0, sizeof(*o));
 	o->baseline = 5;
 	o->history = 60;
 	o->threshold = 0.02;
-	o->alpha = 0.05;
-	o->cp_alpha = 0.01;
-	o->cp_permutations = 199;
-	o->cp_min_size = 3;
-	o->seed = 1;
-}
-
-static int
-nightly_has_suffix(const char *s, const char *suffix)
-{
-	size_t	ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
-int
-nightly_unit_better(const char *unit, const char *stored)
-{
-	if (stored != NULL) {
-		if (strcmp(stored, "higher") == 0)
-			return 1;
-		if (strcmp(stored, "lower") == 0)
-			return -1;
-	}
-	/* Costs first: a rate of context switches is still a cost. */
-	if (strstr(unit, "ctxsw") != NULL || strstr(unit, "overhead") != NULL)
-		return -1;
-	if (strcmp(unit, "sec/op") == 0 ||
-	    nightly_has_suffix(unit, "-sec/op") ||
-	    strcmp(unit, "B") == 0 || nightly_has_suffix(unit, "-B") ||
-	    strcmp(unit, "B/op") == 0 || strcmp(unit, "allocs/op") == 0)
-		return -1;
-	if (strcmp(unit, "iops") == 0 ||
-	    strcmp(unit, "bytes_per_second") == 0 ||
-	    strcmp(unit, "ops_per_second") == 0 ||
-	    nightly_has_suffix(unit, "/s") ||
-	    nightly_has_suffix(unit, "_per_second"))
-		return 1;
-	return 0;
-}
-
-/* Smallest two-sided p the exact U test can give for n1 and n2. */
-static double
-nightly_min_p(size_t n1, size_t n2)
-{
-	double	lc;
-
-	lc = lgamma((double)(n1 + n2) + 1) - lgamma((double)n1 + 1) -
-	    lgamma((double)n2 + 1);
-	return fmin(1, 2 * exp(-lc));
+	o->alpha = jo.alpha;
+	o->cp_alpha = jo.cp_alpha;
+	o->cp_permutations = jo.cp_permutations;
+	o->cp_min_size = jo.cp_min_size;
+	o->seed = jo.seed;
 }
 
 /*
@@ -409,140 +346,109 @@ nightly_gather(struct store *st, struct nightly_result *r,
 	return 0;
 }
 
+/*
+ * threshold auto: the rows of the latest calibration of the candidate's
+ * experiment on its host class into *crows (none: *ncrows stays 0).
+ */
 static int
-nightly_changes(struct nightly_result *r, struct nightly_row *row,
-    const struct nightly_acc *acc, struct store *st, char **cause)
+nightly_calibration(struct store *st, const struct store_run *cand,
+    struct nightly_result *out, struct store_calib_row **crows,
+    size_t *ncrows, char **cause)
 {
-	struct cp_options	 co;
-	struct cp_result	 res;
-	double			*series;
-	size_t			*night, n = 0, h, i;
-	int			 rc;
+	struct store_calibration	 cal;
+	char				*hc;
+	int				 have;
 
-	series = xcalloc(r->nhistory + 1, sizeof(*series));
-	night = xcalloc(r->nhistory + 1, sizeof(*night));
-	for (h = 0; h < r->nhistory; h++) {
-		if (isnan(acc->nights[h]))
-			continue;
-		series[n] = acc->nights[h];
-		night[n++] = h;
+	if ((hc = store_run_host_class(st, cand->id, cause)) == NULL)
+		return -1;
+	have = store_calibration_latest(st, cand->name, hc, &cal, cause);
+	free(hc);
+	if (have == -1)
+		return -1;
+	if (have == 1) {
+		out->calib_run = cal.run_id;
+		store_calibration_release(&cal);
+		if (store_calibration_rows(st, out->calib_run, crows, ncrows,
+		    cause) == -1)
+			return -1;
 	}
-	row->nnights = n;
-	cp_options_init(&co);
-	co.alpha = r->opt.cp_alpha;
-	co.permutations = r->opt.cp_permutations;
-	co.min_size = r->opt.cp_min_size;
-	co.rng = gsl_rng_alloc(gsl_rng_mt19937);
-	/* The same seed for every row: a row's answer never depends on the
-	 * others. */
-	gsl_rng_set(co.rng, (unsigned long)r->opt.seed);
-	rc = cp_detect(series, n, &co, &res, cause);
-	gsl_rng_free(co.rng);
-	if (rc == 0 && res.n > 0) {
-		row->changes = xcalloc(res.n, sizeof(*row->changes));
-		row->nchanges = res.n;
-		for (i = 0; i < res.n; i++) {
-			struct nightly_change	*c = &row->changes[i];
-			struct store_run	 run;
-
-			c->night = night[res.changes[i].index];
-			c->run_id = r->history_ids[c->night];
-			c->p = res.changes[i].p;
-			c->before = res.changes[i].median_before;
-			c->after = res.changes[i].median_after;
-			c->rel_median = res.changes[i].rel_median;
-			c->rel_mean = res.changes[i].rel_mean;
-			memset(&run, 0, sizeof(run));
-			if (store_run_get(st, c->run_id, &run, NULL) == 0)
-				c->wall_ns = run.started_wall_ns;
-			store_run_release(&run);
-		}
-	}
-	cp_result_release(&res);
-	free(series);
-	free(night);
-	return rc;
-}
-
-/* -1 bad, +1 good, 0 neither, for a relative change rel of row. */
-static int
-nightly_sense(const struct nightly_row *row, double rel, double threshold)
-{
-	if (isnan(rel) || fabs(rel) < threshold)
-		return 0;
-	if (row->better == 0)
-		return 2;	/* a change, direction unknown */
-	return (rel > 0) == (row->better > 0) ? 1 : -1;
+	return 0;
 }
 
 static void
-nightly_decide(struct nightly_result *r, struct nightly_row *row)
+nightly_sort(double *v, size_t n)
 {
-	const struct nightly_options	*o = &r->opt;
-	const struct nightly_change	*last = NULL;
-	struct strbuf			 why = STRBUF_INIT;
-	int				 s1 = 0, s2 = 0, powered, enough;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
+}
 
-	powered = row->tested && nightly_min_p(row->nbase, row->ncand) <=
-	    o->alpha;
-	enough = row->nnights >= 2 * (o->cp_min_size < 2 ? 2 :
-	    o->cp_min_size);
-	if (row->tested && row->p_holm <= o->alpha)
-		s1 = nightly_sense(row, row->delta, row->threshold);
-	if (row->nchanges > 0) {
-		last = &row->changes[row->nchanges - 1];
-		s2 = nightly_sense(row, last->rel_median, row->threshold);
-	}
-	if (s1 == -1 || s2 == -1)
-		row->verdict = NIGHTLY_REGRESSED;
-	else if (s1 == 2 || s2 == 2)
-		row->verdict = NIGHTLY_INCONCLUSIVE;
-	else if (s1 == 1 || s2 == 1)
-		row->verdict = NIGHTLY_IMPROVED;
-	else if (!powered && !enough)
-		row->verdict = NIGHTLY_INCONCLUSIVE;
-	else if (!(row->mde <= row->threshold)) {
-		row->verdict = NIGHTLY_INCONCLUSIVE;
-		row->too_noisy = 1;
-	} else
-		row->verdict = NIGHTLY_UNCHANGED;
+/* What row i of r is judged on: its values, its unit's direction (the
+ * run's better= metadata, else its name) and its threshold. */
+static void
+nightly_input(const struct nightly_result *r, size_t i,
+    struct nightly_acc *acc, const struct store_kv *units, size_t nunits,
+    const struct store_calib_row *crows, size_t ncrows,
+    struct nightly_input *in)
+{
+	const struct nightly_row	*row = &r->rows[i];
+	const char			*better = NULL;
+	size_t				 j;
 
-	if (row->too_noisy) {
-		char	m[32], t[32];
+	for (j = 0; j < nunits; j++)
+		if (strcmp(units[j].arm, row->unit) == 0 &&
+		    strcmp(units[j].key, "better") == 0)
+			better = units[j].value;
+	nightly_sort(acc->cand, acc->ncand);
+	nightly_sort(acc->base, acc->nbase);
+	memset(in, 0, sizeof(*in));
+	in->unit = row->unit;
+	in->better = nightly_unit_better(row->unit, better);
+	in->cand = acc->cand;
+	in->ncand = acc->ncand;
+	in->base = acc->base;
+	in->nbase = acc->nbase;
+	in->nights = acc->nights;
+	in->threshold = r->opt.threshold;
+	for (j = 0; j < ncrows; j++)
+		if (strcmp(crows[j].benchmark, row->benchmark) == 0 &&
+		    strcmp(crows[j].unit, row->unit) == 0 &&
+		    isfinite(crows[j].mde)) {
+			in->threshold = crows[j].mde;
+			in->threshold_calibrated = 1;
+		}
+}
 
-		padvice_pct(row->mde, m, sizeof(m));
-		padvice_pct(row->threshold, t, sizeof(t));
-		strbuf_addf(&why, "MDE %s at n=%zu+%zu > threshold %s%s; ", m,
-		    row->ncand, row->nbase, t, row->threshold_calibrated ?
-		    " (calibrated)" : "");
+/* The start of each change's first run; the verdicts counted. */
+static void
+nightly_finish(struct store *st, struct nightly_result *r)
+{
+	struct store_run	 run;
+	size_t			 i, j;
+
+	for (i = 0; i < r->nrows; i++) {
+		struct nightly_row	*row = &r->rows[i];
+
+		for (j = 0; j < row->nchanges; j++) {
+			memset(&run, 0, sizeof(run));
+			if (store_run_get(st, row->changes[j].run_id, &run,
+			    NULL) == 0)
+				row->changes[j].wall_ns = run.started_wall_ns;
+			store_run_release(&run);
+		}
+		switch (row->verdict) {
+		case NIGHTLY_REGRESSED:
+			r->nregressed++;
+			break;
+		case NIGHTLY_IMPROVED:
+			r->nimproved++;
+			break;
+		case NIGHTLY_INCONCLUSIVE:
+			r->ninconclusive++;
+			break;
+		case NIGHTLY_UNCHANGED:
+			break;
+		}
 	}
-	if (row->nbase == 0)
-		strbuf_adds(&why, "no baseline");
-	else {
-		if (isnan(row->delta))
-			strbuf_adds(&why, "?");
-		else
-			strbuf_addf(&why, "%+.2f%%", 100 * row->delta);
-		strbuf_addf(&why, " vs baseline (p=%.3f holm=%.3f n=%zu+%zu)",
-		    row->p, row->p_holm, row->ncand, row->nbase);
-		if (!powered)
-			strbuf_adds(&why, " too few samples for the test");
-	}
-	if (last != NULL)
-		strbuf_addf(&why, "; change at night %zu (run %" PRId64
-		    "): %+.2f%%", last->night, last->run_id,
-		    100 * last->rel_median);
-	else if (!enough)
-		strbuf_addf(&why, "; %zu night%s of history, too few for "
-		    "change points", row->nnights,
-		    row->nnights == 1 ? "" : "s");
-	else
-		strbuf_addf(&why, "; no change point in %zu nights",
-		    row->nnights);
-	if (row->better == 0 && (s1 == 2 || s2 == 2))
-		strbuf_addf(&why, "; direction of unit '%s' unknown",
-		    row->unit);
-	row->reason = strbuf_detach(&why);
 }
 
 int
@@ -550,16 +456,14 @@ nightly_judge(struct store *st, int64_t run_id,
     const struct nightly_options *o, struct nightly_result *out,
     char **cause)
 {
-	struct store_run	 cand;
-	struct store_kv		*units = NULL;
-	struct nightly_acc	*acc = NULL;
-	size_t			 nunits = 0, i, j, ntested = 0;
-	double			*ps = NULL, *adj = NULL;
-	struct bm_ucache	*uc = NULL;
-	struct store_calib_row	*crows = NULL;
-	struct power_options	 po;
-	size_t			 ncrows = 0;
-	int			 rc = -1;
+	struct store_run		 cand;
+	struct store_kv			*units = NULL;
+	struct nightly_acc		*acc = NULL;
+	struct nightly_input		*in = NULL;
+	struct store_calib_row		*crows = NULL;
+	struct nightly_judge_options	 jo;
+	size_t				 nunits = 0, ncrows = 0, i;
+	int				 rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&cand, 0, sizeof(cand));
@@ -577,99 +481,24 @@ nightly_judge(struct store *st, int64_t run_id,
 		goto out;
 	if (nightly_gather(st, out, &acc, cause) == -1)
 		goto out;
+	if (o->threshold_auto && nightly_calibration(st, &cand, out, &crows,
+	    &ncrows, cause) == -1)
+		goto out;
 
-	if (o->threshold_auto) {
-		struct store_calibration	cal;
-		char				*hc;
-		int				 have;
-
-		if ((hc = store_run_host_class(st, run_id, cause)) == NULL)
-			goto out;
-		have = store_calibration_latest(st, cand.name, hc, &cal,
-		    cause);
-		free(hc);
-		if (have == -1)
-			goto out;
-		if (have == 1) {
-			out->calib_run = cal.run_id;
-			store_calibration_release(&cal);
-			if (store_calibration_rows(st, out->calib_run, &crows,
-			    &ncrows, cause) == -1)
-				goto out;
-		}
-	}
-	power_options_init(&po);
-	po.alpha = o->alpha;
-	po.seed = o->seed;
-	uc = bm_ucache_new();
-	ps = xcalloc(out->nrows + 1, sizeof(*ps));
-	adj = xcalloc(out->nrows + 1, sizeof(*adj));
-	for (i = 0; i < out->nrows; i++) {
-		struct nightly_row	*row = &out->rows[i];
-		const char		*better = NULL;
-		char			*why = NULL;
-
-		for (j = 0; j < nunits; j++)
-			if (strcmp(units[j].arm, row->unit) == 0 &&
-			    strcmp(units[j].key, "better") == 0)
-				better = units[j].value;
-		row->better = nightly_unit_better(row->unit, better);
-		row->ncand = acc[i].ncand;
-		row->nbase = acc[i].nbase;
-		row->cand_median = nightly_median(acc[i].cand, acc[i].ncand);
-		row->base_median = nightly_median(acc[i].base, acc[i].nbase);
-		row->delta = NAN;
-		row->p = row->p_holm = NAN;
-		if (row->nbase > 0 && row->base_median != 0)
-			row->delta = (row->cand_median - row->base_median) /
-			    fabs(row->base_median);
-		if (row->nbase > 0 && row->ncand > 0) {
-			/* Both sorted by nightly_median. */
-			if (utest_mann_whitney(acc[i].base, acc[i].nbase,
-			    acc[i].cand, acc[i].ncand, uc, &row->p,
-			    &why) == -1) {
-				/* All samples equal: no difference. */
-				row->p = 1;
-				free(why);
-			}
-			row->tested = 1;
-			ps[ntested++] = row->p;
-		}
-		if (nightly_changes(out, row, &acc[i], st, cause) == -1)
-			goto out;
-		row->threshold = o->threshold;
-		for (j = 0; j < ncrows; j++)
-			if (strcmp(crows[j].benchmark, row->benchmark) == 0 &&
-			    strcmp(crows[j].unit, row->unit) == 0 &&
-			    isfinite(crows[j].mde)) {
-				row->threshold = crows[j].mde;
-				row->threshold_calibrated = 1;
-			}
-		/* acc[i].base is sorted (nightly_median). */
-		row->mde = row->nbase >= 2 && row->ncand > 0 ?
-		    power_mde(acc[i].base, row->nbase, row->nbase, row->ncand,
-		    &po, uc) : INFINITY;
-	}
-	pvalues_holm(ps, ntested, adj);
-	for (i = 0, j = 0; i < out->nrows; i++)
-		if (out->rows[i].tested)
-			out->rows[i].p_holm = adj[j++];
-	for (i = 0; i < out->nrows; i++) {
-		nightly_decide(out, &out->rows[i]);
-		switch (out->rows[i].verdict) {
-		case NIGHTLY_REGRESSED:
-			out->nregressed++;
-			break;
-		case NIGHTLY_IMPROVED:
-			out->nimproved++;
-			break;
-		case NIGHTLY_INCONCLUSIVE:
-			out->ninconclusive++;
-			break;
-		case NIGHTLY_UNCHANGED:
-			break;
-		}
-	}
+	in = xcalloc(out->nrows + 1, sizeof(*in));
+	for (i = 0; i < out->nrows; i++)
+		nightly_input(out, i, &acc[i], units, nunits, crows, ncrows,
+		    &in[i]);
+	nightly_judge_options_init(&jo);
+	jo.alpha = o->alpha;
+	jo.cp_alpha = o->cp_alpha;
+	jo.cp_permutations = o->cp_permutations;
+	jo.cp_min_size = o->cp_min_size;
+	jo.seed = o->seed;
+	if (nightly_judge_rows(&jo, in, out->nrows, out->history_ids,
+	    out->nhistory, out->rows, cause) == -1)
+		goto out;
+	nightly_finish(st, out);
 	rc = 0;
 out:
 	if (acc != NULL) {
@@ -682,10 +511,8 @@ out:
 		}
 		free(acc);
 	}
-	bm_ucache_free(uc);
+	free(in);
 	store_calib_rows_free(crows, ncrows);
-	free(ps);
-	free(adj);
 	store_kv_free(units, nunits);
 	store_run_release(&cand);
 	if (rc == -1)
@@ -698,13 +525,8 @@ nightly_result_release(struct nightly_result *r)
 {
 	size_t	i;
 
-	for (i = 0; i < r->nrows; i++) {
-		free(r->rows[i].arm);
-		free(r->rows[i].benchmark);
-		free(r->rows[i].unit);
-		free(r->rows[i].reason);
-		free(r->rows[i].changes);
-	}
+	for (i = 0; i < r->nrows; i++)
+		nightly_row_release(&r->rows[i]);
 	free(r->rows);
 	free(r->uuid);
 	free(r->name);
@@ -725,18 +547,6 @@ nightly_many_arms(const struct nightly_result *r)
 		if (strcmp(r->rows[i].arm, r->rows[0].arm) != 0)
 			return 1;
 	return 0;
-}
-
-char *
-nightly_verdict_text(const struct nightly_row *row)
-{
-	char	m[32];
-
-	if (!row->too_noisy)
-		return xstrdup(nightly_verdict_name(row->verdict));
-	padvice_pct(row->mde, m, sizeof(m));
-	return xasprintf("%s (too noisy: MDE %s)",
-	    nightly_verdict_name(row->verdict), m);
 }
 
 void

@@ -18,23 +18,12 @@
  * past); arms are never compared with each other here (that is `abbench
  * stat`'s job).
  *
- * Signals per row, with delta = relative change in the bad or good
- * direction of the unit:
- *   (1) Mann-Whitney U of the candidate's samples against the pooled
- *       baseline samples; Holm-corrected across all rows; a signal when
- *       the corrected p <= alpha and |median delta| >= threshold.
- *   (2) E-divisive means over the per-night medians of the history (the
- *       candidate included); a signal when the latest change point's step
- *       (median after / median before, levels bounded by the neighbouring
- *       change points) is >= threshold in size. The level the candidate is
- *       on is thus compared with the level before the latest change.
- * Verdict: regressed if either signal is in the bad direction; else
- * improved if either is in the good direction; else inconclusive when
- * neither test could say anything (no baseline samples or too few to
- * reach alpha, and too short a history), or when a change was found but
- * the unit's direction is unknown, or when the baseline is too noisy for
- * the test to see the threshold (its MDE at the baseline's size is above
- * it: "too noisy"); else unchanged.
+ * The judgement of each row (a U test against the baseline, change points
+ * in the nightly medians, the MDE against the threshold: the verdict and
+ * its reason) is stats/nightly-judge.h's, on the numbers gathered here:
+ * per row the candidate's and the baseline's executions, the per-night
+ * medians of the history, the unit's direction and the threshold (the
+ * calibrated one with threshold_auto).
  *
  * Samples are counted by execution: the lines one gobench invocation
  * prints for a benchmark (-test.count) count once, by their median.
@@ -52,16 +41,9 @@
 #include <stdint.h>
 
 #include "lib/util.h"
+#include "stats/nightly-judge.h"
 
 struct store;
-
-enum nightly_verdict {
-	NIGHTLY_UNCHANGED,
-	NIGHTLY_IMPROVED,
-	NIGHTLY_REGRESSED,
-	NIGHTLY_INCONCLUSIVE,
-};
-const char	*nightly_verdict_name(enum nightly_verdict v);
 
 struct nightly_options {
 	size_t		 baseline;	/* runs; default 5 */
@@ -81,44 +63,6 @@ struct nightly_options {
 	int		 threshold_auto;
 };
 void	nightly_options_init(struct nightly_options *o);
-
-struct nightly_change {
-	size_t	 night;		/* 0-based index in the history */
-	int64_t	 run_id;	/* the first run of the new level */
-	int64_t	 wall_ns;	/* its start */
-	double	 p;
-	double	 before, after;	/* level medians */
-	double	 rel_median, rel_mean;
-};
-
-struct nightly_row {
-	char			*arm;
-	char			*benchmark;
-	char			*unit;
-	int			 better;	/* +1 higher, -1 lower, 0 ? */
-	enum nightly_verdict	 verdict;
-	char			*reason;	/* one line, why */
-	/* (1) against the baseline */
-	size_t			 ncand, nbase;
-	double			 cand_median, base_median;
-	double			 delta;		/* relative, NaN if none */
-	int			 tested;	/* p is meaningful */
-	double			 p, p_holm;
-	/* (2) history: per-night medians (NaN when a night lacks the row) */
-	size_t			 nnights;	/* nights with a value */
-	/*
-	 * What the test against the baseline could see: the MDE at
-	 * (nbase, ncand) executions, by resampling the baseline
-	 * (stats/power.h); INFINITY without a baseline. A row whose MDE is
-	 * above its threshold is inconclusive (too noisy), never unchanged.
-	 */
-	double			 mde;
-	double			 threshold;
-	int			 threshold_calibrated;
-	int			 too_noisy;
-	struct nightly_change	*changes;
-	size_t			 nchanges;
-};
 
 struct nightly_result {
 	int64_t			 run_id;
@@ -146,16 +90,6 @@ void	nightly_result_release(struct nightly_result *r);
  * partition config key (malloc'd). */
 char	*nightly_host_class(struct store *st, int64_t run_id);
 
-/*
- * The direction of a unit from its name: +1 when higher is better (iops,
- * bytes_per_second, ops_per_second, work/s, B/s and other rates), -1 when
- * lower is better (sec/op, *-sec/op, B, *-B, overhead..., ctxsw rates),
- * 0 when unknown. stored is the run's better= value or NULL; it wins.
- */
-int	nightly_unit_better(const char *unit, const char *stored);
-
-/* "unchanged", or "inconclusive (too noisy: MDE 7.3%)" (malloc'd). */
-char	*nightly_verdict_text(const struct nightly_row *row);
 /* One line per row: "VERDICT  NAME  UNIT  details\n". */
 void	nightly_format_text(const struct nightly_result *r, struct strbuf *out);
 /* The whole result as a JSON document (jansson), with a final newline. */

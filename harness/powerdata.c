@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,21 +155,6 @@ padvice_parse_pct(const char *s, double *out)
 		return -1;
 	*out = v / 100;
 	return 0;
-}
-
-void
-padvice_pct(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "?");
-	else if (isinf(v))
-		snprintf(buf, len, "\xe2\x88\x9e");
-	else if (v < 0.0001)
-		snprintf(buf, len, "<0.01%%");
-	else if (v >= 10)
-		snprintf(buf, len, "%.0f%%", 100 * v);
-	else
-		snprintf(buf, len, "%.3g%%", 100 * v);
 }
 
 int

@@ -104,7 +104,5 @@ void	padvice_release(struct padvice *a);
 /* "2", "2%" or "0.5%" as a fraction (0.02): 0, or -1 when not a
  * percentage in (0, 1000). */
 int	padvice_parse_pct(const char *s, double *out);
-/* "4.3%", "<0.01%", "∞" (32 bytes suffice). */
-void	padvice_pct(double v, char *buf, size_t len);
 
 #endif

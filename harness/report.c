@@ -720,7 +720,7 @@ report_pvalues_row(struct report *r, const struct report_cmp *c,
 	for (a = 0; a < adv->n; a++)
 		if (strcmp(adv->rows[a].benchmark, c->benchmark) == 0 &&
 		    strcmp(adv->rows[a].unit, c->unit) == 0)
-			padvice_pct(adv->rows[a].mde, m, sizeof(m));
+			power_pct(adv->rows[a].mde, m, sizeof(m));
 	report_cell(r, m);
 	report_cell(r, p);
 	report_cell(r, h);

@@ -133,7 +133,7 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
 	    &cause) == -1)
 		goto out;
-	padvice_pct(effect, e, sizeof(e));
+	power_pct(effect, e, sizeof(e));
 	for (i = 0; i < a.n; i++) {
 		const struct padvice_row	*r = &a.rows[i];
 
@@ -145,8 +145,8 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 		}
 		if (!(r->mde > effect))
 			continue;
-		padvice_pct(r->mde, m, sizeof(m));
-		padvice_pct(r->noise.mad_rel, noise, sizeof(noise));
+		power_pct(r->mde, m, sizeof(m));
+		power_pct(r->noise.mad_rel, noise, sizeof(noise));
 		fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
 		    "(MAD/median %s %s, MDE %s); ", r->benchmark, r->unit, e,
 		    r->n_base, r->n_cand, noise, r->from_calibration ?

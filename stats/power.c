@@ -5,6 +5,7 @@
  * power.h for the method).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,4 +329,19 @@ power_group_medians(const int64_t *g, const double *x, size_t n,
 	free(firsts);
 	free(tmp);
 	return m;
+}
+
+void
+power_pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "?");
+	else if (isinf(v))
+		snprintf(buf, len, "\xe2\x88\x9e");
+	else if (v < 0.0001)
+		snprintf(buf, len, "<0.01%%");
+	else if (v >= 10)
+		snprintf(buf, len, "%.0f%%", 100 * v);
+	else
+		snprintf(buf, len, "%.3g%%", 100 * v);
 }

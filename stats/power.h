@@ -106,6 +106,10 @@ double	power_spread_factor(size_t n, double conf);
 /* The smallest two-sided p the exact U test can give at (n1, n2). */
 double	power_min_p(size_t n1, size_t n2);
 
+/* A fraction as a percentage: "4.3%", "<0.01%", "?" for NaN, "∞" (32
+ * bytes suffice). */
+void	power_pct(double v, char *buf, size_t len);
+
 /*
  * Per-group medians: values x[i] belong to group g[i] (any integers; a
  * group's values need not be adjacent). Writes one median per group, in
