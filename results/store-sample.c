@@ -353,19 +353,6 @@ config_id(struct store *st, int64_t run_id, const char *text, int64_t *id,
 	return 0;
 }
 
-void
-store_arms_forget(struct store *st)
-{
-	size_t	i;
-
-	for (i = 0; i < st->narms_ok; i++)
-		free(st->arms_ok[i]);
-	free(st->arms_ok);
-	st->arms_ok = NULL;
-	st->narms_ok = 0;
-	st->arms_run = 0;
-}
-
 /* Is arm an arm of run_id? Looked up once per run and arm. 0 or -1. */
 static int
 sample_arm_check(struct store *st, int64_t run_id, const char *arm,

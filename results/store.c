@@ -434,6 +434,23 @@ store_commit(struct store *st, char **cause)
 	return 0;
 }
 
+/*
+ * The arms known to belong to the current run (store-sample.c's cache):
+ * forgotten at a rollback, which may undo the run they were read from.
+ */
+void
+store_arms_forget(struct store *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->narms_ok; i++)
+		free(st->arms_ok[i]);
+	free(st->arms_ok);
+	st->arms_ok = NULL;
+	st->narms_ok = 0;
+	st->arms_run = 0;
+}
+
 int
 store_rollback(struct store *st)
 {
