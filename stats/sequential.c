@@ -140,14 +140,6 @@ seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
 	return ok;
 }
 
-static int
-seq_cmp_double(const void *p, const void *q)
-{
-	double	x = *(const double *)p, y = *(const double *)q;
-
-	return (x > y) - (x < y);
-}
-
 int
 seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
     double beta, struct bm_ucache *cache, double *lo, double *hi)
@@ -171,7 +163,7 @@ seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
 	for (i = 0; i < n1; i++)
 		for (j = 0; j < n2; j++)
 			d[i * n2 + j] = b[j] - a[i];
-	qsort(d, m, sizeof(*d), seq_cmp_double);
+	qsort(d, m, sizeof(*d), cmp_double);
 	*lo = d[c];
 	*hi = d[m - 1 - (size_t)c];
 	free(d);
