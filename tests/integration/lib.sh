@@ -249,6 +249,21 @@ fast_slow_exp() {
 	printf '[workload Cmd]\ntype = command\n' >>"$1"
 }
 
+# draw_program PATH SALT: a gobench program at PATH that prints, for
+# its arguments ROUND ARM, one value drawn from a uniform law, seeded by
+# both (and SALT): A/A samples that are independent draws, whose false
+# positives are the test's own on every machine, loaded or quiet.
+draw_program() {
+	cat > "$1" <<EOF_DRAW
+#!/bin/sh
+exec awk -v r="\$1" -v a="\$2" 'BEGIN {
+	srand(r * 2 + (a == "base" ? 0 : 1) + $2)
+	printf "BenchmarkDraw 1 %d ns/op\\n", 100000 + int(rand() * 20000)
+}'
+EOF_DRAW
+	chmod +x "$1"
+}
+
 lib_cleanup() {
 	cleanup_loops
 	[ -n "$TEST_TMP" ] && rm -rf "$TEST_TMP"

@@ -48,15 +48,7 @@ ok $? "at least 200 comparisons ($total)"
 # Independent draws (awk's rand, seeded by the round and the arm's copy):
 # the false positives are those of the U test per block on these 200
 # comparisons, the same on every machine, loaded or quiet.
-cat > "$TEST_TMP/rnd.sh" <<'EOF3'
-#!/bin/sh
-# ROUND ARM: one value drawn from a uniform law, the seed from both.
-exec awk -v r="$1" -v a="$2" 'BEGIN {
-	srand(r * 2 + (a == "base" ? 0 : 1) + 29)
-	printf "BenchmarkDraw 1 %d ns/op\n", 100000 + int(rand() * 20000)
-}'
-EOF3
-chmod +x "$TEST_TMP/rnd.sh"
+draw_program "$TEST_TMP/rnd.sh" 29
 cat > "$TEST_TMP/draw.ini" <<EOF2
 [experiment]
 name = draw

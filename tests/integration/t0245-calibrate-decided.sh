@@ -69,15 +69,7 @@ like "$out" "3 repeats of 6 rounds" "--until rounds: fixed blocks of rounds"
 # /bin/true here measured the machine's load as much as the rule, and
 # 0.05 + two standard errors is passed by chance ~2.5% of the time even
 # then). They must be within alpha's binomial bound: 0.094 at 100.
-cat > "$TEST_TMP/rnd.sh" <<'EOF3'
-#!/bin/sh
-# ROUND ARM: one value drawn from a uniform law, the seed from both.
-exec awk -v r="$1" -v a="$2" 'BEGIN {
-	srand(r * 2 + (a == "base" ? 0 : 1) + 17)
-	printf "BenchmarkDraw 1 %d ns/op\n", 100000 + int(rand() * 20000)
-}'
-EOF3
-chmod +x "$TEST_TMP/rnd.sh"
+draw_program "$TEST_TMP/rnd.sh" 17
 cat > "$TEST_TMP/aa.ini" <<EOF2
 [experiment]
 name = aa
