@@ -300,6 +300,37 @@ exec_barrier_release(struct exec_barrier *b, char **cause)
 	return t;
 }
 
+int
+exec_barrier_released_at(const struct exec_barrier *b, int i,
+    int64_t *first_ns, int64_t *last_ns)
+{
+	char		 name[48], *p, *text, *line, *end;
+	long long	 v;
+	int		 n = 0;
+
+	snprintf(name, sizeof name, "ready.%d.%s", i, EXEC_BARRIER_GO);
+	p = exec_barrier_path(b, name);
+	text = read_small_file(p, NULL);
+	free(p);
+	*first_ns = *last_ns = 0;
+	for (line = text; line != NULL && *line != '\0'; line = end) {
+		end = line + strcspn(line, "\n");
+		if (*end == '\n')
+			*end++ = '\0';
+		errno = 0;
+		v = strtoll(line, &p, 10);
+		if (errno != 0 || p == line || *p != '\0' || v <= 0)
+			continue;
+		if (n == 0 || v < *first_ns)
+			*first_ns = v;
+		if (n == 0 || v > *last_ns)
+			*last_ns = v;
+		n++;
+	}
+	free(text);
+	return n;
+}
+
 void
 exec_barrier_free(struct exec_barrier *b)
 {

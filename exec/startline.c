@@ -7,7 +7,10 @@
  * In the directory $ABBENCH_STARTLINE_DIR (the current one if unset):
  * with -r, append one line to the file READY (the program is ready: one
  * line per process, so that abbench can count the jobs of a container);
- * then wait until the file GO exists, and exec PROG (or exit 0). GO is
+ * then wait until the file GO exists; with -r, append the wall-clock time
+ * (CLOCK_REALTIME, ns) at which it saw GO to READY.GO (the moment this
+ * process was released, which abbench reads as the start of the run that
+ * follows: a sandbox's clock is the host's); and exec PROG (or exit 0). GO is
  * polled every millisecond with stat(2): a host file reached through a
  * bind mount is the one thing every runtime shares with the host (runsc
  * refuses a host FIFO there, and its flock and inotify stay inside the
@@ -33,6 +36,32 @@ usage(void)
 	fprintf(stderr, "usage: abbench-startline [-r READY] [-t SECONDS] "
 	    "GO [PROG [ARG...]]\n");
 	return 2;
+}
+
+/* Append "NS\n" (the wall clock now) to READY.GO; errors are the
+ * reader's to notice (a missing time), never the program's. */
+static void
+mark_released(const char *ready, const char *go)
+{
+	struct timespec	 ts;
+	char		 path[4096], line[32];
+	const char	*base = strrchr(go, '/');
+	int		 fd, len;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	base = base != NULL ? base + 1 : go;
+	len = snprintf(path, sizeof path, "%s.%s", ready, base);
+	if (len < 0 || (size_t)len >= sizeof path)
+		return;
+	len = snprintf(line, sizeof line, "%lld\n",
+	    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd == -1)
+		return;
+	if (write(fd, line, (size_t)len) != len)
+		fprintf(stderr, "abbench-startline: %s: %s\n", path,
+		    strerror(errno));
+	close(fd);
 }
 
 static double
@@ -102,6 +131,8 @@ main(int argc, char **argv)
 		}
 		nanosleep(&tick, NULL);
 	}
+	if (ready != NULL)
+		mark_released(ready, go);
 	if (optind < argc) {
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "abbench-startline: %s: %s\n", argv[optind],

@@ -557,29 +557,6 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 	free(bn);
 }
 
-/* Fraction of the longest run during which all ran (fio timestamps). */
-static double
-overlap_ratio(struct fio_member *m, int n)
-{
-	int64_t	start_max = 0, end_min = INT64_MAX, longest = 0;
-	int	i;
-
-	for (i = 0; i < n; i++) {
-		int64_t	end = m[i].res.timestamp_ms;
-		int64_t	start = end - m[i].res.runtime_ms;
-
-		if (start > start_max)
-			start_max = start;
-		if (end < end_min)
-			end_min = end;
-		if (m[i].res.runtime_ms > longest)
-			longest = m[i].res.runtime_ms;
-	}
-	if (longest <= 0 || end_min <= start_max)
-		return 0;
-	return (double)(end_min - start_max) / (double)longest;
-}
-
 /* One sample of fio: setup, start, write the data, measure, collect. */
 struct fio_run {
 	struct run_ctx		*ctx;
@@ -842,6 +819,45 @@ fio_measure(struct fio_run *r, struct sample_result *out)
 	return 0;
 }
 
+/*
+ * Fraction of the longest run during which all ran. A run is its I/O: it
+ * starts when its fio was released from the start line (the helper's
+ * clock, exec_barrier_released_at) and lasts fio's runtime, the time its
+ * iops are counted over (fio starts that clock after its exec_prerun).
+ * Where a member's release time is missing (no barrier), the start is
+ * fio's report time less its runtime: that end also holds fio's teardown
+ * after the I/O (closing, reaping its jobs, the JSON), which under a
+ * sandbox at load differs by hundreds of milliseconds between the runs
+ * and is not part of what they measure.
+ */
+static double
+overlap_ratio(const struct fio_run *r)
+{
+	const struct fio_member	*m = r->m;
+	int64_t	start_max = 0, end_min = INT64_MAX, longest = 0;
+	int64_t	first, last;
+	int	i, n = r->n;
+
+	for (i = 0; i < n; i++) {
+		int64_t	start = m[i].res.timestamp_ms - m[i].res.runtime_ms;
+		int64_t	end;
+
+		if (r->bar != NULL &&
+		    exec_barrier_released_at(r->bar, i, &first, &last) > 0)
+			start = first / 1000000;
+		end = start + m[i].res.runtime_ms;
+		if (start > start_max)
+			start_max = start;
+		if (end < end_min)
+			end_min = end;
+		if (m[i].res.runtime_ms > longest)
+			longest = m[i].res.runtime_ms;
+	}
+	if (longest <= 0 || end_min <= start_max)
+		return 0;
+	return (double)(end_min - start_max) / (double)longest;
+}
+
 /* Collect: each fio's JSON, their overlap, the metrics. */
 static int
 fio_collect(struct fio_run *r, struct sample_result *out)
@@ -879,7 +895,7 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 		}
 	}
 	if (n > 1) {
-		double	ov = overlap_ratio(m, n);
+		double	ov = overlap_ratio(r);
 		double	min = r->o->overlap_min;
 		char	*bn = bench_name(r->wl);
 		char	*name = xasprintf("%s/c%d/overlap", bn, n);
