@@ -36,7 +36,8 @@
 #   fast_slow_exp FILE NAME ROUNDS   a command experiment: arm fast runs
 #                       `true`, arm slow `sleep 0.01` (a clear difference)
 # Other:
-#   TEST_TMP            a private temporary directory (removed at exit)
+#   TEST_TMP            a private temporary directory (removed at exit;
+#                       ABBENCH_TEST_KEEP=1 keeps it)
 #   ABBENCH_STATE_DIR   the journal (default: $TEST_TMP/state); the host
 #                       lock is the host's whatever it says
 #   ABBENCH_WAIT_LOCK   1: runs and restores that change host settings wait
@@ -266,6 +267,12 @@ EOF_DRAW
 
 lib_cleanup() {
 	cleanup_loops
+	# ABBENCH_TEST_KEEP=1 keeps the test's directory (its databases, a
+	# fleet's job logs) and says where it is.
+	if [ -n "${ABBENCH_TEST_KEEP:-}" ] && [ -n "$TEST_TMP" ]; then
+		echo "# kept $TEST_TMP"
+		return
+	fi
 	[ -n "$TEST_TMP" ] && rm -rf "$TEST_TMP"
 }
 
