@@ -111,8 +111,13 @@ slurm_submit(const struct fleet_submit *s, char **job_id, char **cause)
 		strvec_pushf(&argv, "--time=%s", s->time_limit);
 	if (s->workdir != NULL)
 		strvec_pushf(&argv, "--chdir=%s", s->workdir);
-	if (s->output != NULL)
+	if (s->output != NULL) {
 		strvec_pushf(&argv, "--output=%s", s->output);
+		/* A requeued job writes after its earlier instance's lines
+		 * (Slurm's default truncates the file: how the interrupted
+		 * instance ended was lost). */
+		strvec_push(&argv, "--open-mode=append");
+	}
 	if (s->nafter > 0) {
 		strbuf_adds(&dep, "--dependency=afterany");
 		for (i = 0; i < s->nafter; i++)

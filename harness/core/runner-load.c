@@ -74,19 +74,60 @@ run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
 	return 0;
 }
 
+/* 1 when pid is a live abbench on this host (after a reboot the pid may
+ * be another program's; a zombie has ended). */
+static int
+owner_alive(int64_t pid)
+{
+	char	*path, *stat, *paren, comm[64];
+	FILE	*f;
+	int	 alive = 0;
+
+	path = xasprintf("/proc/%" PRId64 "/stat", pid);
+	stat = read_small_file(path, NULL);
+	free(path);
+	paren = stat != NULL ? strrchr(stat, ')') : NULL;
+	if (paren != NULL && paren[1] == ' ' &&
+	    (paren[2] == 'Z' || paren[2] == 'X')) {
+		free(stat);
+		return 0;
+	}
+	free(stat);
+	if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
+		path = xasprintf("/proc/%" PRId64 "/comm", pid);
+		if ((f = fopen(path, "r")) == NULL)
+			alive = 1;
+		else {
+			alive = fgets(comm, sizeof comm, f) == NULL ||
+			    strncmp(comm, "abbench", 7) == 0 ||
+			    strncmp(comm, "lt-abbench", 10) == 0;
+			fclose(f);
+		}
+		free(path);
+	}
+	return alive;
+}
+
+/* How long --takeover waits for an earlier owner on this host to end. */
+#define TAKEOVER_WAIT_NS	(60 * NSEC_PER_SEC)
+
 /*
  * A run marked running may be resumed once the abbench process that ran
- * it is gone. On this host: no live process named abbench has its pid
- * (after a reboot the pid may be another program's). On another host
- * nothing here can tell: only --takeover (a fleet's requeued job, whose
- * earlier instance the scheduler has ended) takes the run over.
+ * it is gone. On this host: no live process named abbench has its pid.
+ * On another host nothing here can tell: only --takeover (a fleet's
+ * requeued job, whose earlier instance the scheduler has ended) takes the
+ * run over. On this host --takeover waits for that earlier instance to
+ * end: a scheduler may start the requeued job on the same node while the
+ * instance it signalled is still storing its interruption and removing
+ * its scratch directory and cgroup, whose names are the run's — the two
+ * would undo each other.
  */
 static int
 run_owner_gone(const struct store_run *old, int takeover, char **cause)
 {
-	char	*here, *path, comm[64];
-	FILE	*f;
-	int	 mine, alive = 0;
+	char	*here;
+	int64_t	 until;
+	int	 mine;
 
 	if (old->pid <= 0)
 		return 0;
@@ -102,22 +143,24 @@ run_owner_gone(const struct store_run *old, int takeover, char **cause)
 		    "here: stop it there, or resume with --takeover once it is "
 		    "gone", old->id, old->host, old->pid);
 	}
-	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
-		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
-		if ((f = fopen(path, "r")) == NULL)
-			alive = 1;
-		else {
-			alive = fgets(comm, sizeof comm, f) == NULL ||
-			    strncmp(comm, "abbench", 7) == 0 ||
-			    strncmp(comm, "lt-abbench", 10) == 0;
-			fclose(f);
-		}
-		free(path);
-	}
-	if (alive && !takeover)
+	if (!owner_alive(old->pid))
+		return 0;
+	if (!takeover)
 		return set_cause(cause, "run %" PRId64 " is running (pid %"
 		    PRId64 "); only an interrupted run can be resumed",
 		    old->id, old->pid);
+	if (old->pid == (int64_t)getpid())
+		return 0;
+	until = now_mono_ns() + TAKEOVER_WAIT_NS;
+	while (owner_alive(old->pid)) {
+		if (now_mono_ns() >= until)
+			return set_cause(cause, "run %" PRId64 " is still run "
+			    "by pid %" PRId64 " on this host %d s after "
+			    "--takeover asked for it: stop that process first",
+			    old->id, old->pid,
+			    (int)(TAKEOVER_WAIT_NS / NSEC_PER_SEC));
+		usleep(50 * 1000);
+	}
 	return 0;
 }
 

@@ -84,8 +84,21 @@ is "$(sqlite3 "$TEST_TMP/o.db" "SELECT host || ' ' || (pid != $owner) || ' ' || 
     "the run now names this host and a new pid as its owner"
 is "$("$ABBENCH" run "$TEST_TMP/r.ini" --takeover --db "$TEST_TMP/o.db" 2>&1; echo "rc=$?")" "$(printf 'abbench: run: --takeover goes with --resume RUN\nrc=2')" \
     "--takeover without --resume is refused"
+# --takeover of a run whose owner on this host is still alive (a fleet job
+# requeued onto the same node while the instance the scheduler signalled
+# still winds down): it waits for that process to end, then resumes.
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner, host = '$here'"
+"$ABBENCH" run --resume last --takeover --db "$TEST_TMP/o.db" --quiet &
+taker=$!
+sleep 1
+is "$(kill -0 $taker 2>/dev/null && sqlite3 "$TEST_TMP/o.db" "SELECT pid FROM runs")" "$owner" \
+    "--takeover waits while the run's owner is alive here"
 kill $owner 2>/dev/null
 wait $owner 2>/dev/null
+wait $taker
+ok $? "... and resumes the run once that process has ended"
+is "$(sqlite3 "$TEST_TMP/o.db" "SELECT (pid != $owner) || ' ' || status FROM runs")" "1 done" \
+    "... which it now owns"
 # --KEY=VALUE holds for the resumed part too: the file's 100ms timeout
 # would fail every sample; the command line's 5s is stored and applied again.
 sed 's/^name = resume/name = resume-set\ntimeout = 100ms/' "$TEST_TMP/r.ini" > "$TEST_TMP/s.ini"

@@ -88,7 +88,9 @@ released() {
 	return 1
 }
 wait_for 30 released
-ok $? "the requeued job may start again"
+rc=$?
+ok $rc "the requeued job may start again"
+[ "$rc" = 0 ] || diag "job $J2: $(squeue -h -t all -j "$J2" -o '%T %r' 2>&1)"
 merge_ended() {
 	case $(squeue -h -t all -j "$M" -o %T) in
 	COMPLETED|FAILED|CANCELLED) return 0 ;;
@@ -104,7 +106,15 @@ like "$(printf '%s\n' "$out" | grep '^c4/1')" "^c4/1 +failed +job $J4 CANCELLED"
     "collect names c4/1 failed with Slurm's state (CANCELLED)"
 like "$(printf '%s\n' "$out" | grep '^c4/1')" "unfinished run .* stays in .*c4-1.db" \
     "... and says where its partial run is kept"
-like "$(printf '%s\n' "$out" | grep '^c2/1')" '^c2/1 +done' "c2/1 is done"
+c2=$(printf '%s\n' "$out" | grep '^c2/1')
+like "$c2" '^c2/1 +done' "c2/1 is done"
+case $c2 in
+c2/1*done*) ;;
+*)	for f in "$FDIR"/logs/c2-1-*; do diag "$f: $(cat "$f")"; done
+	diag "slurmctld on job $J2: $(grep -h "JobId=$J2[^0-9]" \
+	    "${ABBENCH_SLURM_DIR:-/var/lib/abbench-slurm}"/log/slurm*.log 2>&1 |
+	    tail -n 30)" ;;
+esac
 DB=$FDIR/fleet.db
 is "$(db_count "$DB" "SELECT count(*) FROM runs")" 1 "fleet.db holds c2's run"
 is "$(samples "$DB")" 10 "c2's run is whole: 10 samples"
