@@ -19,6 +19,21 @@ cd "$W" || exit 1
 nobody() {
 	$RUNAS env HOME="$W" ABBENCH_STATE_DIR="$W/state" "$@"
 }
+# A build tree nobody cannot reach (a clone in a 0700 mktemp -d): the same
+# programs, copied where nobody can run them (abbench finds its helpers
+# beside itself, libexec_find).
+if ! nobody "$ABBENCH" --version > /dev/null 2>&1; then
+	bdir=$(dirname "$ABBENCH")
+	T=$TEST_TMP/tree
+	for sub in . exec workloads workloads/cpu workloads/idle; do
+		mkdir -p "$T/$sub" && chmod 755 "$T/$sub" || exit 1
+		find "$bdir/$sub" -maxdepth 1 -type f -perm -u+x \
+		    -exec cp -p {} "$T/$sub/" \;
+	done
+	chmod -R a+rX "$T"
+	ABBENCH=$T/$(basename "$ABBENCH")
+	diag "nobody cannot reach $bdir: running a copy in $T"
+fi
 nobody "$ABBENCH" --version > /dev/null 2>&1 || skip_all "nobody cannot run $ABBENCH"
 
 printf '[experiment]\nname = nr\nrounds = 3\n\n[arm fast]\nargs = true\n\n[arm slow]\nargs = sleep 0.01\n\n[workload Cmd]\ntype = command\nreport = time user sys rss\n' > nr.ini
