@@ -231,13 +231,22 @@ push_job(struct strvec *av, struct workload *wl, int i, const char *dir)
 	free(name);
 }
 
-/* Write the files for real: sequential 1M writes, fsync at the end. */
+/*
+ * Write the files for real: sequential 1M writes, fsync at the end. Its
+ * jobs are threads (--thread): this fio runs in no cgroup of the run's,
+ * and dies with abbench (PR_SET_PDEATHSIG) but a forked job does not: a
+ * kill -9 of abbench while it wrote left the job process waiting forever
+ * for its dead parent's go (a futex), where `abbench restore` cannot find
+ * it — seen after t0570 on a fresh machine, and reproduced by killing a
+ * run 0.3 s into writing 400 MiB.
+ */
 static void
 push_prep(struct strvec *av, struct workload *wl, int i, const char *dir)
 {
 	const struct fio_opts	*o = wl_opts(wl, NULL);
 
 	push_job(av, wl, i, dir);
+	strvec_push(av, "--thread");
 	strvec_push(av, "--rw=write");
 	if (o->nrfiles > 1 && o->filesize < (1 << 20))
 		strvec_pushf(av, "--bs=%llu",

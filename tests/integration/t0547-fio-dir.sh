@@ -61,6 +61,41 @@ exp "$TEST_TMP/afile/sub" 1 0.5s
 is "$?" 2 "dir under a regular file: exit 2"
 like "$(cat "$TEST_TMP/o4")" "f.ini:[0-9]+: .*dir: cannot create '$TEST_TMP/afile/sub': '$TEST_TMP/afile' is not a directory" \
     "  at load, naming the file, line and key"
+# Killed while fio writes the data files (before any sample): nothing of
+# that fio is left. Its jobs were forked processes, and one outlived the
+# kill (fio's own process dies with abbench; the job it forked waited on
+# a futex for it forever, in no cgroup restore knows of).
+exp "$LOOP_MNT/prep" 1 0.5s
+sed -i 's/^size = 8m$/size = 96m/' "$TEST_TMP/f.ini"
+"$ABBENCH" run --quiet --db "$TEST_TMP/k.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o6" 2>&1 &
+pid=$!
+# Writing: its fio has made its job (a forked process whose parent is
+# fio, or a second thread), which waits for fio's go and then writes: the
+# moment a kill left the forked job behind.
+writing() {
+	for w_p in $(pgrep -f -- "--directory=$LOOP_MNT/prep .*--rw=write"); do
+		w_pp=$(awk '/^PPid:/ { print $2 }' "/proc/$w_p/status" 2>/dev/null)
+		[ "$(cat "/proc/$w_pp/comm" 2>/dev/null)" = fio ] && return 0
+		[ "$(ls "/proc/$w_p/task" 2>/dev/null | wc -l)" -ge 2 ] && return 0
+	done
+	return 1
+}
+i=0
+while ! writing && [ $i -lt 400 ]; do sleep 0.02; i=$((i + 1)); done
+ok "$(writing; echo $?)" "a run of 96 MiB has started the fio job that writes its data"
+kill -9 $pid
+wait $pid 2>/dev/null
+i=0
+while pgrep -f -- "--directory=$LOOP_MNT/prep" >/dev/null && [ $i -lt 150 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+is "$(pgrep -f -- "--directory=$LOOP_MNT/prep" | wc -l | tr -d ' ')" 0 \
+    "  killed there (kill -9): no fio process is left"
+"$ABBENCH" restore --db "$TEST_TMP/k.db" > "$TEST_TMP/o7" 2>&1
+is "$?" 0 "  restore exits 0"
+ok "$([ ! -e "$LOOP_MNT/prep" ]; echo $?)" "  and removes the directory and its files"
+
 mkdir "$TEST_TMP/ro"
 if mount -t tmpfs -o ro,size=1m tmpfs "$TEST_TMP/ro" 2>/dev/null; then
 	exp "$TEST_TMP/ro/sub" 1 0.5s
