@@ -7,7 +7,9 @@
 #                       (scripts/v2-guest prepare)
 #   v2_guest SCRIPT [ARG]...
 #                       boot the guest once, run `sh SCRIPT ARG...` there
-#                       with $TEST_TMP shared writable at its path; its
+#                       with $TEST_TMP shared writable at its path (and the
+#                       build and sources read-only where the guest's
+#                       tmpfs would hide them); its
 #                       output on stdout, its exit status returned (125:
 #                       the guest gave none). A test boots once and runs
 #                       all its checks in that one session: a boot costs
@@ -22,5 +24,14 @@ require_v2_guest() {
 }
 
 v2_guest() {
-	"$V2_GUEST" run -w "$TEST_TMP" "$@"
+	set -- -w "$TEST_TMP" "$@"
+	# The trees the guest's tmpfs would hide (a clone in a mktemp -d):
+	# the sources and the build under test, shared read-only.
+	for v2_d in "$(dirname "$ABBENCH")" "$ABBENCH_SRCDIR"; do
+		v2_d=$(cd "$v2_d" && pwd)
+		case $v2_d/ in
+		/tmp/*|/var/tmp/*|/run/*) set -- -r "$v2_d" "$@" ;;
+		esac
+	done
+	"$V2_GUEST" run "$@"
 }
