@@ -187,7 +187,7 @@ idle_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	spec.detach = 1;
 	qtag = lc_new_id(ctx, wl, "q");
 	if (quota_mode_parse(quota, &qmode, &cause) == -1 ||
-	    quota_setup(ctx, &q, qmode, qcpus, 100000, (size_t)n, qtag,
+	    quota_setup(ctx, &q, qmode, qcpus, CGRP_CFS_PERIOD_US, (size_t)n, qtag,
 	    &cause) == -1) {
 		sample_result_fail(out, SAMPLE_STATUS_FAILED, "quota: %s",
 		    cause);

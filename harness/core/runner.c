@@ -804,8 +804,13 @@ runner_run(const char *exp_path, struct run_options *opt)
 	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
 	    &cause) == -1)
 		goto usage;
-	if (run_create(&r, &cause) == -1)
-		goto usage;
+	if (run_create(&r, &cause) == -1) {
+		/* The store or the journal failed, not the file: 1. */
+		error("%s", cause);
+		free(cause);
+		run_release(&r);
+		return EXIT_FAIL;
+	}
 	if (run_prepare(&r, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
