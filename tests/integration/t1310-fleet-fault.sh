@@ -111,6 +111,7 @@ like "$c2" '^c2/1 +done' "c2/1 is done"
 case $c2 in
 c2/1*done*) ;;
 *)	for f in "$FDIR"/logs/c2-1-*; do diag "$f: $(cat "$f")"; done
+	diag "c2-1.db: $(db_count "$FDIR/runs/c2-1.db" "SELECT group_concat(id || ' ' || status || ' pid ' || pid, '; ') FROM runs") samples: $(db_count "$FDIR/runs/c2-1.db" "SELECT group_concat(plan_idx || ':' || status || ':' || coalesce(error, ''), '; ') FROM (SELECT DISTINCT plan_idx, status, error FROM samples)")"
 	diag "slurmctld on job $J2: $(grep -h "JobId=$J2[^0-9]" \
 	    "${ABBENCH_SLURM_DIR:-/var/lib/abbench-slurm}"/log/slurm*.log 2>&1 |
 	    tail -n 30)" ;;
