@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -108,6 +109,58 @@ owner_alive(int64_t pid)
 	return alive;
 }
 
+/* 1 when path (relative to dir unless absolute) is the file sb names. */
+static int
+same_file(const char *dir, const char *path, const struct stat *sb)
+{
+	struct stat	 o;
+	char		*p;
+	int		 same;
+
+	if (path == NULL || *path == '\0')
+		return 0;
+	p = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+	same = stat(p, &o) == 0 && o.st_dev == sb->st_dev &&
+	    o.st_ino == sb->st_ino;
+	free(p);
+	return same;
+}
+
+/*
+ * Whether live abbench pid works on the database db: one of its arguments,
+ * its $ABBENCH_DB or its directory's abbench.db is that file. pid_max is
+ * small (32768 here) and a test suite starts thousands of processes: a
+ * dead owner's pid is soon another abbench's, which --takeover must not
+ * wait for.
+ */
+static int
+owner_uses_db(int64_t pid, const char *db)
+{
+	struct stat	 sb;
+	char		*path, *buf, *p, cwd[64];
+	size_t		 len;
+	int		 uses = 0;
+
+	if (db == NULL || stat(db, &sb) == -1)
+		return 1;	/* cannot tell: as before, alive is enough */
+	snprintf(cwd, sizeof cwd, "/proc/%" PRId64 "/cwd", pid);
+	path = xasprintf("/proc/%" PRId64 "/cmdline", pid);
+	buf = read_file(path, &len, NULL);
+	free(path);
+	for (p = buf; !uses && p != NULL && p < buf + len; p += strlen(p) + 1)
+		uses = same_file(cwd, p, &sb) ||
+		    (strncmp(p, "--db=", 5) == 0 && same_file(cwd, p + 5, &sb));
+	free(buf);
+	path = xasprintf("/proc/%" PRId64 "/environ", pid);
+	buf = read_file(path, &len, NULL);
+	free(path);
+	for (p = buf; !uses && p != NULL && p < buf + len; p += strlen(p) + 1)
+		uses = strncmp(p, "ABBENCH_DB=", 11) == 0 &&
+		    same_file(cwd, p + 11, &sb);
+	free(buf);
+	return uses || same_file(cwd, "abbench.db", &sb);
+}
+
 /* How long --takeover waits for an earlier owner on this host to end. */
 #define TAKEOVER_WAIT_NS	(60 * NSEC_PER_SEC)
 
@@ -116,14 +169,15 @@ owner_alive(int64_t pid)
  * it is gone. On this host: no live process named abbench has its pid.
  * On another host nothing here can tell: only --takeover (a fleet's
  * requeued job, whose earlier instance the scheduler has ended) takes the
- * run over. On this host --takeover waits for that earlier instance to
- * end: a scheduler may start the requeued job on the same node while the
+ * run over. On this host --takeover waits for that earlier instance (a
+ * live abbench working on this database) to end: a scheduler may start the requeued job on the same node while the
  * instance it signalled is still storing its interruption and removing
  * its scratch directory and cgroup, whose names are the run's — the two
  * would undo each other.
  */
 static int
-run_owner_gone(const struct store_run *old, int takeover, char **cause)
+run_owner_gone(const struct store_run *old, int takeover, const char *db,
+    char **cause)
 {
 	char	*here;
 	int64_t	 until;
@@ -149,7 +203,7 @@ run_owner_gone(const struct store_run *old, int takeover, char **cause)
 		return set_cause(cause, "run %" PRId64 " is running (pid %"
 		    PRId64 "); only an interrupted run can be resumed",
 		    old->id, old->pid);
-	if (old->pid == (int64_t)getpid())
+	if (old->pid == (int64_t)getpid() || !owner_uses_db(old->pid, db))
 		return 0;
 	until = now_mono_ns() + TAKEOVER_WAIT_NS;
 	while (owner_alive(old->pid)) {
@@ -177,7 +231,8 @@ run_load_resume(struct run_state *r, char **cause)
 		return set_cause(cause, "run %" PRId64 " (%s) is already done",
 		    old->id, old->name);
 	if (strcmp(old->status, RUN_RUNNING) == 0) {
-		if (run_owner_gone(old, r->opt->takeover, cause) == -1)
+		if (run_owner_gone(old, r->opt->takeover, r->opt->db_path,
+		    cause) == -1)
 			return -1;
 	} else if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
 	    strcmp(old->status, RUN_FAILED) != 0)

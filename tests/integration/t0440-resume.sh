@@ -84,21 +84,35 @@ is "$(sqlite3 "$TEST_TMP/o.db" "SELECT host || ' ' || (pid != $owner) || ' ' || 
     "the run now names this host and a new pid as its owner"
 is "$("$ABBENCH" run "$TEST_TMP/r.ini" --takeover --db "$TEST_TMP/o.db" 2>&1; echo "rc=$?")" "$(printf 'abbench: run: --takeover goes with --resume RUN\nrc=2')" \
     "--takeover without --resume is refused"
-# --takeover of a run whose owner on this host is still alive (a fleet job
-# requeued onto the same node while the instance the scheduler signalled
-# still winds down): it waits for that process to end, then resumes.
+# --takeover and a live abbench here. One working on another database is
+# not the owner (pid_max is 32768: a dead owner's pid is soon another
+# abbench's): the run is taken over at once.
 sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner, host = '$here'"
-"$ABBENCH" run --resume last --takeover --db "$TEST_TMP/o.db" --quiet &
+"$ABBENCH" run --resume last --takeover --db "$TEST_TMP/o.db" --quiet
+ok $? "--takeover does not wait for a live abbench on another database"
+kill $owner 2>/dev/null
+wait $owner 2>/dev/null
+# The run's own owner, still alive on this host (a fleet job requeued onto
+# the same node while the instance the scheduler signalled winds down):
+# --takeover waits for it to end, then resumes.
+"$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/t.db" --quiet --rounds 20 &
+owner=$!
+i=0
+while [ "$(sqlite3 "$TEST_TMP/t.db" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -lt 1 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+"$ABBENCH" run --resume last --takeover --db "$TEST_TMP/t.db" --quiet &
 taker=$!
-sleep 1
-is "$(kill -0 $taker 2>/dev/null && sqlite3 "$TEST_TMP/o.db" "SELECT pid FROM runs")" "$owner" \
+sleep 0.5
+is "$(kill -0 $taker 2>/dev/null && sqlite3 "$TEST_TMP/t.db" "SELECT pid || ' ' || status FROM runs")" "$owner running" \
     "--takeover waits while the run's owner is alive here"
 kill $owner 2>/dev/null
 wait $owner 2>/dev/null
 wait $taker
 ok $? "... and resumes the run once that process has ended"
-is "$(sqlite3 "$TEST_TMP/o.db" "SELECT (pid != $owner) || ' ' || status FROM runs")" "1 done" \
-    "... which it now owns"
+is "$(sqlite3 "$TEST_TMP/t.db" "SELECT (pid != $owner) || ' ' || status || ' ' || (SELECT count(DISTINCT plan_idx) FROM samples) FROM runs")" "1 done 40" \
+    "... which it now owns, and completes (40 samples)"
 # --KEY=VALUE holds for the resumed part too: the file's 100ms timeout
 # would fail every sample; the command line's 5s is stored and applied again.
 sed 's/^name = resume/name = resume-set\ntimeout = 100ms/' "$TEST_TMP/r.ini" > "$TEST_TMP/s.ini"
