@@ -18,12 +18,18 @@ require_v2_guest
 require_cmd sqlite3 runc fio
 start=$(date +%s)
 v2_guest "$ABBENCH_SRCDIR/tests/integration/v2-guest-checks.sh" \
-    "$ABBENCH" "$ABBENCH_SRCDIR" "$TEST_TMP"
+    "$ABBENCH" "$ABBENCH_SRCDIR" "$TEST_TMP" >"$TEST_TMP/v2.out" \
+    2>"$TEST_TMP/v2.err"
 rc=$?
+cat "$TEST_TMP/v2.out"
+# The guest's time, or when it never ended its console and its last
+# picture of what ran (scripts/v2-guest-init's watchdog).
+sed 's/^/# /' "$TEST_TMP/v2.err"
 echo "# t0750: the guest session took $(( $(date +%s) - start )) s"
 if [ $rc = 125 ]; then
-	echo "not ok - the v2 guest booted and reported"
-	echo "1..1"
+	n=$(grep -cE '^(not )?ok' "$TEST_TMP/v2.out")
+	echo "not ok $((n + 1)) - the v2 guest ended and reported its status"
+	echo "1..$((n + 1))"
 	exit 1
 fi
 exit $rc

@@ -27,8 +27,10 @@ v2_guest() {
 	set -- -w "$TEST_TMP" "$@"
 	# The trees the guest's tmpfs would hide (a clone in a mktemp -d):
 	# the sources and the build under test, shared read-only.
-	for v2_d in "$(dirname "$ABBENCH")" "$ABBENCH_SRCDIR"; do
-		v2_d=$(cd "$v2_d" && pwd)
+	v2_b=$(cd "$(dirname "$ABBENCH")" && pwd)
+	v2_s=$(cd "$ABBENCH_SRCDIR" && pwd)
+	[ "$v2_s" = "$v2_b" ] && v2_s=
+	for v2_d in "$v2_b" ${v2_s:+"$v2_s"}; do
 		case $v2_d/ in
 		/tmp/*|/var/tmp/*|/run/*) set -- -r "$v2_d" "$@" ;;
 		esac
