@@ -52,14 +52,19 @@ ok $? "the uninterrupted run"
 q="SELECT plan_idx || ':' || round || ':' || arm FROM samples WHERE unit = 'sec/op' ORDER BY plan_idx"
 is "$(sqlite3 "$db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$q" | tr '\n' ' ')" "the resumed run followed the same plan and order"
 is "$("$ABBENCH" run --resume last --db "$db" 2>&1 >/dev/null; echo "rc=$?")" "$(printf 'abbench: run 1 (resume) is already done\nrc=2')" "a done run cannot be resumed"
+# start_owner DB ROUNDS: a run in the background ($owner), once it has
+# stored its first sample.
+start_owner() {
+	"$ABBENCH" run "$TEST_TMP/r.ini" --db "$1" --quiet --rounds "$2" &
+	owner=$!
+	i=0
+	while [ "$(sqlite3 "$1" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -lt 1 ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
 # Who may resume a run marked running. A live abbench process owns it here.
-"$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/own.db" --quiet --rounds 200 &
-owner=$!
-i=0
-while [ "$(sqlite3 "$TEST_TMP/own.db" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -lt 1 ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+start_owner "$TEST_TMP/own.db" 200
 "$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/o.db" --quiet --rounds 2
 here=$(sqlite3 "$TEST_TMP/o.db" "SELECT host FROM runs")
 sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner"
@@ -95,13 +100,7 @@ wait $owner 2>/dev/null
 # The run's own owner, still alive on this host (a fleet job requeued onto
 # the same node while the instance the scheduler signalled winds down):
 # --takeover waits for it to end, then resumes.
-"$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/t.db" --quiet --rounds 20 &
-owner=$!
-i=0
-while [ "$(sqlite3 "$TEST_TMP/t.db" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -lt 1 ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+start_owner "$TEST_TMP/t.db" 20
 "$ABBENCH" run --resume last --takeover --db "$TEST_TMP/t.db" --quiet &
 taker=$!
 sleep 0.5
