@@ -654,6 +654,40 @@ journal_claim_run(struct journal *jr, const struct hjournal_owner *o,
 	return 1;
 }
 
+int
+journal_wait_run(struct journal *jr, const char *uuid, int64_t deadline_ns,
+    char **cause)
+{
+	const struct timespec	 tick = { 0, 50 * 1000000 };
+	char			*path;
+	int			 fd;
+
+	if (strchr(uuid, '/') != NULL || *uuid == '\0')
+		return set_cause(cause, "bad run uuid '%s'", uuid);
+	path = run_lock_path(jr, uuid);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) == -1) {
+		set_cause(cause, "cannot open '%s': %s", path,
+		    strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno != EWOULDBLOCK || now_mono_ns() >= deadline_ns) {
+			set_cause(cause, "run %s is still held by its earlier "
+			    "abbench on this host ('%s' locked): stop that "
+			    "process first", uuid, path);
+			close(fd);
+			free(path);
+			return -1;
+		}
+		nanosleep(&tick, NULL);
+	}
+	/* Ours for a moment: journal_attach takes it again for the run. */
+	close(fd);
+	free(path);
+	return 0;
+}
+
 void
 journal_release_run(struct journal *jr, const char *uuid, int fd, int forget)
 {

@@ -110,6 +110,16 @@ void	journal_detach(struct journal *jr);
  */
 int	journal_claim_run(struct journal *jr, const struct hjournal_owner *o,
 	    int *fd, char **cause);
+/*
+ * Wait until no process holds run uuid's liveness lock (the lock
+ * journal_attach takes for the run's whole life, released by the kernel
+ * even at a kill -9), until deadline_ns (monotonic); -1 with *cause when
+ * it is still held then. For --takeover: a scheduler may start a requeued
+ * job on the same node while the instance it signalled still stores its
+ * interruption and removes the run's scratch directory and cgroup.
+ */
+int	journal_wait_run(struct journal *jr, const char *uuid,
+	    int64_t deadline_ns, char **cause);
 /* Release a claimed run; with forget, its lock file goes too. */
 void	journal_release_run(struct journal *jr, const char *uuid, int fd,
 	    int forget);

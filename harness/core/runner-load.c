@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -75,113 +74,19 @@ run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
 	return 0;
 }
 
-/* 1 when pid is a live abbench on this host (after a reboot the pid may
- * be another program's; a zombie has ended). */
-static int
-owner_alive(int64_t pid)
-{
-	char	*path, *stat, *paren, comm[64];
-	FILE	*f;
-	int	 alive = 0;
-
-	path = xasprintf("/proc/%" PRId64 "/stat", pid);
-	stat = read_small_file(path, NULL);
-	free(path);
-	paren = stat != NULL ? strrchr(stat, ')') : NULL;
-	if (paren != NULL && paren[1] == ' ' &&
-	    (paren[2] == 'Z' || paren[2] == 'X')) {
-		free(stat);
-		return 0;
-	}
-	free(stat);
-	if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
-		path = xasprintf("/proc/%" PRId64 "/comm", pid);
-		if ((f = fopen(path, "r")) == NULL)
-			alive = 1;
-		else {
-			alive = fgets(comm, sizeof comm, f) == NULL ||
-			    strncmp(comm, "abbench", 7) == 0 ||
-			    strncmp(comm, "lt-abbench", 10) == 0;
-			fclose(f);
-		}
-		free(path);
-	}
-	return alive;
-}
-
-/* 1 when path (relative to dir unless absolute) is the file sb names. */
-static int
-same_file(const char *dir, const char *path, const struct stat *sb)
-{
-	struct stat	 o;
-	char		*p;
-	int		 same;
-
-	if (path == NULL || *path == '\0')
-		return 0;
-	p = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", dir, path);
-	same = stat(p, &o) == 0 && o.st_dev == sb->st_dev &&
-	    o.st_ino == sb->st_ino;
-	free(p);
-	return same;
-}
-
-/*
- * Whether live abbench pid works on the database db: one of its arguments,
- * its $ABBENCH_DB or its directory's abbench.db is that file. pid_max is
- * small (32768 here) and a test suite starts thousands of processes: a
- * dead owner's pid is soon another abbench's, which --takeover must not
- * wait for.
- */
-static int
-owner_uses_db(int64_t pid, const char *db)
-{
-	struct stat	 sb;
-	char		*path, *buf, *p, cwd[64];
-	size_t		 len;
-	int		 uses = 0;
-
-	if (db == NULL || stat(db, &sb) == -1)
-		return 1;	/* cannot tell: as before, alive is enough */
-	snprintf(cwd, sizeof cwd, "/proc/%" PRId64 "/cwd", pid);
-	path = xasprintf("/proc/%" PRId64 "/cmdline", pid);
-	buf = read_file(path, &len, NULL);
-	free(path);
-	for (p = buf; !uses && p != NULL && p < buf + len; p += strlen(p) + 1)
-		uses = same_file(cwd, p, &sb) ||
-		    (strncmp(p, "--db=", 5) == 0 && same_file(cwd, p + 5, &sb));
-	free(buf);
-	path = xasprintf("/proc/%" PRId64 "/environ", pid);
-	buf = read_file(path, &len, NULL);
-	free(path);
-	for (p = buf; !uses && p != NULL && p < buf + len; p += strlen(p) + 1)
-		uses = strncmp(p, "ABBENCH_DB=", 11) == 0 &&
-		    same_file(cwd, p + 11, &sb);
-	free(buf);
-	return uses || same_file(cwd, "abbench.db", &sb);
-}
-
-/* How long --takeover waits for an earlier owner on this host to end. */
-#define TAKEOVER_WAIT_NS	(60 * NSEC_PER_SEC)
-
 /*
  * A run marked running may be resumed once the abbench process that ran
- * it is gone. On this host: no live process named abbench has its pid.
- * On another host nothing here can tell: only --takeover (a fleet's
- * requeued job, whose earlier instance the scheduler has ended) takes the
- * run over. On this host --takeover waits for that earlier instance (a
- * live abbench working on this database) to end: a scheduler may start the requeued job on the same node while the
- * instance it signalled is still storing its interruption and removing
- * its scratch directory and cgroup, whose names are the run's — the two
- * would undo each other.
+ * it is gone. On this host: no live process named abbench has its pid
+ * (after a reboot the pid may be another program's). On another host
+ * nothing here can tell: only --takeover (a fleet's requeued job, whose
+ * earlier instance the scheduler has ended) takes the run over.
  */
 static int
-run_owner_gone(const struct store_run *old, int takeover, const char *db,
-    char **cause)
+run_owner_gone(const struct store_run *old, int takeover, char **cause)
 {
-	char	*here;
-	int64_t	 until;
-	int	 mine;
+	char	*here, *path, comm[64];
+	FILE	*f;
+	int	 mine, alive = 0;
 
 	if (old->pid <= 0)
 		return 0;
@@ -197,24 +102,22 @@ run_owner_gone(const struct store_run *old, int takeover, const char *db,
 		    "here: stop it there, or resume with --takeover once it is "
 		    "gone", old->id, old->host, old->pid);
 	}
-	if (!owner_alive(old->pid))
-		return 0;
-	if (!takeover)
+	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
+		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
+		if ((f = fopen(path, "r")) == NULL)
+			alive = 1;
+		else {
+			alive = fgets(comm, sizeof comm, f) == NULL ||
+			    strncmp(comm, "abbench", 7) == 0 ||
+			    strncmp(comm, "lt-abbench", 10) == 0;
+			fclose(f);
+		}
+		free(path);
+	}
+	if (alive && !takeover)
 		return set_cause(cause, "run %" PRId64 " is running (pid %"
 		    PRId64 "); only an interrupted run can be resumed",
 		    old->id, old->pid);
-	if (old->pid == (int64_t)getpid() || !owner_uses_db(old->pid, db))
-		return 0;
-	until = now_mono_ns() + TAKEOVER_WAIT_NS;
-	while (owner_alive(old->pid)) {
-		if (now_mono_ns() >= until)
-			return set_cause(cause, "run %" PRId64 " is still run "
-			    "by pid %" PRId64 " on this host %d s after "
-			    "--takeover asked for it: stop that process first",
-			    old->id, old->pid,
-			    (int)(TAKEOVER_WAIT_NS / NSEC_PER_SEC));
-		usleep(50 * 1000);
-	}
 	return 0;
 }
 
@@ -231,8 +134,7 @@ run_load_resume(struct run_state *r, char **cause)
 		return set_cause(cause, "run %" PRId64 " (%s) is already done",
 		    old->id, old->name);
 	if (strcmp(old->status, RUN_RUNNING) == 0) {
-		if (run_owner_gone(old, r->opt->takeover, r->opt->db_path,
-		    cause) == -1)
+		if (run_owner_gone(old, r->opt->takeover, cause) == -1)
 			return -1;
 	} else if (strcmp(old->status, RUN_INTERRUPTED) != 0 &&
 	    strcmp(old->status, RUN_FAILED) != 0)
@@ -406,6 +308,9 @@ runner_load(struct run_state *r, char **cause)
 	return hostset_prepare(r->hs, r->e, cause);
 }
 
+/* How long --takeover waits for an earlier instance on this host. */
+#define TAKEOVER_WAIT_NS	(60 * NSEC_PER_SEC)
+
 /*
  * The store (checked), the host journal, and the host lock when the run
  * changes host settings.
@@ -417,6 +322,11 @@ runner_open(struct run_state *r, char **cause)
 
 	/* The host first: a refused run makes not even its database. */
 	if ((r->jr = journal_open(cause)) == NULL)
+		return -1;
+	/* --takeover: the earlier instance on this host ends first (it may
+	 * still be storing what it did), before the done plan is read. */
+	if (opt->resume != NULL && opt->takeover && journal_wait_run(r->jr,
+	    r->old.uuid, now_mono_ns() + TAKEOVER_WAIT_NS, cause) == -1)
 		return -1;
 	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,
 	    r->e->name, opt->db_path, opt->wait_lock, cause) == -1)

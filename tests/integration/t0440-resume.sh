@@ -89,9 +89,9 @@ is "$(sqlite3 "$TEST_TMP/o.db" "SELECT host || ' ' || (pid != $owner) || ' ' || 
     "the run now names this host and a new pid as its owner"
 is "$("$ABBENCH" run "$TEST_TMP/r.ini" --takeover --db "$TEST_TMP/o.db" 2>&1; echo "rc=$?")" "$(printf 'abbench: run: --takeover goes with --resume RUN\nrc=2')" \
     "--takeover without --resume is refused"
-# --takeover and a live abbench here. One working on another database is
-# not the owner (pid_max is 32768: a dead owner's pid is soon another
-# abbench's): the run is taken over at once.
+# --takeover and a live abbench here. One that does not hold the run's
+# liveness lock (another run; pid_max is 32768, so a dead owner's pid is
+# soon another abbench's) is not the owner: the run is taken over at once.
 sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner, host = '$here'"
 "$ABBENCH" run --resume last --takeover --db "$TEST_TMP/o.db" --quiet
 ok $? "--takeover does not wait for a live abbench on another database"
