@@ -302,7 +302,7 @@ exec_barrier_release(struct exec_barrier *b, char **cause)
 
 int
 exec_barrier_released_at(const struct exec_barrier *b, int i,
-    int64_t *first_ns, int64_t *last_ns)
+    int64_t *first_ns)
 {
 	char		 name[48], *p, *text, *line, *end;
 	long long	 v;
@@ -312,7 +312,7 @@ exec_barrier_released_at(const struct exec_barrier *b, int i,
 	p = exec_barrier_path(b, name);
 	text = read_small_file(p, NULL);
 	free(p);
-	*first_ns = *last_ns = 0;
+	*first_ns = 0;
 	for (line = text; line != NULL && *line != '\0'; line = end) {
 		end = line + strcspn(line, "\n");
 		if (*end == '\n')
@@ -323,8 +323,6 @@ exec_barrier_released_at(const struct exec_barrier *b, int i,
 			continue;
 		if (n == 0 || v < *first_ns)
 			*first_ns = v;
-		if (n == 0 || v > *last_ns)
-			*last_ns = v;
 		n++;
 	}
 	free(text);

@@ -79,13 +79,13 @@ int	exec_barrier_wait_ready(struct exec_barrier *b,
  * or -1 with *cause. */
 int64_t	exec_barrier_release(struct exec_barrier *b, char **cause);
 /*
- * When member i's processes saw "go" (the helper's wall clock, ns since
- * the epoch: a sandbox's clock is the host's): the earliest in *first_ns,
- * the latest in *last_ns. Returns how many of its processes said so (0:
- * none did, or an older helper that does not say).
+ * When member i's first process saw "go" (the helper's wall clock, ns
+ * since the epoch: a sandbox's clock is the host's), in *first_ns.
+ * Returns how many of its processes said so (0: none did, or an older
+ * helper that does not say).
  */
 int	exec_barrier_released_at(const struct exec_barrier *b, int i,
-	    int64_t *first_ns, int64_t *last_ns);
+	    int64_t *first_ns);
 /* Remove the directory (and whatever members left in it); NULL is fine. */
 void	exec_barrier_free(struct exec_barrier *b);
 

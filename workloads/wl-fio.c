@@ -844,7 +844,7 @@ overlap_ratio(const struct fio_run *r)
 {
 	const struct fio_member	*m = r->m;
 	int64_t	start_max = 0, end_min = INT64_MAX, longest = 0;
-	int64_t	first, last;
+	int64_t	first;
 	int	i, n = r->n;
 
 	for (i = 0; i < n; i++) {
@@ -852,7 +852,7 @@ overlap_ratio(const struct fio_run *r)
 		int64_t	end;
 
 		if (r->bar != NULL &&
-		    exec_barrier_released_at(r->bar, i, &first, &last) > 0)
+		    exec_barrier_released_at(r->bar, i, &first) > 0)
 			start = first / 1000000;
 		end = start + m[i].res.runtime_ms;
 		if (start > start_max)

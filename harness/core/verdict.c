@@ -30,6 +30,8 @@ struct vrow {
 	int			 good;		/* good rounds at it */
 	int			 round;		/* run round of it */
 	size_t			 n1, n2;
+	double			 lo, hi;	/* the shift's interval (ratio
+						 * - 1), NAN when none */
 	double			 mde;		/* undecided at the last look */
 	size_t			 advise;	/* rounds power advises then */
 };
@@ -149,6 +151,7 @@ verdicts_row(struct verdicts *v, int w, const char *benchmark,
 	r->benchmark = xstrdup(benchmark);
 	r->unit = xstrdup(unit);
 	r->arm = arm;
+	r->lo = r->hi = NAN;
 	r->mde = NAN;
 	return r;
 }
@@ -252,6 +255,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 				memset(&r->res, 0, sizeof(r->res));
 				r->res.p = NAN;
 				r->res.boundary = seq_boundary(&v->d, k);
+				r->lo = r->hi = NAN;
 				r->mde = NAN;
 				all = 0;
 				if (verdicts_store(v, st, run_id, r, cause) ==
@@ -264,6 +268,12 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			qsort(x1, n1, sizeof(*x1), cmp_double);
 			qsort(x2, n2, sizeof(*x2), cmp_double);
 			seq_decide(&v->d, k, x1, n1, x2, n2, v->uc, &r->res);
+			/* The equivalence test's interval, for the reader. */
+			if (seq_shift_ci(x1, n1, x2, n2, v->d.equiv_beta,
+			    v->uc, &r->lo, &r->hi) == 0) {
+				r->lo = expm1(r->lo);
+				r->hi = expm1(r->hi);
+			}
 			r->mde = NAN;
 			if (r->res.verdict == SEQ_UNDECIDED) {
 				all = 0;
@@ -340,10 +350,15 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 		case SEQ_DIFFERENT:
 		case SEQ_EQUIVALENT:
 			fprintf(fp, "%s after %d good rounds (look %d, round "
-			    "%d, p=%.3g n=%zu+%zu)\n",
+			    "%d, p=%.3g n=%zu+%zu",
 			    r->res.verdict == SEQ_DIFFERENT ? "different" :
 			    "equivalent", r->good, r->look + 1, r->round + 1,
 			    r->res.p, r->n1, r->n2);
+			if (isfinite(r->lo) && isfinite(r->hi))
+				fprintf(fp, "; change %+.3g%% to %+.3g%% at "
+				    "%g%%", r->lo * 100, r->hi * 100,
+				    100 * (1 - 2 * v->d.equiv_beta));
+			fprintf(fp, ")\n");
 			break;
 		case SEQ_UNDECIDED:
 			fprintf(fp, "undecided after %d good rounds (p=%.3g "

@@ -14,8 +14,8 @@ fio_all_ok
 fio_overlaps 4 0.9
 # About 2x on this machine kind in wave 1; +37% to +55% in Dec 2026, and
 # +11.6% to +46.7% on one machine within an hour (the virtual disk's speed
-# that minute): significance is the test, and the 95% interval of the
-# ratio above +2% guards a real size (fio-lib.sh).
+# that minute): significance is the test, and the rule's 99% interval of
+# the change above 0 guards the direction (fio-lib.sh).
 fio_total_up local
 fio_checks_after
 done_testing
