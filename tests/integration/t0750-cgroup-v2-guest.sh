@@ -3,12 +3,14 @@
 # cgroup v2 for real: the v2 paths run against Debian's 6.1 kernel booted
 # under qemu (scripts/v2-guest: cgroup_no_v1=all, the host's / read-only,
 # a bfq virtio disk), in one boot: env, the local executor's cgroups from
-# a service's cgroup (no internal processes), arm cpu and memory limits,
+# a service's cgroup (no internal processes; per sample: a limited cgroup
+# removed, a leftover process killed), arm cpu and memory limits,
 # delegation checked at load (a controller the parent did not give),
 # cpu-steady quotas leaf/parent/none under runc, kill -9 and restore
 # (also of a run that moved into <run>/self: its cgroup's subtree_control
 # put back),
-# fio weights on bfq, and the kernel's refusals said so. The checks are
+# fio weights on bfq (io.bfq.weight) and mq-deadline (io.weight), and the
+# kernel's refusals said so. The checks are
 # tests/integration/v2-guest-checks.sh, printing TAP from inside the
 # guest; this test passes their output and status on.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
