@@ -32,6 +32,7 @@ struct vrow {
 	size_t			 n1, n2;
 	double			 lo, hi;	/* the shift's interval (ratio
 						 * - 1), NAN when none */
+	double			 level;		/* its confidence */
 	double			 mde;		/* undecided at the last look */
 	size_t			 advise;	/* rounds power advises then */
 };
@@ -200,7 +201,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	const struct experiment	*e = v->e;
 	struct store_value	*sv = NULL;
 	size_t			 nv = 0, i, j, n1, n2, a;
-	double			*x1, *x2;
+	double			*x1, *x2, beta;
 	char			*seen;
 	int			 k = seq_look_at(&v->d, good), all = 1, ai, rc;
 	int			 last = (size_t)k + 1 == v->d.nlooks;
@@ -268,8 +269,19 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			qsort(x1, n1, sizeof(*x1), cmp_double);
 			qsort(x2, n2, sizeof(*x2), cmp_double);
 			seq_decide(&v->d, k, x1, n1, x2, n2, v->uc, &r->res);
-			/* The equivalence test's interval, for the reader. */
-			if (seq_shift_ci(x1, n1, x2, n2, v->d.equiv_beta,
+			/*
+			 * For the reader, the interval the decision stands
+			 * on: a difference's at its look's boundary (two
+			 * sided, the U test's own: it excludes 0 exactly
+			 * when p <= the boundary, ties aside), an
+			 * equivalence's or an open row's at the equivalence
+			 * test's level. A 99% interval beside a difference
+			 * decided at p <= 0.045 could straddle 0.
+			 */
+			beta = r->res.verdict == SEQ_DIFFERENT ?
+			    r->res.boundary / 2 : v->d.equiv_beta;
+			r->level = 1 - 2 * beta;
+			if (seq_shift_ci(x1, n1, x2, n2, beta,
 			    v->uc, &r->lo, &r->hi) == 0) {
 				r->lo = expm1(r->lo);
 				r->hi = expm1(r->hi);
@@ -356,8 +368,8 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 			    r->res.p, r->n1, r->n2);
 			if (isfinite(r->lo) && isfinite(r->hi))
 				fprintf(fp, "; change %+.3g%% to %+.3g%% at "
-				    "%g%%", r->lo * 100, r->hi * 100,
-				    100 * (1 - 2 * v->d.equiv_beta));
+				    "%.3g%%", r->lo * 100, r->hi * 100,
+				    100 * r->level);
 			fprintf(fp, ")\n");
 			break;
 		case SEQ_UNDECIDED:

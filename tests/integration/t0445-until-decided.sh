@@ -32,15 +32,16 @@ rounds() { sqlite3 "$db" "SELECT count(DISTINCT round) FROM samples WHERE worklo
 like "$(cat "$TEST_TMP/err")" "verdicts \(stop = decided: effect 2%, max-rounds 16; different at p <= 0.001 at looks 6 8 10 12, p <= 0.046 at 16" "the design is printed: final p 0.05 - 4 x 0.001"
 like "$(cat "$TEST_TMP/err")" "Flat sec/op b vs a: equivalent after 6 good rounds" "flat within 1%: equivalent after 6 good rounds"
 like "$(cat "$TEST_TMP/err")" "Big sec/op b vs a: different after 8 good rounds" "+50%: different after 8 good rounds (p <= 0.001 is out of reach at 6+6)"
-# Each decided row says the interval it was decided on (the equivalence
-# test's, 99%): the flat one's inside +-2%, the +50% one's around +50%.
-ci() {	# ci NAME: "LOW HIGH" of its verdict line, percent
-	sed -n "s/.*$1 sec\/op b vs a: .*; change \([-+][0-9.e+-]*\)% to \([-+][0-9.e+-]*\)% at 99%).*/\1 \2/p" "$TEST_TMP/err"
+# Each decided row says the interval it was decided on: the flat one's
+# (the equivalence test's, 99%) inside +-2%, the +50% one's (the U
+# test's at its look's boundary, 99.9% at an interim look) around +50%.
+ci() {	# ci NAME: "LOW HIGH LEVEL" of its verdict line, percent
+	sed -n "s/.*$1 sec\/op b vs a: .*; change \([-+][0-9.e+-]*\)% to \([-+][0-9.e+-]*\)% at \([0-9.]*\)%).*/\1 \2 \3/p" "$TEST_TMP/err"
 }
-ok "$(ci Flat | awk '{ exit !(NF == 2 && $1 > -2 && $2 < 2 && $1 < $2) }'; echo $?)" \
+ok "$(ci Flat | awk '{ exit !(NF == 3 && $1 > -2 && $2 < 2 && $1 < $2 && $3 == 99) }'; echo $?)" \
     "the flat row's 99% interval lies inside +-2% ($(ci Flat))"
-ok "$(ci Big | awk '{ exit !(NF == 2 && $1 > 40 && $1 <= 50 && $2 >= 50 && $2 < 60) }'; echo $?)" \
-    "the +50% row's 99% interval holds +50% ($(ci Big))"
+ok "$(ci Big | awk '{ exit !(NF == 3 && $1 > 40 && $1 <= 50 && $2 >= 50 && $2 < 60 && $3 == 99.9) }'; echo $?)" \
+    "the +50% row's 99.9% interval holds +50% ($(ci Big))"
 is "$(rounds flat)" 6 "the decided flat workload left the plan after 6 rounds"
 is "$(rounds big)" 8 "the +50% workload after 8"
 is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE workload = 'failat' AND status != 'ok'")" 1 "the failed sample is stored"

@@ -179,6 +179,38 @@ test_shift_ci(void)
 	    "(%zu disagree)", disagree);
 	tap_ok((double)cover / (double)ncov >= 0.94, "95%% HL interval "
 	    "covers the shift in %zu of %zu", cover, ncov);
+	/*
+	 * The interval a "different" row prints (verdict.c): at its
+	 * look's boundary b, the (1 - b) interval excludes 0 exactly when
+	 * the U test's p <= b (no ties), at the rule's two boundaries.
+	 */
+	for (t = 0, disagree = 0, ncov = 0; t < 4000; t++) {
+		double	b = t % 2 ? 0.001 : 0.045, p;
+		char	*why = NULL;
+
+		n1 = 7 + gsl_rng_uniform_int(r, 24);
+		n2 = 7 + gsl_rng_uniform_int(r, 24);
+		shift = 0.06 * gsl_rng_uniform(r);
+		for (i = 0; i < n1; i++)
+			x1[i] = 100 * exp(0.02 * gsl_ran_gaussian(r, 1));
+		for (i = 0; i < n2; i++)
+			x2[i] = 100 * exp(shift + 0.02 *
+			    gsl_ran_gaussian(r, 1));
+		qsort(x1, n1, sizeof(double), seqsim_cmp);
+		qsort(x2, n2, sizeof(double), seqsim_cmp);
+		if (utest_mann_whitney(x1, n1, x2, n2, uc, &p, &why) == -1) {
+			free(why);
+			continue;
+		}
+		if (seq_shift_ci(x1, n1, x2, n2, b / 2, uc, &lo, &hi) == -1)
+			continue;
+		ncov += p <= b;
+		if ((p <= b) != (lo > 0 || hi < 0))
+			disagree++;
+	}
+	tap_ok(disagree == 0 && ncov > 500, "a difference's interval at its "
+	    "boundary excludes 0 exactly when p <= the boundary (%zu "
+	    "disagree, %zu different)", disagree, ncov);
 	x1[0] = -1;
 	tap_ok(seq_shift_ci(x1, 5, x2, 5, 0.025, uc, &lo, &hi) == -1 &&
 	    !seq_shift_within(x1, 5, x2, 5, 0.025, 1, uc),
