@@ -67,6 +67,7 @@ ok $? "c2 is running (2 samples stored, held at its third)"
 UUID2=$(db_count "$FDIR/runs/c2-1.db" "SELECT uuid FROM runs")
 scontrol requeue Incomplete "$J2"
 ok $? "scontrol requeue Incomplete $J2"
+requeued_at=$(date +%s)
 # Cancel c4 mid-run: it got the node when c2 was requeued (a requeued
 # job waits a while, BeginTime, before it may start again).
 wait_for 90 has_samples "$FDIR/runs/c4-1.db" 2
@@ -78,8 +79,19 @@ ok $? "scancel $J4"
 is "$(samples "$FDIR/runs/c4-1.db")" 2 "c4 was cancelled mid-run"
 rm -f "$HOLD/hold.c4"
 # Now let c2 start again at once, and run to its end. The update takes
-# only once the job is pending again.
+# only once the job is pending again, and only in a later second than the
+# requeue: the requeue's kill revokes the job's credential on slurmd at
+# that second, and slurmd refuses any credential of the job made at or
+# before it (cred->ctime <= revoked: whole seconds). Slurm's own begin
+# time keeps a requeued job away that long; StartTime=now within the same
+# second (c4's start, 2 samples and scancel can take under 1 s) had
+# slurmctld allocate it at once, slurmd answer "Job 80 already killed, do
+# not launch batch job", and slurmctld end it "Killing non-startable
+# batch JobId=80: Job credential revoked": FAILED, exit 1, no second
+# instance. Reproduced alone: requeue then StartTime=now in the same
+# second failed 2 of 3 times, after the second 0 of 3.
 rm -f "$HOLD/hold.c2"
+while [ "$(date +%s)" -le "$requeued_at" ]; do sleep 0.05; done
 released() {
 	scontrol update JobId="$J2" StartTime=now >/dev/null 2>&1
 	case $(squeue -h -t all -j "$J2" -o '%T %r') in
