@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,97 @@ push_run_args(struct run_ctx *ctx, const char *verb,
 	strvec_pushv(av, spec->argv);
 }
 
+static void
+exec_docker_reap_runsc_state(const char *root, const char *id)
+{
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 n = strlen(id);
+
+	/*
+	 * runsc keeps a container's state as files in the runtime root,
+	 * "<sandbox>_sandbox:<container>.state" and ".lock" (the sandbox is
+	 * the container itself under docker), not as a directory <id>.
+	 */
+	if ((d = opendir(root)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		const char	*c = strstr(de->d_name, "_sandbox:");
+
+		if (c == NULL)
+			continue;
+		if (((size_t)(c - de->d_name) == n &&
+		    strncmp(de->d_name, id, n) == 0) ||
+		    (strncmp(c + 9, id, n) == 0 && c[9 + n] == '.'))
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/*
+ * The failed container's cgroups: a directory named by its id (cgroupfs
+ * driver: <parent>/<id> in every v1 hierarchy, or the v2 tree) or
+ * docker-<id>.scope (systemd driver), empty once the shim is dead,
+ * which docker leaves behind too. Children first; a few tries while the
+ * last killed process exits.
+ */
+/* A cgroup's sub-cgroups, deepest first (a cgroup's files are not removed). */
+static void
+exec_docker_rmdir_tree(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*de;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char	*sub;
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, de->d_name);
+		exec_docker_rmdir_tree(sub);
+		(void)rmdir(sub);
+		free(sub);
+	}
+	closedir(d);
+}
+
+static void
+exec_docker_reap_cgroups(const char *dir, const char *id, int depth)
+{
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 n = strlen(id);
+
+	if (depth > 5 || (d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char	*sub;
+		int	 mine, tries;
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, de->d_name);
+		mine = strcmp(de->d_name, id) == 0 ||
+		    (str_startswith(de->d_name, "docker-") &&
+		    strncmp(de->d_name + 7, id, n) == 0 &&
+		    strcmp(de->d_name + 7 + n, ".scope") == 0);
+		if (mine)
+			exec_docker_rmdir_tree(sub);
+		else
+			exec_docker_reap_cgroups(sub, id, depth + 1);
+		for (tries = 0; mine && rmdir(sub) == -1 && errno == EBUSY &&
+		    tries < 10; tries++) {
+			struct timespec	ts = { 0, 100 * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		free(sub);
+	}
+	closedir(d);
+}
+
 /*
  * Pitfall 3: a runsc container that failed to start leaves its
  * containerd shim running (with its task directory and runsc state) even
@@ -216,6 +308,8 @@ exec_docker_reap_failed(const char *id)
 		(void)rmtree(dir, NULL);
 		free(dir);
 	}
+	exec_docker_reap_runsc_state(state[1], id);
+	exec_docker_reap_cgroups("/sys/fs/cgroup", id, 0);
 }
 
 static int

@@ -433,11 +433,35 @@ recover_match(const struct hjournal_owner *o, const struct recover_filter *f)
 	return f->run_id == 0 || f->run_id == o->run_id;
 }
 
+/* Is /proc/PID a conmon (its comm)? */
+static int
+proc_is_conmon(const char *pid)
+{
+	char	*path, *comm;
+	size_t	 len;
+	int	 yes;
+
+	path = xasprintf("/proc/%s/comm", pid);
+	comm = read_file(path, &len, NULL);
+	free(path);
+	yes = comm != NULL && len >= 6 && memcmp(comm, "conmon", 6) == 0 &&
+	    (len == 6 || comm[6] == '\n');
+	free(comm);
+	return yes;
+}
+
 /*
  * Helpers a dead run left running (a `docker run` CLI, a runtime call):
  * their command lines name the run (its label, or its cgroup and
  * container prefix abbench-<uuid8>). They go first, or one could still
  * make a container after its journal entry was undone.
+ *
+ * Not conmon: its command line names the podman container too, but it
+ * is the container's monitor, not a helper, and it makes nothing. Killed,
+ * it orphans the container: `podman rm -f` then removes the container's
+ * storage but never calls the runtime's delete, and runc's state
+ * (/run/runc/<id>, "stopped") and the cgroup libpod_parent/libpod-<id>
+ * stay on the host for good (t1400 checks both).
  */
 static size_t
 recover_kill_helpers(const char *uuid)
@@ -460,7 +484,7 @@ recover_kill_helpers(const char *uuid)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		pid = (pid_t)atol(de->d_name);
-		if (pid == self)
+		if (pid == self || proc_is_conmon(de->d_name))
 			continue;
 		path = xasprintf("/proc/%s/cmdline", de->d_name);
 		cmd = read_file(path, &len, NULL);

@@ -105,9 +105,17 @@ cmd = /nonexistent
 type = startup
 image = $LC_IMAGE
 EOI
+# runsc's state files under docker's runtime root, before and after: a
+# failed start's "<id>_sandbox:<id>.state" and ".lock" stayed there after
+# `docker rm -f` (the reaper removed a directory <id> that runsc no
+# longer makes).
+rs=/run/docker/runtime-runc/moby
+ls "$rs" 2>/dev/null | sort >"$TEST_TMP/rs.before"
 "$ABBENCH" run "$TEST_TMP/fail.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
 run=$(lc_last_run "$DB")
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
     status = 'ok'")" 0 "docker: no sample of a failing program is ok"
 lc_no_leftovers "$DB" "$run" "docker with a failing arm"
+is "$(ls "$rs" 2>/dev/null | sort | comm -13 "$TEST_TMP/rs.before" - | head -3)" "" \
+    "docker with a failing arm: no runsc state left in $rs"
 done_testing

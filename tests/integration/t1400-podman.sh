@@ -106,6 +106,7 @@ while [ $i -lt 300 ]; do
 	i=$((i + 1))
 done
 ok "$([ "$n" -ge 2 ]; echo $?)" "the killed run's idle containers exist ($n)"
+ids=$(podman ps -a -q --no-trunc --filter "label=abbench.run=$uuid")
 kill -9 $pid
 wait $pid 2>/dev/null
 (cd / && "$ABBENCH" restore) >"$TEST_TMP/r.out" 2>&1
@@ -113,5 +114,16 @@ ok $? "abbench restore exits 0"
 like "$(cat "$TEST_TMP/r.out")" "removed podman container '[^']+'" \
     "restore removed them through the podman executor's undo"
 is "$(labelled "$uuid")" 0 "no container of the killed run left"
+# What podman ps no longer shows: the runtime's state and the container's
+# cgroups. A restore that killed conmon (its command line names the
+# container) left both, "stopped" in `runc list`, for good.
+left=
+for id in $ids; do
+	runc list -q 2>/dev/null | grep -qx "$id" && left="$left runc:$id"
+	for d in /sys/fs/cgroup/*/libpod_parent/libpod-$id*; do
+		[ -d "$d" ] && left="$left $d"
+	done
+done
+is "$left" "" "no runc state or libpod cgroup of its containers left"
 
 done_testing
