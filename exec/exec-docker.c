@@ -192,19 +192,25 @@ exec_docker_reap_runsc_state(const char *root, const char *id)
 }
 
 /*
- * The failed container's cgroups: a directory named by its id (cgroupfs
- * driver: <parent>/<id> in every v1 hierarchy, or the v2 tree) or
- * docker-<id>.scope (systemd driver), empty once the shim is dead,
- * which docker leaves behind too. Children first; a few tries while the
- * last killed process exits.
+ * SIGKILL every process in a cgroup (v1 or v2) and remove its
+ * sub-cgroups, deepest first (a cgroup's files are not removed).
  */
-/* A cgroup's sub-cgroups, deepest first (a cgroup's files are not removed). */
 static void
-exec_docker_rmdir_tree(const char *dir)
+exec_docker_clear_cgroup(const char *dir)
 {
 	DIR		*d;
 	struct dirent	*de;
+	char		*path = xasprintf("%s/cgroup.procs", dir), *procs;
+	char		*line, *save = NULL;
 
+	if ((procs = read_small_file(path, NULL)) != NULL) {
+		for (line = strtok_r(procs, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save))
+			if (atol(line) > 1)
+				(void)kill((pid_t)atol(line), SIGKILL);
+		free(procs);
+	}
+	free(path);
 	if ((d = opendir(dir)) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
@@ -213,13 +219,19 @@ exec_docker_rmdir_tree(const char *dir)
 		if (de->d_type != DT_DIR || de->d_name[0] == '.')
 			continue;
 		sub = xasprintf("%s/%s", dir, de->d_name);
-		exec_docker_rmdir_tree(sub);
+		exec_docker_clear_cgroup(sub);
 		(void)rmdir(sub);
 		free(sub);
 	}
 	closedir(d);
 }
 
+/*
+ * The failed container's cgroups: a directory named by its id (cgroupfs
+ * driver: <parent>/<id> in every v1 hierarchy, or the v2 tree) or
+ * docker-<id>.scope (systemd driver), which docker leaves
+ * behind too.
+ */
 static void
 exec_docker_reap_cgroups(const char *dir, const char *id, int depth)
 {
@@ -240,14 +252,24 @@ exec_docker_reap_cgroups(const char *dir, const char *id, int depth)
 		    (str_startswith(de->d_name, "docker-") &&
 		    strncmp(de->d_name + 7, id, n) == 0 &&
 		    strcmp(de->d_name + 7 + n, ".scope") == 0);
-		if (mine)
-			exec_docker_rmdir_tree(sub);
-		else
+		if (!mine) {
 			exec_docker_reap_cgroups(sub, id, depth + 1);
-		for (tries = 0; mine && rmdir(sub) == -1 && errno == EBUSY &&
-		    tries < 10; tries++) {
+			free(sub);
+			continue;
+		}
+		/*
+		 * The sandbox and gofer of a failed runsc start ("exe") stay
+		 * in it about 2 s after the shim is killed; once they exit,
+		 * the controllers' directories go with them but the named
+		 * systemd hierarchy's stays. Kill what is in the container's
+		 * own cgroup, then wait (5 s at most) for it to be empty.
+		 */
+		for (tries = 0; tries < 50; tries++) {
 			struct timespec	ts = { 0, 100 * 1000000 };
 
+			exec_docker_clear_cgroup(sub);
+			if (rmdir(sub) == 0 || errno != EBUSY)
+				break;
 			nanosleep(&ts, NULL);
 		}
 		free(sub);

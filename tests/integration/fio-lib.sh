@@ -6,7 +6,9 @@
 #   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "");
 #                               stop = decided, unless FIO_ROUNDS is set
 #                               (a test that asserts no effect: that many
-#                               rounds, no more)
+#                               rounds, no more); randread at iodepth 4,
+#                               or with FIO_THINK=US a synchronous reader
+#                               that thinks US µs after each read
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
 #   fio_all_ok                  all samples ok, 6 to FIO_MAX_ROUNDS rounds
@@ -59,8 +61,14 @@ fio_experiment() {
 		printf '[workload Multi]\ntype = fio\nexecutor = %s\n' "$fio_exec"
 		printf 'containers = %s\ndir = %s/fio\nsize = 48m\n' \
 		    "$fio_n" "$LOOP_MNT"
-		printf 'rw = randread\nbs = 4k\nioengine = libaio\n'
-		printf 'iodepth = 4\ndirect = 1\nduration = 3s\n'
+		if [ -n "${FIO_THINK:-}" ]; then
+			printf 'rw = randread\nbs = 4k\nioengine = psync\n'
+			printf 'iodepth = 1\ndirect = 1\nduration = 3s\n'
+			printf 'fio-args = --thinktime=%s\n' "$FIO_THINK"
+		else
+			printf 'rw = randread\nbs = 4k\nioengine = libaio\n'
+			printf 'iodepth = 4\ndirect = 1\nduration = 3s\n'
+		fi
 	} >"$TEST_TMP/exp.ini"
 }
 
@@ -153,6 +161,12 @@ fio_total_up() {
 	fio_ci=$(sed -n "s/^  Multi\/c4\/$1-total-$NPROCS iops idle0 vs idle8: different after .*; change \([-+][0-9.e+-]*\)% to \([-+][0-9.e+-]*\)% at \([0-9.]*%\)).*/\1 \2 \3/p" \
 	    "$TEST_TMP/run.out")
 	diag "median total iops: slice_idle 8 $fio_t8, slice_idle 0 $fio_t0; the change's interval: ${fio_ci:-none}"
+	for a in idle8 idle0; do
+		diag "$a, in the order taken: $(sqlite3 "$TEST_TMP/db" "SELECT
+		    printf('%.0f', value) FROM samples WHERE arm = '$a' AND
+		    benchmark = 'Multi/c4/$1-total-$NPROCS' AND status = 'ok'
+		    ORDER BY plan_idx" | tr '\n' ' ')"
+	done
 	awk -v ci="${fio_ci:-x}" -v f="${2:-0}" \
 	    'BEGIN { n = split(ci, c, " "); exit !(n == 3 && c[1] > f) }'
 	ok $? "the decision's interval of the change lies above +${2:-0}% (${fio_ci:-no interval})"

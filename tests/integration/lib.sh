@@ -22,7 +22,10 @@
 #   any_image           IMAGE: abbench/tools if present, else any image;
 #                       skip_all if there is none
 # Loop devices (root):
-#   make_bfq_loop [SIZE_MB]  a sparse file under /var/tmp, attached with
+#   make_bfq_loop [SIZE_MB]  a sparse file under /var/tmp (LOOP_BACKING=ram:
+#                       on a private tmpfs mounted for it, so that the
+#                       device's speed is not the virtual disk's; the loop
+#                       then says it is rotational), attached with
 #                       `losetup --direct-io=on --find --show`, mkfs.ext4 -q,
 #                       mounted at a fresh directory, scheduler bfq. Sets
 #                       LOOP_DEV (/dev/loopN), LOOP_NAME (loopN), LOOP_MNT,
@@ -61,6 +64,8 @@ LIB_TESTS=0
 LIB_FAILED=0
 LIB_PLANNED=
 LIB_LOOPS=
+LIB_RAMS=
+LIB_ROTS=
 TEST_TMP=$(mktemp -d /tmp/abbench-test.XXXXXX) || exit 1
 export TEST_TMP
 # The journal of the runs a test makes: its own, so that tests running at
@@ -195,7 +200,16 @@ any_image() {
 # make_bfq_loop [SIZE_MB]
 make_bfq_loop() {
 	lib_size=${1:-256}
-	LOOP_FILE=$(mktemp /var/tmp/abbench-loop.XXXXXX) || return 1
+	lib_dir=/var/tmp
+	if [ "${LOOP_BACKING:-disk}" = ram ]; then
+		# A private tmpfs (not /dev/shm, which may be 64 MB), removed
+		# by cleanup_loops with the file in it.
+		lib_dir=$(mktemp -d /var/tmp/abbench-ram.XXXXXX) || return 1
+		mount -t tmpfs -o "size=$((lib_size + 64))m,mode=0700" \
+		    abbench-ram "$lib_dir" || { rmdir "$lib_dir"; return 1; }
+		LIB_RAMS="$LIB_RAMS $lib_dir"
+	fi
+	LOOP_FILE=$(mktemp "$lib_dir/abbench-loop.XXXXXX") || return 1
 	truncate -s "${lib_size}M" "$LOOP_FILE" || return 1
 	LOOP_DEV=$(losetup --direct-io=on --find --show "$LOOP_FILE") || {
 		rm -f "$LOOP_FILE"
@@ -216,10 +230,23 @@ make_bfq_loop() {
 	echo none > "$LOOP_SYSFS/scheduler" || return 1
 	echo bfq > "$LOOP_SYSFS/scheduler" || return 1
 	grep -q '\[bfq\]' "$LOOP_SYSFS/scheduler" || return 1
+	if [ "${LOOP_BACKING:-disk}" = ram ]; then
+		# Rotational, as the virtual disk it stands in for says it is
+		# (vda: 1): bfq idles on each sync queue in service for its
+		# next read; on a non-rotational device it idles only when its
+		# guess of the scenario says so, which varied sample to sample.
+		LIB_ROTS="$LIB_ROTS $LOOP_SYSFS/rotational|$(cat \
+		    "$LOOP_SYSFS/rotational")"
+		echo 1 > "$LOOP_SYSFS/rotational" || return 1
+	fi
 	export LOOP_DEV LOOP_NAME LOOP_SYSFS LOOP_MNT LOOP_FILE
 }
 
 cleanup_loops() {
+	for lib_r in $LIB_ROTS; do
+		echo "${lib_r#*|}" > "${lib_r%|*}" 2>/dev/null
+	done
+	LIB_ROTS=
 	for lib_l in $LIB_LOOPS; do
 		lib_dev=${lib_l%%|*}
 		lib_rest=${lib_l#*|}
@@ -241,6 +268,11 @@ cleanup_loops() {
 		rm -f "$lib_file"
 	done
 	LIB_LOOPS=
+	for lib_r in $LIB_RAMS; do
+		umount "$lib_r" 2>/dev/null || umount -l "$lib_r"
+		rmdir "$lib_r"
+	done
+	LIB_RAMS=
 }
 
 fast_slow_exp() {

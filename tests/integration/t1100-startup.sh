@@ -111,6 +111,10 @@ EOI
 # longer makes).
 rs=/run/docker/runtime-runc/moby
 ls "$rs" 2>/dev/null | sort >"$TEST_TMP/rs.before"
+# And its cgroups in every v1 hierarchy: the sandbox and gofer stay ~2 s
+# after the shim is killed, longer than the reaper waited, and the named
+# systemd hierarchy's /docker/<id> stayed once they had gone.
+ls -d /sys/fs/cgroup/*/docker/*/ 2>/dev/null | sort >"$TEST_TMP/cg.before"
 "$ABBENCH" run "$TEST_TMP/fail.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
 run=$(lc_last_run "$DB")
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
@@ -118,4 +122,7 @@ is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
 lc_no_leftovers "$DB" "$run" "docker with a failing arm"
 is "$(ls "$rs" 2>/dev/null | sort | comm -13 "$TEST_TMP/rs.before" - | head -3)" "" \
     "docker with a failing arm: no runsc state left in $rs"
+is "$(ls -d /sys/fs/cgroup/*/docker/*/ 2>/dev/null | sort |
+    comm -13 "$TEST_TMP/cg.before" - | head -3)" "" \
+    "docker with a failing arm: no cgroup left in /sys/fs/cgroup/*/docker"
 done_testing
