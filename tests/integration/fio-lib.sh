@@ -61,13 +61,12 @@ fio_experiment() {
 		printf '[workload Multi]\ntype = fio\nexecutor = %s\n' "$fio_exec"
 		printf 'containers = %s\ndir = %s/fio\nsize = 48m\n' \
 		    "$fio_n" "$LOOP_MNT"
+		printf 'rw = randread\nbs = 4k\ndirect = 1\nduration = 3s\n'
 		if [ -n "${FIO_THINK:-}" ]; then
-			printf 'rw = randread\nbs = 4k\nioengine = psync\n'
-			printf 'iodepth = 1\ndirect = 1\nduration = 3s\n'
+			printf 'ioengine = psync\niodepth = 1\n'
 			printf 'fio-args = --thinktime=%s\n' "$FIO_THINK"
 		else
-			printf 'rw = randread\nbs = 4k\nioengine = libaio\n'
-			printf 'iodepth = 4\ndirect = 1\nduration = 3s\n'
+			printf 'ioengine = libaio\niodepth = 4\n'
 		fi
 	} >"$TEST_TMP/exp.ini"
 }

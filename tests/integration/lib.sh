@@ -65,7 +65,6 @@ LIB_FAILED=0
 LIB_PLANNED=
 LIB_LOOPS=
 LIB_RAMS=
-LIB_ROTS=
 TEST_TMP=$(mktemp -d /tmp/abbench-test.XXXXXX) || exit 1
 export TEST_TMP
 # The journal of the runs a test makes: its own, so that tests running at
@@ -235,26 +234,25 @@ make_bfq_loop() {
 		# (vda: 1): bfq idles on each sync queue in service for its
 		# next read; on a non-rotational device it idles only when its
 		# guess of the scenario says so, which varied sample to sample.
-		LIB_ROTS="$LIB_ROTS $LOOP_SYSFS/rotational|$(cat \
-		    "$LOOP_SYSFS/rotational")"
+		LIB_LOOPS="$LIB_LOOPS|$(cat "$LOOP_SYSFS/rotational")"
 		echo 1 > "$LOOP_SYSFS/rotational" || return 1
 	fi
 	export LOOP_DEV LOOP_NAME LOOP_SYSFS LOOP_MNT LOOP_FILE
 }
 
 cleanup_loops() {
-	for lib_r in $LIB_ROTS; do
-		echo "${lib_r#*|}" > "${lib_r%|*}" 2>/dev/null
-	done
-	LIB_ROTS=
 	for lib_l in $LIB_LOOPS; do
 		lib_dev=${lib_l%%|*}
 		lib_rest=${lib_l#*|}
 		lib_mnt=${lib_rest%%|*}
 		lib_rest=${lib_rest#*|}
 		lib_file=${lib_rest%%|*}
-		lib_sched=
+		lib_sched= lib_rot=
 		case $lib_rest in *'|'*) lib_sched=${lib_rest#*|} ;; esac
+		case $lib_sched in *'|'*)
+			lib_rot=${lib_sched#*|}
+			lib_sched=${lib_sched%%|*} ;;
+		esac
 		if mountpoint -q "$lib_mnt" 2>/dev/null; then
 			umount "$lib_mnt" 2>/dev/null || umount -l "$lib_mnt"
 		fi
@@ -263,6 +261,8 @@ cleanup_loops() {
 		if losetup "$lib_dev" 2>/dev/null | grep -qF "$lib_file"; then
 			[ -n "$lib_sched" ] && echo "$lib_sched" \
 			    > "/sys/block/${lib_dev#/dev/}/queue/scheduler"
+			[ -n "$lib_rot" ] && echo "$lib_rot" \
+			    > "/sys/block/${lib_dev#/dev/}/queue/rotational"
 			losetup -d "$lib_dev"
 		fi
 		rm -f "$lib_file"
