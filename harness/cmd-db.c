@@ -1000,8 +1000,8 @@ const struct cmd_entry cmd_db_entry = {
 	"                     invariants; exit 1 on a problem\n"
 	"  rm RUN             remove a run and its samples\n"
 	"\n"
-	"RUN is a run id, a unique uuid prefix, 'last' or 'NAME@last' (the\n"
-	"latest run of experiment NAME).\n"
+	"RUN is a run id, a unique uuid prefix (4 or more characters),\n"
+	"'last' or 'NAME@last' (the latest run of experiment NAME).\n"
 	"\n"
 	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
 	"is written).\n",

@@ -231,7 +231,8 @@ const struct cmd_entry cmd_restore_entry = {
 "Prints one line per item restored. Exit status 0 when everything was\n"
 "undone (or nothing was pending), 1 when something could not be undone\n"
 "(it stays in the journal), 2 on a usage or database error.\n"
-"RUN is a run id, a uuid prefix, \"last\" or NAME@last.\n",
+"RUN is a run id, a uuid prefix (4 or more characters), \"last\" or\n"
+"NAME@last.\n",
 	.exec = cmd_restore_exec,
 	.opts = restore_flags,
 	.shortopts = "+d:f",

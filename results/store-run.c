@@ -240,6 +240,9 @@ store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
 	return store_run_stmt(st, s, "cannot update a run", cause);
 }
 
+/* The fewest characters a uuid prefix may have to name a run. */
+#define UUID_PREFIX_MIN 4
+
 #define RUN_COLUMNS "id, uuid, name, host, status, started_wall_ns," \
 	" ended_wall_ns, order_kind, seed, rounds, warmup, experiment_path," \
 	" experiment_text, abbench_version, pid"
@@ -435,9 +438,15 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 		if (n == 1)
 			return store_run_get(st, (int64_t)id, r, cause);
 	}
-	if (!uuid_prefix_chars(sel))
+	/*
+	 * A uuid prefix has at least UUID_PREFIX_MIN characters, as git asks
+	 * of an abbreviated hash: "99" that is not an id is not a run, rather
+	 * than whichever run's random uuid happens to start with it (1 in 256).
+	 */
+	if (!uuid_prefix_chars(sel) || strlen(sel) < UUID_PREFIX_MIN)
 		return set_cause(cause, "no run '%s' in '%s' (a run is an id, "
-		    "a uuid prefix, 'last' or 'NAME@last')", sel, st->path);
+		    "a uuid prefix of %d or more characters, 'last' or "
+		    "'NAME@last')", sel, st->path, UUID_PREFIX_MIN);
 	lower = xstrdup(sel);
 	for (p = lower; *p != '\0'; p++) {
 		if (*p >= 'A' && *p <= 'F')

@@ -5,7 +5,8 @@
 # TAP:
 #   plan N              print "1..N" (call once, before or after the tests)
 #   skip_all REASON     print "1..0 # SKIP REASON" and exit 0
-#   ok COND_RC DESC     "ok"/"not ok" from a status: `test -f x; ok $? "x"`
+#   ok COND_RC DESC     "ok"/"not ok" from a status: `test -f x; ok $? "x"`;
+#                       returns 1 when not ok (`ok $rc "x" || diag ...`)
 #   pass DESC / fail DESC
 #   is GOT WANT DESC    string equality, shows both on mismatch
 #   like GOT REGEX DESC extended-regex match (grep -E)
@@ -112,6 +113,7 @@ ok() {
 	else
 		echo "not ok $LIB_TESTS - $2"
 		LIB_FAILED=$((LIB_FAILED + 1))
+		return 1
 	fi
 }
 

@@ -56,8 +56,10 @@ ok $? "the experiment file is in the report as it was run"
 
 h=$TEST_TMP/r.html
 has() {
-	grep -Eq -- "$2" "$1" || diag "no match of '$2' in $1"
-	ok $? "$3"
+	grep -Eq -- "$2" "$1"
+	rc=$?
+	ok $rc "$3"
+	[ $rc -eq 0 ] || diag "no match of '$2' in $1"
 }
 has "$h" '^<!DOCTYPE html>' "an HTML document"
 is "$(grep -c '^<svg' "$h")" 2 "2 plots inlined as SVG (samples and time of Cmd)"
@@ -68,7 +70,8 @@ has "$h" '<td>Bad</td><td>failed</td><td>&#39;true&#39; exited 0|<td>Bad</td><td
     "failed samples with their status and error"
 has "$h" '<th>Holm</th><th>BH</th><th>survives Holm</th><th>survives BH</th>' \
     "the corrected p-values table"
-has "$h" '<td>Cmd</td><td>sec/op</td><td>slow</td>.*<td class="yes">yes</td><td class="yes">yes</td>' \
+# Cmd-N: the benchmark carries the host's vCPUs as Go's -GOMAXPROCS.
+has "$h" '<td>Cmd(-[0-9]+)?</td><td>sec/op</td><td>slow</td>.*<td class="yes">yes</td><td class="yes">yes</td>' \
     "a 50 ms sleep against true survives both corrections"
 
 # Markdown: PNG plots beside it, the tables in a fence.
@@ -80,7 +83,7 @@ for f in "$TEST_TMP"/r-plots/*.png; do
 	[ "$sig" = 89504e470d0a1a0a ] && n=$((n + 1))
 done
 is "$n" 2 "two PNG plots in r-plots/ beside the Markdown"
-has "$TEST_TMP/r.md" '^!\[Cmd samples \(sec/op\) - host [^]]*\]\(r-plots/Cmd\.sec_op\.samples\.png\)$' \
+has "$TEST_TMP/r.md" '^!\[Cmd(-[0-9]+)? samples \(sec/op\) - host [^]]*\]\(r-plots/Cmd(-[0-9]+)?\.sec_op\.samples\.png\)$' \
     "the Markdown links them relative to itself"
 awk '/^````text$/ { n++; if (n == 1) { on = 1; next } } /^````$/ { on = 0 } on' \
     "$TEST_TMP/r.md" > "$TEST_TMP/md-first.txt"

@@ -503,15 +503,34 @@ test_find(void)
 	tap_int_eq(store_run_find(st, "zzz", &r, &cause), -1, "garbage");
 	free(cause);
 	cause = NULL;
+	/*
+	 * Shorter than 4 characters is not a uuid prefix, even when a run's
+	 * uuid starts with it: "99" that is no id is no run.
+	 */
+	snprintf(sel, sizeof sel, "%.3s", u1);
+	tap_int_eq(store_run_find(st, sel, &r, &cause), -1,
+	    "a 3-character uuid prefix is refused");
+	tap_ok(cause != NULL && contains(cause, "4 or more"),
+	    "the message says a prefix needs 4 characters");
+	free(cause);
+	cause = NULL;
+	snprintf(sel, sizeof sel, "%.4s", u1);
+	tap_ok(store_run_find(st, sel, &r, &cause) == 0 ||
+	    (cause != NULL && contains(cause, "ambiguous")),
+	    "4 characters are a uuid prefix");
+	store_run_release(&r);
+	free(cause);
+	cause = NULL;
 	tap_int_eq(store_run_find(st, "exp1@first", &r, &cause), -1,
 	    "bad @ form");
 	free(cause);
 	cause = NULL;
 	/*
-	 * The uuids are random: take the shortest prefix of u1 that the
-	 * others do not share and that is not all digits (an id).
+	 * The uuids are random: take the shortest prefix of u1, of 4 or more
+	 * characters, that the others do not share and that is not all digits
+	 * (an id).
 	 */
-	for (k = 1; k < strlen(u1); k++) {
+	for (k = 4; k < strlen(u1); k++) {
 		if (strncmp(u1, u2, k) != 0 && strncmp(u1, u3, k) != 0 &&
 		    strspn(u1, "0123456789") < k)
 			break;
