@@ -8,7 +8,9 @@
 #                               (a test that asserts no effect: that many
 #                               rounds, no more); randread at iodepth 4,
 #                               or with FIO_THINK=US a synchronous reader
-#                               that thinks US µs after each read
+#                               that thinks US µs after each read; with
+#                               FIO_LOW_LATENCY=0|1 both arms also set
+#                               bfq's low_latency (restored by abbench)
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
 #   fio_all_ok                  all samples ok, 6 to FIO_MAX_ROUNDS rounds
@@ -19,7 +21,7 @@
 #                               with slice_idle 0, decided different, and
 #                               the decision's interval of the change
 #                               above +FLOOR% (default 0) (2 tests)
-#   fio_checks_after            the leak and restore checks (6 tests)
+#   fio_checks_after            the leak and restore checks (7 tests)
 
 fio_setup() {
 	require_root
@@ -27,6 +29,7 @@ fio_setup() {
 	require_scheduler bfq
 	make_bfq_loop 1024 || { fail "make a bfq loop device"; done_testing; }
 	SLICE_BEFORE=$(cat "$LOOP_SYSFS/iosched/slice_idle")
+	LOWLAT_BEFORE=$(cat "$LOOP_SYSFS/iosched/low_latency")
 	SCHED_BEFORE=$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")
 }
 
@@ -57,6 +60,9 @@ fio_experiment() {
 			printf 'host.block.scheduler = bfq\n'
 			printf 'host.block.slice_idle = %s\n' \
 			    "$([ $a = idle8 ] && echo 8 || echo 0)"
+			[ -n "${FIO_LOW_LATENCY:-}" ] &&
+			    printf 'host.block.low_latency = %s\n' \
+			    "$FIO_LOW_LATENCY"
 		done
 		printf '[workload Multi]\ntype = fio\nexecutor = %s\n' "$fio_exec"
 		printf 'containers = %s\ndir = %s/fio\nsize = 48m\n' \
@@ -174,6 +180,8 @@ fio_total_up() {
 fio_checks_after() {
 	is "$(cat "$LOOP_SYSFS/iosched/slice_idle" 2>/dev/null)" \
 	    "$SLICE_BEFORE" "slice_idle restored"
+	is "$(cat "$LOOP_SYSFS/iosched/low_latency" 2>/dev/null)" \
+	    "$LOWLAT_BEFORE" "low_latency as it was"
 	is "$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")" \
 	    "$SCHED_BEFORE" "scheduler restored"
 	if command -v docker >/dev/null 2>&1; then

@@ -9,7 +9,7 @@
 
 fio_setup
 fio_need_docker
-plan 14
+plan 15
 fio_experiment docker runc 4
 fio_run
 fio_all_ok

@@ -15,7 +15,7 @@
 fio_setup
 fio_need_docker
 require_cmd runsc
-plan 15
+plan 16
 FIO_ROUNDS=5
 fio_experiment docker runsc 4
 fio_run
