@@ -10,6 +10,7 @@
 #   pass DESC / fail DESC
 #   is GOT WANT DESC    string equality, shows both on mismatch
 #   like GOT REGEX DESC extended-regex match (grep -E)
+#   file_like FILE REGEX DESC  a line of FILE matches (grep -E)
 #   diag TEXT...        "# TEXT" on stdout
 #   done_testing        print the plan from the count if plan was not called;
 #                       exits 1 if any test failed
@@ -142,6 +143,17 @@ like() {
 		ok 1 "$3"
 		diag "got:  '$1'"
 		diag "want match of: '$2'"
+	fi
+}
+
+# file_like FILE ERE DESC: FILE has a line matching ERE (grep -E).
+file_like() {
+	if grep -Eq -- "$2" "$1" 2>/dev/null; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "no match of '$2' in $1"
+		return 1
 	fi
 }
 

@@ -13,9 +13,7 @@ dest=$TEST_TMP/dest
 # Nothing of the build or source tree may leak into the installed one.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ABBENCH_BUILDDIR" \
     install DESTDIR="$dest" >"$TEST_TMP/install.log" 2>&1
-rc=$?
-ok $rc "make install DESTDIR=... exits 0"
-[ $rc -eq 0 ] || sed 's/^/# /' "$TEST_TMP/install.log"
+ok $? "make install DESTDIR=... exits 0" || sed 's/^/# /' "$TEST_TMP/install.log"
 
 prefix=$(sed -n 's/^prefix = //p' "$ABBENCH_BUILDDIR/Makefile")
 root=$dest$prefix

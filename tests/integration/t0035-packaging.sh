@@ -14,9 +14,7 @@ require_cmd make man git
 dest=$TEST_TMP/dest
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ABBENCH_BUILDDIR" \
     install DESTDIR="$dest" >"$TEST_TMP/install.log" 2>&1
-rc=$?
-ok $rc "make install DESTDIR=... exits 0"
-[ $rc -eq 0 ] || sed 's/^/# /' "$TEST_TMP/install.log"
+ok $? "make install DESTDIR=... exits 0" || sed 's/^/# /' "$TEST_TMP/install.log"
 prefix=$(sed -n 's/^prefix = //p' "$ABBENCH_BUILDDIR/Makefile")
 docdir=$(sed -n 's/^docdir = //p' "$ABBENCH_BUILDDIR/Makefile" |
     sed "s|\${datarootdir}|$prefix/share|; s|\${PACKAGE_TARNAME}|abbench|")

@@ -37,9 +37,8 @@ window    = 3s
 EOF
 
 "$ABBENCH" run "$TEST_TMP/q.ini" --db "$DB" --quiet >"$TEST_TMP/run.out" 2>&1
-rc=$?
-ok $rc "abbench run of 2 runsc sandboxes, leaf and parent quotas"
-[ $rc -eq 0 ] || diag "$(cat "$TEST_TMP/run.out")"
+ok $? "abbench run of 2 runsc sandboxes, leaf and parent quotas" ||
+    diag "$(cat "$TEST_TMP/run.out")"
 "$ABBENCH" db export --db "$DB" 1 >"$TEST_TMP/export" 2>&1
 ok $? "export"
 

@@ -42,9 +42,8 @@ perf      = no
 EOF
 
 "$ABBENCH" run "$TEST_TMP/c.ini" --db "$DB" --quiet >"$TEST_TMP/run.out" 2>&1
-rc=$?
-ok $rc "abbench run: cpu=0.25 vs cpu=1 until decided"
-[ $rc -eq 0 ] || diag "$(cat "$TEST_TMP/run.out")"
+ok $? "abbench run: cpu=0.25 vs cpu=1 until decided" ||
+    diag "$(cat "$TEST_TMP/run.out")"
 "$ABBENCH" stat --db "$DB" t0730@last >"$TEST_TMP/stat" 2>&1 ||
 	"$ABBENCH" stat --db "$DB" 1 >"$TEST_TMP/stat" 2>&1
 ok $? "abbench stat --db"

@@ -110,9 +110,8 @@ executor = local
 args = dd if=/dev/zero of=$TEST_TMP/dd.img bs=512 count=200 oflag=dsync
 EOI
 "$ABBENCH" run "$TEST_TMP/runc.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
-rc=$?
-ok $rc "runc: every application runs (exit 0)"
-[ $rc = 0 ] || sed 's/^/# /' "$TEST_TMP/out" | tail -20
+ok $? "runc: every application runs (exit 0)" ||
+    sed 's/^/# /' "$TEST_TMP/out" | tail -20
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = 1 AND
     status != 'ok'")" 0 "runc: no failed sample"
 
@@ -362,9 +361,8 @@ ops = 20
 workers = 2
 EOI
 "$ABBENCH" run "$TEST_TMP/runsc.ini" --db "$DB" --quiet >"$TEST_TMP/out2" 2>&1
-rc=$?
-ok $rc "runsc: every application runs (exit 0)"
-[ $rc = 0 ] || sed 's/^/# /' "$TEST_TMP/out2" | tail -20
+ok $? "runsc: every application runs (exit 0)" ||
+    sed 's/^/# /' "$TEST_TMP/out2" | tail -20
 is "$(sqlite3 "$DB" "SELECT count(DISTINCT benchmark) FROM samples
     WHERE run_id = 2 AND status = 'ok' AND benchmark IN (
     'Sysbench/testname.CPU-$N', 'Hackbench/ipcMode.pipe/processMode.thread-$N',

@@ -63,9 +63,8 @@ group_reporting = 1
 nrfiles = 5
 EOI
 "$ABBENCH" run "$TEST_TMP/e.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
-rc=$?
-ok $rc "filecreate, filestat and cold stat run (exit 0)"
-[ $rc = 0 ] || sed 's/^/# /' "$TEST_TMP/out" | tail -10
+ok $? "filecreate, filestat and cold stat run (exit 0)" ||
+    sed 's/^/# /' "$TEST_TMP/out" | tail -10
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE status = 'ok' AND (
     (benchmark = 'Fio/vcpus=$N/jobs=16/filecreate' AND unit = 'iops'
      AND value > 10) OR
