@@ -3,7 +3,8 @@
  * The end of `abbench run`: for each benchmark that came out `~` (no
  * significant difference, as abbench stat prints it), one line when the
  * measured noise could not have shown the effect the user cares about,
- * with the rounds that would. Silent otherwise.
+ * with the rounds that would. Silent otherwise. The rows are those
+ * `abbench stat` prints for the run: its experiment's stat-filter.
  */
 #include "config.h"
 
@@ -13,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/experiment.h"
 #include "harness/powerdata.h"
 #include "harness/run-advice.h"
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
+#include "stats/rowfilter.h"
 
 struct advice_key {
 	char	**bench;
@@ -38,10 +41,11 @@ advice_keep(const char *benchmark, const char *unit, void *arg)
 	return 0;
 }
 
-/* The (benchmark, unit) pairs where some arm is `~` against the first. */
+/* The (benchmark, unit) pairs that F keeps where some arm is `~` against
+ * the first, other than by being the same constant. */
 static int
 advice_unchanged(struct store *st, const struct store_run *run,
-    struct advice_key *k, char **cause)
+    struct rowfilter *f, struct advice_key *k, char **cause)
 {
 	struct store_value	*v = NULL;
 	struct bm_ucache	*uc;
@@ -55,7 +59,8 @@ advice_unchanged(struct store *st, const struct store_run *run,
 	x2 = xcalloc(nv + 1, sizeof(*x2));
 	for (i = 0; i < nv; i++) {
 		if (strcmp(v[i].arm, run->arms[0]) != 0 ||
-		    advice_keep(v[i].benchmark, v[i].unit, k))
+		    advice_keep(v[i].benchmark, v[i].unit, k) ||
+		    !rowfilter_keep(f, v[i].benchmark, v[i].unit))
 			continue;
 		/* First time this (benchmark, unit): test every arm. */
 		for (j = 0; j < i; j++)
@@ -85,7 +90,11 @@ advice_unchanged(struct store *st, const struct store_run *run,
 			qsort(x2, n2, sizeof(*x2), cmp_double);
 			bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, 0.05, uc,
 			    &c);
-			same = !(c.p <= c.alpha);
+			/* `~` and not the same constant in both arms (as
+			 * Go's `0 allocs/op`): nothing more to show there. */
+			same = !(c.p <= c.alpha) && !(n1 > 0 &&
+			    x1[0] == x1[n1 - 1] && x2[0] == x2[n2 - 1] &&
+			    x1[0] == x2[0]);
 			bm_comparison_release(&c);
 			if (same) {
 				XGROW(k->bench, k->n, k->cap);
@@ -113,15 +122,21 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	struct advice_key	 k;
 	struct power_options	 o;
 	struct padvice		 a;
-	char			*cause = NULL, e[32], m[32], noise[32];
+	struct rowfilter	*f = NULL;
+	char			*cause = NULL, *filter, e[32], m[32], noise[32];
 	size_t			 i;
 
 	memset(&k, 0, sizeof(k));
 	memset(&run, 0, sizeof(run));
 	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL)
 		goto fail;
-	if (store_run_get(st, run_id, &run, &cause) == -1 ||
-	    run.narms < 2 || advice_unchanged(st, &run, &k, &cause) == -1 ||
+	if (store_run_get(st, run_id, &run, &cause) == -1 || run.narms < 2)
+		goto out;
+	filter = experiment_stat_filter(run.experiment_path,
+	    run.experiment_text);
+	f = rowfilter_new(filter, &cause);
+	free(filter);
+	if (f == NULL || advice_unchanged(st, &run, f, &k, &cause) == -1 ||
 	    k.n == 0)
 		goto out;
 	power_options_init(&o);
@@ -141,6 +156,14 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 			fprintf(fp, "~ %s %s: %zu execution%s of the baseline: "
 			    "too few to tell its noise\n", r->benchmark,
 			    r->unit, r->nexec, r->nexec == 1 ? "" : "s");
+			continue;
+		}
+		if (!isfinite(r->noise.mad_rel)) {
+			/* A median of 0 (a CPU time too small to count):
+			 * no change in percent to size. */
+			fprintf(fp, "~ %s %s: the baseline's median is %g: "
+			    "no relative change to size\n", r->benchmark,
+			    r->unit, r->noise.median);
 			continue;
 		}
 		if (!(r->mde > effect))
@@ -164,6 +187,7 @@ out:
 	}
 	free(k.bench);
 	free(k.unit);
+	rowfilter_free(f);
 	store_run_release(&run);
 	store_close(st);
 fail:

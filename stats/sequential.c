@@ -101,6 +101,19 @@ seq_logs(const double *x, size_t n)
 	return l;
 }
 
+/*
+ * Every value of both (sorted) samples the same, 0 included (a Go
+ * benchmark's `0 B/op 0 allocs/op`): every difference is 0, so the shift's
+ * interval is {0} wherever it is bounded, on any scale. Without this a
+ * row of zeros, which has no logarithm, would stay undecided.
+ */
+static int
+seq_all_equal(const double *x1, size_t n1, const double *x2, size_t n2)
+{
+	return n1 > 0 && n2 > 0 && x1[0] == x1[n1 - 1] &&
+	    x2[0] == x2[n2 - 1] && x1[0] == x2[0];
+}
+
 int
 seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
     double beta, double lim, struct bm_ucache *cache)
@@ -113,6 +126,8 @@ seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
 	if (n1 == 0 || n2 == 0 ||
 	    (c = utest_u_critical(n1, n2, beta, cache)) < 0)
 		return 0;
+	if (seq_all_equal(x1, n1, x2, n2))
+		return lim > 0;
 	if ((a = seq_logs(x1, n1)) == NULL)
 		return 0;
 	if ((b = seq_logs(x2, n2)) == NULL) {
@@ -152,6 +167,10 @@ seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
 	if (n1 == 0 || n2 == 0 ||
 	    (c = utest_u_critical(n1, n2, beta, cache)) < 0)
 		return -1;
+	if (seq_all_equal(x1, n1, x2, n2)) {
+		*lo = *hi = 0;
+		return 0;
+	}
 	if ((a = seq_logs(x1, n1)) == NULL)
 		return -1;
 	if ((b = seq_logs(x2, n2)) == NULL) {

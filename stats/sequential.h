@@ -110,8 +110,10 @@ void	seq_decide(const struct seq_design *d, int k, const double *x1,
 /*
  * Whether the (1 - 2 beta) Hodges-Lehmann interval of the shift of logs
  * lies strictly inside (-lim, lim), by counting differences at or beyond
- * each bound (no sort of the n1*n2 differences). Values must be > 0 and
- * sorted; returns 0 if not, or if the interval is unbounded at this size.
+ * each bound (no sort of the n1*n2 differences). Values must be sorted,
+ * and > 0 unless all of both samples are the same value (0 included:
+ * the interval is then {0}); returns 0 if not, or if the interval is
+ * unbounded at this size.
  */
 int	seq_shift_within(const double *x1, size_t n1, const double *x2,
 	    size_t n2, double beta, double lim, struct bm_ucache *cache);

@@ -12,12 +12,9 @@
 #include "harness/core/verdict.h"
 #include "lib/util.h"
 #include "results/store.h"
-#include "stats/benchfmt.h"
 #include "stats/utest.h"
-#include "stats/benchproc.h"
 #include "stats/power.h"
-#include "stats/query.h"
-#include "stats/strpool.h"
+#include "stats/rowfilter.h"
 
 struct vrow {
 	int			 workload;
@@ -40,8 +37,7 @@ struct vrow {
 struct verdicts {
 	const struct experiment	*e;
 	struct seq_design	 d;
-	struct bp_parser	*parser;
-	struct bp_filter	*filter;
+	struct rowfilter	*filter;	/* the stat-filter */
 	struct bm_ucache	*uc;
 	struct vrow		*rows;
 	size_t			 nrows, caprows;
@@ -52,29 +48,20 @@ struct verdicts *
 verdicts_new(const struct experiment *e, const struct seq_design *d,
     const char *filter, char **cause)
 {
-	struct verdicts		*v = xcalloc(1, sizeof(*v));
-	struct query_error	 qe;
+	struct verdicts		*v;
+	struct rowfilter	*f;
 	size_t			 w;
 
+	if ((f = rowfilter_new(filter, cause)) == NULL)
+		return NULL;
+	v = xcalloc(1, sizeof(*v));
 	v->e = e;
 	v->d = *d;
+	v->filter = f;
 	v->uc = bm_ucache_new();
 	v->unmade = xcalloc(e->nworkloads + 1, sizeof(*v->unmade));
 	for (w = 0; w < e->nworkloads; w++)
 		v->unmade[w] = -1;
-	if (filter != NULL && *filter != '\0') {
-		memset(&qe, 0, sizeof(qe));
-		v->parser = bp_parser_new();
-		if (bp_filter_new(v->parser, filter, &v->filter, &qe) < 0) {
-			char	*s = query_error_string(&qe);
-
-			set_cause(cause, "stat-filter: %s", s);
-			free(s);
-			query_error_release(&qe);
-			verdicts_free(v);
-			return NULL;
-		}
-	}
 	return v;
 }
 
@@ -90,45 +77,10 @@ verdicts_free(struct verdicts *v)
 		free(v->rows[i].unit);
 	}
 	free(v->rows);
-	if (v->filter != NULL)
-		bp_filter_free(v->filter);
-	if (v->parser != NULL)
-		bp_parser_free(v->parser);
+	rowfilter_free(v->filter);
 	bm_ucache_free(v->uc);
 	free(v->unmade);
 	free(v);
-}
-
-/* Does the stat-filter keep this row (by its name and unit)? */
-static int
-verdicts_keep(struct verdicts *v, const char *benchmark, const char *unit)
-{
-	struct bf_result	 r;
-	struct bf_value		 val;
-	struct bp_res		 res;
-	size_t			 kept;
-
-	if (v->filter == NULL)
-		return 1;
-	/* bp_res_init reads lengths of pooled strings (strpool.h). */
-	memset(&r, 0, sizeof(r));
-	memset(&val, 0, sizeof(val));
-	val.value = val.orig_value = 1;
-	val.unit = val.orig_unit = strpool_intern(bp_parser_pool(v->parser),
-	    unit, strlen(unit));
-	r.label = strpool_intern(bp_parser_pool(v->parser), "", 0);
-	r.path = "";
-	r.name = benchmark;
-	r.name_len = strlen(benchmark);
-	r.iters = 1;
-	r.values = &val;
-	r.nvalues = 1;
-	memset(&res, 0, sizeof(res));
-	bp_res_new_input(&res);
-	bp_res_init(v->parser, &res, &r);
-	kept = bp_apply(v->parser, v->filter, &res);
-	bp_res_release(&res);
-	return kept > 0;
 }
 
 static struct vrow *
@@ -223,7 +175,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			if (strcmp(sv[j].benchmark, sv[i].benchmark) == 0 &&
 			    strcmp(sv[j].unit, sv[i].unit) == 0)
 				seen[j] = 1;
-		if (!verdicts_keep(v, sv[i].benchmark, sv[i].unit))
+		if (!rowfilter_keep(v->filter, sv[i].benchmark, sv[i].unit))
 			continue;
 		for (a = 1; a < e->narms; a++) {
 			struct vrow	*r;

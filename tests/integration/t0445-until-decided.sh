@@ -91,12 +91,28 @@ sed -i 's/^stop = decided/stop = decided\nstat-filter = .name:Two/' "$TEST_TMP/h
 ok $? "a run with a stat-filter"
 like "$(cat "$TEST_TMP/herr")" "Two sec/op b vs a: equivalent after 6 good rounds" "the shown row is decided at 6"
 ok "$(! grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr"; echo $?)" "the hidden noisy row has no verdict"
+ok "$(! grep -q '^~ Noisy' "$TEST_TMP/herr"; echo $?)" "  nor the end-of-run advice of a \`~\` (only rows stat prints get it)"
 is "$(sqlite3 "$TEST_TMP/h.db" "SELECT count(DISTINCT round) FROM samples")" 6 "and did not hold the workload back"
 mk "$TEST_TMP/h.ini" 12 two
 "$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h2.db" 2>"$TEST_TMP/herr"
 like "$(grep 'Noisy sec/op b vs a' "$TEST_TMP/herr")" "undecided after 12 good rounds \(p=[0-9.e-]+ n=12\+12; MDE [0-9.]+%; for 2%, (max-rounds [0-9]+|not even max-rounds 2000) would" "an undecided row at max-rounds: its MDE and the rounds power advises (the same code)"
 ok "$(grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr" && [ "$(sqlite3 "$TEST_TMP/h2.db" "SELECT count(DISTINCT round) FROM samples")" -gt 6 ]; echo $?)" \
     "without the filter the noisy row counts and holds it longer"
+like "$(cat "$TEST_TMP/herr")" "^~ Noisy sec/op: too noisy to show 2% at n=12\+12" \
+    "  and, shown as \`~\`, gets the end-of-run advice"
+
+# Go's -benchmem rows of a workload that allocates nothing: \`0 B/op 0
+# allocs/op\` in both arms is the same constant, decided equivalent (the
+# shift is exactly 0) rather than holding the workload to max-rounds, and
+# given no advice.
+mk "$TEST_TMP/z.ini" 16 zero
+"$ABBENCH" run "$TEST_TMP/z.ini" --db "$TEST_TMP/z.db" 2>"$TEST_TMP/zerr"
+ok $? "a run whose rows include 0 B/op and 0 allocs/op"
+like "$(cat "$TEST_TMP/zerr")" "Zero allocs/op b vs a: equivalent after 6 good rounds \(look 1, round 6, p=1 n=6\+6; change \+0% to \+0% at 99%\)" \
+    "  0 allocs/op in both arms: equivalent at the first look, interval {0}"
+like "$(cat "$TEST_TMP/zerr")" "Zero B/op b vs a: equivalent after 6 good rounds" "  0 B/op too"
+is "$(sqlite3 "$TEST_TMP/z.db" "SELECT count(DISTINCT round) FROM samples")" 6 "  so the workload stops at 6 rounds"
+is "$(grep -c '^~ ' "$TEST_TMP/zerr")" 0 "  and no advice for rows that are the same constant"
 
 # Refused: order sequential, looks beyond max-rounds.
 mk "$TEST_TMP/s.ini" 8 flat

@@ -234,7 +234,7 @@ test_decide(void)
 	struct seq_design	d;
 	struct seq_result	res;
 	struct bm_ucache	*uc = bm_ucache_new();
-	double			 a[40], b[40];
+	double			 a[40], b[40], lo, hi;
 
 	seq_design_init(&d, 0.05, 0.02, 30, NULL, 0, NULL);
 	/* +50%, 8+8, separated: p = 0.00016 <= 0.001. */
@@ -277,6 +277,23 @@ test_decide(void)
 	seq_decide(&d, 1, a, 8, b, 8, uc, &res);
 	tap_ok(res.p == 1 && res.verdict == SEQ_EQUIVALENT,
 	    "all equal: equivalent");
+	/* All 0 (Go's `0 allocs/op`): no logarithm, the same interval. */
+	fill(a, 6, 0, 0);
+	fill(b, 6, 0, 0);
+	seq_decide(&d, 0, a, 6, b, 6, uc, &res);
+	tap_ok(res.p == 1 && res.verdict == SEQ_EQUIVALENT,
+	    "all 0 at the first look: equivalent");
+	tap_ok(seq_shift_ci(a, 6, b, 6, 0.005, uc, &lo, &hi) == 0 &&
+	    lo == 0 && hi == 0, "all 0: the shift's interval is {0}");
+	/* ...but not where the interval is unbounded (2+2 at 99%). */
+	tap_ok(!seq_shift_within(a, 2, b, 2, 0.005, 0.02, uc) &&
+	    seq_shift_ci(a, 2, b, 2, 0.005, uc, &lo, &hi) == -1,
+	    "all 0 at 2+2: no interval at 99%%, not within");
+	/* A 0 in one arm and a 1 in the other is no constant. */
+	b[5] = 1;
+	seq_decide(&d, 0, a, 6, b, 6, uc, &res);
+	tap_str_eq(seq_verdict_name(res.verdict), "undecided",
+	    "zeros against zeros and a 1: undecided");
 	bm_ucache_free(uc);
 }
 
