@@ -33,6 +33,8 @@
 #                       LOOP_DEV (/dev/loopN), LOOP_NAME (loopN), LOOP_MNT,
 #                       LOOP_FILE and LOOP_SYSFS (/sys/block/loopN/queue).
 #                       Every device made is recorded for cleanup_loops.
+#   make_loop SIZE_MB SCHEDULER  the same with another scheduler (a kernel
+#                       without bfq still has none and mq-deadline)
 #   cleanup_loops       unmount, detach and delete everything make_bfq_loop
 #                       made (idempotent). lib.sh installs an EXIT trap that
 #                       calls it and removes $TEST_TMP; a test that sets its
@@ -212,7 +214,14 @@ any_image() {
 
 # make_bfq_loop [SIZE_MB]
 make_bfq_loop() {
-	lib_size=${1:-256}
+	make_loop "${1:-256}" bfq
+}
+
+# make_loop SIZE_MB SCHEDULER: make_bfq_loop with another scheduler
+# (require_scheduler it first), for what does not need bfq.
+make_loop() {
+	lib_size=$1
+	lib_sched=$2
 	lib_dir=/var/tmp
 	if [ "${LOOP_BACKING:-disk}" = ram ]; then
 		# A private tmpfs (not /dev/shm, which may be 64 MB), removed
@@ -238,11 +247,12 @@ make_bfq_loop() {
 	# A detached loop device keeps its queue: put its scheduler back.
 	LIB_LOOPS="$LIB_LOOPS|$(sed 's/.*\[\(.*\)\].*/\1/' \
 	    "$LOOP_SYSFS/scheduler")"
-	# Its bfq tunables too (a user may have left slice_idle 3): a
-	# switch to none and back gives a fresh bfq, the kernel's defaults.
+	# Its tunables too (a user may have left bfq's slice_idle 3): a
+	# switch to none and back gives a fresh scheduler, the kernel's
+	# defaults.
 	echo none > "$LOOP_SYSFS/scheduler" || return 1
-	echo bfq > "$LOOP_SYSFS/scheduler" || return 1
-	grep -q '\[bfq\]' "$LOOP_SYSFS/scheduler" || return 1
+	echo "$lib_sched" > "$LOOP_SYSFS/scheduler" || return 1
+	grep -q "\\[$lib_sched\\]" "$LOOP_SYSFS/scheduler" || return 1
 	if [ "${LOOP_BACKING:-disk}" = ram ]; then
 		# Rotational, as the virtual disk it stands in for says it is
 		# (vda: 1): bfq idles on each sync queue in service for its

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Host settings are put back on a kernel without bfq too (the tests of
+# t0500-t0532 need bfq and skip without it): a loop device on mq-deadline
+# whose fifo_batch the host had tuned to 5; one arm sets fifo_batch 1,
+# the other switches the scheduler to none (mq-deadline's files go away
+# with it). After a normal end, after SIGINT, after SIGKILL followed by
+# `abbench restore`, and after SIGKILL followed by the next run, the disk
+# is mq-deadline with fifo_batch 5 again.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+require_scheduler mq-deadline
+require_cmd sqlite3
+plan 18
+
+make_loop 64 mq-deadline || { diag "cannot make a loop device"; exit 1; }
+Q=$LOOP_SYSFS/iosched
+echo 5 > "$Q/fifo_batch"
+state() {
+	echo "$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")/$(cat "$Q/fifo_batch" 2>/dev/null)"
+}
+is "$(state)" mq-deadline/5 "the disk starts at mq-deadline, fifo_batch 5"
+
+cat > "$TEST_TMP/e.ini" <<EOT
+[experiment]
+name = restore-any
+rounds = 2
+[arm batch1]
+host.block.path = $LOOP_MNT
+host.block.fifo_batch = 1
+[arm none]
+host.block.path = $LOOP_MNT
+host.block.scheduler = none
+[workload sleep]
+type = command
+args = sleep 1
+EOT
+DB=$TEST_TMP/db
+
+# Wait (up to 20 s) until the disk's state is STATE.
+wait_state() {
+	i=0
+	while [ "$(state)" != "$1" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(state)" = "$1" ]
+}
+
+"$ABBENCH" run --db "$DB" --rounds 1 "$TEST_TMP/e.ini" > "$TEST_TMP/run1" 2>&1
+ok $? "a run to its end exits 0" || sed 's/^/# /' "$TEST_TMP/run1"
+is "$(state)" mq-deadline/5 "mq-deadline with fifo_batch 5 after a normal end"
+is "$(sqlite3 "$DB" "SELECT group_concat(kind || '=' || original, ' ') FROM (SELECT * FROM journal WHERE kind IN ('host.block.scheduler', 'host.block.fifo_batch') ORDER BY kind)")" \
+    "host.block.fifo_batch=5 host.block.scheduler=mq-deadline" \
+    "the scheduler and fifo_batch were journaled with the host's values"
+# Switching away from mq-deadline journals all its tunables first, so
+# that a switch back can put them back.
+is "$(sqlite3 "$DB" "SELECT count(*) || '/' || sum(state = 'restored') FROM journal WHERE kind LIKE 'host.block.%'")" \
+    "$((n = $(ls "$Q" | wc -l) + 1))/$n" \
+    "  with every other mq-deadline tunable ($(ls "$Q" | tr '\n' ' ')), all restored"
+
+# SIGINT in the middle of a batch1 sample.
+"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run2" 2>&1 &
+pid=$!
+wait_host_holder $pid
+wait_state mq-deadline/1
+ok $? "the batch1 arm set fifo_batch 1"
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -ne 0 ]
+ok $? "an interrupted run exits non-zero ($rc)"
+is "$(state)" mq-deadline/5 "mq-deadline/5 after SIGINT"
+
+# SIGKILL while the scheduler is none: nothing is restored until abbench
+# restore, which must switch back and then write the tunable.
+"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run3" 2>&1 &
+pid=$!
+wait_host_holder $pid
+wait_state none/
+ok $? "the none arm switched the scheduler to none"
+kill -9 $pid
+wait $pid 2>/dev/null
+is "$(state)" none/ "a killed run leaves the disk on none"
+"$ABBENCH" restore --db "$DB" > "$TEST_TMP/r3" 2>&1
+ok $? "abbench restore exits 0" || sed 's/^/# /' "$TEST_TMP/r3"
+grep -q "host.block.scheduler = mq-deadline ($LOOP_SYSFS/scheduler)" "$TEST_TMP/r3"
+ok $? "it says it restored the scheduler" || sed 's/^/# /' "$TEST_TMP/r3"
+is "$(state)" mq-deadline/5 "mq-deadline with the tuned fifo_batch 5 after abbench restore"
+"$ABBENCH" restore --db "$DB" > "$TEST_TMP/r3b" 2>&1
+grep -q "^nothing to restore" "$TEST_TMP/r3b"
+ok $? "a second restore has nothing left to do"
+
+# SIGKILL while fifo_batch is 1, then the next run restores first.
+"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run4" 2>&1 &
+pid=$!
+wait_host_holder $pid
+wait_state mq-deadline/1
+ok $? "fifo_batch 1 again"
+kill -9 $pid
+wait $pid 2>/dev/null
+"$ABBENCH" run --db "$DB" --rounds 1 "$TEST_TMP/e.ini" > "$TEST_TMP/run5" 2>&1
+grep -q "restored" "$TEST_TMP/run5"
+ok $? "the next run says it restored a dead run's changes" || sed 's/^/# /' "$TEST_TMP/run5"
+is "$(state)" mq-deadline/5 "and the disk is mq-deadline/5 at its end"
+is "$(sqlite3 "$DB" "SELECT count(*) FROM journal WHERE state != 'restored'")" 0 \
+    "every journal entry of the four runs is restored"
+done_testing
