@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -835,16 +836,20 @@ steady_measure(struct steady_run *r, char **cause)
 	return steady_collect(ctx, r->ex, r->sb, n, r->t1, cause);
 }
 
-/* Collect: one sandbox's share of the window into w. */
+/* Collect: one sandbox's share of the window into w, and what it was
+ * made of into cfg, a line (what explains a value). */
 static int
 steady_sum_one(struct steady_run *r, size_t i, struct cpuwork_window *w,
-    char **cause)
+    struct strvec *cfg, char **cause)
 {
 	struct sandbox			*sb = &r->sb[i];
 	struct cpuwork_report		*rep = NULL;
 	const struct cpuwork_report	*a0, *a1;
 	size_t				 nr = 0;
-	uint64_t			 d;
+	uint64_t			 d, units, self_ns, stub_ns = 0;
+	uint64_t			 thr_p = 0, thr_n = 0;
+	int				 stub_ok = 0;
+	char				 stubtxt[64];
 
 	if (cpuwork_parse_output(sb->out ? sb->out : "", sb->outlen, &rep,
 	    &nr, cause) == -1)
@@ -863,13 +868,15 @@ steady_sum_one(struct steady_run *r, size_t i, struct cpuwork_window *w,
 		free(rep);
 		return -1;
 	}
-	w->units += (double)(a1->units - a0->units);
+	units = a1->units - a0->units;
+	self_ns = a1->cpu_ns - a0->cpu_ns;
+	w->units += (double)units;
 	if (!r->stub)
-		w->app_cpu_ns += (double)(a1->cpu_ns - a0->cpu_ns);
+		w->app_cpu_ns += (double)self_ns;
 	free(rep);	/* a0 and a1 point into it */
-	if (r->stub && cpuwork_delta(sb->stub_user[0], sb->stub_user[1],
-	    &d) == 0)
-		w->app_cpu_ns += (double)d;
+	if (r->stub && (stub_ok = cpuwork_delta(sb->stub_user[0],
+	    sb->stub_user[1], &stub_ns) == 0))
+		w->app_cpu_ns += (double)stub_ns;
 	if (cpuwork_delta(sb->usage[0], sb->usage[1], &d) == -1)
 		return set_cause(cause, "sandbox %zu: cgroup CPU usage went "
 		    "backwards", i + 1);
@@ -888,15 +895,33 @@ steady_sum_one(struct steady_run *r, size_t i, struct cpuwork_window *w,
 	/* A parent or leaf per sandbox: each counted once. */
 	if (sb->thr_dir != NULL) {
 		if (cpuwork_delta(sb->thr[0].nr_periods, sb->thr[1].nr_periods,
-		    &d) == 0)
-			w->nr_periods += d;
+		    &thr_p) == 0)
+			w->nr_periods += thr_p;
 		if (cpuwork_delta(sb->thr[0].nr_throttled,
-		    sb->thr[1].nr_throttled, &d) == 0)
-			w->nr_throttled += d;
+		    sb->thr[1].nr_throttled, &thr_n) == 0)
+			w->nr_throttled += thr_n;
 		if (cpuwork_delta(sb->thr[0].throttled_ns,
 		    sb->thr[1].throttled_ns, &d) == 0)
 			w->throttled_ns += d;
 	}
+	if (!r->stub)
+		stubtxt[0] = '\0';
+	else if (stub_ok)
+		snprintf(stubtxt, sizeof stubtxt, ", stub user %.3fs",
+		    (double)stub_ns / 1e9);
+	else
+		snprintf(stubtxt, sizeof stubtxt, ", stub user went "
+		    "backwards (not counted)");
+	strvec_pushf(cfg, "sandbox-%zu: cgroup %s: cpu usage %.3fs between "
+	    "reads %.3fs apart (window %.3fs, reads %+.3fs and %+.3fs from "
+	    "its ends); program: %" PRIu64 " units, own cpu %.3fs%s; "
+	    "throttled %" PRIu64 " of %" PRIu64 " periods", i + 1,
+	    sb->usage_dir, (double)(sb->usage[1] - sb->usage[0]) / 1e9,
+	    (double)(sb->read_at[1] - sb->read_at[0]) / 1e9,
+	    (double)(r->t1 - r->t0) / 1e9,
+	    (double)(sb->read_at[0] - r->t0) / 1e9,
+	    (double)(sb->read_at[1] - r->t1) / 1e9, units,
+	    (double)self_ns / 1e9, stubtxt, thr_n, thr_p);
 	return 0;
 }
 
@@ -907,6 +932,7 @@ steady_report(struct steady_run *r, struct sample_result *out, char **cause)
 	struct cpuwork_window	 w;
 	struct cpuwork_metrics	 m;
 	const char		*name = r->name;
+	struct strvec		 parts = STRVEC_INIT;
 	double			 ofloor;
 	size_t			 i;
 
@@ -917,11 +943,22 @@ steady_report(struct steady_run *r, struct sample_result *out, char **cause)
 	if (cpuwork_delta(r->ctxt0, r->ctxt1, &w.ctxt) == -1)
 		return set_cause(cause, "/proc/stat ctxt went backwards");
 	for (i = 0; i < (size_t)r->n; i++) {
-		if (steady_sum_one(r, i, &w, cause) == -1)
+		if (steady_sum_one(r, i, &w, &parts, cause) == -1) {
+			strvec_clear(&parts);
 			return -1;
+		}
 	}
-	if (cpuwork_compute(&w, &m, cause) == -1)
+	if (cpuwork_compute(&w, &m, cause) == -1) {
+		strvec_clear(&parts);
 		return -1;
+	}
+	/* Less CPU for the sandbox than for its programs (self mode: a
+	 * runtime's own accounting): say what it was made of. */
+	if (m.overhead < 0)
+		for (i = 0; i < parts.n; i++)
+			warning("%s: overhead/app-cpu %.3g < 0: %s", name,
+			    m.overhead, parts.v[i]);
+	strvec_clear(&parts);
 	ofloor = ((const struct steady_opts *)wl_opts(r->wl,
 	    r->arm))->overhead_floor;
 	if (m.app_cpus >= ofloor * m.sandbox_cpus)

@@ -60,7 +60,8 @@ for q in leaf parent; do
 	done
 	gt "$(val "$n" work/s)" 0; ok $? "$q: work/s > 0"
 	o=$(val "$n" overhead/app-cpu)
-	gt "$o" 0 && ! gt "$o" 5; ok $? "$q: 0 < overhead/app-cpu < 5 ($o)"
+	gt "$o" 0 && ! gt "$o" 5; ok $? "$q: 0 < overhead/app-cpu < 5 ($o)" ||
+	    diag "$(grep "quota=$q" "$TEST_TMP/run.out")"
 	gt "$(val "$n" host-ctxsw/s)" 100; ok $? "$q: host-ctxsw/s > 100"
 	gt "$(val "$n" throttled-periods)" 0
 	ok $? "$q: the burner was throttled ($(val "$n" throttled-periods))"
