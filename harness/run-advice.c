@@ -21,6 +21,7 @@
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/rowfilter.h"
+#include "stats/sequential.h"
 
 struct advice_key {
 	char	**bench;
@@ -92,9 +93,8 @@ advice_unchanged(struct store *st, const struct store_run *run,
 			    &c);
 			/* `~` and not the same constant in both arms (as
 			 * Go's `0 allocs/op`): nothing more to show there. */
-			same = !(c.p <= c.alpha) && !(n1 > 0 &&
-			    x1[0] == x1[n1 - 1] && x2[0] == x2[n2 - 1] &&
-			    x1[0] == x2[0]);
+			same = !(c.p <= c.alpha) &&
+			    !seq_all_equal(x1, n1, x2, n2);
 			bm_comparison_release(&c);
 			if (same) {
 				XGROW(k->bench, k->n, k->cap);

@@ -102,12 +102,11 @@ seq_logs(const double *x, size_t n)
 }
 
 /*
- * Every value of both (sorted) samples the same, 0 included (a Go
- * benchmark's `0 B/op 0 allocs/op`): every difference is 0, so the shift's
- * interval is {0} wherever it is bounded, on any scale. Without this a
- * row of zeros, which has no logarithm, would stay undecided.
+ * Every difference is 0, so the shift's interval is {0} wherever it is
+ * bounded, on any scale. Without this a row of zeros, which has no
+ * logarithm, would stay undecided.
  */
-static int
+int
 seq_all_equal(const double *x1, size_t n1, const double *x2, size_t n2)
 {
 	return n1 > 0 && n2 > 0 && x1[0] == x1[n1 - 1] &&

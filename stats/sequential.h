@@ -118,6 +118,11 @@ void	seq_decide(const struct seq_design *d, int k, const double *x1,
 int	seq_shift_within(const double *x1, size_t n1, const double *x2,
 	    size_t n2, double beta, double lim, struct bm_ucache *cache);
 
+/* Every value of both sorted samples the same, 0 included (a Go
+ * benchmark's `0 B/op 0 allocs/op`). */
+int	seq_all_equal(const double *x1, size_t n1, const double *x2,
+	    size_t n2);
+
 /* The interval itself (for reports): 0, or -1 when not computable. */
 int	seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
 	    double beta, struct bm_ucache *cache, double *lo, double *hi);
