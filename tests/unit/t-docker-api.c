@@ -257,6 +257,7 @@ main(void)
 	free(req);
 	free(cause);
 	cause = NULL;
+	unlink(sockpath);	/* the last fake's: nothing left in /tmp */
 
 	/* Another transport: not ours to reach. */
 	setenv("DOCKER_HOST", "tcp://127.0.0.1:2375", 1);
