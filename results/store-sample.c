@@ -48,7 +48,7 @@ int
 store_key_is_metadata(const char *key)
 {
 	static const char *const meta[] = {
-		"load-avg", "load-avg-end", "swap-used",
+		"load-avg", "load-avg-end", "swap-used", "pressure",
 	};
 	size_t	i;
 

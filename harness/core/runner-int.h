@@ -18,6 +18,7 @@
 #include "harness/core/experiment.h"
 #include "harness/core/plan.h"
 #include "harness/core/runner.h"
+#include "host/pressure.h"
 #include "lib/util.h"
 #include "results/store.h"
 #include "workloads/workload.h"
@@ -80,6 +81,9 @@ struct run_state {
 	struct verdicts		*verdicts;
 	int			*bad;
 	size_t			 nbad;
+	/* The stall totals when this process began the run (psi_ok). */
+	struct psi_totals	 psi0;
+	int			 psi_ok;
 };
 
 /* runner-progress.c: the progress of samples and rounds on stderr, or one

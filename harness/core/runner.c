@@ -221,6 +221,7 @@ run_prepare(struct run_state *r, char **cause)
 
 	install_signals(r->oldsa);
 	r->signals = 1;
+	r->psi_ok = psi_read(&r->psi0) == 0;
 	if (r->opt->resume == NULL)
 		runner_store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
 	hostset_attach(r->hs, r->jr, r->st);
@@ -702,6 +703,34 @@ run_restore(struct run_state *r)
 	r->signals = 0;
 }
 
+/*
+ * The kernel's stall shares over this process's part of the run (a
+ * resumed run: since the resume), with the metadata; and a note when
+ * tasks waited for I/O a tenth of the time or more: every row that
+ * touches the disk, or a daemon that fsyncs, measured that too.
+ */
+#define RUN_IO_STALL_NOTE	10.0
+
+static void
+run_pressure(struct run_state *r)
+{
+	struct psi_totals	 now;
+	char			*text;
+	double			 io;
+
+	if (!r->psi_ok || psi_read(&now) == -1 ||
+	    (text = psi_text(&r->psi0, &now)) == NULL)
+		return;
+	store_config_set(r->st, r->ctx.run_id, NULL, "pressure", text, NULL);
+	io = psi_share(&r->psi0, &now, PSI_IO, 0);
+	if (io >= RUN_IO_STALL_NOTE && !r->opt->quiet &&
+	    !r->opt->json_progress)
+		fprintf(stderr, "note: some task waited for I/O %.0f%% of "
+		    "this run (/proc/pressure/io): rows that touch the disk "
+		    "measured that as well (pressure: %s)\n", io, text);
+	free(text);
+}
+
 /* The run's status, the closing line. */
 static void
 run_finish(struct run_state *r)
@@ -720,6 +749,7 @@ run_finish(struct run_state *r)
 		    load, NULL);
 		free(load);
 	}
+	run_pressure(r);
 	if (stop_flag) {
 		status = RUN_INTERRUPTED;
 		r->exitcode = EXIT_INTERRUPTED;

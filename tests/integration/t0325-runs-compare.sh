@@ -16,6 +16,14 @@ printf '[experiment]\nname = one\nrounds = 3\n\n[arm only]\nargs = true\n\n[work
 ok $? "first run"
 "$ABBENCH" run one.ini --db "$DB" --quiet > /dev/null 2>&1
 ok $? "second run"
+# The kernel's stall shares over the run (PSI), where the kernel has them.
+psi=$(sqlite3 "$DB" "SELECT value FROM run_config WHERE run_id = 1 AND key = 'pressure'")
+if [ -r /proc/pressure/cpu ]; then
+	like "$psi" '^cpu [0-9]+\.[0-9]% some; io [0-9]+\.[0-9]% some, [0-9]+\.[0-9]% full; memory [0-9]+\.[0-9]% some, [0-9]+\.[0-9]% full; over [0-9.]+ s$' \
+	    "the run stored its stall shares ($psi)"
+else
+	is "$psi" "" "no PSI on this kernel: no pressure stored"
+fi
 # The load differs between any two runs; make it differ for certain, as
 # a database written before the distinction holds it (same keys).
 sqlite3 "$DB" "UPDATE run_config SET value = '0.10 0.20 0.30' WHERE run_id = 1 AND key = 'load-avg';
@@ -26,15 +34,15 @@ is "$(sqlite3 "$DB" "SELECT count(DISTINCT value) FROM run_config WHERE key = 'l
 "$ABBENCH" stat --db "$DB" 1 2 > out 2> err
 ok $? "stat --db 1 2"
 is "$(grep -c 'vs base' out)" 1 "two runs of one experiment: one table"
-is "$(grep -c -E '^(load-avg|load-avg-end|swap-used):' out)" 0 "no load or swap config line"
+is "$(grep -c -E '^(load-avg|load-avg-end|swap-used|pressure):' out)" 0 "no load, swap or pressure config line"
 is "$(grep -c '^Cmd-[0-9]* .*±.*±' out)" 1 "both runs in one row"
 
 mkdir e1 e2
 "$ABBENCH" db --db "$DB" export 1 -o e1 > /dev/null 2>&1 &&
 "$ABBENCH" db --db "$DB" export 2 -o e2 > /dev/null 2>&1
 ok $? "export both runs"
-grep -q -E '^(load-avg|load-avg-end|swap-used):' e1/only.txt e2/only.txt
-is "$?" 1 "the exports carry no load or swap config line"
+grep -q -E '^(load-avg|load-avg-end|swap-used|pressure):' e1/only.txt e2/only.txt
+is "$?" 1 "the exports carry no load, swap or pressure config line"
 grep -q '^kernel: ' e1/only.txt
 ok $? "the exports keep the host's identity (kernel)"
 "$ABBENCH" stat old=e1/only.txt new=e2/only.txt > out 2> err
@@ -49,8 +57,12 @@ is "$(grep -c '^vcpus: ' out)" 2 "a different shape still splits the table"
 ok $? "db show"
 like "$(sed -n '/^metadata:/,/^$/p' out)" "load-avg: 7.50 6.00 5.00" "db show: load-avg under metadata"
 like "$(sed -n '/^metadata:/,/^$/p' out)" "load-avg-end: 9.00 8.00 7.00" "db show: load-avg-end under metadata"
-sed -n '/^config:/,/^$/p' out | grep -q 'load-avg'
+sed -n '/^config:/,/^$/p' out | grep -q 'load-avg\|pressure'
 is "$?" 1 "db show: not under config"
+if [ -n "$psi" ]; then
+	"$ABBENCH" db --db "$DB" show 1 > out1 2>&1
+	like "$(sed -n '/^metadata:/,/^$/p' out1)" "pressure: cpu " "db show: pressure under metadata"
+fi
 "$ABBENCH" report --db "$DB" 2 -o r.md > /dev/null 2>&1
 ok $? "report"
 like "$(sed -n '/Run metadata/,$p' r.md)" "load-avg-end.*9.00 8.00 7.00" "the report shows the metadata"

@@ -949,6 +949,7 @@ test_metadata_keys(void)
 	tap_ok(store_key_is_metadata("load-avg"), "load-avg is metadata");
 	tap_ok(store_key_is_metadata("load-avg-end"), "load-avg-end too");
 	tap_ok(store_key_is_metadata("swap-used"), "swap-used too");
+	tap_ok(store_key_is_metadata("pressure"), "pressure too");
 	tap_ok(!store_key_is_metadata("kernel"), "kernel is config");
 	tap_ok(!store_key_is_metadata("vcpus"), "vcpus is config");
 	tap_ok(!store_key_is_metadata("swap-total"), "swap-total is config");
