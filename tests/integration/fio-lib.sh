@@ -2,7 +2,11 @@
 # bfq-concurrent-fio on a bfq loop device, then the checks every variant
 # makes (host restored, no container, cgroup, sync dir or data file left).
 #
-#   fio_setup                   prerequisites, loop device, tools image
+#   fio_setup                   prerequisites, loop device, tools image;
+#                               with FIO_SCHED=any (a test that asserts
+#                               no bfq effect) on a kernel without bfq,
+#                               an mq-deadline loop device whose arms set
+#                               fifo_batch 16 and 8 (the same arm names)
 #   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "");
 #                               stop = decided, unless FIO_ROUNDS is set
 #                               (a test that asserts no effect: that many
@@ -26,10 +30,21 @@
 fio_setup() {
 	require_root
 	require_cmd fio losetup mkfs.ext4 sqlite3
-	require_scheduler bfq
-	make_bfq_loop 1024 || { fail "make a bfq loop device"; done_testing; }
-	SLICE_BEFORE=$(cat "$LOOP_SYSFS/iosched/slice_idle")
-	LOWLAT_BEFORE=$(cat "$LOOP_SYSFS/iosched/low_latency")
+	FIO_SCHEDULER=bfq
+	[ "${FIO_SCHED:-bfq}" = any ] && ! has_scheduler bfq &&
+	    FIO_SCHEDULER=mq-deadline
+	require_scheduler "$FIO_SCHEDULER"
+	make_loop 1024 "$FIO_SCHEDULER" ||
+	    { fail "make a $FIO_SCHEDULER loop device"; done_testing; }
+	# The two tunables the arms set (or leave) and the checks read.
+	if [ "$FIO_SCHEDULER" = bfq ]; then
+		FIO_KNOB=slice_idle FIO_KNOB2=low_latency
+	else
+		FIO_KNOB=fifo_batch FIO_KNOB2=read_expire
+		diag "no bfq here: $FIO_SCHEDULER, arms fifo_batch 16 and 8"
+	fi
+	KNOB_BEFORE=$(cat "$LOOP_SYSFS/iosched/$FIO_KNOB")
+	KNOB2_BEFORE=$(cat "$LOOP_SYSFS/iosched/$FIO_KNOB2")
 	SCHED_BEFORE=$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")
 }
 
@@ -57,9 +72,14 @@ fio_experiment() {
 		for a in idle8 idle0; do
 			printf '[arm %s]\n' "$a"
 			[ -n "$fio_rt" ] && printf 'runtime = %s\n' "$fio_rt"
-			printf 'host.block.scheduler = bfq\n'
-			printf 'host.block.slice_idle = %s\n' \
-			    "$([ $a = idle8 ] && echo 8 || echo 0)"
+			printf 'host.block.scheduler = %s\n' "$FIO_SCHEDULER"
+			if [ "$FIO_SCHEDULER" = bfq ]; then
+				printf 'host.block.slice_idle = %s\n' \
+				    "$([ $a = idle8 ] && echo 8 || echo 0)"
+			else
+				printf 'host.block.fifo_batch = %s\n' \
+				    "$([ $a = idle8 ] && echo 16 || echo 8)"
+			fi
 			[ -n "${FIO_LOW_LATENCY:-}" ] &&
 			    printf 'host.block.low_latency = %s\n' \
 			    "$FIO_LOW_LATENCY"
@@ -178,10 +198,10 @@ fio_total_up() {
 }
 
 fio_checks_after() {
-	is "$(cat "$LOOP_SYSFS/iosched/slice_idle" 2>/dev/null)" \
-	    "$SLICE_BEFORE" "slice_idle restored"
-	is "$(cat "$LOOP_SYSFS/iosched/low_latency" 2>/dev/null)" \
-	    "$LOWLAT_BEFORE" "low_latency as it was"
+	is "$(cat "$LOOP_SYSFS/iosched/$FIO_KNOB" 2>/dev/null)" \
+	    "$KNOB_BEFORE" "$FIO_KNOB restored"
+	is "$(cat "$LOOP_SYSFS/iosched/$FIO_KNOB2" 2>/dev/null)" \
+	    "$KNOB2_BEFORE" "$FIO_KNOB2 as it was"
 	is "$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")" \
 	    "$SCHED_BEFORE" "scheduler restored"
 	if command -v docker >/dev/null 2>&1; then

@@ -183,7 +183,13 @@ require_scheduler() {
 	require_root
 	require_cmd losetup mkfs.ext4 mount umount
 	[ -e /dev/loop-control ] || skip_all "no loop device support"
-	lib_f=$(mktemp /var/tmp/abbench-probe.XXXXXX) || skip_all "no /var/tmp"
+	has_scheduler "$1" || skip_all "loop devices do not offer '$1'"
+}
+
+# has_scheduler NAME: a loop device made now offers that I/O scheduler
+# (as root; false when no loop device can be made).
+has_scheduler() {
+	lib_f=$(mktemp /var/tmp/abbench-probe.XXXXXX) || return 1
 	truncate -s 1M "$lib_f"
 	lib_d=$(losetup --find --show "$lib_f" 2>/dev/null)
 	lib_has=no
@@ -193,7 +199,7 @@ require_scheduler() {
 		losetup -d "$lib_d"
 	fi
 	rm -f "$lib_f"
-	[ "$lib_has" = yes ] || skip_all "loop devices do not offer '$1'"
+	[ "$lib_has" = yes ]
 }
 
 require_dockerd() {

@@ -74,6 +74,6 @@ diag "v1 weights on bfq: $(sqlite3 "$TEST_TMP/w.db" "SELECT benchmark || ' ' || 
 wrun=$(sqlite3 "$TEST_TMP/w.db" 'SELECT substr(uuid, 1, 8) FROM runs')
 is "$(find /sys/fs/cgroup -maxdepth 5 -type d -name "abbench-$wrun*" | wc -l)" 0 \
     "no cgroup of the weights run (so no weight) left"
-is "$(cat "$LOOP_SYSFS/iosched/slice_idle" 2>/dev/null)" "$SLICE_BEFORE" \
+is "$(cat "$LOOP_SYSFS/iosched/slice_idle" 2>/dev/null)" "$KNOB_BEFORE" \
     "slice_idle restored after the weights run"
 done_testing
