@@ -30,6 +30,7 @@
 
 #include "host/blockdev.h"
 #include "host/envcheck.h"
+#include "host/pressure.h"
 #include "host/hostinfo.h"
 #include "exec/exec.h"
 #include "exec/spawn.h"
@@ -37,6 +38,8 @@
 
 #define ENVCHECK_DEEP_IDLE_US	10
 #define ENVCHECK_SWAP_KB	1024
+/* Warn when some task waited for I/O this share (%) of the last minute. */
+#define ENVCHECK_IO_STALL	10.0
 
 static void
 check_cpu(struct strvec *w, struct strvec *r)
@@ -108,6 +111,7 @@ check_memory(struct strvec *w, struct strvec *r)
 {
 	char	*s, *thp;
 	long	 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double	 io;
 
 	if ((s = read_small_file("/sys/kernel/mm/transparent_hugepage/enabled",
 	    NULL)) != NULL) {
@@ -146,6 +150,15 @@ check_memory(struct strvec *w, struct strvec *r)
 				    "running", l1, ncpu);
 		}
 		free(s);
+	}
+	if ((io = psi_avg60(PSI_IO)) >= 0) {
+		strvec_pushf(r, "io pressure: some task waited for I/O %.1f%% "
+		    "of the last minute", io);
+		if (io >= ENVCHECK_IO_STALL)
+			strvec_pushf(w, "some task waited for I/O %.0f%% of the "
+			    "last minute (/proc/pressure/io): the disk is busy, "
+			    "and every row that touches it measures that too",
+			    io);
 	}
 }
 

@@ -42,6 +42,39 @@ psi_parse(const char *text, long long *some, long long *full)
 	}
 }
 
+double
+psi_parse_avg60(const char *text)
+{
+	const char	*a;
+	char		*end;
+	double		 v;
+
+	if (strncmp(text, "some ", 5) != 0 ||
+	    (a = strstr(text, " avg60=")) == NULL ||
+	    (strchr(text, '\n') != NULL && a > strchr(text, '\n')))
+		return -1;
+	v = strtod(a + 7, &end);
+	if (end == a + 7 || v < 0 || v > 100)
+		return -1;
+	return v;
+}
+
+double
+psi_avg60(int res)
+{
+	char	path[32], *s;
+	double	v;
+
+	if (res < 0 || res >= PSI_NRES)
+		return -1;
+	snprintf(path, sizeof path, "/proc/pressure/%s", psi_names[res]);
+	if ((s = read_small_file(path, NULL)) == NULL)
+		return -1;
+	v = psi_parse_avg60(s);
+	free(s);
+	return v;
+}
+
 int
 psi_read(struct psi_totals *t)
 {

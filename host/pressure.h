@@ -29,6 +29,13 @@ int	psi_read(struct psi_totals *t);
  * total= is absent. */
 void	psi_parse(const char *text, long long *some, long long *full);
 
+/* The kernel's own average over the last minute of RES's "some" line
+ * (avg60=, in percent); -1 when it cannot be read. */
+double	psi_avg60(int res);
+
+/* One file's text: its "some" line's avg60, -1 when absent. */
+double	psi_parse_avg60(const char *text);
+
 /* The share of the time between two reads in which some (full 0) or all
  * (full 1) tasks stalled on RES, in percent; -1 when either read lacks
  * it or the counter went back. */

@@ -21,6 +21,9 @@ psi=$(sqlite3 "$DB" "SELECT value FROM run_config WHERE run_id = 1 AND key = 'pr
 if [ -r /proc/pressure/cpu ]; then
 	like "$psi" '^cpu [0-9]+\.[0-9]% some; io [0-9]+\.[0-9]% some, [0-9]+\.[0-9]% full; memory [0-9]+\.[0-9]% some, [0-9]+\.[0-9]% full; over [0-9.]+ s$' \
 	    "the run stored its stall shares ($psi)"
+	like "$("$ABBENCH" env 2>&1)" \
+	    "io pressure: some task waited for I/O [0-9]+\.[0-9]% of the last minute" \
+	    "env reports the I/O stalls of the last minute"
 else
 	is "$psi" "" "no PSI on this kernel: no pressure stored"
 fi

@@ -40,6 +40,18 @@ main(void)
 	    &some, &full);
 	tap_int_eq(some, 5, "no newline at the end");
 
+	tap_ok(psi_parse_avg60("some avg10=1.00 avg60=41.25 avg300=3.00 "
+	    "total=9\nfull avg10=0.00 avg60=9.00 avg300=0.00 total=1\n") ==
+	    41.25, "avg60 of the some line");
+	tap_ok(psi_parse_avg60("full avg10=0.00 avg60=9.00 avg300=0.00 "
+	    "total=1\n") < 0, "no some line: no avg60");
+	tap_ok(psi_parse_avg60("some avg10=1.00 total=9\nfull avg10=0.00 "
+	    "avg60=9.00 total=1\n") < 0, "avg60 only on the full line: none");
+	tap_ok(psi_parse_avg60("some avg10=1 avg60=x total=9\n") < 0,
+	    "avg60 that is no number: none");
+	tap_ok(psi_parse_avg60("some avg60=100.5 total=9\n") < 0,
+	    "avg60 above 100%: none");
+
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
 	a.at_ns = 1000000000;
