@@ -102,18 +102,6 @@ psi_share_us(long long a, long long b, double us)
 	return 100.0 * (double)(b - a) / us;
 }
 
-double
-psi_share(const struct psi_totals *a, const struct psi_totals *b, int res,
-    int full)
-{
-	double	us = (double)(b->at_ns - a->at_ns) / 1e3;
-
-	if (res < 0 || res >= PSI_NRES)
-		return -1;
-	return full ? psi_share_us(a->full[res], b->full[res], us) :
-	    psi_share_us(a->some[res], b->some[res], us);
-}
-
 char *
 psi_text(const struct psi_totals *a, const struct psi_totals *b)
 {

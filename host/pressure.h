@@ -5,7 +5,8 @@
  * waited for a CPU, for I/O or for memory (/proc/pressure/{cpu,io,
  * memory}, Linux 4.20 with CONFIG_PSI). A run stores it with its
  * metadata: a disk kept busy by someone else shows as io stalls, and
- * explains a row that moved with it.
+ * explains a row that moved with it between two runs. The files are
+ * system-wide: a run's own I/O waits are in them too.
  */
 #ifndef ABBENCH_PRESSURE_H
 #define ABBENCH_PRESSURE_H
@@ -35,12 +36,6 @@ double	psi_avg60(int res);
 
 /* One file's text: its "some" line's avg60, -1 when absent. */
 double	psi_parse_avg60(const char *text);
-
-/* The share of the time between two reads in which some (full 0) or all
- * (full 1) tasks stalled on RES, in percent; -1 when either read lacks
- * it or the counter went back. */
-double	psi_share(const struct psi_totals *a, const struct psi_totals *b,
-	    int res, int full);
 
 /* The stalls between two reads, as stored: "cpu 3.1% some; io 41.2%
  * some, 30.0% full; memory 0.0% some, 0.0% full; over 177 s". cpu's

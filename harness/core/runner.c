@@ -705,29 +705,21 @@ run_restore(struct run_state *r)
 
 /*
  * The kernel's stall shares over this process's part of the run (a
- * resumed run: since the resume), with the metadata; and a note when
- * tasks waited for I/O a tenth of the time or more: every row that
- * touches the disk, or a daemon that fsyncs, measured that too.
+ * resumed run: since the resume), with the metadata. System-wide on
+ * cgroup v1: the run's own workloads' waits are in it (fio's reads,
+ * dd's O_DSYNC writes), so it is stored to explain a difference between
+ * runs, not judged here.
  */
-#define RUN_IO_STALL_NOTE	10.0
-
 static void
 run_pressure(struct run_state *r)
 {
 	struct psi_totals	 now;
 	char			*text;
-	double			 io;
 
 	if (!r->psi_ok || psi_read(&now) == -1 ||
 	    (text = psi_text(&r->psi0, &now)) == NULL)
 		return;
 	store_config_set(r->st, r->ctx.run_id, NULL, "pressure", text, NULL);
-	io = psi_share(&r->psi0, &now, PSI_IO, 0);
-	if (io >= RUN_IO_STALL_NOTE && !r->opt->quiet &&
-	    !r->opt->json_progress)
-		fprintf(stderr, "note: some task waited for I/O %.0f%% of "
-		    "this run (/proc/pressure/io): rows that touch the disk "
-		    "measured that as well (pressure: %s)\n", io, text);
 	free(text);
 }
 

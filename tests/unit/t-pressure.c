@@ -66,9 +66,6 @@ main(void)
 	tap_str_eq(t, "cpu 3.1% some; io 41.2% some, 30.0% full; over 10 s",
 	    "the shares; cpu's full and an unread resource left out");
 	free(t);
-	tap_ok(psi_share(&a, &b, PSI_IO, 0) > 41.1 &&
-	    psi_share(&a, &b, PSI_IO, 0) < 41.3, "io some as a number");
-	tap_ok(psi_share(&a, &b, PSI_MEMORY, 0) < 0, "memory: unread");
 	b.some[PSI_IO] = 0;
 	t = psi_text(&a, &b);
 	tap_str_eq(t, "cpu 3.1% some; over 10 s",
@@ -82,8 +79,8 @@ main(void)
 		usleep(200000);
 		tap_int_eq(psi_read(&b), 0, "this host: read twice");
 		t = psi_text(&a, &b);
-		tap_ok(t != NULL && psi_share(&a, &b, PSI_CPU, 0) >= 0 &&
-		    psi_share(&a, &b, PSI_CPU, 0) <= 100.5,
+		tap_ok(t != NULL && strncmp(t, "cpu ", 4) == 0 &&
+		    strtod(t + 4, NULL) >= 0 && strtod(t + 4, NULL) <= 100.5,
 		    "this host: %s", t ? t : "(none)");
 		free(t);
 	} else
