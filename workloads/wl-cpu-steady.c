@@ -792,15 +792,28 @@ steady_first_reports(struct steady_run *r, char **cause)
 	return 0;
 }
 
-/* Measure: wait out the warm-up, read at t0 and at t1, collect output. */
+/*
+ * The window is set on the wall clock, the one the programs in their
+ * sandboxes report on. A step of it between the two reads (settimeofday,
+ * an NTP step, a VM's clock set after a pause) leaves the reads a
+ * different stretch apart than the reports: a forward step of 2.2 s in a
+ * 3 s window would read a quarter of the cgroups' CPU against a whole
+ * window of the programs' work. Wall and monotonic time between the reads
+ * may differ by this much (an NTP slew of 500 ppm: 1.5 ms in 3 s) before
+ * the window is taken again, at most STEADY_WINDOW_TRIES times.
+ */
+#define STEADY_CLOCK_STEP_NS	(20 * 1000000)
+#define STEADY_WINDOW_TRIES	3
+
+/* One window: read at t0 and at t1; the wall clock's step between the
+ * reads against the monotonic clock's into *step. */
 static int
-steady_measure(struct steady_run *r, char **cause)
+steady_window(struct steady_run *r, int64_t *step, char **cause)
 {
 	struct run_ctx	*ctx = r->ctx;
 	size_t		 n = (size_t)r->n;
+	int64_t		 w0, m0, w1, m1;
 
-	if (steady_first_reports(r, cause) == -1)
-		return -1;
 	/* The window: whole report intervals after the warm-up. */
 	r->t0 = (now_wall_ns() + r->warmup + r->every - 1) / r->every *
 	    r->every;
@@ -812,6 +825,8 @@ steady_measure(struct steady_run *r, char **cause)
 		    (double)(r->t1 - now_wall_ns()) / 1e9);
 	if (steady_sleep_until(ctx, r->t0) == -1)
 		return set_cause(cause, "interrupted");
+	w0 = now_wall_ns();
+	m0 = now_mono_ns();
 	if (steady_read_ctxt(&r->ctxt0, cause) == -1 ||
 	    steady_read_all(r->sb, n, r->version, 0, r->stub, cause) == -1)
 		return -1;
@@ -822,6 +837,9 @@ steady_measure(struct steady_run *r, char **cause)
 	if (steady_read_all(r->sb, n, r->version, 1, r->stub, cause) == -1 ||
 	    steady_read_ctxt(&r->ctxt1, cause) == -1)
 		return -1;
+	w1 = now_wall_ns();
+	m1 = now_mono_ns();
+	*step = (w1 - w0) - (m1 - m0);
 	if (r->perf_running) {
 		if (spawn_wait(&r->perf, now_mono_ns() + PERF_TIMEOUT_NS,
 		    cause) == -1)
@@ -833,7 +851,36 @@ steady_measure(struct steady_run *r, char **cause)
 		    "context-switches", &r->perf_count) == -1)
 			r->perf_count = -1;
 	}
-	return steady_collect(ctx, r->ex, r->sb, n, r->t1, cause);
+	return 0;
+}
+
+/* Measure: wait out the warm-up, read at t0 and at t1 (again after a
+ * step of the wall clock), collect output. */
+static int
+steady_measure(struct steady_run *r, char **cause)
+{
+	int64_t	step = 0;
+	int	try;
+
+	if (steady_first_reports(r, cause) == -1)
+		return -1;
+	for (try = 1; ; try++) {
+		if (steady_window(r, &step, cause) == -1)
+			return -1;
+		if (step <= STEADY_CLOCK_STEP_NS &&
+		    step >= -STEADY_CLOCK_STEP_NS)
+			break;
+		if (try == STEADY_WINDOW_TRIES)
+			return set_cause(cause, "the wall clock was stepped "
+			    "in each of %d windows (the last: %+.3f s against "
+			    "the monotonic clock): no window to measure",
+			    try, (double)step / 1e9);
+		warning("%s: the wall clock was stepped by %+.3f s during "
+		    "the window (against the monotonic clock): the window "
+		    "is taken again", r->name, (double)step / 1e9);
+	}
+	return steady_collect(r->ctx, r->ex, r->sb, (size_t)r->n, r->t1,
+	    cause);
 }
 
 /* Collect: one sandbox's share of the window into w, and what it was

@@ -382,6 +382,53 @@ is "$(runc --root /tmp/runc-root list --quiet 2>/dev/null)" "" "no container lef
 is "$(pending "$D/q.db")" 0 "nothing pending in the journal"
 lap "cpu-steady quotas"
 
+# --- The wall clock stepped in a window (only here: the guest's clock is
+# its own). The window is set on the wall clock, the one the programs
+# report on; stepped +2 s in a 6 s window, the cgroup reads would be 4 s
+# apart against 6 s of the burner's work (sandbox-cpus ~0.17 for the
+# 0.25 quota). abbench sees the wall clock move against the monotonic
+# one, says so and takes the window again.
+cat >"$D/step.ini" <<EOF2
+[experiment]
+name = t0750-step
+rounds = 1
+timeout = 2m
+
+[arm a]
+
+[workload Burner]
+type      = cpu-steady
+program   = burner -b 100 -p 100
+sandboxes = 1
+quota     = leaf
+cpu       = 0.25
+warmup    = 1s
+window    = 6s
+EOF2
+"$ABBENCH" run "$D/step.ini" --db "$D/step.db" >"$D/step.out" 2>&1 &
+pid=$!
+# The burner's first report, then the warm-up (1 s) and the window's
+# start (the next whole second): a step 3.5 s after the start is inside
+# the 6 s window.
+i=0
+while ! pgrep -x burner >/dev/null && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 3.5
+date -s "@$(($(date +%s) + 2))" >/dev/null
+wait $pid
+rc=$?
+exits0 $rc "cpu-steady with the wall clock stepped +2 s in its window" "$D/step.out" "$D/step.db"
+like "$(cat "$D/step.out")" "the wall clock was stepped by \+[12]\.[0-9]+ s during the window \(against the monotonic clock\): the window is taken again" \
+    "the step is seen and the window taken again"
+diag "$(grep 'wall clock' "$D/step.out")"
+v=$(sqlite3 "$D/step.db" "SELECT value FROM samples WHERE status = 'ok' AND unit = 'sandbox-cpus'")
+within "$v" 0.225 0.275
+ok $? "the window taken again: the quota's 0.25 CPU +-10% ($v)"
+is "$(runs_left)" "" "no cgroup of the run is left"
+lap "wall clock step"
+
 # --- t0510/t0740's twin: kill -9 mid-sample, then abbench restore.
 # (plain runc: the late start is the quota section's check)
 sed 's/^window    = 6s/window    = 60s/; s/^quota     = leaf parent none/quota     = parent/; s/^runtime = .*late-runc$/runtime = runc/' \
