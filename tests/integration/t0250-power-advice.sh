@@ -69,6 +69,7 @@ rate() {
 		"$ABBENCH" run "$TEST_TMP/effect.ini" --db "$db" --rounds "$1" \
 		    --quiet || return 1
 		row=$("$ABBENCH" stat --db "$db" effect@last | grep -E '^Burn(-[0-9]+)? ')
+		echo "$1 rounds: $row" >> "$TEST_TMP/rows"
 		case $row in *'~'*) ;; *' +'*'% (p='*) hits=$((hits + 1)) ;; esac
 		i=$((i + 1))
 	done
@@ -101,6 +102,13 @@ ok $? "at the advised rounds the effect is found in 60-100% of runs ($full/$nful
 [ "$(( ${quarter:-20} * nfull ))" -le "$(( (${full:-0} - 5 * nfull / 20) * 20 ))" ]
 ok $? "at a quarter of the rounds clearly less often ($quarter/20 vs $full/$nfull)"
 
+# Each run's row, and the pilot's, when a check above failed: was the
+# noise of the effect runs the pilot's (the advice's premise)?
+if [ "$(( ${full:-0} * 10 ))" -lt "$(( nfull * 6 ))" ] ||
+    [ "$(( ${quarter:-20} * nfull ))" -gt "$(( (${full:-0} - 5 * nfull / 20) * 20 ))" ]; then
+	diag "pilot: $("$ABBENCH" stat --db "$db" 1 | grep -E '^Burn(-[0-9]+)? ')"
+	while read -r l; do diag "$l"; done < "$TEST_TMP/rows"
+fi
 # The end of a run: a `~` that could not have shown the effect says so,
 # and a significant row (an A/A run is, 5% of the time) rightly says
 # nothing. One run, and the check that fits what its table shows: no retry

@@ -36,6 +36,10 @@ docker-image = $LC_IMAGE
 EOI
 "$ABBENCH" run "$TEST_TMP/ck.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
 run=$(lc_last_run "$DB")
+# A runsc sample that failed says why (and when, against the load).
+sqlite3 "$DB" "SELECT 'runsc sample ' || plan_idx || ' failed: ' || error
+    FROM samples WHERE run_id = $run AND arm = 'runsc' AND status <> 'ok'" |
+    while read -r l; do diag "$l (load now: $(cut -d' ' -f1-3 /proc/loadavg))"; done
 for m in Checkpoint Restore; do
 	is "$(lc_count "$DB" "$run" runsc $m sec/op)" 2 "runsc: 2 $m samples"
 done
