@@ -416,9 +416,9 @@ while ! pgrep -x burner >/dev/null && [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 sleep 3.5
-# +2 s to the nanosecond, less the time the setting takes (0.2 s under
-# emulation); whole seconds stepped by 1-2 s, or just
-# under 1 s when the second turned between reading and setting).
+# +2 s to the nanosecond, less the time the setting takes (up to 0.2 s
+# under emulation); whole seconds stepped by 1-2 s, or just under 1 s
+# when the second turned between reading and setting.
 date -s "@$(date +%s.%N | awk '{ printf "%.9f", $1 + 2 }')" >/dev/null
 wait $pid
 rc=$?
