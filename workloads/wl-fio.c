@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,7 +271,10 @@ push_measured(struct strvec *av, struct workload *wl, const struct arm *arm,
 	strvec_pushf(av, "--iodepth=%d", o->iodepth);
 	strvec_pushf(av, "--direct=%d", o->direct);
 	if (o->duration > 0) {
-		strvec_pushf(av, "--runtime=%.3fs", (double)o->duration / 1e9);
+		/* In microseconds: fio (3.33) reads "0.500s" as 0 s and
+		 * "2.250s" as 2 s, dropping a fraction of a second. */
+		strvec_pushf(av, "--runtime=%lldus",
+		    (long long)((o->duration + 500) / 1000));
 		strvec_push(av, "--time_based");
 	}
 	if (o->group_reporting)
@@ -837,34 +841,53 @@ fio_measure(struct fio_run *r, struct sample_result *out)
  * fio's report time less its runtime: that end also holds fio's teardown
  * after the I/O (closing, reaping its jobs, the JSON), which under a
  * sandbox at load differs by hundreds of milliseconds between the runs
- * and is not part of what they measure.
+ * and is not part of what they measure. With the ratio, what explains it
+ * for a failed sample's message: how far apart the runs started and their
+ * shortest and longest runtime.
  */
-static double
-overlap_ratio(const struct fio_run *r)
+struct overlap {
+	double	 ratio;
+	int64_t	 start_spread_ms;	/* latest start less the earliest */
+	int64_t	 runtime_min_ms, runtime_max_ms;
+	int	 released;		/* starts read from the barrier */
+};
+
+static void
+overlap_measure(const struct fio_run *r, struct overlap *ov)
 {
 	const struct fio_member	*m = r->m;
-	int64_t	start_max = 0, end_min = INT64_MAX, longest = 0;
-	int64_t	first;
+	int64_t	start_max = INT64_MIN, start_min = INT64_MAX;
+	int64_t	end_min = INT64_MAX, first;
 	int	i, n = r->n;
 
+	memset(ov, 0, sizeof *ov);
+	ov->runtime_min_ms = INT64_MAX;
 	for (i = 0; i < n; i++) {
-		int64_t	start = m[i].res.timestamp_ms - m[i].res.runtime_ms;
-		int64_t	end;
+		int64_t	rt = m[i].res.runtime_ms;
+		int64_t	start = m[i].res.timestamp_ms - rt;
 
 		if (r->bar != NULL &&
-		    exec_barrier_released_at(r->bar, i, &first) > 0)
+		    exec_barrier_released_at(r->bar, i, &first) > 0) {
 			start = first / 1000000;
-		end = start + m[i].res.runtime_ms;
+			ov->released++;
+		}
 		if (start > start_max)
 			start_max = start;
-		if (end < end_min)
-			end_min = end;
-		if (m[i].res.runtime_ms > longest)
-			longest = m[i].res.runtime_ms;
+		if (start < start_min)
+			start_min = start;
+		if (start + rt < end_min)
+			end_min = start + rt;
+		if (rt > ov->runtime_max_ms)
+			ov->runtime_max_ms = rt;
+		if (rt < ov->runtime_min_ms)
+			ov->runtime_min_ms = rt;
 	}
-	if (longest <= 0 || end_min <= start_max)
-		return 0;
-	return (double)(end_min - start_max) / (double)longest;
+	if (n == 0)
+		return;
+	ov->start_spread_ms = start_max - start_min;
+	if (ov->runtime_max_ms > 0 && end_min > start_max)
+		ov->ratio = (double)(end_min - start_max) /
+		    (double)ov->runtime_max_ms;
 }
 
 /* Collect: each fio's JSON, their overlap, the metrics. */
@@ -904,12 +927,14 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 		}
 	}
 	if (n > 1) {
-		double	ov = overlap_ratio(r);
-		double	min = r->o->overlap_min;
-		char	*bn = bench_name(r->wl);
-		char	*name = xasprintf("%s/c%d/overlap", bn, n);
+		struct overlap	ovm;
+		double		ov, min = r->o->overlap_min;
+		char		*bn = bench_name(r->wl);
+		char		*name = xasprintf("%s/c%d/overlap", bn, n);
 
 		free(bn);
+		overlap_measure(r, &ovm);
+		ov = ovm.ratio;
 		if (ov < min) {
 			int	 v = bench_gomaxprocs(), k = n / 2;
 			char	*la = read_small_file("/proc/loadavg", NULL);
@@ -921,13 +946,16 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 			if (la != NULL && strchr(la, ' ') != NULL)
 				*strchr(la, ' ') = '\0';
 			sample_result_fail(out, SAMPLE_STATUS_FAILED,
-			    "the %d fio runs overlapped only %.0f%% of the "
-			    "longest (overlap-min %.0f%%): this host (%d "
-			    "vCPUs, load average %s) cannot start them "
-			    "together; use fewer containers (e.g. "
+			    "the %d fio runs overlapped only %.1f%% of the "
+			    "longest (overlap-min %.0f%%; %s %" PRId64
+			    " ms apart, ran %" PRId64 " to %" PRId64 " ms): "
+			    "this host (%d vCPUs, load average %s) cannot "
+			    "run them together; use fewer containers (e.g. "
 			    "containers = %d), a longer duration, or a "
-			    "quieter host", n, ov * 100, min * 100, v,
-			    la != NULL ? la : "?", k);
+			    "quieter host", n, ov * 100, min * 100,
+			    ovm.released == n ? "released" : "started",
+			    ovm.start_spread_ms, ovm.runtime_min_ms,
+			    ovm.runtime_max_ms, v, la != NULL ? la : "?", k);
 			free(la);
 			free(name);
 			return -1;

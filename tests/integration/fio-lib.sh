@@ -88,6 +88,10 @@ fio_experiment() {
 		printf 'containers = %s\ndir = %s/fio\nsize = 48m\n' \
 		    "$fio_n" "$LOOP_MNT"
 		printf 'rw = randread\nbs = 4k\ndirect = 1\nduration = 3s\n'
+		# A sample below it fails, and its error says why: how far
+		# apart the runs were released and how long each ran.
+		[ -n "${FIO_OVERLAP_MIN:-}" ] &&
+		    printf 'overlap-min = %s\n' "$FIO_OVERLAP_MIN"
 		if [ -n "${FIO_THINK:-}" ]; then
 			printf 'ioengine = psync\niodepth = 1\n'
 			printf 'fio-args = --thinktime=%s\n' "$FIO_THINK"
@@ -138,6 +142,9 @@ fio_significant_up() {
 fio_all_ok() {
 	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(DISTINCT plan_idx)
 	    FROM samples WHERE status = 'ok'")" "$FIO_N" "$FIO_N samples, all ok"
+	sqlite3 "$TEST_TMP/db" "SELECT DISTINCT 'failed: ' || plan_idx || ' ' ||
+	    arm || ': ' || error FROM samples WHERE status != 'ok'" |
+	    while read -r l; do diag "$l"; done
 	if [ -n "${FIO_ROUNDS:-}" ]; then
 		is "$FIO_N" $((2 * FIO_ROUNDS)) "$FIO_ROUNDS rounds ($FIO_N samples)"
 		return

@@ -25,6 +25,11 @@ rc=$?
 is "$rc" 0 "dir = MNT/newdir/sub (two missing levels): the run succeeds"
 [ $rc = 0 ] || sed 's/^/# /' "$TEST_TMP/o1"
 ok "$([ ! -e "$LOOP_MNT/newdir" ]; echo $?)" "  and removes what it made (newdir is gone)"
+# duration = 0.5s is fio's runtime (its sec/op row with one container):
+# passed as "0.500s", fio 3.33 read 0 s and ran one pass of the file.
+rt=$(sqlite3 "$TEST_TMP/f.db" "SELECT value FROM samples WHERE unit = 'sec/op' AND status = 'ok'")
+ok "$(awk -v v="$rt" 'BEGIN { exit !(v >= 0.495 && v < 1) }'; echo $?)" \
+    "  duration = 0.5s: fio ran 0.5 s ($rt s)"
 is "$(sqlite3 "$TEST_TMP/f.db" "SELECT group_concat(target, ' ') FROM journal WHERE kind = 'mkdir' ORDER BY id")" \
     "$LOOP_MNT/newdir $LOOP_MNT/newdir/sub" "  both levels were journaled (kind mkdir)"
 is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM journal WHERE state != 'restored'")" 0 \
@@ -96,6 +101,21 @@ is "$(pgrep -f -- "--directory=$LOOP_MNT/prep" | wc -l | tr -d ' ')" 0 \
 "$ABBENCH" restore --db "$TEST_TMP/k.db" > "$TEST_TMP/o7" 2>&1
 is "$?" 0 "  restore exits 0"
 ok "$([ ! -e "$LOOP_MNT/prep" ]; echo $?)" "  and removes the directory and its files"
+
+# Two local fio runs held to overlap-min = 1: a sample either overlapped
+# wholly (its overlap row is 1) or failed, its error saying how far apart
+# the runs were released and how long each ran.
+exp "$LOOP_MNT/ov" 3 0.5s
+printf 'containers = 2\noverlap-min = 1\n' >> "$TEST_TMP/f.ini"
+"$ABBENCH" run --quiet --db "$TEST_TMP/ov.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o8" 2>&1
+ov_ok=$(sqlite3 "$TEST_TMP/ov.db" "SELECT count(*) FROM samples
+    WHERE benchmark LIKE 'F/c2/overlap%' AND status = 'ok' AND value = 1")
+ov_bad=$(sqlite3 "$TEST_TMP/ov.db" "SELECT count(DISTINCT plan_idx) FROM samples
+    WHERE status = 'failed' AND error GLOB 'the 2 fio runs overlapped only *% of the longest (overlap-min 100%; released * ms apart, ran * to * ms): *'")
+diag "overlap-min = 1: $ov_ok samples overlapped wholly, $ov_bad failed; $(sqlite3 "$TEST_TMP/ov.db" "SELECT error FROM samples WHERE status = 'failed' LIMIT 1")"
+is "$((ov_ok + ov_bad))" 3 "overlap-min = 1: each sample overlapped wholly or failed saying how far apart the runs were released and how long they ran"
+is "$(sqlite3 "$TEST_TMP/ov.db" "SELECT count(DISTINCT plan_idx) FROM samples WHERE status = 'failed' AND error NOT GLOB '*released [0-9]* ms apart, ran [0-9]* to [0-9]* ms*'")" 0 \
+    "  with numbers"
 
 mkdir "$TEST_TMP/ro"
 if mount -t tmpfs -o ro,size=1m tmpfs "$TEST_TMP/ro" 2>/dev/null; then
