@@ -927,15 +927,14 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 		}
 	}
 	if (n > 1) {
-		struct overlap	ovm;
-		double		ov, min = r->o->overlap_min;
+		struct overlap	ov;
+		double		min = r->o->overlap_min;
 		char		*bn = bench_name(r->wl);
 		char		*name = xasprintf("%s/c%d/overlap", bn, n);
 
 		free(bn);
-		overlap_measure(r, &ovm);
-		ov = ovm.ratio;
-		if (ov < min) {
+		overlap_measure(r, &ov);
+		if (ov.ratio < min) {
 			int	 v = bench_gomaxprocs(), k = n / 2;
 			char	*la = read_small_file("/proc/loadavg", NULL);
 
@@ -952,15 +951,15 @@ fio_collect(struct fio_run *r, struct sample_result *out)
 			    "this host (%d vCPUs, load average %s) cannot "
 			    "run them together; use fewer containers (e.g. "
 			    "containers = %d), a longer duration, or a "
-			    "quieter host", n, ov * 100, min * 100,
-			    ovm.released == n ? "released" : "started",
-			    ovm.start_spread_ms, ovm.runtime_min_ms,
-			    ovm.runtime_max_ms, v, la != NULL ? la : "?", k);
+			    "quieter host", n, ov.ratio * 100, min * 100,
+			    ov.released == n ? "released" : "started",
+			    ov.start_spread_ms, ov.runtime_min_ms,
+			    ov.runtime_max_ms, v, la != NULL ? la : "?", k);
 			free(la);
 			free(name);
 			return -1;
 		}
-		sample_result_add(out, name, "overlap-ratio", ov);
+		sample_result_add(out, name, "overlap-ratio", ov.ratio);
 		free(name);
 	}
 	add_metrics(r->wl, m, n, out);
