@@ -81,6 +81,9 @@ struct run_state {
 	struct verdicts		*verdicts;
 	int			*bad;
 	size_t			 nbad;
+	/* The fixed design, per workload: its good rounds when its failed
+	 * rounds could not be made up, -1 otherwise. */
+	int			*unmade;
 	/* The stall totals when this process began the run (psi_ok). */
 	struct psi_totals	 psi0;
 	int			 psi_ok;

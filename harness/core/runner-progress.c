@@ -28,6 +28,16 @@ fmt_secs(double s, char *buf, size_t len)
 		snprintf(buf, len, "%.1fs", s);
 }
 
+/* "3/8", or "9 (make-up)" for a round past the plan's: a failed round's. */
+static void
+fmt_round(const struct progress *p, int round, char *buf, size_t len)
+{
+	if (round + 1 > p->rounds)
+		snprintf(buf, len, "%d (make-up)", round + 1);
+	else
+		snprintf(buf, len, "%d/%d", round + 1, p->rounds);
+}
+
 /* One JSON object per line, every string escaped by jansson. */
 static void
 progress_json(struct progress *p, const struct plan_entry *pe,
@@ -63,7 +73,7 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
 	double	eta = p->done > 0 ? elapsed / (double)p->done *
 	    (double)(p->total - p->done) : -1;
-	char	el[32], et[32];
+	char	el[32], et[32], rd[48];
 
 	if (p->quiet)
 		return;
@@ -74,9 +84,10 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 		return;
 	}
 	if (p->tty) {
-		fprintf(stderr, "\r\033[Kround %d/%d  sample %zu/%zu  %s  %s  "
-		    "elapsed %s  eta %s%s  failures %d", pe->round + 1,
-		    p->rounds, p->done, p->total, e->arms[pe->arm].name,
+		fmt_round(p, pe->round, rd, sizeof rd);
+		fprintf(stderr, "\r\033[Kround %s  sample %zu/%zu  %s  %s  "
+		    "elapsed %s  eta %s%s  failures %d", rd, p->done,
+		    p->total, e->arms[pe->arm].name,
 		    e->workloads[pe->workload].name, el,
 		    p->decided_mode ? "at most " : "", et, p->failures);
 		if (p->decided_mode)
@@ -90,13 +101,14 @@ void
 runner_progress_round_end(struct progress *p, int round)
 {
 	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
-	char	el[32];
+	char	el[32], rd[48];
 
 	if (p->quiet || p->json || p->tty)
 		return;
 	fmt_secs(elapsed, el, sizeof el);
-	fprintf(stderr, "round %d/%d done: %zu/%zu samples%s, %d failures, "
-	    "elapsed %s", round + 1, p->rounds, p->done, p->total,
+	fmt_round(p, round, rd, sizeof rd);
+	fprintf(stderr, "round %s done: %zu/%zu samples%s, %d failures, "
+	    "elapsed %s", rd, p->done, p->total,
 	    p->decided_mode ? " at most" : "", p->failures, el);
 	if (p->decided_mode)
 		fprintf(stderr, ", rows decided %zu/%zu", p->rows_decided,

@@ -483,7 +483,7 @@ run_load_bad(struct run_state *r, char **cause)
 /* Rounds each arm still runs, at most: the ETA's upper bound. */
 static void
 run_progress_total(struct run_state *r, const int *active, const int *good,
-    const int *measured, int round)
+    int round)
 {
 	const struct experiment	*e = r->e;
 	size_t			 w, per = e->narms *
@@ -493,8 +493,8 @@ run_progress_total(struct run_state *r, const int *active, const int *good,
 	for (w = 0; w < e->nworkloads; w++) {
 		if (!active[w])
 			continue;
-		rest = e->stop_decided ? e->max_rounds - good[w] :
-		    e->rounds - measured[w];
+		rest = (e->stop_decided ? e->max_rounds : e->rounds) -
+		    good[w];
 		left += per * (size_t)((warm > 0 ? warm : 0) +
 		    (rest > 0 ? rest : 0));
 	}
@@ -506,12 +506,14 @@ run_progress_total(struct run_state *r, const int *active, const int *good,
 
 /*
  * Round by round (plan_round) for the workloads still active. A measured
- * round is good for a workload when each of its samples was ok. Fixed
- * design: a workload runs `rounds` measured rounds. stop = decided: it is
- * looked at after each good round that is a look of the design and leaves
- * the plan once its rows are decided or at max-rounds good rounds; a
- * failed round earns it a make-up round (all arms, in the order's rule),
- * up to max-rounds / 2 of them. On --resume the stored samples replay the
+ * round is good for a workload when each of its samples was ok, and
+ * rounds count good rounds: a failed round earns the workload a make-up
+ * round (all arms, in the order's rule), up to half the target (rounded
+ * up) of them; none when all of the target's rounds failed (a broken arm
+ * or workload, not chance: more rounds would fail the same way). Fixed design: a workload leaves the plan at `rounds` good
+ * rounds. stop = decided: it is looked at after each good round that is
+ * a look of the design and leaves the plan once its rows are decided or
+ * at max-rounds good rounds. On --resume the stored samples replay the
  * same rounds, statuses and looks, so the plan goes on where it stopped.
  */
 static void
@@ -523,23 +525,28 @@ run_loop_rounds(struct run_state *r)
 	size_t			 nidx = 0, capidx = 0;
 	int			*active, *good, *measured, *ok, *wl_of_idx = NULL;
 	int			 decided = e->stop_decided, nactive, ran, rc;
-	int			 bound = e->max_rounds / 2 > 2 ?
-	    e->max_rounds / 2 : 2, round, before;
+	int			 target = decided ? e->max_rounds : e->rounds;
+	int			 bound = (target + 1) / 2;
+	int			 round, before;
 	char			*cause = NULL;
 
 	active = xcalloc(nw, sizeof(*active));
 	good = xcalloc(nw, sizeof(*good));
 	measured = xcalloc(nw, sizeof(*measured));
 	ok = xcalloc(nw, sizeof(*ok));
-	for (w = 0; w < nw; w++)
+	free(r->unmade);
+	r->unmade = xcalloc(nw, sizeof(*r->unmade));
+	for (w = 0; w < nw; w++) {
 		active[w] = 1;
+		r->unmade[w] = -1;
+	}
 	nactive = (int)nw;
 	free(r->plan);
 	r->plan = NULL;
 	r->nplan = 0;
 	prog->rounds = e->warmup + (decided ? e->max_rounds : e->rounds);
 	prog->decided_mode = decided;
-	run_progress_total(r, active, good, measured, 0);
+	run_progress_total(r, active, good, 0);
 	for (round = 0; nactive > 0 && !stop_flag && !r->aborted; round++) {
 		first = r->nplan;
 		plan_round(e, r->order, r->seed, round, active, &r->plan,
@@ -583,9 +590,15 @@ run_loop_rounds(struct run_state *r)
 					continue;
 				measured[w]++;
 				if (!decided) {
-					good[w]++;
-					if (measured[w] >= e->rounds)
+					good[w] += ok[w];
+					if (good[w] >= e->rounds)
 						active[w] = 0;
+					else if (measured[w] >= e->rounds +
+					    bound || (good[w] == 0 &&
+					    measured[w] >= e->rounds)) {
+						r->unmade[w] = good[w];
+						active[w] = 0;
+					}
 					continue;
 				}
 				if (ok[w]) {
@@ -606,7 +619,9 @@ run_loop_rounds(struct run_state *r)
 						continue;
 					}
 				}
-				if (measured[w] >= e->max_rounds + bound) {
+				if (measured[w] >= e->max_rounds + bound ||
+				    (good[w] == 0 && measured[w] >=
+				    e->max_rounds)) {
 					verdicts_unmade(r->verdicts, (int)w,
 					    good[w]);
 					active[w] = 0;
@@ -615,7 +630,7 @@ run_loop_rounds(struct run_state *r)
 		}
 		for (w = 0, nactive = 0; w < nw; w++)
 			nactive += active[w];
-		run_progress_total(r, active, good, measured, round + 1);
+		run_progress_total(r, active, good, round + 1);
 		if (ran)
 			runner_progress_round_end(prog, round);
 	}
@@ -723,6 +738,23 @@ run_pressure(struct run_state *r)
 	free(text);
 }
 
+/* The fixed design's workloads whose failed rounds were not made up. */
+static void
+run_print_unmade(const struct run_state *r)
+{
+	size_t	w;
+
+	if (r->unmade == NULL || r->verdicts != NULL || stop_flag ||
+	    r->aborted)
+		return;
+	for (w = 0; w < r->e->nworkloads; w++)
+		if (r->unmade[w] >= 0)
+			warning("workload '%s': failed rounds could not be "
+			    "made up (%d good rounds of rounds %d)",
+			    r->e->workloads[w].name, r->unmade[w],
+			    r->e->rounds);
+}
+
 /* The run's status, the closing line. */
 static void
 run_finish(struct run_state *r)
@@ -756,6 +788,7 @@ run_finish(struct run_state *r)
 	}
 	if (r->verdicts != NULL && !r->opt->quiet && !r->opt->json_progress)
 		verdicts_print(r->verdicts, stderr);
+	run_print_unmade(r);
 	if (!r->opt->quiet && !r->opt->json_progress) {
 		struct store_run	sr;
 
@@ -794,6 +827,7 @@ run_release(struct run_state *r)
 	free(r->done);
 	free(r->sweep);
 	free(r->bad);
+	free(r->unmade);
 	verdicts_free(r->verdicts);
 	store_run_release(&r->old);
 	if (r->e != NULL)

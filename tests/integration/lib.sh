@@ -94,6 +94,24 @@ wait_host_holder() {
 	done
 }
 
+# kill_at_samples DB N CMD...: CMD in the background, killed with SIGKILL
+# once DB holds N samples (distinct plan_idx; at most 60 s); prints how
+# many it holds then.
+kill_at_samples() {
+	lib_db=$1 lib_n=$2
+	shift 2
+	"$@" >/dev/null &
+	lib_pid=$!
+	lib_i=0
+	while [ "$(sqlite3 "$lib_db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt "$lib_n" ] && [ $lib_i -lt 3000 ]; do
+		sleep 0.02
+		lib_i=$((lib_i + 1))
+	done
+	kill -9 $lib_pid
+	wait $lib_pid 2>/dev/null
+	sqlite3 "$lib_db" "SELECT count(DISTINCT plan_idx) FROM samples"
+}
+
 diag() {
 	printf '# %s\n' "$*"
 }

@@ -70,6 +70,9 @@ run=$(sqlite3 "$db" "SELECT id FROM runs WHERE name = 'faults'")
 is "$(sqlite3 "$db" "SELECT status FROM runs WHERE id = $run")" done "the run completes"
 is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE run_id = $run AND arm = 'ok' AND status = 'ok'")" 3 "the good arm has all its samples"
 is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE run_id = $run AND arm = 'fails' AND status = 'failed'")" 3 "the failing arm has 3 failed samples"
+# Every round failed: the workload is broken, not unlucky, and gets no
+# make-up round (3 samples of each arm); the run says so.
+like "$(cat "$TEST_TMP/err")" "workload 'Cmd': failed rounds could not be made up \(0 good rounds of rounds 3\)" "the run says its failures could not be made up"
 err=$(sqlite3 "$db" "SELECT error FROM samples WHERE run_id = $run AND arm = 'fails' LIMIT 1")
 like "$err" "exited 3" "a failed sample records its exit status"
 like "$err" "broken pipe dream" "a failed sample records the end of stderr"

@@ -25,16 +25,7 @@ type = command
 report = time user
 EOF2
 
-"$ABBENCH" run "$TEST_TMP/r.ini" --db "$db" --quiet &
-pid=$!
-i=0
-while [ "$(sqlite3 "$db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt 4 ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -9 $pid
-wait $pid 2>/dev/null
-n1=$(sqlite3 "$db" "SELECT count(DISTINCT plan_idx) FROM samples")
+n1=$(kill_at_samples "$db" 4 "$ABBENCH" run "$TEST_TMP/r.ini" --db "$db" --quiet)
 ok "$([ "$n1" -ge 4 ] && [ "$n1" -lt 12 ]; echo $?)" "the run was killed part way ($n1 of 12 samples)"
 is "$(sqlite3 "$db" "SELECT status FROM runs")" running "a killed run is left marked running"
 

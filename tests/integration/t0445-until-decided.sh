@@ -74,15 +74,39 @@ like "$(grep '| Big' "$TEST_TMP/r.md")" "different" "with each row's verdict"
 "$ABBENCH" db export --db "$db" last -o "$TEST_TMP/exp" >/dev/null 2>&1
 ok "$(! grep -rqi 'decision\|verdict' "$TEST_TMP/exp"; echo $?)" "db export carries no decisions"
 
-# Failures that cannot be made up: max-rounds 4, 2 make-up rounds at most.
+# Failures that cannot be made up: max-rounds 4, and a workload that
+# failed in every one of them gets no make-up round (it is broken, not
+# unlucky).
 mk "$TEST_TMP/f.ini" 4 fail
 "$ABBENCH" run "$TEST_TMP/f.ini" --db "$TEST_TMP/f.db" 2>"$TEST_TMP/ferr"
 is "$?" 1 "always failing: exit 1"
 like "$(cat "$TEST_TMP/ferr")" "workload 'fail': failed rounds could not be made up \(0 good rounds of max-rounds 4\)" "the run says its failures could not be made up"
-is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM samples WHERE arm = 'b' AND status = 'failed'")" 6 "4 rounds and 2 make-up rounds, then it gives up"
+is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM samples WHERE arm = 'b' AND status = 'failed'")" 4 "4 rounds, none good: no make-up round"
 "$ABBENCH" run "$TEST_TMP/f.ini" --db "$TEST_TMP/f2.db" --max-failures=3 2>"$TEST_TMP/ferr"
 is "$?" 1 "max-failures still aborts"
 like "$(cat "$TEST_TMP/ferr")" "3 samples failed \(max-failures = 3\)" "with its message"
+
+# The fixed design counts good rounds too: rounds = 5 with a sample that
+# fails in round 3 runs 6 rounds, every arm has 5 good samples and stat
+# gives each cell an interval; always failing, it gets no make-up round
+# and the run says so; failing in 4 of the 5 rounds, it gets half of
+# rounds (rounded up: 3) and gives up (and a fixed run killed and resumed
+# takes the same make-up rounds: at the end).
+mk "$TEST_TMP/x.ini" 16 failat fail mostfail
+sed -i -e '/^stop = decided/d' -e 's/^max-rounds = 16/rounds = 5/' "$TEST_TMP/x.ini"
+"$ABBENCH" run "$TEST_TMP/x.ini" --db "$TEST_TMP/x.db" 2>"$TEST_TMP/xerr"
+is "$?" 1 "fixed design with failed samples: exit 1"
+is "$(sqlite3 "$TEST_TMP/x.db" "SELECT count(DISTINCT round) FROM samples WHERE workload = 'failat'")" 6 "fixed rounds 5: the failed round was made up (6 rounds)"
+is "$(sqlite3 "$TEST_TMP/x.db" "SELECT group_concat(arm || '=' || n, ' ') FROM (SELECT arm, count(*) AS n FROM samples WHERE workload = 'failat' AND status = 'ok' GROUP BY arm ORDER BY arm)")" "a=6 b=5" "  5 good samples of arm b (and 6 of a: its sample of the failed round is kept)"
+like "$("$ABBENCH" stat --db "$TEST_TMP/x.db" last 2>&1 | grep '^Failat')" "± [0-9]" "  stat gives the made-up row an interval"
+is "$(sqlite3 "$TEST_TMP/x.db" "SELECT count(DISTINCT round) FROM samples WHERE workload = 'fail'")" 5 "always failing: 5 rounds, none good, no make-up round"
+like "$(cat "$TEST_TMP/xerr")" "workload 'fail': failed rounds could not be made up \(0 good rounds of rounds 5\)" "  and the run says so"
+is "$(sqlite3 "$TEST_TMP/x.db" "SELECT count(DISTINCT round) FROM samples WHERE workload = 'mostfail'")" 8 "failing in 4 rounds of 5 and after: 5 rounds and 3 make-up rounds"
+like "$(cat "$TEST_TMP/xerr")" "workload 'mostfail': failed rounds could not be made up \(1 good rounds of rounds 5\)" "  and the run says so"
+ok "$(! grep -q "workload 'failat'.*made up" "$TEST_TMP/xerr"; echo $?)" "  (not of the workload whose failure was made up)"
+file_like "$TEST_TMP/xerr" "^round 6 \(make-up\) done: " "  the progress calls a round past rounds a make-up round"
+file_like "$TEST_TMP/xerr" "^round 5/5 done: " "  after round 5/5"
+ok "$(! grep -q '^round [6-9]/5' "$TEST_TMP/xerr"; echo $?)" "  (never round 6/5)"
 
 # Rows the stat-filter hides do not hold a workload back.
 mk "$TEST_TMP/h.ini" 12 two
@@ -141,16 +165,7 @@ verdicts() { grep '^  ' "$1" | sort; }
 SEQ_SLEEP=0.05 "$ABBENCH" run "$TEST_TMP/k.ini" --db "$TEST_TMP/full.db" 2>"$TEST_TMP/full.err"
 total=$(sqlite3 "$TEST_TMP/full.db" "SELECT count(DISTINCT plan_idx) FROM samples")
 stopat=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (total - 4) + 2 ))
-SEQ_SLEEP=0.05 "$ABBENCH" run "$TEST_TMP/k.ini" --db "$TEST_TMP/k.db" --quiet &
-pid=$!
-i=0
-while [ "$(sqlite3 "$TEST_TMP/k.db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt "$stopat" ] && [ $i -lt 1200 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-kill -9 $pid
-wait $pid 2>/dev/null
-n1=$(sqlite3 "$TEST_TMP/k.db" "SELECT count(DISTINCT plan_idx) FROM samples")
+n1=$(SEQ_SLEEP=0.05 kill_at_samples "$TEST_TMP/k.db" "$stopat" "$ABBENCH" run "$TEST_TMP/k.ini" --db "$TEST_TMP/k.db" --quiet)
 ok "$([ "$n1" -ge 2 ] && [ "$n1" -lt "$total" ]; echo $?)" "killed part way ($n1 of $total samples, aimed at $stopat)"
 "$ABBENCH" run --resume last --db "$TEST_TMP/k.db" 2>"$TEST_TMP/k.err"
 rc=$?
@@ -162,4 +177,14 @@ dq="SELECT workload, look, good_rounds, round, benchmark, arm, verdict, p, n1, n
 is "$(sqlite3 "$TEST_TMP/k.db" "$dq" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$dq" | tr '\n' ' ')" "the same looks and decisions stored"
 q="SELECT plan_idx || ':' || round || ':' || arm || ':' || benchmark || ':' || status FROM samples ORDER BY plan_idx, benchmark"
 is "$(sqlite3 "$TEST_TMP/k.db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/full.db" "$q" | tr '\n' ' ')" "the same plan, sample by sample"
+
+# The fixed design's make-up rounds after kill -9 and --resume: the same
+# samples as the uninterrupted run above (x.db).
+total=$(sqlite3 "$TEST_TMP/x.db" "SELECT count(DISTINCT plan_idx) FROM samples")
+stopat=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (total - 4) + 2 ))
+n1=$(SEQ_SLEEP=0.05 kill_at_samples "$TEST_TMP/xk.db" "$stopat" "$ABBENCH" run "$TEST_TMP/x.ini" --db "$TEST_TMP/xk.db" --quiet 2>/dev/null)
+ok "$([ "$n1" -ge 2 ] && [ "$n1" -lt "$total" ]; echo $?)" "fixed design killed part way ($n1 of $total samples, aimed at $stopat)"
+"$ABBENCH" run --resume last --db "$TEST_TMP/xk.db" 2>/dev/null
+is "$?" 1 "  resumed: exit 1 (the always failing workload)"
+is "$(sqlite3 "$TEST_TMP/xk.db" "$q" | tr '\n' ' ')" "$(sqlite3 "$TEST_TMP/x.db" "$q" | tr '\n' ' ')" "  the same plan and make-up rounds, sample by sample"
 done_testing

@@ -23,11 +23,13 @@ labelled() {
 	docker ps -a -q --filter "label=abbench.run=$1" | wc -l | tr -d ' '
 }
 
-# startup, a hanging container, timeout 5s.
+# startup, a hanging container, timeout 5s. One sample: max-failures = 1
+# ends the run at it (without, its round would be made up).
 cat > "$TEST_TMP/s.ini" <<EOI
 [experiment]
 name = t0550-startup
 rounds = 1
+max-failures = 1
 [arm runc]
 runtime = runc
 [workload startup]
@@ -83,6 +85,7 @@ gobench_exp() {
 [experiment]
 name = t0550-gobench
 rounds = 1
+max-failures = 1
 [arm a]
 [workload prog]
 type = gobench

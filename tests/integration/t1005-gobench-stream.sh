@@ -18,8 +18,10 @@ if nm "$ABBENCH" 2>/dev/null | grep -q __asan_init; then
 	export ASAN_OPTIONS
 fi
 
+# One sample each: max-failures = 1 ends a run at its failed sample
+# (without, its round would be made up).
 exp() {
-	printf '[experiment]\nname = %s\nrounds = 1\n[arm a]\n[workload %s]\ntype = gobench\nargs = sh -c "%s"\n' \
+	printf '[experiment]\nname = %s\nrounds = 1\nmax-failures = 1\n[arm a]\n[workload %s]\ntype = gobench\nargs = sh -c "%s"\n' \
 	    "$1" "$1" "$2" > "$TEST_TMP/$1.ini"
 }
 

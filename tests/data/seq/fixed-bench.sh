@@ -7,6 +7,7 @@
 #   near    arm b 1.5% slower, spread 3%: decided late or not at all
 #   failat  like flat, but arm b fails in round 3 (a make-up round)
 #   fail    arm b always fails
+#   mostfail arm b fails but in round 2
 #   two     like flat, and a second line Noisy whose arms differ by 10% +-30%
 #   zero    like flat, with Go's -benchmem `0 B/op 0 allocs/op` in both arms
 arm=$1 round=$2 kind=$3
@@ -22,6 +23,11 @@ failat)	if [ "$arm" = b ] && [ "$round" = 3 ]; then
 	fi ;;
 fail)	if [ "$arm" = b ]; then
 		echo "broken" >&2
+		exit 1
+	fi ;;
+mostfail)
+	if [ "$arm" = b ] && [ "$round" != 2 ]; then
+		echo "mostly broken" >&2
 		exit 1
 	fi ;;
 esac
