@@ -425,6 +425,26 @@ show_rounds_decided(struct store *st, const struct store_run *r)
 	return 0;
 }
 
+/* The fixed design: its rounds, and the make-up rounds it took. */
+static void
+show_rounds_fixed(struct store *st, const struct store_run *r)
+{
+	char	*cause = NULL;
+	int	 taken, extra;
+
+	if (store_rounds_taken(st, r->id, &taken, &cause) == -1) {
+		free(cause);
+		taken = 0;
+	}
+	extra = taken - r->warmup - r->rounds;
+	if (extra > 0)
+		printf("  rounds:     %d (+%d make-up, +%d warm-up)\n",
+		    r->rounds, extra, r->warmup);
+	else
+		printf("  rounds:     %d (+%d warm-up)\n", r->rounds,
+		    r->warmup);
+}
+
 /* stop = decided: each row's verdict, the round it was made at. */
 static int
 show_decisions(struct store *st, const struct store_run *r)
@@ -518,7 +538,7 @@ db_show(struct db_opts *o)
 		printf("  order:      %s (seed %llu)\n", r.order_kind,
 		    (unsigned long long)r.seed);
 	if (show_rounds_decided(st, &r) != 0 && (r.rounds > 0 || r.warmup > 0))
-		printf("  rounds:     %d (+%d warm-up)\n", r.rounds, r.warmup);
+		show_rounds_fixed(st, &r);
 	if (r.experiment_path[0] != '\0')
 		printf("  %-11s %s\n", strcmp(r.status, RUN_IMPORTED) == 0 ?
 		    "files:" : "experiment:", r.experiment_path);

@@ -246,6 +246,28 @@ report_head(struct report *r)
 	free(title);
 }
 
+/* The rounds, and in the fixed design the make-up rounds it took (with
+ * stop = decided the decisions say which rounds each row took). */
+static char *
+report_rounds(struct report *r)
+{
+	struct store_decision	*d = NULL;
+	char			*cause = NULL;
+	size_t			 nd = 0;
+	int			 taken = 0, extra = 0;
+
+	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == 0 &&
+	    nd == 0 && store_rounds_taken(r->st, r->run.id, &taken,
+	    &cause) == 0)
+		extra = taken - r->run.warmup - r->run.rounds;
+	free(cause);
+	store_decisions_free(d, nd);
+	if (extra > 0 && r->run.rounds > 0)
+		return xasprintf("%d (+%d make-up, +%d warm-up)",
+		    r->run.rounds, extra, r->run.warmup);
+	return xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
+}
+
 static void
 report_summary(struct report *r)
 {
@@ -268,7 +290,7 @@ report_summary(struct report *r)
 	    r->run.order_kind : "?", r->run.seed);
 	report_kv_row(r, "order", s);
 	free(s);
-	s = xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
+	s = report_rounds(r);
 	report_kv_row(r, "rounds", s);
 	free(s);
 	s = xasprintf("%" PRId64 " (%" PRId64 " values, %" PRId64 " failed)",

@@ -545,6 +545,28 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	return 0;
 }
 
+int
+store_rounds_taken(struct store *st, int64_t run_id, int *rounds,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	*rounds = 0;
+	s = store_prepare(st, "SELECT coalesce(max(round) + 1, 0) FROM samples"
+	    " WHERE run_id = ?1", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*rounds = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot read samples");
+	return 0;
+}
+
 void
 store_values_free(struct store_value *v, size_t n)
 {

@@ -104,6 +104,9 @@ like "$(cat "$TEST_TMP/xerr")" "workload 'fail': failed rounds could not be made
 is "$(sqlite3 "$TEST_TMP/x.db" "SELECT count(DISTINCT round) FROM samples WHERE workload = 'mostfail'")" 8 "failing in 4 rounds of 5 and after: 5 rounds and 3 make-up rounds"
 like "$(cat "$TEST_TMP/xerr")" "workload 'mostfail': failed rounds could not be made up \(1 good rounds of rounds 5\)" "  and the run says so"
 ok "$(! grep -q "workload 'failat'.*made up" "$TEST_TMP/xerr"; echo $?)" "  (not of the workload whose failure was made up)"
+like "$("$ABBENCH" db show --db "$TEST_TMP/x.db" last 2>&1)" "rounds: +5 \(\+3 make-up, \+0 warm-up\)" "  db show: the rounds and the make-up rounds taken"
+"$ABBENCH" report --db "$TEST_TMP/x.db" last -o "$TEST_TMP/x.md" 2>/dev/null
+file_like "$TEST_TMP/x.md" "5 \(\+3 make-up, \+0 warm-up\)" "  and the report"
 file_like "$TEST_TMP/xerr" "^round 6 \(make-up\) done: " "  the progress calls a round past rounds a make-up round"
 file_like "$TEST_TMP/xerr" "^round 5/5 done: " "  after round 5/5"
 ok "$(! grep -q '^round [6-9]/5' "$TEST_TMP/xerr"; echo $?)" "  (never round 6/5)"
