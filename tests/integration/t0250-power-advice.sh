@@ -6,13 +6,15 @@
 # the noise (40 rounds: a good estimate); the injected effect E is chosen
 # so that the advice stays small (about 24 rounds: 16 for the spread
 # measured, scaled for its upper 95% bound). Then the burner at 1.00x
-# against 1+E x the units: 40 runs at the rounds `power --effect E`
+# against the units that make its CPU time 1+E x (its fixed cost per
+# execution measured first): 40 runs at the rounds `power --effect E`
 # advises for 80% power detect it
 # (abbench stat: a significant slowdown of b) in 60-100% of runs, and 80
 # runs at a quarter of those rounds clearly less often. The end of
 # `abbench run` says when a `~` could not have shown the effect.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
+require_cmd sqlite3
 burner=$ABBENCH_BUILDDIR/workloads/cpu/burner
 [ -x "$burner" ] || skip_all "no burner program (make)"
 db=$TEST_TMP/adv.db
@@ -57,7 +59,47 @@ case $rounds in ''|*[!0-9]*) fail "power advises a number of rounds ('$rounds')"
 [ "$rounds" -ge 12 ] && [ "$rounds" -le 40 ]
 ok $? "the advice for the pilot's own MDE is near 24 rounds ($rounds)"
 
-bunits=$(awk -v u="$units" -v e="$eff" 'BEGIN { printf "%d", u * (1 + e / 100) + 0.5 }')
+# The effect in cpu-sec/op, not in units: each execution also costs a
+# fixed CPU time (exec, the dynamic loader, exit: 0.7 ms here, against
+# 10.5 ms for the median 90000 units), which more units do not scale, so
+# units x (1+E) shows as only 0.94 E and the advice was checked against
+# a smaller effect than it was asked for (a part of why detection was
+# 0.86 on average in ten suite runs, where a simulation of the burner's
+# noise alone gives 0.91). That cost, in units, from the medians of -n 1
+# and -n $units
+# without jitter; the b arm then gets
+# units x (1+E) + E x cost / 1.5 (1.5: the jitter's median factor).
+cat > "$TEST_TMP/cost.ini" <<EOF2
+[experiment]
+name = cost
+rounds = 15
+order = alternate
+
+[arm one]
+args = $burner -n 1
+[arm full]
+args = $burner -n $units
+
+[workload Burn]
+type = command
+report = cpu
+EOF2
+"$ABBENCH" run "$TEST_TMP/cost.ini" --db "$db" --quiet
+ok $? "the burner's fixed cost: -n 1 against -n $units (15 rounds)"
+median_of() {	# median_of ARM: the cost run's median cpu-sec/op of ARM
+	sqlite3 "$db" "SELECT value FROM samples WHERE run_id = (SELECT
+	    max(id) FROM runs WHERE name = 'cost') AND arm = '$1' AND
+	    status = 'ok' ORDER BY value" | awk '{ v[NR] = $1 } END {
+	    print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+m1=$(median_of one)
+mfull=$(median_of full)
+cost=$(awk -v a="$m1" -v b="$mfull" -v u="$units" 'BEGIN {
+    if (b > a && a > 0) printf "%d", u * a / (b - a) + 0.5; else print -1 }')
+diag "fixed cost of an execution: $m1 s of CPU, against $mfull s for $units units: $cost units"
+ok "$([ "$cost" -ge 0 ] && [ "$cost" -lt "$units" ]; echo $?)" "  a cost below the work of -n $units ($cost units)"
+bunits=$(awk -v u="$units" -v e="$eff" -v c="$cost" 'BEGIN {
+    printf "%d", u * (1 + e / 100) + e / 100 * c / 1.5 + 0.5 }')
 mk effect "$bunits"
 
 # Detection rate of N runs at R rounds (rate R N): abbench stat's row is
@@ -87,9 +129,14 @@ rate() {
 # computed for a power of 0.95 down to 0.75 at the advised rounds; 5% at a
 # pairing of 0.85 and 0.40); with 40 and 80 runs and 20 points, 0.001% to
 # 0.06% (0.1% at 0.85 and 0.40). A run at a quarter costs a quarter.
-# Not covered: in one run the effect runs were noisier than the pilot
-# (28/40, 70%; at a true 0.70 the first check fails 6% of the time), by a
-# cause not yet found; the rows printed below are for that.
+# What remains is the pilot's own error, which the advice's 95% bound
+# covers only 95% of the time: in 400 simulated pilots of 40 values of
+# the burner's noise (uniform, 1 to 2 x), the advice for the pilot's MDE
+# at 16 rounds gave a true power below 0.8 for 9 and below 0.75 for 2;
+# with 40 runs each, a run of this test sees fewer than 30 hits 1.5% of
+# the time and fewer than 24 (a failure) 0.03%. (In one suite run the
+# pilot read 18.3%, below 98% of the simulated pilots: E 18.5%, true
+# power about 0.77, 28/40.)
 nfull=40
 nquarter=80
 full=$(rate "$rounds" $nfull)
@@ -99,6 +146,19 @@ quarter_r=$(( (rounds + 2) / 4 ))
 quarter=$(rate "$quarter_r" $nquarter)
 ok $? "$nquarter runs at $quarter_r rounds"
 diag "detection of +$eff% (burner $units vs $bunits units, jitter 1): $full/$nfull at $rounds rounds (advised), $quarter/$nquarter at $quarter_r rounds (a quarter)"
+# The effect the runs had is the one the advice was asked about: the
+# means of all their samples, b over a (about 1400 samples an arm; the
+# jitter's uniform noise makes the mean the steadier estimate: a standard
+# error under 1 point, where the medians' is about 1.3).
+arm_mean() {
+	sqlite3 "$db" "SELECT avg(value) FROM samples WHERE run_id IN (SELECT
+	    id FROM runs WHERE name = 'effect') AND arm = '$1' AND
+	    status = 'ok'"
+}
+real=$(awk -v a="$(arm_mean a)" -v b="$(arm_mean b)" 'BEGIN {
+    printf "%.1f", (a > 0 ? (b / a - 1) * 100 : -100) }')
+ok "$(awk -v r="$real" -v e="$eff" 'BEGIN { exit !(r >= e - 3 && r <= e + 3) }'; echo $?)" \
+    "the effect runs' own change is the injected one: +$real% for +$eff% (within 3 points)"
 # The advice aims at 80% power for the upper 95% bound of the pilot's
 # spread (power.h: spread_conf), so that noise a little above the pilot's
 # does not take the power below it. At a true power of 0.8, 40 runs fall
