@@ -136,7 +136,8 @@ rate() {
 # with 40 runs each, a run of this test sees fewer than 30 hits 1.5% of
 # the time and fewer than 24 (a failure) 0.03%. (In one suite run the
 # pilot read 18.3%, below 98% of the simulated pilots: E 18.5%, true
-# power about 0.77, 28/40.)
+# power about 0.77, 28/40.) tests/unit/t-power checks that simulation
+# (test_jitter_pilots: 200 pilots).
 nfull=40
 nquarter=80
 full=$(rate "$rounds" $nfull)

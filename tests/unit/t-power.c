@@ -99,6 +99,13 @@ draw_lognormal(gsl_rng *r)
 	return 10 * gsl_ran_lognormal(r, 0, 0.25);
 }
 
+/* The burner's jitter (workloads/cpu/burner.c -j 1): n (1 + u) units. */
+static double
+draw_jitter(gsl_rng *r)
+{
+	return 10 * (1 + gsl_rng_uniform(r));
+}
+
 static double *
 normal_pool(size_t n, double mu, double sd, unsigned long seed)
 {
@@ -334,6 +341,55 @@ test_spread_conf(struct bm_ucache *uc)
 	free(truth);
 }
 
+/*
+ * t0250's design on the burner's noise alone: from a pilot of 40 values,
+ * the effect E is the pilot's MDE at 16+16 (rounded up to 0.5%) and the
+ * rounds are the advice for E at the 95% bound; the true power at those
+ * rounds (simulated from the distribution) is what the test's detection
+ * rate estimates. The pilot's error makes it vary: over 200 pilots it is
+ * below 0.8 for a few (the 5% the bound leaves) and below 0.75 for at
+ * most 2%.
+ */
+static void
+test_jitter_pilots(struct bm_ucache *uc)
+{
+	struct power_options	 o;
+	gsl_rng			*rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double			 pilot[40], mde, e, tp, sum = 0, worst = 1;
+	size_t			 i, k, rr, npil = 200, low80 = 0, low75 = 0;
+	size_t			 big = 0;
+
+	gsl_rng_set(rng, 77);
+	for (k = 0; k < npil; k++) {
+		for (i = 0; i < 40; i++)
+			pilot[i] = draw_jitter(rng);
+		power_options_init(&o);
+		mde = power_mde(pilot, 40, 16, 16, &o, uc);
+		e = ceil(mde * 200 - 0.001) / 200;
+		if (e < 0.01)
+			e = 0.01;
+		o.spread_conf = 0.95;
+		rr = power_rounds(pilot, 40, e, 0, &o, uc);
+		if (rr < 2 || rr > 64) {
+			big++;
+			continue;
+		}
+		tp = simulate(draw_jitter, rr, e, 1000, uc);
+		sum += tp;
+		low80 += tp < 0.8;
+		low75 += tp < 0.75;
+		if (tp < worst)
+			worst = tp;
+	}
+	gsl_rng_free(rng);
+	tap_int_eq(big, 0, "jitter pilots: every advice within 2-64 rounds");
+	tap_ok(low80 <= npil / 20 && low75 <= npil / 50 &&
+	    sum / (double)npil >= 0.85, "jitter pilots (t0250's design): true "
+	    "power below 0.8 for %zu and below 0.75 for %zu of %zu pilots "
+	    "(worst %.3f, mean %.3f)", low80, low75, npil, worst,
+	    sum / (double)npil);
+}
+
 int
 main(void)
 {
@@ -346,6 +402,7 @@ main(void)
 	test_noise();
 	test_groups();
 	test_spread_conf(uc);
+	test_jitter_pilots(uc);
 	bm_ucache_free(uc);
 	return tap_done();
 }
