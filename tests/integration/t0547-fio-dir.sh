@@ -105,7 +105,8 @@ ok "$([ ! -e "$LOOP_MNT/prep" ]; echo $?)" "  and removes the directory and its 
 # Two local fio runs held to overlap-min = 1: a sample either overlapped
 # wholly (its overlap row is 1) or failed, its error saying how far apart
 # the runs were released and how long each ran. 3 good rounds: a failed
-# one is made up (2 make-up rounds at most).
+# one is made up (2 make-up rounds at most), unless all 3 failed (as
+# beside a CPU burner: then it is the host, and nothing is made up).
 exp "$LOOP_MNT/ov" 3 0.5s
 printf 'containers = 2\noverlap-min = 1\n' >> "$TEST_TMP/f.ini"
 "$ABBENCH" run --quiet --db "$TEST_TMP/ov.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o8" 2>&1
@@ -116,7 +117,8 @@ ov_bad=$(sqlite3 "$TEST_TMP/ov.db" "SELECT count(DISTINCT plan_idx) FROM samples
 diag "overlap-min = 1: $ov_ok samples overlapped wholly, $ov_bad failed; $(sqlite3 "$TEST_TMP/ov.db" "SELECT error FROM samples WHERE status = 'failed' LIMIT 1")"
 ov_n=$(sqlite3 "$TEST_TMP/ov.db" "SELECT count(DISTINCT plan_idx) FROM samples")
 is "$((ov_ok + ov_bad))" "$ov_n" "overlap-min = 1: each of the $ov_n samples overlapped wholly or failed saying how far apart the runs were released and how long they ran"
-ok "$([ "$ov_ok" -eq 3 ] || [ "$ov_n" -eq 5 ]; echo $?)" "  3 good samples, or 3 rounds and 2 make-up rounds ($ov_ok good of $ov_n)"
+ok "$([ "$ov_ok" -eq 3 ] || [ "$ov_n" -eq 5 ] || { [ "$ov_ok" -eq 0 ] && [ "$ov_n" -eq 3 ]; }; echo $?)" \
+    "  3 good samples, or 3 rounds and 2 make-up rounds, or 3 failed rounds and none ($ov_ok good of $ov_n)"
 
 mkdir "$TEST_TMP/ro"
 if mount -t tmpfs -o ro,size=1m tmpfs "$TEST_TMP/ro" 2>/dev/null; then
