@@ -510,10 +510,11 @@ run_progress_total(struct run_state *r, const int *active, const int *good,
  * rounds count good rounds: a failed round earns the workload a make-up
  * round (all arms, in the order's rule), up to half the target (rounded
  * up) of them; none when all of the target's rounds failed (a broken arm
- * or workload, not chance: more rounds would fail the same way). Fixed design: a workload leaves the plan at `rounds` good
- * rounds. stop = decided: it is looked at after each good round that is
- * a look of the design and leaves the plan once its rows are decided or
- * at max-rounds good rounds. On --resume the stored samples replay the
+ * or workload, not chance: more rounds would fail the same way). Fixed
+ * design: a workload leaves the plan at `rounds` good rounds. stop =
+ * decided: it is looked at after each good round that is a look of the
+ * design and leaves the plan once its rows are decided or at max-rounds
+ * good rounds. On --resume the stored samples replay the
  * same rounds, statuses and looks, so the plan goes on where it stopped.
  */
 static void
