@@ -5,8 +5,35 @@
 # the next free loop device with bfq slice_idle 3 and low_latency 0 (as an
 # earlier user may have), show that it keeps them, then run t0500 and
 # t0510 (which start from "a fresh bfq device idles 8 ms"): they pass.
+# At the end each device it tuned has its queue back as it was.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_scheduler bfq
+
+# What this test dirties it puts back at the end: each device's queue as
+# it was before the first dirty() (scheduler and its tunables), "DEV SCHED
+# [KEY=VALUE...]" a line. A device still attached by then is someone
+# else's: left alone.
+SAVED=$TEST_TMP/queues
+: > "$SAVED"
+undirty() {
+	while read -r dev sched tunables; do
+		f=$(mktemp /var/tmp/abbench-dirty.XXXXXX) || continue
+		truncate -s 1M "$f"
+		if losetup "$dev" "$f" 2>/dev/null; then
+			q=/sys/block/${dev#/dev/}/queue
+			# none first: the scheduler's own defaults, then its
+			# saved tunables.
+			echo none > "$q/scheduler"
+			echo "$sched" > "$q/scheduler"
+			for kv in $tunables; do
+				echo "${kv#*=}" > "$q/iosched/${kv%%=*}" 2>/dev/null
+			done
+			losetup -d "$dev"
+		fi
+		rm -f "$f"
+	done < "$SAVED"
+}
+trap 'undirty; lib_cleanup' EXIT
 
 # dirty: attach a scratch file to the next free device, tune it, detach.
 dirty() {
@@ -14,6 +41,16 @@ dirty() {
 	truncate -s 1M "$f"
 	d=$(losetup --find --show "$f") || { rm -f "$f"; return 1; }
 	q=/sys/block/${d#/dev/}/queue
+	if ! grep -q "^$d " "$SAVED"; then
+		{
+			printf '%s %s' "$d" \
+			    "$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")"
+			for k in "$q"/iosched/*; do
+				[ -f "$k" ] && printf ' %s=%s' "${k##*/}" "$(cat "$k")"
+			done
+			echo
+		} >> "$SAVED"
+	fi
 	echo bfq > "$q/scheduler" && echo 3 > "$q/iosched/slice_idle" &&
 	    echo 0 > "$q/iosched/low_latency"
 	losetup -d "$d"
