@@ -430,16 +430,13 @@ static void
 show_rounds_fixed(struct store *st, const struct store_run *r)
 {
 	char	*cause = NULL;
-	int	 taken, extra;
+	int	 makeup;
 
-	if (store_rounds_taken(st, r->id, &taken, &cause) == -1) {
-		free(cause);
-		taken = 0;
-	}
-	extra = taken - r->warmup - r->rounds;
-	if (extra > 0)
+	(void)store_makeup_rounds(st, r, &makeup, &cause);
+	free(cause);
+	if (makeup > 0)
 		printf("  rounds:     %d (+%d make-up, +%d warm-up)\n",
-		    r->rounds, extra, r->warmup);
+		    r->rounds, makeup, r->warmup);
 	else
 		printf("  rounds:     %d (+%d warm-up)\n", r->rounds,
 		    r->warmup);

@@ -254,17 +254,16 @@ report_rounds(struct report *r)
 	struct store_decision	*d = NULL;
 	char			*cause = NULL;
 	size_t			 nd = 0;
-	int			 taken = 0, extra = 0;
+	int			 makeup = 0;
 
 	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == 0 &&
-	    nd == 0 && store_rounds_taken(r->st, r->run.id, &taken,
-	    &cause) == 0)
-		extra = taken - r->run.warmup - r->run.rounds;
+	    nd == 0)
+		(void)store_makeup_rounds(r->st, &r->run, &makeup, &cause);
 	free(cause);
 	store_decisions_free(d, nd);
-	if (extra > 0 && r->run.rounds > 0)
+	if (makeup > 0)
 		return xasprintf("%d (+%d make-up, +%d warm-up)",
-		    r->run.rounds, extra, r->run.warmup);
+		    r->run.rounds, makeup, r->run.warmup);
 	return xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
 }
 

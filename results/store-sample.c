@@ -546,24 +546,26 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 }
 
 int
-store_rounds_taken(struct store *st, int64_t run_id, int *rounds,
+store_makeup_rounds(struct store *st, const struct store_run *r, int *makeup,
     char **cause)
 {
 	sqlite3_stmt	*s;
-	int		 rc;
+	int		 rc, taken = 0;
 
-	*rounds = 0;
+	*makeup = 0;
 	s = store_prepare(st, "SELECT coalesce(max(round) + 1, 0) FROM samples"
 	    " WHERE run_id = ?1", cause);
 	if (s == NULL)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 1, r->id);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		*rounds = sqlite3_column_int(s, 0);
+		taken = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW)
 		return store_db_error(st, cause, "cannot read samples");
+	if (r->rounds > 0 && taken > r->warmup + r->rounds)
+		*makeup = taken - r->warmup - r->rounds;
 	return 0;
 }
 

@@ -227,10 +227,10 @@ int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);
-/* The rounds a run's stored samples reach (warm-up and make-up rounds
- * included): its highest round + 1, 0 with no sample. */
-int	store_rounds_taken(struct store *st, int64_t run_id, int *rounds,
-	    char **cause);
+/* A fixed-design run's make-up rounds: the rounds its stored samples
+ * reach (highest round + 1) beyond its warm-up and its rounds, 0 if none. */
+int	store_makeup_rounds(struct store *st, const struct store_run *r,
+	    int *makeup, char **cause);
 
 /*
  * A row's decision at one look of `stop = decided` (harness/core/verdict.h).

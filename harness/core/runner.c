@@ -505,13 +505,25 @@ run_progress_total(struct run_state *r, const int *active, const int *good,
 }
 
 /*
+ * A workload whose failed rounds are no longer made up, after `measured`
+ * rounds of which `good` were good, for `target` good rounds: a failed
+ * round earns a make-up round (all arms, in the order's rule), up to half
+ * the target (rounded up) of them; none when all of the target's rounds
+ * failed (a broken arm or workload, not chance: more rounds would fail
+ * the same way).
+ */
+static int
+run_gave_up(int good, int measured, int target)
+{
+	return measured >= target + (target + 1) / 2 ||
+	    (good == 0 && measured >= target);
+}
+
+/*
  * Round by round (plan_round) for the workloads still active. A measured
  * round is good for a workload when each of its samples was ok, and
- * rounds count good rounds: a failed round earns the workload a make-up
- * round (all arms, in the order's rule), up to half the target (rounded
- * up) of them; none when all of the target's rounds failed (a broken arm
- * or workload, not chance: more rounds would fail the same way). Fixed
- * design: a workload leaves the plan at `rounds` good rounds. stop =
+ * rounds count good rounds, a failed one made up as run_gave_up says.
+ * Fixed design: a workload leaves the plan at `rounds` good rounds. stop =
  * decided: it is looked at after each good round that is a look of the
  * design and leaves the plan once its rows are decided or at max-rounds
  * good rounds. On --resume the stored samples replay the
@@ -527,7 +539,6 @@ run_loop_rounds(struct run_state *r)
 	int			*active, *good, *measured, *ok, *wl_of_idx = NULL;
 	int			 decided = e->stop_decided, nactive, ran, rc;
 	int			 target = decided ? e->max_rounds : e->rounds;
-	int			 bound = (target + 1) / 2;
 	int			 round, before;
 	char			*cause = NULL;
 
@@ -592,11 +603,10 @@ run_loop_rounds(struct run_state *r)
 				measured[w]++;
 				if (!decided) {
 					good[w] += ok[w];
-					if (good[w] >= e->rounds)
+					if (good[w] >= target)
 						active[w] = 0;
-					else if (measured[w] >= e->rounds +
-					    bound || (good[w] == 0 &&
-					    measured[w] >= e->rounds)) {
+					else if (run_gave_up(good[w],
+					    measured[w], target)) {
 						r->unmade[w] = good[w];
 						active[w] = 0;
 					}
@@ -620,9 +630,8 @@ run_loop_rounds(struct run_state *r)
 						continue;
 					}
 				}
-				if (measured[w] >= e->max_rounds + bound ||
-				    (good[w] == 0 && measured[w] >=
-				    e->max_rounds)) {
+				if (run_gave_up(good[w], measured[w],
+				    target)) {
 					verdicts_unmade(r->verdicts, (int)w,
 					    good[w]);
 					active[w] = 0;
