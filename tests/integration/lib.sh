@@ -36,9 +36,15 @@
 #   make_loop SIZE_MB SCHEDULER  the same with another scheduler (a kernel
 #                       without bfq still has none and mq-deadline)
 #   cleanup_loops       unmount, detach and delete everything make_bfq_loop
-#                       made (idempotent). lib.sh installs an EXIT trap that
-#                       calls it and removes $TEST_TMP; a test that sets its
-#                       own EXIT trap must call lib_cleanup from it.
+#                       made, each device's queue put back as make_loop
+#                       found it (scheduler and tunables; idempotent).
+#                       lib.sh installs an EXIT trap that calls it and
+#                       removes $TEST_TMP; a test that sets its own EXIT
+#                       trap must call lib_cleanup from it.
+#   queue_state DEV     "SCHEDULER [KEY=VALUE...]": DEV's (loopN) scheduler
+#                       and its tunables (/sys/block/DEV/queue/iosched)
+#   queue_set DEV SCHEDULER [KEY=VALUE...]  that scheduler afresh (its
+#                       defaults), then those tunables: a queue_state put back
 # Experiments:
 #   fast_slow_exp FILE NAME ROUNDS   a command experiment: arm fast runs
 #                       `true`, arm slow `sleep 0.01` (a clear difference)
@@ -268,14 +274,12 @@ make_loop() {
 	LIB_LOOPS="$LIB_LOOPS $LOOP_DEV|$LOOP_MNT|$LOOP_FILE"
 	mkfs.ext4 -q -F "$LOOP_DEV" >/dev/null 2>&1 || return 1
 	mount "$LOOP_DEV" "$LOOP_MNT" || return 1
-	# A detached loop device keeps its queue: put its scheduler back.
-	LIB_LOOPS="$LIB_LOOPS|$(sed 's/.*\[\(.*\)\].*/\1/' \
-	    "$LOOP_SYSFS/scheduler")"
-	# Its tunables too (a user may have left bfq's slice_idle 3): a
-	# switch to none and back gives a fresh scheduler, the kernel's
-	# defaults.
-	echo none > "$LOOP_SYSFS/scheduler" || return 1
-	echo "$lib_sched" > "$LOOP_SYSFS/scheduler" || return 1
+	# A detached loop device keeps its queue, scheduler and tunables (a
+	# user may have left bfq's slice_idle 3): saved, for cleanup_loops
+	# to put back, then a fresh scheduler with the kernel's defaults.
+	queue_state "$LOOP_NAME" > "$TEST_TMP/queue.$LOOP_NAME" || return 1
+	LIB_LOOPS="$LIB_LOOPS|$TEST_TMP/queue.$LOOP_NAME"
+	queue_set "$LOOP_NAME" "$lib_sched" || return 1
 	grep -q "\\[$lib_sched\\]" "$LOOP_SYSFS/scheduler" || return 1
 	if [ "${LOOP_BACKING:-disk}" = ram ]; then
 		# Rotational, as the virtual disk it stands in for says it is
@@ -288,6 +292,30 @@ make_loop() {
 	export LOOP_DEV LOOP_NAME LOOP_SYSFS LOOP_MNT LOOP_FILE
 }
 
+# queue_state DEV: the scheduler of /sys/block/DEV/queue and its tunables,
+# "SCHEDULER [KEY=VALUE...]" on one line.
+queue_state() {
+	lib_q=/sys/block/$1/queue
+	sed 's/.*\[\(.*\)\].*/\1/' "$lib_q/scheduler" | tr -d '\n' || return 1
+	for lib_k in "$lib_q"/iosched/*; do
+		[ -f "$lib_k" ] && printf ' %s=%s' "${lib_k##*/}" "$(cat "$lib_k")"
+	done
+	echo
+}
+
+# queue_set DEV SCHEDULER [KEY=VALUE...]: SCHEDULER afresh (by way of
+# none: a switch gives it the kernel's defaults), then those tunables (a
+# line of queue_state, to put a queue back).
+queue_set() {
+	lib_q=/sys/block/$1/queue
+	echo none > "$lib_q/scheduler" || return 1
+	echo "$2" > "$lib_q/scheduler" || return 1
+	shift 2
+	for lib_kv in "$@"; do
+		echo "${lib_kv#*=}" > "$lib_q/iosched/${lib_kv%%=*}" || return 1
+	done
+}
+
 cleanup_loops() {
 	for lib_l in $LIB_LOOPS; do
 		lib_dev=${lib_l%%|*}
@@ -295,11 +323,11 @@ cleanup_loops() {
 		lib_mnt=${lib_rest%%|*}
 		lib_rest=${lib_rest#*|}
 		lib_file=${lib_rest%%|*}
-		lib_sched= lib_rot=
-		case $lib_rest in *'|'*) lib_sched=${lib_rest#*|} ;; esac
-		case $lib_sched in *'|'*)
-			lib_rot=${lib_sched#*|}
-			lib_sched=${lib_sched%%|*} ;;
+		lib_saved= lib_rot=
+		case $lib_rest in *'|'*) lib_saved=${lib_rest#*|} ;; esac
+		case $lib_saved in *'|'*)
+			lib_rot=${lib_saved#*|}
+			lib_saved=${lib_saved%%|*} ;;
 		esac
 		if mountpoint -q "$lib_mnt" 2>/dev/null; then
 			umount "$lib_mnt" 2>/dev/null || umount -l "$lib_mnt"
@@ -307,8 +335,9 @@ cleanup_loops() {
 		rmdir "$lib_mnt" 2>/dev/null
 		# Only detach the device if it still uses our file.
 		if losetup "$lib_dev" 2>/dev/null | grep -qF "$lib_file"; then
-			[ -n "$lib_sched" ] && echo "$lib_sched" \
-			    > "/sys/block/${lib_dev#/dev/}/queue/scheduler"
+			# shellcheck disable=SC2046
+			[ -s "$lib_saved" ] &&
+			    queue_set "${lib_dev#/dev/}" $(cat "$lib_saved")
 			[ -n "$lib_rot" ] && echo "$lib_rot" \
 			    > "/sys/block/${lib_dev#/dev/}/queue/rotational"
 			losetup -d "$lib_dev"

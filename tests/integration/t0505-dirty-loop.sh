@@ -10,24 +10,18 @@
 require_scheduler bfq
 
 # What this test dirties it puts back at the end: each device's queue as
-# it was before the first dirty() (scheduler and its tunables), "DEV SCHED
-# [KEY=VALUE...]" a line. A device still attached by then is someone
-# else's: left alone.
+# it was before the first dirty(), "DEV SCHEDULER [KEY=VALUE...]" a line
+# (queue_state). A device still attached by then is someone else's: left
+# alone.
 SAVED=$TEST_TMP/queues
 : > "$SAVED"
 undirty() {
-	while read -r dev sched tunables; do
+	while read -r dev state; do
 		f=$(mktemp /var/tmp/abbench-dirty.XXXXXX) || continue
 		truncate -s 1M "$f"
 		if losetup "$dev" "$f" 2>/dev/null; then
-			q=/sys/block/${dev#/dev/}/queue
-			# none first: the scheduler's own defaults, then its
-			# saved tunables.
-			echo none > "$q/scheduler"
-			echo "$sched" > "$q/scheduler"
-			for kv in $tunables; do
-				echo "${kv#*=}" > "$q/iosched/${kv%%=*}" 2>/dev/null
-			done
+			# shellcheck disable=SC2086
+			queue_set "${dev#/dev/}" $state
 			losetup -d "$dev"
 		fi
 		rm -f "$f"
@@ -41,16 +35,8 @@ dirty() {
 	truncate -s 1M "$f"
 	d=$(losetup --find --show "$f") || { rm -f "$f"; return 1; }
 	q=/sys/block/${d#/dev/}/queue
-	if ! grep -q "^$d " "$SAVED"; then
-		{
-			printf '%s %s' "$d" \
-			    "$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")"
-			for k in "$q"/iosched/*; do
-				[ -f "$k" ] && printf ' %s=%s' "${k##*/}" "$(cat "$k")"
-			done
-			echo
-		} >> "$SAVED"
-	fi
+	grep -q "^$d " "$SAVED" ||
+	    echo "$d $(queue_state "${d#/dev/}")" >> "$SAVED"
 	echo bfq > "$q/scheduler" && echo 3 > "$q/iosched/slice_idle" &&
 	    echo 0 > "$q/iosched/low_latency"
 	losetup -d "$d"
@@ -77,5 +63,11 @@ for t in t0500-hostset-loop t0510-restore-signals; do
 	ok "$([ $rc -eq 0 ] && [ "$nbad" -eq 0 ]; echo $?)" \
 	    "$t passes after a loop device was left tuned ($nbad failed)"
 	[ "$nbad" -eq 0 ] || grep '^not ok' "$TEST_TMP/$t.out" | sed 's/^/# /'
+	# It leaves the device as it found it, tunables too (cleanup_loops;
+	# a detached device's queue can be read).
+	is "$(queue_state "${DIRTY#/dev/}" | tr ' ' '\n' |
+	    grep -E '^(bfq|slice_idle=|low_latency=)' | tr '\n' ' ')" \
+	    "bfq low_latency=0 slice_idle=3 " \
+	    "  and leaves $DIRTY as it found it (bfq, slice_idle 3, low_latency 0)"
 done
 done_testing
