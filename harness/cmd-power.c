@@ -207,10 +207,8 @@ cmd_power_exec(int argc, char **argv)
 	size_t			 at = 0;
 	int			 c, use_cal = 1, json = 0;
 
-	power_options_init(&o);
-	/* Rounds for the pilot's spread at its upper 95% bound (power.h). */
-	o.spread_conf = 0.95;
-	o.max_n = 2000;
+	/* Rounds for the pilot's spread at its upper bound (power.h). */
+	power_advice_options_init(&o);
 	optind = 1;
 	opterr = 0;
 	while ((c = cmd_getopt(&cmd_power_entry, NULL, 0, argc, argv)) != -1) {

@@ -139,11 +139,9 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	if (f == NULL || advice_unchanged(st, &run, f, &k, &cause) == -1 ||
 	    k.n == 0)
 		goto out;
-	power_options_init(&o);
+	/* Rounds for the pilot's spread at its upper bound (power.h). */
+	power_advice_options_init(&o);
 	o.reps = 200;
-	/* Rounds for the pilot's spread at its upper 95% bound (power.h). */
-	o.spread_conf = 0.95;
-	o.max_n = 2000;
 	if (padvice_compute_some(st, run_id, effect, &o, PADVICE_MDE |
 	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
 	    &cause) == -1)

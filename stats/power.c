@@ -87,6 +87,14 @@ power_options_init(struct power_options *o)
 	o->max_n = 10000;
 }
 
+void
+power_advice_options_init(struct power_options *o)
+{
+	power_options_init(o);
+	o->spread_conf = POWER_ADVICE_SPREAD_CONF;
+	o->max_n = POWER_ADVICE_MAX_N;
+}
+
 double
 power_min_p(size_t n1, size_t n2)
 {

@@ -64,7 +64,7 @@ struct power_options {
 	/*
 	 * power_rounds only: plan for the upper spread_conf confidence
 	 * bound of the pilot's spread rather than the spread measured (0:
-	 * as measured; the advice uses 0.95). The pilot's own spread is an
+	 * as measured; the advice uses POWER_ADVICE_SPREAD_CONF). The pilot's own spread is an
 	 * estimate: from n values its standard deviation is below the
 	 * truth about half the time, and rounds planned on it then fall
 	 * short of the power aimed at. The bound scales the deviations by
@@ -74,6 +74,19 @@ struct power_options {
 	double		spread_conf;
 };
 void	power_options_init(struct power_options *o);
+
+/* The confidence of the spread bound every rounds advice plans for. */
+#define POWER_ADVICE_SPREAD_CONF	0.95
+/* The rounds search bound of the advice ("not even N rounds would"). */
+#define POWER_ADVICE_MAX_N		2000
+
+/*
+ * The options of the rounds advice, one set for `abbench power`, the
+ * "N rounds would" lines at the end of `run` and the max-rounds advice of
+ * an undecided row under `--until decided`: power_options_init's, with
+ * the spread bound and the search bound above. reps is the caller's.
+ */
+void	power_advice_options_init(struct power_options *o);
 
 /*
  * Power of the U test at (na, nb) for the relative shift effect, by the

@@ -244,13 +244,15 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 				if (last) {
 					struct power_options	o;
 
-					power_options_init(&o);
+					/*
+					 * As power and run advise it (the
+					 * spread bound is power_rounds'
+					 * only).
+					 */
+					power_advice_options_init(&o);
 					o.reps = 200;
-					o.max_n = 2000;
 					r->mde = power_mde(x1, n1, n1, n2, &o,
 					    v->uc);
-					/* As power and run advise it. */
-					o.spread_conf = 0.95;
 					r->advise = power_rounds(x1, n1,
 					    v->d.effect, 0, &o, v->uc);
 				}
@@ -336,7 +338,8 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 				    v->d.effect * 100, r->advise);
 			else if (r->good >= v->d.max_rounds)
 				fprintf(fp, "; for %g%%, not even max-rounds "
-				    "2000 would", v->d.effect * 100);
+				    "%d would", v->d.effect * 100,
+				    POWER_ADVICE_MAX_N);
 			fprintf(fp, ")%s\n", r->good < v->d.max_rounds ?
 			    ": not at its last look" : ": not \"no change\"");
 			break;

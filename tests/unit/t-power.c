@@ -363,12 +363,12 @@ test_jitter_pilots(struct bm_ucache *uc)
 	for (k = 0; k < npil; k++) {
 		for (i = 0; i < 40; i++)
 			pilot[i] = draw_jitter(rng);
-		power_options_init(&o);
+		/* The options power and run advise with. */
+		power_advice_options_init(&o);
 		mde = power_mde(pilot, 40, 16, 16, &o, uc);
 		e = ceil(mde * 200 - 0.001) / 200;
 		if (e < 0.01)
 			e = 0.01;
-		o.spread_conf = 0.95;
 		rr = power_rounds(pilot, 40, e, 0, &o, uc);
 		if (rr < 2 || rr > 64) {
 			big++;
