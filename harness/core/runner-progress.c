@@ -90,7 +90,9 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 		    p->total, e->arms[pe->arm].name,
 		    e->workloads[pe->workload].name, el,
 		    p->decided_mode ? "at most " : "", et, p->failures);
-		if (p->decided_mode)
+		if (p->decided_mode && p->rows == 0)
+			fprintf(stderr, "  rows decided: no look yet");
+		else if (p->decided_mode)
 			fprintf(stderr, "  rows decided %zu/%zu",
 			    p->rows_decided, p->rows);
 		p->line_open = 1;
@@ -110,7 +112,10 @@ runner_progress_round_end(struct progress *p, int round)
 	fprintf(stderr, "round %s done: %zu/%zu samples%s, %d failures, "
 	    "elapsed %s", rd, p->done, p->total,
 	    p->decided_mode ? " at most" : "", p->failures, el);
-	if (p->decided_mode)
+	/* The rows are known from the first look on. */
+	if (p->decided_mode && p->rows == 0)
+		fprintf(stderr, ", rows decided: no look yet");
+	else if (p->decided_mode)
 		fprintf(stderr, ", rows decided %zu/%zu", p->rows_decided,
 		    p->rows);
 	fputc('\n', stderr);

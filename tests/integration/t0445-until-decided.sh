@@ -43,6 +43,12 @@ ok "$(ci Flat | awk '{ exit !(NF == 3 && $1 > -2 && $2 < 2 && $1 < $2 && $3 == 9
 ok "$(ci Big | awk '{ exit !(NF == 3 && $1 > 40 && $1 <= 50 && $2 >= 50 && $2 < 60 && $3 == 99.9) }'; echo $?)" \
     "the +50% row's 99.9% interval holds +50% ($(ci Big))"
 is "$(rounds flat)" 6 "the decided flat workload left the plan after 6 rounds"
+# The progress: before the first look no row is known, and the line says
+# so (not "0/0"); from the look at 6 on it counts rows and decided rows.
+file_like "$TEST_TMP/err" "^round 5/16 done: .*, rows decided: no look yet\$" "the progress before the first look: no look yet"
+file_like "$TEST_TMP/err" "^round 6/16 done: .*, rows decided 1/3\$" "at round 6: flat decided, of the rows looked at (failat, made up, has its first look at 7)"
+file_like "$TEST_TMP/err" "^round 7/16 done: .*, rows decided 2/4\$" "  at round 7: flat and failat, of 4"
+ok "$(! grep -q 'rows decided 0/0' "$TEST_TMP/err"; echo $?)" "  (never 0/0)"
 is "$(rounds big)" 8 "the +50% workload after 8"
 is "$(sqlite3 "$db" "SELECT count(*) FROM samples WHERE workload = 'failat' AND status != 'ok'")" 1 "the failed sample is stored"
 is "$(rounds failat)" 7 "the failed round was made up: 7 rounds for 6 good ones"
