@@ -64,12 +64,12 @@ struct power_options {
 	/*
 	 * power_rounds only: plan for the upper spread_conf confidence
 	 * bound of the pilot's spread rather than the spread measured (0:
-	 * as measured; the advice uses POWER_ADVICE_SPREAD_CONF). The pilot's own spread is an
-	 * estimate: from n values its standard deviation is below the
-	 * truth about half the time, and rounds planned on it then fall
-	 * short of the power aimed at. The bound scales the deviations by
-	 * sqrt((n - 1) / chi2_{1 - spread_conf}(n - 1)): at 0.95, 1.23 for a
-	 * pilot of 40, 2.09 for 6.
+	 * as measured; the advice uses POWER_ADVICE_SPREAD_CONF). The
+	 * pilot's own spread is an estimate: from n values its standard
+	 * deviation is below the truth about half the time, and rounds
+	 * planned on it then fall short of the power aimed at. The bound
+	 * scales the deviations by sqrt((n - 1) / chi2_{1 - spread_conf}(n -
+	 * 1)): at 0.95, 1.23 for a pilot of 40, 2.09 for 6.
 	 */
 	double		spread_conf;
 };

@@ -66,6 +66,22 @@ progress_json(struct progress *p, const struct plan_entry *pe,
 	json_decref(o);
 }
 
+/*
+ * Under stop = decided: "rows decided 2/4" after sep, or "no look yet"
+ * (the rows are known from the first look on).
+ */
+static void
+print_decided(const struct progress *p, const char *sep)
+{
+	if (!p->decided_mode)
+		return;
+	if (p->rows == 0)
+		fprintf(stderr, "%srows decided: no look yet", sep);
+	else
+		fprintf(stderr, "%srows decided %zu/%zu", sep,
+		    p->rows_decided, p->rows);
+}
+
 void
 runner_progress_sample(struct progress *p, const struct plan_entry *pe,
     const struct experiment *e, const char *status, double value_secs)
@@ -90,11 +106,7 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 		    p->total, e->arms[pe->arm].name,
 		    e->workloads[pe->workload].name, el,
 		    p->decided_mode ? "at most " : "", et, p->failures);
-		if (p->decided_mode && p->rows == 0)
-			fprintf(stderr, "  rows decided: no look yet");
-		else if (p->decided_mode)
-			fprintf(stderr, "  rows decided %zu/%zu",
-			    p->rows_decided, p->rows);
+		print_decided(p, "  ");
 		p->line_open = 1;
 	}
 }
@@ -112,12 +124,7 @@ runner_progress_round_end(struct progress *p, int round)
 	fprintf(stderr, "round %s done: %zu/%zu samples%s, %d failures, "
 	    "elapsed %s", rd, p->done, p->total,
 	    p->decided_mode ? " at most" : "", p->failures, el);
-	/* The rows are known from the first look on. */
-	if (p->decided_mode && p->rows == 0)
-		fprintf(stderr, ", rows decided: no look yet");
-	else if (p->decided_mode)
-		fprintf(stderr, ", rows decided %zu/%zu", p->rows_decided,
-		    p->rows);
+	print_decided(p, ", ");
 	fputc('\n', stderr);
 }
 
