@@ -35,6 +35,7 @@ seq_design_init(struct seq_design *d, double alpha, double effect,
 	d->effect = effect;
 	d->interim_p = SEQ_INTERIM_P;
 	d->equiv_beta = SEQ_EQUIV_BETA;
+	d->equiv_p = alpha;
 	d->max_rounds = max_rounds;
 	if (looks == NULL || nlooks == 0) {
 		looks = seq_default_looks;
@@ -209,7 +210,7 @@ seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
 		out->verdict = SEQ_DIFFERENT;
 		return;
 	}
-	if (out->p > d->alpha && seq_shift_within(x1, n1, x2, n2,
+	if (out->p > d->equiv_p && seq_shift_within(x1, n1, x2, n2,
 	    d->equiv_beta, log1p(d->effect), cache))
 		out->verdict = SEQ_EQUIVALENT;
 }

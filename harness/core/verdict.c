@@ -306,7 +306,7 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 		fprintf(fp, " %d", v->d.looks[k]);
 	fprintf(fp, ", p <= %g at %d; equivalent: p > %g and the %g%% "
 	    "interval of the shift within +-%g%%):\n", v->d.final_p,
-	    v->d.max_rounds, v->d.alpha, 100 * (1 - 2 * v->d.equiv_beta),
+	    v->d.max_rounds, v->d.equiv_p, 100 * (1 - 2 * v->d.equiv_beta),
 	    v->d.effect * 100);
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];

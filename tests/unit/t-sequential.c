@@ -231,10 +231,10 @@ fill(double *x, size_t n, double base, double step)
 static void
 test_decide(void)
 {
-	struct seq_design	d;
-	struct seq_result	res;
+	struct seq_design	d, strict;
+	struct seq_result	res, res2;
 	struct bm_ucache	*uc = bm_ucache_new();
-	double			 a[40], b[40], lo, hi;
+	double			 a[40], b[40], lo, hi, sh;
 
 	seq_design_init(&d, 0.05, 0.02, 30, NULL, 0, NULL);
 	/* +50%, 8+8, separated: p = 0.00016 <= 0.001. */
@@ -271,6 +271,22 @@ test_decide(void)
 	tap_ok(res.p <= 0.05 && res.p > 0.001 &&
 	    res.verdict == SEQ_UNDECIDED, "p=%.4f in (0.001, 0.05]: undecided",
 	    res.p);
+	/* p in (alpha, 0.2]: equivalent at p > alpha (the default), open
+	 * when the design asks p > 0.2 (bench/sequential -q). */
+	tap_ok(d.equiv_p == d.alpha, "equivalence's p bound is alpha");
+	for (sh = 0.01; sh < 0.1; sh += 0.005) {
+		fill(a, 8, 100, 0.02);
+		fill(b, 8, 100 + sh, 0.02);
+		seq_decide(&d, 1, a, 8, b, 8, uc, &res);
+		if (res.p > 0.05 && res.p <= 0.2)
+			break;
+	}
+	strict = d;
+	strict.equiv_p = 0.2;
+	seq_decide(&strict, 1, a, 8, b, 8, uc, &res2);
+	tap_ok(res.p > 0.05 && res.p <= 0.2 && res.verdict ==
+	    SEQ_EQUIVALENT && res2.verdict == SEQ_UNDECIDED, "p=%.3f: "
+	    "equivalent at p > 0.05, undecided at p > 0.2", res.p);
 	/* All equal: p 1, the interval {0}. */
 	fill(a, 8, 5, 0);
 	fill(b, 8, 5, 0);
