@@ -1,37 +1,44 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/seq-replay MAX_ROUNDS EFFECT%: the stopping rule of `--until
- * decided` (stats/sequential) replayed on one row of a fixed run's
- * samples, read from standard input as lines "ROUND ARM VALUE" in the
- * order they were taken (ARM 0 the baseline, 1 the candidate; a round
- * counts when both arms have a value in it, as `rounds` counts good
- * rounds). It looks after each planned number of good rounds and prints
- * "VERDICT ROUNDS": the first decision, or "undecided MAX_ROUNDS".
+ * decided` replayed on one workload of a fixed run, from its samples read
+ * on standard input as lines "ROW ROUND ARM VALUE" (ROW 0, 1, ... the
+ * rows the rule counts, ARM 0 the baseline and 1 the candidate, only the
+ * ok measured samples). As harness/core/verdict.c looks during a run: a
+ * round is good when both arms have a value of every row in it; after
+ * each good round that is a planned look, every row is decided
+ * (stats/sequential.h) on all the values of the rounds so far; the
+ * workload stops at the first look where every row is decided, or at the
+ * last, and its rows' verdicts are those of that look. It prints a line
+ * "ROW VERDICT GOOD ROUND N1 N2" per row: the good rounds at that look
+ * (fewer than MAX_ROUNDS when the input ends first, the rows then as
+ * last looked at, undecided if never), the round it was made at and the
+ * values of each arm it saw, as the run stores them (the decisions
+ * table).
  *
  * For bench/time-to-verdict: the fixed run and the sequential run of a
  * repetition are independent samples, so a row whose effect the noise
  * leaves in doubt can disagree between them by chance alone. Replayed on
- * the fixed run's own samples (what a sequential run of this one
- * workload would have seen, round for round, up to its stop), the rule's
- * verdict against the fixed design's is the rule's own disagreement.
+ * the fixed run's own samples (what a sequential run of this workload
+ * would have seen, round for round, up to its stop), the rule's verdicts
+ * against the fixed design's are the rule's own disagreement.
  * Exit 2 on a usage or input error.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/utest.h"
+#include "lib/util.h"
 #include "stats/sequential.h"
+#include "stats/utest.h"
 
-#define MAXR	1024
+#define MAXROWS		64
+#define MAXROUND	1024
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+static double			val[MAXROWS][2][MAXROUND];
+static unsigned char		have[MAXROWS][2][MAXROUND];
+static enum seq_verdict		verdict[MAXROWS];
+static size_t			seen[MAXROWS][2];
 
 int
 main(int argc, char **argv)
@@ -39,22 +46,23 @@ main(int argc, char **argv)
 	struct seq_design	 d;
 	struct seq_result	 res;
 	struct bm_ucache	*uc;
-	static double		 v[2][MAXR], x1[MAXR], x2[MAXR];
-	static int		 have[2][MAXR];
-	double			 val, effect;
+	static double		 x[2][MAXROUND];
+	double			 v, effect;
 	char			*cause = NULL, *end;
-	int			 maxr, round, arm, r, n, good = 0;
-	size_t			 k;
+	int			 maxr, row, round, arm, n, r, i, a, k;
+	int			 nrows = 0, last = -1, good = 0, at = -1;
+	int			 all, complete;
+	size_t			 nx[2];
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: bench/seq-replay MAX_ROUNDS EFFECT%% "
-		    "< 'ROUND ARM VALUE' lines\n");
+		    "< 'ROW ROUND ARM VALUE' lines\n");
 		return 2;
 	}
 	maxr = (int)strtol(argv[1], &end, 10);
-	if (*end != '\0' || maxr < 2 || maxr > MAXR) {
+	if (*end != '\0' || maxr < 2 || maxr > MAXROUND) {
 		fprintf(stderr, "bench/seq-replay: max-rounds '%s' is not in "
-		    "2..%d\n", argv[1], MAXR);
+		    "2..%d\n", argv[1], MAXROUND);
 		return 2;
 	}
 	effect = strtod(argv[2], &end) / 100;
@@ -64,42 +72,54 @@ main(int argc, char **argv)
 		    cause : "bad effect");
 		return 2;
 	}
-	/* Each arm's values in the order of their rounds' completion. */
-	while ((n = scanf("%d %d %lf", &round, &arm, &val)) == 3) {
-		if (round < 0 || round >= MAXR || arm < 0 || arm > 1) {
-			fprintf(stderr, "bench/seq-replay: round %d arm %d is "
-			    "out of range\n", round, arm);
+	while ((n = scanf("%d %d %d %lf", &row, &round, &arm, &v)) == 4) {
+		if (row < 0 || row >= MAXROWS || round < 0 ||
+		    round >= MAXROUND || arm < 0 || arm > 1) {
+			fprintf(stderr, "bench/seq-replay: row %d round %d arm "
+			    "%d is out of range\n", row, round, arm);
 			return 2;
 		}
-		v[arm][round] = val;
-		have[arm][round] = 1;
+		val[row][arm][round] = v;
+		have[row][arm][round] = 1;
+		if (row >= nrows)
+			nrows = row + 1;
+		if (round > last)
+			last = round;
 	}
 	if (n != EOF) {
-		fprintf(stderr, "bench/seq-replay: a line is not 'ROUND ARM "
-		    "VALUE'\n");
+		fprintf(stderr, "bench/seq-replay: a line is not 'ROW ROUND "
+		    "ARM VALUE'\n");
 		return 2;
 	}
-	for (r = 0; r < MAXR; r++)
-		if (have[0][r] && have[1][r]) {
-			v[0][good] = v[0][r];
-			v[1][good] = v[1][r];
-			good++;
-		}
 	uc = bm_ucache_new();
-	for (k = 0; k < d.nlooks && d.looks[k] <= good; k++) {
-		n = d.looks[k];
-		memcpy(x1, v[0], (size_t)n * sizeof(*x1));
-		memcpy(x2, v[1], (size_t)n * sizeof(*x2));
-		qsort(x1, (size_t)n, sizeof(*x1), cmp_double);
-		qsort(x2, (size_t)n, sizeof(*x2), cmp_double);
-		seq_decide(&d, (int)k, x1, (size_t)n, x2, (size_t)n, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED) {
-			printf("%s %d\n", seq_verdict_name(res.verdict), n);
-			bm_ucache_free(uc);
-			return 0;
+	for (r = 0; r <= last && nrows > 0; r++) {
+		complete = 1;
+		for (i = 0; i < nrows; i++)
+			complete &= have[i][0][r] & have[i][1][r];
+		if (!complete || (k = seq_look_at(&d, ++good)) < 0)
+			continue;
+		all = 1;
+		for (i = 0; i < nrows; i++) {
+			nx[0] = nx[1] = 0;
+			for (a = 0; a < 2; a++)
+				for (n = 0; n <= r; n++)
+					if (have[i][a][n])
+						x[a][nx[a]++] = val[i][a][n];
+			qsort(x[0], nx[0], sizeof(x[0][0]), cmp_double);
+			qsort(x[1], nx[1], sizeof(x[1][0]), cmp_double);
+			seq_decide(&d, k, x[0], nx[0], x[1], nx[1], uc, &res);
+			verdict[i] = res.verdict;
+			seen[i][0] = nx[0];
+			seen[i][1] = nx[1];
+			all &= res.verdict != SEQ_UNDECIDED;
 		}
+		at = r;
+		if (all || (size_t)k + 1 == d.nlooks)
+			break;
 	}
 	bm_ucache_free(uc);
-	printf("undecided %d\n", good < maxr ? good : maxr);
+	for (i = 0; i < nrows; i++)
+		printf("%d %s %d %d %zu %zu\n", i, seq_verdict_name(verdict[i]),
+		    good, at, seen[i][0], seen[i][1]);
 	return 0;
 }

@@ -11,11 +11,12 @@
  *               `abbench stat` prints (utest_mann_whitney on the raw
  *               values), b_k = interim_p (0.001) at every look but the
  *               last, final_p at the last;
- *   equivalent  p > equiv_p = alpha (so `stat` prints `~`) and the distribution-free
- *               confidence interval of the shift of log(values) (Hodges-
- *               Lehmann: [d(c+1), d(n1 n2 - c)] of the differences
- *               log y_j - log x_i, c the U distribution's beta quantile,
- *               coverage >= 1 - 2 beta) lies inside +-ln(1 + effect);
+ *   equivalent  p > equiv_p = alpha (so `stat` prints `~`) and the
+ *               distribution-free confidence interval of the shift of
+ *               log(values) (Hodges-Lehmann: [d(c+1), d(n1 n2 - c)] of
+ *               the differences log y_j - log x_i, c the U
+ *               distribution's beta quantile, coverage >= 1 - 2 beta)
+ *               lies inside +-ln(1 + effect);
  *   undecided   otherwise (sample again; at the last look, report the MDE).
  *
  * Why the false-positive rate stays <= alpha (the design's proof): under
@@ -48,7 +49,7 @@
  * it also keeps A/A rows running whenever their p wanders below it, and a
  * workload waits for its slowest row. Simulated (max-rounds 40, sigma
  * 0.74%, i.e. MAD/median = effect / 4, Gaussian): a +1% row is found
- * different in 68% of paths at p > 0.05 and 84% at p > 0.2 (the fixed
+ * different in 68% of paths at p > 0.05 and 85% at p > 0.2 (the fixed
  * design: 100%), while a workload of 10 A/A rows takes 11.0 rounds on
  * average at p > 0.05 and 20.5 at p > 0.2. A change below `effect` is
  * within +-effect, so "equivalent" is a true answer for it: the rule

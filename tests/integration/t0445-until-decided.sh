@@ -168,6 +168,30 @@ ok $? "--until decided on the command line"
 like "$(cat "$TEST_TMP/uerr")" "Flat sec/op b vs a: equivalent after 6 good rounds" "does what stop = decided does"
 is "$(sqlite3 "$TEST_TMP/u.db" "SELECT value FROM run_config WHERE key = 'set.stop'")" decided "and is stored with the run"
 
+# bench/seq-replay (bench/time-to-verdict replays the rule with it on a
+# fixed run's samples) on this run's own samples: every workload's
+# verdicts, good rounds, round and values seen as the run stored them,
+# failat's made-up round included.
+for w in flat big failat near; do
+	rows=$(sqlite3 "$db" "SELECT benchmark || '|' || unit FROM decisions
+	    WHERE workload = '$w' AND look = (SELECT max(look) FROM decisions
+	    WHERE workload = '$w') ORDER BY benchmark, unit")
+	want=$(sqlite3 -separator ' ' "$db" "SELECT verdict, good_rounds,
+	    round, n1, n2 FROM decisions WHERE workload = '$w' AND look = (SELECT max(look)
+	    FROM decisions WHERE workload = '$w') ORDER BY benchmark, unit" |
+	    awk '{ print NR - 1, $0 }')
+	i=0
+	got=$(echo "$rows" | while IFS='|' read -r bm u; do
+		sqlite3 -separator ' ' "$db" "SELECT $i, s.round, a.idx, s.value
+		    FROM samples s JOIN arms a ON a.run_id = s.run_id AND
+		    a.name = s.arm WHERE s.workload = '$w' AND
+		    s.benchmark = '$bm' AND s.unit = '$u' AND s.status = 'ok'
+		    AND s.warmup = 0 AND s.value IS NOT NULL"
+		i=$((i + 1))
+	done | "$ABBENCH_BUILDDIR/bench/seq-replay" 16 2)
+	ok "$([ -n "$want" ] && [ "$got" = "$want" ]; echo $?)" "bench/seq-replay on $w's samples: the run's decisions ($(echo "$got" | tr '\n' ';'))"
+done
+
 # kill -9 at a random moment, --resume: the same decisions.
 mk "$TEST_TMP/k.ini" 16 flat big failat near
 verdicts() { grep '^  ' "$1" | sort; }
