@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/sequential [-n PATHS] [-m MAX_ROUNDS] [-e EFFECT] [-s SIGMA...]
- *     [-q EQUIV_P] [-b EQUIV_BETA]:
+ *     [-q EQUIV_P] [-b EQUIV_BETA] [-P 0|1]:
  * the stopping rule of `--until decided` (stats/sequential) against the
  * fixed design at max-rounds, by simulation (tests/unit/seqsim.h), one
  * table per noise level: per noise model, the A/A false-positive rate
@@ -12,7 +12,8 @@
  * sigma = 2.7% (the fixed design's power about 80% at 30 rounds).
  * -q and -b change the equivalence stop (p > EQUIV_P, default alpha; the
  * interval's one-sided miss EQUIV_BETA, default 0.005) to show what a
- * stricter one would cost (stats/sequential.h says why it is not).
+ * stricter one would cost; -P 0 drops the projection of the trend to
+ * max-rounds (`equivalence = margin`) and -P 1 keeps it (the default).
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -53,8 +54,9 @@ main(int argc, char **argv)
 	size_t			 ns = 0;
 	char			*cause = NULL;
 	double			 equiv_p = -1, equiv_beta = -1;
+	int			 project = -1;
 
-	while ((c = getopt(argc, argv, "n:m:e:s:q:b:")) != -1) {
+	while ((c = getopt(argc, argv, "n:m:e:s:q:b:P:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = strtoul(optarg, NULL, 10);
@@ -68,6 +70,9 @@ main(int argc, char **argv)
 		case 'q':
 			equiv_p = atof(optarg);
 			break;
+		case 'P':
+			project = atoi(optarg);
+			break;
 		case 'b':
 			equiv_beta = atof(optarg);
 			break;
@@ -78,7 +83,7 @@ main(int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: bench/sequential [-n PATHS] "
 			    "[-m MAX_ROUNDS] [-e EFFECT%%] [-s SIGMA%%]... "
-			    "[-q EQUIV_P] [-b EQUIV_BETA]\n");
+			    "[-q EQUIV_P] [-b EQUIV_BETA] [-P 0|1]\n");
 			return 2;
 		}
 	}
@@ -94,6 +99,8 @@ main(int argc, char **argv)
 	}
 	if (equiv_p >= 0)
 		d.equiv_p = equiv_p;
+	if (project >= 0)
+		d.equiv_project = project;
 	if (equiv_beta > 0)
 		d.equiv_beta = equiv_beta;
 	printf("design: alpha 0.05, effect %.3g%%, max-rounds %d, looks",
@@ -101,8 +108,9 @@ main(int argc, char **argv)
 	for (i = 0; i < (int)d.nlooks; i++)
 		printf(" %d", d.looks[i]);
 	printf("; p <= %g at interim looks, <= %g at the last; equivalence: "
-	    "p > %g and the %g%% HL interval of the log shift inside "
+	    "p > %g%s and the %g%% HL interval of the log shift inside "
 	    "+-%.3g%%\n", d.interim_p, d.final_p, d.equiv_p,
+	    d.equiv_project ? ", its projection to max-rounds > alpha" : "",
 	    100 * (1 - 2 * d.equiv_beta), effect * 100);
 	printf("A/A: %lu paths per model; effects: %lu paths each; "
 	    "alternate order; cells seq/fixed; rounds mean/p95 at the stop; "

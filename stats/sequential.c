@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "lib/util.h"
 #include "stats/utest.h"
 #include "stats/sequential.h"
@@ -36,6 +38,7 @@ seq_design_init(struct seq_design *d, double alpha, double effect,
 	d->interim_p = SEQ_INTERIM_P;
 	d->equiv_beta = SEQ_EQUIV_BETA;
 	d->equiv_p = alpha;
+	d->equiv_project = 1;
 	d->max_rounds = max_rounds;
 	if (looks == NULL || nlooks == 0) {
 		looks = seq_default_looks;
@@ -191,6 +194,21 @@ seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
 	return 0;
 }
 
+double
+seq_projected_p(const struct seq_design *d, double p, size_t n1, size_t n2)
+{
+	double	t;
+
+	if (n1 == 0 || n2 == 0 || p >= 1)
+		return p;
+	t = 2.0 * (double)n1 * (double)n2 / ((double)(n1 + n2) *
+	    (double)d->max_rounds);
+	if (t >= 1)
+		return p;
+	return 2 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(p / 2) /
+	    sqrt(t));
+}
+
 void
 seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
     const double *x2, size_t n2, struct bm_ucache *cache,
@@ -210,7 +228,10 @@ seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
 		out->verdict = SEQ_DIFFERENT;
 		return;
 	}
-	if (out->p > d->equiv_p && seq_shift_within(x1, n1, x2, n2,
+	if (out->p > d->equiv_p && (!d->equiv_project ||
+	    (size_t)k + 1 >= d->nlooks ||
+	    seq_projected_p(d, out->p, n1, n2) > d->alpha) &&
+	    seq_shift_within(x1, n1, x2, n2,
 	    d->equiv_beta, log1p(d->effect), cache))
 		out->verdict = SEQ_EQUIVALENT;
 }

@@ -66,6 +66,15 @@ const struct opt_spec experiment_opts[] = {
 	    "stop = decided: the good-round counts at which rows are looked "
 	    "at (default 6 8 10 12 16 20 24 32 ... below max-rounds, and "
 	    "max-rounds)"),
+	OPT_CHOICE("equivalence", EXP(equiv_margin), "projected",
+	    "projected margin",
+	    "stop = decided: when a row that is not significant is "
+	    "equivalent. projected: its shift's 99% interval lies within "
+	    "+-effect and its trend, projected to max-rounds, would not be "
+	    "significant either (the fixed design at max-rounds would print "
+	    "`~` too); margin: the interval alone (fewer rounds, but a real "
+	    "change below effect that the fixed design finds may stop as "
+	    "equivalent)"),
 	OPT_TEXT("stat-filter", EXP(stat_filter), NULL,
 	    "the -filter `abbench stat --db` applies to this experiment's runs "
 	    "when given none (benchstat syntax): hides abbench's extra rows"),
@@ -779,8 +788,11 @@ experiment_design(const struct experiment *e, struct seq_design *d,
 		looks[n++] = (int)v;
 		s = end;
 	}
-	return seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
-	    looks, n, cause);
+	if (seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
+	    looks, n, cause) == -1)
+		return -1;
+	d->equiv_project = !e->equiv_margin;
+	return 0;
 }
 
 /* stop = decided: a design that holds, and an order that allows it. */

@@ -304,10 +304,13 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	    v->d.max_rounds, v->d.interim_p);
 	for (k = 0; k + 1 < v->d.nlooks; k++)
 		fprintf(fp, " %d", v->d.looks[k]);
-	fprintf(fp, ", p <= %g at %d; equivalent: p > %g and the %g%% "
-	    "interval of the shift within +-%g%%):\n", v->d.final_p,
-	    v->d.max_rounds, v->d.equiv_p, 100 * (1 - 2 * v->d.equiv_beta),
-	    v->d.effect * 100);
+	fprintf(fp, ", p <= %g at %d; equivalent: p > %g", v->d.final_p,
+	    v->d.max_rounds, v->d.equiv_p);
+	if (v->d.equiv_project)
+		fprintf(fp, ", p projected to %d rounds > %g",
+		    v->d.max_rounds, v->d.alpha);
+	fprintf(fp, " and the %g%% interval of the shift within +-%g%%):\n",
+	    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];
 		fprintf(fp, "  %s %s %s vs %s: ", r->benchmark, r->unit,

@@ -8,7 +8,9 @@
 # the verdicts agree with abbench stat's `~` / percentage; order
 # sequential and bad looks are refused with file:line:key; and a run
 # killed with SIGKILL at a random moment and resumed reaches the same
-# decisions as an uninterrupted run (programs printing fixed values).
+# decisions as an uninterrupted run (programs printing fixed values);
+# a change below `effect` that the fixed design finds is not stopped as
+# equivalent (equivalence = projected) unless the experiment says margin.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
 
@@ -167,6 +169,30 @@ sed -i '/^stop = decided/d' "$TEST_TMP/s.ini"
 ok $? "--until decided on the command line"
 like "$(cat "$TEST_TMP/uerr")" "Flat sec/op b vs a: equivalent after 6 good rounds" "does what stop = decided does"
 is "$(sqlite3 "$TEST_TMP/u.db" "SELECT value FROM run_config WHERE key = 'set.stop'")" decided "and is stored with the run"
+
+# equivalence = projected (the default) against margin. Small is 0.4%
+# slower in arm b: at 6 rounds p = 0.13 and the shift's interval lies
+# within 2%, so the margin alone calls it equivalent; its trend projected
+# to 16 rounds is significant, so the default goes on, and finds at 16
+# what the fixed design of 16 rounds prints: a change.
+mk "$TEST_TMP/p.ini" 16 small
+"$ABBENCH" run "$TEST_TMP/p.ini" --db "$TEST_TMP/p.db" 2>"$TEST_TMP/perr"
+ok $? "equivalence = projected (default): the run exits 0"
+like "$(cat "$TEST_TMP/perr")" "equivalent: p > 0.05, p projected to 16 rounds > 0.05 and the 99% interval" "  the verdict line says the projection"
+like "$(cat "$TEST_TMP/perr")" "Small sec/op b vs a: different after 16 good rounds" "  0.4% slower: different at 16, not equivalent at 6"
+"$ABBENCH" run "$TEST_TMP/p.ini" --db "$TEST_TMP/pf.db" --until rounds --rounds 16 2>/dev/null
+ok $? "  the fixed design of 16 rounds runs"
+like "$("$ABBENCH" stat --db "$TEST_TMP/pf.db" last 2>&1 | grep '^Small')" "\+0\.[0-9]+% \(p=0\.00" "  and prints a change for it too (agreement)"
+sed -i 's/^stop = decided/stop = decided\nequivalence = margin/' "$TEST_TMP/p.ini"
+"$ABBENCH" run "$TEST_TMP/p.ini" --db "$TEST_TMP/pm.db" 2>"$TEST_TMP/pmerr"
+ok $? "equivalence = margin: the run exits 0"
+like "$(cat "$TEST_TMP/pmerr")" "Small sec/op b vs a: equivalent after 6 good rounds \(look 1, round 6, p=0.13 " "  the same row is equivalent at 6"
+ok "$(! grep -q 'projected' "$TEST_TMP/pmerr"; echo $?)" "  and the verdict line has no projection"
+like "$(sqlite3 "$TEST_TMP/pm.db" "SELECT experiment_text FROM runs")" "equivalence = margin" "  the key is stored with the run (--resume reads it)"
+sed -i 's/^equivalence = margin/equivalence = maybe/' "$TEST_TMP/p.ini"
+msg=$("$ABBENCH" run "$TEST_TMP/p.ini" --db "$TEST_TMP/pm.db" 2>&1)
+is "$?" 2 "equivalence = maybe: exit 2"
+like "$msg" "p\.ini:4: equivalence: 'maybe' is not one of: projected margin" "  file:line:key"
 
 # bench/seq-replay (bench/time-to-verdict replays the rule with it on a
 # fixed run's samples) on this run's own samples: every workload's

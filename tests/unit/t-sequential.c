@@ -9,13 +9,16 @@
  * `alternate`) keep the upper 95% bound of the false-positive rate at or
  * below alpha = 0.05, and the power at a true effect equal to `effect`
  * is no more than 5 points below the fixed design at max-rounds. A
- * design that peeks at p <= 0.05 every look fails the same check.
+ * design that peeks at p <= 0.05 every look fails the same check. The
+ * projection of the equivalence stop finds most changes below `effect`
+ * that the fixed design finds, where the margin alone does not.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -231,7 +234,7 @@ fill(double *x, size_t n, double base, double step)
 static void
 test_decide(void)
 {
-	struct seq_design	d, strict;
+	struct seq_design	d, margin;
 	struct seq_result	res, res2;
 	struct bm_ucache	*uc = bm_ucache_new();
 	double			 a[40], b[40], lo, hi, sh;
@@ -271,9 +274,31 @@ test_decide(void)
 	tap_ok(res.p <= 0.05 && res.p > 0.001 &&
 	    res.verdict == SEQ_UNDECIDED, "p=%.4f in (0.001, 0.05]: undecided",
 	    res.p);
-	/* p in (alpha, 0.2]: equivalent at p > alpha (the default), open
-	 * when the design asks p > 0.2 (bench/sequential -q). */
-	tap_ok(d.equiv_p == d.alpha, "equivalence's p bound is alpha");
+	/* The projection: p = 0.05 at half of max-rounds' information
+	 * projects to z = 1.96 / sqrt(0.5), p = 0.0056; from t = 1 on, p
+	 * itself. */
+	tap_ok(d.equiv_p == d.alpha && d.equiv_project,
+	    "equivalence: p > alpha and the projection, by default");
+	tap_ok(fabs(seq_projected_p(&d, 0.05, 15, 15) /
+	    (2 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(0.025) /
+	    sqrt(0.5))) - 1) < 1e-9 &&
+	    fabs(seq_projected_p(&d, 0.05, 15, 15) - 0.00557) < 1e-5,
+	    "p 0.05 at 15 of 30 rounds projects to %.3g",
+	    seq_projected_p(&d, 0.05, 15, 15));
+	tap_ok(seq_projected_p(&d, 0.3, 30, 30) == 0.3 &&
+	    seq_projected_p(&d, 0.3, 40, 40) == 0.3 &&
+	    seq_projected_p(&d, 1, 6, 6) == 1,
+	    "at max-rounds and beyond, and at p 1: p itself");
+	/* Unequal arms (a failed sample): 2 n1 n2 / (n1 + n2) rounds'
+	 * worth, 7.5 for 10+6, as 15+15 is 15. */
+	tap_ok(fabs(seq_projected_p(&d, 0.2, 10, 6) - 2 *
+	    gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(0.1) /
+	    sqrt(7.5 / 30))) < 1e-12, "10+6 counts as 7.5 rounds");
+	/* A shift with p in (alpha, 0.2] at 8 of 30 rounds: within 2%, so
+	 * the margin alone stops it, but its trend would be significant at
+	 * 30 rounds (projected p < alpha): undecided. At the last look
+	 * (a run whose failures were not made up) nothing is left to
+	 * project to: the same samples are equivalent. */
 	for (sh = 0.01; sh < 0.1; sh += 0.005) {
 		fill(a, 8, 100, 0.02);
 		fill(b, 8, 100 + sh, 0.02);
@@ -281,12 +306,22 @@ test_decide(void)
 		if (res.p > 0.05 && res.p <= 0.2)
 			break;
 	}
-	strict = d;
-	strict.equiv_p = 0.2;
-	seq_decide(&strict, 1, a, 8, b, 8, uc, &res2);
+	margin = d;
+	margin.equiv_project = 0;
+	seq_decide(&margin, 1, a, 8, b, 8, uc, &res2);
 	tap_ok(res.p > 0.05 && res.p <= 0.2 && res.verdict ==
-	    SEQ_EQUIVALENT && res2.verdict == SEQ_UNDECIDED, "p=%.3f: "
-	    "equivalent at p > 0.05, undecided at p > 0.2", res.p);
+	    SEQ_UNDECIDED && res2.verdict == SEQ_EQUIVALENT &&
+	    seq_projected_p(&d, res.p, 8, 8) <= 0.05, "p=%.3g at 8 of 30 "
+	    "(projected %.3g): undecided, equivalent by the margin alone",
+	    res.p, seq_projected_p(&d, res.p, 8, 8));
+	seq_decide(&d, (int)d.nlooks - 1, a, 8, b, 8, uc, &res);
+	tap_str_eq(seq_verdict_name(res.verdict), "equivalent",
+	    "the same samples at the last look: equivalent");
+	/* A stricter p bound still works (bench/sequential -q). */
+	margin.equiv_p = 0.2;
+	seq_decide(&margin, 1, a, 8, b, 8, uc, &res2);
+	tap_str_eq(seq_verdict_name(res2.verdict), "undecided",
+	    "the margin at p > 0.2: undecided");
 	/* All equal: p 1, the interval {0}. */
 	fill(a, 8, 5, 0);
 	fill(b, 8, 5, 0);
@@ -316,7 +351,7 @@ test_decide(void)
 static void
 test_simulation(void)
 {
-	struct seq_design	 d, peek;
+	struct seq_design	 d, peek, margin;
 	struct seqsim_stats	 st;
 	double			 fpr, up, sp, fp;
 	int			 m;
@@ -349,6 +384,26 @@ test_simulation(void)
 	    (double)st.seq_diff / (double)st.paths > 0.08,
 	    "naive peeking at 0.05: false positives %.4f (the proof fails)",
 	    (double)st.seq_diff / (double)st.paths);
+	/* The projection's point: at max-rounds 40 and MAD/median
+	 * effect / 4 the fixed design finds +1% (half the effect) almost
+	 * always; the margin alone stops it as equivalent in about a third
+	 * of paths, the projection in under a tenth, while a null row still
+	 * stops well before max-rounds. */
+	seq_design_init(&d, 0.05, 0.02, 40, NULL, 0, NULL);
+	margin = d;
+	margin.equiv_project = 0;
+	seqsim_run(&d, SIM_GAUSS, 0.0074, 0.01, POWER_PATHS, 4000, &st);
+	sp = (double)st.seq_diff / (double)st.paths;
+	fp = (double)st.fixed_diff / (double)st.paths;
+	seqsim_run(&margin, SIM_GAUSS, 0.0074, 0.01, POWER_PATHS, 4000, &st);
+	tap_ok(sp >= 0.88 && fp >= 0.99 && (double)st.seq_diff /
+	    (double)st.paths <= 0.75, "+1%% at sigma 0.74%%, max-rounds 40: "
+	    "found %.3f with the projection, %.3f by the margin alone, fixed "
+	    "%.3f", sp, (double)st.seq_diff / (double)st.paths, fp);
+	seqsim_run(&d, SIM_GAUSS, 0.0074, 0, POWER_PATHS, 4100, &st);
+	tap_ok(st.rounds_sum / (double)st.paths <= 0.55 * 40,
+	    "A/A at sigma 0.74%%: mean rounds %.1f of 40 with the projection",
+	    st.rounds_sum / (double)st.paths);
 }
 
 int
