@@ -245,7 +245,8 @@ cmd_run_exec(int argc, char **argv)
 	if (ballast != NULL)
 		munmap(ballast, ballast_len);
 	strvec_clear(&set);
-	/* Could a `~` have shown the effect that matters? (powerdata.h) */
+	/* Could a `~` have shown the effect that matters? (powerdata.h)
+	 * Did a comparison move with the host during the run? (shifts.h) */
 	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
 	    rc != EXIT_USAGE && rc != EXIT_INTERRUPTED)
 		run_advice(opt.db_path, opt.run_id, effect, stderr);
@@ -277,6 +278,12 @@ const struct cmd_entry cmd_run_entry = {
 	    "changes host settings holds the host-wide lock; every change goes\n"
 	    "first to the host journal, so that the next run or `abbench\n"
 	    "restore` undoes what a killed run left.\n"
+	    "\n"
+	    "At the end (not with --quiet): for a row shown as `~`, whether the\n"
+	    "noise could have shown --effect and the rounds that would; and a\n"
+	    "warning for a row whose comparison moved during the run together\n"
+	    "with the level every arm shares (the delta averages two regimes;\n"
+	    "abbench report lists the run's level shifts).\n"
 	    "\n"
 	    "Any [experiment] key can be given as --KEY=VALUE or --KEY VALUE\n"
 	    "(--timeout 5m), a workload key as --KEY or --WORKLOAD.KEY\n"

@@ -20,6 +20,7 @@
 #include "harness/plot.h"
 #include "harness/powerdata.h"
 #include "harness/report.h"
+#include "harness/shifts.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -848,6 +849,101 @@ report_failed(struct report *r)
 	store_values_free(v, nv);
 }
 
+/* Level shifts within the run, and the comparisons that moved there. */
+static void
+report_shifts(struct report *r)
+{
+	static const char *const head[] = { "benchmark", "unit", "round",
+		"level", "p", "arm", "before", "after", "p (effect)",
+		"effect moved", NULL };
+	struct shift_scan	 s;
+	char			*cause = NULL, *t, rd[16], lv[32], p[32];
+	char			 b[32], a[32], pe[32];
+	size_t			 i, k, arm;
+
+	report_h2(r, "shifts", "Level shifts within the run");
+	if (shift_scan_run(r->st, &r->run, shift_run_effect(&r->run), &s,
+	    &cause) == -1) {
+		report_para(r, cause);
+		free(cause);
+		return;
+	}
+	t = xasprintf("Each row's level is what its arms share in a round "
+	    "(each arm's values over the arm's median, the mean of their "
+	    "logs); its change points are found by E-divisive means "
+	    "(a permutation p of 0.01 or less, at least 5 rounds on each "
+	    "side). Interleaving exposes every arm to such a change alike; "
+	    "it matters when the comparison moves with it (Mann-Whitney U of "
+	    "the per-round ratios on either side, p of 0.01 or less divided "
+	    "by the row's shifts, by %g%% or more): "
+	    "the table's delta then averages two regimes. Shown: shifts of "
+	    "the level by %g%% (the experiment's effect) or more, and every "
+	    "one at which a comparison moved.", 100 * s.min_change,
+	    100 * s.min_change);
+	report_para(r, t);
+	free(t);
+	if (s.n == 0) {
+		t = xasprintf("None: the level of each of the %zu rows tested "
+		    "held. (The run has %zu rows; a row with a value of 0 or "
+		    "less, or fewer than 10 rounds, is not tested.)",
+		    s.ntested, s.nrows);
+		report_para(r, t);
+		free(t);
+		shift_scan_release(&s);
+		return;
+	}
+	t = xasprintf("%zu of the %zu rows tested shifted; in %zu a "
+	    "comparison moved with the level. (The run has %zu rows; a row "
+	    "with a value of 0 or less, or fewer than 10 rounds, is not "
+	    "tested.)", s.n, s.ntested, s.nmoved, s.nrows);
+	report_para(r, t);
+	free(t);
+	report_table_begin(r, head);
+	for (i = 0; i < s.n; i++) {
+		const struct shift_row	*row = &s.rows[i];
+
+		for (k = 0; k < row->res.n; k++) {
+			const struct ls_shift	*sh = &row->res.shifts[k];
+
+			if (!shift_shown(&s, sh))
+				continue;
+			snprintf(rd, sizeof(rd), "%d",
+			    row->rounds[sh->round] + 1);
+			snprintf(lv, sizeof(lv), "%+.1f%%", 100 * sh->level);
+			snprintf(p, sizeof(p), "%.3f", sh->p);
+			for (arm = row->res.narms > 1 ? 1 : 0;
+			    arm < row->res.narms; arm++) {
+				const struct ls_arm	*la = &sh->arms[arm];
+
+				b[0] = a[0] = pe[0] = '\0';
+				if (arm > 0 && !isnan(la->before))
+					snprintf(b, sizeof(b), "%+.1f%%",
+					    100 * la->before);
+				if (arm > 0 && !isnan(la->after))
+					snprintf(a, sizeof(a), "%+.1f%%",
+					    100 * la->after);
+				if (arm > 0 && !isnan(la->p))
+					snprintf(pe, sizeof(pe), "%.3g", la->p);
+				report_row_begin(r);
+				report_cell(r, row->benchmark);
+				report_cell(r, row->unit);
+				report_cell(r, rd);
+				report_cell(r, lv);
+				report_cell(r, p);
+				report_cell(r, arm > 0 ? r->run.arms[arm] : "");
+				report_cell(r, b);
+				report_cell(r, a);
+				report_cell(r, pe);
+				report_cell(r, arm == 0 ? "" :
+				    la->changed ? "yes" : "no");
+				report_row_end(r);
+			}
+		}
+	}
+	report_table_end(r);
+	shift_scan_release(&s);
+}
+
 /* stop = decided: each row's verdict and the round it was made at. */
 static void
 report_decisions(struct report *r)
@@ -1078,6 +1174,7 @@ report_write(struct store *st, int64_t run_id,
 	report_shapes(&r);
 	report_pvalues(&r);
 	report_plots(&r);
+	report_shifts(&r);
 	report_decisions(&r);
 	report_failed(&r);
 	report_arms(&r, kv, nkv);

@@ -5,6 +5,8 @@
  * measured noise could not have shown the effect the user cares about,
  * with the rounds that would. Silent otherwise. The rows are those
  * `abbench stat` prints for the run: its experiment's stat-filter.
+ * Then a warning for each of those rows whose comparison moved with a
+ * shift of the run's level (harness/shifts.h).
  */
 #include "config.h"
 
@@ -17,6 +19,7 @@
 #include "harness/core/experiment.h"
 #include "harness/powerdata.h"
 #include "harness/run-advice.h"
+#include "harness/shifts.h"
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
@@ -114,38 +117,32 @@ advice_unchanged(struct store *st, const struct store_run *run,
 	return 0;
 }
 
-void
-run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
+/* The `~` rows F keeps whose noise could not have shown effect. */
+static int
+advice_power(struct store *st, const struct store_run *run,
+    struct rowfilter *f, double effect, FILE *fp, char **cause)
 {
-	struct store		*st;
-	struct store_run	 run;
 	struct advice_key	 k;
 	struct power_options	 o;
 	struct padvice		 a;
-	struct rowfilter	*f = NULL;
-	char			*cause = NULL, *filter, e[32], m[32], noise[32];
+	char			 e[32], m[32], noise[32];
 	size_t			 i;
+	int			 rc = 0;
 
 	memset(&k, 0, sizeof(k));
-	memset(&run, 0, sizeof(run));
-	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL)
-		goto fail;
-	if (store_run_get(st, run_id, &run, &cause) == -1 || run.narms < 2)
-		goto out;
-	filter = experiment_stat_filter(run.experiment_path,
-	    run.experiment_text);
-	f = rowfilter_new(filter, &cause);
-	free(filter);
-	if (f == NULL || advice_unchanged(st, &run, f, &k, &cause) == -1 ||
-	    k.n == 0)
+	if (advice_unchanged(st, run, f, &k, cause) == -1)
+		return -1;
+	if (k.n == 0)
 		goto out;
 	/* Rounds for the pilot's spread at its upper bound (power.h). */
 	power_advice_options_init(&o);
 	o.reps = 200;
-	if (padvice_compute_some(st, run_id, effect, &o, PADVICE_MDE |
+	if (padvice_compute_some(st, run->id, effect, &o, PADVICE_MDE |
 	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
-	    &cause) == -1)
+	    cause) == -1) {
+		rc = -1;
 		goto out;
+	}
 	power_pct(effect, e, sizeof(e));
 	for (i = 0; i < a.n; i++) {
 		const struct padvice_row	*r = &a.rows[i];
@@ -185,6 +182,71 @@ out:
 	}
 	free(k.bench);
 	free(k.unit);
+	return rc;
+}
+
+/* A warning for each row F keeps whose comparison moved at a shift. */
+static int
+advice_shifts(struct store *st, const struct store_run *run,
+    struct rowfilter *f, char **cause)
+{
+	struct shift_scan	 s;
+	char			*t;
+	size_t			 i, k, a;
+
+	if (shift_scan_run(st, run, shift_run_effect(run), &s, cause) == -1)
+		return -1;
+	for (i = 0; i < s.n; i++) {
+		const struct shift_row	*row = &s.rows[i];
+
+		if (!rowfilter_keep(f, row->benchmark, row->unit))
+			continue;
+		for (k = 0; k < row->res.n; k++)
+			for (a = 1; a < row->res.narms; a++) {
+				if (!row->res.shifts[k].arms[a].changed)
+					continue;
+				t = shift_moved_text(run, row,
+				    &row->res.shifts[k], a);
+				warning("%s: the table's delta averages both "
+				    "(abbench report shows the run's level "
+				    "shifts)", t);
+				free(t);
+			}
+	}
+	shift_scan_release(&s);
+	return 0;
+}
+
+void
+run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
+{
+	struct store		*st;
+	struct store_run	 run;
+	struct rowfilter	*f = NULL;
+	char			*cause = NULL, *filter;
+
+	memset(&run, 0, sizeof(run));
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL)
+		goto fail;
+	if (store_run_get(st, run_id, &run, &cause) == -1 || run.narms < 2)
+		goto out;
+	filter = experiment_stat_filter(run.experiment_path,
+	    run.experiment_text);
+	f = rowfilter_new(filter, &cause);
+	free(filter);
+	if (f == NULL)
+		goto out;
+	if (advice_power(st, &run, f, effect, fp, &cause) == -1) {
+		warning("power advice: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (advice_shifts(st, &run, f, &cause) == -1) {
+		warning("level shifts: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+out:
 	rowfilter_free(f);
 	store_run_release(&run);
 	store_close(st);

@@ -12,6 +12,11 @@
 #   mostfail arm b fails but in round 2
 #   two     like flat, and a second line Noisy whose arms differ by 10% +-30%
 #   zero    like flat, with Go's -benchmem `0 B/op 0 allocs/op` in both arms
+#   regime  the level falls 4x from {round} 13 (a disk out of burst
+#           credits) and the effect with it: every arm but a 3x arm a
+#           before, 5% slower after
+#   step    the level doubles from {round} 16, every arm but a 10% slower
+#           throughout
 arm=$1 round=$2 kind=$3
 sleep "${SEQ_SLEEP:-0}"
 v=$((1000 + (round * 37) % 11))
@@ -28,6 +33,14 @@ fail)	if [ "$arm" = b ]; then
 		echo "broken" >&2
 		exit 1
 	fi ;;
+regime)	if [ "$round" -le 12 ]; then
+		v=$((4 * v))
+		[ "$arm" != a ] && v=$((3 * v))
+	else
+		[ "$arm" != a ] && v=$((v + 50))
+	fi ;;
+step)	[ "$arm" != a ] && v=$((v + 100))
+	[ "$round" -ge 16 ] && v=$((2 * v)) ;;
 mostfail)
 	if [ "$arm" = b ] && [ "$round" != 2 ]; then
 		echo "mostly broken" >&2

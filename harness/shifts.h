@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Level shifts of a stored run (stats/levelshift.h applied to each of its
+ * rows): for every benchmark and unit, the arms' good samples arranged by
+ * round (several values of one arm in one round: their median), the
+ * change points of the level the arms share, and whether the comparison
+ * moved with it. The report shows them; a run that ends warns of a
+ * comparison that moved.
+ */
+#ifndef ABBENCH_HARNESS_SHIFTS_H
+#define ABBENCH_HARNESS_SHIFTS_H
+
+#include <stddef.h>
+
+#include "stats/levelshift.h"
+
+struct store;
+struct store_run;
+
+struct shift_row {
+	char			*benchmark;
+	char			*unit;
+	int			*rounds;	/* stored round of each index */
+	size_t			 nrounds;
+	struct ls_result	 res;		/* arms in the run's order */
+};
+
+struct shift_scan {
+	struct shift_row	*rows;		/* rows with a shift shown */
+	size_t			 n;
+	size_t			 ntested;	/* rows that could be tested */
+	size_t			 nrows;		/* rows in the run */
+	size_t			 nmoved;	/* rows whose comparison moved */
+	double			 min_change;
+};
+
+/*
+ * Scan run (its arms from store_run_get) for level shifts, showing those
+ * of at least min_change (the experiment's effect) and every one at which
+ * the comparison moved by that much. 0, or -1 with *cause. Release with
+ * shift_scan_release (safe twice).
+ */
+int	shift_scan_run(struct store *st, const struct store_run *run,
+	    double min_change, struct shift_scan *out, char **cause);
+void	shift_scan_release(struct shift_scan *s);
+
+/* The run's experiment's effect (the smallest change worth finding), or
+ * the default 2% when it stores none (an import). */
+double	shift_run_effect(const struct store_run *run);
+
+/* Whether a shift of a scanned row is shown. */
+int	shift_shown(const struct shift_scan *s, const struct ls_shift *sh);
+
+/*
+ * One line about a row whose comparison moved at a shift, e.g.
+ * "Readers/c8/local-median-2 IOPS: idle0 vs idle8 +203.5% in rounds 1-16,
+ * +12.7% in rounds 17-40 (p=0.000; the level fell 66% at round 17)".
+ * malloc'd.
+ */
+char	*shift_moved_text(const struct store_run *run,
+	    const struct shift_row *row, const struct ls_shift *sh, size_t arm);
+
+#endif
