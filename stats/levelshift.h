@@ -34,8 +34,8 @@
  * The deltas shown are benchstat's: the ratio of the arms' medians over
  * the segment's rounds, minus 1.
  *
- * Only positive values have a log: a row with a value <= 0 is not tested
- * (ls_result.tested 0). Pure computation; the permutations use a
+ * Only positive finite values have a log: a row with a value <= 0 or an
+ * infinite one is not tested (ls_result.tested 0). Pure computation; the permutations use a
  * generator seeded with o->seed, so a row always gives the same answer.
  */
 #ifndef ABBENCH_STATS_LEVELSHIFT_H
@@ -69,7 +69,7 @@ struct ls_shift {
 };
 
 struct ls_result {
-	int		 tested;	/* 0: a value <= 0, or too few rounds */
+	int		 tested;	/* 0: a value <= 0 or infinite, too few rounds */
 	size_t		 narms;
 	struct ls_shift	*shifts;	/* by round */
 	size_t		 n;
@@ -79,8 +79,7 @@ struct ls_result {
  * The shifts of one row. v[r * narms + a] is arm a's value in round r
  * (r < nrounds, in run order; NaN when the arm has none in that round);
  * arm 0 is the baseline. Returns 0, or -1 with *cause (malloc'd) on bad
- * options or an infinite value. Release out with ls_result_release (safe
- * twice).
+ * options. Release out with ls_result_release (safe twice).
  */
 int	ls_detect(const double *v, size_t nrounds, size_t narms,
 	    const struct ls_options *o, struct ls_result *out, char **cause);
