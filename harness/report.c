@@ -854,7 +854,7 @@ static void
 report_shifts(struct report *r)
 {
 	static const char *const head[] = { "benchmark", "unit", "round",
-		"level", "p", "arm", "before", "after", "p (effect)",
+		"level change", "p", "arm", "before", "after", "p (effect)",
 		"effect moved", NULL };
 	struct shift_scan	 s;
 	char			*cause = NULL, *t, rd[16], lv[32], p[32];
@@ -884,9 +884,9 @@ report_shifts(struct report *r)
 	free(t);
 	if (s.n == 0) {
 		t = xasprintf("None: the level of each of the %zu rows tested "
-		    "held. (The run has %zu rows; a row with a value of 0 or "
-		    "less, or fewer than 10 rounds, is not tested.)",
-		    s.ntested, s.nrows);
+		    "held. (The run has %zu rows; a row with fewer than 10 "
+		    "rounds or a value without a log, 0 or less or infinite, "
+		    "is not tested.)", s.ntested, s.nrows);
 		report_para(r, t);
 		free(t);
 		shift_scan_release(&s);
@@ -894,8 +894,9 @@ report_shifts(struct report *r)
 	}
 	t = xasprintf("%zu of the %zu rows tested shifted; in %zu a "
 	    "comparison moved with the level. (The run has %zu rows; a row "
-	    "with a value of 0 or less, or fewer than 10 rounds, is not "
-	    "tested.)", s.n, s.ntested, s.nmoved, s.nrows);
+	    "with fewer than 10 rounds or a value without a log, 0 or less "
+	    "or infinite, is not tested.)", s.n, s.ntested, s.nmoved,
+	    s.nrows);
 	report_para(r, t);
 	free(t);
 	report_table_begin(r, head);
