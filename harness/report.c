@@ -860,10 +860,12 @@ report_shifts(struct report *r)
 	char			*cause = NULL, *t, rd[16], lv[32], p[32];
 	char			 b[32], a[32], pe[32];
 	size_t			 i, k, arm;
+	double			 effect;
 
 	report_h2(r, "shifts", "Level shifts within the run");
-	if (shift_scan_run(r->st, &r->run, shift_run_effect(&r->run), &s,
-	    &cause) == -1) {
+	effect = experiment_stored_effect(r->run.experiment_path,
+	    r->run.experiment_text);
+	if (shift_scan_run(r->st, &r->run, effect, &s, &cause) == -1) {
 		report_para(r, cause);
 		free(cause);
 		return;
@@ -871,22 +873,24 @@ report_shifts(struct report *r)
 	t = xasprintf("Each row's level is what its arms share in a round "
 	    "(each arm's values over the arm's median, the mean of their "
 	    "logs); its change points are found by E-divisive means "
-	    "(a permutation p of 0.01 or less, at least 5 rounds on each "
+	    "(a permutation p of %g or less, at least %zu rounds on each "
 	    "side). Interleaving exposes every arm to such a change alike; "
 	    "it matters when the comparison moves with it (Mann-Whitney U of "
-	    "the per-round ratios on either side, p of 0.01 or less divided "
+	    "the per-round ratios on either side, p of %g or less divided "
 	    "by the row's shifts, by %g%% or more): "
 	    "the table's delta then averages two regimes. Shown: shifts of "
 	    "the level by %g%% (the experiment's effect) or more, and every "
-	    "one at which a comparison moved.", 100 * s.min_change,
-	    100 * s.min_change);
+	    "one at which a comparison moved.", s.opt.alpha,
+	    s.opt.min_rounds, s.opt.alpha, 100 * s.opt.min_change,
+	    100 * s.opt.min_change);
 	report_para(r, t);
 	free(t);
 	if (s.n == 0) {
 		t = xasprintf("None: the level of each of the %zu rows tested "
-		    "held. (The run has %zu rows; a row with fewer than 10 "
+		    "held. (The run has %zu rows; a row with fewer than %zu "
 		    "rounds or a value without a log, 0 or less or infinite, "
-		    "is not tested.)", s.ntested, s.nrows);
+		    "is not tested.)", s.ntested, s.nrows,
+		    2 * s.opt.min_rounds);
 		report_para(r, t);
 		free(t);
 		shift_scan_release(&s);
@@ -894,9 +898,9 @@ report_shifts(struct report *r)
 	}
 	t = xasprintf("%zu of the %zu rows tested shifted; in %zu a "
 	    "comparison moved with the level. (The run has %zu rows; a row "
-	    "with fewer than 10 rounds or a value without a log, 0 or less "
+	    "with fewer than %zu rounds or a value without a log, 0 or less "
 	    "or infinite, is not tested.)", s.n, s.ntested, s.nmoved,
-	    s.nrows);
+	    s.nrows, 2 * s.opt.min_rounds);
 	report_para(r, t);
 	free(t);
 	report_table_begin(r, head);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Level shifts of a stored run (see shifts.h): the run's good samples
- * grouped by row and arranged by round for stats/levelshift.
+ * Level shifts of a stored run (see shifts.h): the run's executions
+ * (harness/powerdata.h) arranged by row and round for stats/levelshift.
  */
 #include "config.h"
 
@@ -9,32 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/core/experiment.h"
+#include "harness/powerdata.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
 #include "results/store.h"
-#include "stats/sequential.h"
+#include "stats/quantile.h"
 
-/* One value of a row: its stored round, the arm's index, the value. */
+/* One value of a row: its round, the arm's index, the value. */
 struct shift_val {
 	int	round;
 	size_t	arm;
 	double	value;
 };
-
-/* By benchmark, unit, then order of appearance (the pointers' order). */
-static int
-shift_cmp_ptr(const void *a, const void *b)
-{
-	const struct store_value	*x = *(const struct store_value *const *)a;
-	const struct store_value	*y = *(const struct store_value *const *)b;
-	int				 c;
-
-	if ((c = strcmp(x->benchmark, y->benchmark)) != 0 ||
-	    (c = strcmp(x->unit, y->unit)) != 0)
-		return c;
-	return (x > y) - (x < y);
-}
 
 static int
 shift_cmp_val(const void *a, const void *b)
@@ -48,48 +34,22 @@ shift_cmp_val(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-static int
-shift_cmp_row(const void *a, const void *b)
-{
-	const size_t	*x = a, *y = b;
-
-	return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-double
-shift_run_effect(const struct store_run *run)
-{
-	struct experiment	*e;
-	char			*cause = NULL;
-	double			 effect = SEQ_DEFAULT_EFFECT;
-
-	if (run->experiment_text == NULL || *run->experiment_text == '\0')
-		return effect;
-	e = experiment_parse(run->experiment_path != NULL ?
-	    run->experiment_path : "(stored)", run->experiment_text,
-	    strlen(run->experiment_text), &cause);
-	free(cause);
-	if (e != NULL && e->effect_pct > 0)
-		effect = e->effect_pct / 100;
-	experiment_free(e);
-	return effect;
-}
-
 int
 shift_shown(const struct shift_scan *s, const struct ls_shift *sh)
 {
-	return sh->effect_changed || fabs(sh->level) >= s->min_change;
+	return sh->effect_changed || fabs(sh->level) >= s->opt.min_change;
 }
 
 /*
  * The matrix of one row (vals sorted by round, arm, value): each arm's
- * median in each round. Fills row->rounds; returns the matrix.
+ * median in each round (one execution in a round but in an import).
+ * Fills row->rounds; returns the matrix.
  */
 static double *
 shift_matrix(struct shift_row *row, const struct shift_val *vals, size_t n,
     size_t narms)
 {
-	double	*m;
+	double	*m, *x;
 	size_t	 i, j, k, nr = 0;
 
 	row->rounds = xcalloc(n + 1, sizeof(*row->rounds));
@@ -98,19 +58,19 @@ shift_matrix(struct shift_row *row, const struct shift_val *vals, size_t n,
 			row->rounds[nr++] = vals[i].round;
 	row->nrounds = nr;
 	m = xcalloc(nr * narms + 1, sizeof(*m));
+	x = xcalloc(n + 1, sizeof(*x));
 	for (k = 0; k < nr * narms; k++)
 		m[k] = NAN;
 	for (i = 0, k = 0; i < n; i = j) {
 		for (j = i; j < n && vals[j].round == vals[i].round &&
 		    vals[j].arm == vals[i].arm; j++)
-			;
+			x[j - i] = vals[j].value;
 		while (row->rounds[k] != vals[i].round)
 			k++;
-		m[k * narms + vals[i].arm] = (j - i) % 2 == 1 ?
-		    vals[i + (j - i) / 2].value :
-		    (vals[i + (j - i) / 2 - 1].value +
-		    vals[i + (j - i) / 2].value) / 2;
+		m[k * narms + vals[i].arm] = stats_quantile_sorted(x, j - i,
+		    0.5);
 	}
+	free(x);
 	return m;
 }
 
@@ -118,64 +78,48 @@ int
 shift_scan_run(struct store *st, const struct store_run *run,
     double min_change, struct shift_scan *out, char **cause)
 {
-	struct store_value	*v = NULL;
-	struct shift_val	*vals;
-	struct ls_options	 o;
-	const struct store_value **p;
-	size_t			 nv = 0, (*groups)[2] = NULL, ng = 0;
-	size_t			 capg = 0, i, j, g, k, a, nvals;
+	struct pdata		 d;
+	struct shift_val	*vals = NULL;
+	size_t			 i, j, k, a, nvals, cap = 0;
 	int			 rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->min_change = min_change;
-	if (store_values(st, run->id, NULL, 0, &v, &nv, cause) == -1)
+	ls_options_init(&out->opt);
+	out->opt.min_change = min_change;
+	/* Each execution's median (a gobench -count gives several lines). */
+	if (pdata_load(st, run->id, NULL, &d, cause) == -1)
 		return -1;
-	p = xcalloc(nv + 1, sizeof(*p));
-	for (i = 0; i < nv; i++)
-		p[i] = &v[i];
-	qsort(p, nv, sizeof(*p), shift_cmp_ptr);
-	/* Groups: [start in p, first appearance], then in run order. */
-	for (i = 0; i < nv; i = j) {
-		for (j = i + 1; j < nv &&
-		    strcmp(p[j]->benchmark, p[i]->benchmark) == 0 &&
-		    strcmp(p[j]->unit, p[i]->unit) == 0; j++)
-			;
-		XGROW(groups, ng, capg);
-		groups[ng][0] = i;
-		groups[ng][1] = (size_t)(p[i] - v);
-		ng++;
-	}
-	if (ng > 1)
-		qsort(groups, ng, sizeof(*groups), shift_cmp_row);
-	out->nrows = ng;
-	ls_options_init(&o);
-	o.min_change = min_change;
-	vals = xcalloc(nv + 1, sizeof(*vals));
-	for (g = 0; g < ng && rc == 0; g++) {
+	for (i = 0; i < d.n && rc == 0; i++) {
+		const struct pdata_row	*first = &d.rows[i];
 		struct shift_row	 row;
 		double			*m;
-		size_t			 first = groups[g][0];
 
-		memset(&row, 0, sizeof(row));
+		/* Each (benchmark, unit) once, at its first arm's row. */
+		for (j = 0; j < i; j++)
+			if (strcmp(d.rows[j].benchmark,
+			    first->benchmark) == 0 &&
+			    strcmp(d.rows[j].unit, first->unit) == 0)
+				break;
+		if (j < i)
+			continue;
+		out->nrows++;
 		nvals = 0;
-		for (k = first; k < nv && strcmp(p[k]->benchmark,
-		    p[first]->benchmark) == 0 && strcmp(p[k]->unit,
-		    p[first]->unit) == 0; k++) {
-			const struct store_value	*s = p[k];
+		for (a = 0; a < run->narms; a++) {
+			const struct pdata_row	*r = pdata_find(&d,
+			    run->arms[a], first->benchmark, first->unit);
 
-			for (a = 0; a < run->narms; a++)
-				if (strcmp(s->arm, run->arms[a]) == 0)
-					break;
-			if (a == run->narms || isnan(s->value))
-				continue;
-			vals[nvals].round = s->round;
-			vals[nvals].arm = a;
-			vals[nvals].value = s->value;
-			nvals++;
+			for (k = 0; r != NULL && k < r->n; k++) {
+				XGROW(vals, nvals, cap);
+				vals[nvals].round = r->round[k];
+				vals[nvals].arm = a;
+				vals[nvals].value = r->x[k];
+				nvals++;
+			}
 		}
 		qsort(vals, nvals, sizeof(*vals), shift_cmp_val);
+		memset(&row, 0, sizeof(row));
 		m = shift_matrix(&row, vals, nvals, run->narms);
-		rc = ls_detect(m, row.nrounds, run->narms, &o, &row.res,
+		rc = ls_detect(m, row.nrounds, run->narms, &out->opt, &row.res,
 		    cause);
 		free(m);
 		if (rc == 0 && row.res.tested)
@@ -188,8 +132,8 @@ shift_scan_run(struct store *st, const struct store_run *run,
 				if (row.res.shifts[k].effect_changed)
 					break;
 			out->nmoved += k < row.res.n;
-			row.benchmark = xstrdup(p[first]->benchmark);
-			row.unit = xstrdup(p[first]->unit);
+			row.benchmark = xstrdup(first->benchmark);
+			row.unit = xstrdup(first->unit);
 			out->rows = xreallocarray(out->rows, out->n + 1,
 			    sizeof(*out->rows));
 			out->rows[out->n++] = row;
@@ -199,9 +143,7 @@ shift_scan_run(struct store *st, const struct store_run *run,
 		}
 	}
 	free(vals);
-	free(groups);
-	free(p);
-	store_values_free(v, nv);
+	pdata_release(&d);
 	if (rc == -1)
 		shift_scan_release(out);
 	return rc;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Level shifts of a stored run (stats/levelshift.h applied to each of its
- * rows): for every benchmark and unit, the arms' good samples arranged by
- * round (several values of one arm in one round: their median), the
+ * rows): for every benchmark and unit, the arms' executions arranged by
+ * round (each execution's median, as harness/powerdata.h counts them;
+ * several in one round, as in an import: their median), the
  * change points of the level the arms share, and whether the comparison
  * moved with it. The report shows them; a run that ends warns of a
  * comparison that moved.
@@ -31,22 +32,18 @@ struct shift_scan {
 	size_t			 ntested;	/* rows that could be tested */
 	size_t			 nrows;		/* rows in the run */
 	size_t			 nmoved;	/* rows whose comparison moved */
-	double			 min_change;
+	struct ls_options	 opt;		/* its min_change: the effect */
 };
 
 /*
  * Scan run (its arms from store_run_get) for level shifts, showing those
- * of at least min_change (the experiment's effect) and every one at which
+ * of at least min_change (experiment_stored_effect) and every one at which
  * the comparison moved by that much. 0, or -1 with *cause. Release with
  * shift_scan_release (safe twice).
  */
 int	shift_scan_run(struct store *st, const struct store_run *run,
 	    double min_change, struct shift_scan *out, char **cause);
 void	shift_scan_release(struct shift_scan *s);
-
-/* The run's experiment's effect (the smallest change worth finding), or
- * the default 2% when it stores none (an import). */
-double	shift_run_effect(const struct store_run *run);
 
 /* Whether a shift of a scanned row is shown. */
 int	shift_shown(const struct shift_scan *s, const struct ls_shift *sh);

@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "stats/changepoint.h"
 #include "stats/levelshift.h"
+#include "stats/quantile.h"
 #include "stats/utest.h"
 
 void
@@ -26,12 +27,12 @@ ls_options_init(struct ls_options *o)
 	o->seed = 1;
 }
 
-/* Median of x[0..n), n >= 1; sorts x. */
+/* Median of x[0..n), n >= 1, as benchstat's; sorts x. */
 static double
 ls_median(double *x, size_t n)
 {
 	qsort(x, n, sizeof(*x), cmp_double);
-	return n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	return stats_quantile_sorted(x, n, 0.5);
 }
 
 /* Arm a's median over rounds [lo, hi), or NaN when it has none there. */

@@ -1056,13 +1056,14 @@ experiment_free(struct experiment *e)
 }
 
 /*
- * The text is read, not loaded: the run that stored it loaded it, so its
- * [experiment] section's stat-filter is the one that run had.
+ * KEY of the [experiment] section of a stored text, checked and unquoted
+ * as the loader takes it, or NULL. The text is read, not loaded: the run
+ * that stored it loaded it, so the value is the one that run had.
  */
-char *
-experiment_stat_filter(const char *path, const char *text)
+static char *
+experiment_stored_value(const char *path, const char *text, const char *key)
 {
-	const struct opt_spec	*o = opt_find(experiment_opts, "stat-filter");
+	const struct opt_spec	*o = opt_find(experiment_opts, key);
 	struct parser		 p;
 	struct strvec		 w = STRVEC_INIT;
 	char			*f = NULL;
@@ -1080,7 +1081,7 @@ experiment_stat_filter(const char *path, const char *text)
 
 			for (k = 0; s->kind == SECTION_EXPERIMENT &&
 			    k < s->nkv; k++) {
-				if (strcmp(s->kv[k].key, "stat-filter") != 0)
+				if (strcmp(s->kv[k].key, key) != 0)
 					continue;
 				/* Its value as the loader takes it (unquoted). */
 				strvec_clear(&w);
@@ -1093,4 +1094,23 @@ experiment_stat_filter(const char *path, const char *text)
 	strvec_clear(&w);
 	parser_release(&p);
 	return f;
+}
+
+char *
+experiment_stat_filter(const char *path, const char *text)
+{
+	return experiment_stored_value(path, text, "stat-filter");
+}
+
+double
+experiment_stored_effect(const char *path, const char *text)
+{
+	char	*v = experiment_stored_value(path, text, "effect");
+	double	 effect = SEQ_DEFAULT_EFFECT;
+
+	/* Checked by the loader's own rule: a number in [0.001, 1000]. */
+	if (v != NULL)
+		effect = strtod(v, NULL) / 100;
+	free(v);
+	return effect;
 }

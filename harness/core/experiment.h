@@ -86,6 +86,12 @@ void		 experiment_help_types(struct strbuf *out);
  */
 char		*experiment_stat_filter(const char *path, const char *text);
 /*
+ * The `effect` of an experiment's text as a run stored it, the same way:
+ * a fraction (its percent / 100), or SEQ_DEFAULT_EFFECT (2%) when it has
+ * none or the text cannot be read.
+ */
+double		 experiment_stored_effect(const char *path, const char *text);
+/*
  * The A/A version of e's text (abbench calibrate): [experiment] named
  * NAME.calibration, the first arm as it is, every other arm replaced by
  * the first arm's lines under the names BASE.2, BASE.3... (the same plan,

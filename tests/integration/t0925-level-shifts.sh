@@ -7,7 +7,8 @@
 # of the comparison that moved, and of nothing else; --quiet and the
 # stat-filter silence it; both report formats show the shifts (the Step
 # shift with "no", Regime with "yes", nothing for Flat); odd arm names
-# are escaped; a one-arm run shows the level alone.
+# are escaped; a one-arm run shows the level alone; the experiment's
+# effect sets the bounds.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd python3
 
@@ -85,6 +86,14 @@ like "$(cat "$TEST_TMP/one.md")" '\| Step \| sec/op \| 17 \| \+100\.[0-9]% \| [0
 "$ABBENCH" report --db "$db" last -o "$TEST_TMP/r2.md" >/dev/null
 a=$(sed -n '/^## Level shifts/,/^## Failed/p' "$TEST_TMP/r2.md")
 is "$a" "$md" "reported twice: the same shifts"
+
+# The experiment's effect sets both bounds (read from the stored text).
+sed 's/^rounds = 30$/rounds = 30\neffect = 5/' "$TEST_TMP/s.ini" > "$TEST_TMP/e5.ini"
+"$ABBENCH" run "$TEST_TMP/e5.ini" --db "$TEST_TMP/e5.db" --quiet 2>/dev/null
+"$ABBENCH" report --db "$TEST_TMP/e5.db" last -o "$TEST_TMP/e5.md" >/dev/null
+like "$(cat "$TEST_TMP/e5.md")" "by 5% or more\): the table's delta then averages two regimes\. Shown: shifts of the level by 5% \(the experiment's effect\)" \
+    "effect = 5: the report's bounds are 5%"
+like "$(cat "$TEST_TMP/e5.md")" '\| Regime \| sec/op \| 14 \| .* \| yes \|' "effect = 5: Regime still moved (+200% to +5%)"
 
 # Too few rounds, and a run with nothing shifted: said, not a table.
 sed 's/^rounds = 30$/rounds = 8/' "$TEST_TMP/s.ini" > "$TEST_TMP/few.ini"
