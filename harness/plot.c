@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "harness/core/experiment.h"
 #include "harness/plot.h"
+#include "harness/shifts.h"
 #include "exec/spawn.h"
 #include "lib/util.h"
 #include "results/store.h"
@@ -34,6 +36,7 @@ static const char *const plot_colors[] = {
 struct plot_arm_data {
 	double		*v;		/* in run order */
 	int64_t		*t;		/* start, ns since the run's first */
+	int		*round;		/* stored round of each */
 	size_t		 n, cap;
 	double		*sorted;
 	struct bm_summary sum;
@@ -57,6 +60,7 @@ struct plot_ctx {
 	struct plot_list	*out;
 	size_t			 nfailed;	/* plots gnuplot could not draw */
 	char			*failed;	/* the first one's cause */
+	struct shift_scan	 shifts;	/* marked on the time plots */
 };
 
 /*
@@ -259,10 +263,13 @@ plot_gather(struct plot_ctx *pc, char **cause)
 			ad->cap = ad->cap ? ad->cap * 2 : 16;
 			ad->v = xreallocarray(ad->v, ad->cap, sizeof(*ad->v));
 			ad->t = xreallocarray(ad->t, ad->cap, sizeof(*ad->t));
+			ad->round = xreallocarray(ad->round, ad->cap,
+			    sizeof(*ad->round));
 		}
 		t = use_wall ? v[i].start_wall_ns : v[i].start_ns;
 		ad->v[ad->n] = v[i].value;
 		ad->t[ad->n] = t - t0;
+		ad->round[ad->n] = v[i].round;
 		ad->n++;
 	}
 	store_values_free(v, nv);
@@ -302,6 +309,7 @@ plot_groups_free(struct plot_ctx *pc)
 		for (a = 0; a < pc->run.narms; a++) {
 			free(pc->groups[g].arms[a].v);
 			free(pc->groups[g].arms[a].t);
+			free(pc->groups[g].arms[a].round);
 			free(pc->groups[g].arms[a].sorted);
 			if (pc->groups[g].arms[a].summarized)
 				bm_summary_release(&pc->groups[g].arms[a].sum);
@@ -439,6 +447,95 @@ plot_script_samples(struct plot_ctx *pc, const struct plot_group *g,
 	strbuf_adds(sb, "\n");
 }
 
+/*
+ * The start of stored round r in g's samples, in seconds: midway between
+ * the last sample before it and its first (its first when none is
+ * before); NaN when no sample is of round r or later.
+ */
+static double
+plot_round_start(const struct plot_ctx *pc, const struct plot_group *g,
+    int r)
+{
+	int64_t	lo = INT64_MIN, hi = INT64_MAX;
+	size_t	a, i;
+
+	for (a = 0; a < pc->run.narms; a++)
+		for (i = 0; i < g->arms[a].n; i++) {
+			int64_t	t = g->arms[a].t[i];
+
+			if (g->arms[a].round[i] < r && t > lo)
+				lo = t;
+			else if (g->arms[a].round[i] >= r && t < hi)
+				hi = t;
+		}
+	if (hi == INT64_MAX)
+		return NAN;
+	if (lo == INT64_MIN || lo > hi)
+		return (double)hi / 1e9;
+	return ((double)lo + (double)hi) / 2e9;
+}
+
+/*
+ * A dashed line at each level shift of g that the report shows
+ * (harness/shifts.h), labelled with the round, the level's change and
+ * every comparison that moved with it: "round 17: level fell 66%; idle8
+ * vs idle0 +203.5% -> +12.7%".
+ */
+static void
+plot_shift_marks(struct plot_ctx *pc, const struct plot_group *g,
+    struct strbuf *sb)
+{
+	const struct shift_row	*row = NULL;
+	struct strbuf		 text = STRBUF_INIT;
+	int64_t			 tmax = 0;
+	size_t			 i, a, k = 0;
+
+	for (i = 0; i < pc->shifts.n && row == NULL; i++)
+		if (strcmp(pc->shifts.rows[i].benchmark, g->bench) == 0 &&
+		    strcmp(pc->shifts.rows[i].unit, g->unit) == 0)
+			row = &pc->shifts.rows[i];
+	if (row == NULL)
+		return;
+	for (a = 0; a < pc->run.narms; a++)
+		for (i = 0; i < g->arms[a].n; i++)
+			if (g->arms[a].t[i] > tmax)
+				tmax = g->arms[a].t[i];
+	for (i = 0; i < row->res.n; i++) {
+		const struct ls_shift	*sh = &row->res.shifts[i];
+		int			 r = row->rounds[sh->round];
+		double			 x = plot_round_start(pc, g, r);
+		int			 right;
+
+		if (!shift_shown(&pc->shifts, sh) || !isfinite(x))
+			continue;
+		strbuf_reset(&text);
+		strbuf_addf(&text, "round %d: level %s %.0f%%", r + 1,
+		    sh->level < 0 ? "fell" : "rose", 100 * fabs(sh->level));
+		for (a = 1; a < row->res.narms && a < pc->run.narms; a++)
+			if (sh->arms[a].changed)
+				strbuf_addf(&text, "; %s vs %s %+.1f%% -> "
+				    "%+.1f%%", pc->run.arms[a],
+				    pc->run.arms[0], 100 * sh->arms[a].before,
+				    100 * sh->arms[a].after);
+		/* Past the middle the label reads leftwards from the line. */
+		right = x > (double)tmax / 2e9;
+		strbuf_adds(sb, "set arrow from first");
+		plot_num(sb, x);
+		strbuf_adds(sb, ", graph 0 to first");
+		plot_num(sb, x);
+		strbuf_adds(sb, ", graph 1 nohead dt 2 lw 1.5 "
+		    "lc rgb '#444444' back\nset label ");
+		plot_quote(sb, text.buf);
+		strbuf_adds(sb, " at first");
+		plot_num(sb, x);
+		strbuf_addf(sb, ", graph %.2f %s offset character %s, 0 "
+		    "tc rgb '#444444' front\n", 0.97 - 0.05 * (double)(k % 8),
+		    right ? "right" : "left", right ? "-0.5" : "0.5");
+		k++;
+	}
+	strbuf_release(&text);
+}
+
 static void
 plot_script_time(struct plot_ctx *pc, const struct plot_group *g,
     struct strbuf *sb)
@@ -465,6 +562,7 @@ plot_script_time(struct plot_ctx *pc, const struct plot_group *g,
 		}
 		strbuf_adds(sb, "EOD\n");
 	}
+	plot_shift_marks(pc, g, sb);
 	strbuf_adds(sb, "plot ");
 	for (a = 0; a < pc->run.narms; a++) {
 		if (g->arms[a].n == 0)
@@ -805,6 +903,10 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 		goto out;
 	if (plot_gather(&pc, cause) == -1)
 		goto out;
+	if (shift_scan_run(st, &pc.run, experiment_stored_effect(
+	    pc.run.experiment_path, pc.run.experiment_text), &pc.shifts,
+	    cause) == -1)
+		goto out;
 	for (g = 0; g < pc.ngroups; g++) {
 		const struct plot_group	*gr = &pc.groups[g];
 
@@ -837,6 +939,7 @@ out:
 	if (plot_failures(&pc, rc == 0 ? cause : NULL) == -1)
 		rc = -1;
 	strbuf_release(&body);
+	shift_scan_release(&pc.shifts);
 	plot_groups_free(&pc);
 	store_run_release(&pc.run);
 	return rc;

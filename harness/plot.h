@@ -11,7 +11,11 @@
  *            (bm_summarize, 0.95);
  *   time     the samples against their start time in the run (seconds
  *            after the first sample), one colour per arm, so drift and
- *            order effects show.
+ *            order effects show; a dashed line where each level shift
+ *            the report lists begins (harness/shifts.h: midway between
+ *            the round's first sample and the last one before it),
+ *            labelled "round 14: level fell 85%; b vs a +200.0% ->
+ *            +5.0%" (the comparisons that moved with it).
  * Per matrix (benchmarks Name/key=value/... sharing Name and unit, at least
  * two of them):
  *   matrix   grouped bars per combination: with several arms, the change of

@@ -10,7 +10,7 @@
 # are escaped; a one-arm run shows the level alone; the experiment's
 # effect sets the bounds.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
-require_cmd python3
+require_cmd python3 gnuplot sqlite3
 
 prog=$ABBENCH_SRCDIR/tests/data/seq/fixed-bench.sh
 db=$TEST_TMP/s.db
@@ -94,6 +94,43 @@ sed 's/^rounds = 30$/rounds = 30\neffect = 5/' "$TEST_TMP/s.ini" > "$TEST_TMP/e5
 like "$(cat "$TEST_TMP/e5.md")" "by 5% or more\): the table's delta then averages two regimes\. Shown: shifts of the level by 5% \(the experiment's effect\)" \
     "effect = 5: the report's bounds are 5%"
 like "$(cat "$TEST_TMP/e5.md")" '\| Regime \| sec/op \| 14 \| .* \| yes \|' "effect = 5: Regime still moved (+200% to +5%)"
+
+# The time plots: a dashed line where each shift the report lists begins,
+# labelled as the warning reads; none on a flat row or a samples plot. A
+# gnuplot that keeps its script, then draws with the real one.
+mkdir -p "$TEST_TMP/gpbin"
+cat > "$TEST_TMP/gpbin/gnuplot" <<EOG
+#!/bin/sh
+f=\$(mktemp "$TEST_TMP/gp.XXXXXX")
+tee "\$f" | exec "$(command -v gnuplot)"
+EOG
+chmod +x "$TEST_TMP/gpbin/gnuplot"
+out=$("$ABBENCH" plot --db "$db" last -o "$TEST_TMP/p" --format svg \
+    --gnuplot "$TEST_TMP/gpbin/gnuplot")
+is "$?" 0 "plot exits 0"
+script_of() { grep -l "set output \".*/$1\"" "$TEST_TMP"/gp.*; }
+rt=$(script_of 'Regime\.sec_op\.time\.svg')
+file_like "$TEST_TMP/p/Regime.sec_op.time.svg" 'round 14: level fell 8[0-9]%; b vs a \+200\.0% -> \+5\.0%' \
+    "Regime's time plot: the shift at round 14, and the comparison that moved"
+file_like "$TEST_TMP/p/Step.sec_op.time.svg" '>round 17: level rose 100%<' \
+    "Step's time plot: the level doubled at round 17, no comparison moved"
+ok "$(! grep -q 'round [0-9]*: level' "$TEST_TMP/p/Flat.sec_op.time.svg" \
+    "$TEST_TMP/p/Regime.sec_op.samples.svg"; echo $?)" \
+    "no mark on Flat's time plot or on a samples plot"
+is "$(grep -c '^set arrow from first' $rt)" 1 "Regime's script: one line"
+# The line lies between the last sample of round 13 and the first of round
+# 14 (stored rounds 12 and 13), in the plot's seconds.
+x=$(sed -n 's/^set arrow from first \([0-9.]*\), graph 0 .*/\1/p' $rt)
+b=$(sqlite3 "$db" "SELECT (SELECT MAX(start_wall_ns) FROM samples WHERE benchmark = 'Regime' AND round < 13) - MIN(start_wall_ns), (SELECT MIN(start_wall_ns) FROM samples WHERE benchmark = 'Regime' AND round >= 13) - MIN(start_wall_ns) FROM samples")
+ok "$(awk -v x="$x" -v b="$b" 'BEGIN { split(b, t, "|"); exit !(x > 0 && x * 1e9 > t[1] && x * 1e9 < t[2]) }'; echo $?)" \
+    "the line lies between rounds 13 and 14 ($x s; $b ns)"
+"$ABBENCH" plot --db "$TEST_TMP/o.db" last -o "$TEST_TMP/po" --format svg >/dev/null
+is "$?" 0 "odd names: plot exits 0"
+file_like "$TEST_TMP/po/Regime.sec_op.time.svg" '; &lt;b%s\\ vs a \+200\.0% -> \+5\.0%' \
+    "odd names: the label names the arm as written, escaped in the SVG"
+"$ABBENCH" plot --db "$TEST_TMP/one.db" last -o "$TEST_TMP/p1" --format svg >/dev/null
+file_like "$TEST_TMP/p1/Step.sec_op.time.svg" '>round 17: level rose 100%<' \
+    "one arm: the level alone"
 
 # Too few rounds, and a run with nothing shifted: said, not a table.
 sed 's/^rounds = 30$/rounds = 8/' "$TEST_TMP/s.ini" > "$TEST_TMP/few.ini"
