@@ -105,8 +105,8 @@ main(int argc, char **argv)
 				for (n = 0; n <= r; n++)
 					if (have[i][a][n])
 						x[a][nx[a]++] = val[i][a][n];
-			qsort(x[0], nx[0], sizeof(x[0][0]), cmp_double);
-			qsort(x[1], nx[1], sizeof(x[1][0]), cmp_double);
+			sort_doubles(x[0], nx[0]);
+			sort_doubles(x[1], nx[1]);
 			seq_decide(&d, k, x[0], nx[0], x[1], nx[1], uc, &res);
 			verdict[i] = res.verdict;
 			seen[i][0] = nx[0];

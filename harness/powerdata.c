@@ -12,8 +12,9 @@
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
-#include "stats/utest.h"
 #include "stats/power.h"
+#include "stats/strpool.h"
+#include "stats/utest.h"
 
 struct pdata_acc {
 	int64_t	*g;
@@ -22,18 +23,42 @@ struct pdata_acc {
 	size_t	 n, cap;
 };
 
+/* The index's key of a row (a hash: a row found by it is checked). */
+static uint64_t
+pdata_key(const char *arm, const char *benchmark, const char *unit)
+{
+	return u64_mix(strpool_hash(arm, strlen(arm)) ^
+	    u64_mix(strpool_hash(benchmark, strlen(benchmark)) ^
+	    u64_mix(strpool_hash(unit, strlen(unit)))));
+}
+
+static int
+pdata_is(const struct pdata_row *r, const char *arm, const char *benchmark,
+    const char *unit)
+{
+	return (arm == NULL || strcmp(r->arm, arm) == 0) &&
+	    strcmp(r->benchmark, benchmark) == 0 && strcmp(r->unit, unit) == 0;
+}
+
 struct pdata_row *
 pdata_find(const struct pdata *d, const char *arm, const char *benchmark,
     const char *unit)
 {
-	size_t	i;
+	uintptr_t	at;
+	size_t		i;
 
-	for (i = 0; i < d->n; i++) {
-		if ((arm == NULL || strcmp(d->rows[i].arm, arm) == 0) &&
-		    strcmp(d->rows[i].benchmark, benchmark) == 0 &&
-		    strcmp(d->rows[i].unit, unit) == 0)
-			return &d->rows[i];
+	if (arm != NULL && d->index != NULL) {
+		at = (uintptr_t)u64map_get(d->index, pdata_key(arm, benchmark,
+		    unit));
+		if (at == 0)
+			return NULL;
+		if (pdata_is(&d->rows[at - 1], arm, benchmark, unit))
+			return &d->rows[at - 1];
+		/* Two rows with one hash (the later one holds the key). */
 	}
+	for (i = 0; i < d->n; i++)
+		if (pdata_is(&d->rows[i], arm, benchmark, unit))
+			return &d->rows[i];
 	return NULL;
 }
 
@@ -44,11 +69,13 @@ pdata_load(struct store *st, int64_t run_id, const char *arm,
 	struct store_value	*v = NULL;
 	struct pdata_acc	*acc = NULL;
 	struct pdata_row	*row;
+	struct u64map		 seen;
 	size_t			 nv = 0, i, j, k, cap = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (store_values(st, run_id, arm, 0, &v, &nv, cause) == -1)
 		return -1;
+	out->index = xcalloc(1, sizeof(*out->index));
 	for (i = 0; i < nv; i++) {
 		struct pdata_acc	*a;
 
@@ -63,6 +90,9 @@ pdata_load(struct store *st, int64_t run_id, const char *arm,
 			row->benchmark = xstrdup(v[i].benchmark);
 			row->unit = xstrdup(v[i].unit);
 			out->n++;
+			u64map_put(out->index, pdata_key(row->arm,
+			    row->benchmark, row->unit), (void *)(uintptr_t)
+			    out->n);
 		}
 		a = &acc[row - out->rows];
 		if (a->n == a->cap) {
@@ -82,22 +112,21 @@ pdata_load(struct store *st, int64_t run_id, const char *arm,
 		struct pdata_acc	*a = &acc[i];
 
 		row = &out->rows[i];
+		row->lines = a->x;
 		row->nlines = a->n;
 		row->x = xcalloc(a->n + 1, sizeof(*row->x));
 		row->round = xcalloc(a->n + 1, sizeof(*row->round));
 		row->n = power_group_medians(a->g, a->x, a->n, row->x);
 		/* The round of each group, in the same first-seen order. */
+		memset(&seen, 0, sizeof(seen));
 		for (j = 0, k = 0; j < a->n && k < row->n; j++) {
-			size_t	m;
-
-			for (m = 0; m < j; m++)
-				if (a->g[m] == a->g[j])
-					break;
-			if (m == j)
-				row->round[k++] = a->round[j];
+			if (u64map_get(&seen, (uint64_t)a->g[j]) != NULL)
+				continue;
+			u64map_put(&seen, (uint64_t)a->g[j], (void *)1);
+			row->round[k++] = a->round[j];
 		}
+		u64map_release(&seen);
 		free(a->g);
-		free(a->x);
 		free(a->round);
 	}
 	free(acc);
@@ -115,8 +144,12 @@ pdata_release(struct pdata *d)
 		free(d->rows[i].unit);
 		free(d->rows[i].x);
 		free(d->rows[i].round);
+		free(d->rows[i].lines);
 	}
 	free(d->rows);
+	if (d->index != NULL)
+		u64map_release(d->index);
+	free(d->index);
 	memset(d, 0, sizeof(*d));
 }
 

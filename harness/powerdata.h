@@ -23,19 +23,24 @@ struct pdata_row {
 	double	*x;		/* per-execution medians, in plan order */
 	int	*round;		/* the round of each */
 	size_t	 n;		/* executions */
-	size_t	 nlines;	/* values (benchfmt lines) */
+	double	*lines;		/* every value (benchfmt line), in store order */
+	size_t	 nlines;
 };
+
+struct u64map;
 
 struct pdata {
 	struct pdata_row	*rows;	/* in order of first appearance */
 	size_t			 n;
+	struct u64map		*index;	/* (arm, benchmark, unit) -> row */
 };
 
 /* arm NULL = every arm. */
 int	pdata_load(struct store *st, int64_t run_id, const char *arm,
 	    struct pdata *out, char **cause);
 void	pdata_release(struct pdata *d);
-/* The row, or NULL; arm NULL matches any arm (the first such row). */
+/* The row, or NULL; arm NULL matches any arm (the first such row). A
+ * named arm's row is found by hash, in constant time. */
 struct pdata_row *pdata_find(const struct pdata *d, const char *arm,
 	    const char *benchmark, const char *unit);
 /*

@@ -46,74 +46,64 @@ advice_keep(const char *benchmark, const char *unit, void *arg)
 }
 
 /* The (benchmark, unit) pairs that F keeps where some arm is `~` against
- * the first, other than by being the same constant. */
+ * the first, other than by being the same constant: compared on every
+ * value, as abbench stat compares them. */
 static int
 advice_unchanged(struct store *st, const struct store_run *run,
     struct rowfilter *f, struct advice_key *k, char **cause)
 {
-	struct store_value	*v = NULL;
+	struct pdata		 d;
 	struct bm_ucache	*uc;
-	size_t			 nv = 0, i, j, a, n1, n2;
+	size_t			 i, a;
 	double			*x1, *x2;
 
-	if (store_values(st, run->id, NULL, 0, &v, &nv, cause) == -1)
+	if (run->narms == 0)
+		return 0;
+	if (pdata_load(st, run->id, NULL, &d, cause) == -1)
 		return -1;
 	uc = bm_ucache_new();
-	x1 = xcalloc(nv + 1, sizeof(*x1));
-	x2 = xcalloc(nv + 1, sizeof(*x2));
-	for (i = 0; i < nv; i++) {
-		if (strcmp(v[i].arm, run->arms[0]) != 0 ||
-		    advice_keep(v[i].benchmark, v[i].unit, k) ||
-		    !rowfilter_keep(f, v[i].benchmark, v[i].unit))
-			continue;
-		/* First time this (benchmark, unit): test every arm. */
-		for (j = 0; j < i; j++)
-			if (strcmp(v[j].arm, run->arms[0]) == 0 &&
-			    strcmp(v[j].benchmark, v[i].benchmark) == 0 &&
-			    strcmp(v[j].unit, v[i].unit) == 0)
-				break;
-		if (j < i)
+	for (i = 0; i < d.n; i++) {
+		const struct pdata_row	*b = &d.rows[i];
+
+		if (strcmp(b->arm, run->arms[0]) != 0 ||
+		    !rowfilter_keep(f, b->benchmark, b->unit))
 			continue;
 		for (a = 1; a < run->narms; a++) {
-			struct bm_comparison	c;
-			int			same;
+			const struct pdata_row	*r = pdata_find(&d,
+			    run->arms[a], b->benchmark, b->unit);
+			struct bm_comparison	 c;
+			int			 same;
 
-			n1 = n2 = 0;
-			for (j = 0; j < nv; j++) {
-				if (strcmp(v[j].benchmark, v[i].benchmark) ||
-				    strcmp(v[j].unit, v[i].unit))
-					continue;
-				if (strcmp(v[j].arm, run->arms[0]) == 0)
-					x1[n1++] = v[j].value;
-				else if (strcmp(v[j].arm, run->arms[a]) == 0)
-					x2[n2++] = v[j].value;
-			}
-			if (n2 == 0)
+			if (r == NULL || r->nlines == 0)
 				continue;
-			qsort(x1, n1, sizeof(*x1), cmp_double);
-			qsort(x2, n2, sizeof(*x2), cmp_double);
-			bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, 0.05, uc,
-			    &c);
+			x1 = xcalloc(b->nlines + 1, sizeof(*x1));
+			x2 = xcalloc(r->nlines + 1, sizeof(*x2));
+			memcpy(x1, b->lines, b->nlines * sizeof(*x1));
+			memcpy(x2, r->lines, r->nlines * sizeof(*x2));
+			sort_doubles(x1, b->nlines);
+			sort_doubles(x2, r->nlines);
+			bm_compare(x1, b->nlines, x2, r->nlines,
+			    BM_ASSUME_NOTHING, 0.05, uc, &c);
 			/* `~` and not the same constant in both arms (as
 			 * Go's `0 allocs/op`): nothing more to show there. */
 			same = !(c.p <= c.alpha) &&
-			    !seq_all_equal(x1, n1, x2, n2);
+			    !seq_all_equal(x1, b->nlines, x2, r->nlines);
 			bm_comparison_release(&c);
+			free(x1);
+			free(x2);
 			if (same) {
 				XGROW(k->bench, k->n, k->cap);
 				k->unit = xreallocarray(k->unit, k->cap,
 				    sizeof(*k->unit));
-				k->bench[k->n] = xstrdup(v[i].benchmark);
-				k->unit[k->n] = xstrdup(v[i].unit);
+				k->bench[k->n] = xstrdup(b->benchmark);
+				k->unit[k->n] = xstrdup(b->unit);
 				k->n++;
 				break;
 			}
 		}
 	}
-	free(x1);
-	free(x2);
 	bm_ucache_free(uc);
-	store_values_free(v, nv);
+	pdata_release(&d);
 	return 0;
 }
 

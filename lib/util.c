@@ -291,6 +291,115 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void
+dsort_insertion(double *v, size_t n)
+{
+	size_t	i, j;
+	double	x;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void
+dsort_sift(double *v, size_t root, size_t n)
+{
+	size_t	child;
+	double	x = v[root];
+
+	while ((child = 2 * root + 1) < n) {
+		if (child + 1 < n && v[child + 1] > v[child])
+			child++;
+		if (!(v[child] > x))
+			break;
+		v[root] = v[child];
+		root = child;
+	}
+	v[root] = x;
+}
+
+static void
+dsort_heap(double *v, size_t n)
+{
+	size_t	i;
+	double	x;
+
+	for (i = n / 2; i > 0; i--)
+		dsort_sift(v, i - 1, n);
+	for (i = n; i > 1; i--) {
+		x = v[0];
+		v[0] = v[i - 1];
+		v[i - 1] = x;
+		dsort_sift(v, 0, i - 1);
+	}
+}
+
+#define DSORT_SWAP(a, b) do { double t_ = (a); (a) = (b); (b) = t_; } \
+	while (0)
+
+static void
+dsort_intro(double *v, size_t n, unsigned depth)
+{
+	size_t	i, j, m;
+	double	p;
+
+	while (n > 16) {
+		if (depth-- == 0) {
+			dsort_heap(v, n);
+			return;
+		}
+		/* Median of three: v[0] <= v[m] <= v[n - 1] are sentinels. */
+		m = n / 2;
+		if (v[m] < v[0])
+			DSORT_SWAP(v[m], v[0]);
+		if (v[n - 1] < v[m]) {
+			DSORT_SWAP(v[n - 1], v[m]);
+			if (v[m] < v[0])
+				DSORT_SWAP(v[m], v[0]);
+		}
+		p = v[m];
+		/* Hoare: v[0..j] <= p <= v[j+1..n-1], both parts non-empty. */
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			do
+				i++;
+			while (i < n - 1 && v[i] < p);
+			do
+				j--;
+			while (j > 0 && v[j] > p);
+			if (i >= j)
+				break;
+			DSORT_SWAP(v[i], v[j]);
+		}
+		/* The smaller part by recursion, the larger in the loop. */
+		if (j + 1 < n - (j + 1)) {
+			dsort_intro(v, j + 1, depth);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			dsort_intro(v + j + 1, n - (j + 1), depth);
+			n = j + 1;
+		}
+	}
+	dsort_insertion(v, n);
+}
+
+void
+sort_doubles(double *v, size_t n)
+{
+	unsigned	depth = 0;
+	size_t		k;
+
+	for (k = n; k > 1; k >>= 1)
+		depth += 2;
+	dsort_intro(v, n, depth);
+}
+
 static int
 strvec_cmp(const void *a, const void *b)
 {

@@ -24,7 +24,7 @@ aa_block(const struct aa_series *s, int lo, int hi, double *out)
 	for (i = 0; i < s->n; i++)
 		if (s->round[i] >= lo && s->round[i] < hi)
 			out[n++] = s->x[i];
-	qsort(out, n, sizeof(*out), cmp_double);
+	sort_doubles(out, n);
 	return n;
 }
 

@@ -124,7 +124,7 @@ cp_stats(const double *x, size_t n, double *scratch, double *mean,
 		sum += x[i];
 	*mean = sum / (double)n;
 	memcpy(scratch, x, n * sizeof(*x));
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	sort_doubles(scratch, n);
 	if (n % 2 == 1)
 		*median = scratch[n / 2];
 	else

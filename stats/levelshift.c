@@ -31,7 +31,7 @@ ls_options_init(struct ls_options *o)
 static double
 ls_median(double *x, size_t n)
 {
-	qsort(x, n, sizeof(*x), cmp_double);
+	sort_doubles(x, n);
 	return stats_quantile_sorted(x, n, 0.5);
 }
 
@@ -58,7 +58,7 @@ ls_ratios(const double *v, size_t narms, size_t a, size_t lo, size_t hi,
 	for (r = lo; r < hi; r++)
 		if (!isnan(v[r * narms]) && !isnan(v[r * narms + a]))
 			out[n++] = log(v[r * narms + a]) - log(v[r * narms]);
-	qsort(out, n, sizeof(*out), cmp_double);
+	sort_doubles(out, n);
 	return n;
 }
 

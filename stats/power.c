@@ -14,9 +14,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "lib/util.h"
-#include "stats/quantile.h"
-#include "stats/utest.h"
 #include "stats/power.h"
+#include "stats/quantile.h"
+#include "stats/strpool.h"
+#include "stats/utest.h"
 
 static double *
 power_sorted_copy(const double *xs, size_t n)
@@ -24,7 +25,7 @@ power_sorted_copy(const double *xs, size_t n)
 	double	*s = xcalloc(n ? n : 1, sizeof(*s));
 
 	memcpy(s, xs, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	sort_doubles(s, n);
 	return s;
 }
 
@@ -47,7 +48,7 @@ power_noise(const double *xs, size_t n, size_t n_at, double confidence,
 	dev = xcalloc(n, sizeof(*dev));
 	for (i = 0; i < n; i++)
 		dev[i] = fabs(s[i] - out->median);
-	qsort(dev, n, sizeof(*dev), cmp_double);
+	sort_doubles(dev, n);
 	if (out->median != 0)
 		out->mad_rel = stats_quantile_sorted(dev, n, 0.5) /
 		    fabs(out->median);
@@ -147,7 +148,23 @@ power_draw(gsl_rng *rng, const double *s, size_t n,
 			    gsl_ran_gaussian_ziggurat(rng, k->h)) * k->shrink;
 		out[i] = x * scale;
 	}
-	qsort(out, m, sizeof(*out), cmp_double);
+	sort_doubles(out, m);
+}
+
+/* Whether the U test of replicate (a, b) rejects at alpha. */
+static int
+power_hit(const double *a, size_t na, const double *b, size_t nb,
+    double alpha, struct bm_ucache *cache)
+{
+	double	 p;
+	char	*why = NULL;
+
+	if (utest_mann_whitney(a, na, b, nb, cache, &p, &why) == -1) {
+		/* All equal: no difference to see. */
+		free(why);
+		return 0;
+	}
+	return p <= alpha;
 }
 
 static double
@@ -156,9 +173,8 @@ power_at_sorted(const double *s, size_t n, const struct power_kernel *k,
     struct bm_ucache *cache)
 {
 	gsl_rng		*rng;
-	double		*a, *b, p;
+	double		*a, *b;
 	unsigned	 r, hits = 0;
-	char		*why = NULL;
 
 	if (n == 0 || na == 0 || nb == 0 || o->reps == 0 ||
 	    power_min_p(na, nb) > o->alpha)
@@ -170,19 +186,77 @@ power_at_sorted(const double *s, size_t n, const struct power_kernel *k,
 	for (r = 0; r < o->reps; r++) {
 		power_draw(rng, s, n, k, 1, a, na);
 		power_draw(rng, s, n, k, 1 + effect, b, nb);
-		if (utest_mann_whitney(a, na, b, nb, cache, &p, &why) == -1) {
-			/* All equal: no difference to see. */
-			free(why);
-			why = NULL;
-			continue;
-		}
-		if (p <= o->alpha)
-			hits++;
+		hits += power_hit(a, na, b, nb, o->alpha, cache);
 	}
 	free(a);
 	free(b);
 	gsl_rng_free(rng);
 	return (double)hits / (double)o->reps;
+}
+
+/*
+ * power_at_sorted's replicates at one (na, nb), drawn once for a search
+ * on the effect alone (power_mde): the draws do not depend on the effect
+ * (the same seed, the same sequence), and multiplying the candidate's
+ * sorted draws by 1 + effect > 0 keeps their order, so each estimate is
+ * bit for bit power_at_sorted's without drawing or sorting again.
+ */
+struct power_reps {
+	double		*a, *b, *scaled;	/* reps x na, reps x nb, nb */
+	size_t		 na, nb;
+	unsigned	 reps;
+};
+
+static void
+power_reps_draw(struct power_reps *d, const double *s, size_t n,
+    const struct power_kernel *k, size_t na, size_t nb,
+    const struct power_options *o)
+{
+	gsl_rng		*rng;
+	unsigned	 r;
+
+	d->na = na;
+	d->nb = nb;
+	d->reps = o->reps;
+	d->a = xcalloc(na * o->reps + 1, sizeof(*d->a));
+	d->b = xcalloc(nb * o->reps + 1, sizeof(*d->b));
+	d->scaled = xcalloc(nb + 1, sizeof(*d->scaled));
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, (unsigned long)o->seed);
+	for (r = 0; r < o->reps; r++) {
+		power_draw(rng, s, n, k, 1, d->a + (size_t)r * na, na);
+		power_draw(rng, s, n, k, 1, d->b + (size_t)r * nb, nb);
+	}
+	gsl_rng_free(rng);
+}
+
+static double
+power_reps_at(struct power_reps *d, double effect,
+    const struct power_options *o, struct bm_ucache *cache)
+{
+	unsigned	r, hits = 0;
+	size_t		i;
+
+	if (d->na == 0 || d->nb == 0 || d->reps == 0 ||
+	    power_min_p(d->na, d->nb) > o->alpha)
+		return 0;
+	for (r = 0; r < d->reps; r++) {
+		const double	*b = d->b + (size_t)r * d->nb;
+
+		for (i = 0; i < d->nb; i++)
+			d->scaled[i] = b[i] * (1 + effect);
+		hits += power_hit(d->a + (size_t)r * d->na, d->na, d->scaled,
+		    d->nb, o->alpha, cache);
+	}
+	return (double)hits / (double)d->reps;
+}
+
+static void
+power_reps_free(struct power_reps *d)
+{
+	free(d->a);
+	free(d->b);
+	free(d->scaled);
 }
 
 double
@@ -206,34 +280,36 @@ power_mde(const double *xs, size_t n, size_t na, size_t nb,
     const struct power_options *o, struct bm_ucache *cache)
 {
 	struct power_kernel	 k;
-	double			*s, lo, hi, mid;
+	struct power_reps	 d;
+	double			*s, lo, hi, mid, mde = INFINITY;
 	int			 i;
 
 	if (n == 0 || power_min_p(na, nb) > o->alpha)
 		return INFINITY;
 	s = power_sorted_copy(xs, n);
 	power_kernel_init(s, n, &k);
+	power_reps_draw(&d, s, n, &k, na, nb, o);
+	free(s);
 	hi = o->max_effect;
-	if (power_at_sorted(s, n, &k, na, nb, hi, o, cache) < o->power) {
-		free(s);
-		return INFINITY;
-	}
+	if (power_reps_at(&d, hi, o, cache) < o->power)
+		goto out;
 	/* Bisection on log(effect) between 1e-6 and the bound. */
 	lo = 1e-6;
-	if (power_at_sorted(s, n, &k, na, nb, lo, o, cache) >= o->power) {
-		free(s);
-		return lo;
+	if (power_reps_at(&d, lo, o, cache) >= o->power) {
+		mde = lo;
+		goto out;
 	}
 	for (i = 0; i < 60 && hi / lo > 1.005; i++) {
 		mid = sqrt(lo * hi);
-		if (power_at_sorted(s, n, &k, na, nb, mid, o, cache) >=
-		    o->power)
+		if (power_reps_at(&d, mid, o, cache) >= o->power)
 			hi = mid;
 		else
 			lo = mid;
 	}
-	free(s);
-	return hi;
+	mde = hi;
+out:
+	power_reps_free(&d);
+	return mde;
 }
 
 double
@@ -308,33 +384,44 @@ size_t
 power_group_medians(const int64_t *g, const double *x, size_t n,
     double *out)
 {
-	size_t	 i, j, m = 0, start;
-	int64_t	*firsts;
-	double	*tmp;
-	size_t	 nf = 0;
+	struct u64map	 id;	/* group -> its number + 1, first seen first */
+	size_t		*num, *start, *fill, i, m = 0;
+	double		*tmp;
 
 	if (n == 0)
 		return 0;
-	/* Groups in order of first appearance; O(n * groups) is plenty
-	 * for the few hundred executions of a run. */
-	firsts = xcalloc(n, sizeof(*firsts));
-	tmp = xcalloc(n, sizeof(*tmp));
+	memset(&id, 0, sizeof(id));
+	num = xcalloc(n, sizeof(*num));
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < nf; j++)
-			if (firsts[j] == g[i])
-				break;
-		if (j == nf)
-			firsts[nf++] = g[i];
+		uintptr_t	k = (uintptr_t)u64map_get(&id, (uint64_t)g[i]);
+
+		if (k == 0) {
+			k = ++m;
+			u64map_put(&id, (uint64_t)g[i], (void *)k);
+		}
+		num[i] = k - 1;
 	}
-	for (j = 0; j < nf; j++) {
-		start = 0;
-		for (i = 0; i < n; i++)
-			if (g[i] == firsts[j])
-				tmp[start++] = x[i];
-		qsort(tmp, start, sizeof(*tmp), cmp_double);
-		out[m++] = stats_quantile_sorted(tmp, start, 0.5);
+	u64map_release(&id);
+	/* The values by group (a counting sort), each group's median. */
+	start = xcalloc(m + 1, sizeof(*start));
+	fill = xcalloc(m + 1, sizeof(*fill));
+	tmp = xcalloc(n, sizeof(*tmp));
+	for (i = 0; i < n; i++)
+		start[num[i] + 1]++;
+	for (i = 0; i < m; i++) {
+		start[i + 1] += start[i];
+		fill[i] = start[i];
 	}
-	free(firsts);
+	for (i = 0; i < n; i++)
+		tmp[fill[num[i]]++] = x[i];
+	for (i = 0; i < m; i++) {
+		sort_doubles(tmp + start[i], start[i + 1] - start[i]);
+		out[i] = stats_quantile_sorted(tmp + start[i],
+		    start[i + 1] - start[i], 0.5);
+	}
+	free(num);
+	free(start);
+	free(fill);
 	free(tmp);
 	return m;
 }

@@ -185,7 +185,7 @@ seq_shift_ci(const double *x1, size_t n1, const double *x2, size_t n2,
 	for (i = 0; i < n1; i++)
 		for (j = 0; j < n2; j++)
 			d[i * n2 + j] = b[j] - a[i];
-	qsort(d, m, sizeof(*d), cmp_double);
+	sort_doubles(d, m);
 	*lo = d[c];
 	*hi = d[m - 1 - (size_t)c];
 	free(d);
