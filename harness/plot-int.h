@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Inside the plots (plot.h): what plot.c, which draws one run, shares with
+ * plot-shapes.c, which draws a metric across the runs of a fleet's shapes:
+ * the arms' colours, a plot's context and the steps that write a script,
+ * run gnuplot on it and collect the file.
+ */
+#ifndef ABBENCH_PLOT_INT_H
+#define ABBENCH_PLOT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/plot.h"
+#include "harness/shifts.h"
+#include "lib/util.h"
+#include "results/store.h"
+#include "stats/benchmath.h"
+#include "stats/benchunit.h"
+
+#define PLOT_NCOLORS	10
+extern const char *const plot_colors[PLOT_NCOLORS];
+
+struct plot_arm_data {
+	double		*v;		/* in run order */
+	int64_t		*t;		/* start, ns since the run's first */
+	int		*round;		/* stored round of each */
+	size_t		 n, cap;
+	double		*sorted;
+	struct bm_summary sum;
+	int		 summarized;
+};
+
+struct plot_group {
+	char			*bench;
+	char			*unit;
+	struct plot_arm_data	*arms;	/* run.narms of them */
+	struct scaler		 sc;
+};
+
+struct plot_ctx {
+	struct store		*st;
+	const struct plot_options *o;
+	struct store_run	 run;
+	struct plot_group	*groups;
+	size_t			 ngroups;
+	double			 confidence;
+	struct plot_list	*out;
+	size_t			 nfailed;	/* plots gnuplot could not draw */
+	char			*failed;	/* the first one's cause */
+	struct shift_scan	 shifts;	/* marked on the time plots */
+};
+
+/* " %.10g", or " ?" for a value that is not finite. */
+void	plot_num(struct strbuf *sb, double v);
+/*
+ * Write the script (the preamble, then body) for the plot KIND of BENCH
+ * and UNIT, run gnuplot on it and add the file to pc->out; a plot gnuplot
+ * cannot draw is counted for plot_failures and is not an error here.
+ */
+int	plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
+	    const char *unit, const char *title, struct strbuf *body,
+	    char **cause);
+/* After all plots: -1 naming the ones gnuplot could not draw. */
+int	plot_failures(struct plot_ctx *pc, char **cause);
+int	plot_mkdir(const char *dir, char **cause);
+
+#endif
