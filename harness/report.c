@@ -58,6 +58,7 @@ struct report {
 	struct strbuf			 out;
 	int				 html;
 	double				 alpha;
+	size_t				 ntime;	/* time plots drawn */
 };
 
 static void
@@ -903,6 +904,9 @@ report_shifts(struct report *r)
 	    s.nrows, 2 * s.opt.min_rounds);
 	report_para(r, t);
 	free(t);
+	if (r->ntime > 0)
+		report_para(r, "The time plots above mark each shift shown "
+		    "with a dashed line where its round begins.");
 	report_table_begin(r, head);
 	for (i = 0; i < s.n; i++) {
 		const struct shift_row	*row = &s.rows[i];
@@ -1084,6 +1088,8 @@ report_plots(struct report *r)
 		free(cause);
 	}
 	for (i = 0; i < list.n; i++) {
+		if (strcmp(list.v[i].kind, "time") == 0)
+			r->ntime++;
 		if (!r->html) {
 			char	*d = path_dir(r->o->path);
 

@@ -58,6 +58,11 @@ like "$md" '\| Regime \| sec/op \| 14 \| -8[0-9]\.[0-9]% \| 0\.0[01][0-9]* \| b 
 like "$md" '\| Step \| sec/op \| 17 \| \+100\.[0-9]% \| [0-9.]+ \| b \| \+10\.0% \| \+[0-9.]+% \| [^|]+ \| no \|' \
     "Step: the level doubled at round 17, the effect did not move"
 ok "$(! echo "$md" | grep -q '| Flat |'; echo $?)" "Flat is not listed"
+like "$md" "The time plots above mark each shift shown with a dashed line" \
+    "the report says its time plots mark the shifts"
+"$ABBENCH" report --db "$db" last --no-plots -o "$TEST_TMP/np.md" >/dev/null
+ok "$(! grep -q 'time plots above' "$TEST_TMP/np.md"; echo $?)" \
+    "without plots it does not say so"
 "$ABBENCH" report --db "$db" last -o "$TEST_TMP/r.html" >/dev/null
 is "$?" 0 "report -o .html exits 0"
 file_like "$TEST_TMP/r.html" '<h2 id="shifts">Level shifts within the run</h2>' "the HTML report has the section"
