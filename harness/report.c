@@ -900,13 +900,11 @@ report_shifts(struct report *r)
 	t = xasprintf("%zu of the %zu rows tested shifted; in %zu a "
 	    "comparison moved with the level. (The run has %zu rows; a row "
 	    "with fewer than %zu rounds or a value without a log, 0 or less "
-	    "or infinite, is not tested.)", s.n, s.ntested, s.nmoved,
-	    s.nrows, 2 * s.opt.min_rounds);
+	    "or infinite, is not tested.)%s", s.n, s.ntested, s.nmoved,
+	    s.nrows, 2 * s.opt.min_rounds, r->ntime == 0 ? "" : " The time "
+	    "plots above mark each shift shown with a dashed line.");
 	report_para(r, t);
 	free(t);
-	if (r->ntime > 0)
-		report_para(r, "The time plots above mark each shift shown "
-		    "with a dashed line where its round begins.");
 	report_table_begin(r, head);
 	for (i = 0; i < s.n; i++) {
 		const struct shift_row	*row = &s.rows[i];
@@ -1088,8 +1086,7 @@ report_plots(struct report *r)
 		free(cause);
 	}
 	for (i = 0; i < list.n; i++) {
-		if (strcmp(list.v[i].kind, "time") == 0)
-			r->ntime++;
+		r->ntime += strcmp(list.v[i].kind, "time") == 0;
 		if (!r->html) {
 			char	*d = path_dir(r->o->path);
 
