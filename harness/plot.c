@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "harness/core/experiment.h"
 #include "harness/plot-int.h"
 #include "exec/spawn.h"
 
@@ -867,9 +866,7 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 		goto out;
 	if (plot_gather(&pc, cause) == -1)
 		goto out;
-	if (shift_scan_run(st, &pc.run, experiment_stored_effect(
-	    pc.run.experiment_path, pc.run.experiment_text), &pc.shifts,
-	    cause) == -1)
+	if (shift_scan_run(st, &pc.run, &pc.shifts, cause) == -1)
 		goto out;
 	for (g = 0; g < pc.ngroups; g++) {
 		const struct plot_group	*gr = &pc.groups[g];

@@ -861,12 +861,9 @@ report_shifts(struct report *r)
 	char			*cause = NULL, *t, rd[16], lv[32], p[32];
 	char			 b[32], a[32], pe[32];
 	size_t			 i, k, arm;
-	double			 effect;
 
 	report_h2(r, "shifts", "Level shifts within the run");
-	effect = experiment_stored_effect(r->run.experiment_path,
-	    r->run.experiment_text);
-	if (shift_scan_run(r->st, &r->run, effect, &s, &cause) == -1) {
+	if (shift_scan_run(r->st, &r->run, &s, &cause) == -1) {
 		report_para(r, cause);
 		free(cause);
 		return;

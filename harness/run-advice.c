@@ -184,8 +184,7 @@ advice_shifts(struct store *st, const struct store_run *run,
 	char			*t;
 	size_t			 i, k, a;
 
-	if (shift_scan_run(st, run, experiment_stored_effect(
-	    run->experiment_path, run->experiment_text), &s, cause) == -1)
+	if (shift_scan_run(st, run, &s, cause) == -1)
 		return -1;
 	for (i = 0; i < s.n; i++) {
 		const struct shift_row	*row = &s.rows[i];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/experiment.h"
 #include "harness/powerdata.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
@@ -76,7 +77,7 @@ shift_matrix(struct shift_row *row, const struct shift_val *vals, size_t n,
 
 int
 shift_scan_run(struct store *st, const struct store_run *run,
-    double min_change, struct shift_scan *out, char **cause)
+    struct shift_scan *out, char **cause)
 {
 	struct pdata		 d;
 	struct shift_val	*vals = NULL;
@@ -85,7 +86,8 @@ shift_scan_run(struct store *st, const struct store_run *run,
 
 	memset(out, 0, sizeof(*out));
 	ls_options_init(&out->opt);
-	out->opt.min_change = min_change;
+	out->opt.min_change = experiment_stored_effect(run->experiment_path,
+	    run->experiment_text);
 	/* Each execution's median (a gobench -count gives several lines). */
 	if (pdata_load(st, run->id, NULL, &d, cause) == -1)
 		return -1;

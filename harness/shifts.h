@@ -37,12 +37,13 @@ struct shift_scan {
 
 /*
  * Scan run (its arms from store_run_get) for level shifts, showing those
- * of at least min_change (experiment_stored_effect) and every one at which
- * the comparison moved by that much. 0, or -1 with *cause. Release with
- * shift_scan_release (safe twice).
+ * of at least the run's experiment's effect (experiment_stored_effect:
+ * the smallest change worth finding, 2% when it stores none) and every
+ * one at which the comparison moved by that much. 0, or -1 with *cause.
+ * Release with shift_scan_release (safe twice).
  */
 int	shift_scan_run(struct store *st, const struct store_run *run,
-	    double min_change, struct shift_scan *out, char **cause);
+	    struct shift_scan *out, char **cause);
 void	shift_scan_release(struct shift_scan *s);
 
 /* Whether a shift of a scanned row is shown. */
