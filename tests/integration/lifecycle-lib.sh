@@ -81,3 +81,15 @@ lc_outside() {
 lc_last_run() {
 	sqlite3 "$1" "SELECT max(id) FROM runs"
 }
+
+# lc_diag_failed DB RUN [ARM]: a diagnostic line per sample of the run
+# that was not ok (all arms but ARM), with its stored error: why a count
+# came out short, in the log CI shows.
+lc_diag_failed() {
+	sqlite3 "$1" "SELECT 'round ' || (round + 1) || ', arm ' || arm ||
+	    ', ' || status || ': ' || coalesce(error, '') FROM samples
+	    WHERE run_id = $2 AND status != 'ok' AND arm != '${3:-}'
+	    ORDER BY plan_idx" | while IFS= read -r lc_line; do
+		diag "$lc_line"
+	done
+}

@@ -37,6 +37,7 @@ touch = 2m
 EOI
 "$ABBENCH" run "$TEST_TMP/rt.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
 run=$(lc_last_run "$DB")
+lc_diag_failed "$DB" "$run" broken
 for arm in runc runsc; do
 	is "$(lc_count "$DB" "$run" $arm DockerRunAll sec/op)" 2 \
 	    "$arm: 2 DockerRunAll samples"
@@ -84,6 +85,7 @@ EOI
 "$ABBENCH" run "$TEST_TMP/touch.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
 ok $? "touch 2m vs 6m run succeeds"
 run=$(lc_last_run "$DB")
+lc_diag_failed "$DB" "$run"
 "$ABBENCH" stat --db "$DB" "$run" >"$TEST_TMP/stat" 2>&1
 line=$(grep "^ContainerNonReclaimableMem-$NPROCS " "$TEST_TMP/stat")
 diag "$line"
