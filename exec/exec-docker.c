@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -277,6 +278,72 @@ exec_docker_reap_cgroups(const char *dir, const char *id, int depth)
 	closedir(d);
 }
 
+/* One `ctr -a SOCK -n moby KIND delete ID`: 1 done or not there, 0 not yet
+ * (its error in *err), -1 ctr could not be run. */
+static int
+exec_docker_ctr_delete(const char *sock, const char *kind, const char *id,
+    char **err)
+{
+	const char	*args[] = { "ctr", "-a", sock, "-n", "moby", kind,
+			    "delete", id, NULL };
+	char		*out = NULL, *e = NULL;
+	int		 status = -1, r;
+
+	if (spawn_capture((char *const *)args, 10 * NSEC_PER_SEC, &out, &e,
+	    &status, NULL) == -1)
+		r = -1;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		r = -1;		/* no ctr */
+	else
+		r = status == 0 || strstr(e, "not found") != NULL;
+	free(out);
+	free(*err);
+	*err = e;
+	return r;
+}
+
+/*
+ * Pitfall 3, containerd's part: dockerd's own cleanup of a runsc start
+ * that failed fails while the task is "created" ("task must be stopped
+ * before deletion"), and `docker rm -f` removes docker's record only: the
+ * task and the container stay in containerd's moby namespace, with the
+ * shim, runsc's state and the cgroups. Once the sandbox has gone (about
+ * 1 s after the rm here) the task is "stopped": delete it, which ends the
+ * shim and has runsc delete its state, then the container record, on each
+ * containerd socket dockerd may use (the containerd it started, the
+ * system's). Without ctr, or when the task would not go (5 s), the
+ * reaper below kills the shim itself and the records stay.
+ */
+static void
+exec_docker_reap_containerd(const char *id)
+{
+	static const char *const socks[] = {
+		"/run/docker/containerd/containerd.sock",
+		"/run/containerd/containerd.sock",
+	};
+	struct stat	 sb;
+	char		*err = NULL;
+	size_t		 i;
+	int		 tries, r;
+
+	for (i = 0; i < ARRAY_SIZE(socks); i++) {
+		if (stat(socks[i], &sb) == -1 || !S_ISSOCK(sb.st_mode))
+			continue;
+		for (tries = 0; (r = exec_docker_ctr_delete(socks[i], "tasks",
+		    id, &err)) == 0 && tries < 50; tries++) {
+			struct timespec	ts = { 0, 100 * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		if (r == 1)
+			r = exec_docker_ctr_delete(socks[i], "containers", id,
+			    &err);
+		if (r == -1)
+			break;
+	}
+	free(err);
+}
+
 /*
  * Pitfall 3: a runsc container that failed to start leaves its
  * containerd shim running (with its task directory and runsc state) even
@@ -297,6 +364,9 @@ exec_docker_reap_failed(const char *id)
 
 	if (id == NULL || strlen(id) < 12 || strchr(id, '/') != NULL)
 		return;
+	/* containerd removes the shim, its task directory and runsc's
+	 * state; what is left (none of it, as a rule) goes below. */
+	exec_docker_reap_containerd(id);
 	if ((d = opendir("/proc")) != NULL) {
 		while ((de = readdir(d)) != NULL) {
 			char	*path, *cmd;

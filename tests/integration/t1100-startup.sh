@@ -200,6 +200,20 @@ ls "$rs" 2>/dev/null | sort >"$TEST_TMP/rs.before"
 # after the shim is killed, longer than the reaper waited, and the named
 # systemd hierarchy's /docker/<id> stayed once they had gone.
 ls -d /sys/fs/cgroup/*/docker/*/ 2>/dev/null | sort >"$TEST_TMP/cg.before"
+# And containerd's records: dockerd's cleanup of the failed start fails
+# while the task is "created", and `docker rm -f` removed docker's record
+# only: the task and the container stayed in containerd's moby namespace.
+ctr_records() {
+	for s in /run/docker/containerd/containerd.sock \
+	    /run/containerd/containerd.sock; do
+		[ -S "$s" ] || continue
+		for k in containers tasks; do
+			timeout 10 ctr -a "$s" -n moby $k ls -q 2>/dev/null |
+			    sed "s|^|$k |"
+		done
+	done | sort
+}
+ctr_records >"$TEST_TMP/ctr.before"
 "$ABBENCH" run "$TEST_TMP/fail.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1
 run=$(lc_last_run "$DB")
 is "$(sqlite3 "$DB" "SELECT count(*) FROM samples WHERE run_id = $run AND
@@ -210,4 +224,10 @@ is "$(ls "$rs" 2>/dev/null | sort | comm -13 "$TEST_TMP/rs.before" - | head -3)"
 is "$(ls -d /sys/fs/cgroup/*/docker/*/ 2>/dev/null | sort |
     comm -13 "$TEST_TMP/cg.before" - | head -3)" "" \
     "docker with a failing arm: no cgroup left in /sys/fs/cgroup/*/docker"
+if command -v ctr >/dev/null 2>&1; then
+	is "$(ctr_records | comm -13 "$TEST_TMP/ctr.before" - | head -3)" "" \
+	    "docker with a failing arm: no task or container left in containerd"
+else
+	pass "# SKIP no ctr to ask containerd"
+fi
 done_testing
