@@ -278,27 +278,26 @@ exec_docker_reap_cgroups(const char *dir, const char *id, int depth)
 	closedir(d);
 }
 
-/* One `ctr -a SOCK -n moby KIND delete ID`: 1 done or not there, 0 not yet
- * (its error in *err), -1 ctr could not be run. */
+/* One `ctr -a SOCK -n moby KIND delete ID` within timeout_ns: 1 done or
+ * not there, 0 not yet, -1 ctr could not be run or did not answer. */
 static int
 exec_docker_ctr_delete(const char *sock, const char *kind, const char *id,
-    char **err)
+    int64_t timeout_ns)
 {
 	const char	*args[] = { "ctr", "-a", sock, "-n", "moby", kind,
 			    "delete", id, NULL };
 	char		*out = NULL, *e = NULL;
 	int		 status = -1, r;
 
-	if (spawn_capture((char *const *)args, 10 * NSEC_PER_SEC, &out, &e,
-	    &status, NULL) == -1)
+	if (spawn_capture((char *const *)args, timeout_ns, &out, &e, &status,
+	    NULL) == -1)
 		r = -1;
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		r = -1;		/* no ctr */
 	else
 		r = status == 0 || strstr(e, "not found") != NULL;
 	free(out);
-	free(*err);
-	*err = e;
+	free(e);
 	return r;
 }
 
@@ -311,8 +310,9 @@ exec_docker_ctr_delete(const char *sock, const char *kind, const char *id,
  * 1 s after the rm here) the task is "stopped": delete it, which ends the
  * shim and has runsc delete its state, then the container record, on each
  * containerd socket dockerd may use (the containerd it started, the
- * system's). Without ctr, or when the task would not go (5 s), the
- * reaper below kills the shim itself and the records stay.
+ * system's). Without ctr, or when the task would not go (5 s per socket,
+ * a hung containerd included), the reaper below kills the shim itself and
+ * the records stay.
  */
 static void
 exec_docker_reap_containerd(const char *id)
@@ -321,27 +321,29 @@ exec_docker_reap_containerd(const char *id)
 		"/run/docker/containerd/containerd.sock",
 		"/run/containerd/containerd.sock",
 	};
+	struct timespec	 ts = { 0, 100 * 1000000 };
 	struct stat	 sb;
-	char		*err = NULL;
 	size_t		 i;
-	int		 tries, r;
+	int64_t		 end, left;
+	int		 r = 0;
 
 	for (i = 0; i < ARRAY_SIZE(socks); i++) {
 		if (stat(socks[i], &sb) == -1 || !S_ISSOCK(sb.st_mode))
 			continue;
-		for (tries = 0; (r = exec_docker_ctr_delete(socks[i], "tasks",
-		    id, &err)) == 0 && tries < 50; tries++) {
-			struct timespec	ts = { 0, 100 * 1000000 };
-
+		/* 5 s in all for the task, also when containerd hangs. */
+		end = now_mono_ns() + 5 * NSEC_PER_SEC;
+		while ((left = end - now_mono_ns()) > 0 &&
+		    (r = exec_docker_ctr_delete(socks[i], "tasks", id,
+		    left)) == 0)
 			nanosleep(&ts, NULL);
-		}
+		if (left <= 0)
+			continue;
 		if (r == 1)
 			r = exec_docker_ctr_delete(socks[i], "containers", id,
-			    &err);
+			    5 * NSEC_PER_SEC);
 		if (r == -1)
 			break;
 	}
-	free(err);
 }
 
 /*
