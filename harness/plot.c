@@ -450,6 +450,7 @@ plot_shift_marks(struct plot_ctx *pc, const struct plot_group *g,
 {
 	const struct shift_row	*row = NULL;
 	struct strbuf		 text = STRBUF_INIT;
+	char			*level;
 	int64_t			 tmax = 0;
 	size_t			 i, a, k = 0;
 
@@ -471,9 +472,10 @@ plot_shift_marks(struct plot_ctx *pc, const struct plot_group *g,
 
 		if (!shift_shown(&pc->shifts, sh) || !isfinite(x))
 			continue;
+		level = shift_level_text(sh);
 		strbuf_reset(&text);
-		strbuf_addf(&text, "round %d: level %s %.0f%%", r + 1,
-		    sh->level < 0 ? "fell" : "rose", 100 * fabs(sh->level));
+		strbuf_addf(&text, "round %d: %s", r + 1, level);
+		free(level);
 		for (a = 1; a < row->res.narms && a < pc->run.narms; a++)
 			if (sh->arms[a].changed)
 				strbuf_addf(&text, "; %s vs %s %+.1f%% -> "

@@ -170,6 +170,13 @@ shift_scan_release(struct shift_scan *s)
 }
 
 char *
+shift_level_text(const struct ls_shift *sh)
+{
+	return xasprintf("level %s %.0f%%", sh->level < 0 ? "fell" : "rose",
+	    100 * fabs(sh->level));
+}
+
+char *
 shift_moved_text(const struct store_run *run, const struct shift_row *row,
     const struct ls_shift *sh, size_t arm)
 {
@@ -178,11 +185,13 @@ shift_moved_text(const struct store_run *run, const struct shift_row *row,
 	int			 at = row->rounds[sh->round] + 1;
 	int			 prev = row->rounds[sh->round - 1] + 1;
 	int			 last = row->rounds[sh->end - 1] + 1;
+	char			*level = shift_level_text(sh), *t;
 
-	return xasprintf("%s %s: %s vs %s %+.1f%% in rounds %d-%d, %+.1f%% "
-	    "in rounds %d-%d (p=%.3f; the level %s %.0f%% at round %d)",
+	t = xasprintf("%s %s: %s vs %s %+.1f%% in rounds %d-%d, %+.1f%% "
+	    "in rounds %d-%d (p=%.3f; the %s at round %d)",
 	    row->benchmark, row->unit, run->arms[arm], run->arms[0],
-	    100 * la->before,
-	    first, prev, 100 * la->after, at, last, la->p,
-	    sh->level < 0 ? "fell" : "rose", 100 * fabs(sh->level), at);
+	    100 * la->before, first, prev, 100 * la->after, at, last, la->p,
+	    level, at);
+	free(level);
+	return t;
 }

@@ -49,6 +49,10 @@ void	shift_scan_release(struct shift_scan *s);
 /* Whether a shift of a scanned row is shown. */
 int	shift_shown(const struct shift_scan *s, const struct ls_shift *sh);
 
+/* "level fell 66%" or "level rose 100%": the shift's change of level, as
+ * the warning, the report and the time plot's label say it. malloc'd. */
+char	*shift_level_text(const struct ls_shift *sh);
+
 /*
  * One line about a row whose comparison moved at a shift, e.g.
  * "Readers/c8/local-median-2 IOPS: idle0 vs idle8 +203.5% in rounds 1-16,
