@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -711,6 +712,151 @@ docker_checkpoint(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 	return exec_docker_cli((char *const *)w, timeout_ns, NULL, cause);
 }
 
+/*
+ * containerd 1.6 unpacks the checkpoint that `docker start --checkpoint`
+ * hands it into a new "ctrd-checkpoint*" directory of its temporary
+ * directory and never removes it (containerd#10166): a copy of the
+ * checkpoint image per restore, in /tmp as a rule. Those that appear
+ * during our restore and hold our checkpoint's files (docker's copy: the
+ * same names and sizes) are removed; a restore of another container
+ * beside ours unpacks another image and is left alone.
+ */
+
+/* containerd's temporary directories: Go's os.MkdirTemp("") under
+ * $XDG_RUNTIME_DIR, else $TMPDIR, else /tmp, of each containerd. */
+static void
+ckpt_tmp_dirs(struct strvec *dirs)
+{
+	DIR		*d;
+	struct dirent	*de;
+
+	if ((d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			char		*path, *t;
+			const char	*xdg = "", *tmp = "";
+			size_t		 len = 0, off;
+
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			path = xasprintf("/proc/%s/comm", de->d_name);
+			t = read_small_file(path, NULL);
+			free(path);
+			if (t == NULL || strcmp(strtrim(t), "containerd") != 0) {
+				free(t);
+				continue;
+			}
+			free(t);
+			path = xasprintf("/proc/%s/environ", de->d_name);
+			t = read_file(path, &len, NULL);
+			free(path);
+			for (off = 0; t != NULL && off < len;
+			    off += strlen(t + off) + 1)
+				if (str_startswith(t + off, "XDG_RUNTIME_DIR="))
+					xdg = t + off + 16;
+				else if (str_startswith(t + off, "TMPDIR="))
+					tmp = t + off + 7;
+			path = xstrdup(*xdg ? xdg : *tmp ? tmp : "/tmp");
+			if (!strvec_has(dirs, path))
+				strvec_push(dirs, path);
+			free(path);
+			free(t);
+		}
+		closedir(d);
+	}
+	if (dirs->n == 0)
+		strvec_push(dirs, "/tmp");
+}
+
+/* The ctrd-checkpoint* directories in dirs, as paths. */
+static void
+ckpt_tmp_list(const struct strvec *dirs, struct strvec *out)
+{
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 i;
+
+	for (i = 0; i < dirs->n; i++) {
+		if ((d = opendir(dirs->v[i])) == NULL)
+			continue;
+		while ((de = readdir(d)) != NULL)
+			if (str_startswith(de->d_name, "ctrd-checkpoint"))
+				strvec_pushf(out, "%s/%s", dirs->v[i],
+				    de->d_name);
+		closedir(d);
+	}
+}
+
+/* What dir holds: "NAME SIZE" per file, "NAME/" per directory, sorted. */
+static void
+ckpt_files(const char *dir, struct strvec *out)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 sb;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) ==
+		    -1)
+			continue;
+		if (S_ISDIR(sb.st_mode))
+			strvec_pushf(out, "%s/", de->d_name);
+		else
+			strvec_pushf(out, "%s %lld", de->d_name,
+			    (long long)sb.st_size);
+	}
+	closedir(d);
+	strvec_sort(out);
+}
+
+/* Remove what containerd unpacked for the restore of p from tag. */
+static void
+ckpt_reap(struct exec_proc *p, const char *tag, const struct strvec *dirs,
+    const struct strvec *before)
+{
+	static char	*root;
+	struct strvec	 now = STRVEC_INIT, ours = STRVEC_INIT;
+	char		*id = NULL, *mine;
+	size_t		 i, j;
+
+	if (root == NULL && docker_do(EXEC_DOCKER_TIMEOUT_NS, &root, NULL,
+	    "info", "--format", "{{.DockerRootDir}}", NULL, NULL) == -1) {
+		free(root);
+		root = NULL;
+		return;
+	}
+	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, &id, NULL, "inspect", "-f",
+	    "{{.Id}}", p->c.name, NULL) == -1) {
+		free(id);
+		return;
+	}
+	mine = xasprintf("%s/containers/%s/checkpoints/%s", strtrim(root),
+	    strtrim(id), tag);
+	ckpt_files(mine, &ours);
+	ckpt_tmp_list(dirs, &now);
+	for (i = 0; i < now.n && ours.n > 0; i++) {
+		struct strvec	 theirs = STRVEC_INIT;
+		int		 same;
+
+		if (strvec_has(before, now.v[i]))
+			continue;
+		ckpt_files(now.v[i], &theirs);
+		same = theirs.n == ours.n;
+		for (j = 0; same && j < ours.n; j++)
+			same = strcmp(theirs.v[j], ours.v[j]) == 0;
+		if (same)
+			(void)rmtree(now.v[i], NULL);
+		strvec_clear(&theirs);
+	}
+	strvec_clear(&now);
+	strvec_clear(&ours);
+	free(mine);
+	free(id);
+}
+
 static int
 docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
     int64_t *ns, long *pid, char **cause)
@@ -721,9 +867,10 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 			    "{{.State.Running}} {{.State.Pid}}", p->c.name,
 			    NULL };
 	struct timespec	 second = { 1, 0 };
+	struct strvec	 tmpdirs = STRVEC_INIT, before = STRVEC_INIT;
 	char		*c = NULL, *out = NULL;
 	int64_t		 t0;
-	int		 tries;
+	int		 tries, rc;
 
 	/*
 	 * moby#42900: now and then the daemon fails to hand the checkpoint
@@ -731,21 +878,28 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 	 * second try a moment later works. Only the call that worked is
 	 * timed.
 	 */
+	ckpt_tmp_dirs(&tmpdirs);
+	ckpt_tmp_list(&tmpdirs, &before);
 	for (tries = 0;; tries++) {
 		t0 = now_mono_ns();
-		if (exec_docker_cli((char *const *)args, timeout_ns, NULL,
-		    &c) == 0)
+		if ((rc = exec_docker_cli((char *const *)args, timeout_ns,
+		    NULL, &c)) == 0)
 			break;
-		if (tries == 2 || strstr(c, "already exists") == NULL) {
-			set_cause(cause, "%s", c);
-			free(c);
-			return -1;
-		}
+		if (tries == 2 || strstr(c, "already exists") == NULL)
+			break;
 		free(c);
 		c = NULL;
 		nanosleep(&second, NULL);
 	}
 	*ns = now_mono_ns() - t0;
+	ckpt_reap(p, tag, &tmpdirs, &before);
+	strvec_clear(&tmpdirs);
+	strvec_clear(&before);
+	if (rc == -1) {
+		set_cause(cause, "%s", c);
+		free(c);
+		return -1;
+	}
 	if (exec_docker_cli((char *const *)ins, timeout_ns, &out, cause) == -1)
 		return -1;
 	if (!str_startswith(out, "true")) {

@@ -4,7 +4,7 @@
 # 2 rounds x 2 arms (runsc, and runc which must fail: checkpoint needs
 # runsc); every metric stored, the restored container ran (a sample is ok
 # only when `runsc state` says running), and no container, image,
-# bundle or cgroup left behind.
+# bundle, cgroup or copy of a checkpoint (containerd's) left behind.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
 lc_require
@@ -13,6 +13,21 @@ lc_rootfs
 lc_image
 DB=$TEST_TMP/t.db
 MiB=1048576
+# The ctrd-checkpoint* directories in each containerd's temporary
+# directory ($XDG_RUNTIME_DIR, else $TMPDIR, else /tmp): containerd 1.6
+# unpacks every checkpoint that `docker start --checkpoint` hands it into
+# a new one and never removes it (containerd#10166).
+ctrd_dirs() {
+	for p in $(pgrep -x containerd); do
+		tr '\0' '\n' <"/proc/$p/environ" | awk -F= '
+		    $1 == "XDG_RUNTIME_DIR" && $2 != "" { x = $2 }
+		    $1 == "TMPDIR" && $2 != "" { t = $2 }
+		    END { print x != "" ? x : t != "" ? t : "/tmp" }'
+	done | sort -u | while read -r d; do
+		ls -d "$d"/ctrd-checkpoint* 2>/dev/null
+	done | sort
+}
+ctrd_dirs >"$TEST_TMP/ctrd.before"
 
 cat >"$TEST_TMP/ck.ini" <<EOI
 [experiment]
@@ -63,4 +78,6 @@ like "$(sqlite3 "$DB" "SELECT error FROM samples WHERE run_id = $run AND
 lc_no_leftovers "$DB" "$run" "checkpoint"
 left=$(docker ps -a -q --filter "ancestor=$LC_IMAGE")
 is "$left" "" "no container of the test image left (docker checkpoints)"
+is "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" - | head -3)" "" \
+    "no copy of a checkpoint left in containerd's temporary directory"
 done_testing
