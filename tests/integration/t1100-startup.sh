@@ -204,14 +204,7 @@ ls -d /sys/fs/cgroup/*/docker/*/ 2>/dev/null | sort >"$TEST_TMP/cg.before"
 # while the task is "created", and `docker rm -f` removed docker's record
 # only: the task and the container stayed in containerd's moby namespace.
 ctr_records() {
-	for s in /run/docker/containerd/containerd.sock \
-	    /run/containerd/containerd.sock; do
-		[ -S "$s" ] || continue
-		for k in containers tasks; do
-			timeout 10 ctr -a "$s" -n moby $k ls -q 2>/dev/null |
-			    sed "s|^|$k |"
-		done
-	done | sort
+	"$ABBENCH_SRCDIR/scripts/host-leftovers" | grep '^containerd-'
 }
 ctr_records >"$TEST_TMP/ctr.before"
 "$ABBENCH" run "$TEST_TMP/fail.ini" --db "$DB" --quiet >"$TEST_TMP/out" 2>&1

@@ -14,18 +14,11 @@ lc_image
 DB=$TEST_TMP/t.db
 MiB=1048576
 # The ctrd-checkpoint* directories in each containerd's temporary
-# directory ($XDG_RUNTIME_DIR, else $TMPDIR, else /tmp): containerd 1.6
-# unpacks every checkpoint that `docker start --checkpoint` hands it into
-# a new one and never removes it (containerd#10166).
+# directory, as host-leftovers lists them: containerd 1.6 unpacks every
+# checkpoint that `docker start --checkpoint` hands it into a new one and
+# never removes it (containerd#10166).
 ctrd_dirs() {
-	for p in $(pgrep -x containerd); do
-		tr '\0' '\n' <"/proc/$p/environ" | awk -F= '
-		    $1 == "XDG_RUNTIME_DIR" && $2 != "" { x = $2 }
-		    $1 == "TMPDIR" && $2 != "" { t = $2 }
-		    END { print x != "" ? x : t != "" ? t : "/tmp" }'
-	done | sort -u | while read -r d; do
-		ls -d "$d"/ctrd-checkpoint* 2>/dev/null
-	done | sort
+	"$ABBENCH_SRCDIR/scripts/host-leftovers" | grep '/ctrd-checkpoint'
 }
 ctrd_dirs >"$TEST_TMP/ctrd.before"
 
