@@ -500,8 +500,10 @@ docker_api_remove(const char *id, int64_t timeout_ns, char **cause)
 	return rc;
 }
 
-int
-docker_api_version(char **version, int64_t timeout_ns, char **cause)
+/* GET PATH, the string KEY of its JSON object into *value, malloc'd. */
+static int
+api_get_string(const char *path, const char *key, char **value,
+    int64_t timeout_ns, char **cause)
 {
 	json_t		*j;
 	json_error_t	 err;
@@ -510,20 +512,34 @@ docker_api_version(char **version, int64_t timeout_ns, char **cause)
 	size_t		 len;
 	int		 status, rc;
 
-	*version = NULL;
-	rc = docker_api_request("GET", "/version", timeout_ns, &status, &body,
+	*value = NULL;
+	rc = docker_api_request("GET", path, timeout_ns, &status, &body,
 	    &len, cause);
 	if (rc != 0)
 		return rc;
 	j = status == 200 ? json_loadb(body, len, 0, &err) : NULL;
 	free(body);
-	v = json_is_object(j) ? json_string_value(json_object_get(j,
-	    "Version")) : NULL;
+	v = json_is_object(j) ? json_string_value(json_object_get(j, key)) :
+	    NULL;
 	if (v != NULL && *v != '\0')
-		*version = xstrdup(v);
+		*value = xstrdup(v);
 	json_decref(j);
-	if (*version == NULL)
-		return set_cause(cause, "docker daemon: version: HTTP %d, no "
-		    "Version", status);
+	if (*value == NULL)
+		return set_cause(cause, "docker daemon: %s: HTTP %d, no %s",
+		    path + 1, status, key);
 	return 0;
+}
+
+int
+docker_api_version(char **version, int64_t timeout_ns, char **cause)
+{
+	return api_get_string("/version", "Version", version, timeout_ns,
+	    cause);
+}
+
+int
+docker_api_root_dir(char **dir, int64_t timeout_ns, char **cause)
+{
+	return api_get_string("/info", "DockerRootDir", dir, timeout_ns,
+	    cause);
 }

@@ -66,6 +66,13 @@ int	docker_api_remove(const char *id, int64_t timeout_ns, char **cause);
 int	docker_api_version(char **version, int64_t timeout_ns, char **cause);
 
 /*
+ * The daemon's root directory (GET /info, its "DockerRootDir": where
+ * containers/ID/checkpoints/ are) into *dir, malloc'd. Return values as
+ * above.
+ */
+int	docker_api_root_dir(char **dir, int64_t timeout_ns, char **cause);
+
+/*
  * One request: METHOD PATH (already %-encoded) to the socket, within
  * timeout_ns. *status gets the HTTP status and *body (malloc'd, NUL
  * terminated, may be NULL) the de-chunked body. Return values as above.

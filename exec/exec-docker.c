@@ -31,6 +31,7 @@
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
+#include "exec/ctrd-ckpt.h"
 #include "exec/spawn.h"
 
 /* Default timeout of one docker CLI call (pitfall 1: every call has one). */
@@ -77,6 +78,63 @@ docker_do(int64_t timeout_ns, char **out, char **cause, const char *a0,
 {
 	return dcli_do(&docker_dcli, timeout_ns, out, cause, a0, a1, a2, a3,
 	    a4);
+}
+
+/*
+ * $ABBENCH_DOCKER names the docker to use (a wrapper, another daemon's
+ * CLI): the sweep, the version and the count go through it too.
+ */
+static int
+docker_cli_named(void)
+{
+	const char	*d = getenv("ABBENCH_DOCKER");
+
+	return d != NULL && *d != '\0';
+}
+
+/* The one line a docker CLI call prints, trimmed into *val (malloc'd);
+ * -1 when it fails or prints nothing. */
+static int
+docker_value(char **val, const char *a0, const char *a1, const char *a2,
+    const char *a3)
+{
+	char	*out = NULL;
+
+	*val = NULL;
+	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, &out, NULL, a0, a1, a2, a3,
+	    NULL) == -1 || *strtrim(out) == '\0') {
+		free(out);
+		return -1;
+	}
+	*val = xstrdup(strtrim(out));
+	free(out);
+	return 0;
+}
+
+/* Container name's full id into *id (malloc'd), or -1: not found. */
+static int
+docker_id(const char *name, char **id)
+{
+	return docker_value(id, "inspect", "-f", "{{.Id}}", name);
+}
+
+/*
+ * The daemon's root directory (where containers/ID/checkpoints/ are),
+ * malloc'd into *root: from its socket, else (or with $ABBENCH_DOCKER)
+ * from the CLI. -1 when neither answers.
+ */
+static int
+docker_root_dir(char **root)
+{
+	int	rc;
+
+	*root = NULL;
+	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
+	    docker_api_root_dir(root, EXEC_DOCKER_TIMEOUT_NS, NULL);
+	if (rc == DOCKER_API_NOT_UNIX)
+		return docker_value(root, "info", "--format",
+		    "{{.DockerRootDir}}", NULL);
+	return rc == 0 ? 0 : -1;
 }
 
 static int
@@ -713,146 +771,24 @@ docker_checkpoint(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 }
 
 /*
- * containerd 1.6 unpacks the checkpoint that `docker start --checkpoint`
- * hands it into a new "ctrd-checkpoint*" directory of its temporary
- * directory and never removes it (containerd#10166): a copy of the
- * checkpoint image per restore, in /tmp as a rule. Those that appear
- * during our restore and hold our checkpoint's files (docker's copy: the
- * same names and sizes) are removed; a restore of another container
- * beside ours unpacks another image and is left alone.
+ * Remove the copy of the checkpoint that containerd unpacked for the
+ * restore of p from tag (exec/ctrd-ckpt.h): one that appeared during the
+ * restore and holds our checkpoint's files; a restore of another
+ * container beside ours unpacks another image and is left alone.
  */
-
-/* containerd's temporary directories: Go's os.MkdirTemp("") under
- * $XDG_RUNTIME_DIR, else $TMPDIR, else /tmp, of each containerd. */
-static void
-ckpt_tmp_dirs(struct strvec *dirs)
-{
-	DIR		*d;
-	struct dirent	*de;
-
-	if ((d = opendir("/proc")) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			char		*path, *t;
-			const char	*xdg = "", *tmp = "";
-			size_t		 len = 0, off;
-
-			if (de->d_name[0] < '1' || de->d_name[0] > '9')
-				continue;
-			path = xasprintf("/proc/%s/comm", de->d_name);
-			t = read_small_file(path, NULL);
-			free(path);
-			if (t == NULL || strcmp(strtrim(t), "containerd") != 0) {
-				free(t);
-				continue;
-			}
-			free(t);
-			path = xasprintf("/proc/%s/environ", de->d_name);
-			t = read_file(path, &len, NULL);
-			free(path);
-			for (off = 0; t != NULL && off < len;
-			    off += strlen(t + off) + 1)
-				if (str_startswith(t + off, "XDG_RUNTIME_DIR="))
-					xdg = t + off + 16;
-				else if (str_startswith(t + off, "TMPDIR="))
-					tmp = t + off + 7;
-			path = xstrdup(*xdg ? xdg : *tmp ? tmp : "/tmp");
-			if (!strvec_has(dirs, path))
-				strvec_push(dirs, path);
-			free(path);
-			free(t);
-		}
-		closedir(d);
-	}
-	if (dirs->n == 0)
-		strvec_push(dirs, "/tmp");
-}
-
-/* The ctrd-checkpoint* directories in dirs, as paths. */
-static void
-ckpt_tmp_list(const struct strvec *dirs, struct strvec *out)
-{
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 i;
-
-	for (i = 0; i < dirs->n; i++) {
-		if ((d = opendir(dirs->v[i])) == NULL)
-			continue;
-		while ((de = readdir(d)) != NULL)
-			if (str_startswith(de->d_name, "ctrd-checkpoint"))
-				strvec_pushf(out, "%s/%s", dirs->v[i],
-				    de->d_name);
-		closedir(d);
-	}
-}
-
-/* What dir holds: "NAME SIZE" per file, "NAME/" per directory, sorted. */
-static void
-ckpt_files(const char *dir, struct strvec *out)
-{
-	DIR		*d;
-	struct dirent	*de;
-	struct stat	 sb;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0 ||
-		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) ==
-		    -1)
-			continue;
-		if (S_ISDIR(sb.st_mode))
-			strvec_pushf(out, "%s/", de->d_name);
-		else
-			strvec_pushf(out, "%s %lld", de->d_name,
-			    (long long)sb.st_size);
-	}
-	closedir(d);
-	strvec_sort(out);
-}
-
-/* Remove what containerd unpacked for the restore of p from tag. */
 static void
 ckpt_reap(struct exec_proc *p, const char *tag, const struct strvec *dirs,
     const struct strvec *before)
 {
 	static char	*root;
-	struct strvec	 now = STRVEC_INIT, ours = STRVEC_INIT;
-	char		*id = NULL, *mine;
-	size_t		 i, j;
+	char		*id, *mine;
 
-	if (root == NULL && docker_do(EXEC_DOCKER_TIMEOUT_NS, &root, NULL,
-	    "info", "--format", "{{.DockerRootDir}}", NULL, NULL) == -1) {
-		free(root);
-		root = NULL;
+	if (root == NULL && docker_root_dir(&root) == -1)
 		return;
-	}
-	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, &id, NULL, "inspect", "-f",
-	    "{{.Id}}", p->c.name, NULL) == -1) {
-		free(id);
+	if (docker_id(p->c.name, &id) == -1)
 		return;
-	}
-	mine = xasprintf("%s/containers/%s/checkpoints/%s", strtrim(root),
-	    strtrim(id), tag);
-	ckpt_files(mine, &ours);
-	ckpt_tmp_list(dirs, &now);
-	for (i = 0; i < now.n && ours.n > 0; i++) {
-		struct strvec	 theirs = STRVEC_INIT;
-		int		 same;
-
-		if (strvec_has(before, now.v[i]))
-			continue;
-		ckpt_files(now.v[i], &theirs);
-		same = theirs.n == ours.n;
-		for (j = 0; same && j < ours.n; j++)
-			same = strcmp(theirs.v[j], ours.v[j]) == 0;
-		if (same)
-			(void)rmtree(now.v[i], NULL);
-		strvec_clear(&theirs);
-	}
-	strvec_clear(&now);
-	strvec_clear(&ours);
+	mine = xasprintf("%s/containers/%s/checkpoints/%s", root, id, tag);
+	(void)ctrd_ckpt_remove(mine, dirs, before);
 	free(mine);
 	free(id);
 }
@@ -878,8 +814,8 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 	 * second try a moment later works. Only the call that worked is
 	 * timed.
 	 */
-	ckpt_tmp_dirs(&tmpdirs);
-	ckpt_tmp_list(&tmpdirs, &before);
+	ctrd_ckpt_tmpdirs(&tmpdirs);
+	ctrd_ckpt_list(&tmpdirs, &before);
 	for (tries = 0;; tries++) {
 		t0 = now_mono_ns();
 		if ((rc = exec_docker_cli((char *const *)args, timeout_ns,
@@ -915,11 +851,26 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 /* How long an undo looks again for a container not found (see below). */
 #define DOCKER_UNDO_LATE_NS	(3 * NSEC_PER_SEC)
 
-static int
-docker_exists(const char *name)
+/*
+ * Before a dead run's container ID is removed: a run killed during a
+ * `docker start --checkpoint` left containerd's copy of the checkpoint
+ * (exec/ctrd-ckpt.h), which only docker's own, gone with the container,
+ * can name. The copies of each of its checkpoints are removed. *root
+ * caches the daemon's root directory across calls ("" when it did not
+ * answer: not asked again); the caller frees it.
+ */
+static void
+docker_ckpt_copies(const char *id, char **root)
 {
-	return docker_do(EXEC_DOCKER_TIMEOUT_NS, NULL, NULL, "inspect", "-f",
-	    "{{.Id}}", name, NULL) == 0;
+	struct strvec	 tmpdirs = STRVEC_INIT;
+
+	if (*root == NULL && docker_root_dir(root) == -1)
+		*root = xstrdup("");
+	if (**root == '\0')
+		return;
+	ctrd_ckpt_tmpdirs(&tmpdirs);
+	(void)ctrd_ckpt_remove_container(*root, id, &tmpdirs);
+	strvec_clear(&tmpdirs);
 }
 
 /*
@@ -936,25 +887,18 @@ docker_undo(const char *target, char **cause)
 	struct timespec	 step = { 0, 250 * 1000000 };
 	int64_t		 until = now_mono_ns() + DOCKER_UNDO_LATE_NS;
 
-	while (!docker_exists(target)) {
+	char		*id, *root = NULL;
+
+	while (docker_id(target, &id) == -1) {
 		if (now_mono_ns() >= until)
 			return 0;
 		nanosleep(&step, NULL);
 	}
+	docker_ckpt_copies(id, &root);
+	free(root);
+	free(id);
 	/* Whether it started is not known here: always look for a shim. */
 	return exec_docker_rm(target, 1, cause);
-}
-
-/*
- * $ABBENCH_DOCKER names the docker to use (a wrapper, another daemon's
- * CLI): the sweep, the version and the count go through it too.
- */
-static int
-docker_cli_named(void)
-{
-	const char	*d = getenv("ABBENCH_DOCKER");
-
-	return d != NULL && *d != '\0';
 }
 
 /*
@@ -968,7 +912,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
     char **cause)
 {
 	struct strvec	 ids = STRVEC_INIT;
-	char		*label = xasprintf("abbench.run=%s", uuid);
+	char		*label = xasprintf("abbench.run=%s", uuid), *root = NULL;
 	size_t		 i;
 	int		 rc, api;
 
@@ -986,6 +930,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 		char	*why = NULL;
 		int	 r;
 
+		docker_ckpt_copies(ids.v[i], &root);
 		if (api == DOCKER_API_NOT_UNIX)
 			r = exec_docker_rm(ids.v[i], 1, &why);
 		else if ((r = docker_api_remove(ids.v[i],
@@ -1001,6 +946,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 		free(why);
 	}
 	strvec_clear(&ids);
+	free(root);
 	return rc;
 }
 

@@ -4,7 +4,8 @@
 # 2 rounds x 2 arms (runsc, and runc which must fail: checkpoint needs
 # runsc); every metric stored, the restored container ran (a sample is ok
 # only when `runsc state` says running), and no container, image,
-# bundle, cgroup or copy of a checkpoint (containerd's) left behind.
+# bundle, cgroup or copy of a checkpoint (containerd's) left behind,
+# also after a kill -9 during a docker restore and `abbench restore`.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
 lc_require
@@ -73,4 +74,33 @@ left=$(docker ps -a -q --filter "ancestor=$LC_IMAGE")
 is "$left" "" "no container of the test image left (docker checkpoints)"
 is "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" - | head -3)" "" \
     "no copy of a checkpoint left in containerd's temporary directory"
+
+# A kill -9 while `docker start --checkpoint` runs: the CLI dies with
+# abbench, dockerd finishes the restore it was asked for, and containerd
+# has unpacked its copy. `abbench restore` removes the container and,
+# first, the copy of each of its checkpoints (only docker's own names it,
+# and it goes with the container).
+if [ "$dck" = yes ]; then
+	sed -e 's/^name = .*/name = t1120-killed/' \
+	    -e '/^\[arm runc\]/,/^$/d' "$TEST_TMP/ck.ini" >"$TEST_TMP/k9.ini"
+	K9DB=$TEST_TMP/k9.db
+	"$ABBENCH" run "$TEST_TMP/k9.ini" --db "$K9DB" --quiet \
+	    >"$TEST_TMP/k9.out" 2>&1 &
+	kpid=$!
+	i=0
+	until pgrep -P $kpid -f 'start --checkpoint' >/dev/null; do
+		kill -0 $kpid 2>/dev/null && [ $i -lt 1200 ] || break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	pgrep -P $kpid -f 'start --checkpoint' >/dev/null
+	ok $? "the run to kill reached a docker restore"
+	kill -9 $kpid
+	wait $kpid 2>/dev/null
+	"$ABBENCH" restore --db "$K9DB" >"$TEST_TMP/k9.restore" 2>&1
+	is "$?" 0 "abbench restore after the kill -9"
+	lc_no_leftovers "$K9DB" "$(lc_last_run "$K9DB")" "killed in a restore"
+	is "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" - | head -3)" "" \
+	    "killed in a docker restore: no copy of its checkpoint left"
+fi
 done_testing
