@@ -2,8 +2,9 @@
 /*
  * containerd's copies of docker checkpoints (exec/ctrd-ckpt.h): found
  * from /proc (each containerd's environment) and the directory listings,
- * matched against docker's own checkpoint by names, sizes and, when no
- * listing from before the restore narrows them, sha256.
+ * matched against docker's own checkpoint by the names and sizes of its
+ * files (a live restore, whose listing from before narrows the copies to
+ * the one that appeared) or by those and their sha256 (a dead run's).
  */
 #include "config.h"
 
@@ -79,16 +80,27 @@ ctrd_ckpt_list(const struct strvec *tmpdirs, struct strvec *out)
 	}
 }
 
-/* What dir holds: "NAME SIZE" per file, "NAME/" per directory, sorted. */
-static void
-ckpt_files(const char *dir, struct strvec *out)
+/*
+ * What checkpoint directory dir holds, as one string: a line "NAME SIZE"
+ * per regular file and "NAME/" per directory, sorted (the top level
+ * only: docker's checkpoint is flat). With bytes, a line "sha256:" and
+ * the digest of each regular file follow, in the same order. NULL when
+ * dir holds nothing, or with bytes when a file cannot be read or is of
+ * another kind (a fifo, which reading could block on). malloc'd.
+ */
+static char *
+ckpt_print(const char *dir, int bytes)
 {
 	DIR		*d;
 	struct dirent	*de;
 	struct stat	 sb;
+	struct strvec	 files = STRVEC_INIT;
+	struct strbuf	 out = STRBUF_INIT;
+	size_t		 i;
+	int		 odd = 0;
 
 	if ((d = opendir(dir)) == NULL)
-		return;
+		return NULL;
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0 ||
@@ -96,98 +108,80 @@ ckpt_files(const char *dir, struct strvec *out)
 		    -1)
 			continue;
 		if (S_ISDIR(sb.st_mode))
-			strvec_pushf(out, "%s/", de->d_name);
+			strvec_pushf(&files, "%s/", de->d_name);
 		else if (S_ISREG(sb.st_mode))
-			strvec_pushf(out, "%s %lld", de->d_name,
+			strvec_pushf(&files, "%s %lld", de->d_name,
 			    (long long)sb.st_size);
-		else
-			strvec_pushf(out, "%s ?", de->d_name);
+		else {
+			strvec_pushf(&files, "%s ?", de->d_name);
+			odd = 1;
+		}
 	}
 	closedir(d);
-	strvec_sort(out);
-}
+	strvec_sort(&files);
+	for (i = 0; i < files.n; i++)
+		strbuf_addf(&out, "%s\n", files.v[i]);
+	if (bytes && !odd && files.n > 0)
+		strbuf_adds(&out, "sha256:\n");
+	for (i = 0; bytes && !odd && i < files.n; i++) {
+		char	*sp = strrchr(files.v[i], ' '), *path, hex[65];
 
-/*
- * The regular files listed in files (ckpt_files) have the same bytes in
- * dirs a and b (compared at the top level only, as they are listed; a
- * file of another kind, which reading could block on, counts as not).
- */
-static int
-ckpt_same_bytes(const char *a, const char *b, const struct strvec *files)
-{
-	size_t	i;
-	int	same = 1;
-
-	for (i = 0; same && i < files->n; i++) {
-		char	*name = xstrdup(files->v[i]), *sp, *pa, *pb;
-		char	 ha[65], hb[65];
-
-		if ((sp = strrchr(name, ' ')) == NULL) {
-			free(name);	/* a directory: its name matched */
-			continue;
-		}
+		if (sp == NULL)
+			continue;	/* a directory: its name is printed */
 		*sp = '\0';
-		if (strcmp(sp + 1, "?") == 0) {
-			free(name);	/* not a regular file: not read */
-			return 0;
-		}
-		pa = xasprintf("%s/%s", a, name);
-		pb = xasprintf("%s/%s", b, name);
-		same = sha256_file(pa, ha, NULL) == 0 &&
-		    sha256_file(pb, hb, NULL) == 0 && strcmp(ha, hb) == 0;
-		free(pa);
-		free(pb);
-		free(name);
+		path = xasprintf("%s/%s", dir, files.v[i]);
+		if (sha256_file(path, hex, NULL) == -1)
+			odd = 1;
+		else
+			strbuf_addf(&out, "%s\n", hex);
+		free(path);
 	}
-	return same;
+	strvec_clear(&files);
+	if (out.buf == NULL || (bytes && odd)) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out);
 }
 
 int
 ctrd_ckpt_remove(const char *ckpt, const struct strvec *tmpdirs,
     const struct strvec *before)
 {
-	struct strvec	 now = STRVEC_INIT, ours = STRVEC_INIT;
-	size_t		 i, j;
+	struct strvec	 now = STRVEC_INIT;
+	char		*ours, *theirs;
+	size_t		 i;
 	int		 removed = 0;
 
-	ckpt_files(ckpt, &ours);
-	if (ours.n > 0)
-		ctrd_ckpt_list(tmpdirs, &now);
+	if ((ours = ckpt_print(ckpt, 0)) == NULL)
+		return 0;
+	ctrd_ckpt_list(tmpdirs, &now);
 	for (i = 0; i < now.n; i++) {
-		struct strvec	 theirs = STRVEC_INIT;
-		int		 same;
-
 		if (before != NULL && strvec_has(before, now.v[i]))
 			continue;
-		ckpt_files(now.v[i], &theirs);
-		same = theirs.n == ours.n;
-		for (j = 0; same && j < ours.n; j++)
-			same = strcmp(theirs.v[j], ours.v[j]) == 0;
-		if (same && before == NULL)
-			same = ckpt_same_bytes(ckpt, now.v[i], &ours);
-		if (same && rmtree(now.v[i], NULL) == 0)
+		theirs = ckpt_print(now.v[i], 0);
+		if (theirs != NULL && strcmp(theirs, ours) == 0 &&
+		    rmtree(now.v[i], NULL) == 0)
 			removed++;
-		strvec_clear(&theirs);
+		free(theirs);
 	}
 	strvec_clear(&now);
-	strvec_clear(&ours);
+	free(ours);
 	return removed;
 }
 
-int
-ctrd_ckpt_remove_container(const char *root, const char *id,
-    const struct strvec *tmpdirs)
+void
+ctrd_ckpt_prints(const char *root, const char *id, struct strvec *prints)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		*dir, *full = NULL;
-	int		 removed = 0;
+	char		*dir, *full = NULL, *pr;
 
 	/* The container's directory: its full id starts with id. */
 	dir = xasprintf("%s/containers", root);
-	if ((d = opendir(dir)) != NULL) {
+	if (*id != '\0' && (d = opendir(dir)) != NULL) {
 		while (full == NULL && (de = readdir(d)) != NULL)
-			if (*id != '\0' && de->d_name[0] != '.' &&
+			if (de->d_name[0] != '.' &&
 			    str_startswith(de->d_name, id))
 				full = xasprintf("%s/%s/checkpoints", dir,
 				    de->d_name);
@@ -196,7 +190,7 @@ ctrd_ckpt_remove_container(const char *root, const char *id,
 	free(dir);
 	if (full == NULL || (d = opendir(full)) == NULL) {
 		free(full);
-		return 0;
+		return;
 	}
 	while ((de = readdir(d)) != NULL) {
 		char	*ckpt;
@@ -204,10 +198,40 @@ ctrd_ckpt_remove_container(const char *root, const char *id,
 		if (de->d_name[0] == '.')
 			continue;
 		ckpt = xasprintf("%s/%s", full, de->d_name);
-		removed += ctrd_ckpt_remove(ckpt, tmpdirs, NULL);
+		if ((pr = ckpt_print(ckpt, 1)) != NULL)
+			strvec_push(prints, pr);
+		free(pr);
 		free(ckpt);
 	}
 	closedir(d);
 	free(full);
+}
+
+int
+ctrd_ckpt_remove_printed(const struct strvec *prints,
+    const struct strvec *tmpdirs)
+{
+	struct strvec	 now = STRVEC_INIT;
+	size_t		 i, j;
+	int		 removed = 0;
+
+	if (prints->n > 0)
+		ctrd_ckpt_list(tmpdirs, &now);
+	for (i = 0; i < now.n; i++) {
+		char	*files = ckpt_print(now.v[i], 0), *all = NULL;
+
+		/* The bytes are read only when the names and sizes match. */
+		for (j = 0; files != NULL && j < prints->n; j++)
+			if (str_startswith(prints->v[j], files) &&
+			    str_startswith(prints->v[j] + strlen(files),
+			    "sha256:\n"))
+				break;
+		if (j < prints->n && (all = ckpt_print(now.v[i], 1)) != NULL &&
+		    strvec_has(prints, all) && rmtree(now.v[i], NULL) == 0)
+			removed++;
+		free(all);
+		free(files);
+	}
+	strvec_clear(&now);
 	return removed;
 }

@@ -26,22 +26,30 @@ void	ctrd_ckpt_list(const struct strvec *tmpdirs, struct strvec *out);
 /*
  * Remove the copies of checkpoint directory ckpt (docker's own:
  * ROOT/containers/ID/checkpoints/TAG) among the ctrd-checkpoint*
- * directories of tmpdirs: those that hold the same files with the same
- * sizes. With before, those listed there (there before the restore) are
- * left; without, the files' bytes must match too (sha256). Returns how
- * many were removed.
+ * directories of tmpdirs that are not in before (when given: those
+ * there before the restore): those that hold the same files with the
+ * same sizes. Returns how many were removed.
  */
 int	ctrd_ckpt_remove(const char *ckpt, const struct strvec *tmpdirs,
 	    const struct strvec *before);
 
 /*
- * Before container ID (a full id or its prefix) of the daemon whose root
- * directory is root is removed: remove the copies of each of its
- * checkpoints (ctrd_ckpt_remove without before). A run killed during a
- * restore leaves one, which only docker's checkpoint, gone with the
- * container, can name. Returns how many were removed.
+ * For a dead run's container: the prints of container ID's checkpoints
+ * (a full id or its prefix, of the daemon whose root directory is root),
+ * appended to prints: their files' names, sizes and sha256. Taken before
+ * the container is removed, since its checkpoints go with it; matched
+ * after (ctrd_ckpt_remove_printed), since a restore the dead run had
+ * asked for may still be unpacking its copy, and the removal waits for
+ * it.
  */
-int	ctrd_ckpt_remove_container(const char *root, const char *id,
+void	ctrd_ckpt_prints(const char *root, const char *id,
+	    struct strvec *prints);
+
+/*
+ * Remove the ctrd-checkpoint* directories of tmpdirs whose files have
+ * one of prints' names, sizes and bytes. Returns how many were removed.
+ */
+int	ctrd_ckpt_remove_printed(const struct strvec *prints,
 	    const struct strvec *tmpdirs);
 
 #endif

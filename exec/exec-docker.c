@@ -852,24 +852,32 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
 #define DOCKER_UNDO_LATE_NS	(3 * NSEC_PER_SEC)
 
 /*
- * Before a dead run's container ID is removed: a run killed during a
- * `docker start --checkpoint` left containerd's copy of the checkpoint
- * (exec/ctrd-ckpt.h), which only docker's own, gone with the container,
- * can name. The copies of each of its checkpoints are removed. *root
- * caches the daemon's root directory across calls ("" when it did not
- * answer: not asked again); the caller frees it.
+ * A dead run's containers: a run killed during a `docker start
+ * --checkpoint` left containerd's copy of the checkpoint
+ * (exec/ctrd-ckpt.h), which only docker's own can name, and that goes
+ * with the container. The prints of container ID's checkpoints are
+ * taken before it is removed (into prints; *root caches the daemon's
+ * root directory, "" when it did not answer; the caller frees it), and
+ * the copies that match are removed after.
  */
 static void
-docker_ckpt_copies(const char *id, char **root)
+docker_ckpt_prints(const char *id, char **root, struct strvec *prints)
+{
+	if (*root == NULL && docker_root_dir(root) == -1)
+		*root = xstrdup("");
+	if (**root != '\0')
+		ctrd_ckpt_prints(*root, id, prints);
+}
+
+static void
+docker_ckpt_copies(const struct strvec *prints)
 {
 	struct strvec	 tmpdirs = STRVEC_INIT;
 
-	if (*root == NULL && docker_root_dir(root) == -1)
-		*root = xstrdup("");
-	if (**root == '\0')
+	if (prints->n == 0)
 		return;
 	ctrd_ckpt_tmpdirs(&tmpdirs);
-	(void)ctrd_ckpt_remove_container(*root, id, &tmpdirs);
+	(void)ctrd_ckpt_remove_printed(prints, &tmpdirs);
 	strvec_clear(&tmpdirs);
 }
 
@@ -887,18 +895,23 @@ docker_undo(const char *target, char **cause)
 	struct timespec	 step = { 0, 250 * 1000000 };
 	int64_t		 until = now_mono_ns() + DOCKER_UNDO_LATE_NS;
 
+	struct strvec	 prints = STRVEC_INIT;
 	char		*id, *root = NULL;
+	int		 rc;
 
 	while (docker_id(target, &id) == -1) {
 		if (now_mono_ns() >= until)
 			return 0;
 		nanosleep(&step, NULL);
 	}
-	docker_ckpt_copies(id, &root);
+	docker_ckpt_prints(id, &root, &prints);
+	/* Whether it started is not known here: always look for a shim. */
+	if ((rc = exec_docker_rm(target, 1, cause)) == 0)
+		docker_ckpt_copies(&prints);
+	strvec_clear(&prints);
 	free(root);
 	free(id);
-	/* Whether it started is not known here: always look for a shim. */
-	return exec_docker_rm(target, 1, cause);
+	return rc;
 }
 
 /*
@@ -911,7 +924,7 @@ static int
 docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
     char **cause)
 {
-	struct strvec	 ids = STRVEC_INIT;
+	struct strvec	 ids = STRVEC_INIT, prints = STRVEC_INIT;
 	char		*label = xasprintf("abbench.run=%s", uuid), *root = NULL;
 	size_t		 i;
 	int		 rc, api;
@@ -930,7 +943,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 		char	*why = NULL;
 		int	 r;
 
-		docker_ckpt_copies(ids.v[i], &root);
+		docker_ckpt_prints(ids.v[i], &root, &prints);
 		if (api == DOCKER_API_NOT_UNIX)
 			r = exec_docker_rm(ids.v[i], 1, &why);
 		else if ((r = docker_api_remove(ids.v[i],
@@ -945,6 +958,8 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 			strvec_push(removed, ids.v[i]);
 		free(why);
 	}
+	docker_ckpt_copies(&prints);
+	strvec_clear(&prints);
 	strvec_clear(&ids);
 	free(root);
 	return rc;

@@ -77,25 +77,47 @@ is "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" - | head -3)" "" \
 
 # A kill -9 while `docker start --checkpoint` runs: the CLI dies with
 # abbench, dockerd finishes the restore it was asked for, and containerd
-# has unpacked its copy. `abbench restore` removes the container and,
-# first, the copy of each of its checkpoints (only docker's own names it,
-# and it goes with the container).
+# has unpacked its copy. `abbench restore` removes the container and the
+# copies of its checkpoints (only docker's own names them, and it goes
+# with the container). The run is stopped (SIGSTOP) once its docker start
+# has run 100 ms, and killed only when that CLI is not yet reaped, so
+# abbench did not remove the copy itself, and the copy is there: else it
+# goes on to the next restore.
 if [ "$dck" = yes ]; then
 	sed -e 's/^name = .*/name = t1120-killed/' \
+	    -e 's/^rounds = .*/rounds = 6/' \
 	    -e '/^\[arm runc\]/,/^$/d' "$TEST_TMP/ck.ini" >"$TEST_TMP/k9.ini"
 	K9DB=$TEST_TMP/k9.db
 	"$ABBENCH" run "$TEST_TMP/k9.ini" --db "$K9DB" --quiet \
 	    >"$TEST_TMP/k9.out" 2>&1 &
 	kpid=$!
-	i=0
-	until pgrep -P $kpid -f 'start --checkpoint' >/dev/null; do
-		kill -0 $kpid 2>/dev/null && [ $i -lt 1200 ] || break
-		sleep 0.05
+	i=0 stopped=no
+	while [ $stopped = no ] && [ $i -lt 1200 ] && kill -0 $kpid 2>/dev/null
+	do
+		if cli=$(pgrep -P $kpid -f 'start --checkpoint'); then
+			sleep 0.1
+			kill -STOP $kpid
+			if kill -0 "$cli" 2>/dev/null; then
+				stopped=yes
+				break
+			fi
+			kill -CONT $kpid
+			while kill -0 "$cli" 2>/dev/null; do sleep 0.01; done
+		fi
+		sleep 0.02
 		i=$((i + 1))
 	done
-	pgrep -P $kpid -f 'start --checkpoint' >/dev/null
-	ok $? "the run to kill reached a docker restore"
+	is "$stopped" yes "the run to kill was stopped in a docker restore"
+	j=0
+	until [ -n "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" -)" ] ||
+	    [ $j -ge 100 ]; do
+		sleep 0.1
+		j=$((j + 1))
+	done
+	[ -n "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" -)" ]
+	ok $? "its restore left containerd's copy of the checkpoint"
 	kill -9 $kpid
+	kill -CONT $kpid 2>/dev/null
 	wait $kpid 2>/dev/null
 	"$ABBENCH" restore --db "$K9DB" >"$TEST_TMP/k9.restore" 2>&1
 	is "$?" 0 "abbench restore after the kill -9"
