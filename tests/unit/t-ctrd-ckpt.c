@@ -100,7 +100,7 @@ main(void)
 	if (mkfifo(p, 0600) == -1)
 		die("mkfifo");
 	free(p);
-	(void)mk("tmp \"%\\</not-a-checkpoint");
+	free(mk("tmp \"%\\</not-a-checkpoint"));
 
 	ctrd_ckpt_list(&tmps, &list);
 	tap_int_eq((long long)list.n, 6, "6 ctrd-checkpoint* directories");
