@@ -9,10 +9,12 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/sha256.h"
 #include "lib/util.h"
@@ -144,6 +146,88 @@ ckpt_print(const char *dir, int bytes)
 	return strbuf_detach(&out);
 }
 
+/* Up to n bytes of fd into buf: fewer only at the end; -1 on an error. */
+static ssize_t
+fill(int fd, char *buf, size_t n)
+{
+	size_t	got = 0;
+	ssize_t	r;
+
+	while (got < n) {
+		if ((r = read(fd, buf + got, n - got)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* Files pa and pb hold the same bytes (read side by side, to the first
+ * difference; opened without blocking, should one have become a fifo). */
+static int
+file_same(const char *pa, const char *pb)
+{
+	enum { CHUNK = 65536 };
+	char	*ba, *bb;
+	int	 fa, fb, same = 0;
+	ssize_t	 na, nb;
+
+	if ((fa = open(pa, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return 0;
+	if ((fb = open(pb, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		close(fa);
+		return 0;
+	}
+	ba = xmalloc(CHUNK);
+	bb = xmalloc(CHUNK);
+	for (;;) {
+		na = fill(fa, ba, CHUNK);
+		nb = fill(fb, bb, CHUNK);
+		if (na < 0 || na != nb || memcmp(ba, bb, (size_t)na) != 0)
+			break;
+		if (na == 0) {
+			same = 1;
+			break;
+		}
+	}
+	free(ba);
+	free(bb);
+	close(fa);
+	close(fb);
+	return same;
+}
+
+/* Directories a and b, whose ckpt_print (without bytes) is print, hold
+ * the same bytes in each regular file. */
+static int
+ckpt_same_bytes(const char *a, const char *b, const char *print)
+{
+	const char	*line, *nl;
+	int		 same = 1;
+
+	for (line = print; same && *line != '\0'; line = nl + 1) {
+		char	*l, *sp, *pa, *pb;
+
+		if ((nl = strchr(line, '\n')) == NULL)
+			break;
+		l = xstrndup(line, (size_t)(nl - line));
+		if ((sp = strrchr(l, ' ')) != NULL) {
+			*sp = '\0';
+			pa = xasprintf("%s/%s", a, l);
+			pb = xasprintf("%s/%s", b, l);
+			same = strcmp(sp + 1, "?") != 0 && file_same(pa, pb);
+			free(pa);
+			free(pb);
+		}
+		free(l);
+	}
+	return same;
+}
+
 int
 ctrd_ckpt_remove(const char *ckpt, const struct strvec *tmpdirs,
     const struct strvec *before)
@@ -161,6 +245,7 @@ ctrd_ckpt_remove(const char *ckpt, const struct strvec *tmpdirs,
 			continue;
 		theirs = ckpt_print(now.v[i], 0);
 		if (theirs != NULL && strcmp(theirs, ours) == 0 &&
+		    ckpt_same_bytes(ckpt, now.v[i], ours) &&
 		    rmtree(now.v[i], NULL) == 0)
 			removed++;
 		free(theirs);

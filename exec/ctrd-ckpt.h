@@ -28,7 +28,10 @@ void	ctrd_ckpt_list(const struct strvec *tmpdirs, struct strvec *out);
  * ROOT/containers/ID/checkpoints/TAG) among the ctrd-checkpoint*
  * directories of tmpdirs that are not in before (when given: those
  * there before the restore): those that hold the same files with the
- * same sizes. Returns how many were removed.
+ * same sizes and bytes (compared with docker's, which the page cache
+ * holds after a restore; a concurrent restore of the same workload by
+ * another run may unpack a copy of the same names and sizes). Returns
+ * how many were removed.
  */
 int	ctrd_ckpt_remove(const char *ckpt, const struct strvec *tmpdirs,
 	    const struct strvec *before);

@@ -5,7 +5,8 @@
  * as docker's root and containerd's temporary directory (with a name
  * holding ", %, \ and <). A copy of ours goes; one with the same names
  * and sizes but other bytes, another size, another file set, a fifo, or
- * one that was there before the restore stays, and a fifo is not read.
+ * one that was there before the restore stays, and a fifo is not read;
+ * both for a dead run's container (prints) and for a live restore.
  */
 #include "config.h"
 
@@ -71,7 +72,7 @@ main(void)
 	struct strvec	 tmps = STRVEC_INIT, prints = STRVEC_INIT;
 	struct strvec	 before = STRVEC_INIT, list = STRVEC_INIT;
 	char		*root, *ours, *other, *t, *copy, *bytes, *size, *set;
-	char		*fifo, *theirs, *old, *p;
+	char		*fifo, *theirs, *old, *twin, *p;
 
 	if (mkdtemp(tmpdir) == NULL)
 		die("mkdtemp");
@@ -132,9 +133,13 @@ main(void)
 	free(copy);
 	copy = mk("tmp \"%\\</ctrd-checkpoint8");
 	ckpt(copy, "the memory of ours");
+	twin = mk("tmp \"%\\</ctrd-checkpoint9");
+	ckpt(twin, "the memory of OURS");
 	tap_int_eq(ctrd_ckpt_remove(ours, &tmps, &before), 1,
 	    "the restore's copy removed");
 	tap_ok(!there(copy), "the copy that appeared during it is gone");
+	tap_ok(there(twin), "one that appeared beside it with the same names "
+	    "and sizes but other bytes (another run's restore): kept");
 	tap_ok(there(old), "one that was there before it: kept");
 	tap_ok(there(theirs) && there(size) && there(set),
 	    "the others: kept");
@@ -164,5 +169,6 @@ main(void)
 	free(fifo);
 	free(theirs);
 	free(old);
+	free(twin);
 	return tap_done();
 }
