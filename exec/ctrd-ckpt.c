@@ -294,11 +294,11 @@ ctrd_ckpt_prints(const char *root, const char *id, struct strvec *prints)
 
 int
 ctrd_ckpt_remove_printed(const struct strvec *prints,
-    const struct strvec *tmpdirs)
+    const struct strvec *tmpdirs, struct strvec *removed)
 {
 	struct strvec	 now = STRVEC_INIT;
 	size_t		 i, j;
-	int		 removed = 0;
+	int		 n = 0;
 
 	if (prints->n > 0)
 		ctrd_ckpt_list(tmpdirs, &now);
@@ -312,11 +312,14 @@ ctrd_ckpt_remove_printed(const struct strvec *prints,
 			    "sha256:\n"))
 				break;
 		if (j < prints->n && (all = ckpt_print(now.v[i], 1)) != NULL &&
-		    strvec_has(prints, all) && rmtree(now.v[i], NULL) == 0)
-			removed++;
+		    strvec_has(prints, all) && rmtree(now.v[i], NULL) == 0) {
+			if (removed != NULL)
+				strvec_push(removed, now.v[i]);
+			n++;
+		}
 		free(all);
 		free(files);
 	}
 	strvec_clear(&now);
-	return removed;
+	return n;
 }

@@ -50,9 +50,10 @@ void	ctrd_ckpt_prints(const char *root, const char *id,
 
 /*
  * Remove the ctrd-checkpoint* directories of tmpdirs whose files have
- * one of prints' names, sizes and bytes. Returns how many were removed.
+ * one of prints' names, sizes and bytes, their paths pushed to removed
+ * (may be NULL). Returns how many were removed.
  */
 int	ctrd_ckpt_remove_printed(const struct strvec *prints,
-	    const struct strvec *tmpdirs);
+	    const struct strvec *tmpdirs, struct strvec *removed);
 
 #endif

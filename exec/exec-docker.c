@@ -869,15 +869,21 @@ docker_ckpt_prints(const char *id, char **root, struct strvec *prints)
 		ctrd_ckpt_prints(*root, id, prints);
 }
 
+/* ... and the copies removed, as texts pushed to also (may be NULL). */
 static void
-docker_ckpt_copies(const struct strvec *prints)
+docker_ckpt_copies(const struct strvec *prints, struct strvec *also)
 {
-	struct strvec	 tmpdirs = STRVEC_INIT;
+	struct strvec	 tmpdirs = STRVEC_INIT, gone = STRVEC_INIT;
+	size_t		 i;
 
 	if (prints->n == 0)
 		return;
 	ctrd_ckpt_tmpdirs(&tmpdirs);
-	(void)ctrd_ckpt_remove_printed(prints, &tmpdirs);
+	(void)ctrd_ckpt_remove_printed(prints, &tmpdirs, &gone);
+	for (i = 0; also != NULL && i < gone.n; i++)
+		strvec_pushf(also, "containerd's copy '%s' of its checkpoint",
+		    gone.v[i]);
+	strvec_clear(&gone);
 	strvec_clear(&tmpdirs);
 }
 
@@ -890,7 +896,7 @@ docker_ckpt_copies(const struct strvec *prints)
  * nobody forgot comes here, so the wait is paid after a kill alone.
  */
 static int
-docker_undo(const char *target, char **cause)
+docker_undo(const char *target, struct strvec *also, char **cause)
 {
 	struct timespec	 step = { 0, 250 * 1000000 };
 	int64_t		 until = now_mono_ns() + DOCKER_UNDO_LATE_NS;
@@ -907,7 +913,7 @@ docker_undo(const char *target, char **cause)
 	docker_ckpt_prints(id, &root, &prints);
 	/* Whether it started is not known here: always look for a shim. */
 	if ((rc = exec_docker_rm(target, 1, cause)) == 0)
-		docker_ckpt_copies(&prints);
+		docker_ckpt_copies(&prints, also);
 	strvec_clear(&prints);
 	free(root);
 	free(id);
@@ -958,7 +964,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 			strvec_push(removed, ids.v[i]);
 		free(why);
 	}
-	docker_ckpt_copies(&prints);
+	docker_ckpt_copies(&prints, NULL);
 	strvec_clear(&prints);
 	strvec_clear(&ids);
 	free(root);

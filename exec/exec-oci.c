@@ -1137,6 +1137,13 @@ oci_signal(struct exec_proc *p, int sig, char **cause)
 	return oci_kill(p, name, cause);
 }
 
+static int
+oci_undo(const char *target, struct strvec *also, char **cause)
+{
+	(void)also;
+	return exec_oci_teardown(target, cause);
+}
+
 const struct exec_ops exec_oci_ops = {
 	.name = "oci",
 	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT,
@@ -1151,6 +1158,6 @@ const struct exec_ops exec_oci_ops = {
 	.signal = oci_signal,
 	.journal_kind = "oci-container",
 	.undo_done = "deleted OCI container '%s'",
-	.undo = exec_oci_teardown,
+	.undo = oci_undo,
 	.barrier_join = exec_barrier_join_sandbox,
 };

@@ -335,8 +335,9 @@ podman_create_start(struct run_ctx *ctx, const struct exec_spec *spec,
 }
 
 static int
-podman_undo(const char *target, char **cause)
+podman_undo(const char *target, struct strvec *also, char **cause)
 {
+	(void)also;
 	return podman_rm(target, cause);
 }
 

@@ -184,11 +184,14 @@ struct exec_ops {
 	/*
 	 * The objects it journals (run_journal_object) under journal_kind,
 	 * and how `abbench restore` undoes one (undo_done: "removed
-	 * container '%s'"); NULL when it journals none of its own.
+	 * container '%s'"); NULL when it journals none of its own. also
+	 * (may be NULL) gets a text for each further thing removed with
+	 * it ("containerd's copy '...' of its checkpoint").
 	 */
 	const char	*journal_kind;
 	const char	*undo_done;
-	int	(*undo)(const char *target, char **cause);
+	int	(*undo)(const char *target, struct strvec *also,
+		    char **cause);
 	/*
 	 * Remove every container labelled abbench.run=UUID, pushing their
 	 * ids to removed (may be NULL); -1 when the daemon cannot be asked

@@ -242,8 +242,11 @@ undo_object(const struct store_journal *e, char **what, char **cause)
 {
 	const struct undo_kind	*k = undo_find(e->kind);
 	const struct exec_ops	*x = undo_executor(e->kind);
+	struct strvec		 also = STRVEC_INIT;
+	struct strbuf		 sb = STRBUF_INIT;
 	const char		*done;
 	char			*shown, *tab;
+	size_t			 i;
 
 	if (what != NULL)
 		*what = NULL;
@@ -251,18 +254,24 @@ undo_object(const struct store_journal *e, char **what, char **cause)
 		return set_cause(cause, "unknown journal entry kind '%s' for "
 		    "'%s'", e->kind, e->target);
 	/* An executor's object: its own undo. */
-	if (x != NULL ? x->undo(e->target, cause) == -1 :
-	    k->undo(e, cause) == -1)
+	if (x != NULL ? x->undo(e->target, &also, cause) == -1 :
+	    k->undo(e, cause) == -1) {
+		strvec_clear(&also);
 		return -1;
+	}
 	done = x != NULL ? x->undo_done : k->done;
 	if (what != NULL) {
 		/* An OCI container shows as its id. */
 		shown = xstrdup(e->target);
 		if ((tab = strrchr(shown, '\t')) != NULL)
 			memmove(shown, tab + 1, strlen(tab + 1) + 1);
-		*what = xasprintf(done, shown);
+		strbuf_addf(&sb, done, shown);
+		for (i = 0; i < also.n; i++)
+			strbuf_addf(&sb, " and %s", also.v[i]);
+		*what = strbuf_detach(&sb);
 		free(shown);
 	}
+	strvec_clear(&also);
 	return 0;
 }
 

@@ -121,6 +121,10 @@ if [ "$dck" = yes ]; then
 	wait $kpid 2>/dev/null
 	"$ABBENCH" restore --db "$K9DB" >"$TEST_TMP/k9.restore" 2>&1
 	is "$?" 0 "abbench restore after the kill -9"
+	pat="removed container 'abbench-[^']*' and containerd's copy"
+	pat="$pat '[^']*/ctrd-checkpoint[^']*' of its checkpoint"
+	file_like "$TEST_TMP/k9.restore" "$pat" \
+	    "abbench restore says it removed the copy with the container"
 	lc_no_leftovers "$K9DB" "$(lc_last_run "$K9DB")" "killed in a restore"
 	is "$(ctrd_dirs | comm -13 "$TEST_TMP/ctrd.before" - | head -3)" "" \
 	    "killed in a docker restore: no copy of its checkpoint left"

@@ -71,6 +71,7 @@ main(void)
 {
 	struct strvec	 tmps = STRVEC_INIT, prints = STRVEC_INIT;
 	struct strvec	 before = STRVEC_INIT, list = STRVEC_INIT;
+	struct strvec	 gone = STRVEC_INIT;
 	char		*root, *ours, *other, *t, *copy, *bytes, *size, *set;
 	char		*fifo, *theirs, *old, *twin, *p;
 
@@ -115,8 +116,10 @@ main(void)
 	ctrd_ckpt_prints(root, "nosuchid", &prints);
 	ctrd_ckpt_prints(root, "", &prints);
 	tap_int_eq((long long)prints.n, 1, "no print for an unknown or empty id");
-	tap_int_eq(ctrd_ckpt_remove_printed(&prints, &tmps), 1,
+	tap_int_eq(ctrd_ckpt_remove_printed(&prints, &tmps, &gone), 1,
 	    "one copy removed");
+	tap_ok(gone.n == 1 && strcmp(gone.v[0], copy) == 0,
+	    "its path is told");
 	tap_ok(!there(copy), "the copy of ours is gone");
 	tap_ok(there(bytes), "other bytes, same names and sizes: kept");
 	tap_ok(there(size), "another size: kept");
@@ -158,6 +161,7 @@ main(void)
 	strvec_clear(&prints);
 	strvec_clear(&before);
 	strvec_clear(&list);
+	strvec_clear(&gone);
 	free(root);
 	free(ours);
 	free(other);
