@@ -311,7 +311,8 @@ ctrd_ckpt_remove_printed(const struct strvec *prints,
 			    str_startswith(prints->v[j] + strlen(files),
 			    "sha256:\n"))
 				break;
-		if (j < prints->n && (all = ckpt_print(now.v[i], 1)) != NULL &&
+		if (files != NULL && j < prints->n &&
+		    (all = ckpt_print(now.v[i], 1)) != NULL &&
 		    strvec_has(prints, all) && rmtree(now.v[i], NULL) == 0) {
 			if (removed != NULL)
 				strvec_push(removed, now.v[i]);

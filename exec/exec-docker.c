@@ -12,7 +12,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,17 +91,17 @@ docker_cli_named(void)
 	return d != NULL && *d != '\0';
 }
 
-/* The one line a docker CLI call prints, trimmed into *val (malloc'd);
- * -1 when it fails or prints nothing. */
+/* The one line a docker CLI call prints within timeout_ns, trimmed into
+ * *val (malloc'd); -1 when it fails or prints nothing. */
 static int
-docker_value(char **val, const char *a0, const char *a1, const char *a2,
-    const char *a3)
+docker_value(char **val, int64_t timeout_ns, const char *a0, const char *a1,
+    const char *a2, const char *a3)
 {
 	char	*out = NULL;
 
 	*val = NULL;
-	if (docker_do(EXEC_DOCKER_TIMEOUT_NS, &out, NULL, a0, a1, a2, a3,
-	    NULL) == -1 || *strtrim(out) == '\0') {
+	if (docker_do(timeout_ns, &out, NULL, a0, a1, a2, a3, NULL) == -1 ||
+	    out == NULL || *strtrim(out) == '\0') {
 		free(out);
 		return -1;
 	}
@@ -115,26 +114,26 @@ docker_value(char **val, const char *a0, const char *a1, const char *a2,
 static int
 docker_id(const char *name, char **id)
 {
-	return docker_value(id, "inspect", "-f", "{{.Id}}", name);
+	return docker_value(id, EXEC_DOCKER_TIMEOUT_NS, "inspect", "-f",
+	    "{{.Id}}", name);
 }
 
 /*
- * The daemon's root directory (where containers/ID/checkpoints/ are),
- * malloc'd into *root: from its socket, else (or with $ABBENCH_DOCKER)
- * from the CLI. -1 when neither answers.
+ * The daemon's root directory (where containers/ID/checkpoints/ are):
+ * from its socket, else (or with $ABBENCH_DOCKER) from the CLI; kept
+ * once known. NULL while neither answers.
  */
-static int
-docker_root_dir(char **root)
+static const char *
+docker_root_dir(void)
 {
-	int	rc;
+	static char	*root;
 
-	*root = NULL;
-	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
-	    docker_api_root_dir(root, EXEC_DOCKER_TIMEOUT_NS, NULL);
-	if (rc == DOCKER_API_NOT_UNIX)
-		return docker_value(root, "info", "--format",
-		    "{{.DockerRootDir}}", NULL);
-	return rc == 0 ? 0 : -1;
+	if (root == NULL && (docker_cli_named() ||
+	    docker_api_root_dir(&root, EXEC_DOCKER_TIMEOUT_NS, NULL) ==
+	    DOCKER_API_NOT_UNIX))
+		(void)docker_value(&root, EXEC_DOCKER_TIMEOUT_NS, "info",
+		    "--format", "{{.DockerRootDir}}", NULL);
+	return root;
 }
 
 static int
@@ -465,17 +464,14 @@ exec_docker_reap_failed(const char *id)
 	exec_docker_reap_cgroups("/sys/fs/cgroup", id, 0);
 }
 
+/* Remove container name; with its id (known to have failed, or not
+ * known to have started), then reap what the runtime leaked. */
 static int
-exec_docker_rm(const char *name, int failed, char **cause)
+docker_rm_reap(const char *name, const char *id, char **cause)
 {
-	char	*c = NULL, *id = NULL;
+	char	*c = NULL;
 	int	 tries;
 
-	if (failed && docker_do(EXEC_DOCKER_TIMEOUT_NS, &id, NULL,
-	    "inspect", "-f", "{{.Id}}", name, NULL) == -1) {
-		free(id);
-		id = NULL;
-	}
 	/*
 	 * Someone else's removal under way (a killed run's own `docker rm`,
 	 * which the daemon finishes): wait for it to be gone.
@@ -492,15 +488,25 @@ exec_docker_rm(const char *name, int failed, char **cause)
 	if (c != NULL && strstr(c, "No such container") == NULL) {
 		set_cause(cause, "cannot remove container '%s': %s", name, c);
 		free(c);
-		free(id);
 		return -1;
 	}
 	free(c);
-	if (id != NULL) {
-		exec_docker_reap_failed(strtrim(id));
-		free(id);
-	}
+	if (id != NULL)
+		exec_docker_reap_failed(id);
 	return 0;
+}
+
+static int
+exec_docker_rm(const char *name, int failed, char **cause)
+{
+	char	*id = NULL;
+	int	 rc;
+
+	if (failed)
+		(void)docker_id(name, &id);
+	rc = docker_rm_reap(name, id, cause);
+	free(id);
+	return rc;
 }
 
 static int
@@ -780,12 +786,10 @@ static void
 ckpt_reap(struct exec_proc *p, const char *tag, const struct strvec *dirs,
     const struct strvec *before)
 {
-	static char	*root;
+	const char	*root = docker_root_dir();
 	char		*id, *mine;
 
-	if (root == NULL && docker_root_dir(&root) == -1)
-		return;
-	if (docker_id(p->c.name, &id) == -1)
+	if (root == NULL || docker_id(p->c.name, &id) == -1)
 		return;
 	mine = xasprintf("%s/containers/%s/checkpoints/%s", root, id, tag);
 	(void)ctrd_ckpt_remove(mine, dirs, before);
@@ -856,17 +860,16 @@ docker_restore(struct exec_proc *p, const char *tag, int64_t timeout_ns,
  * --checkpoint` left containerd's copy of the checkpoint
  * (exec/ctrd-ckpt.h), which only docker's own can name, and that goes
  * with the container. The prints of container ID's checkpoints are
- * taken before it is removed (into prints; *root caches the daemon's
- * root directory, "" when it did not answer; the caller frees it), and
- * the copies that match are removed after.
+ * taken before it is removed (into prints), and the copies that match
+ * are removed after.
  */
 static void
-docker_ckpt_prints(const char *id, char **root, struct strvec *prints)
+docker_ckpt_prints(const char *id, struct strvec *prints)
 {
-	if (*root == NULL && docker_root_dir(root) == -1)
-		*root = xstrdup("");
-	if (**root != '\0')
-		ctrd_ckpt_prints(*root, id, prints);
+	const char	*root = docker_root_dir();
+
+	if (root != NULL)
+		ctrd_ckpt_prints(root, id, prints);
 }
 
 /* ... and the copies removed, as texts pushed to also (may be NULL). */
@@ -900,9 +903,8 @@ docker_undo(const char *target, struct strvec *also, char **cause)
 {
 	struct timespec	 step = { 0, 250 * 1000000 };
 	int64_t		 until = now_mono_ns() + DOCKER_UNDO_LATE_NS;
-
 	struct strvec	 prints = STRVEC_INIT;
-	char		*id, *root = NULL;
+	char		*id;
 	int		 rc;
 
 	while (docker_id(target, &id) == -1) {
@@ -910,12 +912,11 @@ docker_undo(const char *target, struct strvec *also, char **cause)
 			return 0;
 		nanosleep(&step, NULL);
 	}
-	docker_ckpt_prints(id, &root, &prints);
+	docker_ckpt_prints(id, &prints);
 	/* Whether it started is not known here: always look for a shim. */
-	if ((rc = exec_docker_rm(target, 1, cause)) == 0)
+	if ((rc = docker_rm_reap(target, id, cause)) == 0)
 		docker_ckpt_copies(&prints, also);
 	strvec_clear(&prints);
-	free(root);
 	free(id);
 	return rc;
 }
@@ -931,7 +932,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
     char **cause)
 {
 	struct strvec	 ids = STRVEC_INIT, prints = STRVEC_INIT;
-	char		*label = xasprintf("abbench.run=%s", uuid), *root = NULL;
+	char		*label = xasprintf("abbench.run=%s", uuid);
 	size_t		 i;
 	int		 rc, api;
 
@@ -949,7 +950,7 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 		char	*why = NULL;
 		int	 r;
 
-		docker_ckpt_prints(ids.v[i], &root, &prints);
+		docker_ckpt_prints(ids.v[i], &prints);
 		if (api == DOCKER_API_NOT_UNIX)
 			r = exec_docker_rm(ids.v[i], 1, &why);
 		else if ((r = docker_api_remove(ids.v[i],
@@ -967,7 +968,6 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 	docker_ckpt_copies(&prints, NULL);
 	strvec_clear(&prints);
 	strvec_clear(&ids);
-	free(root);
 	return rc;
 }
 
@@ -975,24 +975,15 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 static char *
 docker_version(void)
 {
-	char	*out = NULL, *v = NULL;
+	char	*v = NULL;
 	int	 rc;
 
 	/* The socket first: a run of a program needs no docker process. */
 	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
 	    docker_api_version(&v, 5 * NSEC_PER_SEC, NULL);
-	if (rc == 0)
-		return v;
-	if (rc != DOCKER_API_NOT_UNIX)
-		return NULL;
-	if (docker_do(5 * NSEC_PER_SEC, &out, NULL, "version", "--format",
-	    "{{.Server.Version}}", NULL, NULL) == -1 || out == NULL ||
-	    *strtrim(out) == '\0') {
-		free(out);
-		return NULL;
-	}
-	v = xstrdup(strtrim(out));
-	free(out);
+	if (rc == DOCKER_API_NOT_UNIX)
+		(void)docker_value(&v, 5 * NSEC_PER_SEC, "version", "--format",
+		    "{{.Server.Version}}", NULL);
 	return v;
 }
 

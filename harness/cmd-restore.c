@@ -213,7 +213,7 @@ const struct cmd_entry cmd_restore_entry = {
 "its tunables), OCI runtime containers (runc, runsc) are killed and\n"
 "deleted, cgroups (in every hierarchy), scratch directories, mounts and\n"
 "loop devices made for the run are removed, and docker containers\n"
-"labelled abbench.run=<run uuid> are removed, each after containerd's\n"
+"labelled abbench.run=<run uuid> are removed, each with containerd's\n"
 "copies of its checkpoints (a run killed during `docker start\n"
 "--checkpoint` leaves one in containerd's temporary directory).\n"
 "\n"

@@ -92,8 +92,7 @@ if [ "$dck" = yes ]; then
 	    >"$TEST_TMP/k9.out" 2>&1 &
 	kpid=$!
 	i=0 stopped=no
-	while [ $stopped = no ] && [ $i -lt 1200 ] && kill -0 $kpid 2>/dev/null
-	do
+	while [ $i -lt 1200 ] && kill -0 $kpid 2>/dev/null; do
 		if cli=$(pgrep -P $kpid -f 'start --checkpoint'); then
 			sleep 0.1
 			kill -STOP $kpid
