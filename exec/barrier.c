@@ -17,6 +17,7 @@
 #include "exec/barrier.h"
 #include "exec/context.h"
 #include "exec/exec.h"
+#include "lib/proc.h"
 
 /* How often the ready files are looked at while waiting. */
 #define BARRIER_POLL_US		2000
@@ -225,22 +226,9 @@ left_text(const struct exec_barrier *b)
 static int
 pid_alive(long pid)
 {
-	char	*path, *stat, *paren;
-	int	 alive = 1;
-
 	if (pid <= 0)
 		return 1;	/* unknown: the deadline decides */
-	path = xasprintf("/proc/%ld/stat", pid);
-	stat = read_small_file(path, NULL);
-	free(path);
-	if (stat == NULL)
-		return 0;
-	/* "PID (COMM) S ...": the state follows the last ')'. */
-	if ((paren = strrchr(stat, ')')) != NULL && paren[1] == ' ' &&
-	    (paren[2] == 'Z' || paren[2] == 'X'))
-		alive = 0;
-	free(stat);
-	return alive;
+	return !proc_exited(pid);
 }
 
 int

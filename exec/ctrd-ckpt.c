@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/proc.h"
 #include "lib/sha256.h"
 #include "lib/util.h"
 #include "exec/ctrd-ckpt.h"
@@ -23,29 +24,19 @@
 void
 ctrd_ckpt_tmpdirs(struct strvec *dirs)
 {
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 n0 = dirs->n;
+	struct proc_walk	 w;
+	size_t			 n0 = dirs->n;
+	long			 pid;
 
-	if ((d = opendir("/proc")) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			char		*path, *t;
+	if (proc_walk_start(&w) == 0) {
+		while ((pid = proc_walk_next(&w)) > 0) {
 			const char	*xdg = "", *tmp = "";
+			char		*t, *path;
 			size_t		 len = 0, off;
 
-			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			if (!proc_comm_is(pid, "containerd"))
 				continue;
-			path = xasprintf("/proc/%s/comm", de->d_name);
-			t = read_small_file(path, NULL);
-			free(path);
-			if (t == NULL || strcmp(strtrim(t), "containerd") != 0) {
-				free(t);
-				continue;
-			}
-			free(t);
-			path = xasprintf("/proc/%s/environ", de->d_name);
-			t = read_file(path, &len, NULL);
-			free(path);
+			t = proc_read(pid, "environ", &len);
 			for (off = 0; t != NULL && off < len;
 			    off += strlen(t + off) + 1)
 				if (str_startswith(t + off, "XDG_RUNTIME_DIR="))
@@ -58,7 +49,7 @@ ctrd_ckpt_tmpdirs(struct strvec *dirs)
 			free(path);
 			free(t);
 		}
-		closedir(d);
+		proc_walk_end(&w);
 	}
 	if (dirs->n == n0 && !strvec_has(dirs, "/tmp"))
 		strvec_push(dirs, "/tmp");

@@ -15,6 +15,7 @@
 #include "exec/context.h"
 #include "exec/daemon-cli.h"
 #include "exec/proccg.h"
+#include "lib/proc.h"
 
 int
 dcli_call(const struct dcli *d, char *const *args, int64_t timeout_ns,

@@ -28,10 +28,10 @@
 #include "exec/daemon-cli.h"
 #include "exec/docker-api.h"
 #include "exec/exec.h"
-#include "exec/proccg.h"
 #include "exec/context.h"
 #include "exec/ctrd-ckpt.h"
 #include "exec/spawn.h"
+#include "lib/proc.h"
 
 /* Default timeout of one docker CLI call (pitfall 1: every call has one). */
 #define EXEC_DOCKER_TIMEOUT_NS	EXEC_CALL_TIMEOUT_NS
@@ -418,26 +418,22 @@ exec_docker_reap_failed(const char *id)
 		    "moby",
 		"/var/run/docker/runtime-runc/moby",
 	};
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 i;
+	struct proc_walk	 w;
+	size_t			 i;
+	long			 pid;
 
 	if (id == NULL || strlen(id) < 12 || strchr(id, '/') != NULL)
 		return;
 	/* containerd removes the shim, its task directory and runsc's
 	 * state; what is left (none of it, as a rule) goes below. */
 	exec_docker_reap_containerd(id);
-	if ((d = opendir("/proc")) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			char	*path, *cmd;
-			size_t	 len, off;
+	if (proc_walk_start(&w) == 0) {
+		while ((pid = proc_walk_next(&w)) > 0) {
+			char	*cmd;
+			size_t	 len = 0, off;
 			int	 shim = 0, want = 0;
 
-			if (de->d_name[0] < '1' || de->d_name[0] > '9')
-				continue;
-			path = xasprintf("/proc/%s/cmdline", de->d_name);
-			cmd = read_file(path, &len, NULL);
-			free(path);
+			cmd = proc_read(pid, "cmdline", &len);
 			/* NUL-separated: "containerd-shim..." ... "-id" ID */
 			for (off = 0; cmd != NULL && off < len;
 			    off += strlen(cmd + off) + 1) {
@@ -450,9 +446,9 @@ exec_docker_reap_failed(const char *id)
 			}
 			free(cmd);
 			if (shim == 2)
-				kill((pid_t)atol(de->d_name), SIGKILL);
+				kill((pid_t)pid, SIGKILL);
 		}
-		closedir(d);
+		proc_walk_end(&w);
 	}
 	for (i = 0; i < ARRAY_SIZE(state); i++) {
 		char	*dir = xasprintf("%s/%s", state[i], id);

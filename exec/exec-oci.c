@@ -28,6 +28,7 @@
 #include "exec/proccg.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
+#include "lib/proc.h"
 
 #define OCI_NO_DEADLINE_NS	(24 * 3600 * NSEC_PER_SEC)
 
@@ -635,21 +636,12 @@ oci_state(struct exec_proc *p, char **status, long *pid, char **cause)
 static int
 pid_gone(long pid)
 {
-	char	 path[64], *text, *s;
+	char	*text, *s;
 	int	 zombie;
 
-	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
-		return 1;
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if ((text = read_small_file(path, NULL)) == NULL)
-		return 1;
-	s = strrchr(text, ')');
-	zombie = s != NULL && s[1] == ' ' && (s[2] == 'Z' || s[2] == 'X');
-	free(text);
-	if (!zombie)
+	if (!proc_exited(pid))
 		return 0;
-	snprintf(path, sizeof path, "/proc/%ld/status", pid);
-	if ((text = read_file(path, NULL, NULL)) == NULL)
+	if ((text = proc_read(pid, "status", NULL)) == NULL)
 		return 1;
 	s = strstr(text, "\nThreads:");
 	zombie = s == NULL || strtol(s + 9, NULL, 10) <= 1;

@@ -21,6 +21,7 @@
 #include "exec/context.h"
 #include "exec/perfstat.h"
 #include "exec/spawn.h"
+#include "lib/proc.h"
 
 #define PERF_READY_NS	(10 * 1000000000LL)	/* perf started and enabled */
 #define PERF_STOP_NS	(5 * 1000000000LL)	/* SIGINT to exit */
@@ -231,17 +232,7 @@ perf_stat_free(struct perf_stat *ps)
 static int
 child_gone(pid_t pid)
 {
-	char	 path[64], *text, *paren;
-	int	 gone;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((text = read_file(path, NULL, NULL)) == NULL)
-		return 1;
-	paren = strrchr(text, ')');
-	gone = paren == NULL || paren[1] == '\0' || paren[2] == 'Z' ||
-	    paren[2] == 'X';
-	free(text);
-	return gone;
+	return proc_exited((long)pid);
 }
 
 /* Wait for perf's "ack" on the ack fifo, perf still alive. */

@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Cgroup directories and relatives of processes abbench did not start,
+ * Cgroup directories of processes abbench did not start,
  * read from /proc (a container's pid comes from docker inspect or the
  * OCI runtime's state). Pitfall 5: read them while the process runs.
  */
 #include "config.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "exec/cgroup.h"
 #include "exec/proccg.h"
@@ -50,47 +47,4 @@ proccg_dir(const char *text, const char *controller)
 		free(line);
 	}
 	return res;
-}
-
-long
-proc_ppid(long pid)
-{
-	char	 path[64], *text, *p;
-	long	 ppid = -1;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if ((text = read_file(path, NULL, NULL)) == NULL)
-		return -1;
-	/* The command name may hold spaces and parentheses: after the last
-	 * ')' come the state and the parent pid. */
-	if ((p = strrchr(text, ')')) != NULL)
-		sscanf(p + 1, " %*c %ld", &ppid);
-	free(text);
-	return ppid;
-}
-
-long
-proc_child_named(long ppid, const char *prefix)
-{
-	DIR		*d = opendir("/proc");
-	struct dirent	*de;
-	long		 found = -1;
-
-	if (d == NULL)
-		return -1;
-	while (found == -1 && (de = readdir(d)) != NULL) {
-		char	*end, path[300], *cmd;
-		long	 pid = strtol(de->d_name, &end, 10);
-
-		if (*end != '\0' || pid <= 0 || proc_ppid(pid) != ppid)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
-		if ((cmd = read_file(path, NULL, NULL)) == NULL)
-			continue;
-		if (str_startswith(cmd, prefix))
-			found = pid;
-		free(cmd);
-	}
-	closedir(d);
-	return found;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What /proc says about a process that abbench did not start itself (a
- * container's init, a runsc sandbox or gofer): its cgroup directories,
- * its parent, its children by command name. Used by the docker and oci
- * executors, which learn a container's pid from the runtime.
+ * The cgroup directories of a process that abbench did not start itself
+ * (a container's init, a runsc sandbox or gofer), read from /proc. Used
+ * by the docker and oci executors, which learn a container's pid from
+ * the runtime; its parent and children are lib/proc.h's.
  */
 #ifndef ABBENCH_PROCCG_H
 #define ABBENCH_PROCCG_H
@@ -16,9 +16,5 @@ char	*proccg_read(long pid, char **cause);
  * against the mounts in /proc/self/mountinfo. malloc'd, or NULL.
  */
 char	*proccg_dir(const char *cgroup_text, const char *controller);
-/* The parent pid of pid, or -1. */
-long	 proc_ppid(long pid);
-/* The first child of ppid whose argv[0] starts with prefix, or -1. */
-long	 proc_child_named(long ppid, const char *prefix);
 
 #endif

@@ -28,6 +28,7 @@
 
 #include "exec/spawn-serve.h"
 #include "exec/spawn.h"
+#include "lib/proc.h"
 
 _Static_assert(HELPER_KEEP_GROUP == SPAWN_KEEP_GROUP,
     "exec/spawn-serve.h and exec/spawn.h disagree");
@@ -777,23 +778,13 @@ drain(int *fd, struct strbuf *sb, size_t keep, struct child *feed)
 static char *
 proc_state(pid_t pid)
 {
-	char	 path[64], buf[512], wchan[128] = "?", *p, state = '?';
-	FILE	*f;
+	struct proc_stat	 s;
+	char			*wchan = proc_read((long)pid, "wchan", NULL), *t;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof buf, f) != NULL &&
-		    (p = strrchr(buf, ')')) != NULL && p[1] == ' ')
-			state = p[2];
-		fclose(f);
-	}
-	snprintf(path, sizeof path, "/proc/%ld/wchan", (long)pid);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(wchan, sizeof wchan, f) == NULL)
-			snprintf(wchan, sizeof wchan, "?");
-		fclose(f);
-	}
-	return xasprintf("state %c, in wchan %s", state, wchan);
+	t = xasprintf("state %c, in wchan %s", proc_stat((long)pid, &s) == 0 ?
+	    s.state : '?', wchan != NULL && *wchan != '\0' ? wchan : "?");
+	free(wchan);
+	return t;
 }
 
 static int

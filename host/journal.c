@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "host/journal.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "results/hostjournal.h"
 #include "results/store.h"
@@ -444,29 +445,15 @@ run_lock_path(const struct journal *jr, const char *uuid)
 char *
 journal_proc_start(int64_t pid)
 {
-	char	*path, *stat, *boot, *p, *tok, *save = NULL, *out = NULL;
-	int	 field;
+	struct proc_stat	 s;
+	char			*boot, *out;
 
-	if (pid <= 0)
+	if (pid <= 0 || proc_stat((long)pid, &s) == -1)
 		return NULL;
-	path = xasprintf("/proc/%lld/stat", (long long)pid);
-	stat = read_small_file(path, NULL);
-	free(path);
-	if (stat == NULL || (p = strrchr(stat, ')')) == NULL) {
-		free(stat);
-		return NULL;
-	}
-	/* After "pid (comm)" comes field 3; the start time is field 22. */
-	for (field = 3, tok = strtok_r(p + 1, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save), field++)
-		if (field == 22)
-			break;
 	boot = read_small_file("/proc/sys/kernel/random/boot_id", NULL);
-	if (tok != NULL)
-		out = xasprintf("%s:%s", boot != NULL ? strtrim(boot) : "?",
-		    tok);
+	out = xasprintf("%s:%llu", boot != NULL ? strtrim(boot) : "?",
+	    s.start);
 	free(boot);
-	free(stat);
 	return out;
 }
 

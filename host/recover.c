@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "host/journal.h"
 #include "host/recover.h"
 #include "host/undo.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "results/hostjournal.h"
 #include "results/store.h"
@@ -433,23 +433,6 @@ recover_match(const struct hjournal_owner *o, const struct recover_filter *f)
 	return f->run_id == 0 || f->run_id == o->run_id;
 }
 
-/* Is /proc/PID a conmon (its comm)? */
-static int
-proc_is_conmon(const char *pid)
-{
-	char	*path, *comm;
-	size_t	 len;
-	int	 yes;
-
-	path = xasprintf("/proc/%s/comm", pid);
-	comm = read_file(path, &len, NULL);
-	free(path);
-	yes = comm != NULL && len >= 6 && memcmp(comm, "conmon", 6) == 0 &&
-	    (len == 6 || comm[6] == '\n');
-	free(comm);
-	return yes;
-}
-
 /*
  * Helpers a dead run left running (a `docker run` CLI, a runtime call):
  * their command lines name the run (its label, or its cgroup and
@@ -466,41 +449,32 @@ proc_is_conmon(const char *pid)
 static size_t
 recover_kill_helpers(const char *uuid)
 {
-	char		 label[64], prefix[32];
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 killed = 0;
-	pid_t		 self = getpid();
+	char			 label[64], prefix[32];
+	struct proc_walk	 w;
+	size_t			 killed = 0;
+	long			 pid, self = (long)getpid();
 
 	snprintf(label, sizeof label, "abbench.run=%s", uuid);
 	snprintf(prefix, sizeof prefix, "abbench-%.8s", uuid);
-	if ((d = opendir("/proc")) == NULL)
+	if (proc_walk_start(&w) == -1)
 		return 0;
-	while ((de = readdir(d)) != NULL) {
-		char	*path, *cmd;
-		size_t	 len, i;
-		pid_t	 pid;
+	while ((pid = proc_walk_next(&w)) > 0) {
+		char	*cmd;
+		size_t	 len = 0, i;
 
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		pid = (pid_t)atol(de->d_name);
-		if (pid == self || proc_is_conmon(de->d_name))
-			continue;
-		path = xasprintf("/proc/%s/cmdline", de->d_name);
-		cmd = read_file(path, &len, NULL);
-		free(path);
-		if (cmd == NULL)
+		if (pid == self || proc_comm_is(pid, "conmon") ||
+		    (cmd = proc_read(pid, "cmdline", &len)) == NULL)
 			continue;
 		for (i = 0; i + 1 < len; i++)
 			if (cmd[i] == '\0')
 				cmd[i] = ' ';
 		if (len > 0 && (strstr(cmd, label) != NULL ||
 		    strstr(cmd, prefix) != NULL) &&
-		    kill(pid, SIGKILL) == 0)
+		    kill((pid_t)pid, SIGKILL) == 0)
 			killed++;
 		free(cmd);
 	}
-	closedir(d);
+	proc_walk_end(&w);
 	return killed;
 }
 
@@ -642,16 +616,12 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 static int
 recover_pid_alive(int64_t pid)
 {
-	char	*path, *comm;
+	char	*comm;
 	int	 alive;
 
-	if (pid <= 0)
+	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
 		return 0;
-	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
-		return 0;
-	path = xasprintf("/proc/%lld/comm", (long long)pid);
-	comm = read_small_file(path, NULL);
-	free(path);
+	comm = proc_read((long)pid, "comm", NULL);
 	alive = comm != NULL && strstr(comm, "abbench") != NULL;
 	free(comm);
 	return alive;

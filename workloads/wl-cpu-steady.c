@@ -33,6 +33,7 @@
 #include "exec/quota.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
+#include "lib/proc.h"
 #include "workloads/cpu-work.h"
 #include "workloads/workload.h"
 
@@ -435,35 +436,21 @@ steady_stub_user(const char *dir, uint64_t *ns, char **cause)
 	if (text == NULL)
 		return -1;
 	for (p = text; *p != '\0'; ) {
-		long	 pid = strtol(p, &p, 10);
-		char	*cmd, *st, *rp;
-		size_t	 cl = 0;
-		int	 f;
+		long			 pid = strtol(p, &p, 10);
+		struct proc_stat	 s;
+		char			*cmd;
+		size_t			 cl = 0;
 
 		while (*p == '\n')
 			p++;
 		if (pid <= 0)
 			break;
-		path = xasprintf("/proc/%ld/cmdline", pid);
-		cmd = read_file(path, &cl, NULL);
-		free(path);
+		cmd = proc_read(pid, "cmdline", &cl);
 		free(cmd);
 		if (cmd == NULL || cl > 0)
 			continue;
-		path = xasprintf("/proc/%ld/stat", pid);
-		st = read_file(path, NULL, NULL);
-		free(path);
-		/* After "(comm)" a blank precedes each field: state (3)
-		 * ... utime (14). */
-		if (st != NULL && (rp = strrchr(st, ')')) != NULL) {
-			char	*q = rp + 1;
-
-			for (f = 3; f < 14 && q != NULL; f++)
-				q = strchr(q + 1, ' ');
-			if (q != NULL)
-				ticks += strtoull(q + 1, NULL, 10);
-		}
-		free(st);
+		if (proc_stat(pid, &s) == 0)
+			ticks += s.utime;
 	}
 	free(text);
 	*ns = hz > 0 ? ticks * ((uint64_t)NSEC_PER_SEC / (uint64_t)hz) : 0;

@@ -23,6 +23,7 @@
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
 #include "lib/options.h"
+#include "lib/proc.h"
 
 char *
 runner_host_name(void)
@@ -84,8 +85,7 @@ run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
 static int
 run_owner_gone(const struct store_run *old, int takeover, char **cause)
 {
-	char	*here, *path, comm[64];
-	FILE	*f;
+	char	*here, *comm;
 	int	 mine, alive = 0;
 
 	if (old->pid <= 0)
@@ -103,16 +103,12 @@ run_owner_gone(const struct store_run *old, int takeover, char **cause)
 		    "gone", old->id, old->host, old->pid);
 	}
 	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
-		path = xasprintf("/proc/%" PRId64 "/comm", old->pid);
-		if ((f = fopen(path, "r")) == NULL)
-			alive = 1;
-		else {
-			alive = fgets(comm, sizeof comm, f) == NULL ||
-			    strncmp(comm, "abbench", 7) == 0 ||
-			    strncmp(comm, "lt-abbench", 10) == 0;
-			fclose(f);
-		}
-		free(path);
+		/* Unreadable: assume the worst. */
+		comm = proc_read((long)old->pid, "comm", NULL);
+		alive = comm == NULL || *comm == '\0' ||
+		    str_startswith(comm, "abbench") ||
+		    str_startswith(comm, "lt-abbench");
+		free(comm);
 	}
 	if (alive && !takeover)
 		return set_cause(cause, "run %" PRId64 " is running (pid %"
