@@ -3,8 +3,10 @@
  * containerd's copies of docker checkpoints (exec/ctrd-ckpt.h): found
  * from /proc (each containerd's environment) and the directory listings,
  * matched against docker's own checkpoint by the names and sizes of its
- * files (a live restore, whose listing from before narrows the copies to
- * the one that appeared) or by those and their sha256 (a dead run's).
+ * files, then by their bytes: side by side with docker's (a live
+ * restore, whose listing from before narrows the copies to those that
+ * appeared) or by their sha256, taken before docker's went with the
+ * container (a dead run's).
  */
 #include "config.h"
 

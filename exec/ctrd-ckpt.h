@@ -5,8 +5,8 @@
  * "ctrd-checkpoint*" directory of its temporary directory and never
  * removes it (containerd#10166): a copy of the checkpoint image per
  * restore, in /tmp as a rule. The docker executor removes the copy of
- * each restore it makes, and its sweep (the end of a run, `abbench
- * restore` after a kill -9) those of the containers it removes.
+ * each restore it makes, and its undo and sweep (`abbench restore` after
+ * a kill -9, the end of a run) those of the containers they remove.
  */
 #ifndef ABBENCH_CTRD_CKPT_H
 #define ABBENCH_CTRD_CKPT_H

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/times.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +68,42 @@ main(int argc, char **argv)
 	tap_ok(s.state == 'R', "its state is R (got %c)", s.state);
 	tap_int_eq(s.ppid, (long)getppid(), "its parent");
 	tap_ok(s.start > 0, "its start time in ticks after boot");
+	{
+		/* utime and stime as times(2) counts them (the same
+		 * kernel sum): read between two of its readings. */
+		struct proc_stat	u;
+		struct tms		t1, t2;
+		volatile unsigned	x = 1;
+		long			hz = sysconf(_SC_CLK_TCK);
+		unsigned long long	up = 0;
+		char			*upt;
+		int			ok;
+
+		/* CPU time of 3 ticks at least, however loaded. */
+		do {
+			int	i;
+
+			for (i = 0; i < 100000; i++)
+				x = x * 1103515245u + 12345u;
+			(void)times(&t1);
+		} while (t1.tms_utime + t1.tms_stime < 3);
+		ok = proc_stat(self, &u) == 0;
+		(void)times(&t2);
+		tap_ok(ok && u.utime + u.stime > 0 &&
+		    (unsigned long long)t1.tms_utime <= u.utime &&
+		    u.utime <= (unsigned long long)t2.tms_utime &&
+		    (unsigned long long)t1.tms_stime <= u.stime &&
+		    u.stime <= (unsigned long long)t2.tms_stime,
+		    "utime %llu and stime %llu ticks, as times(2) says",
+		    u.utime, u.stime);
+		upt = read_small_file("/proc/uptime", NULL);
+		if (upt != NULL)
+			up = (unsigned long long)(strtod(upt, NULL) * hz);
+		free(upt);
+		tap_ok(up > 0 && s.start <= up,
+		    "the start time is before now (%llu <= %llu ticks)",
+		    s.start, up);
+	}
 	tap_int_eq(proc_ppid(self), (long)getppid(), "proc_ppid");
 	tap_ok(!proc_exited(self), "a running process has not exited");
 	tap_int_eq(walk_has(self), 1, "the walk sees this process once");
@@ -100,6 +137,12 @@ main(int argc, char **argv)
 	tap_ok(wait_state(child, 'S') == 'S',
 	    "the paused child sleeps: its state is read after the last ')'");
 	tap_int_eq(proc_ppid(child), self, "and its parent is this process");
+	{
+		struct proc_stat	c;
+
+		tap_ok(proc_stat(child, &c) == 0 && c.start >= s.start,
+		    "it started after this process");
+	}
 	tap_ok(!proc_exited(child), "it has not exited");
 	tap_int_eq(proc_child_named(self, argv[0]), child,
 	    "proc_child_named finds it by its command line");
