@@ -476,6 +476,23 @@ journal_owner_alive(int64_t pid, const char *start)
 }
 
 int
+journal_run_owner_alive(int64_t pid, const char *start)
+{
+	char	*comm;
+	int	 alive;
+
+	if ((alive = journal_owner_alive(pid, start)) != -1)
+		return alive;
+	if ((comm = proc_read((long)pid, "comm", NULL)) == NULL)
+		/* Unreadable (hidepid), or gone since. */
+		return !(kill((pid_t)pid, 0) == -1 && errno == ESRCH);
+	alive = *comm == '\0' || str_startswith(comm, "abbench") ||
+	    str_startswith(comm, "lt-abbench");
+	free(comm);
+	return alive;
+}
+
+int
 journal_attach(struct journal *jr, struct store *st, int64_t run_id,
     const char *uuid, const char *experiment, char **cause)
 {

@@ -134,5 +134,14 @@ char	*journal_proc_start(int64_t pid);
  * or the pid is another process now), -1 unknown (no start recorded).
  */
 int	journal_owner_alive(int64_t pid, const char *start);
+/*
+ * Is a run's abbench process, (pid, start) as its row in the store says,
+ * alive on this host: 1 yes, 0 no. With start, exactly as
+ * journal_owner_alive. Without (a run stored by an older abbench), a live
+ * process with that pid named abbench (or lt-abbench, libtool's) is taken
+ * for it, and so is one whose name cannot be read: keeping a dead run's
+ * changes is safe, undoing a live one's is not.
+ */
+int	journal_run_owner_alive(int64_t pid, const char *start);
 
 #endif

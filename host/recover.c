@@ -612,21 +612,6 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 	return 0;
 }
 
-/* Is the run's abbench process alive (not a reused pid)? */
-static int
-recover_pid_alive(int64_t pid)
-{
-	char	*comm;
-	int	 alive;
-
-	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
-		return 0;
-	comm = proc_read((long)pid, "comm", NULL);
-	alive = comm != NULL && strstr(comm, "abbench") != NULL;
-	free(comm);
-	return alive;
-}
-
 int
 recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
     int flags, struct hostset_report *rep, int *undone, char **cause)
@@ -663,8 +648,9 @@ recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 			    strcmp(o[k].uuid, runs[i].uuid) == 0;
 		if (known)
 			continue;	/* the host journal has it */
-		if (!(flags & RECOVER_FORCE) && recover_pid_alive(runs[i].pid) &&
-		    runs[i].pid != (int64_t)getpid()) {
+		if (!(flags & RECOVER_FORCE) &&
+		    runs[i].pid != (int64_t)getpid() &&
+		    journal_run_owner_alive(runs[i].pid, runs[i].pid_start)) {
 			strvec_pushf(&rep->notes, "run %lld is still running "
 			    "(pid %lld): skipped", (long long)runs[i].id,
 			    (long long)runs[i].pid);

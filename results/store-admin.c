@@ -55,10 +55,10 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 
 	if (merge_copy(st, "INSERT INTO main.runs (uuid, name, host, status,"
 	    " started_wall_ns, ended_wall_ns, order_kind, seed, rounds, warmup,"
-	    " experiment_path, experiment_text, abbench_version, pid)"
-	    " SELECT uuid, name, host, status, started_wall_ns, ended_wall_ns,"
-	    " order_kind, seed, rounds, warmup, experiment_path,"
-	    " experiment_text, abbench_version, pid FROM other.runs"
+	    " experiment_path, experiment_text, abbench_version, pid,"
+	    " pid_start) SELECT uuid, name, host, status, started_wall_ns,"
+	    " ended_wall_ns, order_kind, seed, rounds, warmup, experiment_path,"
+	    " experiment_text, abbench_version, pid, pid_start FROM other.runs"
 	    " WHERE id = ?2", 0, old_id, "cannot copy a run",
 	    cause) != 0)
 		return -1;

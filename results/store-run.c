@@ -35,6 +35,7 @@ store_run_release(struct store_run *r)
 	free(r->experiment_path);
 	free(r->experiment_text);
 	free(r->abbench_version);
+	free(r->pid_start);
 	if (r->arms != NULL) {
 		for (i = 0; i < r->narms; i++)
 			free(r->arms[i]);
@@ -77,9 +78,9 @@ store_run_insert(struct store *st, struct store_run *r,
 	}
 	s = store_prepare(st, "INSERT INTO runs (uuid, name, host, status,"
 	    " started_wall_ns, ended_wall_ns, order_kind, seed, rounds,"
-	    " warmup, experiment_path, experiment_text, abbench_version, pid)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-	    " ?14)", cause);
+	    " warmup, experiment_path, experiment_text, abbench_version, pid,"
+	    " pid_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	    " ?12, ?13, ?14, ?15)", cause);
 	if (s == NULL)
 		return -1;
 	store_bind_text(s, 1, r->uuid);
@@ -97,6 +98,7 @@ store_run_insert(struct store *st, struct store_run *r,
 	store_bind_text(s, 12, r->experiment_text);
 	store_bind_text(s, 13, r->abbench_version);
 	sqlite3_bind_int64(s, 14, r->pid);
+	store_bind_text(s, 15, r->pid_start);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		if (sqlite3_extended_errcode(st->db) ==
 		    SQLITE_CONSTRAINT_UNIQUE)
@@ -226,17 +228,18 @@ fail:
 
 int
 store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
-    const char *host, char **cause)
+    const char *pid_start, const char *host, char **cause)
 {
 	sqlite3_stmt	*s;
 
-	s = store_prepare(st, "UPDATE runs SET pid = ?2, host = ?3 WHERE id = ?1",
-	    cause);
+	s = store_prepare(st, "UPDATE runs SET pid = ?2, pid_start = ?3,"
+	    " host = ?4 WHERE id = ?1", cause);
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_int64(s, 2, pid);
-	store_bind_text(s, 3, host);
+	store_bind_text(s, 3, pid_start);
+	store_bind_text(s, 4, host);
 	return store_run_stmt(st, s, "cannot update a run", cause);
 }
 
@@ -245,7 +248,7 @@ store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
 
 #define RUN_COLUMNS "id, uuid, name, host, status, started_wall_ns," \
 	" ended_wall_ns, order_kind, seed, rounds, warmup, experiment_path," \
-	" experiment_text, abbench_version, pid"
+	" experiment_text, abbench_version, pid, pid_start"
 
 static void
 run_from_row(sqlite3_stmt *s, struct store_run *r)
@@ -266,6 +269,7 @@ run_from_row(sqlite3_stmt *s, struct store_run *r)
 	r->experiment_text = store_col_str(s, 12);
 	r->abbench_version = store_col_str(s, 13);
 	r->pid = sqlite3_column_int64(s, 14);
+	r->pid_start = store_col_str(s, 15);
 }
 
 /* Fill arms and counts of a run read from its row. */

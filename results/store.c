@@ -223,6 +223,13 @@ static const char *const store_migrations[] = {
 	 * (fleet submit --until decided: "stop=decided", one per line).
 	 */
 	"ALTER TABLE fleets ADD COLUMN run_keys TEXT;\n",
+	/*
+	 * 6 -> 7: the start of the run's abbench process ("BOOT_ID:START",
+	 * journal_proc_start), so that a pid used again by another process,
+	 * abbench or not, in this boot or the next, is not taken for the
+	 * run's owner ('' for runs stored before: their pid alone tells).
+	 */
+	"ALTER TABLE runs ADD COLUMN pid_start TEXT NOT NULL DEFAULT '';\n",
 };
 
 /* Cached statements, prepared on first use. */

@@ -13,7 +13,7 @@
  * Schema (PRAGMA user_version = STORE_SCHEMA_VERSION), see store.c:
  *   runs(id, uuid, name, host, status, started_wall_ns, ended_wall_ns,
  *        order_kind, seed, rounds, warmup, experiment_path, experiment_text,
- *        abbench_version, pid)
+ *        abbench_version, pid, pid_start)
  *   arms(run_id, idx, name)
  *   run_config(run_id, arm, seq, key, value)  -- arm '' = whole run
  *   units(run_id, unit, key, value)           -- benchfmt Unit metadata
@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -84,6 +84,8 @@ struct store_run {
 	char	*experiment_text;
 	char	*abbench_version;
 	int64_t	 pid;
+	/* pid's start, "BOOT_ID:START" (journal_proc_start); "" if unknown */
+	char	*pid_start;
 	/* Filled by store_run_get / store_runs_list: */
 	char	**arms;		/* NULL-terminated, in baseline-first order */
 	size_t	 narms;
@@ -114,11 +116,12 @@ int	store_run_create(struct store *st, struct store_run *r,
 int	store_run_set_status(struct store *st, int64_t run_id,
 	    const char *status, int64_t ended_wall_ns, char **cause);
 /*
- * The abbench process running it: its pid and its host's name (resume,
- * perhaps on another node, updates both).
+ * The abbench process running it: its pid, the pid's start (NULL = not
+ * known) and its host's name (resume, perhaps on another node, updates
+ * them).
  */
 int	store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
-	    const char *host, char **cause);
+	    const char *pid_start, const char *host, char **cause);
 /* Config lines: arm NULL or "" for the whole run. Replaces an old value. */
 int	store_config_set(struct store *st, int64_t run_id, const char *arm,
 	    const char *key, const char *value, char **cause);

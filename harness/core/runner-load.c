@@ -7,9 +7,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +21,6 @@
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
 #include "lib/options.h"
-#include "lib/proc.h"
 
 char *
 runner_host_name(void)
@@ -77,16 +74,18 @@ run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
 
 /*
  * A run marked running may be resumed once the abbench process that ran
- * it is gone. On this host: no live process named abbench has its pid
- * (after a reboot the pid may be another program's). On another host
- * nothing here can tell: only --takeover (a fleet's requeued job, whose
- * earlier instance the scheduler has ended) takes the run over.
+ * it is gone. On this host: its pid is no longer the process that started
+ * the run (journal_run_owner_alive: the pid and its start time; after a
+ * reboot, or a kill -9 and enough processes since, the pid may be another
+ * program's, or another abbench's). On another host nothing here can
+ * tell: only --takeover (a fleet's requeued job, whose earlier instance
+ * the scheduler has ended) takes the run over.
  */
 static int
 run_owner_gone(const struct store_run *old, int takeover, char **cause)
 {
-	char	*here, *comm;
-	int	 mine, alive = 0;
+	char	*here;
+	int	 mine;
 
 	if (old->pid <= 0)
 		return 0;
@@ -102,15 +101,9 @@ run_owner_gone(const struct store_run *old, int takeover, char **cause)
 		    "here: stop it there, or resume with --takeover once it is "
 		    "gone", old->id, old->host, old->pid);
 	}
-	if (kill((pid_t)old->pid, 0) == 0 || errno == EPERM) {
-		/* Unreadable: assume the worst. */
-		comm = proc_read((long)old->pid, "comm", NULL);
-		alive = comm == NULL || *comm == '\0' ||
-		    str_startswith(comm, "abbench") ||
-		    str_startswith(comm, "lt-abbench");
-		free(comm);
-	}
-	if (alive && !takeover)
+	/* Not this process, which is only starting to resume it. */
+	if (!takeover && old->pid != (int64_t)getpid() &&
+	    journal_run_owner_alive(old->pid, old->pid_start))
 		return set_cause(cause, "run %" PRId64 " is running (pid %"
 		    PRId64 "); only an interrupted run can be resumed",
 		    old->id, old->pid);

@@ -139,10 +139,12 @@ static int
 run_set_owner(struct run_state *r, char **cause)
 {
 	char	*host = runner_host_name();
+	char	*start = journal_proc_start((int64_t)getpid());
 	int	 rc;
 
-	rc = store_run_set_owner(r->st, r->old.id, (int64_t)getpid(), host,
-	    cause);
+	rc = store_run_set_owner(r->st, r->old.id, (int64_t)getpid(), start,
+	    host, cause);
+	free(start);
 	free(host);
 	return rc;
 }
@@ -193,7 +195,9 @@ run_create(struct run_state *r, char **cause)
 		run.experiment_text = e->text;
 		run.abbench_version = (char *)PACKAGE_VERSION;
 		run.pid = (int64_t)getpid();
+		run.pid_start = journal_proc_start(run.pid);
 		rc = store_run_create(r->st, &run, arms, e->narms, cause);
+		free(run.pid_start);
 		free(host);
 		free(arms);
 		if (rc == -1)

@@ -58,10 +58,27 @@ start_owner() {
 start_owner "$TEST_TMP/own.db" 200
 "$ABBENCH" run "$TEST_TMP/r.ini" --db "$TEST_TMP/o.db" --quiet --rounds 2
 here=$(sqlite3 "$TEST_TMP/o.db" "SELECT host FROM runs")
-sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner"
+# The run's row names its process by pid and start ("BOOT_ID:START").
+owner_start=$(sqlite3 "$TEST_TMP/own.db" "SELECT pid_start FROM runs")
+ok "$(case $owner_start in "$(cat /proc/sys/kernel/random/boot_id):"[0-9]*) echo 0 ;; *) echo 1 ;; esac)" \
+    "a run stores its process's start ($owner_start)"
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner, pid_start = '$owner_start'"
 out=$("$ABBENCH" run --resume last --db "$TEST_TMP/o.db" --quiet 2>&1; echo "rc=$?")
 is "$out" "$(printf 'abbench: run 1 is running (pid %s); only an interrupted run can be resumed\nrc=2' "$owner")" \
     "a run whose abbench process is alive here is not resumed"
+# Stored by an older abbench (no start): a live abbench with the pid holds it.
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET pid_start = ''"
+out=$("$ABBENCH" run --resume last --db "$TEST_TMP/o.db" --quiet 2>&1; echo "rc=$?")
+is "$out" "$(printf 'abbench: run 1 is running (pid %s); only an interrupted run can be resumed\nrc=2' "$owner")" \
+    "without a start recorded, a live abbench with the pid is taken for the owner"
+# The dead owner's pid used again by another abbench (pid_max wraps; after a
+# reboot pids start again): another start, so not the owner.
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET pid_start = '$(cat /proc/sys/kernel/random/boot_id):1'"
+"$ABBENCH" run --resume last --db "$TEST_TMP/o.db" --quiet
+ok $? "a live abbench that did not start the run (a pid used again) does not hold it"
+is "$(sqlite3 "$TEST_TMP/o.db" "SELECT (pid != $owner) || ' ' || (pid_start NOT IN ('', '$owner_start')) || ' ' || status FROM runs")" "1 1 done" \
+    "the resumed run names its new process and that process's start"
+sqlite3 "$TEST_TMP/o.db" "UPDATE runs SET status = 'running', pid = $owner, pid_start = ''"
 # The same pid after a reboot may be another program's: sleep is not abbench.
 sleep 30 &
 other=$!

@@ -3,7 +3,8 @@
  * Unit tests of the host-wide journal file (results/hostjournal.c) and of
  * the number and text checks the host code relies on (lib/util.c:
  * parse_uint64, parse_duration's range, utf8_valid), and of a run's
- * liveness by pid and start time (host/journal.c).
+ * liveness by pid and start time (host/journal.c), and of a run's owner
+ * as its row in the store names it.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <sqlite3.h>
@@ -137,6 +139,89 @@ test_parsers(void)
 }
 
 /* Owners with the pid's start; one transaction; an older journal. */
+/* A child whose command name is name, stopped in pause() until killed. */
+static pid_t
+named_child(const char *name)
+{
+	pid_t	pid;
+	int	p[2];
+	char	c = 0;
+
+	if (pipe(p) == -1)
+		return -1;
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		if (prctl(PR_SET_NAME, name, 0, 0, 0) == -1 ||
+		    write(p[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid == -1 || read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+static void
+end_child(pid_t pid)
+{
+	int	status;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+}
+
+/*
+ * A run's owner, as its row in the store names it: exact with a start
+ * time, by name without one (a run stored by an older abbench).
+ */
+static void
+test_run_owner(void)
+{
+	char	*me = journal_proc_start(getpid()), *start;
+	pid_t	 ab = named_child("abbench"), lt = named_child("lt-abbench");
+	pid_t	 other = named_child("xabbench"), gone;
+	int	 status;
+
+	tap_ok(ab > 0 && lt > 0 && other > 0, "three children named");
+	tap_ok(journal_run_owner_alive(getpid(), me) == 1,
+	    "run owner: the process that started the run is alive");
+	start = journal_proc_start(ab);
+	tap_ok(journal_run_owner_alive(ab, start) == 1,
+	    "run owner: an abbench with the recorded start is the owner");
+	tap_ok(journal_run_owner_alive(ab, me) == 0,
+	    "run owner: an abbench with another start is not (the dead "
+	    "owner's pid used again by another run)");
+	tap_ok(journal_run_owner_alive(getpid(), "x:1") == 0,
+	    "run owner: nor is any other process with the pid");
+	tap_ok(journal_run_owner_alive(ab, "") == 1 &&
+	    journal_run_owner_alive(lt, NULL) == 1,
+	    "run owner, no start recorded: a live abbench or lt-abbench with "
+	    "the pid is taken for it");
+	tap_ok(journal_run_owner_alive(other, "") == 0 &&
+	    journal_run_owner_alive(getpid(), "") == 0,
+	    "run owner, no start recorded: a process of another name is not "
+	    "(xabbench, t-hostjournal)");
+	tap_ok(journal_run_owner_alive(0, "") == 0 &&
+	    journal_run_owner_alive(-1, me) == 0,
+	    "run owner: no pid recorded, no owner");
+	if ((gone = fork()) == 0)
+		_exit(0);
+	waitpid(gone, &status, 0);
+	tap_ok(journal_run_owner_alive(gone, "") == 0 &&
+	    journal_run_owner_alive(gone, me) == 0,
+	    "run owner: a reaped process is gone, with or without a start");
+	end_child(ab);
+	end_child(lt);
+	end_child(other);
+	free(start);
+	free(me);
+}
+
 static void
 test_liveness(const char *dir)
 {
@@ -222,6 +307,7 @@ main(void)
 		return 99;
 	test_journal(tmpl);
 	test_liveness(tmpl);
+	test_run_owner();
 	test_parsers();
 	(void)rmtree(tmpl, NULL);
 	return tap_done();

@@ -211,6 +211,23 @@ test_create_and_samples(void)
 	tap_ok(make_run(st, "dup", 1, (const char *const[]){ "a", "a" }, 2,
 	    NULL) < 0, "duplicate arm names refused");
 
+	/* The owner: its pid, the pid's start and its host. */
+	tap_ok(store_run_get(st, run, &r, &cause) == 0 && r.pid == 0 &&
+	    strcmp(r.pid_start, "") == 0, "a run made without an owner has "
+	    "no pid and no start");
+	store_run_release(&r);
+	tap_ok(store_run_set_owner(st, run, 4242, "b0-1d:\"%<\\77", "host-b",
+	    &cause) == 0 && store_run_get(st, run, &r, &cause) == 0 &&
+	    r.pid == 4242 && strcmp(r.pid_start, "b0-1d:\"%<\\77") == 0 &&
+	    strcmp(r.host, "host-b") == 0, "set_owner stores the pid, its "
+	    "start and the host");
+	store_run_release(&r);
+	tap_ok(store_run_set_owner(st, run, 4243, NULL, "host-a", &cause) ==
+	    0 && store_run_get(st, run, &r, &cause) == 0 && r.pid == 4243 &&
+	    strcmp(r.pid_start, "") == 0, "set_owner without a start clears "
+	    "the old one");
+	store_run_release(&r);
+
 	tap_int_eq(store_config_set(st, run, NULL, "goos", "linux", &cause), 0,
 	    "config set");
 	store_config_set(st, run, "", "kernel", "6.1", &cause);
@@ -591,6 +608,7 @@ test_merge_and_check(void)
 	store_config_set(b, rb, NULL, "vcpus", "192", &cause);
 	store_journal_add(b, rb, "host.block.slice_idle", "slice_idle", "/x",
 	    "8", NULL, &cause);
+	store_run_set_owner(b, rb, 77, "boot-b:9", "host-b", &cause);
 	store_close(b);
 
 	tap_int_eq(store_merge(a, pb, &runs, &added, &cause), 0, "merge");
@@ -602,6 +620,9 @@ test_merge_and_check(void)
 	    " value = '192'"), 1, "config merged");
 	tap_int_eq(query_int(a, "SELECT count(*) FROM journal WHERE"
 	    " state = 'merged'"), 1, "journal merged as history");
+	tap_int_eq(query_int(a, "SELECT count(*) FROM runs WHERE pid = 77"
+	    " AND pid_start = 'boot-b:9' AND host = 'host-b'"), 1,
+	    "the run's owner merged: pid, start and host");
 	tap_int_eq(store_merge(a, pb, &runs, &added, &cause), 0,
 	    "merge again");
 	tap_ok(runs == 0 && added == 0, "merging again adds nothing");
@@ -755,6 +776,8 @@ test_open_refuse(void)
 		    " 'orig_value')"), 2, "v2 columns added");
 		tap_int_eq(store_run_find(st, "old@last", &r, &cause), 0,
 		    "its run is found");
+		tap_str_eq(r.pid_start, "", "v7: its owner's start is not "
+		    "known");
 		tap_int_eq(r.nsamples, 1, "its sample is there");
 		store_run_release(&r);
 		tap_int_eq(store_values(st, 7, NULL, 0, &v, &len, &cause), 0,
