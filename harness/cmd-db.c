@@ -15,12 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "harness/cmd.h"
+#include "host/journal.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -499,6 +501,38 @@ show_failures(struct store *st, const struct store_run *r)
 	return 0;
 }
 
+/*
+ * The process that ran it, by pid and the pid's start (boot id and clock
+ * ticks after boot, as --resume and restore --db identify it). For a run
+ * still marked running, whether that process still is: one that is gone
+ * was killed, and left the run and whatever it changed on the host to
+ * --resume and restore. From another host nothing here can tell.
+ */
+static void
+show_owner(const struct db_opts *o, const struct store_run *r)
+{
+	struct utsname	u;
+
+	printf("  pid:        %lld", (long long)r->pid);
+	if (r->pid_start != NULL && r->pid_start[0] != '\0')
+		printf(" (start %s)", r->pid_start);
+	if (strcmp(r->status, RUN_RUNNING) != 0) {
+		printf("\n");
+		return;
+	}
+	if (r->host != NULL && r->host[0] != '\0' &&
+	    (uname(&u) == -1 || strcmp(u.nodename, r->host) != 0))
+		printf(", on host %s: whether it still runs cannot be "
+		    "checked from here\n", r->host);
+	else if (journal_run_owner_alive(r->pid, r->pid_start))
+		printf(", still running\n");
+	else
+		printf(", gone: the run was killed; `abbench run --resume "
+		    "%lld --db %s` continues it, `abbench restore --db %s` "
+		    "undoes what it changed on the host\n", (long long)r->id,
+		    cmd_db_path(o->db), cmd_db_path(o->db));
+}
+
 static int
 db_show(struct db_opts *o)
 {
@@ -542,7 +576,7 @@ db_show(struct db_opts *o)
 	if (r.abbench_version[0] != '\0')
 		printf("  abbench:    %s\n", r.abbench_version);
 	if (r.pid > 0)
-		printf("  pid:        %lld\n", (long long)r.pid);
+		show_owner(o, &r);
 	printf("  arms:      ");
 	for (i = 0; i < r.narms; i++)
 		printf(" %s%s%s", r.arms[i], i == 0 && r.narms > 1 ?

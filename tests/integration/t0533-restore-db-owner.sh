@@ -63,6 +63,16 @@ restore() {
 }
 # 1. Its owner alive: that abbench, with the start it stored.
 sqlite3 "$TEST_TMP/k.db" "UPDATE runs SET pid = $owner, pid_start = '$owner_start'"
+show() {
+	"$ABBENCH" db show --db "$TEST_TMP/k.db" 1 2>&1 | grep '^  pid:'
+}
+like "$(show)" "^  pid: +$owner \\(start $owner_start\\), still running\$" \
+    "db show: the run's process, its start, and that it still runs"
+host=$(sqlite3 "$TEST_TMP/k.db" "SELECT host FROM runs")
+sqlite3 "$TEST_TMP/k.db" "UPDATE runs SET host = 'other%s\"host'"
+like "$(show)" "on host other%s\"host: whether it still runs cannot be checked from here\$" \
+    "db show: a run of another host is not checked here"
+sqlite3 "$TEST_TMP/k.db" "UPDATE runs SET host = '$host'"
 restore
 is "$?" 0 "restore exits 0"
 like "$(cat "$TEST_TMP/r.out")" "run 1 is still running \\(pid $owner\\): skipped" \
@@ -76,6 +86,8 @@ like "$(cat "$TEST_TMP/r.out")" "run 1 is still running \\(pid $owner\\): skippe
 ok "$([ -d "$scratch" ] && [ "$(pending)" -ge 1 ]; echo $?)" "and nothing of it undone"
 # 3. The pid is another abbench's now: another start.
 sqlite3 "$TEST_TMP/k.db" "UPDATE runs SET pid_start = '$boot:1'"
+like "$(show)" "^  pid: +$owner \\(start $boot:1\\), gone: the run was killed; \`abbench run --resume 1 --db .*k\\.db\` continues it, \`abbench restore --db .*k\\.db\` undoes what it changed on the host\$" \
+    "db show: a run whose process is gone says how to resume and restore it"
 restore
 is "$?" 0 "restore exits 0"
 like "$(cat "$TEST_TMP/r.out")" "removed directory '$scratch'" \
@@ -84,6 +96,8 @@ like "$(cat "$TEST_TMP/r.out")" "run 1: its process is gone, marked interrupted"
     "and marked interrupted"
 ok "$([ ! -e "$scratch" ] && [ "$(pending)" -eq 0 ]; echo $?)" "its directory is gone, nothing is pending"
 is "$(sqlite3 "$TEST_TMP/k.db" "SELECT status FROM runs")" interrupted "the run is interrupted"
+like "$(show)" "^  pid: +$owner \\(start $boot:1\\)\$" \
+    "db show: an interrupted run's process, without a liveness"
 ok "$(kill -0 $owner; echo $?)" "the live abbench ran on untouched"
 kill $owner
 wait $owner 2>/dev/null
