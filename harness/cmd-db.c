@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -511,8 +510,6 @@ show_failures(struct store *st, const struct store_run *r)
 static void
 show_owner(const struct db_opts *o, const struct store_run *r)
 {
-	struct utsname	u;
-
 	printf("  pid:        %lld", (long long)r->pid);
 	if (r->pid_start != NULL && r->pid_start[0] != '\0')
 		printf(" (start %s)", r->pid_start);
@@ -520,8 +517,7 @@ show_owner(const struct db_opts *o, const struct store_run *r)
 		printf("\n");
 		return;
 	}
-	if (r->host != NULL && r->host[0] != '\0' &&
-	    (uname(&u) == -1 || strcmp(u.nodename, r->host) != 0))
+	if (!journal_host_is_here(r->host))
 		printf(", on host %s: whether it still runs cannot be "
 		    "checked from here\n", r->host);
 	else if (journal_run_owner_alive(r->pid, r->pid_start))

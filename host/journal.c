@@ -14,6 +14,7 @@
 #include <sys/file.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -490,6 +491,16 @@ journal_run_owner_alive(int64_t pid, const char *start)
 	    str_startswith(comm, "lt-abbench");
 	free(comm);
 	return alive;
+}
+
+int
+journal_host_is_here(const char *host)
+{
+	struct utsname	u;
+
+	if (host == NULL || *host == '\0')
+		return 1;
+	return uname(&u) == 0 && strcmp(u.nodename, host) == 0;
 }
 
 int

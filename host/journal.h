@@ -144,4 +144,11 @@ int	journal_owner_alive(int64_t pid, const char *start);
  */
 int	journal_run_owner_alive(int64_t pid, const char *start);
 
+/*
+ * Is the host a run recorded (its row's host: the node name, uname's) this
+ * one: 1 yes, or when none is recorded; 0 no. A run's owner on another
+ * host cannot be checked from here.
+ */
+int	journal_host_is_here(const char *host);
+
 #endif

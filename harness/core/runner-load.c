@@ -84,16 +84,9 @@ run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
 static int
 run_owner_gone(const struct store_run *old, int takeover, char **cause)
 {
-	char	*here;
-	int	 mine;
-
 	if (old->pid <= 0)
 		return 0;
-	here = runner_host_name();
-	mine = old->host == NULL || old->host[0] == '\0' ||
-	    strcmp(old->host, here) == 0;
-	free(here);
-	if (!mine) {
+	if (!journal_host_is_here(old->host)) {
 		if (takeover)
 			return 0;
 		return set_cause(cause, "run %" PRId64 " is marked running on "
