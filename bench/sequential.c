@@ -13,7 +13,9 @@
  * -q and -b change the equivalence stop (p > EQUIV_P, default alpha; the
  * interval's one-sided miss EQUIV_BETA, default 0.005) to show what a
  * stricter one would cost; -P 0 drops the projection of the trend to
- * max-rounds (`equivalence = margin`) and -P 1 keeps it (the default).
+ * max-rounds and -P 1 keeps it (the default); -H 0 drops the half
+ * margin (the 95% interval inside +-effect/2) and -H BETA sets its
+ * one-sided miss (default 0.025); -P 0 -H 0 is `equivalence = margin`.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -55,8 +57,9 @@ main(int argc, char **argv)
 	char			*cause = NULL;
 	double			 equiv_p = -1, equiv_beta = -1;
 	int			 project = -1;
+	double			 half_beta = -1;
 
-	while ((c = getopt(argc, argv, "n:m:e:s:q:b:P:")) != -1) {
+	while ((c = getopt(argc, argv, "n:m:e:s:q:b:P:H:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = strtoul(optarg, NULL, 10);
@@ -73,6 +76,9 @@ main(int argc, char **argv)
 		case 'P':
 			project = atoi(optarg);
 			break;
+		case 'H':
+			half_beta = atof(optarg);
+			break;
 		case 'b':
 			equiv_beta = atof(optarg);
 			break;
@@ -83,7 +89,8 @@ main(int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: bench/sequential [-n PATHS] "
 			    "[-m MAX_ROUNDS] [-e EFFECT%%] [-s SIGMA%%]... "
-			    "[-q EQUIV_P] [-b EQUIV_BETA] [-P 0|1]\n");
+			    "[-q EQUIV_P] [-b EQUIV_BETA] [-P 0|1] "
+			    "[-H HALF_BETA]\n");
 			return 2;
 		}
 	}
@@ -103,15 +110,21 @@ main(int argc, char **argv)
 		d.equiv_project = project;
 	if (equiv_beta > 0)
 		d.equiv_beta = equiv_beta;
+	if (half_beta >= 0)
+		d.half_beta = half_beta;
 	printf("design: alpha 0.05, effect %.3g%%, max-rounds %d, looks",
 	    effect * 100, maxr);
 	for (i = 0; i < (int)d.nlooks; i++)
 		printf(" %d", d.looks[i]);
 	printf("; p <= %g at interim looks, <= %g at the last; equivalence: "
 	    "p > %g%s and the %g%% HL interval of the log shift inside "
-	    "+-%.3g%%\n", d.interim_p, d.final_p, d.equiv_p,
+	    "+-%.3g%%", d.interim_p, d.final_p, d.equiv_p,
 	    d.equiv_project ? ", its projection to max-rounds > alpha" : "",
 	    100 * (1 - 2 * d.equiv_beta), effect * 100);
+	if (d.half_beta > 0)
+		printf(", its %g%% one inside +-%.3g%%",
+		    100 * (1 - 2 * d.half_beta), effect * 50);
+	printf("\n");
 	printf("A/A: %lu paths per model; effects: %lu paths each; "
 	    "alternate order; cells seq/fixed; rounds mean/p95 at the stop; "
 	    "x10: the mean rounds of a workload of 10 such rows (it waits "

@@ -39,6 +39,7 @@ seq_design_init(struct seq_design *d, double alpha, double effect,
 	d->equiv_beta = SEQ_EQUIV_BETA;
 	d->equiv_p = alpha;
 	d->equiv_project = 1;
+	d->half_beta = SEQ_HALF_BETA;
 	d->max_rounds = max_rounds;
 	if (looks == NULL || nlooks == 0) {
 		looks = seq_default_looks;
@@ -232,7 +233,9 @@ seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
 	    (size_t)k + 1 >= d->nlooks ||
 	    seq_projected_p(d, out->p, n1, n2) > d->alpha) &&
 	    seq_shift_within(x1, n1, x2, n2,
-	    d->equiv_beta, log1p(d->effect), cache))
+	    d->equiv_beta, log1p(d->effect), cache) &&
+	    (!(d->half_beta > 0) || seq_shift_within(x1, n1, x2, n2,
+	    d->half_beta, log1p(d->effect / 2), cache)))
 		out->verdict = SEQ_EQUIVALENT;
 }
 

@@ -70,11 +70,11 @@ const struct opt_spec experiment_opts[] = {
 	    "projected margin",
 	    "stop = decided: when a row that is not significant is "
 	    "equivalent. projected: its shift's 99% interval lies within "
-	    "+-effect and its trend, projected to max-rounds, would not be "
-	    "significant either (the fixed design at max-rounds would print "
-	    "`~` too); margin: the interval alone (fewer rounds, but a real "
-	    "change below effect that the fixed design finds may stop as "
-	    "equivalent)"),
+	    "+-effect, its 95% interval within +-effect/2, and its trend, "
+	    "projected to max-rounds, would not be significant either (the "
+	    "fixed design at max-rounds would print `~` too); margin: the "
+	    "99% interval alone (fewer rounds, but a real change below "
+	    "effect that the fixed design finds may stop as equivalent)"),
 	OPT_TEXT("stat-filter", EXP(stat_filter), NULL,
 	    "the -filter `abbench stat --db` applies to this experiment's runs "
 	    "when given none (benchstat syntax): hides abbench's extra rows"),
@@ -791,7 +791,10 @@ experiment_design(const struct experiment *e, struct seq_design *d,
 	if (seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
 	    looks, n, cause) == -1)
 		return -1;
-	d->equiv_project = !e->equiv_margin;
+	if (e->equiv_margin) {
+		d->equiv_project = 0;
+		d->half_beta = 0;
+	}
 	return 0;
 }
 

@@ -309,8 +309,12 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	if (v->d.equiv_project)
 		fprintf(fp, ", p projected to %d rounds > %g",
 		    v->d.max_rounds, v->d.alpha);
-	fprintf(fp, " and the %g%% interval of the shift within +-%g%%):\n",
+	fprintf(fp, " and the %g%% interval of the shift within +-%g%%",
 	    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	if (v->d.half_beta > 0)
+		fprintf(fp, ", its %g%% one within +-%g%%",
+		    100 * (1 - 2 * v->d.half_beta), v->d.effect * 50);
+	fprintf(fp, "):\n");
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];
 		fprintf(fp, "  %s %s %s vs %s: ", r->benchmark, r->unit,

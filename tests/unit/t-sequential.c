@@ -10,8 +10,9 @@
  * below alpha = 0.05, and the power at a true effect equal to `effect`
  * is no more than 5 points below the fixed design at max-rounds. A
  * design that peeks at p <= 0.05 every look fails the same check. The
- * projection of the equivalence stop finds most changes below `effect`
- * that the fixed design finds, where the margin alone does not.
+ * projection and the half margin of the equivalence stop find most
+ * changes below `effect` that the fixed design finds, where the margin
+ * alone does not.
  */
 #include <math.h>
 #include <stdio.h>
@@ -234,10 +235,12 @@ fill(double *x, size_t n, double base, double step)
 static void
 test_decide(void)
 {
-	struct seq_design	d, margin;
+	struct seq_design	d, margin, nohalf;
 	struct seq_result	res, res2;
 	struct bm_ucache	*uc = bm_ucache_new();
-	double			 a[40], b[40], lo, hi, sh;
+	double			 a[40], b[40], lo, hi, sh, step;
+	double			 lo95 = 0, hi95 = 0;
+	int			 found = 0, ci;
 
 	seq_design_init(&d, 0.05, 0.02, 30, NULL, 0, NULL);
 	/* +50%, 8+8, separated: p = 0.00016 <= 0.001. */
@@ -308,6 +311,7 @@ test_decide(void)
 	}
 	margin = d;
 	margin.equiv_project = 0;
+	margin.half_beta = 0;
 	seq_decide(&margin, 1, a, 8, b, 8, uc, &res2);
 	tap_ok(res.p > 0.05 && res.p <= 0.2 && res.verdict ==
 	    SEQ_UNDECIDED && res2.verdict == SEQ_EQUIVALENT &&
@@ -322,6 +326,44 @@ test_decide(void)
 	seq_decide(&margin, 1, a, 8, b, 8, uc, &res2);
 	tap_str_eq(seq_verdict_name(res2.verdict), "undecided",
 	    "the margin at p > 0.2: undecided");
+	/* The half margin: at the last look (no projection), 20+20 values
+	 * whose shift's 99% interval lies within +-2% but whose 95% one
+	 * reaches past +-1% (a change of half the effect is not ruled out):
+	 * undecided, and equivalent without the half margin. */
+	nohalf = d;
+	nohalf.half_beta = 0;
+	tap_ok(d.half_beta == 0.025, "the half margin's interval is 95%%, "
+	    "by default");
+	for (step = 0.05; step < 0.3 && !found; step += 0.01)
+		for (sh = 0; sh < 2 && !found; sh += 0.05) {
+			fill(a, 20, 100, step);
+			fill(b, 20, 100 + sh, step);
+			seq_decide(&d, (int)d.nlooks - 1, a, 20, b, 20, uc,
+			    &res);
+			seq_decide(&nohalf, (int)d.nlooks - 1, a, 20, b, 20,
+			    uc, &res2);
+			if (res2.verdict == SEQ_EQUIVALENT &&
+			    res.verdict != SEQ_EQUIVALENT)
+				found = 1;
+		}
+	tap_ok(found && res.verdict == SEQ_UNDECIDED && res.p > 0.05,
+	    "20+20 values %g apart, shifted %g: undecided (p=%.3g), "
+	    "equivalent without the half margin", step - 0.01, sh - 0.05,
+	    res.p);
+	ci = seq_shift_ci(a, 20, b, 20, 0.005, uc, &lo, &hi) == 0 &&
+	    seq_shift_ci(a, 20, b, 20, 0.025, uc, &lo95, &hi95) == 0;
+	tap_ok(ci && lo > -log1p(0.02) && hi < log1p(0.02) &&
+	    (lo95 <= -log1p(0.01) || hi95 >= log1p(0.01)),
+	    "  its 99%% interval [%+.2f%%, %+.2f%%], its 95%% one "
+	    "[%+.2f%%, %+.2f%%]", 100 * lo, 100 * hi, 100 * lo95,
+	    100 * hi95);
+	/* The same spread not shifted: the 95% interval fits. */
+	fill(b, 20, 100, step - 0.01);
+	seq_decide(&d, (int)d.nlooks - 1, a, 20, b, 20, uc, &res);
+	ci = seq_shift_ci(a, 20, b, 20, 0.025, uc, &lo95, &hi95) == 0;
+	tap_ok(ci && res.verdict == SEQ_EQUIVALENT && lo95 > -log1p(0.01) &&
+	    hi95 < log1p(0.01), "  the same values not shifted: equivalent, "
+	    "95%% interval [%+.2f%%, %+.2f%%]", 100 * lo95, 100 * hi95);
 	/* All equal: p 1, the interval {0}. */
 	fill(a, 8, 5, 0);
 	fill(b, 8, 5, 0);
@@ -351,9 +393,9 @@ test_decide(void)
 static void
 test_simulation(void)
 {
-	struct seq_design	 d, peek, margin;
+	struct seq_design	 d, peek, margin, proj;
 	struct seqsim_stats	 st;
-	double			 fpr, up, sp, fp;
+	double			 fpr, up, sp, fp, pp;
 	int			 m;
 
 	seq_design_init(&d, 0.05, 0.02, 30, NULL, 0, NULL);
@@ -387,23 +429,41 @@ test_simulation(void)
 	/* The projection's point: at max-rounds 40 and MAD/median
 	 * effect / 4 the fixed design finds +1% (half the effect) almost
 	 * always; the margin alone stops it as equivalent in about a third
-	 * of paths, the projection in under a tenth, while a null row still
+	 * of paths, the projection in under a tenth, and with the half
+	 * margin too (the default) in under 5%, while a null row still
 	 * stops well before max-rounds. */
 	seq_design_init(&d, 0.05, 0.02, 40, NULL, 0, NULL);
 	margin = d;
 	margin.equiv_project = 0;
+	margin.half_beta = 0;
+	proj = d;
+	proj.half_beta = 0;
 	seqsim_run(&d, SIM_GAUSS, 0.0074, 0.01, POWER_PATHS, 4000, &st);
 	sp = (double)st.seq_diff / (double)st.paths;
 	fp = (double)st.fixed_diff / (double)st.paths;
+	seqsim_run(&proj, SIM_GAUSS, 0.0074, 0.01, POWER_PATHS, 4000, &st);
+	pp = (double)st.seq_diff / (double)st.paths;
 	seqsim_run(&margin, SIM_GAUSS, 0.0074, 0.01, POWER_PATHS, 4000, &st);
-	tap_ok(sp >= 0.88 && fp >= 0.99 && (double)st.seq_diff /
+	tap_ok(sp >= 0.95 && pp >= 0.88 && fp >= 0.99 && (double)st.seq_diff /
 	    (double)st.paths <= 0.75, "+1%% at sigma 0.74%%, max-rounds 40: "
-	    "found %.3f with the projection, %.3f by the margin alone, fixed "
-	    "%.3f", sp, (double)st.seq_diff / (double)st.paths, fp);
+	    "found %.3f by default, %.3f with the projection alone, %.3f by "
+	    "the margin alone, fixed %.3f", sp, pp,
+	    (double)st.seq_diff / (double)st.paths, fp);
 	seqsim_run(&d, SIM_GAUSS, 0.0074, 0, POWER_PATHS, 4100, &st);
 	tap_ok(st.rounds_sum / (double)st.paths <= 0.55 * 40,
-	    "A/A at sigma 0.74%%: mean rounds %.1f of 40 with the projection",
+	    "A/A at sigma 0.74%%: mean rounds %.1f of 40 by default",
 	    st.rounds_sum / (double)st.paths);
+	/* The half margin's point: at MAD/median effect / 2 the projection
+	 * alone stops +1% as equivalent in over a quarter of paths (its
+	 * estimate dips near 0 at an early look, where the trend is mostly
+	 * noise), the half margin in under a tenth. */
+	seqsim_run(&d, SIM_GAUSS, 0.0148, 0.01, POWER_PATHS, 4200, &st);
+	sp = (double)st.seq_equiv / (double)st.paths;
+	seqsim_run(&proj, SIM_GAUSS, 0.0148, 0.01, POWER_PATHS, 4200, &st);
+	pp = (double)st.seq_equiv / (double)st.paths;
+	tap_ok(sp <= 0.1 && pp >= 0.25, "+1%% at sigma 1.48%%, max-rounds "
+	    "40: equivalent in %.3f of paths by default, %.3f with the "
+	    "projection alone", sp, pp);
 }
 
 int
