@@ -123,7 +123,7 @@ main(int argc, char **argv)
 	    100 * (1 - 2 * d.equiv_beta), effect * 100);
 	if (d.half_beta > 0)
 		printf(", its %g%% one inside +-%.3g%%",
-		    100 * (1 - 2 * d.half_beta), effect * 50);
+		    100 * (1 - 2 * d.half_beta), effect / 2 * 100);
 	printf("\n");
 	printf("A/A: %lu paths per model; effects: %lu paths each; "
 	    "alternate order; cells seq/fixed; rounds mean/p95 at the stop; "

@@ -118,20 +118,30 @@ seq_all_equal(const double *x1, size_t n1, const double *x2, size_t n2)
 	    x2[0] == x2[n2 - 1] && x1[0] == x2[0];
 }
 
-int
-seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
-    double beta, double lim, struct bm_ucache *cache)
+/*
+ * Whether the shift's interval at each of k (beta, lim) pairs lies inside
+ * (-lim, lim): the logarithms are taken once for all of them.
+ */
+static int
+seq_within(const double *x1, size_t n1, const double *x2, size_t n2,
+    const double *beta, const double *lim, size_t k,
+    struct bm_ucache *cache)
 {
 	double	*a, *b;
-	long	 c;
-	size_t	 i, j, below = 0, above = 0;
-	int	 ok;
+	long	 c[2];
+	size_t	 i, j, m, below, above;
+	int	 ok = 1;
 
-	if (n1 == 0 || n2 == 0 ||
-	    (c = utest_u_critical(n1, n2, beta, cache)) < 0)
+	if (n1 == 0 || n2 == 0 || k > 2)
 		return 0;
-	if (seq_all_equal(x1, n1, x2, n2))
-		return lim > 0;
+	for (m = 0; m < k; m++)
+		if ((c[m] = utest_u_critical(n1, n2, beta[m], cache)) < 0)
+			return 0;
+	if (seq_all_equal(x1, n1, x2, n2)) {
+		for (m = 0; m < k; m++)
+			ok = ok && lim[m] > 0;
+		return ok;
+	}
 	if ((a = seq_logs(x1, n1)) == NULL)
 		return 0;
 	if ((b = seq_logs(x2, n2)) == NULL) {
@@ -143,20 +153,30 @@ seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
 	 * i.e. a_i >= b_j + lim; d(n1 n2 - c) < lim iff at most c are
 	 * >= lim, i.e. a_i <= b_j - lim. Both thresholds rise with j.
 	 */
-	for (i = 0, j = 0; j < n2; j++) {
-		while (i < n1 && a[i] < b[j] + lim)
-			i++;
-		below += n1 - i;
+	for (m = 0; m < k && ok; m++) {
+		below = above = 0;
+		for (i = 0, j = 0; j < n2; j++) {
+			while (i < n1 && a[i] < b[j] + lim[m])
+				i++;
+			below += n1 - i;
+		}
+		for (i = 0, j = 0; j < n2; j++) {
+			while (i < n1 && a[i] <= b[j] - lim[m])
+				i++;
+			above += i;
+		}
+		ok = below <= (size_t)c[m] && above <= (size_t)c[m];
 	}
-	for (i = 0, j = 0; j < n2; j++) {
-		while (i < n1 && a[i] <= b[j] - lim)
-			i++;
-		above += i;
-	}
-	ok = below <= (size_t)c && above <= (size_t)c;
 	free(a);
 	free(b);
 	return ok;
+}
+
+int
+seq_shift_within(const double *x1, size_t n1, const double *x2, size_t n2,
+    double beta, double lim, struct bm_ucache *cache)
+{
+	return seq_within(x1, n1, x2, n2, &beta, &lim, 1, cache);
 }
 
 int
@@ -216,6 +236,7 @@ seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
     struct seq_result *out)
 {
 	char	*why = NULL;
+	double	 beta[2], lim[2];
 
 	memset(out, 0, sizeof(*out));
 	out->verdict = SEQ_UNDECIDED;
@@ -229,14 +250,23 @@ seq_decide(const struct seq_design *d, int k, const double *x1, size_t n1,
 		out->verdict = SEQ_DIFFERENT;
 		return;
 	}
+	beta[0] = d->equiv_beta;
+	lim[0] = log1p(d->effect);
+	beta[1] = d->half_beta;
+	lim[1] = log1p(d->effect / 2);
 	if (out->p > d->equiv_p && (!d->equiv_project ||
 	    (size_t)k + 1 >= d->nlooks ||
 	    seq_projected_p(d, out->p, n1, n2) > d->alpha) &&
-	    seq_shift_within(x1, n1, x2, n2,
-	    d->equiv_beta, log1p(d->effect), cache) &&
-	    (!(d->half_beta > 0) || seq_shift_within(x1, n1, x2, n2,
-	    d->half_beta, log1p(d->effect / 2), cache)))
+	    seq_within(x1, n1, x2, n2, beta, lim, d->half_beta > 0 ? 2 : 1,
+	    cache))
 		out->verdict = SEQ_EQUIVALENT;
+}
+
+void
+seq_design_margin(struct seq_design *d)
+{
+	d->equiv_project = 0;
+	d->half_beta = 0;
 }
 
 const char *

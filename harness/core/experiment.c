@@ -791,10 +791,8 @@ experiment_design(const struct experiment *e, struct seq_design *d,
 	if (seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
 	    looks, n, cause) == -1)
 		return -1;
-	if (e->equiv_margin) {
-		d->equiv_project = 0;
-		d->half_beta = 0;
-	}
+	if (e->equiv_margin)
+		seq_design_margin(d);
 	return 0;
 }
 

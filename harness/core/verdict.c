@@ -313,7 +313,7 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
 	if (v->d.half_beta > 0)
 		fprintf(fp, ", its %g%% one within +-%g%%",
-		    100 * (1 - 2 * v->d.half_beta), v->d.effect * 50);
+		    100 * (1 - 2 * v->d.half_beta), v->d.effect / 2 * 100);
 	fprintf(fp, "):\n");
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];

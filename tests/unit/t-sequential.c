@@ -310,8 +310,7 @@ test_decide(void)
 			break;
 	}
 	margin = d;
-	margin.equiv_project = 0;
-	margin.half_beta = 0;
+	seq_design_margin(&margin);
 	seq_decide(&margin, 1, a, 8, b, 8, uc, &res2);
 	tap_ok(res.p > 0.05 && res.p <= 0.2 && res.verdict ==
 	    SEQ_UNDECIDED && res2.verdict == SEQ_EQUIVALENT &&
@@ -434,8 +433,7 @@ test_simulation(void)
 	 * stops well before max-rounds. */
 	seq_design_init(&d, 0.05, 0.02, 40, NULL, 0, NULL);
 	margin = d;
-	margin.equiv_project = 0;
-	margin.half_beta = 0;
+	seq_design_margin(&margin);
 	proj = d;
 	proj.half_beta = 0;
 	seqsim_run(&d, SIM_GAUSS, 0.0074, 0.01, POWER_PATHS, 4000, &st);
