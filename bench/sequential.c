@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/sequential [-n PATHS] [-m MAX_ROUNDS] [-e EFFECT] [-s SIGMA...]
- *     [-q EQUIV_P] [-b EQUIV_BETA] [-P 0|1]:
+ *     [-q EQUIV_P] [-b EQUIV_BETA] [-P 0|1] [-H HALF_BETA]:
  * the stopping rule of `--until decided` (stats/sequential) against the
  * fixed design at max-rounds, by simulation (tests/unit/seqsim.h), one
  * table per noise level: per noise model, the A/A false-positive rate
