@@ -118,9 +118,13 @@ seq_all_equal(const double *x1, size_t n1, const double *x2, size_t n2)
 	    x2[0] == x2[n2 - 1] && x1[0] == x2[0];
 }
 
+/* The (beta, lim) pairs seq_within takes: the margin and the half margin. */
+#define SEQ_WITHIN_MAX	2
+
 /*
  * Whether the shift's interval at each of k (beta, lim) pairs lies inside
- * (-lim, lim): the logarithms are taken once for all of them.
+ * (-lim, lim): the logarithms are taken once for all of them. More than
+ * SEQ_WITHIN_MAX pairs: not within.
  */
 static int
 seq_within(const double *x1, size_t n1, const double *x2, size_t n2,
@@ -128,11 +132,11 @@ seq_within(const double *x1, size_t n1, const double *x2, size_t n2,
     struct bm_ucache *cache)
 {
 	double	*a, *b;
-	long	 c[2];
+	long	 c[SEQ_WITHIN_MAX];
 	size_t	 i, j, m, below, above;
 	int	 ok = 1;
 
-	if (n1 == 0 || n2 == 0 || k > 2)
+	if (n1 == 0 || n2 == 0 || k > SEQ_WITHIN_MAX)
 		return 0;
 	for (m = 0; m < k; m++)
 		if ((c[m] = utest_u_critical(n1, n2, beta[m], cache)) < 0)
