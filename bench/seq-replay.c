@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bench/seq-replay MAX_ROUNDS EFFECT%: the stopping rule of `--until
- * decided` replayed on one workload of a fixed run, from its samples read
+ * bench/seq-replay MAX_ROUNDS EFFECT% [random]: the stopping rule of
+ * `--until decided` replayed on one workload of a fixed run (paired
+ * rounds, as under `alternate`; `random`: unpaired), from its samples read
  * on standard input as lines "ROW ROUND ARM VALUE" (ROW 0, 1, ... the
  * rows the rule counts, ARM 0 the baseline and 1 the candidate, only the
  * ok measured samples). As harness/core/verdict.c looks during a run: a
@@ -24,6 +25,7 @@
  * against the fixed design's are the rule's own disagreement.
  * Exit 2 on a usage or input error.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +48,22 @@ main(int argc, char **argv)
 	struct seq_design	 d;
 	struct seq_result	 res;
 	struct bm_ucache	*uc;
-	static double		 x[2][MAXROUND];
+	static double		 x[2][MAXROUND], pd[MAXROUND];
+	static signed char	 pf[MAXROUND];
+	struct seq_pairs	 pr;
 	double			 v, effect;
+	int			 np, paired = 1;
 	char			*cause = NULL, *end;
 	int			 maxr, row, round, arm, n, r, i, a, k;
 	int			 nrows = 0, last = -1, good = 0, at = -1;
 	int			 all, complete;
 	size_t			 nx[2];
 
-	if (argc != 3) {
+	if (argc == 4 && strcmp(argv[3], "random") == 0)
+		paired = 0;
+	else if (argc != 3) {
 		fprintf(stderr, "usage: bench/seq-replay MAX_ROUNDS EFFECT%% "
-		    "< 'ROW ROUND ARM VALUE' lines\n");
+		    "[random] < 'ROW ROUND ARM VALUE' lines\n");
 		return 2;
 	}
 	maxr = (int)strtol(argv[1], &end, 10);
@@ -105,9 +112,23 @@ main(int argc, char **argv)
 				for (n = 0; n <= r; n++)
 					if (have[i][a][n])
 						x[a][nx[a]++] = val[i][a][n];
+			/* The rounds as pairs, as the run under alternate
+			 * gives them: round n even, the baseline first. */
+			np = 0;
+			for (n = 0; n <= r; n++)
+				if (have[i][0][n] && have[i][1][n] &&
+				    val[i][0][n] > 0 && val[i][1][n] > 0) {
+					pd[np] = log(val[i][1][n]) -
+					    log(val[i][0][n]);
+					pf[np++] = n % 2 == 0;
+				}
+			pr.d = pd;
+			pr.first = pf;
+			pr.n = (size_t)np;
 			sort_doubles(x[0], nx[0]);
 			sort_doubles(x[1], nx[1]);
-			seq_decide(&d, k, x[0], nx[0], x[1], nx[1], uc, &res);
+			seq_decide(&d, k, x[0], nx[0], x[1], nx[1],
+			    np >= 2 && paired ? &pr : NULL, uc, &res);
 			verdict[i] = res.verdict;
 			seen[i][0] = nx[0];
 			seen[i][1] = nx[1];

@@ -172,6 +172,8 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	ad.repeats = repeats;
 	ad.alpha = alpha;
 	ad.sd = sd;
+	ad.paired = strcmp(run.order_kind, "alternate") == 0 ||
+	    strcmp(run.order_kind, "abba") == 0;
 	ad.po = po;
 	aa_analyse(series, d.n, &ad, &aa, &nrows);
 	rows = xcalloc(nrows + 1, sizeof(*rows));

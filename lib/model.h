@@ -111,7 +111,8 @@ struct experiment {
 	int		 max_rounds;
 	double		 effect_pct;	/* the smallest change worth finding */
 	char		*looks;		/* good-round counts, or NULL */
-	int		 equiv_margin;	/* equivalence = margin: no projection */
+	int		 equiv_projected;	/* equivalence = projected: half margin
+					   and projection (off by default) */
 	struct arm	*arms;
 	size_t		 narms;
 	struct workload	*workloads;	/* after matrix expansion */

@@ -56,6 +56,48 @@ aa_pool(const struct aa_series *all, size_t ns, const struct aa_series *s,
 	return x;
 }
 
+/* The median of the values of s in round r, or NAN when none (> 0 only). */
+static double
+aa_round_median(const struct aa_series *s, int r, double *tmp)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->round[i] == r) {
+			if (!(s->x[i] > 0))
+				return NAN;
+			tmp[n++] = s->x[i];
+		}
+	if (n == 0)
+		return NAN;
+	sort_doubles(tmp, n);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+/*
+ * The rounds [lo, hi) as pairs: the log ratio of o's median to base's in
+ * each round both have (verdict.c's pairs; the position within the round
+ * is not known here: no carry-over check).
+ */
+static size_t
+aa_pairs(const struct aa_series *base, const struct aa_series *o, int lo,
+    int hi, double *d, signed char *first, double *tmp)
+{
+	double	a, b;
+	size_t	n = 0;
+	int	r;
+
+	for (r = lo; r < hi; r++) {
+		a = aa_round_median(base, r, tmp);
+		b = aa_round_median(o, r, tmp);
+		if (isnan(a) || isnan(b))
+			continue;
+		d[n] = log(b) - log(a);
+		first[n++] = -1;
+	}
+	return n;
+}
+
 /*
  * The rule of stop = decided replayed on one comparison (the block of
  * max-rounds rounds from lo): the look at n good rounds sees the block's
@@ -63,13 +105,23 @@ aa_pool(const struct aa_series *all, size_t ns, const struct aa_series *s,
  * the row stops at its first decided look (or the last).
  */
 static void
-aa_replay(const struct seq_design *sd, const struct aa_series *base,
+aa_replay(const struct aa_design *ad, const struct aa_series *base,
     const struct aa_series *o, int lo, double *x1, double *x2,
     struct bm_ucache *uc, struct aa_row *r)
 {
-	struct seq_result	res;
-	size_t			k, n1, n2;
-	int			n = 0;
+	const struct seq_design	*sd = ad->sd;
+	struct seq_result	 res;
+	struct seq_pairs	 pr;
+	size_t			 k, n1, n2, np;
+	int			 n = 0;
+	double			*pd = xcalloc(sd->max_rounds + 1,
+	    sizeof(*pd));
+	double			*tmp = xcalloc(base->n + o->n + 1,
+	    sizeof(*tmp));
+	signed char		*pf = xcalloc(sd->max_rounds + 1, 1);
+	/* As verdict.c: Go's ns/op, stored as sec/op, are whole ns. */
+	double			 scale = strcmp(base->unit, "sec/op") == 0 ?
+	    1e9 : 1;
 
 	res.verdict = SEQ_UNDECIDED;
 	for (k = 0; k < sd->nlooks; k++) {
@@ -78,10 +130,19 @@ aa_replay(const struct seq_design *sd, const struct aa_series *base,
 		n2 = aa_block(o, lo, lo + n, x2);
 		if (n1 == 0 || n2 == 0)
 			continue;
-		seq_decide(sd, (int)k, x1, n1, x2, n2, uc, &res);
+		np = ad->paired ? aa_pairs(base, o, lo, lo + n, pd, pf,
+		    tmp) : 0;
+		pr.d = pd;
+		pr.first = pf;
+		pr.n = np;
+		seq_decide_scaled(sd, (int)k, x1, n1, x2, n2,
+		    np >= 2 ? &pr : NULL, scale, uc, &res);
 		if (res.verdict != SEQ_UNDECIDED)
 			break;
 	}
+	free(pd);
+	free(pf);
+	free(tmp);
 	r->rounds_sum += n;
 	if (res.verdict == SEQ_DIFFERENT)
 		r->flagged++;
@@ -107,7 +168,7 @@ aa_compare(const struct aa_design *d, const struct aa_series *base,
 		lo = d->warmup + blk * d->rounds;
 		if (d->sd != NULL) {
 			r->comparisons++;
-			aa_replay(d->sd, base, o, lo, x1, x2, uc, r);
+			aa_replay(d, base, o, lo, x1, x2, uc, r);
 			continue;
 		}
 		n1 = aa_block(base, lo, lo + d->rounds, x1);

@@ -37,6 +37,10 @@ struct aa_design {
 	/* NULL: each block of `rounds` rounds is one U test at alpha. Set:
 	 * each block of sd->max_rounds rounds is one run of the rule. */
 	const struct seq_design		*sd;
+	int				 paired;	/* with sd: the
+					   order pairs the rounds (alternate,
+					   abba): decide on their ratios, as
+					   run does */
 	const struct power_options	*po;	/* the MDE's */
 };
 

@@ -66,15 +66,15 @@ const struct opt_spec experiment_opts[] = {
 	    "stop = decided: the good-round counts at which rows are looked "
 	    "at (default 6 8 10 12 16 20 24 32 ... below max-rounds, and "
 	    "max-rounds)"),
-	OPT_CHOICE("equivalence", EXP(equiv_margin), "projected",
-	    "projected margin",
+	OPT_CHOICE("equivalence", EXP(equiv_projected), "margin",
+	    "margin projected",
 	    "stop = decided: when a row that is not significant is "
-	    "equivalent. projected: its shift's 99% interval lies within "
-	    "+-effect, its 95% interval within +-effect/2, and its trend, "
-	    "projected to max-rounds, would not be significant either (the "
-	    "fixed design at max-rounds would print `~` too); margin: the "
-	    "99% interval alone (fewer rounds, but a real change below "
-	    "effect that the fixed design finds may stop as equivalent)"),
+	    "equivalent. margin: the interval of its change (paired rounds: "
+	    "of the per-round ratios), widened by the values' resolution, "
+	    "lies within +-effect; projected (the rule before the error "
+	    "contract): also its 95% interval within +-effect/2 and its "
+	    "trend, projected to max-rounds, not significant (null rows "
+	    "then run to max-rounds)"),
 	OPT_TEXT("stat-filter", EXP(stat_filter), NULL,
 	    "the -filter `abbench stat --db` applies to this experiment's runs "
 	    "when given none (benchstat syntax): hides abbench's extra rows"),
@@ -791,8 +791,8 @@ experiment_design(const struct experiment *e, struct seq_design *d,
 	if (seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
 	    looks, n, cause) == -1)
 		return -1;
-	if (e->equiv_margin)
-		seq_design_margin(d);
+	if (e->equiv_projected)
+		seq_design_projected(d);
 	return 0;
 }
 

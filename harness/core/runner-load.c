@@ -234,6 +234,7 @@ runner_load(struct run_state *r, char **cause)
 			    "abba or random), not 'sequential'");
 		if (experiment_design(r->e, &d, cause) == -1 ||
 		    (r->verdicts = verdicts_new(r->e, &d, r->e->stat_filter,
+		    r->order == ORDER_ALTERNATE || r->order == ORDER_ABBA,
 		    cause)) == NULL)
 			return -1;
 	}

@@ -12,6 +12,7 @@
 #include "harness/core/verdict.h"
 #include "lib/util.h"
 #include "results/store.h"
+#include "stats/ranktests.h"
 #include "stats/utest.h"
 #include "stats/power.h"
 #include "stats/rowfilter.h"
@@ -39,6 +40,8 @@ struct verdicts {
 	struct seq_design	 d;
 	struct rowfilter	*filter;	/* the stat-filter */
 	struct bm_ucache	*uc;
+	int			 paired;	/* alternate or abba: rounds
+						   are pairs */
 	struct vrow		*rows;
 	size_t			 nrows, caprows;
 	int			*unmade;	/* per workload: good at give-up */
@@ -46,7 +49,7 @@ struct verdicts {
 
 struct verdicts *
 verdicts_new(const struct experiment *e, const struct seq_design *d,
-    const char *filter, char **cause)
+    const char *filter, int paired, char **cause)
 {
 	struct verdicts		*v;
 	struct rowfilter	*f;
@@ -59,6 +62,7 @@ verdicts_new(const struct experiment *e, const struct seq_design *d,
 	v->d = *d;
 	v->filter = f;
 	v->uc = bm_ucache_new();
+	v->paired = paired;
 	v->unmade = xcalloc(e->nworkloads + 1, sizeof(*v->unmade));
 	for (w = 0; w < e->nworkloads; w++)
 		v->unmade[w] = -1;
@@ -120,6 +124,77 @@ verdicts_arm_index(const struct experiment *e, const char *name)
 	return -1;
 }
 
+/* One sample of a row: which arm, when, what. */
+struct vsample {
+	int	arm;		/* 1: baseline, 2: the candidate */
+	int	round;
+	int	position;
+	double	value;
+};
+
+static int
+vsample_cmp(const void *a, const void *b)
+{
+	const struct vsample	*x = a, *y = b;
+
+	if (x->round != y->round)
+		return (x->round > y->round) - (x->round < y->round);
+	return (x->position > y->position) - (x->position < y->position);
+}
+
+static double
+verdicts_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The rounds of a row as pairs: per round in which both arms have a value
+ * (> 0), the log ratio of their medians in it, and whether the baseline
+ * ran first (all its samples before the candidate's: 1), second (0) or
+ * both (abba: -1). Returns the number of pairs.
+ */
+static size_t
+verdicts_pairs(struct vsample *s, size_t n, double *d, signed char *first)
+{
+	double	a[64], b[64];
+	size_t	i, j, k, np = 0, na, nb;
+	int	amin, amax, bmin, bmax, bad;
+
+	qsort(s, n, sizeof(*s), vsample_cmp);
+	for (i = 0; i < n; i = j) {
+		na = nb = 0;
+		bad = 0;
+		amin = bmin = 1 << 30;
+		amax = bmax = -1;
+		for (j = i; j < n && s[j].round == s[i].round; j++) {
+			if (!(s[j].value > 0))
+				bad = 1;
+			if (s[j].arm == 1 && na < 64) {
+				a[na++] = s[j].value;
+				amin = s[j].position < amin ? s[j].position :
+				    amin;
+				amax = s[j].position > amax ? s[j].position :
+				    amax;
+			} else if (s[j].arm == 2 && nb < 64) {
+				b[nb++] = s[j].value;
+				bmin = s[j].position < bmin ? s[j].position :
+				    bmin;
+				bmax = s[j].position > bmax ? s[j].position :
+				    bmax;
+			}
+		}
+		if (bad || na == 0 || nb == 0)
+			continue;
+		k = np++;
+		d[k] = log(verdicts_median(b, nb)) - log(verdicts_median(a,
+		    na));
+		first[k] = amax < bmin ? 1 : bmax < amin ? 0 : -1;
+	}
+	return np;
+}
+
 /* The row's decision at this look, stored with the run. */
 static int
 verdicts_store(struct verdicts *v, struct store *st, int64_t run_id,
@@ -153,7 +228,9 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	const struct experiment	*e = v->e;
 	struct store_value	*sv = NULL;
 	size_t			 nv = 0, i, j, n1, n2, a;
-	double			*x1, *x2, beta;
+	double			*x1, *x2, beta, *pd;
+	struct vsample		*vs;
+	signed char		*pf;
 	char			*seen;
 	int			 k = seq_look_at(&v->d, good), all = 1, ai, rc;
 	int			 last = (size_t)k + 1 == v->d.nlooks;
@@ -165,6 +242,9 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	x1 = xcalloc(nv + 1, sizeof(*x1));
 	x2 = xcalloc(nv + 1, sizeof(*x2));
 	seen = xcalloc(nv + 1, 1);
+	vs = xcalloc(nv + 1, sizeof(*vs));
+	pd = xcalloc(nv + 1, sizeof(*pd));
+	pf = xcalloc(nv + 1, sizeof(*pf));
 	for (i = 0; i < nv; i++) {
 		/* Each (benchmark, unit) of this workload once. */
 		if (seen[i] || sv[i].round > round || sv[i].plan_idx < 0 ||
@@ -178,7 +258,10 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 		if (!rowfilter_keep(v->filter, sv[i].benchmark, sv[i].unit))
 			continue;
 		for (a = 1; a < e->narms; a++) {
-			struct vrow	*r;
+			struct vrow		*r;
+			struct seq_pairs	 pr;
+			size_t			 ns = 0, np;
+			double			 scale = 1;
 
 			n1 = n2 = 0;
 			for (j = 0; j < nv; j++) {
@@ -191,11 +274,33 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 				    strcmp(sv[j].unit, sv[i].unit) != 0)
 					continue;
 				ai = verdicts_arm_index(e, sv[j].arm);
+				if (sv[j].orig_unit != NULL &&
+				    sv[j].value != 0 && ai >= 0)
+					scale = sv[j].orig_value /
+					    sv[j].value;
 				if (ai == 0)
 					x1[n1++] = sv[j].value;
 				else if (ai == (int)a)
 					x2[n2++] = sv[j].value;
+				else
+					continue;
+				vs[ns].arm = ai == 0 ? 1 : 2;
+				vs[ns].round = sv[j].round;
+				vs[ns].position = sv[j].position;
+				vs[ns].value = sv[j].value;
+				ns++;
 			}
+			/*
+			 * Go writes times in ns/op and benchfmt stores
+			 * them in sec/op: their digits (a whole number of
+			 * ns) tell the resolution, not those of 1e-06.
+			 */
+			if (scale == 1 && strcmp(sv[i].unit, "sec/op") == 0)
+				scale = 1e9;
+			np = v->paired ? verdicts_pairs(vs, ns, pd, pf) : 0;
+			pr.d = pd;
+			pr.first = pf;
+			pr.n = np;
 			r = verdicts_row(v, w, sv[i].benchmark, sv[i].unit,
 			    (int)a);
 			r->looked = 1;
@@ -220,7 +325,8 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			}
 			qsort(x1, n1, sizeof(*x1), cmp_double);
 			qsort(x2, n2, sizeof(*x2), cmp_double);
-			seq_decide(&v->d, k, x1, n1, x2, n2, v->uc, &r->res);
+			seq_decide_scaled(&v->d, k, x1, n1, x2, n2,
+			    np >= 2 ? &pr : NULL, scale, v->uc, &r->res);
 			/*
 			 * For the reader, the interval the decision stands
 			 * on: a difference's at its look's boundary (two
@@ -233,7 +339,15 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			beta = r->res.verdict == SEQ_DIFFERENT ?
 			    r->res.boundary / 2 : v->d.equiv_beta;
 			r->level = 1 - 2 * beta;
-			if (seq_shift_ci(x1, n1, x2, n2, beta,
+			if (r->res.test == SEQ_TEST_SIGNED_RANK) {
+				/* Tukey's, of the per-round ratios. */
+				qsort(pd, np, sizeof(*pd), cmp_double);
+				if (signrank_ci(pd, np, beta, &r->lo,
+				    &r->hi) == 0) {
+					r->lo = expm1(r->lo);
+					r->hi = expm1(r->hi);
+				}
+			} else if (seq_shift_ci(x1, n1, x2, n2, beta,
 			    v->uc, &r->lo, &r->hi) == 0) {
 				r->lo = expm1(r->lo);
 				r->hi = expm1(r->hi);
@@ -265,6 +379,9 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	}
 	rc = all || last;
 out:
+	free(vs);
+	free(pd);
+	free(pf);
 	free(seen);
 	free(x1);
 	free(x2);
@@ -292,6 +409,45 @@ verdicts_unmade(struct verdicts *v, int w, int good)
 		v->unmade[w] = good;
 }
 
+/*
+ * What a reader of a verdict must know besides it: the U test's p that
+ * `stat` prints where it says otherwise, a resolution too coarse for
+ * equivalence, a position effect that made the pairs unusable.
+ */
+static void
+verdicts_print_notes(const struct verdicts *v, const struct vrow *r,
+    FILE *fp)
+{
+	const struct seq_result	*s = &r->res;
+
+	if (s->test != SEQ_TEST_U_BM && isfinite(s->p_u))
+		fprintf(fp, "; U test p=%.3g", s->p_u);
+	else if (s->test == SEQ_TEST_U_BM && isfinite(s->p_alt))
+		fprintf(fp, "; U p=%.3g, Brunner-Munzel p=%.3g", s->p_u,
+		    s->p_alt);
+	if (s->verdict == SEQ_DIFFERENT && isfinite(s->p_u) &&
+	    s->p_u > v->d.alpha)
+		fprintf(fp, "; the U test that `stat` prints says ~: they "
+		    "disagree");
+	if (s->verdict == SEQ_EQUIVALENT && isfinite(s->p_u) &&
+	    s->p_u <= v->d.alpha)
+		fprintf(fp, "; the U test that `stat` prints finds a change "
+		    "(inside +-%g%%): they disagree", v->d.effect * 100);
+	if (s->coarse && s->verdict != SEQ_DIFFERENT && isfinite(
+	    s->resolution))
+		fprintf(fp, "; equivalence refused: rounding to the values' "
+		    "step moves a ratio by up to %.3g%%, not less than "
+		    "+-%g%%", expm1(s->resolution) * 100, v->d.effect * 100);
+	else if (s->coarse && s->verdict != SEQ_DIFFERENT)
+		fprintf(fp, "; equivalence refused: the values' step is not "
+		    "known to be finer than +-%g%% (one value, few digits)",
+		    v->d.effect * 100);
+	if (s->position_large)
+		fprintf(fp, "; position in the round changes the ratio by "
+		    "%+.3g%%, beyond the margin: decided unpaired",
+		    expm1(s->position) * 100);
+}
+
 void
 verdicts_print(const struct verdicts *v, FILE *fp)
 {
@@ -304,16 +460,22 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	    v->d.max_rounds, v->d.interim_p);
 	for (k = 0; k + 1 < v->d.nlooks; k++)
 		fprintf(fp, " %d", v->d.looks[k]);
-	fprintf(fp, ", p <= %g at %d; equivalent: p > %g", v->d.final_p,
-	    v->d.max_rounds, v->d.equiv_p);
+	fprintf(fp, ", p <= %g at %d (%s); equivalent: p > %g",
+	    v->d.final_p, v->d.max_rounds, v->paired ? "signed-rank test of "
+	    "the per-round ratios, the U and Brunner-Munzel tests where the "
+	    "round's position matters" : "the U and Brunner-Munzel tests "
+	    "both", v->d.equiv_p);
 	if (v->d.equiv_project)
 		fprintf(fp, ", p projected to %d rounds > %g",
 		    v->d.max_rounds, v->d.alpha);
-	fprintf(fp, " and the %g%% interval of the shift within +-%g%%",
+	fprintf(fp, " and the %.3g%% interval of the change, widened by the "
+	    "values' resolution, within +-%g%%",
 	    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
 	if (v->d.half_beta > 0)
 		fprintf(fp, ", its %g%% one within +-%g%%",
 		    100 * (1 - 2 * v->d.half_beta), v->d.effect / 2 * 100);
+	fprintf(fp, "; P(different | no change) <= %g, P(equivalent | "
+	    "change >= %g%%) <= 5%%", v->d.alpha, v->d.effect * 100);
 	fprintf(fp, "):\n");
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];
@@ -323,32 +485,40 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 		case SEQ_DIFFERENT:
 		case SEQ_EQUIVALENT:
 			fprintf(fp, "%s after %d good rounds (look %d, round "
-			    "%d, p=%.3g n=%zu+%zu",
+			    "%d, %s p=%.3g n=%zu+%zu",
 			    r->res.verdict == SEQ_DIFFERENT ? "different" :
 			    "equivalent", r->good, r->look + 1, r->round + 1,
-			    r->res.p, r->n1, r->n2);
+			    seq_test_name(r->res.test), r->res.p, r->n1,
+			    r->n2);
 			if (isfinite(r->lo) && isfinite(r->hi))
 				fprintf(fp, "; change %+.3g%% to %+.3g%% at "
 				    "%.3g%%", r->lo * 100, r->hi * 100,
 				    100 * r->level);
+			verdicts_print_notes(v, r, fp);
 			fprintf(fp, ")\n");
 			break;
 		case SEQ_UNDECIDED:
-			fprintf(fp, "undecided after %d good rounds (p=%.3g "
-			    "n=%zu+%zu", r->good, r->res.p, r->n1, r->n2);
+			fprintf(fp, "undecided after %d good rounds (%s p=%.3g "
+			    "n=%zu+%zu", r->good, seq_test_name(r->res.test),
+			    r->res.p, r->n1, r->n2);
 			if (isfinite(r->mde))
 				fprintf(fp, "; MDE %.3g%%", r->mde * 100);
 			else if (r->good >= v->d.max_rounds)
 				fprintf(fp, "; MDE beyond +1000%%");
-			if (r->good >= v->d.max_rounds && r->advise > 0)
+			if (r->res.coarse)
+				;	/* no rounds make it equivalent */
+			else if (r->good >= v->d.max_rounds && r->advise > 0)
 				fprintf(fp, "; for %g%%, max-rounds %zu would",
 				    v->d.effect * 100, r->advise);
-			else if (r->good >= v->d.max_rounds)
+			else if (r->good >= v->d.max_rounds &&
+			    !r->res.coarse)
 				fprintf(fp, "; for %g%%, not even max-rounds "
 				    "%d would", v->d.effect * 100,
 				    POWER_ADVICE_MAX_N);
+			verdicts_print_notes(v, r, fp);
 			fprintf(fp, ")%s\n", r->good < v->d.max_rounds ?
-			    ": not at its last look" : ": not \"no change\"");
+			    ": not at its last look" : ": neither a change "
+			    "nor \"no change\" shown");
 			break;
 		}
 	}

@@ -24,11 +24,12 @@
 struct store;
 struct verdicts;
 
-/* filter: the stat-filter (NULL: every row). NULL with *cause on a bad
- * filter. */
+/* filter: the stat-filter (NULL: every row); paired: the order pairs the
+ * arms round by round (alternate, abba), so rows are decided on the
+ * per-round ratios. NULL with *cause on a bad filter. */
 struct verdicts	*verdicts_new(const struct experiment *e,
 		    const struct seq_design *d, const char *filter,
-		    char **cause);
+		    int paired, char **cause);
 void		 verdicts_free(struct verdicts *v);
 
 /*
