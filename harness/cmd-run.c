@@ -79,6 +79,9 @@ static const struct cmd_flag run_flags[] = {
 	{ "takeover", 'T', NULL,
 	    "resume a run marked running on another host\n"
 	    "(a requeued batch job): only once it is gone", NULL },
+	{ "trust-db", 't', NULL,
+	    "--resume a run of a database another user owns\n"
+	    "(or may write): its stored experiment runs as you", NULL },
 	{ "until", 'U', "decided",
 	    "run until every row is decided (different, or\n"
 	    "equivalent within the effect) or max-rounds:\n"
@@ -181,6 +184,9 @@ cmd_run_exec(int argc, char **argv)
 		case 'T':
 			opt.takeover = 1;
 			break;
+		case 't':
+			opt.trust_db = 1;
+			break;
 		case 'e':
 			if (padvice_parse_pct(optarg, &effect) == -1) {
 				error("run: --effect '%s' is not a percentage "
@@ -267,7 +273,7 @@ const struct cmd_entry cmd_run_entry = {
 	    "[--effect PCT] [--until decided|rounds] [--quiet] "
 	    "[--json-progress] [--durable] "
 	    "[--wait-lock] | "
-	    "--resume RUN [--takeover]",
+	    "--resume RUN [--takeover] [--trust-db]",
 	.summary = "run an experiment, storing every sample",
 	.help =
 	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"

@@ -20,6 +20,7 @@
 #include "exec/spawn.h"
 #include "host/hostset.h"
 #include "host/journal.h"
+#include "host/trust.h"
 #include "host/undo.h"
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
@@ -863,7 +864,20 @@ runner_run(const char *exp_path, struct run_options *opt)
 	stop_flag = 0;
 	opt->run_id = 0;
 
-	/* A resumed run's experiment is in the store. */
+	/*
+	 * A resumed run's experiment is in the store: a database another
+	 * user may have written would have us run their experiment (as
+	 * root, host settings and all), unless we vouch for it.
+	 */
+	if (opt->resume != NULL && !opt->trust_db &&
+	    trust_db_file(opt->db_path, &cause) == -1) {
+		char	*why = cause;
+
+		cause = xasprintf("refusing to resume from database: %s "
+		    "(--trust-db to use it all the same)", why);
+		free(why);
+		goto usage;
+	}
 	if (opt->resume != NULL && (r.st = store_open(opt->db_path, 0,
 	    &cause)) == NULL)
 		goto usage;
