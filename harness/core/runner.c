@@ -845,6 +845,7 @@ run_release(struct run_state *r)
 	free(r->unmade);
 	verdicts_free(r->verdicts);
 	store_run_release(&r->old);
+	free(r->claim_status);
 	if (r->e != NULL)
 		experiment_free(r->e);
 	store_close(r->st);
@@ -892,6 +893,7 @@ runner_run(const char *exp_path, struct run_options *opt)
 		/* The store or the journal failed, not the file: 1. */
 		error("%s", cause);
 		free(cause);
+		runner_unclaim(&r);
 		run_release(&r);
 		return EXIT_FAIL;
 	}
@@ -910,6 +912,7 @@ runner_run(const char *exp_path, struct run_options *opt)
 usage:
 	error("%s", cause);
 	free(cause);
+	runner_unclaim(&r);
 	run_release(&r);
 	return EXIT_USAGE;
 }
