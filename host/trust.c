@@ -286,7 +286,8 @@ trust_runtime(const char *rt, size_t len, char **cause)
 	    "youki" };
 	struct stat	 sb;
 	char		*r = xstrndup(rt, len);
-	const char	*base = strrchr(r, '/') != NULL ? strrchr(r, '/') + 1 : r;
+	const char	*base = strrchr(r, '/') != NULL ?
+			    strrchr(r, '/') + 1 : r;
 	size_t		 i, n;
 	int		 rc = 0, named = 0;
 
