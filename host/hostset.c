@@ -242,7 +242,7 @@ hs_apply_value(struct hostset *hs, struct hs_item *it, const char *value,
 	if ((cur = hostset_read(it->path, hostset_bracketed(it->path),
 	    cause)) == NULL)
 		return -1;
-	same = hostset_same(cur, value);
+	same = hostset_knob_same(it->name, cur, value);
 	free(cur);
 	if (same)
 		return 0;
@@ -781,7 +781,7 @@ hs_disk_unsettled(struct hostset *hs, struct hs_disk *hd,
 			want = it->original;
 		if (want != NULL) {
 			cur = hostset_read(path, 0, NULL);
-			if (cur == NULL || !hostset_same(cur, want))
+			if (cur == NULL || !hostset_knob_same(key, cur, want))
 				what = xasprintf("'%s' of disk '%s' is %s, "
 				    "not %s", key, hd->name, cur != NULL ?
 				    cur : "unreadable", want);
@@ -811,10 +811,9 @@ hs_apply_knobs(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 
 		if (val != NULL) {
 			if (access(path, W_OK) == -1)
-				rc = set_cause(cause, "arm '%s': '%s': disk "
-				    "'%s' with scheduler '%s' has no tunable "
-				    "'%s'", ha->name, key, hd->name, cur,
-				    key + strlen("host.block."));
+				rc = set_cause(cause, "'%s': disk '%s' with "
+				    "scheduler '%s' has no tunable '%s'", key,
+				    hd->name, cur, key + strlen("host.block."));
 			else {
 				it = hs_get_item(hs, key, hd->name, path, cur);
 				rc = hs_apply_value(hs, it, val, cause);
@@ -868,10 +867,10 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 		if (rc == 0 && (bad = hs_disk_unsettled(hs, hd, ha, mine,
 		    cur)) == NULL)
 			break;
+		/* The caller names the arm (run_sample): not here too. */
 		if (rc == 0 && pass + 1 == HS_APPLY_PASSES)
-			rc = set_cause(cause, "%s%s%safter %d passes: %s",
-			    ha != NULL ? "arm '" : "", ha != NULL ? ha->name :
-			    "", ha != NULL ? "': " : "", HS_APPLY_PASSES, bad);
+			rc = set_cause(cause, "after %d passes: %s",
+			    HS_APPLY_PASSES, bad);
 		free(bad);
 		bad = NULL;
 	}
@@ -1036,5 +1035,140 @@ hostset_trial(const struct experiment *e, struct journal *jr, char **cause)
 	if (attached)
 		journal_detach(jr);
 	strvec_clear(&done);
+	return rc;
+}
+
+/* The line of an arm's host key (0 when not there). */
+static int
+hs_arm_line(const struct arm *arm, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < arm->nhost; i++)
+		if (strcmp(arm->host[i].key, key) == 0)
+			return arm->host[i].line;
+	return 0;
+}
+
+/*
+ * One arm's tunables on one disk whose scheduler is the one they belong
+ * to: written, read back, judged (hostset_knob_same). *bad gets the first
+ * that the kernel refuses or does not keep, as an input error.
+ */
+static int
+hs_trial_disk(struct hostset *hs, const struct experiment *e,
+    const struct arm *arm, const struct hs_arm *ha, struct hs_disk *hd,
+    const char *sched, char **bad, char **cause)
+{
+	size_t	k;
+	int	rc = 0;
+
+	/* Every tunable first: the kernel couples some (bfq). */
+	if (hs_snapshot_knobs(hs, hd, sched, cause) == -1)
+		return -1;
+	for (k = 0; rc == 0 && *bad == NULL && k < ha->keys.n; k++) {
+		const char	*key = ha->keys.v[k], *val = ha->values.v[k];
+		char		*path, *now, *why = NULL;
+		struct hs_item	*it;
+
+		if (!str_startswith(key, "host.block.") ||
+		    strcmp(key, "host.block.scheduler") == 0)
+			continue;
+		path = xasprintf("/sys/block/%s/queue/iosched/%s", hd->name,
+		    key + strlen("host.block."));
+		it = hs_get_item(hs, key, hd->name, path, sched);
+		free(path);
+		if ((rc = hs_journal(hs, it, cause)) == -1)
+			break;
+		if (write_small_file(it->path, val, &why) == -1) {
+			*bad = xasprintf("%s:%d: %s: arm '%s': the kernel "
+			    "refuses '%s' on disk '%s': %s", e->path,
+			    hs_arm_line(arm, key), key, arm->name, val,
+			    hd->name, why);
+			free(why);
+			break;
+		}
+		(void)journal_set_state(hs->jr, it->jid, JOURNAL_APPLIED, val,
+		    NULL);
+		now = hostset_read(it->path, 0, NULL);
+		if (!hostset_knob_same(key, now, val))
+			*bad = xasprintf("%s:%d: %s: arm '%s': disk '%s' keeps "
+			    "'%s' as '%s' (tick-based tunables hold within "
+			    "%d ms above the value)", e->path,
+			    hs_arm_line(arm, key), key, arm->name, hd->name,
+			    val, now != NULL ? now : "unreadable",
+			    HOSTSET_TICK_MS);
+		free(now);
+	}
+	return rc;
+}
+
+int
+hostset_trial_block(struct hostset *hs, const struct experiment *e,
+    struct journal *jr, char **cause)
+{
+	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
+	struct store_journal	*j = NULL;
+	struct undo_mark	 m;
+	struct journal		*was = hs->jr;
+	char			 uuid[40], *bad = NULL, *cur;
+	size_t			 a, i, n = 0;
+	int			 rc = 0, attached = 0, undone = 0;
+
+	snprintf(uuid, sizeof uuid, "trial-block-%ld", (long)getpid());
+	hs->jr = jr;
+	for (a = 0; rc == 0 && bad == NULL && a < hs->narms; a++) {
+		const struct hs_arm	*ha = &hs->arms[a];
+		const char		*want = hs_arm_value(ha,
+					    "host.block.scheduler");
+
+		for (i = 0; rc == 0 && bad == NULL && i < ha->disks.n; i++) {
+			struct hs_disk	*hd = hs_find_disk(hs, ha->disks.v[i]);
+			size_t		 k, knobs = 0;
+
+			for (k = 0; k < ha->keys.n; k++)
+				knobs += str_startswith(ha->keys.v[k],
+				    "host.block.") && strcmp(ha->keys.v[k],
+				    "host.block.scheduler") != 0;
+			if (hd == NULL || knobs == 0 || (cur =
+			    blockdev_scheduler(hd->name, NULL, NULL)) == NULL)
+				continue;
+			/* Another scheduler's: judged when applied. */
+			if ((want == NULL || strcmp(want, cur) == 0) &&
+			    strcmp(cur, hd->orig_sched) == 0) {
+				if (!attached && (rc = journal_attach(jr, NULL,
+				    0, uuid, "(trial of block tunables)",
+				    cause)) == -1) {
+					free(cur);
+					break;
+				}
+				attached = 1;
+				rc = hs_trial_disk(hs, e, &e->arms[a], ha, hd,
+				    cur, &bad, cause);
+			}
+			free(cur);
+		}
+	}
+	/* Everything back, as restore would (one tunable at a time). */
+	if (attached && journal_pending(jr, &j, &n, NULL) == 0) {
+		m.hj = journal_hj(jr);
+		m.st = NULL;
+		if (recover_settings(&m, j, n, &rep, &undone) == -1 && rc == 0)
+			rc = set_cause(cause, "after trying the block tunables: "
+			    "%s", rep.failed.n > 0 ? rep.failed.v[0] : "?");
+		store_journal_free(j, n);
+	}
+	hostset_report_release(&rep);
+	if (attached)
+		journal_detach(jr);
+	/* The run journals afresh, as its own. */
+	for (i = 0; i < hs->nitems; i++)
+		hs->items[i].jid = 0;
+	hs->jr = was;
+	if (bad != NULL) {
+		if (rc == 0)
+			rc = set_cause(cause, "%s", bad);
+		free(bad);
+	}
 	return rc;
 }

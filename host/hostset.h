@@ -43,6 +43,16 @@ int	hostset_prepare(struct hostset *hs, const struct experiment *e,
  */
 int	hostset_trial(const struct experiment *e, struct journal *jr,
 	    char **cause);
+/*
+ * The same for I/O scheduler tunables (with the host lock held, before
+ * the run's row exists): each arm's tunables on each of its disks whose
+ * scheduler is already the arm's are written, read back and judged
+ * (hostset_knob_same: a tick-based tunable holds within HOSTSET_TICK_MS
+ * above), then everything goes back as `restore` puts it. A value the
+ * kernel refuses or does not keep is an input error naming FILE:LINE: KEY.
+ */
+int	hostset_trial_block(struct hostset *hs, const struct experiment *e,
+	    struct journal *jr, char **cause);
 /* Where changes are journaled (the host journal, with copies in st). */
 void	hostset_attach(struct hostset *hs, struct journal *jr,
 	    struct store *st);

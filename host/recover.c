@@ -300,8 +300,8 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 			char	*now = hostset_read(k[h - 1].target,
 			    hostset_bracketed(k[h - 1].target), NULL);
 
-			if (now == NULL || !hostset_same(now,
-			    k[h - 1].original)) {
+			if (now == NULL || !hostset_knob_same(
+			    k[h - 1].oldest->kind, now, k[h - 1].original)) {
 				(void)hs_write_back(k[h - 1].target,
 				    k[h - 1].original, NULL);
 				changed = 1;
@@ -313,7 +313,8 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 		char	*now = hostset_read(k[h].target,
 		    hostset_bracketed(k[h].target), &why);
 
-		if (now == NULL || !hostset_same(now, k[h].original)) {
+		if (now == NULL || !hostset_knob_same(k[h].oldest->kind, now,
+		    k[h].original)) {
 			strvec_pushf(&rep->failed, "run %lld: %s of '%s' is "
 			    "%s, not its original %s, after %d passes (%s)",
 			    (long long)k[h].oldest->run_id, k[h].oldest->kind,

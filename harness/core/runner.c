@@ -886,8 +886,9 @@ runner_run(const char *exp_path, struct run_options *opt)
 		goto usage;
 	runner_recover(&r);
 	/* Values only the kernel can judge: tried before the run's row. */
-	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
-	    &cause) == -1)
+	if (journal_host_locked(r.jr) && (hostset_trial(r.e, r.jr,
+	    &cause) == -1 || hostset_trial_block(r.hs, r.e, r.jr,
+	    &cause) == -1))
 		goto usage;
 	if (run_create(&r, &cause) == -1) {
 		/* The store or the journal failed, not the file: 1. */
