@@ -68,9 +68,21 @@ struct hs_item {
 
 struct hs_disk {
 	char		*name;
-	char		*orig_sched;	/* at prepare */
+	char		*orig_sched;	/* at prepare, then at attach */
 	char		*available;
 	int		 snapshotted;	/* original tunables journaled */
+};
+
+/*
+ * A file's value when the run took the host (hostset_attach: the host
+ * lock held, dead runs undone): the true original of every setting the
+ * run may change, whatever someone else writes there later. sched: the
+ * scheduler a tunable belongs to, NULL for any other file.
+ */
+struct hs_base {
+	char		*path;
+	char		*sched;
+	char		*value;
 };
 
 struct hs_arm {
@@ -93,6 +105,11 @@ struct hostset {
 	struct strvec	 names;		/* non-block settings of any arm */
 	struct strvec	 knobs;		/* block tunables of any arm */
 	int		 prepared;
+	struct hs_base	*base;		/* the host as the run found it */
+	size_t		 nbase, capbase;
+	struct strvec	 seen_paths;	/* the watch: files and values as */
+	struct strvec	 seen_values;	/* the last apply left them */
+	struct strvec	 outside;	/* changes found, not yet reported */
 };
 
 static const char *
@@ -151,6 +168,15 @@ hostset_free(struct hostset *hs)
 		strvec_clear(&hs->arms[i].disks);
 	}
 	free(hs->arms);
+	for (i = 0; i < hs->nbase; i++) {
+		free(hs->base[i].path);
+		free(hs->base[i].sched);
+		free(hs->base[i].value);
+	}
+	free(hs->base);
+	strvec_clear(&hs->seen_paths);
+	strvec_clear(&hs->seen_values);
+	strvec_clear(&hs->outside);
 	strvec_clear(&hs->paths);
 	strvec_clear(&hs->names);
 	strvec_clear(&hs->knobs);
@@ -205,17 +231,64 @@ hs_find_disk(struct hostset *hs, const char *name)
 	return NULL;
 }
 
-/* Record the original of IT in the journal (once), before any write. */
+/* The value of path (of scheduler sched) when the run took the host. */
+static const char *
+hs_base_value(const struct hostset *hs, const char *path, const char *sched)
+{
+	size_t	i;
+
+	for (i = 0; i < hs->nbase; i++)
+		if (strcmp(hs->base[i].path, path) == 0 &&
+		    (sched == NULL) == (hs->base[i].sched == NULL) &&
+		    (sched == NULL || strcmp(sched, hs->base[i].sched) == 0))
+			return hs->base[i].value;
+	return NULL;
+}
+
+static void
+hs_base_add(struct hostset *hs, const char *path, const char *sched,
+    char *value)
+{
+	struct hs_base	*b;
+
+	if (value == NULL || hs_base_value(hs, path, sched) != NULL) {
+		free(value);
+		return;
+	}
+	XGROW(hs->base, hs->nbase, hs->capbase);
+	b = &hs->base[hs->nbase++];
+	b->path = xstrdup(path);
+	b->sched = sched != NULL ? xstrdup(sched) : NULL;
+	b->value = value;
+}
+
+/*
+ * Record the original of IT in the journal (once), before any write: the
+ * value the run found when it took the host, not the one there now (which
+ * someone else may have written since: theirs is never the original).
+ */
 static int
 hs_journal(struct hostset *hs, struct hs_item *it, char **cause)
 {
-	const char	*jname;
+	const char	*jname, *base;
+	char		*cur;
 
 	if (it->jid != 0)
 		return 0;
 	free(it->original);
-	if ((it->original = hostset_read(it->path, hostset_bracketed(it->path),
-	    cause)) == NULL)
+	it->original = NULL;
+	base = hs_base_value(hs, it->path, it->sched);
+	cur = hostset_read(it->path, hostset_bracketed(it->path),
+	    base != NULL ? NULL : cause);
+	if (base != NULL) {
+		if (cur != NULL && !hostset_same(cur, base))
+			strvec_pushf(&hs->outside, "'%s' (%s) is %s, not %s as "
+			    "the run found it: changed by someone else; %s "
+			    "is what the run puts back", it->name, it->path,
+			    cur, base, base);
+		it->original = xstrdup(base);
+		free(cur);
+	} else if ((it->original = cur) == NULL)
 		return -1;
 	jname = it->sched != NULL ? it->sched :
 	    it->unit != NULL ? it->unit : it->name;
@@ -641,8 +714,158 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 void
 hostset_attach(struct hostset *hs, struct journal *jr, struct store *st)
 {
+	size_t	i;
+
 	hs->jr = jr;
 	hs->st = st;
+	/*
+	 * The host as the run finds it, now that it holds the host (dead
+	 * runs undone): each disk's scheduler and its tunables, and every
+	 * other setting's files. These are the originals, whatever someone
+	 * else writes later (hs_journal).
+	 */
+	for (i = 0; i < hs->ndisks; i++) {
+		struct hs_disk	*hd = &hs->disks[i];
+		char		*path = xasprintf("/sys/block/%s/queue/scheduler",
+				    hd->name);
+		char		*cur = hostset_read(path, 1, NULL);
+		char		*dir;
+		DIR		*d;
+		struct dirent	*de;
+
+		if (cur != NULL) {
+			free(hd->orig_sched);
+			hd->orig_sched = xstrdup(cur);
+			hs_base_add(hs, path, NULL, cur);
+		}
+		free(path);
+		dir = xasprintf("/sys/block/%s/queue/iosched", hd->name);
+		if ((d = opendir(dir)) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				if (de->d_name[0] == '.')
+					continue;
+				path = xasprintf("%s/%s", dir, de->d_name);
+				if (access(path, W_OK) == 0)
+					hs_base_add(hs, path, hd->orig_sched,
+					    hostset_read(path, 0, NULL));
+				free(path);
+			}
+			closedir(d);
+		}
+		free(dir);
+	}
+	for (i = 0; i < hs->nitems; i++)
+		if (hs->items[i].sched == NULL)
+			hs_base_add(hs, hs->items[i].path, NULL,
+			    hostset_read(hs->items[i].path,
+			    hostset_bracketed(hs->items[i].path), NULL));
+}
+
+/* The files the watch reads. */
+static void
+hs_watch_files(struct hostset *hs, struct strvec *paths)
+{
+	size_t	i;
+
+	for (i = 0; i < hs->ndisks; i++) {
+		char		*dir = xasprintf("/sys/block/%s/queue/iosched",
+				    hs->disks[i].name);
+		DIR		*d;
+		struct dirent	*de;
+
+		strvec_pushf(paths, "/sys/block/%s/queue/scheduler",
+		    hs->disks[i].name);
+		if ((d = opendir(dir)) != NULL) {
+			while ((de = readdir(d)) != NULL)
+				if (de->d_name[0] != '.')
+					strvec_pushf(paths, "%s/%s", dir,
+					    de->d_name);
+			closedir(d);
+		}
+		free(dir);
+	}
+	for (i = 0; i < hs->nitems; i++)
+		if (hs->items[i].sched == NULL &&
+		    !str_startswith(hs->items[i].name, "host.block.") &&
+		    !strvec_has(paths, hs->items[i].path))
+			strvec_push(paths, hs->items[i].path);
+}
+
+void
+hostset_watch_take(struct hostset *hs)
+{
+	struct strvec	paths = STRVEC_INIT;
+	size_t		i;
+
+	strvec_clear(&hs->seen_paths);
+	strvec_clear(&hs->seen_values);
+	if (hs->jr == NULL)
+		return;
+	hs_watch_files(hs, &paths);
+	for (i = 0; i < paths.n; i++) {
+		char	*v = hostset_read(paths.v[i],
+			    hostset_bracketed(paths.v[i]), NULL);
+
+		if (v == NULL)
+			continue;	/* write-only */
+		strvec_push(&hs->seen_paths, paths.v[i]);
+		strvec_push(&hs->seen_values, v);
+		free(v);
+	}
+	strvec_clear(&paths);
+}
+
+int
+hostset_watch_check(struct hostset *hs, int put_back, struct strvec *changes)
+{
+	struct strvec	switched = STRVEC_INIT;
+	size_t		i, n0 = changes->n;
+
+	for (i = 0; i < hs->outside.n; i++)
+		strvec_push(changes, hs->outside.v[i]);
+	strvec_clear(&hs->outside);
+	for (i = 0; i < hs->seen_paths.n; i++) {
+		const char	*path = hs->seen_paths.v[i];
+		const char	*was = hs->seen_values.v[i];
+		char		*now, *disk = NULL, *why = NULL;
+		size_t		 k;
+		int		 gone = 0;
+
+		/* A disk switched: its tunables went with its scheduler. */
+		for (k = 0; k < switched.n && !gone; k++)
+			gone = str_startswith(path, switched.v[k]);
+		if (gone)
+			continue;
+		now = hostset_read(path, hostset_bracketed(path), NULL);
+		if (now != NULL && hostset_same(now, was)) {
+			free(now);
+			continue;
+		}
+		if (str_startswith(path, "/sys/block/") &&
+		    strstr(path, "/queue/scheduler") != NULL) {
+			disk = xstrndup(path, strstr(path, "/queue/") - path);
+			strvec_pushf(&switched, "%s/queue/iosched/", disk);
+			strvec_pushf(changes, "the I/O scheduler of '%s' is %s, "
+			    "not %s as the run set it: switched by someone "
+			    "else", disk + strlen("/sys/block/"), now != NULL ?
+			    now : "unreadable", was);
+			free(disk);
+			free(now);
+			continue;	/* the next apply switches it back */
+		}
+		strvec_pushf(changes, "%s is %s, not %s as the run set it: "
+		    "written by someone else%s", path, now != NULL ? now :
+		    "unreadable", was, put_back ? ", put back" : "");
+		if (put_back && now != NULL &&
+		    write_small_file(path, was, &why) == -1) {
+			strvec_pushf(changes, "cannot put back %s in %s: %s",
+			    was, path, why);
+			free(why);
+		}
+		free(now);
+	}
+	strvec_clear(&switched);
+	return changes->n > n0;
 }
 
 int
@@ -679,10 +902,34 @@ hs_snapshot_knobs(struct hostset *hs, struct hs_disk *hd, const char *sched,
     char **cause)
 {
 	char		*dir = xasprintf("/sys/block/%s/queue/iosched", hd->name);
-	DIR		*d = opendir(dir);
+	DIR		*d;
 	struct dirent	*de;
-	int		 rc = 0;
+	size_t		 i, plen = strlen(dir);
+	int		 rc = 0, from_base = 0;
 
+	/*
+	 * The tunables as the run found them, when it did: their files may
+	 * be gone now (someone else switched the scheduler mid-run), their
+	 * values still are the originals to put back.
+	 */
+	for (i = 0; rc == 0 && i < hs->nbase; i++) {
+		struct hs_base	*b = &hs->base[i];
+		char		*name;
+
+		if (b->sched == NULL || strcmp(b->sched, sched) != 0 ||
+		    strncmp(b->path, dir, plen) != 0 || b->path[plen] != '/')
+			continue;
+		name = xasprintf("host.block.%s", b->path + plen + 1);
+		rc = hs_journal(hs, hs_get_item(hs, name, hd->name, b->path,
+		    sched), cause);
+		free(name);
+		from_base = 1;
+	}
+	if (from_base || rc == -1) {
+		free(dir);
+		return rc;
+	}
+	d = opendir(dir);
 	if (d == NULL) {
 		free(dir);
 		return 0;	/* "none" has no tunables */
@@ -741,9 +988,15 @@ hs_apply_scheduler(struct hostset *hs, struct hs_disk *hd, const char *want,
 	if ((cur = hostset_read(it->path, 1, cause)) == NULL)
 		return -1;
 	if (strcmp(cur, want) != 0) {
+		/*
+		 * The original scheduler's tunables before any switch (it
+		 * drops them): from what the run found, even when someone
+		 * else switched away from it already.
+		 */
 		if (hs_journal(hs, it, cause) == -1 ||
-		    (strcmp(cur, hd->orig_sched) == 0 &&
-		    hs_snapshot_knobs(hs, hd, cur, cause) == -1) ||
+		    ((strcmp(cur, hd->orig_sched) == 0 ||
+		    hs_base_value(hs, it->path, NULL) != NULL) &&
+		    hs_snapshot_knobs(hs, hd, hd->orig_sched, cause) == -1) ||
 		    write_small_file(it->path, want, cause) == -1 ||
 		    journal_set_state(hs->jr, it->jid, JOURNAL_APPLIED,
 		    want, cause) == -1)
@@ -854,8 +1107,13 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 			return -1;
 		hd->snapshotted = 1;
 	}
-	/* The scheduler first: the tunables' files depend on it. */
-	if (want == NULL && sit != NULL && sit->jid != 0)
+	/*
+	 * The scheduler first: the tunables' files depend on it. A disk
+	 * the arm does not switch has the one the run found (someone else
+	 * may have switched it: the watch said so, this puts it back).
+	 */
+	(void)sit;
+	if (want == NULL)
 		want = hd->orig_sched;
 	if (want != NULL && hs_apply_scheduler(hs, hd, want, cause) == -1)
 		return -1;
@@ -929,6 +1187,32 @@ hostset_restore_all(struct hostset *hs, char **cause)
 
 	if (hs == NULL || hs->jr == NULL)
 		return 0;
+	/*
+	 * A disk someone else switched away from the scheduler the run
+	 * found, one the run itself never switched: journaled now, with
+	 * what the run found (scheduler and tunables), so that it goes back
+	 * as any other: the outsider's scheduler is never left behind.
+	 */
+	for (i = 0; i < hs->ndisks; i++) {
+		struct hs_disk	*hd = &hs->disks[i];
+		char		*path = xasprintf("/sys/block/%s/queue/scheduler",
+				    hd->name);
+		char		*cur = hostset_read(path, 1, NULL);
+
+		if (cur != NULL && hd->orig_sched != NULL &&
+		    hs_base_value(hs, path, NULL) != NULL &&
+		    strcmp(cur, hd->orig_sched) != 0) {
+			char	*why = NULL;
+
+			if (hs_journal(hs, hs_get_item(hs,
+			    "host.block.scheduler", hd->name, path, NULL),
+			    &why) == -1 || hs_snapshot_knobs(hs, hd,
+			    hd->orig_sched, &why) == -1)
+				free(why);	/* restore says what is left */
+		}
+		free(cur);
+		free(path);
+	}
 	if (journal_pending(hs->jr, &j, &n, cause) == -1)
 		return -1;
 	m.hj = journal_hj(hs->jr);

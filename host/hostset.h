@@ -53,9 +53,24 @@ int	hostset_trial(const struct experiment *e, struct journal *jr,
  */
 int	hostset_trial_block(struct hostset *hs, const struct experiment *e,
 	    struct journal *jr, char **cause);
-/* Where changes are journaled (the host journal, with copies in st). */
+/*
+ * Where changes are journaled (the host journal, with copies in st); the
+ * host as the run finds it then is the original of everything it changes.
+ */
 void	hostset_attach(struct hostset *hs, struct journal *jr,
 	    struct store *st);
+/*
+ * The watch (before and after every sample): hostset_watch_take reads what
+ * the last apply left (each disk's scheduler and tunables, the other
+ * settings' files); hostset_watch_check reads them again and appends to
+ * changes one line per file someone else changed since (a switched
+ * scheduler once, not its tunables), with put_back writing the run's
+ * value back (a scheduler is switched back by the next apply), and what
+ * the run found changed before it first wrote there. 1 when any.
+ */
+void	hostset_watch_take(struct hostset *hs);
+int	hostset_watch_check(struct hostset *hs, int put_back,
+	    struct strvec *changes);
 /* Does any arm of e change a host setting (and so need the host lock)? */
 int	hostset_changes_host(const struct experiment *e);
 /*

@@ -364,7 +364,9 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 		return -1;
 	}
 	r->prog.done++;
-	if (res->status != SAMPLE_STATUS_OK || res->failed.n > 0) {
+	if (res->status == SAMPLE_STATUS_HOST_CHANGED && res->failed.n == 0)
+		r->disturbed++;		/* said by the watch already */
+	else if (res->status != SAMPLE_STATUS_OK || res->failed.n > 0) {
 		r->failures++;
 		r->prog.failures++;
 		if (!r->opt->quiet) {
@@ -382,10 +384,36 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 	return 0;
 }
 
+/*
+ * The host watched (hostset_watch_check): what someone else changed of
+ * what the run set, said at once, kept with the run's warnings, and put
+ * back. 1 when anything changed.
+ */
+static int
+run_watch(struct run_state *r, const char *when, struct strvec *changes)
+{
+	size_t	i;
+
+	if (r->hs == NULL || !hostset_watch_check(r->hs, 1, changes))
+		return 0;
+	for (i = 0; i < changes->n; i++) {
+		char	*w = xasprintf("host changed %s: %s", when,
+			    changes->v[i]);
+
+		if (!r->opt->quiet)
+			runner_progress_end(&r->prog);
+		warning("%s", w);
+		(void)store_warning_add(r->st, r->ctx.run_id, w, NULL);
+		free(w);
+	}
+	return 1;
+}
+
 /* One sample: the arm's host, the workload, the record. 0 = go on. */
 static int
 run_sample(struct run_state *r, const struct plan_entry *pe)
 {
+	struct strvec		 changes = STRVEC_INIT;
 	struct workload		*wl = &r->e->workloads[pe->workload];
 	const struct arm	*arm = &r->e->arms[pe->arm];
 	struct sample_result	 res;
@@ -393,6 +421,9 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	char			*cause = NULL;
 	int			 rc;
 
+	/* Since the last sample's end: said and put back (not a sample's). */
+	run_watch(r, "between samples", &changes);
+	strvec_clear(&changes);
 	if (hostset_apply_arm(r->hs, arm, &cause) == -1) {
 		error("arm '%s': %s", arm->name, cause);
 		free(cause);
@@ -400,6 +431,10 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 		r->aborted = 1;
 		return -1;
 	}
+	hostset_watch_take(r->hs);
+	/* What the apply found changed (originals it did not take). */
+	run_watch(r, "before the sample", &changes);
+	strvec_clear(&changes);
 	if (wl->drop_caches && hostset_drop_caches(&cause) == -1) {
 		error("%s", cause);
 		free(cause);
@@ -416,7 +451,23 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	t1 = now_mono_ns();
 	w1 = now_wall_ns();
 	run_sweep(r, pe);
-	if (stop_flag && res.status != SAMPLE_STATUS_OK) {
+	/*
+	 * During the sample: it was measured on a host the run did not set
+	 * up; its values are kept, marked (stat leaves it out, a make-up
+	 * round replaces it).
+	 */
+	if (run_watch(r, "during the sample", &changes)) {
+		if (res.status == SAMPLE_STATUS_OK)
+			sample_result_fail(&res, SAMPLE_STATUS_HOST_CHANGED,
+			    "host changed during the sample: %s",
+			    changes.v[0]);
+		/* Said once: values are back, a scheduler the next apply
+		 * switches back. */
+		hostset_watch_take(r->hs);
+	}
+	strvec_clear(&changes);
+	if (stop_flag && res.status != SAMPLE_STATUS_OK &&
+	    res.status != SAMPLE_STATUS_HOST_CHANGED) {
 		/* Killed by our own signal path: not a result. */
 		sample_result_release(&res);
 		return -1;
@@ -544,7 +595,7 @@ run_loop_rounds(struct run_state *r)
 	int			*active, *good, *measured, *ok, *wl_of_idx = NULL;
 	int			 decided = e->stop_decided, nactive, ran, rc;
 	int			 target = decided ? e->max_rounds : e->rounds;
-	int			 round, before;
+	int			 round, before, dbefore;
 	char			*cause = NULL;
 
 	active = xcalloc(nw, sizeof(*active));
@@ -584,10 +635,11 @@ run_loop_rounds(struct run_state *r)
 				continue;
 			}
 			before = r->failures;
+			dbefore = r->disturbed;
 			if (run_sample(r, pe) == -1)
 				goto out;
 			ran = 1;
-			if (r->failures != before)
+			if (r->failures != before || r->disturbed != dbefore)
 				ok[pe->workload] = 0;
 			if (e->max_failures > 0 &&
 			    r->failures >= e->max_failures) {
@@ -826,7 +878,8 @@ run_finish(struct run_state *r)
 			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
 			    store_path(r->st));
 	}
-	if (r->exitcode == EXIT_OK && r->failures > 0)
+	/* Not all samples ok: someone else's change to the host included. */
+	if (r->exitcode == EXIT_OK && (r->failures > 0 || r->disturbed > 0))
 		r->exitcode = EXIT_FAIL;
 }
 
