@@ -142,6 +142,19 @@ echo "$knob0" > "$knob"
 ok "$(untouched; echo $?)" "nothing else is touched by the refused entries" ||
     sed 's/^/# /' "$TEST_TMP/r.out"
 
+# db merge of the forged database into root's: its journal arrives as
+# history (state merged), which nothing undoes. (The knob row above was
+# acted on: the copy restored it.)
+victims
+"$ABBENCH" run --quiet --db "$TEST_TMP/merged.db" "$TEST_TMP/e.ini" > /dev/null 2>&1
+"$ABBENCH" db merge --db "$TEST_TMP/merged.db" "$TEST_TMP/mine.db" > /dev/null 2>&1
+ok $? "db merge of the forged database into root's"
+is "$(sqlite3 "$TEST_TMP/merged.db" "SELECT sum(state = 'merged') || '/' || sum(state != 'merged') FROM journal WHERE target LIKE '%t0534-$$%'")" \
+    "7/0" "its forged rows arrive as history (7 merged, none pending)"
+"$ABBENCH" restore --trust-db --db "$TEST_TMP/merged.db" > "$TEST_TMP/r.out" 2>&1
+ok "$(untouched; echo $?)" "restore --trust-db of the merged database touches nothing" ||
+    sed 's/^/# /' "$TEST_TMP/r.out"
+
 # Forged rows in root's own host journal (the state directory's).
 "$ABBENCH" restore > /dev/null 2>&1
 hj=$ABBENCH_STATE_DIR/journal.db

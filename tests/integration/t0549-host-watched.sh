@@ -99,4 +99,33 @@ case_ kyber 3 "echo kyber > $LOOP_SYSFS/scheduler" \
 # switch back, with mq-deadline's tunables.
 case_ kyber-last 2 "echo kyber > $LOOP_SYSFS/scheduler" \
     "the I/O scheduler of '$LOOP_NAME' is kyber, not mq-deadline" 1 1 1/1
+
+# A sysctl the run set, written by someone else mid-sample.
+S=/proc/sys/vm/swappiness
+sw0=$(cat $S)
+sw1=$(( sw0 == 10 ? 11 : 10 ))
+cat > "$TEST_TMP/s.ini" <<EOT
+[experiment]
+name = watched-sysctl
+rounds = 2
+[arm a]
+host.sysctl.vm.swappiness = $sw1
+[arm b]
+[workload w]
+type = command
+args = $TEST_TMP/prog.sh
+EOT
+echo "echo 33 > $S" > "$TEST_TMP/action"
+echo 1 > "$TEST_TMP/at"
+rm -f "$TEST_TMP/count"
+"$ABBENCH" run --db "$TEST_TMP/s.db" "$TEST_TMP/s.ini" > "$TEST_TMP/s.out" 2>&1
+is "$?" 1 "sysctl: the run exits 1"
+like "$(cat "$TEST_TMP/s.out")" "warning: host changed during the sample: $S is 33, not ($sw1|$sw0) as the run set it" \
+    "sysctl: said at once"
+is "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(DISTINCT plan_idx) FROM samples WHERE status = 'host-changed'")" 1 \
+    "sysctl: one sample stored host-changed"
+is "$(cat $S)" "$sw0" "sysctl: back to the host's $sw0 at the end"
+is "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(*) FROM journal WHERE original = '33'")" 0 \
+    "sysctl: the outsider's value is never journaled as an original"
+echo "$sw0" > $S
 done_testing
