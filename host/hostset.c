@@ -776,10 +776,17 @@ hs_watch_files(struct hostset *hs, struct strvec *paths)
 		strvec_pushf(paths, "/sys/block/%s/queue/scheduler",
 		    hs->disks[i].name);
 		if ((d = opendir(dir)) != NULL) {
-			while ((de = readdir(d)) != NULL)
-				if (de->d_name[0] != '.')
-					strvec_pushf(paths, "%s/%s", dir,
-					    de->d_name);
+			while ((de = readdir(d)) != NULL) {
+				char	*p;
+
+				if (de->d_name[0] == '.')
+					continue;
+				/* Tunables only: what anyone could set. */
+				p = xasprintf("%s/%s", dir, de->d_name);
+				if (access(p, W_OK) == 0)
+					strvec_push(paths, p);
+				free(p);
+			}
 			closedir(d);
 		}
 		free(dir);
