@@ -492,7 +492,7 @@ recover_vet(struct store_journal *j, size_t *n, const char *db,
     struct hostset_report *rep)
 {
 	struct store_journal	*tmp;
-	size_t			 i, ok = 0, bad = 0, total = *n;
+	size_t			 i, ok = 0, at, total = *n;
 	char			*why = NULL;
 	unsigned char		*refused;
 
@@ -511,14 +511,13 @@ recover_vet(struct store_journal *j, size_t *n, const char *db,
 		free(why);
 		why = NULL;
 		refused[i] = 1;
-		bad++;
 	}
 	for (i = 0; i < total; i++)
 		if (!refused[i])
 			tmp[ok++] = j[i];
-	for (i = 0, bad = ok; i < total; i++)
+	for (i = 0, at = ok; i < total; i++)
 		if (refused[i])
-			tmp[bad++] = j[i];
+			tmp[at++] = j[i];
 	memcpy(j, tmp, total * sizeof *j);
 	free(tmp);
 	free(refused);
