@@ -38,6 +38,9 @@ trust_owned(const char *path, const struct stat *sb, const char *what,
 {
 	uid_t	me = geteuid();
 
+	if (sb->st_uid != me && sb->st_uid != 0 && me == 0)
+		return set_cause(cause, "%s '%s' is owned by uid %ld, not by "
+		    "root", what, path, (long)sb->st_uid);
 	if (sb->st_uid != me && sb->st_uid != 0)
 		return set_cause(cause, "%s '%s' is owned by uid %ld, not by "
 		    "uid %ld or root", what, path, (long)sb->st_uid, (long)me);
