@@ -35,6 +35,7 @@
 #include "lib/model.h"
 #include "host/hostset.h"
 #include "host/hostset-int.h"
+#include "host/hostset-state.h"
 #include "host/journal.h"
 #include "host/recover.h"
 #include "lib/util.h"
@@ -55,62 +56,7 @@ static const struct {
 	{ "none", "" },
 };
 
-/* One file a setting lives in, and what the run did to it. */
-struct hs_item {
-	const struct hostset_op	*op;
-	char		*name;		/* setting name (journal kind) */
-	char		*unit;		/* disk or CPU, or NULL */
-	char		*path;
-	char		*sched;		/* knob: scheduler it belongs to */
-	char		*original;	/* as read before the first write */
-	int64_t		 jid;		/* journal entry, 0 = none yet */
-};
 
-struct hs_disk {
-	char		*name;
-	char		*orig_sched;	/* at prepare, then at attach */
-	char		*available;
-	int		 snapshotted;	/* original tunables journaled */
-};
-
-/*
- * A file's value when the run took the host (hostset_attach: the host
- * lock held, dead runs undone): the true original of every setting the
- * run may change, whatever someone else writes there later. sched: the
- * scheduler a tunable belongs to, NULL for any other file.
- */
-struct hs_base {
-	char		*path;
-	char		*sched;
-	char		*value;
-};
-
-struct hs_arm {
-	char		*name;
-	struct strvec	 keys;		/* host.* settings (not path) */
-	struct strvec	 values;
-	struct strvec	 disks;		/* for this arm's host.block.* */
-};
-
-struct hostset {
-	struct journal	*jr;
-	struct store	*st;
-	struct strvec	 paths;
-	struct hs_disk	*disks;
-	size_t		 ndisks, capdisks;
-	struct hs_item	*items;
-	size_t		 nitems, capitems;
-	struct hs_arm	*arms;
-	size_t		 narms;
-	struct strvec	 names;		/* non-block settings of any arm */
-	struct strvec	 knobs;		/* block tunables of any arm */
-	int		 prepared;
-	struct hs_base	*base;		/* the host as the run found it */
-	size_t		 nbase, capbase;
-	struct strvec	 seen_paths;	/* the watch: files and values as */
-	struct strvec	 seen_values;	/* the last apply left them */
-	struct strvec	 outside;	/* changes found, not yet reported */
-};
 
 static const char *
 hs_known_knob_list(const char *sched)
@@ -183,7 +129,7 @@ hostset_free(struct hostset *hs)
 	free(hs);
 }
 
-static struct hs_item *
+struct hs_item *
 hs_find_item(struct hostset *hs, const char *path, const char *sched)
 {
 	size_t	i;
@@ -201,7 +147,7 @@ hs_find_item(struct hostset *hs, const char *path, const char *sched)
 	return NULL;
 }
 
-static struct hs_item *
+struct hs_item *
 hs_get_item(struct hostset *hs, const char *name, const char *unit,
     const char *path, const char *sched)
 {
@@ -220,7 +166,7 @@ hs_get_item(struct hostset *hs, const char *name, const char *unit,
 	return it;
 }
 
-static struct hs_disk *
+struct hs_disk *
 hs_find_disk(struct hostset *hs, const char *name)
 {
 	size_t	i;
@@ -232,7 +178,7 @@ hs_find_disk(struct hostset *hs, const char *name)
 }
 
 /* The value of path (of scheduler sched) when the run took the host. */
-static const char *
+const char *
 hs_base_value(const struct hostset *hs, const char *path, const char *sched)
 {
 	size_t	i;
@@ -245,7 +191,7 @@ hs_base_value(const struct hostset *hs, const char *path, const char *sched)
 	return NULL;
 }
 
-static void
+void
 hs_base_add(struct hostset *hs, const char *path, const char *sched,
     char *value)
 {
@@ -267,7 +213,7 @@ hs_base_add(struct hostset *hs, const char *path, const char *sched,
  * value the run found when it took the host, not the one there now (which
  * someone else may have written since: theirs is never the original).
  */
-static int
+int
 hs_journal(struct hostset *hs, struct hs_item *it, char **cause)
 {
 	const char	*jname, *base;
@@ -582,7 +528,7 @@ hs_arm_disks(struct hostset *hs, struct hs_arm *ha, const struct strvec *paths,
 	return 0;
 }
 
-static const char *
+const char *
 hs_arm_value(const struct hs_arm *ha, const char *key)
 {
 	size_t	i;
@@ -711,170 +657,6 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 	return 0;
 }
 
-void
-hostset_attach(struct hostset *hs, struct journal *jr, struct store *st)
-{
-	size_t	i;
-
-	hs->jr = jr;
-	hs->st = st;
-	/*
-	 * The host as the run finds it, now that it holds the host (dead
-	 * runs undone): each disk's scheduler and its tunables, and every
-	 * other setting's files. These are the originals, whatever someone
-	 * else writes later (hs_journal).
-	 */
-	for (i = 0; i < hs->ndisks; i++) {
-		struct hs_disk	*hd = &hs->disks[i];
-		char		*path = xasprintf("/sys/block/%s/queue/scheduler",
-				    hd->name);
-		char		*cur = hostset_read(path, 1, NULL);
-		char		*dir;
-		DIR		*d;
-		struct dirent	*de;
-
-		if (cur != NULL) {
-			free(hd->orig_sched);
-			hd->orig_sched = xstrdup(cur);
-			hs_base_add(hs, path, NULL, cur);
-		}
-		free(path);
-		dir = xasprintf("/sys/block/%s/queue/iosched", hd->name);
-		if ((d = opendir(dir)) != NULL) {
-			while ((de = readdir(d)) != NULL) {
-				if (de->d_name[0] == '.')
-					continue;
-				path = xasprintf("%s/%s", dir, de->d_name);
-				if (access(path, W_OK) == 0)
-					hs_base_add(hs, path, hd->orig_sched,
-					    hostset_read(path, 0, NULL));
-				free(path);
-			}
-			closedir(d);
-		}
-		free(dir);
-	}
-	for (i = 0; i < hs->nitems; i++)
-		if (hs->items[i].sched == NULL)
-			hs_base_add(hs, hs->items[i].path, NULL,
-			    hostset_read(hs->items[i].path,
-			    hostset_bracketed(hs->items[i].path), NULL));
-}
-
-/* The files the watch reads. */
-static void
-hs_watch_files(struct hostset *hs, struct strvec *paths)
-{
-	size_t	i;
-
-	for (i = 0; i < hs->ndisks; i++) {
-		char		*dir = xasprintf("/sys/block/%s/queue/iosched",
-				    hs->disks[i].name);
-		DIR		*d;
-		struct dirent	*de;
-
-		strvec_pushf(paths, "/sys/block/%s/queue/scheduler",
-		    hs->disks[i].name);
-		if ((d = opendir(dir)) != NULL) {
-			while ((de = readdir(d)) != NULL) {
-				char	*p;
-
-				if (de->d_name[0] == '.')
-					continue;
-				/* Tunables only: what anyone could set. */
-				p = xasprintf("%s/%s", dir, de->d_name);
-				if (access(p, W_OK) == 0)
-					strvec_push(paths, p);
-				free(p);
-			}
-			closedir(d);
-		}
-		free(dir);
-	}
-	for (i = 0; i < hs->nitems; i++)
-		if (hs->items[i].sched == NULL &&
-		    !str_startswith(hs->items[i].name, "host.block.") &&
-		    !strvec_has(paths, hs->items[i].path))
-			strvec_push(paths, hs->items[i].path);
-}
-
-void
-hostset_watch_take(struct hostset *hs)
-{
-	struct strvec	paths = STRVEC_INIT;
-	size_t		i;
-
-	strvec_clear(&hs->seen_paths);
-	strvec_clear(&hs->seen_values);
-	if (hs->jr == NULL)
-		return;
-	hs_watch_files(hs, &paths);
-	for (i = 0; i < paths.n; i++) {
-		char	*v = hostset_read(paths.v[i],
-			    hostset_bracketed(paths.v[i]), NULL);
-
-		if (v == NULL)
-			continue;	/* write-only */
-		strvec_push(&hs->seen_paths, paths.v[i]);
-		strvec_push(&hs->seen_values, v);
-		free(v);
-	}
-	strvec_clear(&paths);
-}
-
-int
-hostset_watch_check(struct hostset *hs, int put_back, struct strvec *changes)
-{
-	struct strvec	switched = STRVEC_INIT;
-	size_t		i, n0 = changes->n;
-
-	for (i = 0; i < hs->outside.n; i++)
-		strvec_push(changes, hs->outside.v[i]);
-	strvec_clear(&hs->outside);
-	for (i = 0; i < hs->seen_paths.n; i++) {
-		const char	*path = hs->seen_paths.v[i];
-		const char	*was = hs->seen_values.v[i];
-		char		*now, *disk = NULL, *why = NULL;
-		size_t		 k;
-		int		 gone = 0;
-
-		/* A disk switched: its tunables went with its scheduler. */
-		for (k = 0; k < switched.n && !gone; k++)
-			gone = str_startswith(path, switched.v[k]);
-		if (gone)
-			continue;
-		now = hostset_read(path, hostset_bracketed(path), NULL);
-		if (now != NULL && hostset_same(now, was)) {
-			free(now);
-			continue;
-		}
-		if (str_startswith(path, "/sys/block/") &&
-		    strstr(path, "/queue/scheduler") != NULL) {
-			disk = xstrndup(path, strstr(path, "/queue/") - path);
-			strvec_pushf(&switched, "%s/queue/iosched/", disk);
-			strvec_pushf(changes, "the I/O scheduler of '%s' is %s, "
-			    "not %s as the run set it: switched by someone "
-			    "else", disk + strlen("/sys/block/"), now != NULL ?
-			    now : "unreadable", was);
-			free(disk);
-			free(now);
-			continue;	/* the next apply switches it back */
-		}
-		strvec_pushf(changes, "%s is %s, not %s as the run set it: "
-		    "written by someone else%s", path, now != NULL ? now :
-		    "unreadable", was, put_back ? ", put back" : "");
-		if (put_back && now != NULL &&
-		    write_small_file(path, was, &why) == -1) {
-			strvec_pushf(changes, "cannot put back %s in %s: %s",
-			    was, path, why);
-			free(why);
-		}
-		free(now);
-	}
-	strvec_clear(&switched);
-	return changes->n > n0;
-}
-
 int
 hostset_changes_host(const struct experiment *e)
 {
@@ -904,7 +686,7 @@ hs_find_arm(const struct hostset *hs, const char *name)
  * its original scheduler: the switch drops them, and a switch back brings
  * the kernel's defaults, not the values the host had.
  */
-static int
+int
 hs_snapshot_knobs(struct hostset *hs, struct hs_disk *hd, const char *sched,
     char **cause)
 {
@@ -1235,231 +1017,5 @@ hostset_restore_all(struct hostset *hs, char **cause)
 		hs->items[i].jid = 0;
 	for (i = 0; i < hs->ndisks; i++)
 		hs->disks[i].snapshotted = 0;
-	return rc;
-}
-
-/*
- * A sysctl without a documented range: the kernel alone knows whether it
- * takes the value (vm.swappiness = 1000 would fail with EINVAL only when
- * the first arm applies it, after the run's row exists). Each is written
- * once before the run starts, journaled first as every change is (a kill
- * in between is undone by the next restore), and put back at once.
- */
-int
-hostset_trial(const struct experiment *e, struct journal *jr, char **cause)
-{
-	struct strvec	 done = STRVEC_INIT;
-	char		 uuid[37];
-	size_t		 a, i;
-	int		 rc = 0, attached = 0;
-
-	snprintf(uuid, sizeof uuid, "trial-%ld", (long)getpid());
-	for (a = 0; rc == 0 && a < e->narms; a++) {
-		const struct arm *arm = &e->arms[a];
-
-		for (i = 0; rc == 0 && i < arm->nhost; i++) {
-			const struct kv	*h = &arm->host[i];
-			const struct hostset_op *op = hostset_find_op(h->key);
-			long long	 min, max;
-			char		*path, *orig, *why = NULL, *pair;
-			int64_t		 id;
-
-			if (op == NULL ||
-			    !str_startswith(h->key, "host.sysctl.") ||
-			    hostset_sysctl_range(h->key +
-			    strlen("host.sysctl."), &min, &max))
-				continue;
-			pair = xasprintf("%s=%s", h->key, h->value);
-			if (strvec_has(&done, pair)) {
-				free(pair);
-				continue;
-			}
-			strvec_push_nodup(&done, pair);
-			path = op->path(h->key, NULL);
-			if ((orig = hostset_read(path, 0, &why)) == NULL) {
-				free(why);
-				free(path);
-				continue;	/* write-only: the run will tell */
-			}
-			if (hostset_same(orig, h->value)) {
-				free(orig);
-				free(path);
-				continue;
-			}
-			if (!attached && journal_attach(jr, NULL, 0, uuid,
-			    "(trial of sysctl values)", cause) == -1) {
-				free(orig);
-				free(path);
-				rc = -1;
-				break;
-			}
-			attached = 1;
-			if ((id = journal_add(jr, h->key, "", path, orig,
-			    cause)) == -1) {
-				free(orig);
-				free(path);
-				rc = -1;
-				break;
-			}
-			if (write_small_file(path, h->value, &why) == -1) {
-				rc = set_cause(cause, "%s:%d: %s: arm '%s': the "
-				    "kernel refuses '%s': %s", e->path,
-				    h->line, h->key, arm->name, h->value, why);
-				free(why);
-				why = NULL;
-			} else if (write_small_file(path, orig, &why) == -1) {
-				/* Left for restore: the entry stays pending. */
-				rc = set_cause(cause, "%s:%d: %s: cannot put "
-				    "back '%s' after trying '%s': %s", e->path,
-				    h->line, h->key, orig, h->value, why);
-				free(why);
-				free(orig);
-				free(path);
-				break;
-			}
-			(void)journal_set_state(jr, id, JOURNAL_RESTORED, NULL,
-			    NULL);
-			free(orig);
-			free(path);
-		}
-	}
-	if (attached)
-		journal_detach(jr);
-	strvec_clear(&done);
-	return rc;
-}
-
-/* The line of an arm's host key (0 when not there). */
-static int
-hs_arm_line(const struct arm *arm, const char *key)
-{
-	size_t	i;
-
-	for (i = 0; i < arm->nhost; i++)
-		if (strcmp(arm->host[i].key, key) == 0)
-			return arm->host[i].line;
-	return 0;
-}
-
-/*
- * One arm's tunables on one disk whose scheduler is the one they belong
- * to: written, read back, judged (hostset_knob_same). *bad gets the first
- * that the kernel refuses or does not keep, as an input error.
- */
-static int
-hs_trial_disk(struct hostset *hs, const struct experiment *e,
-    const struct arm *arm, const struct hs_arm *ha, struct hs_disk *hd,
-    const char *sched, char **bad, char **cause)
-{
-	size_t	k;
-	int	rc = 0;
-
-	/* Every tunable first: the kernel couples some (bfq). */
-	if (hs_snapshot_knobs(hs, hd, sched, cause) == -1)
-		return -1;
-	for (k = 0; rc == 0 && *bad == NULL && k < ha->keys.n; k++) {
-		const char	*key = ha->keys.v[k], *val = ha->values.v[k];
-		char		*path, *now, *why = NULL;
-		struct hs_item	*it;
-
-		if (!str_startswith(key, "host.block.") ||
-		    strcmp(key, "host.block.scheduler") == 0)
-			continue;
-		path = xasprintf("/sys/block/%s/queue/iosched/%s", hd->name,
-		    key + strlen("host.block."));
-		it = hs_get_item(hs, key, hd->name, path, sched);
-		free(path);
-		if ((rc = hs_journal(hs, it, cause)) == -1)
-			break;
-		if (write_small_file(it->path, val, &why) == -1) {
-			*bad = xasprintf("%s:%d: %s: arm '%s': the kernel "
-			    "refuses '%s' on disk '%s': %s", e->path,
-			    hs_arm_line(arm, key), key, arm->name, val,
-			    hd->name, why);
-			free(why);
-			break;
-		}
-		(void)journal_set_state(hs->jr, it->jid, JOURNAL_APPLIED, val,
-		    NULL);
-		now = hostset_read(it->path, 0, NULL);
-		if (!hostset_knob_same(key, now, val))
-			*bad = xasprintf("%s:%d: %s: arm '%s': disk '%s' keeps "
-			    "'%s' as '%s' (tick-based tunables hold within "
-			    "%d ms above the value)", e->path,
-			    hs_arm_line(arm, key), key, arm->name, hd->name,
-			    val, now != NULL ? now : "unreadable",
-			    HOSTSET_TICK_MS);
-		free(now);
-	}
-	return rc;
-}
-
-int
-hostset_trial_block(struct hostset *hs, const struct experiment *e,
-    struct journal *jr, char **cause)
-{
-	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
-	struct store_journal	*j = NULL;
-	struct undo_mark	 m;
-	struct journal		*was = hs->jr;
-	char			 uuid[40], *bad = NULL, *cur;
-	size_t			 a, i, n = 0;
-	int			 rc = 0, attached = 0, undone = 0;
-
-	snprintf(uuid, sizeof uuid, "trial-block-%ld", (long)getpid());
-	hs->jr = jr;
-	for (a = 0; rc == 0 && bad == NULL && a < hs->narms; a++) {
-		const struct hs_arm	*ha = &hs->arms[a];
-		const char		*want = hs_arm_value(ha,
-					    "host.block.scheduler");
-
-		for (i = 0; rc == 0 && bad == NULL && i < ha->disks.n; i++) {
-			struct hs_disk	*hd = hs_find_disk(hs, ha->disks.v[i]);
-			size_t		 k, knobs = 0;
-
-			for (k = 0; k < ha->keys.n; k++)
-				knobs += str_startswith(ha->keys.v[k],
-				    "host.block.") && strcmp(ha->keys.v[k],
-				    "host.block.scheduler") != 0;
-			if (hd == NULL || knobs == 0 || (cur =
-			    blockdev_scheduler(hd->name, NULL, NULL)) == NULL)
-				continue;
-			/* Another scheduler's: judged when applied. */
-			if ((want == NULL || strcmp(want, cur) == 0) &&
-			    strcmp(cur, hd->orig_sched) == 0) {
-				if (!attached && (rc = journal_attach(jr, NULL,
-				    0, uuid, "(trial of block tunables)",
-				    cause)) == -1) {
-					free(cur);
-					break;
-				}
-				attached = 1;
-				rc = hs_trial_disk(hs, e, &e->arms[a], ha, hd,
-				    cur, &bad, cause);
-			}
-			free(cur);
-		}
-	}
-	/* Everything back, as restore would (one tunable at a time). */
-	if (attached && journal_pending(jr, &j, &n, NULL) == 0) {
-		m.hj = journal_hj(jr);
-		m.st = NULL;
-		if (recover_settings(&m, j, n, &rep, &undone) == -1 && rc == 0)
-			rc = set_cause(cause, "after trying the block tunables: "
-			    "%s", rep.failed.n > 0 ? rep.failed.v[0] : "?");
-		store_journal_free(j, n);
-	}
-	hostset_report_release(&rep);
-	if (attached)
-		journal_detach(jr);
-	/* The run journals afresh, as its own. */
-	for (i = 0; i < hs->nitems; i++)
-		hs->items[i].jid = 0;
-	hs->jr = was;
-	if (bad != NULL) {
-		if (rc == 0)
-			rc = set_cause(cause, "%s", bad);
-		free(bad);
-	}
 	return rc;
 }
