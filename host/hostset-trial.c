@@ -230,8 +230,9 @@ hostset_trial_block(struct hostset *hs, const struct experiment *e,
 		m.hj = journal_hj(jr);
 		m.st = NULL;
 		if (recover_settings(&m, j, n, &rep, &undone) == -1 && rc == 0)
-			rc = set_cause(cause, "after trying the block tunables: "
-			    "%s", rep.failed.n > 0 ? rep.failed.v[0] : "?");
+			rc = set_cause(cause, "after trying the block "
+			    "tunables: %s", rep.failed.n > 0 ?
+			    rep.failed.v[0] : "?");
 		store_journal_free(j, n);
 	}
 	hostset_report_release(&rep);

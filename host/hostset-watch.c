@@ -158,10 +158,10 @@ hostset_watch_check(struct hostset *hs, int put_back, struct strvec *changes)
 		    strstr(path, "/queue/scheduler") != NULL) {
 			disk = xstrndup(path, strstr(path, "/queue/") - path);
 			strvec_pushf(&switched, "%s/queue/iosched/", disk);
-			strvec_pushf(changes, "the I/O scheduler of '%s' is %s, "
-			    "not %s as the run set it: switched by someone "
-			    "else", disk + strlen("/sys/block/"), now != NULL ?
-			    now : "unreadable", was);
+			strvec_pushf(changes, "the I/O scheduler of '%s' is "
+			    "%s, not %s as the run set it: switched by "
+			    "someone else", disk + strlen("/sys/block/"),
+			    now != NULL ? now : "unreadable", was);
 			free(disk);
 			free(now);
 			continue;	/* the next apply switches it back */
