@@ -74,7 +74,7 @@ struct run_state {
 	int64_t			 scratch_journal;
 	int			 prepared_upto;
 	int			 failures;
-	int			 disturbed;	/* samples the host changed under */
+	int			 disturbed;	/* samples host-changed */
 	int			 aborted;
 	int			 exitcode;
 	unsigned char		*sweep;		/* per workload: each sample */
