@@ -17,6 +17,7 @@
 #include "harness/cmd.h"
 #include "host/journal.h"
 #include "host/recover.h"
+#include "host/trust.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -68,6 +69,9 @@ static const struct cmd_flag restore_flags[] = {
 	    "also runs that look alive", NULL },
 	{ "wait-lock", 'W', NULL,
 	    "wait for the host lock when settings are to be undone", NULL },
+	{ "trust-db", 'D', NULL,
+	    "act on a database another user owns, and on what\n"
+	    "only it journaled", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
@@ -81,6 +85,7 @@ cmd_restore_exec(int argc, char **argv)
 	const char		*db = NULL;
 	char			*cause = NULL;
 	int			 c, flags = 0, undone = 0, rc, wait = 0;
+	int			 trust = 0;
 	size_t			 i;
 
 	optind = 1;
@@ -94,6 +99,9 @@ cmd_restore_exec(int argc, char **argv)
 			break;
 		case 'W':
 			wait = 1;
+			break;
+		case 'D':
+			trust = 1;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -115,6 +123,19 @@ cmd_restore_exec(int argc, char **argv)
 	if (f.db != NULL) {
 		struct store	*st;
 
+		/*
+		 * A database is untrusted input: one another user may have
+		 * written is refused before SQLite even opens it (it would
+		 * roll their hot journal into it).
+		 */
+		if (!trust && trust_db_file(f.db, &cause) == -1) {
+			error("refusing database: %s (--trust-db to use it "
+			    "all the same)", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		if (trust)
+			flags |= RECOVER_TRUST_DB;
 		if ((st = store_open(f.db, STORE_READONLY, &cause)) == NULL) {
 			error("%s", cause);
 			free(cause);
@@ -203,7 +224,7 @@ cmd_restore_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_restore_entry = {
 	.name = "restore",
-	.args = "[--db FILE] [--force] [--wait-lock] [RUN]",
+	.args = "[--db FILE] [--force] [--wait-lock] [--trust-db] [RUN]",
 	.summary = "undo host changes left by a killed run",
 	.help =
 "Undoes the host changes that runs recorded in the host-wide journal\n"
@@ -218,8 +239,14 @@ const struct cmd_entry cmd_restore_entry = {
 "--checkpoint` leaves one in containerd's temporary directory).\n"
 "\n"
 "Works from any directory and needs no database. With --db, only the\n"
-"runs of that database (and also what only that database journaled: an\n"
-"older abbench, a lost host journal); with RUN, only that run. Host\n"
+"runs of that database; with RUN, only that run. A database is untrusted\n"
+"input (docs/threat-model.md): what is undone comes from the host\n"
+"journal, never from the database, and only entries of the kinds abbench\n"
+"writes, for the files abbench would write for them, are acted on (every\n"
+"other is named, and left). A database owned by another user (or\n"
+"writable by one) is refused, and what only a database journaled (an\n"
+"older abbench, a lost host journal) is named and left, unless\n"
+"--trust-db says the database is yours to act on. Host\n"
 "settings are undone only when no live run holds the host (the host lock\n"
 "is one per host, in /var/lib/abbench, whatever $ABBENCH_STATE_DIR says);\n"
 "with --wait-lock (or ABBENCH_WAIT_LOCK=1) restore waits for it when a dead\n"

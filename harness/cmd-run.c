@@ -79,6 +79,9 @@ static const struct cmd_flag run_flags[] = {
 	{ "takeover", 'T', NULL,
 	    "resume a run marked running on another host\n"
 	    "(a requeued batch job): only once it is gone", NULL },
+	{ "trust-db", 't', NULL,
+	    "--resume a run of a database another user owns\n"
+	    "(or may write): its stored experiment runs as you", NULL },
 	{ "until", 'U', "decided",
 	    "run until every row is decided (different, or\n"
 	    "equivalent within the effect) or max-rounds:\n"
@@ -181,6 +184,9 @@ cmd_run_exec(int argc, char **argv)
 		case 'T':
 			opt.takeover = 1;
 			break;
+		case 't':
+			opt.trust_db = 1;
+			break;
 		case 'e':
 			if (padvice_parse_pct(optarg, &effect) == -1) {
 				error("run: --effect '%s' is not a percentage "
@@ -267,7 +273,7 @@ const struct cmd_entry cmd_run_entry = {
 	    "[--effect PCT] [--until decided|rounds] [--quiet] "
 	    "[--json-progress] [--durable] "
 	    "[--wait-lock] | "
-	    "--resume RUN [--takeover]",
+	    "--resume RUN [--takeover] [--trust-db]",
 	.summary = "run an experiment, storing every sample",
 	.help =
 	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"
@@ -277,7 +283,13 @@ const struct cmd_entry cmd_run_entry = {
 	    "Everything is checked before anything is touched. A run that\n"
 	    "changes host settings holds the host-wide lock; every change goes\n"
 	    "first to the host journal, so that the next run or `abbench\n"
-	    "restore` undoes what a killed run left.\n"
+	    "restore` undoes what a killed run left. The host is watched before\n"
+	    "and after every sample: a setting someone else changes (a disk's\n"
+	    "scheduler or tunable, a sysctl) is said at once and put back, the\n"
+	    "sample measured under it is stored with status host-changed (its\n"
+	    "values kept; stat leaves it out, report lists it, a make-up round\n"
+	    "replaces it), and the end restores what the run found, never the\n"
+	    "outsider's value.\n"
 	    "\n"
 	    "At the end (not with --quiet): for a row shown as `~`, whether the\n"
 	    "noise could have shown --effect and the rounds that would; and a\n"
@@ -289,8 +301,9 @@ const struct cmd_entry cmd_run_entry = {
 	    "(--timeout 5m), a workload key as --KEY or --WORKLOAD.KEY\n"
 	    "(abbench run --help lists them).\n"
 	    "\n"
-	    "Exit status: 0 all samples ok, 1 a sample failed or the run was\n"
-	    "aborted, 2 a bad experiment file or option, 130 interrupted.\n",
+	    "Exit status: 0 all samples ok, 1 a sample failed or was\n"
+	    "host-changed, or the run was aborted, 2 a bad experiment file or\n"
+	    "option, 130 interrupted.\n",
 	.exec = cmd_run_exec,
 	.opts = run_flags,
 	.shortopts = "qd:r:",

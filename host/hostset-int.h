@@ -49,6 +49,19 @@ int	 hostset_in_list(const char *v, const char *list);
 char	*hostset_read(const char *path, int bracket, char **cause);
 /* Values compare with blanks folded (sysctl "a\tb" equals "a b"). */
 int	 hostset_same(const char *a, const char *b);
+/*
+ * A tunable the kernel keeps in ticks reads back rounded up to the next
+ * whole tick: at most HOSTSET_TICK_MS above the value written (one tick at
+ * HZ=100, the coarsest; 4 ms at HZ=250). That is the documented tolerance
+ * with which such a tunable holds its value (host.block.read_expire = 250
+ * holds as 252).
+ */
+#define HOSTSET_TICK_MS	10
+/*
+ * Does a setting's file (of setting key) reading cur hold want: the same
+ * (hostset_same), or for a tick-based tunable within the tolerance above.
+ */
+int	 hostset_knob_same(const char *key, const char *cur, const char *want);
 /* Does the file at path list choices with the current one bracketed? */
 int	 hostset_bracketed(const char *path);
 

@@ -382,6 +382,54 @@ hostset_same(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * I/O scheduler tunables the kernel keeps in ticks (jiffies) and shows in
+ * ms: msecs_to_jiffies rounds up, so a value reads back as the next whole
+ * tick (mq-deadline's read_expire = 250 is 252 at HZ=250, 1 is 4).
+ */
+static const char *const hs_tick_knobs[] = {
+	"read_expire", "write_expire", "prio_aging_expire",
+	"fifo_expire_sync", "fifo_expire_async", "timeout_sync",
+};
+
+/* A whole number, blanks around it allowed (as a file reads). */
+static int
+hs_uint_value(const char *s, unsigned long long *v)
+{
+	char	*end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	return errno == 0 && *end == '\0';
+}
+
+int
+hostset_knob_same(const char *key, const char *cur, const char *want)
+{
+	unsigned long long	 c, w;
+	size_t			 i;
+
+	if (cur == NULL || want == NULL)
+		return 0;
+	if (hostset_same(cur, want))
+		return 1;
+	if (key == NULL || !str_startswith(key, "host.block.") ||
+	    !hs_uint_value(cur, &c) || !hs_uint_value(want, &w))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(hs_tick_knobs); i++)
+		if (strcmp(key + strlen("host.block."), hs_tick_knobs[i]) == 0)
+			break;
+	if (i == ARRAY_SIZE(hs_tick_knobs))
+		return 0;
+	return c >= w && c - w < HOSTSET_TICK_MS;
+}
+
 /* The current value of a setting's file (bracketed word where it has one). */
 char *
 hostset_read(const char *path, int bracket, char **cause)

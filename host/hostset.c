@@ -35,6 +35,7 @@
 #include "lib/model.h"
 #include "host/hostset.h"
 #include "host/hostset-int.h"
+#include "host/hostset-state.h"
 #include "host/journal.h"
 #include "host/recover.h"
 #include "lib/util.h"
@@ -55,45 +56,7 @@ static const struct {
 	{ "none", "" },
 };
 
-/* One file a setting lives in, and what the run did to it. */
-struct hs_item {
-	const struct hostset_op	*op;
-	char		*name;		/* setting name (journal kind) */
-	char		*unit;		/* disk or CPU, or NULL */
-	char		*path;
-	char		*sched;		/* knob: scheduler it belongs to */
-	char		*original;	/* as read before the first write */
-	int64_t		 jid;		/* journal entry, 0 = none yet */
-};
 
-struct hs_disk {
-	char		*name;
-	char		*orig_sched;	/* at prepare */
-	char		*available;
-	int		 snapshotted;	/* original tunables journaled */
-};
-
-struct hs_arm {
-	char		*name;
-	struct strvec	 keys;		/* host.* settings (not path) */
-	struct strvec	 values;
-	struct strvec	 disks;		/* for this arm's host.block.* */
-};
-
-struct hostset {
-	struct journal	*jr;
-	struct store	*st;
-	struct strvec	 paths;
-	struct hs_disk	*disks;
-	size_t		 ndisks, capdisks;
-	struct hs_item	*items;
-	size_t		 nitems, capitems;
-	struct hs_arm	*arms;
-	size_t		 narms;
-	struct strvec	 names;		/* non-block settings of any arm */
-	struct strvec	 knobs;		/* block tunables of any arm */
-	int		 prepared;
-};
 
 static const char *
 hs_known_knob_list(const char *sched)
@@ -151,13 +114,22 @@ hostset_free(struct hostset *hs)
 		strvec_clear(&hs->arms[i].disks);
 	}
 	free(hs->arms);
+	for (i = 0; i < hs->nbase; i++) {
+		free(hs->base[i].path);
+		free(hs->base[i].sched);
+		free(hs->base[i].value);
+	}
+	free(hs->base);
+	strvec_clear(&hs->seen_paths);
+	strvec_clear(&hs->seen_values);
+	strvec_clear(&hs->outside);
 	strvec_clear(&hs->paths);
 	strvec_clear(&hs->names);
 	strvec_clear(&hs->knobs);
 	free(hs);
 }
 
-static struct hs_item *
+struct hs_item *
 hs_find_item(struct hostset *hs, const char *path, const char *sched)
 {
 	size_t	i;
@@ -175,7 +147,7 @@ hs_find_item(struct hostset *hs, const char *path, const char *sched)
 	return NULL;
 }
 
-static struct hs_item *
+struct hs_item *
 hs_get_item(struct hostset *hs, const char *name, const char *unit,
     const char *path, const char *sched)
 {
@@ -194,7 +166,7 @@ hs_get_item(struct hostset *hs, const char *name, const char *unit,
 	return it;
 }
 
-static struct hs_disk *
+struct hs_disk *
 hs_find_disk(struct hostset *hs, const char *name)
 {
 	size_t	i;
@@ -205,17 +177,64 @@ hs_find_disk(struct hostset *hs, const char *name)
 	return NULL;
 }
 
-/* Record the original of IT in the journal (once), before any write. */
-static int
+/* The value of path (of scheduler sched) when the run took the host. */
+const char *
+hs_base_value(const struct hostset *hs, const char *path, const char *sched)
+{
+	size_t	i;
+
+	for (i = 0; i < hs->nbase; i++)
+		if (strcmp(hs->base[i].path, path) == 0 &&
+		    (sched == NULL) == (hs->base[i].sched == NULL) &&
+		    (sched == NULL || strcmp(sched, hs->base[i].sched) == 0))
+			return hs->base[i].value;
+	return NULL;
+}
+
+void
+hs_base_add(struct hostset *hs, const char *path, const char *sched,
+    char *value)
+{
+	struct hs_base	*b;
+
+	if (value == NULL || hs_base_value(hs, path, sched) != NULL) {
+		free(value);
+		return;
+	}
+	XGROW(hs->base, hs->nbase, hs->capbase);
+	b = &hs->base[hs->nbase++];
+	b->path = xstrdup(path);
+	b->sched = sched != NULL ? xstrdup(sched) : NULL;
+	b->value = value;
+}
+
+/*
+ * Record the original of IT in the journal (once), before any write: the
+ * value the run found when it took the host, not the one there now (which
+ * someone else may have written since: theirs is never the original).
+ */
+int
 hs_journal(struct hostset *hs, struct hs_item *it, char **cause)
 {
-	const char	*jname;
+	const char	*jname, *base;
+	char		*cur;
 
 	if (it->jid != 0)
 		return 0;
 	free(it->original);
-	if ((it->original = hostset_read(it->path, hostset_bracketed(it->path),
-	    cause)) == NULL)
+	it->original = NULL;
+	base = hs_base_value(hs, it->path, it->sched);
+	cur = hostset_read(it->path, hostset_bracketed(it->path),
+	    base != NULL ? NULL : cause);
+	if (base != NULL) {
+		if (cur != NULL && !hostset_same(cur, base))
+			strvec_pushf(&hs->outside, "'%s' (%s) is %s, not %s as "
+			    "the run found it: changed by someone else; %s "
+			    "is what the run puts back", it->name, it->path,
+			    cur, base, base);
+		it->original = xstrdup(base);
+		free(cur);
+	} else if ((it->original = cur) == NULL)
 		return -1;
 	jname = it->sched != NULL ? it->sched :
 	    it->unit != NULL ? it->unit : it->name;
@@ -242,7 +261,7 @@ hs_apply_value(struct hostset *hs, struct hs_item *it, const char *value,
 	if ((cur = hostset_read(it->path, hostset_bracketed(it->path),
 	    cause)) == NULL)
 		return -1;
-	same = hostset_same(cur, value);
+	same = hostset_knob_same(it->name, cur, value);
 	free(cur);
 	if (same)
 		return 0;
@@ -509,7 +528,7 @@ hs_arm_disks(struct hostset *hs, struct hs_arm *ha, const struct strvec *paths,
 	return 0;
 }
 
-static const char *
+const char *
 hs_arm_value(const struct hs_arm *ha, const char *key)
 {
 	size_t	i;
@@ -638,13 +657,6 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 	return 0;
 }
 
-void
-hostset_attach(struct hostset *hs, struct journal *jr, struct store *st)
-{
-	hs->jr = jr;
-	hs->st = st;
-}
-
 int
 hostset_changes_host(const struct experiment *e)
 {
@@ -674,15 +686,39 @@ hs_find_arm(const struct hostset *hs, const char *name)
  * its original scheduler: the switch drops them, and a switch back brings
  * the kernel's defaults, not the values the host had.
  */
-static int
+int
 hs_snapshot_knobs(struct hostset *hs, struct hs_disk *hd, const char *sched,
     char **cause)
 {
 	char		*dir = xasprintf("/sys/block/%s/queue/iosched", hd->name);
-	DIR		*d = opendir(dir);
+	DIR		*d;
 	struct dirent	*de;
-	int		 rc = 0;
+	size_t		 i, plen = strlen(dir);
+	int		 rc = 0, from_base = 0;
 
+	/*
+	 * The tunables as the run found them, when it did: their files may
+	 * be gone now (someone else switched the scheduler mid-run), their
+	 * values still are the originals to put back.
+	 */
+	for (i = 0; rc == 0 && i < hs->nbase; i++) {
+		struct hs_base	*b = &hs->base[i];
+		char		*name;
+
+		if (b->sched == NULL || strcmp(b->sched, sched) != 0 ||
+		    strncmp(b->path, dir, plen) != 0 || b->path[plen] != '/')
+			continue;
+		name = xasprintf("host.block.%s", b->path + plen + 1);
+		rc = hs_journal(hs, hs_get_item(hs, name, hd->name, b->path,
+		    sched), cause);
+		free(name);
+		from_base = 1;
+	}
+	if (from_base || rc == -1) {
+		free(dir);
+		return rc;
+	}
+	d = opendir(dir);
 	if (d == NULL) {
 		free(dir);
 		return 0;	/* "none" has no tunables */
@@ -741,9 +777,15 @@ hs_apply_scheduler(struct hostset *hs, struct hs_disk *hd, const char *want,
 	if ((cur = hostset_read(it->path, 1, cause)) == NULL)
 		return -1;
 	if (strcmp(cur, want) != 0) {
+		/*
+		 * The original scheduler's tunables before any switch (it
+		 * drops them): from what the run found, even when someone
+		 * else switched away from it already.
+		 */
 		if (hs_journal(hs, it, cause) == -1 ||
-		    (strcmp(cur, hd->orig_sched) == 0 &&
-		    hs_snapshot_knobs(hs, hd, cur, cause) == -1) ||
+		    ((strcmp(cur, hd->orig_sched) == 0 ||
+		    hs_base_value(hs, it->path, NULL) != NULL) &&
+		    hs_snapshot_knobs(hs, hd, hd->orig_sched, cause) == -1) ||
 		    write_small_file(it->path, want, cause) == -1 ||
 		    journal_set_state(hs->jr, it->jid, JOURNAL_APPLIED,
 		    want, cause) == -1)
@@ -781,7 +823,7 @@ hs_disk_unsettled(struct hostset *hs, struct hs_disk *hd,
 			want = it->original;
 		if (want != NULL) {
 			cur = hostset_read(path, 0, NULL);
-			if (cur == NULL || !hostset_same(cur, want))
+			if (cur == NULL || !hostset_knob_same(key, cur, want))
 				what = xasprintf("'%s' of disk '%s' is %s, "
 				    "not %s", key, hd->name, cur != NULL ?
 				    cur : "unreadable", want);
@@ -811,10 +853,9 @@ hs_apply_knobs(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 
 		if (val != NULL) {
 			if (access(path, W_OK) == -1)
-				rc = set_cause(cause, "arm '%s': '%s': disk "
-				    "'%s' with scheduler '%s' has no tunable "
-				    "'%s'", ha->name, key, hd->name, cur,
-				    key + strlen("host.block."));
+				rc = set_cause(cause, "'%s': disk '%s' with "
+				    "scheduler '%s' has no tunable '%s'", key,
+				    hd->name, cur, key + strlen("host.block."));
 			else {
 				it = hs_get_item(hs, key, hd->name, path, cur);
 				rc = hs_apply_value(hs, it, val, cause);
@@ -855,8 +896,13 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 			return -1;
 		hd->snapshotted = 1;
 	}
-	/* The scheduler first: the tunables' files depend on it. */
-	if (want == NULL && sit != NULL && sit->jid != 0)
+	/*
+	 * The scheduler first: the tunables' files depend on it. A disk
+	 * the arm does not switch has the one the run found (someone else
+	 * may have switched it: the watch said so, this puts it back).
+	 */
+	(void)sit;
+	if (want == NULL)
 		want = hd->orig_sched;
 	if (want != NULL && hs_apply_scheduler(hs, hd, want, cause) == -1)
 		return -1;
@@ -868,10 +914,10 @@ hs_apply_disk(struct hostset *hs, struct hs_disk *hd, const struct hs_arm *ha,
 		if (rc == 0 && (bad = hs_disk_unsettled(hs, hd, ha, mine,
 		    cur)) == NULL)
 			break;
+		/* The caller names the arm (run_sample): not here too. */
 		if (rc == 0 && pass + 1 == HS_APPLY_PASSES)
-			rc = set_cause(cause, "%s%s%safter %d passes: %s",
-			    ha != NULL ? "arm '" : "", ha != NULL ? ha->name :
-			    "", ha != NULL ? "': " : "", HS_APPLY_PASSES, bad);
+			rc = set_cause(cause, "after %d passes: %s",
+			    HS_APPLY_PASSES, bad);
 		free(bad);
 		bad = NULL;
 	}
@@ -930,6 +976,32 @@ hostset_restore_all(struct hostset *hs, char **cause)
 
 	if (hs == NULL || hs->jr == NULL)
 		return 0;
+	/*
+	 * A disk someone else switched away from the scheduler the run
+	 * found, one the run itself never switched: journaled now, with
+	 * what the run found (scheduler and tunables), so that it goes back
+	 * as any other: the outsider's scheduler is never left behind.
+	 */
+	for (i = 0; i < hs->ndisks; i++) {
+		struct hs_disk	*hd = &hs->disks[i];
+		char		*path = xasprintf("/sys/block/%s/queue/scheduler",
+				    hd->name);
+		char		*cur = hostset_read(path, 1, NULL);
+
+		if (cur != NULL && hd->orig_sched != NULL &&
+		    hs_base_value(hs, path, NULL) != NULL &&
+		    strcmp(cur, hd->orig_sched) != 0) {
+			char	*why = NULL;
+
+			if (hs_journal(hs, hs_get_item(hs,
+			    "host.block.scheduler", hd->name, path, NULL),
+			    &why) == -1 || hs_snapshot_knobs(hs, hd,
+			    hd->orig_sched, &why) == -1)
+				free(why);	/* restore says what is left */
+		}
+		free(cur);
+		free(path);
+	}
 	if (journal_pending(hs->jr, &j, &n, cause) == -1)
 		return -1;
 	m.hj = journal_hj(hs->jr);
@@ -945,96 +1017,5 @@ hostset_restore_all(struct hostset *hs, char **cause)
 		hs->items[i].jid = 0;
 	for (i = 0; i < hs->ndisks; i++)
 		hs->disks[i].snapshotted = 0;
-	return rc;
-}
-
-/*
- * A sysctl without a documented range: the kernel alone knows whether it
- * takes the value (vm.swappiness = 1000 would fail with EINVAL only when
- * the first arm applies it, after the run's row exists). Each is written
- * once before the run starts, journaled first as every change is (a kill
- * in between is undone by the next restore), and put back at once.
- */
-int
-hostset_trial(const struct experiment *e, struct journal *jr, char **cause)
-{
-	struct strvec	 done = STRVEC_INIT;
-	char		 uuid[37];
-	size_t		 a, i;
-	int		 rc = 0, attached = 0;
-
-	snprintf(uuid, sizeof uuid, "trial-%ld", (long)getpid());
-	for (a = 0; rc == 0 && a < e->narms; a++) {
-		const struct arm *arm = &e->arms[a];
-
-		for (i = 0; rc == 0 && i < arm->nhost; i++) {
-			const struct kv	*h = &arm->host[i];
-			const struct hostset_op *op = hostset_find_op(h->key);
-			long long	 min, max;
-			char		*path, *orig, *why = NULL, *pair;
-			int64_t		 id;
-
-			if (op == NULL ||
-			    !str_startswith(h->key, "host.sysctl.") ||
-			    hostset_sysctl_range(h->key +
-			    strlen("host.sysctl."), &min, &max))
-				continue;
-			pair = xasprintf("%s=%s", h->key, h->value);
-			if (strvec_has(&done, pair)) {
-				free(pair);
-				continue;
-			}
-			strvec_push_nodup(&done, pair);
-			path = op->path(h->key, NULL);
-			if ((orig = hostset_read(path, 0, &why)) == NULL) {
-				free(why);
-				free(path);
-				continue;	/* write-only: the run will tell */
-			}
-			if (hostset_same(orig, h->value)) {
-				free(orig);
-				free(path);
-				continue;
-			}
-			if (!attached && journal_attach(jr, NULL, 0, uuid,
-			    "(trial of sysctl values)", cause) == -1) {
-				free(orig);
-				free(path);
-				rc = -1;
-				break;
-			}
-			attached = 1;
-			if ((id = journal_add(jr, h->key, "", path, orig,
-			    cause)) == -1) {
-				free(orig);
-				free(path);
-				rc = -1;
-				break;
-			}
-			if (write_small_file(path, h->value, &why) == -1) {
-				rc = set_cause(cause, "%s:%d: %s: arm '%s': the "
-				    "kernel refuses '%s': %s", e->path,
-				    h->line, h->key, arm->name, h->value, why);
-				free(why);
-				why = NULL;
-			} else if (write_small_file(path, orig, &why) == -1) {
-				/* Left for restore: the entry stays pending. */
-				rc = set_cause(cause, "%s:%d: %s: cannot put "
-				    "back '%s' after trying '%s': %s", e->path,
-				    h->line, h->key, orig, h->value, why);
-				free(why);
-				free(orig);
-				free(path);
-				break;
-			}
-			(void)journal_set_state(jr, id, JOURNAL_RESTORED, NULL,
-			    NULL);
-			free(orig);
-			free(path);
-		}
-	}
-	if (attached)
-		journal_detach(jr);
-	strvec_clear(&done);
 	return rc;
 }

@@ -43,9 +43,34 @@ int	hostset_prepare(struct hostset *hs, const struct experiment *e,
  */
 int	hostset_trial(const struct experiment *e, struct journal *jr,
 	    char **cause);
-/* Where changes are journaled (the host journal, with copies in st). */
+/*
+ * The same for I/O scheduler tunables (with the host lock held, before
+ * the run's row exists): each arm's tunables on each of its disks whose
+ * scheduler is already the arm's are written, read back and judged
+ * (hostset_knob_same: a tick-based tunable holds within HOSTSET_TICK_MS
+ * above), then everything goes back as `restore` puts it. A value the
+ * kernel refuses or does not keep is an input error naming FILE:LINE: KEY.
+ */
+int	hostset_trial_block(struct hostset *hs, const struct experiment *e,
+	    struct journal *jr, char **cause);
+/*
+ * Where changes are journaled (the host journal, with copies in st); the
+ * host as the run finds it then is the original of everything it changes.
+ */
 void	hostset_attach(struct hostset *hs, struct journal *jr,
 	    struct store *st);
+/*
+ * The watch (before and after every sample): hostset_watch_take reads what
+ * the last apply left (each disk's scheduler and tunables, the other
+ * settings' files); hostset_watch_check reads them again and appends to
+ * changes one line per file someone else changed since (a switched
+ * scheduler once, not its tunables), with put_back writing the run's
+ * value back (a scheduler is switched back by the next apply), and what
+ * the run found changed before it first wrote there. 1 when any.
+ */
+void	hostset_watch_take(struct hostset *hs);
+int	hostset_watch_check(struct hostset *hs, int put_back,
+	    struct strvec *changes);
 /* Does any arm of e change a host setting (and so need the host lock)? */
 int	hostset_changes_host(const struct experiment *e);
 /*

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "host/journal.h"
+#include "host/trust.h"
 #include "lib/proc.h"
 #include "lib/util.h"
 #include "results/hostjournal.h"
@@ -119,11 +120,23 @@ journal_open_dir(const char *dir, int create, char **cause)
 			return NULL;
 		}
 		free(path);
-	} else if (journal_mkdirs(runs, cause) == -1) {
+	}
+	/*
+	 * What this journal names, root undoes: one anyone else may write
+	 * would let them name any file (docs/threat-model.md). Checked
+	 * before anything is made in it, and again once it is all there.
+	 */
+	if (trust_state_dir(dir, cause) == -1) {
+		free(runs);
+		return NULL;
+	}
+	if (create && journal_mkdirs(runs, cause) == -1) {
 		free(runs);
 		return NULL;
 	}
 	free(runs);
+	if (trust_state_dir(dir, cause) == -1)
+		return NULL;
 	jr = xcalloc(1, sizeof *jr);
 	jr->run_fd = jr->host_fd = -1;
 	/* Absolute: the host lock's details name it to other directories. */

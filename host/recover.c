@@ -19,6 +19,7 @@
 #include "host/hostset-int.h"
 #include "host/journal.h"
 #include "host/recover.h"
+#include "host/trust.h"
 #include "host/undo.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -299,8 +300,8 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 			char	*now = hostset_read(k[h - 1].target,
 			    hostset_bracketed(k[h - 1].target), NULL);
 
-			if (now == NULL || !hostset_same(now,
-			    k[h - 1].original)) {
+			if (now == NULL || !hostset_knob_same(
+			    k[h - 1].oldest->kind, now, k[h - 1].original)) {
 				(void)hs_write_back(k[h - 1].target,
 				    k[h - 1].original, NULL);
 				changed = 1;
@@ -312,7 +313,8 @@ hs_restore_disk(struct undo_mark *m, struct store_journal *j, size_t n,
 		char	*now = hostset_read(k[h].target,
 		    hostset_bracketed(k[h].target), &why);
 
-		if (now == NULL || !hostset_same(now, k[h].original)) {
+		if (now == NULL || !hostset_knob_same(k[h].oldest->kind, now,
+		    k[h].original)) {
 			strvec_pushf(&rep->failed, "run %lld: %s of '%s' is "
 			    "%s, not its original %s, after %d passes (%s)",
 			    (long long)k[h].oldest->run_id, k[h].oldest->kind,
@@ -478,6 +480,51 @@ recover_kill_helpers(const char *uuid)
 	return killed;
 }
 
+/*
+ * Entries of a kind abbench does not write, or whose target is not a
+ * path abbench would write for their kind (trust_entry), are named and
+ * left pending, whatever journal they came from: j is reordered (stably)
+ * so that the first *n are the ones to act on; the rest stay allocated.
+ * 1 when any was refused.
+ */
+static int
+recover_vet(struct store_journal *j, size_t *n, const char *db,
+    struct hostset_report *rep)
+{
+	struct store_journal	*tmp;
+	size_t			 i, ok = 0, at, total = *n;
+	char			*why = NULL;
+	unsigned char		*refused;
+
+	if (total == 0)
+		return 0;
+	tmp = xcalloc(total, sizeof *tmp);
+	refused = xcalloc(total, 1);
+	for (i = 0; i < total; i++) {
+		if (strcmp(j[i].state, JOURNAL_RESTORED) == 0 ||
+		    trust_entry(&j[i], &why) == 0)
+			continue;
+		strvec_pushf(&rep->failed, "run %lld of '%s': refused journal "
+		    "entry %lld (kind '%s', target '%s'): %s",
+		    (long long)j[i].run_id, db, (long long)j[i].id, j[i].kind,
+		    j[i].target != NULL ? j[i].target : "", why);
+		free(why);
+		why = NULL;
+		refused[i] = 1;
+	}
+	for (i = 0; i < total; i++)
+		if (!refused[i])
+			tmp[ok++] = j[i];
+	for (i = 0, at = ok; i < total; i++)
+		if (refused[i])
+			tmp[at++] = j[i];
+	memcpy(j, tmp, total * sizeof *j);
+	free(tmp);
+	free(refused);
+	*n = ok;
+	return ok < total;
+}
+
 /* One dead (claimed) run: its entries, its labelled containers. */
 static int
 recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
@@ -488,7 +535,7 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 	struct strvec		 removed = STRVEC_INIT;
 	struct stat		 sb;
 	char			*why = NULL;
-	size_t			 n = 0, i, k;
+	size_t			 n = 0, nall, i, k;
 	int			 rc = 0, settings = 0, containers = 0;
 
 	memset(&m, 0, sizeof m);
@@ -509,9 +556,24 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 		*left = 1;
 		return -1;
 	}
-	/* Its database takes the copies, if it is still there. */
-	if (stat(o->db, &sb) == 0 && sb.st_size > 0)
-		m.st = store_open(o->db, 0, NULL);
+	/*
+	 * Its database takes the copies, if it is still there and still one
+	 * this user may write to: its owner may have swapped it since (a
+	 * hot journal of theirs would be rolled into it on open).
+	 */
+	if (stat(o->db, &sb) == 0 && sb.st_size > 0) {
+		if (trust_db_file(o->db, &why) == 0)
+			m.st = store_open(o->db, 0, NULL);
+		else {
+			strvec_pushf(&rep->notes, "run %lld: its database is "
+			    "not marked: %s", (long long)o->run_id, why);
+			free(why);
+			why = NULL;
+		}
+	}
+	nall = n;
+	if (recover_vet(j, &n, o->db, rep))
+		rc = -1;
 	for (i = 0; i < n; i++)
 		settings |= str_startswith(j[i].kind, "host.");
 	if (settings && !(flags & RECOVER_SETTINGS)) {
@@ -559,7 +621,7 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 		store_run_release(&r);
 		store_close(m.st);
 	}
-	store_journal_free(j, n);
+	store_journal_free(j, nall);
 	return rc;
 }
 
@@ -620,7 +682,7 @@ recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 	struct store_journal	*j = NULL, *sub;
 	struct store_run	*runs = NULL;
 	struct undo_mark	 m;
-	size_t			 n = 0, no = 0, nruns = 0, i, k, nsub;
+	size_t			 n = 0, no = 0, nruns = 0, i, k, nsub, nok;
 	int			 failed = 0, known, settings;
 
 	if (store_journal_pending(st, run_id, &j, &n, cause) == -1)
@@ -656,15 +718,35 @@ recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 			    (long long)runs[i].pid);
 			continue;
 		}
-		for (k = 0, settings = 0; k < nsub; k++)
+		/*
+		 * The database is untrusted input: what the host journal
+		 * does not have is named and left, unless the user said
+		 * this database is theirs to act on (--trust-db).
+		 */
+		if (!(flags & RECOVER_TRUST_DB)) {
+			for (k = 0; k < nsub; k++)
+				strvec_pushf(&rep->failed, "run %lld: refused "
+				    "journal entry %lld (kind '%s', target "
+				    "'%s'): only the database has it, the host "
+				    "journal does not (--trust-db to undo it "
+				    "all the same)", (long long)runs[i].id,
+				    (long long)sub[k].id, sub[k].kind,
+				    sub[k].target != NULL ? sub[k].target : "");
+			failed = 1;
+			continue;
+		}
+		nok = nsub;
+		if (recover_vet(sub, &nok, store_path(st), rep))
+			failed = 1;
+		for (k = 0, settings = 0; k < nok; k++)
 			settings |= str_startswith(sub[k].kind, "host.");
 		if (settings && !(flags & RECOVER_SETTINGS))
 			strvec_pushf(&rep->notes, "run %lld left host settings "
 			    "changed: another run holds the host",
 			    (long long)runs[i].id);
-		else if (recover_settings(&m, sub, nsub, rep, undone) == -1)
+		else if (recover_settings(&m, sub, nok, rep, undone) == -1)
 			failed = 1;
-		if (recover_objects(&m, sub, nsub, rep, undone) == -1)
+		if (recover_objects(&m, sub, nok, rep, undone) == -1)
 			failed = 1;
 		/* The copies own what the entries pointed to now (state). */
 		for (k = 0, nsub = 0; k < n; k++)

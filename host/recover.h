@@ -47,6 +47,12 @@ enum recover_flags {
 	RECOVER_FORCE = 1 << 0,
 	/* Settings too (the caller holds the host lock). */
 	RECOVER_SETTINGS = 1 << 1,
+	/*
+	 * recover_db_only: act on what only the database journaled (the
+	 * user vouches for it, --trust-db); without, each entry is named
+	 * and left. Entries are vetted (trust_entry) either way.
+	 */
+	RECOVER_TRUST_DB = 1 << 2,
 };
 struct recover_filter {
 	const char	*db;		/* only runs of this database, or NULL */
@@ -81,7 +87,8 @@ int	recover_prev_dir(struct journal *jr, struct hostset_report *rep,
  * Entries only a database has (journaled by an abbench older than the host
  * journal, or whose host journal is gone): the pending entries of st (of
  * run_id, or every run when 0) whose run is not in the host journal and
- * whose process is gone are undone there, and marked in st.
+ * whose process is gone are undone there, and marked in st, only with
+ * RECOVER_TRUST_DB; without it they are named in rep->failed (-1).
  */
 int	recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 	    int flags, struct hostset_report *rep, int *undone, char **cause);

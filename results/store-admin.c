@@ -238,7 +238,8 @@ static const struct check_query check_queries[] = {
 	  " GROUP BY s.run_id, s.arm" },
 	{ "SELECT 'run ' || run_id || ': sample ' || id ||"
 	  " ': bad status ''' || status || ''''"
-	  " FROM samples WHERE status NOT IN ('ok', 'failed', 'timeout')" },
+	  " FROM samples WHERE status NOT IN ('ok', 'failed', 'timeout',"
+	  " 'host-changed')" },
 	{ "SELECT 'run ' || run_id || ': plan entry ' || plan_idx || ' has '"
 	  " || count(*) || ' ok samples of ' || benchmark || ' ' || unit"
 	  " FROM samples WHERE status = 'ok'"

@@ -317,6 +317,8 @@ store_sample_status_text(enum sample_status st)
 		return SAMPLE_FAILED;
 	case SAMPLE_STATUS_TIMEOUT:
 		return SAMPLE_TIMEOUT;
+	case SAMPLE_STATUS_HOST_CHANGED:
+		return SAMPLE_HOST_CHANGED;
 	}
 	return NULL;
 }

@@ -170,12 +170,19 @@ int	store_run_delete(struct store *st, int64_t run_id, char **cause);
 #define SAMPLE_OK	"ok"
 #define SAMPLE_FAILED	"failed"
 #define SAMPLE_TIMEOUT	"timeout"
+/*
+ * Measured while someone else changed a host setting the run had set (its
+ * values are kept, but it is not ok: stat leaves it out, report lists it,
+ * a make-up round replaces it).
+ */
+#define SAMPLE_HOST_CHANGED	"host-changed"
 
 /* ...and as a sample is handed to the store (struct store_sample). */
 enum sample_status {
 	SAMPLE_STATUS_OK,
 	SAMPLE_STATUS_FAILED,
 	SAMPLE_STATUS_TIMEOUT,
+	SAMPLE_STATUS_HOST_CHANGED,
 };
 /* The stored text of st (SAMPLE_OK...), or NULL when st is none. */
 const char	*store_sample_status_text(enum sample_status st);

@@ -52,6 +52,8 @@ struct run_state {
 	struct store		*st;
 	struct journal		*jr;
 	struct store_run	 old;		/* the run resumed */
+	int			 claimed;	/* run_claim made it ours */
+	char			*claim_status;	/* its status before */
 	enum run_order		 order;
 	uint64_t		 seed;
 	struct plan_entry	*plan;
@@ -72,6 +74,7 @@ struct run_state {
 	int64_t			 scratch_journal;
 	int			 prepared_upto;
 	int			 failures;
+	int			 disturbed;	/* samples host-changed */
 	int			 aborted;
 	int			 exitcode;
 	unsigned char		*sweep;		/* per workload: each sample */
@@ -100,6 +103,8 @@ void	runner_progress_end(struct progress *p);
 char	*runner_host_name(void);
 int	 runner_load(struct run_state *r, char **cause);
 int	 runner_open(struct run_state *r, char **cause);
+/* A claimed run given back as it was (the resume stopped before it ran). */
+void	 runner_unclaim(struct run_state *r);
 void	 runner_recover(struct run_state *r);
 
 /* runner-store.c: what the store keeps of the run. */

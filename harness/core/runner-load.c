@@ -291,6 +291,106 @@ runner_load(struct run_state *r, char **cause)
 	return hostset_prepare(r->hs, r->e, cause);
 }
 
+/*
+ * The run resumed becomes ours in one write transaction of its database
+ * (BEGIN IMMEDIATE: one writer at a time): its row is read again, checked
+ * as run_load_resume did, and its owner (pid, start, host) and status set
+ * together. Two resumes started together both passed run_load_resume's
+ * look; only one passes here, and the other is refused with the owner
+ * named, whatever the host lock says (a run that changes no host setting
+ * takes none). With --takeover, a row claimed since it was loaded by a
+ * process alive here is refused too: that is another takeover, not the
+ * earlier instance.
+ */
+static int
+run_claim(struct run_state *r, char **cause)
+{
+	struct store_run	 cur;
+	char			*host = NULL, *start = NULL;
+	int64_t			 me = (int64_t)getpid();
+	int			 rc = -1;
+
+	memset(&cur, 0, sizeof cur);
+	if (store_begin(r->st, cause) == -1)
+		return -1;
+	if (store_run_get(r->st, r->old.id, &cur, cause) == -1)
+		goto out;
+	if (cur.uuid == NULL || r->old.uuid == NULL ||
+	    strcmp(cur.uuid, r->old.uuid) != 0) {
+		set_cause(cause, "run %" PRId64 " changed under this resume",
+		    r->old.id);
+		goto out;
+	}
+	if (strcmp(cur.status, RUN_RUNNING) == 0 && cur.pid != me) {
+		int	same = cur.pid == r->old.pid &&
+			    strcmp(cur.pid_start != NULL ? cur.pid_start : "",
+			    r->old.pid_start != NULL ? r->old.pid_start : "") ==
+			    0 && strcmp(r->old.status, RUN_RUNNING) == 0;
+
+		if (!same && journal_host_is_here(cur.host) &&
+		    journal_run_owner_alive(cur.pid, cur.pid_start)) {
+			set_cause(cause, "run %" PRId64 " is already resumed "
+			    "by pid %" PRId64 " (started %s); only one "
+			    "abbench runs it", cur.id, cur.pid,
+			    cur.pid_start != NULL ? cur.pid_start : "?");
+			goto out;
+		}
+		if (run_owner_gone(&cur, r->opt->takeover, cause) == -1)
+			goto out;
+	} else if (strcmp(cur.status, RUN_INTERRUPTED) != 0 &&
+	    strcmp(cur.status, RUN_FAILED) != 0 &&
+	    strcmp(cur.status, RUN_RUNNING) != 0) {
+		set_cause(cause, "run %" PRId64 " is %s; only an interrupted "
+		    "run can be resumed", cur.id, cur.status);
+		goto out;
+	}
+	host = runner_host_name();
+	start = journal_proc_start(me);
+	if (store_run_set_status(r->st, cur.id, RUN_RUNNING, 0, cause) == -1 ||
+	    store_run_set_owner(r->st, cur.id, me, start, host, cause) == -1)
+		goto out;
+	rc = 0;
+out:
+	if (rc == 0 && store_commit(r->st, cause) == -1)
+		rc = -1;
+	else if (rc == -1)
+		(void)store_rollback(r->st);
+	if (rc == 0) {
+		r->claimed = 1;
+		/* What to give back if this resume stops before it runs. */
+		free(r->claim_status);
+		r->claim_status = xstrdup(cur.status);
+	}
+	free(start);
+	free(host);
+	store_run_release(&cur);
+	return rc;
+}
+
+void
+runner_unclaim(struct run_state *r)
+{
+	struct store_run	cur;
+
+	if (!r->claimed || r->st == NULL)
+		return;
+	r->claimed = 0;
+	memset(&cur, 0, sizeof cur);
+	/* Only while it is still ours (nobody resumes a live run's row). */
+	if (store_begin(r->st, NULL) == -1)
+		return;
+	if (store_run_get(r->st, r->old.id, &cur, NULL) == 0 &&
+	    cur.pid == (int64_t)getpid() &&
+	    strcmp(cur.status, RUN_RUNNING) == 0 &&
+	    store_run_set_status(r->st, r->old.id, strcmp(r->claim_status,
+	    RUN_RUNNING) == 0 ? RUN_INTERRUPTED : r->claim_status, 0,
+	    NULL) == 0)
+		(void)store_commit(r->st, NULL);
+	else
+		(void)store_rollback(r->st);
+	store_run_release(&cur);
+}
+
 /* How long --takeover waits for an earlier instance on this host. */
 #define TAKEOVER_WAIT_NS	(60 * NSEC_PER_SEC)
 
@@ -310,6 +410,8 @@ runner_open(struct run_state *r, char **cause)
 	 * still be storing what it did), before the done plan is read. */
 	if (opt->resume != NULL && opt->takeover && journal_wait_run(r->jr,
 	    r->old.uuid, now_mono_ns() + TAKEOVER_WAIT_NS, cause) == -1)
+		return -1;
+	if (opt->resume != NULL && run_claim(r, cause) == -1)
 		return -1;
 	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,
 	    r->e->name, opt->db_path, opt->wait_lock, cause) == -1)

@@ -140,7 +140,9 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	s.end_wall_ns = w1 - (t1 - s.end_ns);
 	/* The metrics are in the store's form already: handed over. */
 	s.metrics = res->metrics;
-	s.nmetrics = res->status == SAMPLE_STATUS_OK ? res->nmetrics : 0;
+	/* A sample the host changed under keeps its values, marked. */
+	s.nmetrics = res->status == SAMPLE_STATUS_OK ||
+	    res->status == SAMPLE_STATUS_HOST_CHANGED ? res->nmetrics : 0;
 	if (res->failed.n == 0)
 		r = store_sample_add(ctx->store, &s, cause);
 	else if ((r = store_begin(ctx->store, cause)) == 0) {

@@ -20,6 +20,7 @@
 #include "exec/spawn.h"
 #include "host/hostset.h"
 #include "host/journal.h"
+#include "host/trust.h"
 #include "host/undo.h"
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
@@ -363,7 +364,9 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 		return -1;
 	}
 	r->prog.done++;
-	if (res->status != SAMPLE_STATUS_OK || res->failed.n > 0) {
+	if (res->status == SAMPLE_STATUS_HOST_CHANGED && res->failed.n == 0)
+		r->disturbed++;		/* said by the watch already */
+	else if (res->status != SAMPLE_STATUS_OK || res->failed.n > 0) {
 		r->failures++;
 		r->prog.failures++;
 		if (!r->opt->quiet) {
@@ -381,10 +384,36 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 	return 0;
 }
 
+/*
+ * The host watched (hostset_watch_check): what someone else changed of
+ * what the run set, said at once, kept with the run's warnings, and put
+ * back. 1 when anything changed.
+ */
+static int
+run_watch(struct run_state *r, const char *when, struct strvec *changes)
+{
+	size_t	i;
+
+	if (r->hs == NULL || !hostset_watch_check(r->hs, 1, changes))
+		return 0;
+	for (i = 0; i < changes->n; i++) {
+		char	*w = xasprintf("host changed %s: %s", when,
+			    changes->v[i]);
+
+		if (!r->opt->quiet)
+			runner_progress_end(&r->prog);
+		warning("%s", w);
+		(void)store_warning_add(r->st, r->ctx.run_id, w, NULL);
+		free(w);
+	}
+	return 1;
+}
+
 /* One sample: the arm's host, the workload, the record. 0 = go on. */
 static int
 run_sample(struct run_state *r, const struct plan_entry *pe)
 {
+	struct strvec		 changes = STRVEC_INIT;
 	struct workload		*wl = &r->e->workloads[pe->workload];
 	const struct arm	*arm = &r->e->arms[pe->arm];
 	struct sample_result	 res;
@@ -392,6 +421,9 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	char			*cause = NULL;
 	int			 rc;
 
+	/* Since the last sample's end: said and put back (not a sample's). */
+	run_watch(r, "between samples", &changes);
+	strvec_clear(&changes);
 	if (hostset_apply_arm(r->hs, arm, &cause) == -1) {
 		error("arm '%s': %s", arm->name, cause);
 		free(cause);
@@ -399,6 +431,10 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 		r->aborted = 1;
 		return -1;
 	}
+	hostset_watch_take(r->hs);
+	/* What the apply found changed (originals it did not take). */
+	run_watch(r, "before the sample", &changes);
+	strvec_clear(&changes);
 	if (wl->drop_caches && hostset_drop_caches(&cause) == -1) {
 		error("%s", cause);
 		free(cause);
@@ -415,7 +451,23 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	t1 = now_mono_ns();
 	w1 = now_wall_ns();
 	run_sweep(r, pe);
-	if (stop_flag && res.status != SAMPLE_STATUS_OK) {
+	/*
+	 * During the sample: it was measured on a host the run did not set
+	 * up; its values are kept, marked (stat leaves it out, a make-up
+	 * round replaces it).
+	 */
+	if (run_watch(r, "during the sample", &changes)) {
+		if (res.status == SAMPLE_STATUS_OK)
+			sample_result_fail(&res, SAMPLE_STATUS_HOST_CHANGED,
+			    "host changed during the sample: %s",
+			    changes.v[0]);
+		/* Said once: values are back, a scheduler the next apply
+		 * switches back. */
+		hostset_watch_take(r->hs);
+	}
+	strvec_clear(&changes);
+	if (stop_flag && res.status != SAMPLE_STATUS_OK &&
+	    res.status != SAMPLE_STATUS_HOST_CHANGED) {
 		/* Killed by our own signal path: not a result. */
 		sample_result_release(&res);
 		return -1;
@@ -543,7 +595,7 @@ run_loop_rounds(struct run_state *r)
 	int			*active, *good, *measured, *ok, *wl_of_idx = NULL;
 	int			 decided = e->stop_decided, nactive, ran, rc;
 	int			 target = decided ? e->max_rounds : e->rounds;
-	int			 round, before;
+	int			 round, before, dbefore;
 	char			*cause = NULL;
 
 	active = xcalloc(nw, sizeof(*active));
@@ -583,10 +635,11 @@ run_loop_rounds(struct run_state *r)
 				continue;
 			}
 			before = r->failures;
+			dbefore = r->disturbed;
 			if (run_sample(r, pe) == -1)
 				goto out;
 			ran = 1;
-			if (r->failures != before)
+			if (r->failures != before || r->disturbed != dbefore)
 				ok[pe->workload] = 0;
 			if (e->max_failures > 0 &&
 			    r->failures >= e->max_failures) {
@@ -825,7 +878,8 @@ run_finish(struct run_state *r)
 			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
 			    store_path(r->st));
 	}
-	if (r->exitcode == EXIT_OK && r->failures > 0)
+	/* Not all samples ok: someone else's change to the host included. */
+	if (r->exitcode == EXIT_OK && (r->failures > 0 || r->disturbed > 0))
 		r->exitcode = EXIT_FAIL;
 }
 
@@ -844,6 +898,7 @@ run_release(struct run_state *r)
 	free(r->unmade);
 	verdicts_free(r->verdicts);
 	store_run_release(&r->old);
+	free(r->claim_status);
 	if (r->e != NULL)
 		experiment_free(r->e);
 	store_close(r->st);
@@ -863,7 +918,20 @@ runner_run(const char *exp_path, struct run_options *opt)
 	stop_flag = 0;
 	opt->run_id = 0;
 
-	/* A resumed run's experiment is in the store. */
+	/*
+	 * A resumed run's experiment is in the store: a database another
+	 * user may have written would have us run their experiment (as
+	 * root, host settings and all), unless we vouch for it.
+	 */
+	if (opt->resume != NULL && !opt->trust_db &&
+	    trust_db_file(opt->db_path, &cause) == -1) {
+		char	*why = cause;
+
+		cause = xasprintf("refusing to resume from database: %s "
+		    "(--trust-db to use it all the same)", why);
+		free(why);
+		goto usage;
+	}
 	if (opt->resume != NULL && (r.st = store_open(opt->db_path, 0,
 	    &cause)) == NULL)
 		goto usage;
@@ -871,13 +939,15 @@ runner_run(const char *exp_path, struct run_options *opt)
 		goto usage;
 	runner_recover(&r);
 	/* Values only the kernel can judge: tried before the run's row. */
-	if (journal_host_locked(r.jr) && hostset_trial(r.e, r.jr,
-	    &cause) == -1)
+	if (journal_host_locked(r.jr) && (hostset_trial(r.e, r.jr,
+	    &cause) == -1 || hostset_trial_block(r.hs, r.e, r.jr,
+	    &cause) == -1))
 		goto usage;
 	if (run_create(&r, &cause) == -1) {
 		/* The store or the journal failed, not the file: 1. */
 		error("%s", cause);
 		free(cause);
+		runner_unclaim(&r);
 		run_release(&r);
 		return EXIT_FAIL;
 	}
@@ -896,6 +966,7 @@ runner_run(const char *exp_path, struct run_options *opt)
 usage:
 	error("%s", cause);
 	free(cause);
+	runner_unclaim(&r);
 	run_release(&r);
 	return EXIT_USAGE;
 }

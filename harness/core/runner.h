@@ -32,6 +32,9 @@ struct run_options {
 	/* --resume: take over a run marked running on another host (or by
 	 * a live process here) without checking it is gone. */
 	int		 takeover;
+	/* --resume: of a database another user owns or may write to (it
+	 * would run its stored experiment as us: refused without). */
+	int		 trust_db;
 	/* The experiment's text when it is not the file's (exp_path then
 	 * only names it): `abbench calibrate` runs a rewritten copy. */
 	const char	*exp_text;

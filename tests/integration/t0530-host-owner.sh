@@ -171,7 +171,7 @@ wait_value "$Q/slice_idle" 0
 kill -9 $dpid
 wait $dpid 2>/dev/null
 rm -rf "$TEST_TMP/lost"
-"$ABBENCH" restore --db "$TEST_TMP/d.db" > "$TEST_TMP/d.r" 2>&1
+"$ABBENCH" restore --trust-db --db "$TEST_TMP/d.db" > "$TEST_TMP/d.r" 2>&1
 ok $? "with the host journal lost, restore --db exits 0"
 is "$(cat "$Q/slice_idle")" 3 "and slice_idle is 3 again, from the database's copy"
 done_testing

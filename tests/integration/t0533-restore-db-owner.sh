@@ -28,7 +28,7 @@ owner=
 end() {
 	[ -z "$owner" ] || kill "$owner" 2>/dev/null
 	ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" restore --force \
-	    --db "$TEST_TMP/k.db" > /dev/null 2>&1
+	    --trust-db --db "$TEST_TMP/k.db" > /dev/null 2>&1
 	lib_cleanup
 }
 trap end EXIT
@@ -58,8 +58,8 @@ ok "$(case $owner_start in "$boot:"[0-9]*) echo 0 ;; *) echo 1 ;; esac)" \
     "the live run stores its process's start ($owner_start)"
 
 restore() {
-	ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" restore --db "$TEST_TMP/k.db" \
-	    > "$TEST_TMP/r.out" 2>&1
+	ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" restore --trust-db \
+	    --db "$TEST_TMP/k.db" "$@" > "$TEST_TMP/r.out" 2>&1
 }
 # 1. Its owner alive: that abbench, with the start it stored.
 sqlite3 "$TEST_TMP/k.db" "UPDATE runs SET pid = $owner, pid_start = '$owner_start'"
@@ -88,6 +88,15 @@ ok "$([ -d "$scratch" ] && [ "$(pending)" -ge 1 ]; echo $?)" "and nothing of it 
 sqlite3 "$TEST_TMP/k.db" "UPDATE runs SET pid_start = '$boot:1'"
 like "$(show)" "^  pid: +$owner \\(start $boot:1\\), gone: the run was killed; \`abbench run --resume 1 --db .*k\\.db\` continues it, \`abbench restore --db .*k\\.db\` undoes what it changed on the host\$" \
     "db show: a run whose process is gone says how to resume and restore it"
+# Without --trust-db: only the database has these entries, none is undone.
+before=$(pending)
+ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" restore --db "$TEST_TMP/k.db" \
+    > "$TEST_TMP/r.out" 2>&1
+is "$?" 1 "without --trust-db, restore of what only the database has exits 1"
+is "$(grep -c "refused journal entry .*only the database has it" "$TEST_TMP/r.out")" "$before" \
+    "each of its $before entries is named as refused"
+ok "$([ -d "$scratch" ] && [ "$(pending)" -eq "$before" ]; echo $?)" "and nothing of it undone"
+is "$(sqlite3 "$TEST_TMP/k.db" "SELECT status FROM runs")" running "nor its status changed"
 restore
 is "$?" 0 "restore exits 0"
 like "$(cat "$TEST_TMP/r.out")" "removed directory '$scratch'" \
