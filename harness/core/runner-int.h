@@ -62,7 +62,7 @@ struct run_state {
 	struct hostset		*hs;
 	struct run_ctx		 ctx;
 	struct progress		 prog;
-	struct sigaction	 oldsa[3];
+	struct sigaction	 oldsa[NSIG];	/* by signal number */
 	int			 signals;
 	struct cgrp		*runcg;
 	int64_t			 cg_journal;

@@ -38,25 +38,53 @@ on_signal(int sig)
 	spawn_kill_all_now();
 }
 
+/*
+ * Every signal whose default action ends the process and that a handler
+ * can return from ends a run through its restore, as SIGTERM does: a
+ * script's `kill -USR1`, a CPU or file size limit, a library's timer, the
+ * power daemon's SIGPWR would otherwise leave the host changed until the
+ * next run or `abbench restore`. Not the faults (SIGSEGV, SIGBUS, SIGILL,
+ * SIGFPE, SIGABRT, SIGTRAP, SIGSYS: their handler returns into them
+ * again; `abbench restore` undoes what they leave), and not SIGPIPE,
+ * which main ignores for good: a reader of the progress that goes away
+ * (`| head`) costs a write its EPIPE, and the run goes on to its end and
+ * its restore. The real-time signals (SIGRTMIN..SIGRTMAX) end a process
+ * by default too and are caught with these.
+ */
+static const int	runner_stop_sigs[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGSTKFLT, SIGPWR
+};
+
+#define RUNNER_NSTOP_SIGS \
+	(sizeof runner_stop_sigs / sizeof runner_stop_sigs[0])
+
 static void
 install_signals(struct sigaction *old)
 {
 	struct sigaction	sa;
+	size_t			i;
+	int			sig;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	sigaction(SIGHUP, &sa, &old[2]);
+	for (i = 0; i < RUNNER_NSTOP_SIGS; i++)
+		sigaction(runner_stop_sigs[i], &sa, &old[runner_stop_sigs[i]]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX && sig < NSIG; sig++)
+		sigaction(sig, &sa, &old[sig]);
 }
 
 static void
 restore_signals(struct sigaction *old)
 {
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	sigaction(SIGHUP, &old[2], NULL);
+	size_t	i;
+	int	sig;
+
+	for (i = 0; i < RUNNER_NSTOP_SIGS; i++)
+		sigaction(runner_stop_sigs[i], &old[runner_stop_sigs[i]], NULL);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX && sig < NSIG; sig++)
+		sigaction(sig, &old[sig], NULL);
 }
 
 /* The run context's journal hooks: the host journal (journal.h). */
