@@ -801,9 +801,11 @@ run_print_unmade(const struct run_state *r)
 static void
 run_finish(struct run_state *r)
 {
-	const char	*status;
-	char		*load, *cause = NULL, *sp;
-	int		 f;
+	struct store_run	 sr;
+	const char		*status;
+	char			*load, *cause = NULL, *sp;
+	int64_t			 nfailed = 0;
+	int			 f, have_sr = 0;
 
 	/* The load at the end, next to the one at the start. */
 	if ((load = read_small_file("/proc/loadavg", NULL)) != NULL) {
@@ -831,29 +833,33 @@ run_finish(struct run_state *r)
 	if (r->verdicts != NULL && !r->opt->quiet && !r->opt->json_progress)
 		verdicts_print(r->verdicts, stderr);
 	run_print_unmade(r);
-	if (!r->opt->quiet && !r->opt->json_progress) {
-		struct store_run	sr;
-
-		/* The counts of `db ls` and `db show`: the whole run's. */
-		if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
-			fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
-			    " samples (%" PRId64 " values), %" PRId64
-			    " failed; compare with: abbench stat --db %s %"
-			    PRId64 "\n", r->ctx.run_id, r->e->name, status,
-			    sr.nsamples, sr.nvalues, sr.nfailed,
-			    store_path(r->st), r->ctx.run_id);
-			store_run_release(&sr);
-		} else {
-			error("%s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		if (stop_flag)
-			fprintf(stderr, "continue it with: abbench run "
-			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
-			    store_path(r->st));
+	/*
+	 * The counts of `db ls` and `db show`: the whole run's, also for the
+	 * exit status. A resumed run's failures from before it stopped are
+	 * its failures too (this process counted only its own).
+	 */
+	if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
+		have_sr = 1;
+		nfailed = sr.nfailed;
+	} else {
+		error("%s", cause);
+		free(cause);
+		cause = NULL;
 	}
-	if (r->exitcode == EXIT_OK && r->failures > 0)
+	if (have_sr && !r->opt->quiet && !r->opt->json_progress)
+		fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
+		    " samples (%" PRId64 " values), %" PRId64
+		    " failed; compare with: abbench stat --db %s %"
+		    PRId64 "\n", r->ctx.run_id, r->e->name, status,
+		    sr.nsamples, sr.nvalues, sr.nfailed,
+		    store_path(r->st), r->ctx.run_id);
+	if (stop_flag && !r->opt->quiet && !r->opt->json_progress)
+		fprintf(stderr, "continue it with: abbench run "
+		    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
+		    store_path(r->st));
+	if (have_sr)
+		store_run_release(&sr);
+	if (r->exitcode == EXIT_OK && (r->failures > 0 || nfailed > 0))
 		r->exitcode = EXIT_FAIL;
 }
 
