@@ -256,6 +256,8 @@ run_prepare(struct run_state *r, char **cause)
 	r->psi_ok = psi_read(&r->psi0) == 0;
 	if (r->opt->resume == NULL)
 		runner_store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
+	else
+		runner_store_resume(&r->ctx, &r->old, r->opt->quiet);
 	hostset_attach(r->hs, r->jr, r->st);
 	r->ctx.hostset = r->hs;
 	/*
