@@ -475,6 +475,15 @@ now_mono_ns(void)
 }
 
 int64_t
+now_boot_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t
 now_wall_ns(void)
 {
 	struct timespec	ts;

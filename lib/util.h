@@ -110,6 +110,8 @@ int	 strvec_split_words(struct strvec *sv, const char *s, char **cause);
 /* Time: CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 int64_t	 now_mono_ns(void);
 int64_t	 now_wall_ns(void);
+/* CLOCK_BOOTTIME: CLOCK_MONOTONIC plus the time the system was suspended. */
+int64_t	 now_boot_ns(void);
 /* Format a wall-clock time in ns as "2026-11-30T04:07:50Z" into buf. */
 void	 format_wall_time(int64_t wall_ns, char *buf, size_t len);
 

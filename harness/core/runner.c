@@ -411,6 +411,37 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 	return 0;
 }
 
+/*
+ * A sample that ended ok later than its timeout allows was not held to
+ * it: abbench stopped (SIGSTOP, a debugger, a frozen cgroup) or the host
+ * suspended (a VM paused, a laptop's lid) while it ran. The deadline is
+ * only checked when abbench runs, so the workload's child had ended
+ * long before abbench reaped it, and the span abbench then measured
+ * (a command's time, 30 s for 0.1) is not the workload's. It is marked
+ * timeout, without its values, and said like any failed sample. The
+ * suspended time is in CLOCK_BOOTTIME, not CLOCK_MONOTONIC: the larger
+ * of the two spans counts.
+ */
+static void
+run_check_overrun(const struct workload *wl, struct sample_result *res,
+    int64_t mono_ns, int64_t boot_ns)
+{
+	int64_t	span = boot_ns > mono_ns ? boot_ns : mono_ns;
+	char	*took, *limit;
+
+	if (res->status != SAMPLE_STATUS_OK || wl->timeout_ns <= 0 ||
+	    span <= wl->timeout_ns)
+		return;
+	took = format_duration_sec((double)span / 1e9);
+	limit = format_duration_sec((double)wl->timeout_ns / 1e9);
+	sample_result_fail(res, SAMPLE_STATUS_TIMEOUT, "the sample took %s, "
+	    "past its timeout of %s: abbench was stopped or the host "
+	    "suspended while it ran, so its values are not kept", took,
+	    limit);
+	free(took);
+	free(limit);
+}
+
 /* One sample: the arm's host, the workload, the record. 0 = go on. */
 static int
 run_sample(struct run_state *r, const struct plan_entry *pe)
@@ -418,7 +449,7 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	struct workload		*wl = &r->e->workloads[pe->workload];
 	const struct arm	*arm = &r->e->arms[pe->arm];
 	struct sample_result	 res;
-	int64_t			 t0, t1, w0, w1;
+	int64_t			 t0, t1, w0, w1, b0, b1;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -439,11 +470,14 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	memset(&res, 0, sizeof res);
 	r->ctx.entry = pe;
 	w0 = now_wall_ns();
+	b0 = now_boot_ns();
 	t0 = now_mono_ns();
 	r->ctx.deadline_ns = wl->timeout_ns > 0 ? t0 + wl->timeout_ns : 0;
 	wl->ops->sample(&r->ctx, wl, arm, &res);
 	t1 = now_mono_ns();
+	b1 = now_boot_ns();
 	w1 = now_wall_ns();
+	run_check_overrun(wl, &res, t1 - t0, b1 - b0);
 	run_sweep(r, pe);
 	if (stop_flag && res.status != SAMPLE_STATUS_OK) {
 		/* Killed by our own signal path: not a result. */
