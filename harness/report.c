@@ -61,33 +61,55 @@ struct report {
 	size_t				 ntime;	/* time plots drawn */
 };
 
+/*
+ * Text as HTML or Markdown: '<', '>' and '&' as entities in both
+ * (Markdown passes raw HTML through to whoever renders it: an arm named
+ * "<script>"), '"' too in HTML; in a Markdown table cell (cell) no pipe
+ * or newline. Names come from programs' output and imported files, any
+ * byte: the page says charset=utf-8, so a byte that starts no valid UTF-8
+ * sequence, and a control byte, is written as the entity of U+FFFD (the
+ * \ufffd of the JSON outputs), never raw.
+ */
+static void
+report_text(struct report *r, const char *s, int cell)
+{
+	size_t	len, i, n;
+
+	if (s == NULL)
+		return;
+	len = strlen(s);
+	for (i = 0; i < len; i += n) {
+		unsigned char	c = (unsigned char)s[i];
+
+		n = 1;
+		if (c == '&')
+			strbuf_adds(&r->out, "&amp;");
+		else if (c == '<')
+			strbuf_adds(&r->out, "&lt;");
+		else if (c == '>')
+			strbuf_adds(&r->out, "&gt;");
+		else if (c == '"' && r->html)
+			strbuf_adds(&r->out, "&quot;");
+		else if (c == '|' && cell)
+			strbuf_adds(&r->out, "\\|");
+		else if (c == '\n' && cell)
+			strbuf_addc(&r->out, ' ');
+		else if (c < 0x20 && c != '\n' && c != '\t')
+			strbuf_adds(&r->out, "&#xFFFD;");
+		else if (c < 0x80)
+			strbuf_addc(&r->out, (char)c);
+		else if ((n = utf8_seq_len(s + i, len - i)) == 0) {
+			strbuf_adds(&r->out, "&#xFFFD;");
+			n = 1;
+		} else
+			strbuf_add(&r->out, s + i, n);
+	}
+}
+
 static void
 report_esc(struct report *r, const char *s)
 {
-	if (s == NULL)
-		return;
-	/*
-	 * Markdown passes raw HTML through to whoever renders it: '<', '>'
-	 * and '&' become entities there too (an arm named "<script>").
-	 */
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_adds(&r->out, "&amp;");
-			break;
-		case '<':
-			strbuf_adds(&r->out, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(&r->out, "&gt;");
-			break;
-		case '"':
-			strbuf_adds(&r->out, r->html ? "&quot;" : "\"");
-			break;
-		default:
-			strbuf_addc(&r->out, *s);
-		}
-	}
+	report_text(r, s, 0);
 }
 
 /* Markdown table cells: no pipes or newlines. */
@@ -101,20 +123,7 @@ report_cell(struct report *r, const char *s)
 		return;
 	}
 	strbuf_adds(&r->out, "| ");
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '|')
-			strbuf_adds(&r->out, "\\|");
-		else if (*s == '\n')
-			strbuf_addc(&r->out, ' ');
-		else if (*s == '<')
-			strbuf_adds(&r->out, "&lt;");
-		else if (*s == '>')
-			strbuf_adds(&r->out, "&gt;");
-		else if (*s == '&')
-			strbuf_adds(&r->out, "&amp;");
-		else
-			strbuf_addc(&r->out, *s);
-	}
+	report_text(r, s, 1);
 	strbuf_addc(&r->out, ' ');
 }
 
@@ -192,18 +201,26 @@ report_para(struct report *r, const char *text)
 static void
 report_pre(struct report *r, const char *id, const char *text)
 {
+	char	*clean;
+
 	if (r->html) {
 		strbuf_addf(&r->out, "<pre id=\"%s\">", id);
 		report_esc(r, text);
 		strbuf_adds(&r->out, "</pre>\n");
 		return;
 	}
-	/* Four backticks: tables and INI files do not hold such a run. */
+	/*
+	 * Four backticks: tables and INI files do not hold such a run.
+	 * Entities mean nothing in a code block: bytes that are no UTF-8
+	 * become U+FFFD itself.
+	 */
+	clean = utf8_sanitize(text, strlen(text));
 	strbuf_adds(&r->out, "````text\n");
-	strbuf_adds(&r->out, text);
-	if (*text != '\0' && text[strlen(text) - 1] != '\n')
+	strbuf_adds(&r->out, clean);
+	if (*clean != '\0' && clean[strlen(clean) - 1] != '\n')
 		strbuf_addc(&r->out, '\n');
 	strbuf_adds(&r->out, "````\n\n");
+	free(clean);
 }
 
 static void
@@ -1042,7 +1059,7 @@ report_plots(struct report *r)
 	struct plot_options	 po;
 	struct plot_list	 list = { NULL, 0 };
 	char			*cause = NULL, *dir = NULL, *data, *svg;
-	char			*base, *dot, *rel;
+	char			*base, *dot, *rel, *alt;
 	size_t			 i, len;
 	int			 rc;
 
@@ -1092,9 +1109,12 @@ report_plots(struct report *r)
 			    rel[strlen(d)] == '/')
 				rel += strlen(d) + 1;
 			strbuf_adds(&r->out, "![");
-			for (data = list.v[i].title; *data != '\0'; data++)
+			alt = utf8_sanitize(list.v[i].title,
+			    strlen(list.v[i].title));
+			for (data = alt; *data != '\0'; data++)
 				strbuf_addc(&r->out, *data == '[' ||
 				    *data == ']' ? '_' : *data);
+			free(alt);
 			strbuf_addf(&r->out, "](%s)\n\n", rel);
 			free(d);
 			continue;
