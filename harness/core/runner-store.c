@@ -14,7 +14,6 @@
 #include "host/envcheck.h"
 #include "host/hostinfo.h"
 #include "harness/core/runner-int.h"
-#include "harness/git-version.h"
 
 void
 runner_store_units(struct store *st, int64_t run_id,
@@ -120,14 +119,14 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
  * A resumed run's samples come from more than one abbench process, and
  * maybe from more than one version of it, while the run's row names the
  * version that started it: each resume is recorded as the run metadata
- * resume.N (N from 1: the version, its commit, when), so that the samples
- * stored after that time can be told apart, and a version other than the
- * starter's is warned about, on the terminal and with the run's warnings
- * (db show, the report).
+ * resume.N (N from 1: the version, its commit when known, when), so the
+ * samples stored after that time can be told apart, and a version other
+ * than the starter's is warned about, on the terminal and with the run's
+ * warnings (db show, the report).
  */
 void
 runner_store_resume(struct run_ctx *ctx, const struct store_run *old,
-    int quiet)
+    const char *build, int quiet)
 {
 	struct store_kv	*kv;
 	size_t		 n, i, nres = 0;
@@ -145,8 +144,9 @@ runner_store_resume(struct run_ctx *ctx, const struct store_run *old,
 	store_kv_free(kv, n);
 	format_wall_time(now_wall_ns(), when, sizeof when);
 	key = xasprintf("resume.%zu", nres + 1);
-	val = xasprintf("abbench %s (%s) at %s", PACKAGE_VERSION,
-	    ABBENCH_GIT_DESCRIBE, when);
+	val = build != NULL ? xasprintf("abbench %s (%s) at %s",
+	    PACKAGE_VERSION, build, when) : xasprintf("abbench %s at %s",
+	    PACKAGE_VERSION, when);
 	if (store_config_set(ctx->store, ctx->run_id, NULL, key, val,
 	    &cause) == -1) {
 		warning("%s", cause);

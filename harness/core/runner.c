@@ -257,7 +257,8 @@ run_prepare(struct run_state *r, char **cause)
 	if (r->opt->resume == NULL)
 		runner_store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
 	else
-		runner_store_resume(&r->ctx, &r->old, r->opt->quiet);
+		runner_store_resume(&r->ctx, &r->old, r->opt->build,
+		    r->opt->quiet);
 	hostset_attach(r->hs, r->jr, r->st);
 	r->ctx.hostset = r->hs;
 	/*
