@@ -9,7 +9,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -729,67 +728,6 @@ oci_id(struct exec_proc *p)
 	return p->id;
 }
 
-/*
- * An arm's runsc platform, before anything is touched: a runsc that does
- * not know it (systrap is younger than 2023's runsc) refuses it at its
- * first container, and kvm without a usable /dev/kvm fails there too,
- * so that every sample of the arm failed and the run ended with 1. A
- * platform name is checked by asking runsc to list the containers of an
- * empty root with it (nothing starts; an unknown name is fatal before
- * the listing); kvm, which runsc opens only when a sandbox starts, by
- * opening /dev/kvm as runsc will.
- */
-static int
-oci_check_platform(const char *rt, const char *pf, const char *at,
-    char **cause)
-{
-	char	*root, *rootarg, *pfarg, *err = NULL, *c = NULL, *nl;
-	char	*argv[5];
-	int	 status = -1, fd, rc = 0;
-
-	if (strcmp(pf, "kvm") == 0) {
-		if ((fd = open("/dev/kvm", O_RDWR | O_CLOEXEC)) == -1)
-			return set_cause(cause, "%s: kvm needs /dev/kvm: %s "
-			    "(use ptrace, or systrap with a runsc that has it)",
-			    at, strerror(errno));
-		close(fd);
-	}
-	root = tmp_path("abbench-platform-XXXXXX");
-	if (mkdtemp(root) == NULL) {
-		set_cause(cause, "cannot create '%s': %s", root,
-		    strerror(errno));
-		free(root);
-		return -1;
-	}
-	rootarg = xasprintf("--root=%s", root);
-	pfarg = xasprintf("--platform=%s", pf);
-	argv[0] = (char *)rt;
-	argv[1] = rootarg;
-	argv[2] = pfarg;
-	argv[3] = "list";
-	argv[4] = NULL;
-	if (spawn_capture(argv, 20 * NSEC_PER_SEC, NULL, &err, &status,
-	    &c) == -1 || status != 0) {
-		/* runsc's last line says why ("unknown platform: X"). */
-		while (err != NULL && (nl = strrchr(err, '\n')) != NULL &&
-		    nl[1] == '\0')
-			*nl = '\0';
-		if (err != NULL && (nl = strrchr(err, '\n')) != NULL)
-			memmove(err, nl + 1, strlen(nl + 1) + 1);
-		set_cause(cause, "%s: runsc '%s' cannot use platform '%s': %s",
-		    at, rt, pf, c != NULL ? c : err != NULL && err[0] != '\0' ?
-		    err : "it refused it");
-		rc = -1;
-	}
-	(void)rmdir(root);
-	free(root);
-	free(rootarg);
-	free(pfarg);
-	free(err);
-	free(c);
-	return rc;
-}
-
 static int
 oci_check(struct run_ctx *ctx, const struct exec_check *chk,
     char **cause)
@@ -827,7 +765,7 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 			return -1;
 		}
 		if (chk->platforms != NULL && chk->platforms[i] != NULL &&
-		    oci_runtime_is_runsc(rt) && oci_check_platform(rt,
+		    oci_runtime_is_runsc(rt) && oci_platform_check(rt,
 		    chk->platforms[i], chk->platform_at[i], cause) == -1)
 			return -1;
 	}

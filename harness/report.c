@@ -19,6 +19,7 @@
 #include "harness/nightly.h"
 #include "harness/plot.h"
 #include "harness/powerdata.h"
+#include "harness/markup.h"
 #include "harness/report.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
@@ -61,55 +62,10 @@ struct report {
 	size_t				 ntime;	/* time plots drawn */
 };
 
-/*
- * Text as HTML or Markdown: '<', '>' and '&' as entities in both
- * (Markdown passes raw HTML through to whoever renders it: an arm named
- * "<script>"), '"' too in HTML; in a Markdown table cell (cell) no pipe
- * or newline. Names come from programs' output and imported files, any
- * byte: the page says charset=utf-8, so a byte that starts no valid UTF-8
- * sequence, and a control byte, is written as the entity of U+FFFD (the
- * \ufffd of the JSON outputs), never raw.
- */
-static void
-report_text(struct report *r, const char *s, int cell)
-{
-	size_t	len, i, n;
-
-	if (s == NULL)
-		return;
-	len = strlen(s);
-	for (i = 0; i < len; i += n) {
-		unsigned char	c = (unsigned char)s[i];
-
-		n = 1;
-		if (c == '&')
-			strbuf_adds(&r->out, "&amp;");
-		else if (c == '<')
-			strbuf_adds(&r->out, "&lt;");
-		else if (c == '>')
-			strbuf_adds(&r->out, "&gt;");
-		else if (c == '"' && r->html)
-			strbuf_adds(&r->out, "&quot;");
-		else if (c == '|' && cell)
-			strbuf_adds(&r->out, "\\|");
-		else if (c == '\n' && cell)
-			strbuf_addc(&r->out, ' ');
-		else if (c < 0x20 && c != '\n' && c != '\t')
-			strbuf_adds(&r->out, "&#xFFFD;");
-		else if (c < 0x80)
-			strbuf_addc(&r->out, (char)c);
-		else if ((n = utf8_seq_len(s + i, len - i)) == 0) {
-			strbuf_adds(&r->out, "&#xFFFD;");
-			n = 1;
-		} else
-			strbuf_add(&r->out, s + i, n);
-	}
-}
-
 static void
 report_esc(struct report *r, const char *s)
 {
-	report_text(r, s, 0);
+	markup_text(&r->out, s, r->html, 0);
 }
 
 /* Markdown table cells: no pipes or newlines. */
@@ -123,7 +79,7 @@ report_cell(struct report *r, const char *s)
 		return;
 	}
 	strbuf_adds(&r->out, "| ");
-	report_text(r, s, 1);
+	markup_text(&r->out, s, 0, 1);
 	strbuf_addc(&r->out, ' ');
 }
 
