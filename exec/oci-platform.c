@@ -65,4 +65,3 @@ oci_platform_check(const char *rt, const char *pf, const char *at,
 	free(c);
 	return rc;
 }
-

@@ -44,4 +44,3 @@ markup_text(struct strbuf *out, const char *s, int html, int cell)
 			strbuf_add(out, s + i, n);
 	}
 }
-

@@ -501,12 +501,6 @@ struct store_file_info {
 };
 
 /*
- * Look at the raw file before SQLite does, so that a text file or a
- * truncated database gets a clear message, and so that a file can be
- * identified without opening it in SQLite (which would leave -wal and -shm
- * files beside a file we then refuse).
- */
-/*
  * The stores this process has open. A file one of them holds must not be
  * opened and closed with open(2)/close(2) again: closing any descriptor
  * of a file drops every POSIX lock the process holds on it, SQLite's
@@ -556,6 +550,12 @@ store_open_remove(struct store *st)
 		}
 }
 
+/*
+ * Look at the raw file before SQLite does, so that a text file or a
+ * truncated database gets a clear message, and so that a file can be
+ * identified without opening it in SQLite (which would leave -wal and -shm
+ * files beside a file we then refuse).
+ */
 static int
 store_check_file(const char *path, const struct stat *sb,
     struct store_file_info *fi, char **cause)
