@@ -17,8 +17,10 @@
 #include "stats/strpool.h"
 #include "stats/uniprop.h"
 
-/* BF_MAX_LINE (benchfmt.h): longer lines are a fatal error, as in
- * bufio.Scanner, unless skip_long. */
+/*
+ * BF_MAX_LINE (benchfmt.h): longer lines are a fatal error, as in
+ * bufio.Scanner, unless skip_long.
+ */
 
 struct bf_unit_entry {
 	const char	*unit;		/* tidied */
@@ -48,8 +50,7 @@ struct bf_reader {
 	int			 done;
 	int			 more;		/* bf_reader_feed: more to come */
 	int			 skip_long;	/* skip lines too long */
-	int			 skipping;	/* inside one, up to its \n */
-	size_t			 nskipped;
+	int			 skipping;	/* inside one, to its \n */
 
 	struct strpool		*pool;
 	struct bf_units		*units;
@@ -536,7 +537,6 @@ bf_reader_next(struct bf_reader *r, const struct bf_result **res,
 		if (nl == NULL && r->more && len < BF_MAX_LINE)
 			return 2;	/* the rest of this line is to come */
 		if (len >= BF_MAX_LINE && r->skip_long) {
-			r->nskipped++;
 			r->line++;
 			r->pos += len + (nl != NULL);
 			r->skipping = nl == NULL && r->more;
@@ -608,12 +608,6 @@ void
 bf_reader_skip_long_lines(struct bf_reader *r)
 {
 	r->skip_long = 1;
-}
-
-size_t
-bf_reader_skipped(const struct bf_reader *r)
-{
-	return r->nskipped;
 }
 
 /* --- benchmark names (spec §2.7) ------------------------------------- */

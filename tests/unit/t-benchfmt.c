@@ -358,7 +358,9 @@ test_chunks(void)
 	 */
 	skip_long = 1;
 	{
-		static const size_t	 ks[] = { 0, 1, 4096, 65536, 100000 };
+		static const size_t	 ks[] = {
+			0, 1, 4096, 65536, 100000
+		};
 
 		for (i = 0; i < ARRAY_SIZE(ks); i++) {
 			got = read_chunks("c.txt", "c", t.buf, NULL, &gerr,
