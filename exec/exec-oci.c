@@ -764,6 +764,10 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 			free(c);
 			return -1;
 		}
+		if (chk->platforms != NULL && chk->platforms[i] != NULL &&
+		    oci_runtime_is_runsc(rt) && oci_platform_check(rt,
+		    chk->platforms[i], chk->platform_at[i], cause) == -1)
+			return -1;
 	}
 	return 0;
 }

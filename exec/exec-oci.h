@@ -47,6 +47,19 @@ struct run_ctx;
 const char *oci_default_rootfs(void);
 /* Is the runtime (a name or a path) runsc? */
 int	oci_runtime_is_runsc(const char *runtime);
+/*
+ * An arm's runsc platform, before anything is touched (the executor's
+ * check): a runsc that does not know it (systrap is younger than 2023's
+ * runsc) refuses it at its first container, and kvm without a usable
+ * /dev/kvm fails there too, so that every sample of the arm failed and
+ * the run ended with 1. The name is put to runsc, which lists the
+ * containers of an empty root with it (nothing starts; an unknown name is
+ * fatal before the listing); kvm, which runsc opens only when a sandbox
+ * starts, by opening /dev/kvm as runsc will. Errors begin with `at`
+ * ("FILE:LINE: platform"). 0, or -1 with *cause.
+ */
+int	oci_platform_check(const char *runtime, const char *platform,
+	    const char *at, char **cause);
 
 /*
  * Make the bundle (config.json over the rootfs: spec->image, else the

@@ -118,6 +118,10 @@ struct exec_check {
 	char		 cpu_need[128];
 	char		 memory_need[128];
 	char		 io_need[128];
+	/* Each arm's runsc platform for the workload (NULL: none), and
+	 * where it is set ("FILE:LINE: platform"). */
+	const char *const *platforms;
+	const char *const *platform_at;
 };
 
 /*

@@ -26,6 +26,7 @@
 #include "harness/core/runner.h"
 #include "harness/fleet.h"
 #include "harness/fleet-sched.h"
+#include "harness/git-version.h"
 #include "host/hostinfo.h"
 #include "lib/util.h"
 #include "results/fleet-store.h"
@@ -744,6 +745,7 @@ fleet_job(int argc, char **argv)
 	ro.db_path = db;
 	ro.rounds = -1;
 	ro.resume = resume;
+	ro.build = ABBENCH_GIT_DESCRIBE;
 	/* The fleet's keys (submit --until); a resumed run has them stored. */
 	ro.set = keys.n > 0 ? keys.v : NULL;
 	/* A requeued or resubmitted job: the scheduler ended the earlier

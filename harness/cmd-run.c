@@ -14,6 +14,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/runner.h"
+#include "harness/git-version.h"
 #include "harness/powerdata.h"
 #include "harness/run-advice.h"
 #include "lib/options.h"
@@ -126,6 +127,7 @@ cmd_run_exec(int argc, char **argv)
 	memset(&opt, 0, sizeof opt);
 	memset(&tmp, 0, sizeof tmp);
 	opt.rounds = -1;
+	opt.build = ABBENCH_GIT_DESCRIBE;
 	optind = 1;
 	opterr = 0;
 	while ((c = cmd_getopt(&cmd_run_entry, NULL, 1, argc, argv)) != -1) {

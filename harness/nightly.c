@@ -591,6 +591,22 @@ nightly_json_real(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/*
+ * A JSON string of text that may hold any byte (benchmark names and
+ * units come from programs' output and imported files): jansson refuses
+ * invalid UTF-8 (json_string returns NULL and the key silently went
+ * missing), so such bytes become U+FFFD, as in stat's JSON.
+ */
+static json_t *
+nightly_json_text(const char *s)
+{
+	char	*clean = utf8_sanitize(s, strlen(s));
+	json_t	*j = json_string(clean);
+
+	free(clean);
+	return j;
+}
+
 void
 nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 {
@@ -627,16 +643,17 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		const struct nightly_row	*w = &r->rows[i];
 
 		row = json_object();
-		json_object_set_new(row, "arm", json_string(w->arm));
+		json_object_set_new(row, "arm", nightly_json_text(w->arm));
 		json_object_set_new(row, "benchmark",
-		    json_string(w->benchmark));
-		json_object_set_new(row, "unit", json_string(w->unit));
+		    nightly_json_text(w->benchmark));
+		json_object_set_new(row, "unit", nightly_json_text(w->unit));
 		json_object_set_new(row, "better", w->better > 0 ?
 		    json_string("higher") : w->better < 0 ?
 		    json_string("lower") : json_null());
 		json_object_set_new(row, "verdict",
 		    json_string(nightly_verdict_name(w->verdict)));
-		json_object_set_new(row, "reason", json_string(w->reason));
+		json_object_set_new(row, "reason",
+		    nightly_json_text(w->reason));
 		json_object_set_new(row, "too_noisy",
 		    json_boolean(w->too_noisy));
 		json_object_set_new(row, "mde", nightly_json_real(w->mde));

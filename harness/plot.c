@@ -35,24 +35,45 @@ const char *const plot_colors[PLOT_NCOLORS] = {
  * digits and a few inert marks is written as \ooo, so no quote, backslash,
  * backquote (command substitution, done inside double quotes), '@' or '$'
  * (macros, data blocks) reaches the scanner as itself. Bytes of 0x80 and
- * above (UTF-8) pass as they are; control characters become blanks.
+ * above pass as they are where they are UTF-8, else as U+FFFD (a path's
+ * pass as they are: they name the file); control characters become
+ * blanks.
  */
-void
-plot_quote(struct strbuf *sb, const char *s)
+static void
+plot_quote_as(struct strbuf *sb, const char *s, int path)
 {
+	size_t	n;
+
 	strbuf_addc(sb, '"');
 	for (; *s != '\0'; s++) {
 		unsigned char	c = (unsigned char)*s;
 
 		if (c < 0x20 || c == 0x7f)
 			strbuf_addc(sb, ' ');
-		else if (c >= 0x80 || isalnum(c) ||
+		else if (c >= 0x80 && path)
+			strbuf_addc(sb, (char)c);	/* the file's bytes */
+		else if (c >= 0x80) {
+			/* A byte that is no UTF-8 would be in the SVG as it
+			 * is, which the HTML report inlines: U+FFFD. */
+			if ((n = utf8_seq_len(s, strlen(s))) == 0)
+				strbuf_adds(sb, "\xef\xbf\xbd");
+			else {
+				strbuf_add(sb, s, n);
+				s += n - 1;
+			}
+		} else if (isalnum(c) ||
 		    strchr(" ._-/:,+=()[]#%~^*<>|!?&", c) != NULL)
 			strbuf_addc(sb, (char)c);
 		else
 			strbuf_addf(sb, "\\%03o", c);
 	}
 	strbuf_addc(sb, '"');
+}
+
+void
+plot_quote(struct strbuf *sb, const char *s)
+{
+	plot_quote_as(sb, s, 0);
 }
 
 /*
@@ -78,11 +99,14 @@ plot_quote_tic(struct strbuf *sb, const char *s)
 static void
 plot_data_label(struct strbuf *sb, const char *s)
 {
+	char	*clean = utf8_sanitize(s, strlen(s)), *p;
+
 	strbuf_addc(sb, '"');
-	for (; *s != '\0'; s++)
-		strbuf_addc(sb, *s == '"' || (unsigned char)*s < 0x20 ?
-		    '\'' : *s);
+	for (p = clean; *p != '\0'; p++)
+		strbuf_addc(sb, *p == '"' || (unsigned char)*p < 0x20 ?
+		    '\'' : *p);
 	strbuf_addc(sb, '"');
+	free(clean);
 }
 
 char *
@@ -298,7 +322,7 @@ plot_preamble(struct plot_ctx *pc, struct strbuf *sb, const char *path,
 		strbuf_adds(sb, "set terminal svg size 960,600 noenhanced "
 		    "font 'Sans,10' background rgb 'white'\n");
 	strbuf_adds(sb, "set encoding utf8\nset output ");
-	plot_quote(sb, path);
+	plot_quote_as(sb, path, 1);
 	strbuf_adds(sb, "\nset title ");
 	plot_quote(sb, title);
 	strbuf_adds(sb, "\nset grid ytics\nset datafile missing '?'\n"

@@ -19,6 +19,7 @@
 #include "harness/nightly.h"
 #include "harness/plot.h"
 #include "harness/powerdata.h"
+#include "harness/markup.h"
 #include "harness/report.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
@@ -64,30 +65,7 @@ struct report {
 static void
 report_esc(struct report *r, const char *s)
 {
-	if (s == NULL)
-		return;
-	/*
-	 * Markdown passes raw HTML through to whoever renders it: '<', '>'
-	 * and '&' become entities there too (an arm named "<script>").
-	 */
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_adds(&r->out, "&amp;");
-			break;
-		case '<':
-			strbuf_adds(&r->out, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(&r->out, "&gt;");
-			break;
-		case '"':
-			strbuf_adds(&r->out, r->html ? "&quot;" : "\"");
-			break;
-		default:
-			strbuf_addc(&r->out, *s);
-		}
-	}
+	markup_text(&r->out, s, r->html, 0);
 }
 
 /* Markdown table cells: no pipes or newlines. */
@@ -101,20 +79,7 @@ report_cell(struct report *r, const char *s)
 		return;
 	}
 	strbuf_adds(&r->out, "| ");
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '|')
-			strbuf_adds(&r->out, "\\|");
-		else if (*s == '\n')
-			strbuf_addc(&r->out, ' ');
-		else if (*s == '<')
-			strbuf_adds(&r->out, "&lt;");
-		else if (*s == '>')
-			strbuf_adds(&r->out, "&gt;");
-		else if (*s == '&')
-			strbuf_adds(&r->out, "&amp;");
-		else
-			strbuf_addc(&r->out, *s);
-	}
+	markup_text(&r->out, s, 0, 1);
 	strbuf_addc(&r->out, ' ');
 }
 
@@ -192,18 +157,26 @@ report_para(struct report *r, const char *text)
 static void
 report_pre(struct report *r, const char *id, const char *text)
 {
+	char	*clean;
+
 	if (r->html) {
 		strbuf_addf(&r->out, "<pre id=\"%s\">", id);
 		report_esc(r, text);
 		strbuf_adds(&r->out, "</pre>\n");
 		return;
 	}
-	/* Four backticks: tables and INI files do not hold such a run. */
+	/*
+	 * Four backticks: tables and INI files do not hold such a run.
+	 * Entities mean nothing in a code block: bytes that are no UTF-8
+	 * become U+FFFD itself.
+	 */
+	clean = utf8_sanitize(text, strlen(text));
 	strbuf_adds(&r->out, "````text\n");
-	strbuf_adds(&r->out, text);
-	if (*text != '\0' && text[strlen(text) - 1] != '\n')
+	strbuf_adds(&r->out, clean);
+	if (*clean != '\0' && clean[strlen(clean) - 1] != '\n')
 		strbuf_addc(&r->out, '\n');
 	strbuf_adds(&r->out, "````\n\n");
+	free(clean);
 }
 
 static void
@@ -1042,7 +1015,7 @@ report_plots(struct report *r)
 	struct plot_options	 po;
 	struct plot_list	 list = { NULL, 0 };
 	char			*cause = NULL, *dir = NULL, *data, *svg;
-	char			*base, *dot, *rel;
+	char			*base, *dot, *rel, *alt;
 	size_t			 i, len;
 	int			 rc;
 
@@ -1092,9 +1065,12 @@ report_plots(struct report *r)
 			    rel[strlen(d)] == '/')
 				rel += strlen(d) + 1;
 			strbuf_adds(&r->out, "![");
-			for (data = list.v[i].title; *data != '\0'; data++)
+			alt = utf8_sanitize(list.v[i].title,
+			    strlen(list.v[i].title));
+			for (data = alt; *data != '\0'; data++)
 				strbuf_addc(&r->out, *data == '[' ||
 				    *data == ']' ? '_' : *data);
+			free(alt);
 			strbuf_addf(&r->out, "](%s)\n\n", rel);
 			free(d);
 			continue;

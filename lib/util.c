@@ -475,6 +475,15 @@ now_mono_ns(void)
 }
 
 int64_t
+now_boot_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t
 now_wall_ns(void)
 {
 	struct timespec	ts;
@@ -736,46 +745,88 @@ parse_size(const char *s, uint64_t *bytes, char **cause)
 	return set_cause(cause, "invalid size '%s' (use k, m, g or t)", s);
 }
 
+size_t
+utf8_seq_len(const char *text, size_t len)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 n, k;
+	uint32_t		 c, min;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 1;
+		c = s[0] & 0x1f;
+		min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 2;
+		c = s[0] & 0x0f;
+		min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 3;
+		c = s[0] & 0x07;
+		min = 0x10000;
+	} else
+		return 0;
+	for (k = 1; k <= n; k++) {
+		if (k >= len || (s[k] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[k] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n + 1;
+}
+
 int
 utf8_valid(const char *text, size_t len, size_t *bad_off)
 {
-	const unsigned char	*s = (const unsigned char *)text;
-	size_t			 i = 0, n, k;
-	uint32_t		 c, min;
+	size_t	i = 0, n;
 
 	while (i < len) {
-		if (s[i] < 0x80) {
+		if ((n = utf8_seq_len(text + i, len - i)) == 0) {
+			if (bad_off != NULL)
+				*bad_off = i;
+			return 0;
+		}
+		i += n;
+	}
+	return 1;
+}
+
+char *
+utf8_sanitize(const char *s, size_t len)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i = 0, n;
+
+	while (i < len) {
+		n = utf8_seq_len(s + i, len - i);
+		if (n == 0 || s[i] == '\0') {
+			strbuf_adds(&sb, "\xef\xbf\xbd");
 			i++;
 			continue;
 		}
-		if ((s[i] & 0xe0) == 0xc0) {
-			n = 1;
-			c = s[i] & 0x1f;
-			min = 0x80;
-		} else if ((s[i] & 0xf0) == 0xe0) {
-			n = 2;
-			c = s[i] & 0x0f;
-			min = 0x800;
-		} else if ((s[i] & 0xf8) == 0xf0) {
-			n = 3;
-			c = s[i] & 0x07;
-			min = 0x10000;
-		} else
-			goto bad;
-		for (k = 1; k <= n; k++) {
-			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				goto bad;
-			c = (c << 6) | (s[i + k] & 0x3f);
-		}
-		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-			goto bad;
-		i += n + 1;
+		strbuf_add(&sb, s + i, n);
+		i += n;
 	}
-	return 1;
-bad:
-	if (bad_off != NULL)
-		*bad_off = i;
-	return 0;
+	return strbuf_detach(&sb);
+}
+
+char *
+str_escape_nul(const char *s, size_t len)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*nul;
+
+	while ((nul = memchr(s, '\0', len)) != NULL) {
+		strbuf_add(&sb, s, (size_t)(nul - s));
+		strbuf_adds(&sb, "\\x00");
+		len -= (size_t)(nul - s) + 1;
+		s = nul + 1;
+	}
+	strbuf_add(&sb, s, len);
+	return strbuf_detach(&sb);
 }
 
 int

@@ -110,6 +110,8 @@ int	 strvec_split_words(struct strvec *sv, const char *s, char **cause);
 /* Time: CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 int64_t	 now_mono_ns(void);
 int64_t	 now_wall_ns(void);
+/* CLOCK_BOOTTIME: CLOCK_MONOTONIC plus the time the system was suspended. */
+int64_t	 now_boot_ns(void);
 /* Format a wall-clock time in ns as "2026-11-30T04:07:50Z" into buf. */
 void	 format_wall_time(int64_t wall_ns, char *buf, size_t len);
 
@@ -155,6 +157,26 @@ int	 parse_size(const char *s, uint64_t *bytes, char **cause);
  * If not, *bad_off (may be NULL) gets the offset of the first bad byte.
  */
 int	 utf8_valid(const char *text, size_t len, size_t *bad_off);
+/*
+ * The length of the valid UTF-8 sequence that starts s[0..len) (len > 0):
+ * 1 for ASCII, 2..4, or 0 when no valid sequence starts there (a stray
+ * continuation byte, an overlong form, a surrogate, a cut sequence: Go's
+ * utf8.DecodeRune reads such a byte as U+FFFD of width 1).
+ */
+size_t	 utf8_seq_len(const char *s, size_t len);
+/*
+ * s[0..len) as valid UTF-8 for formats that require it (JSON through
+ * jansson, HTML): each byte that starts no valid sequence becomes U+FFFD,
+ * and a NUL byte too (malloc'd, NUL-terminated).
+ */
+char	*utf8_sanitize(const char *s, size_t len);
+/*
+ * s[0..len) as a C string: each NUL byte becomes the four characters
+ * "\x00", so that a name holding one is neither cut there (C strings,
+ * SQLite text bound by its strlen) nor made equal to its prefix
+ * (malloc'd).
+ */
+char	*str_escape_nul(const char *s, size_t len);
 /* Decimal digits only (no sign, no blanks), 0 .. 2^64-1. */
 int	 parse_uint64(const char *s, uint64_t *out, char **cause);
 int	 parse_int(const char *s, long long min, long long max, long long *out,

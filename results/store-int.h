@@ -9,6 +9,7 @@
 #define ABBENCH_STORE_INT_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <sqlite3.h>
 
@@ -46,6 +47,10 @@ struct store {
 	int64_t		 arms_run;
 	char		**arms_ok;
 	size_t		 narms_ok;
+	/* The file open (store_open_here): its device and inode. */
+	dev_t		 dev;
+	ino_t		 ino;
+	struct store	*next_open;
 };
 /* Forget the arms known to exist (a rollback, a close). */
 void	store_arms_forget(struct store *st);

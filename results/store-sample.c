@@ -55,7 +55,8 @@ store_key_is_metadata(const char *key)
 	for (i = 0; i < ARRAY_SIZE(meta); i++)
 		if (strcmp(key, meta[i]) == 0)
 			return 1;
-	return 0;
+	/* resume.N: which abbench resumed the run, and when. */
+	return strncmp(key, "resume.", 7) == 0;
 }
 
 void

@@ -501,6 +501,56 @@ struct store_file_info {
 };
 
 /*
+ * The stores this process has open. A file one of them holds must not be
+ * opened and closed with open(2)/close(2) again: closing any descriptor
+ * of a file drops every POSIX lock the process holds on it, SQLite's
+ * included. The connection's shared lock gone, another process's last
+ * connection (`sqlite3`, `abbench db show` beside a run) takes the
+ * file's exclusive lock at its close, checkpoints and unlinks the -wal
+ * file under us: what this connection commits after that goes to an
+ * unlinked file, invisible to readers, and is lost if abbench is killed.
+ * A resumed run opens its database before recovering dead runs, which
+ * opens each of their databases, its own included.
+ */
+static struct store	*store_open_list;
+
+static const struct store *
+store_open_here(const struct stat *sb)
+{
+	const struct store	*st;
+
+	for (st = store_open_list; st != NULL; st = st->next_open)
+		if (st->dev == sb->st_dev && st->ino == sb->st_ino)
+			return st;
+	return NULL;
+}
+
+static void
+store_open_add(struct store *st)
+{
+	struct stat	sb;
+
+	if (stat(st->path, &sb) != 0)
+		return;
+	st->dev = sb.st_dev;
+	st->ino = sb.st_ino;
+	st->next_open = store_open_list;
+	store_open_list = st;
+}
+
+static void
+store_open_remove(struct store *st)
+{
+	struct store	**pp;
+
+	for (pp = &store_open_list; *pp != NULL; pp = &(*pp)->next_open)
+		if (*pp == st) {
+			*pp = st->next_open;
+			break;
+		}
+}
+
+/*
  * Look at the raw file before SQLite does, so that a text file or a
  * truncated database gets a clear message, and so that a file can be
  * identified without opening it in SQLite (which would leave -wal and -shm
@@ -524,6 +574,9 @@ store_check_file(const char *path, const struct stat *sb,
 		fi->empty = 1;
 		return 0;
 	}
+	/* Open here already: identified through SQLite (header_ok 0). */
+	if (store_open_here(sb) != NULL)
+		return 0;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return set_cause(cause, "cannot open '%s': %s", path,
 		    strerror(errno));
@@ -884,6 +937,7 @@ store_open(const char *path, int flags, char **cause)
 			/* Refuse what the header alone could not show. */
 			if (store_identify(st, &version, cause) != 1)
 				goto fail;
+			store_open_add(st);
 			return st;
 		}
 	}
@@ -904,6 +958,7 @@ store_open(const char *path, int flags, char **cause)
 		if (store_migrate(st, cause) != 0)
 			goto fail;
 	}
+	store_open_add(st);
 	return st;
 fail:
 	store_close(st);
@@ -917,6 +972,7 @@ store_close(struct store *st)
 
 	if (st == NULL)
 		return;
+	store_open_remove(st);
 	for (i = 0; i < ST__COUNT; i++)
 		sqlite3_finalize(st->stmts[i]);
 	store_arms_forget(st);

@@ -99,6 +99,15 @@ void		 bf_reader_feed(struct bf_reader *r, const char *data,
 size_t		 bf_reader_consumed(const struct bf_reader *r);
 /* Lines read so far. */
 int		 bf_reader_line(const struct bf_reader *r);
+/*
+ * Lines of BF_MAX_LINE bytes or more (bufio.MaxScanTokenSize, 64 KiB) are
+ * skipped (counted as lines) instead of ending the read with bufio.Scanner's
+ * "token too long": for a program's output (gobench), where one long line
+ * of a log must not cost the sample its results. stat and import keep
+ * benchstat's error.
+ */
+#define BF_MAX_LINE	(64 * 1024)
+void		 bf_reader_skip_long_lines(struct bf_reader *r);
 
 /*
  * Syntax errors ("PATH:LINE: MSG") collected since the last clear, in the

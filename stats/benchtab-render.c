@@ -279,11 +279,16 @@ bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 	free(x.rec);
 }
 
-/* A JSON string of s[0..len) (pool strings may hold NUL bytes). */
+/*
+ * A JSON string of s[0..len) (pool strings may hold NUL bytes, and names
+ * read from a file any byte): control bytes as \u00XX, and each byte that
+ * starts no valid UTF-8 sequence as \ufffd, as Go's encoding/json writes
+ * it; JSON text must be UTF-8, so it was no JSON with the byte as read.
+ */
 static void
 bt_json_str(struct strbuf *out, const char *s, size_t len)
 {
-	size_t	i;
+	size_t	i, n;
 	char	buf[8];
 
 	strbuf_addc(out, '"');
@@ -300,8 +305,14 @@ bt_json_str(struct strbuf *out, const char *s, size_t len)
 		else if (c < 0x20) {
 			snprintf(buf, sizeof buf, "\\u%04x", c);
 			strbuf_adds(out, buf);
-		} else
+		} else if (c < 0x80)
 			strbuf_addc(out, (char)c);
+		else if ((n = utf8_seq_len(s + i, len - i)) == 0)
+			strbuf_adds(out, "\\ufffd");
+		else {
+			strbuf_add(out, s + i, n);
+			i += n - 1;
+		}
 	}
 	strbuf_addc(out, '"');
 }

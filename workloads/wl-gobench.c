@@ -22,6 +22,7 @@
 #include "exec/context.h"
 #include "exec/spawn.h"
 #include "stats/benchfmt.h"
+#include "stats/strpool.h"
 #include "workloads/workload.h"
 
 struct gobench_opts {
@@ -139,6 +140,8 @@ gobench_stream_init(struct gobench_stream *gs, struct sample_result *res)
 	memset(gs, 0, sizeof *gs);
 	gs->res = res;
 	gs->r = bf_reader_new("(stdout)", "stdout", "", 0, NULL);
+	/* One long line of a log is not worth the sample's results. */
+	bf_reader_skip_long_lines(gs->r);
 }
 
 static void
@@ -216,10 +219,18 @@ gobench_result(struct gobench_stream *gs, const struct bf_result *br)
 		gs->dropped += br->nvalues;
 		return;
 	}
-	bench = xstrndup(br->name, br->name_len);
-	for (i = 0; i < br->nvalues; i++)
-		sample_result_add_raw(res, bench, br->values[i].unit,
-		    br->values[i].value);
+	/*
+	 * The name as printed, any byte kept but NUL, which would cut it
+	 * (and make BenchmarkA\0B the same row as BenchmarkA): escaped.
+	 */
+	bench = str_escape_nul(br->name, br->name_len);
+	for (i = 0; i < br->nvalues; i++) {
+		char	*unit = str_escape_nul(br->values[i].unit,
+		    strpool_len(br->values[i].unit));
+
+		sample_result_add_raw(res, bench, unit, br->values[i].value);
+		free(unit);
+	}
 	gs->nvalues += br->nvalues;
 	free(bench);
 	/* The config in effect, once per key (run-level). */

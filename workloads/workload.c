@@ -490,7 +490,8 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
     const struct workload *wl, char **cause)
 {
 	struct exec_check	 chk;
-	const char		**names, **runtimes;
+	const char		**names, **runtimes, **platforms;
+	char			**platform_at;
 	size_t			 i;
 	int			 rc;
 
@@ -544,7 +545,28 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	}
 	if (wl->ops->cgroup_needs != NULL)
 		wl->ops->cgroup_needs(e, wl, &chk);
+	/* The arm's platform wins over the workload's (workload_platform). */
+	platforms = xcalloc(e->narms + 1, sizeof *platforms);
+	platform_at = xcalloc(e->narms + 1, sizeof *platform_at);
+	for (i = 0; i < e->narms; i++) {
+		const struct arm	*a = &e->arms[i];
+		int			 line;
+
+		if ((platforms[i] = workload_platform(wl, a)) == NULL)
+			continue;
+		line = a->platform_name != NULL ?
+		    kv_line(a->kv, a->nkv, "platform") :
+		    kv_line(wl->kv, wl->nkv, "platform");
+		platform_at[i] = line > 0 ? xasprintf("%s:%d: platform",
+		    e->path, line) : xasprintf("%s: platform", e->path);
+	}
+	chk.platforms = platforms;
+	chk.platform_at = (const char *const *)platform_at;
 	rc = wl->exec->check(ctx, &chk, cause);
+	for (i = 0; i < e->narms; i++)
+		free(platform_at[i]);
+	free(platform_at);
+	free(platforms);
 	free(names);
 	free(runtimes);
 	return rc;

@@ -64,7 +64,7 @@ struct run_state {
 	struct hostset		*hs;
 	struct run_ctx		 ctx;
 	struct progress		 prog;
-	struct sigaction	 oldsa[3];
+	struct sigaction	 oldsa[NSIG];	/* by signal number */
 	int			 signals;
 	struct cgrp		*runcg;
 	int64_t			 cg_journal;
@@ -112,6 +112,8 @@ void	 runner_store_units(struct store *st, int64_t run_id,
 	    const struct experiment *e);
 void	 runner_store_metadata(struct run_ctx *ctx,
 	    const struct experiment *e, struct strvec *paths, int quiet);
+void	 runner_store_resume(struct run_ctx *ctx,
+	    const struct store_run *old, const char *build, int quiet);
 int	 runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	    const struct experiment *e, struct sample_result *res, int64_t t0,
 	    int64_t t1, int64_t w0, int64_t w1, char **cause);

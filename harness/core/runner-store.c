@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,59 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 	strvec_clear(&config);
 	strvec_clear(&warnings);
 	strvec_clear(&report);
+}
+
+/*
+ * A resumed run's samples come from more than one abbench process, and
+ * maybe from more than one version of it, while the run's row names the
+ * version that started it: each resume is recorded as the run metadata
+ * resume.N (N from 1: the version, its commit when known, when), so the
+ * samples stored after that time can be told apart, and a version other
+ * than the starter's is warned about, on the terminal and with the run's
+ * warnings (db show, the report).
+ */
+void
+runner_store_resume(struct run_ctx *ctx, const struct store_run *old,
+    const char *build, int quiet)
+{
+	struct store_kv	*kv;
+	size_t		 n, i, nres = 0;
+	char		*cause = NULL, *key, *val, when[32];
+
+	if (store_config_list(ctx->store, ctx->run_id, &kv, &n, &cause) == -1) {
+		warning("%s", cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (kv[i].arm[0] == '\0' &&
+		    strncmp(kv[i].key, "resume.", 7) == 0)
+			nres++;
+	store_kv_free(kv, n);
+	format_wall_time(now_wall_ns(), when, sizeof when);
+	key = xasprintf("resume.%zu", nres + 1);
+	val = build != NULL ? xasprintf("abbench %s (%s) at %s",
+	    PACKAGE_VERSION, build, when) : xasprintf("abbench %s at %s",
+	    PACKAGE_VERSION, when);
+	if (store_config_set(ctx->store, ctx->run_id, NULL, key, val,
+	    &cause) == -1) {
+		warning("%s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	free(val);
+	if (strcmp(old->abbench_version, PACKAGE_VERSION) != 0) {
+		val = xasprintf("run %" PRId64 " was started by abbench %s and "
+		    "is resumed by abbench %s: its samples come from both "
+		    "(metadata %s)", old->id, old->abbench_version[0] != '\0' ?
+		    old->abbench_version : "of unknown version",
+		    PACKAGE_VERSION, key);
+		if (!quiet)
+			warning("%s", val);
+		store_warning_add(ctx->store, ctx->run_id, val, NULL);
+		free(val);
+	}
+	free(key);
 }
 
 int

@@ -39,25 +39,53 @@ on_signal(int sig)
 	spawn_kill_all_now();
 }
 
+/*
+ * Every signal whose default action ends the process and that a handler
+ * can return from ends a run through its restore, as SIGTERM does: a
+ * script's `kill -USR1`, a CPU or file size limit, a library's timer, the
+ * power daemon's SIGPWR would otherwise leave the host changed until the
+ * next run or `abbench restore`. Not the faults (SIGSEGV, SIGBUS, SIGILL,
+ * SIGFPE, SIGABRT, SIGTRAP, SIGSYS: their handler returns into them
+ * again; `abbench restore` undoes what they leave), and not SIGPIPE,
+ * which main ignores for good: a reader of the progress that goes away
+ * (`| head`) costs a write its EPIPE, and the run goes on to its end and
+ * its restore. The real-time signals (SIGRTMIN..SIGRTMAX) end a process
+ * by default too and are caught with these.
+ */
+static const int	runner_stop_sigs[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGSTKFLT, SIGPWR
+};
+
+#define RUNNER_NSTOP_SIGS \
+	(sizeof runner_stop_sigs / sizeof runner_stop_sigs[0])
+
 static void
 install_signals(struct sigaction *old)
 {
 	struct sigaction	sa;
+	size_t			i;
+	int			sig;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	sigaction(SIGHUP, &sa, &old[2]);
+	for (i = 0; i < RUNNER_NSTOP_SIGS; i++)
+		sigaction(runner_stop_sigs[i], &sa, &old[runner_stop_sigs[i]]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX && sig < NSIG; sig++)
+		sigaction(sig, &sa, &old[sig]);
 }
 
 static void
 restore_signals(struct sigaction *old)
 {
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	sigaction(SIGHUP, &old[2], NULL);
+	size_t	i;
+	int	sig;
+
+	for (i = 0; i < RUNNER_NSTOP_SIGS; i++)
+		sigaction(runner_stop_sigs[i], &old[runner_stop_sigs[i]], NULL);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX && sig < NSIG; sig++)
+		sigaction(sig, &old[sig], NULL);
 }
 
 /* The run context's journal hooks: the host journal (journal.h). */
@@ -229,6 +257,9 @@ run_prepare(struct run_state *r, char **cause)
 	r->psi_ok = psi_read(&r->psi0) == 0;
 	if (r->opt->resume == NULL)
 		runner_store_metadata(&r->ctx, r->e, &r->paths, r->opt->quiet);
+	else
+		runner_store_resume(&r->ctx, &r->old, r->opt->build,
+		    r->opt->quiet);
 	hostset_attach(r->hs, r->jr, r->st);
 	r->ctx.hostset = r->hs;
 	/*
@@ -409,6 +440,37 @@ run_watch(struct run_state *r, const char *when, struct strvec *changes)
 	return 1;
 }
 
+/*
+ * A sample that ended ok later than its timeout allows was not held to
+ * it: abbench stopped (SIGSTOP, a debugger, a frozen cgroup) or the host
+ * suspended (a VM paused, a laptop's lid) while it ran. The deadline is
+ * only checked when abbench runs, so the workload's child had ended
+ * long before abbench reaped it, and the span abbench then measured
+ * (a command's time, 30 s for 0.1) is not the workload's. It is marked
+ * timeout, without its values, and said like any failed sample. The
+ * suspended time is in CLOCK_BOOTTIME, not CLOCK_MONOTONIC: the larger
+ * of the two spans counts.
+ */
+static void
+run_check_overrun(const struct workload *wl, struct sample_result *res,
+    int64_t mono_ns, int64_t boot_ns)
+{
+	int64_t	span = boot_ns > mono_ns ? boot_ns : mono_ns;
+	char	*took, *limit;
+
+	if (res->status != SAMPLE_STATUS_OK || wl->timeout_ns <= 0 ||
+	    span <= wl->timeout_ns)
+		return;
+	took = format_duration_sec((double)span / 1e9);
+	limit = format_duration_sec((double)wl->timeout_ns / 1e9);
+	sample_result_fail(res, SAMPLE_STATUS_TIMEOUT, "the sample took %s, "
+	    "past its timeout of %s: abbench was stopped or the host "
+	    "suspended while it ran, so its values are not kept", took,
+	    limit);
+	free(took);
+	free(limit);
+}
+
 /* One sample: the arm's host, the workload, the record. 0 = go on. */
 static int
 run_sample(struct run_state *r, const struct plan_entry *pe)
@@ -417,7 +479,7 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	struct workload		*wl = &r->e->workloads[pe->workload];
 	const struct arm	*arm = &r->e->arms[pe->arm];
 	struct sample_result	 res;
-	int64_t			 t0, t1, w0, w1;
+	int64_t			 t0, t1, w0, w1, b0, b1;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -445,11 +507,14 @@ run_sample(struct run_state *r, const struct plan_entry *pe)
 	memset(&res, 0, sizeof res);
 	r->ctx.entry = pe;
 	w0 = now_wall_ns();
+	b0 = now_boot_ns();
 	t0 = now_mono_ns();
 	r->ctx.deadline_ns = wl->timeout_ns > 0 ? t0 + wl->timeout_ns : 0;
 	wl->ops->sample(&r->ctx, wl, arm, &res);
 	t1 = now_mono_ns();
+	b1 = now_boot_ns();
 	w1 = now_wall_ns();
+	run_check_overrun(wl, &res, t1 - t0, b1 - b0);
 	run_sweep(r, pe);
 	/*
 	 * During the sample: it was measured on a host the run did not set
@@ -826,9 +891,11 @@ run_print_unmade(const struct run_state *r)
 static void
 run_finish(struct run_state *r)
 {
-	const char	*status;
-	char		*load, *cause = NULL, *sp;
-	int		 f;
+	struct store_run	 sr;
+	const char		*status;
+	char			*load, *cause = NULL, *sp;
+	int64_t			 nfailed = 0;
+	int			 f, have_sr = 0;
 
 	/* The load at the end, next to the one at the start. */
 	if ((load = read_small_file("/proc/loadavg", NULL)) != NULL) {
@@ -856,30 +923,35 @@ run_finish(struct run_state *r)
 	if (r->verdicts != NULL && !r->opt->quiet && !r->opt->json_progress)
 		verdicts_print(r->verdicts, stderr);
 	run_print_unmade(r);
-	if (!r->opt->quiet && !r->opt->json_progress) {
-		struct store_run	sr;
-
-		/* The counts of `db ls` and `db show`: the whole run's. */
-		if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
-			fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
-			    " samples (%" PRId64 " values), %" PRId64
-			    " failed; compare with: abbench stat --db %s %"
-			    PRId64 "\n", r->ctx.run_id, r->e->name, status,
-			    sr.nsamples, sr.nvalues, sr.nfailed,
-			    store_path(r->st), r->ctx.run_id);
-			store_run_release(&sr);
-		} else {
-			error("%s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		if (stop_flag)
-			fprintf(stderr, "continue it with: abbench run "
-			    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
-			    store_path(r->st));
+	/*
+	 * The counts of `db ls` and `db show`: the whole run's, also for the
+	 * exit status. A resumed run's failures from before it stopped are
+	 * its failures too (this process counted only its own).
+	 */
+	if (store_run_get(r->st, r->ctx.run_id, &sr, &cause) == 0) {
+		have_sr = 1;
+		nfailed = sr.nfailed;
+	} else {
+		error("%s", cause);
+		free(cause);
+		cause = NULL;
 	}
+	if (have_sr && !r->opt->quiet && !r->opt->json_progress)
+		fprintf(stderr, "run %" PRId64 " (%s) %s: %" PRId64
+		    " samples (%" PRId64 " values), %" PRId64
+		    " failed; compare with: abbench stat --db %s %"
+		    PRId64 "\n", r->ctx.run_id, r->e->name, status,
+		    sr.nsamples, sr.nvalues, sr.nfailed,
+		    store_path(r->st), r->ctx.run_id);
+	if (stop_flag && !r->opt->quiet && !r->opt->json_progress)
+		fprintf(stderr, "continue it with: abbench run "
+		    "--resume %" PRId64 " --db %s\n", r->ctx.run_id,
+		    store_path(r->st));
+	if (have_sr)
+		store_run_release(&sr);
 	/* Not all samples ok: someone else's change to the host included. */
-	if (r->exitcode == EXIT_OK && (r->failures > 0 || r->disturbed > 0))
+	if (r->exitcode == EXIT_OK && (r->failures > 0 || nfailed > 0 ||
+	    r->disturbed > 0))
 		r->exitcode = EXIT_FAIL;
 }
 

@@ -38,6 +38,9 @@ struct run_options {
 	/* The experiment's text when it is not the file's (exp_path then
 	 * only names it): `abbench calibrate` runs a rewritten copy. */
 	const char	*exp_text;
+	/* The commit this abbench was built from (git describe), recorded
+	 * with a resume (resume.N), or NULL. */
+	const char	*build;
 	/* Set by runner_run: the run it made or resumed (0 if none). */
 	int64_t		 run_id;
 };

@@ -136,6 +136,23 @@ test_parsers(void)
 	tap_ok(!utf8_valid("\xc0\xaf", 2, NULL), "an overlong form is not");
 	tap_ok(!utf8_valid("\xed\xa0\x80", 3, NULL), "a surrogate is not");
 	tap_ok(!utf8_valid("\xe2\x82", 2, NULL), "a cut sequence is not");
+	{
+		char	*t;
+
+		t = utf8_sanitize("a\xff" "b\xc3\xa9\xe2\x82", 7);
+		tap_ok(strcmp(t, "a\xef\xbf\xbd" "b\xc3\xa9\xef\xbf\xbd"
+		    "\xef\xbf\xbd") == 0, "utf8_sanitize: each bad byte is "
+		    "U+FFFD, the valid sequences kept");
+		free(t);
+		t = utf8_sanitize("a\0b", 3);
+		tap_ok(strcmp(t, "a\xef\xbf\xbd" "b") == 0,
+		    "utf8_sanitize: a NUL is U+FFFD too");
+		free(t);
+		t = str_escape_nul("Nul\0After\0", 10);
+		tap_ok(strcmp(t, "Nul\\x00After\\x00") == 0,
+		    "str_escape_nul: each NUL is \\x00 (%s)", t);
+		free(t);
+	}
 }
 
 /* Owners with the pid's start; one transaction; an older journal. */
