@@ -156,7 +156,7 @@ cmd_run_exec(int argc, char **argv)
 			break;
 		case 'U':
 			/* --until decided: stop = decided, as if the file said
-			 * so (stored with the run as set.stop). */
+			 * so (stored with the run as set.stop, metadata). */
 			if (experiment_set(&tmp, "stop", optarg,
 			    &cause) == -1)
 				goto bad;

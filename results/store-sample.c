@@ -52,6 +52,13 @@ store_key_is_metadata(const char *key)
 	};
 	size_t	i;
 
+	/*
+	 * set.KEY: a --KEY=VALUE of `abbench run` (--until decided is
+	 * set.stop). How a run was made to measure is not what it measured:
+	 * the same key in the experiment file makes no config line either.
+	 */
+	if (strncmp(key, "set.", 4) == 0)
+		return 1;
 	for (i = 0; i < ARRAY_SIZE(meta); i++)
 		if (strcmp(key, meta[i]) == 0)
 			return 1;

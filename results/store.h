@@ -135,11 +135,14 @@ int	store_config_list(struct store *st, int64_t run_id,
 void	store_kv_free(struct store_kv *kv, size_t n);
 /*
  * Whether a run-level key measures the moment (the load average at the
- * start and at the end, the swap in use) rather than identifying the
- * configuration. Such keys are the run's metadata: stored and shown by
- * `db show` and the report, but never exported as benchfmt config lines,
- * where any difference between two runs would split benchstat's tables.
- * Decided by name, so runs stored before the distinction read the same.
+ * start and at the end, the swap in use) or says how the run was measured
+ * (set.KEY: the run's --KEY=VALUE, such as set.stop of --until decided)
+ * rather than identifying the configuration. Such keys are the run's
+ * metadata: stored and shown by `db show` and the report, but never
+ * exported as benchfmt config lines, where any difference between two runs
+ * would split benchstat's tables (`stat --db` adds one back when a
+ * projection or filter names it). Decided by name, so runs stored before
+ * the distinction read the same.
  */
 int	store_key_is_metadata(const char *key);
 /* Unit metadata (benchfmt "Unit U key=value"), e.g. better=higher. */

@@ -54,7 +54,8 @@ collect_paths(const struct experiment *e, struct strvec *paths)
 
 /*
  * The --KEY=VALUE of the run resumed: stored with it as the config lines
- * "set.KEY" (which show in its exports), to be applied again.
+ * "set.KEY" (metadata: shown by db show, not in its exports), to be
+ * applied again.
  */
 static int
 run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
