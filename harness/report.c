@@ -248,25 +248,19 @@ report_head(struct report *r)
 	free(title);
 }
 
-/* The rounds, and in the fixed design the make-up rounds it took (with
- * stop = decided the decisions say which rounds each row took). */
+/* The rounds the run took, as db show says them (store_rounds_text). */
 static char *
 report_rounds(struct report *r)
 {
-	struct store_decision	*d = NULL;
-	char			*cause = NULL;
-	size_t			 nd = 0;
-	int			 makeup = 0;
+	struct store_rounds	 n;
+	char			*cause = NULL, *s;
 
-	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == 0 &&
-	    nd == 0)
-		(void)store_makeup_rounds(r->st, &r->run, &makeup, &cause);
-	free(cause);
-	store_decisions_free(d, nd);
-	if (makeup > 0)
-		return xasprintf("%d (+%d make-up, +%d warm-up)",
-		    r->run.rounds, makeup, r->run.warmup);
-	return xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
+	if (store_run_rounds(r->st, &r->run, &n, &cause) == -1) {
+		s = xasprintf("? (%s)", cause);
+		free(cause);
+		return s;
+	}
+	return store_rounds_text(&n);
 }
 
 static void

@@ -552,28 +552,70 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	return 0;
 }
 
-int
-store_makeup_rounds(struct store *st, const struct store_run *r, int *makeup,
+/* A single integer a query gives (0 when it gives no row or NULL). */
+static int
+store_query_int(struct store *st, const char *sql, int64_t run_id, int *out,
     char **cause)
 {
 	sqlite3_stmt	*s;
-	int		 rc, taken = 0;
+	int		 rc;
 
-	*makeup = 0;
-	s = store_prepare(st, "SELECT coalesce(max(round) + 1, 0) FROM samples"
-	    " WHERE run_id = ?1", cause);
+	*out = 0;
+	s = store_prepare(st, sql, cause);
 	if (s == NULL)
 		return -1;
-	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_int64(s, 1, run_id);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		taken = sqlite3_column_int(s, 0);
+		*out = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(st, cause, "cannot read samples");
-	if (r->rounds > 0 && taken > r->warmup + r->rounds)
-		*makeup = taken - r->warmup - r->rounds;
 	return 0;
+}
+
+int
+store_run_rounds(struct store *st, const struct store_run *r,
+    struct store_rounds *out, char **cause)
+{
+	int	reached, nset;
+
+	memset(out, 0, sizeof(*out));
+	out->planned = r->rounds;
+	out->warmup = r->warmup;
+	if (store_query_int(st, "SELECT coalesce(max(round) + 1, 0) FROM"
+	    " samples WHERE run_id = ?1", r->id, &reached, cause) == -1 ||
+	    store_query_int(st, "SELECT count(*) FROM decisions WHERE"
+	    " run_id = ?1", r->id, &out->decided, cause) == -1 ||
+	    store_query_int(st, "SELECT coalesce(max(good_rounds), 0) FROM"
+	    " decisions WHERE run_id = ?1", r->id, &out->good, cause) == -1 ||
+	    store_query_int(st, "SELECT count(*) FROM run_config WHERE"
+	    " run_id = ?1 AND arm = '' AND key = 'set.stop' AND value ="
+	    " 'decided'", r->id, &nset, cause) == -1)
+		return -1;
+	/* Looks are stored by stop = decided only; --until decided says so
+	 * even before the first look. */
+	out->decided = out->decided > 0 || nset > 0;
+	out->taken = reached > r->warmup ? reached - r->warmup : 0;
+	if (!out->decided && r->rounds > 0 && out->taken > r->rounds)
+		out->makeup = out->taken - r->rounds;
+	return 0;
+}
+
+char *
+store_rounds_text(const struct store_rounds *n)
+{
+	if (n->decided)
+		return xasprintf("%d good, %d measured (+%d warm-up; stop = "
+		    "decided)", n->good, n->taken, n->warmup);
+	if (n->makeup > 0)
+		return xasprintf("%d (+%d make-up, +%d warm-up)", n->planned,
+		    n->makeup, n->warmup);
+	/* Ended early (interrupted, aborted, still running). */
+	if (n->taken < n->planned)
+		return xasprintf("%d of %d (+%d warm-up)", n->taken,
+		    n->planned, n->warmup);
+	return xasprintf("%d (+%d warm-up)", n->planned, n->warmup);
 }
 
 void

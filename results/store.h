@@ -233,10 +233,29 @@ int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);
-/* A fixed-design run's make-up rounds: the rounds its stored samples
- * reach (highest round + 1) beyond its warm-up and its rounds, 0 if none. */
-int	store_makeup_rounds(struct store *st, const struct store_run *r,
-	    int *makeup, char **cause);
+/*
+ * The rounds a run took, the one count every output shows: its stored
+ * rounds are what it planned (the file's or --rounds; with stop = decided
+ * unused by the rule), not what it ran.
+ */
+struct store_rounds {
+	int	planned;	/* the run's rounds */
+	int	warmup;
+	int	taken;		/* measured rounds its samples reach, make-up
+				 * rounds included (highest round + 1 - warmup) */
+	int	makeup;		/* fixed design: taken beyond planned */
+	int	decided;	/* stop = decided: looks stored or set.stop */
+	int	good;		/* stop = decided: the most good rounds a row
+				 * had at its last look */
+};
+int	store_run_rounds(struct store *st, const struct store_run *r,
+	    struct store_rounds *out, char **cause);
+/*
+ * "8 good, 9 measured (+0 warm-up; stop = decided)", "10 (+2 make-up, +0
+ * warm-up)", "3 of 10 (+0 warm-up)" (ended early) or "10 (+1 warm-up)".
+ * Malloc'd.
+ */
+char	*store_rounds_text(const struct store_rounds *n);
 
 /*
  * A row's decision at one look of `stop = decided` (harness/core/verdict.h).
