@@ -327,11 +327,20 @@ host_env_wait(void)
 	return w != NULL && *w != '\0' && strcmp(w, "0") != 0;
 }
 
+static void	(*wait_notice)(const char *holder, int64_t waited_ns);
+
+void
+journal_set_wait_notice(void (*fn)(const char *holder, int64_t waited_ns))
+{
+	wait_notice = fn;
+}
+
 /* 0 = taken, 1 = held by another (no wait), -1 = error. */
 static int
 host_acquire(struct journal *jr, int wait, char **cause)
 {
 	char	*f[4], *text;
+	int64_t	 t0 = 0;
 	int	 fd, tries, locked;
 
 	for (;;) {
@@ -358,12 +367,21 @@ host_acquire(struct journal *jr, int wait, char **cause)
 				close(fd);
 				return 1;
 			}
+			if (wait_notice != NULL) {
+				char	*who = host_holder();
+
+				t0 = now_mono_ns();
+				wait_notice(who, 0);
+				free(who);
+			}
 			while (flock(fd, LOCK_EX) == -1)
 				if (errno != EINTR) {
 					close(fd);
 					return set_cause(cause, "cannot lock "
 					    "the host: %s", strerror(errno));
 				}
+			if (wait_notice != NULL)
+				wait_notice(NULL, now_mono_ns() - t0);
 			locked = 1;
 		}
 		if (host_same(fd))
