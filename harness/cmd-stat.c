@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +404,40 @@ stat_db_meta(struct store *st, const struct benchstat_opts *o,
 }
 
 /*
+ * n counts lines (benchstat's view): say so for the rows whose values
+ * outnumber the invocations that printed them (a gobench program with
+ * -test.count=3), which are not independent samples.
+ */
+static void
+stat_db_lines(struct store *st, const struct store_run *run, const char *arm,
+    const char *label, struct strvec *notes)
+{
+	struct store_lines	*l = NULL;
+	char			*cause = NULL;
+	size_t			 n = 0, i;
+
+	if (store_lines_per_execution(st, run->id, arm, &l, &n,
+	    &cause) != 0) {
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (l[i].values % l[i].executions == 0)
+			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
+			    "the %" PRId64 " lines of each of %" PRId64
+			    " invocations", l[i].benchmark, l[i].unit, label,
+			    l[i].values, l[i].values / l[i].executions,
+			    l[i].executions);
+		else
+			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
+			    "lines, printed by %" PRId64 " invocations",
+			    l[i].benchmark, l[i].unit, label, l[i].values,
+			    l[i].executions);
+	}
+	store_lines_free(l, n);
+}
+
+/*
  * The selectors of --db: "all" stands for every run in the store (a merged
  * fleet database: one run per shape), oldest first, as run ids.
  */
@@ -445,7 +480,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	char			*cause = NULL, *label, *arm;
 	size_t			 a;
 	int			 i, found, rc, nsels, armkey;
-	struct strvec		 expanded = STRVEC_INIT;
+	struct strvec		 expanded = STRVEC_INIT, notes = STRVEC_INIT;
 	char			**sels;
 
 	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
@@ -455,6 +490,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		return stat_db_fail(bs, st, cause);
 	if (expanded.n == 0) {
 		strvec_clear(&expanded);
+		strvec_clear(&notes);
 		return stat_db_fail(bs, st, xasprintf("no runs in '%s'",
 		    dbpath));
 	}
@@ -464,6 +500,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		if (stat_db_find(st, sels[i], &run, &arm, &cause) < 0) {
 			strbuf_release(&text);
 			strvec_clear(&expanded);
+			strvec_clear(&notes);
 			return stat_db_fail(bs, st, cause);
 		}
 		found = 0;
@@ -481,6 +518,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				free(arm);
 				strbuf_release(&text);
 				strvec_clear(&expanded);
+				strvec_clear(&notes);
 				return stat_db_fail(bs, st, cause);
 			}
 			if (nsels == 1)
@@ -492,12 +530,14 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				    run.arms[a]);
 			rc = benchstat_add(bs, label, label, text.buf != NULL ?
 			    text.buf : "", text.len, &cause);
+			stat_db_lines(st, &run, run.arms[a], label, &notes);
 			free(label);
 			if (rc < 0) {
 				store_run_release(&run);
 				free(arm);
 				strbuf_release(&text);
 				strvec_clear(&expanded);
+				strvec_clear(&notes);
 				store_close(st);
 				return stat_fail(bs, cause);
 			}
@@ -511,6 +551,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			free(arm);
 			strbuf_release(&text);
 			strvec_clear(&expanded);
+			strvec_clear(&notes);
 			return stat_db_fail(bs, st, cause);
 		}
 		store_run_release(&run);
@@ -519,7 +560,17 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	store_close(st);
 	strbuf_release(&text);
 	strvec_clear(&expanded);
-	return stat_finish(bs);
+	rc = stat_finish(bs);
+	/* After the tables (standard output stays benchstat's). */
+	for (a = 0; a < notes.n; a++)
+		fprintf(stderr, "abbench: note: %s\n", notes.v[a]);
+	if (notes.n > 0)
+		fprintf(stderr, "abbench: note: benchstat takes every line as "
+		    "a sample; lines of one invocation are not independent "
+		    "(abbench report, power and nightly take one median per "
+		    "invocation)\n");
+	strvec_clear(&notes);
+	return rc;
 }
 
 /*

@@ -553,6 +553,38 @@ out:
 	free(fleet);
 }
 
+/*
+ * The tables' n counts lines, as benchstat does: a word for the rows whose
+ * invocations printed several (gobench -test.count=3), whose lines are not
+ * independent samples (the p-values below take a median per invocation).
+ */
+static void
+report_lines_note(struct report *r)
+{
+	struct store_lines	*l = NULL;
+	struct strbuf		 sb = STRBUF_INIT;
+	char			*cause = NULL;
+	size_t			 n = 0, i;
+
+	if (store_lines_per_execution(r->st, r->run.id, NULL, &l, &n,
+	    &cause) != 0 || n == 0) {
+		free(cause);
+		store_lines_free(l, n);
+		return;
+	}
+	strbuf_adds(&sb, "n counts lines, as benchstat does, and each of "
+	    "these rows has several lines per invocation, which are not "
+	    "independent samples:");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s %s %s (arm %s): %" PRId64 " lines of %"
+		    PRId64 " invocations", i == 0 ? "" : ";", l[i].benchmark,
+		    l[i].unit, l[i].arm, l[i].values, l[i].executions);
+	strbuf_adds(&sb, ".");
+	report_para(r, sb.buf);
+	strbuf_release(&sb);
+	store_lines_free(l, n);
+}
+
 static void
 report_tables(struct report *r)
 {
@@ -567,6 +599,7 @@ report_tables(struct report *r)
 	}
 	report_pre(r, "benchstat", tab.buf != NULL ? tab.buf : "");
 	strbuf_release(&tab);
+	report_lines_note(r);
 }
 
 /* Distinct (benchmark, unit, arm) but the baseline, in order of appearance. */
