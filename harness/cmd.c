@@ -270,8 +270,10 @@ static const struct {
 	{ "o", "output" },
 };
 
-/* The flag of ours (in e's scope, or an [experiment] key when e takes
- * keys) that a foreign flag stands for, or NULL. */
+/*
+ * The flag of ours (in e's scope, or an [experiment] key when e takes
+ * keys) that a foreign flag stands for, or NULL.
+ */
 static const char *
 flag_foreign(const struct cmd_entry *e, const char *sub, int allow_keys,
     const char *name, size_t n)
@@ -291,8 +293,10 @@ flag_foreign(const struct cmd_entry *e, const char *sub, int allow_keys,
 	return NULL;
 }
 
-/* Whether name is a key --KEY=VALUE may set: an [experiment] key, a key of
- * any workload type, or WORKLOAD.KEY (checked with the file). */
+/*
+ * Whether name is a key --KEY=VALUE may set: an [experiment] key, a key of
+ * any workload type, or WORKLOAD.KEY (checked with the file).
+ */
 static int
 flag_is_key(const char *name, size_t n)
 {

@@ -102,8 +102,10 @@ const char	*cmd_nearest(const char *name);
 /* Unique-prefix lookup; NULL with *cause on no or ambiguous match. */
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
 void	cmd_print_usage(const struct cmd_entry *e, FILE *fp);
-/* -1 if argv has no --help or -h before a "--"; else prints the help and
- * returns the exit status. */
+/*
+ * -1 if argv has no --help or -h before a "--"; else prints the help and
+ * returns the exit status.
+ */
 int	cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
 /* The database path: --db, else $ABBENCH_DB, else ./abbench.db. */
 const char *cmd_db_path(const char *opt);

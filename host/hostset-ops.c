@@ -344,8 +344,10 @@ hostset_check(const char *name, const char *value, char **cause)
 	size_t			 i;
 
 	if (op == NULL) {
-		/* "host.thp.defrg": a name; "host.sysclt.vm.x": a prefix
-		 * ("host.sysctl.") and what follows it. */
+		/*
+		 * "host.thp.defrg": a name; "host.sysclt.vm.x": a prefix
+		 * ("host.sysctl.") and what follows it.
+		 */
 		nearest_init(&n, name);
 		for (i = 0; i < ARRAY_SIZE(hostset_ops); i++)
 			if (!(hostset_ops[i].flags & HS_PREFIX))

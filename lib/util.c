@@ -678,8 +678,10 @@ nearest_init(struct nearest *n, const char *name)
 {
 	n->name = name;
 	n->best = NULL;
-	/* Two edits ("reprot", "roudns"); one for a name of three or less,
-	 * where two would make any short name look like any other. */
+	/*
+	 * Two edits ("reprot", "roudns"); one for a name of three or less,
+	 * where two would make any short name look like any other.
+	 */
 	n->dist = strlen(name) <= 3 ? 2 : 3;
 }
 

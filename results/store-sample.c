@@ -650,8 +650,10 @@ store_run_rounds(struct store *st, const struct store_run *r,
 	    " run_id = ?1 AND arm = '' AND key = 'set.stop' AND value ="
 	    " 'decided'", r->id, &nset, cause) == -1)
 		return -1;
-	/* Looks are stored by stop = decided only; --until decided says so
-	 * even before the first look. */
+	/*
+	 * Looks are stored by stop = decided only; --until decided says so
+	 * even before the first look.
+	 */
 	out->decided = out->decided > 0 || nset > 0;
 	out->taken = reached > r->warmup ? reached - r->warmup : 0;
 	if (!out->decided && r->rounds > 0 && out->taken > r->rounds)

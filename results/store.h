@@ -241,8 +241,8 @@ int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 struct store_rounds {
 	int	planned;	/* the run's rounds */
 	int	warmup;
-	int	taken;		/* measured rounds its samples reach, make-up
-				 * rounds included (highest round + 1 - warmup) */
+	int	taken;		/* measured rounds its samples reach (make-up
+				 * included): highest round + 1 - warmup */
 	int	makeup;		/* fixed design: taken beyond planned */
 	int	decided;	/* stop = decided: looks stored or set.stop */
 	int	good;		/* stop = decided: the most good rounds a row
