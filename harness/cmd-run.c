@@ -97,7 +97,8 @@ static const struct cmd_flag run_flags[] = {
 	{ "wait-lock", 'W', NULL,
 	    "when another run holds the host (it changes\n"
 	    "host settings too), wait for it instead of\n"
-	    "failing (also ABBENCH_WAIT_LOCK=1); the host\n"
+	    "failing (also ABBENCH_WAIT_LOCK=1), with a line\n"
+	    "on stderr when the wait begins and ends; the host\n"
 	    "lock is one per host, whatever\n"
 	    "$ABBENCH_STATE_DIR says", NULL },
 	{ "no-restore-check", 'N', NULL,

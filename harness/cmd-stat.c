@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
+#include "harness/run-advice.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -404,40 +404,6 @@ stat_db_meta(struct store *st, const struct benchstat_opts *o,
 }
 
 /*
- * n counts lines (benchstat's view): say so for the rows whose values
- * outnumber the invocations that printed them (a gobench program with
- * -test.count=3), which are not independent samples.
- */
-static void
-stat_db_lines(struct store *st, const struct store_run *run, const char *arm,
-    const char *label, struct strvec *notes)
-{
-	struct store_lines	*l = NULL;
-	char			*cause = NULL;
-	size_t			 n = 0, i;
-
-	if (store_lines_per_execution(st, run->id, arm, &l, &n,
-	    &cause) != 0) {
-		free(cause);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (l[i].values % l[i].executions == 0)
-			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
-			    "the %" PRId64 " lines of each of %" PRId64
-			    " invocations", l[i].benchmark, l[i].unit, label,
-			    l[i].values, l[i].values / l[i].executions,
-			    l[i].executions);
-		else
-			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
-			    "lines, printed by %" PRId64 " invocations",
-			    l[i].benchmark, l[i].unit, label, l[i].values,
-			    l[i].executions);
-	}
-	store_lines_free(l, n);
-}
-
-/*
  * The selectors of --db: "all" stands for every run in the store (a merged
  * fleet database: one run per shape), oldest first, as run ids.
  */
@@ -530,7 +496,9 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				    run.arms[a]);
 			rc = benchstat_add(bs, label, label, text.buf != NULL ?
 			    text.buf : "", text.len, &cause);
-			stat_db_lines(st, &run, run.arms[a], label, &notes);
+			/* n counts lines: what it counts, after the tables. */
+			run_advice_lines(st, run.id, run.arms[a], label,
+			    &notes);
 			free(label);
 			if (rc < 0) {
 				store_run_release(&run);
@@ -565,10 +533,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	for (a = 0; a < notes.n; a++)
 		fprintf(stderr, "abbench: note: %s\n", notes.v[a]);
 	if (notes.n > 0)
-		fprintf(stderr, "abbench: note: benchstat takes every line as "
-		    "a sample; lines of one invocation are not independent "
-		    "(abbench report, power and nightly take one median per "
-		    "invocation)\n");
+		fprintf(stderr, "abbench: note: %s\n", run_advice_lines_why);
 	strvec_clear(&notes);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include "harness/plot.h"
 #include "harness/powerdata.h"
 #include "harness/report.h"
+#include "harness/run-advice.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
@@ -248,21 +249,6 @@ report_head(struct report *r)
 	free(title);
 }
 
-/* The rounds the run took, as db show says them (store_rounds_text). */
-static char *
-report_rounds(struct report *r)
-{
-	struct store_rounds	 n;
-	char			*cause = NULL, *s;
-
-	if (store_run_rounds(r->st, &r->run, &n, &cause) == -1) {
-		s = xasprintf("? (%s)", cause);
-		free(cause);
-		return s;
-	}
-	return store_rounds_text(&n);
-}
-
 static void
 report_summary(struct report *r)
 {
@@ -285,7 +271,8 @@ report_summary(struct report *r)
 	    r->run.order_kind : "?", r->run.seed);
 	report_kv_row(r, "order", s);
 	free(s);
-	s = report_rounds(r);
+	/* The rounds taken, as db show says them. */
+	s = store_run_rounds_text(r->st, &r->run);
 	report_kv_row(r, "rounds", s);
 	free(s);
 	s = xasprintf("%" PRId64 " (%" PRId64 " values, %" PRId64 " failed)",
@@ -553,43 +540,13 @@ out:
 	free(fleet);
 }
 
-/*
- * The tables' n counts lines, as benchstat does: a word for the rows whose
- * invocations printed several (gobench -test.count=3), whose lines are not
- * independent samples (the p-values below take a median per invocation).
- */
-static void
-report_lines_note(struct report *r)
-{
-	struct store_lines	*l = NULL;
-	struct strbuf		 sb = STRBUF_INIT;
-	char			*cause = NULL;
-	size_t			 n = 0, i;
-
-	if (store_lines_per_execution(r->st, r->run.id, NULL, &l, &n,
-	    &cause) != 0 || n == 0) {
-		free(cause);
-		store_lines_free(l, n);
-		return;
-	}
-	strbuf_adds(&sb, "n counts lines, as benchstat does, and each of "
-	    "these rows has several lines per invocation, which are not "
-	    "independent samples:");
-	for (i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s %s %s (arm %s): %" PRId64 " lines of %"
-		    PRId64 " invocations", i == 0 ? "" : ";", l[i].benchmark,
-		    l[i].unit, l[i].arm, l[i].values, l[i].executions);
-	strbuf_adds(&sb, ".");
-	report_para(r, sb.buf);
-	strbuf_release(&sb);
-	store_lines_free(l, n);
-}
-
 static void
 report_tables(struct report *r)
 {
 	struct strbuf	 tab = STRBUF_INIT;
+	struct strvec	 notes = STRVEC_INIT;
 	char		*cause = NULL;
+	size_t		 i;
 
 	report_h2(r, "benchstat", "Benchstat tables");
 	if (report_benchstat_text(r, &tab, &cause) == -1) {
@@ -598,8 +555,17 @@ report_tables(struct report *r)
 		return;
 	}
 	report_pre(r, "benchstat", tab.buf != NULL ? tab.buf : "");
+	strbuf_reset(&tab);
+	/* Their n counts lines: what it counts where a line is not a run. */
+	run_advice_lines(r->st, r->run.id, NULL, NULL, &notes);
+	for (i = 0; i < notes.n; i++)
+		strbuf_addf(&tab, "%s%s", i > 0 ? "; " : "", notes.v[i]);
+	if (notes.n > 0) {
+		strbuf_addf(&tab, ". %s.", run_advice_lines_why);
+		report_para(r, tab.buf);
+	}
+	strvec_clear(&notes);
 	strbuf_release(&tab);
-	report_lines_note(r);
 }
 
 /* Distinct (benchmark, unit, arm) but the baseline, in order of appearance. */

@@ -609,6 +609,20 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	return 0;
 }
 
+char *
+store_run_rounds_text(struct store *st, const struct store_run *r)
+{
+	struct store_rounds	 n;
+	char			*cause = NULL, *s;
+
+	if (store_run_rounds(st, r, &n, &cause) == -1) {
+		s = xasprintf("? (%s)", cause);
+		free(cause);
+		return s;
+	}
+	return store_rounds_text(&n);
+}
+
 /* A single integer a query gives (0 when it gives no row or NULL). */
 static int
 store_query_int(struct store *st, const char *sql, int64_t run_id, int *out,

@@ -256,6 +256,8 @@ int	store_run_rounds(struct store *st, const struct store_run *r,
  * Malloc'd.
  */
 char	*store_rounds_text(const struct store_rounds *n);
+/* store_run_rounds, then its text; "? (why)" when it cannot be read. */
+char	*store_run_rounds_text(struct store *st, const struct store_run *r);
 
 /*
  * A row's decision at one look of `stop = decided` (harness/core/verdict.h).

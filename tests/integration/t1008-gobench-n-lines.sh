@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # A gobench program that prints 3 lines of a benchmark per invocation: the
 # table's n=12 (benchstat's view, unchanged on standard output) comes with
-# a word on what it counts (4 invocations of 3 lines) from `stat --db` and
-# the report; a program printing one line per invocation gets none.
+# a word on what it counts (4 invocations of 3 lines) from `stat --db`, the
+# report and the end of `run`; a program printing one line per invocation
+# gets none.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
 
@@ -45,9 +46,14 @@ is "$?" 1 "... and no note"
 
 "$ABBENCH" report --db "$DB" 1 -o r.md > /dev/null 2>&1
 ok $? "report"
-like "$(sed -n '/Benchstat tables/,/^## P/p' r.md)" "DockerTrue sec/op \(arm a\): 12 lines of 4 invocations" \
+like "$(sed -n '/Benchstat tables/,/^## P/p' r.md)" "DockerTrue sec/op \(a\): n=12 counts the 3 lines of each of 4 invocations" \
     "the report says it under its tables"
 "$ABBENCH" report --db "$DB" 2 -o r2.md > /dev/null 2>&1
-grep -q 'lines of' r2.md
+grep -q 'counts the' r2.md
 is "$?" 1 "not for one line per invocation"
+
+"$ABBENCH" run three.ini --db "$DB" > out 2> err
+ok $? "a run, not quiet"
+like "$(cat err)" "note: DockerTrue sec/op \(b\): n=12 counts the 3 lines of each of 4 invocations" \
+    "the end of the run says it too"
 done_testing
