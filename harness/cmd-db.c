@@ -394,53 +394,23 @@ show_counts(struct store *st, const struct store_run *r)
 	return 0;
 }
 
-/*
- * stop = decided: the rounds the run took (its stored `rounds` is the
- * file's, unused by the rule): the good rounds of the last look and the
- * measured rounds, make-up rounds included. 1 when the run has no
- * decisions (a fixed design: its stored rounds are the ones it ran).
- */
-static int
-show_rounds_decided(struct store *st, const struct store_run *r)
-{
-	struct store_decision	*d = NULL;
-	char			*cause = NULL;
-	size_t			 n = 0, i;
-	int			 good = 0, measured = 0;
-
-	if (store_decisions_list(st, r->id, &d, &n, &cause) == -1) {
-		free(cause);
-		return 1;
-	}
-	for (i = 0; i < n; i++) {
-		if (d[i].good_rounds > good)
-			good = d[i].good_rounds;
-		if (d[i].round + 1 - r->warmup > measured)
-			measured = d[i].round + 1 - r->warmup;
-	}
-	store_decisions_free(d, n);
-	if (n == 0)
-		return 1;
-	printf("  rounds:     %d good, %d measured (+%d warm-up; stop = "
-	    "decided)\n", good, measured, r->warmup);
-	return 0;
-}
-
-/* The fixed design: its rounds, and the make-up rounds it took. */
+/* The rounds the run took (store_rounds_text: the one count). */
 static void
-show_rounds_fixed(struct store *st, const struct store_run *r)
+show_rounds(struct store *st, const struct store_run *r)
 {
-	char	*cause = NULL;
-	int	 makeup;
+	struct store_rounds	 n;
+	char			*cause = NULL, *text;
 
-	(void)store_makeup_rounds(st, r, &makeup, &cause);
-	free(cause);
-	if (makeup > 0)
-		printf("  rounds:     %d (+%d make-up, +%d warm-up)\n",
-		    r->rounds, makeup, r->warmup);
-	else
-		printf("  rounds:     %d (+%d warm-up)\n", r->rounds,
-		    r->warmup);
+	if (store_run_rounds(st, r, &n, &cause) == -1) {
+		printf("  rounds:     ? (%s)\n", cause);
+		free(cause);
+		return;
+	}
+	if (!n.decided && n.planned == 0 && n.warmup == 0)
+		return;
+	text = store_rounds_text(&n);
+	printf("  rounds:     %s\n", text);
+	free(text);
 }
 
 /* stop = decided: each row's verdict, the round it was made at. */
@@ -564,8 +534,7 @@ db_show(struct db_opts *o)
 	if (r.order_kind[0] != '\0')
 		printf("  order:      %s (seed %llu)\n", r.order_kind,
 		    (unsigned long long)r.seed);
-	if (show_rounds_decided(st, &r) != 0 && (r.rounds > 0 || r.warmup > 0))
-		show_rounds_fixed(st, &r);
+	show_rounds(st, &r);
 	if (r.experiment_path[0] != '\0')
 		printf("  %-11s %s\n", strcmp(r.status, RUN_IMPORTED) == 0 ?
 		    "files:" : "experiment:", r.experiment_path);

@@ -50,12 +50,14 @@ file_types(const char *text, struct strvec *types)
 	}
 }
 
-void
+int
 cmd_run_help(int argc, char **argv, FILE *fp)
 {
 	const struct workload_ops	*ops;
+	const struct workload_ops *const *t;
 	struct strbuf			 sb = STRBUF_INIT;
 	struct strvec			 types = STRVEC_INIT;
+	struct nearest			 n;
 	const char			*what = NULL;
 	char				*path, *text, *cause = NULL;
 	size_t				 i;
@@ -73,22 +75,34 @@ cmd_run_help(int argc, char **argv, FILE *fp)
 		experiment_help_type(ops, &sb);
 		fputs(sb.buf, fp);
 		strbuf_release(&sb);
-		return;
+		return EXIT_OK;
 	}
-	cmd_print_usage(&cmd_run_entry, fp);
 	if (what == NULL) {
+		cmd_print_usage(&cmd_run_entry, fp);
 		experiment_help(&sb);
 		fprintf(fp, "\n%s", sb.buf);
 		strbuf_release(&sb);
-		return;
+		return EXIT_OK;
 	}
 	path = experiment_find(what);
 	if ((text = read_file(path, NULL, &cause)) == NULL) {
-		fprintf(fp, "\nexperiment '%s': %s\n", what, cause);
+		/* Neither a type nor a file: a typo of a type, or a path. */
+		nearest_init(&n, what);
+		for (t = workload_types; *t != NULL; t++)
+			nearest_try(&n, (*t)->type);
+		if (n.best != NULL)
+			error("run --help: '%s' is no workload type or "
+			    "experiment file: did you mean '%s'?", what,
+			    n.best);
+		else
+			error("run --help: '%s' is no workload type (abbench "
+			    "help workloads lists them) and no experiment: %s",
+			    what, cause);
 		free(cause);
 		free(path);
-		return;
+		return EXIT_USAGE;
 	}
+	cmd_print_usage(&cmd_run_entry, fp);
 	fprintf(fp, "\nexperiment file: %s\n", path);
 	file_types(text, &types);
 	for (i = 0; i < types.n; i++) {
@@ -102,4 +116,5 @@ cmd_run_help(int argc, char **argv, FILE *fp)
 	strvec_clear(&types);
 	free(text);
 	free(path);
+	return EXIT_OK;
 }

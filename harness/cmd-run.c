@@ -101,7 +101,8 @@ static const struct cmd_flag run_flags[] = {
 	{ "wait-lock", 'W', NULL,
 	    "when another run holds the host (it changes\n"
 	    "host settings too), wait for it instead of\n"
-	    "failing (also ABBENCH_WAIT_LOCK=1); the host\n"
+	    "failing (also ABBENCH_WAIT_LOCK=1), with a line\n"
+	    "on stderr when the wait begins and ends; the host\n"
 	    "lock is one per host, whatever\n"
 	    "$ABBENCH_STATE_DIR says", NULL },
 	{ "no-restore-check", 'N', NULL,
@@ -161,7 +162,7 @@ cmd_run_exec(int argc, char **argv)
 			break;
 		case 'U':
 			/* --until decided: stop = decided, as if the file said
-			 * so (stored with the run as set.stop). */
+			 * so (stored with the run as set.stop, metadata). */
 			if (experiment_set(&tmp, "stop", optarg,
 			    &cause) == -1)
 				goto bad;

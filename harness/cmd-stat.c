@@ -17,6 +17,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
+#include "harness/run-advice.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -349,6 +350,59 @@ stat_proj_has(const char *proj, const char *key)
 	return 0;
 }
 
+/* Whether a -filter query tests key ("set.stop:decided", "-key:x"). */
+static int
+stat_filter_has(const char *filter, const char *key)
+{
+	const char	*p = filter;
+	size_t		 k = strlen(key);
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == filter || strchr(" \t(-", p[-1]) != NULL) &&
+		    p[k] == ':')
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/*
+ * The run's metadata (store_key_is_metadata: the load of the moment, how
+ * the run was measured) is no config line of its exports, so that runs
+ * measured differently compare in one table. A projection or filter that
+ * names such a key asks for it: it is then added as a config line.
+ */
+static int
+stat_db_meta(struct store *st, const struct benchstat_opts *o,
+    const struct store_run *run, struct strbuf *text, char **cause)
+{
+	struct store_kv	*kv;
+	size_t		 n, i;
+	const char	*key, *p;
+
+	if (strcmp(run->status, RUN_IMPORTED) == 0)
+		return 0;
+	if (store_config_list(st, run->id, &kv, &n, cause) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		key = kv[i].key;
+		if (kv[i].arm[0] != '\0' || kv[i].value[0] == '\0' ||
+		    !store_key_is_metadata(key) || strchr(key, ' ') != NULL)
+			continue;
+		if (!((o->row != NULL && stat_proj_has(o->row, key)) ||
+		    (o->col != NULL && stat_proj_has(o->col, key)) ||
+		    (o->table != NULL && stat_proj_has(o->table, key)) ||
+		    (o->filter != NULL && stat_filter_has(o->filter, key))))
+			continue;
+		strbuf_addf(text, "%s: ", key);
+		for (p = kv[i].value; *p != '\0'; p++)
+			strbuf_addc(text, *p == '\n' || *p == '\r' ? ' ' : *p);
+		strbuf_addc(text, '\n');
+	}
+	store_kv_free(kv, n);
+	return 0;
+}
+
 /*
  * The selectors of --db: "all" stands for every run in the store (a merged
  * fleet database: one run per shape), oldest first, as run ids.
@@ -392,7 +446,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	char			*cause = NULL, *label, *arm;
 	size_t			 a;
 	int			 i, found, rc, nsels, armkey;
-	struct strvec		 expanded = STRVEC_INIT;
+	struct strvec		 expanded = STRVEC_INIT, notes = STRVEC_INIT;
 	char			**sels;
 
 	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
@@ -402,6 +456,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		return stat_db_fail(bs, st, cause);
 	if (expanded.n == 0) {
 		strvec_clear(&expanded);
+		strvec_clear(&notes);
 		return stat_db_fail(bs, st, xasprintf("no runs in '%s'",
 		    dbpath));
 	}
@@ -411,6 +466,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		if (stat_db_find(st, sels[i], &run, &arm, &cause) < 0) {
 			strbuf_release(&text);
 			strvec_clear(&expanded);
+			strvec_clear(&notes);
 			return stat_db_fail(bs, st, cause);
 		}
 		found = 0;
@@ -421,12 +477,14 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			strbuf_reset(&text);
 			if (armkey)
 				strbuf_addf(&text, "arm: %s\n", run.arms[a]);
-			if (export_run_benchfmt(st, run.id, run.arms[a], &text,
+			if (stat_db_meta(st, o, &run, &text, &cause) < 0 ||
+			    export_run_benchfmt(st, run.id, run.arms[a], &text,
 			    &cause) < 0) {
 				store_run_release(&run);
 				free(arm);
 				strbuf_release(&text);
 				strvec_clear(&expanded);
+				strvec_clear(&notes);
 				return stat_db_fail(bs, st, cause);
 			}
 			if (nsels == 1)
@@ -438,12 +496,16 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				    run.arms[a]);
 			rc = benchstat_add(bs, label, label, text.buf != NULL ?
 			    text.buf : "", text.len, &cause);
+			/* n counts lines: what it counts, after the tables. */
+			run_advice_lines(st, run.id, run.arms[a], label,
+			    &notes);
 			free(label);
 			if (rc < 0) {
 				store_run_release(&run);
 				free(arm);
 				strbuf_release(&text);
 				strvec_clear(&expanded);
+				strvec_clear(&notes);
 				store_close(st);
 				return stat_fail(bs, cause);
 			}
@@ -457,6 +519,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			free(arm);
 			strbuf_release(&text);
 			strvec_clear(&expanded);
+			strvec_clear(&notes);
 			return stat_db_fail(bs, st, cause);
 		}
 		store_run_release(&run);
@@ -465,7 +528,14 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	store_close(st);
 	strbuf_release(&text);
 	strvec_clear(&expanded);
-	return stat_finish(bs);
+	rc = stat_finish(bs);
+	/* After the tables (standard output stays benchstat's). */
+	for (a = 0; a < notes.n; a++)
+		fprintf(stderr, "abbench: note: %s\n", notes.v[a]);
+	if (notes.n > 0)
+		fprintf(stderr, "abbench: note: %s\n", run_advice_lines_why);
+	strvec_clear(&notes);
+	return rc;
 }
 
 /*

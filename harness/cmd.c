@@ -11,7 +11,9 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
+#include "lib/options.h"
 #include "lib/util.h"
+#include "workloads/workload.h"
 #include "results/store.h"
 
 extern const struct cmd_entry cmd_run_entry;
@@ -199,47 +201,16 @@ cmd_find(const char *name, char **cause)
 	return NULL;
 }
 
-/* Levenshtein distance of a and b, at most 99. */
-static size_t
-edit_distance(const char *a, const char *b)
-{
-	size_t	la = strlen(a), lb = strlen(b), i, j, d[100], prev, tmp;
-
-	if (la > 98 || lb > 98)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		d[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = d[0];
-		d[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = d[j];
-			d[j] = prev + (a[i - 1] != b[j - 1]);
-			if (d[j - 1] + 1 < d[j])
-				d[j] = d[j - 1] + 1;
-			if (tmp + 1 < d[j])
-				d[j] = tmp + 1;
-			prev = tmp;
-		}
-	}
-	return d[lb];
-}
-
 const char *
 cmd_nearest(const char *name)
 {
 	const struct cmd_entry *const	*e;
-	const char			*best = NULL;
-	size_t				 d, bestd = 3;
+	struct nearest			 n;
 
-	for (e = cmd_table; *e != NULL; e++) {
-		d = edit_distance(name, (*e)->name);
-		if (d < bestd) {
-			bestd = d;
-			best = (*e)->name;
-		}
-	}
-	return best;
+	nearest_init(&n, name);
+	for (e = cmd_table; *e != NULL; e++)
+		nearest_try(&n, (*e)->name);
+	return n.best;
 }
 
 static int
@@ -284,12 +255,113 @@ flag_by_val(const struct cmd_entry *e, const char *sub, int val)
 }
 
 /*
+ * Flags of `go test` and Go's benchstat that users of those tools type,
+ * and the flag of ours that does the same.
+ */
+static const struct {
+	const char	*theirs;
+	const char	*ours;
+} foreign_flags[] = {
+	{ "count", "rounds" },		/* go test -count N */
+	{ "test.count", "rounds" },
+	{ "test.timeout", "timeout" },
+	{ "benchtime", "timeout" },	/* the nearest we have: a limit */
+	{ "shuffle", "order" },		/* go test -shuffle on */
+	{ "o", "output" },
+};
+
+/*
+ * The flag of ours (in e's scope, or an [experiment] key when e takes
+ * keys) that a foreign flag stands for, or NULL.
+ */
+static const char *
+flag_foreign(const struct cmd_entry *e, const char *sub, int allow_keys,
+    const char *name, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(foreign_flags); i++) {
+		if (strlen(foreign_flags[i].theirs) != n ||
+		    strncmp(foreign_flags[i].theirs, name, n) != 0)
+			continue;
+		if (flag_find(e, sub, foreign_flags[i].ours,
+		    strlen(foreign_flags[i].ours)) != NULL ||
+		    (allow_keys && opt_find(experiment_opts,
+		    foreign_flags[i].ours) != NULL))
+			return foreign_flags[i].ours;
+	}
+	return NULL;
+}
+
+/*
+ * Whether name is a key --KEY=VALUE may set: an [experiment] key, a key of
+ * any workload type, or WORKLOAD.KEY (checked with the file).
+ */
+static int
+flag_is_key(const char *name, size_t n)
+{
+	const struct workload_ops *const *t;
+	char	*k = xstrndup(name, n);
+	int	 found;
+
+	found = strchr(k, '.') != NULL ||
+	    opt_find(experiment_opts, k) != NULL ||
+	    opt_find(workload_common_opts, k) != NULL;
+	for (t = workload_types; !found && *t != NULL; t++)
+		found = opt_find((*t)->opts, k) != NULL;
+	free(k);
+	return found;
+}
+
+/*
+ * The message for an unknown flag NAME (n bytes) of e: "did you mean" a
+ * flag of e, a foreign flag's counterpart with its value, or (where e
+ * takes --KEY=VALUE) an [experiment] or workload key.
+ */
+static void
+flag_unknown(const struct cmd_entry *e, const char *sub, int allow_keys,
+    const char *word, const char *name, size_t n, const char *value)
+{
+	const struct workload_ops *const *t;
+	const struct cmd_flag	*f;
+	struct nearest		 near;
+	const char		*ours;
+	char			*k = xstrndup(name, n);
+
+	if ((ours = flag_foreign(e, sub, allow_keys, name, n)) != NULL) {
+		error("%s: unknown option '%s': did you mean '--%s%s%s'? "
+		    "(see abbench %s --help)", e->name, word, ours,
+		    value != NULL ? " " : "", value != NULL ? value : "",
+		    e->name);
+		free(k);
+		return;
+	}
+	nearest_init(&near, k);
+	for (f = e->opts; f != NULL && f->name != NULL; f++)
+		if (flag_in_scope(f, sub))
+			nearest_try(&near, f->name);
+	if (allow_keys) {
+		opt_nearest(experiment_opts, &near);
+		opt_nearest(workload_common_opts, &near);
+		for (t = workload_types; *t != NULL; t++)
+			opt_nearest((*t)->opts, &near);
+	}
+	if (near.best != NULL)
+		error("%s: unknown option '%s': did you mean '--%s'? (see "
+		    "abbench %s --help)", e->name, word, near.best, e->name);
+	else
+		error("%s: unknown option '%s' (see abbench %s --help)",
+		    e->name, word, e->name);
+	free(k);
+}
+
+/*
  * Before getopt reads them: a word "-rounds" that is a long flag spelt
  * with one dash (getopt would take it as -r with the value "ounds").
  */
 static int
-flag_prescan(const struct cmd_entry *e, const char *sub, int argc,
-    char **argv)
+flag_prescan(const struct cmd_entry *e, const char *sub, int allow_keys,
+    int argc, char **argv)
 {
 	const struct cmd_flag	*f;
 	const char		*a, *name;
@@ -323,12 +395,18 @@ flag_prescan(const struct cmd_entry *e, const char *sub, int argc,
 			    e->name, a, (int)n, name);
 			return -1;
 		}
+		/* go test's -count 5: what we call it, with its value. */
+		if (flag_foreign(e, sub, allow_keys, name, n) != NULL) {
+			flag_unknown(e, sub, allow_keys, a, name, n,
+			    name[n] == '=' ? name + n + 1 : i + 1 < argc ?
+			    argv[i + 1] : NULL);
+			return -1;
+		}
 		/* -qd, -dFILE: short options; anything else is a mistake. */
 		if (e->shortopts != NULL && a[1] != ':' && a[1] != '+' &&
 		    strchr(e->shortopts, a[1]) != NULL)
 			continue;
-		error("%s: unknown option '%s' (long flags take two dashes; "
-		    "see abbench %s --help)", e->name, a, e->name);
+		flag_unknown(e, sub, allow_keys, a, name, n, NULL);
 		return -1;
 	}
 	return 0;
@@ -347,7 +425,7 @@ cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 	size_t			 n = 0;
 	int			 c;
 
-	if (optind <= 1 && flag_prescan(e, sub, argc, argv) == -1)
+	if (optind <= 1 && flag_prescan(e, sub, allow_keys, argc, argv) == -1)
 		return CMD_FLAG_ERROR;
 	for (f = e->opts; f != NULL && f->name != NULL; f++)
 		n++;
@@ -397,6 +475,15 @@ cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 		return CMD_FLAG_ERROR;
 	}
 	if (allow_keys && str_startswith(word, "--") && word[2] != '\0' &&
+	    word[2] != '=' && !flag_is_key(word + 2, strcspn(word + 2, "="))) {
+		/* No key of any kind: --count 5, --roudns 5, --wiat-lock. */
+		flag_unknown(e, sub, allow_keys, word, word + 2,
+		    strcspn(word + 2, "="), strchr(word, '=') != NULL ?
+		    strchr(word, '=') + 1 : optind < argc ? argv[optind] :
+		    NULL);
+		return CMD_FLAG_ERROR;
+	}
+	if (allow_keys && str_startswith(word, "--") && word[2] != '\0' &&
 	    word[2] != '=') {
 		free(keyarg);
 		if (strchr(word, '=') != NULL)
@@ -412,6 +499,11 @@ cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 		}
 		optarg = keyarg;
 		return '=';
+	}
+	if (str_startswith(word, "--") && word[2] != '\0') {
+		flag_unknown(e, sub, allow_keys, word, word + 2,
+		    strcspn(word + 2, "="), NULL);
+		return CMD_FLAG_ERROR;
 	}
 	error("%s: unknown option '%s' (see abbench %s --help)", e->name,
 	    word, e->name);
@@ -470,13 +562,12 @@ cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 		if (strcmp(argv[i], "--help") == 0 ||
 		    strcmp(argv[i], "-h") == 0) {
 			if (e->help_args != NULL)
-				e->help_args(argc, argv, stdout);
-			else
-				cmd_print_usage(e, stdout);
-			return 1;
+				return e->help_args(argc, argv, stdout);
+			cmd_print_usage(e, stdout);
+			return EXIT_OK;
 		}
 	}
-	return 0;
+	return -1;
 }
 
 const char *

@@ -42,8 +42,9 @@ struct cmd_entry {
 	/* argv[0] is the command name. Returns the exit status. */
 	int		(*exec)(int argc, char **argv);
 	/* Help that depends on the operands (run --help TYPE), printed by
-	 * cmd_wants_help instead of the usage; NULL = the usage. */
-	void		(*help_args)(int argc, char **argv, FILE *fp);
+	 * cmd_wants_help instead of the usage; NULL = the usage. Returns
+	 * the exit status (2 for an operand it cannot help with). */
+	int		(*help_args)(int argc, char **argv, FILE *fp);
 	/* Its flags, ended by a NULL name; NULL when it parses its own. */
 	const struct cmd_flag	*opts;
 	/* getopt's short options ("qd:r:"), a leading '+' to stop at the
@@ -80,7 +81,7 @@ void	cmd_print_man(FILE *fp);
 
 extern const struct cmd_entry cmd_run_entry;
 /* abbench run --help [TYPE | EXPERIMENT] (cmd-run-help.c). */
-void	cmd_run_help(int argc, char **argv, FILE *fp);
+int	cmd_run_help(int argc, char **argv, FILE *fp);
 
 /*
  * getopt_long over e's flag table (those of subcommand sub, when not NULL):
@@ -101,7 +102,10 @@ const char	*cmd_nearest(const char *name);
 /* Unique-prefix lookup; NULL with *cause on no or ambiguous match. */
 const struct cmd_entry	*cmd_find(const char *name, char **cause);
 void	cmd_print_usage(const struct cmd_entry *e, FILE *fp);
-/* True if argv has --help or -h before a "--"; prints the help. */
+/*
+ * -1 if argv has no --help or -h before a "--"; else prints the help and
+ * returns the exit status.
+ */
 int	cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
 /* The database path: --db, else $ABBENCH_DB, else ./abbench.db. */
 const char *cmd_db_path(const char *opt);

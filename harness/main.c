@@ -46,6 +46,7 @@ main(int argc, char **argv)
 {
 	const struct cmd_entry	*e;
 	char			*cause = NULL;
+	int			 rc;
 
 	gsl_set_error_handler_off();
 	/* A reader that goes away is an EPIPE to handle, not a death
@@ -88,8 +89,8 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* A command with flags of its own (benchstat's -h) handles help. */
-	if (!(e->flags & CMD_OWN_FLAGS) && cmd_wants_help(e, argc - 1,
-	    argv + 1))
-		return EXIT_OK;
+	if (!(e->flags & CMD_OWN_FLAGS) && (rc = cmd_wants_help(e, argc - 1,
+	    argv + 1)) != -1)
+		return rc;
 	return e->exec(argc - 1, argv + 1);
 }

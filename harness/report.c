@@ -21,6 +21,7 @@
 #include "harness/powerdata.h"
 #include "harness/markup.h"
 #include "harness/report.h"
+#include "harness/run-advice.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
@@ -221,27 +222,6 @@ report_head(struct report *r)
 	free(title);
 }
 
-/* The rounds, and in the fixed design the make-up rounds it took (with
- * stop = decided the decisions say which rounds each row took). */
-static char *
-report_rounds(struct report *r)
-{
-	struct store_decision	*d = NULL;
-	char			*cause = NULL;
-	size_t			 nd = 0;
-	int			 makeup = 0;
-
-	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == 0 &&
-	    nd == 0)
-		(void)store_makeup_rounds(r->st, &r->run, &makeup, &cause);
-	free(cause);
-	store_decisions_free(d, nd);
-	if (makeup > 0)
-		return xasprintf("%d (+%d make-up, +%d warm-up)",
-		    r->run.rounds, makeup, r->run.warmup);
-	return xasprintf("%d (+%d warm-up)", r->run.rounds, r->run.warmup);
-}
-
 static void
 report_summary(struct report *r)
 {
@@ -264,7 +244,8 @@ report_summary(struct report *r)
 	    r->run.order_kind : "?", r->run.seed);
 	report_kv_row(r, "order", s);
 	free(s);
-	s = report_rounds(r);
+	/* The rounds taken, as db show says them. */
+	s = store_run_rounds_text(r->st, &r->run);
 	report_kv_row(r, "rounds", s);
 	free(s);
 	s = xasprintf("%" PRId64 " (%" PRId64 " values, %" PRId64 " failed)",
@@ -536,7 +517,9 @@ static void
 report_tables(struct report *r)
 {
 	struct strbuf	 tab = STRBUF_INIT;
+	struct strvec	 notes = STRVEC_INIT;
 	char		*cause = NULL;
+	size_t		 i;
 
 	report_h2(r, "benchstat", "Benchstat tables");
 	if (report_benchstat_text(r, &tab, &cause) == -1) {
@@ -545,6 +528,16 @@ report_tables(struct report *r)
 		return;
 	}
 	report_pre(r, "benchstat", tab.buf != NULL ? tab.buf : "");
+	strbuf_reset(&tab);
+	/* Their n counts lines: what it counts where a line is not a run. */
+	run_advice_lines(r->st, r->run.id, NULL, NULL, &notes);
+	for (i = 0; i < notes.n; i++)
+		strbuf_addf(&tab, "%s%s", i > 0 ? "; " : "", notes.v[i]);
+	if (notes.n > 0) {
+		strbuf_addf(&tab, ". %s.", run_advice_lines_why);
+		report_para(r, tab.buf);
+	}
+	strvec_clear(&notes);
 	strbuf_release(&tab);
 }
 

@@ -207,17 +207,58 @@ advice_shifts(struct store *st, const struct store_run *run,
 	return 0;
 }
 
+const char run_advice_lines_why[] = "benchstat takes every line as a "
+    "sample; lines of one invocation are not independent (abbench report, "
+    "power and nightly take one median per invocation)";
+
+void
+run_advice_lines(struct store *st, int64_t run_id, const char *arm,
+    const char *label, struct strvec *notes)
+{
+	struct store_lines	*l = NULL;
+	char			*cause = NULL;
+	size_t			 n = 0, i;
+
+	if (store_lines_per_execution(st, run_id, arm, &l, &n, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (l[i].values % l[i].executions == 0)
+			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
+			    "the %" PRId64 " lines of each of %" PRId64
+			    " invocations", l[i].benchmark, l[i].unit,
+			    label != NULL ? label : l[i].arm, l[i].values,
+			    l[i].values / l[i].executions, l[i].executions);
+		else
+			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
+			    "lines, printed by %" PRId64 " invocations",
+			    l[i].benchmark, l[i].unit, label != NULL ? label :
+			    l[i].arm, l[i].values, l[i].executions);
+	}
+	store_lines_free(l, n);
+}
+
 void
 run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 {
 	struct store		*st;
 	struct store_run	 run;
 	struct rowfilter	*f = NULL;
+	struct strvec		 notes = STRVEC_INIT;
 	char			*cause = NULL, *filter;
+	size_t			 i;
 
 	memset(&run, 0, sizeof(run));
 	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL)
 		goto fail;
+	/* The n of the summary's table counts lines: say what it counts. */
+	run_advice_lines(st, run_id, NULL, NULL, &notes);
+	for (i = 0; i < notes.n; i++)
+		fprintf(fp, "note: %s\n", notes.v[i]);
+	if (notes.n > 0)
+		fprintf(fp, "note: %s\n", run_advice_lines_why);
+	strvec_clear(&notes);
 	if (store_run_get(st, run_id, &run, &cause) == -1 || run.narms < 2)
 		goto out;
 	filter = experiment_stat_filter(run.experiment_path,

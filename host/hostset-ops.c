@@ -338,12 +338,43 @@ int
 hostset_check(const char *name, const char *value, char **cause)
 {
 	const struct hostset_op *op = hostset_find_op(name);
+	struct nearest		 n;
+	const char		*dot;
+	char			*head = NULL, *guess = NULL;
+	size_t			 i;
 
-	if (op == NULL)
-		return set_cause(cause, "unknown host setting '%s' (known: "
+	if (op == NULL) {
+		/*
+		 * "host.thp.defrg": a name; "host.sysclt.vm.x": a prefix
+		 * ("host.sysctl.") and what follows it.
+		 */
+		nearest_init(&n, name);
+		for (i = 0; i < ARRAY_SIZE(hostset_ops); i++)
+			if (!(hostset_ops[i].flags & HS_PREFIX))
+				nearest_try(&n, hostset_ops[i].name);
+		dot = strchr(name, '.');
+		dot = dot != NULL ? strchr(dot + 1, '.') : NULL;
+		if (n.best != NULL)
+			guess = xstrdup(n.best);
+		else if (dot != NULL && dot[1] != '\0') {
+			head = xstrndup(name, (size_t)(dot - name) + 1);
+			nearest_init(&n, head);
+			for (i = 0; i < ARRAY_SIZE(hostset_ops); i++)
+				if (hostset_ops[i].flags & HS_PREFIX)
+					nearest_try(&n, hostset_ops[i].name);
+			if (n.best != NULL)
+				guess = xasprintf("%s%s", n.best, dot + 1);
+		}
+		set_cause(cause, "unknown host setting '%s'%s%s%s (known: "
 		    "host.block.scheduler, host.block.path, host.block.KNOB, "
 		    "host.thp.enabled, host.thp.defrag, host.sysctl.NAME, "
-		    "host.cpufreq.governor)", name);
+		    "host.cpufreq.governor)", name, guess != NULL ?
+		    ": did you mean '" : "", guess != NULL ? guess : "",
+		    guess != NULL ? "'?" : "");
+		free(head);
+		free(guess);
+		return -1;
+	}
 	if (value == NULL)
 		return set_cause(cause, "'%s': missing value", name);
 	return op->check(op, name, value, cause);

@@ -539,8 +539,10 @@ hs_arm_value(const struct hs_arm *ha, const char *key)
 	return NULL;
 }
 
+/* *badkey: the key a failure is about (its line is the one to name). */
 static int
-hs_prepare_block(struct hostset *hs, struct hs_arm *ha, char **cause)
+hs_prepare_block(struct hostset *hs, struct hs_arm *ha, const char **badkey,
+    char **cause)
 {
 	const char	*sched = hs_arm_value(ha, "host.block.scheduler");
 	size_t		 i, k;
@@ -549,6 +551,7 @@ hs_prepare_block(struct hostset *hs, struct hs_arm *ha, char **cause)
 		struct hs_disk	*hd = hs_find_disk(hs, ha->disks.v[i]);
 		const char	*eff = sched != NULL ? sched : hd->orig_sched;
 
+		*badkey = "host.block.scheduler";
 		if (sched != NULL && !hostset_in_list(sched, hd->available))
 			return set_cause(cause, "arm '%s': "
 			    "'host.block.scheduler': '%s' is not available "
@@ -574,6 +577,7 @@ hs_prepare_block(struct hostset *hs, struct hs_arm *ha, char **cause)
 				ok = hostset_in_list(knob, known);
 			else
 				ok = 1;	/* checked when applied */
+			*badkey = key;
 			if (!ok)
 				return set_cause(cause, "arm '%s': '%s': disk "
 				    "'%s' with scheduler '%s' has no tunable "
@@ -581,6 +585,18 @@ hs_prepare_block(struct hostset *hs, struct hs_arm *ha, char **cause)
 		}
 	}
 	return 0;
+}
+
+/* The arm's host.* key NAME as the file wrote it (its line), or NULL. */
+static const struct kv *
+hs_arm_kv(const struct arm *arm, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < arm->nhost; i++)
+		if (strcmp(arm->host[i].key, name) == 0)
+			return &arm->host[i];
+	return NULL;
 }
 
 int
@@ -635,12 +651,22 @@ hostset_prepare(struct hostset *hs, const struct experiment *e, char **cause)
 			}
 		}
 		if (rc == 0 && block != NULL) {
-			at = block;
+			/* The disks come from host.block.path when given. */
+			at = paths.n > 0 ? hs_arm_kv(arm, "host.block.path") :
+			    NULL;
+			if (at == NULL)
+				at = block;
 			rc = hs_arm_disks(hs, ha, paths.n > 0 ? &paths :
 			    &hs->paths, paths.n > 0, &why);
 		}
-		if (rc == 0 && block != NULL)
-			rc = hs_prepare_block(hs, ha, &why);
+		if (rc == 0 && block != NULL) {
+			const char	*bad = NULL;
+
+			rc = hs_prepare_block(hs, ha, &bad, &why);
+			/* The key at fault, not the arm's first block key. */
+			at = bad != NULL && hs_arm_kv(arm, bad) != NULL ?
+			    hs_arm_kv(arm, bad) : block;
+		}
 		strvec_clear(&paths);
 		if (rc == -1) {
 			/* FILE:LINE: KEY: what is wrong, before any change. */

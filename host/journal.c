@@ -46,6 +46,9 @@ journal_state_dir(void)
 	return journal_host_dir();
 }
 
+/* $HOME when the state directory is below it: a home is not ours to make. */
+static char *journal_home;
+
 const char *
 journal_host_dir(void)
 {
@@ -63,8 +66,10 @@ journal_host_dir(void)
 		h = getenv("HOME");
 		if (x != NULL && *x == '/')
 			user = xasprintf("%s/abbench", x);
-		else if (h != NULL && *h == '/')
+		else if (h != NULL && *h == '/') {
 			user = xasprintf("%s/.local/state/abbench", h);
+			journal_home = xstrdup(h);
+		}
 		else
 			user = xasprintf("/tmp/abbench-state-%ld",
 			    (long)geteuid());
@@ -72,21 +77,37 @@ journal_host_dir(void)
 	return user;
 }
 
+/*
+ * Make the state directory dir and its parents, but not $HOME (a missing
+ * home is the account's problem, not a directory for abbench to make). The
+ * message names the state directory and what chooses it.
+ */
 static int
 journal_mkdirs(const char *dir, char **cause)
 {
-	char	*copy = xstrdup(dir), *p;
+	const char	*env = getenv("ABBENCH_STATE_DIR");
+	char		*copy = xstrdup(dir), *p, *why = NULL;
+	struct stat	 sb;
+	size_t		 n;
+	int		 from_env = env != NULL && *env != '\0' &&
+			    str_startswith(dir, env);
 
 	for (p = copy + 1; ; p++) {
 		if (*p == '/' || *p == '\0') {
 			char	c = *p;
 
 			*p = '\0';
+			if (!from_env && journal_home != NULL &&
+			    strcmp(copy, journal_home) == 0 &&
+			    stat(copy, &sb) == -1) {
+				why = xasprintf("$HOME '%s' does not exist",
+				    copy);
+				break;
+			}
 			if (mkdir(copy, 0755) == -1 && errno != EEXIST) {
-				set_cause(cause, "cannot create '%s': %s",
-				    copy, strerror(errno));
-				free(copy);
-				return -1;
+				why = xasprintf("cannot create '%s': %s", copy,
+				    strerror(errno));
+				break;
 			}
 			*p = c;
 			if (c == '\0')
@@ -94,7 +115,23 @@ journal_mkdirs(const char *dir, char **cause)
 		}
 	}
 	free(copy);
-	return 0;
+	if (why == NULL)
+		return 0;
+	/* The state directory, not its runs/ inside. */
+	n = strlen(dir);
+	if (n > 5 && strcmp(dir + n - 5, "/runs") == 0)
+		n -= 5;
+	if (from_env)
+		set_cause(cause, "cannot make the state directory '%.*s' "
+		    "($ABBENCH_STATE_DIR): %s", (int)n, dir, why);
+	else
+		set_cause(cause, "cannot make abbench's state directory '%.*s' "
+		    "(where a run journals what it changes): %s; set "
+		    "$ABBENCH_STATE_DIR%s to a directory you can write",
+		    (int)n, dir, why, geteuid() == 0 ? "" :
+		    " (or $XDG_STATE_HOME)");
+	free(why);
+	return -1;
 }
 
 struct journal *
@@ -303,11 +340,20 @@ host_env_wait(void)
 	return w != NULL && *w != '\0' && strcmp(w, "0") != 0;
 }
 
+static void	(*wait_notice)(const char *holder, int64_t waited_ns);
+
+void
+journal_set_wait_notice(void (*fn)(const char *holder, int64_t waited_ns))
+{
+	wait_notice = fn;
+}
+
 /* 0 = taken, 1 = held by another (no wait), -1 = error. */
 static int
 host_acquire(struct journal *jr, int wait, char **cause)
 {
 	char	*f[4], *text;
+	int64_t	 t0 = 0;
 	int	 fd, tries, locked;
 
 	for (;;) {
@@ -334,12 +380,21 @@ host_acquire(struct journal *jr, int wait, char **cause)
 				close(fd);
 				return 1;
 			}
+			if (wait_notice != NULL) {
+				char	*who = host_holder();
+
+				t0 = now_mono_ns();
+				wait_notice(who, 0);
+				free(who);
+			}
 			while (flock(fd, LOCK_EX) == -1)
 				if (errno != EINTR) {
 					close(fd);
 					return set_cause(cause, "cannot lock "
 					    "the host: %s", strerror(errno));
 				}
+			if (wait_notice != NULL)
+				wait_notice(NULL, now_mono_ns() - t0);
 			locked = 1;
 		}
 		if (host_same(fd))

@@ -63,11 +63,19 @@ struct hjournal	*journal_hj(struct journal *jr);
 /*
  * Take the host lock for a run of experiment into db (with wait, or
  * ABBENCH_WAIT_LOCK set, waiting for it). Held: without wait, -1 with a cause naming the holder's pid, experiment and db; with
- * wait, blocks until the holder is gone (a note is printed by the caller
- * beforehand if it wants one).
+ * wait, blocks until the holder is gone, telling the wait notice (below)
+ * when the wait begins and when it ends.
  */
 int	journal_lock_host(struct journal *jr, const char *experiment,
 	    const char *db, int wait, char **cause);
+/*
+ * Called when a wait for the host lock begins (holder: its pid, experiment
+ * and database) and when it ends (holder NULL, waited: nanoseconds), so
+ * that a log tells waiting from hung. NULL: none. The host module prints
+ * nothing itself.
+ */
+void	journal_set_wait_notice(void (*fn)(const char *holder,
+	    int64_t waited_ns));
 /*
  * Take the host lock if it is free (0 = taken, 1 = held by another); with
  * wait, wait for it.

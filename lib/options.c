@@ -54,6 +54,16 @@ opt_find(const struct opt_spec *opts, const char *key)
 	return NULL;
 }
 
+void
+opt_nearest(const struct opt_spec *opts, struct nearest *n)
+{
+	const struct opt_spec	*o;
+
+	for (o = opts; o != NULL && o->name != NULL; o++)
+		if (!(o->form & OPT_FORM_PREFIX))
+			nearest_try(n, o->name);
+}
+
 const char *
 opt_choices(const struct opt_spec *o)
 {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct strbuf;
+struct nearest;
 
 enum opt_type {
 	OPT_T_STR,	/* char *: one word (or any text, OPT_FORM_LIST) */
@@ -204,6 +205,8 @@ int		 opt_choice_index(const struct opt_spec *o,
 		    const char *value);
 /* The entry for KEY of a table ending in a NULL name, or NULL. */
 const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
+/* Offer every (non-prefix) key of the table to a "did you mean". */
+void		 opt_nearest(const struct opt_spec *opts, struct nearest *n);
 /* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */
 int		 opt_parse_bool(const char *s, int *out);
 

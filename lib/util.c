@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -656,38 +657,221 @@ str_startswith(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+size_t
+str_edit_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, d[100], prev, tmp;
+
+	if (la > 98 || lb > 98)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = d[j];
+			d[j] = prev + (a[i - 1] != b[j - 1]);
+			if (d[j - 1] + 1 < d[j])
+				d[j] = d[j - 1] + 1;
+			if (tmp + 1 < d[j])
+				d[j] = tmp + 1;
+			prev = tmp;
+		}
+	}
+	return d[lb];
+}
+
+void
+nearest_init(struct nearest *n, const char *name)
+{
+	n->name = name;
+	n->best = NULL;
+	/*
+	 * Two edits ("reprot", "roudns"); one for a name of three or less,
+	 * where two would make any short name look like any other.
+	 */
+	n->dist = strlen(name) <= 3 ? 2 : 3;
+}
+
+void
+nearest_try(struct nearest *n, const char *cand)
+{
+	size_t	d;
+
+	if (cand == NULL || *cand == '\0' || strcmp(cand, n->name) == 0)
+		return;
+	d = str_edit_distance(n->name, cand);
+	if (d < n->dist) {
+		n->dist = d;
+		n->best = cand;
+	}
+}
+
+/* Go's time units, and "min", which abbench took before it took Go's. */
+static const struct {
+	const char	*unit;
+	double		 ns;
+} duration_units[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 },
+	{ "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "min", 60e9 },
+	{ "h", 3600e9 },
+};
+
+/*
+ * Go's time.ParseDuration: [+]?([0-9]*(\.[0-9]*)?UNIT)+ or "0", summed
+ * in nanoseconds. 0, or -1 when s is not in the grammar.
+ */
+static int
+duration_go(const char *s, double *out)
+{
+	const char	*p = s, *num, *u;
+	double		 total = 0, v;
+	size_t		 i, ulen;
+	int		 digits;
+
+	if (*p == '+')
+		p++;
+	if (strcmp(p, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (*p == '\0')
+		return -1;
+	while (*p != '\0') {
+		num = p;
+		digits = 0;
+		while (*p >= '0' && *p <= '9') {
+			p++;
+			digits = 1;
+		}
+		if (*p == '.') {
+			p++;
+			while (*p >= '0' && *p <= '9') {
+				p++;
+				digits = 1;
+			}
+		}
+		if (!digits)
+			return -1;
+		v = strtod(num, NULL);
+		u = p;
+		while (*p != '\0' && *p != '.' && !(*p >= '0' && *p <= '9'))
+			p++;
+		ulen = (size_t)(p - u);
+		if (ulen == 0)
+			return -1;	/* a number without a unit */
+		for (i = 0; i < ARRAY_SIZE(duration_units); i++)
+			if (strlen(duration_units[i].unit) == ulen &&
+			    memcmp(u, duration_units[i].unit, ulen) == 0)
+				break;
+		if (i == ARRAY_SIZE(duration_units))
+			return -1;
+		total += v * duration_units[i].ns;
+	}
+	*out = total;
+	return 0;
+}
+
+/*
+ * What a user who wrote "5 minutes", "2sec" or a bare "1" meant, in the
+ * grammar: spelled-out units shortened, blanks dropped, a bare number
+ * taken as seconds. NULL when nothing sensible comes out (malloc'd).
+ */
+static char *
+duration_suggest(const char *s)
+{
+	static const struct {
+		const char	*word;
+		const char	*unit;
+	} words[] = {
+		{ "nanoseconds", "ns" }, { "nanosecond", "ns" },
+		{ "nsec", "ns" }, { "microseconds", "us" },
+		{ "microsecond", "us" }, { "usec", "us" },
+		{ "milliseconds", "ms" }, { "millisecond", "ms" },
+		{ "msec", "ms" }, { "millis", "ms" }, { "seconds", "s" },
+		{ "second", "s" }, { "secs", "s" }, { "sec", "s" },
+		{ "minutes", "m" }, { "minute", "m" }, { "mins", "m" },
+		{ "hours", "h" }, { "hour", "h" }, { "hrs", "h" },
+		{ "hr", "h" }, { "", "s" },
+	};
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*p = s, *u;
+	double		 d;
+	size_t		 i, n, ntok = 0;
+
+	while (*p != '\0') {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			break;
+		u = p;
+		while ((*p >= '0' && *p <= '9') || *p == '.')
+			p++;
+		if (p == u)
+			goto fail;
+		strbuf_add(&sb, u, (size_t)(p - u));
+		while (isspace((unsigned char)*p))
+			p++;
+		u = p;
+		while (isalpha((unsigned char)*p) || (unsigned char)*p >= 0x80)
+			p++;
+		n = (size_t)(p - u);
+		/* A bare number is seconds only when it is all there is. */
+		if (n == 0 && (ntok > 0 || *p != '\0'))
+			goto fail;
+		ntok++;
+		for (i = 0; i < ARRAY_SIZE(words); i++)
+			if (strlen(words[i].word) == n &&
+			    strncasecmp(u, words[i].word, n) == 0)
+				break;
+		if (i < ARRAY_SIZE(words)) {
+			strbuf_adds(&sb, words[i].unit);
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(duration_units); i++)
+			if (strlen(duration_units[i].unit) == n &&
+			    strncasecmp(u, duration_units[i].unit, n) == 0)
+				break;
+		if (i == ARRAY_SIZE(duration_units))
+			goto fail;
+		strbuf_adds(&sb, duration_units[i].unit);
+	}
+	if (sb.buf == NULL || strcmp(sb.buf, s) == 0 ||
+	    duration_go(sb.buf, &d) != 0)
+		goto fail;
+	return strbuf_detach(&sb);
+fail:
+	strbuf_release(&sb);
+	return NULL;
+}
+
 int
 parse_duration(const char *s, int64_t *ns, char **cause)
 {
-	static const struct {
-		const char	*suffix;
-		double		 mult;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 },
-		{ "s", 1e9 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
-		{ "", 1e9 },
-	};
-	char	*end;
 	double	 v;
-	size_t	 i;
+	char	*hint;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || !isfinite(v) || v < 0)
-		return set_cause(cause, "invalid duration '%s'", s);
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (strcmp(end, units[i].suffix) == 0) {
-			/* Beyond int64 nanoseconds (292 years) wraps. */
-			if (v * units[i].mult >= 9.2e18)
-				return set_cause(cause, "duration '%s' is out "
-				    "of range (at most 292 years)", s);
-			*ns = (int64_t)llround(v * units[i].mult);
-			return 0;
-		}
+	if (s[0] == '-' && duration_go(s + 1, &v) == 0 && v > 0)
+		return set_cause(cause, "invalid duration '%s': a duration "
+		    "cannot be negative", s);
+	if (duration_go(s, &v) != 0) {
+		/* The one message for every duration, file or flag. */
+		hint = duration_suggest(s);
+		set_cause(cause, "invalid duration '%s': write a number and a "
+		    "unit as Go does (300ms, 1.5s, 2m, 1h30m; units ns, us, "
+		    "ms, s, m or min, h)%s%s%s", s, hint != NULL ?
+		    "; did you mean '" : "", hint != NULL ? hint : "",
+		    hint != NULL ? "'?" : "");
+		free(hint);
+		return -1;
 	}
-	return set_cause(cause,
-	    "invalid duration '%s' (use a number with ns, us, ms, s, m or h)",
-	    s);
+	/* Beyond int64 nanoseconds (292 years) wraps. */
+	if (!isfinite(v) || v >= 9.2e18)
+		return set_cause(cause, "duration '%s' is out of range (at "
+		    "most 292 years)", s);
+	*ns = (int64_t)llround(v);
+	return 0;
 }
 
 char *

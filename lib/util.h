@@ -140,9 +140,25 @@ char	*path_dir(const char *path);
 /* Strip leading and trailing white space in place; returns s. */
 char	*strtrim(char *s);
 int	 str_startswith(const char *s, const char *prefix);
+/* Levenshtein distance of a and b, at most 99. */
+size_t	 str_edit_distance(const char *a, const char *b);
 /*
- * Parse a duration such as "20s", "500ms", "2m", "1.5s" or a bare number of
- * seconds into nanoseconds.
+ * "Did you mean": nearest_init, then nearest_try with every name that
+ * would have been right; best is the closest one within two edits (one
+ * for names of three letters or less), or NULL. Borrows the strings.
+ */
+struct nearest {
+	const char	*name;
+	const char	*best;
+	size_t		 dist;
+};
+void	 nearest_init(struct nearest *n, const char *name);
+void	 nearest_try(struct nearest *n, const char *cand);
+/*
+ * Parse a duration into nanoseconds: Go's time.ParseDuration grammar
+ * ("20s", "500ms", "1.5h", "1h30m", "0"; units ns, us, µs, ms, s, m, h)
+ * plus the unit "min". A bare number other than 0 has no unit and is
+ * refused; the message then suggests what was meant ("5 minutes" -> 5m).
  */
 int	 parse_duration(const char *s, int64_t *ns, char **cause);
 /*

@@ -52,6 +52,13 @@ store_key_is_metadata(const char *key)
 	};
 	size_t	i;
 
+	/*
+	 * set.KEY: a --KEY=VALUE of `abbench run` (--until decided is
+	 * set.stop). How a run was made to measure is not what it measured:
+	 * the same key in the experiment file makes no config line either.
+	 */
+	if (strncmp(key, "set.", 4) == 0)
+		return 1;
 	for (i = 0; i < ARRAY_SIZE(meta); i++)
 		if (strcmp(key, meta[i]) == 0)
 			return 1;
@@ -286,6 +293,63 @@ store_decisions_list(struct store *st, int64_t run_id,
 		return store_db_error(st, cause, "cannot read decisions");
 	}
 	return 0;
+}
+
+int
+store_lines_per_execution(struct store *st, int64_t run_id, const char *arm,
+    struct store_lines **out, size_t *n, char **cause)
+{
+	sqlite3_stmt		*s;
+	struct store_lines	*v = NULL, *l;
+	size_t			 cap = 0;
+	int			 rc;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT arm, benchmark, unit, count(*),"
+	    " count(DISTINCT plan_idx) FROM samples WHERE run_id = ?1 AND"
+	    " status = 'ok' AND warmup = 0 AND (?2 IS NULL OR arm = ?2)"
+	    " GROUP BY arm, benchmark, unit"
+	    " HAVING count(*) > count(DISTINCT plan_idx) ORDER BY min(id)",
+	    cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	if (arm != NULL)
+		store_bind_text(s, 2, arm);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(v, *n, cap);
+		l = &v[(*n)++];
+		l->arm = store_col_str(s, 0);
+		l->benchmark = store_col_str(s, 1);
+		l->unit = store_col_str(s, 2);
+		l->values = sqlite3_column_int64(s, 3);
+		l->executions = sqlite3_column_int64(s, 4);
+	}
+	sqlite3_finalize(s);
+	*out = v;
+	if (rc != SQLITE_DONE) {
+		store_lines_free(v, *n);
+		*out = NULL;
+		*n = 0;
+		return store_db_error(st, cause, "cannot read samples");
+	}
+	return 0;
+}
+
+void
+store_lines_free(struct store_lines *l, size_t n)
+{
+	size_t	i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		free(l[i].arm);
+		free(l[i].benchmark);
+		free(l[i].unit);
+	}
+	free(l);
 }
 
 void
@@ -548,28 +612,86 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	return 0;
 }
 
-int
-store_makeup_rounds(struct store *st, const struct store_run *r, int *makeup,
+char *
+store_run_rounds_text(struct store *st, const struct store_run *r)
+{
+	struct store_rounds	 n;
+	char			*cause = NULL, *s;
+
+	if (store_run_rounds(st, r, &n, &cause) == -1) {
+		s = xasprintf("? (%s)", cause);
+		free(cause);
+		return s;
+	}
+	return store_rounds_text(&n);
+}
+
+/* A single integer a query gives (0 when it gives no row or NULL). */
+static int
+store_query_int(struct store *st, const char *sql, int64_t run_id, int *out,
     char **cause)
 {
 	sqlite3_stmt	*s;
-	int		 rc, taken = 0;
+	int		 rc;
 
-	*makeup = 0;
-	s = store_prepare(st, "SELECT coalesce(max(round) + 1, 0) FROM samples"
-	    " WHERE run_id = ?1", cause);
+	*out = 0;
+	s = store_prepare(st, sql, cause);
 	if (s == NULL)
 		return -1;
-	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_int64(s, 1, run_id);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		taken = sqlite3_column_int(s, 0);
+		*out = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(st, cause, "cannot read samples");
-	if (r->rounds > 0 && taken > r->warmup + r->rounds)
-		*makeup = taken - r->warmup - r->rounds;
 	return 0;
+}
+
+int
+store_run_rounds(struct store *st, const struct store_run *r,
+    struct store_rounds *out, char **cause)
+{
+	int	reached, nset;
+
+	memset(out, 0, sizeof(*out));
+	out->planned = r->rounds;
+	out->warmup = r->warmup;
+	if (store_query_int(st, "SELECT coalesce(max(round) + 1, 0) FROM"
+	    " samples WHERE run_id = ?1", r->id, &reached, cause) == -1 ||
+	    store_query_int(st, "SELECT count(*) FROM decisions WHERE"
+	    " run_id = ?1", r->id, &out->decided, cause) == -1 ||
+	    store_query_int(st, "SELECT coalesce(max(good_rounds), 0) FROM"
+	    " decisions WHERE run_id = ?1", r->id, &out->good, cause) == -1 ||
+	    store_query_int(st, "SELECT count(*) FROM run_config WHERE"
+	    " run_id = ?1 AND arm = '' AND key = 'set.stop' AND value ="
+	    " 'decided'", r->id, &nset, cause) == -1)
+		return -1;
+	/*
+	 * Looks are stored by stop = decided only; --until decided says so
+	 * even before the first look.
+	 */
+	out->decided = out->decided > 0 || nset > 0;
+	out->taken = reached > r->warmup ? reached - r->warmup : 0;
+	if (!out->decided && r->rounds > 0 && out->taken > r->rounds)
+		out->makeup = out->taken - r->rounds;
+	return 0;
+}
+
+char *
+store_rounds_text(const struct store_rounds *n)
+{
+	if (n->decided)
+		return xasprintf("%d good, %d measured (+%d warm-up; stop = "
+		    "decided)", n->good, n->taken, n->warmup);
+	if (n->makeup > 0)
+		return xasprintf("%d (+%d make-up, +%d warm-up)", n->planned,
+		    n->makeup, n->warmup);
+	/* Ended early (interrupted, aborted, still running). */
+	if (n->taken < n->planned)
+		return xasprintf("%d of %d (+%d warm-up)", n->taken,
+		    n->planned, n->warmup);
+	return xasprintf("%d (+%d warm-up)", n->planned, n->warmup);
 }
 
 void

@@ -136,11 +136,14 @@ void	store_kv_free(struct store_kv *kv, size_t n);
 /*
  * Whether a run-level key measures the moment (the load average at the
  * start and at the end, the swap in use, resume.N: who resumed the run
- * and when) rather than identifying the configuration. Such keys are the
- * run's metadata: stored and shown by `db show` and the report, but never
- * exported as benchfmt config lines, where any difference between two
- * runs would split benchstat's tables. Decided by name, so runs stored
- * before the distinction read the same.
+ * and when) or says how the run was measured (set.KEY: the run's
+ * --KEY=VALUE, such as set.stop of --until decided) rather than
+ * identifying the configuration. Such keys are the run's metadata: stored
+ * and shown by `db show` and the report, but never exported as benchfmt
+ * config lines, where any difference between two runs would split
+ * benchstat's tables (`stat --db` adds one back when a projection or
+ * filter names it). Decided by name, so runs stored before the
+ * distinction read the same.
  */
 int	store_key_is_metadata(const char *key);
 /* Unit metadata (benchfmt "Unit U key=value"), e.g. better=higher. */
@@ -238,10 +241,31 @@ int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);
-/* A fixed-design run's make-up rounds: the rounds its stored samples
- * reach (highest round + 1) beyond its warm-up and its rounds, 0 if none. */
-int	store_makeup_rounds(struct store *st, const struct store_run *r,
-	    int *makeup, char **cause);
+/*
+ * The rounds a run took, the one count every output shows: its stored
+ * rounds are what it planned (the file's or --rounds; with stop = decided
+ * unused by the rule), not what it ran.
+ */
+struct store_rounds {
+	int	planned;	/* the run's rounds */
+	int	warmup;
+	int	taken;		/* measured rounds its samples reach (make-up
+				 * included): highest round + 1 - warmup */
+	int	makeup;		/* fixed design: taken beyond planned */
+	int	decided;	/* stop = decided: looks stored or set.stop */
+	int	good;		/* stop = decided: the most good rounds a row
+				 * had at its last look */
+};
+int	store_run_rounds(struct store *st, const struct store_run *r,
+	    struct store_rounds *out, char **cause);
+/*
+ * "8 good, 9 measured (+0 warm-up; stop = decided)", "10 (+2 make-up, +0
+ * warm-up)", "3 of 10 (+0 warm-up)" (ended early) or "10 (+1 warm-up)".
+ * Malloc'd.
+ */
+char	*store_rounds_text(const struct store_rounds *n);
+/* store_run_rounds, then its text; "? (why)" when it cannot be read. */
+char	*store_run_rounds_text(struct store *st, const struct store_run *r);
 
 /*
  * A row's decision at one look of `stop = decided` (harness/core/verdict.h).
@@ -270,6 +294,25 @@ int	store_decision_add(struct store *st, int64_t run_id,
 int	store_decisions_list(struct store *st, int64_t run_id,
 	    struct store_decision **out, size_t *n, char **cause);
 void	store_decisions_free(struct store_decision *d, size_t n);
+
+/*
+ * The rows of a run (arm NULL: every arm) whose ok, measured values
+ * outnumber the executions that gave them: a gobench program that prints
+ * a benchmark several times per invocation (-test.count=3). benchstat's n
+ * counts the values; the executions are the independent samples. In the
+ * order the rows were first stored.
+ */
+struct store_lines {
+	char	*arm;
+	char	*benchmark;
+	char	*unit;
+	int64_t	 values;
+	int64_t	 executions;
+};
+int	store_lines_per_execution(struct store *st, int64_t run_id,
+	    const char *arm, struct store_lines **out, size_t *n,
+	    char **cause);
+void	store_lines_free(struct store_lines *l, size_t n);
 
 /* Read back samples (status ok, warm-up excluded unless asked). */
 struct store_value {

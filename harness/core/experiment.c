@@ -198,6 +198,18 @@ parser_check_kv(struct parser *p, const struct opt_spec *o,
 		goto bad;
 	if (out->n == 0)
 		return parser_error(p, kv->line, kv->key, "missing value");
+	/*
+	 * "5 minutes" is one value with a blank, not a matrix of two: when
+	 * no word is a value of the key, what is wrong is the value.
+	 */
+	if (out->n > 1) {
+		for (i = 0; i < out->n; i++)
+			if (opt_check_value(o, out->v[i], NULL) == 0)
+				break;
+		if (i == out->n && opt_check_value(o, kv->value,
+		    &cause) != 0)
+			goto bad;
+	}
 	if (out->n > 1) {
 		if (!matrix_ok)
 			return parser_error(p, kv->line, kv->key, "'%s' has "
@@ -258,6 +270,56 @@ section_get(const struct section *s, const char *key)
 	return NULL;
 }
 
+/*
+ * "; did you mean 'KEY'?" for an unknown key of a section: the keys of
+ * the section itself (own, own2) first, else those of the other sections
+ * and of every workload type, saying where the key goes. "" when nothing
+ * is near. Malloc'd.
+ */
+static char *
+key_hint(const struct parser *p, const char *key, const struct opt_spec *own,
+    const struct opt_spec *own2)
+{
+	const struct workload_ops *const *t;
+	struct nearest		 n;
+	const char		*where = NULL;
+
+	nearest_init(&n, key);
+	opt_nearest(own, &n);
+	opt_nearest(own2, &n);
+	if (n.best != NULL)
+		return xasprintf("; did you mean '%s'?", n.best);
+	/* The right key in the wrong section. */
+	if (opt_find(experiment_opts, key) != NULL)
+		return xstrdup(": it is an [experiment] key");
+	if (opt_find(arm_opts, key) != NULL)
+		return xstrdup(": it is an [arm] key");
+	if (opt_find(workload_common_opts, key) != NULL)
+		return xstrdup(": it is a [workload] key");
+	for (t = p->types; t != NULL && *t != NULL; t++)
+		if (opt_find((*t)->opts, key) != NULL)
+			return xasprintf(": it is a key of [workload] type "
+			    "%s", (*t)->type);
+	opt_nearest(experiment_opts, &n);
+	if (n.best != NULL)
+		where = "[experiment]";
+	opt_nearest(arm_opts, &n);
+	if (n.best != NULL && where == NULL)
+		where = "[arm]";
+	opt_nearest(workload_common_opts, &n);
+	if (n.best != NULL && where == NULL)
+		where = "[workload]";
+	for (t = p->types; t != NULL && *t != NULL && n.best == NULL; t++) {
+		opt_nearest((*t)->opts, &n);
+		if (n.best != NULL)
+			return xasprintf("; did you mean '%s' (a key of "
+			    "[workload] type %s)?", n.best, (*t)->type);
+	}
+	if (n.best == NULL)
+		return xstrdup("");
+	return xasprintf("; did you mean '%s' (a key of %s)?", n.best, where);
+}
+
 static int
 parser_experiment(struct parser *p, struct experiment *e,
     const struct section *s)
@@ -271,8 +333,12 @@ parser_experiment(struct parser *p, struct experiment *e,
 		kv = &s->kv[i];
 		strvec_clear(&w);
 		if ((o = opt_find(experiment_opts, kv->key)) == NULL) {
+			char	*hint = key_hint(p, kv->key, experiment_opts,
+			    NULL);
+
 			parser_error(p, kv->line, kv->key,
-			    "unknown key in [experiment]");
+			    "unknown key in [experiment]%s", hint);
+			free(hint);
 			return -1;
 		}
 		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0) {
@@ -353,8 +419,11 @@ parser_arm(struct parser *p, struct arm *arm, const struct section *s,
 		if (o == NULL)
 			o = arm_workload_opt(used, nused, kv->key);
 		if (o == NULL) {
-			parser_error(p, kv->line, kv->key, "unknown key in %s",
-			    s->title);
+			char	*hint = key_hint(p, kv->key, arm_opts, NULL);
+
+			parser_error(p, kv->line, kv->key, "unknown key in "
+			    "%s%s", s->title, hint);
+			free(hint);
 			goto out;
 		}
 		if (parser_check_kv(p, o, kv, s->title, 0, &w) != 0)
@@ -482,12 +551,18 @@ parser_workload(struct parser *p, struct experiment *e,
 	}
 	if ((ops = types_lookup(p->types, tkv->value)) == NULL) {
 		struct strbuf	known = STRBUF_INIT;
+		struct nearest	n;
 
-		for (j = 0; p->types != NULL && p->types[j] != NULL; j++)
+		nearest_init(&n, tkv->value);
+		for (j = 0; p->types != NULL && p->types[j] != NULL; j++) {
 			strbuf_addf(&known, "%s%s", j ? ", " : "",
 			    p->types[j]->type);
+			nearest_try(&n, p->types[j]->type);
+		}
 		parser_error(p, tkv->line, "type", "unknown workload type "
-		    "'%s' (known: %s)", tkv->value,
+		    "'%s'%s%s%s (known: %s)", tkv->value,
+		    n.best != NULL ? ": did you mean '" : "",
+		    n.best != NULL ? n.best : "", n.best != NULL ? "'?" : "",
 		    known.buf != NULL ? known.buf : "none");
 		strbuf_release(&known);
 		goto out;
@@ -498,8 +573,12 @@ parser_workload(struct parser *p, struct experiment *e,
 		if (o == NULL)
 			o = opt_find(ops->opts, kv->key);
 		if (o == NULL) {
+			char	*hint = key_hint(p, kv->key,
+			    workload_common_opts, ops->opts);
+
 			parser_error(p, kv->line, kv->key, "unknown key in %s "
-			    "(type %s)", s->title, ops->type);
+			    "(type %s)%s", s->title, ops->type, hint);
+			free(hint);
 			goto out;
 		}
 		if (parser_check_kv(p, o, kv, s->title, 1, &values[i]) != 0)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host/hostset.h"
@@ -54,7 +55,8 @@ collect_paths(const struct experiment *e, struct strvec *paths)
 
 /*
  * The --KEY=VALUE of the run resumed: stored with it as the config lines
- * "set.KEY" (which show in its exports), to be applied again.
+ * "set.KEY" (metadata: shown by db show, not in its exports), to be
+ * applied again.
  */
 static int
 run_resume_sets(struct run_state *r, struct strvec *set, char **cause)
@@ -395,6 +397,32 @@ runner_unclaim(struct run_state *r)
 #define TAKEOVER_WAIT_NS	(60 * NSEC_PER_SEC)
 
 /*
+ * A run waiting for the host says so, on a terminal or not: a cron log
+ * must tell a run waiting for another from one that hangs. Also with
+ * --quiet: it is neither progress nor a summary.
+ */
+static void
+run_wait_notice(const char *holder, int64_t waited_ns)
+{
+	char	 t[32];
+	time_t	 now = time(NULL);
+	double	 s = (double)waited_ns / 1e9;
+
+	strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if (holder != NULL)
+		fprintf(stderr, "abbench: note: %s: waiting for the host: "
+		    "another run that changes it holds it (%s)\n", t, holder);
+	else if (s < 60)
+		fprintf(stderr, "abbench: note: %s: the host is free after "
+		    "%.1fs of waiting: starting\n", t, s);
+	else
+		fprintf(stderr, "abbench: note: %s: the host is free after "
+		    "%dm%02ds of waiting: starting\n", t, (int)(s / 60),
+		    (int)s % 60);
+	fflush(stderr);
+}
+
+/*
  * The store (checked), the host journal, and the host lock when the run
  * changes host settings.
  */
@@ -411,6 +439,7 @@ runner_open(struct run_state *r, char **cause)
 	if (opt->resume != NULL && opt->takeover && journal_wait_run(r->jr,
 	    r->old.uuid, now_mono_ns() + TAKEOVER_WAIT_NS, cause) == -1)
 		return -1;
+	journal_set_wait_notice(run_wait_notice);
 	if (opt->resume != NULL && run_claim(r, cause) == -1)
 		return -1;
 	if (hostset_changes_host(r->e) && journal_lock_host(r->jr,

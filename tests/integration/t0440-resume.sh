@@ -136,6 +136,6 @@ is "$(sqlite3 "$TEST_TMP/s.db" "SELECT value FROM run_config WHERE key = 'set.ti
 "$ABBENCH" run --resume last --db "$TEST_TMP/s.db" --quiet
 ok $? "the resumed run keeps the command line's timeout"
 is "$(sqlite3 "$TEST_TMP/s.db" "SELECT count(*) || ' ' || sum(status = 'ok') FROM samples")" "24 24" "every sample ran within it, none timed out"
-"$ABBENCH" db --db "$TEST_TMP/s.db" export last 2>/dev/null | grep -q '^set.timeout: 5s$'
-ok $? "exports say the run's timeout came from the command line"
+"$ABBENCH" db --db "$TEST_TMP/s.db" show last 2>/dev/null | sed -n '/^metadata:/,/^$/p' | grep -q '^  set.timeout: 5s$'
+ok $? "db show says the run's timeout came from the command line"
 done_testing

@@ -159,7 +159,9 @@ test_errors(void)
 		  "yes/no, true/false, on/off or 1/0)", "bad boolean" },
 		{ "[experiment]\ntimeout = soon\n[arm a]\n[workload w]\n"
 		  "type = test\n",
-		  "exp.ini:2: timeout: invalid duration 'soon'",
+		  "exp.ini:2: timeout: invalid duration 'soon': write a number "
+		  "and a unit as Go does (300ms, 1.5s, 2m, 1h30m; units ns, "
+		  "us, ms, s, m or min, h)",
 		  "bad duration" },
 		{ "[experiment]\ntimeout = 0\n[arm a]\n[workload w]\n"
 		  "type = test\n",
@@ -259,7 +261,8 @@ test_errors(void)
 		  "unknown arm key" },
 		{ "[experiment]\n[arm a]\nbs = 4k\n[workload w]\n"
 		  "type = test\n",
-		  "exp.ini:3: bs: unknown key in [arm a]",
+		  "exp.ini:3: bs: unknown key in [arm a]: it is a key of "
+		  "[workload] type test",
 		  "a workload key that is not OPT_ARM" },
 		{ "[experiment]\n[arm a]\nthreads = 0\n[workload w]\n"
 		  "type = test\n",
@@ -267,7 +270,8 @@ test_errors(void)
 		  "OPT_ARM value checked on the arm" },
 		{ "[experiment]\n[arm a]\nthreads = 4\n[workload w]\n"
 		  "type = needy\ntarget = t\ncmd = c\n",
-		  "exp.ini:3: threads: unknown key in [arm a]",
+		  "exp.ini:3: threads: unknown key in [arm a]: it is a key of "
+		  "[workload] type test",
 		  "OPT_ARM of a type not in use" },
 		{ "[experiment]\n[arm a]\nenv.1X = y\n[workload w]\n"
 		  "type = test\n",
@@ -328,7 +332,7 @@ test_errors(void)
 		  "jobs = 1 2 3 4 5 6 7 8 9 10\n"
 		  "tag = 1 2 3 4 5 6 7 8 9 10\n"
 		  "flags = x\nrw = read write\n"
-		  "delay = 1 2 3 4 5 6 7 8 9 10 11\n",
+		  "delay = 1s 2s 3s 4s 5s 6s 7s 8s 9s 10s 11s\n",
 		  "exp.ini:3: the matrix of [workload w] has more than 10000 "
 		  "combinations", "matrix too large" },
 	};
