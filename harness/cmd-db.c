@@ -430,10 +430,15 @@ show_decisions(struct store *st, const struct store_run *r)
 		printf("\ndecisions (stop = decided):\n");
 	for (i = 0; i < n; i++) {
 		printf("  %s %s %s vs %s: %s after %d good rounds (round %d, "
-		    "p=%.3g, boundary %.3g, n=%lld+%lld", d[i].benchmark,
+		    "%s%sp=%.3g, boundary %.3g, n=%lld+%lld", d[i].benchmark,
 		    d[i].unit, d[i].arm, d[i].base_arm, d[i].verdict,
-		    d[i].good_rounds, d[i].round + 1, d[i].p, d[i].boundary,
+		    d[i].good_rounds, d[i].round + 1,
+		    d[i].test != NULL ? d[i].test : "",
+		    d[i].test != NULL ? " " : "", d[i].p, d[i].boundary,
 		    (long long)d[i].n1, (long long)d[i].n2);
+		if (!isnan(d[i].p_u) && (d[i].test == NULL ||
+		    strcmp(d[i].test, "U+Brunner-Munzel") != 0))
+			printf(", U test p=%.3g", d[i].p_u);
 		if (!isnan(d[i].mde))
 			printf(", MDE %.3g%%", d[i].mde * 100);
 		printf(")\n");

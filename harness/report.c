@@ -919,12 +919,12 @@ static void
 report_decisions(struct report *r)
 {
 	static const char *const head[] = { "benchmark", "unit", "arm",
-		"verdict", "good rounds", "round", "p", "boundary", "n", "MDE",
-		NULL };
+		"verdict", "good rounds", "round", "test", "p", "U test p",
+		"boundary", "n", "MDE", NULL };
 	struct store_decision	*d = NULL;
 	size_t			 nd = 0, i;
 	char			*cause = NULL, g[16], rd[16], p[32], b[32];
-	char			 n[48], m[32];
+	char			 n[48], m[32], pu[32];
 
 	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == -1) {
 		report_h2(r, "decisions", "Decisions (stop = decided)");
@@ -940,6 +940,10 @@ report_decisions(struct report *r)
 		snprintf(g, sizeof(g), "%d", d[i].good_rounds);
 		snprintf(rd, sizeof(rd), "%d", d[i].round + 1);
 		snprintf(p, sizeof(p), "%.3g", d[i].p);
+		if (isnan(d[i].p_u))
+			pu[0] = '\0';
+		else
+			snprintf(pu, sizeof(pu), "%.3g", d[i].p_u);
 		snprintf(b, sizeof(b), "%.3g", d[i].boundary);
 		snprintf(n, sizeof(n), "%lld+%lld", (long long)d[i].n1,
 		    (long long)d[i].n2);
@@ -954,7 +958,9 @@ report_decisions(struct report *r)
 		report_cell(r, d[i].verdict);
 		report_cell(r, g);
 		report_cell(r, rd);
+		report_cell(r, d[i].test != NULL ? d[i].test : "");
 		report_cell(r, p);
+		report_cell(r, pu);
 		report_cell(r, b);
 		report_cell(r, n);
 		report_cell(r, m);

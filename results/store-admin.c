@@ -85,10 +85,12 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 		return -1;
 	/* An older file may have no decisions table. */
 	if (merge_has_table(st, "decisions") &&
-	    merge_copy(st, "INSERT INTO main.decisions SELECT ?1, workload,"
+	    merge_copy(st, "INSERT INTO main.decisions (run_id, workload,"
 	    " look, good_rounds, round, benchmark, unit, arm, base_arm,"
-	    " verdict, p, boundary, n1, n2, mde FROM other.decisions WHERE"
-	    " run_id = ?2 ORDER BY rowid", new_id, old_id,
+	    " verdict, p, boundary, n1, n2, mde, test, p_u) SELECT ?1,"
+	    " workload, look, good_rounds, round, benchmark, unit, arm,"
+	    " base_arm, verdict, p, boundary, n1, n2, mde, test, p_u FROM"
+	    " other.decisions WHERE run_id = ?2 ORDER BY rowid", new_id, old_id,
 	    "cannot copy decisions", cause) != 0)
 		return -1;
 	/*

@@ -213,8 +213,9 @@ store_decision_add(struct store *st, int64_t run_id,
 
 	s = store_prepare(st, "INSERT OR REPLACE INTO decisions (run_id,"
 	    " workload, look, good_rounds, round, benchmark, unit, arm,"
-	    " base_arm, verdict, p, boundary, n1, n2, mde) VALUES (?1, ?2, ?3,"
-	    " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", cause);
+	    " base_arm, verdict, p, boundary, n1, n2, mde, test, p_u) VALUES"
+	    " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+	    " ?15, ?16, ?17)", cause);
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
@@ -238,6 +239,14 @@ store_decision_add(struct store *st, int64_t run_id,
 		sqlite3_bind_null(s, 15);
 	else
 		sqlite3_bind_double(s, 15, d->mde);
+	if (d->test != NULL)
+		store_bind_text(s, 16, d->test);
+	else
+		sqlite3_bind_null(s, 16);
+	if (isnan(d->p_u))
+		sqlite3_bind_null(s, 17);
+	else
+		sqlite3_bind_double(s, 17, d->p_u);
 	return store_run_stmt(st, s, "cannot store a decision", cause);
 }
 
@@ -254,8 +263,8 @@ store_decisions_list(struct store *st, int64_t run_id,
 	*n = 0;
 	s = store_prepare(st, "SELECT workload, look, good_rounds, round,"
 	    " benchmark, unit, arm, base_arm, verdict, p, boundary, n1, n2,"
-	    " mde FROM decisions d WHERE run_id = ?1 AND look = (SELECT"
-	    " max(look) FROM decisions e WHERE e.run_id = d.run_id AND"
+	    " mde, test, p_u FROM decisions d WHERE run_id = ?1 AND look ="
+	    " (SELECT max(look) FROM decisions e WHERE e.run_id = d.run_id AND"
 	    " e.workload = d.workload AND e.benchmark = d.benchmark AND"
 	    " e.unit = d.unit AND e.arm = d.arm) ORDER BY (SELECT min(rowid)"
 	    " FROM decisions f WHERE f.run_id = d.run_id AND f.workload ="
@@ -283,6 +292,9 @@ store_decisions_list(struct store *st, int64_t run_id,
 		d->n2 = sqlite3_column_int64(s, 12);
 		d->mde = sqlite3_column_type(s, 13) == SQLITE_NULL ? NAN :
 		    sqlite3_column_double(s, 13);
+		d->test = store_col_str_or_null(s, 14);
+		d->p_u = sqlite3_column_type(s, 15) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(s, 15);
 	}
 	sqlite3_finalize(s);
 	*out = v;
@@ -364,6 +376,7 @@ store_decisions_free(struct store_decision *d, size_t n)
 		free(d[i].arm);
 		free(d[i].base_arm);
 		free(d[i].verdict);
+		free(d[i].test);
 	}
 	free(d);
 }

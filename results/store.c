@@ -230,6 +230,14 @@ static const char *const store_migrations[] = {
 	 * run's owner ('' for runs stored before: their pid alone tells).
 	 */
 	"ALTER TABLE runs ADD COLUMN pid_start TEXT NOT NULL DEFAULT '';\n",
+	/*
+	 * 7 -> 8: which test decided each look of stop = decided
+	 * (seq_test_name: signed-rank, U+Brunner-Munzel, all-equal; NULL for
+	 * looks stored before), and the U test's p that `stat` prints beside
+	 * the deciding test's p.
+	 */
+	"ALTER TABLE decisions ADD COLUMN test TEXT;\n"
+	"ALTER TABLE decisions ADD COLUMN p_u REAL;\n",
 };
 
 /* Cached statements, prepared on first use. */

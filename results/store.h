@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 struct store;
 
@@ -284,7 +284,9 @@ struct store_decision {
 	char	*arm;
 	char	*base_arm;
 	char	*verdict;
+	char	*test;		/* the test that decided, NULL if unknown */
 	double	 p, boundary, mde;
+	double	 p_u;		/* the U test's (NAN if not computed) */
 	int64_t	 n1, n2;
 };
 int	store_decision_add(struct store *st, int64_t run_id,

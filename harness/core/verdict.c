@@ -212,6 +212,8 @@ verdicts_store(struct verdicts *v, struct store *st, int64_t run_id,
 	d.arm = v->e->arms[r->arm].name;
 	d.base_arm = v->e->arms[0].name;
 	d.verdict = (char *)seq_verdict_name(r->res.verdict);
+	d.test = isnan(r->res.p) ? NULL : (char *)seq_test_name(r->res.test);
+	d.p_u = r->res.p_u;
 	d.p = r->res.p;
 	d.boundary = r->res.boundary;
 	d.mde = r->mde;
@@ -312,6 +314,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			if (n1 == 0 || n2 == 0) {
 				memset(&r->res, 0, sizeof(r->res));
 				r->res.p = NAN;
+				r->res.p_u = NAN;
 				r->res.boundary = seq_boundary(&v->d, k);
 				r->lo = r->hi = NAN;
 				r->mde = NAN;

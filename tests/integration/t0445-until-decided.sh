@@ -72,7 +72,8 @@ fi
 # The looks and decisions are stored: db show and report show them,
 # db export is the samples alone.
 show=$("$ABBENCH" db show --db "$db" last 2>&1)
-like "$show" "Big sec/op b vs a: different after 8 good rounds \(round 8, p=0.000155, boundary 0.001, n=8\+8\)" "db show: the decision, its round, p and boundary"
+like "$show" "Big sec/op b vs a: different after 8 good rounds \(round 8, U\+Brunner-Munzel p=0.000155, boundary 0.001, n=8\+8\)" "db show: the decision, its round, the test that decided, p and boundary"
+is "$(sqlite3 "$db" "SELECT DISTINCT test FROM decisions WHERE benchmark = 'Near' AND verdict != 'undecided'")" "signed-rank" "the looks table records the test that decided: the paired rounds' signed-rank test for near"
 like "$show" "Flat sec/op b vs a: equivalent after 6 good rounds \(round 6" "db show: the equivalent row"
 is "$(sqlite3 "$db" "SELECT count(*) FROM decisions WHERE workload = 'near'")" "$(sqlite3 "$db" "SELECT count(DISTINCT look) FROM decisions WHERE workload = 'near'")" "every look of a row is stored, once"
 is "$(sqlite3 "$db" "SELECT group_concat(verdict || '@' || good_rounds, ' ') FROM (SELECT * FROM decisions WHERE workload = 'big' ORDER BY look)")" "undecided@6 different@8" "the big row's looks: undecided at 6, different at 8"
