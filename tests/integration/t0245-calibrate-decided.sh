@@ -19,7 +19,7 @@ rounds = 6
 
 [workload Same]
 type = gobench
-args = sh -c "echo BenchmarkSame 1 1000 ns/op"
+args = sh -c "echo BenchmarkSame 1 1234 ns/op"
 
 [workload Arm]
 type = gobench
@@ -27,8 +27,9 @@ args = sh -c "case {arm} in a) echo BenchmarkArm 1 100 ns/op;; *) echo Benchmark
 EOF2
 
 # What the rule decides in a real run: Same equivalent at the first look
-# (6: one value, 1000, whose digits say a step of 1 ns, 0.1%, fine enough
-# for +-2%; a bare 100 would be too coarse to tell, see stats/ranktests.h),
+# (6: one value, 1234, whose digits say a step of 1 ns, 0.1%, fine enough
+# for +-2%; a bare 100 or 1000 could be rounded to hundreds or thousands
+# and would be too coarse to tell, see stats/ranktests.h),
 # Arm different at 8 (p = 0.0022 at 6+6 is above 0.001).
 out=$("$ABBENCH" run "$TEST_TMP/go.ini" --db "$TEST_TMP/run.db" \
     --until decided --max-rounds 16 2>&1)

@@ -312,10 +312,15 @@ test_ranktests(void)
 	res = resolution_log(s, 6, s, 6, &single);
 	tap_ok(single && fabs(res - 2 * log(0.003 / 0.0025)) < 1e-9,
 	    "one value, 0.003 s: its last digit, a millisecond (%.3f)", res);
-	fill(s, 6, 1000, 0);
+	fill(s, 6, 1024, 0);
 	res = resolution_log(s, 6, s, 6, &single);
-	tap_ok(single && fabs(res - 2 * log(1000 / 999.5)) < 1e-12,
-	    "1000 allocs every time: a step of 1, not 1000 (%.5f)", res);
+	tap_ok(single && fabs(res - 2 * log(1024 / 1023.5)) < 1e-12,
+	    "1024 allocs every time: a step of 1 (%.5f)", res);
+	fill(s, 6, 3e6, 0);
+	res = resolution_log(s, 6, s, 6, &single);
+	tap_ok(single && fabs(res - 2 * log(3e6 / 2.5e6)) < 1e-12,
+	    "3000000 (whole ms written in ns) every time: a step of 1e6 "
+	    "(%.3f)", res);
 	for (i = 0; i < 20; i++) {
 		s[i] = 100 * exp(0.01 * gsl_ran_gaussian(r, 1));
 		d[i] = 100 * exp(0.01 * gsl_ran_gaussian(r, 1));
@@ -460,19 +465,19 @@ test_decide(void)
 	seq_decide(&d, 0, a, 6, b, 6, NULL, uc, &res);
 	tap_ok(res.p == 1 && res.verdict == SEQ_EQUIVALENT &&
 	    res.test == SEQ_TEST_ALL_EQUAL, "all 0: equivalent");
-	/* One value, whole numbers of 100 ticks: its digits say a step of
-	 * 1 (1%), too coarse to tell a 2% change (a tick of 33 would hide
-	 * it): not equivalent. 1000 allocs: a step of 0.1%: equivalent. */
+	/* One value, 100 every time: its digits say a step of 100 (it may
+	 * be whole hundreds, or ticks of 33 that would hide any change):
+	 * not equivalent. 1024 allocs: a step of 0.1%: equivalent. */
 	fill(a, 8, 100, 0);
 	fill(b, 8, 100, 0);
 	seq_decide(&d, 1, a, 8, b, 8, NULL, uc, &res);
 	tap_ok(res.verdict == SEQ_UNDECIDED && res.coarse, "100 every "
 	    "time: undecided, coarse");
-	fill(a, 8, 1000, 0);
-	fill(b, 8, 1000, 0);
+	fill(a, 8, 1024, 0);
+	fill(b, 8, 1024, 0);
 	seq_decide(&d, 1, a, 8, b, 8, NULL, uc, &res);
 	tap_str_eq(seq_verdict_name(res.verdict), "equivalent",
-	    "1000 every time: equivalent");
+	    "1024 every time: equivalent");
 	/* A 0 in one arm and a 1 in the other is no constant. */
 	fill(a, 6, 0, 0);
 	fill(b, 6, 0, 0);
