@@ -56,6 +56,9 @@ const struct cmd_note cmd_environment[] = {
 	  "is $XDG_STATE_HOME/abbench" },
 	{ "HOME", "for a user other than root without XDG_STATE_HOME: "
 	  "~/.local/state/abbench" },
+	{ "XDG_DATA_HOME", "for a user other than root: where rootless "
+	  "podman keeps its containers (default ~/.local/share), which the "
+	  "end of a run sweeps for its own" },
 	{ "ABBENCH_FLEET_DIR", "the shared directory of fleets when --dir is "
 	  "not given (abbench fleet)" },
 	{ "ABBENCH_WAIT_LOCK", "1: abbench run waits for the host lock, as "
