@@ -55,8 +55,8 @@
  * (values rounded to a third of the median can then never be equivalent
  * within 2%: the rule says so instead of calling a +5% change
  * equivalent). Over K correlated looks the misses add up to far less
- * than K equiv_beta; equiv_beta = 0.05 / (1 + (K - 1) / 3) keeps the rate
- * near 2-3% at 8 to 17 looks (the tests' numbers).
+ * than K equiv_beta; equiv_beta = 0.05 / (1 + (K - 1) / 3.5) keeps
+ * the rate near 2-4% at 8 to 17 looks (the tests' numbers).
  *
  * `equivalence = projected` (seq_design_projected) restores the rule
  * before the contract: a half margin and a projection to max-rounds that
