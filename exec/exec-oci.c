@@ -96,18 +96,22 @@ oci_write_config(const char *bundle, const struct exec_spec *spec,
 {
 	json_t		*root, *proc, *user, *caps, *capl, *env, *mounts;
 	json_t		*linux_, *ns, *res;
-	const char	*rootfs = spec->image != NULL ? spec->image :
-			    oci_default_rootfs();
 	const char	*kinds[] = { "pid", "ipc", "uts", "mount", "network",
 			    NULL };
 	const char	*scratch[] = { "/tmp", "/var/tmp" };
-	char		*path, real[4096];
+	char		*path, *rootfs, real[4096];
 	size_t		 i;
 	int		 r;
 
-	if (realpath(rootfs, real) == NULL)
-		return set_cause(cause, "rootfs '%s': %s (build it with "
+	if ((rootfs = oci_image_rootfs(spec->image, cause)) == NULL)
+		return -1;
+	if (realpath(rootfs, real) == NULL) {
+		set_cause(cause, "rootfs '%s': %s (build it with "
 		    "scripts/build-image)", rootfs, strerror(errno));
+		free(rootfs);
+		return -1;
+	}
+	free(rootfs);
 	root = json_object();
 	json_object_set_new(root, "ociVersion", json_string("1.0.2"));
 	proc = json_object();
@@ -229,6 +233,56 @@ oci_default_rootfs(void)
 	const char	*r = getenv("ABBENCH_ROOTFS");
 
 	return r != NULL && *r != '\0' ? r : EXEC_OCI_DEFAULT_ROOTFS;
+}
+
+char *
+oci_image_rootfs(const char *image, char **cause)
+{
+	const char	*dir = getenv("ABBENCH_IMAGE_DIR"), *name, *tag;
+	const char	*own = getenv("ABBENCH_ROOTFS");
+	char		*app, *r;
+
+	if (image != NULL && image[0] == '/')
+		return xstrdup(image);
+	if (image == NULL)
+		image = "abbench/tools";
+	if (!str_startswith(image, "abbench/") || image[8] == '\0' ||
+	    image[8] == ':') {
+		set_cause(cause, "image '%s': executor 'oci' takes a rootfs "
+		    "directory (a path) or an image of scripts/build-image "
+		    "(abbench/tools, abbench/NAME[:TAG])", image);
+		return NULL;
+	}
+	if (dir == NULL || *dir == '\0')
+		dir = "/var/lib/abbench";
+	name = image + 8;
+	tag = strchr(name, ':');
+	app = tag != NULL ? xstrndup(name, (size_t)(tag - name)) :
+	    xstrdup(name);
+	if (tag != NULL && strcmp(tag + 1, "latest") == 0)
+		tag = NULL;
+	if (strchr(app, '/') != NULL || (tag != NULL &&
+	    (tag[1] == '\0' || strchr(tag + 1, '/') != NULL))) {
+		set_cause(cause, "image '%s': not an image of "
+		    "scripts/build-image (abbench/NAME[:TAG])", image);
+		free(app);
+		return NULL;
+	}
+	/* The tools image as it always was, unless only the directory of
+	 * the images was moved. */
+	if (strcmp(app, "tools") == 0 && tag == NULL)
+		r = (own != NULL && *own != '\0') ||
+		    getenv("ABBENCH_IMAGE_DIR") == NULL ?
+		    xstrdup(oci_default_rootfs()) :
+		    xasprintf("%s/current", dir);
+	else if (strcmp(app, "tools") == 0)
+		r = xasprintf("%s/rootfs-%s", dir, tag + 1);
+	else if (tag == NULL)
+		r = xasprintf("%s/%s-current", dir, app);
+	else
+		r = xasprintf("%s/%s-rootfs-%s", dir, app, tag + 1);
+	free(app);
+	return r;
 }
 
 /* runc, or a wrapper named after it (not runsc). */
@@ -728,11 +782,24 @@ oci_id(struct exec_proc *p)
 	return p->id;
 }
 
+/* The command that makes an image's rootfs directory. */
+static char *
+oci_build_hint(const char *image)
+{
+	const char	*app = image != NULL ? image + 8 : NULL;
+	size_t		 n = app != NULL ? strcspn(app, ":") : 0;
+
+	if (image == NULL || !str_startswith(image, "abbench/") ||
+	    (n == 5 && strncmp(app, "tools", 5) == 0))
+		return xstrdup("scripts/build-image");
+	return xasprintf("scripts/build-image --app %.*s", (int)n, app);
+}
+
 static int
 oci_check(struct run_ctx *ctx, const struct exec_check *chk,
     char **cause)
 {
-	const char	*img = chk->image;
+	char		*img;
 	size_t		 i;
 
 	(void)ctx;
@@ -744,11 +811,18 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 	 */
 	if (exec_check_needs(chk, cause) == -1)
 		return -1;
-	if (img == NULL)
-		img = oci_default_rootfs();
-	if (access(img, F_OK) != 0)
-		return set_cause(cause, "rootfs '%s' not found: build it with "
-		    "scripts/build-image", img);
+	if ((img = oci_image_rootfs(chk->image, cause)) == NULL)
+		return -1;
+	if (access(img, F_OK) != 0) {
+		char	*how = oci_build_hint(chk->image);
+
+		set_cause(cause, "rootfs '%s' not found: build it with %s",
+		    img, how);
+		free(how);
+		free(img);
+		return -1;
+	}
+	free(img);
 	for (i = 0; i < chk->narms; i++) {
 		const char	*rt = chk->runtimes[i] ? chk->runtimes[i] :
 				    "runc";

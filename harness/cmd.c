@@ -75,6 +75,10 @@ const struct cmd_note cmd_environment[] = {
 	  "(default podman on PATH)" },
 	{ "ABBENCH_ROOTFS", "the rootfs of executor = oci (default "
 	  "/var/lib/abbench/current)" },
+	{ "ABBENCH_IMAGE_DIR", "where scripts/build-image put the rootfs "
+	  "directories that executor = oci finds for an image name "
+	  "(abbench/tools[:TAG], abbench/NAME[:TAG]; default "
+	  "/var/lib/abbench)" },
 	{ "ABBENCH_CGROUP_ROOT", "where the cgroup hierarchies are mounted "
 	  "(default /sys/fs/cgroup; tests)" },
 	{ "ABBENCH_CGROUP_VERSION", "1 or 2: the cgroup version to assume "
