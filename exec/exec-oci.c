@@ -227,64 +227,6 @@ oci_write_config(const char *bundle, const struct exec_spec *spec,
 	return 0;
 }
 
-const char *
-oci_default_rootfs(void)
-{
-	const char	*r = getenv("ABBENCH_ROOTFS");
-
-	return r != NULL && *r != '\0' ? r : EXEC_OCI_DEFAULT_ROOTFS;
-}
-
-char *
-oci_image_rootfs(const char *image, char **cause)
-{
-	const char	*dir = getenv("ABBENCH_IMAGE_DIR"), *name, *tag;
-	const char	*own = getenv("ABBENCH_ROOTFS");
-	char		*app, *r;
-
-	if (image != NULL && image[0] == '/')
-		return xstrdup(image);
-	if (image == NULL)
-		image = "abbench/tools";
-	if (!str_startswith(image, "abbench/") || image[8] == '\0' ||
-	    image[8] == ':') {
-		set_cause(cause, "image '%s': executor 'oci' takes a rootfs "
-		    "directory (a path) or an image of scripts/build-image "
-		    "(abbench/tools, abbench/NAME[:TAG])", image);
-		return NULL;
-	}
-	if (dir == NULL || *dir == '\0')
-		dir = "/var/lib/abbench";
-	name = image + 8;
-	tag = strchr(name, ':');
-	app = tag != NULL ? xstrndup(name, (size_t)(tag - name)) :
-	    xstrdup(name);
-	if (tag != NULL && strcmp(tag + 1, "latest") == 0)
-		tag = NULL;
-	if (strchr(app, '/') != NULL || (tag != NULL &&
-	    (tag[1] == '\0' || strchr(tag + 1, '/') != NULL))) {
-		set_cause(cause, "image '%s': not an image of "
-		    "scripts/build-image (abbench/NAME[:TAG])", image);
-		free(app);
-		return NULL;
-	}
-	/* The tools image as it always was, unless only the directory of
-	 * the images was moved. */
-	if (strcmp(app, "tools") == 0 && tag == NULL)
-		r = (own != NULL && *own != '\0') ||
-		    getenv("ABBENCH_IMAGE_DIR") == NULL ?
-		    xstrdup(oci_default_rootfs()) :
-		    xasprintf("%s/current", dir);
-	else if (strcmp(app, "tools") == 0)
-		r = xasprintf("%s/rootfs-%s", dir, tag + 1);
-	else if (tag == NULL)
-		r = xasprintf("%s/%s-current", dir, app);
-	else
-		r = xasprintf("%s/%s-rootfs-%s", dir, app, tag + 1);
-	free(app);
-	return r;
-}
-
 /* runc, or a wrapper named after it (not runsc). */
 static int
 oci_runtime_is_runc(const char *runtime)
@@ -782,19 +724,6 @@ oci_id(struct exec_proc *p)
 	return p->id;
 }
 
-/* The command that makes an image's rootfs directory. */
-static char *
-oci_build_hint(const char *image)
-{
-	const char	*app = image != NULL ? image + 8 : NULL;
-	size_t		 n = app != NULL ? strcspn(app, ":") : 0;
-
-	if (image == NULL || !str_startswith(image, "abbench/") ||
-	    (n == 5 && strncmp(app, "tools", 5) == 0))
-		return xstrdup("scripts/build-image");
-	return xasprintf("scripts/build-image --app %.*s", (int)n, app);
-}
-
 static int
 oci_check(struct run_ctx *ctx, const struct exec_check *chk,
     char **cause)
@@ -814,7 +743,7 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 	if ((img = oci_image_rootfs(chk->image, cause)) == NULL)
 		return -1;
 	if (access(img, F_OK) != 0) {
-		char	*how = oci_build_hint(chk->image);
+		char	*how = oci_image_build_hint(chk->image);
 
 		set_cause(cause, "rootfs '%s' not found: build it with %s",
 		    img, how);

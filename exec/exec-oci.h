@@ -62,6 +62,9 @@ const char *oci_default_rootfs(void);
  * *cause for a name that is no image of build-image's.
  */
 char	*oci_image_rootfs(const char *image, char **cause);
+/* The command that makes an image's rootfs ("scripts/build-image
+ * --app NAME"); malloc'd. */
+char	*oci_image_build_hint(const char *image);
 /* Is the runtime (a name or a path) runsc? */
 int	oci_runtime_is_runsc(const char *runtime);
 /*
