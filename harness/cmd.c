@@ -18,6 +18,7 @@
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_stat_entry;
+extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_db_entry;
 extern const struct cmd_entry cmd_plot_entry;
 extern const struct cmd_entry cmd_report_entry;
@@ -31,6 +32,7 @@ extern const struct cmd_entry cmd_fleet_entry;
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
 	&cmd_stat_entry,
+	&cmd_compare_entry,
 	&cmd_db_entry,
 	&cmd_plot_entry,
 	&cmd_report_entry,
