@@ -47,11 +47,16 @@ experiment_inline_text(char **const *argvs, size_t n, char **cause)
 		}
 		strbuf_addf(&sb, "\n[arm %c]\nargs =", (char)('A' + i));
 		for (k = 0; argvs[i][k] != NULL; k++) {
-			/* A file's line cannot hold a line break. */
-			if (strpbrk(argvs[i][k], "\n\r") != NULL) {
+			/* A file's line cannot hold a line break; its
+			 * text goes to JSON, HTML and plots: UTF-8. */
+			if (strpbrk(argvs[i][k], "\n\r") != NULL ||
+			    !utf8_valid(argvs[i][k], strlen(argvs[i][k]),
+			    NULL)) {
 				strbuf_release(&sb);
-				set_cause(cause, "command %zu: a word with a "
-				    "line break", i + 1);
+				set_cause(cause, "command %zu: a word with %s",
+				    i + 1, strpbrk(argvs[i][k], "\n\r") ?
+				    "a line break" : "bytes that are not "
+				    "UTF-8");
 				return NULL;
 			}
 			strbuf_addc(&sb, ' ');

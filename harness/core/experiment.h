@@ -56,7 +56,8 @@ void		 experiment_free(struct experiment *e);
  * cmd, an arm per argv (argvs[i], NULL-terminated) named A, B, C... in
  * order (A the baseline), each word quoted so that the loader reads the
  * argv back as it is. Malloc'd, or NULL with *cause: no command or more
- * than EXPERIMENT_INLINE_MAX, an empty one, a word with a line break.
+ * than EXPERIMENT_INLINE_MAX, an empty one, a word with a line break or
+ * not UTF-8.
  */
 #define EXPERIMENT_INLINE_MAX	26
 char		*experiment_inline_text(char **const *argvs, size_t n,
