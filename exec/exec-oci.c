@@ -96,18 +96,22 @@ oci_write_config(const char *bundle, const struct exec_spec *spec,
 {
 	json_t		*root, *proc, *user, *caps, *capl, *env, *mounts;
 	json_t		*linux_, *ns, *res;
-	const char	*rootfs = spec->image != NULL ? spec->image :
-			    oci_default_rootfs();
 	const char	*kinds[] = { "pid", "ipc", "uts", "mount", "network",
 			    NULL };
 	const char	*scratch[] = { "/tmp", "/var/tmp" };
-	char		*path, real[4096];
+	char		*path, *rootfs, real[4096];
 	size_t		 i;
 	int		 r;
 
-	if (realpath(rootfs, real) == NULL)
-		return set_cause(cause, "rootfs '%s': %s (build it with "
+	if ((rootfs = oci_image_rootfs(spec->image, cause)) == NULL)
+		return -1;
+	if (realpath(rootfs, real) == NULL) {
+		set_cause(cause, "rootfs '%s': %s (build it with "
 		    "scripts/build-image)", rootfs, strerror(errno));
+		free(rootfs);
+		return -1;
+	}
+	free(rootfs);
 	root = json_object();
 	json_object_set_new(root, "ociVersion", json_string("1.0.2"));
 	proc = json_object();
@@ -221,14 +225,6 @@ oci_write_config(const char *bundle, const struct exec_spec *spec,
 	}
 	free(path);
 	return 0;
-}
-
-const char *
-oci_default_rootfs(void)
-{
-	const char	*r = getenv("ABBENCH_ROOTFS");
-
-	return r != NULL && *r != '\0' ? r : EXEC_OCI_DEFAULT_ROOTFS;
 }
 
 /* runc, or a wrapper named after it (not runsc). */
@@ -732,7 +728,7 @@ static int
 oci_check(struct run_ctx *ctx, const struct exec_check *chk,
     char **cause)
 {
-	const char	*img = chk->image;
+	char		*img;
 	size_t		 i;
 
 	(void)ctx;
@@ -744,11 +740,18 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 	 */
 	if (exec_check_needs(chk, cause) == -1)
 		return -1;
-	if (img == NULL)
-		img = oci_default_rootfs();
-	if (access(img, F_OK) != 0)
-		return set_cause(cause, "rootfs '%s' not found: build it with "
-		    "scripts/build-image", img);
+	if ((img = oci_image_rootfs(chk->image, cause)) == NULL)
+		return -1;
+	if (access(img, F_OK) != 0) {
+		char	*how = oci_image_build_hint(chk->image);
+
+		set_cause(cause, "rootfs '%s' not found: build it with %s",
+		    img, how);
+		free(how);
+		free(img);
+		return -1;
+	}
+	free(img);
 	for (i = 0; i < chk->narms; i++) {
 		const char	*rt = chk->runtimes[i] ? chk->runtimes[i] :
 				    "runc";

@@ -45,6 +45,26 @@ struct run_ctx;
 
 /* $ABBENCH_ROOTFS, else EXEC_OCI_DEFAULT_ROOTFS; borrowed. */
 const char *oci_default_rootfs(void);
+/*
+ * The rootfs directory of a workload's `image`, so that the name every
+ * other executor takes works here too: scripts/build-image writes each
+ * image twice, as a docker image and as a directory under
+ * $ABBENCH_IMAGE_DIR (default /var/lib/abbench):
+ *
+ *	NULL, abbench/tools, abbench/tools:latest -> oci_default_rootfs()
+ *	    (ABBENCH_IMAGE_DIR alone: $ABBENCH_IMAGE_DIR/current)
+ *	abbench/tools:HASH	-> rootfs-HASH
+ *	abbench/NAME[:latest]	-> NAME-current	(build-image --app NAME)
+ *	abbench/NAME:HASH	-> NAME-rootfs-HASH
+ *	/PATH			-> /PATH
+ *
+ * Whether it exists is the caller's question. Malloc'd, or NULL with
+ * *cause for a name that is no image of build-image's.
+ */
+char	*oci_image_rootfs(const char *image, char **cause);
+/* The command that makes an image's rootfs ("scripts/build-image
+ * --app NAME"); malloc'd. */
+char	*oci_image_build_hint(const char *image);
 /* Is the runtime (a name or a path) runsc? */
 int	oci_runtime_is_runsc(const char *runtime);
 /*

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,7 @@ run_ballast(void **p, size_t *len)
 }
 
 extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_stat_entry;
 
 static const struct cmd_flag run_flags[] = {
 	{ "db", 'd', "FILE",
@@ -111,6 +113,82 @@ static const struct cmd_flag run_flags[] = {
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
+/*
+ * The commands after the first "--" (abbench run [flags] -- CMD [-- CMD]
+ * ...): each group between two "--" is one command, a single operand
+ * split by strvec_split_command (whitespace and quotes, no shell), or
+ * several taken as its argv word for word (split by the user's shell).
+ * The experiment's text (experiment_inline_text), or NULL with the error
+ * printed.
+ */
+static char *
+run_inline_text(int argc, char **argv, int quiet)
+{
+	struct strvec	*cmds = NULL;
+	char		***argvs, *text = NULL, *cause = NULL;
+	size_t		 n = 0, i, k;
+	int		 a, start;
+
+	for (a = 0; a <= argc; a = start + 1) {
+		for (start = a; start < argc && strcmp(argv[start], "--") != 0;
+		    start++)
+			;
+		cmds = xreallocarray(cmds, n + 1, sizeof *cmds);
+		memset(&cmds[n], 0, sizeof *cmds);
+		if (start - a == 1) {
+			if (strvec_split_command(&cmds[n], argv[a],
+			    &cause) == -1) {
+				error("run: command %zu: %s: %s", n + 1,
+				    argv[a], cause);
+				free(cause);
+				n++;
+				goto done;
+			}
+		} else
+			for (k = (size_t)a; k < (size_t)start; k++)
+				strvec_push(&cmds[n], argv[k]);
+		n++;
+	}
+	argvs = xcalloc(n, sizeof *argvs);
+	for (i = 0; i < n; i++) {
+		/* An empty one is refused below, by the text's maker. */
+		if (cmds[i].v == NULL)
+			strvec_push(&cmds[i], "");
+		argvs[i] = cmds[i].v;
+	}
+	text = experiment_inline_text(argvs, n, &cause);
+	free(argvs);
+	if (text == NULL) {
+		error("run: %s (abbench run [flags] -- CMD [-- CMD]...)",
+		    cause);
+		free(cause);
+		goto done;
+	}
+	/* Which column is which command, as the loader will run it. */
+	for (i = 0; i < n && !quiet; i++) {
+		struct strbuf	sb = STRBUF_INIT;
+
+		for (k = 0; k < cmds[i].n; k++) {
+			if (k > 0)
+				strbuf_addc(&sb, ' ');
+			if (cmds[i].v[k][strcspn(cmds[i].v[k],
+			    " \t'\"\\")] != '\0' || cmds[i].v[k][0] == '\0') {
+				strbuf_addc(&sb, '\'');
+				strbuf_adds(&sb, cmds[i].v[k]);
+				strbuf_addc(&sb, '\'');
+			} else
+				strbuf_adds(&sb, cmds[i].v[k]);
+		}
+		fprintf(stderr, "arm %c: %s\n", (char)('A' + i), sb.buf);
+		strbuf_release(&sb);
+	}
+done:
+	for (i = 0; i < n; i++)
+		strvec_clear(&cmds[i]);
+	free(cmds);
+	return text;
+}
+
 static int
 cmd_run_exec(int argc, char **argv)
 {
@@ -123,12 +201,19 @@ cmd_run_exec(int argc, char **argv)
 	size_t			 ballast_len;
 	double			 effect = 0.02;
 	const char		*until = NULL;
-	int			 c, rc, effect_set = 0;
+	char			*inline_text = NULL;
+	int			 c, rc, effect_set = 0, dashdash, nargs;
 
 	memset(&opt, 0, sizeof opt);
 	memset(&tmp, 0, sizeof tmp);
 	opt.rounds = -1;
 	opt.build = ABBENCH_GIT_DESCRIBE;
+	/* The flags end at the first "--"; inline commands follow it. */
+	for (dashdash = 1; dashdash < argc && strcmp(argv[dashdash], "--") !=
+	    0; dashdash++)
+		;
+	nargs = argc;
+	argc = dashdash;
 	optind = 1;
 	opterr = 0;
 	while ((c = cmd_getopt(&cmd_run_entry, NULL, 1, argc, argv)) != -1) {
@@ -225,9 +310,25 @@ cmd_run_exec(int argc, char **argv)
 	if (until != NULL && strcmp(until, "decided") == 0 && effect_set)
 		strvec_pushf(&set, "effect=%.17g", effect * 100);
 	opt.set = set.v;
+	if (dashdash < nargs) {
+		if (optind < argc || opt.resume != NULL) {
+			error("run: inline commands after \"--\" stand for "
+			    "the experiment: no file%s", opt.resume != NULL ?
+			    " and no --resume" : "");
+			strvec_clear(&set);
+			return EXIT_USAGE;
+		}
+		inline_text = run_inline_text(nargs - dashdash - 1,
+		    argv + dashdash + 1, opt.quiet || opt.json_progress);
+		if (inline_text == NULL) {
+			strvec_clear(&set);
+			return EXIT_USAGE;
+		}
+		opt.exp_text = inline_text;
+	}
 	argc -= optind;
 	argv += optind;
-	if (opt.resume == NULL && argc != 1) {
+	if (opt.resume == NULL && inline_text == NULL && argc != 1) {
 		error("run: expected one experiment file (see abbench run "
 		    "--help)");
 		strvec_clear(&set);
@@ -243,14 +344,38 @@ cmd_run_exec(int argc, char **argv)
 	if (opt.takeover && opt.resume == NULL) {
 		error("run: --takeover goes with --resume RUN");
 		strvec_clear(&set);
+		free(inline_text);
 		return EXIT_USAGE;
 	}
 	opt.db_path = cmd_db_path(db);
 	if (run_ballast(&ballast, &ballast_len) == -1) {
 		strvec_clear(&set);
+		free(inline_text);
 		return EXIT_USAGE;
 	}
-	rc = runner_run(argc > 0 ? argv[0] : NULL, &opt);
+	rc = runner_run(inline_text != NULL ? "inline" : argc > 0 ? argv[0] :
+	    NULL, &opt);
+	/*
+	 * Inline, as hyperfine: the table at the end, stat's own (a file's
+	 * run names the stat command instead).
+	 */
+	if (inline_text != NULL && opt.run_id != 0 && !opt.quiet &&
+	    !opt.json_progress && rc != EXIT_USAGE &&
+	    rc != EXIT_INTERRUPTED) {
+		char	 id[32], *av[5];
+
+		snprintf(id, sizeof id, "%" PRId64, opt.run_id);
+		av[0] = "stat";
+		av[1] = "--db";
+		av[2] = (char *)opt.db_path;
+		av[3] = id;
+		av[4] = NULL;
+		fflush(stderr);
+		if (cmd_stat_entry.exec(4, av) != EXIT_OK && rc == EXIT_OK)
+			rc = EXIT_FAIL;
+		fflush(stdout);
+	}
+	free(inline_text);
 	if (ballast != NULL)
 		munmap(ballast, ballast_len);
 	strvec_clear(&set);
@@ -276,7 +401,8 @@ const struct cmd_entry cmd_run_entry = {
 	    "[--effect PCT] [--until decided|rounds] [--quiet] "
 	    "[--json-progress] [--durable] "
 	    "[--wait-lock] | "
-	    "--resume RUN [--takeover] [--trust-db]",
+	    "--resume RUN [--takeover] [--trust-db] | "
+	    "[flags] -- CMD [-- CMD]...",
 	.summary = "run an experiment, storing every sample",
 	.help =
 	    "Runs the experiment's rounds x workloads x arms in an interleaved\n"
@@ -313,6 +439,18 @@ const struct cmd_entry cmd_run_entry = {
 	    "Any [experiment] key can be given as --KEY=VALUE or --KEY VALUE\n"
 	    "(--timeout 5m), a workload key as --KEY or --WORKLOAD.KEY\n"
 	    "(abbench run --help lists them).\n"
+	    "\n"
+	    "Inline, with no file (like hyperfine): abbench run [flags] --\n"
+	    "'CMD A' -- 'CMD B' runs the experiment `inline`: one command\n"
+	    "workload (cmd), an arm per command named A, B, C... (A is the\n"
+	    "baseline; each arm's argv is printed first), interleaved, stored\n"
+	    "and tabulated like a file's, with the same flags (--rounds,\n"
+	    "--until decided...) and exit statuses. Each command is an argv,\n"
+	    "never given to a shell: it is split at blanks; 'single quotes'\n"
+	    "keep what they hold; \"double quotes\" too, but for \\\" and \\\\;\n"
+	    "outside quotes a backslash keeps the next character. $, *, ;, |,\n"
+	    "<, > and % are plain text (write sh -c '...' for a shell). Several\n"
+	    "operands between two -- are one command's argv as they are.\n"
 	    "\n"
 	    "Exit status: 0 all samples ok, 1 a sample failed or was\n"
 	    "host-changed, or the run was aborted, 2 a bad experiment file or\n"

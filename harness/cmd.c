@@ -18,6 +18,7 @@
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_stat_entry;
+extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_db_entry;
 extern const struct cmd_entry cmd_plot_entry;
 extern const struct cmd_entry cmd_report_entry;
@@ -31,6 +32,7 @@ extern const struct cmd_entry cmd_fleet_entry;
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
 	&cmd_stat_entry,
+	&cmd_compare_entry,
 	&cmd_db_entry,
 	&cmd_plot_entry,
 	&cmd_report_entry,
@@ -78,6 +80,10 @@ const struct cmd_note cmd_environment[] = {
 	  "(default podman on PATH)" },
 	{ "ABBENCH_ROOTFS", "the rootfs of executor = oci (default "
 	  "/var/lib/abbench/current)" },
+	{ "ABBENCH_IMAGE_DIR", "where scripts/build-image put the rootfs "
+	  "directories that executor = oci finds for an image name "
+	  "(abbench/tools[:TAG], abbench/NAME[:TAG]; default "
+	  "/var/lib/abbench)" },
 	{ "ABBENCH_CGROUP_ROOT", "where the cgroup hierarchies are mounted "
 	  "(default /sys/fs/cgroup; tests)" },
 	{ "ABBENCH_CGROUP_VERSION", "1 or 2: the cgroup version to assume "

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -487,27 +488,30 @@ path_lookup(const char *name)
 	return NULL;
 }
 
+/* Is path an executable regular file? */
+static int
+is_program(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
+}
+
 int
-hostinfo_runtime_binary(const char *runtime, char **path, char sha256[65],
+hostinfo_program_binary(const char *prog, char **path, char sha256[65],
     char **cause)
 {
-	char	*bin = NULL, *found, *real;
+	char	*found, *real;
 
 	*path = NULL;
-	if (runtime == NULL || *runtime == '\0')
-		return set_cause(cause, "no runtime named");
-	if (strchr(runtime, '/') == NULL)
-		bin = daemon_runtime_path(runtime);
-	found = path_lookup(bin != NULL ? bin : runtime);
-	if (found == NULL) {
-		set_cause(cause, "runtime '%s': no such program in $PATH",
-		    bin != NULL ? bin : runtime);
-		free(bin);
-		return -1;
-	}
-	free(bin);
+	if (prog == NULL || *prog == '\0')
+		return set_cause(cause, "no program named");
+	if ((found = path_lookup(prog)) == NULL)
+		return set_cause(cause, "'%s': no such program in $PATH",
+		    prog);
 	if ((real = realpath(found, NULL)) == NULL) {
-		set_cause(cause, "runtime '%s': %s", found, strerror(errno));
+		set_cause(cause, "'%s': %s", found, strerror(errno));
 		free(found);
 		return -1;
 	}
@@ -521,44 +525,62 @@ hostinfo_runtime_binary(const char *runtime, char **path, char sha256[65],
 }
 
 int
-hostinfo_runtime_version(const char *runtime, char **version, char **cause)
+hostinfo_runtime_binary(const char *runtime, char **path, char sha256[65],
+    char **cause)
 {
-	struct strbuf	 sb = STRBUF_INIT;
-	char		*bin = NULL, *out = NULL, *err = NULL, *line, *save;
-	char		*argv[3];
-	int		 status = -1, lines = 0;
+	char	*bin = NULL, *c = NULL;
+	int	 r;
 
-	*version = NULL;
+	*path = NULL;
 	if (runtime == NULL || *runtime == '\0')
 		return set_cause(cause, "no runtime named");
 	if (strchr(runtime, '/') == NULL)
 		bin = daemon_runtime_path(runtime);
-	if (bin == NULL)
-		bin = xstrdup(runtime);
-	argv[0] = bin;
+	r = hostinfo_program_binary(bin != NULL ? bin : runtime, path, sha256,
+	    &c);
+	if (r == -1) {
+		set_cause(cause, "runtime %s", c);
+		free(c);
+	}
+	free(bin);
+	return r;
+}
+
+int
+hostinfo_program_version(const char *prog, int64_t timeout_ns,
+    char **version, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*out = NULL, *err = NULL, *line, *save;
+	char		*argv[3];
+	int		 status = -1, lines = 0;
+
+	*version = NULL;
+	argv[0] = (char *)prog;
 	argv[1] = "--version";
 	argv[2] = NULL;
-	if (spawn_capture(argv, RUNTIME_TIMEOUT, &out, &err, &status,
-	    cause) == -1) {
-		free(bin);
+	if (spawn_capture(argv, timeout_ns, &out, &err, &status, cause) == -1)
 		return -1;
-	}
 	if (status != 0) {
 		char	*how = spawn_describe_status(status, 0);
 
-		set_cause(cause, "'%s --version' %s: %s", bin, how,
+		set_cause(cause, "'%s --version' %s: %s", prog, how,
 		    err != NULL ? strtrim(err) : "");
 		free(how);
-		free(bin);
 		free(out);
 		free(err);
 		return -1;
 	}
-	/* "runc version 1.1.5 commit: v1.1.5 spec: 1.0.2-dev": the version
-	 * lines up to spec:, without the go and libseccomp versions. */
-	for (line = strtok_r(out, "\n", &save); line != NULL && lines < 4;
-	    line = strtok_r(NULL, "\n", &save)) {
+	/*
+	 * "runc version 1.1.5 commit: v1.1.5 spec: 1.0.2-dev": the version
+	 * lines up to spec:, without the go and libseccomp versions; GNU's
+	 * "sleep (GNU coreutils) 9.1" without its copyright and licence.
+	 */
+	for (line = strtok_r(out != NULL ? out : "", "\n", &save);
+	    line != NULL && lines < 4; line = strtok_r(NULL, "\n", &save)) {
 		line = strtrim(line);
+		if (str_startswith(line, "Copyright"))
+			break;
 		if (*line == '\0' || str_startswith(line, "go:") ||
 		    str_startswith(line, "libseccomp:") ||
 		    str_startswith(line, "go version"))
@@ -568,14 +590,91 @@ hostinfo_runtime_version(const char *runtime, char **version, char **cause)
 		if (str_startswith(line, "spec:"))
 			break;
 	}
-	free(bin);
 	free(out);
 	free(err);
 	if (sb.len == 0) {
 		strbuf_release(&sb);
 		return set_cause(cause, "'%s --version' printed nothing",
-		    runtime);
+		    prog);
+	}
+	/* A program that answers --version with its help is no config. */
+	if (sb.len > HOSTINFO_VERSION_MAX) {
+		strbuf_release(&sb);
+		return set_cause(cause, "'%s --version' printed more than a "
+		    "version", prog);
 	}
 	*version = strbuf_detach(&sb);
 	return 0;
+}
+
+int
+hostinfo_runtime_version(const char *runtime, char **version, char **cause)
+{
+	char	*bin = NULL;
+	int	 r;
+
+	*version = NULL;
+	if (runtime == NULL || *runtime == '\0')
+		return set_cause(cause, "no runtime named");
+	if (strchr(runtime, '/') == NULL)
+		bin = daemon_runtime_path(runtime);
+	r = hostinfo_program_version(bin != NULL ? bin : runtime,
+	    RUNTIME_TIMEOUT, version, cause);
+	free(bin);
+	return r;
+}
+
+/*
+ * Programs that run another program named among their arguments: the
+ * shells (their -c script's first word), and those that take options,
+ * then the program (timeout 5 runsc ..., taskset -c 0 /usr/local/bin/x).
+ */
+static const char *const wrappers[] = {
+	"sh", "bash", "dash", "zsh", "busybox", "env", "timeout", "taskset",
+	"nice", "ionice", "chrt", "numactl", "stdbuf", "nohup", "sudo",
+	"setsid", "unshare", "nsenter", "strace", "ltrace", "valgrind",
+	"time", "flock", "cgexec", "systemd-run", NULL
+};
+
+char *
+hostinfo_wrapped_tool(char *const *argv)
+{
+	const char	*base;
+	char		*word, *found;
+	size_t		 i, k;
+	int		 ok;
+
+	if (argv == NULL || argv[0] == NULL)
+		return NULL;
+	base = strrchr(argv[0], '/');
+	base = base != NULL ? base + 1 : argv[0];
+	for (k = 0; wrappers[k] != NULL; k++)
+		if (strcmp(base, wrappers[k]) == 0)
+			break;
+	if (wrappers[k] == NULL)
+		return NULL;
+	for (i = 1; argv[i] != NULL; i++) {
+		const char	*a = argv[i];
+
+		/* An option, or a shell's -c: its script follows. */
+		if (a[0] == '-')
+			continue;
+		/* The script's first word (exec's program). */
+		if (i > 1 && strcmp(argv[i - 1], "-c") == 0 && k < 5) {
+			a += strspn(a, " \t");
+			if (str_startswith(a, "exec ") ||
+			    str_startswith(a, "exec\t"))
+				a += 5 + strspn(a + 5, " \t");
+		}
+		word = xstrndup(a, strcspn(a, " \t\n;&|<>()'\"`$"));
+		found = word[0] == '\0' ? NULL : strchr(word, '/') != NULL ?
+		    (word[0] == '/' && is_program(word) ? xstrdup(word) :
+		    NULL) : path_lookup(word);
+		ok = found != NULL && is_program(found);
+		free(found);
+		if (ok)
+			return word;
+		free(word);
+	}
+	return NULL;
 }

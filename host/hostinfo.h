@@ -20,6 +20,21 @@ int	hostinfo_collect(char *const *paths, size_t npaths,
  * "abbench-version". Part of hostinfo_collect. */
 void	hostinfo_scheduler(struct strvec *config);
 /*
+ * A program's binary (prog as is when it has a '/', else looked up in
+ * $PATH), with symlinks resolved, into *path (caller frees), and its
+ * SHA-256. 0, or -1 with *cause.
+ */
+int	hostinfo_program_binary(const char *prog, char **path,
+	    char sha256[65], char **cause);
+/*
+ * What `PROG --version` prints on stdout within timeout_ns (stdin
+ * /dev/null), its version lines joined: NULL with *cause when it fails,
+ * prints nothing, or more than HOSTINFO_VERSION_MAX bytes (its help).
+ */
+#define HOSTINFO_VERSION_MAX	200
+int	hostinfo_program_version(const char *prog, int64_t timeout_ns,
+	    char **version, char **cause);
+/*
  * The binary a runtime name stands for (the path a daemon executor has
  * for it, as docker's runtimes, else the name itself, looked up in $PATH
  * when it has no '/'),
@@ -30,6 +45,15 @@ int	hostinfo_runtime_binary(const char *runtime, char **path,
 /* The version of an OCI runtime binary or a daemon's runtime name. */
 int	hostinfo_runtime_version(const char *runtime, char **version,
 	    char **cause);
+/*
+ * The tool a wrapper runs: when argv[0] is a shell or a program that runs
+ * another one (env, timeout, taskset, nice, sudo... — the list in
+ * hostinfo.c), its first argument that names an executable file, as an
+ * absolute path or on $PATH (a shell's: the first word of its -c
+ * script). Options and values that name no program are passed over. The
+ * word as written (malloc'd), or NULL.
+ */
+char	*hostinfo_wrapped_tool(char *const *argv);
 
 /* Pieces shared with the noise check (envcheck.c): */
 /* Every CPU's cpufreq governor: "performance", or "mixed(a,b)"; NULL

@@ -466,6 +466,56 @@ strvec_split_words(struct strvec *sv, const char *s, char **cause)
 	return 0;
 }
 
+int
+strvec_split_command(struct strvec *sv, const char *s, char **cause)
+{
+	struct strbuf	word = STRBUF_INIT;
+	int		in_word = 0;
+	char		q;
+
+	while (*s != '\0') {
+		if (isspace((unsigned char)*s)) {
+			if (in_word)
+				strvec_push_nodup(sv, strbuf_detach(&word));
+			in_word = 0;
+			s++;
+			continue;
+		}
+		/* '' and "" are a word, empty. */
+		if (!in_word)
+			strbuf_adds(&word, "");
+		in_word = 1;
+		if (*s == '\\') {
+			if (s[1] == '\0') {
+				strbuf_release(&word);
+				return set_cause(cause, "a backslash ends it");
+			}
+			strbuf_addc(&word, s[1]);
+			s += 2;
+			continue;
+		}
+		if (*s != '\'' && *s != '"') {
+			strbuf_addc(&word, *s++);
+			continue;
+		}
+		for (q = *s++; *s != q; s++) {
+			if (*s == '\0') {
+				strbuf_release(&word);
+				return set_cause(cause, "missing closing %s",
+				    q == '"' ? "\"" : "'");
+			}
+			if (q == '"' && *s == '\\' && (s[1] == '"' ||
+			    s[1] == '\\'))
+				s++;
+			strbuf_addc(&word, *s);
+		}
+		s++;
+	}
+	if (in_word)
+		strvec_push_nodup(sv, strbuf_detach(&word));
+	return 0;
+}
+
 int64_t
 now_mono_ns(void)
 {

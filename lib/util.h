@@ -106,6 +106,16 @@ void	 strvec_sort(struct strvec *sv);
 void	 strvec_clear(struct strvec *sv);
 /* Split a value on runs of blanks; honours "double quotes" around words. */
 int	 strvec_split_words(struct strvec *sv, const char *s, char **cause);
+/*
+ * Split a command line into argv without a shell (abbench run -- 'CMD'):
+ * words are separated by blanks; 'single quotes' keep what they hold as
+ * is; "double quotes" too, but for \" and \\ (a " and a \); outside
+ * quotes a backslash keeps the next character as is. Quotes may join a
+ * word's parts (a'b c'd is one word). Nothing else is special: $, *, ;,
+ * |, <, % stay text. 0, or -1 with *cause (an unclosed quote, a trailing
+ * backslash).
+ */
+int	 strvec_split_command(struct strvec *sv, const char *s, char **cause);
 
 /* Time: CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 int64_t	 now_mono_ns(void);

@@ -38,7 +38,9 @@ const struct opt_spec workload_common_opts[] = {
 	    "directory the workload works in; host.block.* settings apply to "
 	    "its disks"),
 	OPT_STR("image", COMMON(image), NULL,
-	    "docker image or OCI rootfs directory"),
+	    "docker image (abbench/tools, abbench/NAME[:TAG]); for executor "
+	    "oci the same name (its rootfs from scripts/build-image) or a "
+	    "rootfs directory"),
 	OPT_TEXT("description", COMMON(description), NULL,
 	    "free text, stored with the run"),
 	OPT_CHOICE("platform", COMMON(platform), NULL, "ptrace kvm systrap",

@@ -201,12 +201,9 @@ lc_oci_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 const char *
 lc_rootfs(const struct workload *wl, const struct arm *arm)
 {
-	const char	*r = wl->common.image;
-
 	(void)arm;
-	if (r != NULL && r[0] == '/')
-		return r;
-	return oci_default_rootfs();
+	/* The executor finds an image name's directory (oci_image_rootfs). */
+	return wl->common.image;
 }
 
 void

@@ -60,8 +60,8 @@ int		 lc_oci_spec(struct run_ctx *ctx, struct workload *wl,
 		    const struct arm *arm, char *const *argv,
 		    struct exec_spec *spec, struct strvec *flags,
 		    char **cause);
-/* The rootfs directory of an oci workload (`image` when it is a path,
- * else the default: $ABBENCH_ROOTFS or the tools rootfs). */
+/* The image of an oci workload as written (a rootfs path or an image
+ * name, which exec/exec-oci.h's oci_image_rootfs maps), NULL: default. */
 const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
 
 /* The idle program: `cmd`, else touchmem TOUCH (the `touch` key; see

@@ -100,6 +100,17 @@ command_preflight(const struct experiment *e, const struct workload *wl,
 	    offsetof(struct command_opts, cwd), cause);
 }
 
+static void
+command_program(const struct workload *wl, const struct arm *arm,
+    struct strvec *argv)
+{
+	const struct command_opts	*o = wl_opts(wl, arm);
+	size_t				 i;
+
+	for (i = 0; i < o->args.n; i++)
+		strvec_push(argv, o->args.v[i]);
+}
+
 static double
 tv_sec(const struct timeval *tv)
 {
@@ -207,4 +218,5 @@ const struct workload_ops wl_command_ops = {
 	.units = command_units,
 	.cgroup_optional = 1,
 	.preflight = command_preflight,
+	.program = command_program,
 };

@@ -70,6 +70,8 @@ substitute(const char *word, struct run_ctx *ctx, const struct arm *arm)
 				v = arm->runtime != NULL ? arm->runtime : "";
 			else if (n == 3 && strncmp(p + 1, "arm", n) == 0)
 				v = arm->name;
+			else if (ctx == NULL)
+				;	/* known only once it runs */
 			else if (n == 5 && strncmp(p + 1, "round", n) == 0) {
 				snprintf(num, sizeof num, "%d",
 				    ctx->entry != NULL ? ctx->entry->round : 0);
@@ -365,6 +367,35 @@ gobench_validate(const struct experiment *e, struct workload *wl,
 	return workload_perf_validate(e, wl, o->perf, cause);
 }
 
+/* The arm's argv as it runs (ctx NULL: {round} and {run} as written). */
+static void
+gobench_argv(struct run_ctx *ctx, const struct workload *wl,
+    const struct arm *arm, struct strvec *argv)
+{
+	const struct gobench_opts *o = wl_opts(wl, arm);
+	size_t			 i;
+
+	for (i = 0; i < o->args.n; i++)
+		strvec_push_nodup(argv, substitute(o->args.v[i], ctx, arm));
+	/* abbench's own programs (startup-bench) run from the build tree. */
+	if (argv->n > 0 && strchr(argv->v[0], '/') == NULL &&
+	    !(wl->exec->caps & EXEC_CONTAINER)) {
+		char	*found = libexec_find(argv->v[0], NULL);
+
+		if (found != NULL) {
+			free(argv->v[0]);
+			argv->v[0] = found;
+		}
+	}
+}
+
+static void
+gobench_program(const struct workload *wl, const struct arm *arm,
+    struct strvec *argv)
+{
+	gobench_argv(NULL, wl, arm, argv);
+}
+
 static void
 gobench_sample(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out)
@@ -377,22 +408,10 @@ gobench_sample(struct run_ctx *ctx, struct workload *wl,
 	struct wl_counts	 counts;
 	struct gobench_stream	 gs;
 	char			*how, *tail;
-	size_t			 i;
 	int			 n, nerr;
 
 	memset(&st, 0, sizeof st);
-	for (i = 0; i < o->args.n; i++)
-		strvec_push_nodup(&argv, substitute(o->args.v[i], ctx, arm));
-	/* abbench's own programs (startup-bench) run from the build tree. */
-	if (argv.n > 0 && strchr(argv.v[0], '/') == NULL &&
-	    !(wl->exec->caps & EXEC_CONTAINER)) {
-		char	*found = libexec_find(argv.v[0], NULL);
-
-		if (found != NULL) {
-			free(argv.v[0]);
-			argv.v[0] = found;
-		}
-	}
+	gobench_argv(ctx, wl, arm, &argv);
 	nerr = o->err_lines;
 	gobench_stream_init(&gs, out);
 	workload_spec_init(&spec, wl, arm, argv.v);
@@ -472,4 +491,5 @@ const struct workload_ops wl_gobench_ops = {
 	.sample = gobench_sample,
 	.cgroup_optional = 1,
 	.preflight = gobench_preflight,
+	.program = gobench_program,
 };

@@ -121,6 +121,13 @@ struct workload_ops {
 	 */
 	void	(*cgroup_needs)(const struct experiment *e,
 		    const struct workload *wl, struct exec_check *chk);
+	/*
+	 * The argv an arm runs, as it will run (appended to argv), for the
+	 * run's provenance: the runner records the binary, its digest and
+	 * version as config. NULL = the type runs no program of the user's.
+	 */
+	void	(*program)(const struct workload *wl, const struct arm *arm,
+		    struct strvec *argv);
 };
 
 const struct workload_ops	*workload_lookup(const char *type);

@@ -51,6 +51,19 @@ struct experiment *experiment_parse_set(const char *path, const char *text,
 		    size_t len, char *const *set, char **cause);
 void		 experiment_free(struct experiment *e);
 /*
+ * The text of the experiment `abbench run -- CMD -- CMD` stands for
+ * (experiment-inline.c): experiment inline, one command workload named
+ * cmd, an arm per argv (argvs[i], NULL-terminated) named A, B, C... in
+ * order (A the baseline), each word quoted so that the loader reads the
+ * argv back as it is. Malloc'd, or NULL with *cause: no command or more
+ * than EXPERIMENT_INLINE_MAX, an empty one, a word with a line break or
+ * not UTF-8.
+ */
+#define EXPERIMENT_INLINE_MAX	26
+char		*experiment_inline_text(char **const *argvs, size_t n,
+		    char **cause);
+
+/*
  * Set an [experiment] key as the file would (`--timeout=5s` on the command
  * line): checked and stored by the options table; 0, or -1 with *cause.
  */

@@ -11,9 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/exec.h"
 #include "host/envcheck.h"
 #include "host/hostinfo.h"
 #include "harness/core/runner-int.h"
+
+/* `PROGRAM --version` of a user's program: it may not know the flag. */
+#define PROGRAM_VERSION_TIMEOUT	(5 * NSEC_PER_SEC)
 
 void
 runner_store_units(struct store *st, int64_t run_id,
@@ -31,13 +35,124 @@ runner_store_units(struct store *st, int64_t run_id,
 	}
 }
 
+/* STEM-WHO: value, a run-level config key. */
+static void
+store_key(struct run_ctx *ctx, const char *stem, const char *who,
+    const char *value)
+{
+	char	*key = xasprintf("%s-%s", stem, who);
+
+	store_config_set(ctx->store, ctx->run_id, NULL, key, value, NULL);
+	free(key);
+}
+
+/*
+ * A program's identity: STEM-WHO (as written), STEM-path-WHO (symlinks
+ * resolved: what was measured; two builds of one commit print one
+ * version, their paths and digests differ or not), STEM-sha256-WHO and
+ * STEM-version-WHO when `--version` answers in time. A runtime is a
+ * daemon's runtime name or an OCI runtime binary (hostinfo.h).
+ */
+static void
+store_binary(struct run_ctx *ctx, const char *stem, const char *who,
+    const char *name, int runtime)
+{
+	char	*cause = NULL, *path, *ver, *sub, sha[65];
+	int	 r;
+
+	store_key(ctx, stem, who, name);
+	r = runtime ? hostinfo_runtime_binary(name, &path, sha, &cause) :
+	    hostinfo_program_binary(name, &path, sha, &cause);
+	if (r == 0) {
+		sub = xasprintf("%s-path", stem);
+		store_key(ctx, sub, who, path);
+		free(sub);
+		sub = xasprintf("%s-sha256", stem);
+		store_key(ctx, sub, who, sha);
+		free(sub);
+		free(path);
+	} else {
+		warning("%s '%s': %s", runtime ? "arm" : "program", who,
+		    cause);
+		free(cause);
+		cause = NULL;
+	}
+	/* A user's tool may not know --version: a short wait, no error. */
+	r = runtime ? hostinfo_runtime_version(name, &ver, &cause) :
+	    hostinfo_program_version(name, PROGRAM_VERSION_TIMEOUT, &ver,
+	    &cause);
+	if (r == 0) {
+		sub = xasprintf("%s-version", stem);
+		store_key(ctx, sub, who, ver);
+		free(sub);
+		free(ver);
+	} else
+		free(cause);
+}
+
+/*
+ * The programs of command and gobench workloads that run on the host (in
+ * a container they are the image's), and the tool a wrapper among them
+ * runs (sh -c 'runsc ...', timeout 5 /usr/local/bin/x): program-WHO and
+ * tool-WHO. WHO is the arm when its own `args` give the argv (the same in
+ * every workload), else the workload, whose argv all arms share; a
+ * workload named like an arm is WORKLOAD.workload.
+ */
+static void
+store_programs(struct run_ctx *ctx, const struct experiment *e)
+{
+	struct strvec	 done = STRVEC_INIT;
+	size_t		 w, i, j;
+
+	for (w = 0; w < e->nworkloads; w++) {
+		const struct workload	*wl = &e->workloads[w];
+
+		if (wl->ops->program == NULL || wl->exec == NULL ||
+		    (wl->exec->caps & EXEC_CONTAINER))
+			continue;
+		for (i = 0; i < e->narms; i++) {
+			const struct arm	*a = &e->arms[i];
+			struct strvec		 argv = STRVEC_INIT;
+			char			*who, *tool;
+
+			if (kv_line(a->kv, a->nkv, "args") != 0)
+				who = xstrdup(a->name);
+			else {
+				for (j = 0; j < e->narms; j++)
+					if (strcmp(e->arms[j].name,
+					    wl->base) == 0)
+						break;
+				who = j < e->narms ? xasprintf("%s.workload",
+				    wl->base) : xstrdup(wl->base);
+			}
+			if (strvec_has(&done, who)) {
+				free(who);
+				continue;
+			}
+			wl->ops->program(wl, a, &argv);
+			if (argv.n > 0) {
+				store_binary(ctx, "program", who, argv.v[0],
+				    0);
+				if ((tool = hostinfo_wrapped_tool(argv.v)) !=
+				    NULL) {
+					store_binary(ctx, "tool", who, tool, 0);
+					free(tool);
+				}
+			}
+			strvec_clear(&argv);
+			strvec_push_nodup(&done, who);
+		}
+	}
+	strvec_clear(&done);
+}
+
 void
 runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
     struct strvec *paths, int quiet)
 {
 	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
 	struct strvec	 report = STRVEC_INIT;
-	char		*cause = NULL, *ver, *key, *path, sha[65];
+	char		*cause = NULL;
 	size_t		 i;
 
 	if (e->pkg != NULL)
@@ -59,46 +174,31 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 		store_config_set(ctx->store, ctx->run_id, NULL, config.v[i],
 		    c + 2, NULL);
 	}
-	/* Runtime versions as run-level keys named after the arm, so that
-	 * every arm's export carries the same config (no table split). */
+	/*
+	 * What each arm runs, as run-level keys named after the arm (as
+	 * runtime-version-ARM), so that every arm's export carries the same
+	 * config (no table split) while two runs of one experiment on one
+	 * host still read alike.
+	 */
 	for (i = 0; i < e->narms; i++) {
 		const struct arm	*a = &e->arms[i];
 
-		if (a->runtime == NULL)
-			continue;
-		key = xasprintf("runtime-%s", a->name);
-		store_config_set(ctx->store, ctx->run_id, NULL, key,
-		    a->runtime, NULL);
-		free(key);
-		/* What was measured: two builds of one commit print one
-		 * version; their paths and digests differ or not. */
-		if (hostinfo_runtime_binary(a->runtime, &path, sha,
-		    &cause) == 0) {
-			key = xasprintf("runtime-path-%s", a->name);
-			store_config_set(ctx->store, ctx->run_id, NULL, key,
-			    path, NULL);
-			free(key);
-			key = xasprintf("runtime-sha256-%s", a->name);
-			store_config_set(ctx->store, ctx->run_id, NULL, key,
-			    sha, NULL);
-			free(key);
-			free(path);
-		} else {
-			warning("arm '%s': %s", a->name, cause);
-			free(cause);
-			cause = NULL;
+		if (a->runtime != NULL)
+			store_binary(ctx, "runtime", a->name, a->runtime, 1);
+		if (a->runtime_args.n > 0) {
+			struct strbuf	v = STRBUF_INIT;
+			size_t		k;
+
+			for (k = 0; k < a->runtime_args.n; k++)
+				strbuf_addf(&v, "%s%s", k ? " " : "",
+				    a->runtime_args.v[k]);
+			store_key(ctx, "runtime-args", a->name, v.buf);
+			strbuf_release(&v);
 		}
-		if (hostinfo_runtime_version(a->runtime, &ver, &cause) == 0) {
-			key = xasprintf("runtime-version-%s", a->name);
-			store_config_set(ctx->store, ctx->run_id, NULL, key,
-			    ver, NULL);
-			free(key);
-			free(ver);
-		} else {
-			free(cause);
-			cause = NULL;
-		}
+		if (a->platform_name != NULL)
+			store_key(ctx, "platform", a->name, a->platform_name);
 	}
+	store_programs(ctx, e);
 	if (envcheck_run(paths->v, paths->n, &warnings, &report, &cause) ==
 	    -1) {
 		warning("host check: %s", cause);

@@ -710,6 +710,126 @@ test_command_type(void)
 }
 
 /*
+ * abbench run -- 'CMD' -- 'CMD': a command line split without a shell, and
+ * the experiment text made of the argv reads back as the same argv, word
+ * for word, whatever the words hold (quotes, backslashes, ;, #, %, <,
+ * brackets, blanks, nothing at all): fixed cases, then random words.
+ */
+static int
+argv_same(const struct strvec *got, char *const *want)
+{
+	size_t	i;
+
+	for (i = 0; want[i] != NULL; i++)
+		if (i >= got->n || strcmp(got->v[i], want[i]) != 0)
+			return 0;
+	return i == got->n;
+}
+
+static void
+test_inline(void)
+{
+	static const struct {
+		const char	*line;
+		const char	*words[8];
+	} cases[] = {
+		{ "sleep 0.1", { "sleep", "0.1" } },
+		{ "  a\t b  ", { "a", "b" } },
+		{ "a 'b c' \"d e\"", { "a", "b c", "d e" } },
+		{ "'it''s' x'y'z", { "its", "xyz" } },
+		{ "\"q\\\"d\" \"b\\\\s\" \"n\\n\"", { "q\"d", "b\\s", "n\\n" } },
+		{ "'a\\b' '\"'", { "a\\b", "\"" } },
+		{ "x\\ y \\' \\\\", { "x y", "'", "\\" } },
+		{ "'' \"\"", { "", "" } },
+		{ "100% <in >out ; # $HOME * |", { "100%", "<in", ">out",
+		    ";", "#", "$HOME", "*", "|" } },
+	};
+	static const char *const bad[] = { "a 'b", "\"a", "a\\" };
+	static const char *const alphabet[] = { "a", "b", " ", "\t", "\"",
+	    "'", "\\", "%", "<", ">", ";", "#", "[", "]", "=", "$", "{", "}",
+	    ":", "*", "\x01", "\xc3\xa9" };
+	struct strvec		 sv;
+	struct experiment	*e;
+	char			*cause = NULL, *text, **argvs[2];
+	char			*words[2][6];
+	size_t			 i, k, j, good = 0, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&sv, 0, sizeof sv);
+		tap_ok(strvec_split_command(&sv, cases[i].line, &cause) == 0 &&
+		    argv_same(&sv, (char *const *)cases[i].words),
+		    "split: %s", cases[i].line);
+		strvec_clear(&sv);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&sv, 0, sizeof sv);
+		k = strvec_split_command(&sv, bad[i], &cause) == -1;
+		tap_ok(k && cause != NULL, "split refuses %s (%s)", bad[i],
+		    cause ? cause : "");
+		free(cause);
+		cause = NULL;
+		strvec_clear(&sv);
+	}
+	srand(54);
+	for (n = 0; n < 300; n++) {
+		for (k = 0; k < 2; k++) {
+			for (j = 0; j < 5; j++) {
+				size_t	len = (size_t)rand() % 6, c;
+
+				/* Up to two bytes a token, and a 'p'. */
+				words[k][j] = xcalloc(1, 2 * len + 2);
+				for (c = 0; c < len; c++)
+					strcat(words[k][j], alphabet[(size_t)
+					    rand() % ARRAY_SIZE(alphabet)]);
+			}
+			/* The program's name is a word of its own. */
+			if (words[k][0][0] == '\0')
+				words[k][0][0] = 'p';
+			words[k][5] = NULL;
+			argvs[k] = words[k];
+		}
+		text = experiment_inline_text(argvs, 2, &cause);
+		e = text != NULL ? experiment_parse("inline", text,
+		    strlen(text), &cause) : NULL;
+		if (e != NULL && e->narms == 2 &&
+		    strcmp(e->arms[0].name, "A") == 0 &&
+		    strcmp(e->arms[1].name, "B") == 0 &&
+		    argv_same(&e->arms[0].args, words[0]) &&
+		    argv_same(&e->arms[1].args, words[1]))
+			good++;
+		else if (good == n)
+			TAP_DIAG("first failure: %s", cause != NULL ? cause :
+			    "argv differs");
+		experiment_free(e);
+		free(text);
+		free(cause);
+		cause = NULL;
+		for (k = 0; k < 2; k++)
+			for (j = 0; j < 5; j++)
+				free(words[k][j]);
+	}
+	tap_ok(good == n, "inline: %zu of %zu random argv pairs read back "
+	    "word for word", good, n);
+	argvs[0] = (char *[]){ "echo", "a\nb", NULL };
+	tap_ok(experiment_inline_text(argvs, 1, &cause) == NULL &&
+	    strstr(cause, "line break") != NULL, "inline: a line break is "
+	    "refused");
+	free(cause);
+	cause = NULL;
+	argvs[0] = (char *[]){ "echo", "\xc3", NULL };
+	tap_ok(experiment_inline_text(argvs, 1, &cause) == NULL &&
+	    strstr(cause, "not UTF-8") != NULL, "inline: a word that is not "
+	    "UTF-8 is refused");
+	free(cause);
+	cause = NULL;
+	argvs[0] = (char *[]){ "", NULL };
+	tap_ok(experiment_inline_text(argvs, 1, &cause) == NULL &&
+	    strstr(cause, "command 1 is empty") != NULL,
+	    "inline: an empty command is refused");
+	free(cause);
+}
+
+/*
  * quota = parent needs an executor that places a sandbox in a cgroup
  * parent (EXEC_CGROUP_PARENT). Every shipped executor can, so a FAKE
  * executor without the capability stands in for one that cannot: the
@@ -1018,6 +1138,7 @@ main(void)
 	test_matrix();
 	test_two_by_three();
 	test_command_type();
+	test_inline();
 	test_quota_parent_caps();
 	test_host_settings();
 	test_opt_check_value();
