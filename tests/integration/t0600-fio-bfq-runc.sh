@@ -4,8 +4,19 @@
 # a bfq loop device: total iops significantly higher with slice_idle 0
 # (`abbench stat --db`), and afterwards the loop device's knobs restored,
 # no container, cgroup, data file or journal entry left.
+#
+# bfq with docker's runc containers is the subject: a kernel without bfq
+# (the machines' 6.18) cannot give it, and the qemu guest whose kernel has
+# bfq (where t0520 and t0620 then run) has no docker daemon; runc
+# containers there (executor oci) start in ~4 s each under emulation and
+# randread at iodepth 4 is CPU-bound: not done (issue #57), the skip says
+# so.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
+
+require_root
+require_cmd losetup
+has_scheduler bfq || skip_all "bfq under docker: this kernel ($(uname -r)) has no bfq, and the qemu guest, which has it, no docker daemon"
 
 # The loop is on the root disk, whose speed drifts within a run (one
 # full run: idle8 7.1k-27.7k, idle0 15.6k-47.1k iops; decided at round
