@@ -218,7 +218,8 @@ fio_checks_after() {
 	else
 		pass "no docker: no container"
 	fi
-	fio_left=$(ls -d /sys/fs/cgroup/*/abbench-"$(echo "$RUN_UUID" |
+	fio_left=$(ls -d /sys/fs/cgroup/abbench-"$(echo "$RUN_UUID" |
+	    cut -c1-8)"* /sys/fs/cgroup/*/abbench-"$(echo "$RUN_UUID" |
 	    cut -c1-8)"* /sys/fs/cgroup/*/*/*/abbench-"$(echo "$RUN_UUID" |
 	    cut -c1-8)"* 2>/dev/null | wc -l)
 	is "$fio_left" 0 "no cgroup of the run left"
