@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The local-cgroup variant: 4 fio processes, each in its own blkio cgroup
 # (the local executor), on a bfq loop device, slice_idle 8 vs 0. Then
-# nothing left behind; then t0750's weights run on v1 (blkio.bfq.weight
-# read back).
+# nothing left behind; then t0750's weights run (blkio.bfq.weight on v1,
+# io.bfq.weight on v2, read back).
 #
 # The device is a loop over a file on a private tmpfs, rotational as the
 # virtual disk says it is, and each reader is synchronous with 500 µs of
@@ -59,8 +59,8 @@ fio_overlaps 4 0.9
 # above 0 guards the direction (fio-lib.sh).
 fio_total_up local
 fio_checks_after
-# v2's weights check (t0750) on v1: two fio processes with weights 100
-# and 1000 on the bfq loop device; abbench writes blkio.bfq.weight in
+# v2's weights check (t0750), also on v1: two fio processes with weights
+# 100 and 1000 on the bfq loop device; abbench writes the bfq weight in
 # each member's cgroup and reads it back (or fails the sample); read here
 # too while the run lasts.
 sed -e '/^\[arm idle0\]/,$d' -e 's/^stop = decided$/rounds = 1/' \
