@@ -5,18 +5,20 @@
 # (`abbench stat --db`), and afterwards the loop device's knobs restored,
 # no container, cgroup, data file or journal entry left.
 #
-# bfq with docker's runc containers is the subject: a kernel without bfq
-# (the machines' 6.18) cannot give it, and the qemu guest whose kernel has
-# bfq (where t0520 and t0620 then run) has no docker daemon; runc
-# containers there (executor oci) start in ~4 s each under emulation and
-# randread at iodepth 4 is CPU-bound: not done (issue #57), the skip says
-# so.
+# On a kernel without bfq (the machines' 6.18) the effect cannot be had
+# here, and the qemu guest whose kernel has bfq (where t0620 measures the
+# effect, with local readers) has no docker daemon; runc containers there
+# (executor oci) start in ~4 s each under emulation and randread at
+# iodepth 4 is CPU-bound. So there the rest is checked: the same 4 docker
+# runc containers on an mq-deadline loop device (FIO_SCHED=any: arms
+# fifo_batch 16 and 8), 3 rounds, every sample ok, the 4 runs
+# overlapping, per-container values stored, and nothing left behind;
+# only the 2 checks of the effect are not made (13 checks, not 15).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
 
 require_root
 require_cmd losetup
-has_scheduler bfq || skip_all "bfq under docker: this kernel ($(uname -r)) has no bfq, and the qemu guest, which has it, no docker daemon"
 
 # The loop is on the root disk, whose speed drifts within a run (one
 # full run: idle8 7.1k-27.7k, idle0 15.6k-47.1k iops; decided at round
@@ -24,14 +26,22 @@ has_scheduler bfq || skip_all "bfq under docker: this kernel ($(uname -r)) has n
 # rule gets a budget of 20 rounds on this disk: quiet runs decide at
 # round 8 or 10 all the same, and the error rates hold at any max-rounds.
 FIO_MAX_ROUNDS=20
+BFQ=yes
+if ! has_scheduler bfq; then
+	BFQ=no FIO_SCHED=any FIO_ROUNDS=3
+fi
 fio_setup
 fio_need_docker
-plan 15
+if [ $BFQ = yes ]; then plan 15; else plan 13; fi
 fio_experiment docker runc 4
 fio_run
 fio_all_ok
 fio_overlaps 4 0.9
-fio_total_up runc
+if [ $BFQ = yes ]; then
+	fio_total_up runc
+else
+	diag "no bfq on this kernel ($(uname -r)): its effect not checked (t0620 measures it in the qemu guest)"
+fi
 grep -q "^Multi/c4/runc/container=3-$NPROCS " "$TEST_TMP/stat.out"
 ok $? "per-container values are stored"
 fio_checks_after
