@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The tests do not assume a pristine kernel (issue case 10): a loop device
-# keeps its queue, bfq tunables included, across detach and attach. Leave
-# the next free loop device with bfq slice_idle 3 and low_latency 0 (as an
-# earlier user may have), show that it keeps them, then run t0500 and
-# t0510 (which start from "a fresh bfq device idles 8 ms"): they pass.
-# At the end each device it tuned has its queue back as it was.
+# keeps its queue, scheduler tunables included, across detach and attach.
+# Leave the next free loop device with mq-deadline fifo_batch 3 and
+# front_merges 0 (as an earlier user may have), show that it keeps them,
+# then run t0500 and t0510 (which start from "a fresh mq-deadline device
+# has fifo_batch 16"): they pass. At the end each device it tuned has its
+# queue back as it was. (This was bfq's slice_idle and low_latency, as
+# t0500 and t0510 were bfq's; kernels without bfq lack it.)
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
-require_scheduler bfq
+require_scheduler mq-deadline
 
 # What this test dirties it puts back at the end: each device's queue as
 # it was before the first dirty(), "DEV SCHEDULER [KEY=VALUE...]" a line
@@ -37,20 +39,20 @@ dirty() {
 	q=/sys/block/${d#/dev/}/queue
 	grep -q "^$d " "$SAVED" ||
 	    echo "$d $(queue_state "${d#/dev/}")" >> "$SAVED"
-	echo bfq > "$q/scheduler" && echo 3 > "$q/iosched/slice_idle" &&
-	    echo 0 > "$q/iosched/low_latency"
+	echo mq-deadline > "$q/scheduler" && echo 3 > "$q/iosched/fifo_batch" &&
+	    echo 0 > "$q/iosched/front_merges"
 	losetup -d "$d"
 	rm -f "$f"
 	DIRTY=$d
 }
 
 dirty
-ok $? "a loop device left with bfq slice_idle 3, low_latency 0 ($DIRTY)"
+ok $? "a loop device left with mq-deadline fifo_batch 3, front_merges 0 ($DIRTY)"
 f=$(mktemp /var/tmp/abbench-dirty.XXXXXX)
 truncate -s 1M "$f"
 d=$(losetup --show "$DIRTY" "$f" 2>/dev/null || losetup --find --show "$f")
 q=/sys/block/${d#/dev/}/queue/iosched
-is "$(cat "$q/slice_idle" 2>/dev/null):$(cat "$q/low_latency" 2>/dev/null)" 3:0 \
+is "$(cat "$q/fifo_batch" 2>/dev/null):$(cat "$q/front_merges" 2>/dev/null)" 3:0 \
     "attached again, it keeps them"
 losetup -d "$d"
 rm -f "$f"
@@ -66,8 +68,8 @@ for t in t0500-hostset-loop t0510-restore-signals; do
 	# It leaves the device as it found it, tunables too (cleanup_loops;
 	# a detached device's queue can be read).
 	is "$(queue_state "${DIRTY#/dev/}" | tr ' ' '\n' |
-	    grep -E '^(bfq|slice_idle=|low_latency=)' | tr '\n' ' ')" \
-	    "bfq low_latency=0 slice_idle=3 " \
-	    "  and leaves $DIRTY as it found it (bfq, slice_idle 3, low_latency 0)"
+	    grep -E '^(mq-deadline|fifo_batch=|front_merges=)' | tr '\n' ' ')" \
+	    "mq-deadline fifo_batch=3 front_merges=0 " \
+	    "  and leaves $DIRTY as it found it (mq-deadline, fifo_batch 3, front_merges 0)"
 done
 done_testing

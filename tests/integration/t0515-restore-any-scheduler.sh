@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Host settings are put back on a kernel without bfq too (the tests of
-# t0500-t0532 need bfq and skip without it): a loop device on mq-deadline
+# Host settings are put back on a kernel without bfq too (t0500-t0532
+# use mq-deadline's tunables and a switch to kyber; this one the switch
+# to none): a loop device on mq-deadline
 # whose fifo_batch the host had tuned to 5; one arm sets fifo_batch 1,
 # the other switches the scheduler to none (mq-deadline's files go away
 # with it). After a normal end, after SIGINT, after SIGKILL followed by

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # abbench env: a bfq disk with slice_idle 8 under a path is a warning (and
-# --strict exits 1); with slice_idle 0 there is no such warning.
+# --strict exits 1); with slice_idle 0 there is no such warning. bfq is
+# the subject: on a kernel without it (the machines' 6.18) the test runs
+# in the qemu guest, whose kernel has it (bfq_here_or_guest, v2-lib.sh).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+. "$ABBENCH_SRCDIR/tests/integration/v2-lib.sh"
 
-require_scheduler bfq
+bfq_here_or_guest
 plan 9
 
 make_bfq_loop 64 || { diag "cannot make a bfq loop device"; exit 1; }
@@ -30,6 +33,7 @@ grep -q "disk '$LOOP_NAME': scheduler bfq, slice_idle 0" "$TEST_TMP/out0"
 ok $? "the report shows slice_idle 0"
 grep -q "slice_idle.*lose throughput" "$TEST_TMP/out0"
 is $? 1 "no bfq warning with slice_idle 0"
+grep "slice_idle.*lose throughput" "$TEST_TMP/out0" | sed "s/^/# /"
 # --strict now fails only for other reasons (load, containers, ...).
 nwarn=$(grep -c '^warning:' "$TEST_TMP/out0")
 "$ABBENCH" env --strict "$LOOP_MNT" > /dev/null 2>&1

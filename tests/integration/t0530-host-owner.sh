@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The host belongs to one run at a time (issue cases 1 and 2).
-#  1. Two runs that set host.block.slice_idle on the same disk, the
+#  1. Two runs that set host.block.fifo_batch on the same disk, the
 #     second started while the first holds the disk (its samples wait at
 #     a gate the test opens afterwards: no fixed sleep decides who comes
 #     first), with different databases: the second is refused with the
 #     holder's pid, experiment and database; the disk ends as it began
-#     (slice_idle 3, a value no arm sets). With --wait-lock the second
+#     (fifo_batch 3, a value no arm sets). With --wait-lock the second
 #     waits and both finish; runs that change nothing run side by side.
 #  2. A run with --db A killed with SIGKILL: `abbench restore` with no
 #     arguments from another directory restores the host; the DB keeps its
@@ -14,15 +14,17 @@
 #     When the host journal itself is lost, `abbench restore --db A` still
 #     undoes the run from the database's copy.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+# The disk is an mq-deadline loop device (any tunable serves; this was
+# bfq's slice_idle, which kernels without bfq lack).
 
-require_scheduler bfq
+require_scheduler mq-deadline
 require_cmd sqlite3
 plan 22
 
-make_bfq_loop 64 || { diag "cannot make a bfq loop device"; exit 1; }
+make_loop 64 mq-deadline || { diag "cannot make an mq-deadline loop device"; exit 1; }
 Q=$LOOP_SYSFS/iosched
-echo 3 > "$Q/slice_idle"
-is "$(cat "$Q/slice_idle")" 3 "the disk starts at slice_idle 3"
+echo 3 > "$Q/fifo_batch"
+is "$(cat "$Q/fifo_batch")" 3 "the disk starts at fifo_batch 3"
 
 # exp FILE NAME ARGS
 exp() {
@@ -30,12 +32,12 @@ exp() {
 [experiment]
 name = $2
 rounds = 2
-[arm idle8]
+[arm batch8]
 host.block.path = $LOOP_MNT
-host.block.slice_idle = 8
-[arm idle0]
+host.block.fifo_batch = 8
+[arm batch0]
 host.block.path = $LOOP_MNT
-host.block.slice_idle = 0
+host.block.fifo_batch = 0
 [workload sleep]
 type = command
 args = $3
@@ -80,7 +82,7 @@ ok "$([ ! -e "$TEST_TMP/b.db" ]; echo $?)" \
 touch "$TEST_TMP/open"
 wait $apid
 ok $? "the first run finishes (exit 0)"
-is "$(cat "$Q/slice_idle")" 3 "the disk ends as it began (slice_idle 3)"
+is "$(cat "$Q/fifo_batch")" 3 "the disk ends as it began (fifo_batch 3)"
 
 # --wait-lock: the second waits for the first; both end, the host as before.
 rm -f "$TEST_TMP/open"
@@ -98,7 +100,7 @@ wait $bpid
 ok $? "with --wait-lock the second run waits and finishes"
 wait $apid
 ok $? "and so does the first"
-is "$(cat "$Q/slice_idle")" 3 "the disk ends as it began after both"
+is "$(cat "$Q/fifo_batch")" 3 "the disk ends as it began after both"
 a_end=$(sqlite3 "$TEST_TMP/a.db" "SELECT max(end_wall_ns) FROM samples")
 b_start=$(sqlite3 "$TEST_TMP/b.db" "SELECT min(start_wall_ns) FROM samples WHERE run_id = (SELECT max(id) FROM runs)")
 ok "$([ "$b_start" -gt "$a_end" ]; echo $?)" "the waiting run sampled only after the holder's last sample"
@@ -121,26 +123,26 @@ mkdir -p "$TEST_TMP/elsewhere"
     > "$TEST_TMP/a3.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
-wait_value "$Q/slice_idle" 8
-ok $? "the run set slice_idle 8 (its first arm's: the sample waits there)"
+wait_value "$Q/fifo_batch" 8
+ok $? "the run set fifo_batch 8 (its first arm's: the sample waits there)"
 kill -9 $apid
 wait $apid 2>/dev/null
 (cd "$TEST_TMP/elsewhere" && "$ABBENCH" restore) > "$TEST_TMP/r.out" 2>&1
 ok $? "abbench restore, no arguments, from another directory, exits 0"
 # The host lock is the host's: a run of another test that takes it first
 # undoes a dead holder's changes itself (whatever its state directory).
-grep -q "host.block.slice_idle = 3 ($Q/slice_idle)" "$TEST_TMP/r.out" || {
+grep -q "host.block.fifo_batch = 3 ($Q/fifo_batch)" "$TEST_TMP/r.out" || {
 	grep -q "nothing to restore" "$TEST_TMP/r.out" &&
-	    [ "$(cat "$Q/slice_idle")" = 3 ] &&
+	    [ "$(cat "$Q/fifo_batch")" = 3 ] &&
 	    diag "the next holder of the host (another test's run) undid it first"
 }
-ok $? "it says it restored slice_idle to 3"
-is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 again"
+ok $? "it says it restored fifo_batch to 3"
+is "$(cat "$Q/fifo_batch")" 3 "fifo_batch is 3 again"
 ok "$([ ! -e "$TEST_TMP/elsewhere/abbench.db" ]; echo $?)" \
     "restore made no database where it ran"
 last=$(sqlite3 "$TEST_TMP/a.db" "SELECT max(id) FROM runs")
-is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $last AND kind = 'host.block.slice_idle' AND state = 'restored'")" \
-    "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $last AND kind = 'host.block.slice_idle'")" \
+is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $last AND kind = 'host.block.fifo_batch' AND state = 'restored'")" \
+    "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $last AND kind = 'host.block.fifo_batch'")" \
     "the DB keeps its copy of the journal, marked restored"
 
 # A run with DB B restores what a dead run with DB A left.
@@ -148,30 +150,30 @@ is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $las
     > "$TEST_TMP/a4.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
-wait_value "$Q/slice_idle" 8
+wait_value "$Q/fifo_batch" 8
 kill -9 $apid
 wait $apid 2>/dev/null
 "$ABBENCH" run --db "$TEST_TMP/b.db" --rounds 1 "$TEST_TMP/b.ini" \
     > "$TEST_TMP/b4.out" 2>&1
 ok $? "a run with another database runs"
-grep -q "restored.*slice_idle = 3" "$TEST_TMP/b4.out" || {
-	[ "$(sqlite3 "$TEST_TMP/b.db" "SELECT group_concat(DISTINCT original) FROM journal WHERE run_id = (SELECT max(id) FROM runs) AND kind = 'host.block.slice_idle'")" = 3 ] &&
+grep -q "restored.*fifo_batch = 3" "$TEST_TMP/b4.out" || {
+	[ "$(sqlite3 "$TEST_TMP/b.db" "SELECT group_concat(DISTINCT original) FROM journal WHERE run_id = (SELECT max(id) FROM runs) AND kind = 'host.block.fifo_batch'")" = 3 ] &&
 	    diag "the next holder of the host (another test's run) undid it first"
 }
 ok $? "and first restores what the dead run with database A left" ||
     sed 's/^/# /' "$TEST_TMP/b4.out"
-is "$(cat "$Q/slice_idle")" 3 "slice_idle is 3 at its end"
+is "$(cat "$Q/fifo_batch")" 3 "fifo_batch is 3 at its end"
 
 # The host journal lost: the database's copy is enough with --db.
 ABBENCH_STATE_DIR=$TEST_TMP/lost "$ABBENCH_BUILDDIR/tests/helpers/hs-driver" \
-    "$TEST_TMP/d.db" "$TEST_TMP/a.ini" "$LOOP_MNT" idle0 hang \
+    "$TEST_TMP/d.db" "$TEST_TMP/a.ini" "$LOOP_MNT" batch0 hang \
     > "$TEST_TMP/d.out" 2>&1 &
 dpid=$!
-wait_value "$Q/slice_idle" 0
+wait_value "$Q/fifo_batch" 0
 kill -9 $dpid
 wait $dpid 2>/dev/null
 rm -rf "$TEST_TMP/lost"
 "$ABBENCH" restore --trust-db --db "$TEST_TMP/d.db" > "$TEST_TMP/d.r" 2>&1
 ok $? "with the host journal lost, restore --db exits 0"
-is "$(cat "$Q/slice_idle")" 3 "and slice_idle is 3 again, from the database's copy"
+is "$(cat "$Q/fifo_batch")" 3 "and fifo_batch is 3 again, from the database's copy"
 done_testing

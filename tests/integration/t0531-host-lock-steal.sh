@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The host lock cannot be stepped around (issue 25, items 1-3).
-#  1. host.lock deleted while a run that sets bfq knobs holds the host: a
+#  1. host.lock deleted while a run that sets disk tunables holds the host: a
 #     second run is still refused; the disk ends as it began.
 #  2. A second run under another $ABBENCH_STATE_DIR: refused (or, with
 #     --wait-lock, it waits); the disk ends as it began. A run killed
@@ -10,17 +10,20 @@
 #  3. A run's lock file deleted during the run, then `abbench restore`
 #     from /: the live run is skipped (pid and start time), its samples
 #     all ok, its status done.
+# The disk is an mq-deadline loop device whose fifo_batch and front_merges
+# the arms set (any two tunables serve; these were bfq's slice_idle and
+# low_latency, which kernels without bfq lack).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
-require_scheduler bfq
+require_scheduler mq-deadline
 require_cmd sqlite3
 
-make_bfq_loop 64 || { diag "cannot make a bfq loop device"; exit 1; }
+make_loop 64 mq-deadline || { diag "cannot make an mq-deadline loop device"; exit 1; }
 Q=$LOOP_SYSFS/iosched
-echo 0 > "$Q/low_latency"
-echo 3 > "$Q/slice_idle"
-state() { echo "$(cat "$Q/slice_idle")/$(cat "$Q/low_latency")"; }
-is "$(state)" 3/0 "the disk starts at slice_idle 3, low_latency 0"
+echo 0 > "$Q/front_merges"
+echo 3 > "$Q/fifo_batch"
+state() { echo "$(cat "$Q/fifo_batch")/$(cat "$Q/front_merges")"; }
+is "$(state)" 3/0 "the disk starts at fifo_batch 3, front_merges 0"
 
 # exp FILE NAME SLEEP ROUNDS
 exp() {
@@ -28,14 +31,14 @@ exp() {
 [experiment]
 name = $2
 rounds = $4
-[arm idle8]
+[arm batch8]
 host.block.path = $LOOP_MNT
-host.block.slice_idle = 8
-host.block.low_latency = 1
-[arm idle0]
+host.block.fifo_batch = 8
+host.block.front_merges = 1
+[arm batch0]
 host.block.path = $LOOP_MNT
-host.block.slice_idle = 0
-host.block.low_latency = 1
+host.block.fifo_batch = 0
+host.block.front_merges = 1
 [workload sleep]
 type = command
 args = sleep $3
@@ -98,8 +101,8 @@ is "$?" 0 "a run under S2 runs"
 # Undone first (by it, or by whichever holder came first: other tests'
 # runs take the host too), so it journals the real originals, not the
 # dead run's values.
-is "$(sqlite3 "$TEST_TMP/b2.db" "SELECT (SELECT group_concat(DISTINCT original) FROM journal WHERE kind = 'host.block.low_latency') || '/' || (SELECT group_concat(DISTINCT original) FROM journal WHERE kind = 'host.block.slice_idle')")" \
-    "0/3" "  and journals the disk's real originals (low_latency 0, slice_idle 3)"
+is "$(sqlite3 "$TEST_TMP/b2.db" "SELECT (SELECT group_concat(DISTINCT original) FROM journal WHERE kind = 'host.block.front_merges') || '/' || (SELECT group_concat(DISTINCT original) FROM journal WHERE kind = 'host.block.fifo_batch')")" \
+    "0/3" "  and journals the disk's real originals (front_merges 0, fifo_batch 3)"
 is "$(state)" 3/0 "the disk ends as it began"
 ABBENCH_STATE_DIR=$S1 "$ABBENCH" restore > "$TEST_TMP/s1.r" 2>&1
 like "$(cat "$TEST_TMP/s1.r")" "nothing to restore" "S1's journal has nothing left pending"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Fault injection: a docker fio experiment on a bfq loop device (arms that
-# switch the scheduler and set tunables) is killed with SIGKILL at 20
+# Fault injection: a docker fio experiment on an mq-deadline loop device
+# (arms that switch the scheduler to kyber and set tunables; this was a
+# bfq device, which kernels without bfq lack) is killed with SIGKILL at 20
 # moments drawn from a seeded generator; after each, `abbench restore`
 # (no arguments, from another directory) must leave: the scheduler and
 # every tunable as before, no container, no containerd shim, no cgroup,
@@ -10,11 +11,12 @@
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_root
 require_cmd fio losetup mkfs.ext4 sqlite3 awk
-require_scheduler bfq
+require_scheduler mq-deadline
+has_scheduler kyber || skip_all "loop devices do not offer 'kyber'"
 require_dockerd runc
 timeout 20 docker image inspect abbench/tools >/dev/null 2>&1 ||
     skip_all "no abbench/tools image (scripts/build-image)"
-make_bfq_loop 256 || { fail "make a bfq loop device"; done_testing; }
+make_loop 256 mq-deadline || { fail "make an mq-deadline loop device"; done_testing; }
 export TMPDIR=$TEST_TMP/tmp
 mkdir -p "$TMPDIR" "$TEST_TMP/elsewhere"
 SEED=${ABBENCH_FAULT_SEED:-14}
@@ -26,17 +28,17 @@ cat > "$TEST_TMP/f.ini" <<EOI
 name = fault-injection
 rounds = 2
 timeout = 60s
-[arm dl]
+[arm ky]
 runtime = runc
-host.block.scheduler = mq-deadline
-host.block.fifo_batch = 8
-[arm idle0]
+host.block.scheduler = kyber
+host.block.read_lat_nsec = 1000000
+[arm batch0]
 runtime = runc
-host.block.slice_idle = 0
-host.block.low_latency = 0
-[arm idle8]
+host.block.fifo_batch = 0
+host.block.front_merges = 0
+[arm batch16]
 runtime = runc
-host.block.slice_idle = 8
+host.block.fifo_batch = 16
 [workload Multi]
 type = fio
 executor = docker
@@ -68,8 +70,8 @@ shim_ids() {
 loops_of_test() {
 	losetup -a | grep -F -e "$TMPDIR" -e "$LOOP_MNT" | wc -l | tr -d ' '
 }
-# A small bfq change the host already had: restore must keep it.
-echo 3 > "$LOOP_SYSFS/iosched/slice_idle"
+# A small change the host already had: restore must keep it.
+echo 3 > "$LOOP_SYSFS/iosched/fifo_batch"
 BEFORE=$(disk_state)
 LOOPS0=$(loops_of_test)
 

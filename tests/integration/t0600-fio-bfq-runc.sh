@@ -4,8 +4,21 @@
 # a bfq loop device: total iops significantly higher with slice_idle 0
 # (`abbench stat --db`), and afterwards the loop device's knobs restored,
 # no container, cgroup, data file or journal entry left.
+#
+# On a kernel without bfq (the machines' 6.18) the effect cannot be had
+# here, and the qemu guest whose kernel has bfq (where t0620 measures the
+# effect, with local readers) has no docker daemon; runc containers there
+# (executor oci) start in ~4 s each under emulation and randread at
+# iodepth 4 is CPU-bound. So there the rest is checked: the same 4 docker
+# runc containers on an mq-deadline loop device (FIO_SCHED=any: arms
+# fifo_batch 16 and 8), 3 rounds, every sample ok, the 4 runs
+# overlapping, per-container values stored, and nothing left behind;
+# only the 2 checks of the effect are not made (13 checks, not 15).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
+
+require_root
+require_cmd losetup
 
 # The loop is on the root disk, whose speed drifts within a run (one
 # full run: idle8 7.1k-27.7k, idle0 15.6k-47.1k iops; decided at round
@@ -13,14 +26,22 @@
 # rule gets a budget of 20 rounds on this disk: quiet runs decide at
 # round 8 or 10 all the same, and the error rates hold at any max-rounds.
 FIO_MAX_ROUNDS=20
+BFQ=yes
+if ! has_scheduler bfq; then
+	BFQ=no FIO_SCHED=any FIO_ROUNDS=3
+fi
 fio_setup
 fio_need_docker
-plan 15
+if [ $BFQ = yes ]; then plan 15; else plan 13; fi
 fio_experiment docker runc 4
 fio_run
 fio_all_ok
 fio_overlaps 4 0.9
-fio_total_up runc
+if [ $BFQ = yes ]; then
+	fio_total_up runc
+else
+	diag "no bfq on this kernel ($(uname -r)): its effect not checked (t0620 measures it in the qemu guest)"
+fi
 grep -q "^Multi/c4/runc/container=3-$NPROCS " "$TEST_TMP/stat.out"
 ok $? "per-container values are stored"
 fio_checks_after

@@ -37,3 +37,37 @@ v2_guest() {
 	done
 	"$V2_GUEST" run "$@"
 }
+
+# bfq_here_or_guest: the test needs a bfq loop device. When loop devices
+# here offer bfq, return (the test goes on here). Otherwise run this same
+# test again inside the guest (whose Debian 6.1 kernel has bfq: one boot,
+# scripts/v2-guest, through tests/integration/bfq-guest-run.sh), pass its
+# TAP on and exit with its status. skip_all only when neither this kernel
+# nor the guest can give bfq (inside the guest: the guest's kernel lacks
+# it too). Call it first, before plan.
+bfq_here_or_guest() {
+	require_root
+	require_cmd losetup mkfs.ext4 mount umount
+	has_scheduler bfq && return 0
+	[ -z "${ABBENCH_V2_GUEST:-}" ] ||
+	    skip_all "loop devices do not offer 'bfq', in the qemu guest either"
+	require_v2_guest
+	bg_test=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	bg_start=$(date +%s)
+	v2_guest "$ABBENCH_SRCDIR/tests/integration/bfq-guest-run.sh" \
+	    "$ABBENCH" "$ABBENCH_SRCDIR" "$TEST_TMP" "$bg_test" \
+	    >"$TEST_TMP/bfq-guest.out" 2>"$TEST_TMP/bfq-guest.err"
+	bg_rc=$?
+	cat "$TEST_TMP/bfq-guest.out"
+	diag "no bfq on this kernel ($(uname -r)): the test ran in the qemu guest"
+	sed 's/^/# /' "$TEST_TMP/bfq-guest.err"
+	diag "the guest session took $(( $(date +%s) - bg_start )) s"
+	if [ $bg_rc = 125 ]; then
+		bg_n=$(grep -cE '^(not )?ok' "$TEST_TMP/bfq-guest.out")
+		echo "not ok $((bg_n + 1)) - the bfq guest ended and reported its status"
+		grep -q '^1\.\.' "$TEST_TMP/bfq-guest.out" ||
+		    echo "1..$((bg_n + 1))"
+		exit 1
+	fi
+	exit $bg_rc
+}
