@@ -186,6 +186,7 @@ struct nightly_exec_args {
 	struct nightly_options	 no;
 	const char		*db, *no_run, *report, *exp_path, *fleet;
 	int			 json, quiet, rounds, strict;
+	int64_t			 ack;		/* a night, 0 none */
 };
 
 /* The options and the experiment; 0, or EXIT_USAGE after saying why. */
@@ -195,7 +196,15 @@ static const struct cmd_flag nightly_flags[] = {
 	{ "db", 'd', "FILE",
 	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "baseline", 'b', "N",
-	    "baseline runs (default 5)", NULL },
+	    "nights a benchmark is compared with at most (default 15)",
+	    NULL },
+	{ "baseline-from", 'B', "NIGHT",
+	    "compare with the nights from NIGHT on only (its number\n"
+	    "as the verdict lines print it), this time", NULL },
+	{ "ack", 'A', "NIGHT",
+	    "accept night NIGHT's level as the new normal for good:\n"
+	    "stored with the run of that night (of --no-run RUN's\n"
+	    "history, else the last run's), then judge", NULL },
 	{ "history", 'H', "N",
 	    "nights of history for change points (default 60, 0 all)", NULL },
 	{ "threshold", 't', "PCT",
@@ -205,9 +214,8 @@ static const struct cmd_flag nightly_flags[] = {
 	    "exit 3 when nothing regressed but something was\n"
 	    "inconclusive", NULL },
 	{ "alpha", 'a', "A",
-	    "significance after correction (default 0.05)", NULL },
-	{ "seed", 's', "N",
-	    "seed of the permutation test (default 1)", NULL },
+	    "false alarms of the night test per night (default\n"
+	    "0.0005; the two-night test adds as many again)", NULL },
 	{ "rounds", 'r', "N",
 	    "override the experiment's rounds", NULL },
 	{ "no-run", 'n', "RUN",
@@ -251,10 +259,15 @@ nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 				goto usage;
 			a->no.history = (size_t)v;
 			break;
-		case 's':
-			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
+		case 'B':
+			if (parse_int(optarg, 1, INT64_MAX, &v, &cause) == -1)
 				goto usage;
-			a->no.seed = (uint64_t)v;
+			a->no.baseline_from = (int64_t)v;
+			break;
+		case 'A':
+			if (parse_int(optarg, 1, INT64_MAX, &v, &cause) == -1)
+				goto usage;
+			a->ack = (int64_t)v;
 			break;
 		case 'r': {
 			/* The experiment's key, parsed by its table. */
@@ -281,9 +294,9 @@ nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 		case 'a':
 			if (parse_double(optarg, &a->no.alpha, &cause) == -1)
 				goto usage;
-			if (!(a->no.alpha > 0 && a->no.alpha < 1)) {
+			if (!(a->no.alpha > 0 && a->no.alpha < 0.0625)) {
 				cause = xasprintf("alpha '%s' is not in "
-				    "(0, 1)", optarg);
+				    "(0, 0.0625)", optarg);
 				goto usage;
 			}
 			break;
@@ -416,6 +429,38 @@ nightly_exec_judge(struct store *st, int64_t run_id,
 	return rc;
 }
 
+/*
+ * --ack NIGHT: store the mark in db (opened for writing just for it), then
+ * reopen it read-only into *st. 0, or EXIT_USAGE after saying why.
+ */
+static int
+nightly_exec_ack(const struct nightly_exec_args *a, const char *db,
+    int64_t run_id, struct store **st)
+{
+	char	*cause = NULL;
+	int64_t	 acked = 0;
+
+	if ((*st = store_open(db, 0, &cause)) == NULL ||
+	    nightly_ack(*st, run_id, a->ack, &a->no, &acked, &cause) == -1) {
+		error("nightly: --ack %" PRId64 ": %s", a->ack, cause);
+		free(cause);
+		if (*st != NULL)
+			store_close(*st);
+		*st = NULL;
+		return EXIT_USAGE;
+	}
+	store_close(*st);
+	if (!a->quiet)
+		fprintf(stderr, "nightly: night %" PRId64 " (run %" PRId64 ") "
+		    "accepted: a new reference starts there\n", a->ack, acked);
+	if ((*st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int
 cmd_nightly_exec(int argc, char **argv)
 {
@@ -429,9 +474,9 @@ cmd_nightly_exec(int argc, char **argv)
 		return rc;
 	if (a.fleet != NULL) {
 		if (a.exp_path != NULL || a.no_run != NULL ||
-		    a.report != NULL) {
+		    a.report != NULL || a.ack != 0) {
 			error("nightly: --fleet judges stored runs: no "
-			    "experiment, --no-run or -o with it");
+			    "experiment, --no-run, --ack or -o with it");
 			return EXIT_USAGE;
 		}
 		return nightly_fleet(cmd_db_path(a.db), a.fleet, &a.no,
@@ -445,6 +490,11 @@ cmd_nightly_exec(int argc, char **argv)
 	db = cmd_db_path(a.db);
 	if ((rc = nightly_exec_pick_run(&a, db, &st, &run_id)) != 0)
 		return rc;
+	if (a.ack != 0) {
+		store_close(st);
+		if ((rc = nightly_exec_ack(&a, db, run_id, &st)) != 0)
+			return rc;
+	}
 	rc = nightly_exec_judge(st, run_id, &a);
 	store_close(st);
 	return rc;
@@ -494,6 +544,6 @@ const struct cmd_entry cmd_nightly_entry = {
 "--strict 3 when nothing regressed but something was inconclusive.\n",
 	.exec = cmd_nightly_exec,
 	.opts = nightly_flags,
-	.shortopts = "d:b:t:H:a:s:r:n:jo:q",
+	.shortopts = "d:b:t:H:a:r:n:jo:q",
 	.flags = CMD_STORE,
 };
