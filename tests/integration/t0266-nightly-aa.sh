@@ -10,7 +10,7 @@
 # series-year: 60 series-nights expect 0.1. But the nights here are
 # seconds apart on a machine shared with other builds, whose load moves
 # even the CPU time of a loop for real (+6.4% for two nights, once in 360
-# series-nights of seven runs of this test, 2026-12-07): up to 2 alarms
+# series-nights of six runs of this test, 2026-12-07): up to 2 alarms
 # pass, 3 or more fail (under 0.1% at one alarm in 180 series-nights).
 # (The peak RSS of the same loop is bimodal here, 1.43 or 1.60 MB: the
 # median of 8 runs jumps between the modes, one alarm in 90 series-nights;
