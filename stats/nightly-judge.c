@@ -120,7 +120,7 @@ struct nightly_ref {
 	size_t	k;		/* nights of its level with a value */
 	size_t	df;		/* degrees of freedom of sd */
 	double	mean, sd;	/* sd at least sqrt(se2) */
-	double	se2;		/* the typical squared se of its medians */
+	double	se2;		/* typical squared se of the medians */
 };
 
 /*
@@ -326,9 +326,11 @@ nightly_add_change(struct nightly_row *row, const struct nightly_change *c)
 }
 
 /*
- * Judge night h (with a value) of in against the reference from *from;
- * a change found moves *from to its night. prev: the night with a value
- * before h, or (size_t)-1.
+ * Judge night h (with a value) of in against its reference: the level
+ * since (*starts)[*ns - 1], the spread pooled over the levels before; a
+ * change found starts a new level at its night (appended to *starts).
+ * prev: the night with a value before h, or (size_t)-1. tonight: set
+ * tonight's numbers in row.
  */
 static void
 nightly_night_judge(const struct nightly_judge_options *o,
@@ -340,11 +342,10 @@ nightly_night_judge(const struct nightly_judge_options *o,
 	struct nightly_ref		 r, rp;
 	struct nightly_change		 c;
 	double				 z, z1, z2, lim;
+	size_t				 from = (*starts)[*ns - 1];
 	int				 found = 0;
 
 	memset(&c, 0, sizeof(c));
-	size_t				 from = (*starts)[*ns - 1];
-
 	nightly_ref_of(nt, *starts, *ns, h, o->window, &r);
 	if (tonight) {
 		row->k = r.k;
@@ -356,8 +357,9 @@ nightly_night_judge(const struct nightly_judge_options *o,
 		z = nightly_z(&r, &nt[h]);
 		lim = nightly_limit(r.df, o->alpha);
 		if (tonight) {
-			double	a2 = nightly_limit(r.df, nightly_alpha2(o));
+			double	a2;
 
+			a2 = nightly_limit(r.df, nightly_alpha2(o));
 			row->judged = 1;
 			row->z = z;
 			row->limit = lim;
@@ -517,8 +519,8 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 	if (row->too_noisy) {
 		power_pct(row->mde, m, sizeof(m));
 		strbuf_addf(&why, "MDE %s at %zu night%s > threshold %s%s; ",
-		    m, row->k, row->k == 1 ? "" : "s", t, row->threshold_calibrated ? " (calibrated)" :
-		    "");
+		    m, row->k, row->k == 1 ? "" : "s", t,
+		    row->threshold_calibrated ? " (calibrated)" : "");
 	}
 	if (row->new_change) {
 		strbuf_adds(&why, "new ");

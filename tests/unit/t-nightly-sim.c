@@ -167,7 +167,8 @@ main(void)
 
 		for (i = 0; i < STEP_SERIES; i++) {
 			/* Past the first reference, before the year's end. */
-			size_t	s = 20 + gsl_rng_uniform_int(rng, NIGHTS - 40);
+			size_t	s = 20 + gsl_rng_uniform_int(rng,
+			    NIGHTS - 40);
 			double	step = (i % 2 ? -2 : 2) * SIGMA;
 			int	d = 3;
 
@@ -175,8 +176,9 @@ main(void)
 			if (judge(nt, &row) == -1)
 				continue;
 			for (j = 0; j < row.nchanges && d == 3; j++) {
-				const struct nightly_change *c = &row.changes[j];
+				const struct nightly_change *c;
 
+				c = &row.changes[j];
 				if (c->found < s || !alarm(c) ||
 				    (c->rel > 0) != (step > 0))
 					continue;
