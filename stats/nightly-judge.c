@@ -120,7 +120,7 @@ struct nightly_ref {
 	size_t	k;		/* nights of its level with a value */
 	size_t	df;		/* degrees of freedom of sd */
 	double	mean, sd;	/* sd at least sqrt(se2) */
-	double	se2;		/* typical squared se of the medians */
+	double	se2;		/* typical squared se of medians */
 };
 
 /*
