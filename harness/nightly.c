@@ -754,6 +754,8 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 			json_object_set_new(ch, "started", json_string(when));
 			json_object_set_new(ch, "test",
 			    json_string(nightly_test_name(c->test)));
+			json_object_set_new(ch, "transient",
+			    json_boolean(c->transient));
 			json_object_set_new(ch, "z", nightly_json_real(c->z));
 			json_object_set_new(ch, "limit",
 			    nightly_json_real(c->limit));

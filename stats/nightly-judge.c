@@ -326,7 +326,41 @@ nightly_add_change(struct nightly_row *row, const struct nightly_change *c)
 }
 
 /*
- * Judge night h (with a value) of in against its reference: the level
+ * A change the night test found on night prev, alone on its level, when
+ * night h is back within the two-night test's limit of the level before:
+ * it was one outlier night (a machine loaded for one night), not a
+ * change. It is marked transient, its night leaves every reference
+ * (its median NaN in nt), and the level before is restored; so the
+ * night back does not raise a second alarm. 1 when so.
+ */
+static int
+nightly_outlier(const struct nightly_judge_options *o,
+    struct nightly_night *nt, size_t h, size_t prev, size_t *starts,
+    size_t *ns, struct nightly_row *row)
+{
+	struct nightly_change	*last;
+	struct nightly_ref	 r;
+
+	if (row->nchanges == 0 || *ns < 2 || prev == (size_t)-1)
+		return 0;
+	last = &row->changes[row->nchanges - 1];
+	if (last->test != NIGHTLY_TEST_NIGHT || last->transient ||
+	    last->night != prev || starts[*ns - 1] != prev)
+		return 0;
+	nightly_ref_of(nt, starts, *ns - 1, prev, o->window, &r);
+	if (r.k == 0 || r.df + 1 < o->min_nights ||
+	    fabs(nightly_z(&r, &nt[h])) >= nightly_limit(r.df,
+	    nightly_alpha2(o)))
+		return 0;
+	last->transient = 1;
+	last->back = h;
+	nt[prev].median = NAN;
+	(*ns)--;
+	return 1;
+}
+
+/*
+ * Judge night h (with a value) of nt against its reference: the level
  * since (*starts)[*ns - 1], the spread pooled over the levels before; a
  * change found starts a new level at its night (appended to *starts).
  * prev: the night with a value before h, or (size_t)-1. tonight: set
@@ -334,18 +368,23 @@ nightly_add_change(struct nightly_row *row, const struct nightly_change *c)
  */
 static void
 nightly_night_judge(const struct nightly_judge_options *o,
-    const struct nightly_input *in, const int64_t *ids, const int64_t *no,
+    struct nightly_night *nt, const int64_t *ids, const int64_t *no,
     size_t h, size_t prev, size_t **starts, size_t *ns,
     struct nightly_row *row, int tonight)
 {
-	const struct nightly_night	*nt = in->nights;
 	struct nightly_ref		 r, rp;
 	struct nightly_change		 c;
 	double				 z, z1, z2, lim;
-	size_t				 from = (*starts)[*ns - 1];
+	size_t				 from;
 	int				 found = 0;
 
 	memset(&c, 0, sizeof(c));
+	if (nightly_outlier(o, nt, h, prev, *starts, ns, row)) {
+		if (tonight)
+			row->outlier_back = 1;
+		prev = (size_t)-1;
+	}
+	from = (*starts)[*ns - 1];
 	nightly_ref_of(nt, *starts, *ns, h, o->window, &r);
 	if (tonight) {
 		row->k = r.k;
@@ -420,12 +459,14 @@ nightly_replay(const struct nightly_judge_options *o,
     const struct nightly_input *in, const int64_t *ids, const int64_t *no,
     size_t nnights, struct nightly_row *row)
 {
-	const struct nightly_night	*nt = in->nights;
-	size_t				*starts, ns = 1, h;
-	size_t				 prev = (size_t)-1;
+	struct nightly_night	*nt;
+	size_t			*starts, ns = 1, h;
+	size_t			 prev = (size_t)-1;
 
+	/* A copy: an outlier night's median is taken out of it. */
+	nt = xcalloc(nnights + 1, sizeof(*nt));
+	memcpy(nt, in->nights, nnights * sizeof(*nt));
 	starts = xcalloc(1, sizeof(*starts));
-
 	for (h = 0; h < nnights; h++) {
 		if (nt[h].ack && h > starts[ns - 1]) {
 			struct nightly_change	c;
@@ -445,11 +486,12 @@ nightly_replay(const struct nightly_judge_options *o,
 		if (isnan(nt[h].median))
 			continue;
 		row->nnights++;
-		nightly_night_judge(o, in, ids, no, h, prev, &starts, &ns, row,
+		nightly_night_judge(o, nt, ids, no, h, prev, &starts, &ns, row,
 		    h + 1 == nnights);
 		prev = h;
 	}
 	free(starts);
+	free(nt);
 }
 
 /* -1 bad, +1 good, 2 a change of unknown direction, 0 none, for a
@@ -473,8 +515,8 @@ nightly_change_text(struct strbuf *sb, const struct nightly_change *c)
 		    PRId64 "), accepted", c->number, c->run_id);
 		return;
 	}
-	strbuf_addf(sb, "change at night %" PRId64 " (run %" PRId64 "): ",
-	    c->number, c->run_id);
+	strbuf_addf(sb, "%s at night %" PRId64 " (run %" PRId64 "): ",
+	    c->transient ? "outlier" : "change", c->number, c->run_id);
 	if (isnan(c->rel))
 		strbuf_adds(sb, "?");
 	else
@@ -484,19 +526,28 @@ nightly_change_text(struct strbuf *sb, const struct nightly_change *c)
 	strbuf_addf(sb, " beyond %.2f", c->limit);
 	if (c->found != c->night)
 		strbuf_addf(sb, ", found the night after");
+	if (c->transient)
+		strbuf_addf(sb, ", back the night after: not a change");
 }
 
 static void
 nightly_decide(const struct nightly_judge_options *o, const char *unit,
     const int64_t *no, struct nightly_row *row)
 {
-	const struct nightly_change	*last = NULL;
+	const struct nightly_change	*last = NULL, *outlier = NULL;
 	struct strbuf			 why = STRBUF_INIT;
 	char				 m[32], t[32];
+	size_t				 i;
 	int				 s = 0;
 
-	if (row->nchanges > 0)
-		last = &row->changes[row->nchanges - 1];
+	/* The latest change that was one: outliers are named only on the
+	 * night that found them out. */
+	for (i = row->nchanges; i > 0 && last == NULL; i--)
+		if (!row->changes[i - 1].transient)
+			last = &row->changes[i - 1];
+	for (i = row->nchanges; i > 0 && outlier == NULL; i--)
+		if (row->changes[i - 1].transient)
+			outlier = &row->changes[i - 1];
 	if (row->new_change)
 		s = nightly_sense(row, last->rel, row->threshold);
 	if (s == -1)
@@ -541,6 +592,10 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 		strbuf_addf(&why, "%zu night%s to compare with since night %"
 		    PRId64 ", %zu needed", row->k, row->k == 1 ? "" : "s",
 		    no[row->ref_from], o->min_nights);
+	if (row->outlier_back && outlier != NULL) {
+		strbuf_adds(&why, "; ");
+		nightly_change_text(&why, outlier);
+	}
 	if (last != NULL && !row->new_change) {
 		strbuf_adds(&why, last->test == NIGHTLY_TEST_ACK ? "; " :
 		    "; known ");
@@ -595,6 +650,7 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		row->changes = NULL;
 		row->nchanges = 0;
 		row->new_change = 0;
+		row->outlier_back = 0;
 		nightly_replay(o, &in[i], night_ids, night_no, nnights, row);
 		nightly_decide(o, in[i].unit, night_no, row);
 	}

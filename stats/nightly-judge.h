@@ -42,6 +42,11 @@
  * on its night or the next in 91-99% of series. A night is judged once
  * R has a night and df + 1 >= min_nights.
  *
+ * A change the night test found on one night, when the next night is back
+ * within the two-night limit of the level before, was an outlier night
+ * (a machine loaded for one night): it is marked transient, its night
+ * leaves every reference, and the night back raises no second alarm.
+ *
  * The rule is replayed over the whole history, night by night, each night
  * seeing only the nights up to it: so a change is found once, on the night
  * it was first detected (a new change, tonight's verdict), and is known on
@@ -121,6 +126,14 @@ struct nightly_change {
 	double		 before;	/* the reference mean */
 	double		 after;		/* the new level (TWO: mean of 2) */
 	double		 rel;		/* (after - before) / |before| */
+	/*
+	 * An outlier night, not a change: found by the night test, alone
+	 * on its level, and the next night (back) was within the two-night
+	 * limit of the level before. It alarmed on its night; it is out of
+	 * every reference since, and the level before goes on.
+	 */
+	int		 transient;
+	size_t		 back;		/* index of the night back */
 };
 
 struct nightly_row {
@@ -157,6 +170,8 @@ struct nightly_row {
 	size_t			 nchanges;
 	int			 new_change;	/* the last one was found
 						 * tonight */
+	int			 outlier_back;	/* tonight made the last
+						 * change transient */
 };
 
 /*

@@ -5,7 +5,8 @@
  * over the last two nights (the two-night test, found the night after);
  * an old step, known and failing nothing; an improvement; a unit of
  * unknown direction; too few nights; a reference too noisy for the
- * threshold, calibrated thresholds; a noisy night (a loaded machine)
+ * threshold, calibrated thresholds; one outlier night, not a change; a
+ * noisy night (a loaded machine)
  * judged with its own noise and left out of later references; a change
  * below the threshold; an accepted night; nights without a value; all-
  * equal values; a median the rule refuses; bad options; the standard
@@ -315,6 +316,32 @@ main(void)
 	nt[19].median = 85;
 	tap_int_eq(judge(&in, 20, &row), 0, "quiet -15%%: judged");
 	tap_str_eq(vname(&row), "improved", "quiet -15%%: improved");
+	nightly_row_release(&row);
+
+	/* One outlier night (+15%, quiet: a machine loaded all night long):
+	 * an alarm on its night; the next night back at the old level is
+	 * no second alarm, the outlier is out of the references, and after
+	 * that night it is not mentioned. */
+	nights(0, 22, 100, 0.005, 0.003);
+	nt[19].median = 115;
+	tap_int_eq(judge(&in, 20, &row), 0, "outlier: its night judged");
+	tap_str_eq(vname(&row), "regressed", "outlier: its night regressed");
+	nightly_row_release(&row);
+	tap_int_eq(judge(&in, 21, &row), 0, "outlier, back: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !row.new_change &&
+	    row.outlier_back && row.nchanges == 1 &&
+	    row.changes[0].transient && row.changes[0].back == 20 &&
+	    row.k == 19, "outlier, back: unchanged against the 19 nights "
+	    "before it, the change transient");
+	tap_ok(has(row.reason, "; outlier at night 30 (run 119): +1") &&
+	    has(row.reason, ", back the night after: not a change") &&
+	    !has(row.reason, "known"), "outlier, back: said: %s",
+	    row.reason);
+	nightly_row_release(&row);
+	tap_int_eq(judge(&in, 22, &row), 0, "outlier, later: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !row.outlier_back &&
+	    !has(row.reason, "outlier") && row.k == 20, "outlier, later: "
+	    "unchanged, not mentioned, 20 nights: %s", row.reason);
 	nightly_row_release(&row);
 
 	/* An accepted night (ack) starts a new reference: an old step
