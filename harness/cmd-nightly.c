@@ -549,7 +549,7 @@ const struct cmd_entry cmd_nightly_entry = {
 "the threshold, never unchanged. --threshold auto takes each benchmark's\n"
 "threshold from the latest calibration of the experiment on this host\n"
 "class (abbench calibrate); benchmarks it lacks keep 2%. Measured over\n"
-"generated years (tests/unit/t-nightly-sim): 0.2-0.5 false alarms a\n"
+"generated years (tests/unit/t-nightly-sim): 0.17-0.48 false alarms a\n"
 "benchmark-year, a step of twice the samples' noise caught on its night\n"
 "or the next in 91-99%.\n"
 "\n"

@@ -37,7 +37,7 @@
  *                   found on night h.
  * Measured by tests/unit/t-nightly-sim over generated years (8
  * executions a night, sigma their spread, nights moving by sigma/4,
- * loaded nights, heavy tails): at the defaults 0.2-0.5 false alarms
+ * loaded nights, heavy tails): at the defaults 0.17-0.48 false alarms
  * (changes of 2% or more) per series-year, and a step of 2 sigma caught
  * on its night or the next in 91-99% of series. A night is judged once
  * R has a night and df + 1 >= min_nights.
