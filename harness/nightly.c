@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,15 @@
 struct nightly_acc {
 	double	*cand;
 	size_t	 ncand, capcand;
-	double	*base;
-	size_t	 nbase, capbase;
 	double	*tmp;
 	size_t	 ntmp, captmp;
-	double	*nights;	/* per-night medians, NaN when missing */
+	struct nightly_night *nights;	/* median NaN when missing */
 	/* The execution being read: its values, to count it once (by
 	 * their median) when it printed the benchmark several times. */
 	double	*grp;
 	size_t	 ngrp, capgrp;
 	int	 grp_plan;
-	int	 grp_dest;	/* 0 candidate, 1 baseline, 2 history only */
+	int	 grp_dest;	/* 0 candidate, 1 an earlier night */
 };
 
 /* A small string -> index hash map with open addressing. */
@@ -117,14 +116,10 @@ nightly_options_init(struct nightly_options *o)
 
 	nightly_judge_options_init(&jo);
 	memset(o, 0, sizeof(*o));
-	o->baseline = 5;
+	o->baseline = jo.window;
 	o->history = 60;
 	o->threshold = 0.02;
 	o->alpha = jo.alpha;
-	o->cp_alpha = jo.cp_alpha;
-	o->cp_permutations = jo.cp_permutations;
-	o->cp_min_size = jo.cp_min_size;
-	o->seed = jo.seed;
 }
 
 /*
@@ -202,6 +197,11 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 		first = nprev + 1 - o->history;
 	out->nhistory = nprev - first + 1;
 	out->history_ids = xcalloc(out->nhistory, sizeof(int64_t));
+	/* Nights count from 1, the experiment's first run here, whatever
+	 * the window: a night keeps its number from one night to the next. */
+	out->night_no = xcalloc(out->nhistory, sizeof(int64_t));
+	for (i = 0; i < out->nhistory; i++)
+		out->night_no[i] = (int64_t)(first + i + 1);
 	memcpy(out->history_ids, prev + first,
 	    (nprev - first) * sizeof(int64_t));
 	out->history_ids[out->nhistory - 1] = cand->id;
@@ -230,8 +230,6 @@ nightly_flush(struct nightly_acc *a)
 		return;
 	}
 	nightly_push(&a->tmp, &a->ntmp, &a->captmp, m);
-	if (a->grp_dest == 1)
-		nightly_push(&a->base, &a->nbase, &a->capbase, m);
 }
 
 /* Add value v of execution plan (of the run being read) to a. */
@@ -251,15 +249,21 @@ nightly_key(const struct store_value *v)
 	return xasprintf("%s%c%s%c%s", v->arm, 1, v->benchmark, 1, v->unit);
 }
 
-static int
-nightly_is_baseline(const struct nightly_result *r, int64_t id)
+static void
+nightly_sort(double *v, size_t n)
 {
-	size_t	i;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
+}
 
-	for (i = 0; i < r->nbaseline; i++)
-		if (r->baseline_ids[i] == id)
-			return 1;
-	return 0;
+/* Night *t from its executions' values v (sorted here). */
+static void
+nightly_night_set(struct nightly_night *t, double *v, size_t n)
+{
+	nightly_sort(v, n);
+	t->n = n;
+	t->median = n > 0 ? stats_quantile_sorted(v, n, 0.5) : NAN;
+	t->se = nightly_median_se(v, n);
 }
 
 /* Read every night of the history into the rows and accumulators. */
@@ -272,7 +276,7 @@ nightly_gather(struct store *st, struct nightly_result *r,
 	struct store_value	*v = NULL;
 	size_t			 nv = 0, i, h, row, caprows = 0;
 	char			*key;
-	int			 is_cand, is_base;
+	int			 is_cand;
 
 	/* The candidate first: it defines the rows. */
 	if (store_values(st, r->run_id, NULL, 0, &v, &nv, cause) == -1)
@@ -290,9 +294,12 @@ nightly_gather(struct store *st, struct nightly_result *r,
 			r->rows[row].arm = xstrdup(v[i].arm);
 			r->rows[row].benchmark = xstrdup(v[i].benchmark);
 			r->rows[row].unit = xstrdup(v[i].unit);
-			acc[row].nights = xcalloc(r->nhistory, sizeof(double));
-			for (h = 0; h < r->nhistory; h++)
-				acc[row].nights[h] = NAN;
+			acc[row].nights = xcalloc(r->nhistory,
+			    sizeof(*acc[row].nights));
+			for (h = 0; h < r->nhistory; h++) {
+				acc[row].nights[h].median = NAN;
+				acc[row].nights[h].se = NAN;
+			}
 			r->nrows++;
 		}
 		nightly_add(&acc[row], v[i].plan_idx, 0, v[i].value);
@@ -302,10 +309,9 @@ nightly_gather(struct store *st, struct nightly_result *r,
 		double	*tmp;
 
 		nightly_flush(&acc[row]);
-		tmp = xcalloc(acc[row].ncand, sizeof(double));
-
+		tmp = xcalloc(acc[row].ncand + 1, sizeof(double));
 		memcpy(tmp, acc[row].cand, acc[row].ncand * sizeof(double));
-		acc[row].nights[r->nhistory - 1] = nightly_median(tmp,
+		nightly_night_set(&acc[row].nights[r->nhistory - 1], tmp,
 		    acc[row].ncand);
 		free(tmp);
 	}
@@ -314,7 +320,6 @@ nightly_gather(struct store *st, struct nightly_result *r,
 		int64_t	id = r->history_ids[h];
 
 		is_cand = id == r->run_id;
-		is_base = nightly_is_baseline(r, id);
 		if (is_cand)
 			continue;
 		if (store_values(st, id, NULL, 0, &v, &nv, cause) == -1) {
@@ -328,15 +333,14 @@ nightly_gather(struct store *st, struct nightly_result *r,
 			free(key);
 			if (row == (size_t)-1)
 				continue;
-			nightly_add(&acc[row], v[i].plan_idx, is_base ? 1 : 2,
-			    v[i].value);
+			nightly_add(&acc[row], v[i].plan_idx, 1, v[i].value);
 		}
 		store_values_free(v, nv);
 		for (row = 0; row < r->nrows; row++) {
 			nightly_flush(&acc[row]);
 			if (acc[row].ntmp == 0)
 				continue;
-			acc[row].nights[h] = nightly_median(acc[row].tmp,
+			nightly_night_set(&acc[row].nights[h], acc[row].tmp,
 			    acc[row].ntmp);
 			acc[row].ntmp = 0;
 		}
@@ -375,13 +379,6 @@ nightly_calibration(struct store *st, const struct store_run *cand,
 	return 0;
 }
 
-static void
-nightly_sort(double *v, size_t n)
-{
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_double);
-}
-
 /* What row i of r is judged on: its values, its unit's direction (the
  * run's better= metadata, else its name) and its threshold. */
 static void
@@ -398,15 +395,11 @@ nightly_input(const struct nightly_result *r, size_t i,
 		if (strcmp(units[j].arm, row->unit) == 0 &&
 		    strcmp(units[j].key, "better") == 0)
 			better = units[j].value;
-	nightly_sort(acc->cand, acc->ncand);
-	nightly_sort(acc->base, acc->nbase);
+	for (j = 0; j < r->nhistory; j++)
+		acc->nights[j].ack = r->acks != NULL && r->acks[j];
 	memset(in, 0, sizeof(*in));
 	in->unit = row->unit;
 	in->better = nightly_unit_better(row->unit, better);
-	in->cand = acc->cand;
-	in->ncand = acc->ncand;
-	in->base = acc->base;
-	in->nbase = acc->nbase;
 	in->nights = acc->nights;
 	in->threshold = r->opt.threshold;
 	for (j = 0; j < ncrows; j++)
@@ -416,6 +409,34 @@ nightly_input(const struct nightly_result *r, size_t i,
 			in->threshold = crows[j].mde;
 			in->threshold_calibrated = 1;
 		}
+}
+
+/* The config key of a night the user accepted as a new reference. */
+#define NIGHTLY_ACK_KEY	"nightly.ack"
+
+/* Which nights start a new reference: acked, or --baseline-from. */
+static void
+nightly_acks(struct store *st, const struct nightly_options *o,
+    struct nightly_result *r)
+{
+	struct store_kv	*kv;
+	size_t		 h, n, i;
+
+	r->acks = xcalloc(r->nhistory + 1, sizeof(*r->acks));
+	for (h = 0; h < r->nhistory; h++) {
+		if (o->baseline_from != 0 && r->night_no[h] == o->baseline_from)
+			r->acks[h] = 1;
+		kv = NULL;
+		n = 0;
+		if (store_config_list(st, r->history_ids[h], &kv, &n,
+		    NULL) == -1)
+			continue;
+		for (i = 0; i < n; i++)
+			if (kv[i].arm[0] == '\0' &&
+			    strcmp(kv[i].key, NIGHTLY_ACK_KEY) == 0)
+				r->acks[h] = 1;
+		store_kv_free(kv, n);
+	}
 }
 
 /* The start of each change's first run; the verdicts counted. */
@@ -477,6 +498,7 @@ nightly_judge(struct store *st, int64_t run_id,
 	out->host_class = nightly_host_class(st, cand.id);
 	if (nightly_find_runs(st, &cand, o, out, cause) == -1)
 		goto out;
+	nightly_acks(st, o, out);
 	if (store_unit_list(st, run_id, &units, &nunits, cause) == -1)
 		goto out;
 	if (nightly_gather(st, out, &acc, cause) == -1)
@@ -491,12 +513,14 @@ nightly_judge(struct store *st, int64_t run_id,
 		    &in[i]);
 	nightly_judge_options_init(&jo);
 	jo.alpha = o->alpha;
-	jo.cp_alpha = o->cp_alpha;
-	jo.cp_permutations = o->cp_permutations;
-	jo.cp_min_size = o->cp_min_size;
-	jo.seed = o->seed;
+	jo.window = o->baseline;
+	/* A short window (--baseline 2) is judged, with t's wide limits. */
+	if (jo.window < jo.min_nights)
+		jo.min_nights = jo.window < 2 ? 2 : jo.window;
+	if (jo.window < jo.min_nights)
+		jo.window = jo.min_nights;
 	if (nightly_judge_rows(&jo, in, out->nrows, out->history_ids,
-	    out->nhistory, out->rows, cause) == -1)
+	    out->night_no, out->nhistory, out->rows, cause) == -1)
 		goto out;
 	nightly_finish(st, out);
 	rc = 0;
@@ -504,7 +528,6 @@ out:
 	if (acc != NULL) {
 		for (i = 0; i < out->nrows; i++) {
 			free(acc[i].cand);
-			free(acc[i].base);
 			free(acc[i].tmp);
 			free(acc[i].grp);
 			free(acc[i].nights);
@@ -517,6 +540,39 @@ out:
 	store_run_release(&cand);
 	if (rc == -1)
 		nightly_result_release(out);
+	return rc;
+}
+
+int
+nightly_ack(struct store *st, int64_t run_id, int64_t night_no,
+    const struct nightly_options *o, int64_t *acked_run, char **cause)
+{
+	struct store_run	 cand;
+	struct nightly_result	 r;
+	size_t			 h;
+	int			 rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	memset(&cand, 0, sizeof(cand));
+	if (store_run_get(st, run_id, &cand, cause) == -1)
+		return -1;
+	r.host_class = nightly_host_class(st, cand.id);
+	if (nightly_find_runs(st, &cand, o, &r, cause) == -1)
+		goto out;
+	for (h = 0; h < r.nhistory; h++)
+		if (r.night_no[h] == night_no)
+			break;
+	if (h == r.nhistory) {
+		set_cause(cause, "no night %" PRId64 " in the history of run %"
+		    PRId64 " (nights %" PRId64 " to %" PRId64 ")", night_no,
+		    run_id, r.night_no[0], r.night_no[r.nhistory - 1]);
+		goto out;
+	}
+	*acked_run = r.history_ids[h];
+	rc = store_config_set(st, *acked_run, "", NIGHTLY_ACK_KEY, "1", cause);
+out:
+	store_run_release(&cand);
+	nightly_result_release(&r);
 	return rc;
 }
 
@@ -534,6 +590,8 @@ nightly_result_release(struct nightly_result *r)
 	free(r->host_class);
 	free(r->baseline_ids);
 	free(r->history_ids);
+	free(r->night_no);
+	free(r->acks);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -632,6 +690,8 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	json_object_set_new(doc, "history", ids);
 	json_object_set_new(doc, "threshold", json_real(r->opt.threshold));
 	json_object_set_new(doc, "alpha", json_real(r->opt.alpha));
+	json_object_set_new(doc, "reference_nights",
+	    json_integer((json_int_t)r->opt.baseline));
 	json_object_set_new(doc, "calibration", r->calib_run != 0 ?
 	    json_integer(r->calib_run) : json_null());
 	json_object_set_new(doc, "regressed", json_integer(r->nregressed));
@@ -665,35 +725,48 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		    json_integer((json_int_t)w->ncand));
 		json_object_set_new(row, "median",
 		    nightly_json_real(w->cand_median));
-		json_object_set_new(row, "baseline_n",
-		    json_integer((json_int_t)w->nbase));
-		json_object_set_new(row, "baseline_median",
-		    nightly_json_real(w->base_median));
-		json_object_set_new(row, "delta", nightly_json_real(w->delta));
-		json_object_set_new(row, "p", nightly_json_real(w->p));
-		json_object_set_new(row, "p_holm",
-		    nightly_json_real(w->p_holm));
 		json_object_set_new(row, "nights",
 		    json_integer((json_int_t)w->nnights));
+		json_object_set_new(row, "reference_nights",
+		    json_integer((json_int_t)w->k));
+		json_object_set_new(row, "reference_from", r->nhistory > 0 ?
+		    json_integer(r->night_no[w->ref_from]) : json_null());
+		json_object_set_new(row, "reference_mean",
+		    nightly_json_real(w->ref_mean));
+		json_object_set_new(row, "reference_sd",
+		    nightly_json_real(w->ref_sd));
+		json_object_set_new(row, "delta", nightly_json_real(w->delta));
+		json_object_set_new(row, "z", nightly_json_real(w->z));
+		json_object_set_new(row, "limit", nightly_json_real(w->limit));
+		json_object_set_new(row, "new_change",
+		    json_boolean(w->new_change));
 		chs = json_array();
 		for (j = 0; j < w->nchanges; j++) {
 			const struct nightly_change	*c = &w->changes[j];
 
 			ch = json_object();
 			json_object_set_new(ch, "night",
-			    json_integer((json_int_t)c->night));
+			    json_integer(c->number));
+			json_object_set_new(ch, "found",
+			    json_integer(r->night_no[c->found]));
 			json_object_set_new(ch, "run", json_integer(c->run_id));
 			format_wall_time(c->wall_ns, when, sizeof(when));
 			json_object_set_new(ch, "started", json_string(when));
-			json_object_set_new(ch, "p", nightly_json_real(c->p));
+			json_object_set_new(ch, "test",
+			    json_string(nightly_test_name(c->test)));
+			json_object_set_new(ch, "transient",
+			    json_boolean(c->transient));
+			json_object_set_new(ch, "z", nightly_json_real(c->z));
+			json_object_set_new(ch, "limit",
+			    nightly_json_real(c->limit));
+			json_object_set_new(ch, "reference_nights",
+			    json_integer((json_int_t)c->k));
 			json_object_set_new(ch, "before",
 			    nightly_json_real(c->before));
 			json_object_set_new(ch, "after",
 			    nightly_json_real(c->after));
 			json_object_set_new(ch, "step",
-			    nightly_json_real(c->rel_median));
-			json_object_set_new(ch, "step_mean",
-			    nightly_json_real(c->rel_mean));
+			    nightly_json_real(c->rel));
 			json_array_append_new(chs, ch);
 		}
 		json_object_set_new(row, "changes", chs);

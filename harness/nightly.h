@@ -10,7 +10,13 @@
  *             whatever the node's name) with status done, oldest first, up to and including the candidate
  *             (the candidate is always the last night, whatever its
  *             status); at most `history` of them (0 = all).
- *   baseline  the last `baseline` runs of the history before the candidate.
+ *   baseline  the last `baseline` runs of the history before the candidate:
+ *             the most nights a row's reference holds.
+ *   nights    numbered from 1, the experiment's first run on the host (or
+ *             host class), whatever the history's window.
+ *   acks      nights whose run has the `nightly.ack` config key (nightly
+ *             --ack) or whose number is `baseline_from`: a new reference
+ *             starts there.
  *
  * Rows: one per (arm, benchmark, unit) of the candidate's ok, non-warm-up
  * samples. Every arm is judged against the same-named arm of the baseline
@@ -18,12 +24,12 @@
  * past); arms are never compared with each other here (that is `abbench
  * stat`'s job).
  *
- * The judgement of each row (a U test against the baseline, change points
- * in the nightly medians, the MDE against the threshold: the verdict and
- * its reason) is stats/nightly-judge.h's, on the numbers gathered here:
- * per row the candidate's and the baseline's executions, the per-night
- * medians of the history, the unit's direction and the threshold (the
- * calibrated one with threshold_auto).
+ * The judgement of each row (tonight against the distribution of earlier
+ * nights, the changes found in the history, the MDE against the threshold:
+ * the verdict and its reason) is stats/nightly-judge.h's, on the numbers
+ * gathered here: per row and night the median of its executions, that
+ * median's standard error and the number of executions, the unit's
+ * direction and the threshold (the calibrated one with threshold_auto).
  *
  * Samples are counted by execution: the lines one gobench invocation
  * prints for a benchmark (-test.count) count once, by their median.
@@ -46,14 +52,11 @@
 struct store;
 
 struct nightly_options {
-	size_t		 baseline;	/* runs; default 5 */
+	size_t		 baseline;	/* reference nights; default 15 */
 	size_t		 history;	/* runs; 0 = all; default 60 */
 	double		 threshold;	/* minimum relative effect; 0.02 */
-	double		 alpha;		/* after correction; 0.05 */
-	double		 cp_alpha;	/* change-point p-value; 0.01 */
-	unsigned	 cp_permutations;	/* 199 */
-	size_t		 cp_min_size;	/* nights on each side; 3 */
-	uint64_t	 seed;		/* of the permutation test; 1 */
+	double		 alpha;		/* night test, per night; 0.0005 */
+	int64_t		 baseline_from;	/* a night number, 0 none */
 	/*
 	 * Thresholds per (benchmark, unit) from the latest calibration of
 	 * the experiment on the run's host class: its MDE at the
@@ -73,6 +76,8 @@ struct nightly_result {
 	int64_t			*baseline_ids;
 	size_t			 nbaseline;
 	int64_t			*history_ids;	/* oldest first; last = run */
+	int64_t			*night_no;	/* their numbers, from 1 */
+	int			*acks;		/* a new reference there */
 	size_t			 nhistory;
 	struct nightly_row	*rows;
 	size_t			 nrows;
@@ -86,6 +91,13 @@ int	nightly_judge(struct store *st, int64_t run_id,
 	    const struct nightly_options *o, struct nightly_result *out,
 	    char **cause);
 void	nightly_result_release(struct nightly_result *r);
+/*
+ * Mark the night numbered night_no of run_id's history (as nightly_judge
+ * finds it) as the start of a new reference: the `nightly.ack` config key
+ * of its run. *acked_run: that run. 0, or -1 and *cause (no such night).
+ */
+int	nightly_ack(struct store *st, int64_t run_id, int64_t night_no,
+	    const struct nightly_options *o, int64_t *acked_run, char **cause);
 /* A run's host class, "PARTITION/vcpus=N", or NULL when it has no
  * partition config key (malloc'd). */
 char	*nightly_host_class(struct store *st, int64_t run_id);

@@ -62,6 +62,9 @@ store_key_is_metadata(const char *key)
 	for (i = 0; i < ARRAY_SIZE(meta); i++)
 		if (strcmp(key, meta[i]) == 0)
 			return 1;
+	/* nightly.ack: the user accepted the run's level (nightly --ack). */
+	if (strncmp(key, "nightly.", 8) == 0)
+		return 1;
 	/* resume.N: which abbench resumed the run, and when. */
 	return strncmp(key, "resume.", 7) == 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The nightly judgement (nightly-judge.h): per row a U test against the
- * baseline (Holm across rows), change points in the nightly medians
- * (E-divisive means), the MDE against the threshold, and the verdict with
- * its reason.
+ * The nightly judgement (nightly-judge.h): per row, the rule replayed
+ * over the nights (each night against the distribution of the nights
+ * before it since the reference started), the changes it found, and
+ * tonight's verdict with its reason.
  */
 #include "config.h"
 
@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_rng.h>
+#include <gsl/gsl_cdf.h>
 
 #include "lib/util.h"
-#include "stats/changepoint.h"
-#include "stats/correct.h"
 #include "stats/nightly-judge.h"
 #include "stats/power.h"
 #include "stats/quantile.h"
-#include "stats/utest.h"
+
+/* The two-night test's power term: Phi^-1(0.8), see the MDE. */
+#define NIGHTLY_POWER_Z	0.84
 
 const char *
 nightly_verdict_name(enum nightly_verdict v)
@@ -38,15 +38,27 @@ nightly_verdict_name(enum nightly_verdict v)
 	return "?";
 }
 
+const char *
+nightly_test_name(enum nightly_test t)
+{
+	switch (t) {
+	case NIGHTLY_TEST_NIGHT:
+		return "night test";
+	case NIGHTLY_TEST_TWO:
+		return "two-night test";
+	case NIGHTLY_TEST_ACK:
+		return "accepted";
+	}
+	return "?";
+}
+
 void
 nightly_judge_options_init(struct nightly_judge_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->alpha = 0.05;
-	o->cp_alpha = 0.01;
-	o->cp_permutations = 199;
-	o->cp_min_size = 3;
-	o->seed = 1;
+	o->alpha = 0.0005;
+	o->window = 30;
+	o->min_nights = 3;
 }
 
 static int
@@ -83,62 +95,403 @@ nightly_unit_better(const char *unit, const char *stored)
 	return 0;
 }
 
-static double
-nightly_sorted_median(const double *sorted, size_t n)
+double
+nightly_median_se(const double *sorted, size_t n)
 {
-	return n == 0 ? NAN : stats_quantile_sorted(sorted, n, 0.5);
+	double	*dev, med, mad;
+	size_t	 i;
+
+	if (n < 2)
+		return NAN;
+	med = stats_quantile_sorted(sorted, n, 0.5);
+	dev = xcalloc(n, sizeof(*dev));
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(sorted[i] - med);
+	sort_doubles(dev, n);
+	mad = stats_quantile_sorted(dev, n, 0.5);
+	free(dev);
+	/* 1.4826 MAD estimates a normal sd; the median's se is sqrt(pi/2)
+	 * times the mean's. */
+	return 1.2533 * 1.4826 * mad / sqrt((double)n);
 }
 
-/* The change points of in's nights into row. */
-static int
-nightly_changes(const struct nightly_judge_options *o,
-    const struct nightly_input *in, const int64_t *night_ids,
-    size_t nnights, struct nightly_row *row, char **cause)
+/* The reference of a night: what it is compared with. */
+struct nightly_ref {
+	size_t	k;		/* nights of its level with a value */
+	size_t	df;		/* degrees of freedom of sd */
+	double	mean, sd;	/* sd at least sqrt(se2) */
+	double	se2;		/* typical squared se of medians */
+};
+
+/*
+ * Nights [from, h) with a value, the last max of them, into idx (latest
+ * first), noisy ones left out when there are 5 nights or more to tell: a
+ * standard error over 3 times the typical one (*se2) and over 3 times the
+ * nights' robust spread (1.4826 MAD of their medians), as a loaded
+ * machine's night has: its median says little about the level,
+ * and would widen the reference for `window` nights; a night whose
+ * executions merely spread more than the others' while its median is as
+ * good as any (bytes, a count: spreads of almost nothing) stays. The sum
+ * of their medians into *sum; their count returned.
+ */
+static size_t
+nightly_level(const struct nightly_night *nights, size_t from, size_t h,
+    size_t max, size_t *idx, double *se2, double *sum)
 {
-	struct cp_options	 co;
-	struct cp_result	 res;
-	double			*series;
-	size_t			*night, n = 0, h, i;
-	int			 rc;
+	double	*v, limit, med, mad;
+	size_t	 j, n = 0, nse = 0, k = 0;
 
-	series = xcalloc(nnights + 1, sizeof(*series));
-	night = xcalloc(nnights + 1, sizeof(*night));
-	for (h = 0; h < nnights; h++) {
-		if (isnan(in->nights[h]))
+	v = xcalloc(max + 1, sizeof(*v));
+	for (j = h; j > from && n < max; j--) {
+		if (isnan(nights[j - 1].median))
 			continue;
-		series[n] = in->nights[h];
-		night[n++] = h;
+		idx[n++] = j - 1;
+		if (isfinite(nights[j - 1].se))
+			v[nse++] = nights[j - 1].se * nights[j - 1].se;
 	}
-	row->nnights = n;
-	cp_options_init(&co);
-	co.alpha = o->cp_alpha;
-	co.permutations = o->cp_permutations;
-	co.min_size = o->cp_min_size;
-	co.rng = gsl_rng_alloc(gsl_rng_mt19937);
-	/* The same seed for every row: a row's answer never depends on the
-	 * others. */
-	gsl_rng_set(co.rng, (unsigned long)o->seed);
-	rc = cp_detect(series, n, &co, &res, cause);
-	gsl_rng_free(co.rng);
-	if (rc == 0 && res.n > 0) {
-		row->changes = xcalloc(res.n, sizeof(*row->changes));
-		row->nchanges = res.n;
-		for (i = 0; i < res.n; i++) {
-			struct nightly_change	*c = &row->changes[i];
+	*se2 = 0;
+	if (nse > 0) {
+		sort_doubles(v, nse);
+		*se2 = stats_quantile_sorted(v, nse, 0.5);
+	}
+	limit = *se2;
+	if (n > 2) {
+		for (j = 0; j < n; j++)
+			v[j] = nights[idx[j]].median;
+		sort_doubles(v, n);
+		med = stats_quantile_sorted(v, n, 0.5);
+		for (j = 0; j < n; j++)
+			v[j] = fabs(nights[idx[j]].median - med);
+		sort_doubles(v, n);
+		mad = 1.4826 * stats_quantile_sorted(v, n, 0.5);
+		if (mad * mad > limit)
+			limit = mad * mad;
+	}
+	free(v);
+	*sum = 0;
+	for (j = 0; j < n; j++) {
+		const struct nightly_night	*t = &nights[idx[j]];
 
-			c->night = night[res.changes[i].index];
-			c->run_id = night_ids[c->night];
-			c->p = res.changes[i].p;
-			c->before = res.changes[i].median_before;
-			c->after = res.changes[i].median_after;
-			c->rel_median = res.changes[i].rel_median;
-			c->rel_mean = res.changes[i].rel_mean;
+		if (n >= 5 && isfinite(t->se) && t->se * t->se > 9 * limit)
+			continue;
+		idx[k++] = idx[j];
+		*sum += t->median;
+	}
+	return k;
+}
+
+/* The squared deviations of nights idx[0..k) from their mean. */
+static double
+nightly_ss(const struct nightly_night *nights, const size_t *idx, size_t k,
+    double mean)
+{
+	double	ss = 0;
+	size_t	i;
+
+	for (i = 0; i < k; i++)
+		ss += (nights[idx[i]].median - mean) *
+		    (nights[idx[i]].median - mean);
+	return ss;
+}
+
+/*
+ * The reference of night h: the level of the nights since the latest
+ * start (starts[ns - 1]: the first night, a change, an accepted night),
+ * the last `window` of them; its spread pooled with the spreads of the
+ * levels before, each about its own mean, latest first, up to `window`
+ * nights in all: a change moves the level, not the night-to-night noise,
+ * so the night after a change is judged already (against the one night
+ * of the new level, with the noise the nights before showed), and a
+ * change found in error does not leave the rule blind for a week.
+ */
+static void
+nightly_ref_of(const struct nightly_night *nights, const size_t *starts,
+    size_t ns, size_t h, size_t window, struct nightly_ref *r)
+{
+	double	 sum, psum, ss, pse2;
+	size_t	*idx, i, pk, total;
+
+	memset(r, 0, sizeof(*r));
+	idx = xcalloc(window + 1, sizeof(*idx));
+	r->k = nightly_level(nights, starts[ns - 1], h, window, idx, &r->se2,
+	    &sum);
+	if (r->k == 0)
+		goto out;
+	r->mean = sum / (double)r->k;
+	ss = nightly_ss(nights, idx, r->k, r->mean);
+	r->df = r->k - 1;
+	total = r->k;
+	for (i = ns - 1; i > 0 && total < window; i--) {
+		pse2 = r->se2;
+		pk = nightly_level(nights, starts[i - 1], starts[i],
+		    window - total, idx, &pse2, &psum);
+		total += pk;
+		if (pk > 1) {
+			ss += nightly_ss(nights, idx, pk, psum / (double)pk);
+			r->df += pk - 1;
 		}
 	}
-	cp_result_release(&res);
-	free(series);
-	free(night);
-	return rc;
+	r->sd = r->df > 0 ? sqrt(ss / (double)r->df) : 0;
+	/* Nights cannot vary less than their medians do: a few nights that
+	 * happen to agree would otherwise make any next night a change. */
+	if (r->sd * r->sd < r->se2)
+		r->sd = sqrt(r->se2);
+out:
+	free(idx);
+}
+
+/* The denominator of z for night t against r. */
+static double
+nightly_scale(const struct nightly_ref *r, const struct nightly_night *t)
+{
+	double	v = r->sd * r->sd * (1 + 1 / (double)r->k);
+
+	/* A noisy night (a loaded machine) is judged with its own noise:
+	 * what it has beyond the reference's typical. */
+	if (isfinite(t->se) && t->se * t->se > r->se2)
+		v += t->se * t->se - r->se2;
+	return sqrt(v);
+}
+
+/* The denominator of the two-night test's z, were both nights like t. */
+static double
+nightly_scale2(const struct nightly_ref *r, const struct nightly_night *t)
+{
+	double	v = r->sd * r->sd * (0.5 + 1 / (double)r->k);
+
+	if (isfinite(t->se) && t->se * t->se > r->se2)
+		v += (t->se * t->se - r->se2) / 2;
+	return sqrt(v);
+}
+
+static double
+nightly_z(const struct nightly_ref *r, const struct nightly_night *t)
+{
+	double	d = t->median - r->mean, s = nightly_scale(r, t);
+
+	if (s > 0)
+		return d / s;
+	return d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
+}
+
+/* z of the mean of nights a and b against r. */
+static double
+nightly_z2(const struct nightly_ref *r, const struct nightly_night *a,
+    const struct nightly_night *b)
+{
+	double	d = (a->median + b->median) / 2 - r->mean;
+	double	v = r->sd * r->sd * (0.5 + 1 / (double)r->k);
+
+	if (isfinite(a->se) && a->se * a->se > r->se2)
+		v += (a->se * a->se - r->se2) / 4;
+	if (isfinite(b->se) && b->se * b->se > r->se2)
+		v += (b->se * b->se - r->se2) / 4;
+	if (v > 0)
+		return d / sqrt(v);
+	return d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
+}
+
+/* Student's t quantile with df degrees of freedom, two-sided a. */
+static double
+nightly_limit(size_t df, double a)
+{
+	return gsl_cdf_tdist_Qinv(a / 2, (double)df);
+}
+
+static double
+nightly_alpha2(const struct nightly_judge_options *o)
+{
+	/*
+	 * Six times the night test's: the mean of two nights is checked on
+	 * every night, and its alarms come in runs (and need both nights
+	 * on one side); t-nightly-sim measures the false alarms of both.
+	 */
+	double	a2 = 6 * o->alpha;
+
+	return a2 > 0.5 ? 0.5 : a2;
+}
+
+static double
+nightly_rel(double before, double after)
+{
+	return before == 0 ? NAN : (after - before) / fabs(before);
+}
+
+static void
+nightly_add_change(struct nightly_row *row, const struct nightly_change *c)
+{
+	row->changes = xreallocarray(row->changes, row->nchanges + 1,
+	    sizeof(*row->changes));
+	row->changes[row->nchanges++] = *c;
+}
+
+/*
+ * A change the night test found on night prev, alone on its level, when
+ * night h is back within the two-night test's limit of the level before:
+ * it was one outlier night (a machine loaded for one night), not a
+ * change. It is marked transient, its night leaves every reference
+ * (its median NaN in nt), and the level before is restored; so the
+ * night back does not raise a second alarm. 1 when so.
+ */
+static int
+nightly_outlier(const struct nightly_judge_options *o,
+    struct nightly_night *nt, size_t h, size_t prev, size_t *starts,
+    size_t *ns, struct nightly_row *row)
+{
+	struct nightly_change	*last;
+	struct nightly_ref	 r;
+
+	if (row->nchanges == 0 || *ns < 2 || prev == (size_t)-1)
+		return 0;
+	last = &row->changes[row->nchanges - 1];
+	if (last->test != NIGHTLY_TEST_NIGHT || last->transient ||
+	    last->night != prev || starts[*ns - 1] != prev)
+		return 0;
+	nightly_ref_of(nt, starts, *ns - 1, prev, o->window, &r);
+	if (r.k == 0 || r.df + 1 < o->min_nights ||
+	    fabs(nightly_z(&r, &nt[h])) >= nightly_limit(r.df,
+	    nightly_alpha2(o)))
+		return 0;
+	last->transient = 1;
+	last->back = h;
+	nt[prev].median = NAN;
+	(*ns)--;
+	return 1;
+}
+
+/*
+ * Judge night h (with a value) of nt against its reference: the level
+ * since (*starts)[*ns - 1], the spread pooled over the levels before; a
+ * change found starts a new level at its night (appended to *starts).
+ * prev: the night with a value before h, or (size_t)-1. tonight: set
+ * tonight's numbers in row.
+ */
+static void
+nightly_night_judge(const struct nightly_judge_options *o,
+    struct nightly_night *nt, const int64_t *ids, const int64_t *no,
+    size_t h, size_t prev, size_t **starts, size_t *ns,
+    struct nightly_row *row, int tonight)
+{
+	struct nightly_ref		 r, rp;
+	struct nightly_change		 c;
+	double				 z, z1, z2, lim;
+	size_t				 from;
+	int				 found = 0;
+
+	memset(&c, 0, sizeof(c));
+	if (nightly_outlier(o, nt, h, prev, *starts, ns, row)) {
+		if (tonight)
+			row->outlier_back = 1;
+		prev = (size_t)-1;
+	}
+	from = (*starts)[*ns - 1];
+	nightly_ref_of(nt, *starts, *ns, h, o->window, &r);
+	if (tonight) {
+		row->k = r.k;
+		row->ref_from = from;
+		row->ref_mean = r.mean;
+		row->ref_sd = r.sd;
+	}
+	if (r.k >= 1 && r.df + 1 >= o->min_nights) {
+		z = nightly_z(&r, &nt[h]);
+		lim = nightly_limit(r.df, o->alpha);
+		if (tonight) {
+			double	a2;
+
+			a2 = nightly_limit(r.df, nightly_alpha2(o));
+			row->judged = 1;
+			row->z = z;
+			row->limit = lim;
+			row->delta = nightly_rel(r.mean, nt[h].median);
+			row->mde = r.mean == 0 ? INFINITY : (a2 +
+			    NIGHTLY_POWER_Z) * nightly_scale2(&r, &nt[h]) /
+			    fabs(r.mean);
+		}
+		if (fabs(z) >= lim) {
+			c.night = c.found = h;
+			c.test = NIGHTLY_TEST_NIGHT;
+			c.z = z;
+			c.limit = lim;
+			c.k = r.k;
+			c.before = r.mean;
+			c.after = nt[h].median;
+			found = 1;
+		}
+	}
+	if (!found && prev != (size_t)-1 && prev >= from) {
+		nightly_ref_of(nt, *starts, *ns, prev, o->window, &rp);
+		if (rp.k >= 1 && rp.df + 1 >= o->min_nights) {
+			z1 = nightly_z(&rp, &nt[prev]);
+			z2 = nightly_z(&rp, &nt[h]);
+			z = nightly_z2(&rp, &nt[prev], &nt[h]);
+			lim = nightly_limit(rp.df, nightly_alpha2(o));
+			/* Both nights on the side of their mean: one night's
+			 * outlier is the night test's to judge. */
+			if (fabs(z) >= lim && (z1 > 0) == (z > 0) &&
+			    (z2 > 0) == (z > 0)) {
+				c.night = prev;
+				c.found = h;
+				c.test = NIGHTLY_TEST_TWO;
+				c.z = z;
+					c.limit = lim;
+				c.k = rp.k;
+				c.before = rp.mean;
+				c.after = (nt[prev].median + nt[h].median) / 2;
+				found = 1;
+			}
+		}
+	}
+	if (!found)
+		return;
+	c.run_id = ids[c.night];
+	c.number = no[c.night];
+	c.rel = nightly_rel(c.before, c.after);
+	nightly_add_change(row, &c);
+	if (tonight)
+		row->new_change = 1;
+	*starts = xreallocarray(*starts, *ns + 1, sizeof(**starts));
+	(*starts)[(*ns)++] = c.night;
+}
+
+/* Replay the rule over every night of in; tonight's numbers into row. */
+static void
+nightly_replay(const struct nightly_judge_options *o,
+    const struct nightly_input *in, const int64_t *ids, const int64_t *no,
+    size_t nnights, struct nightly_row *row)
+{
+	struct nightly_night	*nt;
+	size_t			*starts, ns = 1, h;
+	size_t			 prev = (size_t)-1;
+
+	/* A copy: an outlier night's median is taken out of it. */
+	nt = xcalloc(nnights + 1, sizeof(*nt));
+	memcpy(nt, in->nights, nnights * sizeof(*nt));
+	starts = xcalloc(1, sizeof(*starts));
+	for (h = 0; h < nnights; h++) {
+		if (nt[h].ack && h > starts[ns - 1]) {
+			struct nightly_change	c;
+
+			memset(&c, 0, sizeof(c));
+			c.night = c.found = h;
+			c.test = NIGHTLY_TEST_ACK;
+			c.z = c.limit = NAN;
+			c.before = c.after = c.rel = NAN;
+			c.run_id = ids[h];
+			c.number = no[h];
+			nightly_add_change(row, &c);
+			starts = xreallocarray(starts, ns + 1,
+			    sizeof(*starts));
+			starts[ns++] = h;
+		}
+		if (isnan(nt[h].median))
+			continue;
+		row->nnights++;
+		nightly_night_judge(o, nt, ids, no, h, prev, &starts, &ns, row,
+		    h + 1 == nnights);
+		prev = h;
+	}
+	free(starts);
+	free(nt);
 }
 
 /* -1 bad, +1 good, 2 a change of unknown direction, 0 none, for a
@@ -153,31 +506,59 @@ nightly_sense(const struct nightly_row *row, double rel, double threshold)
 	return (rel > 0) == (row->better > 0) ? 1 : -1;
 }
 
+/* "change at night 6 (run 7): +98.41% vs 5 nights, night test z=..." */
+static void
+nightly_change_text(struct strbuf *sb, const struct nightly_change *c)
+{
+	if (c->test == NIGHTLY_TEST_ACK) {
+		strbuf_addf(sb, "new reference from night %" PRId64 " (run %"
+		    PRId64 "), accepted", c->number, c->run_id);
+		return;
+	}
+	strbuf_addf(sb, "%s at night %" PRId64 " (run %" PRId64 "): ",
+	    c->transient ? "outlier" : "change", c->number, c->run_id);
+	if (isnan(c->rel))
+		strbuf_adds(sb, "?");
+	else
+		strbuf_addf(sb, "%+.2f%%", 100 * c->rel);
+	strbuf_addf(sb, " vs %zu night%s, %s z=%+.2f", c->k, c->k == 1 ? "" :
+	    "s", nightly_test_name(c->test), c->z);
+	strbuf_addf(sb, " beyond %.2f", c->limit);
+	if (c->found != c->night)
+		strbuf_addf(sb, ", found the night after");
+	if (c->transient)
+		strbuf_addf(sb, ", back the night after: not a change");
+}
+
 static void
 nightly_decide(const struct nightly_judge_options *o, const char *unit,
-    struct nightly_row *row)
+    const int64_t *no, struct nightly_row *row)
 {
-	const struct nightly_change	*last = NULL;
+	const struct nightly_change	*last = NULL, *outlier = NULL;
 	struct strbuf			 why = STRBUF_INIT;
-	int				 s1 = 0, s2 = 0, powered, enough;
+	char				 m[32], t[32];
+	size_t				 i;
+	int				 s = 0;
 
-	powered = row->tested && power_min_p(row->nbase, row->ncand) <=
-	    o->alpha;
-	enough = row->nnights >= 2 * (o->cp_min_size < 2 ? 2 :
-	    o->cp_min_size);
-	if (row->tested && row->p_holm <= o->alpha)
-		s1 = nightly_sense(row, row->delta, row->threshold);
-	if (row->nchanges > 0) {
-		last = &row->changes[row->nchanges - 1];
-		s2 = nightly_sense(row, last->rel_median, row->threshold);
-	}
-	if (s1 == -1 || s2 == -1)
+	/* The latest change that was one: outliers are named only on the
+	 * night that found them out. */
+	for (i = row->nchanges; i > 0 && last == NULL; i--)
+		if (!row->changes[i - 1].transient)
+			last = &row->changes[i - 1];
+	for (i = row->nchanges; i > 0 && outlier == NULL; i--)
+		if (row->changes[i - 1].transient)
+			outlier = &row->changes[i - 1];
+	if (row->new_change)
+		s = nightly_sense(row, last->rel, row->threshold);
+	if (s == -1)
 		row->verdict = NIGHTLY_REGRESSED;
-	else if (s1 == 2 || s2 == 2)
+	else if (s == 2)
 		row->verdict = NIGHTLY_INCONCLUSIVE;
-	else if (s1 == 1 || s2 == 1)
+	else if (s == 1)
 		row->verdict = NIGHTLY_IMPROVED;
-	else if (!powered && !enough)
+	else if (row->new_change)
+		row->verdict = NIGHTLY_UNCHANGED;
+	else if (!row->judged)
 		row->verdict = NIGHTLY_INCONCLUSIVE;
 	else if (!(row->mde <= row->threshold)) {
 		row->verdict = NIGHTLY_INCONCLUSIVE;
@@ -185,120 +566,95 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 	} else
 		row->verdict = NIGHTLY_UNCHANGED;
 
+	power_pct(row->threshold, t, sizeof(t));
 	if (row->too_noisy) {
-		char	m[32], t[32];
-
 		power_pct(row->mde, m, sizeof(m));
-		power_pct(row->threshold, t, sizeof(t));
-		strbuf_addf(&why, "MDE %s at n=%zu+%zu > threshold %s%s; ", m,
-		    row->ncand, row->nbase, t, row->threshold_calibrated ?
-		    " (calibrated)" : "");
+		strbuf_addf(&why, "MDE %s at %zu night%s > threshold %s%s; ",
+		    m, row->k, row->k == 1 ? "" : "s", t,
+		    row->threshold_calibrated ? " (calibrated)" : "");
 	}
-	if (row->nbase == 0)
-		strbuf_adds(&why, "no baseline");
-	else {
+	if (row->new_change) {
+		strbuf_adds(&why, "new ");
+		nightly_change_text(&why, last);
+		if (s == 0)
+			strbuf_addf(&why, "; below the threshold %s", t);
+	} else if (row->judged) {
 		if (isnan(row->delta))
 			strbuf_adds(&why, "?");
 		else
 			strbuf_addf(&why, "%+.2f%%", 100 * row->delta);
-		strbuf_addf(&why, " vs baseline (p=%.3f holm=%.3f n=%zu+%zu)",
-		    row->p, row->p_holm, row->ncand, row->nbase);
-		if (!powered)
-			strbuf_adds(&why, " too few samples for the test");
-	}
-	if (last != NULL)
-		strbuf_addf(&why, "; change at night %zu (run %" PRId64
-		    "): %+.2f%%", last->night, last->run_id,
-		    100 * last->rel_median);
-	else if (!enough)
-		strbuf_addf(&why, "; %zu night%s of history, too few for "
-		    "change points", row->nnights,
-		    row->nnights == 1 ? "" : "s");
+		strbuf_addf(&why, " vs %zu night%s, night test z=%+.2f within "
+		    "%.2f", row->k, row->k == 1 ? "" : "s", row->z,
+		    row->limit);
+	} else if (row->ncand == 0)
+		strbuf_adds(&why, "no value tonight");
 	else
-		strbuf_addf(&why, "; no change point in %zu nights",
-		    row->nnights);
-	if (row->better == 0 && (s1 == 2 || s2 == 2))
+		strbuf_addf(&why, "%zu night%s to compare with since night %"
+		    PRId64 ", %zu needed", row->k, row->k == 1 ? "" : "s",
+		    no[row->ref_from], o->min_nights);
+	if (row->outlier_back && outlier != NULL) {
+		strbuf_adds(&why, "; ");
+		nightly_change_text(&why, outlier);
+	}
+	if (last != NULL && !row->new_change) {
+		strbuf_adds(&why, last->test == NIGHTLY_TEST_ACK ? "; " :
+		    "; known ");
+		nightly_change_text(&why, last);
+	}
+	if (row->better == 0 && s == 2)
 		strbuf_addf(&why, "; direction of unit '%s' unknown", unit);
 	row->reason = strbuf_detach(&why);
-}
-
-/* Everything of row from in but the verdict; the U test's p into *p. */
-static int
-nightly_measure(const struct nightly_judge_options *o,
-    const struct power_options *po, struct bm_ucache *uc,
-    const struct nightly_input *in, const int64_t *night_ids,
-    size_t nnights, struct nightly_row *row, char **cause)
-{
-	char	*why = NULL;
-
-	row->better = in->better;
-	row->verdict = NIGHTLY_INCONCLUSIVE;
-	row->reason = NULL;
-	row->ncand = in->ncand;
-	row->nbase = in->nbase;
-	row->cand_median = nightly_sorted_median(in->cand, in->ncand);
-	row->base_median = nightly_sorted_median(in->base, in->nbase);
-	row->delta = NAN;
-	row->tested = 0;
-	row->p = row->p_holm = NAN;
-	row->nnights = 0;
-	row->threshold = in->threshold;
-	row->threshold_calibrated = in->threshold_calibrated;
-	row->too_noisy = 0;
-	row->changes = NULL;
-	row->nchanges = 0;
-	if (row->nbase > 0 && row->base_median != 0)
-		row->delta = (row->cand_median - row->base_median) /
-		    fabs(row->base_median);
-	if (row->nbase > 0 && row->ncand > 0) {
-		if (utest_mann_whitney(in->base, in->nbase, in->cand,
-		    in->ncand, uc, &row->p, &why) == -1) {
-			/* All values equal: no difference. */
-			row->p = 1;
-			free(why);
-		}
-		row->tested = 1;
-	}
-	if (nightly_changes(o, in, night_ids, nnights, row, cause) == -1)
-		return -1;
-	row->mde = row->nbase >= 2 && row->ncand > 0 ?
-	    power_mde(in->base, row->nbase, row->nbase, row->ncand, po, uc) :
-	    INFINITY;
-	return 0;
 }
 
 int
 nightly_judge_rows(const struct nightly_judge_options *o,
     const struct nightly_input *in, size_t n, const int64_t *night_ids,
-    size_t nnights, struct nightly_row *rows, char **cause)
+    const int64_t *night_no, size_t nnights, struct nightly_row *rows,
+    char **cause)
 {
-	struct power_options	 po;
-	struct bm_ucache	*uc = bm_ucache_new();
-	double			*ps = xcalloc(n + 1, sizeof(*ps));
-	size_t			 i, j, ntested = 0;
-	int			 rc = -1;
+	size_t	i, h;
 
-	power_options_init(&po);
-	po.alpha = o->alpha;
-	po.seed = o->seed;
-	for (i = 0; i < n; i++) {
-		if (nightly_measure(o, &po, uc, &in[i], night_ids, nnights,
-		    &rows[i], cause) == -1)
-			goto out;
-		if (rows[i].tested)
-			ps[ntested++] = rows[i].p;
-	}
-	pvalues_holm(ps, ntested, ps);
-	for (i = 0, j = 0; i < n; i++)
-		if (rows[i].tested)
-			rows[i].p_holm = ps[j++];
+	if (!(o->alpha > 0 && o->alpha < 1))
+		return set_cause(cause, "alpha '%g' is not in (0, 1)",
+		    o->alpha);
+	if (o->min_nights < 2 || o->window < o->min_nights)
+		return set_cause(cause, "a reference of %zu to %zu nights "
+		    "cannot be judged", o->min_nights, o->window);
 	for (i = 0; i < n; i++)
-		nightly_decide(o, in[i].unit, &rows[i]);
-	rc = 0;
-out:
-	bm_ucache_free(uc);
-	free(ps);
-	return rc;
+		for (h = 0; h < nnights; h++)
+			if (isinf(in[i].nights[h].median))
+				return set_cause(cause, "night %" PRId64
+				    " (run %" PRId64 ") of '%s': median '%g' "
+				    "is not finite", night_no[h], night_ids[h],
+				    in[i].unit, in[i].nights[h].median);
+	for (i = 0; i < n; i++) {
+		struct nightly_row	*row = &rows[i];
+		const struct nightly_night *tn = nnights > 0 ?
+		    &in[i].nights[nnights - 1] : NULL;
+
+		row->better = in[i].better;
+		row->verdict = NIGHTLY_INCONCLUSIVE;
+		row->reason = NULL;
+		row->ncand = tn != NULL ? tn->n : 0;
+		row->cand_median = tn != NULL ? tn->median : NAN;
+		row->nnights = 0;
+		row->judged = 0;
+		row->k = 0;
+		row->ref_from = 0;
+		row->ref_mean = row->ref_sd = NAN;
+		row->delta = row->z = row->limit = NAN;
+		row->mde = INFINITY;
+		row->threshold = in[i].threshold;
+		row->threshold_calibrated = in[i].threshold_calibrated;
+		row->too_noisy = 0;
+		row->changes = NULL;
+		row->nchanges = 0;
+		row->new_change = 0;
+		row->outlier_back = 0;
+		nightly_replay(o, &in[i], night_ids, night_no, nnights, row);
+		nightly_decide(o, in[i].unit, night_no, row);
+	}
+	return 0;
 }
 
 void

@@ -2,32 +2,69 @@
 /*
  * The nightly judgement (`abbench nightly`, harness/nightly.h gathers its
  * numbers from the store): each row (an arm, benchmark and unit of the
- * candidate run) judged on its candidate executions, its baseline
- * executions and its per-night medians.
+ * candidate run) judged on its nights, one value per night (the median of
+ * that night's executions) with that median's standard error.
  *
- * Signals per row, with delta = the candidate median's change relative to
- * the baseline median's size:
- *   (1) Mann-Whitney U of the candidate's values against the baseline's;
- *       Holm-corrected across all rows tested; a signal when the
- *       corrected p <= alpha and |delta| >= the row's threshold.
- *   (2) E-divisive means over the per-night medians (nights without a
- *       value skipped); a signal when the latest change point's step
- *       (median after / median before, levels bounded by the neighbouring
- *       change points) is >= the threshold in size. The level the
- *       candidate is on is thus compared with the level before the latest
- *       change.
- * Verdict: regressed if either signal is in the bad direction of the
- * unit; else inconclusive if either is a change whose direction is
- * unknown; else improved if either is in the good direction; else
- * inconclusive when neither test could say anything (the U test cannot
- * reach alpha at these sizes, or there is no baseline, and fewer than
- * 2 * max(2, cp_min_size) nights have a value); else inconclusive "too
- * noisy" when the MDE of the test (the baseline resampled at the sizes
- * it has, stats/power.h) is above the threshold; else unchanged.
+ * Why nights and not samples: samples of different nights are not
+ * independent (the machine, its load, its caches differ from night to
+ * night), so a test of tonight's samples against earlier nights' pooled
+ * samples reads ordinary night-to-night variation as a change and cries
+ * wolf. Here a night is one observation; the reference is the
+ * distribution of earlier nights' medians, their night-to-night variance
+ * included.
  *
- * Pure: no I/O; the same answer for the same values (the permutation
- * test's generator is seeded with `seed` for every row, so a row's answer
- * does not depend on the others).
+ * The rule, for night h against its reference R(h): the nights before h
+ * since the reference started (the first night, an accepted change, or
+ * the latest change found), at most `window` of them, k of them with a
+ * value, leaving out noisy nights (a standard error over twice the
+ * typical one: a loaded machine's median says little about the level).
+ * c is the mean of R's medians; s their standard deviation, pooled
+ * (about each level's own mean) with the nights of the level before R's
+ * up to `window` nights in all, df degrees of freedom: a change moves the
+ * level, not the noise, so the night after a change is judged already;
+ * s is at least the typical standard error of R's medians (nights cannot
+ * vary less than their own medians do). With e tonight's standard error in
+ * excess of R's typical one (a loaded, noisy night is judged with its own
+ * noise),
+ *     z(h) = (m(h) - c) / sqrt(s^2 (1 + 1/k) + e^2)
+ * is compared with Student's t at df degrees of freedom (the prediction
+ * interval of one more night: exact for normal nights):
+ *   night test      |z(h)| >= t(1 - alpha/2): a change at h;
+ *   two-night test  the mean of nights h - 1 and h against R(h - 1),
+ *                   z = (mean - c) / sqrt(s^2 (1/2 + 1/k) + excesses),
+ *                   |z| >= t(1 - alpha2/2) with alpha2 = 6 alpha, both
+ *                   nights on the side of their mean: a change at h - 1,
+ *                   found on night h.
+ * Measured by tests/unit/t-nightly-sim over generated years (8
+ * executions a night, sigma their spread, nights moving by sigma/4,
+ * loaded nights, heavy tails): at the defaults 0.17-0.48 false alarms
+ * (changes of 2% or more) per series-year, and a step of 2 sigma caught
+ * on its night or the next in 91-99% of series. A night is judged once
+ * R has a night and df + 1 >= min_nights.
+ *
+ * A change the night test found on one night, when the next night is back
+ * within the two-night limit of the level before, was an outlier night
+ * (a machine loaded for one night): it is marked transient, its night
+ * leaves every reference, and the night back raises no second alarm.
+ *
+ * The rule is replayed over the whole history, night by night, each night
+ * seeing only the nights up to it: so a change is found once, on the night
+ * it was first detected (a new change, tonight's verdict), and is known on
+ * every later night (its night, size and the test that found it), where
+ * it has become the reference and fails nothing. A night marked `ack`
+ * (nightly --ack, --baseline-from) starts a new reference the same way.
+ *
+ * Verdict of tonight: a new change found tonight, by its direction, if
+ * its size (its level against the reference mean) is at least the
+ * threshold: regressed, improved, or inconclusive when the unit's
+ * direction is unknown; else inconclusive when fewer than min_nights
+ * nights are in tonight's reference; else inconclusive "too noisy" when
+ * the MDE (the smallest step the two-night test catches with about 80%
+ * power: (t(1 - alpha2/2) + 0.84) times its denominator, were both
+ * nights like tonight, relative to c) is above the threshold; else
+ * unchanged.
+ *
+ * Pure: no I/O, no randomness; the same answer for the same values.
  */
 #ifndef ABBENCH_STATS_NIGHTLY_JUDGE_H
 #define ABBENCH_STATS_NIGHTLY_JUDGE_H
@@ -43,15 +80,28 @@ enum nightly_verdict {
 };
 const char	*nightly_verdict_name(enum nightly_verdict v);
 
+/* Which test found a change. */
+enum nightly_test {
+	NIGHTLY_TEST_NIGHT,	/* one night beyond t(1 - alpha/2) */
+	NIGHTLY_TEST_TWO,	/* two nights' mean beyond t(1 - alpha2/2) */
+	NIGHTLY_TEST_ACK,	/* not found: accepted by the user */
+};
+const char	*nightly_test_name(enum nightly_test t);
+
 struct nightly_judge_options {
-	double		 alpha;		/* after correction; 0.05 */
-	double		 cp_alpha;	/* change-point p-value; 0.01 */
-	unsigned	 cp_permutations;	/* 199 */
-	size_t		 cp_min_size;	/* nights on each side; 3 */
-	uint64_t	 seed;		/* of the permutation test and the
-					 * MDE's resampling; 1 */
+	double		 alpha;		/* night test, per night; 0.0005 */
+	size_t		 window;	/* reference nights at most; 30 */
+	size_t		 min_nights;	/* reference nights at least; 3 */
 };
 void	nightly_judge_options_init(struct nightly_judge_options *o);
+
+/* One night of a row. */
+struct nightly_night {
+	double	 median;	/* of its executions; NaN: no value */
+	double	 se;		/* of the median; NaN: unknown (n < 2) */
+	size_t	 n;		/* executions */
+	int	 ack;		/* a new reference starts here */
+};
 
 /* What one row is judged on (all borrowed). */
 struct nightly_input {
@@ -59,23 +109,31 @@ struct nightly_input {
 	int		 better;	/* +1 higher, -1 lower, 0 unknown */
 	double		 threshold;	/* minimum relative effect */
 	int		 threshold_calibrated;	/* said in the reason */
-	/* One value per execution, each sorted ascending. */
-	const double	*cand;
-	size_t		 ncand;
-	const double	*base;
-	size_t		 nbase;
-	/* nnights per-night medians (nightly_judge_rows), oldest first,
-	 * NaN for a night without a value. */
-	const double	*nights;
+	/* nnights nights, oldest first; the last is tonight. */
+	const struct nightly_night *nights;
 };
 
 struct nightly_change {
-	size_t	 night;		/* 0-based index in the history */
-	int64_t	 run_id;	/* the first run of the new level */
-	int64_t	 wall_ns;	/* its start (the caller's; 0 here) */
-	double	 p;
-	double	 before, after;	/* level medians */
-	double	 rel_median, rel_mean;
+	size_t		 night;		/* index in the history */
+	size_t		 found;		/* index of the night that found it */
+	int64_t		 run_id;	/* the run of night */
+	int64_t		 number;	/* night's number (1 = the first) */
+	int64_t		 wall_ns;	/* its start (the caller's; 0 here) */
+	enum nightly_test test;
+	double		 z;		/* of the test that found it */
+	double		 limit;		/* the t quantile they passed */
+	size_t		 k;		/* reference nights of its level */
+	double		 before;	/* the reference mean */
+	double		 after;		/* the new level (TWO: mean of 2) */
+	double		 rel;		/* (after - before) / |before| */
+	/*
+	 * An outlier night, not a change: found by the night test, alone
+	 * on its level, and the next night (back) was within the two-night
+	 * limit of the level before. It alarmed on its night; it is out of
+	 * every reference since, and the level before goes on.
+	 */
+	int		 transient;
+	size_t		 back;		/* index of the night back */
 };
 
 struct nightly_row {
@@ -87,43 +145,56 @@ struct nightly_row {
 	int			 better;	/* +1 higher, -1 lower, 0 ? */
 	enum nightly_verdict	 verdict;
 	char			*reason;	/* one line, why */
-	/* (1) against the baseline */
-	size_t			 ncand, nbase;
-	double			 cand_median, base_median; /* NaN: none */
-	double			 delta;		/* relative, NaN if none */
-	int			 tested;	/* p is meaningful */
-	double			 p, p_holm;	/* NaN unless tested */
-	/* (2) history */
+	size_t			 ncand;		/* tonight's executions */
+	double			 cand_median;	/* NaN: none */
 	size_t			 nnights;	/* nights with a value */
+	/* Tonight against its reference (judged: k >= min_nights). */
+	int			 judged;
+	size_t			 k;		/* reference nights */
+	size_t			 ref_from;	/* index of its first night */
+	double			 ref_mean, ref_sd;
+	double			 delta;		/* relative, NaN if none */
+	double			 z, limit;	/* the night test's */
 	/*
-	 * What the test against the baseline could see: the MDE at
-	 * (nbase, ncand) executions, by resampling the baseline
-	 * (stats/power.h); INFINITY with fewer than 2 baseline values or no
-	 * candidate. A row whose MDE is above its threshold is inconclusive
-	 * (too noisy), never unchanged.
+	 * The smallest relative step the two-night test catches with about
+	 * 80% power against tonight's reference; INFINITY when not judged.
+	 * A row whose MDE is above its threshold is inconclusive (too
+	 * noisy), never unchanged.
 	 */
 	double			 mde;
 	double			 threshold;
 	int			 threshold_calibrated;
 	int			 too_noisy;
-	struct nightly_change	*changes;	/* malloc'd, oldest first */
+	/* Changes found in the history, oldest first (malloc'd). */
+	struct nightly_change	*changes;
 	size_t			 nchanges;
+	int			 new_change;	/* the last one was found
+						 * tonight */
+	int			 outlier_back;	/* tonight made the last
+						 * change transient */
 };
 
 /*
- * Judge n rows: rows[i] from in[i]. night_ids[h] is the run of night h
- * (named in the reasons and the changes); nnights is the length of every
- * in[i].nights. Every field of rows[i] but arm, benchmark and unit is
- * set (reason and changes malloc'd, nightly_row_release frees them). 0,
- * or -1 and *cause when the change-point test refuses its options or a
- * night's value (an infinite median); the rows then hold what was set
- * so far (release them).
+ * Judge n rows: rows[i] from in[i]. night_ids[h] is the run of night h,
+ * night_no[h] its number as printed (counting from 1); nnights is the
+ * length of every in[i].nights. Every field of rows[i] but arm,
+ * benchmark and unit is set (reason and changes malloc'd,
+ * nightly_row_release frees them). 0, or -1 and *cause for bad options
+ * or a night's median that is not finite.
  */
 int	nightly_judge_rows(const struct nightly_judge_options *o,
 	    const struct nightly_input *in, size_t n, const int64_t *night_ids,
-	    size_t nnights, struct nightly_row *rows, char **cause);
+	    const int64_t *night_no, size_t nnights, struct nightly_row *rows,
+	    char **cause);
 /* Free a row's strings and changes and zero it (twice is safe). */
 void	nightly_row_release(struct nightly_row *row);
+
+/*
+ * The standard error of the median of n values (sorted): 1.2533 times
+ * their robust standard deviation (1.4826 MAD) over sqrt(n), NaN for
+ * n < 2. For the callers that build the nights.
+ */
+double	nightly_median_se(const double *sorted, size_t n);
 
 /*
  * The direction of a unit from its name: +1 when higher is better (iops,

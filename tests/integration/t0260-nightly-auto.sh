@@ -48,7 +48,7 @@ out=$("$ABBENCH" nightly "$TEST_TMP/nq.ini" --db "$db" --threshold auto \
     --quiet)
 is "$?" 0 "--threshold auto without --strict: nothing regressed, exit 0"
 diag "$out"
-like "$out" "^inconclusive \(too noisy: MDE [0-9.]+%\) +after:Noisy +sec/op +MDE [0-9.]+% at n=6\+18 > threshold <?[0-9.]+% \(calibrated\)" \
+like "$out" "^inconclusive \(too noisy: MDE [0-9.]+%\) +after:Noisy +sec/op +MDE [0-9.]+% at 3 nights > threshold <?[0-9.]+% \(calibrated\)" \
     "the noisy benchmark: inconclusive (too noisy), threshold from the calibration"
 like "$out" "^unchanged +before:Quiet +B/op " "a quiet benchmark stays unchanged"
 [ "$(printf '%s\n' "$out" | grep -c '^unchanged .*Noisy')" -eq 0 ]

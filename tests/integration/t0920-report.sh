@@ -109,7 +109,7 @@ file_like "$TEST_TMP/one.html" 'The run has one arm' "and says there is nothing 
 # nightly -o: the report with the verdict.
 MK=$ABBENCH_BUILDDIR/tests/helpers/mkhistory
 if [ -x "$MK" ]; then
-	"$MK" -x Startup:5:20 "$TEST_TMP/h.db" >/dev/null
+	"$MK" -n 21 -x Startup:5:20 "$TEST_TMP/h.db" >/dev/null
 	"$ABBENCH" nightly --db "$TEST_TMP/h.db" --no-run last -q \
 	    -o "$TEST_TMP/n.html" >/dev/null
 	is "$?" 1 "nightly -o still exits 1 on a regression"

@@ -71,22 +71,22 @@ tonight() {	# tonight EXP HISTORY: a real fleet, merged into HISTORY
 # Tonight with c4 5% slower.
 tonight "$TEST_TMP/step.ini" "$HIST"
 ok $? "tonight's fleet (with the step) ran and was merged"
-"$ABBENCH" nightly --db "$HIST" --fleet "$FLEET" --baseline 3 \
+"$ABBENCH" nightly --db "$HIST" --fleet "$FLEET" --baseline 4 \
     --threshold 3 >"$TEST_TMP/step.out" 2>"$TEST_TMP/step.err"
 is "$?" 1 "a 5% step in one shape: nightly --fleet exits 1"
 like "$(cat "$TEST_TMP/step.err")" "1 of 2 shapes regressed: c4/vcpus=$(nproc)" \
     "it names the regressed shape, c4"
-like "$(grep -A1 '^# shape c4/' "$TEST_TMP/step.out" | tail -n 1)" '^regressed +Dd(-[0-9]+)? +max-rss-B +\+[4-6]\.[0-9]+% vs baseline' \
+like "$(grep -A1 '^# shape c4/' "$TEST_TMP/step.out" | tail -n 1)" '^regressed +Dd(-[0-9]+)? +max-rss-B +new change at night 5 \(run [0-9]+\): \+[4-6]\.[0-9]+% vs 4 nights, night test ' \
     "c4's peak RSS is regressed, by about 5%"
 like "$(grep -A1 '^# shape c2/' "$TEST_TMP/step.out" | tail -n 1)" '^unchanged +Dd(-[0-9]+)? ' \
     "c2's is unchanged"
 like "$(grep '^# shape c4/' "$TEST_TMP/step.out")" \
-    'on vm against 3 baseline runs, 5 nights of history' \
+    'on vm against 4 baseline runs, 5 nights of history' \
     "c4's history is found across node names (4 nights + tonight)"
 like "$(grep '^# shape c2/' "$TEST_TMP/step.out")" '5 nights of history' \
     "c2's history too, and only c2's"
 
-json=$("$ABBENCH" nightly --db "$HIST" --fleet "$FLEET" --baseline 3 \
+json=$("$ABBENCH" nightly --db "$HIST" --fleet "$FLEET" --baseline 4 \
     --threshold 3 --json -q 2>/dev/null)
 is "$?" 1 "--json: exit 1 too"
 if command -v python3 >/dev/null 2>&1; then
@@ -103,7 +103,7 @@ fi
 tonight "$TEST_TMP/flat.ini" "$TEST_TMP/history-flat.db"
 ok $? "tonight's fleet (without the step) ran and was merged"
 "$ABBENCH" nightly --db "$TEST_TMP/history-flat.db" --fleet last \
-    --baseline 3 --threshold 3 >"$TEST_TMP/flat.out" 2>"$TEST_TMP/flat.err"
+    --baseline 4 --threshold 3 >"$TEST_TMP/flat.out" 2>"$TEST_TMP/flat.err"
 rc=$?
 is "$rc" 0 "without the step: exit 0"
 [ "$rc" = 0 ] || diag "$(cat "$TEST_TMP/flat.out" "$TEST_TMP/flat.err")"

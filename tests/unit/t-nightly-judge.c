@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/nightly-judge: the nightly verdict on made-up
- * numbers. A regression seen by the U test only, by a change point only,
- * by both; an improvement; a change in a unit of unknown direction; too
- * few samples and too short a history; a baseline too noisy for the
- * threshold; calibrated thresholds; Holm across rows turning a regression
- * into none; nights without a value skipped (and named by their own
- * index); all-equal samples; a night the change-point test refuses. The
- * unit directions and the verdict texts.
+ * nights. Flat nights; a step tonight (the night test); a smaller step
+ * over the last two nights (the two-night test, found the night after);
+ * an old step, known and failing nothing; an improvement; a unit of
+ * unknown direction; too few nights; a reference too noisy for the
+ * threshold, calibrated thresholds; one outlier night, not a change; a
+ * noisy night (a loaded machine)
+ * judged with its own noise and left out of later references; a change
+ * below the threshold; an accepted night; nights without a value; all-
+ * equal values; a median the rule refuses; bad options; the standard
+ * error of a median. The unit directions and the verdict texts.
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,44 +22,32 @@
 #include "stats/nightly-judge.h"
 #include "tests/unit/tap.h"
 
-#define MAXV	64
+#define MAXN	64
 
-struct data {
-	double	cand[MAXV], base[MAXV], nights[MAXV];
-	size_t	ncand, nbase;
-};
-
-static int64_t	ids[MAXV];
+static int64_t	ids[MAXN], nos[MAXN];
+static struct nightly_night nt[MAXN];
 
 /*
- * n values around level, spread +-spread (relative) in a fixed pattern,
- * sorted: values, not noise, so every answer below is exact.
+ * Nights [from, to) around level: +-spread (relative) in a fixed pattern,
+ * each with standard error se (relative), 8 executions: values, not
+ * noise, so every answer below is exact.
  */
-static size_t
-around(double *v, size_t n, double level, double spread)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		v[i] = level * (1 + spread * (double)((int)((i * 7) % 11) - 5) /
-		    5);
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n;
-}
-
-/* Nights [from, to) around level (+-0.2%), in night order. */
 static void
-nights(double *v, size_t from, size_t to, double level)
+nights(size_t from, size_t to, double level, double spread, double se)
 {
 	size_t	h;
 
-	for (h = from; h < to; h++)
-		v[h] = level * (1 + 0.002 * (double)((int)((h * 7) % 11) - 5) /
-		    5);
+	for (h = from; h < to; h++) {
+		memset(&nt[h], 0, sizeof(nt[h]));
+		nt[h].median = level * (1 + spread *
+		    (double)((int)((h * 7) % 11) - 5) / 5);
+		nt[h].se = level * se;
+		nt[h].n = 8;
+	}
 }
 
 static struct nightly_input
-input(const struct data *d, const char *unit, int better, double threshold)
+input(const char *unit, int better, double threshold)
 {
 	struct nightly_input	in;
 
@@ -64,26 +55,21 @@ input(const struct data *d, const char *unit, int better, double threshold)
 	in.unit = unit;
 	in.better = better;
 	in.threshold = threshold;
-	in.cand = d->cand;
-	in.ncand = d->ncand;
-	in.base = d->base;
-	in.nbase = d->nbase;
-	in.nights = d->nights;
+	in.nights = nt;
 	return in;
 }
 
-/* Judge n rows over nn nights with the default options; 0 or -1. */
+/* Judge one row over nn nights with the default options; 0 or -1. */
 static int
-judge(const struct nightly_input *in, size_t n, size_t nn,
-    struct nightly_row *rows)
+judge(const struct nightly_input *in, size_t nn, struct nightly_row *row)
 {
 	struct nightly_judge_options	o;
 	char				*cause = NULL;
 	int				 rc;
 
 	nightly_judge_options_init(&o);
-	memset(rows, 0, n * sizeof(*rows));
-	rc = nightly_judge_rows(&o, in, n, ids, nn, rows, &cause);
+	memset(row, 0, sizeof(*row));
+	rc = nightly_judge_rows(&o, in, 1, ids, nos, nn, row, &cause);
 	if (rc == -1) {
 		TAP_DIAG("nightly_judge_rows: %s", cause);
 		free(cause);
@@ -97,370 +83,365 @@ has(const char *s, const char *part)
 	return s != NULL && strstr(s, part) != NULL;
 }
 
-/* The reason names the last change: its night, run and step. */
-static int
-names_change(const struct nightly_row *row, size_t night, int64_t run)
+static const char *
+vname(const struct nightly_row *row)
 {
-	char	want[128];
-
-	if (row->nchanges == 0)
-		return 0;
-	snprintf(want, sizeof(want), "; change at night %zu (run %lld): "
-	    "%+.2f%%", night, (long long)run,
-	    100 * row->changes[row->nchanges - 1].rel_median);
-	return has(row->reason, want);
-}
-
-static void
-release(struct nightly_row *rows, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		nightly_row_release(&rows[i]);
+	return nightly_verdict_name(row->verdict);
 }
 
 int
 main(void)
 {
-	struct data			 a, b;
-	struct nightly_input		 in[2];
-	struct nightly_row		 rows[2];
+	struct nightly_input		 in;
+	struct nightly_row		 row, again;
 	struct nightly_judge_options	 o;
 	char				*cause = NULL, *text;
+	double				 v[8], se, mde;
 	size_t				 h;
 
-	for (h = 0; h < MAXV; h++)
+	for (h = 0; h < MAXN; h++) {
 		ids[h] = 100 + (int64_t)h;
+		nos[h] = 11 + (int64_t)h;	/* nights 11.. (a window) */
+	}
 
-	/* The U test only: tonight's 11 executions 6% slower than the 25
-	 * of the baseline, 20 flat nights (no change point). */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.005);
-	a.ncand = around(a.cand, 11, 106, 0.005);
-	nights(a.nights, 0, 20, 100);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 20, rows), 0, "U test only: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "regressed",
-	    "U test only: regressed");
-	tap_ok(rows[0].tested && rows[0].p < 1e-5 && rows[0].p_holm ==
-	    rows[0].p, "U test only: p %g, Holm of one row is p",
-	    rows[0].p);
-	tap_ok(fabs(rows[0].delta - 0.06) < 1e-9, "U test only: delta %g",
-	    rows[0].delta);
-	tap_int_eq((int)rows[0].nchanges, 0, "U test only: no change point");
-	tap_int_eq((int)rows[0].nnights, 20, "U test only: 20 nights");
-	tap_str_eq(rows[0].reason, "+6.00% vs baseline (p=0.000 holm=0.000 "
-	    "n=11+25); no change point in 20 nights",
-	    "U test only: the reason");
-	tap_ok(rows[0].mde < 0.02 && !rows[0].too_noisy,
-	    "U test only: the MDE %g is below the threshold", rows[0].mde);
-	release(rows, 1);
+	/* Flat: 20 nights +-0.5%, each median's se 0.3%. */
+	nights(0, 20, 100, 0.005, 0.003);
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "flat: judged");
+	tap_str_eq(vname(&row), "unchanged", "flat: unchanged");
+	tap_ok(row.judged && row.k == 19 && row.nchanges == 0 &&
+	    !row.new_change && row.nnights == 20, "flat: 19 nights of "
+	    "reference, no change");
+	tap_ok(fabs(row.z) < row.limit && row.limit > 3 && row.limit < 5,
+	    "flat: z %g within the limit %g", row.z, row.limit);
+	tap_ok(row.mde < 0.02 && !row.too_noisy, "flat: MDE %g below 2%%",
+	    row.mde);
+	{
+		char	want[160];
 
-	/* A change point only: the candidate is like its baseline (both on
-	 * the new level), the nights step up 5% at night 10. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 5, 105, 0.002);
-	a.ncand = around(a.cand, 5, 105, 0.002);
-	nights(a.nights, 0, 10, 100);
-	nights(a.nights, 10, 20, 105);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 20, rows), 0, "change point only: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "regressed",
-	    "change point only: regressed");
-	tap_ok(rows[0].tested && rows[0].p > 0.5, "change point only: the U "
-	    "test sees nothing (p %g)", rows[0].p);
-	tap_ok(rows[0].nchanges == 1 && rows[0].changes[0].night == 10 &&
-	    rows[0].changes[0].run_id == 110, "change point only: at night "
-	    "10, run 110");
-	tap_ok(rows[0].nchanges == 1 && fabs(rows[0].changes[0].rel_median -
-	    0.05) < 1e-3, "change point only: a 5%% step");
-	tap_ok(names_change(&rows[0], 10, 110), "change point only: the "
-	    "reason names it: %s", rows[0].reason);
-	release(rows, 1);
+		snprintf(want, sizeof(want), "%+.2f%% vs 19 nights, night "
+		    "test z=%+.2f within %.2f", 100 * row.delta, row.z,
+		    row.limit);
+		tap_str_eq(row.reason, want, "flat: the reason");
+	}
+	nightly_row_release(&row);
 
-	/* Both: tonight 6% slower than the baseline, and a step in the
-	 * nights to tonight's level. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.005);
-	a.ncand = around(a.cand, 11, 106, 0.005);
-	nights(a.nights, 0, 12, 100);
-	nights(a.nights, 12, 20, 106);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 20, rows), 0, "both: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "regressed",
-	    "both: regressed");
-	tap_ok(has(rows[0].reason, "+6.00% vs baseline (p=0.000") &&
-	    names_change(&rows[0], 12, 112) &&
-	    fabs(rows[0].changes[0].rel_median - 0.06) < 1e-3,
-	    "both: the reason has both: %s", rows[0].reason);
-	release(rows, 1);
+	/* A 6% step tonight: the night test, a new change, regressed. */
+	nights(0, 20, 100, 0.005, 0.003);
+	nights(19, 20, 106, 0, 0.003);
+	tap_int_eq(judge(&in, 20, &row), 0, "step tonight: judged");
+	tap_str_eq(vname(&row), "regressed", "step tonight: regressed");
+	tap_ok(row.new_change && row.nchanges == 1 &&
+	    row.changes[0].night == 19 && row.changes[0].found == 19 &&
+	    row.changes[0].test == NIGHTLY_TEST_NIGHT &&
+	    row.changes[0].number == 30 && row.changes[0].run_id == 119,
+	    "step tonight: one change, night 30 (its number), run 119, "
+	    "found tonight by the night test");
+	tap_ok(fabs(row.changes[0].rel - 0.06) < 0.002 &&
+	    row.changes[0].z > row.changes[0].limit, "step tonight: +%g, "
+	    "z %g beyond %g", row.changes[0].rel, row.changes[0].z,
+	    row.changes[0].limit);
+	tap_ok(strncmp(row.reason, "new change at night 30 (run 119): +",
+	    35) == 0 && has(row.reason, "% vs 19 nights, night test z=+") &&
+	    has(row.reason, " beyond "), "step tonight: the reason names "
+	    "the night, run, size, test and numbers: %s", row.reason);
+	nightly_row_release(&row);
 
-	/* Improved: iops (higher is better) up 6% by both signals; and
-	 * sec/op down by the U test. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 40000, 0.005);
-	a.ncand = around(a.cand, 11, 42400, 0.005);
-	nights(a.nights, 0, 12, 40000);
-	nights(a.nights, 12, 20, 42400);
-	in[0] = input(&a, "iops", nightly_unit_better("iops", NULL), 0.02);
-	memset(&b, 0, sizeof(b));
-	b.nbase = around(b.base, 25, 100, 0.005);
-	b.ncand = around(b.cand, 11, 94, 0.005);
-	nights(b.nights, 0, 20, 100);
-	in[1] = input(&b, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 2, 20, rows), 0, "improved: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "improved",
-	    "iops up: improved");
-	tap_str_eq(nightly_verdict_name(rows[1].verdict), "improved",
-	    "sec/op down: improved");
-	tap_int_eq(rows[0].better, 1, "iops: better is higher, copied");
-	release(rows, 2);
+	/* A 1% step over the last two nights (night se 0.3%, nights
+	 * +-0.2%): neither night alone passes the night test; their mean
+	 * passes the two-night test, the change at the first of them,
+	 * found tonight. */
+	nights(0, 30, 100, 0.002, 0.003);
+	nights(28, 30, 101, 0, 0.003);
+	tap_int_eq(judge(&in, 30, &row), 0, "two nights: judged");
+	tap_ok(row.new_change && row.nchanges == 1 &&
+	    row.changes[0].test == NIGHTLY_TEST_TWO &&
+	    row.changes[0].night == 28 && row.changes[0].found == 29,
+	    "two nights: found tonight by the two-night test, at night 28");
+	tap_ok(has(row.reason, "new change at night 39 (run 128): +1.0") &&
+	    has(row.reason, ", two-night test z=+") &&
+	    has(row.reason, ", found the night after"), "two nights: said: "
+	    "%s", row.reason);
+	/* ... below the 2% threshold: a change, but unchanged. */
+	tap_str_eq(vname(&row), "unchanged", "two nights: 1%% < 2%%: "
+	    "unchanged");
+	tap_ok(has(row.reason, "; below the threshold 2%"), "two nights: "
+	    "below the threshold, said");
+	nightly_row_release(&row);
+	/* ... and the night before, with one night of it, nothing. */
+	tap_int_eq(judge(&in, 29, &row), 0, "two nights, the first: judged");
+	tap_ok(row.nchanges == 0 && row.verdict == NIGHTLY_UNCHANGED,
+	    "two nights, the first: no change yet (z %g, limit %g)", row.z,
+	    row.limit);
+	nightly_row_release(&row);
+
+	/* An old step (10% at night index 10 of 30): known, and tonight is
+	 * judged against the nights since it: unchanged, exit 0. */
+	nights(0, 10, 100, 0.005, 0.003);
+	nights(10, 30, 110, 0.005, 0.003);
+	tap_int_eq(judge(&in, 30, &row), 0, "known: judged");
+	tap_str_eq(vname(&row), "unchanged", "known: unchanged");
+	tap_ok(!row.new_change && row.nchanges == 1 &&
+	    row.changes[0].night == 10 && row.changes[0].found == 10 &&
+	    row.ref_from == 10 && row.k == 19, "known: the change at index "
+	    "10, the reference its 19 nights since");
+	tap_ok(has(row.reason, "; known change at night 21 (run 110): "
+	    "+9.") && has(row.reason, "% vs 10 nights, night test z=+"),
+	    "known: said, with its night, size and test: %s", row.reason);
+	nightly_row_release(&row);
+	/* ... judged on the night it came: regressed then. */
+	tap_int_eq(judge(&in, 11, &row), 0, "known, its night: judged");
+	tap_ok(row.verdict == NIGHTLY_REGRESSED && row.new_change,
+	    "known, its night: regressed, new");
+	nightly_row_release(&row);
+	/* ... and the night after: judged against the one night of the
+	 * new level, with the spread of the nights before it (9 degrees
+	 * of freedom). */
+	tap_int_eq(judge(&in, 12, &row), 0, "known, next night: judged");
+	tap_str_eq(vname(&row), "unchanged", "known, next night: "
+	    "unchanged");
+	tap_ok(row.judged && row.k == 1 && has(row.reason, " vs 1 night, "
+	    "night test z=") && has(row.reason, "; known change at night "
+	    "21 "), "known, next night: said: %s", row.reason);
+	tap_ok(row.limit > 4.5 && row.limit < 6, "known, next night: the "
+	    "limit of t with 9 degrees of freedom (%g)", row.limit);
+	nightly_row_release(&row);
+
+	/* Improved: iops (higher is better) up 6%; sec/op down 6%. */
+	nights(0, 20, 40000, 0.005, 0.003);
+	nights(19, 20, 42400, 0, 0.003);
+	in = input("iops", nightly_unit_better("iops", NULL), 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "iops up: judged");
+	tap_str_eq(vname(&row), "improved", "iops up: improved");
+	tap_int_eq(row.better, 1, "iops: better is higher, copied");
+	nightly_row_release(&row);
+	nights(0, 20, 100, 0.005, 0.003);
+	nights(19, 20, 94, 0, 0.003);
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "sec/op down: judged");
+	tap_str_eq(vname(&row), "improved", "sec/op down: improved");
+	nightly_row_release(&row);
 
 	/* A unit of unknown direction: a clear change is inconclusive. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.005);
-	a.ncand = around(a.cand, 11, 106, 0.005);
-	nights(a.nights, 0, 20, 100);
-	in[0] = input(&a, "widgets", nightly_unit_better("widgets", NULL),
-	    0.02);
-	tap_int_eq(judge(in, 1, 20, rows), 0, "unknown direction: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "inconclusive",
-	    "unknown direction: inconclusive");
-	tap_ok(has(rows[0].reason, "; direction of unit 'widgets' unknown") &&
-	    !rows[0].too_noisy, "unknown direction: said: %s",
-	    rows[0].reason);
-	release(rows, 1);
-	/* ... and with no change, it is simply unchanged. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.005);
-	a.ncand = around(a.cand, 11, 100, 0.005);
-	nights(a.nights, 0, 20, 100);
-	in[0] = input(&a, "widgets", 0, 0.02);
-	tap_int_eq(judge(in, 1, 20, rows), 0, "unknown direction, flat: "
+	nights(0, 20, 100, 0.005, 0.003);
+	nights(19, 20, 106, 0, 0.003);
+	in = input("widgets", nightly_unit_better("widgets", NULL), 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "unknown direction: judged");
+	tap_ok(row.verdict == NIGHTLY_INCONCLUSIVE && !row.too_noisy &&
+	    has(row.reason, "; direction of unit 'widgets' unknown"),
+	    "unknown direction: inconclusive, said: %s", row.reason);
+	nightly_row_release(&row);
+	nights(0, 20, 100, 0.005, 0.003);
+	tap_int_eq(judge(&in, 20, &row), 0, "unknown direction, flat: "
 	    "judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "unchanged",
-	    "unknown direction, no change: unchanged");
-	tap_ok(!has(rows[0].reason, "direction"), "... and the direction is "
-	    "not mentioned: %s", rows[0].reason);
-	release(rows, 1);
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !has(row.reason,
+	    "direction"), "unknown direction, no change: unchanged, not "
+	    "mentioned");
+	nightly_row_release(&row);
 
-	/* Too few samples (2 + 2: the U test cannot reach 0.05) and too
-	 * short a history (3 nights, 6 needed): inconclusive, even with a
-	 * 10% step between them. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 2, 100, 0.005);
-	a.ncand = around(a.cand, 2, 110, 0.005);
-	nights(a.nights, 0, 2, 100);
-	nights(a.nights, 2, 3, 110);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 3, rows), 0, "too few: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "inconclusive",
-	    "too few samples, too short a history: inconclusive");
-	tap_ok(has(rows[0].reason, " too few samples for the test") &&
-	    has(rows[0].reason, "; 3 nights of history, too few for change "
-	    "points") && !rows[0].too_noisy, "too few: both said, not 'too "
-	    "noisy': %s", rows[0].reason);
-	release(rows, 1);
-	/* The first night: no baseline, one night. */
-	memset(&a, 0, sizeof(a));
-	a.ncand = around(a.cand, 5, 100, 0.005);
-	a.nights[0] = 100;
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 1, rows), 0, "first night: judged");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "inconclusive",
-	    "first night: inconclusive");
-	tap_str_eq(rows[0].reason, "no baseline; 1 night of history, too few "
-	    "for change points", "first night: the reason");
-	tap_ok(!rows[0].tested && isnan(rows[0].p) && isnan(rows[0].delta) &&
-	    isinf(rows[0].mde), "first night: untested, no delta, MDE "
-	    "infinite");
-	release(rows, 1);
+	/* Too few nights: 3 (2 to compare with), even with a 10% step. */
+	nights(0, 2, 100, 0.005, 0.003);
+	nights(2, 3, 110, 0, 0.003);
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 3, &row), 0, "too few: judged");
+	tap_str_eq(vname(&row), "inconclusive", "too few: inconclusive");
+	tap_str_eq(row.reason, "2 nights to compare with since night 11, 3 "
+	    "needed", "too few: the reason counts nights from their "
+	    "numbers");
+	tap_ok(!row.judged && isinf(row.mde) && !row.too_noisy,
+	    "too few: not judged, MDE infinite, not 'too noisy'");
+	nightly_row_release(&row);
+	/* The first night. */
+	tap_int_eq(judge(&in, 1, &row), 0, "first night: judged");
+	tap_str_eq(row.reason, "0 nights to compare with since night 11, 3 "
+	    "needed", "first night: the reason");
+	nightly_row_release(&row);
 
-	/* Too noisy: a baseline spread +-50% cannot show 2%: inconclusive,
-	 * never unchanged; with a calibrated 3% the reason says so; with a
-	 * calibrated threshold above the MDE it is unchanged. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.5);
-	a.ncand = around(a.cand, 11, 100, 0.5);
-	nights(a.nights, 0, 20, 100);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	in[1] = input(&a, "sec/op", -1, 0.03);
-	in[1].threshold_calibrated = 1;
-	tap_int_eq(judge(in, 2, 20, rows), 0, "too noisy: judged");
-	tap_ok(rows[0].verdict == NIGHTLY_INCONCLUSIVE && rows[0].too_noisy,
-	    "too noisy: inconclusive, too_noisy");
-	tap_ok(rows[0].mde > 0.1 && isfinite(rows[0].mde), "too noisy: MDE "
-	    "%g", rows[0].mde);
-	tap_ok(has(rows[0].reason, " > threshold 2%; ") &&
-	    !has(rows[0].reason, "calibrated"), "too noisy: the reason: %s",
-	    rows[0].reason);
-	tap_ok(strncmp(rows[0].reason, "MDE ", 4) == 0 &&
-	    has(rows[0].reason, " at n=11+25 > "), "too noisy: the MDE "
-	    "first, at the sizes");
-	text = nightly_verdict_text(&rows[0]);
+	/* Too noisy: nights +-5% cannot show 2%: inconclusive, never
+	 * unchanged; a calibrated 3% says so; a threshold above the MDE
+	 * makes it unchanged. */
+	nights(0, 20, 100, 0.05, 0.003);
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "too noisy: judged");
+	tap_ok(row.verdict == NIGHTLY_INCONCLUSIVE && row.too_noisy &&
+	    row.mde > 0.05 && isfinite(row.mde), "too noisy: inconclusive, "
+	    "MDE %g", row.mde);
+	tap_ok(strncmp(row.reason, "MDE ", 4) == 0 && has(row.reason,
+	    " at 19 nights > threshold 2%; ") && !has(row.reason,
+	    "calibrated"), "too noisy: the MDE first: %s", row.reason);
+	text = nightly_verdict_text(&row);
 	tap_ok(strncmp(text, "inconclusive (too noisy: MDE ", 29) == 0 &&
 	    text[strlen(text) - 1] == ')', "too noisy: verdict text '%s'",
 	    text);
 	free(text);
-	tap_ok(rows[1].threshold_calibrated && rows[1].threshold == 0.03 &&
-	    has(rows[1].reason, " > threshold 3% (calibrated); "),
-	    "calibrated 3%%: said: %s", rows[1].reason);
-	{
-		double	mde = rows[0].mde;
+	mde = row.mde;
+	nightly_row_release(&row);
+	in.threshold = 0.03;
+	in.threshold_calibrated = 1;
+	tap_int_eq(judge(&in, 20, &row), 0, "calibrated 3%%: judged");
+	tap_ok(has(row.reason, " > threshold 3% (calibrated); "),
+	    "calibrated 3%%: said: %s", row.reason);
+	nightly_row_release(&row);
+	in.threshold = mde * 1.01;
+	tap_int_eq(judge(&in, 20, &row), 0, "above the MDE: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !row.too_noisy,
+	    "calibrated above the MDE: unchanged");
+	text = nightly_verdict_text(&row);
+	tap_str_eq(text, "unchanged", "verdict text: unchanged");
+	free(text);
+	nightly_row_release(&row);
 
-		release(rows, 2);
-		in[0].threshold = mde * 1.01;
-		in[0].threshold_calibrated = 1;
-		tap_int_eq(judge(in, 1, 20, rows), 0, "calibrated above the "
-		    "MDE: judged");
-		tap_ok(rows[0].verdict == NIGHTLY_UNCHANGED &&
-		    !rows[0].too_noisy, "calibrated above the MDE: unchanged");
-		text = nightly_verdict_text(&rows[0]);
-		tap_str_eq(text, "unchanged", "verdict text: unchanged");
-		free(text);
-		release(rows, 1);
+	/* A noisy night (a loaded machine): its median 15% off but its
+	 * se 10%: judged with its own noise, no change; and left out of
+	 * the next night's reference. */
+	nights(0, 20, 100, 0.005, 0.003);
+	nt[19].median = 85;
+	nt[19].se = 10;
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "noisy night: judged");
+	tap_ok(row.nchanges == 0 && row.verdict != NIGHTLY_IMPROVED &&
+	    row.too_noisy, "noisy night: no change, too noisy (%s)",
+	    row.reason);
+	tap_ok(fabs(row.delta + 0.15) < 0.01 && fabs(row.z) < row.limit,
+	    "noisy night: -15%% but z %g within %g", row.z, row.limit);
+	nightly_row_release(&row);
+	nights(20, 21, 100, 0, 0.003);
+	tap_int_eq(judge(&in, 21, &row), 0, "after the noisy night: judged");
+	tap_ok(row.nchanges == 0 && row.k == 19 && row.verdict ==
+	    NIGHTLY_UNCHANGED, "after the noisy night: unchanged, 19 of 20 "
+	    "nights in the reference (k %zu)", row.k);
+	nightly_row_release(&row);
+	/* The same -15% on a quiet night: a change. */
+	nights(0, 20, 100, 0.005, 0.003);
+	nt[19].median = 85;
+	tap_int_eq(judge(&in, 20, &row), 0, "quiet -15%%: judged");
+	tap_str_eq(vname(&row), "improved", "quiet -15%%: improved");
+	nightly_row_release(&row);
+
+	/* One outlier night (+15%, quiet: a machine loaded all night long):
+	 * an alarm on its night; the next night back at the old level is
+	 * no second alarm, the outlier is out of the references, and after
+	 * that night it is not mentioned. */
+	nights(0, 22, 100, 0.005, 0.003);
+	nt[19].median = 115;
+	tap_int_eq(judge(&in, 20, &row), 0, "outlier: its night judged");
+	tap_str_eq(vname(&row), "regressed", "outlier: its night regressed");
+	nightly_row_release(&row);
+	tap_int_eq(judge(&in, 21, &row), 0, "outlier, back: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !row.new_change &&
+	    row.outlier_back && row.nchanges == 1 &&
+	    row.changes[0].transient && row.changes[0].back == 20 &&
+	    row.k == 19, "outlier, back: unchanged against the 19 nights "
+	    "before it, the change transient");
+	tap_ok(has(row.reason, "; outlier at night 30 (run 119): +1") &&
+	    has(row.reason, ", back the night after: not a change") &&
+	    !has(row.reason, "known"), "outlier, back: said: %s",
+	    row.reason);
+	nightly_row_release(&row);
+	tap_int_eq(judge(&in, 22, &row), 0, "outlier, later: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !row.outlier_back &&
+	    !has(row.reason, "outlier") && row.k == 20, "outlier, later: "
+	    "unchanged, not mentioned, 20 nights: %s", row.reason);
+	nightly_row_release(&row);
+
+	/* An accepted night (ack) starts a new reference: an old step
+	 * before it is not even found, the reference begins there. */
+	nights(0, 10, 100, 0.005, 0.003);
+	nights(10, 20, 110, 0.005, 0.003);
+	nt[12].ack = 1;
+	tap_int_eq(judge(&in, 20, &row), 0, "ack: judged");
+	tap_ok(row.ref_from == 12 && row.k == 7 && row.verdict ==
+	    NIGHTLY_UNCHANGED, "ack: the reference from night index 12, 7 "
+	    "nights");
+	tap_ok(row.nchanges == 2 && row.changes[1].test == NIGHTLY_TEST_ACK &&
+	    has(row.reason, "; new reference from night 23 (run 112), "
+	    "accepted"), "ack: said: %s", row.reason);
+	nt[12].ack = 0;
+	nightly_row_release(&row);
+
+	/* Nights without a value: skipped, a change named by its night. */
+	nights(0, 12, 100, 0.005, 0.003);
+	nights(12, 13, 110, 0, 0.003);
+	for (h = 1; h < 12; h += 3)
+		nt[h].median = NAN;
+	tap_int_eq(judge(&in, 13, &row), 0, "NaN nights: judged");
+	tap_ok(row.nnights == 9 && row.k == 8 && row.nchanges == 1 &&
+	    row.changes[0].number == 23 && row.changes[0].run_id == 112,
+	    "NaN nights: 9 of 13 counted, the change at night 23, run 112");
+	nightly_row_release(&row);
+
+	/* All-equal: z 0, unchanged, no change; one value off: a change. */
+	for (h = 0; h < 20; h++) {
+		nt[h].median = 64;
+		nt[h].se = 0;
+		nt[h].n = 6;
+		nt[h].ack = 0;
 	}
-	/* A calibrated threshold above a real 6% step: not a regression. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.005);
-	a.ncand = around(a.cand, 11, 106, 0.005);
-	nights(a.nights, 0, 20, 100);
-	in[0] = input(&a, "sec/op", -1, 0.10);
-	in[0].threshold_calibrated = 1;
-	tap_int_eq(judge(in, 1, 20, rows), 0, "calibrated 10%%: judged");
-	tap_ok(rows[0].verdict == NIGHTLY_UNCHANGED && rows[0].p < 1e-5,
-	    "calibrated 10%%: a significant 6%% is unchanged");
-	release(rows, 1);
+	in = input("B/op", nightly_unit_better("B/op", NULL), 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "all equal: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && row.z == 0 &&
+	    row.delta == 0 && row.nchanges == 0 && row.mde == 0,
+	    "all equal: unchanged, z 0, MDE 0");
+	nightly_row_release(&row);
+	nt[19].median = 72;
+	tap_int_eq(judge(&in, 20, &row), 0, "all equal but tonight: judged");
+	tap_ok(row.verdict == NIGHTLY_REGRESSED && isinf(row.changes[0].z),
+	    "all equal but tonight: regressed (z infinite)");
+	nightly_row_release(&row);
 
-	/* Holm: alone, 5 + 5 executions with U = 2 give p = 8/252 = 0.032,
-	 * a regression; beside a second row tested, Holm doubles it past
-	 * alpha. */
-	memset(&a, 0, sizeof(a));
-	a.base[0] = 100; a.base[1] = 101; a.base[2] = 102; a.base[3] = 103;
-	a.base[4] = 106;
-	a.cand[0] = 104; a.cand[1] = 105; a.cand[2] = 107; a.cand[3] = 108;
-	a.cand[4] = 109;
-	a.nbase = a.ncand = 5;
-	nights(a.nights, 0, 3, 100);
-	memset(&b, 0, sizeof(b));
-	b.nbase = around(b.base, 5, 100, 0.005);
-	b.ncand = around(b.cand, 5, 100, 0.005);
-	nights(b.nights, 0, 3, 100);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	in[1] = input(&b, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 3, rows), 0, "Holm, one row: judged");
-	tap_ok(fabs(rows[0].p - 8.0 / 252) < 1e-12 && rows[0].p_holm ==
-	    rows[0].p, "Holm, one row: p %g = 8/252, uncorrected", rows[0].p);
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "regressed",
-	    "Holm, one row: regressed");
-	release(rows, 1);
-	tap_int_eq(judge(in, 2, 3, rows), 0, "Holm, two rows: judged");
-	tap_ok(fabs(rows[0].p_holm - 16.0 / 252) < 1e-12, "Holm, two rows: "
-	    "p doubled, %g", rows[0].p_holm);
-	tap_ok(rows[0].verdict != NIGHTLY_REGRESSED, "Holm, two rows: no "
-	    "longer regressed (%s)", nightly_verdict_name(rows[0].verdict));
-	tap_ok(has(rows[0].reason, "(p=0.032 holm=0.063 n=5+5)"),
-	    "Holm, two rows: both p in the reason: %s", rows[0].reason);
-	release(rows, 2);
-	/* An untested row (no baseline) is not counted by Holm. */
-	b.nbase = 0;
-	in[1] = input(&b, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 2, 3, rows), 0, "Holm, untested row: judged");
-	tap_ok(rows[0].p_holm == rows[0].p && !rows[1].tested &&
-	    isnan(rows[1].p_holm), "Holm: a row without a baseline is no "
-	    "test");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "regressed",
-	    "Holm, untested row: still regressed");
-	release(rows, 2);
+	/* A median of zero: no relative change. */
+	nights(0, 20, 0, 0, 0);
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 20, &row), 0, "zero: judged");
+	tap_ok(isnan(row.delta) && has(row.reason, "? vs 19 nights"),
+	    "zero: delta ?: %s", row.reason);
+	nightly_row_release(&row);
 
-	/* Nights without a value: skipped, and a change is named by its
-	 * night in the history (12, after a missing 11), not by its place
-	 * among the nights that have one (8). */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 5, 105, 0.002);
-	a.ncand = around(a.cand, 5, 105, 0.002);
-	nights(a.nights, 0, 12, 100);
-	nights(a.nights, 12, 24, 105);
-	for (h = 2; h < 24; h += 3)
-		a.nights[h] = NAN;
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 24, rows), 0, "NaN nights: judged");
-	tap_int_eq((int)rows[0].nnights, 16, "NaN nights: 16 of 24 counted");
-	tap_ok(rows[0].nchanges == 1 && rows[0].changes[0].night == 12 &&
-	    rows[0].changes[0].run_id == 112, "NaN nights: the change at "
-	    "night 12, run 112 (night %zu)", rows[0].nchanges ?
-	    rows[0].changes[0].night : 0);
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "regressed",
-	    "NaN nights: regressed");
-	release(rows, 1);
-
-	/* All-equal samples: the U test has nothing to rank (p = 1), no
-	 * change in flat nights, an MDE of zero spread: unchanged. */
-	memset(&a, 0, sizeof(a));
-	for (h = 0; h < 6; h++)
-		a.base[h] = a.cand[h] = 64;
-	a.nbase = a.ncand = 6;
-	for (h = 0; h < 20; h++)
-		a.nights[h] = 64;
-	in[0] = input(&a, "B/op", nightly_unit_better("B/op", NULL), 0.02);
-	tap_int_eq(judge(in, 1, 20, rows), 0, "all equal: judged");
-	tap_ok(rows[0].tested && rows[0].p == 1 && rows[0].delta == 0,
-	    "all equal: p 1, delta 0");
-	tap_int_eq((int)rows[0].nchanges, 0, "all equal: no change point");
-	tap_str_eq(nightly_verdict_name(rows[0].verdict), "unchanged",
-	    "all equal: unchanged");
-	tap_str_eq(rows[0].reason, "+0.00% vs baseline (p=1.000 holm=1.000 "
-	    "n=6+6); no change point in 20 nights", "all equal: the reason");
-	release(rows, 1);
-
-	/* A median of zero: no relative change (delta ?), the reason says
-	 * so. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 5, 0, 0.1);
-	a.ncand = around(a.cand, 5, 0, 0.1);
-	nights(a.nights, 0, 3, 0);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	tap_int_eq(judge(in, 1, 3, rows), 0, "zero baseline: judged");
-	tap_ok(isnan(rows[0].delta) && has(rows[0].reason, "? vs baseline"),
-	    "zero baseline: delta ?: %s", rows[0].reason);
-	release(rows, 1);
-
-	/* A night the change-point test refuses (infinite): -1, a cause. */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 5, 100, 0.005);
-	a.ncand = around(a.cand, 5, 100, 0.005);
-	nights(a.nights, 0, 20, 100);
-	a.nights[7] = INFINITY;
-	in[0] = input(&a, "sec/op", -1, 0.02);
+	/* A median the rule refuses, bad options: -1, a cause. */
+	nights(0, 20, 100, 0.005, 0.003);
+	nt[7].median = INFINITY;
 	nightly_judge_options_init(&o);
-	memset(rows, 0, sizeof(rows));
-	tap_int_eq(nightly_judge_rows(&o, in, 1, ids, 20, rows, &cause), -1,
-	    "an infinite night: -1");
-	tap_ok(cause != NULL && *cause != '\0', "... with a cause: %s",
+	memset(&row, 0, sizeof(row));
+	tap_int_eq(nightly_judge_rows(&o, &in, 1, ids, nos, 20, &row,
+	    &cause), -1, "an infinite night: -1");
+	tap_ok(has(cause, "night 18 (run 107)"), "... naming it: %s",
 	    cause ? cause : "(null)");
 	free(cause);
-	release(rows, 1);
+	cause = NULL;
+	nt[7].median = 100;
+	o.alpha = 0;
+	tap_int_eq(nightly_judge_rows(&o, &in, 1, ids, nos, 20, &row,
+	    &cause), -1, "alpha 0: -1");
+	free(cause);
+	cause = NULL;
+	nightly_judge_options_init(&o);
+	o.window = 1;
+	tap_int_eq(nightly_judge_rows(&o, &in, 1, ids, nos, 20, &row,
+	    &cause), -1, "a window of 1 night: -1");
+	tap_ok(has(cause, "cannot be judged"), "... %s", cause ? cause :
+	    "(null)");
+	free(cause);
+	nightly_row_release(&row);
 
-	/* The same values give the same answer (seeded). */
-	memset(&a, 0, sizeof(a));
-	a.nbase = around(a.base, 25, 100, 0.01);
-	a.ncand = around(a.cand, 11, 101, 0.01);
-	nights(a.nights, 0, 10, 100);
-	nights(a.nights, 10, 20, 101.5);
-	in[0] = input(&a, "sec/op", -1, 0.02);
-	{
-		struct nightly_row	again[1];
+	/* The same values give the same answer. */
+	nights(0, 20, 100, 0.01, 0.003);
+	nights(10, 20, 101.5, 0.01, 0.003);
+	tap_int_eq(judge(&in, 20, &row), 0, "twice: first");
+	tap_int_eq(judge(&in, 20, &again), 0, "twice: second");
+	tap_ok(row.mde == again.mde && row.nchanges == again.nchanges &&
+	    strcmp(row.reason, again.reason) == 0, "twice: the same");
+	nightly_row_release(&again);
+	nightly_row_release(&row);
+	nightly_row_release(&row);
+	tap_ok(row.reason == NULL && row.changes == NULL, "release twice");
 
-		tap_int_eq(judge(in, 1, 20, rows), 0, "seeded: first");
-		tap_int_eq(judge(in, 1, 20, again), 0, "seeded: second");
-		tap_ok(rows[0].mde == again[0].mde && rows[0].nchanges ==
-		    again[0].nchanges && strcmp(rows[0].reason,
-		    again[0].reason) == 0, "seeded: the same MDE, changes "
-		    "and reason");
-		release(again, 1);
-		release(rows, 1);
-	}
+	/* The median's standard error: 1.2533 * 1.4826 MAD / sqrt(n). */
+	for (h = 0; h < 8; h++)
+		v[h] = 100 + (double)h;
+	se = nightly_median_se(v, 8);
+	tap_ok(fabs(se - 1.2533 * 1.4826 * 2 / sqrt(8.0)) < 1e-9,
+	    "se of 100..107: %g", se);
+	tap_ok(isnan(nightly_median_se(v, 1)), "se of one value: NaN");
 
 	/* Directions of units. */
 	tap_int_eq(nightly_unit_better("sec/op", NULL), -1, "sec/op: lower");
