@@ -101,6 +101,8 @@ require_slurm_nodes() {
 		diag "$(cat "$TEST_TMP/slurm.log")"
 		done_testing
 	fi
+	# It answered but had to be made again (a node of it was down).
+	grep -q '^slurm-nodes: started' "$TEST_TMP/slurm.log" && NODES_STARTED=1
 	SHARED=$(mktemp -d "$NODES_TOP/shared/t.XXXXXX")
 	chmod 0755 "$SHARED"
 	export SHARED
