@@ -84,6 +84,15 @@ require_slurm_nodes() {
 	ip link add abbench-probe0 type bridge 2>/dev/null ||
 	    skip_all "cannot make a bridge here"
 	ip link del abbench-probe0
+	# One such cluster per machine (its bridge, addresses and namespace
+	# names are fixed): tests of other build trees wait their turn. The
+	# daemons do not inherit the lock (8>&- below).
+	require_cmd flock
+	exec 8>>/run/abbench-slurm-nodes.lock
+	if ! flock -w 900 8; then
+		fail "the many-node cluster stayed busy for 15 min"
+		done_testing
+	fi
 	NODES_TOP=$(dirname "$(dirname "$("$ABBENCH_SRCDIR/scripts/slurm-nodes" --conf)")")
 	SLURM_CONF=$NODES_TOP/etc/slurm.conf
 	export SLURM_CONF
@@ -95,7 +104,7 @@ require_slurm_nodes() {
 	fi
 	trap 'fleet_nodes_cleanup; lib_cleanup' EXIT
 	if ! "$ABBENCH_SRCDIR/scripts/start-slurm" --nodes "$1" \
-	    >"$TEST_TMP/slurm.log" 2>&1; then
+	    >"$TEST_TMP/slurm.log" 2>&1 8>&-; then
 		NODES_STARTED=1
 		fail "start-slurm --nodes $1"
 		diag "$(cat "$TEST_TMP/slurm.log")"
