@@ -81,7 +81,7 @@ moved() {
 	*)	return 1 ;;
 	esac
 }
-wait_for 90 moved
+wait_for 120 moved
 rc=$?
 ok $rc "Slurm requeued the job and started it on another c1 node"
 [ "$rc" = 0 ] || diag "job $J: $(scontrol show job -o "$J" 2>&1)"
