@@ -67,7 +67,8 @@ UUID=$(db_count "$RDB" "SELECT uuid FROM runs")
 # sample), its network namespace and veth.
 "$ABBENCH_SRCDIR/scripts/slurm-nodes" --kill "$A"
 ok $? "node $A killed (slurmd, the job, the namespace)"
-killed_at=$(date +%s)
+killed_ns=$(date +%s%N)
+killed_at=$(( killed_ns / 1000000000 ))
 is "$(ip netns list | grep -c "^abbench-$A ")" 0 "its namespace is gone"
 is "$(samples "$RDB")" 2 "2 samples stored; the third died with the node"
 rm -f "$SHARED/h1/hold"
@@ -111,7 +112,7 @@ is "$(db_count "$DB" "SELECT count(*) FROM (SELECT plan_idx FROM samples GROUP B
     "no sample stored twice"
 is "$(db_count "$DB" "SELECT group_concat(round, ' ') FROM (SELECT round FROM samples WHERE status = 'ok' ORDER BY plan_idx)")" \
     "0 1 2 3 4 5" "rounds 1 to 6, each once"
-is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE status = 'ok' AND start_wall_ns > $killed_at * 1000000000")" 4 \
+is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE status = 'ok' AND start_wall_ns > $killed_ns")" 4 \
     "rounds 3 to 6 measured after the node died"
 is "$(db_count "$DB" "SELECT r.host || ' ' || n.value || ' ' || h.value FROM runs r JOIN run_config n ON n.run_id = r.id AND n.key = 'node' JOIN run_config h ON h.run_id = r.id AND h.key = 'host'")" \
     "$B $B $B" "the run's owner, node and host keys name $B"
