@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -673,6 +674,7 @@ fleet_job(int argc, char **argv)
 	struct strvec		 where = STRVEC_INIT, keys = STRVEC_INIT;
 	const char		*fleet_id = NULL, *replica = NULL, *db = NULL;
 	char			*cause = NULL, *resume = NULL;
+	struct utsname		 u;
 	size_t			 n = 0, i;
 	int			 c, rc;
 
@@ -760,6 +762,9 @@ fleet_job(int argc, char **argv)
 	if (resume != NULL && ro.run_id > 0 && (st = store_open(db, 0,
 	    &cause)) != NULL) {
 		hostinfo_scheduler(&where);
+		/* The host too: the run's row names it (the run's owner). */
+		if (uname(&u) == 0)
+			strvec_pushf(&where, "host: %s", u.nodename);
 		for (i = 0; i < where.n; i++) {
 			char	*colon = strstr(where.v[i], ": ");
 

@@ -98,7 +98,8 @@ const struct cmd_note cmd_environment[] = {
 	  "before the first sample" },
 	{ "SLURM_JOB_ID", "with SLURM_JOB_PARTITION, SLURMD_NODENAME, "
 	  "SLURM_CLUSTER_NAME, ABBENCH_FLEET_ID and ABBENCH_FLEET_REPLICA: "
-	  "stored with a run as where it ran" },
+	  "stored with a run as where it ran (a run resumed on another "
+	  "node records the move)" },
 	{ NULL, NULL }
 };
 

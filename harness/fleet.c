@@ -207,6 +207,7 @@ shapes_release(struct fleet_ctx *fc)
 		free(s->run_uuid);
 		free(s->run_status);
 		free(s->run_version);
+		free(s->run_moved);
 	}
 	free(fc->shapes);
 	fc->shapes = NULL;
@@ -225,6 +226,36 @@ fleet_close(struct fleet_ctx *fc)
 	free(fc->dir);
 	free(fc->id);
 	memset(fc, 0, sizeof *fc);
+}
+
+/* The nodes the shape's run moved between (metadata moved.N, in order). */
+static void
+shape_read_moves(struct shape *s, struct store *st, int64_t run_id)
+{
+	struct store_kv	*kv;
+	struct strbuf	 sb = STRBUF_INIT;
+	size_t		 n, i, k;
+	char		*cause = NULL, key[32];
+
+	if (store_config_list(st, run_id, &kv, &n, &cause) == -1) {
+		warning("fleet: %s: %s", s->name, cause);
+		free(cause);
+		return;
+	}
+	for (k = 1;; k++) {
+		snprintf(key, sizeof key, "moved.%zu", k);
+		for (i = 0; i < n; i++)
+			if (kv[i].arm[0] == '\0' && strcmp(kv[i].key, key) ==
+			    0)
+				break;
+		if (i == n)
+			break;
+		strbuf_addf(&sb, "%s%s", k > 1 ? "; " : "", kv[i].value);
+	}
+	store_kv_free(kv, n);
+	if (sb.len > 0)
+		s->run_moved = strbuf_detach(&sb);
+	strbuf_release(&sb);
 }
 
 /* What the shape's own database holds: its run's status and samples. */
@@ -252,6 +283,7 @@ shape_read_run(struct shape *s)
 		s->run_version = xstrdup(runs[n - 1].abbench_version ?
 		    runs[n - 1].abbench_version : "");
 		s->nsamples = runs[n - 1].nsamples;
+		shape_read_moves(s, st, runs[n - 1].id);
 	}
 	for (i = 0; i < n; i++)
 		store_run_release(&runs[i]);
@@ -612,6 +644,8 @@ fleet_print_shapes(struct fleet_ctx *fc)
 		    shape_outcome_names[s->outcome], s->job->job_id,
 		    s->js.state, *s->js.node ? s->js.node : "-", n,
 		    *s->js.reason ? s->js.reason : "-");
+		if (s->run_moved != NULL)
+			printf("  %-12s its run moved: %s\n", "", s->run_moved);
 	}
 	if (fc->f.merge_job != NULL)
 		printf("  merge job %s -> %s/%s\n", fc->f.merge_job, fc->dir,
@@ -711,9 +745,12 @@ fleet_collect_run(struct fleet_ctx *fc, int quiet, int merge_job)
 			nsamples += samples;
 			ndone++;
 			if (!quiet)
-				printf("%-12s done     %s%s\n", s->name,
+				printf("%-12s done     %s%s%s%s%s\n", s->name,
 				    added > 0 ? "merged run " : "run ",
-				    s->run_uuid);
+				    s->run_uuid, s->run_moved != NULL ?
+				    " (moved: " : "", s->run_moved != NULL ?
+				    s->run_moved : "", s->run_moved != NULL ?
+				    ")" : "");
 			if (s->run_version != NULL &&
 			    !strvec_has(&versions, s->run_version))
 				strvec_push(&versions, s->run_version);

@@ -34,6 +34,9 @@ struct shape {
 	char			*run_status;
 	char			*run_version;
 	int64_t			 nsamples;
+	char			*run_moved;	/* "node a -> b at round 3
+						 * (...)", "; "-joined; NULL:
+						 * never moved */
 	enum shape_outcome	 outcome;
 };
 

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,25 @@ hostinfo_scheduler(struct strvec *config)
 	strvec_pushf(config, "abbench-version: %s", PACKAGE_VERSION);
 }
 
+/*
+ * The CPUs this process may run on (sched_getaffinity, as nproc and Go's
+ * GOMAXPROCS count them): the host's shape. A cloud VM's are all its
+ * online CPUs; a node confined to a cpuset (a Slurm node, a container)
+ * has fewer, and runs there see only those.
+ */
+long
+hostinfo_vcpus(void)
+{
+	cpu_set_t	set;
+	long		n;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 int
 hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
     char **cause)
@@ -328,7 +348,8 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 	struct utsname	 u;
 	char		*s, *mem;
 	const char	*cg;
-	long		 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long		 ncpu = hostinfo_vcpus();
+	long		 online = sysconf(_SC_NPROCESSORS_ONLN);
 	struct strvec	 idle = STRVEC_INIT, alldisks = STRVEC_INIT;
 	const struct exec_ops *const *e;
 	size_t		 i, k;
@@ -343,8 +364,10 @@ hostinfo_collect(char *const *paths, size_t npaths, struct strvec *config,
 	}
 	strvec_pushf(config, "kernel: %s", u.release);
 	strvec_pushf(config, "host: %s", u.nodename);
-	if (ncpu > 0)
-		strvec_pushf(config, "vcpus: %ld", ncpu);
+	strvec_pushf(config, "vcpus: %ld", ncpu);
+	/* Confined to fewer CPUs than the machine has: say how many. */
+	if (online > 0 && online != ncpu)
+		strvec_pushf(config, "cpus-online: %ld", online);
 	if ((mem = read_file("/proc/meminfo", NULL, NULL)) != NULL) {
 		long long	total = hostinfo_meminfo_kb(mem, "MemTotal");
 		long long	swap = hostinfo_meminfo_kb(mem, "SwapTotal");

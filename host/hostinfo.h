@@ -15,6 +15,9 @@
  * paths. Parts that cannot be read are left out. */
 int	hostinfo_collect(char *const *paths, size_t npaths,
 	    struct strvec *config, char **cause);
+/* The CPUs this process may run on (its affinity, as nproc counts):
+ * "vcpus". At least 1. */
+long	hostinfo_vcpus(void);
 /* "fleet-id", "partition", "node", "job-id", "cluster" from the fleet job's
  * environment (ABBENCH_FLEET_ID, SLURM_*), when set, and
  * "abbench-version". Part of hostinfo_collect. */

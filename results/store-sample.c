@@ -65,8 +65,10 @@ store_key_is_metadata(const char *key)
 	/* nightly.ack: the user accepted the run's level (nightly --ack). */
 	if (strncmp(key, "nightly.", 8) == 0)
 		return 1;
-	/* resume.N: which abbench resumed the run, and when. */
-	return strncmp(key, "resume.", 7) == 0;
+	/* resume.N: which abbench resumed the run, and when; moved.N: the
+	 * node it moved to then (a fleet's requeued job). */
+	return strncmp(key, "resume.", 7) == 0 ||
+	    strncmp(key, "moved.", 6) == 0;
 }
 
 void
@@ -835,5 +837,36 @@ store_sample_counts(struct store *st, int64_t run_id,
 		return store_db_error(st, cause, "cannot read samples");
 	}
 	*out = c;
+	return 0;
+}
+
+int
+store_run_next_round(struct store *st, int64_t run_id, int64_t *nsamples,
+    int *round, char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	*nsamples = 0;
+	*round = 0;
+	s = store_prepare(st, "WITH e AS (SELECT DISTINCT plan_idx, round FROM"
+	    " samples WHERE run_id = ?1), last AS (SELECT round FROM e ORDER BY"
+	    " plan_idx DESC LIMIT 1) SELECT (SELECT count(*) FROM e),"
+	    " (SELECT round FROM last), (SELECT count(*) FROM e WHERE round ="
+	    " (SELECT round FROM last)), (SELECT count(*) FROM e WHERE round ="
+	    " (SELECT min(round) FROM e))", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL) {
+		*nsamples = sqlite3_column_int64(s, 0);
+		*round = sqlite3_column_int(s, 1);
+		if (sqlite3_column_int64(s, 2) >= sqlite3_column_int64(s, 3))
+			(*round)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot read samples");
 	return 0;
 }

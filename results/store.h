@@ -355,6 +355,14 @@ struct store_count {
 int	store_sample_counts(struct store *st, int64_t run_id,
 	    struct store_count **out, size_t *n, char **cause);
 void	store_counts_free(struct store_count *c, size_t n);
+/*
+ * Where a run stands: the samples stored (distinct plan entries) and the
+ * round (from 0) its next sample belongs to, taking a round as full when
+ * it holds as many entries as the run's first round (0 and 0 for a run
+ * with no sample).
+ */
+int	store_run_next_round(struct store *st, int64_t run_id,
+	    int64_t *nsamples, int *round, char **cause);
 
 /*
  * The journal of host changes. kind is a host setting name

@@ -15,6 +15,7 @@
 #include "exec/exec-oci.h"
 #include "exec/exec.h"
 #include "exec/context.h"
+#include "host/hostinfo.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
@@ -127,8 +128,7 @@ lc_name(const struct workload *wl, const struct arm *arm, const char *metric)
 		const char	*t = o->name_tags.v[i];
 
 		if (strcmp(t, "vcpus") == 0)
-			strbuf_addf(&sb, "/vcpus=%ld",
-			    sysconf(_SC_NPROCESSORS_ONLN));
+			strbuf_addf(&sb, "/vcpus=%ld", hostinfo_vcpus());
 		else if (strcmp(t, "quota") == 0) {
 			if (q == NULL || strcmp(q, "none") == 0)
 				strbuf_adds(&sb, "/noquota");

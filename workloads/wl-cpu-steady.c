@@ -33,6 +33,7 @@
 #include "exec/quota.h"
 #include "exec/context.h"
 #include "exec/spawn.h"
+#include "host/hostinfo.h"
 #include "lib/proc.h"
 #include "workloads/cpu-work.h"
 #include "workloads/workload.h"
@@ -178,9 +179,9 @@ steady_find_preset(const char *word)
 static long
 steady_vcpus(void)
 {
-	long	n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? n : 1;
+	/* The host's vCPUs as the run's "vcpus" key says: a node in a
+	 * cpuset counts the CPUs it may use. */
+	return hostinfo_vcpus();
 }
 
 /* "5" or "2.5x" (per vCPU). */

@@ -8,8 +8,10 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "exec/exec.h"
 #include "host/envcheck.h"
@@ -216,6 +218,72 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 }
 
 /*
+ * A run resumed on another node than the one it ran on (a fleet's job
+ * requeued after its node died, or resubmitted): metadata moved.N, "node
+ * A -> B at round R (after S samples, job J)", and a warning with the
+ * run's warnings, so that the report says which samples came from where.
+ * The node is Slurm's name for it (SLURMD_NODENAME, the run's node key),
+ * else the host's name.
+ */
+static void
+runner_store_moved(struct run_ctx *ctx, const struct store_run *old,
+    const char *was_node, size_t seq, int quiet)
+{
+	const char	*node = getenv("SLURMD_NODENAME");
+	const char	*job = getenv("SLURM_JOB_ID");
+	const char	*from, *to;
+	struct utsname	 u;
+	int64_t		 nsamples;
+	int		 round;
+	char		*cause = NULL, *key, *val, *msg;
+
+	if (uname(&u) == -1)
+		return;
+	if (node != NULL && *node != '\0' && was_node != NULL &&
+	    *was_node != '\0') {
+		from = was_node;
+		to = node;
+	} else {
+		from = old->host;
+		to = u.nodename;
+	}
+	if (*from == '\0' || strcmp(from, to) == 0)
+		return;
+	if (store_run_next_round(ctx->store, ctx->run_id, &nsamples, &round,
+	    &cause) == -1) {
+		warning("%s", cause);
+		free(cause);
+		return;
+	}
+	key = xasprintf("moved.%zu", seq);
+	val = xasprintf("node %s -> %s at round %d (after %" PRId64
+	    " samples%s%s)", from, to, round + 1, nsamples,
+	    job != NULL && *job != '\0' ? ", job " : "",
+	    job != NULL && *job != '\0' ? job : "");
+	if (store_config_set(ctx->store, ctx->run_id, NULL, key, val,
+	    &cause) == -1) {
+		warning("%s", cause);
+		free(cause);
+	}
+	{
+		char	of[32] = "";
+
+		if (old->rounds > 0)
+			snprintf(of, sizeof of, " of %d", old->rounds);
+		msg = xasprintf("run %" PRId64 " moved from node %s to %s at "
+		    "round %d%s: its %" PRId64 " samples before were measured "
+		    "on %s, the rest on %s (metadata %s)", old->id, from, to,
+		    round + 1, of, nsamples, from, to, key);
+	}
+	if (!quiet)
+		warning("%s", msg);
+	store_warning_add(ctx->store, ctx->run_id, msg, NULL);
+	free(msg);
+	free(val);
+	free(key);
+}
+
+/*
  * A resumed run's samples come from more than one abbench process, and
  * maybe from more than one version of it, while the run's row names the
  * version that started it: each resume is recorded as the run metadata
@@ -229,19 +297,27 @@ runner_store_resume(struct run_ctx *ctx, const struct store_run *old,
     const char *build, int quiet)
 {
 	struct store_kv	*kv;
-	size_t		 n, i, nres = 0;
-	char		*cause = NULL, *key, *val, when[32];
+	size_t		 n, i, nres = 0, nmoved = 0;
+	char		*cause = NULL, *key, *val, when[32], *was_node = NULL;
 
 	if (store_config_list(ctx->store, ctx->run_id, &kv, &n, &cause) == -1) {
 		warning("%s", cause);
 		free(cause);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		if (kv[i].arm[0] == '\0' &&
-		    strncmp(kv[i].key, "resume.", 7) == 0)
+	for (i = 0; i < n; i++) {
+		if (kv[i].arm[0] != '\0')
+			continue;
+		if (strncmp(kv[i].key, "resume.", 7) == 0)
 			nres++;
+		else if (strncmp(kv[i].key, "moved.", 6) == 0)
+			nmoved++;
+		else if (strcmp(kv[i].key, "node") == 0 && was_node == NULL)
+			was_node = xstrdup(kv[i].value);
+	}
 	store_kv_free(kv, n);
+	runner_store_moved(ctx, old, was_node, nmoved + 1, quiet);
+	free(was_node);
 	format_wall_time(now_wall_ns(), when, sizeof when);
 	key = xasprintf("resume.%zu", nres + 1);
 	val = build != NULL ? xasprintf("abbench %s (%s) at %s",

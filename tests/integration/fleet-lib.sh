@@ -65,3 +65,70 @@ wait_for() {
 db_count() {
 	sqlite3 -readonly -cmd '.timeout 10000' "$1" "$2" 2>/dev/null
 }
+
+# require_slurm_nodes N: a cluster of N hosts (scripts/start-slurm --nodes
+# N: namespaces, a bridge, one slurmd per host), started unless it already
+# runs, and stopped at exit if this test started it. skip_all only where
+# it cannot exist here (not root, Slurm, namespaces or bridges missing);
+# a cluster that could start and did not is a failure. Exports
+# SLURM_CONF (its clients are the test's) and SHARED (a directory of the
+# cluster's shared directory, as NFS: the nodes see it, not the test's
+# TEST_TMP, which is below their own /tmp); NODES_TOP is the cluster's
+# directory.
+require_slurm_nodes() {
+	require_root
+	require_cmd sbatch squeue scontrol scancel sinfo sqlite3 slurmd \
+	    slurmctld munged ip nsenter unshare
+	unshare --net --uts --mount true 2>/dev/null ||
+	    skip_all "no network, UTS or mount namespaces here"
+	ip link add abbench-probe0 type bridge 2>/dev/null ||
+	    skip_all "cannot make a bridge here"
+	ip link del abbench-probe0
+	# One such cluster per machine (its bridge, addresses and namespace
+	# names are fixed): tests of other build trees wait their turn. The
+	# daemons do not inherit the lock (8>&- below).
+	require_cmd flock
+	exec 8>>/run/abbench-slurm-nodes.lock
+	if ! flock -w 900 8; then
+		fail "the many-node cluster stayed busy for 15 min"
+		done_testing
+	fi
+	NODES_TOP=$(dirname "$(dirname "$("$ABBENCH_SRCDIR/scripts/slurm-nodes" --conf)")")
+	SLURM_CONF=$NODES_TOP/etc/slurm.conf
+	export SLURM_CONF
+	NODES_STARTED=
+	# (sinfo waits a minute for a slurmctld that is not there.)
+	if [ ! -s "$SLURM_CONF" ] ||
+	    ! timeout 10 sinfo -h -o %P >/dev/null 2>&1; then
+		NODES_STARTED=1
+	fi
+	trap 'fleet_nodes_cleanup; lib_cleanup' EXIT
+	if ! "$ABBENCH_SRCDIR/scripts/start-slurm" --nodes "$1" \
+	    >"$TEST_TMP/slurm.log" 2>&1 8>&-; then
+		NODES_STARTED=1
+		fail "start-slurm --nodes $1"
+		diag "$(cat "$TEST_TMP/slurm.log")"
+		done_testing
+	fi
+	# It answered but had to be made again (a node of it was down).
+	grep -q '^slurm-nodes: started' "$TEST_TMP/slurm.log" && NODES_STARTED=1
+	SHARED=$(mktemp -d "$NODES_TOP/shared/t.XXXXXX")
+	chmod 0755 "$SHARED"
+	export SHARED
+}
+
+fleet_nodes_cleanup() {
+	if [ -n "${SHARED:-}" ]; then
+		fleet_lib_cleanup
+		[ -n "${ABBENCH_TEST_KEEP:-}" ] || rm -rf "$SHARED"
+	fi
+	if [ -n "$NODES_STARTED" ] && [ -z "${ABBENCH_TEST_KEEP:-}" ]; then
+		"$ABBENCH_SRCDIR/scripts/stop-slurm" >/dev/null 2>&1 ||
+		    echo "# stop-slurm failed"
+	fi
+}
+
+# nodes_q SQL: one value from fleet.db ($DB)
+nodes_q() {
+	db_count "$DB" "$1"
+}

@@ -978,6 +978,42 @@ test_metadata_keys(void)
 	tap_ok(!store_key_is_metadata("vcpus"), "vcpus is config");
 	tap_ok(!store_key_is_metadata("swap-total"), "swap-total is config");
 	tap_ok(!store_key_is_metadata("load-avg-x"), "names match whole");
+	tap_ok(store_key_is_metadata("moved.1"), "moved.N is metadata");
+	tap_ok(store_key_is_metadata("resume.2"), "resume.N too");
+}
+
+/* Where a run resumes: the samples stored and the round of the next. */
+static void
+test_next_round(void)
+{
+	const char *const	 arms[] = { "before", "after" };
+	char			*path = tpath("round.db"), *cause = NULL;
+	struct store		*st;
+	int64_t			 run, ns;
+	int			 round, i;
+
+	if ((st = store_open(path, STORE_CREATE, &cause)) == NULL)
+		die("%s", cause);
+	run = make_run(st, "rounds", 4, arms, 2, NULL);
+	tap_ok(store_run_next_round(st, run, &ns, &round, &cause) == 0 &&
+	    ns == 0 && round == 0, "no sample: round 0 next");
+	/* Two entries a round (add_sample: round = plan / 2). */
+	add_sample(st, run, 0, "before", 1, 2);
+	add_sample(st, run, 1, "after", 1, 2);
+	add_sample(st, run, 2, "before", 1, 2);
+	tap_ok(store_run_next_round(st, run, &ns, &round, &cause) == 0 &&
+	    ns == 3 && round == 1, "3 samples, round 1 half done: round 1 "
+	    "next");
+	add_sample(st, run, 3, "after", 1, 2);
+	tap_ok(store_run_next_round(st, run, &ns, &round, &cause) == 0 &&
+	    ns == 4 && round == 2, "4 samples, rounds 0 and 1 full: round 2 "
+	    "next");
+	for (i = 4; i < 8; i++)
+		add_sample(st, run, i, i % 2 ? "after" : "before", 1, 2);
+	tap_ok(store_run_next_round(st, run, &ns, &round, &cause) == 0 &&
+	    ns == 8 && round == 4, "all 8: past the last round");
+	store_close(st);
+	free(path);
 }
 
 int
@@ -992,6 +1028,7 @@ main(void)
 	test_open_refuse();
 	test_export();
 	test_metadata_keys();
+	test_next_round();
 	if (rmtree(tmpdir, NULL) != 0)
 		TAP_DIAG("cannot remove %s", tmpdir);
 	return tap_done();
