@@ -652,7 +652,9 @@ report_pvalues_intro(struct report *r, const struct padvice *adv,
 	char	*intro, buf[64], mbuf[64];
 
 	snprintf(buf, sizeof(buf), "%g", r->alpha);
-	snprintf(mbuf, sizeof(mbuf), "%g", adv->opt.alpha);
+	/* The MDE's: the run's (adv is zeroed when it could not be made). */
+	snprintf(mbuf, sizeof(mbuf), "%g", adv->opt.alpha > 0 ?
+	    adv->opt.alpha : EXPERIMENT_ALPHA);
 	intro = xasprintf("Each arm against %s, Mann-Whitney "
 	    "U as in the tables above; %zu tests adjusted "
 	    "together with Holm (family-wise error) and "
