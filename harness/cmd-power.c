@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "harness/cmd.h"
+#include "harness/core/experiment.h"
 #include "harness/powerdata.h"
 #include "lib/util.h"
 #include "results/store.h"
@@ -172,11 +173,12 @@ static const struct cmd_flag power_flags[] = {
 	{ "db", 'd', "FILE",
 	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
 	{ "effect", 'e', "PCT",
-	    "the change that matters, percent (default 2)", NULL },
+	    "the change that matters, percent (default: the\n"
+	    "run's effect, else 2)", NULL },
 	{ "power", 'p', "P",
 	    "the wanted power (default 0.8)", NULL },
 	{ "alpha", 'a', "A",
-	    "the test's level (default 0.05)", NULL },
+	    "the test's level (default: the run's, 0.05)", NULL },
 	{ "seed", 's', "N",
 	    "seed of the resampling (default 1)", NULL },
 	{ "reps", 'R', "N",
@@ -202,13 +204,17 @@ cmd_power_exec(int argc, char **argv)
 	struct store		*st = NULL;
 	const char		*db = NULL;
 	char			*cause = NULL;
-	double			 effect = 0.02;
+	double			 effect = 0;
 	long long		 v;
 	size_t			 at = 0;
 	int			 c, use_cal = 1, json = 0;
 
-	/* Rounds for the pilot's spread at its upper bound (power.h). */
+	/*
+	 * The options of every advice at the run's alpha (power.h): the
+	 * verdict line, the end of `run` and the report say the same.
+	 */
 	power_advice_options_init(&o);
+	o.alpha = EXPERIMENT_ALPHA;
 	optind = 1;
 	opterr = 0;
 	while ((c = cmd_getopt(&cmd_power_entry, NULL, 0, argc, argv)) != -1) {
@@ -265,6 +271,10 @@ cmd_power_exec(int argc, char **argv)
 	}
 	if (cmd_open_run("power", db, argc, argv, &st, &run) == -1)
 		return EXIT_USAGE;
+	/* The effect the verdicts of `--until decided` were for. */
+	if (effect == 0)
+		effect = experiment_stored_effect(run.experiment_path,
+		    run.experiment_text);
 	if (padvice_compute_some(st, run.id, effect, &o, PADVICE_MDE |
 	    PADVICE_ROUNDS | (use_cal ? PADVICE_CALIBRATION : 0), at, NULL,
 	    NULL, &a, &cause) == -1) {
@@ -323,7 +333,11 @@ const struct cmd_entry cmd_power_entry = {
 "upper 95% confidence bound of the measured spread (deviations scaled by\n"
 "sqrt((n-1) / chi2_0.05(n-1)): 1.23 for 40 values), since the measured\n"
 "spread is below the truth about half the time; the MDE is at the spread\n"
-"measured. abbench run's `N rounds would` lines come from the same code.\n"
+"measured. One computation on one input gives every MDE and rounds abbench\n"
+"prints for a row: abbench run's `N rounds would` lines, the verdict line of\n"
+"an undecided row under --until decided, the report's MDE columns; at the\n"
+"run's alpha and effect (the experiment's `effect`, 2% when it has none),\n"
+"this command's defaults, they print the numbers it prints.\n"
 "\n"
 "The noise comes from the latest calibration (abbench calibrate) of the\n"
 "run's experiment on its host class when there is one, else from the\n"

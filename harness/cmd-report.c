@@ -26,7 +26,8 @@ static const struct cmd_flag report_flags[] = {
 	{ "no-plots", 'P', NULL,
 	    "leave the plots out (no gnuplot)", NULL },
 	{ "alpha", 'a', "A",
-	    "significance for the corrected p-values (default 0.05)", NULL },
+	    "significance for the corrected p-values (default\n"
+	    "0.05; the MDE stays at the run's alpha)", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

@@ -90,7 +90,8 @@ static const struct cmd_flag run_flags[] = {
 	    "equivalent within the effect) or max-rounds:\n"
 	    "a group-sequential rule at alpha (stop = decided)", NULL },
 	{ "effect", 'e', "PCT",
-	    "the change that matters (default 2): for each\n"
+	    "the change that matters (default: the\n"
+	    "experiment's effect, else 2): for each\n"
 	    "benchmark that came out ~ and whose noise could\n"
 	    "not have shown it, one line with the rounds\n"
 	    "that would (abbench power --help)", NULL },
@@ -383,7 +384,8 @@ cmd_run_exec(int argc, char **argv)
 	 * Did a comparison move with the host during the run? (shifts.h) */
 	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
 	    rc != EXIT_USAGE && rc != EXIT_INTERRUPTED)
-		run_advice(opt.db_path, opt.run_id, effect, stderr);
+		run_advice(opt.db_path, opt.run_id, effect_set ? effect : 0,
+		    stderr);
 	return rc;
 
 bad:
@@ -421,10 +423,12 @@ const struct cmd_entry cmd_run_entry = {
 	    "outsider's value.\n"
 	    "\n"
 	    "At the end (not with --quiet): for a row shown as `~`, whether the\n"
-	    "noise could have shown --effect and the rounds that would; and a\n"
-	    "warning for a row whose comparison moved during the run together\n"
-	    "with the level every arm shares (the delta averages two regimes;\n"
-	    "abbench report lists the run's level shifts).\n"
+	    "noise could have shown --effect and the rounds that would (the\n"
+	    "MDE and rounds of the verdict line, abbench power and report\n"
+	    "alike); and a warning for a row whose comparison moved during\n"
+	    "the run together with the level every arm shares (the delta\n"
+	    "averages two regimes; abbench report lists the run's level\n"
+	    "shifts).\n"
 	    "\n"
 	    "--until decided answers to a contract, for every row whatever its\n"
 	    "noise (coarse units, unequal spreads, drift, a position effect):\n"

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The data behind power, calibrate, report and nightly's noise figures: a
- * run's ok, non-warm-up samples per (arm, benchmark, unit) as one value
- * per execution (the median of the lines one gobench invocation printed
- * for a benchmark with -test.count > 1: those lines are not independent),
- * and the MDE and advice computed from them with stats/power.h.
+ * run's values per execution (harness/core/pdata.h), and the MDE and
+ * advice computed from them with stats/power.h (power_advise, as the
+ * verdicts of `--until decided` compute theirs).
  *
  * Reads the store; never prints.
  */
@@ -16,41 +15,7 @@
 
 struct store;
 
-struct pdata_row {
-	char	*arm;
-	char	*benchmark;
-	char	*unit;
-	double	*x;		/* per-execution medians, in plan order */
-	int	*round;		/* the round of each */
-	size_t	 n;		/* executions */
-	double	*lines;		/* every value (benchfmt line), in store order */
-	size_t	 nlines;
-};
-
-struct u64map;
-
-struct pdata {
-	struct pdata_row	*rows;	/* in order of first appearance */
-	size_t			 n;
-	struct u64map		*index;	/* (arm, benchmark, unit) -> row */
-};
-
-/* arm NULL = every arm. */
-int	pdata_load(struct store *st, int64_t run_id, const char *arm,
-	    struct pdata *out, char **cause);
-void	pdata_release(struct pdata *d);
-/* The row, or NULL; arm NULL matches any arm (the first such row). A
- * named arm's row is found by hash, in constant time. */
-struct pdata_row *pdata_find(const struct pdata *d, const char *arm,
-	    const char *benchmark, const char *unit);
-/*
- * All arms' values of (benchmark, unit) in one malloc'd array (an A/A
- * calibration's arms are alike); *n set.
- */
-double	*pdata_pool(const struct pdata *d, const char *benchmark,
-	    const char *unit, size_t *n);
-
-
+#include "harness/core/pdata.h"
 #include "stats/power.h"
 
 /* What a run could have seen, per (benchmark, unit) of its baseline arm. */

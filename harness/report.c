@@ -649,9 +649,12 @@ static void
 report_pvalues_intro(struct report *r, const struct padvice *adv,
     size_t ntested)
 {
-	char	*intro, buf[64];
+	char	*intro, buf[64], mbuf[64];
 
 	snprintf(buf, sizeof(buf), "%g", r->alpha);
+	/* The MDE's: the run's (adv is zeroed when it could not be made). */
+	snprintf(mbuf, sizeof(mbuf), "%g", adv->opt.alpha > 0 ?
+	    adv->opt.alpha : EXPERIMENT_ALPHA);
 	intro = xasprintf("Each arm against %s, Mann-Whitney "
 	    "U as in the tables above; %zu tests adjusted "
 	    "together with Holm (family-wise error) and "
@@ -665,14 +668,14 @@ report_pvalues_intro(struct report *r, const struct padvice *adv,
 		    "at this n (executions; a gobench invocation's "
 		    "lines count once) detects with 80%% power at "
 		    "alpha %s, by resampling the noise of calibration "
-		    "run %" PRId64 " (abbench power).", buf,
+		    "run %" PRId64 " (abbench power).", mbuf,
 		    adv->calib_run);
 	else
 		intro = xasprintf("MDE: the smallest change the U test "
 		    "at this n (executions; a gobench invocation's "
 		    "lines count once) detects with 80%% power at "
 		    "alpha %s, by resampling the noise of the baseline "
-		    "arm %s (abbench power).", buf, r->run.arms[0]);
+		    "arm %s (abbench power).", mbuf, r->run.arms[0]);
 	report_para(r, intro);
 	free(intro);
 }
@@ -753,9 +756,13 @@ report_pvalues(struct report *r)
 	}
 	c = report_pvalues_collect(r, v, nv, &nc);
 	ntested = report_pvalues_test(r, v, nv, c, nc);
-	/* What each comparison could have seen (powerdata.h). */
-	power_options_init(&o);
-	o.alpha = r->alpha;
+	/*
+	 * What each comparison could have seen (powerdata.h): at the run's
+	 * alpha, not --alpha, so that the MDE is the one the decisions'
+	 * table, abbench power and the end of the run print.
+	 */
+	power_advice_options_init(&o);
+	o.alpha = EXPERIMENT_ALPHA;
 	if (padvice_compute(r->st, r->run.id, 0, &o, PADVICE_MDE |
 	    PADVICE_CALIBRATION, &adv, &cause) == -1) {
 		report_para(r, cause);
@@ -924,7 +931,7 @@ report_decisions(struct report *r)
 	struct store_decision	*d = NULL;
 	size_t			 nd = 0, i;
 	char			*cause = NULL, g[16], rd[16], p[32], b[32];
-	char			 n[48], m[32], pu[32];
+	char			 n[48], m[32], pu[32], *t;
 
 	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == -1) {
 		report_h2(r, "decisions", "Decisions (stop = decided)");
@@ -935,6 +942,11 @@ report_decisions(struct report *r)
 	if (nd == 0)
 		return;
 	report_h2(r, "decisions", "Decisions (stop = decided)");
+	snprintf(m, sizeof(m), "%g", EXPERIMENT_ALPHA);
+	t = xasprintf("An undecided row's MDE, at its last look: the one "
+	    "of the corrected p-values' table (alpha %s; abbench power).", m);
+	report_para(r, t);
+	free(t);
 	report_table_begin(r, head);
 	for (i = 0; i < nd; i++) {
 		snprintf(g, sizeof(g), "%d", d[i].good_rounds);

@@ -124,9 +124,12 @@ advice_power(struct store *st, const struct store_run *run,
 		return -1;
 	if (k.n == 0)
 		goto out;
-	/* Rounds for the pilot's spread at its upper bound (power.h). */
+	/*
+	 * The options of every advice at the run's alpha (power.h), so
+	 * that the verdict line, power and the report say the same.
+	 */
 	power_advice_options_init(&o);
-	o.reps = 200;
+	o.alpha = EXPERIMENT_ALPHA;
 	if (padvice_compute_some(st, run->id, effect, &o, PADVICE_MDE |
 	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
 	    cause) == -1) {
@@ -156,9 +159,10 @@ advice_power(struct store *st, const struct store_run *run,
 		power_pct(r->mde, m, sizeof(m));
 		power_pct(r->noise.mad_rel, noise, sizeof(noise));
 		fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
-		    "(MAD/median %s %s, MDE %s); ", r->benchmark, r->unit, e,
-		    r->n_base, r->n_cand, noise, r->from_calibration ?
-		    "calibrated" : "in this run", m);
+		    "(MAD/median %s %s, MDE %s at alpha %g); ", r->benchmark,
+		    r->unit, e, r->n_base, r->n_cand, noise,
+		    r->from_calibration ? "calibrated" : "in this run", m,
+		    o.alpha);
 		if (r->rounds > 0)
 			fprintf(fp, "%zu rounds would\n", r->rounds);
 		else
@@ -267,6 +271,10 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	free(filter);
 	if (f == NULL)
 		goto out;
+	/* The effect the verdicts of `--until decided` were for. */
+	if (!(effect > 0))
+		effect = experiment_stored_effect(run.experiment_path,
+		    run.experiment_text);
 	if (advice_power(st, &run, f, effect, fp, &cause) == -1) {
 		warning("power advice: %s", cause);
 		free(cause);

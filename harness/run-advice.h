@@ -17,7 +17,8 @@
  * share (harness/shifts.h), one warning naming the rounds on either side
  * and the delta in each. The rows are those abbench stat prints for the
  * run (its stat-filter). Prints nothing otherwise; a database error is a
- * warning.
+ * warning. effect 0: the run's own (its experiment's `effect`, 2% when
+ * it has none), as the verdicts of `--until decided` take it.
  */
 void	run_advice(const char *db, int64_t run_id, double effect, FILE *fp);
 

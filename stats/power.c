@@ -380,6 +380,31 @@ power_rounds(const double *xs, size_t n, double effect, size_t hint,
 	return hi;
 }
 
+void
+power_advise(const double *xs, size_t n, size_t na, size_t nb,
+    double effect, const struct power_options *o, struct bm_ucache *cache,
+    struct power_advice *out)
+{
+	size_t	hint = 0;
+
+	out->mde = INFINITY;
+	out->rounds = 0;
+	if (n < 2)
+		return;
+	out->mde = power_mde(xs, n, na, nb, o, cache);
+	if (!(effect > 0))
+		return;
+	/*
+	 * The search starts near the answer; its result depends on where
+	 * it starts (estimated power is not monotone in n to the last
+	 * replicate), so every caller starts it from this one hint.
+	 */
+	if (isfinite(out->mde))
+		hint = (size_t)((double)na * (out->mde / effect) *
+		    (out->mde / effect));
+	out->rounds = power_rounds(xs, n, effect, hint, o, cache);
+}
+
 size_t
 power_group_medians(const int64_t *g, const double *x, size_t n,
     double *out)

@@ -81,10 +81,11 @@ void	power_options_init(struct power_options *o);
 #define POWER_ADVICE_MAX_N		2000
 
 /*
- * The options of the rounds advice, one set for `abbench power`, the
- * "N rounds would" lines at the end of `run` and the max-rounds advice of
- * an undecided row under `--until decided`: power_options_init's, with
- * the spread bound and the search bound above. reps is the caller's.
+ * The options of the MDE and rounds advice, one set for `abbench power`,
+ * the "N rounds would" lines at the end of `run`, the MDE and max-rounds
+ * advice of an undecided row under `--until decided` and the report's MDE:
+ * power_options_init's (400 replicates, seed 1), with the spread bound
+ * and the search bound above. alpha is the caller's: the run's.
  */
 void	power_advice_options_init(struct power_options *o);
 
@@ -112,6 +113,30 @@ double	power_mde(const double *xs, size_t n, size_t na, size_t nb,
  */
 size_t	power_rounds(const double *xs, size_t n, double effect, size_t hint,
 	    const struct power_options *o, struct bm_ucache *cache);
+
+/*
+ * What a row could have seen and what it would take: its MDE at (na, nb)
+ * and the rounds per arm for effect. mde is INFINITY and rounds 0 when n
+ * < 2; rounds is 0 when effect <= 0 (not asked) or more than o->max_n
+ * would be needed.
+ */
+struct power_advice {
+	double	mde;
+	size_t	rounds;
+};
+
+/*
+ * The one computation behind every MDE and rounds abbench prints for a
+ * row (the verdict line of `--until decided`, the end of `run`, `abbench
+ * power`, the report's tables), so that for one row of one run they are
+ * the same numbers: power_mde at (na, nb), then power_rounds from the
+ * hint that MDE gives (na * (MDE / effect)^2). xs: one value per
+ * execution (power_group_medians); o: power_advice_options_init's with
+ * the run's alpha.
+ */
+void	power_advise(const double *xs, size_t n, size_t na, size_t nb,
+	    double effect, const struct power_options *o,
+	    struct bm_ucache *cache, struct power_advice *out);
 
 /* The factor power_rounds scales a pilot of n values' spread by. */
 double	power_spread_factor(size_t n, double conf);

@@ -867,8 +867,8 @@ experiment_design(const struct experiment *e, struct seq_design *d,
 		looks[n++] = (int)v;
 		s = end;
 	}
-	if (seq_design_init(d, 0.05, e->effect_pct / 100, e->max_rounds,
-	    looks, n, cause) == -1)
+	if (seq_design_init(d, EXPERIMENT_ALPHA, e->effect_pct / 100,
+	    e->max_rounds, looks, n, cause) == -1)
 		return -1;
 	if (e->equiv_projected)
 		seq_design_projected(d);

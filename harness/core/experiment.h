@@ -114,6 +114,13 @@ double		 experiment_stored_effect(const char *path, const char *text);
  */
 char		*experiment_aa_text(const struct experiment *e, char **cause);
 
+/*
+ * A run's alpha: its false-positive rate under `stop = decided`, and the
+ * level of the MDE and rounds advice every command prints for it
+ * (harness/core/pdata.h), which names it beside them.
+ */
+#define EXPERIMENT_ALPHA	0.05
+
 struct seq_design;
 /*
  * The stopping rule of `stop = decided` (stats/sequential.h): alpha 0.05,

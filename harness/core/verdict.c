@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/pdata.h"
 #include "harness/core/verdict.h"
 #include "lib/util.h"
 #include "results/store.h"
@@ -33,6 +34,7 @@ struct vrow {
 	double			 level;		/* its confidence */
 	double			 mde;		/* undecided at the last look */
 	size_t			 advise;	/* rounds power advises then */
+	size_t			 mde_n1, mde_n2; /* the executions it is at */
 };
 
 struct verdicts {
@@ -45,6 +47,7 @@ struct verdicts {
 	struct vrow		*rows;
 	size_t			 nrows, caprows;
 	int			*unmade;	/* per workload: good at give-up */
+	char			*advice_error;	/* why a row has no MDE */
 };
 
 struct verdicts *
@@ -83,6 +86,7 @@ verdicts_free(struct verdicts *v)
 	free(v->rows);
 	rowfilter_free(v->filter);
 	bm_ucache_free(v->uc);
+	free(v->advice_error);
 	free(v->unmade);
 	free(v);
 }
@@ -222,12 +226,53 @@ verdicts_store(struct verdicts *v, struct store *st, int64_t run_id,
 	return store_decision_add(st, run_id, &d, cause);
 }
 
+/*
+ * An undecided row's MDE and the max-rounds that would decide it: the
+ * advice `abbench power`, the end of `run` and the report print for the
+ * row, from the same input (one value per execution, the calibration's
+ * noise when there is one: pdata.h) by the same computation
+ * (power_advise) at the run's alpha, so that they are the same numbers.
+ * src is loaded on first use. The decision does not depend on it: an
+ * error leaves the row without an MDE and is said by verdicts_print.
+ */
+static void
+verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
+    struct pdata_src *src, int *loaded, struct vrow *r)
+{
+	struct power_options	o;
+	struct power_advice	adv;
+	struct pdata_noise	nz;
+	char			*cause = NULL;
+
+	if (*loaded == 0) {
+		if (pdata_src_load(st, run_id, 1, src, &cause) == -1) {
+			*loaded = -1;
+			free(v->advice_error);
+			v->advice_error = cause;
+		} else
+			*loaded = 1;
+	}
+	if (*loaded != 1 ||
+	    pdata_noise_of(src, r->benchmark, r->unit, 0, &nz) != 1)
+		return;
+	power_advice_options_init(&o);
+	o.alpha = v->d.alpha;
+	power_advise(nz.x, nz.n, nz.n_base, nz.n_cand, v->d.effect, &o,
+	    v->uc, &adv);
+	r->mde = adv.mde;
+	r->advise = adv.rounds;
+	r->mde_n1 = nz.n_base;
+	r->mde_n2 = nz.n_cand;
+	pdata_noise_release(&nz);
+}
+
 int
 verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
     const int *wl_of_idx, size_t nidx, int w, int good, int round,
     char **cause)
 {
 	const struct experiment	*e = v->e;
+	struct pdata_src	 src;
 	struct store_value	*sv = NULL;
 	size_t			 nv = 0, i, j, n1, n2, a;
 	double			*x1, *x2, beta, *pd;
@@ -235,10 +280,12 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	signed char		*pf;
 	char			*seen;
 	int			 k = seq_look_at(&v->d, good), all = 1, ai, rc;
+	int			 src_loaded = 0;
 	int			 last = (size_t)k + 1 == v->d.nlooks;
 
 	if (k < 0)
 		return 0;
+	memset(&src, 0, sizeof(src));
 	if (store_values(st, run_id, NULL, 0, &sv, &nv, cause) == -1)
 		return -1;
 	x1 = xcalloc(nv + 1, sizeof(*x1));
@@ -358,21 +405,9 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			r->mde = NAN;
 			if (r->res.verdict == SEQ_UNDECIDED) {
 				all = 0;
-				if (last) {
-					struct power_options	o;
-
-					/*
-					 * As power and run advise it (the
-					 * spread bound is power_rounds'
-					 * only).
-					 */
-					power_advice_options_init(&o);
-					o.reps = 200;
-					r->mde = power_mde(x1, n1, n1, n2, &o,
-					    v->uc);
-					r->advise = power_rounds(x1, n1,
-					    v->d.effect, 0, &o, v->uc);
-				}
+				if (last)
+					verdicts_advise(v, st, run_id, &src,
+					    &src_loaded, r);
 			}
 			if (verdicts_store(v, st, run_id, r, cause) == -1) {
 				rc = -1;
@@ -382,6 +417,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	}
 	rc = all || last;
 out:
+	pdata_src_release(&src);
 	free(vs);
 	free(pd);
 	free(pf);
@@ -504,8 +540,16 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 			fprintf(fp, "undecided after %d good rounds (%s p=%.3g "
 			    "n=%zu+%zu", r->good, seq_test_name(r->res.test),
 			    r->res.p, r->n1, r->n2);
-			if (isfinite(r->mde))
-				fprintf(fp, "; MDE %.3g%%", r->mde * 100);
+			if (isfinite(r->mde) && (r->mde_n1 != r->n1 ||
+			    r->mde_n2 != r->n2))
+				/* gobench's lines of one execution count
+				 * once: the n of power and the report. */
+				fprintf(fp, "; MDE %.3g%% at n=%zu+%zu "
+				    "executions, alpha %g", r->mde * 100,
+				    r->mde_n1, r->mde_n2, v->d.alpha);
+			else if (isfinite(r->mde))
+				fprintf(fp, "; MDE %.3g%% at alpha %g",
+				    r->mde * 100, v->d.alpha);
 			else if (r->good >= v->d.max_rounds)
 				fprintf(fp, "; MDE beyond +1000%%");
 			if (r->res.coarse)
@@ -525,6 +569,9 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 			break;
 		}
 	}
+	if (v->advice_error != NULL)
+		fprintf(fp, "  no MDE or rounds advice: %s\n",
+		    v->advice_error);
 	for (k = 0; k < e->nworkloads; k++)
 		if (v->unmade[k] >= 0)
 			fprintf(fp, "  workload '%s': failed rounds could not "

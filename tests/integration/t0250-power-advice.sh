@@ -193,7 +193,7 @@ diag "$(printf '%s\n' "$out" | tail -n 2)"
 row=$("$ABBENCH" stat --db "$db" pilot@last | grep -E '^Burn(-[0-9]+)? ')
 case $row in
 *'~'*)
-	like "$out" "^~ Burn(-[0-9]+)? cpu-sec/op: too noisy to show 0\.1% at n=6\+6 \(MAD/median [0-9.]+% in this run, MDE [0-9.]+%\); ([0-9]+ rounds would|not even [0-9]+ rounds would)" \
+	like "$out" "^~ Burn(-[0-9]+)? cpu-sec/op: too noisy to show 0\.1% at n=6\+6 \(MAD/median [0-9.]+% in this run, MDE [0-9.]+% at alpha 0\.05\); ([0-9]+ rounds would|not even [0-9]+ rounds would)" \
 	    "run --effect 0.1: its \`~\` says which rounds would show it" ;;
 *)
 	diag "this A/A run came out significant: $row"

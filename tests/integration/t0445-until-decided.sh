@@ -134,7 +134,7 @@ is "$(sqlite3 "$TEST_TMP/h.db" "SELECT count(DISTINCT round) FROM samples")" 6 "
 # of spread across rounds leave it undecided at max-rounds.
 mk "$TEST_TMP/h.ini" 12 two
 "$ABBENCH" run "$TEST_TMP/h.ini" --db "$TEST_TMP/h2.db" --order random 2>"$TEST_TMP/herr"
-like "$(grep 'Noisy sec/op b vs a' "$TEST_TMP/herr")" "undecided after 12 good rounds \(U\+Brunner-Munzel p=[0-9.e-]+ n=12\+12; MDE [0-9.]+%; for 2%, (max-rounds [0-9]+|not even max-rounds 2000) would" "an undecided row at max-rounds: its MDE and the rounds power advises (the same code)"
+like "$(grep 'Noisy sec/op b vs a' "$TEST_TMP/herr")" "undecided after 12 good rounds \(U\+Brunner-Munzel p=[0-9.e-]+ n=12\+12; MDE [0-9.]+% at alpha 0\.05; for 2%, (max-rounds [0-9]+|not even max-rounds 2000) would" "an undecided row at max-rounds: its MDE and the rounds power advises (the same code)"
 ok "$(grep -q 'Noisy sec/op b vs a' "$TEST_TMP/herr" && [ "$(sqlite3 "$TEST_TMP/h2.db" "SELECT count(DISTINCT round) FROM samples")" -gt 6 ]; echo $?)" \
     "without the filter the noisy row counts and holds it longer"
 like "$(cat "$TEST_TMP/herr")" "^~ Noisy sec/op: too noisy to show 2% at n=12\+12" \

@@ -390,6 +390,40 @@ test_jitter_pilots(struct bm_ucache *uc)
 	    sum / (double)npil);
 }
 
+/*
+ * power_advise is what every command prints for a row: power_mde at (na,
+ * nb), then power_rounds from the MDE's hint, so that it is the same
+ * number wherever it is printed (#54).
+ */
+static void
+test_advise(struct bm_ucache *uc)
+{
+	struct power_options	o;
+	struct power_advice	a;
+	double			xs[12], mde;
+	size_t			i, hint;
+
+	for (i = 0; i < 12; i++)
+		xs[i] = 1000 + (double)((i * 53) % 401);
+	power_advice_options_init(&o);
+	o.reps = 100;
+	power_advise(xs, 12, 12, 10, 0.02, &o, uc, &a);
+	mde = power_mde(xs, 12, 12, 10, &o, uc);
+	tap_ok(a.mde == mde && mde > 0.02 && isfinite(mde),
+	    "advise: the MDE at 12+10 is power_mde's (%g)", a.mde);
+	hint = (size_t)(12 * (mde / 0.02) * (mde / 0.02));
+	tap_int_eq(a.rounds, power_rounds(xs, 12, 0.02, hint, &o, uc),
+	    "advise: the rounds are power_rounds' from the MDE's hint");
+	tap_ok(a.rounds > 12, "advise: more than 12 rounds for 2%% (%zu)",
+	    a.rounds);
+	power_advise(xs, 12, 12, 10, 0, &o, uc, &a);
+	tap_ok(a.mde == mde && a.rounds == 0,
+	    "advise: effect 0 asks for the MDE alone");
+	power_advise(xs, 1, 12, 10, 0.02, &o, uc, &a);
+	tap_ok(isinf(a.mde) && a.rounds == 0,
+	    "advise: one value tells no noise");
+}
+
 int
 main(void)
 {
@@ -403,6 +437,7 @@ main(void)
 	test_groups();
 	test_spread_conf(uc);
 	test_jitter_pilots(uc);
+	test_advise(uc);
 	bm_ucache_free(uc);
 	return tap_done();
 }
