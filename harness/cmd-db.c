@@ -68,7 +68,7 @@ static const struct cmd_flag db_flags[] = {
 	    "import" },
 	{ "durable", 'D', NULL, "every commit waits for the disk "
 	    "(synchronous=FULL)", NULL },
-	{ "json", 'j', NULL, "the runs as one JSON object (schema: README, "
+	{ "json", 'j', NULL, "the runs as one JSON object (schema: docs/guide.md, "
 	    "\"Machine-readable output\")", "ls" },
 	{ NULL, 0, NULL, NULL, NULL }
 };
@@ -214,7 +214,7 @@ json_time(int64_t ns)
 	return json_string(buf);
 }
 
-/* ls --json: the runs as one JSON object (schema: README). */
+/* ls --json: the runs as one JSON object (schema: docs/guide.md). */
 static int
 db_ls_json(struct store *st, struct store_run *runs, size_t n)
 {
@@ -1002,7 +1002,7 @@ const struct cmd_entry cmd_db_entry = {
 	"\n"
 	"  ls                 runs: id, uuid, name, host, start, status,\n"
 	"                     arms, sample count\n"
-	"      --json         as one JSON object (schema: README,\n"
+	"      --json         as one JSON object (schema: docs/guide.md,\n"
 	"                     \"Machine-readable output\")\n"
 	"  show RUN           config, arms, host changes, samples per\n"
 	"                     benchmark and arm, failures, warnings\n"

@@ -190,7 +190,7 @@ static const struct cmd_flag power_flags[] = {
 	{ "at", 'A', "N",
 	    "n, CI and MDE for N executions per arm, not the run's", NULL },
 	{ "json", 'j', NULL,
-	    "the same as one JSON object (schema: README,\n"
+	    "the same as one JSON object (schema: docs/guide.md,\n"
 	    "\"Machine-readable output\")", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };

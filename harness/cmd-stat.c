@@ -790,7 +790,7 @@ const struct cmd_entry cmd_stat_entry = {
 "-h` prints benchstat's own usage.  FILE \"-\" is standard input;\n"
 "LABEL=FILE sets the column label (.file).  -format json (abbench's own)\n"
 "prints the same tables as one JSON object with every cell's numbers\n"
-"(schema: README, \"Machine-readable output\").\n"
+"(schema: docs/guide.md, \"Machine-readable output\").\n"
 "\n"
 "With --db FILE (anywhere on the line), $ABBENCH_DB or ./abbench.db,\n"
 "the inputs are runs in that store instead of files: each RUN (an id,\n"
