@@ -1012,7 +1012,7 @@ static void
 report_plots(struct report *r)
 {
 	struct plot_options	 po;
-	struct plot_list	 list = { NULL, 0 };
+	struct plot_list	 list = { NULL, 0, 0, 0, 0 };
 	char			*cause = NULL, *dir = NULL, *data, *svg;
 	char			*base, *dot, *rel, *alt;
 	size_t			 i, len;
@@ -1046,6 +1046,8 @@ report_plots(struct report *r)
 		po.format = PLOT_PNG;
 	}
 	po.dir = dir;
+	po.max_groups = r->o->max_plots == 0 ? REPORT_MAX_PLOTS :
+	    r->o->max_plots == REPORT_PLOTS_ALL ? 0 : r->o->max_plots;
 	rc = plot_run(r->st, r->run.id, &po, &list, &cause);
 	if (rc == -1) {
 		char	*msg = xasprintf("Some plots are missing: %s", cause);
@@ -1090,6 +1092,18 @@ report_plots(struct report *r)
 	}
 	if (list.n == 0 && rc == 0)
 		report_para(r, "The run has no samples to plot.");
+	if (list.nskipped > 0 || list.nmatrix_cut > 0) {
+		char	*msg = xasprintf("Plots of the first %zu of %zu "
+		    "benchmark and unit pairs only%s; every row is in the "
+		    "tables above. abbench report --plots all draws every "
+		    "one, abbench plot writes them all as files.",
+		    list.ngroups - list.nskipped, list.ngroups,
+		    list.nmatrix_cut > 0 ? " (a matrix plot: its first "
+		    "members)" : "");
+
+		report_para(r, msg);
+		free(msg);
+	}
 	/* Whatever the plot left there, also when it failed half way. */
 	if (r->html)
 		(void)rmtree(dir, NULL);
