@@ -262,13 +262,15 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 		r->nlines = b->nlines;
 		r->nexec = b->n;
 		r->n_cand = 0;
-		for (j = 0; j < d.n; j++) {
-			if (strcmp(d.rows[j].arm, out->baseline_arm) == 0 ||
-			    strcmp(d.rows[j].benchmark, b->benchmark) != 0 ||
-			    strcmp(d.rows[j].unit, b->unit) != 0)
+		/* The other arms' rows by hash, not by a scan (#53). */
+		for (j = 1; j < run.narms; j++) {
+			const struct pdata_row	*o = pdata_find(&d,
+			    run.arms[j], b->benchmark, b->unit);
+
+			if (o == NULL || strcmp(o->arm, out->baseline_arm) == 0)
 				continue;
-			if (r->n_cand == 0 || d.rows[j].n < r->n_cand)
-				r->n_cand = d.rows[j].n;
+			if (r->n_cand == 0 || o->n < r->n_cand)
+				r->n_cand = o->n;
 		}
 		if (r->n_cand == 0)
 			r->n_cand = b->n;

@@ -51,6 +51,9 @@ struct report_cmp {
 	double	 p, holm, bh;
 	size_t	 n1, n2;
 	int	 tested;
+	/* Where its values are in the sorted index (report_pvalues). */
+	size_t	 first;		/* its first value in store order */
+	size_t	 at, base_at;	/* its and the baseline's first in it */
 };
 
 struct report {
@@ -541,32 +544,93 @@ report_tables(struct report *r)
 	strbuf_release(&tab);
 }
 
-/* Distinct (benchmark, unit, arm) but the baseline, in order of appearance. */
+/*
+ * The values sorted by (benchmark, unit, arm), ties in store order: each
+ * comparison's values are then one run of the index, found in one pass
+ * (a scan of all values per comparison made report quadratic in the
+ * number of workloads, issue #53).
+ */
+static const struct store_value *report_sort_v;
+
+static int
+report_cmp_value(const void *a, const void *b)
+{
+	const struct store_value	*x = &report_sort_v[*(const size_t *)a];
+	const struct store_value	*y = &report_sort_v[*(const size_t *)b];
+	int				 c;
+
+	if ((c = strcmp(x->benchmark, y->benchmark)) != 0 ||
+	    (c = strcmp(x->unit, y->unit)) != 0 ||
+	    (c = strcmp(x->arm, y->arm)) != 0)
+		return c;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int
+report_cmp_first(const void *a, const void *b)
+{
+	const struct report_cmp	*x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * Distinct (benchmark, unit, arm) but the baseline, in order of
+ * appearance, each with its values' and the baseline's runs in *ordp
+ * (the caller frees it).
+ */
 static struct report_cmp *
 report_pvalues_collect(const struct report *r, const struct store_value *v,
-    size_t nv, size_t *ncp)
+    size_t nv, size_t *ncp, size_t **ordp)
 {
 	struct report_cmp	*c = NULL;
-	size_t			 nc = 0, capc = 0, i, k;
+	size_t			*ord, nc = 0, capc = 0, i, j, g, gend;
+	size_t			 base_at, base_n;
 
-	for (i = 0; i < nv; i++) {
-		if (strcmp(v[i].arm, r->run.arms[0]) == 0)
-			continue;
-		for (k = 0; k < nc; k++)
-			if (strcmp(c[k].benchmark, v[i].benchmark) == 0 &&
-			    strcmp(c[k].unit, v[i].unit) == 0 &&
-			    strcmp(c[k].arm, v[i].arm) == 0)
-				break;
-		if (k < nc)
-			continue;
-		XGROW(c, nc, capc);
-		memset(&c[nc], 0, sizeof(c[nc]));
-		c[nc].benchmark = v[i].benchmark;
-		c[nc].unit = v[i].unit;
-		c[nc].arm = v[i].arm;
-		nc++;
+	ord = xcalloc(nv + 1, sizeof(*ord));
+	for (i = 0; i < nv; i++)
+		ord[i] = i;
+	report_sort_v = v;
+	qsort(ord, nv, sizeof(*ord), report_cmp_value);
+	report_sort_v = NULL;
+	for (g = 0; g < nv; g = gend) {
+		/* One (benchmark, unit): its baseline's run first. */
+		for (gend = g + 1; gend < nv && strcmp(v[ord[gend]].benchmark,
+		    v[ord[g]].benchmark) == 0 && strcmp(v[ord[gend]].unit,
+		    v[ord[g]].unit) == 0; gend++)
+			;
+		base_at = base_n = 0;
+		for (i = g; i < gend; i++)
+			if (strcmp(v[ord[i]].arm, r->run.arms[0]) == 0) {
+				if (base_n++ == 0)
+					base_at = i;
+			}
+		for (i = g; i < gend; i = j) {
+			size_t	first = ord[i];
+
+			for (j = i + 1; j < gend && strcmp(v[ord[j]].arm,
+			    v[ord[i]].arm) == 0; j++)
+				if (ord[j] < first)
+					first = ord[j];
+			if (strcmp(v[ord[i]].arm, r->run.arms[0]) == 0)
+				continue;
+			XGROW(c, nc, capc);
+			memset(&c[nc], 0, sizeof(c[nc]));
+			c[nc].benchmark = v[ord[i]].benchmark;
+			c[nc].unit = v[ord[i]].unit;
+			c[nc].arm = v[ord[i]].arm;
+			c[nc].first = first;
+			c[nc].at = i;
+			c[nc].n2 = j - i;
+			c[nc].base_at = base_at;
+			c[nc].n1 = base_n;
+			nc++;
+		}
 	}
+	if (nc > 0)
+		qsort(c, nc, sizeof(*c), report_cmp_first);
 	*ncp = nc;
+	*ordp = ord;
 	return c;
 }
 
@@ -576,7 +640,7 @@ report_pvalues_collect(const struct report *r, const struct store_value *v,
  */
 static size_t
 report_pvalues_test(const struct report *r, const struct store_value *v,
-    size_t nv, struct report_cmp *c, size_t nc)
+    size_t nv, const size_t *ord, struct report_cmp *c, size_t nc)
 {
 	struct bm_ucache	*uc;
 	size_t			 i, k, n1, n2, ntested = 0;
@@ -592,18 +656,12 @@ report_pvalues_test(const struct report *r, const struct store_value *v,
 		struct bm_comparison	cmp;
 		struct bm_summary	s1, s2;
 
-		n1 = n2 = 0;
-		for (i = 0; i < nv; i++) {
-			if (strcmp(v[i].benchmark, c[k].benchmark) != 0 ||
-			    strcmp(v[i].unit, c[k].unit) != 0)
-				continue;
-			if (strcmp(v[i].arm, r->run.arms[0]) == 0)
-				x1[n1++] = v[i].value;
-			else if (strcmp(v[i].arm, c[k].arm) == 0)
-				x2[n2++] = v[i].value;
-		}
-		c[k].n1 = n1;
-		c[k].n2 = n2;
+		n1 = c[k].n1;
+		n2 = c[k].n2;
+		for (i = 0; i < n1; i++)
+			x1[i] = v[ord[c[k].base_at + i]].value;
+		for (i = 0; i < n2; i++)
+			x2[i] = v[ord[c[k].at + i]].value;
 		c[k].p = c[k].holm = c[k].bh = c[k].delta = NAN;
 		if (n1 == 0 || n2 == 0)
 			continue;
@@ -677,17 +735,43 @@ report_pvalues_intro(struct report *r, const struct padvice *adv,
 	free(intro);
 }
 
-/* One comparison's row of the table. */
+static int
+report_cmp_adv(const void *a, const void *b)
+{
+	const struct padvice_row	*x = *(const struct padvice_row *const *)a;
+	const struct padvice_row	*y = *(const struct padvice_row *const *)b;
+	int				 c;
+
+	if ((c = strcmp(x->benchmark, y->benchmark)) != 0)
+		return c;
+	return strcmp(x->unit, y->unit);
+}
+
+static int
+report_cmp_adv_stable(const void *a, const void *b)
+{
+	const struct padvice_row *const	*x = a, *const *y = b;
+	int				 c;
+
+	if ((c = report_cmp_adv(a, b)) != 0)
+		return c;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* One comparison's row of the table; adv's rows sorted in by (NULL: none). */
 static void
 report_pvalues_row(struct report *r, const struct report_cmp *c,
-    const struct padvice *adv)
+    const struct padvice_row *const *by, size_t nby)
 {
-	char		b1[32], b2[32], d[32], p[32], h[32], q[32], m[32];
-	int		sh = c->tested && c->holm < r->alpha;
-	int		sb = c->tested && c->bh < r->alpha;
-	double		vals[2] = { c->base_center, c->center };
-	struct scaler	sc;
-	size_t		a;
+	char				 b1[32], b2[32], d[32], p[32], h[32];
+	char				 q[32], m[32];
+	int				 sh = c->tested && c->holm < r->alpha;
+	int				 sb = c->tested && c->bh < r->alpha;
+	double				 vals[2] = { c->base_center, c->center };
+	struct scaler			 sc;
+	struct padvice_row		 key;
+	const struct padvice_row	*kp = &key;
+	const struct padvice_row *const	*hit;
 
 	/* Scaled as benchstat scales a row. */
 	scaler_common(vals, 2, unit_class_of(c->unit), &sc);
@@ -706,10 +790,16 @@ report_pvalues_row(struct report *r, const struct report_cmp *c,
 	report_cell(r, b2);
 	report_cell(r, d);
 	snprintf(m, sizeof(m), "?");
-	for (a = 0; a < adv->n; a++)
-		if (strcmp(adv->rows[a].benchmark, c->benchmark) == 0 &&
-		    strcmp(adv->rows[a].unit, c->unit) == 0)
-			power_pct(adv->rows[a].mde, m, sizeof(m));
+	key.benchmark = c->benchmark;
+	key.unit = c->unit;
+	if (nby > 0 && (hit = bsearch(&kp, by, nby, sizeof(*by),
+	    report_cmp_adv)) != NULL) {
+		/* The last of equal rows, as the scan it replaces found. */
+		while ((size_t)(hit - by) + 1 < nby &&
+		    report_cmp_adv(hit + 1, &kp) == 0)
+			hit++;
+		power_pct((*hit)->mde, m, sizeof(m));
+	}
 	report_cell(r, m);
 	report_cell(r, p);
 	report_cell(r, h);
@@ -736,6 +826,8 @@ report_pvalues(struct report *r)
 	struct store_value	*v = NULL;
 	struct report_cmp	*c;
 	struct padvice		 adv;
+	size_t			*ord;
+	const struct padvice_row **by;
 	struct power_options	 o;
 	size_t			 nv = 0, nc, k, ntested;
 	char			*cause = NULL;
@@ -751,8 +843,9 @@ report_pvalues(struct report *r)
 		free(cause);
 		return;
 	}
-	c = report_pvalues_collect(r, v, nv, &nc);
-	ntested = report_pvalues_test(r, v, nv, c, nc);
+	c = report_pvalues_collect(r, v, nv, &nc, &ord);
+	ntested = report_pvalues_test(r, v, nv, ord, c, nc);
+	free(ord);
 	/* What each comparison could have seen (powerdata.h). */
 	power_options_init(&o);
 	o.alpha = r->alpha;
@@ -765,8 +858,15 @@ report_pvalues(struct report *r)
 	}
 	report_pvalues_intro(r, &adv, ntested);
 	report_table_begin(r, head);
+	/* Sorted (stably: by position on ties) for a lookup per row. */
+	by = xcalloc(adv.n + 1, sizeof(*by));
+	for (k = 0; k < adv.n; k++)
+		by[k] = &adv.rows[k];
+	if (adv.n > 0)
+		qsort(by, adv.n, sizeof(*by), report_cmp_adv_stable);
 	for (k = 0; k < nc; k++)
-		report_pvalues_row(r, &c[k], &adv);
+		report_pvalues_row(r, &c[k], by, adv.n);
+	free(by);
 	report_table_end(r);
 	padvice_release(&adv);
 	free(c);
