@@ -22,7 +22,7 @@ plot_shapes_cmd(const char *db, const char *xkey, const char *ignore,
 {
 	struct store		*st;
 	struct store_run	 run, *runs;
-	struct plot_list	 list = { NULL, 0 };
+	struct plot_list	 list = { NULL, 0, 0, 0, 0 };
 	struct strvec		 ign = STRVEC_INIT;
 	int64_t			*ids = NULL;
 	size_t			 nids = 0, n, i;
@@ -108,7 +108,7 @@ static int
 cmd_plot_exec(int argc, char **argv)
 {
 	struct plot_options	 po;
-	struct plot_list	 list = { NULL, 0 };
+	struct plot_list	 list = { NULL, 0, 0, 0, 0 };
 	struct store_run	 run;
 	struct store		*st;
 	const char		*db = NULL, *xkey = NULL, *ignore = NULL;

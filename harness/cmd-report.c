@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@ static const struct cmd_flag report_flags[] = {
 	    "the report, also -o (default: report-RUNID.html)", NULL },
 	{ "no-plots", 'P', NULL,
 	    "leave the plots out (no gnuplot)", NULL },
+	{ "plots", 'L', "N",
+	    "per-benchmark plots for the first N benchmark and unit pairs "
+	    "only, or all (default 40: the tables hold every row)", NULL },
 	{ "alpha", 'a', "A",
 	    "significance for the corrected p-values (default\n"
 	    "0.05; the MDE stays at the run's alpha)", NULL },
@@ -39,6 +43,7 @@ cmd_report_exec(int argc, char **argv)
 	struct store		*st;
 	const char		*db = NULL;
 	char			*cause = NULL, *path = NULL;
+	long long		 n;
 	int			 c, rc = EXIT_OK;
 
 	memset(&ro, 0, sizeof(ro));
@@ -53,6 +58,19 @@ cmd_report_exec(int argc, char **argv)
 			break;
 		case 'P':
 			ro.no_plots = 1;
+			break;
+		case 'L':
+			if (strcmp(optarg, "all") == 0) {
+				ro.max_plots = REPORT_PLOTS_ALL;
+				break;
+			}
+			if (parse_int(optarg, 1, INT_MAX, &n, &cause) == -1) {
+				free(cause);
+				error("report: --plots '%s' is not a positive "
+				    "integer or all", optarg);
+				return EXIT_USAGE;
+			}
+			ro.max_plots = (size_t)n;
 			break;
 		case 'a':
 			if (parse_double(optarg, &ro.alpha, &cause) == -1 ||
@@ -101,7 +119,11 @@ const struct cmd_entry cmd_report_entry = {
 "and whether the comparison moved with it.\n"
 "\n"
 "HTML (the default) inlines the plots as SVG; a FILE.md gets PNG plots in\n"
-"FILE-plots/ beside it. Prints the path written.\n"
+"FILE-plots/ beside it. Prints the path written. Above 40 benchmark and\n"
+"unit pairs (a matrix of many workloads) only the first 40 get their\n"
+"samples and time plots, so that the report stays small and quick; the\n"
+"tables and the matrix plots still cover every one, a line says so, and\n"
+"--plots all draws them all.\n"
 "\n"
 "Exit status: 0 written, 1 the report could not be written, 2 on a usage\n"
 "or database error.\n",

@@ -211,6 +211,7 @@ shapes_release(struct fleet_ctx *fc)
 	}
 	free(fc->shapes);
 	fc->shapes = NULL;
+	fleet_job_state_release(&fc->merge_js);
 	fleet_jobs_free(fc->jobs, fc->njobs);
 	fc->jobs = NULL;
 	fc->njobs = 0;
@@ -309,7 +310,7 @@ int
 fleet_refresh(struct fleet_ctx *fc, int write)
 {
 	char	*cause = NULL, **ids;
-	size_t	 i;
+	size_t	 i, nids;
 	int	 live = 1;
 
 	shapes_release(fc);
@@ -320,18 +321,21 @@ fleet_refresh(struct fleet_ctx *fc, int write)
 		return -1;
 	}
 	fc->shapes = xcalloc(fc->njobs + 1, sizeof *fc->shapes);
-	ids = xcalloc(fc->njobs + 1, sizeof *ids);
+	ids = xcalloc(fc->njobs + 2, sizeof *ids);
 	for (i = 0; i < fc->njobs; i++) {
 		fc->shapes[i].job = &fc->jobs[i];
 		fc->shapes[i].name = xasprintf("%s/%d", fc->jobs[i].partition,
 		    fc->jobs[i].replica);
 		ids[i] = fc->jobs[i].job_id;
 	}
+	/* The merge job in the same question, after the shapes. */
+	nids = fc->njobs;
+	if (fc->f.merge_job != NULL)
+		ids[nids++] = fc->f.merge_job;
 	{
-		struct fleet_job_state	*js = xcalloc(fc->njobs + 1,
-					    sizeof *js);
+		struct fleet_job_state	*js = xcalloc(nids + 1, sizeof *js);
 
-		if (fc->sched->state(ids, fc->njobs, js, &cause) != 0) {
+		if (fc->sched->state(ids, nids, js, &cause) != 0) {
 			warning("fleet: the scheduler did not answer (%s); "
 			    "using the last states recorded", cause);
 			free(cause);
@@ -348,6 +352,16 @@ fleet_refresh(struct fleet_ctx *fc, int write)
 				fc->shapes[i].js.node = xstrdup("");
 				fc->shapes[i].js.exit_code = xstrdup("");
 			}
+		}
+		if (nids > fc->njobs && js[fc->njobs].id != NULL)
+			fc->merge_js = js[fc->njobs];
+		else if (nids > fc->njobs) {
+			fc->merge_js.id = xstrdup(fc->f.merge_job);
+			fc->merge_js.state = xstrdup("UNKNOWN");
+			fc->merge_js.reason = xstrdup("");
+			fc->merge_js.partition = xstrdup("");
+			fc->merge_js.node = xstrdup("");
+			fc->merge_js.exit_code = xstrdup("");
 		}
 		free(js);
 	}
@@ -620,6 +634,28 @@ fleet_wait(struct fleet_ctx *fc, int quiet)
 	return rc;
 }
 
+/*
+ * "merge job 12 CANCELLED -> DIR/fleet.db": a merge that was cancelled or
+ * failed merged nothing, whatever the shapes say (issue #53).
+ */
+static void
+fleet_print_merge(const struct fleet_ctx *fc)
+{
+	const struct fleet_job_state	*js = &fc->merge_js;
+	const char			*state = js->state != NULL ?
+					    js->state : "UNKNOWN";
+
+	printf("  merge job %s %s", fc->f.merge_job, state);
+	if (js->reason != NULL && *js->reason != '\0')
+		printf(" (%s)", js->reason);
+	else if (js->exit_code != NULL && *js->exit_code != '\0' &&
+	    strcmp(js->exit_code, "0:0") != 0)
+		printf(" (exit %s)", js->exit_code);
+	else if (js->id != NULL && !js->known)
+		printf(" (the scheduler no longer knows it)");
+	printf(" -> %s/%s\n", fc->dir, FLEET_DB);
+}
+
 void
 fleet_print_shapes(struct fleet_ctx *fc)
 {
@@ -648,8 +684,7 @@ fleet_print_shapes(struct fleet_ctx *fc)
 			printf("  %-12s its run moved: %s\n", "", s->run_moved);
 	}
 	if (fc->f.merge_job != NULL)
-		printf("  merge job %s -> %s/%s\n", fc->f.merge_job, fc->dir,
-		    FLEET_DB);
+		fleet_print_merge(fc);
 }
 
 /* status without FLEET: every fleet under the base directory. */

@@ -49,6 +49,12 @@ struct fleet_ctx {
 	struct fleet_job_rec		*jobs;
 	size_t				 njobs;
 	struct shape			*shapes;
+	/*
+	 * The merge job (f.merge_job) as the scheduler last answered, read
+	 * by fleet_refresh with the shapes: a cancelled or failed merge
+	 * leaves fleet.db without the runs, and status must say so.
+	 */
+	struct fleet_job_state		 merge_js;
 };
 
 /* Print "fleet: MSG (see abbench fleet --help)"; returns EXIT_USAGE. */

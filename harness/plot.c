@@ -812,7 +812,7 @@ plot_matrices(struct plot_ctx *pc, char **cause)
 	struct strbuf		  body = STRBUF_INIT;
 	char			 *base, *other, *title, *what;
 	unsigned char		 *done;
-	size_t			  g, h, nmem;
+	size_t			  g, h, nmem, cap, shown, ndrawn = 0;
 	int			  rc = 0;
 
 	done = xcalloc(pc->ngroups + 1, 1);
@@ -833,11 +833,31 @@ plot_matrices(struct plot_ctx *pc, char **cause)
 			}
 			free(other);
 		}
+		/*
+		 * With a budget, a matrix draws its first max_groups members
+		 * (a bar per member: thousands are neither readable nor
+		 * small) and the matrices past the budget are not drawn.
+		 */
+		cap = pc->o->max_groups;
+		if (nmem >= 2 && cap != 0 && ndrawn >= cap) {
+			pc->out->nmatrix_cut += nmem;
+			nmem = 0;
+		}
 		if (nmem >= 2) {
+			shown = cap != 0 && nmem > cap ? cap : nmem;
 			strbuf_reset(&body);
-			plot_script_matrix(pc, base, mem, nmem, &body);
-			what = pc->run.narms > 1 ? xasprintf("matrix, change "
-			    "vs %s", pc->run.arms[0]) : xstrdup("matrix");
+			plot_script_matrix(pc, base, mem, shown, &body);
+			if (shown < nmem) {
+				pc->out->nmatrix_cut += nmem - shown;
+				what = pc->run.narms > 1 ? xasprintf("matrix, "
+				    "first %zu of %zu, change vs %s", shown,
+				    nmem, pc->run.arms[0]) : xasprintf("matrix"
+				    ", first %zu of %zu", shown, nmem);
+			} else
+				what = pc->run.narms > 1 ? xasprintf("matrix, "
+				    "change vs %s", pc->run.arms[0]) :
+				    xstrdup("matrix");
+			ndrawn++;
 			title = plot_title(pc, what, base, pc->groups[g].unit);
 			rc = plot_emit(pc, "matrix", base, pc->groups[g].unit,
 			    title, &body, cause);
@@ -881,6 +901,7 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 
 	out->v = NULL;
 	out->n = 0;
+	out->ngroups = out->nskipped = out->nmatrix_cut = 0;
 	memset(&pc, 0, sizeof(pc));
 	pc.st = st;
 	pc.o = o;
@@ -894,9 +915,14 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 		goto out;
 	if (shift_scan_run(st, &pc.run, &pc.shifts, cause) == -1)
 		goto out;
+	out->ngroups = pc.ngroups;
 	for (g = 0; g < pc.ngroups; g++) {
 		const struct plot_group	*gr = &pc.groups[g];
 
+		if (o->max_groups != 0 && g >= o->max_groups) {
+			out->nskipped = pc.ngroups - g;
+			break;
+		}
 		strbuf_reset(&body);
 		plot_script_samples(&pc, gr, &body);
 		title = plot_title(&pc, "samples", gr->bench, gr->unit);

@@ -50,6 +50,15 @@ struct plot_options {
 	int64_t			 timeout_ns;	/* per gnuplot; 0 = 60 s */
 	const char		*gnuplot;	/* NULL = "gnuplot" on PATH */
 	double			 confidence;	/* 0 = 0.95 */
+	/*
+	 * Draw the samples and time plots of the first max_groups
+	 * (benchmark, unit) pairs only, 0 = all: each plot is one gnuplot
+	 * (tens of ms) and a few dozen KB of SVG, so a run of thousands of
+	 * workloads would take minutes and a report of tens of MB. So
+	 * too for matrices: the first max_groups of them, each with its
+	 * first max_groups members.
+	 */
+	size_t			 max_groups;
 };
 
 struct plot_file {
@@ -63,6 +72,9 @@ struct plot_file {
 struct plot_list {
 	struct plot_file	*v;
 	size_t			 n;
+	size_t			 ngroups;	/* (benchmark, unit) pairs */
+	size_t			 nskipped;	/* of them, not drawn */
+	size_t			 nmatrix_cut;	/* matrix members not drawn */
 };
 
 /*

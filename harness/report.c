@@ -21,6 +21,7 @@
 #include "harness/powerdata.h"
 #include "harness/markup.h"
 #include "harness/report.h"
+#include "harness/report-int.h"
 #include "harness/run-advice.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
@@ -42,26 +43,6 @@ report_format_of(const char *path)
 	return REPORT_HTML;
 }
 
-/* One comparison of an arm against the baseline arm for a benchmark. */
-struct report_cmp {
-	char	*benchmark;
-	char	*unit;
-	char	*arm;
-	double	 base_center, center, delta;
-	double	 p, holm, bh;
-	size_t	 n1, n2;
-	int	 tested;
-};
-
-struct report {
-	struct store			*st;
-	const struct report_options	*o;
-	struct store_run		 run;
-	struct strbuf			 out;
-	int				 html;
-	double				 alpha;
-	size_t				 ntime;	/* time plots drawn */
-};
 
 static void
 report_esc(struct report *r, const char *s)
@@ -70,7 +51,7 @@ report_esc(struct report *r, const char *s)
 }
 
 /* Markdown table cells: no pipes or newlines. */
-static void
+void
 report_cell(struct report *r, const char *s)
 {
 	if (r->html) {
@@ -84,20 +65,20 @@ report_cell(struct report *r, const char *s)
 	strbuf_addc(&r->out, ' ');
 }
 
-static void
+void
 report_row_begin(struct report *r)
 {
 	if (r->html)
 		strbuf_adds(&r->out, "<tr>");
 }
 
-static void
+void
 report_row_end(struct report *r)
 {
 	strbuf_adds(&r->out, r->html ? "</tr>\n" : "|\n");
 }
 
-static void
+void
 report_table_begin(struct report *r, const char *const *head)
 {
 	size_t	i;
@@ -121,13 +102,13 @@ report_table_begin(struct report *r, const char *const *head)
 	strbuf_adds(&r->out, "|\n");
 }
 
-static void
+void
 report_table_end(struct report *r)
 {
 	strbuf_adds(&r->out, r->html ? "</table>\n" : "\n");
 }
 
-static void
+void
 report_h2(struct report *r, const char *id, const char *title)
 {
 	if (r->html) {
@@ -141,7 +122,7 @@ report_h2(struct report *r, const char *id, const char *title)
 	}
 }
 
-static void
+void
 report_para(struct report *r, const char *text)
 {
 	if (r->html) {
@@ -541,244 +522,6 @@ report_tables(struct report *r)
 	strbuf_release(&tab);
 }
 
-/* Distinct (benchmark, unit, arm) but the baseline, in order of appearance. */
-static struct report_cmp *
-report_pvalues_collect(const struct report *r, const struct store_value *v,
-    size_t nv, size_t *ncp)
-{
-	struct report_cmp	*c = NULL;
-	size_t			 nc = 0, capc = 0, i, k;
-
-	for (i = 0; i < nv; i++) {
-		if (strcmp(v[i].arm, r->run.arms[0]) == 0)
-			continue;
-		for (k = 0; k < nc; k++)
-			if (strcmp(c[k].benchmark, v[i].benchmark) == 0 &&
-			    strcmp(c[k].unit, v[i].unit) == 0 &&
-			    strcmp(c[k].arm, v[i].arm) == 0)
-				break;
-		if (k < nc)
-			continue;
-		XGROW(c, nc, capc);
-		memset(&c[nc], 0, sizeof(c[nc]));
-		c[nc].benchmark = v[i].benchmark;
-		c[nc].unit = v[i].unit;
-		c[nc].arm = v[i].arm;
-		nc++;
-	}
-	*ncp = nc;
-	return c;
-}
-
-/*
- * Each comparison's centers, delta and U-test p, then Holm and BH over
- * the tested ones; returns how many were tested.
- */
-static size_t
-report_pvalues_test(const struct report *r, const struct store_value *v,
-    size_t nv, struct report_cmp *c, size_t nc)
-{
-	struct bm_ucache	*uc;
-	size_t			 i, k, n1, n2, ntested = 0;
-	double			*x1, *x2, *ps, *holm, *bh;
-
-	uc = bm_ucache_new();
-	x1 = xcalloc(nv + 1, sizeof(double));
-	x2 = xcalloc(nv + 1, sizeof(double));
-	ps = xcalloc(nc + 1, sizeof(double));
-	holm = xcalloc(nc + 1, sizeof(double));
-	bh = xcalloc(nc + 1, sizeof(double));
-	for (k = 0; k < nc; k++) {
-		struct bm_comparison	cmp;
-		struct bm_summary	s1, s2;
-
-		n1 = n2 = 0;
-		for (i = 0; i < nv; i++) {
-			if (strcmp(v[i].benchmark, c[k].benchmark) != 0 ||
-			    strcmp(v[i].unit, c[k].unit) != 0)
-				continue;
-			if (strcmp(v[i].arm, r->run.arms[0]) == 0)
-				x1[n1++] = v[i].value;
-			else if (strcmp(v[i].arm, c[k].arm) == 0)
-				x2[n2++] = v[i].value;
-		}
-		c[k].n1 = n1;
-		c[k].n2 = n2;
-		c[k].p = c[k].holm = c[k].bh = c[k].delta = NAN;
-		if (n1 == 0 || n2 == 0)
-			continue;
-		qsort(x1, n1, sizeof(double), cmp_double);
-		qsort(x2, n2, sizeof(double), cmp_double);
-		bm_summarize(x1, n1, BM_ASSUME_NOTHING, 0.95, &s1);
-		bm_summarize(x2, n2, BM_ASSUME_NOTHING, 0.95, &s2);
-		c[k].base_center = s1.center;
-		c[k].center = s2.center;
-		if (s1.center != 0)
-			c[k].delta = s2.center / s1.center - 1;
-		bm_summary_release(&s1);
-		bm_summary_release(&s2);
-		/* The same test and p benchstat prints. */
-		bm_compare(x1, n1, x2, n2, BM_ASSUME_NOTHING, r->alpha, uc,
-		    &cmp);
-		if (!isnan(cmp.p)) {
-			c[k].p = cmp.p;
-			c[k].tested = 1;
-			ps[ntested++] = cmp.p;
-		}
-		bm_comparison_release(&cmp);
-	}
-	pvalues_holm(ps, ntested, holm);
-	pvalues_bh(ps, ntested, bh);
-	for (k = 0, i = 0; k < nc; k++)
-		if (c[k].tested) {
-			c[k].holm = holm[i];
-			c[k].bh = bh[i];
-			i++;
-		}
-	bm_ucache_free(uc);
-	free(x1);
-	free(x2);
-	free(ps);
-	free(holm);
-	free(bh);
-	return ntested;
-}
-
-/* The paragraphs that say how the table was made. */
-static void
-report_pvalues_intro(struct report *r, const struct padvice *adv,
-    size_t ntested)
-{
-	char	*intro, buf[64], mbuf[64];
-
-	snprintf(buf, sizeof(buf), "%g", r->alpha);
-	/* The MDE's: the run's (adv is zeroed when it could not be made). */
-	snprintf(mbuf, sizeof(mbuf), "%g", adv->opt.alpha > 0 ?
-	    adv->opt.alpha : EXPERIMENT_ALPHA);
-	intro = xasprintf("Each arm against %s, Mann-Whitney "
-	    "U as in the tables above; %zu tests adjusted "
-	    "together with Holm (family-wise error) and "
-	    "Benjamini-Hochberg (false discovery rate). A "
-	    "change survives when its adjusted p < %s.",
-	    r->run.arms[0], ntested, buf);
-	report_para(r, intro);
-	free(intro);
-	if (adv->calib_run != 0)
-		intro = xasprintf("MDE: the smallest change the U test "
-		    "at this n (executions; a gobench invocation's "
-		    "lines count once) detects with 80%% power at "
-		    "alpha %s, by resampling the noise of calibration "
-		    "run %" PRId64 " (abbench power).", mbuf,
-		    adv->calib_run);
-	else
-		intro = xasprintf("MDE: the smallest change the U test "
-		    "at this n (executions; a gobench invocation's "
-		    "lines count once) detects with 80%% power at "
-		    "alpha %s, by resampling the noise of the baseline "
-		    "arm %s (abbench power).", mbuf, r->run.arms[0]);
-	report_para(r, intro);
-	free(intro);
-}
-
-/* One comparison's row of the table. */
-static void
-report_pvalues_row(struct report *r, const struct report_cmp *c,
-    const struct padvice *adv)
-{
-	char		b1[32], b2[32], d[32], p[32], h[32], q[32], m[32];
-	int		sh = c->tested && c->holm < r->alpha;
-	int		sb = c->tested && c->bh < r->alpha;
-	double		vals[2] = { c->base_center, c->center };
-	struct scaler	sc;
-	size_t		a;
-
-	/* Scaled as benchstat scales a row. */
-	scaler_common(vals, 2, unit_class_of(c->unit), &sc);
-	scaler_format(&sc, vals[0], b1, sizeof(b1));
-	scaler_format(&sc, vals[1], b2, sizeof(b2));
-	snprintf(d, sizeof(d), isnan(c->delta) ? "?" : "%+.2f%%",
-	    100 * c->delta);
-	snprintf(p, sizeof(p), c->tested ? "%.4f" : "-", c->p);
-	snprintf(h, sizeof(h), c->tested ? "%.4f" : "-", c->holm);
-	snprintf(q, sizeof(q), c->tested ? "%.4f" : "-", c->bh);
-	report_row_begin(r);
-	report_cell(r, c->benchmark);
-	report_cell(r, c->unit);
-	report_cell(r, c->arm);
-	report_cell(r, b1);
-	report_cell(r, b2);
-	report_cell(r, d);
-	snprintf(m, sizeof(m), "?");
-	for (a = 0; a < adv->n; a++)
-		if (strcmp(adv->rows[a].benchmark, c->benchmark) == 0 &&
-		    strcmp(adv->rows[a].unit, c->unit) == 0)
-			power_pct(adv->rows[a].mde, m, sizeof(m));
-	report_cell(r, m);
-	report_cell(r, p);
-	report_cell(r, h);
-	report_cell(r, q);
-	if (r->html) {
-		strbuf_addf(&r->out, "<td class=\"%s\">%s</td>"
-		    "<td class=\"%s\">%s</td>", sh ? "yes" : "no",
-		    sh ? "yes" : "no", sb ? "yes" : "no",
-		    sb ? "yes" : "no");
-	} else {
-		report_cell(r, sh ? "**yes**" : "no");
-		report_cell(r, sb ? "**yes**" : "no");
-	}
-	report_row_end(r);
-}
-
-/* Every (benchmark, unit, arm) against the baseline arm, p corrected. */
-static void
-report_pvalues(struct report *r)
-{
-	static const char *const head[] = { "benchmark", "unit", "arm",
-		"baseline", "arm median", "delta", "MDE", "p", "Holm", "BH",
-		"survives Holm", "survives BH", NULL };
-	struct store_value	*v = NULL;
-	struct report_cmp	*c;
-	struct padvice		 adv;
-	struct power_options	 o;
-	size_t			 nv = 0, nc, k, ntested;
-	char			*cause = NULL;
-
-	report_h2(r, "corrected", "P-values corrected across benchmarks");
-	if (r->run.narms < 2) {
-		report_para(r, "The run has one arm: no comparisons within "
-		    "it (compare runs with abbench stat or nightly).");
-		return;
-	}
-	if (store_values(r->st, r->run.id, NULL, 0, &v, &nv, &cause) == -1) {
-		report_para(r, cause);
-		free(cause);
-		return;
-	}
-	c = report_pvalues_collect(r, v, nv, &nc);
-	ntested = report_pvalues_test(r, v, nv, c, nc);
-	/*
-	 * What each comparison could have seen (powerdata.h): at the run's
-	 * alpha, not --alpha, so that the MDE is the one the decisions'
-	 * table, abbench power and the end of the run print.
-	 */
-	power_advice_options_init(&o);
-	o.alpha = EXPERIMENT_ALPHA;
-	if (padvice_compute(r->st, r->run.id, 0, &o, PADVICE_MDE |
-	    PADVICE_CALIBRATION, &adv, &cause) == -1) {
-		report_para(r, cause);
-		free(cause);
-		cause = NULL;
-		memset(&adv, 0, sizeof(adv));
-	}
-	report_pvalues_intro(r, &adv, ntested);
-	report_table_begin(r, head);
-	for (k = 0; k < nc; k++)
-		report_pvalues_row(r, &c[k], &adv);
-	report_table_end(r);
-	padvice_release(&adv);
-	free(c);
-	store_values_free(v, nv);
-}
 
 static void
 report_failed(struct report *r)
@@ -1024,7 +767,7 @@ static void
 report_plots(struct report *r)
 {
 	struct plot_options	 po;
-	struct plot_list	 list = { NULL, 0 };
+	struct plot_list	 list = { NULL, 0, 0, 0, 0 };
 	char			*cause = NULL, *dir = NULL, *data, *svg;
 	char			*base, *dot, *rel, *alt;
 	size_t			 i, len;
@@ -1058,6 +801,8 @@ report_plots(struct report *r)
 		po.format = PLOT_PNG;
 	}
 	po.dir = dir;
+	po.max_groups = r->o->max_plots == 0 ? REPORT_MAX_PLOTS :
+	    r->o->max_plots == REPORT_PLOTS_ALL ? 0 : r->o->max_plots;
 	rc = plot_run(r->st, r->run.id, &po, &list, &cause);
 	if (rc == -1) {
 		char	*msg = xasprintf("Some plots are missing: %s", cause);
@@ -1102,6 +847,18 @@ report_plots(struct report *r)
 	}
 	if (list.n == 0 && rc == 0)
 		report_para(r, "The run has no samples to plot.");
+	if (list.nskipped > 0 || list.nmatrix_cut > 0) {
+		char	*msg = xasprintf("Plots of the first %zu of %zu "
+		    "benchmark and unit pairs only%s; every row is in the "
+		    "tables above. abbench report --plots all draws every "
+		    "one, abbench plot writes them all as files.",
+		    list.ngroups - list.nskipped, list.ngroups,
+		    list.nmatrix_cut > 0 ? " (a matrix plot: its first "
+		    "members)" : "");
+
+		report_para(r, msg);
+		free(msg);
+	}
 	/* Whatever the plot left there, also when it failed half way. */
 	if (r->html)
 		(void)rmtree(dir, NULL);

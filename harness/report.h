@@ -17,6 +17,7 @@
 #ifndef ABBENCH_REPORT_H
 #define ABBENCH_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct store;
@@ -33,7 +34,21 @@ struct report_options {
 	int				 no_plots;
 	const struct nightly_result	*nightly;	/* or NULL */
 	double				 alpha;		/* 0 = 0.05 */
+	/*
+	 * Per-benchmark plots for the first max_plots (benchmark, unit)
+	 * pairs of the run, 0 = REPORT_MAX_PLOTS, REPORT_PLOTS_ALL = every
+	 * one; the tables always hold every row.
+	 */
+	size_t				 max_plots;
 };
+
+/*
+ * Above this many (benchmark, unit) pairs the report draws the first ones
+ * only and says so: a plot costs a gnuplot run and ~20 KB of SVG, and 2000
+ * workloads made a 78 MB report in six minutes (issue #53).
+ */
+#define REPORT_MAX_PLOTS	40
+#define REPORT_PLOTS_ALL	SIZE_MAX
 
 /* HTML unless the path ends in .md or .markdown. */
 enum report_format	report_format_of(const char *path);

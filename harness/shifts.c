@@ -81,7 +81,7 @@ shift_scan_run(struct store *st, const struct store_run *run,
 {
 	struct pdata		 d;
 	struct shift_val	*vals = NULL;
-	size_t			 i, j, k, a, nvals, cap = 0;
+	size_t			 i, k, a, nvals, cap = 0;
 	int			 rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -96,13 +96,19 @@ shift_scan_run(struct store *st, const struct store_run *run,
 		struct shift_row	 row;
 		double			*m;
 
-		/* Each (benchmark, unit) once, at its first arm's row. */
-		for (j = 0; j < i; j++)
-			if (strcmp(d.rows[j].benchmark,
-			    first->benchmark) == 0 &&
-			    strcmp(d.rows[j].unit, first->unit) == 0)
+		/*
+		 * Each (benchmark, unit) once, at its first arm's row: the
+		 * rows of the run's other arms found by hash (a scan of the
+		 * rows before made report quadratic in workloads, #53).
+		 */
+		for (a = 0; a < run->narms; a++) {
+			const struct pdata_row	*o = pdata_find(&d,
+			    run->arms[a], first->benchmark, first->unit);
+
+			if (o != NULL && o < first)
 				break;
-		if (j < i)
+		}
+		if (a < run->narms)
 			continue;
 		out->nrows++;
 		nvals = 0;

@@ -47,6 +47,15 @@ struct store {
 	int64_t		 arms_run;
 	char		**arms_ok;
 	size_t		 narms_ok;
+	/*
+	 * The -wal file the connection writes (store_wal_check): its
+	 * device and inode once seen, and whether it has been removed
+	 * under us (from then on every commit is checkpointed).
+	 */
+	int		 wal_seen;
+	int		 wal_lost;
+	dev_t		 wal_dev;
+	ino_t		 wal_ino;
 	/* The file open (store_open_here): its device and inode. */
 	dev_t		 dev;
 	ino_t		 ino;

@@ -418,6 +418,70 @@ store_begin(struct store *st, char **cause)
 	return 0;
 }
 
+/*
+ * Until a checkpoint (every ~1000 pages) a run's samples are in the -wal
+ * file only: the main file may hold 4 KB of schema. A -wal removed under
+ * a running abbench (rm, a cleaner of "temporary" files) goes on taking
+ * commits through the descriptor SQLite holds, and the next kill -9 or
+ * crash loses all of them without a word (issue #53). So after each
+ * commit: is the -wal file at the path still the one we write? If not,
+ * copy every frame into the main file while the connection can still
+ * read them (a FULL checkpoint syncs it), and fail, so that the caller
+ * stops; from then on every commit is checkpointed at once, so that what
+ * the caller writes while it stops (the run's end) is kept too. One
+ * stat(2) per commit, ~1 us against a sample's ~200 us.
+ */
+static int
+store_wal_check(struct store *st, char **cause)
+{
+	struct stat	 sb;
+	char		*wal;
+	int		 gone, nlog = 0, nckpt = 0, e;
+
+	if (st->flags & STORE_READONLY)
+		return 0;
+	wal = xasprintf("%s-wal", st->path);
+	if (stat(wal, &sb) == -1) {
+		e = errno;
+		gone = e == ENOENT;
+	} else {
+		e = 0;
+		gone = st->wal_seen && (sb.st_dev != st->wal_dev ||
+		    sb.st_ino != st->wal_ino);
+		if (!st->wal_seen) {
+			st->wal_seen = 1;
+			st->wal_dev = sb.st_dev;
+			st->wal_ino = sb.st_ino;
+		}
+	}
+	/* Not a journal in WAL mode yet (or not ours to judge). */
+	if (!st->wal_seen && !st->wal_lost) {
+		free(wal);
+		return 0;
+	}
+	if (!gone && !st->wal_lost) {
+		free(wal);
+		return 0;
+	}
+	if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_FULL,
+	    &nlog, &nckpt) != SQLITE_OK) {
+		(void)store_db_error(st, cause, "cannot checkpoint");
+		free(wal);
+		return -1;
+	}
+	if (st->wal_lost) {
+		free(wal);
+		return 0;
+	}
+	st->wal_lost = 1;
+	set_cause(cause, "'%s' was %s while writing to '%s': the %d pages "
+	    "it held were written into '%s' (checkpoint), but what follows "
+	    "would be lost at a crash: stopping", wal, e == ENOENT ?
+	    "removed" : "replaced", st->path, nckpt, st->path);
+	free(wal);
+	return -1;
+}
+
 int
 store_commit(struct store *st, char **cause)
 {
@@ -446,7 +510,7 @@ store_commit(struct store *st, char **cause)
 	}
 	sqlite3_reset(s);
 	st->depth = 0;
-	return 0;
+	return store_wal_check(st, cause);
 }
 
 /*

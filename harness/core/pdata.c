@@ -181,6 +181,7 @@ pdata_src_load(struct store *st, int64_t run_id, int use_cal,
     struct pdata_src *out, char **cause)
 {
 	struct store_run	run;
+	size_t			a;
 
 	memset(out, 0, sizeof(*out));
 	memset(&run, 0, sizeof(run));
@@ -188,6 +189,10 @@ pdata_src_load(struct store *st, int64_t run_id, int use_cal,
 		return -1;
 	out->name = xstrdup(run.name ? run.name : "");
 	out->baseline_arm = xstrdup(run.narms > 0 ? run.arms[0] : "");
+	out->narms = run.narms;
+	out->arms = xcalloc(run.narms + 1, sizeof(*out->arms));
+	for (a = 0; a < run.narms; a++)
+		out->arms[a] = xstrdup(run.arms[a]);
 	store_run_release(&run);
 	if ((out->host_class = store_run_host_class(st, run_id, cause)) ==
 	    NULL)
@@ -215,9 +220,14 @@ fail:
 void
 pdata_src_release(struct pdata_src *s)
 {
+	size_t	a;
+
 	pdata_release(&s->run);
 	pdata_release(&s->cald);
 	store_calibration_release(&s->cal);
+	for (a = 0; a < s->narms; a++)
+		free(s->arms[a]);
+	free(s->arms);
 	free(s->baseline_arm);
 	free(s->name);
 	free(s->host_class);
@@ -243,13 +253,16 @@ pdata_noise_of(const struct pdata_src *s, const char *benchmark,
 	 * any other, so that every arm's row of (benchmark, unit) has the
 	 * one advice.
 	 */
-	for (j = 0; j < d->n; j++) {
-		if (strcmp(d->rows[j].arm, s->baseline_arm) == 0 ||
-		    strcmp(d->rows[j].benchmark, benchmark) != 0 ||
-		    strcmp(d->rows[j].unit, unit) != 0)
+	for (j = 0; j < s->narms; j++) {
+		/* By the index, not a scan of every row (#53: 2000
+		 * workloads made this quadratic). */
+		const struct pdata_row	*o = pdata_find(d, s->arms[j],
+		    benchmark, unit);
+
+		if (o == NULL || strcmp(o->arm, s->baseline_arm) == 0)
 			continue;
-		if (out->n_cand == 0 || d->rows[j].n < out->n_cand)
-			out->n_cand = d->rows[j].n;
+		if (out->n_cand == 0 || o->n < out->n_cand)
+			out->n_cand = o->n;
 	}
 	if (out->n_cand == 0)
 		out->n_cand = b->n;

@@ -62,6 +62,8 @@ double	*pdata_pool(const struct pdata *d, const char *benchmark,
 struct pdata_src {
 	struct pdata			 run;
 	char				*baseline_arm;
+	char				**arms;		/* the run's, in order */
+	size_t				 narms;
 	char				*name;
 	char				*host_class;
 	int				 have_cal;

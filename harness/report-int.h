@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the files of the report share (report.c writes the report and its
+ * markup; report-pvalues.c the table of corrected p-values and MDEs): the
+ * report being written and its markup helpers. Internal to harness/.
+ */
+#ifndef ABBENCH_REPORT_INT_H
+#define ABBENCH_REPORT_INT_H
+
+#include <stddef.h>
+
+#include "lib/util.h"
+#include "results/store.h"
+#include "harness/report.h"
+
+/* One comparison of an arm against the baseline arm for a benchmark. */
+struct report_cmp {
+	char	*benchmark;
+	char	*unit;
+	char	*arm;
+	double	 base_center, center, delta;
+	double	 p, holm, bh;
+	size_t	 n1, n2;
+	int	 tested;
+	/* Where its values are in the sorted index (report_pvalues). */
+	size_t	 first;		/* its first value in store order */
+	size_t	 at, base_at;	/* its and the baseline's first in it */
+};
+
+struct report {
+	struct store			*st;
+	const struct report_options	*o;
+	struct store_run		 run;
+	struct strbuf			 out;
+	int				 html;
+	double				 alpha;
+	size_t				 ntime;	/* time plots drawn */
+};
+
+/* Markup of the report's format: a table, its rows and cells (escaped), a
+ * section's heading, a paragraph. */
+void	report_table_begin(struct report *r, const char *const *head);
+void	report_table_end(struct report *r);
+void	report_row_begin(struct report *r);
+void	report_row_end(struct report *r);
+void	report_cell(struct report *r, const char *s);
+void	report_h2(struct report *r, const char *id, const char *title);
+void	report_para(struct report *r, const char *text);
+
+/* The corrected p-values of every comparison, with what each could have
+ * seen (report-pvalues.c). */
+void	report_pvalues(struct report *r);
+
+#endif
