@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <sched.h>
 #include <stdio.h>
@@ -569,6 +570,24 @@ hostinfo_runtime_binary(const char *runtime, char **path, char sha256[65],
 	return r;
 }
 
+/* Does prog (a path, or a name on $PATH) start with "#!"? */
+static int
+hostinfo_is_script(const char *prog)
+{
+	char	*found = path_lookup(prog), head[2];
+	int	 fd, r = 0;
+
+	if (found == NULL)
+		return 0;
+	if ((fd = open(found, O_RDONLY | O_CLOEXEC)) != -1) {
+		r = read(fd, head, sizeof(head)) == 2 && head[0] == '#' &&
+		    head[1] == '!';
+		close(fd);
+	}
+	free(found);
+	return r;
+}
+
 int
 hostinfo_program_version(const char *prog, int64_t timeout_ns,
     char **version, char **cause)
@@ -579,6 +598,15 @@ hostinfo_program_version(const char *prog, int64_t timeout_ns,
 	int		 status = -1, lines = 0;
 
 	*version = NULL;
+	/*
+	 * A script reads no --version: asked, its body runs, with whatever
+	 * it does (a benchmark that writes its files, counts its calls).
+	 * Programs are asked; a script's interpreter is named by its path
+	 * and digest alone.
+	 */
+	if (hostinfo_is_script(prog))
+		return set_cause(cause, "'%s' is a script: not asked --version "
+		    "(it would run)", prog);
 	argv[0] = (char *)prog;
 	argv[1] = "--version";
 	argv[2] = NULL;

@@ -14,18 +14,43 @@ require_cmd sha256sum sqlite3
 cd "$TEST_TMP" || exit 1
 DB=$TEST_TMP/t.db
 mkdir bin
-# A tool with a version, and one whose --version never answers.
-cat >bin/mytool <<'EOT'
-#!/bin/sh
-[ "$1" = --version ] && { echo "mytool 1.2.3"; echo "Copyright nobody"; exit 0; }
-echo "BenchmarkTool 1 100 ns/op"
+# A tool with a version, and one whose --version never answers: programs
+# (a script is never asked --version: its body would run), built here.
+require_cmd "${CC:-cc}"
+cat >mytool.c <<'EOT'
+#include <stdio.h>
+#include <string.h>
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+		puts("mytool 1.2.3");
+		puts("Copyright nobody");
+		return 0;
+	}
+	puts("BenchmarkTool 1 100 ns/op");
+	return 0;
+}
 EOT
-cat >bin/slowver <<'EOT'
-#!/bin/sh
-[ "$1" = --version ] && exec sleep 60
-exit 0
+cat >slowver.c <<'EOT'
+#include <string.h>
+#include <unistd.h>
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--version") == 0)
+		sleep(60);
+	return 0;
+}
 EOT
-chmod +x bin/mytool bin/slowver
+"${CC:-cc}" -o bin/mytool mytool.c && "${CC:-cc}" -o bin/slowver slowver.c
+ok $? "the tools build"
+# A script that counts its runs: never asked --version.
+cat >bin/counted <<EOT
+#!/bin/sh
+echo "\$*" >> $TEST_TMP/counted.log
+EOT
+chmod +x bin/counted
 PATH=$TEST_TMP/bin:$PATH
 export PATH
 sum() { sha256sum "$1" | cut -d' ' -f1; }
@@ -44,6 +69,9 @@ args = sh -c "mytool run"
 
 [arm slow]
 args = timeout 20 slowver
+
+[arm script]
+args = $TEST_TMP/bin/counted run
 
 [workload cmd]
 type = command
@@ -77,6 +105,11 @@ is "$(key tool-path-slow cmd.txt)" "$TEST_TMP/bin/slowver" \
 is "$(key tool-sha256-slow cmd.txt)" "$(sum bin/slowver)" "slowver's sha256"
 is "$(grep -c '^tool-version-slow:' cmd.txt)" 0 \
     "no version of a tool whose --version did not answer"
+is "$(key program-sha256-script cmd.txt)" "$(sum bin/counted)" \
+    "a script: its sha256"
+is "$(grep -c '^program-version-script:' cmd.txt)" 0 \
+    "a script is not asked --version"
+is "$(sort -u counted.log)" "run" "  (its body ran for its samples only: $(wc -l < counted.log) run(s), never with --version)"
 
 # A gobench workload whose argv every arm shares: keys of the workload.
 cat >gb.ini <<EOI
