@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# What a newcomer walking through the README met in silence or with the
+# wrong hint: a run whose samples all failed compared by `stat --db`
+# (nothing printed, exit 0), an arm whose samples all failed dropped from
+# the tables without a word.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+
+cd "$TEST_TMP" || exit 1
+cat > fail.ini <<EOI
+[experiment]
+name = allfail
+rounds = 3
+[arm base]
+args = /bin/false
+[arm kvm]
+args = /bin/false
+[workload W]
+type = command
+EOI
+sed -e 's/allfail/halffail/' -e '0,/\/bin\/false/s//\/bin\/true/' fail.ini \
+    > half.ini
+
+# 1. A run with no ok sample: said on stderr, exit 1 (a failed sample's).
+"$ABBENCH" run fail.ini --db f.db --quiet > /dev/null 2>&1
+"$ABBENCH" stat --db f.db 1 > out 2> err
+is "$?" "1" "all samples failed: stat --db exits 1"
+is "$(wc -c < out | tr -d ' ')" "0" "all samples failed: nothing on stdout"
+is "$(cat err)" "abbench: run 1 has no ok samples (6 failed): nothing to compare (abbench db show 1 lists the failures)" \
+    "all samples failed: says why"
+"$ABBENCH" stat --db f.db last:kvm > out 2> err
+is "$?" "1" "one arm selected, all failed: exit 1"
+like "$(cat err)" "run 1 has no ok samples in arm 'kvm' .3 failed." \
+    "one arm selected, all failed: names the arm"
+
+# 2. An arm with no ok sample: left out, said after the tables; standard
+# output is the table of the arm that has values, as benchstat prints it.
+"$ABBENCH" run half.ini --db h.db --quiet > /dev/null 2>&1
+"$ABBENCH" stat --db h.db 1 > out 2> err
+is "$?" "0" "one arm failed: exit 0"
+is "$(cat err)" "abbench: arm 'kvm': no ok samples (3 failed): left out" \
+    "one arm failed: said on stderr"
+grep -q '│ *base *│' out && grep -q '^W' out && ! grep -q '│ *kvm' out
+ok $? "one arm failed: the table shows only the arm with values"
+
+done_testing
