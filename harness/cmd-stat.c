@@ -712,6 +712,26 @@ stat_operands_are_runs(char **ops, int n)
 	    0;
 }
 
+/*
+ * Whether path is an SQLite database (its 16-byte header): given as a
+ * benchfmt file it has no benchmark line, and benchstat would print
+ * nothing and exit 0.
+ */
+static int
+stat_is_sqlite(const char *path)
+{
+	static const char	magic[16] = "SQLite format 3";
+	char			head[sizeof magic];
+	int			fd, is = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (read(fd, head, sizeof head) == (ssize_t)sizeof head)
+		is = memcmp(head, magic, sizeof magic) == 0;
+	close(fd);
+	return is;
+}
+
 extern const struct cmd_entry cmd_stat_entry;
 
 /* abbench's help for stat, then benchstat's flags (`stat --help`). */
@@ -833,6 +853,17 @@ cmd_stat_exec(int argc, char **argv)
 	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
 	    &paths);
 	free(av);
+	for (i = 0; i < paths.n; i++) {
+		if (strcmp(paths.v[i], "-") == 0 || !stat_is_sqlite(paths.v[i]))
+			continue;
+		error("stat: '%s' is an abbench database: did you mean --db "
+		    "%s last?", paths.v[i], paths.v[i]);
+		strvec_clear(&labels);
+		strvec_clear(&paths);
+		benchstat_free(bs);
+		free(deffilter);
+		return EXIT_USAGE;
+	}
 	for (i = 0; i < labels.n; i++) {
 		is_stdin = strcmp(paths.v[i], "-") == 0;
 		/* Standard input is at its end after the first use. */

@@ -3,7 +3,8 @@
 # What a newcomer walking through the README met in silence or with the
 # wrong hint: a run whose samples all failed compared by `stat --db`
 # (nothing printed, exit 0), an arm whose samples all failed dropped from
-# the tables without a word.
+# the tables without a word, a database given to stat as a benchfmt file
+# (nothing printed, exit 0).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 cd "$TEST_TMP" || exit 1
@@ -42,5 +43,17 @@ is "$(cat err)" "abbench: arm 'kvm': no ok samples (3 failed): left out" \
     "one arm failed: said on stderr"
 grep -q '│ *base *│' out && grep -q '^W' out && ! grep -q '│ *kvm' out
 ok $? "one arm failed: the table shows only the arm with values"
+
+# 3. A database passed as a file: its SQLite header says what it is.
+cp h.db abbench.db
+"$ABBENCH" stat abbench.db > out 2> err
+is "$?" "2" "database as a file: exit 2"
+is "$(cat err)" "abbench: stat: 'abbench.db' is an abbench database: did you mean --db abbench.db last?" \
+    "database as a file: suggests --db"
+"$ABBENCH" stat old=h.db > out 2> err
+is "$?" "2" "database as a labelled file: exit 2"
+printf 'BenchmarkX 1 5 ns/op\n' > x.txt
+"$ABBENCH" stat x.txt > out 2> err
+is "$?" "0" "a benchfmt file is still read"
 
 done_testing
