@@ -4,7 +4,7 @@
 # wrong hint: a run whose samples all failed compared by `stat --db`
 # (nothing printed, exit 0), an arm whose samples all failed dropped from
 # the tables without a word, a database given to stat as a benchfmt file
-# (nothing printed, exit 0).
+# (nothing printed, exit 0), a command's letters swapped (no suggestion).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 cd "$TEST_TMP" || exit 1
@@ -55,5 +55,18 @@ is "$?" "2" "database as a labelled file: exit 2"
 printf 'BenchmarkX 1 5 ns/op\n' > x.txt
 "$ABBENCH" stat x.txt > out 2> err
 is "$?" "0" "a benchfmt file is still read"
+
+# 4. Swapped letters are one edit, even in a short name.
+"$ABBENCH" rnu > out 2> err
+is "$?" "2" "rnu: exit 2"
+is "$(cat err)" "abbench: unknown command 'rnu': did you mean 'run'? (try abbench --help)" \
+    "rnu: did you mean 'run'?"
+"$ABBENCH" plto > out 2> err
+like "$(cat err)" "did you mean 'plot'" "plto: did you mean 'plot'?"
+"$ABBENCH" stats > out 2> err
+like "$(cat err)" "did you mean 'stat'" "stats: still 'stat'"
+"$ABBENCH" xyz > out 2> err
+is "$(cat err)" "abbench: unknown command 'xyz' (try abbench --help)" \
+    "xyz: nothing near, no suggestion"
 
 done_testing
