@@ -4,7 +4,8 @@
 # wrong hint: a run whose samples all failed compared by `stat --db`
 # (nothing printed, exit 0), an arm whose samples all failed dropped from
 # the tables without a word, a database given to stat as a benchfmt file
-# (nothing printed, exit 0), a command's letters swapped (no suggestion).
+# (nothing printed, exit 0), a command's letters swapped (no suggestion),
+# a docker socket that refuses the user (told to start a running daemon).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 cd "$TEST_TMP" || exit 1
@@ -68,5 +69,36 @@ like "$(cat err)" "did you mean 'stat'" "stats: still 'stat'"
 "$ABBENCH" xyz > out 2> err
 is "$(cat err)" "abbench: unknown command 'xyz' (try abbench --help)" \
     "xyz: nothing near, no suggestion"
+
+# 5. The docker CLI's own words say whether the daemon is down or the
+# user may not use its socket (a fake CLI: no daemon is needed).
+cat > st.ini <<EOI
+[experiment]
+name = st
+rounds = 1
+[arm runc]
+runtime = runc
+[workload s]
+type = startup
+executor = docker
+EOI
+printf '#!/bin/sh\necho "%s" >&2\nexit 1\n' \
+    'permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: dial unix /var/run/docker.sock: connect: permission denied' \
+    > denied
+printf '#!/bin/sh\necho "%s" >&2\nexit 1\n' \
+    'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?' \
+    > down
+chmod +x denied down
+ABBENCH_DOCKER=$TEST_TMP/denied "$ABBENCH" run st.ini --db s.db --quiet \
+    > out 2> err
+is "$?" "2" "docker socket refused: exit 2"
+like "$(cat err)" "needs root or the docker group" \
+    "docker socket refused: root or the docker group"
+! grep -q start-dockerd err
+ok $? "docker socket refused: not told to start the daemon"
+ABBENCH_DOCKER=$TEST_TMP/down "$ABBENCH" run st.ini --db s.db --quiet \
+    > out 2> err
+like "$(cat err)" "start it with scripts/start-dockerd" \
+    "docker daemon down: told to start it"
 
 done_testing
