@@ -157,9 +157,19 @@ docker_check(struct run_ctx *ctx, const struct exec_check *chk,
 	(void)ctx;
 	if (docker_do(20 * NSEC_PER_SEC, &out, &c, "info", "--format",
 	    "{{json .Runtimes}}", NULL, NULL) == -1) {
-		set_cause(cause, "cannot reach the docker daemon (%s): start "
-		    "it with scripts/start-dockerd (or 'systemctl start "
-		    "docker')", c);
+		/*
+		 * A user outside the docker group reaches a running daemon's
+		 * socket and is refused: starting the daemon would not help.
+		 */
+		if (c != NULL && strstr(c, "ermission denied") != NULL)
+			set_cause(cause, "cannot reach the docker daemon (%s): "
+			    "its socket needs root or the docker group (run "
+			    "abbench as root, or 'usermod -aG docker USER' "
+			    "and log in again)", c);
+		else
+			set_cause(cause, "cannot reach the docker daemon (%s): "
+			    "start it with scripts/start-dockerd (or "
+			    "'systemctl start docker')", c);
 		free(c);
 		return -1;
 	}

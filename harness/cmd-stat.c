@@ -432,6 +432,33 @@ stat_db_expand(struct store *st, char **sels, int nsels, struct strvec *out,
 }
 
 /*
+ * An arm's ok values and its executions that were not ok (failed, timed
+ * out, watched): stat leaves the latter out, so an arm with none of the
+ * former would vanish from the tables without a word.
+ */
+static int
+stat_db_arm_counts(struct store *st, int64_t run_id, const char *arm,
+    size_t *nok, size_t *nbad, char **cause)
+{
+	struct store_value	*v;
+	size_t			 n, i;
+	int			 last = -1;
+
+	*nok = *nbad = 0;
+	if (store_values(st, run_id, arm, STORE_Q_FAILED, &v, &n, cause) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].status, SAMPLE_OK) == 0)
+			(*nok)++;
+		else if (v[i].plan_idx != last || *nbad == 0)
+			(*nbad)++;
+		last = v[i].plan_idx;
+	}
+	store_values_free(v, n);
+	return 0;
+}
+
+/*
  * Inputs from the store: each RUN[:ARM] selector, one input per arm. When
  * a projection names the key "arm", each input carries "arm: NAME" as a
  * config key, so that arms can be columns while another key (vcpus,
@@ -447,7 +474,9 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	size_t			 a;
 	int			 i, found, rc, nsels, armkey;
 	struct strvec		 expanded = STRVEC_INIT, notes = STRVEC_INIT;
+	struct strvec		 empty = STRVEC_INIT, leftout = STRVEC_INIT;
 	char			**sels;
+	size_t			 nok, nbad, runok, runbad, allok = 0;
 
 	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
 	    (o->col != NULL && stat_proj_has(o->col, "arm")) ||
@@ -467,9 +496,12 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			strbuf_release(&text);
 			strvec_clear(&expanded);
 			strvec_clear(&notes);
+			strvec_clear(&empty);
+			strvec_clear(&leftout);
 			return stat_db_fail(bs, st, cause);
 		}
 		found = 0;
+		runok = runbad = 0;
 		for (a = 0; a < run.narms; a++) {
 			if (arm != NULL && strcmp(arm, run.arms[a]) != 0)
 				continue;
@@ -477,7 +509,9 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			strbuf_reset(&text);
 			if (armkey)
 				strbuf_addf(&text, "arm: %s\n", run.arms[a]);
-			if (stat_db_meta(st, o, &run, &text, &cause) < 0 ||
+			if (stat_db_arm_counts(st, run.id, run.arms[a], &nok,
+			    &nbad, &cause) < 0 ||
+			    stat_db_meta(st, o, &run, &text, &cause) < 0 ||
 			    export_run_benchfmt(st, run.id, run.arms[a], &text,
 			    &cause) < 0) {
 				store_run_release(&run);
@@ -485,8 +519,12 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				strbuf_release(&text);
 				strvec_clear(&expanded);
 				strvec_clear(&notes);
+				strvec_clear(&empty);
+				strvec_clear(&leftout);
 				return stat_db_fail(bs, st, cause);
 			}
+			runok += nok;
+			runbad += nbad;
 			if (nsels == 1)
 				label = xstrdup(run.arms[a]);
 			else if (arm != NULL)
@@ -499,6 +537,9 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			/* n counts lines: what it counts, after the tables. */
 			run_advice_lines(st, run.id, run.arms[a], label,
 			    &notes);
+			if (nok == 0)
+				strvec_pushf(&leftout, "arm '%s': no ok samples "
+				    "(%zu failed): left out", label, nbad);
 			free(label);
 			if (rc < 0) {
 				store_run_release(&run);
@@ -506,6 +547,8 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				strbuf_release(&text);
 				strvec_clear(&expanded);
 				strvec_clear(&notes);
+				strvec_clear(&empty);
+				strvec_clear(&leftout);
 				store_close(st);
 				return stat_fail(bs, cause);
 			}
@@ -520,21 +563,49 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			strbuf_release(&text);
 			strvec_clear(&expanded);
 			strvec_clear(&notes);
+			strvec_clear(&empty);
+			strvec_clear(&leftout);
 			return stat_db_fail(bs, st, cause);
 		}
+		if (runok == 0)
+			strvec_pushf(&empty, "run %lld has no ok samples%s%s%s "
+			    "(%zu failed): nothing to compare (abbench db show "
+			    "%lld lists the failures)", (long long)run.id,
+			    arm != NULL ? " in arm '" : "", arm != NULL ? arm :
+			    "", arm != NULL ? "'" : "", runbad,
+			    (long long)run.id);
+		allok += runok;
 		store_run_release(&run);
 		free(arm);
 	}
 	store_close(st);
 	strbuf_release(&text);
 	strvec_clear(&expanded);
+	/*
+	 * Not one ok value anywhere: benchstat would print nothing and exit
+	 * 0, which reads as "no difference". Say why, and exit 1 as a run
+	 * with failed samples does.
+	 */
+	if (allok == 0) {
+		for (a = 0; a < empty.n; a++)
+			error("%s", empty.v[a]);
+		strvec_clear(&empty);
+		strvec_clear(&leftout);
+		strvec_clear(&notes);
+		benchstat_free(bs);
+		return EXIT_FAIL;
+	}
 	rc = stat_finish(bs);
 	/* After the tables (standard output stays benchstat's). */
+	for (a = 0; a < leftout.n; a++)
+		fprintf(stderr, "abbench: %s\n", leftout.v[a]);
 	for (a = 0; a < notes.n; a++)
 		fprintf(stderr, "abbench: note: %s\n", notes.v[a]);
 	if (notes.n > 0)
 		fprintf(stderr, "abbench: note: %s\n", run_advice_lines_why);
 	strvec_clear(&notes);
+	strvec_clear(&empty);
+	strvec_clear(&leftout);
 	return rc;
 }
 
@@ -639,6 +710,26 @@ stat_operands_are_runs(char **ops, int n)
 		return 1;
 	return (env != NULL && *env != '\0') || access("abbench.db", F_OK) ==
 	    0;
+}
+
+/*
+ * Whether path is an SQLite database (its 16-byte header): given as a
+ * benchfmt file it has no benchmark line, and benchstat would print
+ * nothing and exit 0.
+ */
+static int
+stat_is_sqlite(const char *path)
+{
+	static const char	magic[16] = "SQLite format 3";
+	char			head[sizeof magic];
+	int			fd, is = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (read(fd, head, sizeof head) == (ssize_t)sizeof head)
+		is = memcmp(head, magic, sizeof magic) == 0;
+	close(fd);
+	return is;
 }
 
 extern const struct cmd_entry cmd_stat_entry;
@@ -762,6 +853,17 @@ cmd_stat_exec(int argc, char **argv)
 	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
 	    &paths);
 	free(av);
+	for (i = 0; i < paths.n; i++) {
+		if (strcmp(paths.v[i], "-") == 0 || !stat_is_sqlite(paths.v[i]))
+			continue;
+		error("stat: '%s' is an abbench database: did you mean --db "
+		    "%s last?", paths.v[i], paths.v[i]);
+		strvec_clear(&labels);
+		strvec_clear(&paths);
+		benchstat_free(bs);
+		free(deffilter);
+		return EXIT_USAGE;
+	}
 	for (i = 0; i < labels.n; i++) {
 		is_stdin = strcmp(paths.v[i], "-") == 0;
 		/* Standard input is at its end after the first use. */
@@ -803,8 +905,10 @@ const struct cmd_entry cmd_stat_entry = {
 "NAME@last (perhaps with :ARM) and no such file exists, or when each is\n"
 "that or a UUID prefix and a database is found ($ABBENCH_DB,\n"
 "./abbench.db); else they are files, as in benchstat.  An unreadable\n"
-"database, a missing run or arm exits 2; everything else behaves as\n"
-"with files (runtime errors exit 0, as in benchstat).\n"
+"database, a missing run or arm exits 2; runs with no ok sample at all\n"
+"exit 1 (an arm with none is left out, said after the tables);\n"
+"everything else behaves as with files (runtime errors exit 0, as in\n"
+"benchstat).\n"
 "\n"
 "RUN \"all\" stands for every run in the store (a merged fleet database).\n"
 "When -row, -col or -table names the key \"arm\", each input carries its\n"

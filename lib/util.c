@@ -710,26 +710,28 @@ str_startswith(const char *s, const char *prefix)
 size_t
 str_edit_distance(const char *a, const char *b)
 {
-	size_t	la = strlen(a), lb = strlen(b), i, j, d[100], prev, tmp;
+	size_t	la = strlen(a), lb = strlen(b), i, j, r[3][100], *p2, *p, *c;
 
 	if (la > 98 || lb > 98)
 		return 99;
 	for (j = 0; j <= lb; j++)
-		d[j] = j;
+		r[0][j] = j;
 	for (i = 1; i <= la; i++) {
-		prev = d[0];
-		d[0] = i;
+		p2 = r[(i + 1) % 3], p = r[(i - 1) % 3], c = r[i % 3];
+		c[0] = i;
 		for (j = 1; j <= lb; j++) {
-			tmp = d[j];
-			d[j] = prev + (a[i - 1] != b[j - 1]);
-			if (d[j - 1] + 1 < d[j])
-				d[j] = d[j - 1] + 1;
-			if (tmp + 1 < d[j])
-				d[j] = tmp + 1;
-			prev = tmp;
+			c[j] = p[j - 1] + (a[i - 1] != b[j - 1]);
+			if (c[j - 1] + 1 < c[j])
+				c[j] = c[j - 1] + 1;
+			if (p[j] + 1 < c[j])
+				c[j] = p[j] + 1;
+			/* Swapped neighbours are one slip of the fingers. */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && p2[j - 2] + 1 < c[j])
+				c[j] = p2[j - 2] + 1;
 		}
 	}
-	return d[lb];
+	return r[la % 3][lb];
 }
 
 void

@@ -150,7 +150,10 @@ char	*path_dir(const char *path);
 /* Strip leading and trailing white space in place; returns s. */
 char	*strtrim(char *s);
 int	 str_startswith(const char *s, const char *prefix);
-/* Levenshtein distance of a and b, at most 99. */
+/*
+ * Damerau-Levenshtein distance (optimal string alignment: a swap of
+ * neighbours is one edit, "rnu" for "run") of a and b, at most 99.
+ */
 size_t	 str_edit_distance(const char *a, const char *b);
 /*
  * "Did you mean": nearest_init, then nearest_try with every name that
