@@ -18,6 +18,7 @@
 #include "exec/exec.h"
 #include "exec/cgroup.h"
 #include "exec/perfstat.h"
+#include "host/hostinfo.h"
 #include "lib/util.h"
 #include "workloads/workload.h"
 
@@ -57,14 +58,8 @@ workload_lookup(const char *type)
 int
 bench_gomaxprocs(void)
 {
-	cpu_set_t	set;
-	long		n;
-
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
+	/* The CPUs the run may use: the host's `vcpus` config line too. */
+	return (int)hostinfo_vcpus();
 }
 
 /* Does an element of the name (between slashes) start with "vcpus="? */
