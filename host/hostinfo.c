@@ -570,8 +570,7 @@ hostinfo_runtime_binary(const char *runtime, char **path, char sha256[65],
 	return r;
 }
 
-/* Does prog (a path, or a name on $PATH) start with "#!"? */
-static int
+int
 hostinfo_is_script(const char *prog)
 {
 	char	*found = path_lookup(prog), head[2];
@@ -598,15 +597,6 @@ hostinfo_program_version(const char *prog, int64_t timeout_ns,
 	int		 status = -1, lines = 0;
 
 	*version = NULL;
-	/*
-	 * A script reads no --version: asked, its body runs, with whatever
-	 * it does (a benchmark that writes its files, counts its calls).
-	 * Programs are asked; a script's interpreter is named by its path
-	 * and digest alone.
-	 */
-	if (hostinfo_is_script(prog))
-		return set_cause(cause, "'%s' is a script: not asked --version "
-		    "(it would run)", prog);
 	argv[0] = (char *)prog;
 	argv[1] = "--version";
 	argv[2] = NULL;

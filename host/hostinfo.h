@@ -29,6 +29,9 @@ void	hostinfo_scheduler(struct strvec *config);
  */
 int	hostinfo_program_binary(const char *prog, char **path,
 	    char sha256[65], char **cause);
+/* Does prog (a path, or a name on $PATH) start with "#!"? */
+int	hostinfo_is_script(const char *prog);
+
 /*
  * What `PROG --version` prints on stdout within timeout_ns (stdin
  * /dev/null), its version lines joined: NULL with *cause when it fails,

@@ -79,7 +79,14 @@ store_binary(struct run_ctx *ctx, const char *stem, const char *who,
 		free(cause);
 		cause = NULL;
 	}
-	/* A user's tool may not know --version: a short wait, no error. */
+	/*
+	 * A user's tool may not know --version: a short wait, no error. A
+	 * user's script is not asked at all: it reads no --version, its body
+	 * runs, with whatever it does (writes its files, counts its calls);
+	 * its path and digest name it.
+	 */
+	if (!runtime && hostinfo_is_script(name))
+		return;
 	r = runtime ? hostinfo_runtime_version(name, &ver, &cause) :
 	    hostinfo_program_version(name, PROGRAM_VERSION_TIMEOUT, &ver,
 	    &cause);
