@@ -9,7 +9,7 @@
 # of the resumed run, and its samples were lost with it at kill -9.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
-plan 4
+plan 6
 
 db=$TEST_TMP/r.db
 cat > "$TEST_TMP/r.ini" <<EOF2
@@ -51,4 +51,14 @@ ok "$([ "$seen" -ge $((n + 8)) ]; echo $?)" "a reader saw them while it ran (saw
 after=$(count)
 ok "$([ "$after" -ge $((n + stored)) ]; echo $?)" \
     "none is lost with the killed run ($after stored of $n + $stored)"
+# What the killed run left on the host (its cgroups, its scratch
+# directory) is undone as after any kill -9, and nothing of it stays.
+uuid=$(sqlite3 "$db" "SELECT uuid FROM runs")
+short=$(printf '%s' "$uuid" | cut -c1-8)
+"$ABBENCH" restore >"$TEST_TMP/restore.out" 2>&1
+ok $? "abbench restore undoes what the killed run left" ||
+    diag "$(cat "$TEST_TMP/restore.out")"
+left=$(ls -d /tmp/abbench-"$uuid" /sys/fs/cgroup/*/abbench-"$short" \
+    /sys/fs/cgroup/abbench-"$short" 2>/dev/null)
+is "$left" "" "no cgroup or scratch directory of the run is left"
 done_testing
