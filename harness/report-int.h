@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the files of the report share (report.c writes the report and its
- * markup; report-pvalues.c the table of corrected p-values and MDEs): the
- * report being written and its markup helpers. Internal to harness/.
+ * What the files of the report share (report.c writes the report,
+ * report-pvalues.c the table of corrected p-values and MDEs, both with
+ * report-markup.c's helpers): the report being written and its markup.
+ * Internal to harness/.
  */
 #ifndef ABBENCH_REPORT_INT_H
 #define ABBENCH_REPORT_INT_H
@@ -37,8 +38,9 @@ struct report {
 	size_t				 ntime;	/* time plots drawn */
 };
 
-/* Markup of the report's format: a table, its rows and cells (escaped), a
- * section's heading, a paragraph. */
+/* Markup of the report's format (report-markup.c): text escaped, a table,
+ * its rows and cells (escaped), a section's heading, a paragraph. */
+void	report_esc(struct report *r, const char *s);
 void	report_table_begin(struct report *r, const char *const *head);
 void	report_table_end(struct report *r);
 void	report_row_begin(struct report *r);
