@@ -17,7 +17,8 @@ W=$TEST_TMP/w
 mkdir "$W" && chmod 777 "$W"
 cd "$W" || exit 1
 # A build tree nobody cannot reach: its programs copied where nobody can.
-if ! $RUNAS "$ABBENCH" --version > /dev/null 2>&1; then
+# Tried as every run below starts it (env execs it, as nobody).
+if ! $RUNAS env "$ABBENCH" --version > /dev/null 2>&1; then
 	bdir=$(dirname "$ABBENCH")
 	T=$TEST_TMP/tree
 	for sub in . exec workloads workloads/cpu workloads/idle; do
@@ -28,7 +29,7 @@ if ! $RUNAS "$ABBENCH" --version > /dev/null 2>&1; then
 	chmod -R a+rX "$T"
 	ABBENCH=$T/$(basename "$ABBENCH")
 fi
-$RUNAS "$ABBENCH" --version > /dev/null 2>&1 || skip_all "nobody cannot run $ABBENCH"
+$RUNAS env "$ABBENCH" --version > /dev/null 2>&1 || skip_all "nobody cannot run $ABBENCH"
 
 printf '[experiment]\nname = nh\nrounds = 1\n\n[arm a]\nargs = true\n\n[workload Cmd]\ntype = command\n' > nh.ini
 chmod 644 nh.ini
