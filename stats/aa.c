@@ -137,7 +137,7 @@ aa_replay(const struct aa_design *ad, const struct aa_series *base,
 		pr.n = np;
 		seq_decide_scaled(sd, (int)k, x1, n1, x2, n2,
 		    np >= 2 ? &pr : NULL, scale, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED)
+		if (res.verdict != SEQ_UNDECIDED || res.futile)
 			break;
 	}
 	free(pd);

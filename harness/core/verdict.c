@@ -387,7 +387,9 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			 * decided at p <= 0.045 could straddle 0.
 			 */
 			beta = r->res.verdict == SEQ_DIFFERENT ?
-			    r->res.boundary / 2 : v->d.equiv_beta;
+			    r->res.boundary / 2 : r->res.verdict ==
+			    SEQ_EQUIVALENT ? r->res.equiv_beta :
+			    v->d.equiv_beta;
 			r->level = 1 - 2 * beta;
 			if (r->res.test == SEQ_TEST_SIGNED_RANK) {
 				/* Tukey's, of the per-round ratios. */
@@ -404,8 +406,8 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			}
 			r->mde = NAN;
 			if (r->res.verdict == SEQ_UNDECIDED) {
-				all = 0;
-				if (last)
+				all = all && r->res.futile;
+				if (last || r->res.futile)
 					verdicts_advise(v, st, run_id, &src,
 					    &src_loaded, r);
 			}
@@ -436,8 +438,8 @@ verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided)
 	*rows = v->nrows;
 	*decided = 0;
 	for (i = 0; i < v->nrows; i++)
-		if (v->rows[i].looked && v->rows[i].res.verdict !=
-		    SEQ_UNDECIDED)
+		if (v->rows[i].looked && (v->rows[i].res.verdict !=
+		    SEQ_UNDECIDED || v->rows[i].res.futile))
 			(*decided)++;
 }
 
@@ -507,9 +509,20 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	if (v->d.equiv_project)
 		fprintf(fp, ", p projected to %d rounds > %g",
 		    v->d.max_rounds, v->d.alpha);
-	fprintf(fp, " and the %.3g%% interval of the change, widened by the "
-	    "values' resolution, within +-%g%%",
-	    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	if (v->paired && v->d.half_beta <= 0)
+		fprintf(fp, " and the %.4g%% interval of the per-round ratios "
+		    "(Tukey's) or of the arms' shift (Hodges-Lehmann's; "
+		    "%.4g%% below 7 rounds), widened by the values' "
+		    "resolution, within +-%g%%", 100 * (1 - v->d.equiv_beta),
+		    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	else
+		fprintf(fp, " and the %.3g%% interval of the change, widened "
+		    "by the values' resolution, within +-%g%%",
+		    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	if (v->d.futility_cp > 0)
+		fprintf(fp, "; a row whose values' step rules out equivalence "
+		    "stops undecided when its predictive power is below "
+		    "%g%%", v->d.futility_cp * 100);
 	if (v->d.half_beta > 0)
 		fprintf(fp, ", its %g%% one within +-%g%%",
 		    100 * (1 - 2 * v->d.half_beta), v->d.effect / 2 * 100);
@@ -563,9 +576,19 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 				    "%d would", v->d.effect * 100,
 				    POWER_ADVICE_MAX_N);
 			verdicts_print_notes(v, r, fp);
-			fprintf(fp, ")%s\n", r->good < v->d.max_rounds ?
-			    ": not at its last look" : ": neither a change "
-			    "nor \"no change\" shown");
+			if (r->res.futile)
+				fprintf(fp, "): stopped: it cannot be shown "
+				    "equivalent, and what it shows so far "
+				    "would not be shown different by "
+				    "max-rounds %d (predictive power < "
+				    "%g%%)\n",
+				    v->d.max_rounds,
+				    v->d.futility_cp * 100);
+			else
+				fprintf(fp, ")%s\n", r->good <
+				    v->d.max_rounds ? ": not at its last "
+				    "look" : ": neither a change nor \"no "
+				    "change\" shown");
 			break;
 		}
 	}

@@ -376,8 +376,39 @@ test_decide(void)
 	pr.n = 8;
 	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
 	tap_ok(res.verdict == SEQ_DIFFERENT && res.test == SEQ_TEST_U_BM &&
-	    res.p <= 0.0005, "+50%% paired at 8, arms apart: different by "
-	    "U+BM at half the boundary (p=%.5f)", res.p);
+	    res.p <= 0.001, "+50%% paired at 8, arms apart: different by "
+	    "U+BM (p=%.5f)", res.p);
+	/*
+	 * The share of the boundary: no signed-rank p of 8 pairs is below
+	 * 2^-7 = 0.0078, so at 8 the U and Brunner-Munzel tests get all of
+	 * 0.001; from 12 pairs (2^-11 = 0.00049) each half. Two of the 64
+	 * cross-arm pairs inverted: U p = 2 * 4 / 12870 = 0.00062.
+	 */
+	fill(a, 12, 100, 1);
+	fill(b, 12, 108, 1);
+	b[0] = 105.5;
+	qsort(b, 12, sizeof(double), seqsim_cmp);
+	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_DIFFERENT && res.test == SEQ_TEST_U_BM &&
+	    fabs(res.p_u - 8 / 12870.0) < 1e-9, "U p %.5f at 8 pairs: in "
+	    "(0.0005, 0.001], different (the pairs cannot use their half)",
+	    res.p_u);
+	/* 12+12, U = 16 (two candidate values below 12 and 4 of the
+	 * baseline's): U p = 0.00066. */
+	for (i = 0; i < 12; i++) {
+		a[i] = 100 + (double)i;
+		b[i] = 200 + (double)i;
+		lr[i] = (i % 2 ? 0.001 : -0.0012) * (double)(i + 1);
+	}
+	b[0] = 99;
+	b[1] = 107.5;
+	qsort(b, 12, sizeof(double), seqsim_cmp);
+	pr.n = 12;
+	seq_decide(&d, 3, a, 12, b, 12, &pr, uc, &res);
+	tap_ok(res.p_u > 0.0005 && res.p_u <= 0.001 && res.p_alt > 0.01 &&
+	    res.verdict != SEQ_DIFFERENT, "  at 12 pairs (signed-rank p "
+	    "%.2f) U p %.5f is beyond its half: not different", res.p_alt,
+	    res.p_u);
 	/* Rounds far apart (a level that moves 5x over the run), +2% in
 	 * each: the arms overlap, the U test sees nothing, the pairs see it
 	 * all; the signed-rank p is 2 / 2^n: 0.0078 at 8 (undecided), 0.00049
@@ -387,6 +418,7 @@ test_decide(void)
 		b[i] = a[i] * 1.02 * (1 + 0.0001 * (double)i);
 		lr[i] = log(b[i]) - log(a[i]);
 	}
+	pr.n = 8;
 	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
 	tap_ok(res.verdict == SEQ_UNDECIDED && res.test ==
 	    SEQ_TEST_SIGNED_RANK && fabs(res.p - 2 / 256.0) < 1e-12,
@@ -446,6 +478,68 @@ test_decide(void)
 	seq_decide(&d, 7, a, 30, b, 30, &pr, uc, &res);
 	tap_ok(res.verdict != SEQ_EQUIVALENT && res.coarse, "  paired: the "
 	    "same (%s)", seq_verdict_name(res.verdict));
+	/*
+	 * Futility: the same coarse values at look 5 (20 of 30): no
+	 * equivalence is possible and the trend is flat: stop undecided.
+	 * A real change of a whole step still ends different, and a row
+	 * fine enough for equivalence is never futile.
+	 */
+	pr.n = 20;
+	seq_decide(&d, 5, a, 20, b, 20, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_UNDECIDED && res.coarse && res.futile,
+	    "coarse and flat at 20 of 30 (p=%.2f): undecided and done "
+	    "(futile)", res.p);
+	seq_decide(&d, 7, a, 30, b, 30, &pr, uc, &res);
+	tap_ok(!res.futile, "  never at the last look");
+	fill(a, 20, 3, 0);
+	fill(b, 20, 4, 0);
+	for (i = 0; i < 20; i++)
+		lr[i] = log(4.0 / 3);
+	seq_decide(&d, 5, a, 20, b, 20, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_DIFFERENT && !res.futile, "  3 ms against "
+	    "4 ms every round: different, not futile");
+	proj = d;
+	proj.futility_cp = 0;
+	for (i = 0; i < 30; i++) {
+		a[i] = i % 7 == 0 ? 2 : i % 5 == 0 ? 4 : 3;
+		b[i] = i % 6 == 0 ? 4 : i % 11 == 0 ? 2 : 3;
+		lr[i] = log(b[i]) - log(a[i]);
+	}
+	qsort(a, 30, sizeof(double), seqsim_cmp);
+	qsort(b, 30, sizeof(double), seqsim_cmp);
+	seq_decide(&proj, 5, a, 20, b, 20, &pr, uc, &res);
+	tap_ok(!res.futile, "  futility_cp 0: never futile");
+	for (i = 0; i < 8; i++) {
+		a[i] = 100 + 0.01 * (double)i;
+		lr[i] = (i % 2 ? 0.15 : -0.12) * (double)(1 + i % 3);
+		b[i] = a[i] * exp(lr[i]);
+	}
+	qsort(a, 8, sizeof(double), seqsim_cmp);
+	qsort(b, 8, sizeof(double), seqsim_cmp);
+	pr.n = 8;
+	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
+	tap_ok(!res.coarse && !res.futile && res.verdict == SEQ_UNDECIDED,
+	    "  a fine row that is undecided (ratios of -30%% to +57%%) is "
+	    "not futile");
+	/*
+	 * Paired equivalence by the arms' interval: one round 12% off in
+	 * 8 (a burst of load), the others within 0.5%: Tukey's interval of
+	 * the ratios is pulled beyond 2% (its 8 Walsh averages with the
+	 * outlier), the arms' shift is not (8 of 64 differences).
+	 */
+	for (i = 0; i < 8; i++) {
+		a[i] = 100 * (1 + 0.003 * sin(3.0 * (double)i));
+		lr[i] = i == 3 ? 0.12 : 0.004 * cos(5.0 * (double)i);
+		b[i] = a[i] * exp(lr[i]);
+	}
+	qsort(a, 8, sizeof(double), seqsim_cmp);
+	qsort(b, 8, sizeof(double), seqsim_cmp);
+	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_EQUIVALENT && res.test == SEQ_TEST_U_BM &&
+	    fabs(res.equiv_beta - d.equiv_beta / 2) < 1e-15, "paired, one "
+	    "round +12%%: equivalent by the arms' interval at half the miss "
+	    "(%s, %s)", seq_verdict_name(res.verdict),
+	    seq_test_name(res.test));
 	/* The old rule is still there: equivalence = projected. */
 	proj = d;
 	seq_design_projected(&proj);
