@@ -30,7 +30,24 @@
 static struct {
 	struct strvec	dirs;	/* home, one directory per hierarchy */
 	struct strvec	back;	/* the cgroup.procs files abbench left */
-} home;
+	int		pids;	/* home's pids.current open, or -1 */
+	long		base;	/* its value with abbench's tasks alone */
+	pid_t		self;
+} home = { STRVEC_INIT, STRVEC_INIT, -1, 0, 0 };
+
+/* home's pids.current now (tasks in it), or -1 without the pids one. */
+static long
+pids_now(void)
+{
+	char	buf[32];
+	ssize_t	n;
+
+	if (home.pids == -1 ||
+	    (n = pread(home.pids, buf, sizeof buf - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
 
 /* Our pid into a cgroup.procs file: 0, or the errno. */
 static int
@@ -52,6 +69,9 @@ join(const char *procs)
 static void
 forget(void)
 {
+	if (home.pids != -1)
+		close(home.pids);
+	home.pids = -1;
 	strvec_clear(&home.dirs);
 	strvec_clear(&home.back);
 	cgrp_self_freeze(NULL);
@@ -93,7 +113,16 @@ cgrp_home_enter(const struct cgrp *cg, char **cause)
 			forget();
 			return -1;
 		}
+		if (strcmp(cg->h[i].controller, "pids") == 0) {
+			char	*f = xasprintf("%s/pids.current",
+				    cg->h[i].dir);
+
+			home.pids = open(f, O_RDONLY | O_CLOEXEC);
+			free(f);
+		}
 	}
+	home.self = getpid();
+	home.base = pids_now();
 	return 0;
 }
 
@@ -140,7 +169,9 @@ cgrp_home_leave_under(const char *dir)
 /*
  * The pids in home's first hierarchy other than abbench and keep (a
  * helper of abbench's, or -1): SIGKILLed, then waited for (1 s at most).
- * The number found first.
+ * The number found first. With the pids hierarchy, its counter says
+ * whether to look (a pread of an open file, where reading cgroup.procs
+ * is an open, a list built and sorted, and a close).
  */
 int
 cgrp_home_sweep(pid_t keep)
@@ -151,13 +182,16 @@ cgrp_home_sweep(pid_t keep)
 
 	if (home.dirs.n == 0)
 		return 0;
+	/* No more tasks than abbench's: nothing to look for (one read). */
+	if ((pid = pids_now()) != -1 && pid <= home.base)
+		return 0;
 	path = xasprintf("%s/cgroup.procs", home.dirs.v[0]);
 	for (tries = 0; tries < 1000; tries++) {
 		text = read_file(path, NULL, NULL);
 		left = 0;
 		for (p = text; p != NULL && *p != '\0'; ) {
 			pid = strtol(p, &p, 10);
-			if (pid > 1 && pid != (long)getpid() &&
+			if (pid > 1 && pid != (long)home.self &&
 			    pid != (long)keep) {
 				left++;
 				(void)kill((pid_t)pid, SIGKILL);
@@ -175,5 +209,8 @@ cgrp_home_sweep(pid_t keep)
 		usleep(1000);
 	}
 	free(path);
+	/* abbench's own (a helper, a thread) count from now on. */
+	if (found == 0 && (pid = pids_now()) > home.base)
+		home.base = pid;
 	return found;
 }

@@ -55,6 +55,9 @@ static char		 pool_run[64];
  * the join: CLONE_INTO_CGROUP would be v2's way, not done.
  */
 static struct cgrp	*home;
+static const char *const home_controllers[] = {
+	"cpu", "cpuacct", "memory", "blkio", "pids", NULL
+};
 static int		 home_busy;
 static int		 home_version;
 
@@ -81,7 +84,9 @@ home_take(struct run_ctx *ctx, const struct exec_spec *spec)
 	}
 	if (home == NULL) {
 		rel = xasprintf("%s/home", ctx->cgroup_name);
-		home = cgrp_create(rel, NULL, &cause);
+		/* With pids, whose counter tells whether to look inside. */
+		if ((home = cgrp_create(rel, home_controllers, NULL)) == NULL)
+			home = cgrp_create(rel, NULL, &cause);
 		free(rel);
 		if (home != NULL && cgrp_home_enter(home, &cause) == -1) {
 			cgrp_remove(home, NULL);
