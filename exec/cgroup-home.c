@@ -102,6 +102,12 @@ cgrp_home_enter(const struct cgrp *cg, char **cause)
 		strvec_pushf(&home.back, "%s/cgroup.procs", dir);
 		strvec_push(&home.dirs, cg->h[i].dir);
 		free(dir);
+		/* A user given cgroups below one it cannot write: stay. */
+		if (access(home.back.v[i], W_OK) != 0) {
+			free(text);
+			forget();
+			return -2;
+		}
 	}
 	cgrp_self_freeze(text);
 	for (i = 0; i < cg->nh; i++) {

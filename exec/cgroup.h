@@ -144,7 +144,9 @@ int		 cgrp_remove_everywhere(const char *rel, const char *bases,
  * programs it starts are born there and join nothing; its own cgroups
  * (cgrp_self_path, the base of what cgrp_create makes) stay the ones it
  * left. abbench moves back by cgrp_home_leave, or when a directory
- * holding cg is removed. 0, or -1 with *cause (abbench is where it was).
+ * holding cg is removed. 0; -2 when abbench could not move back (its
+ * cgroup's cgroup.procs is not writable to it); -1 with *cause. abbench
+ * is where it was unless 0.
  */
 int		 cgrp_home_enter(const struct cgrp *cg, char **cause);
 /* cgroup v1 hierarchies, not a mock tree: a home is possible. */

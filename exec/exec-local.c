@@ -67,6 +67,7 @@ static struct cgrp *
 home_take(struct run_ctx *ctx, const struct exec_spec *spec)
 {
 	char	*rel, *cause = NULL;
+	int	 rc = 0;
 
 	if (!spec->home || spec->join_procs != NULL || spec->own_rss ||
 	    spec->cgroup_parent != NULL || spec->cpus > 0 ||
@@ -88,10 +89,15 @@ home_take(struct run_ctx *ctx, const struct exec_spec *spec)
 		if ((home = cgrp_create(rel, home_controllers, NULL)) == NULL)
 			home = cgrp_create(rel, NULL, &cause);
 		free(rel);
-		if (home != NULL && cgrp_home_enter(home, &cause) == -1) {
+		if (home != NULL && (rc = cgrp_home_enter(home, &cause)) != 0) {
 			cgrp_remove(home, NULL);
 			cgrp_free(home);
 			home = NULL;
+		}
+		if (home == NULL && rc == -2) {
+			/* Not ours to leave again: the join per sample. */
+			home_version = -1;
+			return NULL;
 		}
 		if (home == NULL) {
 			/* The join per sample still works: said, not fatal. */
