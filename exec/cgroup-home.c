@@ -188,9 +188,14 @@ cgrp_home_sweep(pid_t keep)
 
 	if (home.dirs.n == 0)
 		return 0;
-	/* No more tasks than abbench's: nothing to look for (one read). */
-	if ((pid = pids_now()) != -1 && pid <= home.base)
+	/*
+	 * No more tasks than abbench's: nothing to look for (one read).
+	 * Fewer (a thread of abbench's ended): that is the count now.
+	 */
+	if ((pid = pids_now()) != -1 && pid <= home.base) {
+		home.base = pid;
 		return 0;
+	}
 	path = xasprintf("%s/cgroup.procs", home.dirs.v[0]);
 	for (tries = 0; tries < 1000; tries++) {
 		text = read_file(path, NULL, NULL);
