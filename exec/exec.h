@@ -68,6 +68,11 @@ struct exec_spec {
 	const char	*join_procs;	/* local: a cgroup.procs the program
 					 * also joins before exec (the
 					 * cgroup perf stat counts) */
+	int		 home;		/* local, cgroup v1, no limit: born
+					 * in the run's cgroup abbench sits
+					 * in, joining nothing; what it left
+					 * there is killed when it ends (the
+					 * workload runs one at a time) */
 };
 
 struct exec_status {

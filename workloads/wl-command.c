@@ -136,6 +136,8 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	workload_spec_init(&spec, wl, arm, argv);
 	/* Only then: the spawn helper costs a round trip per sample. */
 	spec.own_rss = strvec_has(report, "rss");
+	/* One at a time: born in the run's cgroup abbench sits in (v1). */
+	spec.home = 1;
 	if (workload_run_counted(ctx, wl, &spec, o->perf, &counts, &proc,
 	    &st, out) == -1)
 		goto done;

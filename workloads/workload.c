@@ -58,8 +58,15 @@ workload_lookup(const char *type)
 int
 bench_gomaxprocs(void)
 {
-	/* The CPUs the run may use: the host's `vcpus` config line too. */
-	return (int)hostinfo_vcpus();
+	static int	n;
+
+	/*
+	 * The CPUs the run may use: the host's `vcpus` config line too.
+	 * Asked once (a system call per value otherwise).
+	 */
+	if (n == 0)
+		n = (int)hostinfo_vcpus();
+	return n;
 }
 
 /* Does an element of the name (between slashes) start with "vcpus="? */
