@@ -103,6 +103,9 @@ struct exec_barrier;
 /* The executor that drives a runtime step by step, for the workload
  * types that time each step (EXEC_RUNTIME_STEPS). */
 #define EXEC_DEFAULT_STEPS	"oci"
+/* The executor of host processes, for the types that run programs on
+ * the host unless told otherwise. */
+#define EXEC_DEFAULT_HOST	"local"
 
 /* Default time limit of one call to a daemon's CLI: every call has one. */
 #define EXEC_CALL_TIMEOUT_NS	(60 * NSEC_PER_SEC)
