@@ -12,9 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "harness/nightly.h"
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"
@@ -643,43 +642,21 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 	}
 }
 
-static json_t *
-nightly_json_real(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/*
- * A JSON string of text that may hold any byte (benchmark names and
- * units come from programs' output and imported files): jansson refuses
- * invalid UTF-8 (json_string returns NULL and the key silently went
- * missing), so such bytes become U+FFFD, as in stat's JSON.
- */
-static json_t *
-nightly_json_text(const char *s)
-{
-	char	*clean = utf8_sanitize(s, strlen(s));
-	json_t	*j = json_string(clean);
-
-	free(clean);
-	return j;
-}
-
 void
 nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 {
 	json_t	*doc, *rows, *ids, *row, *chs, *ch;
-	char	*text, when[64];
+	char	 when[64];
 	size_t	 i, j;
 
 	doc = json_object();
 	json_object_set_new(doc, "run", json_integer(r->run_id));
-	json_object_set_new(doc, "uuid", json_string(r->uuid));
-	json_object_set_new(doc, "name", json_string(r->name));
-	json_object_set_new(doc, "host", json_string(r->host));
+	json_object_set_new(doc, "uuid", jw_str(r->uuid));
+	json_object_set_new(doc, "name", jw_str(r->name));
+	json_object_set_new(doc, "host", jw_str(r->host));
 	if (r->host_class != NULL)
 		json_object_set_new(doc, "host_class",
-		    json_string(r->host_class));
+		    jw_str(r->host_class));
 	ids = json_array();
 	for (i = 0; i < r->nbaseline; i++)
 		json_array_append_new(ids, json_integer(r->baseline_ids[i]));
@@ -703,28 +680,28 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		const struct nightly_row	*w = &r->rows[i];
 
 		row = json_object();
-		json_object_set_new(row, "arm", nightly_json_text(w->arm));
+		json_object_set_new(row, "arm", jw_str(w->arm));
 		json_object_set_new(row, "benchmark",
-		    nightly_json_text(w->benchmark));
-		json_object_set_new(row, "unit", nightly_json_text(w->unit));
+		    jw_str(w->benchmark));
+		json_object_set_new(row, "unit", jw_str(w->unit));
 		json_object_set_new(row, "better", w->better > 0 ?
 		    json_string("higher") : w->better < 0 ?
 		    json_string("lower") : json_null());
 		json_object_set_new(row, "verdict",
 		    json_string(nightly_verdict_name(w->verdict)));
 		json_object_set_new(row, "reason",
-		    nightly_json_text(w->reason));
+		    jw_str(w->reason));
 		json_object_set_new(row, "too_noisy",
 		    json_boolean(w->too_noisy));
-		json_object_set_new(row, "mde", nightly_json_real(w->mde));
+		json_object_set_new(row, "mde", jw_num(w->mde));
 		json_object_set_new(row, "threshold",
-		    nightly_json_real(w->threshold));
+		    jw_num(w->threshold));
 		json_object_set_new(row, "threshold_calibrated",
 		    json_boolean(w->threshold_calibrated));
 		json_object_set_new(row, "n",
 		    json_integer((json_int_t)w->ncand));
 		json_object_set_new(row, "median",
-		    nightly_json_real(w->cand_median));
+		    jw_num(w->cand_median));
 		json_object_set_new(row, "nights",
 		    json_integer((json_int_t)w->nnights));
 		json_object_set_new(row, "reference_nights",
@@ -732,12 +709,12 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		json_object_set_new(row, "reference_from", r->nhistory > 0 ?
 		    json_integer(r->night_no[w->ref_from]) : json_null());
 		json_object_set_new(row, "reference_mean",
-		    nightly_json_real(w->ref_mean));
+		    jw_num(w->ref_mean));
 		json_object_set_new(row, "reference_sd",
-		    nightly_json_real(w->ref_sd));
-		json_object_set_new(row, "delta", nightly_json_real(w->delta));
-		json_object_set_new(row, "z", nightly_json_real(w->z));
-		json_object_set_new(row, "limit", nightly_json_real(w->limit));
+		    jw_num(w->ref_sd));
+		json_object_set_new(row, "delta", jw_num(w->delta));
+		json_object_set_new(row, "z", jw_num(w->z));
+		json_object_set_new(row, "limit", jw_num(w->limit));
 		json_object_set_new(row, "new_change",
 		    json_boolean(w->new_change));
 		chs = json_array();
@@ -756,29 +733,22 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 			    json_string(nightly_test_name(c->test)));
 			json_object_set_new(ch, "transient",
 			    json_boolean(c->transient));
-			json_object_set_new(ch, "z", nightly_json_real(c->z));
+			json_object_set_new(ch, "z", jw_num(c->z));
 			json_object_set_new(ch, "limit",
-			    nightly_json_real(c->limit));
+			    jw_num(c->limit));
 			json_object_set_new(ch, "reference_nights",
 			    json_integer((json_int_t)c->k));
 			json_object_set_new(ch, "before",
-			    nightly_json_real(c->before));
+			    jw_num(c->before));
 			json_object_set_new(ch, "after",
-			    nightly_json_real(c->after));
+			    jw_num(c->after));
 			json_object_set_new(ch, "step",
-			    nightly_json_real(c->rel));
+			    jw_num(c->rel));
 			json_array_append_new(chs, ch);
 		}
 		json_object_set_new(row, "changes", chs);
 		json_array_append_new(rows, row);
 	}
 	json_object_set_new(doc, "rows", rows);
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(10));
-	if (text != NULL) {
-		strbuf_adds(out, text);
-		strbuf_addc(out, '\n');
-		free(text);
-	}
-	json_decref(doc);
+	jw_dump(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10), out);
 }

@@ -212,8 +212,8 @@ workload_platform_check(const struct experiment *e,
 			    "register a docker runtime per platform "
 			    "(runsc install --runtime=runsc-%s -- "
 			    "--platform=%s) and name it in the arm's "
-			    "runtime, or use executor = oci", wl->exec->name,
-			    pf, pf);
+			    "runtime, or use executor = %s", wl->exec->name,
+			    pf, pf, EXEC_DEFAULT_STEPS);
 		rt = e->arms[i].runtime != NULL ? e->arms[i].runtime : "runc";
 		base = strrchr(rt, '/');
 		if (!str_startswith(base != NULL ? base + 1 : rt, "runsc"))
@@ -277,8 +277,8 @@ perf_reaches(const struct experiment *e, const struct workload *wl,
 	if (!(wl->exec->caps & EXEC_RUNTIME_STEPS))
 		return set_cause(cause, "perf: executor '%s' starts its "
 		    "containers from a daemon, outside any cgroup abbench "
-		    "can count (use executor local, or oci with runsc)",
-		    wl->exec->name);
+		    "can count (use executor %s, or %s with runsc)",
+		    wl->exec->name, EXEC_DEFAULT_HOST, EXEC_DEFAULT_STEPS);
 	if (!perf_counts_sandboxes())
 		return set_cause(cause, "perf: on this host runsc moves its "
 		    "sandbox into the container's cgroup in the hierarchy "
