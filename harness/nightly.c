@@ -523,6 +523,10 @@ nightly_judge(struct store *st, int64_t run_id,
 	    out->night_no, out->nhistory, out->rows, cause) == -1)
 		goto out;
 	nightly_finish(st, out);
+	for (i = 0; i < out->nrows; i++) {
+		out->rows[i].nights = acc[i].nights;
+		acc[i].nights = NULL;
+	}
 	rc = 0;
 out:
 	if (acc != NULL) {
@@ -643,7 +647,7 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 	}
 }
 
-static json_t *
+json_t *
 nightly_json_real(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -655,7 +659,7 @@ nightly_json_real(double v)
  * invalid UTF-8 (json_string returns NULL and the key silently went
  * missing), so such bytes become U+FFFD, as in stat's JSON.
  */
-static json_t *
+json_t *
 nightly_json_text(const char *s)
 {
 	char	*clean = utf8_sanitize(s, strlen(s));

@@ -46,6 +46,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "lib/util.h"
 #include "stats/nightly-judge.h"
 
@@ -104,6 +106,10 @@ char	*nightly_host_class(struct store *st, int64_t run_id);
 
 /* One line per row: "VERDICT  NAME  UNIT  details\n". */
 void	nightly_format_text(const struct nightly_result *r, struct strbuf *out);
+/* A number, null when not finite; a name's bytes as a JSON string, any
+ * invalid UTF-8 as U+FFFD (history.c writes its JSON with them too). */
+json_t	*nightly_json_real(double v);
+json_t	*nightly_json_text(const char *s);
 /* The whole result as a JSON document (jansson), with a final newline. */
 void	nightly_format_json(const struct nightly_result *r, struct strbuf *out);
 

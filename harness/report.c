@@ -6,14 +6,12 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "harness/core/experiment.h"
 #include "harness/nightly.h"
@@ -778,33 +776,7 @@ report_plots(struct report *r)
 static int
 report_save(struct report *r, char **cause)
 {
-	char	*tmp = xasprintf("%s.tmp", r->o->path);
-	FILE	*fp;
-	int	 e;
-
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		e = errno;
-		free(tmp);
-		return set_cause(cause, "cannot create '%s': %s", r->o->path,
-		    strerror(e));
-	}
-	if (fwrite(r->out.buf, 1, r->out.len, fp) != r->out.len ||
-	    fclose(fp) != 0) {
-		e = errno;
-		(void)unlink(tmp);
-		free(tmp);
-		return set_cause(cause, "cannot write '%s': %s", r->o->path,
-		    strerror(e));
-	}
-	if (rename(tmp, r->o->path) == -1) {
-		e = errno;
-		(void)unlink(tmp);
-		free(tmp);
-		return set_cause(cause, "cannot write '%s': %s", r->o->path,
-		    strerror(e));
-	}
-	free(tmp);
-	return 0;
+	return markup_save(r->o->path, r->out.buf, r->out.len, cause);
 }
 
 int
