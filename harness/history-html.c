@@ -242,12 +242,13 @@ hh_filters(struct strbuf *out, const struct history *h)
 }
 
 static void
-hh_cp_table(struct strbuf *out, const struct history *h)
+hh_cp_table(struct strbuf *out, const struct history *h, int level)
 {
 	size_t	i, j;
 	char	day[32];
 
-	strbuf_adds(out, "<h2>Change points</h2>\n<table id=\"changes\">"
+	strbuf_addf(out, "<h%d>Change points</h%d>\n", level, level);
+	strbuf_adds(out, "<table id=\"changes\">"
 	    "<thead><tr><th>shape</th><th>benchmark</th><th>unit</th>"
 	    "<th>night</th><th>date</th><th>run</th><th>before</th>"
 	    "<th>after</th><th>size</th><th>t</th><th>p</th></tr></thead>"
@@ -273,12 +274,13 @@ hh_cp_table(struct strbuf *out, const struct history *h)
 }
 
 static void
-hh_alarm_table(struct strbuf *out, const struct history *h)
+hh_alarm_table(struct strbuf *out, const struct history *h, int level)
 {
 	size_t	i, j;
 
-	strbuf_adds(out, "<h2>Nights judged regressed or improved</h2>\n"
-	    "<table id=\"alarms\"><thead><tr><th>shape</th><th>benchmark</th>"
+	strbuf_addf(out, "<h%d>Nights judged regressed or improved</h%d>\n",
+	    level, level);
+	strbuf_adds(out, "<table id=\"alarms\"><thead><tr><th>shape</th><th>benchmark</th>"
 	    "<th>unit</th><th>night</th><th>verdict</th><th>change at "
 	    "night</th><th>size</th><th>test</th></tr></thead><tbody>\n");
 	for (i = 0; i < h->nseries; i++) {
@@ -329,8 +331,9 @@ static const char hh_script[] =
 "if(q.has('bench'))b.value=q.get('bench');apply();})();\n"
 "</script>\n";
 
-void
-history_format_section(const struct history *h, struct strbuf *out)
+/* The body; its tables' headings at level (2 on a page, 3 in a report). */
+static void
+hh_section(const struct history *h, struct strbuf *out, int level)
 {
 	size_t	i, j, ncp = 0, nreg = 0;
 
@@ -370,9 +373,15 @@ history_format_section(const struct history *h, struct strbuf *out)
 		strbuf_adds(out, "</figure>\n");
 	}
 	strbuf_adds(out, "</div>\n");
-	hh_cp_table(out, h);
-	hh_alarm_table(out, h);
+	hh_cp_table(out, h, level);
+	hh_alarm_table(out, h, level);
 	strbuf_adds(out, hh_script);
+}
+
+void
+history_format_section(const struct history *h, struct strbuf *out)
+{
+	hh_section(h, out, 3);
 }
 
 void
@@ -386,6 +395,6 @@ history_format_html(const struct history *h, struct strbuf *out)
 	    "<h1>History of ");
 	hh_text(out, h->experiment);
 	strbuf_adds(out, "</h1>\n");
-	history_format_section(h, out);
+	hh_section(h, out, 2);
 	strbuf_adds(out, "</body>\n</html>\n");
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "harness/core/experiment.h"
+#include "harness/history.h"
 #include "harness/nightly.h"
 #include "harness/plot.h"
 #include "harness/powerdata.h"
@@ -632,6 +633,35 @@ report_decisions(struct report *r)
 	store_decisions_free(d, nd);
 }
 
+/*
+ * The history of the night's experiment (harness/history.h) under the
+ * verdict, HTML only: every night's median, the change points and the
+ * alarms of every series. A history that cannot be built is said, not
+ * fatal to the report.
+ */
+static void
+report_history(struct report *r, const struct nightly_result *n)
+{
+	struct history_options	 o;
+	struct history		 h;
+	char			*cause = NULL, *s;
+
+	history_options_init(&o);
+	o.threshold = n->opt.threshold;
+	o.alpha = n->opt.alpha;
+	o.baseline = n->opt.baseline;
+	report_h2(r, "history", "History");
+	if (history_build(r->st, r->run.name, &o, &h, &cause) == -1) {
+		s = xasprintf("No history: %s.", cause);
+		report_para(r, s);
+		free(s);
+		free(cause);
+		return;
+	}
+	history_format_section(&h, &r->out);
+	history_release(&h);
+}
+
 static void
 report_nightly(struct report *r)
 {
@@ -668,6 +698,8 @@ report_nightly(struct report *r)
 		report_row_end(r);
 	}
 	report_table_end(r);
+	if (r->html)
+		report_history(r, n);
 }
 
 static void

@@ -118,6 +118,20 @@ is "$(shot "$enc")" "$(printf 'cp 31\nalarm 31')" \
     "screenshot: the odd name's chart, filtered by its name, at night 31"
 cp "$TEST_TMP/shot.png" "$TEST_TMP/last-shot.png"
 
+# nightly's report embeds the history.
+"$ABBENCH" nightly --db "$db" --no-run last -q -o "$TEST_TMP/n.html" >/dev/null 2>&1
+is "$?" 0 "nightly of night 40 (the steps known) writes its report, exit 0"
+got=$(python3 - "$TEST_TMP/n.html" <<'PY'
+import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+h = t[t.find('<h2 id="history"'):]
+h = h[:h.find("<h2", 4)]
+print(len(re.findall(r"<figure\b", h)),
+      " ".join(re.findall(r'class="cp" data-night="(\d+)"', h)))
+PY
+)
+is "$got" "8 13 26 31" "nightly's report: the history's 8 charts, change points at 13, 26, 31"
+
 "$ABBENCH" history --db "$db" 'nothing@last' >/dev/null 2>"$TEST_TMP/err4"
 is "$?" 2 "an unknown experiment exits 2"
 
