@@ -144,7 +144,7 @@ hh_chart(struct strbuf *out, const struct history *h,
 	const struct history_place	*p = &h->places[s->place];
 	struct hh_scale			 sc;
 	size_t				 i;
-	int				 pen = 0;
+	int				 pen = 0, right;
 	double				 x;
 
 	hh_range(s, p->nnights, &sc);
@@ -201,10 +201,12 @@ hh_chart(struct strbuf *out, const struct history *h,
 		    p->nights[c->night].number, x, x, HC_T, HC_H - HC_B, HC_CP,
 		    p->nights[c->night].number, 100 * c->c.rel,
 		    c->c.mean_before, c->c.mean_after, c->c.t, c->c.p);
+		/* The label beside the line, where neither level runs. */
+		right = c->night * 2 < p->nnights;
 		strbuf_addf(out, "<text class=\"cpl\" x=\"%.1f\" y=\"%d\" "
-		    "text-anchor=\"%s\">%+.1f%%</text>\n", x + (c->night * 2 <
-		    p->nnights ? 3 : -3), HC_T + 20, c->night * 2 <
-		    p->nnights ? "start" : "end", 100 * c->c.rel);
+		    "text-anchor=\"%s\">%+.1f%%</text>\n", x + (right ? 3 : -3),
+		    right == (c->c.rel > 0) ? HC_H - HC_B - 4 : HC_T + 12,
+		    right ? "start" : "end", 100 * c->c.rel);
 	}
 	for (i = 0; i < s->nalarms; i++) {
 		const struct history_alarm	*a = &s->alarms[i];

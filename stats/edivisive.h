@@ -31,7 +31,9 @@
  * (at most two, O(window^2) each) and the merge (O(K^2) over the K weak
  * points, each test O(1) from prefix sums). The result after appends is
  * the result of the whole series at once, bit for bit: the same history
- * gives the same change points, however it was fed.
+ * gives the same change points, however it was fed; and on every machine:
+ * the sums run in a fixed order, built with -ffp-contract=off
+ * (configure.ac), so no fused multiply-add moves a bit.
  *
  * Pure computation; not thread-safe per state (one state per series).
  */
