@@ -118,6 +118,16 @@ is "$(shot "$enc")" "$(printf 'cp 31\nalarm 31')" \
     "screenshot: the odd name's chart, filtered by its name, at night 31"
 cp "$TEST_TMP/shot.png" "$TEST_TMP/last-shot.png"
 
+# A name with a byte that is not UTF-8: U+FFFD in the JSON (valid UTF-8,
+# the key kept), &#xFFFD; in the page.
+"$MK" -n 8 -b "$(printf 'Bad\377byte')" "$TEST_TMP/b.db" >/dev/null
+"$ABBENCH" history --db "$TEST_TMP/b.db" last --json >"$TEST_TMP/b.json"
+got=$(python3 -c 'import json, sys; print(ascii(sorted(s["benchmark"] for s in json.load(open(sys.argv[1], encoding="utf-8"))["series"] if s["benchmark"].startswith("Bad"))))' "$TEST_TMP/b.json")
+is "$got" "['Bad\ufffdbyte', 'Bad\ufffdbyte']" "JSON: a byte that is not UTF-8 is U+FFFD, on both shapes"
+"$ABBENCH" history --db "$TEST_TMP/b.db" last -o "$TEST_TMP/b.html" >/dev/null
+ok "$(grep -c 'Bad&#xFFFD;byte' "$TEST_TMP/b.html" | awk '{ print ($1 >= 2) ? 0 : 1 }')" \
+    "HTML: the byte as &#xFFFD;"
+
 # nightly's report embeds the history.
 "$ABBENCH" nightly --db "$db" --no-run last -q -o "$TEST_TMP/n.html" >/dev/null 2>&1
 is "$?" 0 "nightly of night 40 (the steps known) writes its report, exit 0"
