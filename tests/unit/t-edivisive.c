@@ -14,7 +14,9 @@
  *           of series (normal and heavy; loaded 90%: a loaded night
  *           next to the step can take it one night off);
  *   delay   appended night by night, the nights after the step until it
- *           is found (printed).
+ *           is found (printed);
+ *   bursts  A/A years with three noise bursts of 1-3 nights (medians 4x
+ *           as far from the level): at most 1 change point a series-year.
  * Deterministic: a fixed seed, and the method uses no randomness.
  */
 #include <math.h>
@@ -308,6 +310,44 @@ simulate(gsl_rng *rng, enum model m)
 	    0.85);
 }
 
+/*
+ * Noise bursts, as bench/history-gen injects them: in each A/A year three
+ * bursts of 1 to 3 nights whose medians stray 4 times as far (a machine
+ * that was noisy for a while, its level unchanged). Not a change.
+ */
+static void
+bursts(gsl_rng *rng)
+{
+	static struct nightly_night	nt[NIGHTS];
+	static double			x[NIGHTS];
+	struct ed_options		o;
+	struct ed_change		*c = NULL;
+	size_t				n, i, b, k, len, h;
+	unsigned			fp = 0;
+	char				*cause = NULL;
+
+	ed_options_init(&o);
+	for (i = 0; i < AA_SERIES; i++) {
+		series(rng, M_NORMAL, NIGHTS, 0, nt);
+		medians(nt, x);
+		for (b = 0; b < 3; b++) {
+			h = gsl_rng_uniform_int(rng, NIGHTS - 3);
+			len = 1 + gsl_rng_uniform_int(rng, 3);
+			for (k = h; k < h + len; k++)
+				x[k] = 100 + 4 * (x[k] - 100);
+		}
+		ed_detect(x, NIGHTS, &o, &c, &n, &cause);
+		fp += (unsigned)n;
+		free(c);
+	}
+	TAP_DIAG("A/A with 3 noise bursts a year: %u series-years, %u change "
+	    "points (%.3f a series-year, 95%% upper bound %.3f)", AA_SERIES,
+	    fp, (double)fp / AA_SERIES, poisson_upper(fp) / AA_SERIES);
+	tap_ok(poisson_upper(fp) / AA_SERIES <= 1.0, "A/A with noise bursts: "
+	    "change points per series-year %.3f <= 1 (95%% upper bound)",
+	    (double)fp / AA_SERIES);
+}
+
 int
 main(void)
 {
@@ -321,6 +361,7 @@ main(void)
 	test_incremental(rng);
 	for (m = 0; m < NMODELS; m++)
 		simulate(rng, (enum model)m);
+	bursts(rng);
 	gsl_rng_free(rng);
 	return tap_done();
 }
