@@ -32,6 +32,8 @@ static const struct cmd_flag history_flags[] = {
 	    "a change point's t-test p at most (default 0.0001)", NULL },
 	{ "window", 'w', "N",
 	    "nights a change point window holds (default 50)", NULL },
+	{ "nights", 'n', "N",
+	    "the latest N nights of each place only (default: all)", NULL },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
@@ -88,6 +90,15 @@ cmd_history_exec(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o.ed.window = (size_t)n;
+			break;
+		case 'n':
+			if (parse_int(optarg, 1, INT_MAX, &n, &cause) == -1) {
+				error("history: --nights '%s' is not a "
+				    "positive integer", optarg);
+				free(cause);
+				return EXIT_USAGE;
+			}
+			o.nights = (size_t)n;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -147,12 +158,13 @@ const struct cmd_entry cmd_history_entry = {
 "Otava's method, Fleming et al., ICPE 2023): deterministic, the same\n"
 "history gives the same change points; a point needs 2 nights on each\n"
 "side, so a step shows a night or more after it (nightly alarms on the\n"
-"night itself). Prints the path written.\n"
+"night itself). --nights N draws the latest N nights of each place (the\n"
+"nights keep their numbers). Prints the path written.\n"
 "\n"
 "Exit status: 0 written, 1 the file could not be written, 2 on a usage\n"
 "or database error.\n",
 	.exec = cmd_history_exec,
 	.opts = history_flags,
-	.shortopts = "d:o:jt:p:w:",
+	.shortopts = "d:o:jt:p:w:n:",
 	.flags = CMD_STORE,
 };

@@ -155,7 +155,7 @@ history_place_add(struct store *st, struct history *h, char *name,
 	int			 rc = 0;
 
 	nightly_options_init(&no);
-	no.history = 0;
+	no.history = h->opt.nights;
 	no.baseline = h->opt.baseline;
 	no.threshold = h->opt.threshold;
 	no.alpha = h->opt.alpha;

@@ -37,6 +37,7 @@ struct history_options {
 	double			 threshold;	/* nightly's; 0.02 */
 	double			 alpha;		/* nightly's; 0.0005 */
 	size_t			 baseline;	/* nightly's; 15 */
+	size_t			 nights;	/* the latest; 0 = all */
 };
 void	history_options_init(struct history_options *o);
 

@@ -118,6 +118,16 @@ is "$(shot "$enc")" "$(printf 'cp 31\nalarm 31')" \
     "screenshot: the odd name's chart, filtered by its name, at night 31"
 cp "$TEST_TMP/shot.png" "$TEST_TMP/last-shot.png"
 
+# The latest 20 nights: numbered as before, the steps in them found.
+got=$("$ABBENCH" history --db "$db" last --json --nights 20 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+p = [p for p in d["shapes"] if p["shape"] == "synth-host"][0]["nights"]
+s = [s for s in d["series"] if s["shape"] == "synth-host"]
+print(p[0]["night"], len(p), " ".join("%s:%s" % (x["benchmark"][:3],
+      ",".join(str(c["night"]) for c in x["change_points"])) for x in s))')
+is "$got" "21 20 Sta: Fio:26 Mem: We\":31" "--nights 20: nights 21 to 40, the steps at 26 and 31"
+
 # A name with a byte that is not UTF-8: U+FFFD in the JSON (valid UTF-8,
 # the key kept), &#xFFFD; in the page.
 "$MK" -n 8 -b "$(printf 'Bad\377byte')" "$TEST_TMP/b.db" >/dev/null
