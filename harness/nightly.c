@@ -522,6 +522,10 @@ nightly_judge(struct store *st, int64_t run_id,
 	    out->night_no, out->nhistory, out->rows, cause) == -1)
 		goto out;
 	nightly_finish(st, out);
+	for (i = 0; i < out->nrows; i++) {
+		out->rows[i].nights = acc[i].nights;
+		acc[i].nights = NULL;
+	}
 	rc = 0;
 out:
 	if (acc != NULL) {
