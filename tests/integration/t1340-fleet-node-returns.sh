@@ -9,7 +9,8 @@
 #     /var/lib/abbench) undoes them before the job starts there again, and
 #     the job resumes the run: every sample once;
 #  2. slurmctld restarted while a fleet's four jobs run: they finish, the
-#     merge job still runs after them, every run whole, no sample twice;
+#     merge job still runs after them, `fleet submit --wait` sees it
+#     through (exit 0), every run whole, no sample twice;
 #  3. a node drained while its job runs: the job finishes there, the
 #     pending shape goes to the other node, the fleet completes.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
@@ -123,9 +124,16 @@ ok $? "the fleet completes"
 whole "$SHARED/$ID/fleet.db" 1 6
 
 # 2. slurmctld restarted mid-fleet. ------------------------------------
+# The submitter waits through it (--wait: the scheduler's silence is not
+# the fleet's end).
 exp ctld h2 2 4
-out=$(submit "$SHARED/ctld.ini" --partitions c1:2,c2:2)
-is "$?" 0 "a fleet of four jobs"
+submit "$SHARED/ctld.ini" --partitions c1:2,c2:2 --wait \
+    >"$TEST_TMP/ctld.out" 2>"$TEST_TMP/ctld.err" &
+WP=$!
+submitted() { grep -q '^merge job' "$TEST_TMP/ctld.out"; }
+wait_for 30 submitted
+ok $? "a fleet of four jobs, its submitter waiting"
+out=$(cat "$TEST_TMP/ctld.out")
 ID=$(fleet_id "$out")
 wait_for 60 all_held "$SHARED/$ID" "$out" "$SHARED/h2" c1-1 c1-2 c2-1 c2-2
 ok $? "its four jobs run, each held at its second sample"
@@ -143,6 +151,8 @@ MJ=$(printf '%s\n' "$out" | awk '$1 == "merge" { print $3 }')
 merged() { is_state "$MJ" COMPLETED; }
 wait_for 90 merged
 ok $? "the merge job ran after the four jobs"
+wait "$WP"
+is "$?" 0 "fleet submit --wait saw the fleet through: exit 0"
 is "$("$ABBENCH" fleet collect "$ID" --dir "$SHARED" -q; echo $?)" \
     "0" "every shape done"
 whole "$SHARED/$ID/fleet.db" 4 4
