@@ -256,7 +256,7 @@ nightly_fleet(const char *db, const char *fleet,
 struct nightly_exec_args {
 	struct nightly_options	 no;
 	const char		*db, *no_run, *report, *exp_path, *fleet;
-	const char		*fleet_dir;
+	const char		*fleet_dir, *fleet_time;
 	int			 json, quiet, rounds, strict;
 	int64_t			 ack;		/* a night, 0 none */
 };
@@ -304,6 +304,8 @@ static const struct cmd_flag nightly_flags[] = {
 	{ "fleet-dir", 'D', "DIR",
 	    "with an experiment and --fleet PARTITIONS|all: the\n"
 	    "fleets' shared directory (default $ABBENCH_FLEET_DIR)", NULL },
+	{ "fleet-time", 'T', "LIMIT",
+	    "with --fleet-dir: sbatch --time of each shape's job", NULL },
 	{ "json", 'j', NULL,
 	    "print the verdicts as JSON", NULL },
 	{ "output", 'o', "FILE",
@@ -400,6 +402,9 @@ nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 			break;
 		case 'D':
 			a->fleet_dir = optarg;
+			break;
+		case 'T':
+			a->fleet_time = optarg;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -642,6 +647,8 @@ nightly_fleet_submit(struct nightly_exec_args *a, const char *db)
 		strvec_pushf(&argv, "--dir=%s", base);
 		strvec_push(&argv, "--wait");
 		strvec_push(&argv, "--quiet");
+		if (a->fleet_time != NULL)
+			strvec_pushf(&argv, "--time=%s", a->fleet_time);
 		if (spawn_capture(argv.v, NIGHTLY_FLEET_TIMEOUT_NS, &out, &err,
 		    &status, &cause) == -1) {
 			error("nightly: fleet submit: %s", cause);
@@ -750,7 +757,7 @@ const struct cmd_entry cmd_nightly_entry = {
 	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] "
 	    "[--threshold PCT|auto] [--ack NIGHT] [--baseline-from NIGHT] "
 	    "[--strict] [--no-run RUN | --fleet ID] [--fleet PARTITIONS|all "
-	    "--fleet-dir DIR] [--json] [-o REPORT]",
+	    "--fleet-dir DIR [--fleet-time LIMIT]] [--json] [-o REPORT]",
 	.summary = "run and judge a nightly regression job",
 	.help =
 "Runs EXPERIMENT.ini (or, with --no-run RUN, takes a stored run) and judges\n"

@@ -27,7 +27,7 @@ INI
 H=$TEST_TMP/history.db
 night() {
 	env -u ABBENCH_STATE_DIR -u TMPDIR "$ABBENCH" nightly "$SHARED/n.ini" \
-	    --db "$H" --fleet all --fleet-dir "$SHARED" "$@"
+	    --db "$H" --fleet all --fleet-dir "$SHARED" --fleet-time 7 "$@"
 }
 T0=$(date +%s)
 
@@ -40,6 +40,9 @@ file_like "$TEST_TMP/n1" '^# shape c2/vcpus=2: run [0-9]* on c2-n[12] against 0 
 file_like "$TEST_TMP/e1" 'merged 2 runs' "both shapes' runs merged into the history"
 is "$(db_count "$H" "SELECT group_concat(value, ' ') FROM (SELECT value FROM run_config WHERE key = 'partition' ORDER BY value)")" \
     "c1 c2" "the history holds a run of each partition"
+F1=$(sed -n 's/^nightly: fleet \([^:]*\): merged.*/\1/p' "$TEST_TMP/e1")
+is "$(for j in $(db_count "$SHARED/$F1/fleet.db" "SELECT job_id FROM fleet_jobs"); do scontrol show job -o "$j" | sed -n 's/.* TimeLimit=\([^ ]*\) .*/\1/p'; done | sort -u)" \
+    "00:07:00" "each shape's job got --fleet-time as its time limit"
 
 night >"$TEST_TMP/n2" 2>"$TEST_TMP/e2"
 is "$?" 0 "night 2: exit 0"
