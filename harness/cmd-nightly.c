@@ -141,9 +141,10 @@ nightly_fleet_missing(const struct strvec *want, const struct strvec *gone,
  */
 static int
 nightly_fleet(const char *db, const char *fleet,
-    const struct nightly_options *no, int json, int quiet,
+    const struct nightly_options *no, int json, int quiet, int strict,
     const struct strvec *want, const struct strvec *gone)
 {
+	size_t			 ninconclusive = 0;
 	struct strvec		 judged = STRVEC_INIT, missing = STRVEC_INIT;
 	struct store		*st;
 	struct store_run	*runs = NULL;
@@ -183,6 +184,7 @@ nightly_fleet(const char *db, const char *fleet,
 			continue;
 		}
 		nshapes++;
+		ninconclusive += res.ninconclusive;
 		if (res.host_class != NULL)
 			strvec_pushf(&judged, "%.*s", (int)strcspn(
 			    res.host_class, "/"), res.host_class);
@@ -218,6 +220,9 @@ nightly_fleet(const char *db, const char *fleet,
 	fflush(stdout);
 	if (missing.n > 0 && rc == EXIT_OK)
 		rc = EXIT_FAIL;
+	/* The worst shape's verdict: --strict's inconclusive last. */
+	if (rc == EXIT_OK && strict && ninconclusive > 0)
+		rc = EXIT_INCONCLUSIVE;
 	if (nshapes == 0 && missing.n == 0 && rc == EXIT_OK) {
 		error("nightly: no run of fleet '%s' in '%s'", id_want != NULL ?
 		    id_want : fleet, db);
@@ -681,11 +686,15 @@ nightly_fleet_submit(struct nightly_exec_args *a, const char *db)
 			    "(%" PRId64 " samples) into %s\n", id, added,
 			    added == 1 ? "" : "s", samples, db);
 		free(fdb);
-		rc = nightly_fleet(db, id, &a->no, a->json, a->quiet, &want,
-		    &gone);
+		rc = nightly_fleet(db, id, &a->no, a->json, a->quiet,
+		    a->strict, &want, &gone);
 	} else {
+		struct strvec	 none = STRVEC_INIT, missing = STRVEC_INIT;
+
 		rc = EXIT_FAIL;
-		nightly_fleet_missing(&want, &gone, &up, &up, a->json, 0);
+		nightly_fleet_missing(&want, &gone, &none, &missing, a->json,
+		    0);
+		strvec_clear(&missing);
 		if (a->json)
 			fputs("\n]\n", stdout);
 		fprintf(stderr, "nightly: --fleet %s: every shape is missing "
@@ -732,7 +741,7 @@ cmd_nightly_exec(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		return nightly_fleet(cmd_db_path(a.db), a.fleet, &a.no,
-		    a.json, a.quiet, NULL, NULL);
+		    a.json, a.quiet, a.strict, NULL, NULL);
 	}
 	if (a.exp_path == NULL && a.no_run == NULL) {
 		error("nightly: an experiment file (or --no-run RUN) is "

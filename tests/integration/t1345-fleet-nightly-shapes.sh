@@ -7,7 +7,8 @@
 # two). Then both c2 nodes die: the c2 shape is reported missing (its
 # nodes named), not passing, nothing is submitted there, c1 is still
 # judged against its own nights, and the exit status is the worst
-# shape's (1).
+# shape's (1; with --strict, 3 when every shape is judged and one is
+# inconclusive, 1 still when one is missing).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fleet-lib.sh"
 
@@ -43,6 +44,8 @@ is "$(db_count "$H" "SELECT group_concat(value, ' ') FROM (SELECT value FROM run
 F1=$(sed -n 's/^nightly: fleet \([^:]*\): merged.*/\1/p' "$TEST_TMP/e1")
 is "$(for j in $(db_count "$SHARED/$F1/fleet.db" "SELECT job_id FROM fleet_jobs"); do scontrol show job -o "$j" | sed -n 's/.* TimeLimit=\([^ ]*\) .*/\1/p'; done | sort -u)" \
     "00:07:00" "each shape's job got --fleet-time as its time limit"
+"$ABBENCH" nightly --db "$H" --fleet "$F1" --strict -q >/dev/null 2>&1
+is "$?" 3 "--strict: every shape inconclusive (one night), so the fleet is (3)"
 
 night >"$TEST_TMP/n2" 2>"$TEST_TMP/e2"
 is "$?" 0 "night 2: exit 0"
@@ -70,6 +73,8 @@ file_like "$TEST_TMP/e3" '1 of 2 shapes missing .not judged, not passing.: c2' \
     "the summary names it"
 is "$(squeue -h -t all -p c2 -o %i | wc -l)" "$jobs_before" \
     "no job submitted to c2"
+night --strict -q >/dev/null 2>&1
+is "$?" 1 "--strict: a missing shape is worse than an inconclusive one (1)"
 night --json -q >"$TEST_TMP/n4.json" 2>/dev/null
 is "$?" 1 "--json: exit 1 too"
 is "$(jq -r '.[] | select(.verdict == "missing") | .shape' "$TEST_TMP/n4.json")" \
