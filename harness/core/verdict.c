@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The verdicts of `stop = decided`: rows of a workload looked at from the
- * store with stats/sequential's rule (see verdict.h).
+ * The verdicts of `stop = decided`: rows of a workload looked at in the
+ * run's sample table with stats/sequential's rule (see verdict.h).
  */
 #include "config.h"
 
@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/ranktests.h"
+#include "stats/sampletab.h"
 #include "stats/utest.h"
 #include "stats/power.h"
 #include "stats/rowfilter.h"
@@ -48,6 +49,8 @@ struct verdicts {
 	size_t			 nrows, caprows;
 	int			*unmade;	/* per workload: good at give-up */
 	char			*advice_error;	/* why a row has no MDE */
+	struct pdata_src	 src;		/* the advice's, once read */
+	int			 src_loaded;	/* 1 read, -1 failed */
 };
 
 struct verdicts *
@@ -86,6 +89,7 @@ verdicts_free(struct verdicts *v)
 	free(v->rows);
 	rowfilter_free(v->filter);
 	bm_ucache_free(v->uc);
+	pdata_src_release(&v->src);
 	free(v->advice_error);
 	free(v->unmade);
 	free(v);
@@ -115,17 +119,6 @@ verdicts_row(struct verdicts *v, int w, const char *benchmark,
 	r->lo = r->hi = NAN;
 	r->mde = NAN;
 	return r;
-}
-
-static int
-verdicts_arm_index(const struct experiment *e, const char *name)
-{
-	size_t	a;
-
-	for (a = 0; a < e->narms; a++)
-		if (strcmp(e->arms[a].name, name) == 0)
-			return (int)a;
-	return -1;
 }
 
 /* One sample of a row: which arm, when, what. */
@@ -232,28 +225,32 @@ verdicts_store(struct verdicts *v, struct store *st, int64_t run_id,
  * row, from the same input (one value per execution, the calibration's
  * noise when there is one: pdata.h) by the same computation
  * (power_advise) at the run's alpha, so that they are the same numbers.
- * src is loaded on first use. The decision does not depend on it: an
- * error leaves the row without an MDE and is said by verdicts_print.
+ * The run's values are the table's; what else the advice needs (the
+ * run's arms, its calibration) is read from the store once, at the first
+ * row that asks. The decision does not depend on it: an error leaves the
+ * row without an MDE and is said by verdicts_print.
  */
 static void
 verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
-    struct pdata_src *src, int *loaded, struct vrow *r)
+    struct sampletab *t, struct vrow *r)
 {
 	struct power_options	o;
 	struct power_advice	adv;
 	struct pdata_noise	nz;
 	char			*cause = NULL;
 
-	if (*loaded == 0) {
-		if (pdata_src_load(st, run_id, 1, src, &cause) == -1) {
-			*loaded = -1;
+	if (v->src_loaded == 0) {
+		if (pdata_src_load(st, run_id, 1, t, &v->src, &cause) == -1) {
+			v->src_loaded = -1;
 			free(v->advice_error);
 			v->advice_error = cause;
 		} else
-			*loaded = 1;
+			v->src_loaded = 1;
 	}
-	if (*loaded != 1 ||
-	    pdata_noise_of(src, r->benchmark, r->unit, 0, &nz) != 1)
+	if (v->src_loaded != 1)
+		return;
+	sampletab_group(t);
+	if (pdata_noise_of(&v->src, r->benchmark, r->unit, 0, &nz) != 1)
 		return;
 	power_advice_options_init(&o);
 	o.alpha = v->d.alpha;
@@ -266,91 +263,153 @@ verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
 	pdata_noise_release(&nz);
 }
 
+/* A value the look of workload w at the end of round `round` sees. */
+static int
+verdicts_sees(const struct sampletab_value *x, const int *wl_of_idx,
+    size_t nidx, int w, int round)
+{
+	return x->round <= round && x->exec >= 0 && (size_t)x->exec < nidx &&
+	    wl_of_idx[x->exec] == w;
+}
+
+/* A row of the table that workload w gave, with its first value. */
+struct vlook_row {
+	size_t	row;
+	int	exec;
+	size_t	seq;
+};
+
+static int
+vlook_row_cmp(const void *a, const void *b)
+{
+	const struct vlook_row	*x = a, *y = b;
+
+	if (x->exec != y->exec)
+		return (x->exec > y->exec) - (x->exec < y->exec);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The rows workload w gave by the end of round `round`, in the order of
+ * their first values (the store's: execution, then insertion). *out
+ * malloc'd.
+ */
+static size_t
+verdicts_rows_of(const struct sampletab *t, const int *wl_of_idx,
+    size_t nidx, int w, int round, struct vlook_row **out)
+{
+	struct vlook_row	*lr = xcalloc(t->nrows + 1, sizeof(*lr));
+	size_t			 i, a, j, n = 0;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct sampletab_row	*row = &t->rows[i];
+		int				 have = 0;
+
+		for (a = 0; a < row->ncell; a++) {
+			const struct sampletab_cell	*c = sampletab_cell(t,
+			    row, a);
+
+			for (j = 0; c != NULL && j < c->n; j++) {
+				const struct sampletab_value	*x = &c->v[j];
+
+				if (!verdicts_sees(x, wl_of_idx, nidx, w,
+				    round))
+					continue;
+				if (!have || vlook_row_cmp(&(struct vlook_row)
+				    { i, x->exec, x->seq }, &lr[n]) < 0) {
+					lr[n].row = i;
+					lr[n].exec = x->exec;
+					lr[n].seq = x->seq;
+				}
+				have = 1;
+			}
+		}
+		n += have;
+	}
+	qsort(lr, n, sizeof(*lr), vlook_row_cmp);
+	*out = lr;
+	return n;
+}
+
+/*
+ * One arm's values of a row that the look sees: into x (and, marked
+ * with side, into vs). Returns how many.
+ */
+static size_t
+verdicts_take(const struct sampletab_cell *c, const int *wl_of_idx,
+    size_t nidx, int w, int round, int side, double *x, struct vsample *vs,
+    size_t *ns)
+{
+	size_t	j, n = 0;
+
+	for (j = 0; c != NULL && j < c->n; j++) {
+		if (!verdicts_sees(&c->v[j], wl_of_idx, nidx, w, round))
+			continue;
+		x[n++] = c->v[j].value;
+		vs[*ns].arm = side;
+		vs[*ns].round = c->v[j].round;
+		vs[*ns].position = c->v[j].position;
+		vs[*ns].value = c->v[j].value;
+		(*ns)++;
+	}
+	return n;
+}
+
 int
 verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
-    const int *wl_of_idx, size_t nidx, int w, int good, int round,
-    char **cause)
+    struct sampletab *t, const int *wl_of_idx, size_t nidx, int w,
+    int good, int round, char **cause)
 {
 	const struct experiment	*e = v->e;
-	struct pdata_src	 src;
-	struct store_value	*sv = NULL;
-	size_t			 nv = 0, i, j, n1, n2, a;
+	struct vlook_row	*lr = NULL;
+	size_t			 nv = t->nvalues, nr, i, n1, n2, a;
 	double			*x1, *x2, beta, *pd;
 	struct vsample		*vs;
 	signed char		*pf;
-	char			*seen;
-	int			 k = seq_look_at(&v->d, good), all = 1, ai, rc;
-	int			 src_loaded = 0;
+	int			 k = seq_look_at(&v->d, good), all = 1, a0, rc;
 	int			 last = (size_t)k + 1 == v->d.nlooks;
 
 	if (k < 0)
 		return 0;
-	memset(&src, 0, sizeof(src));
-	if (store_values(st, run_id, NULL, 0, &sv, &nv, cause) == -1)
-		return -1;
 	x1 = xcalloc(nv + 1, sizeof(*x1));
 	x2 = xcalloc(nv + 1, sizeof(*x2));
-	seen = xcalloc(nv + 1, 1);
 	vs = xcalloc(nv + 1, sizeof(*vs));
 	pd = xcalloc(nv + 1, sizeof(*pd));
 	pf = xcalloc(nv + 1, sizeof(*pf));
-	for (i = 0; i < nv; i++) {
-		/* Each (benchmark, unit) of this workload once. */
-		if (seen[i] || sv[i].round > round || sv[i].plan_idx < 0 ||
-		    (size_t)sv[i].plan_idx >= nidx ||
-		    wl_of_idx[sv[i].plan_idx] != w)
-			continue;
-		for (j = i; j < nv; j++)
-			if (strcmp(sv[j].benchmark, sv[i].benchmark) == 0 &&
-			    strcmp(sv[j].unit, sv[i].unit) == 0)
-				seen[j] = 1;
-		if (!rowfilter_keep(v->filter, sv[i].benchmark, sv[i].unit))
+	a0 = sampletab_arm(t, e->arms[0].name);
+	nr = verdicts_rows_of(t, wl_of_idx, nidx, w, round, &lr);
+	for (i = 0; i < nr; i++) {
+		const struct sampletab_row	*row = &t->rows[lr[i].row];
+
+		if (!rowfilter_keep(v->filter, row->benchmark, row->unit))
 			continue;
 		for (a = 1; a < e->narms; a++) {
 			struct vrow		*r;
 			struct seq_pairs	 pr;
 			size_t			 ns = 0, np;
-			double			 scale = 1;
+			int			 aa = sampletab_arm(t,
+			    e->arms[a].name);
+			double			 scale = row->orig_scale != 0 ?
+			    row->orig_scale : 1;
 
-			n1 = n2 = 0;
-			for (j = 0; j < nv; j++) {
-				if (sv[j].round > round ||
-				    sv[j].plan_idx < 0 ||
-				    (size_t)sv[j].plan_idx >= nidx ||
-				    wl_of_idx[sv[j].plan_idx] != w ||
-				    strcmp(sv[j].benchmark,
-				    sv[i].benchmark) != 0 ||
-				    strcmp(sv[j].unit, sv[i].unit) != 0)
-					continue;
-				ai = verdicts_arm_index(e, sv[j].arm);
-				if (sv[j].orig_unit != NULL &&
-				    sv[j].value != 0 && ai >= 0)
-					scale = sv[j].orig_value /
-					    sv[j].value;
-				if (ai == 0)
-					x1[n1++] = sv[j].value;
-				else if (ai == (int)a)
-					x2[n2++] = sv[j].value;
-				else
-					continue;
-				vs[ns].arm = ai == 0 ? 1 : 2;
-				vs[ns].round = sv[j].round;
-				vs[ns].position = sv[j].position;
-				vs[ns].value = sv[j].value;
-				ns++;
-			}
+			n1 = a0 < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
+			    (size_t)a0), wl_of_idx, nidx, w, round, 1, x1, vs,
+			    &ns);
+			n2 = aa < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
+			    (size_t)aa), wl_of_idx, nidx, w, round, 2, x2, vs,
+			    &ns);
 			/*
 			 * Go writes times in ns/op and benchfmt stores
 			 * them in sec/op: their digits (a whole number of
 			 * ns) tell the resolution, not those of 1e-06.
 			 */
-			if (scale == 1 && strcmp(sv[i].unit, "sec/op") == 0)
+			if (scale == 1 && strcmp(row->unit, "sec/op") == 0)
 				scale = 1e9;
 			np = v->paired ? verdicts_pairs(vs, ns, pd, pf) : 0;
 			pr.d = pd;
 			pr.first = pf;
 			pr.n = np;
-			r = verdicts_row(v, w, sv[i].benchmark, sv[i].unit,
+			r = verdicts_row(v, w, row->benchmark, row->unit,
 			    (int)a);
 			r->looked = 1;
 			r->look = k;
@@ -406,8 +465,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			if (r->res.verdict == SEQ_UNDECIDED) {
 				all = 0;
 				if (last)
-					verdicts_advise(v, st, run_id, &src,
-					    &src_loaded, r);
+					verdicts_advise(v, st, run_id, t, r);
 			}
 			if (verdicts_store(v, st, run_id, r, cause) == -1) {
 				rc = -1;
@@ -417,14 +475,12 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	}
 	rc = all || last;
 out:
-	pdata_src_release(&src);
+	free(lr);
 	free(vs);
 	free(pd);
 	free(pf);
-	free(seen);
 	free(x1);
 	free(x2);
-	store_values_free(sv, nv);
 	return rc;
 }
 
