@@ -246,8 +246,8 @@ run_create(struct run_state *r, char **cause)
 	r->opt->run_id = r->ctx.run_id;
 	/* The looks' table: a resumed run's stored samples, read once. */
 	if (r->verdicts != NULL && r->opt->resume != NULL &&
-	    (r->samples = sampletab_load(r->st, r->ctx.run_id, NULL,
-	    cause)) == NULL)
+	    (r->samples = sampletab_load(r->st, r->ctx.run_id,
+	    &(const struct sampletab_filter){ NULL, 0, 0 }, cause)) == NULL)
 		return -1;
 	if (r->verdicts != NULL && r->samples == NULL) {
 		arms = xcalloc(e->narms + 1, sizeof *arms);

@@ -310,17 +310,16 @@ verdicts_rows_of(const struct sampletab *t, const int *wl_of_idx,
 			    row, a);
 
 			for (j = 0; c != NULL && j < c->n; j++) {
-				const struct sampletab_value	*x = &c->v[j];
+				struct vlook_row	k;
 
-				if (!verdicts_sees(x, wl_of_idx, nidx, w,
-				    round))
+				if (!verdicts_sees(&c->v[j], wl_of_idx, nidx,
+				    w, round))
 					continue;
-				if (!have || vlook_row_cmp(&(struct vlook_row)
-				    { i, x->exec, x->seq }, &lr[n]) < 0) {
-					lr[n].row = i;
-					lr[n].exec = x->exec;
-					lr[n].seq = x->seq;
-				}
+				k.row = i;
+				k.exec = c->v[j].exec;
+				k.seq = c->v[j].seq;
+				if (!have || vlook_row_cmp(&k, &lr[n]) < 0)
+					lr[n] = k;
 				have = 1;
 			}
 		}
@@ -355,6 +354,61 @@ verdicts_take(const struct sampletab_cell *c, const int *wl_of_idx,
 	return n;
 }
 
+/*
+ * Row r's decision at look k on the baseline's values x1 and the arm's
+ * x2 (sorted here) and, paired, its np rounds' ratios pd (first: pf),
+ * with the interval it stands on. A side without values: undecided,
+ * with no p.
+ */
+static void
+verdicts_decide(struct verdicts *v, struct vrow *r, int k, double *x1,
+    size_t n1, double *x2, size_t n2, double *pd, signed char *pf,
+    size_t np, double scale)
+{
+	struct seq_pairs	pr;
+	double			beta;
+
+	r->lo = r->hi = NAN;
+	r->mde = NAN;
+	if (n1 == 0 || n2 == 0) {
+		memset(&r->res, 0, sizeof(r->res));
+		r->res.p = NAN;
+		r->res.p_u = NAN;
+		r->res.boundary = seq_boundary(&v->d, k);
+		return;
+	}
+	pr.d = pd;
+	pr.first = pf;
+	pr.n = np;
+	qsort(x1, n1, sizeof(*x1), cmp_double);
+	qsort(x2, n2, sizeof(*x2), cmp_double);
+	seq_decide_scaled(&v->d, k, x1, n1, x2, n2, np >= 2 ? &pr : NULL,
+	    scale, v->uc, &r->res);
+	/*
+	 * For the reader, the interval the decision stands on: a
+	 * difference's at its look's boundary (two sided, the U test's own:
+	 * it excludes 0 exactly when p <= the boundary, ties aside), an
+	 * equivalence's or an open row's at the equivalence test's level. A
+	 * 99% interval beside a difference decided at p <= 0.045 could
+	 * straddle 0.
+	 */
+	beta = r->res.verdict == SEQ_DIFFERENT ? r->res.boundary / 2 :
+	    v->d.equiv_beta;
+	r->level = 1 - 2 * beta;
+	if (r->res.test == SEQ_TEST_SIGNED_RANK) {
+		/* Tukey's, of the per-round ratios. */
+		qsort(pd, np, sizeof(*pd), cmp_double);
+		if (signrank_ci(pd, np, beta, &r->lo, &r->hi) == 0) {
+			r->lo = expm1(r->lo);
+			r->hi = expm1(r->hi);
+		}
+	} else if (seq_shift_ci(x1, n1, x2, n2, beta, v->uc, &r->lo,
+	    &r->hi) == 0) {
+		r->lo = expm1(r->lo);
+		r->hi = expm1(r->hi);
+	}
+}
+
 int
 verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
     struct sampletab *t, const int *wl_of_idx, size_t nidx, int w,
@@ -362,12 +416,13 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 {
 	const struct experiment	*e = v->e;
 	struct vlook_row	*lr = NULL;
-	size_t			 nv = t->nvalues, nr, i, n1, n2, a;
-	double			*x1, *x2, beta, *pd;
+	size_t			 nv = t->nvalues, nr, i, n1, n2, a, ns, np;
+	double			*x1, *x2, *pd, scale;
 	struct vsample		*vs;
+	struct vrow		*r;
 	signed char		*pf;
-	int			 k = seq_look_at(&v->d, good), all = 1, a0, rc;
-	int			 last = (size_t)k + 1 == v->d.nlooks;
+	int			 k = seq_look_at(&v->d, good), all = 1, a0, ai;
+	int			 last = (size_t)k + 1 == v->d.nlooks, rc = 0;
 
 	if (k < 0)
 		return 0;
@@ -378,37 +433,29 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	pf = xcalloc(nv + 1, sizeof(*pf));
 	a0 = sampletab_arm(t, e->arms[0].name);
 	nr = verdicts_rows_of(t, wl_of_idx, nidx, w, round, &lr);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && rc == 0; i++) {
 		const struct sampletab_row	*row = &t->rows[lr[i].row];
 
 		if (!rowfilter_keep(v->filter, row->benchmark, row->unit))
 			continue;
-		for (a = 1; a < e->narms; a++) {
-			struct vrow		*r;
-			struct seq_pairs	 pr;
-			size_t			 ns = 0, np;
-			int			 aa = sampletab_arm(t,
-			    e->arms[a].name);
-			double			 scale = row->orig_scale != 0 ?
-			    row->orig_scale : 1;
-
+		/*
+		 * Go writes times in ns/op and benchfmt stores them in
+		 * sec/op: their digits (a whole number of ns) tell the
+		 * resolution, not those of 1e-06.
+		 */
+		scale = row->orig_scale != 0 ? row->orig_scale : 1;
+		if (scale == 1 && strcmp(row->unit, "sec/op") == 0)
+			scale = 1e9;
+		for (a = 1; a < e->narms && rc == 0; a++) {
+			ai = sampletab_arm(t, e->arms[a].name);
+			ns = 0;
 			n1 = a0 < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
 			    (size_t)a0), wl_of_idx, nidx, w, round, 1, x1, vs,
 			    &ns);
-			n2 = aa < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
-			    (size_t)aa), wl_of_idx, nidx, w, round, 2, x2, vs,
+			n2 = ai < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
+			    (size_t)ai), wl_of_idx, nidx, w, round, 2, x2, vs,
 			    &ns);
-			/*
-			 * Go writes times in ns/op and benchfmt stores
-			 * them in sec/op: their digits (a whole number of
-			 * ns) tell the resolution, not those of 1e-06.
-			 */
-			if (scale == 1 && strcmp(row->unit, "sec/op") == 0)
-				scale = 1e9;
 			np = v->paired ? verdicts_pairs(vs, ns, pd, pf) : 0;
-			pr.d = pd;
-			pr.first = pf;
-			pr.n = np;
 			r = verdicts_row(v, w, row->benchmark, row->unit,
 			    (int)a);
 			r->looked = 1;
@@ -417,71 +464,23 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			r->round = round;
 			r->n1 = n1;
 			r->n2 = n2;
-			if (n1 == 0 || n2 == 0) {
-				memset(&r->res, 0, sizeof(r->res));
-				r->res.p = NAN;
-				r->res.p_u = NAN;
-				r->res.boundary = seq_boundary(&v->d, k);
-				r->lo = r->hi = NAN;
-				r->mde = NAN;
-				all = 0;
-				if (verdicts_store(v, st, run_id, r, cause) ==
-				    -1) {
-					rc = -1;
-					goto out;
-				}
-				continue;
-			}
-			qsort(x1, n1, sizeof(*x1), cmp_double);
-			qsort(x2, n2, sizeof(*x2), cmp_double);
-			seq_decide_scaled(&v->d, k, x1, n1, x2, n2,
-			    np >= 2 ? &pr : NULL, scale, v->uc, &r->res);
-			/*
-			 * For the reader, the interval the decision stands
-			 * on: a difference's at its look's boundary (two
-			 * sided, the U test's own: it excludes 0 exactly
-			 * when p <= the boundary, ties aside), an
-			 * equivalence's or an open row's at the equivalence
-			 * test's level. A 99% interval beside a difference
-			 * decided at p <= 0.045 could straddle 0.
-			 */
-			beta = r->res.verdict == SEQ_DIFFERENT ?
-			    r->res.boundary / 2 : v->d.equiv_beta;
-			r->level = 1 - 2 * beta;
-			if (r->res.test == SEQ_TEST_SIGNED_RANK) {
-				/* Tukey's, of the per-round ratios. */
-				qsort(pd, np, sizeof(*pd), cmp_double);
-				if (signrank_ci(pd, np, beta, &r->lo,
-				    &r->hi) == 0) {
-					r->lo = expm1(r->lo);
-					r->hi = expm1(r->hi);
-				}
-			} else if (seq_shift_ci(x1, n1, x2, n2, beta,
-			    v->uc, &r->lo, &r->hi) == 0) {
-				r->lo = expm1(r->lo);
-				r->hi = expm1(r->hi);
-			}
-			r->mde = NAN;
+			verdicts_decide(v, r, k, x1, n1, x2, n2, pd, pf, np,
+			    scale);
 			if (r->res.verdict == SEQ_UNDECIDED) {
 				all = 0;
-				if (last)
+				if (last && n1 > 0 && n2 > 0)
 					verdicts_advise(v, st, run_id, t, r);
 			}
-			if (verdicts_store(v, st, run_id, r, cause) == -1) {
-				rc = -1;
-				goto out;
-			}
+			rc = verdicts_store(v, st, run_id, r, cause);
 		}
 	}
-	rc = all || last;
-out:
 	free(lr);
 	free(vs);
 	free(pd);
 	free(pf);
 	free(x1);
 	free(x2);
-	return rc;
+	return rc == -1 ? -1 : all || last;
 }
 
 void
