@@ -375,6 +375,8 @@ seq_paired_equivalent(const struct seq_design *d, const double *sorted,
 		return 0;
 	out->equiv_beta = bu;
 	out->test = SEQ_TEST_U_BM;
+	out->p = out->p_u;
+	out->p_alt = brunner_munzel_p(x1, n1, x2, n2);
 	return 1;
 }
 
