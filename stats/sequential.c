@@ -16,7 +16,7 @@
 
 /* The default schedule of interim looks (good rounds). */
 static const int seq_default_looks[] = {
-	6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256,
+	4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256,
 	320, 384, 512, 640, 768, 1024
 };
 
@@ -71,10 +71,10 @@ seq_design_init(struct seq_design *d, double alpha, double effect,
 	 * intervals are strongly correlated, so a true change of `effect`
 	 * crosses into the margin at some look far less often than the sum
 	 * of their misses; spread over the looks at 3.5 times Bonferroni's
-	 * rate (0.0167 a look at 8 looks: just above 2^-6, so that 6 pairs
-	 * can already bound Tukey's interval), it keeps P(equivalent |
+	 * rate (0.0152 a look at 9 looks: above 1/70, so that the arms'
+	 * interval is bounded at 4+4 rounds), it keeps P(equivalent |
 	 * change = effect) near 2-4% (tests/unit/t-sequential, bench/
-	 * sequential) at 8 to 17 looks.
+	 * sequential) at 8 to 18 looks.
 	 */
 	d->equiv_beta = SEQ_EQUIV_SPEND / (1 + (double)(d->nlooks - 1) /
 	    3.5);

@@ -117,7 +117,7 @@ struct seq_design {
 
 /*
  * A design. looks (ascending, >= 1, NULL or nlooks 0 = the default
- * schedule 6 8 10 12 16 20 24 32 40 48 64 ... below max_rounds) is
+ * schedule 4 6 8 10 12 16 20 24 32 40 48 64 ... below max_rounds) is
  * completed with max_rounds as the last look; looks beyond it are an
  * error. Returns 0, or -1 with *cause (malloc'd) on a bad value: alpha
  * not in (0, 1), effect <= 0, max_rounds < 2, more than SEQ_MAX_LOOKS

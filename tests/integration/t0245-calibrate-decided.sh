@@ -44,7 +44,7 @@ out=$("$ABBENCH" calibrate "$TEST_TMP/go.ini" --db "$db" --until decided \
     --max-rounds 16 --repeats 10 --quiet 2>&1)
 is "$?" 1 "calibrate --until decided: a workload that differs by arm name exits 1"
 diag "$out"
-like "$out" "^calibration run [0-9]+ of 'go' on host class '[^']+': 10 repeats of stop = decided \(max-rounds 16, looks 6 8 10 12 16, effect 2%, alpha 0.05\), order alternate, arms all 'a'" \
+like "$out" "^calibration run [0-9]+ of 'go' on host class '[^']+': 10 repeats of stop = decided \(max-rounds 16, looks 4 6 8 10 12 16, effect 2%, alpha 0.05\), order alternate, arms all 'a'" \
     "the header says the rule, its looks and max-rounds"
 like "$out" "^Same +sec/op +320 .* +10 +0 +6\.0  0/10 = 0\.000$" \
     "Same: 10 of 10 equivalent, at 6 rounds (as run decided), no false positive"

@@ -31,7 +31,7 @@ rc=$?
 is "$rc" 1 "a run with a failed sample exits 1"
 cat "$TEST_TMP/err" | sed 's/^/# /'
 rounds() { sqlite3 "$db" "SELECT count(DISTINCT round) FROM samples WHERE workload = '$1'"; }
-like "$(cat "$TEST_TMP/err")" "verdicts \(stop = decided: effect 2%, max-rounds 16; different at p <= 0.001 at looks 6 8 10 12, p <= 0.046 at 16" "the design is printed: final p 0.05 - 4 x 0.001"
+like "$(cat "$TEST_TMP/err")" "verdicts \(stop = decided: effect 2%, max-rounds 16; different at p <= 0.001 at looks 4 6 8 10 12, p <= 0.045 at 16" "the design is printed: final p 0.05 - 5 x 0.001"
 like "$(cat "$TEST_TMP/err")" "Flat sec/op b vs a: equivalent after 6 good rounds" "flat within 1%: equivalent after 6 good rounds"
 like "$(cat "$TEST_TMP/err")" "Big sec/op b vs a: different after 8 good rounds" "+50%: different after 8 good rounds (p <= 0.001 is out of reach at 6+6)"
 # Each decided row says the interval it was decided on: the flat one's
