@@ -63,6 +63,7 @@ struct bf_reader {
 	struct bf_value		*values;
 	size_t			 nvalues;
 	size_t			 capvalues;
+	size_t			 nunits;	/* values[i].orig_unit set */
 
 	char			*name;
 	size_t			 capname;
@@ -475,10 +476,18 @@ bf_parse_bench(struct bf_reader *r, const char *line, size_t len)
 			bf_error(r, "missing units");
 			return -1;
 		}
-		unit = strpool_intern(r->pool, f, flen);
-		t = bf_tidy_lookup(r, unit);
 		XGROW(r->values, r->nvalues, r->capvalues);
-		val = &r->values[r->nvalues++];
+		val = &r->values[r->nvalues];
+		/* The unit of the same value of the previous line, or new. */
+		if (r->nvalues < r->nunits &&
+		    strpool_len(val->orig_unit) == flen &&
+		    memcmp(val->orig_unit, f, flen) == 0)
+			unit = val->orig_unit;
+		else
+			unit = strpool_intern(r->pool, f, flen);
+		if (++r->nvalues > r->nunits)
+			r->nunits = r->nvalues;
+		t = bf_tidy_lookup(r, unit);
 		val->orig_value = v;
 		val->orig_unit = unit;
 		val->value = v * t->factor;
