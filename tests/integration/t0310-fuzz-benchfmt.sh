@@ -15,13 +15,13 @@ s=$srcdir/stats
 fuzz_build clang -g -O1 -ffp-contract=off \
     -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I"$builddir" -I"$srcdir" \
-    "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/lib/util.c" \
+    "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/lib/util.c" "$srcdir/lib/jsonw.c" \
     "$s/strpool.c" "$s/uniprop.c" "$s/unitab.c" "$s/benchfmt.c" \
     "$s/benchunit.c" "$s/gomath.c" "$s/goregexp.c" "$s/goregexp-parse.c" \
     "$s/goregexp-class.c" "$s/query.c" \
     "$s/benchproc.c" \
     "$s/benchtab.c" "$s/benchtab-render.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \
-    "$s/utest.c" "$s/texttab.c" -lm -o "$FUZZ_TMP/fuzz-benchfmt"
+    "$s/utest.c" "$s/texttab.c" -ljansson -lm -o "$FUZZ_TMP/fuzz-benchfmt"
 
 c=$FUZZ_TMP/corpus
 if [ -d "$srcdir/tests/data/benchstat-vectors/vectors" ]; then
