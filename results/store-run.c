@@ -297,21 +297,20 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 	r->arms[r->narms] = NULL;
 
 	/* A sample is one execution (a plan entry), a value one number. */
-	s = store_prepare(st, "SELECT count(DISTINCT plan_idx),"
-	    " count(DISTINCT CASE WHEN status != 'ok' THEN plan_idx END),"
-	    " coalesce(sum(status = 'ok'), 0) FROM samples WHERE run_id = ?1",
-	    cause);
+	s = store_prepare(st, "SELECT nexec, nfailed, nok FROM sample_runs"
+	    " WHERE run_id = ?1", cause);
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		return store_db_error(st, cause, "cannot count samples");
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		r->nsamples = sqlite3_column_int64(s, 0);
+		r->nfailed = sqlite3_column_int64(s, 1);
+		r->nvalues = sqlite3_column_int64(s, 2);
 	}
-	r->nsamples = sqlite3_column_int64(s, 0);
-	r->nfailed = sqlite3_column_int64(s, 1);
-	r->nvalues = sqlite3_column_int64(s, 2);
 	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(st, cause, "cannot count samples");
 	return 0;
 }
 
@@ -513,8 +512,14 @@ fail:
 int
 store_run_delete(struct store *st, int64_t run_id, char **cause)
 {
+	static const char *const del[] = {
+		"DELETE FROM sample_values WHERE run_id = ?1",
+		"DELETE FROM executions WHERE run_id = ?1",
+		"DELETE FROM sample_runs WHERE run_id = ?1",
+	};
 	sqlite3_stmt	*s;
 	int64_t		 pending = 0;
+	size_t		 i;
 
 	if (store_begin(st, cause) != 0)
 		return -1;
@@ -532,12 +537,13 @@ store_run_delete(struct store *st, int64_t run_id, char **cause)
 		    (long long)pending);
 		goto fail;
 	}
-	s = store_prepare(st, "DELETE FROM samples WHERE run_id = ?1", cause);
-	if (s == NULL)
-		goto fail;
-	sqlite3_bind_int64(s, 1, run_id);
-	if (store_run_stmt(st, s, "cannot delete samples", cause) != 0)
-		goto fail;
+	for (i = 0; i < ARRAY_SIZE(del); i++) {
+		if ((s = store_prepare(st, del[i], cause)) == NULL)
+			goto fail;
+		sqlite3_bind_int64(s, 1, run_id);
+		if (store_run_stmt(st, s, "cannot delete samples", cause) != 0)
+			goto fail;
+	}
 	s = store_prepare(st, "DELETE FROM runs WHERE id = ?1", cause);
 	if (s == NULL)
 		goto fail;
