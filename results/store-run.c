@@ -272,7 +272,8 @@ run_from_row(sqlite3_stmt *s, struct store_run *r)
 	r->pid_start = store_col_str(s, 15);
 }
 
-/* Fill arms and counts of a run read from its row. */
+/* Fill arms and counts of a run read from its row (cached statements:
+ * a list of thousands of runs prepares them once). */
 static int
 run_fill(struct store *st, struct store_run *r, char **cause)
 {
@@ -280,9 +281,7 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 	size_t		 cap = 0;
 	int		 rc;
 
-	s = store_prepare(st, "SELECT name FROM arms WHERE run_id = ?1"
-	    " ORDER BY idx", cause);
-	if (s == NULL)
+	if ((s = store_stmt(st, ST_RUN_ARMS, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
 	r->narms = 0;
@@ -290,16 +289,14 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 		XGROW(r->arms, r->narms + 1, cap);
 		r->arms[r->narms++] = store_col_str(s, 0);
 	}
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return store_db_error(st, cause, "cannot read arms");
 	XGROW(r->arms, r->narms, cap);
 	r->arms[r->narms] = NULL;
 
 	/* A sample is one execution (a plan entry), a value one number. */
-	s = store_prepare(st, "SELECT nexec, nfailed, nok FROM sample_runs"
-	    " WHERE run_id = ?1", cause);
-	if (s == NULL)
+	if ((s = store_stmt(st, ST_RUN_COUNTS, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
 	rc = sqlite3_step(s);
@@ -308,7 +305,7 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 		r->nfailed = sqlite3_column_int64(s, 1);
 		r->nvalues = sqlite3_column_int64(s, 2);
 	}
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(st, cause, "cannot count samples");
 	return 0;

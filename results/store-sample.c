@@ -87,7 +87,7 @@ store_kv_free(struct store_kv *kv, size_t n)
 }
 
 static int
-kv_query(struct store *st, const char *sql, int64_t run_id,
+kv_query(struct store *st, enum store_stmt_id id, int64_t run_id,
     struct store_kv **out, size_t *n, char **cause)
 {
 	sqlite3_stmt	*s;
@@ -97,7 +97,8 @@ kv_query(struct store *st, const char *sql, int64_t run_id,
 
 	*out = NULL;
 	*n = 0;
-	if ((s = store_prepare(st, sql, cause)) == NULL)
+	/* Cached: `nightly --fleet` reads the config of every run. */
+	if ((s = store_stmt(st, id, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -107,7 +108,7 @@ kv_query(struct store *st, const char *sql, int64_t run_id,
 		v[*n].value = store_col_str(s, 2);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		store_kv_free(v, *n);
 		*n = 0;
@@ -122,10 +123,7 @@ store_config_list(struct store *st, int64_t run_id, struct store_kv **out,
     size_t *n, char **cause)
 {
 	/* The whole run's lines first, then each arm's in arm order. */
-	return kv_query(st, "SELECT c.arm, c.key, c.value FROM run_config c"
-	    " LEFT JOIN arms a ON a.run_id = c.run_id AND a.name = c.arm"
-	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
-	    run_id, out, n, cause);
+	return kv_query(st, ST_CONFIG_LIST, run_id, out, n, cause);
 }
 
 int
@@ -153,8 +151,7 @@ int
 store_unit_list(struct store *st, int64_t run_id, struct store_kv **out,
     size_t *n, char **cause)
 {
-	return kv_query(st, "SELECT unit, key, value FROM units WHERE run_id ="
-	    " ?1 ORDER BY seq", run_id, out, n, cause);
+	return kv_query(st, ST_UNIT_LIST, run_id, out, n, cause);
 }
 
 int

@@ -55,6 +55,17 @@ static const char *const store_sql[ST__COUNT] = {
 	[ST_RUN_COUNT] =
 	    "UPDATE sample_runs SET nexec = nexec + ?2, nfailed = nfailed +"
 	    " ?3, nok = nok + ?4 WHERE run_id = ?1",
+	[ST_RUN_ARMS] =
+	    "SELECT name FROM arms WHERE run_id = ?1 ORDER BY idx",
+	[ST_RUN_COUNTS] =
+	    "SELECT nexec, nfailed, nok FROM sample_runs WHERE run_id = ?1",
+	/* The whole run's lines first, then each arm's in arm order. */
+	[ST_CONFIG_LIST] =
+	    "SELECT c.arm, c.key, c.value FROM run_config c"
+	    " LEFT JOIN arms a ON a.run_id = c.run_id AND a.name = c.arm"
+	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
+	[ST_UNIT_LIST] =
+	    "SELECT unit, key, value FROM units WHERE run_id = ?1 ORDER BY seq",
 	[ST_ARM_EXISTS] =
 	    "SELECT 1 FROM arms WHERE run_id = ?1 AND name = ?2",
 	[ST_CONFIG_FIND] =
