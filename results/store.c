@@ -66,6 +66,18 @@ static const char *const store_sql[ST__COUNT] = {
 	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
 	[ST_UNIT_LIST] =
 	    "SELECT unit, key, value FROM units WHERE run_id = ?1 ORDER BY seq",
+	/* store_values (store-values.c). */
+	[ST_RUN_CLOCK] =
+	    "SELECT wall_us, mono_us FROM sample_runs WHERE run_id = ?1",
+	[ST_RUN_EXECS] =
+	    "SELECT plan_idx, round, position, warmup, ws, wd, dm, de FROM"
+	    " executions WHERE run_id = ?1 ORDER BY plan_idx",
+	[ST_RUN_VALUES] =
+	    "SELECT series_id, plan_idx, k, value, status, error, config_id,"
+	    " orig_value FROM sample_values WHERE run_id = ?1",
+	[ST_SERIES_NAMES] =
+	    "SELECT arm, benchmark, unit, orig_unit FROM series WHERE id = ?1",
+	[ST_CONFIG_TEXT] = "SELECT text FROM sample_configs WHERE id = ?1",
 	[ST_ARM_EXISTS] =
 	    "SELECT 1 FROM arms WHERE run_id = ?1 AND name = ?2",
 	[ST_CONFIG_FIND] =
