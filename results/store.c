@@ -559,7 +559,9 @@ store_sqlite_open(struct store *st, int flags, const char *query,
 	char	*uri = store_uri(st->path, query);
 	int	 rc, err;
 
-	rc = sqlite3_open_v2(uri, &st->db, flags | SQLITE_OPEN_URI, NULL);
+	/* One connection a thread (store.h): no mutex around each call. */
+	rc = sqlite3_open_v2(uri, &st->db, flags | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
 		err = st->db != NULL ? sqlite3_system_errno(st->db) : 0;
