@@ -216,6 +216,8 @@ struct store_sample {
 	int		 warmup;
 	enum sample_status status;
 	const char	*error;
+	/* Kept to the microsecond (floored); an execution's later values
+	 * (the same plan_idx) share its first ones' round and times. */
 	int64_t		 start_ns, end_ns;		/* CLOCK_MONOTONIC */
 	int64_t		 start_wall_ns, end_wall_ns;	/* CLOCK_REALTIME */
 	const struct store_metric *metrics;
