@@ -132,7 +132,7 @@ main(int argc, char **argv)
 			verdict[i] = res.verdict;
 			seen[i][0] = nx[0];
 			seen[i][1] = nx[1];
-			all &= res.verdict != SEQ_UNDECIDED;
+			all &= res.verdict != SEQ_UNDECIDED || res.futile;
 		}
 		at = r;
 		if (all || (size_t)k + 1 == d.nlooks)

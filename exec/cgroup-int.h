@@ -38,5 +38,12 @@ const char	*cgrp_v2_leaf(void);
 /* v2: back where abbench was, its controllers off again (safe to call
  * when it did not move). */
 void		 cgrp_v2_return(void);
+/*
+ * What /proc/self/cgroup says from now on (cgrp_self_path and
+ * cgrp_self_paths): text (taken over), or NULL for the file again.
+ */
+void		 cgrp_self_freeze(char *text);
+/* A cgroup-home.c's home directory is dir or below it: move back first. */
+void		 cgrp_home_leave_under(const char *dir);
 
 #endif

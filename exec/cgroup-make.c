@@ -264,6 +264,8 @@ remove_tree(const char *dir, int depth, char **cause)
 	if (depth > 64)
 		return set_cause(cause, "'%s': cgroups nested too deeply",
 		    dir);
+	/* Where abbench sits (cgrp_home_enter): back out first. */
+	cgrp_home_leave_under(dir);
 	if ((d = opendir(dir)) == NULL)
 		return errno == ENOENT ? 0 :
 		    set_cause(cause, "cannot open '%s': %s", dir,

@@ -453,6 +453,29 @@ cgrp_has_word(const char *list, const char *word)
 	return 0;
 }
 
+/*
+ * /proc/self/cgroup as it was before abbench moved into a cgroup of its
+ * run (cgroup-home.c), or NULL: while it sits there, its own cgroups are
+ * still the ones it left (the base of every cgroup it makes, and where
+ * restore looks).
+ */
+static char	*self_frozen;
+
+void
+cgrp_self_freeze(char *text)
+{
+	free(self_frozen);
+	self_frozen = text;
+}
+
+static char *
+self_cgroup_text(char **cause)
+{
+	if (self_frozen != NULL)
+		return xstrdup(self_frozen);
+	return read_file("/proc/self/cgroup", NULL, cause);
+}
+
 char *
 cgrp_self_path(const char *controller, char **cause)
 {
@@ -462,7 +485,7 @@ cgrp_self_path(const char *controller, char **cause)
 		controller = "";
 	if (*controller == '\0' && v2self.base_path != NULL)
 		return xstrdup(v2self.base_path);
-	if ((text = read_file("/proc/self/cgroup", NULL, cause)) == NULL)
+	if ((text = self_cgroup_text(cause)) == NULL)
 		return NULL;
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
@@ -496,7 +519,7 @@ cgrp_self_paths(void)
 	strvec_push(&seen, "/");
 	if (v2self.base_path != NULL && !strvec_has(&seen, v2self.base_path))
 		strvec_push(&seen, v2self.base_path);
-	text = read_file("/proc/self/cgroup", NULL, NULL);
+	text = self_cgroup_text(NULL);
 	for (line = text != NULL ? strtok_r(text, "\n", &save) : NULL;
 	    line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		if ((c = strchr(line, ':')) != NULL &&

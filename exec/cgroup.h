@@ -139,5 +139,24 @@ int		 cgrp_remove_dir(const char *dir, char **cause);
  */
 int		 cgrp_remove_everywhere(const char *rel, const char *bases,
 		    char **cause);
+/*
+ * v1 (cgroup-home.c): move abbench into cg in every hierarchy, so that the
+ * programs it starts are born there and join nothing; its own cgroups
+ * (cgrp_self_path, the base of what cgrp_create makes) stay the ones it
+ * left. abbench moves back by cgrp_home_leave, or when a directory
+ * holding cg is removed. 0; -2 when abbench could not move back (its
+ * cgroup's cgroup.procs is not writable to it); -1 with *cause. abbench
+ * is where it was unless 0.
+ */
+int		 cgrp_home_enter(const struct cgrp *cg, char **cause);
+/* cgroup v1 hierarchies, not a mock tree: a home is possible. */
+int		 cgrp_home_possible(void);
+int		 cgrp_home_active(void);
+void		 cgrp_home_leave(void);
+/*
+ * What else is in the home cgroup than abbench and keep (-1: none):
+ * SIGKILLed and waited for, 1 s at most; how many there were.
+ */
+int		 cgrp_home_sweep(pid_t keep);
 
 #endif

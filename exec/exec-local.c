@@ -25,6 +25,7 @@ struct exec_proc {
 	struct cgrp	*cg;
 	int		*fds;		/* cg's cgroup.procs open, -1 ended */
 	int		 pooled;	/* cg goes back to the pool */
+	int		 home;		/* cg is home's (not ours to free) */
 	struct strvec	 procs;		/* cg's and spec->join_procs */
 };
 
@@ -44,6 +45,71 @@ static struct pooled {
 }			 pool[POOL_MAX];
 static size_t		 npool;
 static char		 pool_run[64];
+
+/*
+ * cgroup v1: the run's cgroup "<run>/home" that abbench moves into at the
+ * first program that may be born there (exec_spec.home), so that it and
+ * the next ones join no cgroup (cgroup-home.c says what that saves). One
+ * program at a time; after each, what it left there is killed, as a
+ * pooled cgroup that is not empty is removed. v2 (and a mock tree) keep
+ * the join: CLONE_INTO_CGROUP would be v2's way, not done.
+ */
+static struct cgrp	*home;
+static const char *const home_controllers[] = {
+	"cpu", "cpuacct", "memory", "blkio", "pids", NULL
+};
+static int		 home_busy;
+static int		 home_version;
+
+/* The home cgroup for a program of spec, made and entered at the first;
+ * NULL when the program must join a cgroup of its own. */
+static struct cgrp *
+home_take(struct run_ctx *ctx, const struct exec_spec *spec)
+{
+	char	*rel, *cause = NULL;
+	int	 rc = 0;
+
+	if (!spec->home || spec->join_procs != NULL || spec->own_rss ||
+	    spec->cgroup_parent != NULL || spec->cpus > 0 ||
+	    spec->memory != 0 || ctx->no_cgroup[0] != '\0' || home_busy)
+		return NULL;
+	/* Once a run: cgrp_version() is a statfs. */
+	if (home_version == 0)
+		home_version = cgrp_home_possible() ? 1 : -1;
+	if (home_version != 1)
+		return NULL;
+	if (home != NULL && !cgrp_home_active()) {
+		/* Moved out (its directory was removed): made again. */
+		cgrp_free(home);
+		home = NULL;
+	}
+	if (home == NULL) {
+		rel = xasprintf("%s/home", ctx->cgroup_name);
+		/* With pids, whose counter tells whether to look inside. */
+		if ((home = cgrp_create(rel, home_controllers, NULL)) == NULL)
+			home = cgrp_create(rel, NULL, &cause);
+		free(rel);
+		if (home != NULL && (rc = cgrp_home_enter(home, &cause)) != 0) {
+			cgrp_remove(home, NULL);
+			cgrp_free(home);
+			home = NULL;
+		}
+		if (home == NULL && rc == -2) {
+			/* Not ours to leave again: the join per sample. */
+			home_version = -1;
+			return NULL;
+		}
+		if (home == NULL) {
+			/* The join per sample still works: said, not fatal. */
+			warning("%s: each program joins its cgroup", cause);
+			free(cause);
+			home_version = -1;
+			return NULL;
+		}
+	}
+	home_busy = 1;
+	return home;
+}
 
 static void
 close_fds(int *fds)
@@ -142,6 +208,13 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 			close_fds(pool[npool].fds);
 		}
 		snprintf(pool_run, sizeof pool_run, "%s", ctx->cgroup_name);
+		if (home != NULL) {
+			cgrp_home_leave();
+			cgrp_free(home);
+			home = NULL;
+		}
+		home_busy = 0;
+		home_version = 0;
 	}
 	p->pooled = spec->cgroup_parent == NULL && spec->cpus <= 0 &&
 	    spec->memory == 0;
@@ -153,6 +226,8 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 			    "a cgroup: %s", ctx->no_cgroup);
 		}
 		p->pooled = 0;
+	} else if (p->pooled && (p->cg = home_take(ctx, spec)) != NULL) {
+		p->home = 1;
 	} else if (p->pooled && npool > 0) {
 		npool--;
 		p->cg = pool[npool].cg;
@@ -186,7 +261,9 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	}
 	p->child.argv = spec->argv;
 	p->child.env_add = spec->env;
-	p->child.cgroup_procs = p->cg != NULL ? p->cg->procs.v : NULL;
+	/* Born in home: nothing to join. */
+	p->child.cgroup_procs = p->cg != NULL && !p->home ? p->cg->procs.v :
+	    NULL;
 	p->child.cgroup_fds = p->fds;
 	if (spec->join_procs != NULL) {
 		if (p->cg != NULL)
@@ -209,7 +286,9 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	return 0;
 
 fail:
-	if (p->cg != NULL) {
+	if (p->home)
+		home_busy = 0;
+	else if (p->cg != NULL) {
 		cgrp_remove(p->cg, NULL);
 		cgrp_free(p->cg);
 	}
@@ -241,6 +320,12 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 	if (p == NULL)
 		return;
 	spawn_release(&p->child);
+	if (p->home) {
+		/* What the program left in home, as a pool's cgroup would. */
+		(void)cgrp_home_sweep(spawn_helper_pid());
+		home_busy = 0;
+		p->cg = NULL;
+	}
 	if (p->cg != NULL && p->pooled && npool < POOL_MAX) {
 		/* Its own version: cgrp_version() is a statfs per sample. */
 		char	*procs = cgrp_read(p->cg, p->cg->version == 2 ? NULL :

@@ -475,6 +475,9 @@ oci_prepare(struct run_ctx *ctx, const struct exec_spec *spec0,
 	p->ctx = ctx;
 	p->j_container = p->j_bundle = p->j_cgroup = -1;
 	p->runtime = xstrdup(spec.runtime != NULL ? spec.runtime : "runc");
+	/* Before the arm's flags: an arm's own --root wins. */
+	if (spec.state_dir != NULL)
+		strvec_pushf(&p->global, "--root=%s", spec.state_dir);
 	strvec_pushv(&p->global, spec.runtime_args);
 	/* The bundle has no network; runsc refuses the host's namespace. */
 	if (oci_runtime_is_runsc(p->runtime)) {
@@ -722,6 +725,18 @@ const char *
 oci_id(struct exec_proc *p)
 {
 	return p->id;
+}
+
+/* Only runsc checkpoints here (runc's needs CRIU). */
+static int
+oci_can_checkpoint(const struct exec_spec *spec, char **cause)
+{
+	const char	*rt = spec->runtime != NULL ? spec->runtime : "runc";
+
+	if (!oci_runtime_is_runsc(rt))
+		return set_cause(cause, "runtime '%s' is not runsc: "
+		    "checkpoint needs runsc", rt);
+	return 0;
 }
 
 static int
@@ -1143,11 +1158,25 @@ oci_undo(const char *target, struct strvec *also, char **cause)
 	return exec_oci_teardown(target, cause);
 }
 
+static const struct exec_steps oci_steps = {
+	.prepare = oci_prepare,
+	.create = oci_create,
+	.start = oci_start,
+	.state = oci_state,
+	.wait_exit = oci_wait_exit,
+	.delete = oci_delete,
+	.id = oci_id,
+	.can_checkpoint = oci_can_checkpoint,
+	.checkpoint = oci_checkpoint,
+	.restore = oci_restore,
+};
+
 const struct exec_ops exec_oci_ops = {
 	.name = "oci",
 	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT,
 	.runtime_label = "oci",
 	.check = oci_check,
+	.steps = &oci_steps,
 	.start = oci_exec_start,
 	.wait = oci_exec_wait,
 	.destroy = oci_destroy,

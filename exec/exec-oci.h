@@ -8,12 +8,16 @@
  * --network=none unless they set --network: the bundle has no network).
  *
  * The exec_ops table runs a program with `RUNTIME run`. Workloads that
- * time each verb (startup, checkpoint) drive the lifecycle themselves:
+ * time each verb (startup, checkpoint) reach the verbs below through its
+ * runtime steps (exec_ops.steps, EXEC_RUNTIME_STEPS), never by name:
  *
- *	oci_prepare -> oci_create -> oci_start -> oci_state / oci_wait_exit
- *	    -> oci_checkpoint -> oci_delete -> oci_restore -> oci_kill
- *	    -> exec_ops destroy (kill, delete --force, remove the container's
- *	       cgroup and the bundle; safe after any step, and twice)
+ *	prepare -> create -> start -> state / wait_exit -> checkpoint
+ *	    -> delete -> restore -> exec_ops destroy (kill, delete --force,
+ *	       remove the container's cgroup and the bundle; safe after any
+ *	       step, and twice)
+ *
+ * Another OCI runtime's executor (exec-crun.c) drives its binary with
+ * the same layer.
  *
  * Handles come from oci_prepare() or from the executor's start(). Every
  * runtime call is a child with a timeout (pitfall 1). The bundle, the

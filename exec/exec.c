@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,12 +18,14 @@ extern const struct exec_ops exec_local_ops;
 extern const struct exec_ops exec_docker_ops;
 extern const struct exec_ops exec_oci_ops;
 extern const struct exec_ops exec_podman_ops;
+extern const struct exec_ops exec_crun_ops;
 
 const struct exec_ops *const exec_types[] = {
 	&exec_local_ops,
 	&exec_docker_ops,
 	&exec_oci_ops,
 	&exec_podman_ops,
+	&exec_crun_ops,
 	NULL
 };
 
@@ -82,7 +85,98 @@ exec_missing(const struct exec_ops *ex, int hooks)
 		return "checkpoint";
 	if ((hooks & EXEC_HOOK_BARRIER) && ex->barrier_join == NULL)
 		return "barrier_join";
+	if ((hooks & EXEC_HOOK_STEP_CHECKPOINT) && (ex->steps == NULL ||
+	    ex->steps->can_checkpoint == NULL ||
+	    ex->steps->checkpoint == NULL || ex->steps->restore == NULL))
+		return "checkpoint step";
 	return NULL;
+}
+
+/*
+ * What a table must have: every executor's hooks (caps 0), then each
+ * capability's; a step is a member of its steps table.
+ */
+struct exec_need {
+	int		 caps;
+	int		 step;
+	size_t		 off;
+	const char	*hook;
+};
+#define NEED(caps, m)	{ caps, 0, offsetof(struct exec_ops, m), #m }
+#define STEP(m)		{ EXEC_RUNTIME_STEPS, 1, \
+			  offsetof(struct exec_steps, m), "steps." #m }
+static const struct exec_need exec_needs[] = {
+	NEED(0, name), NEED(0, runtime_label), NEED(0, check),
+	NEED(0, start), NEED(0, wait), NEED(0, destroy), NEED(0, cgroup_dir),
+	NEED(0, pid),
+	NEED(EXEC_DAEMON, container_name), NEED(EXEC_DAEMON, sweep),
+	NEED(EXEC_RUNTIME_STEPS, steps),
+	STEP(prepare), STEP(create), STEP(start), STEP(state),
+	STEP(wait_exit), STEP(delete), STEP(id),
+};
+/* Hooks that come together or not at all (a group ends at a NULL). */
+static const struct exec_need exec_together[][4] = {
+	{ NEED(0, journal_kind), NEED(0, undo), NEED(0, undo_done) },
+	{ NEED(0, checkpoint), NEED(0, restore) },
+	{ STEP(can_checkpoint), STEP(checkpoint), STEP(restore) },
+};
+#undef NEED
+#undef STEP
+
+/* Is the pointer member at n->off of ex (or of its steps) set? Data and
+ * function pointers alike (POSIX: the same size). */
+static int
+exec_has(const struct exec_ops *ex, const struct exec_need *n)
+{
+	const char	*base = n->step ? (const char *)ex->steps :
+			    (const char *)ex;
+	void		*p;
+
+	if (base == NULL)
+		return 0;
+	memcpy(&p, base + n->off, sizeof p);
+	return p != NULL;
+}
+
+const char *
+exec_ops_lacks(const struct exec_ops *ex)
+{
+	const struct exec_need	*n;
+	size_t			 i, k;
+
+	for (i = 0; i < ARRAY_SIZE(exec_needs); i++) {
+		n = &exec_needs[i];
+		if ((ex->caps & n->caps) == n->caps && !exec_has(ex, n))
+			return n->hook;
+	}
+	if (!(ex->caps & EXEC_RUNTIME_STEPS) && ex->steps != NULL)
+		return "caps EXEC_RUNTIME_STEPS (it has steps)";
+	for (i = 0; i < ARRAY_SIZE(exec_together); i++) {
+		const struct exec_need	*g = exec_together[i];
+		int			 any = 0;
+
+		for (k = 0; g[k].hook != NULL; k++)
+			any |= exec_has(ex, &g[k]);
+		for (k = 0; any && g[k].hook != NULL; k++) {
+			if (!exec_has(ex, &g[k]))
+				return g[k].hook;
+		}
+	}
+	return NULL;
+}
+
+void
+exec_ops_check(void)
+{
+	const struct exec_ops *const	*e;
+	const char			*lacks;
+
+	for (e = exec_types; *e != NULL; e++) {
+		if ((lacks = exec_ops_lacks(*e)) != NULL)
+			BUG("executor '%s': its capabilities need %s, which "
+			    "its table lacks", (*e)->name != NULL ?
+			    (*e)->name : "?", lacks);
+	}
 }
 
 const struct exec_ops *

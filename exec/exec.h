@@ -68,6 +68,14 @@ struct exec_spec {
 	const char	*join_procs;	/* local: a cgroup.procs the program
 					 * also joins before exec (the
 					 * cgroup perf stat counts) */
+	int		 home;		/* local, cgroup v1, no limit: born
+					 * in the run's cgroup abbench sits
+					 * in, joining nothing; what it left
+					 * there is killed when it ends (the
+					 * workload runs one at a time) */
+	const char	*state_dir;	/* runtime steps: where the runtime
+					 * keeps its containers' state (its
+					 * --root), or NULL: its default */
 };
 
 struct exec_status {
@@ -97,6 +105,12 @@ struct exec_barrier;
  * (workload_ops.default_exec): the registry's choice, not the type's.
  */
 #define EXEC_DEFAULT_DAEMON	"docker"
+/* The executor that drives a runtime step by step, for the workload
+ * types that time each step (EXEC_RUNTIME_STEPS). */
+#define EXEC_DEFAULT_STEPS	"oci"
+/* The executor of host processes, for the types that run programs on
+ * the host unless told otherwise. */
+#define EXEC_DEFAULT_HOST	"local"
 
 /* Default time limit of one call to a daemon's CLI: every call has one. */
 #define EXEC_CALL_TIMEOUT_NS	(60 * NSEC_PER_SEC)
@@ -141,14 +155,55 @@ enum exec_caps {
 	/* Containers kept by a daemon (docker): they outlive the CLI call,
 	 * have a gofer process and a checkpoint of their own. */
 	EXEC_DAEMON = 1 << 1,
-	/* Drives the OCI runtime binary step by step (exec-oci.h): create,
-	 * start, checkpoint, restore, delete, each timed. */
+	/* Drives a runtime step by step, each step timed: its `steps`
+	 * table (struct exec_steps). */
 	EXEC_RUNTIME_STEPS = 1 << 2,
 	/* Makes the sandbox's cgroup inside a cgroup the caller made
 	 * (exec_spec.cgroup_parent, below the run's cgroup), in every
 	 * hierarchy the sandbox joins, so that a limit there holds it:
 	 * what quota = parent needs (exec/quota.h). */
 	EXEC_CGROUP_PARENT = 1 << 3,
+};
+
+/*
+ * The steps of a runtime driven verb by verb (EXEC_RUNTIME_STEPS), for
+ * the workloads that time each: prepare -> create -> start -> state /
+ * wait_exit -> checkpoint -> delete -> restore, then the executor's
+ * destroy() (safe after any step, and twice). *ns (may be NULL) gets
+ * the wall time of the runtime's call alone; errors carry the runtime's
+ * message.
+ */
+struct exec_steps {
+	/* The sandbox of spec made ready (its files, an id, journaled),
+	 * nothing created in the runtime yet. */
+	int	(*prepare)(struct run_ctx *ctx, const struct exec_spec *spec,
+		    struct exec_proc **proc, char **cause);
+	/* Created: waits to start; its pid is known. */
+	int	(*create)(struct exec_proc *proc, int64_t *ns, char **cause);
+	int	(*start)(struct exec_proc *proc, int64_t *ns, char **cause);
+	/* Status ("created", "running", "stopped"...) malloc'd, pid;
+	 * either may be NULL. */
+	int	(*state)(struct exec_proc *proc, char **status, long *pid,
+		    char **cause);
+	/* Until its process has exited, or deadline_ns (monotonic). */
+	int	(*wait_exit)(struct exec_proc *proc, int64_t deadline_ns,
+		    char **cause);
+	/* Deleted (force: killed first); the journal entry is then done. */
+	int	(*delete)(struct exec_proc *proc, int force, int64_t *ns,
+		    char **cause);
+	/* The container's id; borrowed. */
+	const char *(*id)(struct exec_proc *proc);
+
+	/* Optional (EXEC_HOOK_STEP_CHECKPOINT): */
+	/* Can a container of spec be checkpointed (its runtime can)? 0,
+	 * or -1 with *cause before anything is made. */
+	int	(*can_checkpoint)(const struct exec_spec *spec, char **cause);
+	/* Checkpointed into image_dir, a new directory made here. */
+	int	(*checkpoint)(struct exec_proc *proc, const char *image_dir,
+		    int leave_running, int64_t *ns, char **cause);
+	/* Restored from image_dir, detached: running again. */
+	int	(*restore)(struct exec_proc *proc, const char *image_dir,
+		    int64_t *ns, char **cause);
 };
 
 struct exec_ops {
@@ -170,6 +225,9 @@ struct exec_ops {
 	char	*(*cgroup_dir)(struct exec_proc *proc, const char *controller);
 	/* Host pid of the main process (sandbox for runsc), or -1. */
 	long	(*pid)(struct exec_proc *proc);
+
+	/* EXEC_RUNTIME_STEPS: the runtime's steps, each timed. */
+	const struct exec_steps *steps;
 
 	/* Optional hooks (NULL when the executor cannot): */
 	/* Run argv inside the running sandbox of proc; its stdout in *out. */
@@ -260,6 +318,8 @@ enum exec_hook {
 	EXEC_HOOK_CREATE_START = 1 << 3,
 	EXEC_HOOK_CHECKPOINT = 1 << 4,	/* and restore */
 	EXEC_HOOK_BARRIER = 1 << 5,	/* barrier_join */
+	/* steps: can_checkpoint, checkpoint and restore */
+	EXEC_HOOK_STEP_CHECKPOINT = 1 << 6,
 };
 /*
  * The name of the first hook of `hooks` (enum exec_hook) that ex lacks,
@@ -271,6 +331,17 @@ const char		*exec_missing(const struct exec_ops *ex, int hooks);
  * or NULL: the default of the workloads that need a container daemon.
  */
 const struct exec_ops	*exec_lookup_daemon(int hooks);
+/*
+ * The first hook ex's capabilities require that its table lacks
+ * ("steps.create"), or NULL: what exec_ops_check() refuses.
+ */
+const char		*exec_ops_lacks(const struct exec_ops *ex);
+/*
+ * Every registered executor has the hooks its capabilities require
+ * (like fio's check_engine_ops); a table that lacks one is a BUG, named
+ * at startup before any command runs.
+ */
+void			 exec_ops_check(void);
 
 const struct exec_ops	*exec_lookup(const char *name);
 /* The first executor with every capability in caps, or NULL. */

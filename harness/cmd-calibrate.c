@@ -26,6 +26,7 @@
 #include "harness/powerdata.h"
 #include "lib/util.h"
 #include "results/calibration.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/aa.h"
 #include "stats/power.h"
@@ -136,8 +137,7 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	struct store_calibration	 cal;
 	struct store_calib_row		*rows = NULL;
 	struct store_run		 run;
-	struct pdata			 d;
-	struct aa_series		*series;
+	struct sampletab		*t = NULL;
 	struct aa_design		 ad;
 	struct aa_row			*aa = NULL;
 	size_t				 nrows = 0, i;
@@ -150,20 +150,11 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	memset(&run, 0, sizeof(run));
 	memset(&cal, 0, sizeof(cal));
 	if (store_run_get(st, run_id, &run, &cause) == -1 ||
-	    pdata_load(st, run_id, NULL, &d, &cause) == -1) {
+	    (t = sampletab_load(st, run_id, NULL, &cause)) == NULL) {
 		error("calibrate: %s", cause);
 		free(cause);
 		store_run_release(&run);
 		return -1;
-	}
-	series = xcalloc(d.n + 1, sizeof(*series));
-	for (i = 0; i < d.n; i++) {
-		series[i].arm = d.rows[i].arm;
-		series[i].benchmark = d.rows[i].benchmark;
-		series[i].unit = d.rows[i].unit;
-		series[i].x = d.rows[i].x;
-		series[i].round = d.rows[i].round;
-		series[i].n = d.rows[i].n;
 	}
 	memset(&ad, 0, sizeof(ad));
 	ad.baseline = run.arms[0];
@@ -175,11 +166,11 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 	ad.paired = strcmp(run.order_kind, "alternate") == 0 ||
 	    strcmp(run.order_kind, "abba") == 0;
 	ad.po = po;
-	aa_analyse(series, d.n, &ad, &aa, &nrows);
+	aa_analyse(t, &ad, &aa, &nrows);
 	rows = xcalloc(nrows + 1, sizeof(*rows));
 	for (i = 0; i < nrows; i++) {
-		const struct aa_series	*s = &series[aa[i].series];
-		struct store_calib_row	*r = &rows[i];
+		const struct sampletab_row	*s = &t->rows[aa[i].row];
+		struct store_calib_row		*r = &rows[i];
 
 		r->benchmark = xstrdup(s->benchmark);
 		r->unit = xstrdup(s->unit);
@@ -196,7 +187,6 @@ calib_analyse(struct store *st, int64_t run_id, const struct experiment *e,
 		totundec += aa[i].undecided;
 		totrounds += aa[i].rounds_sum;
 	}
-	free(series);
 
 	cal.run_id = run_id;
 	cal.experiment = xstrdup(e->name);
@@ -239,7 +229,7 @@ out:
 	free(aa);
 	store_calibration_release(&cal);
 	store_calib_rows_free(rows, nrows);
-	pdata_release(&d);
+	sampletab_free(t);
 	store_run_release(&run);
 	return rc;
 }

@@ -18,10 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "harness/cmd.h"
 #include "host/journal.h"
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -219,39 +218,31 @@ static int
 db_ls_json(struct store *st, struct store_run *runs, size_t n)
 {
 	json_t	*root = json_object(), *list = json_array(), *r, *arms;
-	char	*fleet, *text;
+	char	*fleet;
 	size_t	 i, j;
 
 	for (i = 0; i < n; i++) {
 		arms = json_array();
 		for (j = 0; j < runs[i].narms; j++)
-			json_array_append_new(arms,
-			    json_string(runs[i].arms[j]));
+			json_array_append_new(arms, jw_str(runs[i].arms[j]));
 		fleet = run_fleet_id(st, runs[i].id);
-		r = json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s, s:o, "
+		/* Texts as lib/jsonw writes them ("o": never refused). */
+		r = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 		    "s:I, s:I, s:I, s:o}", "id", (json_int_t)runs[i].id,
-		    "uuid", runs[i].uuid, "name", runs[i].name,
-		    "host", runs[i].host,
+		    "uuid", jw_str(runs[i].uuid), "name", jw_str(runs[i].name),
+		    "host", jw_str(runs[i].host),
 		    "started", json_time(runs[i].started_wall_ns),
 		    "ended", json_time(runs[i].ended_wall_ns),
-		    "status", runs[i].status, "arms", arms,
+		    "status", jw_str(runs[i].status), "arms", arms,
 		    "samples", (json_int_t)runs[i].nsamples,
 		    "values", (json_int_t)runs[i].nvalues,
 		    "failed", (json_int_t)runs[i].nfailed,
-		    "fleet", *fleet ? json_string(fleet) : json_null());
+		    "fleet", *fleet ? jw_str(fleet) : json_null());
 		free(fleet);
-		if (r == NULL) {
-			json_decref(root);
-			json_decref(list);
-			return error("db: a run's text is not UTF-8");
-		}
 		json_array_append_new(list, r);
 	}
 	json_object_set_new(root, "runs", list);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	printf("%s\n", text != NULL ? text : "null");
-	free(text);
-	json_decref(root);
+	(void)jw_print(root, JSON_INDENT(2));
 	return 0;
 }
 

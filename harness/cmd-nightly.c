@@ -7,13 +7,19 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
+#include <jansson.h>
+
+#include "exec/spawn.h"
 #include "harness/cmd.h"
+#include "harness/fleet.h"
 #include "harness/core/experiment.h"
 #include "harness/nightly.h"
 #include "harness/report.h"
@@ -82,20 +88,70 @@ nightly_run_fleet(struct store *st, int64_t run_id)
 }
 
 /*
- * --fleet: judge every run of one fleet (merged into the database), each
+ * The shapes of a submitted fleet that have no judged run: those whose
+ * nodes were all down or drained (gone: "PARTITION\tWHY"), and those of
+ * want that ran and left no done run. Printed (a block, or a JSON object
+ * each) and named in *missing: missing is not passing.
+ */
+static void
+nightly_fleet_missing(const struct strvec *want, const struct strvec *gone,
+    const struct strvec *judged, struct strvec *missing, int json,
+    size_t nshapes)
+{
+	struct strvec	 why = STRVEC_INIT;
+	size_t		 i, k;
+	char		*tab;
+
+	for (i = 0; gone != NULL && i < gone->n; i++) {
+		tab = strchr(gone->v[i], '\t');
+		strvec_pushf(missing, "%.*s", (int)(tab - gone->v[i]),
+		    gone->v[i]);
+		strvec_pushf(&why, "all its nodes are down or drained: %s",
+		    tab + 1);
+	}
+	for (i = 0; want != NULL && i < want->n; i++)
+		if (!strvec_has(judged, want->v[i]) &&
+		    !strvec_has(missing, want->v[i])) {
+			strvec_push(missing, want->v[i]);
+			strvec_push(&why, "its job left no done run "
+			    "(abbench fleet status says how it ended)");
+		}
+	for (k = 0; k < missing->n; k++) {
+		if (json) {
+			json_t	*o = json_pack("{s:s,s:s,s:s}", "shape",
+			    missing->v[k], "verdict", "missing", "why",
+			    why.v[k]);
+			char	*t = json_dumps(o, JSON_INDENT(2));
+
+			fputs(nshapes + k == 0 ? "[\n" : ",\n", stdout);
+			fputs(t, stdout);
+			free(t);
+			json_decref(o);
+		} else
+			printf("# shape %s: missing: %s\n", missing->v[k],
+			    why.v[k]);
+	}
+	strvec_clear(&why);
+}
+
+/*
+ * --fleet judges every run of one fleet (merged into the database), each
  * shape against the history of its own host class; exit 1 naming every
  * shape that regressed.
  */
 static int
 nightly_fleet(const char *db, const char *fleet,
-    const struct nightly_options *no, int json, int quiet)
+    const struct nightly_options *no, int json, int quiet, int strict,
+    const struct strvec *want, const struct strvec *gone)
 {
+	size_t			 ninconclusive = 0;
+	struct strvec		 judged = STRVEC_INIT, missing = STRVEC_INIT;
 	struct store		*st;
 	struct store_run	*runs = NULL;
 	struct strvec		 regressed = STRVEC_INIT;
 	struct nightly_result	 res;
 	struct strbuf		 out = STRBUF_INIT, names = STRBUF_INIT;
-	char			*cause = NULL, *id, *want = NULL;
+	char			*cause = NULL, *id, *id_want = NULL;
 	size_t			 n = 0, i, nshapes = 0;
 	int			 rc = EXIT_OK;
 
@@ -108,13 +164,13 @@ nightly_fleet(const char *db, const char *fleet,
 		return EXIT_USAGE;
 	}
 	if (strcmp(fleet, "last") == 0) {
-		for (i = n; i > 0 && want == NULL; i--)
-			want = nightly_run_fleet(st, runs[i - 1].id);
+		for (i = n; i > 0 && id_want == NULL; i--)
+			id_want = nightly_run_fleet(st, runs[i - 1].id);
 	} else
-		want = xstrdup(fleet);
-	for (i = 0; want != NULL && i < n; i++) {
+		id_want = xstrdup(fleet);
+	for (i = 0; id_want != NULL && i < n; i++) {
 		id = nightly_run_fleet(st, runs[i].id);
-		if (id == NULL || strcmp(id, want) != 0) {
+		if (id == NULL || strcmp(id, id_want) != 0) {
 			free(id);
 			continue;
 		}
@@ -128,6 +184,10 @@ nightly_fleet(const char *db, const char *fleet,
 			continue;
 		}
 		nshapes++;
+		ninconclusive += res.ninconclusive;
+		if (res.host_class != NULL)
+			strvec_pushf(&judged, "%.*s", (int)strcspn(
+			    res.host_class, "/"), res.host_class);
 		strbuf_reset(&out);
 		if (json) {
 			/* One JSON array of the shapes' documents. */
@@ -154,27 +214,43 @@ nightly_fleet(const char *db, const char *fleet,
 		}
 		nightly_result_release(&res);
 	}
-	if (json && nshapes > 0)
+	nightly_fleet_missing(want, gone, &judged, &missing, json, nshapes);
+	if (json && nshapes + missing.n > 0)
 		fputs("\n]\n", stdout);
 	fflush(stdout);
-	if (nshapes == 0 && rc == EXIT_OK) {
-		error("nightly: no run of fleet '%s' in '%s'", want != NULL ?
-		    want : fleet, db);
+	if (missing.n > 0 && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	/* The worst shape's verdict: --strict's inconclusive last. */
+	if (rc == EXIT_OK && strict && ninconclusive > 0)
+		rc = EXIT_INCONCLUSIVE;
+	if (nshapes == 0 && missing.n == 0 && rc == EXIT_OK) {
+		error("nightly: no run of fleet '%s' in '%s'", id_want != NULL ?
+		    id_want : fleet, db);
 		rc = EXIT_USAGE;
 	}
 	for (i = 0; i < regressed.n; i++)
 		strbuf_addf(&names, "%s%s", i ? ", " : "", regressed.v[i]);
 	if (regressed.n > 0)
 		fprintf(stderr, "nightly: fleet %s: %zu of %zu shapes "
-		    "regressed: %s\n", want, regressed.n, nshapes, names.buf);
-	else if (!quiet && nshapes > 0)
+		    "regressed: %s\n", id_want, regressed.n, nshapes +
+		    missing.n, names.buf);
+	else if (!quiet && nshapes > 0 && missing.n == 0)
 		fprintf(stderr, "nightly: fleet %s: %zu shapes, none "
-		    "regressed\n", want, nshapes);
+		    "regressed\n", id_want, nshapes);
+	strbuf_reset(&names);
+	for (i = 0; i < missing.n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", missing.v[i]);
+	if (missing.n > 0)
+		fprintf(stderr, "nightly: fleet %s: %zu of %zu shapes "
+		    "missing (not judged, not passing): %s\n", id_want,
+		    missing.n, nshapes + missing.n, names.buf);
 	for (i = 0; i < n; i++)
 		store_run_release(&runs[i]);
 	free(runs);
-	free(want);
+	free(id_want);
 	strvec_clear(&regressed);
+	strvec_clear(&judged);
+	strvec_clear(&missing);
 	strbuf_release(&out);
 	strbuf_release(&names);
 	store_close(st);
@@ -185,6 +261,7 @@ nightly_fleet(const char *db, const char *fleet,
 struct nightly_exec_args {
 	struct nightly_options	 no;
 	const char		*db, *no_run, *report, *exp_path, *fleet;
+	const char		*fleet_dir, *fleet_time;
 	int			 json, quiet, rounds, strict;
 	int64_t			 ack;		/* a night, 0 none */
 };
@@ -224,7 +301,16 @@ static const struct cmd_flag nightly_flags[] = {
 	{ "fleet", 'F', "ID",
 	    "judge every run of a fleet (an id or last) merged into\n"
 	    "--db, each shape against its own host class's history;\n"
-	    "exit 1 naming the shapes that regressed", NULL },
+	    "exit 1 naming the shapes that regressed or are missing.\n"
+	    "With an experiment: PARTITIONS (a comma list) or all,\n"
+	    "submit it as a fleet there (--fleet-dir), wait, merge\n"
+	    "it into --db, judge it; a partition whose nodes are\n"
+	    "all down is missing, not passing", NULL },
+	{ "fleet-dir", 'D', "DIR",
+	    "with an experiment and --fleet PARTITIONS|all: the\n"
+	    "fleets' shared directory (default $ABBENCH_FLEET_DIR)", NULL },
+	{ "fleet-time", 'T', "LIMIT",
+	    "with --fleet-dir: sbatch --time of each shape's job", NULL },
 	{ "json", 'j', NULL,
 	    "print the verdicts as JSON", NULL },
 	{ "output", 'o', "FILE",
@@ -318,6 +404,12 @@ nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
 			break;
 		case 'F':
 			a->fleet = optarg;
+			break;
+		case 'D':
+			a->fleet_dir = optarg;
+			break;
+		case 'T':
+			a->fleet_time = optarg;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -462,6 +554,165 @@ nightly_exec_ack(const struct nightly_exec_args *a, const char *db,
 	return 0;
 }
 
+/* The longest a nightly fleet may take, submission to merge. */
+#define NIGHTLY_FLEET_TIMEOUT_NS	(48LL * 3600 * NSEC_PER_SEC)
+
+/*
+ * The partitions of --fleet PARTITIONS|all that can take a job (*up) and
+ * those whose nodes are all down or drained (*gone, "PARTITION\tWHY").
+ */
+static int
+nightly_fleet_shapes(const struct fleet_sched_ops *sc, const char *which,
+    struct strvec *want, struct strvec *up, struct strvec *gone)
+{
+	char	*cause = NULL, *why, *list, *p, *save;
+	size_t	 i, n;
+
+	if (strcmp(which, "all") == 0) {
+		if (sc->partitions(want, &cause) == -1)
+			goto fail;
+	} else {
+		list = xstrdup(which);
+		for (p = strtok_r(list, ",", &save); p != NULL;
+		    p = strtok_r(NULL, ",", &save))
+			if (*p != '\0' && !strvec_has(want, p))
+				strvec_push(want, p);
+		free(list);
+	}
+	if (want->n == 0) {
+		cause = xasprintf("no partitions in '%s'", which);
+		goto fail;
+	}
+	for (i = 0; i < want->n; i++) {
+		if (sc->usable(want->v[i], &n, &why, &cause) == -1)
+			goto fail;
+		if (n > 0)
+			strvec_push(up, want->v[i]);
+		else
+			strvec_pushf(gone, "%s\t%s", want->v[i], why);
+		free(why);
+	}
+	return 0;
+fail:
+	error("nightly: --fleet %s: %s", which, cause);
+	free(cause);
+	return -1;
+}
+
+/*
+ * nightly EXPERIMENT --fleet PARTITIONS|all: submit the experiment to
+ * every partition that has a node up (abbench fleet submit --wait, this
+ * binary), merge the fleet's fleet.db into the history database, judge
+ * each shape against its own history; the worst verdict is the exit
+ * status, and a shape that could not run (its nodes all down) or left no
+ * done run is missing, which is not passing.
+ */
+static int
+nightly_fleet_submit(struct nightly_exec_args *a, const char *db)
+{
+	const struct fleet_sched_ops	*sc;
+	struct strvec			 want = STRVEC_INIT, up = STRVEC_INIT;
+	struct strvec			 gone = STRVEC_INIT, argv = STRVEC_INIT;
+	struct strbuf			 parts = STRBUF_INIT;
+	struct store			*st;
+	const char			*base = fleet_base(a->fleet_dir);
+	char				*cause = NULL, *out = NULL, *err = NULL;
+	char				*self = NULL, *id = NULL, *fdb;
+	int				 status = -1, added = 0;
+	int				 rc = EXIT_USAGE;
+	int64_t				 samples = 0;
+	size_t				 i;
+
+	if (base == NULL) {
+		error("nightly: --fleet with an experiment needs --fleet-dir "
+		    "DIR (or $ABBENCH_FLEET_DIR): the fleets' shared "
+		    "directory");
+		return EXIT_USAGE;
+	}
+	if ((sc = fleet_sched_find("slurm", &cause)) == NULL ||
+	    sc->available(&cause) == -1) {
+		error("nightly: --fleet: %s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (nightly_fleet_shapes(sc, a->fleet, &want, &up, &gone) == -1)
+		goto out;
+	if (up.n > 0) {
+		if ((self = realpath("/proc/self/exe", NULL)) == NULL) {
+			error("nightly: /proc/self/exe: %s", strerror(errno));
+			goto out;
+		}
+		for (i = 0; i < up.n; i++)
+			strbuf_addf(&parts, "%s%s", i ? "," : "", up.v[i]);
+		strvec_push(&argv, self);
+		strvec_push(&argv, "fleet");
+		strvec_push(&argv, "submit");
+		strvec_push(&argv, a->exp_path);
+		strvec_pushf(&argv, "--partitions=%s", parts.buf);
+		strvec_pushf(&argv, "--dir=%s", base);
+		strvec_push(&argv, "--wait");
+		strvec_push(&argv, "--quiet");
+		if (a->fleet_time != NULL)
+			strvec_pushf(&argv, "--time=%s", a->fleet_time);
+		if (spawn_capture(argv.v, NIGHTLY_FLEET_TIMEOUT_NS, &out, &err,
+		    &status, &cause) == -1) {
+			error("nightly: fleet submit: %s", cause);
+			free(cause);
+			goto out;
+		}
+		if (err != NULL && *err != '\0')
+			fputs(err, stderr);
+		/* 0 every shape done, 1 some not: they are missing. */
+		if (out == NULL || (id = strtok(out, "\n")) == NULL ||
+		    !WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+			error("nightly: fleet submit of '%s' failed",
+			    a->exp_path);
+			goto out;
+		}
+		fdb = xasprintf("%s/%s/%s", base, id, "fleet.db");
+		if ((st = store_open(db, STORE_CREATE, &cause)) == NULL ||
+		    store_merge(st, fdb, &added, &samples, &cause) != 0) {
+			error("nightly: merging '%s' into '%s': %s", fdb, db,
+			    cause);
+			free(cause);
+			free(fdb);
+			if (st != NULL)
+				store_close(st);
+			goto out;
+		}
+		store_close(st);
+		if (!a->quiet)
+			fprintf(stderr, "nightly: fleet %s: merged %d run%s "
+			    "(%" PRId64 " samples) into %s\n", id, added,
+			    added == 1 ? "" : "s", samples, db);
+		free(fdb);
+		rc = nightly_fleet(db, id, &a->no, a->json, a->quiet,
+		    a->strict, &want, &gone);
+	} else {
+		struct strvec	 none = STRVEC_INIT, missing = STRVEC_INIT;
+
+		rc = EXIT_FAIL;
+		nightly_fleet_missing(&want, &gone, &none, &missing, a->json,
+		    0);
+		strvec_clear(&missing);
+		if (a->json)
+			fputs("\n]\n", stdout);
+		fprintf(stderr, "nightly: --fleet %s: every shape is missing "
+		    "(no partition has a node up): nothing submitted\n",
+		    a->fleet);
+	}
+out:
+	free(self);
+	free(out);
+	free(err);
+	strbuf_release(&parts);
+	strvec_clear(&want);
+	strvec_clear(&up);
+	strvec_clear(&gone);
+	strvec_clear(&argv);
+	return rc;
+}
+
 static int
 cmd_nightly_exec(int argc, char **argv)
 {
@@ -473,6 +724,15 @@ cmd_nightly_exec(int argc, char **argv)
 
 	if ((rc = nightly_exec_parse(argc, argv, &a)) != 0)
 		return rc;
+	if (a.fleet != NULL && a.exp_path != NULL) {
+		if (a.no_run != NULL || a.report != NULL || a.ack != 0 ||
+		    a.rounds >= 0) {
+			error("nightly: --fleet with an experiment: no "
+			    "--no-run, --ack, --rounds or -o with it");
+			return EXIT_USAGE;
+		}
+		return nightly_fleet_submit(&a, cmd_db_path(a.db));
+	}
 	if (a.fleet != NULL) {
 		if (a.exp_path != NULL || a.no_run != NULL ||
 		    a.report != NULL || a.ack != 0) {
@@ -481,7 +741,7 @@ cmd_nightly_exec(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		return nightly_fleet(cmd_db_path(a.db), a.fleet, &a.no,
-		    a.json, a.quiet);
+		    a.json, a.quiet, a.strict, NULL, NULL);
 	}
 	if (a.exp_path == NULL && a.no_run == NULL) {
 		error("nightly: an experiment file (or --no-run RUN) is "
@@ -505,7 +765,8 @@ const struct cmd_entry cmd_nightly_entry = {
 	.name = "nightly",
 	.args = "[EXPERIMENT.ini] [--db FILE] [--baseline N] "
 	    "[--threshold PCT|auto] [--ack NIGHT] [--baseline-from NIGHT] "
-	    "[--strict] [--no-run RUN | --fleet ID] [--json] [-o REPORT]",
+	    "[--strict] [--no-run RUN | --fleet ID] [--fleet PARTITIONS|all "
+	    "--fleet-dir DIR [--fleet-time LIMIT]] [--json] [-o REPORT]",
 	.summary = "run and judge a nightly regression job",
 	.help =
 "Runs EXPERIMENT.ini (or, with --no-run RUN, takes a stored run) and judges\n"
@@ -552,6 +813,15 @@ const struct cmd_entry cmd_nightly_entry = {
 "generated years (tests/unit/t-nightly-sim): 0.17-0.48 false alarms a\n"
 "benchmark-year, a step of twice the samples' noise caught on its night\n"
 "or the next in 91-99%.\n"
+"\n"
+"With --fleet PARTITIONS|all and an experiment, the experiment is\n"
+"submitted as a fleet (abbench fleet submit --wait, under --fleet-dir) to\n"
+"those partitions, or every partition of the cluster, its fleet.db merged\n"
+"into --db, and every shape judged against its own host class's history.\n"
+"A partition whose nodes are all down or drained gets no job and is\n"
+"reported missing (`# shape c2: missing: ...`), as is one whose job left\n"
+"no done run; missing is not passing (exit 1). The exit status is the\n"
+"worst shape's.\n"
 "\n"
 "Exit status: 0 nothing regressed, 1 a regression, 2 on error, and with\n"
 "--strict 3 when nothing regressed but something was inconclusive.\n",

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <jansson.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/powerdata.h"
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -103,33 +103,27 @@ power_print(const struct padvice *a, FILE *fp)
 		    "-test.count): n counts executions, not lines\n");
 }
 
-/* A number, or null where JSON has none (an infinite MDE or CI). */
-static json_t *
-power_json_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* The advice as JSON (the schema is in the README, "power --json"). */
 static void
 power_print_json(const struct store_run *run, const struct padvice *a,
     FILE *fp)
 {
-	json_t	*root = json_object(), *rows = json_array(), *r, *noise;
-	char	*text;
-	size_t	 i;
+	json_t		*root = json_object(), *rows = json_array(), *r, *noise;
+	struct strbuf	 out = STRBUF_INIT;
+	size_t		 i;
 
-	json_object_set_new(root, "run", json_pack("{s:I, s:s}", "id",
-	    (json_int_t)run->id, "name", run->name));
-	json_object_set_new(root, "host_class", json_string(a->host_class));
+	/* Names as lib/jsonw writes them ("o": never refused). */
+	json_object_set_new(root, "run", json_pack("{s:I, s:o}", "id",
+	    (json_int_t)run->id, "name", jw_str(run->name)));
+	json_object_set_new(root, "host_class", jw_str(a->host_class));
 	if (a->calib_run != 0)
 		noise = json_pack("{s:s, s:I, s:i, s:i}", "from",
 		    "calibration", "calibration_run",
 		    (json_int_t)a->calib_run, "repeats", a->calib_repeats,
 		    "rounds", a->calib_rounds);
 	else
-		noise = json_pack("{s:s, s:s}", "from", "baseline",
-		    "baseline_arm", a->baseline_arm);
+		noise = json_pack("{s:s, s:o}", "from", "baseline",
+		    "baseline_arm", jw_str(a->baseline_arm));
 	json_object_set_new(root, "noise", noise);
 	json_object_set_new(root, "test", json_pack("{s:s, s:f, s:f, s:i, "
 	    "s:I, s:I}", "name", "mann-whitney-u", "alpha", a->opt.alpha,
@@ -141,30 +135,29 @@ power_print_json(const struct store_run *run, const struct padvice *a,
 	for (i = 0; i < a->n; i++) {
 		const struct padvice_row	*row = &a->rows[i];
 
-		r = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:b}",
-		    "benchmark", row->benchmark, "unit", row->unit,
+		r = json_pack("{s:o, s:o, s:I, s:I, s:I, s:I, s:b}",
+		    "benchmark", jw_str(row->benchmark), "unit",
+		    jw_str(row->unit),
 		    "n_base", (json_int_t)row->n_base,
 		    "n_other", (json_int_t)row->n_cand,
 		    "lines", (json_int_t)row->nlines,
 		    "executions", (json_int_t)row->nexec,
 		    "from_calibration", row->from_calibration);
 		json_object_set_new(r, "median",
-		    power_json_num(row->noise.median));
+		    jw_num(row->noise.median));
 		json_object_set_new(r, "mad_rel",
-		    power_json_num(row->noise.mad_rel));
+		    jw_num(row->noise.mad_rel));
 		json_object_set_new(r, "ci_half_rel",
-		    power_json_num(row->noise.ci_half_rel));
-		json_object_set_new(r, "mde", power_json_num(row->mde));
+		    jw_num(row->noise.ci_half_rel));
+		json_object_set_new(r, "mde", jw_num(row->mde));
 		json_object_set_new(r, "rounds", row->rounds > 0 ?
 		    json_integer((json_int_t)row->rounds) : json_null());
 		json_array_append_new(rows, r);
 	}
 	json_object_set_new(root, "rows", rows);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(15));
-	fprintf(fp, "%s\n", text != NULL ? text : "null");
-	free(text);
-	json_decref(root);
+	jw_dump(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15), &out);
+	fputs(out.buf, fp);
+	strbuf_release(&out);
 }
 
 extern const struct cmd_entry cmd_power_entry;

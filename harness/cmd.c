@@ -23,6 +23,7 @@ extern const struct cmd_entry cmd_db_entry;
 extern const struct cmd_entry cmd_plot_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_nightly_entry;
+extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_env_entry;
 extern const struct cmd_entry cmd_restore_entry;
 extern const struct cmd_entry cmd_power_entry;
@@ -37,6 +38,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_plot_entry,
 	&cmd_report_entry,
 	&cmd_nightly_entry,
+	&cmd_history_entry,
 	&cmd_env_entry,
 	&cmd_restore_entry,
 	&cmd_calibrate_entry,

@@ -65,6 +65,13 @@ struct fleet_sched_ops {
 	 */
 	int		(*state)(char *const *ids, size_t n,
 			    struct fleet_job_state *out, char **cause);
+	/*
+	 * The nodes of a partition that can take work now: their number,
+	 * and in *why (malloc'd) every node with its state ("c2-n1 down*,
+	 * c2-n2 drained"), for saying why none can.
+	 */
+	int		(*usable)(const char *partition, size_t *n,
+			    char **why, char **cause);
 	/* Cancel jobs (those already ended are not an error). */
 	int		(*cancel)(char *const *ids, size_t n, char **cause);
 };

@@ -88,6 +88,64 @@ slurm_partitions(struct strvec *parts, char **cause)
 	return 0;
 }
 
+/*
+ * Whether a node in sinfo's short state (%t: "idle", "down*", "drain",
+ * "idle~") can take a job: not down, drained or draining, failed, in
+ * maintenance, unknown or not responding ('*'). A powered-down cloud node
+ * ("idle~") can: Slurm starts it for the job.
+ */
+static int
+slurm_node_usable(const char *t)
+{
+	static const char *const bad[] = { "down", "drain", "drng", "drained",
+	    "draining", "fail", "failg", "maint", "unk", "inval", "futr",
+	    "no_resp", "npc", "resv", NULL };
+	size_t	len = strcspn(t, "*~#!%$@^-");
+	size_t	i;
+
+	if (t[len] == '*')
+		return 0;
+	for (i = 0; bad[i] != NULL; i++)
+		if (strlen(bad[i]) == len && strncmp(t, bad[i], len) == 0)
+			return 0;
+	return len > 0;
+}
+
+static int
+slurm_usable(const char *partition, size_t *n, char **why, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*p = xasprintf("--partition=%s", partition);
+	char *const	 argv[] = { "sinfo", "-h", "-N", p, "-o", "%N %t",
+			    NULL };
+	char		*out, *line, *save, *st;
+
+	*n = 0;
+	*why = NULL;
+	if (slurm_cmd(argv, SLURM_QUERY_TIMEOUT, &out, NULL, cause) == -1) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	for (line = strtok_r(out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		line = strtrim(line);
+		if ((st = strchr(line, ' ')) == NULL)
+			continue;
+		*st++ = '\0';
+		if (slurm_node_usable(st))
+			(*n)++;
+		strbuf_addf(&sb, "%s%s %s", sb.len > 0 ? ", " : "", line, st);
+	}
+	free(out);
+	*why = strbuf_detach(&sb);
+	if (**why == '\0') {
+		free(*why);
+		*why = xstrdup("no nodes");
+	}
+	return 0;
+}
+
 static int
 slurm_submit(const struct fleet_submit *s, char **job_id, char **cause)
 {
@@ -317,6 +375,7 @@ const struct fleet_sched_ops fleet_sched_slurm = {
 	.name = "slurm",
 	.available = slurm_available,
 	.partitions = slurm_partitions,
+	.usable = slurm_usable,
 	.submit = slurm_submit,
 	.state = slurm_state,
 	.cancel = slurm_cancel,

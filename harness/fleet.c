@@ -656,6 +656,31 @@ fleet_print_merge(const struct fleet_ctx *fc)
 	printf(" -> %s/%s\n", fc->dir, FLEET_DB);
 }
 
+/* How many shapes the scheduler says were cancelled (fleet cancel, scancel). */
+static size_t
+fleet_ncancelled(const struct fleet_ctx *fc)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < fc->njobs; i++)
+		n += fc->shapes[i].outcome != SHAPE_DONE &&
+		    fc->shapes[i].js.state != NULL &&
+		    str_startswith(fc->shapes[i].js.state, "CANCELLED");
+	return n;
+}
+
+/* "fleet ID: cancelled: ..." when any shape was; nothing otherwise. */
+static void
+fleet_print_cancelled(const struct fleet_ctx *fc)
+{
+	size_t	n = fleet_ncancelled(fc);
+
+	if (n > 0)
+		printf("fleet %s: cancelled: %zu of %zu shape%s CANCELLED "
+		    "before %s run ended\n", fc->id, n, fc->njobs,
+		    fc->njobs == 1 ? "" : "s", n == 1 ? "its" : "their");
+}
+
 void
 fleet_print_shapes(struct fleet_ctx *fc)
 {
@@ -685,6 +710,7 @@ fleet_print_shapes(struct fleet_ctx *fc)
 	}
 	if (fc->f.merge_job != NULL)
 		fleet_print_merge(fc);
+	fleet_print_cancelled(fc);
 }
 
 /* status without FLEET: every fleet under the base directory. */
@@ -823,6 +849,7 @@ fleet_collect_run(struct fleet_ctx *fc, int quiet, int merge_job)
 		    "(%" PRId64 " samples) into %s/%s\n", fc->id, ndone,
 		    fc->njobs, nbusy, nbad, nadded, nadded == 1 ? "" : "s",
 		    nsamples, fc->dir, FLEET_DB);
+	fleet_print_cancelled(fc);
 	fflush(stdout);
 	strvec_clear(&versions);
 	strbuf_release(&vs);

@@ -13,6 +13,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "exec/exec.h"
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/git-version.h"
@@ -54,6 +55,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* An entry that would write past or beside its member is a BUG. */
 	experiment_tables_check();
+	/* An executor without a hook its capabilities need, too. */
+	exec_ops_check();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

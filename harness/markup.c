@@ -1,13 +1,42 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Text written into HTML and Markdown (the report): entities, and bytes
- * that are no UTF-8 (markup.h).
+ * that are no UTF-8 (markup.h); the file saved whole.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/markup.h"
+
+int
+markup_save(const char *path, const char *buf, size_t len, char **cause)
+{
+	char	*tmp = xasprintf("%s.tmp", path);
+	FILE	*fp;
+	int	 e;
+
+	if ((fp = fopen(tmp, "w")) == NULL) {
+		e = errno;
+		free(tmp);
+		return set_cause(cause, "cannot create '%s': %s", path,
+		    strerror(e));
+	}
+	if (fwrite(buf, 1, len, fp) != len || fclose(fp) != 0 ||
+	    rename(tmp, path) == -1) {
+		e = errno;
+		(void)unlink(tmp);
+		free(tmp);
+		return set_cause(cause, "cannot write '%s': %s", path,
+		    strerror(e));
+	}
+	free(tmp);
+	return 0;
+}
 
 void
 markup_text(struct strbuf *out, const char *s, int html, int cell)

@@ -19,4 +19,11 @@
  */
 void	markup_text(struct strbuf *out, const char *s, int html, int cell);
 
+/*
+ * Write buf to path whole: through path.tmp, renamed over path (a reader
+ * never sees half a page). 0, or -1 and *cause naming the file.
+ */
+int	markup_save(const char *path, const char *buf, size_t len,
+	    char **cause);
+
 #endif

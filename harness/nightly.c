@@ -12,102 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "harness/nightly.h"
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/calibration.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/nightly-judge.h"
 #include "stats/quantile.h"
+#include "stats/sampletab.h"
 
 /* Per-row working state while the history is read. */
 struct nightly_acc {
-	double	*cand;
-	size_t	 ncand, capcand;
-	double	*tmp;
-	size_t	 ntmp, captmp;
 	struct nightly_night *nights;	/* median NaN when missing */
-	/* The execution being read: its values, to count it once (by
-	 * their median) when it printed the benchmark several times. */
-	double	*grp;
-	size_t	 ngrp, capgrp;
-	int	 grp_plan;
-	int	 grp_dest;	/* 0 candidate, 1 an earlier night */
 };
-
-/* A small string -> index hash map with open addressing. */
-struct nightly_map {
-	char	**keys;
-	size_t	 *idx;
-	size_t	  cap;
-};
-
-static uint64_t
-nightly_hash(const char *s)
-{
-	uint64_t	h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static void
-nightly_map_init(struct nightly_map *m, size_t want)
-{
-	m->cap = 64;
-	while (m->cap < want * 2)
-		m->cap *= 2;
-	m->keys = xcalloc(m->cap, sizeof(*m->keys));
-	m->idx = xcalloc(m->cap, sizeof(*m->idx));
-}
-
-static void
-nightly_map_free(struct nightly_map *m)
-{
-	size_t	i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
-	free(m->idx);
-}
-
-/* Index of key, or (size_t)-1; with add, insert it as value. */
-static size_t
-nightly_map_get(struct nightly_map *m, const char *key, int add,
-    size_t value)
-{
-	size_t	i = nightly_hash(key) & (m->cap - 1);
-
-	while (m->keys[i] != NULL) {
-		if (strcmp(m->keys[i], key) == 0)
-			return m->idx[i];
-		i = (i + 1) & (m->cap - 1);
-	}
-	if (!add)
-		return (size_t)-1;
-	m->keys[i] = xstrdup(key);
-	m->idx[i] = value;
-	return value;
-}
-
-static void
-nightly_push(double **v, size_t *n, size_t *cap, double x)
-{
-	XGROW(*v, *n, *cap);
-	(*v)[(*n)++] = x;
-}
-
-static double
-nightly_median(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return stats_quantile_sorted(v, n, 0.5);
-}
 
 void
 nightly_options_init(struct nightly_options *o)
@@ -215,40 +133,6 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 	return 0;
 }
 
-/* The median of the execution in a->grp, where it belongs. */
-static void
-nightly_flush(struct nightly_acc *a)
-{
-	double	m;
-
-	if (a->ngrp == 0)
-		return;
-	m = nightly_median(a->grp, a->ngrp);
-	a->ngrp = 0;
-	if (a->grp_dest == 0) {
-		nightly_push(&a->cand, &a->ncand, &a->capcand, m);
-		return;
-	}
-	nightly_push(&a->tmp, &a->ntmp, &a->captmp, m);
-}
-
-/* Add value v of execution plan (of the run being read) to a. */
-static void
-nightly_add(struct nightly_acc *a, int plan, int dest, double v)
-{
-	if (a->ngrp > 0 && (a->grp_plan != plan || a->grp_dest != dest))
-		nightly_flush(a);
-	a->grp_plan = plan;
-	a->grp_dest = dest;
-	nightly_push(&a->grp, &a->ngrp, &a->capgrp, v);
-}
-
-static char *
-nightly_key(const struct store_value *v)
-{
-	return xasprintf("%s%c%s%c%s", v->arm, 1, v->benchmark, 1, v->unit);
-}
-
 static void
 nightly_sort(double *v, size_t n)
 {
@@ -266,87 +150,68 @@ nightly_night_set(struct nightly_night *t, double *v, size_t n)
 	t->se = nightly_median_se(v, n);
 }
 
-/* Read every night of the history into the rows and accumulators. */
+/* Night *t from a cell's per-execution values (a gobench -count's lines
+ * count once, by their median). */
+static void
+nightly_night_of(struct nightly_night *t, const struct sampletab_cell *c)
+{
+	double	*tmp = xcalloc(c->nx + 1, sizeof(double));
+
+	memcpy(tmp, c->x, c->nx * sizeof(double));
+	nightly_night_set(t, tmp, c->nx);
+	free(tmp);
+}
+
+/*
+ * Read every night of the history into the rows and accumulators: the
+ * candidate's sample table makes the rows (each arm, benchmark and unit
+ * it has), each earlier night's table its values there.
+ */
 static int
 nightly_gather(struct store *st, struct nightly_result *r,
     struct nightly_acc **accp, char **cause)
 {
-	struct nightly_map	 map;
-	struct nightly_acc	*acc = NULL;
-	struct store_value	*v = NULL;
-	size_t			 nv = 0, i, h, row, caprows = 0;
-	char			*key;
-	int			 is_cand;
+	struct sampletab	*t, *ht;
+	struct nightly_acc	*acc;
+	size_t			 h, row;
 
-	/* The candidate first: it defines the rows. */
-	if (store_values(st, r->run_id, NULL, 0, &v, &nv, cause) == -1)
+	if ((t = sampletab_load(st, r->run_id, NULL, cause)) == NULL)
 		return -1;
-	nightly_map_init(&map, nv);
-	for (i = 0; i < nv; i++) {
-		key = nightly_key(&v[i]);
-		row = nightly_map_get(&map, key, 1, r->nrows);
-		free(key);
-		if (row == r->nrows) {
-			XGROW(r->rows, r->nrows, caprows);
-			acc = xreallocarray(acc, caprows, sizeof(*acc));
-			memset(&r->rows[row], 0, sizeof(r->rows[row]));
-			memset(&acc[row], 0, sizeof(acc[row]));
-			r->rows[row].arm = xstrdup(v[i].arm);
-			r->rows[row].benchmark = xstrdup(v[i].benchmark);
-			r->rows[row].unit = xstrdup(v[i].unit);
-			acc[row].nights = xcalloc(r->nhistory,
-			    sizeof(*acc[row].nights));
-			for (h = 0; h < r->nhistory; h++) {
-				acc[row].nights[h].median = NAN;
-				acc[row].nights[h].se = NAN;
-			}
-			r->nrows++;
-		}
-		nightly_add(&acc[row], v[i].plan_idx, 0, v[i].value);
-	}
-	store_values_free(v, nv);
-	for (row = 0; row < r->nrows; row++) {
-		double	*tmp;
-
-		nightly_flush(&acc[row]);
-		tmp = xcalloc(acc[row].ncand + 1, sizeof(double));
-		memcpy(tmp, acc[row].cand, acc[row].ncand * sizeof(double));
-		nightly_night_set(&acc[row].nights[r->nhistory - 1], tmp,
-		    acc[row].ncand);
-		free(tmp);
-	}
-
-	for (h = 0; h + 1 < r->nhistory; h++) {
-		int64_t	id = r->history_ids[h];
-
-		is_cand = id == r->run_id;
-		if (is_cand)
-			continue;
-		if (store_values(st, id, NULL, 0, &v, &nv, cause) == -1) {
-			nightly_map_free(&map);
-			*accp = acc;
-			return -1;
-		}
-		for (i = 0; i < nv; i++) {
-			key = nightly_key(&v[i]);
-			row = nightly_map_get(&map, key, 0, 0);
-			free(key);
-			if (row == (size_t)-1)
-				continue;
-			nightly_add(&acc[row], v[i].plan_idx, 1, v[i].value);
-		}
-		store_values_free(v, nv);
-		for (row = 0; row < r->nrows; row++) {
-			nightly_flush(&acc[row]);
-			if (acc[row].ntmp == 0)
-				continue;
-			nightly_night_set(&acc[row].nights[h], acc[row].tmp,
-			    acc[row].ntmp);
-			acc[row].ntmp = 0;
-		}
-	}
-	nightly_map_free(&map);
+	r->nrows = t->ncells;
+	r->rows = xcalloc(r->nrows + 1, sizeof(*r->rows));
+	acc = xcalloc(r->nrows + 1, sizeof(*acc));
 	*accp = acc;
+	for (row = 0; row < r->nrows; row++) {
+		const struct sampletab_cell	*c = &t->cells[row];
+
+		r->rows[row].arm = xstrdup(t->arms[c->arm]);
+		r->rows[row].benchmark = xstrdup(t->rows[c->row].benchmark);
+		r->rows[row].unit = xstrdup(t->rows[c->row].unit);
+		acc[row].nights = xcalloc(r->nhistory,
+		    sizeof(*acc[row].nights));
+		for (h = 0; h < r->nhistory; h++) {
+			acc[row].nights[h].median = NAN;
+			acc[row].nights[h].se = NAN;
+		}
+		nightly_night_of(&acc[row].nights[r->nhistory - 1], c);
+	}
+	sampletab_free(t);
+	for (h = 0; h + 1 < r->nhistory; h++) {
+		if (r->history_ids[h] == r->run_id)
+			continue;
+		if ((ht = sampletab_load(st, r->history_ids[h], NULL,
+		    cause)) == NULL)
+			return -1;
+		for (row = 0; row < r->nrows; row++) {
+			const struct sampletab_cell	*c = sampletab_lookup(ht,
+			    r->rows[row].arm, r->rows[row].benchmark,
+			    r->rows[row].unit);
+
+			if (c != NULL && c->nx > 0)
+				nightly_night_of(&acc[row].nights[h], c);
+		}
+		sampletab_free(ht);
+	}
 	return 0;
 }
 
@@ -523,13 +388,14 @@ nightly_judge(struct store *st, int64_t run_id,
 	    out->night_no, out->nhistory, out->rows, cause) == -1)
 		goto out;
 	nightly_finish(st, out);
+	for (i = 0; i < out->nrows; i++) {
+		out->rows[i].nights = acc[i].nights;
+		acc[i].nights = NULL;
+	}
 	rc = 0;
 out:
 	if (acc != NULL) {
 		for (i = 0; i < out->nrows; i++) {
-			free(acc[i].cand);
-			free(acc[i].tmp);
-			free(acc[i].grp);
 			free(acc[i].nights);
 		}
 		free(acc);
@@ -643,43 +509,21 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 	}
 }
 
-static json_t *
-nightly_json_real(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/*
- * A JSON string of text that may hold any byte (benchmark names and
- * units come from programs' output and imported files): jansson refuses
- * invalid UTF-8 (json_string returns NULL and the key silently went
- * missing), so such bytes become U+FFFD, as in stat's JSON.
- */
-static json_t *
-nightly_json_text(const char *s)
-{
-	char	*clean = utf8_sanitize(s, strlen(s));
-	json_t	*j = json_string(clean);
-
-	free(clean);
-	return j;
-}
-
 void
 nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 {
 	json_t	*doc, *rows, *ids, *row, *chs, *ch;
-	char	*text, when[64];
+	char	 when[64];
 	size_t	 i, j;
 
 	doc = json_object();
 	json_object_set_new(doc, "run", json_integer(r->run_id));
-	json_object_set_new(doc, "uuid", json_string(r->uuid));
-	json_object_set_new(doc, "name", json_string(r->name));
-	json_object_set_new(doc, "host", json_string(r->host));
+	json_object_set_new(doc, "uuid", jw_str(r->uuid));
+	json_object_set_new(doc, "name", jw_str(r->name));
+	json_object_set_new(doc, "host", jw_str(r->host));
 	if (r->host_class != NULL)
 		json_object_set_new(doc, "host_class",
-		    json_string(r->host_class));
+		    jw_str(r->host_class));
 	ids = json_array();
 	for (i = 0; i < r->nbaseline; i++)
 		json_array_append_new(ids, json_integer(r->baseline_ids[i]));
@@ -703,28 +547,28 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		const struct nightly_row	*w = &r->rows[i];
 
 		row = json_object();
-		json_object_set_new(row, "arm", nightly_json_text(w->arm));
+		json_object_set_new(row, "arm", jw_str(w->arm));
 		json_object_set_new(row, "benchmark",
-		    nightly_json_text(w->benchmark));
-		json_object_set_new(row, "unit", nightly_json_text(w->unit));
+		    jw_str(w->benchmark));
+		json_object_set_new(row, "unit", jw_str(w->unit));
 		json_object_set_new(row, "better", w->better > 0 ?
 		    json_string("higher") : w->better < 0 ?
 		    json_string("lower") : json_null());
 		json_object_set_new(row, "verdict",
 		    json_string(nightly_verdict_name(w->verdict)));
 		json_object_set_new(row, "reason",
-		    nightly_json_text(w->reason));
+		    jw_str(w->reason));
 		json_object_set_new(row, "too_noisy",
 		    json_boolean(w->too_noisy));
-		json_object_set_new(row, "mde", nightly_json_real(w->mde));
+		json_object_set_new(row, "mde", jw_num(w->mde));
 		json_object_set_new(row, "threshold",
-		    nightly_json_real(w->threshold));
+		    jw_num(w->threshold));
 		json_object_set_new(row, "threshold_calibrated",
 		    json_boolean(w->threshold_calibrated));
 		json_object_set_new(row, "n",
 		    json_integer((json_int_t)w->ncand));
 		json_object_set_new(row, "median",
-		    nightly_json_real(w->cand_median));
+		    jw_num(w->cand_median));
 		json_object_set_new(row, "nights",
 		    json_integer((json_int_t)w->nnights));
 		json_object_set_new(row, "reference_nights",
@@ -732,12 +576,12 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		json_object_set_new(row, "reference_from", r->nhistory > 0 ?
 		    json_integer(r->night_no[w->ref_from]) : json_null());
 		json_object_set_new(row, "reference_mean",
-		    nightly_json_real(w->ref_mean));
+		    jw_num(w->ref_mean));
 		json_object_set_new(row, "reference_sd",
-		    nightly_json_real(w->ref_sd));
-		json_object_set_new(row, "delta", nightly_json_real(w->delta));
-		json_object_set_new(row, "z", nightly_json_real(w->z));
-		json_object_set_new(row, "limit", nightly_json_real(w->limit));
+		    jw_num(w->ref_sd));
+		json_object_set_new(row, "delta", jw_num(w->delta));
+		json_object_set_new(row, "z", jw_num(w->z));
+		json_object_set_new(row, "limit", jw_num(w->limit));
 		json_object_set_new(row, "new_change",
 		    json_boolean(w->new_change));
 		chs = json_array();
@@ -756,29 +600,22 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 			    json_string(nightly_test_name(c->test)));
 			json_object_set_new(ch, "transient",
 			    json_boolean(c->transient));
-			json_object_set_new(ch, "z", nightly_json_real(c->z));
+			json_object_set_new(ch, "z", jw_num(c->z));
 			json_object_set_new(ch, "limit",
-			    nightly_json_real(c->limit));
+			    jw_num(c->limit));
 			json_object_set_new(ch, "reference_nights",
 			    json_integer((json_int_t)c->k));
 			json_object_set_new(ch, "before",
-			    nightly_json_real(c->before));
+			    jw_num(c->before));
 			json_object_set_new(ch, "after",
-			    nightly_json_real(c->after));
+			    jw_num(c->after));
 			json_object_set_new(ch, "step",
-			    nightly_json_real(c->rel));
+			    jw_num(c->rel));
 			json_array_append_new(chs, ch);
 		}
 		json_object_set_new(row, "changes", chs);
 		json_array_append_new(rows, row);
 	}
 	json_object_set_new(doc, "rows", rows);
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(10));
-	if (text != NULL) {
-		strbuf_adds(out, text);
-		strbuf_addc(out, '\n');
-		free(text);
-	}
-	json_decref(doc);
+	jw_dump(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10), out);
 }

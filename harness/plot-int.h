@@ -36,6 +36,8 @@ struct plot_group {
 	char			*unit;
 	struct plot_arm_data	*arms;	/* run.narms of them */
 	struct scaler		 sc;
+	size_t			 first;	/* its first value's place in
+					 * the sample table */
 };
 
 struct plot_ctx {

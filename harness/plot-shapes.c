@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "harness/plot-int.h"
+#include "results/sampletab-load.h"
+#include "stats/sampletab.h"
 
 /*
  * Shapes: each metric against a numeric config key of the runs (vcpus),
@@ -89,9 +91,10 @@ shape_series_name(const char *bench, const char *xkey,
 	return sb.len > 0 ? strbuf_detach(&sb) : xstrdup(bench);
 }
 
+/* A cell's finite values at (series name and unit, arm, x). */
 static void
 shape_add(struct shape_ctx *sc, const char *name, const char *unit,
-    size_t arm, double x, double v)
+    size_t arm, double x, const struct sampletab_cell *cl)
 {
 	struct shape_series	*s = NULL;
 	struct shape_point	*pt = NULL;
@@ -118,11 +121,15 @@ shape_add(struct shape_ctx *sc, const char *name, const char *unit,
 		pt->x = x;
 		pt->arm = arm;
 	}
-	if (pt->n >= pt->cap) {
-		pt->cap = pt->cap ? pt->cap * 2 : 16;
-		pt->v = xreallocarray(pt->v, pt->cap, sizeof(*pt->v));
+	for (i = 0; i < cl->n; i++) {
+		if (!isfinite(cl->v[i].value))
+			continue;
+		if (pt->n >= pt->cap) {
+			pt->cap = pt->cap ? pt->cap * 2 : 16;
+			pt->v = xreallocarray(pt->v, pt->cap, sizeof(*pt->v));
+		}
+		pt->v[pt->n++] = cl->v[i].value;
 	}
-	pt->v[pt->n++] = v;
 }
 
 static void
@@ -160,9 +167,10 @@ shape_gather(struct store *st, const int64_t *ids, size_t nids,
     const char *xkey, const struct strvec *ignore, struct shape_ctx *sc,
     char **cause)
 {
+	static const struct sampletab_filter f = { NULL, 0, 0 };
 	struct store_kv		*kv;
-	struct store_value	*v;
-	size_t			 nkv, nv, r, i, a;
+	struct sampletab	*t;
+	size_t			 nkv, r, i, c, a;
 	double			 x;
 	char			*end, *name;
 	const char		*xs;
@@ -191,21 +199,28 @@ shape_gather(struct store *st, const int64_t *ids, size_t nids,
 			    sizeof(*sc->xs));
 			sc->xs[sc->nxs++] = x;
 		}
-		if (store_values(st, ids[r], NULL, 0, &v, &nv, cause) == -1)
+		if ((t = sampletab_load(st, ids[r], &f, cause)) == NULL)
 			return -1;
-		for (i = 0; i < nv; i++) {
-			if (!isfinite(v[i].value))
+		/* Arms and series in the order of their first values. */
+		for (c = 0; c < t->ncells; c++) {
+			const struct sampletab_cell	*cl = &t->cells[c];
+			const struct sampletab_row	*row = &t->rows[cl->row];
+
+			for (i = 0; i < cl->n && !isfinite(cl->v[i].value);
+			    i++)
+				;
+			if (i == cl->n)
 				continue;
-			for (a = 0; a < sc->arms.n &&
-			    strcmp(sc->arms.v[a], v[i].arm) != 0; a++)
+			for (a = 0; a < sc->arms.n && strcmp(sc->arms.v[a],
+			    t->arms[cl->arm]) != 0; a++)
 				;
 			if (a == sc->arms.n)
-				strvec_push(&sc->arms, v[i].arm);
-			name = shape_series_name(v[i].benchmark, xkey, ignore);
-			shape_add(sc, name, v[i].unit, a, x, v[i].value);
+				strvec_push(&sc->arms, t->arms[cl->arm]);
+			name = shape_series_name(row->benchmark, xkey, ignore);
+			shape_add(sc, name, row->unit, a, x, cl);
 			free(name);
 		}
-		store_values_free(v, nv);
+		sampletab_free(t);
 	}
 	qsort(sc->xs, sc->nxs, sizeof(*sc->xs), cmp_double);
 	return 0;

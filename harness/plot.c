@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 
 #include "harness/plot-int.h"
+#include "results/sampletab-load.h"
+#include "stats/sampletab.h"
 #include "exec/spawn.h"
 
 /* Colours of arms, in order (the first arm is the baseline). */
@@ -187,24 +189,23 @@ plot_list_release(struct plot_list *l)
 	l->n = 0;
 }
 
+/* A group for a row of the sample table; its index + 1 in *at. */
 static struct plot_group *
-plot_group_get(struct plot_ctx *pc, const char *bench, const char *unit,
-    size_t *cap)
+plot_group_get(struct plot_ctx *pc, const struct sampletab_row *row,
+    size_t *at, size_t *cap)
 {
 	struct plot_group	*g;
-	size_t			 i;
 
-	for (i = pc->ngroups; i > 0; i--) {
-		g = &pc->groups[i - 1];
-		if (strcmp(g->bench, bench) == 0 && strcmp(g->unit, unit) == 0)
-			return g;
-	}
+	if (*at != 0)
+		return &pc->groups[*at - 1];
 	XGROW(pc->groups, pc->ngroups, *cap);
 	g = &pc->groups[pc->ngroups++];
 	memset(g, 0, sizeof(*g));
-	g->bench = xstrdup(bench);
-	g->unit = xstrdup(unit);
+	g->bench = xstrdup(row->benchmark);
+	g->unit = xstrdup(row->unit);
 	g->arms = xcalloc(pc->run.narms + 1, sizeof(*g->arms));
+	g->first = SIZE_MAX;
+	*at = pc->ngroups;
 	return g;
 }
 
@@ -219,47 +220,92 @@ plot_arm_index(const struct store_run *run, const char *arm)
 	return run->narms;
 }
 
+/* Groups in the order of their first values shown. */
+static int
+plot_cmp_group(const void *a, const void *b)
+{
+	const struct plot_group	*x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* The run's start: its first sample's (wall clock when every value has
+ * one). */
+static int64_t
+plot_t0(const struct sampletab *t, int *use_wall)
+{
+	int64_t	t0 = INT64_MAX, x;
+	size_t	c, i;
+
+	*use_wall = 1;
+	for (c = 0; c < t->ncells; c++)
+		for (i = 0; i < t->cells[c].n; i++)
+			if (t->cells[c].v[i].start_wall_ns == 0)
+				*use_wall = 0;
+	for (c = 0; c < t->ncells; c++)
+		for (i = 0; i < t->cells[c].n; i++) {
+			x = *use_wall ? t->cells[c].v[i].start_wall_ns :
+			    t->cells[c].v[i].start_ns;
+			if (x < t0)
+				t0 = x;
+		}
+	return t0;
+}
+
 static int
 plot_gather(struct plot_ctx *pc, char **cause)
 {
-	struct store_value	*v = NULL;
-	size_t			 nv = 0, i, a, cap = 0, g;
-	int64_t			 t0 = INT64_MAX, t;
-	int			 use_wall = 1;
+	static const struct sampletab_filter f = { NULL, 0, 0 };
+	struct sampletab	*tab;
+	size_t			 c, i, a, cap = 0, g, *gof;
+	int64_t			 t0, t;
+	int			 use_wall;
 
-	if (store_values(pc->st, pc->run.id, NULL, 0, &v, &nv, cause) == -1)
+	if ((tab = sampletab_load(pc->st, pc->run.id, &f, cause)) == NULL)
 		return -1;
-	for (i = 0; i < nv; i++)
-		if (v[i].start_wall_ns == 0)
-			use_wall = 0;
-	for (i = 0; i < nv; i++) {
-		t = use_wall ? v[i].start_wall_ns : v[i].start_ns;
-		if (t < t0)
-			t0 = t;
-	}
-	for (i = 0; i < nv; i++) {
-		struct plot_group	*gr;
-		struct plot_arm_data	*ad;
+	t0 = plot_t0(tab, &use_wall);
+	gof = xcalloc(tab->nrows + 1, sizeof(*gof));
+	for (c = 0; c < tab->ncells; c++) {
+		const struct sampletab_cell	*cell = &tab->cells[c];
+		const struct sampletab_row	*row = &tab->rows[cell->row];
+		struct plot_group		*gr = NULL;
+		struct plot_arm_data		*ad;
 
-		a = plot_arm_index(&pc->run, v[i].arm);
-		if (a == pc->run.narms || !isfinite(v[i].value))
+		a = plot_arm_index(&pc->run, tab->arms[cell->arm]);
+		if (a == pc->run.narms)
 			continue;
-		gr = plot_group_get(pc, v[i].benchmark, v[i].unit, &cap);
-		ad = &gr->arms[a];
-		if (ad->n >= ad->cap) {
-			ad->cap = ad->cap ? ad->cap * 2 : 16;
-			ad->v = xreallocarray(ad->v, ad->cap, sizeof(*ad->v));
-			ad->t = xreallocarray(ad->t, ad->cap, sizeof(*ad->t));
-			ad->round = xreallocarray(ad->round, ad->cap,
-			    sizeof(*ad->round));
+		for (i = 0; i < cell->n; i++) {
+			const struct sampletab_value	*x = &cell->v[i];
+
+			if (!isfinite(x->value))
+				continue;
+			if (gr == NULL)
+				gr = plot_group_get(pc, row, &gof[cell->row],
+				    &cap);
+			if (x->seq < gr->first)
+				gr->first = x->seq;
+			ad = &gr->arms[a];
+			if (ad->n >= ad->cap) {
+				ad->cap = ad->cap ? ad->cap * 2 : 16;
+				ad->v = xreallocarray(ad->v, ad->cap,
+				    sizeof(*ad->v));
+				ad->t = xreallocarray(ad->t, ad->cap,
+				    sizeof(*ad->t));
+				ad->round = xreallocarray(ad->round, ad->cap,
+				    sizeof(*ad->round));
+			}
+			t = use_wall ? x->start_wall_ns : x->start_ns;
+			ad->v[ad->n] = x->value;
+			ad->t[ad->n] = t - t0;
+			ad->round[ad->n] = x->round;
+			ad->n++;
 		}
-		t = use_wall ? v[i].start_wall_ns : v[i].start_ns;
-		ad->v[ad->n] = v[i].value;
-		ad->t[ad->n] = t - t0;
-		ad->round[ad->n] = v[i].round;
-		ad->n++;
 	}
-	store_values_free(v, nv);
+	free(gof);
+	sampletab_free(tab);
+	if (pc->ngroups > 0)
+		qsort(pc->groups, pc->ngroups, sizeof(*pc->groups),
+		    plot_cmp_group);
 
 	for (g = 0; g < pc->ngroups; g++) {
 		struct plot_group	*gr = &pc->groups[g];

@@ -13,7 +13,7 @@
 #include "results/calibration.h"
 #include "results/store.h"
 #include "stats/power.h"
-#include "stats/strpool.h"
+#include "stats/sampletab.h"
 #include "stats/utest.h"
 
 int
@@ -54,30 +54,34 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 	out->effect = effect;
 	out->at = at;
 	out->opt = *o;
-	if (pdata_src_load(st, run_id, want & PADVICE_CALIBRATION, &src,
+	if (pdata_src_load(st, run_id, want & PADVICE_CALIBRATION, NULL, &src,
 	    cause) == -1)
 		return -1;
 	out->name = xstrdup(src.name);
 	out->baseline_arm = xstrdup(src.baseline_arm);
 	out->host_class = xstrdup(src.host_class);
 	uc = bm_ucache_new();
-	for (i = 0; i < src.run.n; i++) {
-		const struct pdata_row	*b = &src.run.rows[i];
-		struct padvice_row	*r;
-		struct pdata_noise	 nz;
-		struct power_advice	 adv;
+	/* The baseline's rows, in the order of their first values. */
+	for (i = 0; i < src.run->ncells; i++) {
+		const struct sampletab_cell	*b = &src.run->cells[i];
+		const struct sampletab_row	*br = &src.run->rows[b->row];
+		struct padvice_row		*r;
+		struct pdata_noise		 nz;
+		struct power_advice		 adv;
 
-		if (strcmp(b->arm, src.baseline_arm) != 0 || b->n == 0)
+		if (strcmp(src.run->arms[b->arm], src.baseline_arm) != 0 ||
+		    b->nx == 0)
 			continue;
-		if (keep != NULL && !keep(b->benchmark, b->unit, arg))
+		if (keep != NULL && !keep(br->benchmark, br->unit, arg))
 			continue;
-		if (pdata_noise_of(&src, b->benchmark, b->unit, at, &nz) != 1)
+		if (pdata_noise_of(&src, br->benchmark, br->unit, at, &nz) !=
+		    1)
 			continue;
 		XGROW(out->rows, out->n, cap);
 		r = &out->rows[out->n++];
 		memset(r, 0, sizeof(*r));
-		r->benchmark = xstrdup(b->benchmark);
-		r->unit = xstrdup(b->unit);
+		r->benchmark = xstrdup(br->benchmark);
+		r->unit = xstrdup(br->unit);
 		r->n_base = nz.n_base;
 		r->n_cand = nz.n_cand;
 		r->nlines = nz.nlines;

@@ -15,6 +15,8 @@
 #include "harness/report.h"
 
 /* One comparison of an arm against the baseline arm for a benchmark. */
+struct sampletab_cell;
+
 struct report_cmp {
 	char	*benchmark;
 	char	*unit;
@@ -23,9 +25,8 @@ struct report_cmp {
 	double	 p, holm, bh;
 	size_t	 n1, n2;
 	int	 tested;
-	/* Where its values are in the sorted index (report_pvalues). */
-	size_t	 first;		/* its first value in store order */
-	size_t	 at, base_at;	/* its and the baseline's first in it */
+	/* Its values and the baseline's (NULL: none) in the sample table. */
+	const struct sampletab_cell *cell, *base;
 };
 
 struct report {

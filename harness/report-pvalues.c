@@ -26,100 +26,46 @@
 #include "harness/shifts.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/benchstat.h"
 #include "stats/benchunit.h"
 #include "stats/correct.h"
+#include "stats/sampletab.h"
 
 
 /*
- * The values sorted by (benchmark, unit, arm), ties in store order: each
- * comparison's values are then one run of the index, found in one pass
- * (a scan of all values per comparison made report quadratic in the
- * number of workloads, issue #53).
- */
-static const struct store_value *report_sort_v;
-
-static int
-report_cmp_value(const void *a, const void *b)
-{
-	const struct store_value	*x = &report_sort_v[*(const size_t *)a];
-	const struct store_value	*y = &report_sort_v[*(const size_t *)b];
-	int				 c;
-
-	if ((c = strcmp(x->benchmark, y->benchmark)) != 0 ||
-	    (c = strcmp(x->unit, y->unit)) != 0 ||
-	    (c = strcmp(x->arm, y->arm)) != 0)
-		return c;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-static int
-report_cmp_first(const void *a, const void *b)
-{
-	const struct report_cmp	*x = a, *y = b;
-
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-/*
- * Distinct (benchmark, unit, arm) but the baseline, in order of
- * appearance, each with its values' and the baseline's runs in *ordp
- * (the caller frees it).
+ * Each arm but the baseline against it, per row of the sample table: in
+ * the order of the arm's first value there.
  */
 static struct report_cmp *
-report_pvalues_collect(const struct report *r, const struct store_value *v,
-    size_t nv, size_t *ncp, size_t **ordp)
+report_pvalues_collect(const struct report *r, const struct sampletab *t,
+    size_t *ncp)
 {
 	struct report_cmp	*c = NULL;
-	size_t			*ord, nc = 0, capc = 0, i, j, g, gend;
-	size_t			 base_at, base_n;
+	size_t			 nc = 0, capc = 0, i;
+	int			 base = sampletab_arm(t, r->run.arms[0]);
 
-	ord = xcalloc(nv + 1, sizeof(*ord));
-	for (i = 0; i < nv; i++)
-		ord[i] = i;
-	report_sort_v = v;
-	qsort(ord, nv, sizeof(*ord), report_cmp_value);
-	report_sort_v = NULL;
-	for (g = 0; g < nv; g = gend) {
-		/* One (benchmark, unit): its baseline's run first. */
-		for (gend = g + 1; gend < nv && strcmp(v[ord[gend]].benchmark,
-		    v[ord[g]].benchmark) == 0 && strcmp(v[ord[gend]].unit,
-		    v[ord[g]].unit) == 0; gend++)
-			;
-		base_at = base_n = 0;
-		for (i = g; i < gend; i++)
-			if (strcmp(v[ord[i]].arm, r->run.arms[0]) == 0) {
-				if (base_n++ == 0)
-					base_at = i;
-			}
-		for (i = g; i < gend; i = j) {
-			size_t	first = ord[i];
+	for (i = 0; i < t->ncells; i++) {
+		const struct sampletab_cell	*cell = &t->cells[i];
+		const struct sampletab_row	*row = &t->rows[cell->row];
 
-			for (j = i + 1; j < gend && strcmp(v[ord[j]].arm,
-			    v[ord[i]].arm) == 0; j++)
-				if (ord[j] < first)
-					first = ord[j];
-			if (strcmp(v[ord[i]].arm, r->run.arms[0]) == 0)
-				continue;
-			XGROW(c, nc, capc);
-			memset(&c[nc], 0, sizeof(c[nc]));
-			c[nc].benchmark = v[ord[i]].benchmark;
-			c[nc].unit = v[ord[i]].unit;
-			c[nc].arm = v[ord[i]].arm;
-			c[nc].first = first;
-			c[nc].at = i;
-			c[nc].n2 = j - i;
-			c[nc].base_at = base_at;
-			c[nc].n1 = base_n;
-			nc++;
-		}
+		if ((int)cell->arm == base)
+			continue;
+		XGROW(c, nc, capc);
+		memset(&c[nc], 0, sizeof(c[nc]));
+		c[nc].benchmark = row->benchmark;
+		c[nc].unit = row->unit;
+		c[nc].arm = t->arms[cell->arm];
+		c[nc].cell = cell;
+		c[nc].base = base < 0 ? NULL : sampletab_cell(t, row,
+		    (size_t)base);
+		c[nc].n1 = c[nc].base != NULL ? c[nc].base->n : 0;
+		c[nc].n2 = cell->n;
+		nc++;
 	}
-	if (nc > 0)
-		qsort(c, nc, sizeof(*c), report_cmp_first);
 	*ncp = nc;
-	*ordp = ord;
 	return c;
 }
 
@@ -128,16 +74,16 @@ report_pvalues_collect(const struct report *r, const struct store_value *v,
  * the tested ones; returns how many were tested.
  */
 static size_t
-report_pvalues_test(const struct report *r, const struct store_value *v,
-    size_t nv, const size_t *ord, struct report_cmp *c, size_t nc)
+report_pvalues_test(const struct report *r, const struct sampletab *t,
+    struct report_cmp *c, size_t nc)
 {
 	struct bm_ucache	*uc;
 	size_t			 i, k, n1, n2, ntested = 0;
 	double			*x1, *x2, *ps, *holm, *bh;
 
 	uc = bm_ucache_new();
-	x1 = xcalloc(nv + 1, sizeof(double));
-	x2 = xcalloc(nv + 1, sizeof(double));
+	x1 = xcalloc(t->nvalues + 1, sizeof(double));
+	x2 = xcalloc(t->nvalues + 1, sizeof(double));
 	ps = xcalloc(nc + 1, sizeof(double));
 	holm = xcalloc(nc + 1, sizeof(double));
 	bh = xcalloc(nc + 1, sizeof(double));
@@ -148,9 +94,9 @@ report_pvalues_test(const struct report *r, const struct store_value *v,
 		n1 = c[k].n1;
 		n2 = c[k].n2;
 		for (i = 0; i < n1; i++)
-			x1[i] = v[ord[c[k].base_at + i]].value;
+			x1[i] = c[k].base->v[i].value;
 		for (i = 0; i < n2; i++)
-			x2[i] = v[ord[c[k].at + i]].value;
+			x2[i] = c[k].cell->v[i].value;
 		c[k].p = c[k].holm = c[k].bh = c[k].delta = NAN;
 		if (n1 == 0 || n2 == 0)
 			continue;
@@ -315,13 +261,13 @@ report_pvalues(struct report *r)
 	static const char *const head[] = { "benchmark", "unit", "arm",
 		"baseline", "arm median", "delta", "MDE", "p", "Holm", "BH",
 		"survives Holm", "survives BH", NULL };
-	struct store_value	*v = NULL;
+	static const struct sampletab_filter f = { NULL, 0, 0 };
+	struct sampletab	*t;
 	struct report_cmp	*c;
 	struct padvice		 adv;
-	size_t			*ord;
 	const struct padvice_row **by;
 	struct power_options	 o;
-	size_t			 nv = 0, nc, k, ntested;
+	size_t			 nc, k, ntested;
 	char			*cause = NULL;
 
 	report_h2(r, "corrected", "P-values corrected across benchmarks");
@@ -330,14 +276,13 @@ report_pvalues(struct report *r)
 		    "it (compare runs with abbench stat or nightly).");
 		return;
 	}
-	if (store_values(r->st, r->run.id, NULL, 0, &v, &nv, &cause) == -1) {
+	if ((t = sampletab_load(r->st, r->run.id, &f, &cause)) == NULL) {
 		report_para(r, cause);
 		free(cause);
 		return;
 	}
-	c = report_pvalues_collect(r, v, nv, &nc, &ord);
-	ntested = report_pvalues_test(r, v, nv, ord, c, nc);
-	free(ord);
+	c = report_pvalues_collect(r, t, &nc);
+	ntested = report_pvalues_test(r, t, c, nc);
 	/*
 	 * What each comparison could have seen (powerdata.h): at the run's
 	 * alpha, not --alpha, so that the MDE is the one the decisions'
@@ -366,5 +311,5 @@ report_pvalues(struct report *r)
 	report_table_end(r);
 	padvice_release(&adv);
 	free(c);
-	store_values_free(v, nv);
+	sampletab_free(t);
 }

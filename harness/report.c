@@ -6,16 +6,15 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "harness/core/experiment.h"
+#include "harness/history.h"
 #include "harness/nightly.h"
 #include "harness/plot.h"
 #include "harness/powerdata.h"
@@ -634,6 +633,35 @@ report_decisions(struct report *r)
 	store_decisions_free(d, nd);
 }
 
+/*
+ * The history of the night's experiment (harness/history.h) under the
+ * verdict, HTML only: every night's median, the change points and the
+ * alarms of every series. A history that cannot be built is said, not
+ * fatal to the report.
+ */
+static void
+report_history(struct report *r, const struct nightly_result *n)
+{
+	struct history_options	 o;
+	struct history		 h;
+	char			*cause = NULL, *s;
+
+	history_options_init(&o);
+	o.threshold = n->opt.threshold;
+	o.alpha = n->opt.alpha;
+	o.baseline = n->opt.baseline;
+	report_h2(r, "history", "History");
+	if (history_build(r->st, r->run.name, &o, &h, &cause) == -1) {
+		s = xasprintf("No history: %s.", cause);
+		report_para(r, s);
+		free(s);
+		free(cause);
+		return;
+	}
+	history_format_section(&h, &r->out);
+	history_release(&h);
+}
+
 static void
 report_nightly(struct report *r)
 {
@@ -670,6 +698,8 @@ report_nightly(struct report *r)
 		report_row_end(r);
 	}
 	report_table_end(r);
+	if (r->html)
+		report_history(r, n);
 }
 
 static void
@@ -778,33 +808,7 @@ report_plots(struct report *r)
 static int
 report_save(struct report *r, char **cause)
 {
-	char	*tmp = xasprintf("%s.tmp", r->o->path);
-	FILE	*fp;
-	int	 e;
-
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		e = errno;
-		free(tmp);
-		return set_cause(cause, "cannot create '%s': %s", r->o->path,
-		    strerror(e));
-	}
-	if (fwrite(r->out.buf, 1, r->out.len, fp) != r->out.len ||
-	    fclose(fp) != 0) {
-		e = errno;
-		(void)unlink(tmp);
-		free(tmp);
-		return set_cause(cause, "cannot write '%s': %s", r->o->path,
-		    strerror(e));
-	}
-	if (rename(tmp, r->o->path) == -1) {
-		e = errno;
-		(void)unlink(tmp);
-		free(tmp);
-		return set_cause(cause, "cannot write '%s': %s", r->o->path,
-		    strerror(e));
-	}
-	free(tmp);
-	return 0;
+	return markup_save(r->o->path, r->out.buf, r->out.len, cause);
 }
 
 int

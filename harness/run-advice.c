@@ -21,9 +21,11 @@
 #include "harness/run-advice.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/rowfilter.h"
+#include "stats/sampletab.h"
 #include "stats/sequential.h"
 
 struct advice_key {
@@ -52,42 +54,47 @@ static int
 advice_unchanged(struct store *st, const struct store_run *run,
     struct rowfilter *f, struct advice_key *k, char **cause)
 {
-	struct pdata		 d;
+	struct sampletab	*t;
 	struct bm_ucache	*uc;
-	size_t			 i, a;
+	size_t			 i, j, a;
 	double			*x1, *x2;
 
 	if (run->narms == 0)
 		return 0;
-	if (pdata_load(st, run->id, NULL, &d, cause) == -1)
+	if ((t = sampletab_load(st, run->id, NULL, cause)) == NULL)
 		return -1;
 	uc = bm_ucache_new();
-	for (i = 0; i < d.n; i++) {
-		const struct pdata_row	*b = &d.rows[i];
+	/* The baseline's rows, in the order of their first values. */
+	for (i = 0; i < t->ncells; i++) {
+		const struct sampletab_cell	*b = &t->cells[i];
+		const struct sampletab_row	*br = &t->rows[b->row];
 
-		if (strcmp(b->arm, run->arms[0]) != 0 ||
-		    !rowfilter_keep(f, b->benchmark, b->unit))
+		if (strcmp(t->arms[b->arm], run->arms[0]) != 0 ||
+		    !rowfilter_keep(f, br->benchmark, br->unit))
 			continue;
 		for (a = 1; a < run->narms; a++) {
-			const struct pdata_row	*r = pdata_find(&d,
-			    run->arms[a], b->benchmark, b->unit);
-			struct bm_comparison	 c;
-			int			 same;
+			const struct sampletab_cell	*r = sampletab_lookup(t,
+			    run->arms[a], br->benchmark, br->unit);
+			struct bm_comparison		 c;
+			int				 same;
 
-			if (r == NULL || r->nlines == 0)
+			if (r == NULL || r->n == 0)
 				continue;
-			x1 = xcalloc(b->nlines + 1, sizeof(*x1));
-			x2 = xcalloc(r->nlines + 1, sizeof(*x2));
-			memcpy(x1, b->lines, b->nlines * sizeof(*x1));
-			memcpy(x2, r->lines, r->nlines * sizeof(*x2));
-			sort_doubles(x1, b->nlines);
-			sort_doubles(x2, r->nlines);
-			bm_compare(x1, b->nlines, x2, r->nlines,
+			/* Every line, as abbench stat compares them. */
+			x1 = xcalloc(b->n + 1, sizeof(*x1));
+			x2 = xcalloc(r->n + 1, sizeof(*x2));
+			for (j = 0; j < b->n; j++)
+				x1[j] = b->v[j].value;
+			for (j = 0; j < r->n; j++)
+				x2[j] = r->v[j].value;
+			sort_doubles(x1, b->n);
+			sort_doubles(x2, r->n);
+			bm_compare(x1, b->n, x2, r->n,
 			    BM_ASSUME_NOTHING, 0.05, uc, &c);
 			/* `~` and not the same constant in both arms (as
 			 * Go's `0 allocs/op`): nothing more to show there. */
 			same = !(c.p <= c.alpha) &&
-			    !seq_all_equal(x1, b->nlines, x2, r->nlines);
+			    !seq_all_equal(x1, b->n, x2, r->n);
 			bm_comparison_release(&c);
 			free(x1);
 			free(x2);
@@ -95,15 +102,15 @@ advice_unchanged(struct store *st, const struct store_run *run,
 				XGROW(k->bench, k->n, k->cap);
 				k->unit = xreallocarray(k->unit, k->cap,
 				    sizeof(*k->unit));
-				k->bench[k->n] = xstrdup(b->benchmark);
-				k->unit[k->n] = xstrdup(b->unit);
+				k->bench[k->n] = xstrdup(br->benchmark);
+				k->unit[k->n] = xstrdup(br->unit);
 				k->n++;
 				break;
 			}
 		}
 	}
 	bm_ucache_free(uc);
-	pdata_release(&d);
+	sampletab_free(t);
 	return 0;
 }
 

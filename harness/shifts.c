@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Level shifts of a stored run (see shifts.h): the run's executions
- * (harness/powerdata.h) arranged by row and round for stats/levelshift.
+ * (its sample table's per-execution values) arranged by row and round for stats/levelshift.
  */
 #include "config.h"
 
@@ -13,8 +13,10 @@
 #include "harness/powerdata.h"
 #include "harness/shifts.h"
 #include "lib/util.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/quantile.h"
+#include "stats/sampletab.h"
 
 /* One value of a row: its round, the arm's index, the value. */
 struct shift_val {
@@ -79,7 +81,7 @@ int
 shift_scan_run(struct store *st, const struct store_run *run,
     struct shift_scan *out, char **cause)
 {
-	struct pdata		 d;
+	struct sampletab	*t;
 	struct shift_val	*vals = NULL;
 	size_t			 i, k, a, nvals, cap = 0;
 	int			 rc = 0;
@@ -89,36 +91,23 @@ shift_scan_run(struct store *st, const struct store_run *run,
 	out->opt.min_change = experiment_stored_effect(run->experiment_path,
 	    run->experiment_text);
 	/* Each execution's median (a gobench -count gives several lines). */
-	if (pdata_load(st, run->id, NULL, &d, cause) == -1)
+	if ((t = sampletab_load(st, run->id, NULL, cause)) == NULL)
 		return -1;
-	for (i = 0; i < d.n && rc == 0; i++) {
-		const struct pdata_row	*first = &d.rows[i];
-		struct shift_row	 row;
-		double			*m;
+	/* Each (benchmark, unit) once, in the order of its first value. */
+	for (i = 0; i < t->nrows && rc == 0; i++) {
+		const struct sampletab_row	*first = &t->rows[i];
+		struct shift_row		 row;
+		double				*m;
 
-		/*
-		 * Each (benchmark, unit) once, at its first arm's row: the
-		 * rows of the run's other arms found by hash (a scan of the
-		 * rows before made report quadratic in workloads, #53).
-		 */
-		for (a = 0; a < run->narms; a++) {
-			const struct pdata_row	*o = pdata_find(&d,
-			    run->arms[a], first->benchmark, first->unit);
-
-			if (o != NULL && o < first)
-				break;
-		}
-		if (a < run->narms)
-			continue;
 		out->nrows++;
 		nvals = 0;
 		for (a = 0; a < run->narms; a++) {
-			const struct pdata_row	*r = pdata_find(&d,
+			const struct sampletab_cell	*r = sampletab_lookup(t,
 			    run->arms[a], first->benchmark, first->unit);
 
-			for (k = 0; r != NULL && k < r->n; k++) {
+			for (k = 0; r != NULL && k < r->nx; k++) {
 				XGROW(vals, nvals, cap);
-				vals[nvals].round = r->round[k];
+				vals[nvals].round = r->xround[k];
 				vals[nvals].arm = a;
 				vals[nvals].value = r->x[k];
 				nvals++;
@@ -151,7 +140,7 @@ shift_scan_run(struct store *st, const struct store_run *run,
 		}
 	}
 	free(vals);
-	pdata_release(&d);
+	sampletab_free(t);
 	if (rc == -1)
 		shift_scan_release(out);
 	return rc;

@@ -525,6 +525,19 @@ recover_vet(struct store_journal *j, size_t *n, const char *db,
 	return ok < total;
 }
 
+/*
+ * Whether the database still names the journal's dead owner o as run r's
+ * (the same pid and start), not a process that took the run over since.
+ */
+static int
+recover_same_owner(const struct store_run *r, const struct hjournal_owner *o)
+{
+	if (r->pid != o->pid)
+		return 0;
+	return r->pid_start == NULL || *r->pid_start == '\0' ||
+	    o->pid_start == NULL || strcmp(r->pid_start, o->pid_start) == 0;
+}
+
 /* One dead (claimed) run: its entries, its labelled containers. */
 static int
 recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
@@ -611,13 +624,26 @@ recover_one(struct journal *jr, const struct hjournal_owner *o, int flags,
 		struct store_run	r;
 
 		memset(&r, 0, sizeof r);
+		/*
+		 * Only while the database still names this dead owner: a
+		 * run another process took over since (a requeued fleet job
+		 * that resumed it on another node) is that owner's to mark.
+		 */
 		if (store_run_get(m.st, o->run_id, &r, NULL) == 0 &&
 		    r.uuid != NULL && strcmp(r.uuid, o->uuid) == 0 &&
-		    strcmp(r.status, RUN_RUNNING) == 0 &&
-		    store_run_set_status(m.st, o->run_id, RUN_INTERRUPTED,
-		    now_wall_ns(), NULL) == 0)
-			strvec_pushf(&rep->notes, "run %lld: its process is "
-			    "gone, marked interrupted", (long long)o->run_id);
+		    strcmp(r.status, RUN_RUNNING) == 0) {
+			if (!recover_same_owner(&r, o))
+				strvec_pushf(&rep->notes, "run %lld: taken "
+				    "over by pid %lld on %s: its status is "
+				    "left to it", (long long)o->run_id,
+				    (long long)r.pid, r.host != NULL ?
+				    r.host : "?");
+			else if (store_run_set_status(m.st, o->run_id,
+			    RUN_INTERRUPTED, now_wall_ns(), NULL) == 0)
+				strvec_pushf(&rep->notes, "run %lld: its "
+				    "process is gone, marked interrupted",
+				    (long long)o->run_id);
+		}
 		store_run_release(&r);
 		store_close(m.st);
 	}

@@ -13,57 +13,30 @@
 
 #include "lib/util.h"
 #include "stats/aa.h"
+#include "stats/sampletab.h"
 #include "stats/utest.h"
 
 /* The values of s in rounds [lo, hi), sorted, into out. */
 static size_t
-aa_block(const struct aa_series *s, int lo, int hi, double *out)
+aa_block(const struct sampletab_cell *s, int lo, int hi, double *out)
 {
 	size_t	i, n = 0;
 
-	for (i = 0; i < s->n; i++)
-		if (s->round[i] >= lo && s->round[i] < hi)
+	for (i = 0; i < s->nx; i++)
+		if (s->xround[i] >= lo && s->xround[i] < hi)
 			out[n++] = s->x[i];
 	sort_doubles(out, n);
 	return n;
 }
 
-static int
-aa_same_row(const struct aa_series *a, const struct aa_series *b)
-{
-	return strcmp(a->benchmark, b->benchmark) == 0 &&
-	    strcmp(a->unit, b->unit) == 0;
-}
-
-/* Every arm's values of s's benchmark and unit, in series order. */
-static double *
-aa_pool(const struct aa_series *all, size_t ns, const struct aa_series *s,
-    size_t *n)
-{
-	double	*x;
-	size_t	 i, total = 0;
-
-	for (i = 0; i < ns; i++)
-		if (aa_same_row(&all[i], s))
-			total += all[i].n;
-	x = xcalloc(total + 1, sizeof(*x));
-	*n = 0;
-	for (i = 0; i < ns; i++)
-		if (aa_same_row(&all[i], s)) {
-			memcpy(x + *n, all[i].x, all[i].n * sizeof(*x));
-			*n += all[i].n;
-		}
-	return x;
-}
-
 /* The median of the values of s in round r, or NAN when none (> 0 only). */
 static double
-aa_round_median(const struct aa_series *s, int r, double *tmp)
+aa_round_median(const struct sampletab_cell *s, int r, double *tmp)
 {
 	size_t	i, n = 0;
 
-	for (i = 0; i < s->n; i++)
-		if (s->round[i] == r) {
+	for (i = 0; i < s->nx; i++)
+		if (s->xround[i] == r) {
 			if (!(s->x[i] > 0))
 				return NAN;
 			tmp[n++] = s->x[i];
@@ -80,7 +53,7 @@ aa_round_median(const struct aa_series *s, int r, double *tmp)
  * is not known here: no carry-over check).
  */
 static size_t
-aa_pairs(const struct aa_series *base, const struct aa_series *o, int lo,
+aa_pairs(const struct sampletab_cell *base, const struct sampletab_cell *o, int lo,
     int hi, double *d, signed char *first, double *tmp)
 {
 	double	a, b;
@@ -105,9 +78,9 @@ aa_pairs(const struct aa_series *base, const struct aa_series *o, int lo,
  * the row stops at its first decided look (or the last).
  */
 static void
-aa_replay(const struct aa_design *ad, const struct aa_series *base,
-    const struct aa_series *o, int lo, double *x1, double *x2,
-    struct bm_ucache *uc, struct aa_row *r)
+aa_replay(const struct aa_design *ad, const char *unit,
+    const struct sampletab_cell *base, const struct sampletab_cell *o, int lo,
+    double *x1, double *x2, struct bm_ucache *uc, struct aa_row *r)
 {
 	const struct seq_design	*sd = ad->sd;
 	struct seq_result	 res;
@@ -116,11 +89,11 @@ aa_replay(const struct aa_design *ad, const struct aa_series *base,
 	int			 n = 0;
 	double			*pd = xcalloc(sd->max_rounds + 1,
 	    sizeof(*pd));
-	double			*tmp = xcalloc(base->n + o->n + 1,
+	double			*tmp = xcalloc(base->nx + o->nx + 1,
 	    sizeof(*tmp));
 	signed char		*pf = xcalloc(sd->max_rounds + 1, 1);
 	/* As verdict.c: Go's ns/op, stored as sec/op, are whole ns. */
-	double			 scale = strcmp(base->unit, "sec/op") == 0 ?
+	double			 scale = strcmp(unit, "sec/op") == 0 ?
 	    1e9 : 1;
 
 	res.verdict = SEQ_UNDECIDED;
@@ -137,7 +110,7 @@ aa_replay(const struct aa_design *ad, const struct aa_series *base,
 		pr.n = np;
 		seq_decide_scaled(sd, (int)k, x1, n1, x2, n2,
 		    np >= 2 ? &pr : NULL, scale, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED)
+		if (res.verdict != SEQ_UNDECIDED || res.futile)
 			break;
 	}
 	free(pd);
@@ -154,11 +127,12 @@ aa_replay(const struct aa_design *ad, const struct aa_series *base,
 
 /* The blocks of base against o. */
 static void
-aa_compare(const struct aa_design *d, const struct aa_series *base,
-    const struct aa_series *o, struct bm_ucache *uc, struct aa_row *r)
+aa_compare(const struct aa_design *d, const char *unit,
+    const struct sampletab_cell *base, const struct sampletab_cell *o,
+    struct bm_ucache *uc, struct aa_row *r)
 {
-	double	*x1 = xcalloc(base->n + 1, sizeof(*x1));
-	double	*x2 = xcalloc(o->n + 1, sizeof(*x2));
+	double	*x1 = xcalloc(base->nx + 1, sizeof(*x1));
+	double	*x2 = xcalloc(o->nx + 1, sizeof(*x2));
 	double	 p;
 	char	*why = NULL;
 	size_t	 n1, n2;
@@ -168,7 +142,7 @@ aa_compare(const struct aa_design *d, const struct aa_series *base,
 		lo = d->warmup + blk * d->rounds;
 		if (d->sd != NULL) {
 			r->comparisons++;
-			aa_replay(d, base, o, lo, x1, x2, uc, r);
+			aa_replay(d, unit, base, o, lo, x1, x2, uc, r);
 			continue;
 		}
 		n1 = aa_block(base, lo, lo + d->rounds, x1);
@@ -189,27 +163,30 @@ aa_compare(const struct aa_design *d, const struct aa_series *base,
 }
 
 void
-aa_analyse(const struct aa_series *s, size_t ns, const struct aa_design *d,
+aa_analyse(const struct sampletab *t, const struct aa_design *d,
     struct aa_row **rows, size_t *nrows)
 {
-	struct bm_ucache	*uc = bm_ucache_new();
-	struct power_noise	 pn;
-	struct aa_row		*r;
-	double			*pool;
-	size_t			 i, j, npool, cap = 0;
+	struct bm_ucache		 *uc = bm_ucache_new();
+	struct power_noise		  pn;
+	struct aa_row			 *r;
+	const struct sampletab_cell	**c;
+	double				 *pool;
+	size_t				  i, j, nc, npool, cap = 0;
 
 	*rows = NULL;
 	*nrows = 0;
-	for (i = 0; i < ns; i++) {
-		const struct aa_series	*base = &s[i];
+	c = xcalloc(t->narms + 1, sizeof(*c));
+	for (i = 0; i < t->ncells; i++) {
+		const struct sampletab_cell	*base = &t->cells[i];
+		const struct sampletab_row	*br = &t->rows[base->row];
 
-		if (strcmp(base->arm, d->baseline) != 0)
+		if (strcmp(t->arms[base->arm], d->baseline) != 0)
 			continue;
 		XGROW(*rows, *nrows, cap);
 		r = &(*rows)[(*nrows)++];
 		memset(r, 0, sizeof(*r));
-		r->series = i;
-		pool = aa_pool(s, ns, base, &npool);
+		r->row = base->row;
+		pool = sampletab_pool(t, br, &npool);
 		power_noise(pool, npool, (size_t)d->rounds, 0.95, &pn);
 		r->n = (int64_t)npool;
 		r->median = pn.median;
@@ -219,10 +196,12 @@ aa_analyse(const struct aa_series *s, size_t ns, const struct aa_design *d,
 		    (size_t)d->rounds, (size_t)d->rounds, d->po, uc) :
 		    INFINITY;
 		free(pool);
-		for (j = 0; j < ns; j++)
-			if (j != i && aa_same_row(&s[j], base))
-				aa_compare(d, base, &s[j], uc, r);
+		nc = sampletab_row_cells(t, br, c);
+		for (j = 0; j < nc; j++)
+			if (c[j] != base)
+				aa_compare(d, br->unit, base, c[j], uc, r);
 	}
+	free(c);
 	bm_ucache_free(uc);
 }
 

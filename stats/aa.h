@@ -14,18 +14,8 @@
 #include <stdint.h>
 
 #include "stats/power.h"
+#include "stats/sampletab.h"
 #include "stats/sequential.h"
-
-/* The values of one benchmark and unit under one arm, each with its round
- * (0-based, warm-up rounds first), in the order they were taken. */
-struct aa_series {
-	const char	*arm;
-	const char	*benchmark;
-	const char	*unit;
-	const double	*x;
-	const int	*round;
-	size_t		 n;
-};
 
 struct aa_design {
 	const char	*baseline;	/* the arm compared with the others */
@@ -46,7 +36,7 @@ struct aa_design {
 
 /* One benchmark and unit of the baseline arm. */
 struct aa_row {
-	size_t	 series;	/* its index in the series given */
+	size_t	 row;		/* its row in the table */
 	int64_t	 n;		/* values, all arms pooled */
 	double	 median;
 	double	 mad_rel;	/* MAD / median */
@@ -60,13 +50,15 @@ struct aa_row {
 };
 
 /*
- * One row per series of the baseline arm (in their order), compared with
- * each other arm's series of the same benchmark and unit, block by block;
- * a block where a side has no value is no comparison, nor is a U test of
- * all-equal values (nothing to flag). *rows malloc'd (free it).
+ * One row per row of the table that the baseline arm has (in the order of
+ * its cells' first values), its cell compared with each other arm's,
+ * block by block, on the per-execution values (t grouped:
+ * sampletab_group); a block where a side has no value is no comparison,
+ * nor is a U test of all-equal values (nothing to flag). *rows malloc'd
+ * (free it).
  */
-void	aa_analyse(const struct aa_series *s, size_t ns,
-	    const struct aa_design *d, struct aa_row **rows, size_t *nrows);
+void	aa_analyse(const struct sampletab *t, const struct aa_design *d,
+	    struct aa_row **rows, size_t *nrows);
 /*
  * P(X >= k) for X ~ Binomial(n, alpha): how surprising k flagged of n
  * identical comparisons are (1 for k <= 0).

@@ -63,6 +63,7 @@ struct bf_reader {
 	struct bf_value		*values;
 	size_t			 nvalues;
 	size_t			 capvalues;
+	size_t			 nunits;	/* values[i].orig_unit set */
 
 	char			*name;
 	size_t			 capname;
@@ -230,37 +231,72 @@ bf_error(struct bf_reader *r, const char *msg)
 }
 
 /*
+ * The class of a byte for bf_split_field: 1 an ASCII space (Go's
+ * unicode.IsSpace below 0x80), 2 the start of a multi-byte rune (or a
+ * stray byte), 0 anything else.
+ */
+static const unsigned char bf_byte_class[256] = {
+	['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
+#define BF_HI8(b) [b] = 2, [b + 1] = 2, [b + 2] = 2, [b + 3] = 2, \
+	[b + 4] = 2, [b + 5] = 2, [b + 6] = 2, [b + 7] = 2
+#define BF_HI32(b) BF_HI8(b), BF_HI8(b + 8), BF_HI8(b + 16), BF_HI8(b + 24)
+	BF_HI32(0x80), BF_HI32(0xa0), BF_HI32(0xc0), BF_HI32(0xe0),
+#undef BF_HI32
+#undef BF_HI8
+};
+
+/* The first byte in [q, end) whose class is not cls. */
+static const unsigned char *
+bf_skip_class(const unsigned char *q, const unsigned char *end,
+    unsigned char cls)
+{
+	while (end - q >= 4) {
+		if (bf_byte_class[q[0]] != cls)
+			return q;
+		if (bf_byte_class[q[1]] != cls)
+			return q + 1;
+		if (bf_byte_class[q[2]] != cls)
+			return q + 2;
+		if (bf_byte_class[q[3]] != cls)
+			return q + 3;
+		q += 4;
+	}
+	while (q < end && bf_byte_class[*q] == cls)
+		q++;
+	return q;
+}
+
+/*
  * splitField: returns the run of non-space bytes at *s (length *flen) and
- * advances *s / *len past it and the whitespace after it.
+ * advances *s / *len past it and the whitespace after it.  ASCII bytes are
+ * classed by a table; a byte of 0x80 and above is decoded as a rune.
  */
 static const char *
 bf_split_field(const char **s, size_t *len, size_t *flen)
 {
-	const char	*p = *s;
-	size_t		 l = *len, i = 0, n;
+	const unsigned char	*p = (const unsigned char *)*s;
+	const unsigned char	*q = p, *end = p + *len;
+	size_t			 n;
 
-	while (i < l) {
-		unsigned char	c = (unsigned char)p[i];
-
-		if (c < 0x80) {
-			if (c == ' ' || (c >= '\t' && c <= '\r'))
-				break;
-			i++;
-		} else {
-			uint32_t	rune = uni_decode(p + i, l - i, &n);
-
-			if (uni_is_space(rune))
-				break;
-			i += n;
-		}
+	for (;;) {
+		q = bf_skip_class(q, end, 0);
+		if (q == end || bf_byte_class[*q] == 1 ||
+		    uni_is_space(uni_decode((const char *)q, end - q, &n)))
+			break;
+		q += n;
 	}
-	*flen = i;
+	*flen = q - p;
 	/* Skip the separator and the whitespace after it. */
-	while (i < l && (n = uni_space_len(p + i, l - i)) > 0)
-		i += n;
-	*s = p + i;
-	*len = l - i;
-	return p;
+	for (;;) {
+		q = bf_skip_class(q, end, 1);
+		if (q == end || bf_byte_class[*q] == 0 ||
+		    (n = uni_space_len((const char *)q, end - q)) == 0)
+			break;
+		q += n;
+	}
+	*s = (const char *)q;
+	*len = end - q;
+	return (const char *)p;
 }
 
 static void
@@ -440,10 +476,18 @@ bf_parse_bench(struct bf_reader *r, const char *line, size_t len)
 			bf_error(r, "missing units");
 			return -1;
 		}
-		unit = strpool_intern(r->pool, f, flen);
-		t = bf_tidy_lookup(r, unit);
 		XGROW(r->values, r->nvalues, r->capvalues);
-		val = &r->values[r->nvalues++];
+		val = &r->values[r->nvalues];
+		/* The unit of the same value of the previous line, or new. */
+		if (r->nvalues < r->nunits &&
+		    strpool_len(val->orig_unit) == flen &&
+		    memcmp(val->orig_unit, f, flen) == 0)
+			unit = val->orig_unit;
+		else
+			unit = strpool_intern(r->pool, f, flen);
+		if (++r->nvalues > r->nunits)
+			r->nunits = r->nvalues;
+		t = bf_tidy_lookup(r, unit);
 		val->orig_value = v;
 		val->orig_unit = unit;
 		val->value = v * t->factor;

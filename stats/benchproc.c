@@ -425,40 +425,50 @@ bp_residue(struct bp_parser *p)
 
 /* --- results and extraction ------------------------------------------ */
 
+/* Grow n arrays of string pointers to cap entries each. */
+static void
+bp_grow_arrays(const char ***const arrs[], size_t n, size_t *capp, size_t cap)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		*arrs[i] = xreallocarray(*arrs[i], cap, sizeof(**arrs[i]));
+	*capp = cap;
+}
+
+/*
+ * The canonical string of the reader's pooled s at slot i: the reader
+ * interns its strings, so an unchanged pointer means an unchanged string
+ * (within one reader: see bp_res_new_input).
+ */
+static void
+bp_canon(struct bp_parser *p, const char **raw, const char **canon,
+    size_t i, size_t nvalid, const char *s)
+{
+	if (i >= nvalid || raw[i] != s) {
+		raw[i] = s;
+		canon[i] = bp_intern(p, s, strpool_len(s));
+	}
+}
+
 void
 bp_res_init(struct bp_parser *p, struct bp_res *res,
     const struct bf_result *r)
 {
 	size_t	i;
 
-	/*
-	 * The reader interns its strings, so an unchanged pointer means an
-	 * unchanged string (within one reader: see bp_res_new_input).
-	 */
 	if (r->nconfig + 1 > res->capconfig) {
-		res->capconfig = r->nconfig + 8;
-		res->ckeys = xreallocarray(res->ckeys, res->capconfig,
-		    sizeof(*res->ckeys));
-		res->cvals = xreallocarray(res->cvals, res->capconfig,
-		    sizeof(*res->cvals));
-		res->rkeys = xreallocarray(res->rkeys, res->capconfig,
-		    sizeof(*res->rkeys));
-		res->rvals = xreallocarray(res->rvals, res->capconfig,
-		    sizeof(*res->rvals));
+		const char	***const arrs[] = { &res->ckeys, &res->cvals,
+				    &res->rkeys, &res->rvals };
+
+		bp_grow_arrays(arrs, 4, &res->capconfig, r->nconfig + 8);
 		res->nvalid = 0;
 	}
 	for (i = 0; i < r->nconfig; i++) {
-		if (i >= res->nvalid || res->rkeys[i] != r->config[i].key) {
-			res->rkeys[i] = r->config[i].key;
-			res->ckeys[i] = bp_intern(p, r->config[i].key,
-			    strpool_len(r->config[i].key));
-			res->rvals[i] = NULL;
-		}
-		if (i >= res->nvalid || res->rvals[i] != r->config[i].value) {
-			res->rvals[i] = r->config[i].value;
-			res->cvals[i] = bp_intern(p, r->config[i].value,
-			    strpool_len(r->config[i].value));
-		}
+		bp_canon(p, res->rkeys, res->ckeys, i, res->nvalid,
+		    r->config[i].key);
+		bp_canon(p, res->rvals, res->cvals, i, res->nvalid,
+		    r->config[i].value);
 	}
 	res->nconfig = r->nconfig;
 	if (r->nconfig > res->nvalid)
@@ -468,21 +478,34 @@ bp_res_init(struct bp_parser *p, struct bp_res *res,
 		res->label = bp_intern(p, r->label, strpool_len(r->label));
 	}
 	res->r = r;
-	res->fullname = bp_intern(p, r->name, r->name_len);
+	/* The next sample of a benchmark has the name of the previous. */
+	if (res->fullname == NULL || strpool_len(res->fullname) !=
+	    r->name_len || memcmp(res->fullname, r->name, r->name_len) != 0)
+		res->fullname = bp_intern(p, r->name, r->name_len);
 	res->fullx = NULL;
 	res->values = r->values;
 	res->nvalues = r->nvalues;
-	res->units = xreallocarray(res->units, r->nvalues + 1,
-	    sizeof(*res->units));
-	for (i = 0; i < r->nvalues; i++)
-		res->units[i] = bp_intern(p, r->values[i].unit,
-		    strpool_len(r->values[i].unit));
+	if (r->nvalues + 1 > res->capunits) {
+		const char	***const arrs[] = { &res->units, &res->runits,
+				    &res->cunits };
+
+		bp_grow_arrays(arrs, 3, &res->capunits, r->nvalues + 8);
+		res->nuvalid = 0;
+	}
+	for (i = 0; i < r->nvalues; i++) {
+		bp_canon(p, res->runits, res->cunits, i, res->nuvalid,
+		    r->values[i].unit);
+		res->units[i] = res->cunits[i];
+	}
+	if (r->nvalues > res->nuvalid)
+		res->nuvalid = r->nvalues;
 }
 
 void
 bp_res_new_input(struct bp_res *res)
 {
 	res->nvalid = 0;
+	res->nuvalid = 0;
 	res->rlabel = NULL;
 	res->label = NULL;
 }
@@ -495,6 +518,8 @@ bp_res_release(struct bp_res *res)
 	free(res->rkeys);
 	free(res->rvals);
 	free(res->units);
+	free(res->runits);
+	free(res->cunits);
 	free(res->own);
 	memset(res, 0, sizeof(*res));
 }

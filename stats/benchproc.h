@@ -38,6 +38,11 @@ struct bp_res {
 	size_t			 nvalid;
 	size_t			 capconfig;
 	const char		*rlabel;
+	/* The reader's unit pointers and their canonical units. */
+	const char		**runits;
+	const char		**cunits;
+	size_t			 nuvalid;
+	size_t			 capunits;
 };
 
 enum bp_order {

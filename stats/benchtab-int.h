@@ -59,7 +59,27 @@ struct bt_table {
 	struct bt_summary	*summ;		/* per column */
 };
 
+/*
+ * The previous result's inputs to the projections and the cells its values
+ * went to: a result with the same name, label, config and units (the next
+ * sample of the same benchmark, the usual case) goes to the same cells.
+ */
+struct bt_memo {
+	int			 valid;
+	const char		*fullname;
+	const char		*label;
+	const char		**config;	/* ckeys then cvals */
+	size_t			 nconfig;
+	size_t			 capconfig;
+	const char		**units;
+	struct bt_cell		**cells;
+	size_t			 nvalues;
+	size_t			 capvalues;
+	struct bp_key		*resid;
+};
+
 struct bt_builder {
+	struct bt_memo		 memo;
 	struct bp_proj		*table_by;
 	struct bp_proj		*row_by;
 	struct bp_proj		*col_by;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stats/benchtab.h"
 #include "stats/benchtab-int.h"
@@ -279,76 +280,18 @@ bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
 	free(x.rec);
 }
 
-/*
- * A JSON string of s[0..len) (pool strings may hold NUL bytes, and names
- * read from a file any byte): control bytes as \u00XX, and each byte that
- * starts no valid UTF-8 sequence as \ufffd, as Go's encoding/json writes
- * it; JSON text must be UTF-8, so it was no JSON with the byte as read.
- */
-static void
-bt_json_str(struct strbuf *out, const char *s, size_t len)
-{
-	size_t	i, n;
-	char	buf[8];
-
-	strbuf_addc(out, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char	c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			strbuf_addc(out, '\\');
-			strbuf_addc(out, (char)c);
-		} else if (c == '\n')
-			strbuf_adds(out, "\\n");
-		else if (c == '\t')
-			strbuf_adds(out, "\\t");
-		else if (c < 0x20) {
-			snprintf(buf, sizeof buf, "\\u%04x", c);
-			strbuf_adds(out, buf);
-		} else if (c < 0x80)
-			strbuf_addc(out, (char)c);
-		else if ((n = utf8_seq_len(s + i, len - i)) == 0)
-			strbuf_adds(out, "\\ufffd");
-		else {
-			strbuf_add(out, s + i, n);
-			i += n - 1;
-		}
-	}
-	strbuf_addc(out, '"');
-}
-
+/* Strings and numbers are lib/jsonw's (its header says the escaping);
+ * pool strings may hold NUL bytes. */
 static void
 bt_json_pstr(struct strbuf *out, const char *pooled)
 {
-	bt_json_str(out, pooled, strpool_len(pooled));
+	jw_add_str(out, pooled, strpool_len(pooled));
 }
 
 static void
 bt_json_cstr(struct strbuf *out, const char *s)
 {
-	bt_json_str(out, s, strlen(s));
-}
-
-/* A number, or null where JSON has none (NaN, infinities). */
-static void
-bt_json_num(struct strbuf *out, double v)
-{
-	char	buf[64];
-	int	p;
-
-	if (!isfinite(v)) {
-		strbuf_adds(out, "null");
-		return;
-	}
-	/* The shortest text that reads back as v. */
-	for (p = 1; p < 17; p++) {
-		snprintf(buf, sizeof buf, "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	if (p == 17)
-		snprintf(buf, sizeof buf, "%.17g", v);
-	strbuf_adds(out, buf);
+	jw_add_str(out, s, strlen(s));
 }
 
 static void
@@ -359,7 +302,7 @@ bt_json_warnings(struct strbuf *out, const char *const *msg, size_t n,
 
 	strbuf_adds(out, "[");
 	if (vary != NULL) {
-		bt_json_str(out, vary, varylen);
+		jw_add_str(out, vary, varylen);
 		k++;
 	}
 	for (i = 0; i < n; i++) {
@@ -413,11 +356,11 @@ bt_json_table(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			bt_json_pstr(out, bp_key_string_values(b->col_by,
 			    t->cols[e]));
 			strbuf_adds(out, ", \"center\": ");
-			bt_json_num(out, c->sum.center);
+			jw_add_num(out, c->sum.center);
 			strbuf_adds(out, ", \"lo\": ");
-			bt_json_num(out, c->sum.lo);
+			jw_add_num(out, c->sum.lo);
 			strbuf_adds(out, ", \"hi\": ");
-			bt_json_num(out, c->sum.hi);
+			jw_add_num(out, c->sum.hi);
 			bm_summary_pct_range(&c->sum, buf, sizeof buf);
 			strbuf_adds(out, ", \"ci\": ");
 			bt_json_cstr(out, buf);
@@ -427,7 +370,7 @@ bt_json_table(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 			strbuf_adds(out, ", \"values\": [");
 			for (i = 0; i < c->n; i++) {
 				strbuf_adds(out, i > 0 ? ", " : "");
-				bt_json_num(out, c->vals[i]);
+				jw_add_num(out, c->vals[i]);
 			}
 			strbuf_adds(out, "]");
 			if (e > 0 && c->baseline != NULL) {
@@ -437,13 +380,13 @@ bt_json_table(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 				    buf, sizeof buf);
 				bt_json_cstr(out, buf);
 				strbuf_adds(out, ", \"delta_pct\": ");
-				bt_json_num(out, c->baseline->sum.center != 0 ?
+				jw_add_num(out, c->baseline->sum.center != 0 ?
 				    (c->sum.center / c->baseline->sum.center -
 				    1) * 100 : NAN);
 				strbuf_adds(out, ", \"p\": ");
-				bt_json_num(out, c->cmp.p);
+				jw_add_num(out, c->cmp.p);
 				strbuf_adds(out, ", \"alpha\": ");
-				bt_json_num(out, c->cmp.alpha);
+				jw_add_num(out, c->cmp.alpha);
 				strbuf_adds(out, ", \"significant\": ");
 				strbuf_adds(out, c->cmp.p < c->cmp.alpha ?
 				    "true" : "false");
@@ -469,13 +412,13 @@ bt_json_table(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 		bt_json_pstr(out, bp_key_string_values(b->col_by, t->cols[e]));
 		strbuf_adds(out, ", \"value\": ");
 		if (s->has_summary)
-			bt_json_num(out, s->summary);
+			jw_add_num(out, s->summary);
 		else
 			strbuf_adds(out, "null");
 		if (e > 0) {
 			strbuf_adds(out, ", \"ratio\": ");
 			if (s->has_ratio)
-				bt_json_num(out, s->ratio);
+				jw_add_num(out, s->ratio);
 			else
 				strbuf_adds(out, "null");
 		}

@@ -75,19 +75,100 @@ bt_builder_free(struct bt_builder *b)
 	}
 	free(b->tablev);
 	free(b->keys);
+	free(b->memo.config);
+	free(b->memo.units);
+	free(b->memo.cells);
 	u64map_release(&b->tables);
 	free(b);
+}
+
+/* Whether res has the projections' inputs of the memo's result. */
+static int
+bt_memo_hit(const struct bt_memo *m, const struct bp_res *res)
+{
+	size_t	n = res->nconfig;
+
+	if (!m->valid || m->fullname != res->fullname ||
+	    m->label != res->label || m->nconfig != n ||
+	    m->nvalues != res->nvalues)
+		return 0;
+	/* (memcmp takes no NULL, even for 0 bytes.) */
+	return (n == 0 || (memcmp(m->config, res->ckeys, n *
+	    sizeof(*m->config)) == 0 && memcmp(m->config + n, res->cvals,
+	    n * sizeof(*m->config)) == 0)) && (res->nvalues == 0 ||
+	    memcmp(m->units, res->units, res->nvalues *
+	    sizeof(*m->units)) == 0);
+}
+
+static void
+bt_memo_set(struct bt_memo *m, const struct bp_res *res)
+{
+	size_t	n = res->nconfig;
+
+	if (2 * n > m->capconfig) {
+		m->capconfig = 2 * n + 8;
+		m->config = xreallocarray(m->config, m->capconfig,
+		    sizeof(*m->config));
+	}
+	if (res->nvalues > m->capvalues) {
+		m->capvalues = res->nvalues + 8;
+		m->units = xreallocarray(m->units, m->capvalues,
+		    sizeof(*m->units));
+		m->cells = xreallocarray(m->cells, m->capvalues,
+		    sizeof(*m->cells));
+	}
+	m->fullname = res->fullname;
+	m->label = res->label;
+	m->nconfig = n;
+	m->nvalues = res->nvalues;
+	if (n > 0) {
+		memcpy(m->config, res->ckeys, n * sizeof(*m->config));
+		memcpy(m->config + n, res->cvals, n * sizeof(*m->config));
+	}
+	if (res->nvalues > 0)
+		memcpy(m->units, res->units, res->nvalues * sizeof(*m->units));
+	m->valid = 1;
+}
+
+/* Value v of residue resid into cell c. */
+static void
+bt_cell_add(struct bt_cell *c, double v, struct bp_key *resid)
+{
+	size_t	j;
+
+	if (c->n >= c->cap) {
+		/* Typical cells hold 5-30 samples: grow by 8 first. */
+		c->cap = c->cap < 64 ? c->cap + 8 : 2 * c->cap;
+		c->vals = xreallocarray(c->vals, c->cap, sizeof(*c->vals));
+	}
+	c->vals[c->n++] = v;
+	for (j = c->nres; j > 0; j--)
+		if (c->residue[j - 1] == resid)
+			break;
+	if (j == 0) {
+		XGROW(c->residue, c->nres, c->capres);
+		c->residue[c->nres++] = resid;
+	}
 }
 
 void
 bt_builder_add(struct bt_builder *b, struct bp_res *res)
 {
+	struct bt_memo	*m = &b->memo;
 	struct bp_key	*row, *col, *resid;
 	struct bt_table	*t;
 	struct bt_cell	*c;
 	uint64_t	 ck;
-	size_t		 i, j;
+	size_t		 i;
 
+	/* Projections are pure functions of their inputs once seen. */
+	if (bt_memo_hit(m, res)) {
+		for (i = 0; i < res->nvalues; i++)
+			bt_cell_add(m->cells[i], res->values[i].value,
+			    m->resid);
+		return;
+	}
+	bt_memo_set(m, res);
 	if (res->nvalues > b->capkeys) {
 		b->capkeys = res->nvalues + 8;
 		b->keys = xreallocarray(b->keys, b->capkeys,
@@ -97,6 +178,7 @@ bt_builder_add(struct bt_builder *b, struct bp_res *res)
 	row = bp_project(b->row_by, res);
 	col = bp_project(b->col_by, res);
 	resid = bp_project(b->residue, res);
+	m->resid = resid;
 	ck = (uint64_t)row->id << 32 | col->id;
 	for (i = 0; i < res->nvalues; i++) {
 		t = u64map_get(&b->tables, b->keys[i]->id);
@@ -124,20 +206,8 @@ bt_builder_add(struct bt_builder *b, struct bp_res *res)
 				t->cols[t->ncols++] = col;
 			}
 		}
-		if (c->n >= c->cap) {
-			/* Typical cells hold 5-30 samples: grow by 8 first. */
-			c->cap = c->cap < 64 ? c->cap + 8 : 2 * c->cap;
-			c->vals = xreallocarray(c->vals, c->cap,
-			    sizeof(*c->vals));
-		}
-		c->vals[c->n++] = res->values[i].value;
-		for (j = c->nres; j > 0; j--)
-			if (c->residue[j - 1] == resid)
-				break;
-		if (j == 0) {
-			XGROW(c->residue, c->nres, c->capres);
-			c->residue[c->nres++] = resid;
-		}
+		m->cells[i] = c;
+		bt_cell_add(c, res->values[i].value, resid);
 	}
 }
 

@@ -665,6 +665,7 @@ nightly_row_release(struct nightly_row *row)
 	free(row->unit);
 	free(row->reason);
 	free(row->changes);
+	free(row->nights);
 	memset(row, 0, sizeof(*row));
 }
 

@@ -172,6 +172,12 @@ struct nightly_row {
 						 * tonight */
 	int			 outlier_back;	/* tonight made the last
 						 * change transient */
+	/*
+	 * Every night of the history, oldest first, as judged (malloc'd;
+	 * harness/nightly.c hands them over for `abbench history`; NULL
+	 * when the caller kept them). nightly_row_release frees them.
+	 */
+	struct nightly_night	*nights;
 };
 
 /*

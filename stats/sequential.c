@@ -16,7 +16,7 @@
 
 /* The default schedule of interim looks (good rounds). */
 static const int seq_default_looks[] = {
-	6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256,
+	4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256,
 	320, 384, 512, 640, 768, 1024
 };
 
@@ -40,6 +40,7 @@ seq_design_init(struct seq_design *d, double alpha, double effect,
 	d->equiv_p = alpha;
 	d->equiv_project = 0;
 	d->half_beta = 0;
+	d->futility_cp = SEQ_FUTILITY_CP;
 	d->max_rounds = max_rounds;
 	if (looks == NULL || nlooks == 0) {
 		looks = seq_default_looks;
@@ -70,10 +71,10 @@ seq_design_init(struct seq_design *d, double alpha, double effect,
 	 * intervals are strongly correlated, so a true change of `effect`
 	 * crosses into the margin at some look far less often than the sum
 	 * of their misses; spread over the looks at 3.5 times Bonferroni's
-	 * rate (0.0167 a look at 8 looks: just above 2^-6, so that 6 pairs
-	 * can already bound Tukey's interval), it keeps P(equivalent |
+	 * rate (0.0152 a look at 9 looks: above 1/70, so that the arms'
+	 * interval is bounded at 4+4 rounds), it keeps P(equivalent |
 	 * change = effect) near 2-4% (tests/unit/t-sequential, bench/
-	 * sequential) at 8 to 17 looks.
+	 * sequential) at 8 to 18 looks.
 	 */
 	d->equiv_beta = SEQ_EQUIV_SPEND / (1 + (double)(d->nlooks - 1) /
 	    3.5);
@@ -298,18 +299,85 @@ seq_position_effect(const struct seq_pairs *pr)
 	return e;
 }
 
-/* Equivalence of the paired rounds: Tukey's interval(s) of the median
- * log ratio within the margin(s), less the resolution. */
+/*
+ * Whether a row that can never be equivalent (its values' step is as
+ * coarse as the margin) should stop undecided at this interim look: its
+ * predictive power, the chance that its p would be at most the last
+ * look's boundary by max-rounds, averaged over what the rounds so far say
+ * of the change (flat prior), is below futility_cp. With n of N rounds
+ * (t = n / N) and z the normal score of p, PP = Phi((z - z_c sqrt(t)) /
+ * sqrt(1 - t)) (Spiegelhalter, Freedman and Blackburn 1986; Jennison and
+ * Turnbull 2000, ch. 10). Unlike the conditional power under the trend
+ * alone, it does not take an early look's noisy trend at its word: no
+ * row stops at 6 of 30 rounds. Stopping undecided can only lower
+ * P(different) and never says equivalent: both rates of the contract
+ * are kept, whatever the data.
+ */
 static int
-seq_paired_within(const struct seq_design *d, const double *sorted,
-    size_t n, double res)
+seq_futile(const struct seq_design *d, int last, double p, size_t n)
 {
-	double	lim = log1p(d->effect) - res;
+	double	t, z, zc, pp;
 
-	if (!signrank_within(sorted, n, d->equiv_beta, lim))
+	if (last || !(d->futility_cp > 0) || n == 0 || !(p > 0) ||
+	    !(p <= 1))
 		return 0;
-	return d->half_beta <= 0 || signrank_within(sorted, n, d->half_beta,
-	    log1p(d->effect / 2) - res);
+	t = (double)n / (double)d->max_rounds;
+	if (t >= 1)
+		return 0;
+	z = p >= 1 ? 0 : gsl_cdf_ugaussian_Qinv(p / 2);
+	zc = gsl_cdf_ugaussian_Qinv(d->final_p / 2);
+	pp = gsl_cdf_ugaussian_P((z - zc * sqrt(t)) / sqrt(1 - t));
+	return pp < d->futility_cp;
+}
+
+/*
+ * Equivalence of paired rounds: Tukey's interval of the median per-round
+ * log ratio, or the Hodges-Lehmann interval of the arms' shift, each at a
+ * one-sided miss of equiv_beta / 2, inside the margin less the
+ * resolution (and the U test's p above equiv_p for the second). By the
+ * union bound the look's miss is at most equiv_beta, as for one
+ * interval. The pairs' interval is the one drift does not widen; the
+ * arms' the one a single outlying round does not block (it moves n of
+ * the n(n+1)/2 Walsh averages, but n of the n^2 differences, fewer than
+ * the interval's count from 8 rounds on). Below 7 pairs Tukey's interval
+ * is unbounded at equiv_beta / 2 (2^-n above it), so the arms' gets all
+ * of equiv_beta there. The level taken is left in out->equiv_beta.
+ */
+static int
+seq_paired_equivalent(const struct seq_design *d, const double *sorted,
+    size_t n, const double *x1, size_t n1, const double *x2, size_t n2,
+    struct bm_ucache *cache, struct seq_result *out)
+{
+	double	lim = log1p(d->effect) - out->resolution;
+	double	bp = d->equiv_beta / 2, bu = d->equiv_beta / 2;
+
+	if (!(lim > 0))
+		return 0;
+	if (ldexp(1, -(int)fmin((double)n, 1000)) > bp) {
+		bp = 0;
+		bu = d->equiv_beta;
+	}
+	if (d->half_beta > 0) {
+		/* equivalence = projected: the rule before the contract,
+		 * the pairs' interval alone, at both margins. */
+		out->equiv_beta = d->equiv_beta;
+		return signrank_within(sorted, n, d->equiv_beta, lim) &&
+		    signrank_within(sorted, n, d->half_beta,
+		    log1p(d->effect / 2) - out->resolution);
+	}
+	out->equiv_beta = bp;
+	if (bp > 0 && signrank_within(sorted, n, bp, lim))
+		return 1;
+	if (isnan(out->p_u))
+		out->p_u = seq_p_u(x1, n1, x2, n2, cache);
+	if (!(out->p_u > d->equiv_p) ||
+	    !seq_within(x1, n1, x2, n2, &bu, &lim, 1, cache))
+		return 0;
+	out->equiv_beta = bu;
+	out->test = SEQ_TEST_U_BM;
+	out->p = out->p_u;
+	out->p_alt = brunner_munzel_p(x1, n1, x2, n2);
+	return 1;
 }
 
 void
@@ -325,7 +393,7 @@ seq_decide_scaled(const struct seq_design *d, int k, const double *x1,
     size_t n1, const double *x2, size_t n2, const struct seq_pairs *pairs,
     double scale, struct bm_ucache *cache, struct seq_result *out)
 {
-	double	 beta[2], lim[2], *ds, pe;
+	double	 beta[2], lim[2], *ds, pe, bu;
 	int	 last = (size_t)k + 1 >= d->nlooks, single = 0, proj;
 
 	memset(out, 0, sizeof(*out));
@@ -336,6 +404,7 @@ seq_decide_scaled(const struct seq_design *d, int k, const double *x1,
 	out->p_u = NAN;
 	out->p = 1;
 	out->test = SEQ_TEST_U_BM;
+	out->equiv_beta = d->equiv_beta;
 	/* A row of zeros (`0 allocs/op`): no relative change exists. */
 	if (seq_all_equal(x1, n1, x2, n2) && x1[0] == 0) {
 		out->p_u = 1;
@@ -361,23 +430,27 @@ seq_decide_scaled(const struct seq_design *d, int k, const double *x1,
 			out->p = out->p_alt = signrank_p(pairs->d, pairs->n);
 			/*
 			 * At an interim look the pairs and the unpaired
-			 * tests each get half the look's boundary (their
-			 * union at most the whole: the proof's sum is
-			 * unchanged): the signed-rank p of n pairs is at
-			 * least 2^(1-n), out of reach of 0.001 before 11
-			 * rounds, the U test's at 8+8 is 0.00016, so a
-			 * large change still stops at 8.
+			 * tests share the look's boundary (their union at
+			 * most the whole: the proof's sum is unchanged).
+			 * The signed-rank p of n pairs is at least 2^(1-n):
+			 * where that is above half the boundary (0.0005:
+			 * before 12 pairs) the pairs cannot reject at
+			 * their half, so they get nothing and the U and
+			 * Brunner-Munzel tests the whole (the U test's p
+			 * at 8+8 is 0.00016: a large change stops at 8);
+			 * from there on each gets half.
 			 */
-			if (out->p <= (last ? out->boundary :
-			    out->boundary / 2)) {
+			bu = last ? 0 : ldexp(1, 1 - (int)fmin(pairs->n,
+			    1000)) > out->boundary / 2 ? out->boundary :
+			    out->boundary / 2;
+			if (out->p <= out->boundary - bu) {
 				out->verdict = SEQ_DIFFERENT;
 				goto paired_out;
 			}
 			if (!last) {
 				out->p_u = seq_p_u(x1, n1, x2, n2, cache);
-				if (out->p_u <= out->boundary / 2 &&
-				    brunner_munzel_p(x1, n1, x2, n2) <=
-				    out->boundary / 2) {
+				if (out->p_u <= bu &&
+				    brunner_munzel_p(x1, n1, x2, n2) <= bu) {
 					out->verdict = SEQ_DIFFERENT;
 					out->test = SEQ_TEST_U_BM;
 					out->p_alt = brunner_munzel_p(x1, n1,
@@ -396,11 +469,14 @@ seq_decide_scaled(const struct seq_design *d, int k, const double *x1,
 			ds = xcalloc(pairs->n, sizeof(*ds));
 			memcpy(ds, pairs->d, pairs->n * sizeof(*ds));
 			sort_doubles(ds, pairs->n);
-			if (seq_paired_within(d, ds, pairs->n,
-			    out->resolution))
+			if (seq_paired_equivalent(d, ds, pairs->n, x1, n1, x2,
+			    n2, cache, out))
 				out->verdict = SEQ_EQUIVALENT;
 			free(ds);
 paired_out:
+			if (out->verdict == SEQ_UNDECIDED && out->coarse)
+				out->futile = seq_futile(d, last, out->p,
+				    pairs->n);
 			/* What `stat` prints, for the verdict line: only
 			 * where the row stops (the U test is the costly
 			 * part of a look). */
@@ -424,8 +500,10 @@ paired_out:
 		out->verdict = SEQ_DIFFERENT;
 		return;
 	}
-	if (out->coarse)
+	if (out->coarse) {
+		out->futile = seq_futile(d, last, out->p, n1 < n2 ? n1 : n2);
 		return;
+	}
 	beta[0] = d->equiv_beta;
 	lim[0] = log1p(d->effect) - out->resolution;
 	beta[1] = d->half_beta;
@@ -443,6 +521,7 @@ seq_design_projected(struct seq_design *d)
 {
 	d->equiv_project = 1;
 	d->half_beta = SEQ_HALF_BETA;
+	d->futility_cp = 0;
 }
 
 const char *

@@ -22,19 +22,29 @@
  *   ratio of the rounds the baseline ran first and second):
  *     different   the signed-rank p of the per-round log ratios <= b_k
  *                 (b_k / 2 at an interim look, where the U and
- *                 Brunner-Munzel tests both at <= b_k / 2 also decide,
- *                 so that a large change stops where the U test's p
- *                 first can: 8 rounds);
+ *                 Brunner-Munzel tests both at <= b_k / 2 also decide;
+ *                 before 12 pairs, where no signed-rank p can be as
+ *                 small as b_k / 2, the U and Brunner-Munzel tests get
+ *                 all of b_k, so that a large change stops where the
+ *                 U test's p first can: 8 rounds);
  *     equivalent  its p > equiv_p (alpha) and Tukey's interval of the
- *                 median ratio at 1 - 2 equiv_beta, widened by the
- *                 resolution, lies inside +-ln(1 + effect);
+ *                 median ratio, or (the U test's p > equiv_p too) the
+ *                 Hodges-Lehmann interval of the arms' shift, each at
+ *                 1 - equiv_beta (one-sided equiv_beta / 2; the arms'
+ *                 at 1 - 2 equiv_beta below 7 pairs, where Tukey's is
+ *                 unbounded at that level), widened by the resolution,
+ *                 lies inside +-ln(1 + effect);
  *   otherwise (random order, or the position effect too large):
  *     different   the U test's p (what `stat` prints) and the
  *                 Brunner-Munzel p both <= b_k;
  *     equivalent  the U p > equiv_p and the Hodges-Lehmann interval of
  *                 the shift of logs, widened by the resolution, inside
  *                 +-ln(1 + effect);
- *   undecided   otherwise.
+ *   undecided   otherwise; and done before max-rounds (futile) where
+ *               the values' step forbids equivalence and the row's
+ *               conditional power under its own trend is below
+ *               futility_cp (10%): such a row could only end
+ *               different, and at that trend it would not.
  *
  * Why "different" keeps alpha: each test is exact or valid under its null
  * at each look (the signed-rank test under the sign-flip symmetry that
@@ -78,6 +88,7 @@ struct bm_ucache;
 #define SEQ_INTERIM_P		0.001
 #define SEQ_EQUIV_SPEND		0.05
 #define SEQ_HALF_BETA		0.025
+#define SEQ_FUTILITY_CP		0.10
 
 enum seq_verdict {
 	SEQ_UNDECIDED = 0,
@@ -96,6 +107,9 @@ struct seq_design {
 	int	equiv_project;	/* and its p projected to max_rounds > alpha */
 	double	half_beta;	/* and the (1 - 2 half_beta) interval inside
 				   +-effect / 2 (0: not asked) */
+	double	futility_cp;	/* a row that can never be equivalent stops
+				   undecided when its conditional power under
+				   its trend is below this (0: never) */
 	int	max_rounds;
 	int	looks[SEQ_MAX_LOOKS];	/* ascending good-round counts */
 	size_t	nlooks;			/* the last is max_rounds */
@@ -103,7 +117,7 @@ struct seq_design {
 
 /*
  * A design. looks (ascending, >= 1, NULL or nlooks 0 = the default
- * schedule 6 8 10 12 16 20 24 32 40 48 64 ... below max_rounds) is
+ * schedule 4 6 8 10 12 16 20 24 32 40 48 64 ... below max_rounds) is
  * completed with max_rounds as the last look; looks beyond it are an
  * error. Returns 0, or -1 with *cause (malloc'd) on a bad value: alpha
  * not in (0, 1), effect <= 0, max_rounds < 2, more than SEQ_MAX_LOOKS
@@ -164,6 +178,12 @@ struct seq_result {
 						   pairs, NAN when none */
 	int			position_large;	/* beyond the margin: the
 						   unpaired test decided */
+	double			equiv_beta;	/* the one-sided miss of the
+						   interval that decided
+						   equivalence (or would) */
+	int			futile;	/* undecided, and done: coarse,
+					   and the trend would not reach
+					   the last boundary (seq_futile) */
 };
 
 /*

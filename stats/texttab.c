@@ -4,17 +4,18 @@
  * including its quirks: a cell that starts left of the current position
  * (negative spacing) still prints |spacing| blanks, as Go's "%*s" does.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
 #include "stats/texttab.h"
 
+/* A cell's value (may hold NUL bytes) and margin are in the table's text. */
 struct tt_cell {
 	int		 row, col, span;
-	char		*value;		/* may hold NUL bytes */
-	size_t		 len;
-	char		*margin;
+	size_t		 voff, len;
+	size_t		 moff, mlen;
 	enum tt_align	 align;
 	size_t		 seq;		/* insertion order, for stable sorts */
 };
@@ -26,7 +27,11 @@ struct texttab {
 	int		 cols;
 	unsigned char	*shrink;
 	int		 nshrink;
+	struct strbuf	 text;		/* every value and margin */
 };
+
+#define TT_VALUE(t, c)	((t)->text.buf + (c)->voff)
+#define TT_MARGIN(t, c)	((t)->text.buf + (c)->moff)
 
 struct texttab *
 texttab_new(void)
@@ -37,15 +42,10 @@ texttab_new(void)
 void
 texttab_free(struct texttab *t)
 {
-	size_t	i;
-
 	if (t == NULL)
 		return;
-	for (i = 0; i < t->ncells; i++) {
-		free(t->cells[i].value);
-		free(t->cells[i].margin);
-	}
 	free(t->cells);
+	strbuf_release(&t->text);
 	free(t->shrink);
 	free(t);
 }
@@ -70,13 +70,15 @@ texttab_celln(struct texttab *t, int row, int col, int span,
 	c->row = row;
 	c->col = col;
 	c->span = span;
-	c->value = xmalloc(len + 1);
-	memcpy(c->value, value, len);
-	c->value[len] = '\0';
+	c->voff = t->text.len;
 	c->len = len;
+	strbuf_add(&t->text, value, len);
+	strbuf_addc(&t->text, '\0');
 	if (margin == NULL)
 		margin = col == 0 || len == 0 ? "" : " ";
-	c->margin = xstrdup(margin);
+	c->moff = t->text.len;
+	c->mlen = strlen(margin);
+	strbuf_add(&t->text, margin, c->mlen + 1);
 	c->align = align;
 	c->seq = t->ncells++;
 	if (col + span > t->cols)
@@ -218,6 +220,61 @@ cmp_pos(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * order (the cells in insertion order) by span, stable: a counting sort
+ * when the spans are few (they are 1 to a handful), else qsort.
+ */
+static void
+sort_by_span(const struct tt_cell **order, size_t n)
+{
+	const struct tt_cell	**tmp;
+	size_t			 k, *at;
+	int			 lo = INT_MAX, hi = INT_MIN, s;
+
+	for (k = 0; k < n; k++) {
+		if (order[k]->span < lo)
+			lo = order[k]->span;
+		if (order[k]->span > hi)
+			hi = order[k]->span;
+	}
+	if (n == 0 || lo == hi)
+		return;
+	if ((long)hi - lo > 256) {
+		qsort(order, n, sizeof(*order), cmp_span);
+		return;
+	}
+	at = xcalloc((size_t)(hi - lo) + 2, sizeof(*at));
+	for (k = 0; k < n; k++)
+		at[order[k]->span - lo + 1]++;
+	for (s = 1; s <= hi - lo; s++)
+		at[s] += at[s - 1];
+	tmp = xreallocarray(NULL, n, sizeof(*tmp));
+	for (k = 0; k < n; k++)
+		tmp[at[order[k]->span - lo]++] = order[k];
+	memcpy(order, tmp, n * sizeof(*order));
+	free(tmp);
+	free(at);
+}
+
+/*
+ * order by row, column and insertion, from the cells: in insertion order
+ * they often already are.
+ */
+static void
+sort_by_pos(const struct tt_cell **order, const struct tt_cell *cells,
+    size_t n)
+{
+	size_t	k;
+
+	for (k = 0; k < n; k++)
+		order[k] = &cells[k];
+	for (k = 1; k < n; k++)
+		if (cmp_pos(&order[k - 1], &order[k]) > 0)
+			break;
+	if (k < n)
+		qsort(order, n, sizeof(*order), cmp_pos);
+}
+
 char *
 texttab_format(const struct texttab *t)
 {
@@ -233,6 +290,7 @@ texttab_format_sb(const struct texttab *t, struct strbuf *out)
 {
 	struct strbuf		 *sbp = out;
 	const struct tt_cell	**order, *c;
+	const char		 *value;
 	int			 *lmargin, *ws, *offs, *span_cols;
 	int			  i, j, w, tw, n, avg, col, row, off, spaces;
 	size_t			  k;
@@ -248,16 +306,16 @@ texttab_format_sb(const struct texttab *t, struct strbuf *out)
 	for (k = 0; k < t->ncells; k++) {
 		c = &t->cells[k];
 		order[k] = c;
-		n = runes(c->margin, strlen(c->margin));
+		n = runes(TT_MARGIN(t, c), c->mlen);
 		if (n > lmargin[c->col])
 			lmargin[c->col] = n;
 	}
 
 	/* Widths, narrow spans first (Go's sort; stable among equals). */
-	qsort(order, t->ncells, sizeof(*order), cmp_span);
+	sort_by_span(order, t->ncells);
 	for (k = 0; k < t->ncells; k++) {
 		c = order[k];
-		w = runes(c->value, c->len) + lmargin[c->col];
+		w = runes(TT_VALUE(t, c), c->len) + lmargin[c->col];
 		if (c->span == 1) {
 			if (w > ws[c->col])
 				ws[c->col] = w;
@@ -300,13 +358,13 @@ texttab_format_sb(const struct texttab *t, struct strbuf *out)
 	}
 	offs[t->cols] = off;
 
-	qsort(order, t->ncells, sizeof(*order), cmp_pos);
+	sort_by_pos(order, t->cells, t->ncells);
 	row = 0;
 	off = 0;
 	for (k = 0; k < t->ncells; k++) {
 		c = order[k];
-		if (blank(c->value, c->len) &&
-		    blank(c->margin, strlen(c->margin)))
+		value = TT_VALUE(t, c);
+		if (blank(value, c->len) && blank(TT_MARGIN(t, c), c->mlen))
 			continue;
 		for (; c->row > row; row++) {
 			strbuf_addc(sbp, '\n');
@@ -314,22 +372,22 @@ texttab_format_sb(const struct texttab *t, struct strbuf *out)
 		}
 		spaces = offs[c->col] - off;
 		add_spaces(sbp, spaces);
-		add_padded(sbp, lmargin[c->col], c->margin, strlen(c->margin));
+		add_padded(sbp, lmargin[c->col], TT_MARGIN(t, c), c->mlen);
 		off += spaces + lmargin[c->col];
 		tw = offs[c->col + c->span] - offs[c->col] - lmargin[c->col];
 		switch (c->align) {
 		case TT_LEFT:
-			strbuf_add(sbp, c->value, c->len);
-			off += runes(c->value, c->len);
+			strbuf_add(sbp, value, c->len);
+			off += runes(value, c->len);
 			break;
 		case TT_CENTER:
-			n = (tw - runes(c->value, c->len)) / 2;
+			n = (tw - runes(value, c->len)) / 2;
 			add_spaces(sbp, n);
-			strbuf_add(sbp, c->value, c->len);
-			off += (n < 0 ? -n : n) + runes(c->value, c->len);
+			strbuf_add(sbp, value, c->len);
+			off += (n < 0 ? -n : n) + runes(value, c->len);
 			break;
 		case TT_RIGHT:
-			off += add_padded(sbp, tw, c->value, c->len);
+			off += add_padded(sbp, tw, value, c->len);
 			break;
 		}
 	}

@@ -242,9 +242,12 @@ scratch(struct bm_ucache *c, int which, size_t n)
 
 /*
  * The tie recurrence's bounds for one (n1, t): a[k] = 2*(ranks below group
- * k) + t[k-1], tsum[k] = sum t[:k], twoUmin(n) and twoUmax(n, t[:k]), and
- * per (k, n) the interval [lo, hi] of 2U values the recurrence visits with
- * the offset of its dense row in the level buffer.
+ * k) + t[k-1], tsum[k] = sum t[:k], twoUmin(n) and twoUmax(n, t[:k]); per
+ * (k, n) the interval [lo, hi] of 2U values the recurrence visits, and the
+ * interval [slo, shi] kept in the level buffer: [lo, hi] and every value
+ * level k+1 reads, those below twoUmin stored as 0 and those above twoUmax
+ * as Choose(tsum[k], n), so the rows are read without a branch; base is
+ * where 2U = 0 of a row would sit in its level buffer.
  */
 struct tie_plan {
 	const int	*t;
@@ -254,7 +257,9 @@ struct tie_plan {
 	int		 umax[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
 	int		 hi[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
 	int		 lo[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
-	size_t		 off[2][UTEST_TIES_EXACT_LIMIT + 1];
+	int		 shi[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	int		 slo[UTEST_MAXN + 2][UTEST_TIES_EXACT_LIMIT + 1];
+	ptrdiff_t	 base[2][UTEST_TIES_EXACT_LIMIT + 1];
 };
 
 /* a, tsum, twoUmin and twoUmax; every (k, n) interval empty. */
@@ -300,8 +305,8 @@ tie_bounds(struct tie_plan *tp)
 			tp->umax[k][n] = s - n * n;
 		}
 		for (n = 0; n <= n1; n++) {
-			tp->hi[k][n] = NONE;
-			tp->lo[k][n] = INT_MAX;
+			tp->hi[k][n] = tp->shi[k][n] = NONE;
+			tp->lo[k][n] = tp->slo[k][n] = INT_MAX;
 		}
 	}
 }
@@ -309,7 +314,8 @@ tie_bounds(struct tie_plan *tp)
 /*
  * Top-down: the keys (n', w') that makeUmemo adds to A[k] from a key
  * (n, w) of A[k+1] are w' = w - rk*(a[k+1] - 2n + rk) within
- * [twoUmin, twoUmax].  Keep the range of them per (k, n').
+ * [twoUmin, twoUmax].  Keep the range of them per (k, n'), and the range
+ * of every w' read (within those bounds or not).
  */
 static void
 tie_ranges(struct tie_plan *tp, int target)
@@ -318,6 +324,7 @@ tie_ranges(struct tie_plan *tp, int target)
 	int		 k, n, rk, rklo, rkhi, c0, np, wp, lv, hv, nmax;
 
 	tp->hi[tp->kk][tp->n1] = tp->lo[tp->kk][tp->n1] = target;
+	tp->shi[tp->kk][tp->n1] = tp->slo[tp->kk][tp->n1] = target;
 	for (k = tp->kk - 1; k >= 2; k--) {
 		nmax = tp->n1 < tp->tsum[k + 1] ? tp->n1 : tp->tsum[k + 1];
 		for (n = 0; n <= nmax; n++) {
@@ -330,6 +337,10 @@ tie_ranges(struct tie_plan *tp, int target)
 				np = n - rk;
 				wp = tp->hi[k + 1][n] - c0;
 				lv = tp->lo[k + 1][n] - c0;
+				if (wp > tp->shi[k][np])
+					tp->shi[k][np] = wp;
+				if (lv < tp->slo[k][np])
+					tp->slo[k][np] = lv;
 				if (wp < tp->umin[np] || lv > tp->umax[k][np])
 					continue;
 				hv = wp < tp->umax[k][np] ? wp : tp->umax[k][np];
@@ -346,7 +357,7 @@ tie_ranges(struct tie_plan *tp, int target)
 /* Level 2, from the first two groups alone: a sum of Choose products. */
 static void
 tie_row_first(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
-    int n, double *row)
+    int n, double *buf, ptrdiff_t b)
 {
 	const int	*t = tp->t;
 	int		 w, r2, r2lo, r2hi, n2tot = t[0] + t[1];
@@ -364,53 +375,114 @@ tie_row_first(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
 			r2hi = t[1];
 		for (r2 = r2lo; r2 <= r2hi; r2++)
 			asum += ch[t[0]][n - r2] * ch[t[1]][r2];
-		row[w] = asum;
+		buf[b + w] = asum;
 	}
 }
 
 /*
- * The count of 2U values up to wp at level k-1 for n' values: every
- * placement above twoUmax, none below twoUmin, else the previous row.
+ * Two doubles at a time (GCC's vector extension: SSE2 on x86-64); each
+ * lane is the same IEEE operation as the scalar code.
  */
-static double
-tie_prev(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
-    const double *pbuf, int prv, int k, int np, int wp)
+typedef double v2d __attribute__((vector_size(16)));
+
+static v2d
+v2_load(const double *p)
 {
-	if (wp > tp->umax[k - 1][np])
-		return ch[tp->tsum[k - 1]][np];
-	if (wp < tp->umin[np])
-		return 0;
-	return pbuf[tp->off[prv][np] - tp->lo[k - 1][np] + wp];
+	v2d	v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
 }
 
-/* Level k >= 3 for n values, from level k-1 in pbuf. */
+static void
+v2_store(double *p, v2d v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+/*
+ * Level k >= 3 for n values, from level k-1 in pbuf: for each 2U value w,
+ * the sum for rk ascending of the count of level k-1 at (n - rk, w - c0)
+ * times Choose(t[k-1], rk), as Go adds them (w by w, the same sums).
+ */
 static void
 tie_row(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
     const double *pbuf, int prv, int k, int n, double *row)
 {
-	int	 tk = tp->t[k - 1], ts = tp->tsum[k - 1];
-	int	 w, rk, rklo, rkhi, c0;
-	double	 asum;
+	int		 tk = tp->t[k - 1], ts = tp->tsum[k - 1];
+	int		 i, rk, rklo, rkhi, c0, len = tp->hi[k][n] - tp->lo[k][n] + 1;
+	const double	*p0, *p1;
+	double		 x;
+	v2d		 xv;
 
 	rklo = n - ts > 0 ? n - ts : 0;
 	rkhi = n < tk ? n : tk;
-	if (tk == 1 && rklo == 0 && rkhi == 1) {
-		/* A group of one: 0 + x0*1 + x1*1, which is exactly x0 + x1. */
-		c0 = tp->a[k] - 2 * n + 1;
-		for (w = tp->lo[k][n]; w <= tp->hi[k][n]; w++)
-			row[w] = tie_prev(tp, ch, pbuf, prv, k, n, w) +
-			    tie_prev(tp, ch, pbuf, prv, k, n - 1, w - c0);
+	if (rklo == rkhi) {
+		/* One term, Choose() == 1: 0 + x*1 is exactly x (x >= 0). */
+		c0 = rklo * (tp->a[k] - 2 * n + rklo);
+		memcpy(row, pbuf + (tp->base[prv][n - rklo] - c0 +
+		    tp->lo[k][n]), (size_t)len * sizeof(*row));
 		return;
 	}
-	for (w = tp->lo[k][n]; w <= tp->hi[k][n]; w++) {
-		asum = 0.0;
-		for (rk = rklo; rk <= rkhi; rk++) {
-			c0 = rk * (tp->a[k] - 2 * n + rk);
-			asum += tie_prev(tp, ch, pbuf, prv, k, n - rk,
-			    w - c0) * ch[tk][rk];
-		}
-		row[w] = asum;
+	if (tk == 1) {
+		/* A group of one: 0 + x0*1 + x1*1, which is exactly x0 + x1. */
+		c0 = tp->a[k] - 2 * n + 1;
+		p0 = pbuf + (tp->base[prv][n] + tp->lo[k][n]);
+		p1 = pbuf + (tp->base[prv][n - 1] - c0 + tp->lo[k][n]);
+		for (i = 0; i + 1 < len; i += 2)
+			v2_store(row + i, v2_load(p0 + i) + v2_load(p1 + i));
+		if (i < len)
+			row[i] = p0[i] + p1[i];
+		return;
 	}
+	for (rk = rklo; rk <= rkhi; rk++) {
+		c0 = rk * (tp->a[k] - 2 * n + rk);
+		p1 = pbuf + (tp->base[prv][n - rk] - c0 + tp->lo[k][n]);
+		x = ch[tk][rk];
+		xv = (v2d){ x, x };
+		if (rk == rklo) {
+			for (i = 0; i < len; i++)
+				row[i] = 0.0 + p1[i] * x;
+			continue;
+		}
+		for (i = 0; i + 1 < len; i += 2)
+			v2_store(row + i, v2_load(row + i) +
+			    v2_load(p1 + i) * xv);
+		if (i < len)
+			row[i] += p1[i] * x;
+	}
+}
+
+/*
+ * The stored values of (k, n) outside the computed [lo, hi]: 0 below
+ * twoUmin, every placement above twoUmax (what Go's recurrence takes there
+ * instead of a memo entry); 0 too for a gap between reads, never read.
+ */
+static void
+tie_pad(double *buf, ptrdiff_t b, int from, int to, int umax, double all)
+{
+	int	w, mid = umax < to ? umax : to;
+
+	for (w = from; w <= mid; w++)
+		buf[b + w] = 0.0;
+	for (w = mid >= from ? mid + 1 : from; w <= to; w++)
+		buf[b + w] = all;
+}
+
+static void
+tie_row_pad(const struct tie_plan *tp, const double (*ch)[UTEST_MAXN + 1],
+    int k, int n, double *buf, ptrdiff_t b)
+{
+	int	 umax = tp->umax[k][n];
+	double	 all = ch[tp->tsum[k]][n];
+
+	if (tp->hi[k][n] == NONE) {
+		/* Nothing computed: every read is out of bounds. */
+		tie_pad(buf, b, tp->slo[k][n], tp->shi[k][n], umax, all);
+		return;
+	}
+	tie_pad(buf, b, tp->slo[k][n], tp->lo[k][n] - 1, umax, all);
+	tie_pad(buf, b, tp->hi[k][n] + 1, tp->shi[k][n], umax, all);
 }
 
 /*
@@ -430,7 +502,7 @@ udist_tie_count(struct bm_ucache *c, int n1, const int *t, int kk,
 	const double	(*ch)[UTEST_MAXN + 1] = c->choose;
 	int		 k, n, nmax, cur = 0, prv = 1;
 	size_t		 total;
-	double		*buf;
+	double		*buf = NULL;
 
 	tp->t = t;
 	tp->kk = kk;
@@ -438,32 +510,35 @@ udist_tie_count(struct bm_ucache *c, int n1, const int *t, int kk,
 	tie_bounds(tp);
 	tie_ranges(tp, target);
 
-	/* Bottom-up over the dense rows [lo, hi] of each (k, n). */
+	/* Bottom-up over the dense rows [slo, shi] of each (k, n). */
 	for (k = 2; k <= kk; k++) {
 		nmax = n1 < tp->tsum[k] ? n1 : tp->tsum[k];
 		total = 0;
 		for (n = 0; n <= nmax; n++) {
-			tp->off[cur][n] = total;
-			if (tp->hi[k][n] != NONE)
-				total += (size_t)(tp->hi[k][n] - tp->lo[k][n] +
-				    1);
+			tp->base[cur][n] = (ptrdiff_t)total - tp->slo[k][n];
+			if (tp->shi[k][n] != NONE)
+				total += (size_t)(tp->shi[k][n] -
+				    tp->slo[k][n] + 1);
 		}
 		buf = scratch(c, cur, total + 1);
 		for (n = 0; n <= nmax; n++) {
+			if (tp->shi[k][n] == NONE)
+				continue;
+			tie_row_pad(tp, ch, k, n, buf, tp->base[cur][n]);
 			if (tp->hi[k][n] == NONE)
 				continue;
 			if (k == 2)
-				tie_row_first(tp, ch, n,
-				    buf + tp->off[cur][n] - tp->lo[k][n]);
+				tie_row_first(tp, ch, n, buf,
+				    tp->base[cur][n]);
 			else
-				tie_row(tp, ch, c->lvl[prv], prv, k, n,
-				    buf + tp->off[cur][n] - tp->lo[k][n]);
+				tie_row(tp, ch, c->lvl[prv], prv, k, n, buf +
+				    (tp->base[cur][n] + tp->lo[k][n]));
 		}
 		cur ^= 1;
 		prv ^= 1;
 	}
-	/* The last level computed is now "prv"; its only row is (K, n1). */
-	return c->lvl[prv][tp->off[prv][n1]];
+	/* The last level computed is buf; its only row is (K, n1). */
+	return buf[tp->base[prv][n1] + target];
 }
 
 /* UDist{n1, n2, t}.CDF(u) with ties. */

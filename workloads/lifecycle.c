@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exec/exec-oci.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "host/hostinfo.h"
@@ -111,6 +110,7 @@ lc_cleanup(struct run_ctx *ctx, struct workload *wl)
 		free(cause);
 		free(s->workdir);
 	}
+	free(s->state_dir);
 	free(s);
 	wl->priv = NULL;
 }
@@ -174,22 +174,24 @@ lc_name_go(const struct workload *wl, const char *metric)
 }
 
 int
-lc_oci_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
-    char *const *argv, struct exec_spec *spec, struct strvec *flags,
-    char **cause)
+lc_steps_spec(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+    char *const *argv, struct exec_spec *spec, char **cause)
 {
 	const char	*dir = lc_workdir(ctx, wl, cause);
 
 	if (dir == NULL)
 		return -1;
 	memset(spec, 0, sizeof *spec);
-	/* The containers' state goes with the workdir. */
-	strvec_pushf(flags, "--root=%s/state", dir);
-	strvec_pushv(flags, arm->runtime_args.v);
 	spec->argv = argv;
 	spec->name = wl->name;
-	spec->runtime = arm->runtime != NULL ? arm->runtime : "runc";
-	spec->runtime_args = flags->v;
+	/* NULL: the executor's own runtime. */
+	spec->runtime = arm->runtime;
+	spec->runtime_args = arm->runtime_args.v;
+	/* The containers' state goes with the workdir (freed with the
+	 * workload, after the executor has torn them down). */
+	if (lc_state(wl)->state_dir == NULL)
+		lc_state(wl)->state_dir = xasprintf("%s/state", dir);
+	spec->state_dir = lc_state(wl)->state_dir;
 	spec->image = lc_rootfs(wl, arm);
 	spec->cpus = arm->cpus;
 	spec->memory = arm->memory;
@@ -202,7 +204,7 @@ const char *
 lc_rootfs(const struct workload *wl, const struct arm *arm)
 {
 	(void)arm;
-	/* The executor finds an image name's directory (oci_image_rootfs). */
+	/* The executor finds an image name's directory. */
 	return wl->common.image;
 }
 

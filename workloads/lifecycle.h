@@ -2,8 +2,8 @@
 /*
  * What the lifecycle workloads (startup, idle-memory, checkpoint) share:
  * benchmark names with optional tags, a scratch directory per workload
- * (journaled), and the OCI container spec of an arm (driven with
- * exec/exec-oci.h).
+ * (journaled), and the container spec of an arm for an executor's
+ * runtime steps (exec_ops.steps).
  */
 #ifndef ABBENCH_LIFECYCLE_H
 #define ABBENCH_LIFECYCLE_H
@@ -21,6 +21,7 @@ struct lc_state {
 	char		*workdir;	/* /tmp/abbench-<run>-<n> */
 	int64_t		 workdir_journal;
 	unsigned	 counter;	/* unique container ids */
+	char		*state_dir;	/* the runtime's, in the workdir */
 };
 
 /* The workload's state, made on first use. */
@@ -51,17 +52,16 @@ char		*lc_name_go(const struct workload *wl, const char *metric);
 void		 lc_add_axes(struct strbuf *sb, const struct workload *wl);
 
 /*
- * The spec of an OCI container of the arm running argv: the arm's runtime
- * (default runc) with its global flags and --root in the workdir (the
- * flags are kept in *flags, which the caller clears after use), the
- * rootfs of lc_rootfs. spec is zeroed first.
+ * The spec of a container of the arm running argv, for the executor's
+ * runtime steps: the arm's runtime (NULL: the executor's) and its global
+ * flags, the runtime's state in the workdir, the image of lc_rootfs.
+ * spec is zeroed first; it borrows from wl and arm.
  */
-int		 lc_oci_spec(struct run_ctx *ctx, struct workload *wl,
+int		 lc_steps_spec(struct run_ctx *ctx, struct workload *wl,
 		    const struct arm *arm, char *const *argv,
-		    struct exec_spec *spec, struct strvec *flags,
-		    char **cause);
-/* The image of an oci workload as written (a rootfs path or an image
- * name, which exec/exec-oci.h's oci_image_rootfs maps), NULL: default. */
+		    struct exec_spec *spec, char **cause);
+/* The image of a runtime-steps workload as written (a rootfs path or an
+ * image name, which the executor maps), NULL: its default. */
 const char	*lc_rootfs(const struct workload *wl, const struct arm *arm);
 
 /* The idle program: `cmd`, else touchmem TOUCH (the `touch` key; see

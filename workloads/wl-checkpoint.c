@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `checkpoint`: runsc checkpoint/restore of one idle container
- * per sample (executor oci, the arm's runtime a runsc binary; image = the
- * rootfs directory):
+ * per sample (an executor whose runtime steps checkpoint: oci, the arm's
+ * runtime a runsc binary; image = the rootfs directory):
  *
  *   create + start from a bundle, wait `settle`,
  *   Checkpoint   `runsc checkpoint --image-path=NEW_DIR` (sec/op),
@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "exec/cgroup.h"
-#include "exec/exec-oci.h"
 #include "exec/exec.h"
 #include "exec/proccg.h"
 #include "exec/context.h"
@@ -72,10 +71,16 @@ static const struct opt_spec ckpt_opts[] = {
 static int
 ckpt_validate(const struct experiment *e, struct workload *wl, char **cause)
 {
+	const char	*lacks;
+
 	(void)e;
 	if (wl->exec == NULL || !(wl->exec->caps & EXEC_RUNTIME_STEPS))
 		return set_cause(cause, "executor: checkpoint drives runsc "
-		    "directly (executor = oci)");
+		    "directly (executor = %s)", EXEC_DEFAULT_STEPS);
+	if ((lacks = exec_missing(wl->exec, EXEC_HOOK_STEP_CHECKPOINT)) !=
+	    NULL)
+		return set_cause(cause, "executor: '%s' has no %s, which "
+		    "checkpoint needs", wl->exec->name, lacks);
 	if (((const struct ckpt_opts *)wl_opts(wl, NULL))->docker &&
 	    exec_lookup_daemon(CKPT_DAEMON_HOOKS) == NULL)
 		return set_cause(cause, "docker: no container daemon "
@@ -103,14 +108,15 @@ ckpt_mem(const char *dir, struct lcmem_cg *cg, char **cause)
 }
 
 static int
-ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
+ckpt_steps(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
     struct sample_result *out, char **cause)
 {
 	const struct ckpt_opts	*o = wl_opts(wl, arm);
 	const struct exec_ops	*ex = wl->exec;
+	const struct exec_steps	*rt = ex->steps;
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
-	struct strvec		 cmd = STRVEC_INIT, flags = STRVEC_INIT;
+	struct strvec		 cmd = STRVEC_INIT;
 	struct lcmem_cg		 cg;
 	const char		*dir;
 	char			*img = NULL, *st = NULL, *cgdir = NULL, *c2;
@@ -120,35 +126,31 @@ ckpt_oci(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 	if ((dir = lc_workdir(ctx, wl, cause)) == NULL)
 		return -1;
 	lc_idle_cmd(wl, arm, &cmd);
-	if (lc_oci_spec(ctx, wl, arm, cmd.v, &spec, &flags, cause) == -1)
+	if (lc_steps_spec(ctx, wl, arm, cmd.v, &spec, cause) == -1 ||
+	    rt->can_checkpoint(&spec, cause) == -1)
 		goto done;
-	if (!oci_runtime_is_runsc(spec.runtime)) {
-		set_cause(cause, "runtime '%s' is not runsc: checkpoint needs "
-		    "runsc", spec.runtime);
-		goto done;
-	}
-	if (oci_prepare(ctx, &spec, &p, cause) == -1 ||
-	    oci_create(p, NULL, cause) == -1 ||
-	    oci_start(p, NULL, cause) == -1)
+	if (rt->prepare(ctx, &spec, &p, cause) == -1 ||
+	    rt->create(p, NULL, cause) == -1 ||
+	    rt->start(p, NULL, cause) == -1)
 		goto done;
 	if (lc_sleep(ctx, o->settle) == -1) {
 		set_cause(cause, "interrupted");
 		goto done;
 	}
-	img = xasprintf("%s/%s.img", dir, oci_id(p));
+	img = xasprintf("%s/%s.img", dir, rt->id(p));
 	img_journal = run_journal_object(ctx, "dir", img);
-	if (oci_checkpoint(p, img, 0, &tck, cause) == -1)
+	if (rt->checkpoint(p, img, 0, &tck, cause) == -1)
 		goto done;
 	/* Pitfall: this waits for the checkpointed sandbox to exit. */
-	if (oci_delete(p, 0, NULL, cause) == -1)
+	if (rt->delete(p, 0, NULL, cause) == -1)
 		goto done;
-	if (oci_restore(p, img, &trs, cause) == -1)
+	if (rt->restore(p, img, &trs, cause) == -1)
 		goto done;
-	if (oci_state(p, &st, NULL, cause) == -1)
+	if (rt->state(p, &st, NULL, cause) == -1)
 		goto done;
 	if (strcmp(st, "running") != 0) {
 		set_cause(cause, "restored container '%s' is '%s', not "
-		    "running", oci_id(p), st);
+		    "running", rt->id(p), st);
 		goto done;
 	}
 	if (lc_sleep(ctx, o->restored_settle) == -1) {
@@ -190,7 +192,6 @@ done:
 		free(c2);
 	}
 	strvec_clear(&cmd);
-	strvec_clear(&flags);
 	free(img);
 	free(st);
 	free(cgdir);
@@ -272,7 +273,7 @@ ckpt_sample(struct run_ctx *ctx, struct workload *wl, const struct arm *arm,
 {
 	char	*cause = NULL;
 
-	if (ckpt_oci(ctx, wl, arm, out, &cause) == -1 ||
+	if (ckpt_steps(ctx, wl, arm, out, &cause) == -1 ||
 	    (((const struct ckpt_opts *)wl_opts(wl, arm))->docker &&
 	    ckpt_daemon(ctx, wl, arm, out, &cause) == -1))
 		sample_result_fail(out, lc_past_deadline(ctx) ?
@@ -295,7 +296,7 @@ const struct workload_ops wl_checkpoint_ops = {
 	.help = "runsc checkpoint/restore loop and the restored memory",
 	.opts = ckpt_opts,
 	.opts_size = sizeof(struct ckpt_opts),
-	.default_exec = "oci",
+	.default_exec = EXEC_DEFAULT_STEPS,
 	.validate = ckpt_validate,
 	.sample = ckpt_sample,
 	.cleanup = ckpt_cleanup,

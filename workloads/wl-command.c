@@ -136,6 +136,8 @@ command_sample(struct run_ctx *ctx, struct workload *wl,
 	workload_spec_init(&spec, wl, arm, argv);
 	/* Only then: the spawn helper costs a round trip per sample. */
 	spec.own_rss = strvec_has(report, "rss");
+	/* One at a time: born in the run's cgroup abbench sits in (v1). */
+	spec.home = 1;
 	if (workload_run_counted(ctx, wl, &spec, o->perf, &counts, &proc,
 	    &st, out) == -1)
 		goto done;
@@ -210,7 +212,7 @@ const struct workload_ops wl_command_ops = {
 	.help = "time one execution of a program per sample",
 	.opts = command_opts,
 	.opts_size = sizeof(struct command_opts),
-	.default_exec = "local",
+	.default_exec = EXEC_DEFAULT_HOST,
 	.own_program = 1,
 	.validate = command_validate,
 	.prepare = command_prepare,

@@ -1123,7 +1123,7 @@ const struct workload_ops wl_cpu_steady_ops = {
 	    "switches, work done, throttling",
 	.opts = steady_opts,
 	.opts_size = sizeof(struct steady_opts),
-	.default_exec = "local",
+	.default_exec = EXEC_DEFAULT_HOST,
 	.validate = steady_validate,
 	.prepare = steady_prepare,
 	.sample = steady_sample,

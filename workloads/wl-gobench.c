@@ -485,7 +485,7 @@ const struct workload_ops wl_gobench_ops = {
 	    "result",
 	.opts = gobench_opts,
 	.opts_size = sizeof(struct gobench_opts),
-	.default_exec = "local",
+	.default_exec = EXEC_DEFAULT_HOST,
 	.validate = gobench_validate,
 	.own_program = 1,
 	.sample = gobench_sample,

@@ -7,7 +7,8 @@
  *     DockerRun     `docker run --rm IMAGE CMD` end to end (the CLI call)
  *     StartupEmpty  `docker create` + `docker start` (returns once the
  *                   container runs; waiting and removal are not timed)
- *   executor oci (runtime = an OCI runtime binary, image = a rootfs dir)
+ *   an executor with runtime steps (EXEC_RUNTIME_STEPS: oci, crun;
+ *   runtime = an OCI runtime binary, image = a rootfs dir)
  *     OCICreate, OCIStart, OCIDelete  each runtime call
  *     OCITotal      create + start + until CMD has exited + delete
  *
@@ -20,7 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/exec-oci.h"
 #include "exec/exec.h"
 #include "exec/context.h"
 #include "workloads/lifecycle.h"
@@ -77,8 +77,8 @@ startup_validate(const struct experiment *e, struct workload *wl,
 	}
 	if (wl->exec != NULL && !(wl->exec->caps & EXEC_CONTAINER))
 		return set_cause(cause, "executor: '%s' has no container to "
-		    "start (use %s or oci)", wl->exec->name,
-		    EXEC_DEFAULT_DAEMON);
+		    "start (use %s or %s)", wl->exec->name,
+		    EXEC_DEFAULT_DAEMON, EXEC_DEFAULT_STEPS);
 	if (wl->exec == NULL || (wl->exec->caps & EXEC_RUNTIME_STEPS))
 		return 0;
 	/* A daemon's: run --rm and create + start are its hooks. */
@@ -175,33 +175,35 @@ done:
 	return r;
 }
 
+/* The runtime's steps, each timed (OCICreate...: the rows of oci's). */
 static int
-startup_oci(struct run_ctx *ctx, struct workload *wl,
+startup_steps(struct run_ctx *ctx, struct workload *wl,
     const struct arm *arm, struct sample_result *out, char **cause)
 {
 	const struct exec_ops	*ex = wl->exec;
+	const struct exec_steps	*rt = ex->steps;
 	struct exec_proc	*p = NULL;
 	struct exec_spec	 spec;
-	struct strvec		 cmd = STRVEC_INIT, flags = STRVEC_INIT;
+	struct strvec		 cmd = STRVEC_INIT;
 	int64_t			 tcreate, tstart, tdelete, t0, t1;
 	int64_t			 deadline;
 	int			 r = -1;
 
 	strvec_pushv(&cmd, lc_opts(wl, arm)->cmd.v);
-	if (lc_oci_spec(ctx, wl, arm, cmd.v, &spec, &flags, cause) == -1 ||
-	    oci_prepare(ctx, &spec, &p, cause) == -1)
+	if (lc_steps_spec(ctx, wl, arm, cmd.v, &spec, cause) == -1 ||
+	    rt->prepare(ctx, &spec, &p, cause) == -1)
 		goto done;
 	/* create learns the container's pid (not timed). */
-	if (oci_create(p, &tcreate, cause) == -1 ||
-	    oci_start(p, &tstart, cause) == -1)
+	if (rt->create(p, &tcreate, cause) == -1 ||
+	    rt->start(p, &tstart, cause) == -1)
 		goto done;
 	t0 = now_mono_ns();
 	deadline = ctx->deadline_ns > 0 ? ctx->deadline_ns :
-	    t0 + EXEC_OCI_TIMEOUT_NS;
-	if (oci_wait_exit(p, deadline, cause) == -1)
+	    t0 + EXEC_CALL_TIMEOUT_NS;
+	if (rt->wait_exit(p, deadline, cause) == -1)
 		goto done;
 	t1 = now_mono_ns();
-	if (oci_delete(p, 0, &tdelete, cause) == -1)
+	if (rt->delete(p, 0, &tdelete, cause) == -1)
 		goto done;
 	startup_add(out, wl, arm, "OCICreate", tcreate);
 	startup_add(out, wl, arm, "OCIStart", tstart);
@@ -213,7 +215,6 @@ done:
 	if (p != NULL)
 		ex->destroy(ctx, p);
 	strvec_clear(&cmd);
-	strvec_clear(&flags);
 	return r;
 }
 
@@ -225,7 +226,7 @@ startup_sample(struct run_ctx *ctx, struct workload *wl,
 	int	 r;
 
 	if (wl->exec->caps & EXEC_RUNTIME_STEPS)
-		r = startup_oci(ctx, wl, arm, out, &cause);
+		r = startup_steps(ctx, wl, arm, out, &cause);
 	else
 		r = startup_daemon(ctx, wl, arm, out, &cause);
 	if (r == -1)

@@ -58,8 +58,15 @@ workload_lookup(const char *type)
 int
 bench_gomaxprocs(void)
 {
-	/* The CPUs the run may use: the host's `vcpus` config line too. */
-	return (int)hostinfo_vcpus();
+	static int	n;
+
+	/*
+	 * The CPUs the run may use: the host's `vcpus` config line too.
+	 * Asked once (a system call per value otherwise).
+	 */
+	if (n == 0)
+		n = (int)hostinfo_vcpus();
+	return n;
 }
 
 /* Does an element of the name (between slashes) start with "vcpus="? */
@@ -205,8 +212,8 @@ workload_platform_check(const struct experiment *e,
 			    "register a docker runtime per platform "
 			    "(runsc install --runtime=runsc-%s -- "
 			    "--platform=%s) and name it in the arm's "
-			    "runtime, or use executor = oci", wl->exec->name,
-			    pf, pf);
+			    "runtime, or use executor = %s", wl->exec->name,
+			    pf, pf, EXEC_DEFAULT_STEPS);
 		rt = e->arms[i].runtime != NULL ? e->arms[i].runtime : "runc";
 		base = strrchr(rt, '/');
 		if (!str_startswith(base != NULL ? base + 1 : rt, "runsc"))
@@ -270,8 +277,8 @@ perf_reaches(const struct experiment *e, const struct workload *wl,
 	if (!(wl->exec->caps & EXEC_RUNTIME_STEPS))
 		return set_cause(cause, "perf: executor '%s' starts its "
 		    "containers from a daemon, outside any cgroup abbench "
-		    "can count (use executor local, or oci with runsc)",
-		    wl->exec->name);
+		    "can count (use executor %s, or %s with runsc)",
+		    wl->exec->name, EXEC_DEFAULT_HOST, EXEC_DEFAULT_STEPS);
 	if (!perf_counts_sandboxes())
 		return set_cause(cause, "perf: on this host runsc moves its "
 		    "sandbox into the container's cgroup in the hierarchy "

@@ -64,7 +64,7 @@ const struct opt_spec experiment_opts[] = {
 	    "(rows within it are equivalent)"),
 	OPT_TEXT("looks", EXP(looks), NULL,
 	    "stop = decided: the good-round counts at which rows are looked "
-	    "at (default 6 8 10 12 16 20 24 32 ... below max-rounds, and "
+	    "at (default 4 6 8 10 12 16 20 24 32 ... below max-rounds, and "
 	    "max-rounds)"),
 	OPT_CHOICE("equivalence", EXP(equiv_projected), "margin",
 	    "margin projected",

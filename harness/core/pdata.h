@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A run's values as the power computations take them: its ok, non-warm-up
- * samples per (arm, benchmark, unit) as one value per execution (the
- * median of the lines one gobench invocation printed for a benchmark with
- * -test.count > 1: those lines are not independent), and the one input of
- * a row's MDE and rounds advice (pdata_noise_of), shared by the verdicts
+ * What the power computations take from a run: its sample table
+ * (stats/sampletab.h: one value per execution in each cell), and the one
+ * input of a row's MDE and rounds advice (pdata_noise_of), shared by the verdicts
  * of `--until decided` (verdict.c) and by power, report and the end of
  * `run` (harness/powerdata.h), so that they print the same numbers.
  *
@@ -19,40 +17,7 @@
 #include "results/calibration.h"
 
 struct store;
-
-struct pdata_row {
-	char	*arm;
-	char	*benchmark;
-	char	*unit;
-	double	*x;		/* per-execution medians, in plan order */
-	int	*round;		/* the round of each */
-	size_t	 n;		/* executions */
-	double	*lines;		/* every value (benchfmt line), in store order */
-	size_t	 nlines;
-};
-
-struct u64map;
-
-struct pdata {
-	struct pdata_row	*rows;	/* in order of first appearance */
-	size_t			 n;
-	struct u64map		*index;	/* (arm, benchmark, unit) -> row */
-};
-
-/* arm NULL = every arm. */
-int	pdata_load(struct store *st, int64_t run_id, const char *arm,
-	    struct pdata *out, char **cause);
-void	pdata_release(struct pdata *d);
-/* The row, or NULL; arm NULL matches any arm (the first such row). A
- * named arm's row is found by hash, in constant time. */
-struct pdata_row *pdata_find(const struct pdata *d, const char *arm,
-	    const char *benchmark, const char *unit);
-/*
- * All arms' values of (benchmark, unit) in one malloc'd array (an A/A
- * calibration's arms are alike); *n set.
- */
-double	*pdata_pool(const struct pdata *d, const char *benchmark,
-	    const char *unit, size_t *n);
+struct sampletab;
 
 /*
  * What a run's advice is computed from: its values, its baseline arm and,
@@ -60,7 +25,8 @@ double	*pdata_pool(const struct pdata *d, const char *benchmark,
  * experiment on its host class (not the run itself) with its values.
  */
 struct pdata_src {
-	struct pdata			 run;
+	struct sampletab		*run;		/* grouped */
+	int				 own_run;
 	char				*baseline_arm;
 	char				**arms;		/* the run's, in order */
 	size_t				 narms;
@@ -68,12 +34,16 @@ struct pdata_src {
 	char				*host_class;
 	int				 have_cal;
 	struct store_calibration	 cal;
-	struct pdata			 cald;
+	struct sampletab		*cald;		/* its values */
 };
 
-/* use_cal: look for a calibration. 0, or -1 with *cause. */
+/*
+ * use_cal: look for a calibration. run: the run's table when the caller
+ * has it (the runner's, kept; sampletab_group it before each use), NULL
+ * to load it from the store. 0, or -1 with *cause.
+ */
 int	pdata_src_load(struct store *st, int64_t run_id, int use_cal,
-	    struct pdata_src *out, char **cause);
+	    struct sampletab *run, struct pdata_src *out, char **cause);
 void	pdata_src_release(struct pdata_src *s);
 
 /*

@@ -23,6 +23,8 @@
 #include "results/store.h"
 #include "workloads/workload.h"
 
+struct sampletab;
+
 struct cgrp;
 struct hostset;
 struct journal;
@@ -82,6 +84,9 @@ struct run_state {
 	/* stop = decided (NULL otherwise) and the plan made round by round:
 	 * plan_idx values of stored samples with a failed row (--resume). */
 	struct verdicts		*verdicts;
+	/* stop = decided: the run's ok measured values, each added as it
+	 * is stored (runner_store_result), which the looks read. */
+	struct sampletab	*samples;
 	int			*bad;
 	size_t			 nbad;
 	/* The fixed design, per workload: its good rounds when its failed
@@ -114,8 +119,11 @@ void	 runner_store_metadata(struct run_ctx *ctx,
 	    const struct experiment *e, struct strvec *paths, int quiet);
 void	 runner_store_resume(struct run_ctx *ctx,
 	    const struct store_run *old, const char *build, int quiet);
+/* The sample, stored; then its ok measured values added to tab (NULL:
+ * none kept). */
 int	 runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	    const struct experiment *e, struct sample_result *res, int64_t t0,
-	    int64_t t1, int64_t w0, int64_t w1, char **cause);
+	    int64_t t1, int64_t w0, int64_t w1, struct sampletab *tab,
+	    char **cause);
 
 #endif

@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <jansson.h>
-
 #include "harness/core/runner-int.h"
+#include "lib/jsonw.h"
 
 static void
 fmt_secs(double s, char *buf, size_t len)
@@ -38,32 +37,24 @@ fmt_round(const struct progress *p, int round, char *buf, size_t len)
 		snprintf(buf, len, "%d/%d", round + 1, p->rounds);
 }
 
-/* One JSON object per line, every string escaped by jansson. */
+/* One JSON object per line (lib/jsonw: every string escaped once). */
 static void
 progress_json(struct progress *p, const struct plan_entry *pe,
     const struct experiment *e, const char *status, double value_secs,
     double elapsed, double eta)
 {
 	json_t	*o;
-	char	*text;
 
-	o = json_pack("{s:i, s:i, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, "
+	/* Names as lib/jsonw writes them ("o": never refused). */
+	o = json_pack("{s:i, s:i, s:I, s:I, s:o, s:o, s:s, s:f, s:f, s:f, "
 	    "s:i, s:b}", "round", pe->round + 1, "rounds", p->rounds,
 	    "sample", (json_int_t)p->done, "samples", (json_int_t)p->total,
-	    "arm", e->arms[pe->arm].name, "workload",
-	    e->workloads[pe->workload].name, "status", status, "seconds",
-	    value_secs, "elapsed", elapsed, "eta", isfinite(eta) ? eta : -1.0,
-	    "failures", p->failures, "warmup", pe->warmup);
-	if (o == NULL)
-		return;
-	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(9));
-	if (text != NULL) {
-		printf("%s\n", text);
-		fflush(stdout);
-		free(text);
-	}
-	json_decref(o);
+	    "arm", jw_str(e->arms[pe->arm].name), "workload",
+	    jw_str(e->workloads[pe->workload].name), "status", status,
+	    "seconds", value_secs, "elapsed", elapsed, "eta", isfinite(eta) ?
+	    eta : -1.0, "failures", p->failures, "warmup", pe->warmup);
+	(void)jw_print(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
+	fflush(stdout);
 }
 
 /*

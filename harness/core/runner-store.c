@@ -17,6 +17,7 @@
 #include "host/envcheck.h"
 #include "host/hostinfo.h"
 #include "harness/core/runner-int.h"
+#include "stats/sampletab.h"
 
 /* `PROGRAM --version` of a user's program: it may not know the flag. */
 #define PROGRAM_VERSION_TIMEOUT	(5 * NSEC_PER_SEC)
@@ -351,10 +352,31 @@ runner_store_resume(struct run_ctx *ctx, const struct store_run *old,
 	free(key);
 }
 
+/* The values of a stored sample, into the run's table. */
+static void
+runner_store_tab(struct sampletab *tab, const struct store_sample *s)
+{
+	struct sampletab_value	x;
+	size_t			i;
+
+	memset(&x, 0, sizeof(x));
+	x.round = s->round;
+	x.position = s->position;
+	x.exec = s->plan_idx;
+	x.start_ns = s->start_ns;
+	x.start_wall_ns = s->start_wall_ns;
+	for (i = 0; i < s->nmetrics; i++) {
+		x.value = s->metrics[i].value;
+		sampletab_add(tab, s->arm, s->metrics[i].benchmark,
+		    s->metrics[i].unit, &x);
+	}
+}
+
 int
 runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
     const struct experiment *e, struct sample_result *res, int64_t t0,
-    int64_t t1, int64_t w0, int64_t w1, char **cause)
+    int64_t t1, int64_t w0, int64_t w1, struct sampletab *tab,
+    char **cause)
 {
 	struct store_sample	 s;
 	size_t			 i;
@@ -401,6 +423,10 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 		else
 			store_rollback(ctx->store);
 	}
+	/* As the store reads them back: the ok values of measured rounds. */
+	if (r == 0 && tab != NULL && !s.warmup &&
+	    s.status == SAMPLE_STATUS_OK)
+		runner_store_tab(tab, &s);
 	for (i = 0; r == 0 && i < res->config.n; i++) {
 		char	*c = strstr(res->config.v[i], ": ");
 

@@ -24,6 +24,8 @@
 #include "host/undo.h"
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
+#include "results/sampletab-load.h"
+#include "stats/sampletab.h"
 
 static volatile sig_atomic_t	stop_flag;
 
@@ -242,6 +244,18 @@ run_create(struct run_state *r, char **cause)
 	snprintf(r->ctx.cgroup_name, sizeof r->ctx.cgroup_name,
 	    "abbench-%.8s", r->ctx.run_uuid);
 	r->opt->run_id = r->ctx.run_id;
+	/* The looks' table: a resumed run's stored samples, read once. */
+	if (r->verdicts != NULL && r->opt->resume != NULL &&
+	    (r->samples = sampletab_load(r->st, r->ctx.run_id,
+	    &(const struct sampletab_filter){ NULL, 0, 0 }, cause)) == NULL)
+		return -1;
+	if (r->verdicts != NULL && r->samples == NULL) {
+		arms = xcalloc(e->narms + 1, sizeof *arms);
+		for (i = 0; i < e->narms; i++)
+			arms[i] = e->arms[i].name;
+		r->samples = sampletab_new(arms, e->narms);
+		free(arms);
+	}
 	return journal_attach(r->jr, r->st, r->ctx.run_id, r->ctx.run_uuid,
 	    e->name, cause);
 }
@@ -386,7 +400,8 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 	    res->failed.n == 0)
 		sample_result_fail(res, SAMPLE_STATUS_FAILED,
 		    "workload reported no metrics");
-	if (runner_store_result(&r->ctx, pe, e, res, t0, t1, w0, w1, &cause) == -1) {
+	if (runner_store_result(&r->ctx, pe, e, res, t0, t1, w0, w1,
+	    r->samples, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
 		/* The store failed, not the file: status 1, as any abort. */
@@ -737,8 +752,9 @@ run_loop_rounds(struct run_state *r)
 				if (ok[w]) {
 					good[w]++;
 					rc = verdicts_look(r->verdicts, r->st,
-					    r->ctx.run_id, wl_of_idx, nidx,
-					    (int)w, good[w], round, &cause);
+					    r->ctx.run_id, r->samples,
+					    wl_of_idx, nidx, (int)w, good[w],
+					    round, &cause);
 					if (rc == -1) {
 						runner_progress_end(prog);
 						error("%s", cause);
@@ -969,6 +985,7 @@ run_release(struct run_state *r)
 	free(r->bad);
 	free(r->unmade);
 	verdicts_free(r->verdicts);
+	sampletab_free(r->samples);
 	store_run_release(&r->old);
 	free(r->claim_status);
 	if (r->e != NULL)

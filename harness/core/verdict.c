@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The verdicts of `stop = decided`: rows of a workload looked at from the
- * store with stats/sequential's rule (see verdict.h).
+ * The verdicts of `stop = decided`: rows of a workload looked at in the
+ * run's sample table with stats/sequential's rule (see verdict.h).
  */
 #include "config.h"
 
@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/ranktests.h"
+#include "stats/sampletab.h"
 #include "stats/utest.h"
 #include "stats/power.h"
 #include "stats/rowfilter.h"
@@ -48,6 +49,8 @@ struct verdicts {
 	size_t			 nrows, caprows;
 	int			*unmade;	/* per workload: good at give-up */
 	char			*advice_error;	/* why a row has no MDE */
+	struct pdata_src	 src;		/* the advice's, once read */
+	int			 src_loaded;	/* 1 read, -1 failed */
 };
 
 struct verdicts *
@@ -86,6 +89,7 @@ verdicts_free(struct verdicts *v)
 	free(v->rows);
 	rowfilter_free(v->filter);
 	bm_ucache_free(v->uc);
+	pdata_src_release(&v->src);
 	free(v->advice_error);
 	free(v->unmade);
 	free(v);
@@ -115,17 +119,6 @@ verdicts_row(struct verdicts *v, int w, const char *benchmark,
 	r->lo = r->hi = NAN;
 	r->mde = NAN;
 	return r;
-}
-
-static int
-verdicts_arm_index(const struct experiment *e, const char *name)
-{
-	size_t	a;
-
-	for (a = 0; a < e->narms; a++)
-		if (strcmp(e->arms[a].name, name) == 0)
-			return (int)a;
-	return -1;
 }
 
 /* One sample of a row: which arm, when, what. */
@@ -232,28 +225,32 @@ verdicts_store(struct verdicts *v, struct store *st, int64_t run_id,
  * row, from the same input (one value per execution, the calibration's
  * noise when there is one: pdata.h) by the same computation
  * (power_advise) at the run's alpha, so that they are the same numbers.
- * src is loaded on first use. The decision does not depend on it: an
- * error leaves the row without an MDE and is said by verdicts_print.
+ * The run's values are the table's; what else the advice needs (the
+ * run's arms, its calibration) is read from the store once, at the first
+ * row that asks. The decision does not depend on it: an error leaves the
+ * row without an MDE and is said by verdicts_print.
  */
 static void
 verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
-    struct pdata_src *src, int *loaded, struct vrow *r)
+    struct sampletab *t, struct vrow *r)
 {
 	struct power_options	o;
 	struct power_advice	adv;
 	struct pdata_noise	nz;
 	char			*cause = NULL;
 
-	if (*loaded == 0) {
-		if (pdata_src_load(st, run_id, 1, src, &cause) == -1) {
-			*loaded = -1;
+	if (v->src_loaded == 0) {
+		if (pdata_src_load(st, run_id, 1, t, &v->src, &cause) == -1) {
+			v->src_loaded = -1;
 			free(v->advice_error);
 			v->advice_error = cause;
 		} else
-			*loaded = 1;
+			v->src_loaded = 1;
 	}
-	if (*loaded != 1 ||
-	    pdata_noise_of(src, r->benchmark, r->unit, 0, &nz) != 1)
+	if (v->src_loaded != 1)
+		return;
+	sampletab_group(t);
+	if (pdata_noise_of(&v->src, r->benchmark, r->unit, 0, &nz) != 1)
 		return;
 	power_advice_options_init(&o);
 	o.alpha = v->d.alpha;
@@ -266,91 +263,201 @@ verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
 	pdata_noise_release(&nz);
 }
 
+/* A value the look of workload w at the end of round `round` sees. */
+static int
+verdicts_sees(const struct sampletab_value *x, const int *wl_of_idx,
+    size_t nidx, int w, int round)
+{
+	return x->round <= round && x->exec >= 0 && (size_t)x->exec < nidx &&
+	    wl_of_idx[x->exec] == w;
+}
+
+/* A row of the table that workload w gave, with its first value. */
+struct vlook_row {
+	size_t	row;
+	int	exec;
+	size_t	seq;
+};
+
+static int
+vlook_row_cmp(const void *a, const void *b)
+{
+	const struct vlook_row	*x = a, *y = b;
+
+	if (x->exec != y->exec)
+		return (x->exec > y->exec) - (x->exec < y->exec);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The rows workload w gave by the end of round `round`, in the order of
+ * their first values (the store's: execution, then insertion). *out
+ * malloc'd.
+ */
+static size_t
+verdicts_rows_of(const struct sampletab *t, const int *wl_of_idx,
+    size_t nidx, int w, int round, struct vlook_row **out)
+{
+	struct vlook_row	*lr = xcalloc(t->nrows + 1, sizeof(*lr));
+	size_t			 i, a, j, n = 0;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct sampletab_row	*row = &t->rows[i];
+		int				 have = 0;
+
+		for (a = 0; a < row->ncell; a++) {
+			const struct sampletab_cell	*c = sampletab_cell(t,
+			    row, a);
+
+			for (j = 0; c != NULL && j < c->n; j++) {
+				struct vlook_row	k;
+
+				if (!verdicts_sees(&c->v[j], wl_of_idx, nidx,
+				    w, round))
+					continue;
+				k.row = i;
+				k.exec = c->v[j].exec;
+				k.seq = c->v[j].seq;
+				if (!have || vlook_row_cmp(&k, &lr[n]) < 0)
+					lr[n] = k;
+				have = 1;
+			}
+		}
+		n += have;
+	}
+	qsort(lr, n, sizeof(*lr), vlook_row_cmp);
+	*out = lr;
+	return n;
+}
+
+/*
+ * One arm's values of a row that the look sees: into x (and, marked
+ * with side, into vs). Returns how many.
+ */
+static size_t
+verdicts_take(const struct sampletab_cell *c, const int *wl_of_idx,
+    size_t nidx, int w, int round, int side, double *x, struct vsample *vs,
+    size_t *ns)
+{
+	size_t	j, n = 0;
+
+	for (j = 0; c != NULL && j < c->n; j++) {
+		if (!verdicts_sees(&c->v[j], wl_of_idx, nidx, w, round))
+			continue;
+		x[n++] = c->v[j].value;
+		vs[*ns].arm = side;
+		vs[*ns].round = c->v[j].round;
+		vs[*ns].position = c->v[j].position;
+		vs[*ns].value = c->v[j].value;
+		(*ns)++;
+	}
+	return n;
+}
+
+/*
+ * Row r's decision at look k on the baseline's values x1 and the arm's
+ * x2 (sorted here) and, paired, its np rounds' ratios pd (first: pf),
+ * with the interval it stands on. A side without values: undecided,
+ * with no p.
+ */
+static void
+verdicts_decide(struct verdicts *v, struct vrow *r, int k, double *x1,
+    size_t n1, double *x2, size_t n2, double *pd, signed char *pf,
+    size_t np, double scale)
+{
+	struct seq_pairs	pr;
+	double			beta;
+
+	r->lo = r->hi = NAN;
+	r->mde = NAN;
+	if (n1 == 0 || n2 == 0) {
+		memset(&r->res, 0, sizeof(r->res));
+		r->res.p = NAN;
+		r->res.p_u = NAN;
+		r->res.boundary = seq_boundary(&v->d, k);
+		return;
+	}
+	pr.d = pd;
+	pr.first = pf;
+	pr.n = np;
+	qsort(x1, n1, sizeof(*x1), cmp_double);
+	qsort(x2, n2, sizeof(*x2), cmp_double);
+	seq_decide_scaled(&v->d, k, x1, n1, x2, n2, np >= 2 ? &pr : NULL,
+	    scale, v->uc, &r->res);
+	/*
+	 * For the reader, the interval the decision stands on: a
+	 * difference's at its look's boundary (two sided, the U test's own:
+	 * it excludes 0 exactly when p <= the boundary, ties aside), an
+	 * equivalence's or an open row's at the equivalence test's level. A
+	 * 99% interval beside a difference decided at p <= 0.045 could
+	 * straddle 0.
+	 */
+	beta = r->res.verdict == SEQ_DIFFERENT ? r->res.boundary / 2 :
+	    r->res.verdict == SEQ_EQUIVALENT ? r->res.equiv_beta :
+	    v->d.equiv_beta;
+	r->level = 1 - 2 * beta;
+	if (r->res.test == SEQ_TEST_SIGNED_RANK) {
+		/* Tukey's, of the per-round ratios. */
+		qsort(pd, np, sizeof(*pd), cmp_double);
+		if (signrank_ci(pd, np, beta, &r->lo, &r->hi) == 0) {
+			r->lo = expm1(r->lo);
+			r->hi = expm1(r->hi);
+		}
+	} else if (seq_shift_ci(x1, n1, x2, n2, beta, v->uc, &r->lo,
+	    &r->hi) == 0) {
+		r->lo = expm1(r->lo);
+		r->hi = expm1(r->hi);
+	}
+}
+
 int
 verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
-    const int *wl_of_idx, size_t nidx, int w, int good, int round,
-    char **cause)
+    struct sampletab *t, const int *wl_of_idx, size_t nidx, int w,
+    int good, int round, char **cause)
 {
 	const struct experiment	*e = v->e;
-	struct pdata_src	 src;
-	struct store_value	*sv = NULL;
-	size_t			 nv = 0, i, j, n1, n2, a;
-	double			*x1, *x2, beta, *pd;
+	struct vlook_row	*lr = NULL;
+	size_t			 nv = t->nvalues, nr, i, n1, n2, a, ns, np;
+	double			*x1, *x2, *pd, scale;
 	struct vsample		*vs;
+	struct vrow		*r;
 	signed char		*pf;
-	char			*seen;
-	int			 k = seq_look_at(&v->d, good), all = 1, ai, rc;
-	int			 src_loaded = 0;
-	int			 last = (size_t)k + 1 == v->d.nlooks;
+	int			 k = seq_look_at(&v->d, good), all = 1, a0, ai;
+	int			 last = (size_t)k + 1 == v->d.nlooks, rc = 0;
 
 	if (k < 0)
 		return 0;
-	memset(&src, 0, sizeof(src));
-	if (store_values(st, run_id, NULL, 0, &sv, &nv, cause) == -1)
-		return -1;
 	x1 = xcalloc(nv + 1, sizeof(*x1));
 	x2 = xcalloc(nv + 1, sizeof(*x2));
-	seen = xcalloc(nv + 1, 1);
 	vs = xcalloc(nv + 1, sizeof(*vs));
 	pd = xcalloc(nv + 1, sizeof(*pd));
 	pf = xcalloc(nv + 1, sizeof(*pf));
-	for (i = 0; i < nv; i++) {
-		/* Each (benchmark, unit) of this workload once. */
-		if (seen[i] || sv[i].round > round || sv[i].plan_idx < 0 ||
-		    (size_t)sv[i].plan_idx >= nidx ||
-		    wl_of_idx[sv[i].plan_idx] != w)
-			continue;
-		for (j = i; j < nv; j++)
-			if (strcmp(sv[j].benchmark, sv[i].benchmark) == 0 &&
-			    strcmp(sv[j].unit, sv[i].unit) == 0)
-				seen[j] = 1;
-		if (!rowfilter_keep(v->filter, sv[i].benchmark, sv[i].unit))
-			continue;
-		for (a = 1; a < e->narms; a++) {
-			struct vrow		*r;
-			struct seq_pairs	 pr;
-			size_t			 ns = 0, np;
-			double			 scale = 1;
+	a0 = sampletab_arm(t, e->arms[0].name);
+	nr = verdicts_rows_of(t, wl_of_idx, nidx, w, round, &lr);
+	for (i = 0; i < nr && rc == 0; i++) {
+		const struct sampletab_row	*row = &t->rows[lr[i].row];
 
-			n1 = n2 = 0;
-			for (j = 0; j < nv; j++) {
-				if (sv[j].round > round ||
-				    sv[j].plan_idx < 0 ||
-				    (size_t)sv[j].plan_idx >= nidx ||
-				    wl_of_idx[sv[j].plan_idx] != w ||
-				    strcmp(sv[j].benchmark,
-				    sv[i].benchmark) != 0 ||
-				    strcmp(sv[j].unit, sv[i].unit) != 0)
-					continue;
-				ai = verdicts_arm_index(e, sv[j].arm);
-				if (sv[j].orig_unit != NULL &&
-				    sv[j].value != 0 && ai >= 0)
-					scale = sv[j].orig_value /
-					    sv[j].value;
-				if (ai == 0)
-					x1[n1++] = sv[j].value;
-				else if (ai == (int)a)
-					x2[n2++] = sv[j].value;
-				else
-					continue;
-				vs[ns].arm = ai == 0 ? 1 : 2;
-				vs[ns].round = sv[j].round;
-				vs[ns].position = sv[j].position;
-				vs[ns].value = sv[j].value;
-				ns++;
-			}
-			/*
-			 * Go writes times in ns/op and benchfmt stores
-			 * them in sec/op: their digits (a whole number of
-			 * ns) tell the resolution, not those of 1e-06.
-			 */
-			if (scale == 1 && strcmp(sv[i].unit, "sec/op") == 0)
-				scale = 1e9;
+		if (!rowfilter_keep(v->filter, row->benchmark, row->unit))
+			continue;
+		/*
+		 * Go writes times in ns/op and benchfmt stores them in
+		 * sec/op: their digits (a whole number of ns) tell the
+		 * resolution, not those of 1e-06.
+		 */
+		scale = row->orig_scale != 0 ? row->orig_scale : 1;
+		if (scale == 1 && strcmp(row->unit, "sec/op") == 0)
+			scale = 1e9;
+		for (a = 1; a < e->narms && rc == 0; a++) {
+			ai = sampletab_arm(t, e->arms[a].name);
+			ns = 0;
+			n1 = a0 < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
+			    (size_t)a0), wl_of_idx, nidx, w, round, 1, x1, vs,
+			    &ns);
+			n2 = ai < 0 ? 0 : verdicts_take(sampletab_cell(t, row,
+			    (size_t)ai), wl_of_idx, nidx, w, round, 2, x2, vs,
+			    &ns);
 			np = v->paired ? verdicts_pairs(vs, ns, pd, pf) : 0;
-			pr.d = pd;
-			pr.first = pf;
-			pr.n = np;
-			r = verdicts_row(v, w, sv[i].benchmark, sv[i].unit,
+			r = verdicts_row(v, w, row->benchmark, row->unit,
 			    (int)a);
 			r->looked = 1;
 			r->look = k;
@@ -358,74 +465,24 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			r->round = round;
 			r->n1 = n1;
 			r->n2 = n2;
-			if (n1 == 0 || n2 == 0) {
-				memset(&r->res, 0, sizeof(r->res));
-				r->res.p = NAN;
-				r->res.p_u = NAN;
-				r->res.boundary = seq_boundary(&v->d, k);
-				r->lo = r->hi = NAN;
-				r->mde = NAN;
-				all = 0;
-				if (verdicts_store(v, st, run_id, r, cause) ==
-				    -1) {
-					rc = -1;
-					goto out;
-				}
-				continue;
-			}
-			qsort(x1, n1, sizeof(*x1), cmp_double);
-			qsort(x2, n2, sizeof(*x2), cmp_double);
-			seq_decide_scaled(&v->d, k, x1, n1, x2, n2,
-			    np >= 2 ? &pr : NULL, scale, v->uc, &r->res);
-			/*
-			 * For the reader, the interval the decision stands
-			 * on: a difference's at its look's boundary (two
-			 * sided, the U test's own: it excludes 0 exactly
-			 * when p <= the boundary, ties aside), an
-			 * equivalence's or an open row's at the equivalence
-			 * test's level. A 99% interval beside a difference
-			 * decided at p <= 0.045 could straddle 0.
-			 */
-			beta = r->res.verdict == SEQ_DIFFERENT ?
-			    r->res.boundary / 2 : v->d.equiv_beta;
-			r->level = 1 - 2 * beta;
-			if (r->res.test == SEQ_TEST_SIGNED_RANK) {
-				/* Tukey's, of the per-round ratios. */
-				qsort(pd, np, sizeof(*pd), cmp_double);
-				if (signrank_ci(pd, np, beta, &r->lo,
-				    &r->hi) == 0) {
-					r->lo = expm1(r->lo);
-					r->hi = expm1(r->hi);
-				}
-			} else if (seq_shift_ci(x1, n1, x2, n2, beta,
-			    v->uc, &r->lo, &r->hi) == 0) {
-				r->lo = expm1(r->lo);
-				r->hi = expm1(r->hi);
-			}
-			r->mde = NAN;
+			verdicts_decide(v, r, k, x1, n1, x2, n2, pd, pf, np,
+			    scale);
 			if (r->res.verdict == SEQ_UNDECIDED) {
-				all = 0;
-				if (last)
-					verdicts_advise(v, st, run_id, &src,
-					    &src_loaded, r);
+				all = all && r->res.futile;
+				if ((last || r->res.futile) && n1 > 0 &&
+				    n2 > 0)
+					verdicts_advise(v, st, run_id, t, r);
 			}
-			if (verdicts_store(v, st, run_id, r, cause) == -1) {
-				rc = -1;
-				goto out;
-			}
+			rc = verdicts_store(v, st, run_id, r, cause);
 		}
 	}
-	rc = all || last;
-out:
-	pdata_src_release(&src);
+	free(lr);
 	free(vs);
 	free(pd);
 	free(pf);
-	free(seen);
 	free(x1);
 	free(x2);
-	store_values_free(sv, nv);
-	return rc;
+	return rc == -1 ? -1 : all || last;
 }
 
 void
@@ -436,8 +493,8 @@ verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided)
 	*rows = v->nrows;
 	*decided = 0;
 	for (i = 0; i < v->nrows; i++)
-		if (v->rows[i].looked && v->rows[i].res.verdict !=
-		    SEQ_UNDECIDED)
+		if (v->rows[i].looked && (v->rows[i].res.verdict !=
+		    SEQ_UNDECIDED || v->rows[i].res.futile))
 			(*decided)++;
 }
 
@@ -507,9 +564,20 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	if (v->d.equiv_project)
 		fprintf(fp, ", p projected to %d rounds > %g",
 		    v->d.max_rounds, v->d.alpha);
-	fprintf(fp, " and the %.3g%% interval of the change, widened by the "
-	    "values' resolution, within +-%g%%",
-	    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	if (v->paired && v->d.half_beta <= 0)
+		fprintf(fp, " and the %.4g%% interval of the per-round ratios "
+		    "(Tukey's) or of the arms' shift (Hodges-Lehmann's; "
+		    "%.4g%% below 7 rounds), widened by the values' "
+		    "resolution, within +-%g%%", 100 * (1 - v->d.equiv_beta),
+		    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	else
+		fprintf(fp, " and the %.3g%% interval of the change, widened "
+		    "by the values' resolution, within +-%g%%",
+		    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
+	if (v->d.futility_cp > 0)
+		fprintf(fp, "; a row whose values' step rules out equivalence "
+		    "stops undecided when its predictive power is below "
+		    "%g%%", v->d.futility_cp * 100);
 	if (v->d.half_beta > 0)
 		fprintf(fp, ", its %g%% one within +-%g%%",
 		    100 * (1 - 2 * v->d.half_beta), v->d.effect / 2 * 100);
@@ -563,9 +631,19 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 				    "%d would", v->d.effect * 100,
 				    POWER_ADVICE_MAX_N);
 			verdicts_print_notes(v, r, fp);
-			fprintf(fp, ")%s\n", r->good < v->d.max_rounds ?
-			    ": not at its last look" : ": neither a change "
-			    "nor \"no change\" shown");
+			if (r->res.futile)
+				fprintf(fp, "): stopped: it cannot be shown "
+				    "equivalent, and what it shows so far "
+				    "would not be shown different by "
+				    "max-rounds %d (predictive power < "
+				    "%g%%)\n",
+				    v->d.max_rounds,
+				    v->d.futility_cp * 100);
+			else
+				fprintf(fp, ")%s\n", r->good <
+				    v->d.max_rounds ? ": not at its last "
+				    "look" : ": neither a change nor \"no "
+				    "change\" shown");
 			break;
 		}
 	}

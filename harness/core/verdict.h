@@ -3,13 +3,17 @@
  * The verdicts of `stop = decided` (stats/sequential.h applied to a run):
  * per workload, the rows it counts (each benchmark and unit that the
  * experiment's stat-filter keeps, each arm against the first), looked at
- * after planned numbers of good rounds from the samples in the store. A
+ * after planned numbers of good rounds from the run's sample table
+ * (stats/sampletab.h: the runner adds each sample to it as it is
+ * stored, so a look reads no sample back from the store). A
  * workload is decided when every row of it is decided at the same look;
  * the verdicts reported are those of its last look, on all the samples it
  * took, which are the samples `abbench stat` compares, so a `different`
  * row shows a percentage there and an `equivalent` one a `~`.
  *
- * Not thread-safe; the store is only read.
+ * Not thread-safe. The store gets each look's decisions; it is read once,
+ * for the advice of a row undecided at its last look (the run's arms and
+ * its calibration).
  */
 #ifndef ABBENCH_VERDICT_H
 #define ABBENCH_VERDICT_H
@@ -21,6 +25,7 @@
 #include "lib/model.h"
 #include "stats/sequential.h"
 
+struct sampletab;
 struct store;
 struct verdicts;
 
@@ -34,14 +39,14 @@ void		 verdicts_free(struct verdicts *v);
 
 /*
  * The look of workload w after `good` good rounds, made at the end of run
- * round `round`: its rows from the run's ok measured samples of rounds <=
- * round (wl_of_idx[plan_idx] = workload, for plan_idx < nidx). Returns 1
- * when every row is decided (or at the last look), 0 when not, -1 with
- * *cause on a store error.
+ * round `round`: its rows from t, the run's ok measured samples, those of
+ * rounds <= round (wl_of_idx[plan_idx] = workload, for plan_idx < nidx).
+ * Returns 1 when every row is decided (or at the last look), 0 when not,
+ * -1 with *cause on a store error.
  */
 int		 verdicts_look(struct verdicts *v, struct store *st,
-		    int64_t run_id, const int *wl_of_idx, size_t nidx, int w,
-		    int good, int round, char **cause);
+		    int64_t run_id, struct sampletab *t, const int *wl_of_idx,
+		    size_t nidx, int w, int good, int round, char **cause);
 
 /* Rows counted so far and rows decided at their workload's last look. */
 void		 verdicts_count(const struct verdicts *v, size_t *rows,

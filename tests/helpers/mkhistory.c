@@ -4,7 +4,7 @@
  * API, for the tests of `abbench nightly` (tests/integration/t0900).
  *
  *   mkhistory DB [-n NIGHTS] [-s SAMPLES] [-e NOISE] [-S SEED]
- *       [-a ARM]... [-x BENCH:PCT:NIGHT]
+ *       [-a ARM]... [-x BENCH:PCT:NIGHT]... [-b NAME]
  *
  * NIGHTS runs (default 40) of experiment "synth-nightly" on host
  * "synth-host", one a day, each with SAMPLES (default 5) samples per arm
@@ -14,7 +14,9 @@
  *   Memory                 B        around 8e6
  * with Gaussian relative noise NOISE (default 0.01). -x multiplies BENCH
  * (the part of a name before '/', or the whole name) by 1 + PCT/100 from
- * night NIGHT (0-based) on. Decoys that nightly must ignore are written
+ * night NIGHT (0-based) on (up to 4 of them, each its own step). -b adds a
+ * fourth benchmark NAME (sec/op, around 1 s), any bytes (`abbench history`'s
+ * escaping is tried with it). Decoys that nightly must ignore are written
  * too: a run of the same experiment on another host and a failed run,
  * both with every value doubled, and a run of another experiment.
  * Prints the id of the last run.
@@ -43,21 +45,25 @@ struct synth_bench {
 	const char	*better;
 };
 
-static const struct synth_bench benches[] = {
+static struct synth_bench benches[] = {
 	{ "Startup/runtime=runc", "sec/op", 0.25, NULL },
 	{ "Fio/bs=4k", "iops", 40000, "higher" },
 	{ "Memory", "B", 8e6, "lower" },
+	{ NULL, "sec/op", 1, NULL },	/* -b */
 };
-#define NBENCH (sizeof(benches) / sizeof(benches[0]))
+#define MAXBENCH (sizeof(benches) / sizeof(benches[0]))
+#define MAXSTEPS 4
+static size_t	nbench = MAXBENCH - 1;
 
 struct synth {
 	struct store	*st;
 	gsl_rng		*rng;
 	int		 samples;
 	double		 noise;
-	const char	*step_bench;
-	double		 step;
-	int		 step_night;
+	const char	*step_bench[MAXSTEPS];
+	double		 step[MAXSTEPS];
+	int		 step_night[MAXSTEPS];
+	size_t		 nsteps;
 	char		**arms;
 	size_t		 narms;
 };
@@ -76,11 +82,11 @@ synth_run(struct synth *s, const char *name, const char *host, int night,
     double factor, const char *status)
 {
 	struct store_run	 r;
-	struct store_metric	 m[NBENCH];
+	struct store_metric	 m[MAXBENCH];
 	struct store_sample	 smp;
 	char			*cause = NULL;
 	int64_t			 t = T0_NS + night * DAY_NS, id;
-	size_t			 b, a;
+	size_t			 b, a, x;
 	int			 k, pos = 0;
 
 	memset(&r, 0, sizeof(r));
@@ -96,7 +102,7 @@ synth_run(struct synth *s, const char *name, const char *host, int night,
 		die("%s", cause);
 	id = r.id;
 	free(r.uuid);
-	for (b = 0; b < NBENCH; b++)
+	for (b = 0; b < nbench; b++)
 		if (benches[b].better != NULL &&
 		    store_unit_set(s->st, id, benches[b].unit, "better",
 		    benches[b].better, &cause) == -1)
@@ -105,14 +111,14 @@ synth_run(struct synth *s, const char *name, const char *host, int night,
 		die("%s", cause);
 	for (k = 0; k < s->samples; k++) {
 		for (a = 0; a < s->narms; a++) {
-			for (b = 0; b < NBENCH; b++) {
+			for (b = 0; b < nbench; b++) {
 				double	v = benches[b].level * factor;
 
-				if (s->step_bench != NULL &&
-				    night >= s->step_night &&
-				    synth_matches(benches[b].name,
-				    s->step_bench))
-					v *= 1 + s->step;
+				for (x = 0; x < s->nsteps; x++)
+					if (night >= s->step_night[x] &&
+					    synth_matches(benches[b].name,
+					    s->step_bench[x]))
+						v *= 1 + s->step[x];
 				v *= 1 + gsl_ran_gaussian(s->rng, s->noise);
 				m[b].benchmark = benches[b].name;
 				m[b].unit = benches[b].unit;
@@ -131,7 +137,7 @@ synth_run(struct synth *s, const char *name, const char *host, int night,
 			smp.start_wall_ns = t + smp.start_ns;
 			smp.end_wall_ns = t + smp.end_ns;
 			smp.metrics = m;
-			smp.nmetrics = NBENCH;
+			smp.nmetrics = nbench;
 			if (store_sample_add(s->st, &smp, &cause) == -1)
 				die("%s", cause);
 			pos++;
@@ -147,7 +153,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: mkhistory DB [-n NIGHTS] [-s SAMPLES] "
-	    "[-e NOISE] [-S SEED] [-a ARM]... [-x BENCH:PCT:NIGHT]\n");
+	    "[-e NOISE] [-S SEED] [-a ARM]... [-x BENCH:PCT:NIGHT]... "
+	    "[-b NAME]\n");
 	exit(2);
 }
 
@@ -164,7 +171,7 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.samples = 5;
 	s.noise = 0.01;
-	while ((c = getopt(argc, argv, "n:s:e:S:a:x:")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:e:S:a:x:b:")) != -1) {
 		switch (c) {
 		case 'n':
 			nights = atoi(optarg);
@@ -184,12 +191,16 @@ main(int argc, char **argv)
 		case 'x':
 			p = strchr(optarg, ':');
 			q = p != NULL ? strchr(p + 1, ':') : NULL;
-			if (q == NULL)
+			if (q == NULL || s.nsteps == MAXSTEPS)
 				usage();
 			*p = '\0';
-			s.step_bench = optarg;
-			s.step = atof(p + 1) / 100;
-			s.step_night = atoi(q + 1);
+			s.step_bench[s.nsteps] = optarg;
+			s.step[s.nsteps] = atof(p + 1) / 100;
+			s.step_night[s.nsteps++] = atoi(q + 1);
+			break;
+		case 'b':
+			benches[MAXBENCH - 1].name = optarg;
+			nbench = MAXBENCH;
 			break;
 		default:
 			usage();

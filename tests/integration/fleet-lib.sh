@@ -11,6 +11,9 @@
 #   wait_for SECS CMD...    run CMD every 0.2 s until it succeeds; 1 if it
 #                           has not within SECS
 #   db_count DB SQL         sqlite3 -readonly DB SQL, one value
+#   held_sample_script, samples DB, held DB N JOB DIR, all_held FDIR OUT
+#   HOLD SHAPE...           a sample held at will, for the many-node tests
+#                           (below)
 
 require_slurm() {
 	require_root
@@ -131,4 +134,44 @@ fleet_nodes_cleanup() {
 # nodes_q SQL: one value from fleet.db ($DB)
 nodes_q() {
 	db_count "$DB" "$1"
+}
+
+# held_sample_script: $SHARED/sample.sh DIR HOLD_AT, a sample of 0.2 s
+# that, from the job's sample HOLD_AT on, waits while DIR/hold exists
+# (counted per job in DIR/count.JOB). Everything on the shared directory.
+held_sample_script() {
+	cat >"$SHARED/sample.sh" <<'SH'
+#!/bin/sh
+sleep 0.2
+c=$1/count.$SLURM_JOB_ID
+n=$(( $(cat "$c" 2>/dev/null || echo 0) + 1 ))
+echo "$n" >"$c"
+if [ "$n" -ge "$2" ]; then
+	while [ -e "$1/hold" ]; do sleep 0.05; done
+fi
+exit 0
+SH
+}
+
+# samples DB: the ok samples stored
+samples() {
+	db_count "$1" "SELECT count(*) FROM samples WHERE status = 'ok'"
+}
+
+# held DB N JOB DIR: N samples stored, the job inside the next (held)
+held() {
+	[ -s "$1" ] && [ "$(samples "$1" 2>/dev/null || echo 0)" -ge "$2" ] &&
+	    [ "$(cat "$4/count.$3" 2>/dev/null)" = $(($2 + 1)) ]
+}
+
+# all_held FDIR OUT DIR SHAPE...: each SHAPE ("c2-1") of the fleet in FDIR
+# (submitted with output OUT) has a sample stored and is held in its next
+all_held() {
+	ah_dir=$1 ah_out=$2 ah_hold=$3
+	shift 3
+	for ah_s in "$@"; do
+		held "$ah_dir/runs/$ah_s.db" 1 \
+		    "$(fleet_jobid "$ah_out" "$(echo "$ah_s" | tr - /)")" \
+		    "$ah_hold" || return 1
+	done
 }

@@ -15,6 +15,8 @@
 #   workloads/           never compare an executor's name: they ask its
 #                        capabilities (exec_ops.caps) instead; never list
 #                        executor names as choices (the registry does)
+#   workloads/, host/    call no oci_ verb nor include exec-oci.h: the
+#                        runtime's steps are exec_ops.steps
 #   workloads/, host/    name no docker function, exec_docker_ or the
 #                        program "docker": what they need of a container
 #                        daemon is a hook of exec_ops (startup-bench is
@@ -92,6 +94,10 @@ none "workloads/ and host/ name no docker function nor run \"docker\"" \
     $(src workloads host | grep -v '^workloads/startup-bench\.c$')
 none "exec-docker.h is gone: the docker executor is its ops table" \
     'exec-docker\.h' $(src lib stats results exec host workloads harness)
+# The runtime's steps are reached through exec_ops.steps (issue 58): no
+# side door to one executor's verbs.
+none "workloads/ and host/ call no executor's runtime verbs (oci_*)" \
+    '\boci_[a-z_]+\(|exec-oci\.h|\bexec_oci_' $(src workloads host)
 
 # The house's limit on a file's length: every hand-written C source or
 # header, the tests' too. Generated files are named here, one by one.

@@ -61,6 +61,23 @@ diag "last night: $(tail -n 3 "$TEST_TMP/verdicts")"
 is "$errors" 0 "30 nights ran and were judged without an error"
 ok "$([ "$judged" -ge 20 ]; echo $?)" "at least 20 of the nights were judged against earlier ones ($judged)"
 ok "$([ "$alarms" -le 2 ]; echo $?)" "at most 2 false alarms in 30 A/A nights of 2 series ($alarms)"
+# The same nights' change points (abbench history): every one is false.
+# 3 runs by hand (2026-12-07, load 15-18): none in 180 series-nights.
+if command -v python3 >/dev/null 2>&1; then
+	cps=$("$ABBENCH" history --db "$db" last --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sum(len(s["change_points"]) for s in d["series"]))
+for s in d["series"]:
+    for c in s["change_points"]:
+        print("%s %s: night %d %+.1f%% p=%.2g" % (s["benchmark"], s["unit"],
+              c["night"], 100 * c["rel"], c["p"]), file=sys.stderr)
+' 2>"$TEST_TMP/cps")
+	[ -s "$TEST_TMP/cps" ] && diag "change points: $(cat "$TEST_TMP/cps")"
+	ok "$([ "${cps:-99}" -le 2 ]; echo $?)" "at most 2 false change points in the history of 30 A/A nights of 2 series (${cps:-none})"
+else
+	diag "no python3: the change points are not counted"
+fi
 js=$("$ABBENCH" nightly --no-run last --db "$db" --json --quiet)
 like "$js" '"reference_nights": [0-9]+' "--json: the reference's nights"
 done_testing

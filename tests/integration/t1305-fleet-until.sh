@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # fleet submit --until decided: the rule reaches every shape's run. On the
 # real local Slurm, two fixed-value gobench workloads (one equal in both
-# arms, one that differs) decided at 6 and 8 rounds stop each shape's run
+# arms, one that differs) decided at 4 and 8 rounds stop each shape's run
 # there, not at the file's 12 rounds; the fleet keeps the rule (run_keys)
 # for resubmits, the job's argv carries it as --set stop=decided, and a bad
 # --until or a rule the file cannot take is refused before any submit.
@@ -57,12 +57,12 @@ is "$(db_count "$DB" "SELECT count(*) FROM runs WHERE status = 'done'")" 2 \
     "fleet.db holds 2 done runs"
 for p in c2 c4; do
 	r=$(db_count "$DB" "SELECT run_id FROM run_config WHERE key = 'partition' AND value = '$p'")
-	is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE run_id = $r AND benchmark = 'Same'")" 12 \
-	    "$p: Same stopped at 6 rounds (equivalent), not 12"
+	is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE run_id = $r AND benchmark = 'Same'")" 8 \
+	    "$p: Same stopped at 4 rounds (equivalent), not 12"
 	is "$(db_count "$DB" "SELECT count(*) FROM samples WHERE run_id = $r AND benchmark = 'Arm'")" 16 \
 	    "$p: Arm stopped at 8 rounds (different), not 12"
 	is "$(db_count "$DB" "SELECT group_concat(benchmark || ':' || verdict || '@' || good_rounds, ' ') FROM (SELECT benchmark, verdict, good_rounds FROM decisions d WHERE run_id = $r AND look = (SELECT max(look) FROM decisions WHERE run_id = $r AND workload = d.workload) ORDER BY benchmark)")" \
-	    "Arm:different@8 Same:equivalent@6" "$p: the decisions are stored with the run"
+	    "Arm:different@8 Same:equivalent@4" "$p: the decisions are stored with the run"
 	is "$(db_count "$DB" "SELECT value FROM run_config WHERE run_id = $r AND key = 'set.stop'")" \
 	    decided "$p: the run records set.stop = decided"
 done

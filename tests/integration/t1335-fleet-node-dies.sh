@@ -9,25 +9,16 @@
 # one cut short is measured again, on the new node), and the run says it
 # moved (node a -> b at round 3) in its metadata, warnings, report and
 # collect's line. Then `fleet cancel` while a fleet's jobs run on the
-# three nodes left: every job CANCELLED, nothing of them left running.
+# three nodes left: every job CANCELLED, nothing of them left running,
+# each node's host changes (the runs' cgroups) undone, as its journal
+# says, and status and collect report the fleet cancelled.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fleet-lib.sh"
 
 require_slurm_nodes 4
 
-# One sample: 0.2 s; from the job's sample HOLD_AT on, it waits while
-# DIR/hold exists. Everything on the shared directory.
-cat >"$SHARED/sample.sh" <<'SH'
-#!/bin/sh
-sleep 0.2
-c=$1/count.$SLURM_JOB_ID
-n=$(( $(cat "$c" 2>/dev/null || echo 0) + 1 ))
-echo "$n" >"$c"
-if [ "$n" -ge "$2" ]; then
-	while [ -e "$1/hold" ]; do sleep 0.05; done
-fi
-exit 0
-SH
+# One sample: 0.2 s, held from the job's sample HOLD_AT on (fleet-lib.sh).
+held_sample_script
 mkdir "$SHARED/h1" "$SHARED/h2"
 touch "$SHARED/h1/hold" "$SHARED/h2/hold"
 cat >"$SHARED/dies.ini" <<INI
@@ -41,14 +32,6 @@ args = /bin/sh $SHARED/sample.sh $SHARED/h1 3
 [workload Cmd]
 type = command
 INI
-
-samples() {	# samples DB: ok samples stored
-	db_count "$1" "SELECT count(*) FROM samples WHERE status = 'ok'"
-}
-held() {	# held DB N JOB DIR: N samples stored, the job inside the next
-	[ -s "$1" ] && [ "$(samples "$1" 2>/dev/null || echo 0)" -ge "$2" ] &&
-	    [ "$(cat "$4/count.$3" 2>/dev/null)" = $(($2 + 1)) ]
-}
 
 out=$(env -u ABBENCH_STATE_DIR -u TMPDIR "$ABBENCH" fleet submit \
     "$SHARED/dies.ini" --partitions c1 --dir "$SHARED" --time 10)
@@ -149,18 +132,31 @@ out=$(env -u ABBENCH_STATE_DIR -u TMPDIR "$ABBENCH" fleet submit \
     "$SHARED/cancel.ini" --partitions c1,c2:2 --dir "$SHARED" --time 10)
 is "$?" 0 "a second fleet over c1 and c2:2"
 ID2=$(fleet_id "$out")
-all_held() {
-	for s in c1-1 c2-1 c2-2; do
-		held "$SHARED/$ID2/runs/$s.db" 1 \
-		    "$(fleet_jobid "$out" "$(echo $s | tr - /)")" \
-		    "$SHARED/h2" || return 1
-	done
-}
-wait_for 60 all_held
+wait_for 60 all_held "$SHARED/$ID2" "$out" "$SHARED/h2" c1-1 c2-1 c2-2
 ok $? "its three jobs run, each held at its second sample"
 nodes=$(for s in c1/1 c2/1 c2/2; do squeue -h -j "$(fleet_jobid "$out" $s)" -o %N; done | sort | tr '\n' ' ')
 is "$nodes" "$(echo "$B c2-n1 c2-n2" | tr ' ' '\n' | sort | tr '\n' ' ')" \
     "on three nodes: $nodes"
+# Each run changed its node: its cgroups, in its node's own journal.
+U8S=$(for s in c1-1 c2-1 c2-2; do
+	db_count "$SHARED/$ID2/runs/$s.db" "SELECT substr(uuid, 1, 8) FROM runs"
+done)
+run_cgroups() {
+	for u in $U8S; do
+		find /sys/fs/cgroup -maxdepth 6 -type d -name "abbench-$u" \
+		    2>/dev/null
+	done | wc -l
+}
+saved() {	# entries not undone in the three nodes' journals
+	for n in $B c2-n1 c2-n2; do
+		db_count "$NODES_TOP/nodes/$n/state/journal.db" \
+		    "SELECT count(*) FROM entries WHERE state = 'saved'"
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+ok "$([ "$(run_cgroups)" -ge 3 ]; echo $?)" \
+    "the three runs have their cgroups ($(run_cgroups))"
+ok "$([ "$(saved)" -ge 3 ]; echo $?)" \
+    "and their nodes' journals say so ($(saved) entries)"
 "$ABBENCH" fleet cancel "$ID2" --dir "$SHARED" >"$TEST_TMP/cancel.out" 2>&1
 ok $? "fleet cancel"
 cancelled() {
@@ -182,10 +178,17 @@ left() {
 }
 wait_for 30 left
 ok $? "no process of the jobs left on the three nodes"
+is "$(run_cgroups)" 0 "each run removed its cgroups as Slurm stopped it"
+is "$(saved)" 0 "each node's journal: every change undone"
+like "$("$ABBENCH" fleet status "$ID2" --dir "$SHARED")" \
+    "fleet $ID2: cancelled: 3 of 3 shapes CANCELLED before their run ended" \
+    "fleet status reports the fleet cancelled"
 out2=$("$ABBENCH" fleet collect "$ID2" --dir "$SHARED" 2>&1)
 is "$?" 1 "collect of the cancelled fleet: exit 1"
 is "$(printf '%s\n' "$out2" | grep -c 'failed .*CANCELLED.*unfinished run')" 3 \
     "each shape failed, CANCELLED, its unfinished run kept"
+like "$out2" "fleet $ID2: cancelled: 3 of 3 shapes CANCELLED" \
+    "collect reports the fleet cancelled"
 rm -f "$SHARED/h2/hold"
 
 done_testing

@@ -184,7 +184,8 @@ seqsim_path(gsl_rng *r, const struct seq_design *d, enum seqsim_model m,
 		pr.n = (size_t)n;
 		seq_decide(d, (int)look, sa, (size_t)n, sb, (size_t)n,
 		    o->paired && n <= 1024 ? &pr : NULL, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED || look + 1 == d->nlooks) {
+		if (res.verdict != SEQ_UNDECIDED || res.futile ||
+		    look + 1 == d->nlooks) {
 			stop = n;
 			if (res.verdict == SEQ_DIFFERENT)
 				st->seq_diff++;

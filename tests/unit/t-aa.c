@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests for stats/aa: the A/A analysis of `abbench calibrate` on
- * made-up series. Identical arms are not flagged, a shifted arm is in
+ * made-up series (a sample table). Identical arms are not flagged, a shifted arm is in
  * every block, warm-up rounds and other benchmarks stay out of the
  * blocks, a block where an arm has no value is no comparison, a block of
  * all-equal values is a comparison that cannot be flagged, the pool of
@@ -15,6 +15,7 @@
 
 #include "lib/util.h"
 #include "stats/aa.h"
+#include "stats/sampletab.h"
 #include "tests/unit/tap.h"
 
 #define MAXN	256
@@ -39,18 +40,46 @@ fill(struct mk *m, int r0, int r1, int perround, double base, double shift)
 		}
 }
 
-static struct aa_series
+/* One arm's values of one benchmark (in sec/op). */
+struct series {
+	const char	*arm;
+	const char	*bench;
+	const struct mk	*m;
+};
+
+static struct series
 series(const char *arm, const char *bench, const struct mk *m)
 {
-	struct aa_series	s;
+	struct series	s;
 
 	s.arm = arm;
-	s.benchmark = bench;
-	s.unit = "sec/op";
-	s.x = m->x;
-	s.round = m->round;
-	s.n = m->n;
+	s.bench = bench;
+	s.m = m;
 	return s;
+}
+
+/* The series as a sample table (each value its own execution), in order,
+ * analysed. */
+static void
+analyse(const struct series *s, size_t ns, const struct aa_design *d,
+    struct aa_row **rows, size_t *nrows)
+{
+	struct sampletab	*t = sampletab_new(NULL, 0);
+	struct sampletab_value	 v;
+	size_t			 i, j;
+	int			 exec = 0;
+
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < s[i].m->n; j++) {
+			v.value = s[i].m->x[j];
+			v.round = s[i].m->round[j];
+			v.exec = exec++;
+			sampletab_add(t, s[i].arm, s[i].bench, "sec/op", &v);
+		}
+	sampletab_group(t);
+	aa_analyse(t, d, rows, nrows);
+	sampletab_free(t);
 }
 
 static void
@@ -72,7 +101,7 @@ int
 main(void)
 {
 	struct mk		 a, b, c, w;
-	struct aa_series	 s[4];
+	struct series		 s[4];
 	struct aa_design	 d;
 	struct power_options	 po;
 	struct aa_row		*rows;
@@ -87,7 +116,7 @@ main(void)
 	s[0] = series("a", "X", &a);
 	s[1] = series("b", "X", &b);
 	design(&d, &po, 0, 10, 2);
-	aa_analyse(s, 2, &d, &rows, &n);
+	analyse(s, 2, &d, &rows, &n);
 	tap_int_eq((int)n, 1, "one row: the baseline's series");
 	tap_int_eq(rows[0].comparisons, 2, "two blocks compared");
 	tap_int_eq(rows[0].flagged, 0, "identical arms not flagged");
@@ -101,9 +130,9 @@ main(void)
 	/* The baseline arm is named, not the first series: with "b" as
 	 * the baseline, its series makes the row. */
 	d.baseline = "b";
-	aa_analyse(s, 2, &d, &rows, &n);
-	tap_ok(n == 1 && rows[0].series == 1, "the row of baseline 'b' is "
-	    "its series (index 1)");
+	analyse(s, 2, &d, &rows, &n);
+	tap_ok(n == 1 && rows[0].row == 0 && rows[0].comparisons == 2,
+	    "the row of baseline 'b': X, compared with a");
 	free(rows);
 	d.baseline = "a";
 
@@ -111,7 +140,7 @@ main(void)
 	memset(&b, 0, sizeof(b));
 	fill(&b, 0, 20, 1, 100, 1000);
 	s[1] = series("b", "X", &b);
-	aa_analyse(s, 2, &d, &rows, &n);
+	analyse(s, 2, &d, &rows, &n);
 	tap_int_eq(rows[0].flagged, 2, "a shifted arm flagged in both blocks");
 	free(rows);
 
@@ -126,12 +155,12 @@ main(void)
 	s[0] = series("a", "X", &a);
 	s[1] = series("b", "X", &b);
 	design(&d, &po, 5, 5, 2);
-	aa_analyse(s, 2, &d, &rows, &n);
+	analyse(s, 2, &d, &rows, &n);
 	tap_int_eq(rows[0].comparisons, 2, "warm-up: two blocks after it");
 	tap_int_eq(rows[0].flagged, 0, "the warm-up rounds are not compared");
 	free(rows);
 	design(&d, &po, 0, 5, 2);
-	aa_analyse(s, 2, &d, &rows, &n);
+	analyse(s, 2, &d, &rows, &n);
 	tap_int_eq(rows[0].flagged, 1, "without warm-up they are the first "
 	    "block, flagged");
 	free(rows);
@@ -144,7 +173,7 @@ main(void)
 	s[0] = series("a", "X", &a);
 	s[1] = series("b", "X", &b);
 	design(&d, &po, 0, 10, 2);
-	aa_analyse(s, 2, &d, &rows, &n);
+	analyse(s, 2, &d, &rows, &n);
 	tap_int_eq(rows[0].comparisons, 1, "b has no second block: one "
 	    "comparison");
 	free(rows);
@@ -160,7 +189,7 @@ main(void)
 	a.n = b.n = 10;
 	s[0] = series("a", "X", &a);
 	s[1] = series("b", "X", &b);
-	aa_analyse(s, 2, &d, &rows, &n);
+	analyse(s, 2, &d, &rows, &n);
 	tap_int_eq(rows[0].comparisons, 1, "all equal: one comparison (the "
 	    "second block is empty)");
 	tap_int_eq(rows[0].flagged, 0, "all equal: not flagged");
@@ -181,7 +210,7 @@ main(void)
 	s[2] = series("c", "X", &c);
 	s[3] = series("a", "Y", &w);
 	design(&d, &po, 0, 10, 1);
-	aa_analyse(s, 4, &d, &rows, &n);
+	analyse(s, 4, &d, &rows, &n);
 	tap_int_eq((int)n, 2, "two rows: X and Y of the baseline");
 	tap_int_eq(rows[0].comparisons, 2, "X: against b and c");
 	tap_int_eq(rows[0].flagged, 1, "X: c (shifted) flagged, b not");
@@ -209,7 +238,7 @@ main(void)
 		s[1] = series("b", "X", &b);
 		design(&d, &po, 0, 8, 2);
 		d.sd = &sd;
-		aa_analyse(s, 2, &d, &rows, &n);
+		analyse(s, 2, &d, &rows, &n);
 		tap_int_eq(rows[0].comparisons, 2, "rule: two replays");
 		tap_int_eq(rows[0].flagged, 2, "rule: shifted ends different "
 		    "twice");
@@ -235,7 +264,7 @@ main(void)
 		    "rule: nothing else");
 		free(rows);
 		s[1] = series("c", "X", &c);
-		aa_analyse(s, 2, &d, &rows, &n);
+		analyse(s, 2, &d, &rows, &n);
 		tap_int_eq(rows[0].flagged, 0, "rule: identical arms never "
 		    "end different");
 		tap_int_eq(rows[0].equivalent + rows[0].undecided, 2,

@@ -3,6 +3,7 @@
  * Unit tests for stats/benchmath and stats/correct: QuantileCI against
  * quantile_ci_table.txt, U-test p-values against
  * mann_whitney_reference.txt (bit for bit, with and without the cache),
+ * the tie recurrence on patterns of many tie groups (recorded values),
  * summaries, warnings, delta and p/n strings, and Holm/BH adjustments.
  */
 #include <math.h>
@@ -329,6 +330,106 @@ test_ties_bruteforce(void)
 	    "%d checked, %d bad", checked, bad);
 }
 
+/*
+ * Case i of test_ties_many_groups: 15 to 25 samples a side drawn from
+ * 2 to 6 times as many integers as samples (most tie groups of one, some
+ * of two or three, as benchmark timings rounded to four digits give), the
+ * second side shifted by 0 to 3.
+ */
+static void
+ties_case(int i, double *x1, int *n1, double *x2, int *n2)
+{
+	unsigned	seed = 2654435761u * (unsigned)(i + 1);
+	int		j, range, shift;
+
+#define NEXT()	(seed = seed * 1103515245 + 12345, (int)((seed >> 16) & 0x7fff))
+	*n1 = 15 + NEXT() % 11;
+	*n2 = 15 + NEXT() % 11;
+	range = (2 + NEXT() % 5) * (*n1 + *n2);
+	shift = NEXT() % 4;
+	for (j = 0; j < *n1; j++)
+		x1[j] = NEXT() % range;
+	for (j = 0; j < *n2; j++)
+		x2[j] = NEXT() % range + shift;
+#undef NEXT
+	qsort(x1, *n1, sizeof(double), cmp_double);
+	qsort(x2, *n2, sizeof(double), cmp_double);
+}
+
+/*
+ * p of ties_case(0..119) as the tie recurrence gave them before it read
+ * padded rows (the implementation checked against Go's reference above
+ * and bench-data's expected output): 23 to 46 tie groups, beyond what
+ * mann_whitney_reference.txt has (at most 7), where Choose(tsum, n) above
+ * 20 is inexact and the order of every addition shows in the bits.
+ */
+static const double ties_many_groups_p[] = {
+	0x1.70fd4308a375ap-3, 0x1.60c9931589853p-3, 0x1.6f0602ca00dfep-2,
+	0x1.1259a11520e8fp-1, 0x1.f30fd3e0d469cp-1, 0x1.b56b177a83f25p-2,
+	0x1.f30fa0c5f55e3p-1, 0x1.77d43926e6832p-3, 0x1.4b2861c0aba76p-1,
+	0x1.4bbd73cbed0c3p-2, 0x1.aef9ff2c753ebp-1, 0x1.c5c376a4fd3b9p-1,
+	0x1.ee9cc54b9bd43p-3, 0x1.12dab20731187p-5, 0x1.714abaee418e9p-1,
+	0x1.87710221d0259p-1, 0x1.74c0a8976d178p-6, 0x1.65c73e167893p-2,
+	0x1.3469bea9b8127p-7, 0x1.6743771f02bccp-4, 0x1.cb4244af39fdbp-2,
+	0x1.7b84f2dc5f17ep-2, 0x1.8075c3a202ed1p-3, 0x1p+0,
+	0x1.2435914652621p-1, 0x1.9e5963991eb6bp-3, 0x1.a59e7a11fdbe2p-1,
+	0x1.0f514d291e2e9p-2, 0x1.62181850e7553p-3, 0x1.5243983a698aep-1,
+	0x1.1311178862eb6p-1, 0x1.71934ac99f9dap-3, 0x1.07da6663da0cdp-1,
+	0x1.27bc551d2d90bp-2, 0x1.6a815cfe1f5d6p-4, 0x1.d88c9f1e11a1cp-2,
+	0x1.8053587be2b88p-2, 0x1.f2588209a37cp-1, 0x1.fb8fc6f3ab16ap-3,
+	0x1.4523f853488e6p-3, 0x1.537964f8c23e6p-1, 0x1.418dd7c48cf5ep-2,
+	0x1.2a30c730c56a6p-1, 0x1.385b9173acde7p-1, 0x1.a68e571884e59p-1,
+	0x1.09111faa4c994p-2, 0x1.e094369a8cc99p-3, 0x1.2e755a8c1c2d7p-2,
+	0x1.168b1d887d61bp-1, 0x1.cb59482217841p-2, 0x1.83c4473fb10cfp-1,
+	0x1.003e812c3dd4cp-2, 0x1.5efced3042fdfp-2, 0x1.c28208b780ac9p-2,
+	0x1.3d826e46ae897p-6, 0x1.13ea53100beb1p-2, 0x1.726b4f64deb35p-1,
+	0x1.6d3b8b5991556p-1, 0x1.6a6ef1f27553bp-2, 0x1.ac516b687079ap-3,
+	0x1.47071c5dbafbap-2, 0x1.8c9a848eafeabp-1, 0x1.0bb51167f19eep-2,
+	0x1.c5096ef5c0902p-2, 0x1.c9e0c80fe17c3p-4, 0x1.3e032152094eep-2,
+	0x1.d22f8be09d68dp-2, 0x1.2124456f5594bp-1, 0x1.4d9d84eb04dp-5,
+	0x1.9a8e59e9ec64bp-1, 0x1.ea5b523aada37p-1, 0x1.6557f3785e258p-10,
+	0x1.48a074042931p-3, 0x1.7c2527a29816dp-3, 0x1.068c4332bbf14p-5,
+	0x1.0f4cf5b9359afp-1, 0x1.18ae54a509118p-1, 0x1.83b37ec262651p-1,
+	0x1.2188cd62abfcbp-4, 0x1.7b8ddb56ef2dbp-1, 0x1.51812c9ada076p-1,
+	0x1.672bd8e150195p-1, 0x1.63c3a375276d1p-1, 0x1.0193cffe48e9dp-1,
+	0x1.30b1779f0a387p-1, 0x1.82f9c5d75c321p-1, 0x1.4c4c3cfe74379p-2,
+	0x1.c10afca0017d3p-1, 0x1.c79434e19853fp-2, 0x1.841c25f98cd44p-3,
+	0x1.f0de40242be07p-2, 0x1.b9ede07d0b35bp-4, 0x1.a570e34353fdap-2,
+	0x1.17b962dad68bdp-1, 0x1.0cd1cfcc1b6f5p-1, 0x1.e1c7e7a53436dp-1,
+	0x1.e07168b399f92p-3, 0x1.56c47ea62c569p-1, 0x1.0fe01ecea8d5p-1,
+	0x1.ac8dd29991846p-1, 0x1.49e2225bad03p-1, 0x1.c9772ccd731c7p-2,
+	0x1.35db3f7ae774dp-1, 0x1.a0aeeb0c966cep-2, 0x1.76bf07f1c333cp-4,
+	0x1.cb133dfe00cc3p-1, 0x1.e2f8641430513p-1, 0x1.3ab1921608ae8p-1,
+	0x1.ceacfe79c1d46p-1, 0x1.a40047b7362b3p-1, 0x1.3d145a98ef18cp-2,
+	0x1.53d2a6387b393p-1, 0x1.afb43064be83dp-3, 0x1.6739df8e83c75p-1,
+	0x1.46cfc264f5bfdp-2, 0x1.56478350244cap-2, 0x1.612f3e395563dp-2,
+	0x1.3b8a6725f329bp-1, 0x1.9c37cdb63d28ap-1, 0x1.6c30d8aaae8fap-1,
+};
+
+static void
+test_ties_many_groups(void)
+{
+	struct bm_ucache	*cache = bm_ucache_new();
+	double			 x1[25], x2[25], p, p2;
+	int			 i, n1, n2, bad = 0, n;
+
+	n = (int)(sizeof(ties_many_groups_p) / sizeof(*ties_many_groups_p));
+	for (i = 0; i < n; i++) {
+		ties_case(i, x1, &n1, x2, &n2);
+		if (utest_mann_whitney(x1, n1, x2, n2, cache, &p, NULL) != 0 ||
+		    utest_mann_whitney(x1, n1, x2, n2, NULL, &p2, NULL) != 0 ||
+		    !same_bits(p, ties_many_groups_p[i]) ||
+		    !same_bits(p2, ties_many_groups_p[i])) {
+			if (bad++ < 5)
+				TAP_DIAG("case %d (n=%d+%d): p=%a/%a want %a",
+				    i, n1, n2, p, p2, ties_many_groups_p[i]);
+		}
+	}
+	tap_ok(n == 120 && bad == 0, "tie recurrence, many groups: %d cases, "
+	    "%d mismatches", n, bad);
+	bm_ucache_free(cache);
+}
+
 static void
 test_large_ties_timing(void)
 {
@@ -577,6 +678,7 @@ main(void)
 	test_quantile_table();
 	test_mann_whitney();
 	test_ties_bruteforce();
+	test_ties_many_groups();
 	test_large_ties_timing();
 	test_summaries();
 	test_comparisons();

@@ -4,14 +4,7 @@
  * generated years of nights, as `abbench nightly` builds them (each
  * night: the median of its executions and nightly_median_se).
  *
- * Noise: sigma, the relative standard deviation of one execution within
- * a night. Every model also moves each night's level by tau = sigma / 4
- * (night-to-night variation, which a test of pooled samples reads as
- * change). Models:
- *   normal   Gaussian executions;
- *   loaded   as normal, and one night in ten is on a loaded machine: up
- *            to 60% of its executions 10-40% slower (one side);
- *   heavy    executions with Student's t (3 degrees of freedom) noise.
+ * Noise models: tests/unit/nightsim.h.
  * Claims, at the default options and the default 2% threshold:
  *   A/A     false alarms (verdicts regressed or improved) per series-year
  *           at most 1, by the 95% upper bound (Poisson, exact);
@@ -35,49 +28,14 @@
 
 #include "lib/util.h"
 #include "stats/nightly-judge.h"
+#include "tests/unit/nightsim.h"
 #include "tests/unit/tap.h"
 
-#define NIGHTS		365	/* a series-year */
-#define EXECS		8	/* executions a night */
-#define SIGMA		0.02
-#define TAU		(SIGMA / 4)
 #define THRESHOLD	0.02
 #define AA_SERIES	300
 #define STEP_SERIES	600
 
-enum model { M_NORMAL, M_LOADED, M_HEAVY, NMODELS };
-static const char *const model_name[] = { "normal", "loaded", "heavy" };
-
 static int64_t	ids[NIGHTS], nos[NIGHTS];
-
-/* One series of nights: level 100, times (1 + step) from night s on. */
-static void
-series(gsl_rng *rng, enum model m, size_t s, double step,
-    struct nightly_night *nt)
-{
-	double	v[EXECS], level, e;
-	size_t	h, i, nslow;
-
-	for (h = 0; h < NIGHTS; h++) {
-		level = 100 * (1 + gsl_ran_gaussian(rng, TAU)) *
-		    (h >= s ? 1 + step : 1);
-		for (i = 0; i < EXECS; i++) {
-			e = m == M_HEAVY ? SIGMA * gsl_ran_tdist(rng, 3) /
-			    sqrt(3.0) : gsl_ran_gaussian(rng, SIGMA);
-			v[i] = level * (1 + e);
-		}
-		if (m == M_LOADED && gsl_rng_uniform(rng) < 0.1) {
-			nslow = gsl_rng_uniform_int(rng, EXECS * 6 / 10 + 1);
-			for (i = 0; i < nslow; i++)
-				v[i] *= 1.1 + 0.3 * gsl_rng_uniform(rng);
-		}
-		sort_doubles(v, EXECS);
-		memset(&nt[h], 0, sizeof(nt[h]));
-		nt[h].median = v[EXECS / 2 - 1] / 2 + v[EXECS / 2] / 2;
-		nt[h].se = nightly_median_se(v, EXECS);
-		nt[h].n = EXECS;
-	}
-}
 
 /* Judge the series; the row's changes stay for the caller. */
 static int
@@ -108,13 +66,6 @@ static int
 alarm(const struct nightly_change *c)
 {
 	return c->test != NIGHTLY_TEST_ACK && fabs(c->rel) >= THRESHOLD;
-}
-
-/* The 95% upper bound of a Poisson mean from count k. */
-static double
-poisson_upper(unsigned k)
-{
-	return gsl_cdf_chisq_Pinv(0.95, 2.0 * (k + 1)) / 2;
 }
 
 int

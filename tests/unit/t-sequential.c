@@ -41,14 +41,14 @@ test_design(void)
 
 	tap_ok(seq_design_init(&d, 0.05, 0.02, 30, NULL, 0, &cause) == 0,
 	    "default design");
-	tap_int_eq(d.nlooks, 8, "looks 6 8 10 12 16 20 24 30");
-	tap_int_eq(d.looks[0], 6, "first look at 6");
-	tap_int_eq(d.looks[7], 30, "last look at max-rounds");
-	tap_ok(fabs(d.final_p - 0.043) < 1e-12, "final p 0.05 - 7 * 0.001 "
+	tap_int_eq(d.nlooks, 9, "looks 4 6 8 10 12 16 20 24 30");
+	tap_int_eq(d.looks[0], 4, "first look at 4");
+	tap_int_eq(d.looks[8], 30, "last look at max-rounds");
+	tap_ok(fabs(d.final_p - 0.042) < 1e-12, "final p 0.05 - 8 * 0.001 "
 	    "= %g", d.final_p);
-	tap_int_eq(seq_look_at(&d, 12), 3, "12 rounds is look 3");
+	tap_int_eq(seq_look_at(&d, 12), 4, "12 rounds is look 4");
 	tap_int_eq(seq_look_at(&d, 13), -1, "13 rounds is no look");
-	tap_ok(seq_boundary(&d, 3) == 0.001 && seq_boundary(&d, 7) ==
+	tap_ok(seq_boundary(&d, 4) == 0.001 && seq_boundary(&d, 8) ==
 	    d.final_p, "boundaries");
 	tap_ok(seq_design_init(&d, 0.05, 0.02, 20, looks, 3, &cause) == 0 &&
 	    d.nlooks == 4 && d.looks[3] == 20 && fabs(d.final_p - 0.047) <
@@ -347,10 +347,10 @@ test_decide(void)
 	seq_design_init(&d, 0.05, 0.02, 30, NULL, 0, NULL);
 	tap_ok(!d.equiv_project && d.half_beta == 0,
 	    "no projection and no half margin by default");
-	tap_ok(fabs(d.equiv_beta - 0.05 / (1 + 7 / 3.5)) < 1e-12 &&
-	    d.equiv_beta > 1 / 64.0,
-	    "equivalence: %.4f a side at each of 8 looks (above 2^-6: 6 "
-	    "pairs bound an interval)", d.equiv_beta);
+	tap_ok(fabs(d.equiv_beta - 0.05 / (1 + 8 / 3.5)) < 1e-12 &&
+	    d.equiv_beta > 1 / 70.0,
+	    "equivalence: %.4f a side at each of 9 looks (above 1/70: the "
+	    "arms' interval is bounded at 4+4)", d.equiv_beta);
 	/* +50%, 8+8, separated: U p = 0.00016, Brunner-Munzel 0. */
 	fill(a, 8, 100, 0.1);
 	fill(b, 8, 150, 0.1);
@@ -362,7 +362,7 @@ test_decide(void)
 	seq_decide(&d, 0, a, 6, b, 6, NULL, uc, &res);
 	tap_str_eq(seq_verdict_name(res.verdict), "undecided",
 	    "+50%% at 6 rounds: undecided (p=%.4f)", res.p);
-	seq_decide(&d, 7, a, 6, b, 6, NULL, uc, &res);
+	seq_decide(&d, (int)d.nlooks - 1, a, 6, b, 6, NULL, uc, &res);
 	tap_str_eq(seq_verdict_name(res.verdict), "different",
 	    "+50%% at the last look: different");
 	/* Paired: the unpaired half of an interim look also decides: +50%
@@ -376,8 +376,39 @@ test_decide(void)
 	pr.n = 8;
 	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
 	tap_ok(res.verdict == SEQ_DIFFERENT && res.test == SEQ_TEST_U_BM &&
-	    res.p <= 0.0005, "+50%% paired at 8, arms apart: different by "
-	    "U+BM at half the boundary (p=%.5f)", res.p);
+	    res.p <= 0.001, "+50%% paired at 8, arms apart: different by "
+	    "U+BM (p=%.5f)", res.p);
+	/*
+	 * The share of the boundary: no signed-rank p of 8 pairs is below
+	 * 2^-7 = 0.0078, so at 8 the U and Brunner-Munzel tests get all of
+	 * 0.001; from 12 pairs (2^-11 = 0.00049) each half. Two of the 64
+	 * cross-arm pairs inverted: U p = 2 * 4 / 12870 = 0.00062.
+	 */
+	fill(a, 12, 100, 1);
+	fill(b, 12, 108, 1);
+	b[0] = 105.5;
+	qsort(b, 12, sizeof(double), seqsim_cmp);
+	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_DIFFERENT && res.test == SEQ_TEST_U_BM &&
+	    fabs(res.p_u - 8 / 12870.0) < 1e-9, "U p %.5f at 8 pairs: in "
+	    "(0.0005, 0.001], different (the pairs cannot use their half)",
+	    res.p_u);
+	/* 12+12, U = 16 (two candidate values below 12 and 4 of the
+	 * baseline's): U p = 0.00066. */
+	for (i = 0; i < 12; i++) {
+		a[i] = 100 + (double)i;
+		b[i] = 200 + (double)i;
+		lr[i] = (i % 2 ? 0.001 : -0.0012) * (double)(i + 1);
+	}
+	b[0] = 99;
+	b[1] = 107.5;
+	qsort(b, 12, sizeof(double), seqsim_cmp);
+	pr.n = 12;
+	seq_decide(&d, 3, a, 12, b, 12, &pr, uc, &res);
+	tap_ok(res.p_u > 0.0005 && res.p_u <= 0.001 && res.p_alt > 0.01 &&
+	    res.verdict != SEQ_DIFFERENT, "  at 12 pairs (signed-rank p "
+	    "%.2f) U p %.5f is beyond its half: not different", res.p_alt,
+	    res.p_u);
 	/* Rounds far apart (a level that moves 5x over the run), +2% in
 	 * each: the arms overlap, the U test sees nothing, the pairs see it
 	 * all; the signed-rank p is 2 / 2^n: 0.0078 at 8 (undecided), 0.00049
@@ -387,6 +418,7 @@ test_decide(void)
 		b[i] = a[i] * 1.02 * (1 + 0.0001 * (double)i);
 		lr[i] = log(b[i]) - log(a[i]);
 	}
+	pr.n = 8;
 	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
 	tap_ok(res.verdict == SEQ_UNDECIDED && res.test ==
 	    SEQ_TEST_SIGNED_RANK && fabs(res.p - 2 / 256.0) < 1e-12,
@@ -439,13 +471,97 @@ test_decide(void)
 	pr.n = 30;
 	qsort(a, 30, sizeof(double), seqsim_cmp);
 	qsort(b, 30, sizeof(double), seqsim_cmp);
-	seq_decide(&d, 7, a, 30, b, 30, NULL, uc, &res);
+	seq_decide(&d, (int)d.nlooks - 1, a, 30, b, 30, NULL, uc, &res);
 	tap_ok(res.verdict != SEQ_EQUIVALENT && res.coarse, "whole ms at "
 	    "3 ms, unpaired: not equivalent, coarse (%s)",
 	    seq_verdict_name(res.verdict));
-	seq_decide(&d, 7, a, 30, b, 30, &pr, uc, &res);
+	seq_decide(&d, (int)d.nlooks - 1, a, 30, b, 30, &pr, uc, &res);
 	tap_ok(res.verdict != SEQ_EQUIVALENT && res.coarse, "  paired: the "
 	    "same (%s)", seq_verdict_name(res.verdict));
+	/*
+	 * Futility: the same coarse values at look 5 (20 of 30): no
+	 * equivalence is possible and the trend is flat: stop undecided.
+	 * A real change of a whole step still ends different, and a row
+	 * fine enough for equivalence is never futile.
+	 */
+	pr.n = 20;
+	seq_decide(&d, 5, a, 20, b, 20, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_UNDECIDED && res.coarse && res.futile,
+	    "coarse and flat at 20 of 30 (p=%.2f): undecided and done "
+	    "(futile)", res.p);
+	seq_decide(&d, (int)d.nlooks - 1, a, 30, b, 30, &pr, uc, &res);
+	tap_ok(!res.futile, "  never at the last look");
+	fill(a, 20, 3, 0);
+	fill(b, 20, 4, 0);
+	for (i = 0; i < 20; i++)
+		lr[i] = log(4.0 / 3);
+	seq_decide(&d, 5, a, 20, b, 20, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_DIFFERENT && !res.futile, "  3 ms against "
+	    "4 ms every round: different, not futile");
+	proj = d;
+	proj.futility_cp = 0;
+	for (i = 0; i < 30; i++) {
+		a[i] = i % 7 == 0 ? 2 : i % 5 == 0 ? 4 : 3;
+		b[i] = i % 6 == 0 ? 4 : i % 11 == 0 ? 2 : 3;
+		lr[i] = log(b[i]) - log(a[i]);
+	}
+	qsort(a, 30, sizeof(double), seqsim_cmp);
+	qsort(b, 30, sizeof(double), seqsim_cmp);
+	seq_decide(&proj, 5, a, 20, b, 20, &pr, uc, &res);
+	tap_ok(!res.futile, "  futility_cp 0: never futile");
+	for (i = 0; i < 8; i++) {
+		a[i] = 100 + 0.01 * (double)i;
+		lr[i] = (i % 2 ? 0.15 : -0.12) * (double)(1 + i % 3);
+		b[i] = a[i] * exp(lr[i]);
+	}
+	qsort(a, 8, sizeof(double), seqsim_cmp);
+	qsort(b, 8, sizeof(double), seqsim_cmp);
+	pr.n = 8;
+	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
+	tap_ok(!res.coarse && !res.futile && res.verdict == SEQ_UNDECIDED,
+	    "  a fine row that is undecided (ratios of -30%% to +57%%) is "
+	    "not futile");
+	/*
+	 * Paired equivalence by the arms' interval: one round 12% off in
+	 * 8 (a burst of load), the others within 0.5%: Tukey's interval of
+	 * the ratios is pulled beyond 2% (its 8 Walsh averages with the
+	 * outlier), the arms' shift is not (8 of 64 differences).
+	 */
+	for (i = 0; i < 8; i++) {
+		a[i] = 100 * (1 + 0.003 * sin(3.0 * (double)i));
+		lr[i] = i == 3 ? 0.12 : 0.004 * cos(5.0 * (double)i);
+		b[i] = a[i] * exp(lr[i]);
+	}
+	qsort(a, 8, sizeof(double), seqsim_cmp);
+	qsort(b, 8, sizeof(double), seqsim_cmp);
+	seq_decide(&d, 1, a, 8, b, 8, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_EQUIVALENT && res.test == SEQ_TEST_U_BM &&
+	    fabs(res.equiv_beta - d.equiv_beta / 2) < 1e-15, "paired, one "
+	    "round +12%%: equivalent by the arms' interval at half the miss "
+	    "(%s, %s)", seq_verdict_name(res.verdict),
+	    seq_test_name(res.test));
+	/*
+	 * The first look, 4 rounds: the pairs cannot bound an interval
+	 * (2^-4 is above the miss), the arms' can when all 16 differences
+	 * lie within the margin: equivalent at 4+4 within 0.4%; not with
+	 * one value 3% off.
+	 */
+	for (i = 0; i < 4; i++) {
+		a[i] = 100 * (1 + 0.001 * (double)i);
+		b[i] = 100 * (1 + 0.001 * (double)i + 0.0005);
+		lr[i] = log(b[i] / a[i]);
+	}
+	pr.n = 4;
+	seq_decide(&d, 0, a, 4, b, 4, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_EQUIVALENT && res.test == SEQ_TEST_U_BM &&
+	    res.equiv_beta == d.equiv_beta, "4 rounds within 0.4%%: "
+	    "equivalent by the arms' interval (%s)",
+	    seq_verdict_name(res.verdict));
+	b[3] = 103.3;
+	lr[3] = log(b[3] / a[3]);
+	seq_decide(&d, 0, a, 4, b, 4, &pr, uc, &res);
+	tap_ok(res.verdict == SEQ_UNDECIDED, "  one of them 3%% off: "
+	    "undecided");
 	/* The old rule is still there: equivalence = projected. */
 	proj = d;
 	seq_design_projected(&proj);

@@ -2,7 +2,8 @@
 /*
  * Unit tests for stats/texttab: the two_files_basic benchstat table built
  * by hand from the logical grid of spec §10.2, the negative-spacing quirk,
- * span widening, and rune-based widths.
+ * span widening, rune-based widths, and cells laid out by position
+ * whatever order they were added in.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,11 +240,73 @@ test_spans(void)
 	texttab_free(t);
 }
 
+/* The cells of test_order, in the order of idx[]. */
+static char *
+format_cells(const int *idx, int n, int wide)
+{
+	static const struct {
+		int		 row, col, span;
+		const char	*value;
+		enum tt_align	 align;
+	} cells[] = {
+		{ 0, 0, 1, "a", TT_LEFT }, { 0, 1, 1, "bb", TT_RIGHT },
+		{ 0, 2, 1, "c", TT_CENTER }, { 1, 0, 2, "ddddddd", TT_RIGHT },
+		{ 1, 2, 1, "e", TT_LEFT }, { 2, 1, 1, "ff", TT_RIGHT },
+		{ 3, 0, 300, "g", TT_LEFT },
+	};
+	struct texttab	*t = texttab_new();
+	char		*out;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		if (!wide && cells[idx[i]].span == 300)
+			continue;
+		texttab_cell(t, cells[idx[i]].row, cells[idx[i]].col,
+		    cells[idx[i]].span, cells[idx[i]].value, NULL,
+		    cells[idx[i]].align);
+	}
+	out = texttab_format(t);
+	texttab_free(t);
+	return out;
+}
+
+/*
+ * Cells laid out by position whatever the order they were added in, and
+ * spans far apart (a counting sort takes the usual few spans).
+ */
+static void
+test_order(void)
+{
+	static const int	 fwd[] = { 0, 1, 2, 3, 4, 5, 6 };
+	static const int	 rev[] = { 6, 5, 4, 3, 2, 1, 0 };
+	static const int	 mix[] = { 3, 0, 5, 6, 2, 4, 1 };
+	const char		*want = "a    bb c\nddddddd e\n     ff\n";
+	char			*a, *b, *c;
+	int			 wide;
+
+	for (wide = 0; wide <= 1; wide++) {
+		a = format_cells(fwd, 7, wide);
+		b = format_cells(rev, 7, wide);
+		c = format_cells(mix, 7, wide);
+		if (!wide)
+			tap_str_eq(a, want, "cells in position order");
+		else
+			tap_str_eq(a, "a    bb c\nddddddd e\n     ff\ng\n",
+			    "a span of 300 columns");
+		tap_str_eq(b, a, "cells added last to first (wide %d)", wide);
+		tap_str_eq(c, a, "cells added out of order (wide %d)", wide);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
 int
 main(void)
 {
 	test_two_files_basic();
 	test_negative_spacing();
 	test_spans();
+	test_order();
 	return tap_done();
 }

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cgroup v1: abbench sits in a cgroup of its run, its "home", so that a
+ * program it starts there is born in it and joins nothing. A join is a
+ * write of the child's pid to cgroup.procs in every hierarchy, and on v1
+ * the cpu hierarchy's write waits for an RCU grace period: 35 us a
+ * sample at the median on the project's VM, milliseconds at worst under
+ * load (bench/inline-vs-hyperfine). abbench pays it once, when it moves
+ * in. Meanwhile /proc/self/cgroup as it was is what cgrp_self_path and
+ * cgrp_self_paths answer: the run's cgroups are still made below the
+ * cgroups abbench left, and restore is told those paths. Before a
+ * directory holding home is removed (the run's end, a new run, an
+ * error), abbench moves back (cgrp_home_leave_under, from remove_tree).
+ * After a kill -9 there is no one to move: restore removes the run's
+ * cgroups, home with them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exec/cgroup.h"
+#include "exec/cgroup-int.h"
+
+static struct {
+	struct strvec	dirs;	/* home, one directory per hierarchy */
+	struct strvec	back;	/* the cgroup.procs files abbench left */
+	int		pids;	/* home's pids.current open, or -1 */
+	long		base;	/* its value with abbench's tasks alone */
+	pid_t		self;
+} home = { STRVEC_INIT, STRVEC_INIT, -1, 0, 0 };
+
+/* home's pids.current now (tasks in it), or -1 without the pids one. */
+static long
+pids_now(void)
+{
+	char	buf[32];
+	ssize_t	n;
+
+	if (home.pids == -1 ||
+	    (n = pread(home.pids, buf, sizeof buf - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/* Our pid into a cgroup.procs file: 0, or the errno. */
+static int
+join(const char *procs)
+{
+	char	buf[32];
+	int	fd, e = 0, n;
+
+	n = snprintf(buf, sizeof buf, "%ld", (long)getpid());
+	if ((fd = open(procs, O_WRONLY | O_CLOEXEC)) == -1)
+		return errno;
+	if (write(fd, buf, (size_t)n) != n)
+		e = errno != 0 ? errno : EIO;
+	if (close(fd) == -1 && e == 0)
+		e = errno;
+	return e;
+}
+
+static void
+forget(void)
+{
+	if (home.pids != -1)
+		close(home.pids);
+	home.pids = -1;
+	strvec_clear(&home.dirs);
+	strvec_clear(&home.back);
+	cgrp_self_freeze(NULL);
+}
+
+int
+cgrp_home_enter(const struct cgrp *cg, char **cause)
+{
+	char	*text, *dir;
+	size_t	 i, j;
+	int	 e;
+
+	if (home.dirs.n > 0)
+		return set_cause(cause, "abbench sits in '%s' already",
+		    home.dirs.v[0]);
+	if (cg->version != 1 || cgrp_fake_root())
+		return set_cause(cause, "a home cgroup is for cgroup v1 "
+		    "hierarchies only");
+	if ((text = read_file("/proc/self/cgroup", NULL, cause)) == NULL)
+		return -1;
+	for (i = 0; i < cg->nh; i++) {
+		if ((dir = cgrp_self_dir(cg->h[i].controller, cause)) ==
+		    NULL) {
+			free(text);
+			forget();
+			return -1;
+		}
+		strvec_pushf(&home.back, "%s/cgroup.procs", dir);
+		strvec_push(&home.dirs, cg->h[i].dir);
+		free(dir);
+		/* A user given cgroups below one it cannot write: stay. */
+		if (access(home.back.v[i], W_OK) != 0) {
+			free(text);
+			forget();
+			return -2;
+		}
+	}
+	cgrp_self_freeze(text);
+	for (i = 0; i < cg->nh; i++) {
+		if ((e = join(cg->procs.v[i])) != 0) {
+			set_cause(cause, "cannot move abbench into '%s': %s",
+			    cg->procs.v[i], strerror(e));
+			for (j = 0; j < i; j++)
+				(void)join(home.back.v[j]);
+			forget();
+			return -1;
+		}
+		if (strcmp(cg->h[i].controller, "pids") == 0) {
+			char	*f = xasprintf("%s/pids.current",
+				    cg->h[i].dir);
+
+			home.pids = open(f, O_RDONLY | O_CLOEXEC);
+			free(f);
+		}
+	}
+	home.self = getpid();
+	home.base = pids_now();
+	return 0;
+}
+
+int
+cgrp_home_possible(void)
+{
+	return cgrp_version() == 1 && !cgrp_fake_root();
+}
+
+int
+cgrp_home_active(void)
+{
+	return home.dirs.n > 0;
+}
+
+void
+cgrp_home_leave(void)
+{
+	size_t	i;
+	int	e;
+
+	for (i = 0; i < home.back.n; i++) {
+		if ((e = join(home.back.v[i])) != 0)
+			warning("cannot move abbench back into '%s': %s",
+			    home.back.v[i], strerror(e));
+	}
+	forget();
+}
+
+void
+cgrp_home_leave_under(const char *dir)
+{
+	size_t	i, l = strlen(dir);
+
+	for (i = 0; i < home.dirs.n; i++) {
+		if (strncmp(home.dirs.v[i], dir, l) == 0 &&
+		    (home.dirs.v[i][l] == '\0' || home.dirs.v[i][l] == '/')) {
+			cgrp_home_leave();
+			return;
+		}
+	}
+}
+
+/*
+ * The pids in home's first hierarchy other than abbench and keep (a
+ * helper of abbench's, or -1): SIGKILLed, then waited for (1 s at most).
+ * The number found first. With the pids hierarchy, its counter says
+ * whether to look (a pread of an open file, where reading cgroup.procs
+ * is an open, a list built and sorted, and a close).
+ */
+int
+cgrp_home_sweep(pid_t keep)
+{
+	char	*path, *text, *p;
+	int	 found = 0, left, tries;
+	long	 pid;
+
+	if (home.dirs.n == 0)
+		return 0;
+	/*
+	 * No more tasks than abbench's: nothing to look for (one read).
+	 * Fewer (a thread of abbench's ended): that is the count now.
+	 */
+	if ((pid = pids_now()) != -1 && pid <= home.base) {
+		home.base = pid;
+		return 0;
+	}
+	path = xasprintf("%s/cgroup.procs", home.dirs.v[0]);
+	for (tries = 0; tries < 1000; tries++) {
+		text = read_file(path, NULL, NULL);
+		left = 0;
+		for (p = text; p != NULL && *p != '\0'; ) {
+			pid = strtol(p, &p, 10);
+			if (pid > 1 && pid != (long)home.self &&
+			    pid != (long)keep) {
+				left++;
+				(void)kill((pid_t)pid, SIGKILL);
+			}
+			while (*p == '\n')
+				p++;
+			if (*p != '\0' && (*p < '0' || *p > '9'))
+				break;
+		}
+		free(text);
+		if (tries == 0)
+			found = left;
+		if (left == 0)
+			break;
+		usleep(1000);
+	}
+	free(path);
+	/* abbench's own (a helper, a thread) count from now on. */
+	if (found == 0 && (pid = pids_now()) > home.base)
+		home.base = pid;
+	return found;
+}

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# cgroup v1, as root: a `command` run's programs are born in the run's
+# cgroup "<run>/home", which abbench moved into once, instead of each
+# joining a cgroup of its own before exec (that join, a write to the cpu
+# hierarchy's cgroup.procs waiting for an RCU grace period, was most of
+# abbench's overhead per sample: bench/inline-vs-hyperfine). What the
+# cgroup per sample was for still holds: what a sample leaves running (a
+# daemon in a session of its own, out of reach of its process group) is
+# killed when the sample ends, before the next one starts; a sample's CPU
+# time counts the work of a grandchild it waited for (wait4's rusage, as
+# before); at the end abbench has moved back and the run's cgroups are
+# gone; after a kill -9, abbench restore removes them and kills what ran
+# inside.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+require_root
+require_cmd sqlite3 setsid awk
+[ "$(stat -fc %T /sys/fs/cgroup/cpu 2>/dev/null)" = cgroupfs ] ||
+    skip_all "needs cgroup v1's cpu hierarchy"
+plan 12
+
+T=$TEST_TMP
+# Alive: there, and not a zombie that no init reaped yet.
+alive() {
+	[ -e "/proc/$1" ] && ! grep -q ') Z' "/proc/$1/stat" 2>/dev/null
+}
+# exp FILE ROUNDS ARGS [KEY = VALUE]: a command experiment of one arm.
+exp() {
+	printf '[experiment]\nname = %s\nrounds = %s\n[arm only]\nargs = %s\n[workload Cmd]\ntype = command\n%s\n' \
+	    "$(basename "$1" .ini)" "$2" "$3" "${4:-}" > "$1"
+}
+# Each sample: its cpu cgroup, whether the previous sample's daemon is
+# still alive, then a daemon of its own (setsid: a new session and
+# process group) that would sleep for 5 minutes.
+cat > "$T/prog.sh" <<EOS
+#!/bin/sh
+awk -F: '\$2 ~ /(^|,)cpu(,|\$)/ { print \$3 }' /proc/self/cgroup >> "$T/cg"
+p=\$(cat "$T/pid" 2>/dev/null)
+if [ -n "\$p" ] && [ -e /proc/\$p ] && ! grep -q ') Z' /proc/\$p/stat; then
+	echo "\$(cat "$T/pid")" >> "$T/alive"
+fi
+setsid sleep 300 </dev/null >/dev/null 2>&1 &
+echo \$! > "$T/pid"
+EOS
+exp "$T/home.ini" 4 "sh $T/prog.sh"
+"$ABBENCH" run "$T/home.ini" --db "$T/h.db" --quiet > "$T/out" 2>&1
+ok $? "the run succeeds" || diag "$(cat "$T/out")"
+is "$(sqlite3 "$T/h.db" "SELECT count(*) FROM samples WHERE status = 'ok'")" \
+    4 "4 samples"
+is "$(wc -l < "$T/cg" | tr -d ' ')" 4 "each sample said its cgroup"
+is "$(grep -cv '^/\(.*/\)\?abbench-[0-9a-f]*/home$' "$T/cg")" 0 \
+    "each program was born in <run>/home" || diag "$(cat "$T/cg")"
+is "$(cat "$T/alive" 2>/dev/null)" "" \
+    "no sample's daemon outlived its sample (killed before the next one)"
+alive "$(cat "$T/pid")"
+is "$?" 1 "the last sample's daemon is gone too"
+cgpath=$(head -1 "$T/cg")
+run=$(dirname "$cgpath")
+ls -d /sys/fs/cgroup/cpu$run /sys/fs/cgroup/*$run > "$T/left" 2>/dev/null
+is "$(cat "$T/left")" "" "the run's cgroups are gone (abbench moved back out)"
+
+# A grandchild's work counts in the sample's CPU time when the program
+# waits for it, as before: ~0.1-0.5 s of a subshell's loop, the shell
+# itself a few ms.
+exp "$T/burn.ini" 2 \
+    'sh -c "( i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done ) & wait"' \
+    "report = time cpu"
+"$ABBENCH" run "$T/burn.ini" --db "$T/b.db" --quiet > "$T/out" 2>&1
+ok $? "the burner's run succeeds" || diag "$(cat "$T/out")"
+cpu=$(sqlite3 "$T/b.db" "SELECT min(value) FROM samples WHERE unit = 'cpu-sec/op'")
+ok "$(awk -v c="$cpu" 'BEGIN { exit !(c >= 0.05) }'; echo $?)" \
+    "a sample's CPU time counts its grandchild's loop (least $cpu s)"
+
+# kill -9 while a sample runs (its daemon started): restore removes the
+# run's cgroups, home with them, and kills the daemon.
+rm -f "$T/pid" "$T/cg"
+cat > "$T/long.sh" <<EOS
+#!/bin/sh
+awk -F: '\$2 ~ /(^|,)cpu(,|\$)/ { print \$3 }' /proc/self/cgroup >> "$T/cg"
+setsid sleep 300 </dev/null >/dev/null 2>&1 &
+echo \$! > "$T/pid"
+exec sleep 300
+EOS
+exp "$T/long.ini" 1 "sh $T/long.sh"
+"$ABBENCH" run "$T/long.ini" --db "$T/k.db" --quiet > /dev/null 2>&1 &
+apid=$!
+i=0
+until [ -s "$T/pid" ] || [ $i -ge 300 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 $apid
+wait $apid 2>/dev/null
+daemon=$(cat "$T/pid")
+run=$(dirname "$(head -1 "$T/cg")")
+"$ABBENCH" restore > "$T/restore.out" 2>&1
+ok $? "abbench restore after the kill -9" || diag "$(cat "$T/restore.out")"
+i=0
+while alive "$daemon" && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+alive "$daemon"
+is "$?" 1 "the killed sample's daemon is gone"
+ls -d /sys/fs/cgroup/cpu$run /sys/fs/cgroup/*$run > "$T/left" 2>/dev/null
+is "$(cat "$T/left")" "" "no cgroup of the killed run is left"
+done_testing
