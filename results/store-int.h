@@ -20,8 +20,36 @@
 /* How long a writer waits for another one (the runner, a merge). */
 #define STORE_BUSY_MS		30000
 
+/* The migrations that are SQL alone: versions 0 to 8 (store-schema.c). */
+#define STORE_SCHEMA_SQL	8
+extern const char *const store_migrations[STORE_SCHEMA_SQL];
+/* Version 9's conversion of the samples (store-schema.c). */
+int	store_compact_start(struct store *st, char **cause);
+int	store_compact_migrate(struct store *st, char **cause);
+/* A sample_values.status code (0..3) as its text (SAMPLE_OK...). */
+#define STORE_STATUS_SQL(c)	"CASE " c " WHEN 0 THEN 'ok' WHEN 1 THEN"	\
+	" 'failed' WHEN 2 THEN 'timeout' WHEN 3 THEN 'host-changed' ELSE"	\
+	" 'bad status ' || " c " END"
+
 enum store_stmt_id {
 	ST_SAMPLE_INSERT,
+	ST_SERIES_FIND,
+	ST_SERIES_INSERT,
+	ST_CLOCK_FIND,
+	ST_CLOCK_INSERT,
+	ST_EXEC_INSERT,
+	ST_EXEC_FIND,
+	ST_EXEC_UPDATE,
+	ST_RUN_COUNT,
+	ST_RUN_ARMS,
+	ST_RUN_COUNTS,
+	ST_CONFIG_LIST,
+	ST_RUN_CLOCK,
+	ST_RUN_EXECS,
+	ST_RUN_VALUES,
+	ST_SERIES_NAMES,
+	ST_CONFIG_TEXT,
+	ST_UNIT_LIST,
 	ST_ARM_EXISTS,
 	ST_CONFIG_FIND,
 	ST_CONFIG_INSERT,
@@ -47,6 +75,15 @@ struct store {
 	int64_t		 arms_run;
 	char		**arms_ok;
 	size_t		 narms_ok;
+	/*
+	 * The same for the series of the samples written (their names,
+	 * joined by '\x1f', and ids; next: where the following sample's
+	 * probably is) and for the clock bases of run clock_run.
+	 */
+	char		**series_key;
+	int64_t		*series_id;
+	size_t		 nseries, series_next;
+	int64_t		 clock_run, wall_us, mono_us;
 	/*
 	 * The -wal file the connection writes (store_wal_check): its
 	 * device and inode once seen, and whether it has been removed

@@ -272,7 +272,8 @@ run_from_row(sqlite3_stmt *s, struct store_run *r)
 	r->pid_start = store_col_str(s, 15);
 }
 
-/* Fill arms and counts of a run read from its row. */
+/* Fill arms and counts of a run read from its row (cached statements:
+ * a list of thousands of runs prepares them once). */
 static int
 run_fill(struct store *st, struct store_run *r, char **cause)
 {
@@ -280,9 +281,7 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 	size_t		 cap = 0;
 	int		 rc;
 
-	s = store_prepare(st, "SELECT name FROM arms WHERE run_id = ?1"
-	    " ORDER BY idx", cause);
-	if (s == NULL)
+	if ((s = store_stmt(st, ST_RUN_ARMS, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
 	r->narms = 0;
@@ -290,28 +289,25 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 		XGROW(r->arms, r->narms + 1, cap);
 		r->arms[r->narms++] = store_col_str(s, 0);
 	}
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return store_db_error(st, cause, "cannot read arms");
 	XGROW(r->arms, r->narms, cap);
 	r->arms[r->narms] = NULL;
 
 	/* A sample is one execution (a plan entry), a value one number. */
-	s = store_prepare(st, "SELECT count(DISTINCT plan_idx),"
-	    " count(DISTINCT CASE WHEN status != 'ok' THEN plan_idx END),"
-	    " coalesce(sum(status = 'ok'), 0) FROM samples WHERE run_id = ?1",
-	    cause);
-	if (s == NULL)
+	if ((s = store_stmt(st, ST_RUN_COUNTS, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		return store_db_error(st, cause, "cannot count samples");
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		r->nsamples = sqlite3_column_int64(s, 0);
+		r->nfailed = sqlite3_column_int64(s, 1);
+		r->nvalues = sqlite3_column_int64(s, 2);
 	}
-	r->nsamples = sqlite3_column_int64(s, 0);
-	r->nfailed = sqlite3_column_int64(s, 1);
-	r->nvalues = sqlite3_column_int64(s, 2);
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(st, cause, "cannot count samples");
 	return 0;
 }
 
@@ -513,8 +509,14 @@ fail:
 int
 store_run_delete(struct store *st, int64_t run_id, char **cause)
 {
+	static const char *const del[] = {
+		"DELETE FROM sample_values WHERE run_id = ?1",
+		"DELETE FROM executions WHERE run_id = ?1",
+		"DELETE FROM sample_runs WHERE run_id = ?1",
+	};
 	sqlite3_stmt	*s;
 	int64_t		 pending = 0;
+	size_t		 i;
 
 	if (store_begin(st, cause) != 0)
 		return -1;
@@ -532,12 +534,13 @@ store_run_delete(struct store *st, int64_t run_id, char **cause)
 		    (long long)pending);
 		goto fail;
 	}
-	s = store_prepare(st, "DELETE FROM samples WHERE run_id = ?1", cause);
-	if (s == NULL)
-		goto fail;
-	sqlite3_bind_int64(s, 1, run_id);
-	if (store_run_stmt(st, s, "cannot delete samples", cause) != 0)
-		goto fail;
+	for (i = 0; i < ARRAY_SIZE(del); i++) {
+		if ((s = store_prepare(st, del[i], cause)) == NULL)
+			goto fail;
+		sqlite3_bind_int64(s, 1, run_id);
+		if (store_run_stmt(st, s, "cannot delete samples", cause) != 0)
+			goto fail;
+	}
 	s = store_prepare(st, "DELETE FROM runs WHERE id = ?1", cause);
 	if (s == NULL)
 		goto fail;

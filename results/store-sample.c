@@ -87,7 +87,7 @@ store_kv_free(struct store_kv *kv, size_t n)
 }
 
 static int
-kv_query(struct store *st, const char *sql, int64_t run_id,
+kv_query(struct store *st, enum store_stmt_id id, int64_t run_id,
     struct store_kv **out, size_t *n, char **cause)
 {
 	sqlite3_stmt	*s;
@@ -97,7 +97,8 @@ kv_query(struct store *st, const char *sql, int64_t run_id,
 
 	*out = NULL;
 	*n = 0;
-	if ((s = store_prepare(st, sql, cause)) == NULL)
+	/* Cached: `nightly --fleet` reads the config of every run. */
+	if ((s = store_stmt(st, id, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -107,7 +108,7 @@ kv_query(struct store *st, const char *sql, int64_t run_id,
 		v[*n].value = store_col_str(s, 2);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		store_kv_free(v, *n);
 		*n = 0;
@@ -122,10 +123,7 @@ store_config_list(struct store *st, int64_t run_id, struct store_kv **out,
     size_t *n, char **cause)
 {
 	/* The whole run's lines first, then each arm's in arm order. */
-	return kv_query(st, "SELECT c.arm, c.key, c.value FROM run_config c"
-	    " LEFT JOIN arms a ON a.run_id = c.run_id AND a.name = c.arm"
-	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
-	    run_id, out, n, cause);
+	return kv_query(st, ST_CONFIG_LIST, run_id, out, n, cause);
 }
 
 int
@@ -153,8 +151,7 @@ int
 store_unit_list(struct store *st, int64_t run_id, struct store_kv **out,
     size_t *n, char **cause)
 {
-	return kv_query(st, "SELECT unit, key, value FROM units WHERE run_id ="
-	    " ?1 ORDER BY seq", run_id, out, n, cause);
+	return kv_query(st, ST_UNIT_LIST, run_id, out, n, cause);
 }
 
 int
@@ -474,77 +471,239 @@ sample_arm_check(struct store *st, int64_t run_id, const char *arm,
 	return 0;
 }
 
+/* ns floored to us. */
+static int64_t
+floor_us(int64_t ns)
+{
+	return ns / 1000 - (ns % 1000 < 0);
+}
+
+/* Step a cached statement that returns no row; 0 or -1 with *cause. */
+static int
+stmt_done(struct store *st, sqlite3_stmt *s, const char *what, char **cause)
+{
+	int	rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : store_db_error(st, cause, what);
+}
+
+/* The id of a series, made on first use (inside a transaction). */
+static int
+series_get(struct store *st, const char *arm, const char *workload,
+    const char *benchmark, const char *unit, const char *orig,
+    int64_t *id, char **cause)
+{
+	const char	*f[5] = { arm, workload, benchmark, unit, orig };
+	sqlite3_stmt	*s;
+	char		*key;
+	size_t		 i, j;
+	int		 rc, b;
+
+	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", arm, workload,
+	    benchmark, unit, orig);
+	for (j = 0; j < st->nseries; j++) {
+		i = (st->series_next + j) % st->nseries;
+		if (strcmp(st->series_key[i], key) == 0) {
+			*id = st->series_id[i];
+			st->series_next = i + 1;
+			free(key);
+			return 0;
+		}
+	}
+	for (b = 0; b < 2; b++) {
+		s = store_stmt(st, b ? ST_SERIES_INSERT : ST_SERIES_FIND,
+		    cause);
+		if (s == NULL) {
+			free(key);
+			return -1;
+		}
+		for (i = 0; i < 5; i++)
+			store_bind_text(s, (int)i + 1, f[i]);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			*id = sqlite3_column_int64(s, 0);
+		sqlite3_reset(s);
+		if (b == 0 && rc == SQLITE_ROW)
+			break;
+		if (b == 1 && rc == SQLITE_DONE) {
+			*id = sqlite3_last_insert_rowid(st->db);
+			break;
+		}
+		if (rc != SQLITE_DONE) {
+			free(key);
+			return store_db_error(st, cause,
+			    "cannot store a series");
+		}
+	}
+	st->series_key = xreallocarray(st->series_key, st->nseries + 1,
+	    sizeof *st->series_key);
+	st->series_id = xreallocarray(st->series_id, st->nseries + 1,
+	    sizeof *st->series_id);
+	st->series_key[st->nseries] = key;
+	st->series_id[st->nseries++] = *id;
+	st->series_next = st->nseries;
+	return 0;
+}
+
+/* The run's clock bases: its first sample's start (us). */
+static int
+sample_clock(struct store *st, const struct store_sample *sp, char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (st->clock_run == sp->run_id)
+		return 0;
+	if ((s = store_stmt(st, ST_CLOCK_FIND, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		st->wall_us = sqlite3_column_int64(s, 0);
+		st->mono_us = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE) {
+		st->wall_us = floor_us(sp->start_wall_ns);
+		st->mono_us = floor_us(sp->start_ns);
+		if ((s = store_stmt(st, ST_CLOCK_INSERT, cause)) == NULL)
+			return -1;
+		sqlite3_bind_int64(s, 1, sp->run_id);
+		sqlite3_bind_int64(s, 2, st->wall_us);
+		sqlite3_bind_int64(s, 3, st->mono_us);
+		if (stmt_done(st, s, "cannot store a run's clock", cause) != 0)
+			return -1;
+	} else if (rc != SQLITE_ROW)
+		return store_db_error(st, cause, "cannot read a run's clock");
+	st->clock_run = sp->run_id;
+	return 0;
+}
+
+/*
+ * The execution's row (store-schema.c: its times in us from the run's
+ * bases); *k = the place of its first new value, *isnew and *newbad:
+ * whether it is a new execution, and one newly holding a value not ok.
+ */
+static int
+sample_execution(struct store *st, const struct store_sample *sp,
+    size_t nrows, int bad, int64_t *k, int *isnew, int *newbad,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+	int64_t		 f[8], ws, sw = floor_us(sp->start_wall_ns);
+	int		 i, rc, same, wasbad;
+
+	ws = sw - st->wall_us;
+	f[0] = sp->round;
+	f[1] = sp->position;
+	f[2] = sp->warmup ? 1 : 0;
+	f[3] = ws;
+	f[4] = floor_us(sp->end_wall_ns) - sw;
+	f[5] = (floor_us(sp->start_ns) - st->mono_us) - ws;
+	f[6] = (floor_us(sp->end_ns) - floor_us(sp->start_ns)) - f[4];
+	if ((s = store_stmt(st, ST_EXEC_INSERT, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	sqlite3_bind_int(s, 2, sp->plan_idx);
+	for (i = 0; i < 7; i++)
+		sqlite3_bind_int64(s, i + 3, f[i]);
+	sqlite3_bind_int64(s, 10, (int64_t)nrows);
+	sqlite3_bind_int(s, 11, bad);
+	if (stmt_done(st, s, "cannot add an execution", cause) != 0)
+		return -1;
+	*k = 0;
+	*isnew = sqlite3_changes(st->db) == 1;
+	*newbad = *isnew && bad;
+	if (*isnew)
+		return 0;
+	/* More values of an execution stored already (its failed rows). */
+	if ((s = store_stmt(st, ST_EXEC_FIND, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	sqlite3_bind_int(s, 2, sp->plan_idx);
+	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return store_db_error(st, cause, "cannot read an execution");
+	}
+	*k = sqlite3_column_int64(s, 0);
+	wasbad = sqlite3_column_int(s, 1);
+	for (same = 1, i = 0; i < 7; i++)
+		same = same && sqlite3_column_int64(s, i + 2) == f[i];
+	sqlite3_reset(s);
+	*newbad = bad && !wasbad;
+	if ((s = store_stmt(st, ST_EXEC_UPDATE, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	sqlite3_bind_int(s, 2, sp->plan_idx);
+	sqlite3_bind_int64(s, 3, (int64_t)nrows);
+	sqlite3_bind_int(s, 4, bad);
+	sqlite3_bind_int(s, 5, !same);
+	return stmt_done(st, s, "cannot update an execution", cause);
+}
+
 static int
 sample_insert_rows(struct store *st, const struct store_sample *sp,
     char **cause)
 {
 	sqlite3_stmt	*s;
-	int64_t		 cfg = 0;
+	int64_t		 cfg = 0, k, sid = 0;
 	size_t		 i, nrows;
-	int		 rc;
+	int		 isnew, newbad, bad, nok;
 
 	if (sample_arm_check(st, sp->run_id, sp->arm, cause) == -1)
 		return -1;
 	if (sp->config != NULL &&
 	    config_id(st, sp->run_id, sp->config, &cfg, cause) != 0)
 		return -1;
-
+	if (sample_clock(st, sp, cause) != 0)
+		return -1;
 	nrows = sp->nmetrics > 0 ? sp->nmetrics : 1;
+	bad = sp->status != SAMPLE_STATUS_OK;
+	nok = bad ? 0 : (int)nrows;
+	if (sample_execution(st, sp, nrows, bad, &k, &isnew, &newbad,
+	    cause) != 0)
+		return -1;
 	for (i = 0; i < nrows; i++) {
 		const struct store_metric *m =
 		    sp->nmetrics > 0 ? &sp->metrics[i] : NULL;
+		const char *orig = m != NULL && sp->orig_units != NULL &&
+		    sp->orig_units[i] != NULL ? sp->orig_units[i] : NULL;
 
+		if (series_get(st, sp->arm, sp->workload != NULL ?
+		    sp->workload : "", m != NULL ? m->benchmark : sp->workload,
+		    m != NULL ? m->unit : "", orig != NULL ? orig : "", &sid,
+		    cause) != 0)
+			return -1;
 		if ((s = store_stmt(st, ST_SAMPLE_INSERT, cause)) == NULL)
 			return -1;
 		sqlite3_bind_int64(s, 1, sp->run_id);
-		sqlite3_bind_int(s, 2, sp->plan_idx);
-		sqlite3_bind_int(s, 3, sp->round);
-		sqlite3_bind_int(s, 4, sp->position);
-		store_bind_text(s, 5, sp->arm);
-		store_bind_text(s, 6, sp->workload);
-		if (m != NULL) {
-			store_bind_text(s, 7, m->benchmark);
-			store_bind_text(s, 8, m->unit);
-			/* NaN is stored as NULL and read back as NaN. */
-			if (isnan(m->value))
-				sqlite3_bind_null(s, 9);
-			else
-				sqlite3_bind_double(s, 9, m->value);
-		} else {
-			store_bind_text(s, 7, sp->workload);
-			store_bind_text(s, 8, "");
-			sqlite3_bind_null(s, 9);
-		}
-		store_bind_text(s, 10, store_sample_status_text(sp->status));
-		sqlite3_bind_int(s, 11, sp->warmup ? 1 : 0);
-		sqlite3_bind_int64(s, 12, sp->start_ns);
-		sqlite3_bind_int64(s, 13, sp->end_ns);
-		sqlite3_bind_int64(s, 14, sp->start_wall_ns);
-		sqlite3_bind_int64(s, 15, sp->end_wall_ns);
-		store_bind_text_or_null(s, 16, sp->error);
+		sqlite3_bind_int64(s, 2, sid);
+		sqlite3_bind_int(s, 3, sp->plan_idx);
+		sqlite3_bind_int64(s, 4, k + (int64_t)i);
+		/* NaN is stored as NULL and read back as NaN. */
+		if (m != NULL && !isnan(m->value))
+			sqlite3_bind_double(s, 5, m->value);
+		sqlite3_bind_int(s, 6, (int)sp->status);
+		store_bind_text_or_null(s, 7, sp->error);
 		if (sp->config != NULL)
-			sqlite3_bind_int64(s, 17, cfg);
-		else
-			sqlite3_bind_null(s, 17);
-		if (m != NULL && sp->orig_units != NULL &&
-		    sp->orig_units[i] != NULL) {
-			store_bind_text(s, 18, sp->orig_units[i]);
+			sqlite3_bind_int64(s, 8, cfg);
+		if (orig != NULL) {
 			if (sp->orig_values == NULL)
-				sqlite3_bind_double(s, 19, m->value);
-			else if (isnan(sp->orig_values[i]))
-				sqlite3_bind_null(s, 19);
-			else
-				sqlite3_bind_double(s, 19, sp->orig_values[i]);
-		} else {
-			sqlite3_bind_null(s, 18);
-			sqlite3_bind_null(s, 19);
+				sqlite3_bind_double(s, 9, m->value);
+			else if (!isnan(sp->orig_values[i]))
+				sqlite3_bind_double(s, 9, sp->orig_values[i]);
 		}
-		rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE)
-			return store_db_error(st, cause, "cannot add a sample");
+		if (stmt_done(st, s, "cannot add a sample", cause) != 0)
+			return -1;
 	}
-	return 0;
+	if ((s = store_stmt(st, ST_RUN_COUNT, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	sqlite3_bind_int(s, 2, isnew);
+	sqlite3_bind_int(s, 3, newbad);
+	sqlite3_bind_int(s, 4, nok);
+	return stmt_done(st, s, "cannot count samples", cause);
 }
 
 int
@@ -611,7 +770,7 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 
 	*idx = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT DISTINCT plan_idx FROM samples WHERE"
+	s = store_prepare(st, "SELECT plan_idx FROM executions WHERE"
 	    " run_id = ?1 ORDER BY plan_idx", cause);
 	if (s == NULL)
 		return -1;
@@ -676,7 +835,7 @@ store_run_rounds(struct store *st, const struct store_run *r,
 	out->planned = r->rounds;
 	out->warmup = r->warmup;
 	if (store_query_int(st, "SELECT coalesce(max(round) + 1, 0) FROM"
-	    " samples WHERE run_id = ?1", r->id, &reached, cause) == -1 ||
+	    " executions WHERE run_id = ?1", r->id, &reached, cause) == -1 ||
 	    store_query_int(st, "SELECT count(*) FROM decisions WHERE"
 	    " run_id = ?1", r->id, &out->decided, cause) == -1 ||
 	    store_query_int(st, "SELECT coalesce(max(good_rounds), 0) FROM"
@@ -710,84 +869,6 @@ store_rounds_text(const struct store_rounds *n)
 		return xasprintf("%d of %d (+%d warm-up)", n->taken,
 		    n->planned, n->warmup);
 	return xasprintf("%d (+%d warm-up)", n->planned, n->warmup);
-}
-
-void
-store_values_free(struct store_value *v, size_t n)
-{
-	size_t	i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; i < n; i++) {
-		free(v[i].arm);
-		free(v[i].benchmark);
-		free(v[i].unit);
-		free(v[i].status);
-		free(v[i].error);
-		free(v[i].config);
-		free(v[i].orig_unit);
-	}
-	free(v);
-}
-
-int
-store_values(struct store *st, int64_t run_id, const char *arm, int flags,
-    struct store_value **out, size_t *n, char **cause)
-{
-	sqlite3_stmt		*s;
-	struct store_value	*v = NULL, *x;
-	size_t			 cap = 0;
-	int			 rc;
-
-	*out = NULL;
-	*n = 0;
-	s = store_prepare(st, "SELECT s.arm, s.benchmark, s.unit, s.value,"
-	    " s.round, s.position, s.warmup, s.status, s.error, s.start_ns,"
-	    " s.end_ns, s.start_wall_ns, s.end_wall_ns, c.text, s.orig_unit,"
-	    " s.orig_value, s.plan_idx"
-	    " FROM samples s LEFT JOIN sample_configs c ON c.id = s.config_id"
-	    " WHERE s.run_id = ?1 AND (?2 IS NULL OR s.arm = ?2)"
-	    " AND (?3 OR s.warmup = 0) AND (?4 OR s.status = 'ok')"
-	    " ORDER BY s.plan_idx, s.id", cause);
-	if (s == NULL)
-		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	store_bind_text_or_null(s, 2, arm);
-	sqlite3_bind_int(s, 3, (flags & STORE_Q_WARMUP) != 0);
-	sqlite3_bind_int(s, 4, (flags & STORE_Q_FAILED) != 0);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		XGROW(v, *n, cap);
-		x = &v[(*n)++];
-		memset(x, 0, sizeof *x);
-		x->arm = store_col_str(s, 0);
-		x->benchmark = store_col_str(s, 1);
-		x->unit = store_col_str(s, 2);
-		x->value = sqlite3_column_type(s, 3) == SQLITE_NULL ? NAN :
-		    sqlite3_column_double(s, 3);
-		x->round = sqlite3_column_int(s, 4);
-		x->position = sqlite3_column_int(s, 5);
-		x->warmup = sqlite3_column_int(s, 6);
-		x->status = store_col_str(s, 7);
-		x->error = store_col_str_or_null(s, 8);
-		x->start_ns = sqlite3_column_int64(s, 9);
-		x->end_ns = sqlite3_column_int64(s, 10);
-		x->start_wall_ns = sqlite3_column_int64(s, 11);
-		x->end_wall_ns = sqlite3_column_int64(s, 12);
-		x->config = store_col_str_or_null(s, 13);
-		x->orig_unit = store_col_str_or_null(s, 14);
-		x->orig_value = sqlite3_column_type(s, 15) == SQLITE_NULL ?
-		    NAN : sqlite3_column_double(s, 15);
-		x->plan_idx = sqlite3_column_int(s, 16);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		store_values_free(v, *n);
-		*n = 0;
-		return store_db_error(st, cause, "cannot read samples");
-	}
-	*out = v;
-	return 0;
 }
 
 void
@@ -849,8 +930,8 @@ store_run_next_round(struct store *st, int64_t run_id, int64_t *nsamples,
 
 	*nsamples = 0;
 	*round = 0;
-	s = store_prepare(st, "WITH e AS (SELECT DISTINCT plan_idx, round FROM"
-	    " samples WHERE run_id = ?1), last AS (SELECT round FROM e ORDER BY"
+	s = store_prepare(st, "WITH e AS (SELECT plan_idx, round FROM"
+	    " executions WHERE run_id = ?1), last AS (SELECT round FROM e ORDER BY"
 	    " plan_idx DESC LIMIT 1) SELECT (SELECT count(*) FROM e),"
 	    " (SELECT round FROM last), (SELECT count(*) FROM e WHERE round ="
 	    " (SELECT round FROM last)), (SELECT count(*) FROM e WHERE round ="

@@ -24,230 +24,60 @@
 #include "results/store.h"
 #include "results/store-int.h"
 
-/*
- * Each migration takes a database at version i to version i + 1; the first
- * creates the schema from nothing. A database written by an older abbench
- * is brought forward in one transaction; migrations are never edited once
- * released, only appended.
- */
-static const char *const store_migrations[] = {
-	/* 0 -> 1 */
-	"CREATE TABLE runs (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	uuid TEXT NOT NULL UNIQUE,\n"
-	"	name TEXT NOT NULL DEFAULT '',\n"
-	"	host TEXT NOT NULL DEFAULT '',\n"
-	"	status TEXT NOT NULL,\n"
-	"	started_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	ended_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	order_kind TEXT NOT NULL DEFAULT '',\n"
-	"	seed INTEGER NOT NULL DEFAULT 0,\n"
-	"	rounds INTEGER NOT NULL DEFAULT 0,\n"
-	"	warmup INTEGER NOT NULL DEFAULT 0,\n"
-	"	experiment_path TEXT NOT NULL DEFAULT '',\n"
-	"	experiment_text TEXT NOT NULL DEFAULT '',\n"
-	"	abbench_version TEXT NOT NULL DEFAULT '',\n"
-	"	pid INTEGER NOT NULL DEFAULT 0\n"
-	");\n"
-	"CREATE INDEX runs_name ON runs(name, started_wall_ns);\n"
-	"CREATE TABLE arms (\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	idx INTEGER NOT NULL,\n"
-	"	name TEXT NOT NULL,\n"
-	"	PRIMARY KEY (run_id, idx),\n"
-	"	UNIQUE (run_id, name)\n"
-	");\n"
-	"CREATE TABLE run_config (\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	arm TEXT NOT NULL DEFAULT '',\n"
-	"	seq INTEGER NOT NULL,\n"
-	"	key TEXT NOT NULL,\n"
-	"	value TEXT NOT NULL,\n"
-	"	PRIMARY KEY (run_id, arm, key)\n"
-	");\n"
-	"CREATE TABLE units (\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	seq INTEGER NOT NULL,\n"
-	"	unit TEXT NOT NULL,\n"
-	"	key TEXT NOT NULL,\n"
-	"	value TEXT NOT NULL,\n"
-	"	PRIMARY KEY (run_id, unit, key)\n"
-	");\n"
-	/*
-	 * The benchfmt config block in force for a sample when it differs
-	 * from the run's own config (imported files with several blocks):
-	 * "key: value\n" lines in benchstat's order.
-	 */
-	"CREATE TABLE sample_configs (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	text TEXT NOT NULL,\n"
-	"	UNIQUE (run_id, text)\n"
-	");\n"
-	"CREATE TABLE samples (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	plan_idx INTEGER NOT NULL,\n"
-	"	round INTEGER NOT NULL,\n"
-	"	position INTEGER NOT NULL,\n"
-	"	arm TEXT NOT NULL,\n"
-	"	workload TEXT NOT NULL DEFAULT '',\n"
-	"	benchmark TEXT NOT NULL,\n"
-	"	unit TEXT NOT NULL DEFAULT '',\n"
-	"	value REAL,\n"
-	"	status TEXT NOT NULL,\n"
-	"	warmup INTEGER NOT NULL DEFAULT 0,\n"
-	"	start_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	end_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	start_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	end_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	error TEXT,\n"
-	"	config_id INTEGER REFERENCES sample_configs(id)\n"
-	");\n"
-	"CREATE INDEX samples_run ON samples(run_id, plan_idx);\n"
-	"CREATE TABLE journal (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	seq INTEGER NOT NULL,\n"
-	"	kind TEXT NOT NULL,\n"
-	"	name TEXT NOT NULL DEFAULT '',\n"
-	"	target TEXT NOT NULL DEFAULT '',\n"
-	"	original TEXT,\n"
-	"	applied TEXT,\n"
-	"	state TEXT NOT NULL\n"
-	");\n"
-	"CREATE INDEX journal_run ON journal(run_id);\n"
-	"CREATE TABLE warnings (\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	seq INTEGER NOT NULL,\n"
-	"	text TEXT NOT NULL,\n"
-	"	PRIMARY KEY (run_id, seq)\n"
-	");\n",
-	/* 1 -> 2: benchfmt units and values as written before tidying. */
-	"ALTER TABLE samples ADD COLUMN orig_unit TEXT;\n"
-	"ALTER TABLE samples ADD COLUMN orig_value REAL;\n",
-	/*
-	 * 2 -> 3: A/A calibrations (results/calibration.c): a calibration is
-	 * a run of an experiment with its baseline arm in every arm's place,
-	 * keyed by the experiment's name and the host class; its rows are
-	 * the noise and false-positive rate per benchmark and unit.
-	 */
-	"CREATE TABLE calibrations (\n"
-	"	run_id INTEGER PRIMARY KEY\n"
-	"	    REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	experiment TEXT NOT NULL,\n"
-	"	host_class TEXT NOT NULL,\n"
-	"	repeats INTEGER NOT NULL,\n"
-	"	rounds INTEGER NOT NULL,\n"
-	"	alpha REAL NOT NULL\n"
-	");\n"
-	"CREATE INDEX calibrations_key ON calibrations(experiment,"
-	" host_class);\n"
-	"CREATE TABLE calibration_rows (\n"
-	"	run_id INTEGER NOT NULL\n"
-	"	    REFERENCES calibrations(run_id) ON DELETE CASCADE,\n"
-	"	benchmark TEXT NOT NULL,\n"
-	"	unit TEXT NOT NULL,\n"
-	"	n INTEGER NOT NULL,\n"
-	"	median REAL,\n"
-	"	mad_rel REAL,\n"
-	"	ci_rel REAL,\n"
-	"	mde REAL,\n"
-	"	comparisons INTEGER NOT NULL,\n"
-	"	flagged INTEGER NOT NULL,\n"
-	"	PRIMARY KEY (run_id, benchmark, unit)\n"
-	");\n",
-	/* 3 -> 4: fleets handed to a cluster scheduler (fleet-store.h). */
-	"CREATE TABLE fleets (\n"
-	"	id TEXT PRIMARY KEY,\n"
-	"	created_wall_ns INTEGER NOT NULL,\n"
-	"	dir TEXT NOT NULL,\n"
-	"	experiment_path TEXT NOT NULL,\n"
-	"	experiment_name TEXT NOT NULL,\n"
-	"	scheduler TEXT NOT NULL,\n"
-	"	abbench_path TEXT NOT NULL,\n"
-	"	abbench_version TEXT NOT NULL,\n"
-	"	time_limit TEXT,\n"
-	"	merge_job TEXT\n"
-	");\n"
-	"CREATE TABLE fleet_args (\n"
-	"	fleet_id TEXT NOT NULL REFERENCES fleets(id) ON DELETE CASCADE,\n"
-	"	seq INTEGER NOT NULL,\n"
-	"	arg TEXT NOT NULL,\n"
-	"	PRIMARY KEY (fleet_id, seq)\n"
-	");\n"
-	"CREATE TABLE fleet_jobs (\n"
-	"	fleet_id TEXT NOT NULL REFERENCES fleets(id) ON DELETE CASCADE,\n"
-	"	partition TEXT NOT NULL,\n"
-	"	replica INTEGER NOT NULL,\n"
-	"	attempt INTEGER NOT NULL,\n"
-	"	job_id TEXT NOT NULL,\n"
-	"	db TEXT NOT NULL,\n"
-	"	state TEXT NOT NULL DEFAULT 'SUBMITTED',\n"
-	"	reason TEXT NOT NULL DEFAULT '',\n"
-	"	node TEXT NOT NULL DEFAULT '',\n"
-	"	updated_wall_ns INTEGER NOT NULL DEFAULT 0,\n"
-	"	PRIMARY KEY (fleet_id, partition, replica, attempt)\n"
-	");\n",
-	/*
-	 * 4 -> 5: the looks of `stop = decided` (harness/core/verdict.h):
-	 * each row's decision at each look of its workload, and the round
-	 * at which it was made; the last look of a row is its verdict.
-	 */
-	"CREATE TABLE decisions (\n"
-	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	workload TEXT NOT NULL,\n"
-	"	look INTEGER NOT NULL,\n"
-	"	good_rounds INTEGER NOT NULL,\n"
-	"	round INTEGER NOT NULL,\n"
-	"	benchmark TEXT NOT NULL,\n"
-	"	unit TEXT NOT NULL,\n"
-	"	arm TEXT NOT NULL,\n"
-	"	base_arm TEXT NOT NULL,\n"
-	"	verdict TEXT NOT NULL,\n"
-	"	p REAL,\n"
-	"	boundary REAL,\n"
-	"	n1 INTEGER NOT NULL,\n"
-	"	n2 INTEGER NOT NULL,\n"
-	"	mde REAL,\n"
-	"	PRIMARY KEY (run_id, workload, look, benchmark, unit, arm)\n"
-	");\n",
-	/*
-	 * 5 -> 6: the [experiment] keys a fleet sets on every shape's run
-	 * (fleet submit --until decided: "stop=decided", one per line).
-	 */
-	"ALTER TABLE fleets ADD COLUMN run_keys TEXT;\n",
-	/*
-	 * 6 -> 7: the start of the run's abbench process ("BOOT_ID:START",
-	 * journal_proc_start), so that a pid used again by another process,
-	 * abbench or not, in this boot or the next, is not taken for the
-	 * run's owner ('' for runs stored before: their pid alone tells).
-	 */
-	"ALTER TABLE runs ADD COLUMN pid_start TEXT NOT NULL DEFAULT '';\n",
-	/*
-	 * 7 -> 8: which test decided each look of stop = decided
-	 * (seq_test_name: signed-rank, U+Brunner-Munzel, all-equal; NULL for
-	 * looks stored before), and the U test's p that `stat` prints beside
-	 * the deciding test's p.
-	 */
-	"ALTER TABLE decisions ADD COLUMN test TEXT;\n"
-	"ALTER TABLE decisions ADD COLUMN p_u REAL;\n",
-};
 
 /* Cached statements, prepared on first use. */
 static const char *const store_sql[ST__COUNT] = {
 	[ST_SAMPLE_INSERT] =
-	    "INSERT INTO samples (run_id, plan_idx, round, position, arm,"
-	    " workload, benchmark, unit, value, status, warmup, start_ns,"
-	    " end_ns, start_wall_ns, end_wall_ns, error, config_id, orig_unit,"
-	    " orig_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	    " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+	    "INSERT INTO sample_values (run_id, series_id, plan_idx, k, value,"
+	    " status, error, config_id, orig_value) VALUES (?1, ?2, ?3, ?4,"
+	    " ?5, ?6, ?7, ?8, ?9)",
+	[ST_SERIES_FIND] =
+	    "SELECT id FROM series WHERE arm = ?1 AND workload = ?2 AND"
+	    " benchmark = ?3 AND unit = ?4 AND orig_unit = ?5",
+	[ST_SERIES_INSERT] =
+	    "INSERT INTO series (arm, workload, benchmark, unit, orig_unit)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_CLOCK_FIND] =
+	    "SELECT wall_us, mono_us FROM sample_runs WHERE run_id = ?1",
+	[ST_CLOCK_INSERT] =
+	    "INSERT INTO sample_runs (run_id, wall_us, mono_us) VALUES (?1,"
+	    " ?2, ?3)",
+	[ST_EXEC_INSERT] =
+	    "INSERT OR IGNORE INTO executions (run_id, plan_idx, round,"
+	    " position, warmup, ws, wd, dm, de, nv, bad, nx) VALUES (?1, ?2,"
+	    " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 1)",
+	[ST_EXEC_FIND] =
+	    "SELECT nv, bad, round, position, warmup, ws, wd, dm, de FROM"
+	    " executions WHERE run_id = ?1 AND plan_idx = ?2",
+	[ST_EXEC_UPDATE] =
+	    "UPDATE executions SET nv = nv + ?3, bad = max(bad, ?4), nx = nx +"
+	    " ?5 WHERE run_id = ?1 AND plan_idx = ?2",
+	[ST_RUN_COUNT] =
+	    "UPDATE sample_runs SET nexec = nexec + ?2, nfailed = nfailed +"
+	    " ?3, nok = nok + ?4 WHERE run_id = ?1",
+	[ST_RUN_ARMS] =
+	    "SELECT name FROM arms WHERE run_id = ?1 ORDER BY idx",
+	[ST_RUN_COUNTS] =
+	    "SELECT nexec, nfailed, nok FROM sample_runs WHERE run_id = ?1",
+	/* The whole run's lines first, then each arm's in arm order. */
+	[ST_CONFIG_LIST] =
+	    "SELECT c.arm, c.key, c.value FROM run_config c"
+	    " LEFT JOIN arms a ON a.run_id = c.run_id AND a.name = c.arm"
+	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
+	[ST_UNIT_LIST] =
+	    "SELECT unit, key, value FROM units WHERE run_id = ?1 ORDER BY seq",
+	/* store_values (store-values.c). */
+	[ST_RUN_CLOCK] =
+	    "SELECT wall_us, mono_us FROM sample_runs WHERE run_id = ?1",
+	[ST_RUN_EXECS] =
+	    "SELECT plan_idx, round, position, warmup, ws, wd, dm, de FROM"
+	    " executions WHERE run_id = ?1 ORDER BY plan_idx",
+	[ST_RUN_VALUES] =
+	    "SELECT series_id, plan_idx, k, value, status, error, config_id,"
+	    " orig_value FROM sample_values WHERE run_id = ?1",
+	[ST_SERIES_NAMES] =
+	    "SELECT arm, benchmark, unit, orig_unit FROM series WHERE id = ?1",
+	[ST_CONFIG_TEXT] = "SELECT text FROM sample_configs WHERE id = ?1",
 	[ST_ARM_EXISTS] =
 	    "SELECT 1 FROM arms WHERE run_id = ?1 AND name = ?2",
 	[ST_CONFIG_FIND] =
@@ -528,6 +358,14 @@ store_arms_forget(struct store *st)
 	st->arms_ok = NULL;
 	st->narms_ok = 0;
 	st->arms_run = 0;
+	for (i = 0; i < st->nseries; i++)
+		free(st->series_key[i]);
+	free(st->series_key);
+	free(st->series_id);
+	st->series_key = NULL;
+	st->series_id = NULL;
+	st->nseries = st->series_next = 0;
+	st->clock_run = 0;
 }
 
 int
@@ -721,7 +559,9 @@ store_sqlite_open(struct store *st, int flags, const char *query,
 	char	*uri = store_uri(st->path, query);
 	int	 rc, err;
 
-	rc = sqlite3_open_v2(uri, &st->db, flags | SQLITE_OPEN_URI, NULL);
+	/* One connection a thread (store.h): no mutex around each call. */
+	rc = sqlite3_open_v2(uri, &st->db, flags | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
 		err = st->db != NULL ? sqlite3_system_errno(st->db) : 0;
@@ -819,18 +659,20 @@ store_migrate(struct store *st, char **cause)
 		    (long long)version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
-	for (i = (int)version; i < STORE_SCHEMA_VERSION; i++) {
+	for (i = (int)version; i < STORE_SCHEMA_SQL; i++) {
 		if (store_exec(st, store_migrations[i], cause) != 0)
 			goto fail;
 	}
-	if (version != STORE_SCHEMA_VERSION) {
-		sql = xasprintf("PRAGMA user_version = %d",
-		    STORE_SCHEMA_VERSION);
+	if (version < STORE_SCHEMA_SQL) {
+		sql = xasprintf("PRAGMA user_version = %d", STORE_SCHEMA_SQL);
 		i = store_exec(st, sql, cause);
 		free(sql);
 		if (i != 0)
 			goto fail;
 	}
+	if (version < STORE_SCHEMA_VERSION &&
+	    store_compact_start(st, cause) != 0)
+		goto fail;
 	if (app != STORE_APPLICATION_ID) {
 		sql = xasprintf("PRAGMA application_id = %d",
 		    STORE_APPLICATION_ID);
@@ -839,7 +681,11 @@ store_migrate(struct store *st, char **cause)
 		if (i != 0)
 			goto fail;
 	}
-	return store_exec(st, "COMMIT", cause);
+	if (store_exec(st, "COMMIT", cause) != 0)
+		goto fail;
+	/* Version 9's samples: one run a transaction (store-schema.c). */
+	return version < STORE_SCHEMA_VERSION ?
+	    store_compact_migrate(st, cause) : 0;
 fail:
 	store_exec(st, "ROLLBACK", NULL);
 	return -1;

@@ -20,6 +20,9 @@
  *   samples(id, run_id, plan_idx, round, position, arm, workload, benchmark,
  *           unit, value, status, warmup, start_ns, end_ns, start_wall_ns,
  *           end_wall_ns, error, config_id, orig_unit, orig_value)
+ *           -- a VIEW since version 9 over series, sample_runs,
+ *           executions and sample_values (store-schema.c: ~37 bytes a
+ *           value, times to the microsecond)
  *   sample_configs(id, run_id, text)          -- benchfmt config blocks
  *   journal(id, run_id, kind, name, target, original, applied, state, seq)
  *   warnings(run_id, seq, text)
@@ -36,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 struct store;
 
@@ -213,6 +216,8 @@ struct store_sample {
 	int		 warmup;
 	enum sample_status status;
 	const char	*error;
+	/* Kept to the microsecond (floored); an execution's later values
+	 * (the same plan_idx) share its first ones' round and times. */
 	int64_t		 start_ns, end_ns;		/* CLOCK_MONOTONIC */
 	int64_t		 start_wall_ns, end_wall_ns;	/* CLOCK_REALTIME */
 	const struct store_metric *metrics;

@@ -25,9 +25,13 @@ ok $? "host A: second run"
 "$ABBENCH" db --db "$T/b.db" import --host vm-192 --name fio \
     "v1.txt=$VEC/three_files/v1.txt" "v2.txt=$VEC/three_files/v2.txt" > /dev/null
 ok $? "host B: a run"
-sqlite3 "$T/b.db" "INSERT INTO samples (run_id, plan_idx, round, position,
-    arm, workload, benchmark, unit, value, status, error) VALUES (1, 100000,
-    0, 0, 'v1.txt', 'fio', 'fio', '', NULL, 'timeout', 'killed')"
+# (samples are stored in series, executions and values: schema 9)
+sqlite3 "$T/b.db" "INSERT INTO series (arm, workload, benchmark, unit)
+    VALUES ('v1.txt', 'fio', 'fio', '');
+    INSERT INTO executions VALUES (1, 100000, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1);
+    INSERT INTO sample_values VALUES (1, last_insert_rowid(), 100000, 0,
+    NULL, 2, 'killed', NULL, NULL);
+    UPDATE sample_runs SET nexec = nexec + 1, nfailed = nfailed + 1"
 ok $? "host B: a failed sample"
 
 na=$(count "$T/a.db" samples)
@@ -60,7 +64,7 @@ sed 's/^/# /' "$T/check.out"
 
 # db check notices a sample whose arm the run does not have.
 cp "$T/a.db" "$T/broken.db"
-sqlite3 "$T/broken.db" "UPDATE samples SET arm = 'ghost' WHERE id = 1"
+sqlite3 "$T/broken.db" "UPDATE series SET arm = 'ghost' WHERE id = 1"
 "$ABBENCH" db --db "$T/broken.db" check > "$T/check.out"
 is $? 1 "db check fails on a broken database"
 like "$(cat "$T/check.out")" "arm 'ghost' which the run does not have" \

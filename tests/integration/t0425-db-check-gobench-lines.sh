@@ -30,9 +30,13 @@ grep -q 'plan entry' out
 is "$?" 1 "db check: no plan entry called corrupt"
 
 # The same entry stored ok twice, by two executions: a problem.
-sqlite3 "$DB" "INSERT INTO samples (run_id, plan_idx, round, position, arm, workload, benchmark, unit, value, status, start_ns, end_ns, start_wall_ns, end_wall_ns)
-    SELECT run_id, plan_idx, round, position, arm, workload, benchmark, unit, value, status, start_ns + 1000000000, end_ns + 1000000000, start_wall_ns + 1000000000, end_wall_ns + 1000000000
-    FROM samples WHERE plan_idx = 3 AND id = (SELECT min(id) FROM samples WHERE plan_idx = 3)"
+# (schema 9: one more value of the entry, from an execution whose times
+# differ, as store_sample_add counts it in executions.nx)
+sqlite3 "$DB" "INSERT INTO sample_values SELECT run_id, series_id, plan_idx, 3,
+    value + 1, status, error, config_id, orig_value FROM sample_values
+    WHERE plan_idx = 3 AND k = 0;
+    UPDATE executions SET nv = nv + 1, nx = nx + 1 WHERE plan_idx = 3;
+    UPDATE sample_runs SET nok = nok + 1"
 "$ABBENCH" db --db "$DB" check > out 2>&1
 is "$?" 1 "a sample stored twice: db check exits 1"
 like "$(cat out)" "run 1: plan entry 3 has ok samples of DockerTrue sec/op from 2 executions" \

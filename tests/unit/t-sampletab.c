@@ -157,8 +157,9 @@ t_load(void)
 	tap_ok(store_sample_add(st, &s, &cause) == 0, "a warm-up sample");
 	s.arm = "cand", s.plan_idx = 1, s.round = 1, s.warmup = 0;
 	m.value = 2;
-	s.start_ns = 5;
-	s.start_wall_ns = 6;
+	/* (the store keeps times to the microsecond) */
+	s.start_ns = 5000;
+	s.start_wall_ns = 6000;
 	tap_ok(store_sample_add(st, &s, &cause) == 0, "a measured sample");
 	s.arm = "base", s.plan_idx = 2, s.position = 1;
 	m.value = 1;
@@ -179,8 +180,8 @@ t_load(void)
 	tap_int_eq((int)t->nvalues, 2, "its ok measured values");
 	c = sampletab_lookup(t, "cand", "X", "sec/op");
 	tap_ok(c != NULL && c->n == 1 && c->v[0].value == 2 &&
-	    c->v[0].round == 1 && c->v[0].exec == 1 && c->v[0].start_ns == 5 &&
-	    c->v[0].start_wall_ns == 6 && c->nx == 1 && c->x[0] == 2,
+	    c->v[0].round == 1 && c->v[0].exec == 1 &&
+	    c->v[0].start_ns == 5000 && c->v[0].start_wall_ns == 6000 && c->nx == 1 && c->x[0] == 2,
 	    "a value with its round, execution and start; grouped");
 	c = sampletab_lookup(t, "base", "X", "sec/op");
 	tap_ok(c != NULL && c->v[0].position == 1 && c->row == 0 &&

@@ -356,7 +356,8 @@ test_create_and_samples(void)
 		tap_str_eq(v[1].unit, "max-rss-B", "second metric's unit");
 		tap_ok(v[2].value == 0.1 + 0.2, "value exact");
 		tap_ok(v[4].value == 1e-300, "tiny value exact");
-		tap_int_eq(v[4].start_wall_ns, 5003, "wall start");
+		/* Times are kept to the microsecond (floored). */
+		tap_int_eq(v[4].start_wall_ns, 5000, "wall start, to the us");
 		tap_int_eq(v[4].round, 1, "round");
 		tap_ok(v[0].error == NULL && v[0].config == NULL,
 		    "no error, no config block");
@@ -643,9 +644,11 @@ test_merge_and_check(void)
 
 	/* Break invariants behind the API's back. */
 	sqlite3_exec(store_db(a), "PRAGMA foreign_keys = OFF;"
-	    " UPDATE samples SET status = 'bogus' WHERE id = 1;"
-	    " UPDATE samples SET arm = 'ghost' WHERE id = 2;"
-	    " UPDATE samples SET plan_idx = 0 WHERE id IN (5, 6);",
+	    " UPDATE sample_values SET status = 9 WHERE run_id = 1 AND"
+	    " plan_idx = 0 AND k = 0;"
+	    " UPDATE series SET arm = 'ghost' WHERE id = (SELECT series_id"
+	    " FROM sample_values WHERE run_id = 1 AND plan_idx = 1);"
+	    " UPDATE executions SET nx = 2 WHERE run_id = 1 AND plan_idx = 0;",
 	    NULL, NULL, NULL);
 	store_check(a, &problems, &n, &cause);
 	tap_ok(n >= 3, "broken rows found (%zu problems)", n);
@@ -653,7 +656,7 @@ test_merge_and_check(void)
 		int bad_status = 0, ghost = 0, dup = 0;
 
 		for (i = 0; i < n; i++) {
-			bad_status |= contains(problems[i], "'bogus'");
+			bad_status |= contains(problems[i], "'bad status 9'");
 			ghost |= contains(problems[i], "'ghost'");
 			dup |= contains(problems[i], "plan entry 0 has ok") &&
 			    contains(problems[i], "from 2 executions");
@@ -1016,6 +1019,106 @@ test_next_round(void)
 	free(path);
 }
 
+/*
+ * Schema 9 keeps an execution's round, position and times once: more
+ * values of one execution stored later (the runner's failed benchmarks
+ * inside a sample) continue its places and counts; its times read back
+ * to the microsecond; an execution stored again with other times is
+ * what db check reports.
+ */
+static void
+test_executions(void)
+{
+	const char *const	 arms[] = { "a", "b" };
+	struct store_metric	 m[2] = {
+		{ "W", "sec/op", 0.5 }, { "W", "max-rss-B", 1e6 },
+	};
+	char			*path = tpath("exec.db"), *cause = NULL;
+	char			**problems = NULL;
+	struct store		*st;
+	struct store_sample	 s;
+	struct store_value	*v = NULL;
+	struct store_run	 r;
+	size_t			 n = 0, i;
+	int64_t			 run;
+
+	if ((st = store_open(path, STORE_CREATE, &cause)) == NULL)
+		die("%s", cause);
+	run = make_run(st, "exec", 7, arms, 2, NULL);
+	memset(&s, 0, sizeof s);
+	s.run_id = run;
+	s.arm = "a";
+	s.workload = "W";
+	s.round = 3;
+	s.position = 1;
+	s.start_ns = 1234567;
+	s.end_ns = 2345678;
+	s.start_wall_ns = 1767225600123456789LL;
+	s.end_wall_ns = 1767225600124567900LL;
+	s.metrics = m;
+	s.nmetrics = 2;
+	tap_int_eq(store_sample_add(st, &s, &cause), 0, "two values");
+	s.metrics = NULL;
+	s.nmetrics = 0;
+	s.workload = "W2";
+	s.status = SAMPLE_STATUS_FAILED;
+	s.error = "boom";
+	tap_int_eq(store_sample_add(st, &s, &cause), 0,
+	    "a failed benchmark of the same execution");
+	tap_int_eq(store_run_get(st, run, &r, &cause), 0, "run read");
+	tap_ok(r.nsamples == 1 && r.nfailed == 1 && r.nvalues == 2,
+	    "1 sample, 1 failed, 2 values (%lld, %lld, %lld)",
+	    (long long)r.nsamples, (long long)r.nfailed,
+	    (long long)r.nvalues);
+	store_run_release(&r);
+	tap_int_eq(store_values(st, run, NULL, STORE_Q_FAILED, &v, &n,
+	    &cause), 0, "values read");
+	tap_int_eq(n, 3, "3 values, in the order stored");
+	if (n == 3) {
+		tap_ok(strcmp(v[0].unit, "sec/op") == 0 &&
+		    strcmp(v[1].unit, "max-rss-B") == 0 &&
+		    strcmp(v[2].benchmark, "W2") == 0 &&
+		    strcmp(v[2].status, "failed") == 0 &&
+		    contains(v[2].error, "boom"), "metrics, then the failure");
+		for (i = 0; i < n; i++)
+			tap_ok(v[i].round == 3 && v[i].position == 1 &&
+			    v[i].start_ns == 1234000 && v[i].end_ns == 2345000 &&
+			    v[i].start_wall_ns == 1767225600123456000LL &&
+			    v[i].end_wall_ns == 1767225600124567000LL,
+			    "value %zu: round, position, times to the us", i);
+	}
+	store_values_free(v, n);
+	tap_int_eq(query_int(st, "SELECT nv * 100 + bad * 10 + nx FROM"
+	    " executions"), 311, "one execution: 3 values, one bad, 1 time");
+	tap_int_eq(store_check(st, &problems, &n, &cause), 0, "check runs");
+	tap_int_eq(n, 0, "no problem");
+	for (i = 0; i < n; i++)
+		free(problems[i]);
+	free(problems);
+	/* The same entry stored again, ok, with other times. */
+	s.status = SAMPLE_STATUS_OK;
+	s.error = NULL;
+	s.metrics = m;
+	s.nmetrics = 1;
+	s.workload = "W";
+	s.start_ns += 5000000;
+	tap_int_eq(store_sample_add(st, &s, &cause), 0, "stored again");
+	store_check(st, &problems, &n, &cause);
+	{
+		int	named = 0;
+
+		for (i = 0; i < n; i++) {
+			named |= contains(problems[i], "plan entry 0 has ok "
+			    "samples of W sec/op from 2 executions");
+			free(problems[i]);
+		}
+		tap_ok(named, "db check names it");
+	}
+	free(problems);
+	store_close(st);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -1029,6 +1132,7 @@ main(void)
 	test_export();
 	test_metadata_keys();
 	test_next_round();
+	test_executions();
 	if (rmtree(tmpdir, NULL) != 0)
 		TAP_DIAG("cannot remove %s", tmpdir);
 	return tap_done();

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Schema 9 (compact samples: series, executions, values) from a store
+# written by abbench at schema 8 (tests/data/store-v8: command runs with
+# failures and warm-up, gobench lines in ns/op, imports with config
+# blocks and unit metadata): the conversion is lossless (`db export`,
+# `db show` and `stat` of every run print what abbench 8 printed, byte for
+# byte), resumable (killed with SIGKILL after 1, then 3 runs converted, it
+# goes on where it stopped and ends with the same tables as a conversion
+# never killed), and `db check` finds the new tables consistent.
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+require_cmd sqlite3
+
+FX=$ABBENCH_SRCDIR/tests/data/store-v8
+cd "$TEST_TMP" || exit 1
+sqlite3 straight.db < "$FX/v8.sql"
+ok $? "a schema 8 store from its dump"
+is "$(sqlite3 straight.db 'PRAGMA user_version')" 8 "at version 8"
+
+# Lossless: every run prints what abbench 8 printed.
+"$ABBENCH" db --db straight.db check > check.out 2>&1
+is $? 0 "db check after the conversion: exit 0"
+like "$(cat check.out)" "^ok: .*5 runs, 398 samples" "db check: 5 runs, 398 samples"
+is "$(sqlite3 straight.db 'PRAGMA user_version')" 9 "converted to version 9"
+for i in 1 2 3 4 5; do
+	"$ABBENCH" db --db straight.db export $i > export-$i.txt 2>&1
+	cmp -s "$FX/export-$i.txt" export-$i.txt
+	ok $? "run $i: db export byte for byte as at version 8"
+	"$ABBENCH" db --db straight.db show $i > show-$i.txt 2>&1
+	cmp -s "$FX/show-$i.txt" show-$i.txt
+	ok $? "run $i: db show byte for byte as at version 8"
+	"$ABBENCH" stat --db straight.db $i > stat-$i.txt 2>&1
+	cmp -s "$FX/stat-$i.txt" stat-$i.txt
+	ok $? "run $i: stat byte for byte as at version 8"
+done
+is "$(sqlite3 straight.db "SELECT count(*) FROM sqlite_master WHERE name = 'samples_v8'")" \
+    0 "the old table is gone"
+is "$(sqlite3 straight.db "SELECT count(*) FROM samples")" 410 \
+    "the samples view has every row (410)"
+
+# Resumable: killed after 1 run converted, then after 3 more.
+tables() {
+	sqlite3 "$1" "SELECT * FROM series ORDER BY id;
+	    SELECT * FROM sample_runs ORDER BY run_id;
+	    SELECT * FROM executions;
+	    SELECT * FROM sample_values;
+	    SELECT * FROM samples ORDER BY id"
+}
+sqlite3 killed.db < "$FX/v8.sql"
+ABBENCH_TEST_KILL_MIGRATION=1 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
+is $? 137 "killed (SIGKILL) after the first run converted"
+is "$(sqlite3 killed.db 'PRAGMA user_version')" 8 "still version 8"
+is "$(sqlite3 killed.db 'SELECT count(DISTINCT run_id) FROM samples_v8')" 4 \
+    "4 runs left to convert"
+is "$(sqlite3 killed.db 'SELECT count(*) FROM sample_runs')" 1 \
+    "1 run converted"
+ABBENCH_TEST_KILL_MIGRATION=3 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
+is $? 137 "killed again, 3 runs later"
+is "$(sqlite3 killed.db 'SELECT count(DISTINCT run_id) FROM samples_v8')" 1 \
+    "1 run left to convert"
+"$ABBENCH" db --db killed.db check > check2.out 2>&1
+is $? 0 "the third open finishes it: db check exit 0"
+tables straight.db > straight.tables
+tables killed.db > killed.tables
+cmp -s straight.tables killed.tables
+ok $? "the same tables as the conversion never killed"
+for i in 1 2 3 4 5; do
+	"$ABBENCH" db --db killed.db export $i > k-export-$i.txt 2>&1
+	cmp -s "$FX/export-$i.txt" k-export-$i.txt
+	ok $? "run $i: exported byte for byte after the kills"
+done
+
+# db check verifies the new invariants.
+cp straight.db broken.db
+sqlite3 broken.db "UPDATE sample_runs SET nok = nok + 1 WHERE run_id = 2;
+    DELETE FROM sample_values WHERE run_id = 3 AND plan_idx = 5;"
+"$ABBENCH" db --db broken.db check > check3.out 2>&1
+is $? 1 "db check on broken counts: exit 1"
+like "$(cat check3.out)" "run 2: counts .* ok values; holds" "a run's counts that disagree"
+like "$(cat check3.out)" "run 3: plan entry 5 counts 1 values .*holds 0" \
+    "an execution whose values are gone"
+done_testing
