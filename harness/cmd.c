@@ -69,6 +69,9 @@ const struct cmd_note cmd_environment[] = {
 	  "with --wait-lock" },
 	{ "ABBENCH_DEBUG_DIE_AFTER_WRITES", "N: abbench kills itself after N "
 	  "journal writes of a restore (tests of a restore that is killed)" },
+	{ "ABBENCH_DEBUG_DIE_AFTER_MIGRATED", "N: abbench kills itself after "
+	  "migrating N runs of an old store (tests of a migration that is "
+	  "killed)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "

@@ -468,14 +468,14 @@ fail:
  * Convert every run left in samples_v8, one transaction each, then drop
  * it, make the view and set version 9; then VACUUM, which gives the
  * space back to the file system (the file keeps it otherwise).
- * ABBENCH_TEST_KILL_MIGRATION=N kills the process (SIGKILL) after N runs
+ * ABBENCH_DEBUG_DIE_AFTER_MIGRATED=N kills the process (SIGKILL) after N runs
  * converted: how the tests show that a conversion killed goes on where it
  * stopped.
  */
 int
 store_compact_migrate(struct store *st, char **cause)
 {
-	const char	*kill_env = getenv("ABBENCH_TEST_KILL_MIGRATION");
+	const char	*kill_env = getenv("ABBENCH_DEBUG_DIE_AFTER_MIGRATED");
 	long		 kill_after = kill_env != NULL ? atol(kill_env) : -1;
 	long		 done = 0;
 	int64_t		 rows = 0;

@@ -47,14 +47,14 @@ tables() {
 	    SELECT * FROM samples ORDER BY id"
 }
 sqlite3 killed.db < "$FX/v8.sql"
-ABBENCH_TEST_KILL_MIGRATION=1 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
+ABBENCH_DEBUG_DIE_AFTER_MIGRATED=1 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
 is $? 137 "killed (SIGKILL) after the first run converted"
 is "$(sqlite3 killed.db 'PRAGMA user_version')" 8 "still version 8"
 is "$(sqlite3 killed.db 'SELECT count(DISTINCT run_id) FROM samples_v8')" 4 \
     "4 runs left to convert"
 is "$(sqlite3 killed.db 'SELECT count(*) FROM sample_runs')" 1 \
     "1 run converted"
-ABBENCH_TEST_KILL_MIGRATION=3 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
+ABBENCH_DEBUG_DIE_AFTER_MIGRATED=3 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
 is $? 137 "killed again, 3 runs later"
 is "$(sqlite3 killed.db 'SELECT count(DISTINCT run_id) FROM samples_v8')" 1 \
     "1 run left to convert"
