@@ -19,6 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "exec/cgroup.h"
 #include "host/blockdev.h"
 #include "host/hostinfo.h"
@@ -718,4 +720,113 @@ hostinfo_wrapped_tool(char *const *argv)
 		free(word);
 	}
 	return NULL;
+}
+
+/* The X of "--platform=X" / "--platform X" (one dash or two) in args. */
+static char *
+args_platform(char *const *args, size_t n)
+{
+	const char	*a;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		a = args[i];
+		if (*a == '-')
+			a++;
+		if (*a == '-')
+			a++;
+		if (a == args[i] || !str_startswith(a, "platform"))
+			continue;
+		a += strlen("platform");
+		if (*a == '=' && a[1] != '\0')
+			return xstrdup(a + 1);
+		if (*a == '\0' && i + 1 < n)
+			return xstrdup(args[i + 1]);
+	}
+	return NULL;
+}
+
+/* The daemon's runtimeArgs for the runtime name, from its daemon.json. */
+static void
+daemon_runtime_args(const char *runtime, struct strvec *args)
+{
+	const char	*conf = getenv("ABBENCH_DOCKER_DAEMON_JSON");
+	json_t		*root, *a, *v;
+	json_error_t	 jerr;
+	size_t		 i;
+
+	if (conf == NULL || *conf == '\0')
+		conf = "/etc/docker/daemon.json";
+	if ((root = json_load_file(conf, 0, &jerr)) == NULL)
+		return;
+	a = json_object_get(json_object_get(json_object_get(root,
+	    "runtimes"), runtime), "runtimeArgs");
+	json_array_foreach(a, i, v)
+		if (json_is_string(v))
+			strvec_push(args, json_string_value(v));
+	json_decref(root);
+}
+
+/* `runsc flags`: "-platform string ... (default "ptrace")". */
+static char *
+runsc_default_platform(const char *binary)
+{
+	char	*argv[3], *out = NULL, *err = NULL, *p, *q, *r = NULL, *text;
+	int	 status = -1;
+
+	argv[0] = (char *)binary;
+	argv[1] = "flags";
+	argv[2] = NULL;
+	if (spawn_capture(argv, RUNTIME_TIMEOUT, &out, &err, &status,
+	    NULL) == -1 || status != 0)
+		goto out;
+	/* Go's flag package prints the flags on stderr. */
+	text = err != NULL && strstr(err, "-platform ") != NULL ? err : out;
+	for (p = text; p != NULL && (p = strstr(p, "-platform ")) != NULL;
+	    p++) {
+		if (p != text && p[-1] != ' ' && p[-1] != '\t')
+			continue;
+		if ((p = strstr(p, "(default \"")) == NULL)
+			break;
+		p += strlen("(default \"");
+		if ((q = strchr(p, '"')) != NULL && q > p)
+			r = xstrndup(p, (size_t)(q - p));
+		break;
+	}
+out:
+	free(out);
+	free(err);
+	return r;
+}
+
+char *
+hostinfo_runsc_platform(const char *platform, const char *platform_from,
+    char *const *args, size_t nargs, const char *daemon_runtime,
+    const char *binary)
+{
+	struct strvec	 dargs = STRVEC_INIT;
+	char		*p, *r;
+
+	if (platform != NULL)
+		return xasprintf("%s (%s)", platform, platform_from);
+	if ((p = args_platform(args, nargs)) != NULL) {
+		r = xasprintf("%s (runtime-args)", p);
+		free(p);
+		return r;
+	}
+	if (daemon_runtime != NULL) {
+		daemon_runtime_args(daemon_runtime, &dargs);
+		p = args_platform(dargs.v, dargs.n);
+		strvec_clear(&dargs);
+		if (p != NULL) {
+			r = xasprintf("%s (daemon.json runtimeArgs)", p);
+			free(p);
+			return r;
+		}
+	}
+	if ((p = runsc_default_platform(binary)) == NULL)
+		return NULL;
+	r = xasprintf("%s (runsc default)", p);
+	free(p);
+	return r;
 }

@@ -60,6 +60,18 @@ int	hostinfo_runtime_version(const char *runtime, char **version,
  * word as written (malloc'd), or NULL.
  */
 char	*hostinfo_wrapped_tool(char *const *argv);
+/*
+ * The runsc platform a sandbox gets, and where it comes from: platform
+ * (set in the file; platform_from says where, as "arm"), else a
+ * --platform among args (the arm's runtime-args), else among the
+ * runtimeArgs daemon.json gives daemon_runtime (a docker runtime name, or
+ * NULL; $ABBENCH_DOCKER_DAEMON_JSON, else /etc/docker/daemon.json), else
+ * the default `BINARY flags` prints: "ptrace (runsc default)". Malloc'd,
+ * or NULL when the binary does not say.
+ */
+char	*hostinfo_runsc_platform(const char *platform,
+	    const char *platform_from, char *const *args, size_t nargs,
+	    const char *daemon_runtime, const char *binary);
 
 /* Pieces shared with the noise check (envcheck.c): */
 /* Every CPU's cpufreq governor: "performance", or "mixed(a,b)"; NULL

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 
 #include "exec/exec.h"
+#include "exec/exec-oci.h"
 #include "host/envcheck.h"
 #include "host/hostinfo.h"
 #include "harness/core/runner-int.h"
@@ -58,7 +59,7 @@ store_key(struct run_ctx *ctx, const char *stem, const char *who,
  */
 static void
 store_binary(struct run_ctx *ctx, const char *stem, const char *who,
-    const char *name, int runtime)
+    const char *name, int runtime, char **resolved)
 {
 	char	*cause = NULL, *path, *ver, *sub, sha[65];
 	int	 r;
@@ -73,7 +74,10 @@ store_binary(struct run_ctx *ctx, const char *stem, const char *who,
 		sub = xasprintf("%s-sha256", stem);
 		store_key(ctx, sub, who, sha);
 		free(sub);
-		free(path);
+		if (resolved != NULL)
+			*resolved = path;
+		else
+			free(path);
 	} else {
 		warning("%s '%s': %s", runtime ? "arm" : "program", who,
 		    cause);
@@ -142,10 +146,11 @@ store_programs(struct run_ctx *ctx, const struct experiment *e)
 			wl->ops->program(wl, a, &argv);
 			if (argv.n > 0) {
 				store_binary(ctx, "program", who, argv.v[0],
-				    0);
+				    0, NULL);
 				if ((tool = hostinfo_wrapped_tool(argv.v)) !=
 				    NULL) {
-					store_binary(ctx, "tool", who, tool, 0);
+					store_binary(ctx, "tool", who, tool, 0,
+					    NULL);
 					free(tool);
 				}
 			}
@@ -156,13 +161,157 @@ store_programs(struct run_ctx *ctx, const struct experiment *e)
 	strvec_clear(&done);
 }
 
+/*
+ * A runsc arm's effective platform and where it comes from (hostinfo.h):
+ * the arm's `platform`, else the workloads' (when they all set one), else
+ * a --platform in its runtime args, in docker's runtimeArgs for its
+ * runtime name, else runsc's default. Without it, `runsc` against
+ * `platform = ptrace` on a ptrace-default runsc reads as two platforms.
+ * NULL for an arm that runs no runsc (or whose runsc does not say).
+ */
+static char *
+arm_platform(const struct experiment *e, const struct arm *a,
+    const char *binary)
+{
+	const char	*wp = NULL, *p, *daemon = NULL;
+	size_t		 w;
+	int		 all = e->nworkloads > 0;
+
+	if (a->runtime == NULL || binary == NULL ||
+	    !oci_runtime_is_runsc(binary))
+		return NULL;
+	for (w = 0; w < e->nworkloads; w++) {
+		const struct workload	*wl = &e->workloads[w];
+
+		if ((p = wl->common.platform_name) == NULL ||
+		    (wp != NULL && strcmp(wp, p) != 0))
+			all = 0;
+		wp = p;
+		/* A docker runtime name: the daemon's runtimeArgs. */
+		if (wl->exec != NULL && strcmp(wl->exec->name, "docker") == 0 &&
+		    strchr(a->runtime, '/') == NULL)
+			daemon = a->runtime;
+	}
+	if (a->platform_name != NULL)
+		return hostinfo_runsc_platform(a->platform_name, "arm", NULL,
+		    0, NULL, binary);
+	if (all && wp != NULL)
+		return hostinfo_runsc_platform(wp, "workload", NULL, 0, NULL,
+		    binary);
+	return hostinfo_runsc_platform(NULL, NULL, a->runtime_args.v,
+	    a->runtime_args.n, daemon, binary);
+}
+
+/* Keys that say what an arm runs, compared by their effect. */
+static int
+runs_key(const char *key)
+{
+	return strcmp(key, "runtime") == 0 ||
+	    strcmp(key, "runtime-args") == 0 ||
+	    strcmp(key, "platform") == 0 || strcmp(key, "description") == 0;
+}
+
+/* Do a and b write the same keys (but those runs_key names) alike? */
+static int
+same_other_keys(const struct arm *a, const struct arm *b)
+{
+	size_t	i, j, na = 0, nb = 0;
+
+	for (i = 0; i < a->nkv; i++) {
+		if (runs_key(a->kv[i].key))
+			continue;
+		na++;
+		for (j = 0; j < b->nkv; j++)
+			if (strcmp(a->kv[i].key, b->kv[j].key) == 0 &&
+			    strcmp(a->kv[i].value, b->kv[j].value) == 0)
+				break;
+		if (j == b->nkv)
+			return 0;
+	}
+	for (j = 0; j < b->nkv; j++)
+		nb += !runs_key(b->kv[j].key);
+	return na == nb;
+}
+
+/* The words of an arm's runtime args but a --platform (and its value). */
+static char *
+args_but_platform(const struct arm *a)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	size_t		 k;
+	const char	*w;
+
+	for (k = 0; k < a->runtime_args.n; k++) {
+		w = a->runtime_args.v[k];
+		w += *w == '-';
+		w += *w == '-';
+		if (w != a->runtime_args.v[k] && str_startswith(w, "platform")) {
+			k += w[strlen("platform")] == '\0';
+			continue;
+		}
+		strbuf_addf(&sb, "%s ", a->runtime_args.v[k]);
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Two arms written differently (runtime, runtime-args, platform) that run
+ * the same runtime binary with the same flags and platform, and differ in
+ * nothing else: an A/A comparison the user may not mean. (Arms written
+ * alike are an A/A on purpose, as calibrate's.)
+ */
+static void
+warn_same_arms(struct run_ctx *ctx, const struct experiment *e,
+    char *const *paths, char *const *platforms, int quiet)
+{
+	size_t	i, j, n;
+	char	*ai, *aj, *msg;
+
+	for (i = 0; i < e->narms; i++)
+		for (j = i + 1; j < e->narms; j++) {
+			const struct arm	*a = &e->arms[i];
+			const struct arm	*b = &e->arms[j];
+
+			if (paths[i] == NULL || paths[j] == NULL ||
+			    strcmp(paths[i], paths[j]) != 0 ||
+			    !same_other_keys(a, b))
+				continue;
+			n = platforms[i] != NULL ? strcspn(platforms[i], " ") :
+			    0;
+			if ((platforms[i] == NULL) != (platforms[j] == NULL) ||
+			    (platforms[i] != NULL &&
+			    (strcspn(platforms[j], " ") != n ||
+			    strncmp(platforms[i], platforms[j], n) != 0)))
+				continue;
+			ai = args_but_platform(a);
+			aj = args_but_platform(b);
+			if (strcmp(ai, aj) == 0 && (strcmp(a->runtime,
+			    b->runtime) != 0 || (platforms[i] != NULL &&
+			    strcmp(platforms[i], platforms[j]) != 0) ||
+			    a->runtime_args.n != b->runtime_args.n)) {
+				msg = xasprintf("arms '%s' and '%s' run the "
+				    "same runtime (%s), runtime args and "
+				    "platform (%.*s): an A/A comparison",
+				    a->name, b->name, paths[i], (int)n,
+				    n > 0 ? platforms[i] : "none");
+				if (!quiet)
+					warning("%s", msg);
+				store_warning_add(ctx->store, ctx->run_id,
+				    msg, NULL);
+				free(msg);
+			}
+			free(ai);
+			free(aj);
+		}
+}
+
 void
 runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
     struct strvec *paths, int quiet)
 {
 	struct strvec	 config = STRVEC_INIT, warnings = STRVEC_INIT;
 	struct strvec	 report = STRVEC_INIT;
-	char		*cause = NULL;
+	char		*cause = NULL, **paths_rt, **platforms;
 	size_t		 i;
 
 	if (e->pkg != NULL)
@@ -190,11 +339,14 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 	 * config (no table split) while two runs of one experiment on one
 	 * host still read alike.
 	 */
+	paths_rt = xcalloc(e->narms + 1, sizeof(*paths_rt));
+	platforms = xcalloc(e->narms + 1, sizeof(*platforms));
 	for (i = 0; i < e->narms; i++) {
 		const struct arm	*a = &e->arms[i];
 
 		if (a->runtime != NULL)
-			store_binary(ctx, "runtime", a->name, a->runtime, 1);
+			store_binary(ctx, "runtime", a->name, a->runtime, 1,
+			    &paths_rt[i]);
 		if (a->runtime_args.n > 0) {
 			struct strbuf	v = STRBUF_INIT;
 			size_t		k;
@@ -205,9 +357,19 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 			store_key(ctx, "runtime-args", a->name, v.buf);
 			strbuf_release(&v);
 		}
-		if (a->platform_name != NULL)
+		platforms[i] = arm_platform(e, a, paths_rt[i]);
+		if (platforms[i] != NULL)
+			store_key(ctx, "platform", a->name, platforms[i]);
+		else if (a->platform_name != NULL)
 			store_key(ctx, "platform", a->name, a->platform_name);
 	}
+	warn_same_arms(ctx, e, paths_rt, platforms, quiet);
+	for (i = 0; i < e->narms; i++) {
+		free(paths_rt[i]);
+		free(platforms[i]);
+	}
+	free(paths_rt);
+	free(platforms);
 	store_programs(ctx, e);
 	if (envcheck_run(paths->v, paths->n, &warnings, &report, &cause) ==
 	    -1) {

@@ -173,12 +173,14 @@ EOI
 	ok $? "an oci run with a platform and runtime flags" ||
 	    diag "$(cat out)"
 	"$ABBENCH" db export --db "$DB" last >oci.txt
-	is "$(key platform-runsc-ptrace oci.txt)" ptrace \
+	is "$(key platform-runsc-ptrace oci.txt)" "ptrace (arm)" \
 	    "export: the arm's platform"
 	is "$(key runtime-args-runsc-ptrace oci.txt)" \
 	    "--network=none --watchdog-action=log" "export: its runtime flags"
-	is "$(grep -c -E '^(platform|runtime-args)-runsc:' oci.txt)" 0 \
-	    "the other arm sets neither: no key"
+	is "$(grep -c -E '^runtime-args-runsc:' oci.txt)" 0 \
+	    "the other arm sets no flags: no key"
+	is "$(grep -c -E '^platform-runsc: .* \(runsc default\)$' oci.txt)" \
+	    1 "its platform is runsc's default (t1151)"
 	is "$(key runtime-sha256-runsc oci.txt)" \
 	    "$(sum "$(readlink -f "$(command -v runsc)")")" \
 	    "export: the runtime's sha256"
