@@ -28,6 +28,7 @@
 #include "exec/daemon-cli.h"
 #include "exec/docker-api.h"
 #include "exec/exec.h"
+#include "exec/exec-oci.h"
 #include "exec/context.h"
 #include "exec/ctrd-ckpt.h"
 #include "exec/spawn.h"
@@ -192,8 +193,17 @@ docker_check(struct run_ctx *ctx, const struct exec_check *chk,
 		image = DEFAULT_IMAGE;
 	if (docker_do(20 * NSEC_PER_SEC, NULL, &c, "image", "inspect",
 	    "--format", "{{.Id}}", image) == -1) {
+		char	*have = NULL, *hint;
+
+		/* The project's images there are: a "did you mean". */
+		(void)docker_do(20 * NSEC_PER_SEC, &have, NULL, "images",
+		    "--format", "{{.Repository}}", "abbench/*", NULL);
+		hint = image_hint(image, have != NULL ? have : "");
 		set_cause(cause, "docker image '%s' not found: build it with "
-		    "scripts/build-image (%s)", image, c);
+		    "scripts/build-image (%s)%s", image, c != NULL ? strtrim(c) : "",
+		    hint);
+		free(hint);
+		free(have);
 		free(c);
 		return -1;
 	}

@@ -759,9 +759,11 @@ oci_check(struct run_ctx *ctx, const struct exec_check *chk,
 		return -1;
 	if (access(img, F_OK) != 0) {
 		char	*how = oci_image_build_hint(chk->image);
+		char	*hint = image_hint(chk->image, NULL);
 
-		set_cause(cause, "rootfs '%s' not found: build it with %s",
-		    img, how);
+		set_cause(cause, "rootfs '%s' not found: build it with %s%s",
+		    img, how, hint);
+		free(hint);
 		free(how);
 		free(img);
 		return -1;

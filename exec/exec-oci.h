@@ -69,6 +69,13 @@ char	*oci_image_rootfs(const char *image, char **cause);
 /* The command that makes an image's rootfs ("scripts/build-image
  * --app NAME"); malloc'd. */
 char	*oci_image_build_hint(const char *image);
+/*
+ * "; did you mean 'abbench/tools'?" for an image that is not there: the
+ * nearest of have (names separated by blanks or newlines: docker's
+ * images), or with have NULL of build-image's images whose rootfs
+ * exists; else "". Malloc'd.
+ */
+char	*image_hint(const char *image, const char *have);
 /* Is the runtime (a name or a path) runsc? */
 int	oci_runtime_is_runsc(const char *runtime);
 /*

@@ -9,8 +9,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exec/exec-oci.h"
+#include "lib/options.h"
 #include "lib/util.h"
 
 const char *
@@ -82,4 +84,43 @@ oci_image_build_hint(const char *image)
 	    (n == 5 && strncmp(app, "tools", 5) == 0))
 		return xstrdup("scripts/build-image");
 	return xasprintf("scripts/build-image --app %.*s", (int)n, app);
+}
+
+/* The images scripts/build-image makes (its --app names, and tools). */
+static const char *const build_image_apps[] = {
+	"tools", "sysbench", "hackbench", "redis", "nginx", "httpd", "node",
+	"ruby", "iperf", "ffmpeg", "syscallbench", NULL
+};
+
+char *
+image_hint(const char *image, const char *have)
+{
+	struct strbuf	 cand = STRBUF_INIT;
+	char		*best, *r, *dir, *p;
+	size_t		 i;
+
+	if (image == NULL)
+		return xstrdup("");
+	if (have != NULL) {
+		strbuf_adds(&cand, have);
+		for (p = cand.buf; p != NULL && *p != '\0'; p++)
+			if (*p == '\n')
+				*p = ' ';
+	} else
+		for (i = 0; build_image_apps[i] != NULL; i++) {
+			char	*name = xasprintf("abbench/%s",
+			    build_image_apps[i]);
+
+			dir = oci_image_rootfs(name, NULL);
+			if (dir != NULL && access(dir, F_OK) == 0)
+				strbuf_addf(&cand, "%s ", name);
+			free(dir);
+			free(name);
+		}
+	best = words_nearest(cand.buf != NULL ? cand.buf : "", image);
+	strbuf_release(&cand);
+	r = best != NULL ? xasprintf("; did you mean '%s'?", best) :
+	    xstrdup("");
+	free(best);
+	return r;
 }

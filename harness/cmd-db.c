@@ -655,8 +655,12 @@ db_export(struct db_opts *o)
 				break;
 		}
 		if (i == r.narms) {
-			error("run %lld has no arm '%s'", (long long)r.id,
-			    o->arm);
+			char	*what = xasprintf("run %lld", (long long)r.id);
+
+			cause = store_run_no_arm(&r, what, o->arm);
+			error("%s", cause);
+			free(cause);
+			free(what);
 			goto out;
 		}
 	}

@@ -555,9 +555,11 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			stat_flush_err(bs);
 		}
 		if (!found) {
-			cause = arm != NULL ? xasprintf("run '%s' has no arm "
-			    "'%s'", sels[i], arm) : xasprintf("run '%s' has "
-			    "no arms", sels[i]);
+			char	*what = xasprintf("run '%s'", sels[i]);
+
+			cause = arm != NULL ? store_run_no_arm(&run, what,
+			    arm) : xasprintf("%s has no arms", what);
+			free(what);
 			store_run_release(&run);
 			free(arm);
 			strbuf_release(&text);

@@ -97,6 +97,42 @@ opt_choice_ok(const char *choices, const char *value)
 	return 0;
 }
 
+char *
+words_nearest(const char *words, const char *name)
+{
+	struct strvec	 v = STRVEC_INIT;
+	struct nearest	 n;
+	const char	*p = words != NULL ? words : "", *e;
+	char		*r;
+	size_t		 i;
+
+	for (;;) {
+		p += strspn(p, " ,");
+		if (*p == '\0')
+			break;
+		e = p + strcspn(p, " ,");
+		strvec_push_nodup(&v, xstrndup(p, (size_t)(e - p)));
+		p = e;
+	}
+	nearest_init(&n, name);
+	for (i = 0; i < v.n; i++)
+		nearest_try(&n, v.v[i]);
+	r = n.best != NULL ? xstrdup(n.best) : NULL;
+	strvec_clear(&v);
+	return r;
+}
+
+static char *
+words_hint(const char *words, const char *name)
+{
+	char	*best = words_nearest(words, name), *r;
+
+	r = best != NULL ? xasprintf("; did you mean '%s'?", best) :
+	    xstrdup("");
+	free(best);
+	return r;
+}
+
 /* One word against the spec's type. */
 static int
 opt_check_word(const struct opt_spec *o, const char *w, char **cause)
@@ -170,9 +206,14 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 			    "[%.0f, %.0f] bytes", w, o->min, o->max);
 		return 0;
 	case OPT_T_CHOICE:
-		if (opt_choices(o) == NULL || !opt_choice_ok(opt_choices(o), w))
-			return set_cause(cause, "'%s' is not one of: %s", w,
-			    opt_choices(o) != NULL ? opt_choices(o) : "");
+		if (opt_choices(o) == NULL || !opt_choice_ok(opt_choices(o), w)) {
+			char	*hint = words_hint(opt_choices(o), w);
+
+			set_cause(cause, "'%s' is not one of: %s%s", w,
+			    opt_choices(o) != NULL ? opt_choices(o) : "", hint);
+			free(hint);
+			return -1;
+		}
 		return 0;
 	}
 	return set_cause(cause, "option '%s' has an unknown type", o->name);

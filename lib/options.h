@@ -207,6 +207,11 @@ int		 opt_choice_index(const struct opt_spec *o,
 const struct opt_spec *opt_find(const struct opt_spec *opts, const char *key);
 /* Offer every (non-prefix) key of the table to a "did you mean". */
 void		 opt_nearest(const struct opt_spec *opts, struct nearest *n);
+/*
+ * For a "did you mean": the nearest of words (separated by blanks or
+ * commas) to name (nearest_try's rule), malloc'd, or NULL.
+ */
+char		*words_nearest(const char *words, const char *name);
 /* yes/no, true/false, on/off, 1/0 (any case); 0 or -1. */
 int		 opt_parse_bool(const char *s, int *out);
 

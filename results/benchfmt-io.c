@@ -309,8 +309,12 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 				break;
 		}
 		if (a == r.narms) {
-			set_cause(cause, "run %lld has no arm '%s'",
-			    (long long)run_id, arm);
+			char	*what = xasprintf("run %lld",
+			    (long long)run_id);
+
+			*cause = store_run_no_arm(&r, what, arm);
+			free(what);
+			rc = -1;
 			goto out;
 		}
 	}

@@ -20,6 +20,26 @@
  * Runs.
  */
 
+char *
+store_run_no_arm(const struct store_run *r, const char *what,
+    const char *arm)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	struct nearest	 n;
+	size_t		 i;
+
+	nearest_init(&n, arm);
+	strbuf_addf(&sb, "%s has no arm '%s' (its arms: ", what, arm);
+	for (i = 0; i < r->narms; i++) {
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->arms[i]);
+		nearest_try(&n, r->arms[i]);
+	}
+	strbuf_addf(&sb, ")");
+	if (n.best != NULL)
+		strbuf_addf(&sb, "; did you mean '%s'?", n.best);
+	return strbuf_detach(&sb);
+}
+
 void
 store_run_release(struct store_run *r)
 {

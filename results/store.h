@@ -102,6 +102,10 @@ struct store_run {
 	int64_t	 nvalues;	/* values of the ok executions */
 };
 void	store_run_release(struct store_run *r);
+/* "WHAT has no arm 'ARM' (its arms: a, b); did you mean 'a'?" for a run
+ * read by store_run_get: malloc'd. */
+char	*store_run_no_arm(const struct store_run *r, const char *what,
+	    const char *arm);
 
 /*
  * Create a run with its arms: status r->status, or running when NULL; the

@@ -138,9 +138,17 @@ parser_section(struct parser *p, const char *inner, size_t n)
 	else if (strcmp(kind_word, "workload") == 0)
 		kind = SECTION_WORKLOAD;
 	else {
+		char	*best = words_nearest("experiment arm workload",
+		    kind_word), *hint;
+
+		/* "[arms x]": "; did you mean '[arm x]'?" */
+		hint = best == NULL ? xstrdup("") : xasprintf("; did you "
+		    "mean '[%s%s%s]'?", best, *sp != '\0' ? " " : "", sp);
+		free(best);
 		parser_error(p, p->line, NULL, "unknown section [%s] "
-		    "(expected [experiment], [arm NAME] or [workload NAME])",
-		    text);
+		    "(expected [experiment], [arm NAME] or [workload NAME])"
+		    "%s", text, hint);
+		free(hint);
 		goto out;
 	}
 	if (kind == SECTION_EXPERIMENT && *sp != '\0') {

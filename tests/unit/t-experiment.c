@@ -310,7 +310,8 @@ test_errors(void)
 		  "exp.ini:1: [experiment] takes no name", "named experiment" },
 		{ "[experiment]\n[arms a]\n",
 		  "exp.ini:2: unknown section [arms a] (expected [experiment], "
-		  "[arm NAME] or [workload NAME])", "unknown section" },
+		  "[arm NAME] or [workload NAME]); did you mean '[arm a]'?",
+		  "unknown section" },
 		{ "[experiment\n", "exp.ini:1: missing ']' in section header",
 		  "unclosed header" },
 		{ "[experiment]\nrounds 5\n",
