@@ -37,7 +37,8 @@ struct progress {
 	int		 json;
 	int64_t		 start_ns;
 	size_t		 total;
-	size_t		 done;
+	size_t		 done;		/* the run's, a resumed run's too */
+	size_t		 replayed;	/* of done, stored before a resume */
 	int		 failures;
 	int		 rounds;
 	int		 line_open;
@@ -101,7 +102,8 @@ struct run_state {
  * JSON object per sample on stdout. */
 void	runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 	    const struct experiment *e, const char *status, double value_secs);
-void	runner_progress_round_end(struct progress *p, int round);
+void	runner_progress_round_end(struct progress *p, int round,
+	    const char *arm);
 void	runner_progress_end(struct progress *p);
 
 /* runner-load.c: before anything is touched. */

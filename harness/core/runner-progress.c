@@ -37,6 +37,20 @@ fmt_round(const struct progress *p, int round, char *buf, size_t len)
 		snprintf(buf, len, "%d/%d", round + 1, p->rounds);
 }
 
+/*
+ * "40/120", or under stop = decided "40 of at most 120": the total is
+ * then a bound that falls as workloads stop, never a count that jumps.
+ * The sample number is the run's, counting what a resumed run had.
+ */
+static void
+fmt_of(const struct progress *p, char *buf, size_t len)
+{
+	if (p->decided_mode && p->total > p->done)
+		snprintf(buf, len, "%zu of at most %zu", p->done, p->total);
+	else
+		snprintf(buf, len, "%zu/%zu", p->done, p->total);
+}
+
 /* One JSON object per line (lib/jsonw: every string escaped once). */
 static void
 progress_json(struct progress *p, const struct plan_entry *pe,
@@ -78,9 +92,10 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
     const struct experiment *e, const char *status, double value_secs)
 {
 	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
-	double	eta = p->done > 0 ? elapsed / (double)p->done *
+	size_t	own = p->done - p->replayed;
+	double	eta = own > 0 ? elapsed / (double)own *
 	    (double)(p->total - p->done) : -1;
-	char	el[32], et[32], rd[48];
+	char	el[32], et[32], rd[48], of[64];
 
 	if (p->quiet)
 		return;
@@ -92,9 +107,10 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 	}
 	if (p->tty) {
 		fmt_round(p, pe->round, rd, sizeof rd);
-		fprintf(stderr, "\r\033[Kround %s  sample %zu/%zu  %s  %s  "
-		    "elapsed %s  eta %s%s  failures %d", rd, p->done,
-		    p->total, e->arms[pe->arm].name,
+		fmt_of(p, of, sizeof of);
+		fprintf(stderr, "\r\033[Kround %s  sample %s  %s  %s  "
+		    "elapsed %s  eta %s%s  failures %d", rd, of,
+		    e->arms[pe->arm].name,
 		    e->workloads[pe->workload].name, el,
 		    p->decided_mode ? "at most " : "", et, p->failures);
 		print_decided(p, "  ");
@@ -103,18 +119,21 @@ runner_progress_sample(struct progress *p, const struct plan_entry *pe,
 }
 
 void
-runner_progress_round_end(struct progress *p, int round)
+runner_progress_round_end(struct progress *p, int round, const char *arm)
 {
 	double	elapsed = (double)(now_mono_ns() - p->start_ns) / 1e9;
-	char	el[32], rd[48];
+	char	el[32], rd[48], of[64];
 
 	if (p->quiet || p->json || p->tty)
 		return;
 	fmt_secs(elapsed, el, sizeof el);
 	fmt_round(p, round, rd, sizeof rd);
-	fprintf(stderr, "round %s done: %zu/%zu samples%s, %d failures, "
-	    "elapsed %s", rd, p->done, p->total,
-	    p->decided_mode ? " at most" : "", p->failures, el);
+	fmt_of(p, of, sizeof of);
+	/* Order sequential: each arm's rounds in turn, named. */
+	fprintf(stderr, "%s%s%sround %s done: %s samples, %d failures, "
+	    "elapsed %s", arm != NULL ? "arm " : "", arm != NULL ? arm : "",
+	    arm != NULL ? ": " : "", rd,
+	    of, p->failures, el);
 	print_decided(p, ", ");
 	fputc('\n', stderr);
 }

@@ -564,7 +564,9 @@ run_loop_plan(struct run_state *r)
 	struct progress	*prog = &r->prog;
 	size_t		 i;
 
-	prog->total = r->nplan - r->ndone;
+	/* A resumed run's samples keep their numbers. */
+	prog->total = r->nplan;
+	prog->done = prog->replayed = r->ndone;
 	for (i = 0; i < r->nplan && !stop_flag; i++) {
 		const struct plan_entry	*pe = &r->plan[i];
 
@@ -573,7 +575,8 @@ run_loop_plan(struct run_state *r)
 		if (run_sample(r, pe) == -1)
 			break;
 		if (i + 1 == r->nplan || r->plan[i + 1].round != pe->round)
-			runner_progress_round_end(prog, pe->round);
+			runner_progress_round_end(prog, pe->round,
+			    r->e->arms[pe->arm].name);
 		if (r->e->max_failures > 0 &&
 		    r->failures >= r->e->max_failures) {
 			runner_progress_end(prog);
@@ -712,6 +715,10 @@ run_loop_rounds(struct run_state *r)
 			if (done_contains(r->done, r->ndone, pe->idx)) {
 				if (done_contains(r->bad, r->nbad, pe->idx))
 					ok[pe->workload] = 0;
+				/* A resumed run's samples keep their
+				 * numbers. */
+				prog->done++;
+				prog->replayed++;
 				continue;
 			}
 			before = r->failures;
@@ -780,7 +787,7 @@ run_loop_rounds(struct run_state *r)
 			nactive += active[w];
 		run_progress_total(r, active, good, round + 1);
 		if (ran)
-			runner_progress_round_end(prog, round);
+			runner_progress_round_end(prog, round, NULL);
 	}
 out:
 	free(wl_of_idx);
