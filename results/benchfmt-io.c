@@ -230,20 +230,39 @@ emit_config(struct strbuf *out, struct cfg *cur, const struct cfg *want)
 	cfg_copy(cur, want);
 }
 
-static void
-emit_units(struct strbuf *out, const struct store_kv *u, size_t n)
+/* Is unit the unit (as stored or as written) of one of the values? */
+static int
+unit_has_values(const char *unit, const struct store_value *v, size_t nv)
 {
 	size_t	i;
 
+	for (i = 0; i < nv; i++)
+		if (strcmp(v[i].unit, unit) == 0 || (v[i].orig_unit != NULL &&
+		    strcmp(v[i].orig_unit, unit) == 0))
+			return 1;
+	return 0;
+}
+
+/* The Unit lines of the units that have values: none declared empty. */
+static void
+emit_units(struct strbuf *out, const struct store_kv *u, size_t n,
+    const struct store_value *v, size_t nv)
+{
+	size_t	i;
+	int	open = 0;
+
 	for (i = 0; i < n; i++) {
-		if (i == 0 || strcmp(u[i].arm, u[i - 1].arm) != 0) {
-			if (i > 0)
+		if (!unit_has_values(u[i].arm, v, nv))
+			continue;
+		if (!open || strcmp(u[i].arm, u[i - 1].arm) != 0) {
+			if (open)
 				strbuf_addc(out, '\n');
 			strbuf_addf(out, "Unit %s", u[i].arm);
+			open = 1;
 		}
 		strbuf_addf(out, " %s=%s", u[i].key, u[i].value);
 	}
-	if (n > 0)
+	if (open)
 		strbuf_addc(out, '\n');
 }
 
@@ -286,6 +305,34 @@ sort_by_arm(struct store_value *v, size_t nv, const struct store_run *r)
 	free(tmp);
 }
 
+static const char *
+out_unit(const struct store_value *v)
+{
+	return v->orig_unit != NULL ? v->orig_unit : v->unit;
+}
+
+/*
+ * Does v[i] go on the open line (of v[first..i)): the same execution
+ * (plan entry, arm, config) and benchmark, and a unit it does not have?
+ */
+static int
+same_line(const struct store_value *v, size_t first, size_t i)
+{
+	size_t	j;
+
+	if (i == first || v[first].plan_idx != v[i].plan_idx ||
+	    strcmp(v[first].arm, v[i].arm) != 0 ||
+	    strcmp(v[first].benchmark, v[i].benchmark) != 0 ||
+	    (v[first].config == NULL) != (v[i].config == NULL) ||
+	    (v[first].config != NULL &&
+	    strcmp(v[first].config, v[i].config) != 0))
+		return 0;
+	for (j = first; j < i; j++)
+		if (strcmp(out_unit(&v[j]), out_unit(&v[i])) == 0)
+			return 0;
+	return 1;
+}
+
 int
 export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
     struct strbuf *out, char **cause)
@@ -293,11 +340,11 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 	struct store_run	 r;
 	struct store_kv		*kv = NULL, *units = NULL;
 	struct store_value	*v = NULL;
-	size_t			 nkv = 0, nunits = 0, nv = 0, i, a;
+	size_t			 nkv = 0, nunits = 0, nv = 0, i, a, first;
 	struct cfg		 cur, want, *armcfg = NULL;
 	const char		*last_text = NULL, *last_arm = NULL;
 	char			 num[64];
-	int			 tag_arm, rc = -1;
+	int			 tag_arm, open = 0, rc = -1;
 
 	memset(&cur, 0, sizeof cur);
 	memset(&want, 0, sizeof want);
@@ -337,8 +384,8 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 	if (arm == NULL && r.narms > 1)
 		sort_by_arm(v, nv, &r);
 
-	emit_units(out, units, nunits);
-	for (i = 0; i < nv; i++) {
+	emit_units(out, units, nunits, v, nv);
+	for (i = 0, first = 0; i < nv; i++) {
 		if (last_arm == NULL || strcmp(v[i].arm, last_arm) != 0 ||
 		    (v[i].config == NULL) != (last_text == NULL) ||
 		    (last_text != NULL &&
@@ -356,9 +403,28 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 			}
 			if (tag_arm && cfg_find(&want, "arm") < 0)
 				cfg_set(&want, "arm", v[i].arm);
+			/* A new config ends the line (same_line agrees). */
+			if (open)
+				strbuf_addc(out, '\n');
+			open = 0;
 			emit_config(out, &cur, &want);
 			last_text = v[i].config;
 			last_arm = v[i].arm;
+		}
+		/*
+		 * One line per execution of a benchmark, with all its units:
+		 * the values of one plan entry and benchmark that follow one
+		 * another, until a unit comes again (a gobench invocation's
+		 * next line) or the config changes.
+		 */
+		if (!open || !same_line(v, first, i)) {
+			if (open)
+				strbuf_addc(out, '\n');
+			open = 1;
+			first = i;
+			strbuf_adds(out, "Benchmark");
+			add_field(out, v[i].benchmark);
+			strbuf_adds(out, " 1");
 		}
 		/*
 		 * What the file said before tidying, when it differs: it
@@ -367,13 +433,11 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 		 */
 		format_value(num, sizeof num, v[i].orig_unit != NULL ?
 		    v[i].orig_value : v[i].value);
-		strbuf_adds(out, "Benchmark");
-		add_field(out, v[i].benchmark);
-		strbuf_addf(out, " 1 %s ", num);
-		add_field(out, v[i].orig_unit != NULL ? v[i].orig_unit :
-		    v[i].unit);
-		strbuf_addc(out, '\n');
+		strbuf_addf(out, " %s ", num);
+		add_field(out, out_unit(&v[i]));
 	}
+	if (open)
+		strbuf_addc(out, '\n');
 	rc = 0;
 out:
 	if (armcfg != NULL) {

@@ -43,7 +43,8 @@ ok $? "abbench run of 2 runsc sandboxes, leaf and parent quotas" ||
 ok $? "export"
 
 val() {	# val NAME UNIT
-	awk -v n="Benchmark$1" -v u="$2" '$1 == n && $4 == u { print $3 }' \
+	awk -v n="Benchmark$1" -v u="$2" '$1 == n {
+	    for (i = 3; i < NF; i += 2) if ($(i + 1) == u) print $i }' \
 	    "$TEST_TMP/export"
 }
 gt() {	# gt VALUE LIMIT
