@@ -114,6 +114,19 @@ advice_unchanged(struct store *st, const struct store_run *run,
 	return 0;
 }
 
+/*
+ * Tails heavier than a normal's: its 10th/90th percentiles are 1.9 MADs
+ * from the median; past 3, the outliers are what the MDE is made of.
+ */
+static int
+heavy_tails(const struct power_noise *n)
+{
+	double	tail = fmax(n->p10_rel, n->p90_rel);
+
+	return isfinite(tail) && isfinite(n->mad_rel) &&
+	    tail > 3 * n->mad_rel;
+}
+
 /* The `~` rows F keeps whose noise could not have shown effect. */
 static int
 advice_power(struct store *st, const struct store_run *run,
@@ -122,7 +135,7 @@ advice_power(struct store *st, const struct store_run *run,
 	struct advice_key	 k;
 	struct power_options	 o;
 	struct padvice		 a;
-	char			 e[32], m[32], noise[32];
+	char			 e[32], m[32], noise[32], lo[32], hi[32];
 	size_t			 i;
 	int			 rc = 0;
 
@@ -165,11 +178,28 @@ advice_power(struct store *st, const struct store_run *run,
 			continue;
 		power_pct(r->mde, m, sizeof(m));
 		power_pct(r->noise.mad_rel, noise, sizeof(noise));
-		fprintf(fp, "~ %s %s: too noisy to show %s at n=%zu+%zu "
-		    "(MAD/median %s %s, MDE %s at alpha %g); ", r->benchmark,
-		    r->unit, e, r->n_base, r->n_cand, noise,
-		    r->from_calibration ? "calibrated" : "in this run", m,
-		    o.alpha);
+		if (heavy_tails(&r->noise)) {
+			/*
+			 * A small MAD beside "too noisy" reads as a
+			 * contradiction: the tails are what widen the
+			 * interval, said with their numbers.
+			 */
+			power_pct(r->noise.p10_rel, lo, sizeof(lo));
+			power_pct(r->noise.p90_rel, hi, sizeof(hi));
+			fprintf(fp, "~ %s %s: cannot show %s at n=%zu+%zu: "
+			    "half the values lie within %s of the median "
+			    "(MAD/median, %s), but the 10th and 90th "
+			    "percentiles are -%s and +%s from it: outliers "
+			    "widen the interval to an MDE of %s at alpha %g; ",
+			    r->benchmark, r->unit, e, r->n_base, r->n_cand,
+			    noise, r->from_calibration ? "calibrated" :
+			    "in this run", lo, hi, m, o.alpha);
+		} else
+			fprintf(fp, "~ %s %s: too noisy to show %s at "
+			    "n=%zu+%zu (MAD/median %s %s, MDE %s at alpha "
+			    "%g); ", r->benchmark, r->unit, e, r->n_base,
+			    r->n_cand, noise, r->from_calibration ?
+			    "calibrated" : "in this run", m, o.alpha);
 		if (r->rounds > 0)
 			fprintf(fp, "%zu rounds would\n", r->rounds);
 		else

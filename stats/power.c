@@ -41,10 +41,17 @@ power_noise(const double *xs, size_t n, size_t n_at, double confidence,
 	out->n = n;
 	out->n_at = n_at ? n_at : n;
 	out->median = out->mad_rel = out->ci_half_rel = NAN;
+	out->p10_rel = out->p90_rel = NAN;
 	if (n == 0)
 		return;
 	s = power_sorted_copy(xs, n);
 	out->median = stats_quantile_sorted(s, n, 0.5);
+	if (out->median != 0) {
+		out->p10_rel = fabs(1 - stats_quantile_sorted(s, n, 0.1) /
+		    out->median);
+		out->p90_rel = fabs(stats_quantile_sorted(s, n, 0.9) /
+		    out->median - 1);
+	}
 	dev = xcalloc(n, sizeof(*dev));
 	for (i = 0; i < n; i++)
 		dev[i] = fabs(s[i] - out->median);

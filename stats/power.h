@@ -44,6 +44,9 @@ struct power_noise {
 	 */
 	double	ci_half_rel;
 	size_t	n_at;
+	/* The 10th and 90th percentiles' distance from the median, relative
+	 * to it (positive): heavy tails show here, not in mad_rel. */
+	double	p10_rel, p90_rel;
 };
 
 /*
