@@ -50,6 +50,9 @@ struct run_ctx {
 	char			 no_cgroup[256];
 	/* The run's scratch directory (run_scratch_file), or NULL. */
 	char			*scratch;
+	/* Where a failed call's sandbox logs are kept past the run
+	 * (STATE/sandbox-logs), or NULL. */
+	char			*keep_dir;
 	/*
 	 * The journal of objects, set by the runner (the host journal):
 	 * what run_journal_object and run_forget_object call. NULL: nothing

@@ -283,14 +283,15 @@ oci_call_ns(const struct exec_proc *p, const char *verb)
 /*
  * The end of runsc's own log of this container (--debug-log): the
  * sandbox's (boot) if it wrote one, else the newest; "" if none.
- * runsc names them runsc.log.TIMESTAMP.COMMAND.txt.
+ * runsc names them runsc.log.TIMESTAMP.COMMAND.txt. The logs are kept
+ * (oci_keep_sandbox_logs) and the one quoted named by its full path.
  */
 static char *
 sandbox_log_tail(const struct exec_proc *p)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		*best = NULL, *path, *text, *tail, *msg;
+	char		*best = NULL, *path, *text, *tail, *msg, *kept;
 	int		 best_boot = 0, boot;
 
 	if (p->logdir == NULL || (d = opendir(p->logdir)) == NULL)
@@ -318,8 +319,12 @@ sandbox_log_tail(const struct exec_proc *p)
 		return xstrdup("");
 	}
 	tail = last_lines(text, strlen(text), SANDBOX_LOG_LINES);
-	msg = xasprintf("\nsandbox log %s (last lines):\n%s", best,
-	    strtrim(tail));
+	kept = oci_keep_sandbox_logs(p->ctx != NULL ? p->ctx->keep_dir : NULL,
+	    p->logdir, p->id);
+	msg = xasprintf("\nsandbox log %s/%s (%s; last lines):\n%s",
+	    kept != NULL ? kept : p->logdir, best, kept != NULL ? "kept" :
+	    "removed with the container", strtrim(tail));
+	free(kept);
 	free(best);
 	free(text);
 	free(tail);

@@ -76,6 +76,15 @@ char	*oci_image_build_hint(const char *image);
  * exists; else "". Malloc'd.
  */
 char	*image_hint(const char *image, const char *have);
+/*
+ * A failed call's runsc logs (LOGDIR, runsc's --debug-log) outlive the
+ * container (its bundle goes with it, the run's directory at the end of
+ * the run): copied into TOP/ID/ (the run's keep_dir, STATE/sandbox-logs),
+ * whose path the error names. That directory (malloc'd), or NULL (no TOP,
+ * or it cannot be made).
+ */
+char	*oci_keep_sandbox_logs(const char *top, const char *logdir,
+	    const char *id);
 /* Is the runtime (a name or a path) runsc? */
 int	oci_runtime_is_runsc(const char *runtime);
 /*

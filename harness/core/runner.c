@@ -284,6 +284,8 @@ run_prepare(struct run_state *r, char **cause)
 		char	*name = xasprintf("abbench-%s", r->ctx.run_uuid);
 
 		r->ctx.scratch = tmp_path(name);
+		r->ctx.keep_dir = xasprintf("%s/sandbox-logs",
+		    journal_state_dir());
 		free(name);
 		r->scratch_journal = run_journal_object(&r->ctx, "dir",
 		    r->ctx.scratch);
@@ -868,6 +870,8 @@ run_restore(struct run_state *r)
 		free(r->ctx.scratch);
 		r->ctx.scratch = NULL;
 	}
+	free(r->ctx.keep_dir);
+	r->ctx.keep_dir = NULL;
 	if (r->signals)
 		restore_signals(r->oldsa);
 	r->signals = 0;

@@ -193,7 +193,7 @@ is "$?" 1 "a run whose sample fails under runsc exits 1"
 run=$(lc_last_run "$DB")
 err=$(sqlite3 "$DB" "SELECT error FROM samples WHERE run_id = $run AND
     status != 'ok'")
-like "$err" "sandbox log runsc\.log\.[0-9.-]+\.boot\.txt \(last lines\)" \
+like "$err" "sandbox log [^ ]*/runsc\.log\.[0-9.-]+\.boot\.txt \(kept; last lines\)" \
     "the failure carries the sandbox's boot log"
 like "$err" "loader\.go.*Error opening /nonexistent" \
     "the sandbox's own words: why the program did not start"
