@@ -76,6 +76,9 @@ const struct cmd_note cmd_environment[] = {
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
 	  "beside the binary, then its libexec directory)" },
+	{ "ABBENCH_DOCKER_DAEMON_JSON", "the docker daemon's configuration "
+	  "file read for a runsc runtime's runtimeArgs (--platform), "
+	  "default /etc/docker/daemon.json" },
 	{ "ABBENCH_DOCKER", "the docker client (default docker on PATH)" },
 	{ "DOCKER_HOST", "unix://PATH: the docker daemon's socket, asked "
 	  "directly for the containers a run left (default "
