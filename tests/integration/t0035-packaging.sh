@@ -23,7 +23,7 @@ root=$dest$prefix
 grep -q 'Apache License' "$dest$docdir/LICENSE" &&
     grep -q 'Version 2.0, January 2004' "$dest$docdir/LICENSE"
 ok $? "LICENSE (Apache-2.0) installed in $docdir"
-for f in README.md recipes.md lifecycle.md fleet.md README-plots.md; do
+for f in README.md recipes.md lifecycle.md fleet.md guide.md; do
 	[ -s "$dest$docdir/$f" ] || { fail "$f not in $docdir"; continue; }
 done
 pass "the documentation is installed under \$(docdir)"
