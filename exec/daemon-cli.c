@@ -58,6 +58,30 @@ dcli_do(const struct dcli *d, int64_t timeout_ns, char **out, char **cause,
 	return dcli_call(d, (char *const *)args, timeout_ns, out, cause);
 }
 
+/*
+ * "PID/BOOT_ID:START" of this process (proc_start_id), for the label
+ * abbench.owner: `abbench restore` removes a labelled container whose
+ * owner is gone, journaled or not (a kill -9 between the daemon's create
+ * and the journal, or a sweep that ran before the daemon finished).
+ */
+static const char *
+dcli_owner(void)
+{
+	static char	*owner;
+	static pid_t	 of;
+	char		*start;
+
+	if (owner == NULL || of != getpid()) {
+		free(owner);
+		of = getpid();
+		start = proc_start_id((long)of);
+		owner = xasprintf("%ld/%s", (long)of, start != NULL ? start :
+		    "");
+		free(start);
+	}
+	return owner;
+}
+
 void
 dcli_push_head(struct strvec *av, const struct run_ctx *ctx,
     const char *verb, const struct exec_spec *spec, const char *name,
@@ -70,6 +94,7 @@ dcli_push_head(struct strvec *av, const struct run_ctx *ctx,
 	strvec_push(av, name);
 	strvec_pushf(av, "--label=abbench.run=%s",
 	    ctx != NULL && ctx->run_uuid[0] ? ctx->run_uuid : "none");
+	strvec_pushf(av, "--label=abbench.owner=%s", dcli_owner());
 	if (spec->name != NULL && !spec->bare)
 		strvec_pushf(av, "--label=abbench.workload=%s", spec->name);
 }

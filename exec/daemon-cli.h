@@ -105,4 +105,14 @@ int	dcli_logs(const struct dcli *d, struct dcli_proc *p, int64_t timeout_ns,
 char	*dcli_new_name(const struct run_ctx *ctx, const char *sep,
 	    unsigned *counter);
 
+/*
+ * `abbench restore`: docker containers labelled abbench.run (any run)
+ * whose abbench.owner (the process that made them, "PID/BOOT:START") is
+ * gone are removed, journaled or not; their ids are pushed to removed.
+ * Those without an owner label (an older abbench's) are left, "ID UUID"
+ * pushed to unowned. 0, or -1 with *cause.
+ */
+int	exec_docker_sweep_orphans(struct strvec *removed,
+	    struct strvec *unowned, char **cause);
+
 #endif

@@ -528,7 +528,8 @@ exec_docker_rm(const char *name, int failed, char **cause)
 static int
 exec_docker_labelled(const char *uuid, struct strvec *ids, char **cause)
 {
-	char	*filter = xasprintf("label=abbench.run=%s", uuid);
+	char	*filter = uuid != NULL ? xasprintf("label=abbench.run=%s",
+		    uuid) : xstrdup("label=abbench.run");
 	char	*out = NULL, *line, *save = NULL;
 	int	 rc;
 
@@ -937,6 +938,39 @@ docker_undo(const char *target, struct strvec *also, char **cause)
 	return rc;
 }
 
+/* Remove the containers ids (docker_sweep's way); 0 or -1 (*cause). */
+static int
+docker_remove_ids(const struct strvec *ids, int api, struct strvec *removed,
+    char **cause)
+{
+	struct strvec	 prints = STRVEC_INIT;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0, rc = 0; i < ids->n; i++) {
+		char	*why = NULL;
+		int	 r;
+
+		docker_ckpt_prints(ids->v[i], &prints);
+		if (api == DOCKER_API_NOT_UNIX)
+			r = exec_docker_rm(ids->v[i], 1, &why);
+		else if ((r = docker_api_remove(ids->v[i],
+		    EXEC_CALL_TIMEOUT_NS, &why)) == 0)
+			/* As exec_docker_rm(failed): runsc leftovers. */
+			exec_docker_reap_failed(ids->v[i]);
+		if (r != 0) {
+			if (rc == 0)
+				set_cause(cause, "%s", why);
+			rc = -1;
+		} else if (removed != NULL)
+			strvec_push(removed, ids->v[i]);
+		free(why);
+	}
+	docker_ckpt_copies(&prints, NULL);
+	strvec_clear(&prints);
+	return rc;
+}
+
 /*
  * Through the daemon's API on its socket (exec/docker-api.h): no docker
  * process, nothing to do when no daemon listens, the listing bounded by
@@ -947,9 +981,8 @@ static int
 docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
     char **cause)
 {
-	struct strvec	 ids = STRVEC_INIT, prints = STRVEC_INIT;
+	struct strvec	 ids = STRVEC_INIT;
 	char		*label = xasprintf("abbench.run=%s", uuid);
-	size_t		 i;
 	int		 rc, api;
 
 	api = docker_cli_named() ? DOCKER_API_NOT_UNIX :
@@ -962,27 +995,62 @@ docker_sweep(const char *uuid, int64_t timeout_ns, struct strvec *removed,
 	if (api == DOCKER_API_NOT_UNIX && exec_docker_labelled(uuid, &ids,
 	    cause) == -1)
 		return -1;
-	for (i = 0, rc = 0; i < ids.n; i++) {
-		char	*why = NULL;
-		int	 r;
+	rc = docker_remove_ids(&ids, api, removed, cause);
+	strvec_clear(&ids);
+	return rc;
+}
 
-		docker_ckpt_prints(ids.v[i], &prints);
-		if (api == DOCKER_API_NOT_UNIX)
-			r = exec_docker_rm(ids.v[i], 1, &why);
-		else if ((r = docker_api_remove(ids.v[i],
-		    EXEC_CALL_TIMEOUT_NS, &why)) == 0)
-			/* As exec_docker_rm(failed): runsc leftovers. */
-			exec_docker_reap_failed(ids.v[i]);
-		if (r != 0) {
-			if (rc == 0)
-				set_cause(cause, "%s", why);
-			rc = -1;
-		} else if (removed != NULL)
-			strvec_push(removed, ids.v[i]);
-		free(why);
+int
+exec_docker_sweep_orphans(struct strvec *removed, struct strvec *unowned,
+    char **cause)
+{
+	struct strvec	 ids = STRVEC_INIT, gone = STRVEC_INIT;
+	char		*val = NULL, *run, *status, *end;
+	size_t		 i;
+	long long	 pid;
+	int		 api, rc = 0;
+
+	api = docker_cli_named() ? DOCKER_API_NOT_UNIX :
+	    docker_api_list_labelled("abbench.run", &ids,
+	    EXEC_CALL_TIMEOUT_NS, cause);
+	if (api == DOCKER_API_ABSENT)
+		return 0;		/* no daemon, no container */
+	if (api == -1)
+		return -1;
+	if (api == DOCKER_API_NOT_UNIX && exec_docker_labelled(NULL, &ids,
+	    cause) == -1)
+		return -1;
+	for (i = 0; i < ids.n; i++) {
+		/* "PID/BOOT:START|UUID|STATUS"; "" or "<no value>" for a
+		 * missing label. */
+		if (docker_value(&val, 10 * NSEC_PER_SEC, "inspect", "-f",
+		    "{{index .Config.Labels \"abbench.owner\"}}|"
+		    "{{index .Config.Labels \"abbench.run\"}}|"
+		    "{{.State.Status}}", ids.v[i]) == -1)
+			continue;	/* gone since, or docker failed */
+		if ((run = strchr(val, '|')) == NULL ||
+		    (status = strchr(run + 1, '|')) == NULL) {
+			free(val);
+			val = NULL;
+			continue;
+		}
+		*run++ = '\0';
+		*status++ = '\0';
+		pid = strtoll(val, &end, 10);
+		if (end == val || *end != '/' || pid <= 0) {
+			/* A running one is some live run's, likely. */
+			if (unowned != NULL && strcmp(status, "running") != 0)
+				strvec_pushf(unowned, "%.12s (%s, run %s)",
+				    ids.v[i], status, run);
+		} else if (proc_alive_as((long)pid, end + 1) == 0)
+			/* Alive, or not known to be gone: kept. */
+			strvec_push(&gone, ids.v[i]);
+		free(val);
+		val = NULL;
 	}
-	docker_ckpt_copies(&prints, NULL);
-	strvec_clear(&prints);
+	if (gone.n > 0)
+		rc = docker_remove_ids(&gone, api, removed, cause);
+	strvec_clear(&gone);
 	strvec_clear(&ids);
 	return rc;
 }

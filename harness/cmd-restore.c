@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exec/daemon-cli.h"
 #include "harness/cmd.h"
 #include "host/journal.h"
 #include "host/recover.h"
@@ -58,6 +59,34 @@ restore_db_settings_pending(const struct recover_filter *f)
 	store_journal_free(j, n);
 	store_close(st);
 	return pending;
+}
+
+/*
+ * Containers labelled abbench.run that no journal names (a run killed as
+ * the daemon created one, or swept before the daemon finished): removed
+ * when the process that made them is gone (their abbench.owner label).
+ */
+static int
+restore_orphans(struct hostset_report *rep, int *undone, char **cause)
+{
+	struct strvec	 removed = STRVEC_INIT, unowned = STRVEC_INIT;
+	size_t		 i;
+	int		 rc;
+
+	rc = exec_docker_sweep_orphans(&removed, &unowned, cause);
+	for (i = 0; i < removed.n; i++)
+		strvec_pushf(&rep->done, "removed container '%.12s' (labelled "
+		    "abbench.run, journaled nowhere, its abbench process "
+		    "gone)", removed.v[i]);
+	for (i = 0; i < unowned.n; i++)
+		strvec_pushf(&rep->notes, "container %s is labelled "
+		    "abbench.run by an abbench that named no owner: left "
+		    "(docker rm -f it once no run of that uuid is alive)",
+		    unowned.v[i]);
+	*undone += (int)removed.n;
+	strvec_clear(&removed);
+	strvec_clear(&unowned);
+	return rc;
 }
 
 extern const struct cmd_entry cmd_restore_entry;
@@ -207,6 +236,8 @@ cmd_restore_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	journal_close(jr);
+	if (rc == 0 && f.db == NULL)
+		rc = restore_orphans(&rep, &undone, &cause);
 	for (i = 0; i < rep.done.n; i++)
 		printf("restored: %s\n", rep.done.v[i]);
 	for (i = 0; i < rep.notes.n; i++)
@@ -236,7 +267,10 @@ const struct cmd_entry cmd_restore_entry = {
 "loop devices made for the run are removed, and docker containers\n"
 "labelled abbench.run=<run uuid> are removed, each with containerd's\n"
 "copies of its checkpoints (a run killed during `docker start\n"
-"--checkpoint` leaves one in containerd's temporary directory).\n"
+"--checkpoint` leaves one in containerd's temporary directory). Without\n"
+"--db or RUN, every docker container labelled abbench.run whose\n"
+"abbench.owner (the process that made it) is gone is removed too, even\n"
+"when no journal names it.\n"
 "\n"
 "Works from any directory and needs no database. With --db, only the\n"
 "runs of that database; with RUN, only that run. A database is untrusted\n"

@@ -514,34 +514,14 @@ run_lock_path(const struct journal *jr, const char *uuid)
 char *
 journal_proc_start(int64_t pid)
 {
-	struct proc_stat	 s;
-	char			*boot, *out;
-
-	if (pid <= 0 || proc_stat((long)pid, &s) == -1)
-		return NULL;
-	boot = read_small_file("/proc/sys/kernel/random/boot_id", NULL);
-	out = xasprintf("%s:%llu", boot != NULL ? strtrim(boot) : "?",
-	    s.start);
-	free(boot);
-	return out;
+	return proc_start_id((long)pid);
 }
 
 int
 journal_owner_alive(int64_t pid, const char *start)
 {
-	char	*now;
-	int	 same;
-
-	if (pid <= 0)
-		return 0;
-	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
-		return 0;
-	if (start == NULL || *start == '\0')
-		return -1;	/* an older journal: the lock tells */
-	now = journal_proc_start(pid);
-	same = now != NULL && strcmp(now, start) == 0;
-	free(now);
-	return same;
+	/* -1 for no start: an older journal, the lock tells. */
+	return proc_alive_as((long)pid, start);
 }
 
 int

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +129,37 @@ proc_child_named(long ppid, const char *prefix)
 	}
 	proc_walk_end(&w);
 	return found;
+}
+
+char *
+proc_start_id(long pid)
+{
+	struct proc_stat	 s;
+	char			*boot, *out;
+
+	if (pid <= 0 || proc_stat(pid, &s) == -1)
+		return NULL;
+	boot = read_small_file("/proc/sys/kernel/random/boot_id", NULL);
+	out = xasprintf("%s:%llu", boot != NULL ? strtrim(boot) : "?",
+	    s.start);
+	free(boot);
+	return out;
+}
+
+int
+proc_alive_as(long pid, const char *start)
+{
+	char	*now;
+	int	 same;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
+		return 0;
+	if (start == NULL || *start == '\0')
+		return -1;
+	now = proc_start_id(pid);
+	same = now != NULL && strcmp(now, start) == 0;
+	free(now);
+	return same;
 }

@@ -59,4 +59,15 @@ void	 proc_walk_end(struct proc_walk *w);
  * none. */
 long	 proc_child_named(long ppid, const char *prefix);
 
+/*
+ * "BOOT_ID:START" of process pid (its start time, field 22 of
+ * /proc/PID/stat, in this boot), malloc'd, NULL if it is gone.
+ */
+char	*proc_start_id(long pid);
+/*
+ * Is the process that was (pid, start) alive: 1 yes, 0 no (gone, or the
+ * pid is another process now), -1 unknown (no start given).
+ */
+int	 proc_alive_as(long pid, const char *start);
+
 #endif
