@@ -122,8 +122,11 @@ main(int argc, char **argv)
 		printf(" %d", d.looks[m]);
 	printf("; different at p <= %g at interim looks, <= %g at the last; "
 	    "equivalence: the %.2f%% interval (widened by the resolution) "
-	    "inside +-%.3g%%\n", d.interim_p, d.final_p,
-	    100 * (1 - 2 * d.equiv_beta), effect * 100);
+	    "inside +-%.3g%% (paired: Tukey's of the ratios or the arms' "
+	    "Hodges-Lehmann, each at %.2f%%); a row too coarse for "
+	    "equivalence stops undecided at a predictive power < %g%%\n",
+	    d.interim_p, d.final_p, 100 * (1 - 2 * d.equiv_beta),
+	    effect * 100, 100 * (1 - d.equiv_beta), 100 * d.futility_cp);
 	printf("before: unpaired U test; equivalence: 99%% HL interval inside "
 	    "+-E, 95%% inside +-E/2, projection to max-rounds (U+BM and the "
 	    "resolution now in its unpaired path too)\n");
