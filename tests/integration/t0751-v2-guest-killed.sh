@@ -14,7 +14,7 @@
 require_v2_guest
 require_cmd pgrep
 plan 8
-T_QEMU= T_BOUND= T_V2=
+T_QEMU='' T_BOUND='' T_V2=''
 t_cleanup() {
 	# Only what this test started, by its PIDs.
 	for p in $T_V2 $T_QEMU $T_BOUND; do kill -KILL "$p" 2>/dev/null; done
