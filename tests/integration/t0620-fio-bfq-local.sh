@@ -30,6 +30,24 @@
 # device's history (burst detection, the peak rate bfq has estimated).
 # low_latency 0 ends that: 0 of 50 idle8 samples >= 4.5k in the same
 # hour, 1.3k-4.3k vs 3.2k-6.6k, slice_idle the only difference.
+#
+# Not yet run in the qemu guest (its 6.1 has bfq) where the host has none:
+# what was measured there (7 Dec 2026, host load 4-15 from other work):
+# - As is (TCG, 2 vCPUs in one host thread): +15% to +46%, one run of 4
+#   undecided at 20 rounds. The guest's CPU is the limit: a lone reader
+#   costs ~0.5 ms of CPU an I/O (hpet clocksource: TSC "unsynchronized",
+#   so every clock read is an emulated MMIO), 4 readers are CPU-starved
+#   in both arms whenever the host is loaded.
+# - randread caps bfq's idle at BFQ_MIN_TT (2 ms) for a seeky queue in a
+#   symmetric scenario: hence no effect at all with a 2 ms think.
+# - qemu -icount shift=1,sleep=off (guest time from instructions: the
+#   host's load no longer enters) boots only with -smp 1 (with 2 vCPUs
+#   the second hangs in cpu_init); then a lone fio reader is exact (16.8k
+#   iops, 500 us sleeps take 560 us) but 4 separate fio processes with
+#   --thinktime=500 settle in phase-locked groups whose thinks take turns
+#   (per reader ~1730/n iops for n = 1..4, under none as under bfq, CPU
+#   90% idle) while one fio with numjobs=4 runs them side by side: the
+#   totals jump 1.9k-6.5k between identical runs, whatever slice_idle.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
 
