@@ -467,7 +467,7 @@ fail:
 /*
  * Convert every run left in samples_v8, one transaction each, then drop
  * it, make the view and set version 9; then VACUUM, which gives the
- * space back to the file system (the file keeps it otherwise).
+ * space back to the filesystem (the file keeps it otherwise).
  * ABBENCH_DEBUG_DIE_AFTER_MIGRATED=N kills the process (SIGKILL) after N runs
  * converted: how the tests show that a conversion killed goes on where it
  * stopped.
