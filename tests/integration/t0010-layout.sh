@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# t0010-layout: the floors of the source tree point down only (README,
-# "Layout"). Each check is a grep over the sources that prints what breaks
-# the rule, so a failure names the file and line.
+# t0010-layout: the floors of the source tree point down only
+# (docs/architecture.md, "Layout"). Each check is a grep over the sources
+# that prints what breaks the rule, so a failure names the file and line.
 #
 #   lib/                 includes nothing of ours but lib/
 #   lib/goregexp/        (Go's regexp and Unicode tables) stands on lib/:
