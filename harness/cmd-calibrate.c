@@ -23,7 +23,7 @@
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/core/runner.h"
-#include "harness/powerdata.h"
+#include "harness/analysis/powerdata.h"
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/sampletab-load.h"

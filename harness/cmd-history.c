@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/history.h"
-#include "harness/markup.h"
+#include "harness/analysis/history.h"
+#include "harness/analysis/markup.h"
 #include "lib/util.h"
 #include "results/store.h"
 

@@ -19,10 +19,10 @@
 
 #include "exec/spawn.h"
 #include "harness/cmd.h"
-#include "harness/fleet.h"
+#include "harness/fleet/fleet.h"
 #include "harness/core/experiment.h"
-#include "harness/nightly.h"
-#include "harness/report.h"
+#include "harness/analysis/nightly.h"
+#include "harness/analysis/report.h"
 #include "harness/core/runner.h"
 #include "lib/util.h"
 #include "results/store.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/plot.h"
+#include "harness/analysis/plot.h"
 #include "lib/util.h"
 #include "results/store.h"
 

@@ -16,7 +16,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
-#include "harness/powerdata.h"
+#include "harness/analysis/powerdata.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/store.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/report.h"
+#include "harness/analysis/report.h"
 #include "lib/util.h"
 #include "results/store.h"
 

@@ -16,8 +16,8 @@
 #include "harness/cmd.h"
 #include "harness/core/runner.h"
 #include "harness/git-version.h"
-#include "harness/powerdata.h"
-#include "harness/run-advice.h"
+#include "harness/analysis/powerdata.h"
+#include "harness/analysis/run-advice.h"
 #include "lib/options.h"
 #include "lib/util.h"
 

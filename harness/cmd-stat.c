@@ -17,7 +17,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
-#include "harness/run-advice.h"
+#include "harness/analysis/run-advice.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"

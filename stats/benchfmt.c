@@ -15,7 +15,7 @@
 #include "stats/benchunit.h"
 #include "stats/gomath.h"
 #include "stats/strpool.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 /*
  * BF_MAX_LINE (benchfmt.h): longer lines are a fatal error, as in

@@ -19,7 +19,7 @@
 #include "stats/benchunit.h"
 #include "stats/gomath.h"
 #include "stats/texttab.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 static const char *const bt_warn_set_differs =
     "benchmark set differs from baseline; geomeans may not be comparable";

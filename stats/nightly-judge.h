@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The nightly judgement (`abbench nightly`, harness/nightly.h gathers its
- * numbers from the store): each row (an arm, benchmark and unit of the
- * candidate run) judged on its nights, one value per night (the median of
- * that night's executions) with that median's standard error.
+ * The nightly judgement (`abbench nightly`, harness/analysis/nightly.h
+ * gathers its numbers from the store): each row (an arm, benchmark and
+ * unit of the candidate run) judged on its nights, one value per night
+ * (the median of that night's executions) with that median's standard
+ * error.
  *
  * Why nights and not samples: samples of different nights are not
  * independent (the machine, its load, its caches differ from night to
@@ -174,8 +175,8 @@ struct nightly_row {
 						 * change transient */
 	/*
 	 * Every night of the history, oldest first, as judged (malloc'd;
-	 * harness/nightly.c hands them over for `abbench history`; NULL
-	 * when the caller kept them). nightly_row_release frees them.
+	 * harness/analysis/nightly.c hands them over for `abbench history`;
+	 * NULL when the caller kept them). nightly_row_release frees them.
 	 */
 	struct nightly_night	*nights;
 };

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Level shifts within a run (harness/shifts.h): programs printing fixed
+# Level shifts within a run (harness/analysis/shifts.h): programs printing fixed
 # values whose level falls mid-run with the effect (Regime: +200% in
 # rounds 1-13, +5% after), whose level doubles under a constant +10%
 # (Step), that stay flat (Flat) or print 0 (Zero's B/op). `run` warns

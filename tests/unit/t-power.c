@@ -99,7 +99,7 @@ draw_lognormal(gsl_rng *r)
 	return 10 * gsl_ran_lognormal(r, 0, 0.25);
 }
 
-/* The burner's jitter (workloads/cpu/burner.c -j 1): n (1 + u) units. */
+/* The burner's jitter (payload/cpu/burner.c -j 1): n (1 + u) units. */
 static double
 draw_jitter(gsl_rng *r)
 {

@@ -12,7 +12,7 @@
 
 #include "lib/util.h"
 #include "results/store.h"
-#include "harness/report.h"
+#include "harness/analysis/report.h"
 
 /* One comparison of an arm against the baseline arm for a benchmark. */
 struct sampletab_cell;

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/markup.h"
-#include "harness/report-int.h"
+#include "harness/analysis/markup.h"
+#include "harness/analysis/report-int.h"
 #include "lib/util.h"
 
 void

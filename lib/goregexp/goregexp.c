@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Go's regexp for `abbench stat -filter` (see stats/goregexp.h).
+ * Go's regexp for `abbench stat -filter` (see lib/goregexp/goregexp.h).
  *
  * Why our own engine: the filter must accept, reject and match exactly as
  * Go's regexp does.  PCRE2 backtracks (or, in its DFA mode, still differs
@@ -29,9 +29,9 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "stats/goregexp.h"
-#include "stats/goregexp-int.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/goregexp.h"
+#include "lib/goregexp/goregexp-int.h"
+#include "lib/goregexp/uniprop.h"
 
 /* --- the program ----------------------------------------------------- */
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The host-wide journal: a small SQLite file (synchronous=FULL, so every
- * entry is on disk before the change it announces is made) that records
- * every change any run makes to this host, with the run and the results
- * database it belongs to. Whoever finds a dead run's entries pending (the
- * next run, `abbench restore` from any directory) undoes them.
+ * The host journal's database, journal.db: the file under host/journal.h
+ * (which holds the host's locks and writes every change here before it is
+ * made). A small SQLite file (synchronous=FULL, so every entry is on disk
+ * before the change it announces is made) that records every change any
+ * run makes to this host, with the run and the results database it belongs
+ * to. Whoever finds a dead run's entries pending (the next run, `abbench
+ * restore` from any directory) undoes them.
  *
  * Schema:
  *   owners(uuid, db, run_id, pid, experiment, started_wall_ns,
@@ -15,8 +17,8 @@
  *
  * Like the rest of results/: never prints, never exits; 0 / -1 with *cause.
  */
-#ifndef ABBENCH_HOSTJOURNAL_H
-#define ABBENCH_HOSTJOURNAL_H
+#ifndef ABBENCH_JOURNAL_DB_H
+#define ABBENCH_JOURNAL_DB_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
  *   time     the samples against their start time in the run (seconds
  *            after the first sample), one colour per arm, so drift and
  *            order effects show; a dashed line where each level shift
- *            the report lists begins (harness/shifts.h: midway between
+ *            the report lists begins (harness/analysis/shifts.h: midway between
  *            the round's first sample and the last one before it),
  *            labelled "round 14: level fell 85%; b vs a +200.0% ->
  *            +5.0%" (the comparisons that moved with it).

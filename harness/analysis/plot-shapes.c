@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/plot-int.h"
+#include "harness/analysis/plot-int.h"
 #include "results/sampletab-load.h"
 #include "stats/sampletab.h"
 

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "harness/plot-int.h"
+#include "harness/analysis/plot-int.h"
 #include "results/sampletab-load.h"
 #include "stats/sampletab.h"
 #include "exec/spawn.h"
@@ -510,7 +510,7 @@ plot_round_start(const struct plot_ctx *pc, const struct plot_group *g,
 
 /*
  * A dashed line at each level shift of g that the report shows
- * (harness/shifts.h), labelled with the round, the level's change and
+ * (harness/analysis/shifts.h), labelled with the round, the level's change and
  * every comparison that moved with it: "round 17: level fell 66%; idle8
  * vs idle0 +203.5% -> +12.7%".
  */

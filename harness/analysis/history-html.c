@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/history.h"
-#include "harness/markup.h"
+#include "harness/analysis/history.h"
+#include "harness/analysis/markup.h"
 #include "lib/util.h"
 
 /* A chart: its size and the plot area's margins, in px. */

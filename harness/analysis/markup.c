@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/markup.h"
+#include "harness/analysis/markup.h"
 
 int
 markup_save(const char *path, const char *buf, size_t len, char **cause)

@@ -14,15 +14,15 @@
 #include <sys/stat.h>
 
 #include "harness/core/experiment.h"
-#include "harness/history.h"
-#include "harness/nightly.h"
-#include "harness/plot.h"
-#include "harness/powerdata.h"
-#include "harness/markup.h"
-#include "harness/report.h"
-#include "harness/report-int.h"
-#include "harness/run-advice.h"
-#include "harness/shifts.h"
+#include "harness/analysis/history.h"
+#include "harness/analysis/nightly.h"
+#include "harness/analysis/plot.h"
+#include "harness/analysis/powerdata.h"
+#include "harness/analysis/markup.h"
+#include "harness/analysis/report.h"
+#include "harness/analysis/report-int.h"
+#include "harness/analysis/run-advice.h"
+#include "harness/analysis/shifts.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -634,7 +634,7 @@ report_decisions(struct report *r)
 }
 
 /*
- * The history of the night's experiment (harness/history.h) under the
+ * The history of the night's experiment (harness/analysis/history.h) under the
  * verdict, HTML only: every night's median, the change points and the
  * alarms of every series. A history that cannot be built is said, not
  * fatal to the report.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The host-wide journal file (hostjournal.h): owners and their entries in
- * one small SQLite database, every write synced before it returns.
+ * The host journal's database, journal.db (journal-db.h): owners and
+ * their entries in one small SQLite file, every write synced before it
+ * returns. The locks and the rules of the journal are host/journal.c's.
  */
 #include "config.h"
 
@@ -12,7 +13,7 @@
 #include <sqlite3.h>
 
 #include "lib/util.h"
-#include "results/hostjournal.h"
+#include "results/journal-db.h"
 #include "results/store.h"
 
 #define HJ_BUSY_MS	30000

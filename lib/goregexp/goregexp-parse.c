@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The Go-syntax parser of stats/goregexp.c: regexp/syntax/parse.go ported
- * rule for rule, into the tree of stats/goregexp-int.h.
+ * The Go-syntax parser of lib/goregexp/goregexp.c: regexp/syntax/parse.go
+ * ported rule for rule, into the tree of lib/goregexp/goregexp-int.h.
  */
 #include "config.h"
 
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "stats/goregexp-int.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/goregexp-int.h"
+#include "lib/goregexp/uniprop.h"
 
 
 /* --- errors ---------------------------------------------------------- */

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/plot.h"
-#include "harness/shifts.h"
+#include "harness/analysis/plot.h"
+#include "harness/analysis/shifts.h"
 #include "lib/util.h"
 #include "results/store.h"
 #include "stats/benchmath.h"

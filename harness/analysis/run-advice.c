@@ -6,7 +6,7 @@
  * with the rounds that would. Silent otherwise. The rows are those
  * `abbench stat` prints for the run: its experiment's stat-filter.
  * Then a warning for each of those rows whose comparison moved with a
- * shift of the run's level (harness/shifts.h).
+ * shift of the run's level (harness/analysis/shifts.h).
  */
 #include "config.h"
 
@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "harness/core/experiment.h"
-#include "harness/powerdata.h"
-#include "harness/run-advice.h"
-#include "harness/shifts.h"
+#include "harness/analysis/powerdata.h"
+#include "harness/analysis/run-advice.h"
+#include "harness/analysis/shifts.h"
 #include "lib/util.h"
 #include "results/sampletab-load.h"
 #include "results/store.h"

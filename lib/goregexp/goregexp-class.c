@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Rune classes for Go's regexp (Go's appendRange, appendFoldedRange,
- * cleanClass, negateClass): used by the parser (stats/goregexp-parse.c)
- * and the compiler (stats/goregexp.c), below both.
+ * cleanClass, negateClass): used by the parser (lib/goregexp/goregexp-parse.c)
+ * and the compiler (lib/goregexp/goregexp.c), below both.
  */
 #include "config.h"
 
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "stats/goregexp-int.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/goregexp-int.h"
+#include "lib/goregexp/uniprop.h"
 /* --- rune classes (Go's appendRange, cleanClass, ...) ---------------- */
 
 void

@@ -15,8 +15,8 @@
 #include <jansson.h>
 
 #include "lib/jsonw.h"
-#include "harness/history.h"
-#include "harness/nightly.h"
+#include "harness/analysis/history.h"
+#include "harness/analysis/nightly.h"
 #include "lib/util.h"
 #include "results/store.h"
 

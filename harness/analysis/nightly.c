@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/nightly.h"
+#include "harness/analysis/nightly.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/calibration.h"

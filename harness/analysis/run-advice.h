@@ -10,15 +10,16 @@
 
 /*
  * For each (benchmark, unit) of the run where some arm came out `~`
- * against the baseline (the U test at 0.05, as abbench stat), one line
- * on fp when its MDE at the run's n exceeds effect, with the rounds that
+ * against the baseline (the U test at 0.05, as abbench stat), one line on
+ * fp when its MDE at the run's n exceeds effect, with the rounds that
  * would show effect. Then, for each of those rows where some arm's
  * comparison with the baseline moved at a shift of the level the arms
- * share (harness/shifts.h), one warning naming the rounds on either side
- * and the delta in each. The rows are those abbench stat prints for the
- * run (its stat-filter). Prints nothing otherwise; a database error is a
- * warning. effect 0: the run's own (its experiment's `effect`, 2% when
- * it has none), as the verdicts of `--until decided` take it.
+ * share (harness/analysis/shifts.h), one warning naming the rounds on
+ * either side and the delta in each. The rows are those abbench stat
+ * prints for the run (its stat-filter). Prints nothing otherwise; a
+ * database error is a warning. effect 0: the run's own (its experiment's
+ * `effect`, 2% when it has none), as the verdicts of `--until decided`
+ * take it.
  */
 void	run_advice(const char *db, int64_t run_id, double effect, FILE *fp);
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/fleet.h"
+#include "harness/fleet/fleet.h"
 #include "lib/util.h"
 #include "results/fleet-store.h"
 #include "results/store.h"

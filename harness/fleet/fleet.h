@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/fleet-sched.h"
+#include "harness/fleet/fleet-sched.h"
 #include "results/fleet-store.h"
 
 #define FLEET_DB	"fleet.db"

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "harness/core/experiment.h"
-#include "harness/powerdata.h"
-#include "harness/shifts.h"
+#include "harness/analysis/powerdata.h"
+#include "harness/analysis/shifts.h"
 #include "lib/util.h"
 #include "results/sampletab-load.h"
 #include "results/store.h"

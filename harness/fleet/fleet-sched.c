@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/fleet-sched.h"
+#include "harness/fleet/fleet-sched.h"
 #include "lib/util.h"
 
 static const struct fleet_sched_ops *const fleet_scheds[] = {

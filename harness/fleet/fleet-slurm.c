@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "exec/spawn.h"
-#include "harness/fleet-sched.h"
+#include "harness/fleet/fleet-sched.h"
 #include "lib/util.h"
 
 #define SLURM_QUERY_TIMEOUT	(30 * NSEC_PER_SEC)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/powerdata.h"
+#include "harness/analysis/powerdata.h"
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/store.h"

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 uint32_t
 uni_decode(const char *str, size_t len, size_t *n)

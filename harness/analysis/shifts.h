@@ -2,7 +2,7 @@
 /*
  * Level shifts of a stored run (stats/levelshift.h applied to each of its
  * rows): for every benchmark and unit, the arms' executions arranged by
- * round (each execution's median, as harness/powerdata.h counts them;
+ * round (each execution's median, as harness/analysis/powerdata.h counts them;
  * several in one round, as in an import: their median), the
  * change points of the level the arms share, and whether the comparison
  * moved with it. The report shows them; a run that ends warns of a
