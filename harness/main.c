@@ -95,5 +95,5 @@ main(int argc, char **argv)
 	if (!(e->flags & CMD_OWN_FLAGS) && (rc = cmd_wants_help(e, argc - 1,
 	    argv + 1)) != -1)
 		return rc;
-	return e->exec(argc - 1, argv + 1);
+	return cmd_exec(e, argc - 1, argv + 1);
 }
