@@ -452,21 +452,19 @@ flag_prescan(const struct cmd_entry *e, const char *sub, int allow_keys,
 	return 0;
 }
 
-int
-cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
-    int argc, char **argv)
+/*
+ * getopt_long's tables of e's flags in sub's scope: the long options
+ * (reused from call to call) and the short ones into so.
+ */
+static struct option *
+flag_getopt_tables(const struct cmd_entry *e, const char *sub,
+    struct strbuf *so)
 {
 	static struct option	*lo;
 	static size_t		 locap;
-	static char		*keyarg;
 	const struct cmd_flag	*f;
-	struct strbuf		 so = STRBUF_INIT;
-	const char		*word;
 	size_t			 n = 0;
-	int			 c;
 
-	if (optind <= 1 && flag_prescan(e, sub, allow_keys, argc, argv) == -1)
-		return CMD_FLAG_ERROR;
 	for (f = e->opts; f != NULL && f->name != NULL; f++)
 		n++;
 	if (n + 1 > locap) {
@@ -475,7 +473,7 @@ cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 	}
 	n = 0;
 	/* ':' first: a missing value is ':', not '?'. */
-	strbuf_adds(&so, e->flags & CMD_FLAGS_FIRST ? "+:" : ":");
+	strbuf_adds(so, e->flags & CMD_FLAGS_FIRST ? "+:" : ":");
 	for (f = e->opts; f != NULL && f->name != NULL; f++) {
 		if (!flag_in_scope(f, sub))
 			continue;
@@ -486,29 +484,67 @@ cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 		lo[n].val = CMD_FLAG_INDEX((int)(f - e->opts));
 		n++;
 		if (f->short_name != 0)
-			strbuf_addf(&so, "%c%s", f->short_name, f->arg != NULL ?
+			strbuf_addf(so, "%c%s", f->short_name, f->arg != NULL ?
 			    ":" : "");
 	}
 	memset(&lo[n], 0, sizeof lo[n]);
-	opterr = 0;
-	c = getopt_long(argc, argv, so.buf, lo, NULL);
-	strbuf_release(&so);
-	if (c == -1 || c >= CMD_FLAG_INDEX(0))
-		return c;
-	if (c != ':' && c != '?')
-		return CMD_FLAG_INDEX((int)(flag_by_short(e, sub, c) - e->opts));
-	word = argv[optind - 1];
-	if (c == ':') {
-		f = optopt != 0 ? flag_by_short(e, sub, optopt) : NULL;
-		if (f == NULL && str_startswith(word, "--"))
-			f = flag_find(e, sub, word + 2, strcspn(word + 2, "="));
-		if (f != NULL)
-			error("%s: --%s needs a value (%s)", e->name, f->name,
-			    f->arg);
-		else
-			error("%s: '%s' needs a value", e->name, word);
+	return lo;
+}
+
+/* A flag given without its value (word): said, CMD_FLAG_ERROR. */
+static int
+flag_no_value(const struct cmd_entry *e, const char *sub, const char *word)
+{
+	const struct cmd_flag	*f;
+
+	f = optopt != 0 ? flag_by_short(e, sub, optopt) : NULL;
+	if (f == NULL && str_startswith(word, "--"))
+		f = flag_find(e, sub, word + 2, strcspn(word + 2, "="));
+	if (f != NULL)
+		error("%s: --%s needs a value (%s)", e->name, f->name, f->arg);
+	else
+		error("%s: '%s' needs a value", e->name, word);
+	return CMD_FLAG_ERROR;
+}
+
+/*
+ * --KEY=VALUE or --KEY VALUE (word, then argv[optind]) of a key: '=' with
+ * optarg "KEY=VALUE", or CMD_FLAG_ERROR after saying why.
+ */
+static int
+flag_key_value(const struct cmd_entry *e, int argc, char **argv,
+    const char *word)
+{
+	static char	*keyarg;
+
+	free(keyarg);
+	if (strchr(word, '=') != NULL)
+		keyarg = xstrdup(word + 2);
+	else if (optind < argc && strcmp(argv[optind], "--") != 0)
+		/* --KEY VALUE is --KEY=VALUE. */
+		keyarg = xasprintf("%s=%s", word + 2, argv[optind++]);
+	else {
+		keyarg = NULL;
+		error("%s: --%s needs a value (--%s=VALUE or --%s VALUE)",
+		    e->name, word + 2, word + 2, word + 2);
 		return CMD_FLAG_ERROR;
 	}
+	optarg = keyarg;
+	return '=';
+}
+
+/*
+ * A word getopt found no flag of e in: a key (allow_keys: '=', as
+ * flag_key_value), or CMD_FLAG_ERROR after saying what it is not.
+ */
+static int
+flag_not_ours(const struct cmd_entry *e, const char *sub, int allow_keys,
+    int argc, char **argv, const char *word)
+{
+	const struct cmd_flag	*f;
+	int			 dashes = str_startswith(word, "--");
+	size_t			 n = dashes ? strcspn(word + 2, "=") : 0;
+
 	/* A short option of another subcommand's. */
 	if (optopt != 0 && optopt < CMD_FLAG_INDEX(0) &&
 	    (f = flag_elsewhere(e, sub, NULL, 0, optopt)) != NULL) {
@@ -516,45 +552,48 @@ cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 		return CMD_FLAG_ERROR;
 	}
 	/* An unknown short option inside a cluster ("-qx"). */
-	if (optopt != 0 && !str_startswith(word, "--")) {
+	if (optopt != 0 && !dashes) {
 		error("%s: unknown option '-%c' (in '%s'; see abbench %s "
 		    "--help)", e->name, optopt, word, e->name);
 		return CMD_FLAG_ERROR;
 	}
-	if (allow_keys && str_startswith(word, "--") && word[2] != '\0' &&
-	    word[2] != '=' && !flag_is_key(word + 2, strcspn(word + 2, "="))) {
+	if (allow_keys && dashes && n > 0 && flag_is_key(word + 2, n))
+		return flag_key_value(e, argc, argv, word);
+	if (dashes && word[2] != '\0') {
 		/* No key of any kind: --count 5, --roudns 5, --wiat-lock. */
-		flag_unknown(e, sub, allow_keys, word, word + 2,
-		    strcspn(word + 2, "="), strchr(word, '=') != NULL ?
+		flag_unknown(e, sub, allow_keys, word, word + 2, n,
+		    !allow_keys || n == 0 ? NULL : strchr(word, '=') != NULL ?
 		    strchr(word, '=') + 1 : optind < argc ? argv[optind] :
 		    NULL);
-		return CMD_FLAG_ERROR;
-	}
-	if (allow_keys && str_startswith(word, "--") && word[2] != '\0' &&
-	    word[2] != '=') {
-		free(keyarg);
-		if (strchr(word, '=') != NULL)
-			keyarg = xstrdup(word + 2);
-		else if (optind < argc && strcmp(argv[optind], "--") != 0)
-			/* --KEY VALUE is --KEY=VALUE. */
-			keyarg = xasprintf("%s=%s", word + 2, argv[optind++]);
-		else {
-			keyarg = NULL;
-			error("%s: --%s needs a value (--%s=VALUE or --%s "
-			    "VALUE)", e->name, word + 2, word + 2, word + 2);
-			return CMD_FLAG_ERROR;
-		}
-		optarg = keyarg;
-		return '=';
-	}
-	if (str_startswith(word, "--") && word[2] != '\0') {
-		flag_unknown(e, sub, allow_keys, word, word + 2,
-		    strcspn(word + 2, "="), NULL);
 		return CMD_FLAG_ERROR;
 	}
 	error("%s: unknown option '%s' (see abbench %s --help)", e->name,
 	    word, e->name);
 	return CMD_FLAG_ERROR;
+}
+
+int
+cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
+    int argc, char **argv)
+{
+	struct option	*lo;
+	struct strbuf	 so = STRBUF_INIT;
+	int		 c;
+
+	if (optind <= 1 && flag_prescan(e, sub, allow_keys, argc, argv) == -1)
+		return CMD_FLAG_ERROR;
+	lo = flag_getopt_tables(e, sub, &so);
+	opterr = 0;
+	c = getopt_long(argc, argv, so.buf, lo, NULL);
+	strbuf_release(&so);
+	if (c == -1 || c >= CMD_FLAG_INDEX(0))
+		return c;
+	if (c == ':')
+		return flag_no_value(e, sub, argv[optind - 1]);
+	if (c == '?')
+		return flag_not_ours(e, sub, allow_keys, argc, argv,
+		    argv[optind - 1]);
+	return CMD_FLAG_INDEX((int)(flag_by_short(e, sub, c) - e->opts));
 }
 
 void
