@@ -92,17 +92,13 @@ db_open(const struct db_opts *o, int flags)
 	return st;
 }
 
-/* The one RUN operand of a subcommand, found in the store the dispatcher
- * opened: 0, or -1 after printing why (a usage or database error). */
+/* The one RUN operand of a subcommand (CMD_ONE_RUN), found in the store
+ * the dispatcher opened: 0, or -1 after printing why. */
 static int
-db_find_run(const struct cmd_ctx *c, const char *verb, struct store_run *r)
+db_find_run(const struct cmd_ctx *c, struct store_run *r)
 {
 	char	*cause = NULL;
 
-	if (c->argc != 1) {
-		db_usage("%s takes one RUN", verb);
-		return -1;
-	}
 	if (store_run_find(c->st, c->argv[0], r, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
@@ -458,7 +454,7 @@ db_show(struct cmd_ctx *c)
 	int			 rc = EXIT_USAGE;
 
 	st = c->st;
-	if (db_find_run(c, "show", &r) == -1)
+	if (db_find_run(c, &r) == -1)
 		return EXIT_USAGE;
 	if (store_config_list(st, r.id, &kv, &nkv, &cause) != 0 ||
 	    store_unit_list(st, r.id, &units, &nunits, &cause) != 0 ||
@@ -599,7 +595,7 @@ db_export(struct cmd_ctx *c)
 	int			 rc = EXIT_USAGE;
 
 	st = c->st;
-	if (db_find_run(c, "export", &r) == -1)
+	if (db_find_run(c, &r) == -1)
 		return EXIT_USAGE;
 	if (o->arm != NULL) {
 		for (i = 0; i < r.narms; i++) {
@@ -855,7 +851,7 @@ db_rm(struct cmd_ctx *c)
 	int			 rc = EXIT_OK;
 
 	st = c->st;
-	if (db_find_run(c, "rm", &r) == -1)
+	if (db_find_run(c, &r) == -1)
 		return EXIT_USAGE;
 	if (store_run_delete(st, r.id, &cause) != 0) {
 		error("%s", cause);
@@ -871,13 +867,13 @@ db_rm(struct cmd_ctx *c)
 /* The subcommands, and the database each needs opened. */
 static const struct cmd_sub db_subs[] = {
 	{ "ls", "list", CMD_STORE_RO, db_ls },
-	{ "show", NULL, CMD_STORE_RO, db_show },
-	{ "export", NULL, CMD_STORE_RO, db_export },
+	{ "show", NULL, CMD_STORE_RO | CMD_ONE_RUN, db_show },
+	{ "export", NULL, CMD_STORE_RO | CMD_ONE_RUN, db_export },
 	/* These two make it, and only once their inputs read. */
 	{ "import", NULL, 0, db_import },
 	{ "merge", NULL, 0, db_merge },
 	{ "check", NULL, CMD_STORE_RO, db_check },
-	{ "rm", NULL, CMD_STORE_RW, db_rm },
+	{ "rm", NULL, CMD_STORE_RW | CMD_ONE_RUN, db_rm },
 	{ NULL, NULL, 0, NULL }
 };
 

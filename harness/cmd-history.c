@@ -137,5 +137,5 @@ const struct cmd_entry cmd_history_entry = {
 	.opts = history_flags,
 	.opts_size = sizeof(struct history_cmd_opts),
 	.opts_init = history_cmd_init,
-	.flags = CMD_STORE | CMD_STORE_RO,
+	.flags = CMD_STORE | CMD_STORE_RO | CMD_ONE_RUN,
 };

@@ -731,6 +731,61 @@ cmd_flag_experiment(const struct cmd_flag *f, void *opts, const char *value,
 	    f->key : f->name, value, cause);
 }
 
+/* The bytes a flag of f's kind stores (0: its parse function says). */
+static size_t
+flag_kind_size(const struct cmd_flag *f)
+{
+	if (f->parse != NULL)
+		return 0;
+	switch (f->opt.type) {
+	case OPT_T_STR:
+		return sizeof(const char *);
+	case OPT_T_BOOL:
+	case OPT_T_INT:
+		return sizeof(int);
+	case OPT_T_INT64:
+		return sizeof(int64_t);
+	case OPT_T_FLOAT:
+		return sizeof(double);
+	default:
+		return (size_t)-1;	/* no kind a flag has */
+	}
+}
+
+/* BUG() unless f's members lie in a struct of size bytes, as its kind. */
+static void
+flag_check(const char *cmd, const struct cmd_flag *f, size_t size)
+{
+	size_t	want = flag_kind_size(f);
+
+	if (f->opt.at.size == 0 || f->opt.at.off + f->opt.at.size > size)
+		BUG("%s --%s: its member (offset %zu, %zu bytes) lies outside "
+		    "its struct of %zu bytes", cmd, f->name, f->opt.at.off,
+		    f->opt.at.size, size);
+	if (want != 0 && f->opt.at.size != want)
+		BUG("%s --%s: its member has %zu bytes, its kind stores %zu",
+		    cmd, f->name, f->opt.at.size, want);
+	if (f->given.size != 0 && (f->given.size != sizeof(int) ||
+	    f->given.off + f->given.size > size))
+		BUG("%s --%s: its given member is no int of its struct", cmd,
+		    f->name);
+	if ((f->arg == NULL) != (f->opt.type == OPT_T_BOOL && f->parse ==
+	    NULL))
+		BUG("%s --%s: a value named for a switch, or none for a "
+		    "value", cmd, f->name);
+}
+
+void
+cmd_tables_check(void)
+{
+	const struct cmd_entry *const	*e;
+	const struct cmd_flag		*f;
+
+	for (e = cmd_table; *e != NULL; e++)
+		for (f = (*e)->opts; f != NULL && f->name != NULL; f++)
+			flag_check((*e)->name, f, (*e)->opts_size);
+}
+
 /* One flag's value into the struct at opts; 0, or -1 with *cause. */
 static int
 flag_store(const struct cmd_flag *f, void *opts, const char *value,
@@ -889,7 +944,7 @@ static int
 cmd_setup(struct cmd_ctx *c, int argc, char **argv)
 {
 	const struct cmd_entry	*e = c->e;
-	int			 store_flags = 0, rc, i;
+	int			 store_flags = 0, flags, rc, i;
 
 	if (e->flags & CMD_INLINE) {
 		for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
@@ -911,8 +966,17 @@ cmd_setup(struct cmd_ctx *c, int argc, char **argv)
 	c->argc = argc - optind;
 	c->argv = argv + optind;
 	c->db = cmd_db_of(e, c->sub != NULL ? c->sub->name : NULL, c->opts);
-	if (cmd_store_open(c, e->flags | (c->sub != NULL ? c->sub->flags : 0),
-	    store_flags) == -1)
+	flags = e->flags | (c->sub != NULL ? c->sub->flags : 0);
+	/* A missing RUN is said before a missing database. */
+	if ((flags & CMD_ONE_RUN) && c->argc != 1) {
+		if (c->sub != NULL)
+			error("%s: %s takes one RUN", e->name, c->sub->name);
+		else
+			error("%s: one run is needed (an id, uuid prefix, last "
+			    "or NAME@last)", e->name);
+		return EXIT_USAGE;
+	}
+	if (cmd_store_open(c, flags, store_flags) == -1)
 		return EXIT_USAGE;
 	return 0;
 }

@@ -32,6 +32,8 @@ enum cmd_flags {
 	CMD_INLINE = 1 << 6,
 	/* A subcommand left out of the lists of them (fleet job). */
 	CMD_HIDDEN = 1 << 7,
+	/* Its operand is one RUN: counted before the store is opened. */
+	CMD_ONE_RUN = 1 << 8,
 };
 
 struct cmd_flag;
@@ -225,6 +227,12 @@ int	cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
  * exec and release all that. The exit status.
  */
 int	cmd_exec(const struct cmd_entry *e, int argc, char **argv);
+/*
+ * BUG() unless every flag of every command fits the options struct its
+ * entry declares: its member inside it, of the size its kind stores.
+ * main() checks them at startup, as the experiment's tables.
+ */
+void	cmd_tables_check(void);
 /* The flags as --help lists them (sub NULL: all). */
 void	cmd_print_flags(const struct cmd_entry *e, FILE *fp);
 /* The command nearest to an unknown name (edit distance), or NULL. */

@@ -57,6 +57,8 @@ main(int argc, char **argv)
 	experiment_tables_check();
 	/* An executor without a hook its capabilities need, too. */
 	exec_ops_check();
+	/* A command's flag outside its options struct, too. */
+	cmd_tables_check();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
