@@ -735,21 +735,9 @@ cmd_flag_experiment(const struct cmd_flag *f, void *opts, const char *value,
 static size_t
 flag_kind_size(const struct cmd_flag *f)
 {
-	if (f->parse != NULL)
-		return 0;
-	switch (f->opt.type) {
-	case OPT_T_STR:
-		return sizeof(const char *);
-	case OPT_T_BOOL:
-	case OPT_T_INT:
-		return sizeof(int);
-	case OPT_T_INT64:
-		return sizeof(int64_t);
-	case OPT_T_FLOAT:
-		return sizeof(double);
-	default:
-		return (size_t)-1;	/* no kind a flag has */
-	}
+	enum opt_ctype	ctype;
+
+	return f->parse != NULL ? 0 : opt_kind_size(&f->opt, &ctype);
 }
 
 /* BUG() unless f's members lie in a struct of size bytes, as its kind. */
