@@ -208,8 +208,6 @@ db_ls(struct cmd_ctx *c)
 	int			 w[6] = { 2, 4, 4, 4, 6, 4 };
 	int			 len, wf = 0;
 
-	if ((size_t)c->argc != 0)
-		return db_usage("ls takes no arguments");
 	st = c->st;
 	if (store_runs_list(st, &runs, &n, &cause) != 0) {
 		error("%s", cause);
@@ -804,8 +802,6 @@ db_check(struct cmd_ctx *c)
 	size_t			 n, i, nruns;
 	int64_t			 nsamples = 0;
 
-	if ((size_t)c->argc != 0)
-		return db_usage("check takes no arguments");
 	st = c->st;
 	if (store_check(st, &problems, &n, &cause) != 0) {
 		error("%s", cause);
@@ -866,13 +862,13 @@ db_rm(struct cmd_ctx *c)
 
 /* The subcommands, and the database each needs opened. */
 static const struct cmd_sub db_subs[] = {
-	{ "ls", "list", CMD_STORE_RO, db_ls },
+	{ "ls", "list", CMD_STORE_RO | CMD_NO_OPERANDS, db_ls },
 	{ "show", NULL, CMD_STORE_RO | CMD_ONE_RUN, db_show },
 	{ "export", NULL, CMD_STORE_RO | CMD_ONE_RUN, db_export },
 	/* These two make it, and only once their inputs read. */
 	{ "import", NULL, 0, db_import },
 	{ "merge", NULL, 0, db_merge },
-	{ "check", NULL, CMD_STORE_RO, db_check },
+	{ "check", NULL, CMD_STORE_RO | CMD_NO_OPERANDS, db_check },
 	{ "rm", NULL, CMD_STORE_RW | CMD_ONE_RUN, db_rm },
 	{ NULL, NULL, 0, NULL }
 };

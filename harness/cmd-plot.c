@@ -27,10 +27,6 @@ plot_shapes_cmd(struct store *st, const char *xkey, const char *ignore,
 	char			*cause = NULL, *copy, *p, *save;
 	int			 k, rc;
 
-	if (argc == 0) {
-		error("plot: --x needs RUN... or all");
-		return EXIT_USAGE;
-	}
 	for (k = 0; k < argc; k++) {
 		if (strcmp(argv[k], "all") == 0) {
 			if (store_runs_list(st, &runs, &n, &cause) == -1)
@@ -126,6 +122,24 @@ plot_cmd_init(void *opts)
 	o->dir = ".";
 }
 
+/* One RUN, or with --x RUN... or all: said before the store is opened. */
+static int
+plot_check(const struct cmd_ctx *c)
+{
+	const struct plot_cmd_opts	*o = c->opts;
+
+	if (o->xkey != NULL && c->argc == 0) {
+		error("plot: --x needs RUN... or all");
+		return EXIT_USAGE;
+	}
+	if (o->xkey == NULL && c->argc != 1) {
+		error("plot: one run is needed (an id, uuid prefix, last or "
+		    "NAME@last)");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int
 cmd_plot_exec(struct cmd_ctx *c)
 {
@@ -194,5 +208,6 @@ const struct cmd_entry cmd_plot_entry = {
 	.opts = plot_flags,
 	.opts_size = sizeof(struct plot_cmd_opts),
 	.opts_init = plot_cmd_init,
+	.check = plot_check,
 	.flags = CMD_STORE | CMD_STORE_RO,
 };

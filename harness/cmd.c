@@ -855,6 +855,7 @@ cmd_sub_take(const struct cmd_entry *e, int *argc, char **argv)
 {
 	const struct cmd_flag	*f;
 	const struct cmd_sub	*s;
+	struct nearest		 near;
 	char			*names = cmd_sub_names(e);
 	int			 i;
 
@@ -874,21 +875,29 @@ cmd_sub_take(const struct cmd_entry *e, int *argc, char **argv)
 			i++;
 	}
 	if (i >= *argc) {
-		error("%s: missing subcommand (%s)", e->name, names);
+		error("%s: missing subcommand (%s; see abbench %s --help)",
+		    e->name, names, e->name);
 		free(names);
 		return NULL;
 	}
-	for (s = e->subs; s->name != NULL; s++)
+	nearest_init(&near, argv[i]);
+	for (s = e->subs; s->name != NULL; s++) {
 		if (strcmp(s->name, argv[i]) == 0 || (s->alias != NULL &&
 		    strcmp(s->alias, argv[i]) == 0))
 			break;
-	if (s->name == NULL) {
-		error("%s: unknown subcommand '%s' (%s)", e->name, argv[i],
-		    names);
-		free(names);
-		return NULL;
+		if (!(s->flags & CMD_HIDDEN))
+			nearest_try(&near, s->name);
 	}
+	if (s->name == NULL && near.best != NULL)
+		error("%s: unknown subcommand '%s': did you mean '%s'? (%s; "
+		    "see abbench %s --help)", e->name, argv[i], near.best,
+		    names, e->name);
+	else if (s->name == NULL)
+		error("%s: unknown subcommand '%s' (%s; see abbench %s --help)",
+		    e->name, argv[i], names, e->name);
 	free(names);
+	if (s->name == NULL)
+		return NULL;
 	/* argv[*argc] (NULL) moves down with the rest. */
 	memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof *argv);
 	(*argc)--;
@@ -964,6 +973,13 @@ cmd_setup(struct cmd_ctx *c, int argc, char **argv)
 			    "or NAME@last)", e->name);
 		return EXIT_USAGE;
 	}
+	if ((flags & CMD_NO_OPERANDS) && c->argc != 0) {
+		error("%s: %s takes no arguments", e->name, c->sub != NULL ?
+		    c->sub->name : e->name);
+		return EXIT_USAGE;
+	}
+	if (e->check != NULL && (rc = e->check(c)) != 0)
+		return rc;
 	if (cmd_store_open(c, flags, store_flags) == -1)
 		return EXIT_USAGE;
 	return 0;

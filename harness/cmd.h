@@ -34,6 +34,8 @@ enum cmd_flags {
 	CMD_HIDDEN = 1 << 7,
 	/* Its operand is one RUN: counted before the store is opened. */
 	CMD_ONE_RUN = 1 << 8,
+	/* It takes no operand (db ls): said before the store is opened. */
+	CMD_NO_OPERANDS = 1 << 9,
 };
 
 struct cmd_flag;
@@ -171,6 +173,9 @@ struct cmd_entry {
 	void		(*opts_init)(void *opts);
 	/* Frees what the flags' parse functions kept (or NULL). */
 	void		(*opts_release)(void *opts);
+	/* The operands, checked before the store is opened (or NULL): 0,
+	 * or the exit status after saying why. */
+	int		(*check)(const struct cmd_ctx *c);
 	/* Its subcommands (ended by a NULL name), the first operand. */
 	const struct cmd_sub	*subs;
 	/* --KEY=VALUE of a key no flag is (run's experiment and workload
