@@ -721,8 +721,8 @@ db_import(struct cmd_ctx *c)
 	existed = access(cmd_db_path(o->db), F_OK) == 0;
 	if ((st = db_open(o, STORE_CREATE)) == NULL)
 		return EXIT_USAGE;
-	if (import_benchfmt(st, c->argv, (size_t)c->argc, &io, &run_id, &nvalues,
-	    &warnings, &cause) != 0) {
+	if (import_benchfmt(st, c->argv, (size_t)c->argc, &io, &run_id,
+	    &nvalues, &warnings, &cause) != 0) {
 		for (i = 0; i < warnings.n; i++)
 			warning("%s", warnings.v[i]);
 		error("%s", cause);

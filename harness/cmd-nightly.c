@@ -652,51 +652,51 @@ out:
 static int
 cmd_nightly_exec(struct cmd_ctx *c)
 {
-	struct nightly_exec_args	 a = *(struct nightly_exec_args *)c->opts;
+	struct nightly_exec_args	*a = c->opts;
 	struct store			*st = NULL;
 	const char			*db;
 	int64_t				 run_id = 0;
 	int				 rc;
 
-	a.rounds = a.rounds_set ? a.exp.rounds : -1;
-	a.exp_path = c->argc > 0 ? c->argv[0] : NULL;
+	a->rounds = a->rounds_set ? a->exp.rounds : -1;
+	a->exp_path = c->argc > 0 ? c->argv[0] : NULL;
 	if (c->argc > 1) {
 		error("nightly: too many arguments");
 		return EXIT_USAGE;
 	}
-	if (a.fleet != NULL && a.exp_path != NULL) {
-		if (a.no_run != NULL || a.report != NULL || a.ack != 0 ||
-		    a.rounds >= 0) {
+	if (a->fleet != NULL && a->exp_path != NULL) {
+		if (a->no_run != NULL || a->report != NULL || a->ack != 0 ||
+		    a->rounds >= 0) {
 			error("nightly: --fleet with an experiment: no "
 			    "--no-run, --ack, --rounds or -o with it");
 			return EXIT_USAGE;
 		}
-		return nightly_fleet_submit(&a, c->db);
+		return nightly_fleet_submit(a, c->db);
 	}
-	if (a.fleet != NULL) {
-		if (a.exp_path != NULL || a.no_run != NULL ||
-		    a.report != NULL || a.ack != 0) {
+	if (a->fleet != NULL) {
+		if (a->exp_path != NULL || a->no_run != NULL ||
+		    a->report != NULL || a->ack != 0) {
 			error("nightly: --fleet judges stored runs: no "
 			    "experiment, --no-run, --ack or -o with it");
 			return EXIT_USAGE;
 		}
-		return nightly_fleet(c->db, a.fleet, &a.no,
-		    a.json, a.quiet, a.strict, NULL, NULL);
+		return nightly_fleet(c->db, a->fleet, &a->no,
+		    a->json, a->quiet, a->strict, NULL, NULL);
 	}
-	if (a.exp_path == NULL && a.no_run == NULL) {
+	if (a->exp_path == NULL && a->no_run == NULL) {
 		error("nightly: an experiment file (or --no-run RUN) is "
 		    "needed");
 		return EXIT_USAGE;
 	}
 	db = c->db;
-	if ((rc = nightly_exec_pick_run(&a, db, &st, &run_id)) != 0)
+	if ((rc = nightly_exec_pick_run(a, db, &st, &run_id)) != 0)
 		return rc;
-	if (a.ack != 0) {
+	if (a->ack != 0) {
 		store_close(st);
-		if ((rc = nightly_exec_ack(&a, db, run_id, &st)) != 0)
+		if ((rc = nightly_exec_ack(a, db, run_id, &st)) != 0)
 			return rc;
 	}
-	rc = nightly_exec_judge(st, run_id, &a);
+	rc = nightly_exec_judge(st, run_id, a);
 	store_close(st);
 	return rc;
 }

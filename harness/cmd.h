@@ -38,16 +38,6 @@ enum cmd_flags {
 	CMD_NO_OPERANDS = 1 << 9,
 };
 
-struct cmd_flag;
-/*
- * A flag's own way to read its value (a list, a key of another table, a
- * check the kinds of lib/options cannot say): into the member f->opt.at
- * of the options struct at opts; 0, or -1 with *cause the whole message
- * (naming the flag).
- */
-typedef int	cmd_flag_fn(const struct cmd_flag *f, void *opts,
-		    const char *value, char **cause);
-
 /*
  * One flag of a command: the one table its parser, its --help and the
  * manual page are made from, so that they cannot drift. The value goes
@@ -65,8 +55,14 @@ struct cmd_flag {
 	struct opt_spec	 opt;
 	/* An int set to 1 when it is given, or none. */
 	struct opt_place given;
-	/* Read the value this way instead of opt's kind (or NULL). */
-	cmd_flag_fn	*parse;
+	/*
+	 * Its own way to read the value (a list, a key of another table, a
+	 * check the kinds of lib/options cannot say), instead of opt's kind:
+	 * into the member f->opt.at of the options struct at opts; 0, or -1
+	 * with *cause the whole message (naming the flag). NULL: the kind's.
+	 */
+	int		(*parse)(const struct cmd_flag *f, void *opts,
+			    const char *value, char **cause);
 	/* What parse reads it as (an [experiment] key), NULL: the name. */
 	const char	*key;
 	/* Flags of store_open added when given (--durable). */
@@ -110,16 +106,22 @@ struct cmd_flag {
 /* The end of a table. */
 #define CMD_FLAG_END	{ .name = NULL }
 
-/* Ready-made ways to read a value (cmd_flag_fn), for CMD_FN. */
-cmd_flag_fn	cmd_flag_fraction;	/* a double in (0, 1) */
-cmd_flag_fn	cmd_flag_percent;	/* PCT in (0, 1000): a double 0.05 */
-cmd_flag_fn	cmd_flag_push;		/* one more word of a struct strvec */
+/* Ready-made ways to read a value (cmd_flag.parse), for CMD_FN. */
+/* A double in (0, 1). */
+int	cmd_flag_fraction(const struct cmd_flag *f, void *opts,
+	    const char *value, char **cause);
+/* PCT in (0, 1000) ("5", "5%"): a double 0.05. */
+int	cmd_flag_percent(const struct cmd_flag *f, void *opts,
+	    const char *value, char **cause);
+/* One more word of a struct strvec (a flag given again and again). */
+int	cmd_flag_push(const struct cmd_flag *f, void *opts, const char *value,
+	    char **cause);
 /*
  * An [experiment] key (f->key, else the name) checked and parsed by the
- * experiment's table into the struct experiment at f->opt.at; f->opt.given
- * is set by the caller, as for any flag.
+ * experiment's table into the struct experiment at f->opt.at.
  */
-cmd_flag_fn	cmd_flag_experiment;
+int	cmd_flag_experiment(const struct cmd_flag *f, void *opts,
+	    const char *value, char **cause);
 
 /* cmd_getopt's answer for a wrong flag (the message is printed). */
 #define CMD_FLAG_ERROR	(-2)
@@ -216,13 +218,14 @@ int	cmd_run_help(int argc, char **argv, FILE *fp);
 
 /*
  * getopt_long over e's flag table (those of subcommand sub, when not NULL):
- * CMD_FLAG_INDEX(i) for e->opts[i] (long or short), -1 at the end (optind at the first operand), or
- * CMD_FLAG_ERROR with the message printed: a single-dash long flag
- * (-rounds: "did you mean --rounds?"), a missing value (naming the flag
- * and its value), an unknown flag (naming the word). With allow_keys,
- * --KEY=VALUE and --KEY VALUE of a flag not in the table are returned
- * as '=' with optarg "KEY=VALUE" (run's experiment and workload keys).
- * Set optind = 1 before the first call, as for getopt.
+ * CMD_FLAG_INDEX(i) for e->opts[i] (long or short), -1 at the end (optind
+ * at the first operand), or CMD_FLAG_ERROR with the message printed: a
+ * single-dash long flag (-rounds: "did you mean --rounds?"), a missing
+ * value (naming the flag and its value), an unknown flag (naming the word),
+ * a flag of another subcommand (naming it). With allow_keys, --KEY=VALUE
+ * and --KEY VALUE of a flag not in the table are returned as '=' with
+ * optarg "KEY=VALUE" (run's experiment and workload keys). Set optind = 1
+ * before the first call, as for getopt; cmd_exec is what commands use.
  */
 int	cmd_getopt(const struct cmd_entry *e, const char *sub, int allow_keys,
 	    int argc, char **argv);

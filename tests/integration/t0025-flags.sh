@@ -65,7 +65,8 @@ msg "db lss" "^abbench: db: unknown subcommand 'lss': did you mean 'ls'\?" \
     "$ABBENCH" db lss
 msg "db ls --arm" "^abbench: db: --arm goes with export$" \
     "$ABBENCH" db --db "$TEST_TMP/none.db" ls --arm x
-msg "fleet status --partitions" "^abbench: fleet: --partitions goes with submit$" \
+msg "fleet status --partitions" \
+    "^abbench: fleet: --partitions goes with submit$" \
     "$ABBENCH" fleet status --partitions c2
 mkdir -p fleets
 "$ABBENCH" fleet --dir "$TEST_TMP/fleets" status > out 2> err
