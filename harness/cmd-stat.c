@@ -59,24 +59,25 @@ static const char stat_usage[] =
 "    \tsplit results into tables by distinct values of projection "
 "(default \".config\")\n";
 
-enum stat_flag_kind { STAT_STRING, STAT_FLOAT };
+/*
+ * benchstat's flags (Go's flag package reads them: -name value, -name=value,
+ * one or two dashes), in the table type of every command's; their help is
+ * benchstat's own usage above.
+ */
+#define BS(m)	OPT_AT(struct benchstat_opts, m)
 
-struct stat_flag {
-	const char		*name;
-	enum stat_flag_kind	 kind;
-	size_t			 offset;
-};
-
-static const struct stat_flag stat_flags[] = {
-	{ "table", STAT_STRING, offsetof(struct benchstat_opts, table) },
-	{ "row", STAT_STRING, offsetof(struct benchstat_opts, row) },
-	{ "col", STAT_STRING, offsetof(struct benchstat_opts, col) },
-	{ "ignore", STAT_STRING, offsetof(struct benchstat_opts, ignore) },
-	{ "filter", STAT_STRING, offsetof(struct benchstat_opts, filter) },
-	{ "alpha", STAT_FLOAT, offsetof(struct benchstat_opts, alpha) },
-	{ "confidence", STAT_FLOAT,
-	    offsetof(struct benchstat_opts, confidence) },
-	{ "format", STAT_STRING, offsetof(struct benchstat_opts, format) },
+static const struct cmd_flag stat_flags[] = {
+	CMD_STR("table", 0, "projection", BS(table), NULL),
+	CMD_STR("row", 0, "projection", BS(row), NULL),
+	CMD_STR("col", 0, "projection", BS(col), NULL),
+	CMD_STR("ignore", 0, "keys", BS(ignore), NULL),
+	CMD_STR("filter", 0, "query", BS(filter), NULL),
+	CMD_FLAG_("alpha", 0, "\xce\xb1", NULL,
+	    CMD_OPT_("alpha", OPT_T_FLOAT, 0, 0, BS(alpha))),
+	CMD_FLAG_("confidence", 0, "level", NULL,
+	    CMD_OPT_("confidence", OPT_T_FLOAT, 0, 0, BS(confidence))),
+	CMD_STR("format", 0, "format", BS(format), NULL),
+	CMD_FLAG_END
 };
 
 /* strconv.ParseFloat (no benchfmt fast path: "" is a syntax error). */
@@ -95,8 +96,8 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 {
 	int			 i = 1;
 	const char		*s, *name, *eq, *value;
-	size_t			 namelen, k;
-	const struct stat_flag	*f;
+	size_t			 namelen;
+	const struct cmd_flag	*f, *k;
 	char			*q;
 	double			 d;
 	int			 rc, nminus;
@@ -124,10 +125,10 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 		eq = strchr(name, '=');
 		namelen = eq != NULL ? (size_t)(eq - name) : strlen(name);
 		f = NULL;
-		for (k = 0; k < ARRAY_SIZE(stat_flags); k++)
-			if (strlen(stat_flags[k].name) == namelen &&
-			    memcmp(stat_flags[k].name, name, namelen) == 0)
-				f = &stat_flags[k];
+		for (k = stat_flags; k->name != NULL; k++)
+			if (strlen(k->name) == namelen &&
+			    memcmp(k->name, name, namelen) == 0)
+				f = k;
 		if (f == NULL) {
 			if ((namelen == 4 && memcmp(name, "help", 4) == 0) ||
 			    (namelen == 1 && name[0] == 'h')) {
@@ -152,8 +153,8 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 			*status = EXIT_USAGE;
 			return -1;
 		}
-		if (f->kind == STAT_STRING) {
-			*(const char **)((char *)o + f->offset) = value;
+		if (f->opt.type == OPT_T_STR) {
+			*(const char **)opt_member(&f->opt, o) = value;
 			continue;
 		}
 		rc = stat_parse_float(value, &d);
@@ -167,7 +168,7 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 			*status = EXIT_USAGE;
 			return -1;
 		}
-		*(double *)((char *)o + f->offset) = d;
+		*(double *)opt_member(&f->opt, o) = d;
 	}
 	*optind = i;
 	return 0;
@@ -744,73 +745,144 @@ stat_help(FILE *fp)
 	fprintf(fp, "\nbenchstat's usage and flags:\n\n%s", stat_usage);
 }
 
+/*
+ * --db FILE anywhere before "--" (not a benchstat flag: benchstat has no
+ * double-dash-only flags of that name), and --help, which is abbench's
+ * (-h and -help stay benchstat's): taken out of argv into *dbpath, the
+ * rest into av (*ac words). -1 when stat is done, with *status.
+ */
 static int
-cmd_stat_exec(int argc, char **argv)
+stat_take_db(int argc, char **argv, char **av, int *ac, const char **dbpath,
+    int *status)
 {
-	char			*deffilter = NULL, *stcause = NULL;
-	struct store		*st = NULL;
-	int			 rc;
-	struct benchstat_opts	 o;
-	struct benchstat	*bs;
-	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
-	const char		*dbpath = NULL, *env;
-	char			*cause = NULL;
-	char			**av;
-	size_t			 i;
-	int			 optind, status, stdin_used = 0, is_stdin;
-	int			 ac = 0, k, dashdash = 0;
+	int	k, dashdash = 0;
 
-	/*
-	 * --db FILE anywhere before "--" (not a benchstat flag: benchstat
-	 * has no double-dash-only flags of that name), and --help, which is
-	 * abbench's (-h and -help stay benchstat's).
-	 */
-	av = xcalloc((size_t)argc + 1, sizeof *av);
+	*ac = 0;
 	for (k = 0; k < argc; k++) {
 		if (k > 0 && !dashdash && strcmp(argv[k], "--") == 0)
 			dashdash = 1;
 		if (k == 0 || dashdash) {
-			av[ac++] = argv[k];
+			av[(*ac)++] = argv[k];
 			continue;
 		}
 		if (strcmp(argv[k], "--help") == 0) {
 			stat_help(stdout);
-			free(av);
-			return EXIT_OK;
+			*status = EXIT_OK;
+			return -1;
 		}
 		if (strncmp(argv[k], "--db=", 5) == 0) {
-			dbpath = argv[k] + 5;
+			*dbpath = argv[k] + 5;
 			continue;
 		}
 		if (strcmp(argv[k], "--db") == 0) {
-			if (k + 1 >= argc) {
-				error("stat: --db needs a database file");
-				free(av);
-				return EXIT_USAGE;
-			}
-			dbpath = argv[++k];
+			if (k + 1 >= argc)
+				break;
+			*dbpath = argv[++k];
 			continue;
 		}
-		av[ac++] = argv[k];
+		av[(*ac)++] = argv[k];
 	}
-	av[ac] = NULL;
-	argc = ac;
-	argv = av;
-	if (dbpath != NULL && *dbpath == '\0') {
+	av[*ac] = NULL;
+	if (k < argc || (*dbpath != NULL && **dbpath == '\0')) {
 		error("stat: --db needs a database file");
-		free(av);
-		return EXIT_USAGE;
+		*status = EXIT_USAGE;
+		return -1;
 	}
+	return 0;
+}
 
+/*
+ * The database the operands are runs of (NULL: they are files), checked
+ * readable and opened once into *st (its failure into *stcause, told with
+ * the runs'); the experiment's stat-filter into o unless -filter is
+ * given (*deffilter, malloc'd). 0, or -1 after saying why.
+ */
+static int
+stat_open_db(const char **dbpath, char **ops, int nops, int has_filter,
+    struct benchstat_opts *o, struct store **st, char **stcause,
+    char **deffilter)
+{
+	if (*dbpath == NULL && stat_operands_are_runs(ops, nops))
+		*dbpath = cmd_db_path(NULL);
+	if (*dbpath == NULL)
+		return 0;
+	if (access(*dbpath, R_OK) != 0) {
+		error("stat: cannot read database '%s': %s (--db FILE, "
+		    "$ABBENCH_DB or ./abbench.db)", *dbpath, strerror(errno));
+		return -1;
+	}
+	*st = store_open(*dbpath, STORE_READONLY, stcause);
+	if (*st != NULL && !has_filter &&
+	    (*deffilter = stat_db_default_filter(*st, ops[0])) != NULL) {
+		o->filter = *deffilter;
+		fprintf(stderr, "stat: -filter '%s' (the experiment's "
+		    "stat-filter; -filter '*' shows every row)\n", *deffilter);
+	}
+	return 0;
+}
+
+/* The operands as benchstat's files ("-" standard input); the status. */
+static int
+stat_files(struct benchstat *bs, char **ops, int nops)
+{
+	struct strvec	 labels = STRVEC_INIT, paths = STRVEC_INIT;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 stdin_used = 0, is_stdin, rc = 0;
+
+	benchstat_labels(ops, (size_t)nops, &labels, &paths);
+	for (i = 0; i < paths.n; i++) {
+		if (strcmp(paths.v[i], "-") == 0 || !stat_is_sqlite(paths.v[i]))
+			continue;
+		error("stat: '%s' is an abbench database: did you mean --db "
+		    "%s last?", paths.v[i], paths.v[i]);
+		benchstat_free(bs);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < labels.n; i++) {
+		is_stdin = strcmp(paths.v[i], "-") == 0;
+		/* Standard input is at its end after the first use. */
+		if (stat_stream(bs, labels.v[i], paths.v[i], is_stdin,
+		    is_stdin && stdin_used, &cause) < 0) {
+			rc = stat_fail(bs, cause);
+			goto out;
+		}
+		stdin_used |= is_stdin;
+		stat_flush_err(bs);
+	}
+	rc = stat_finish(bs);
+out:
+	strvec_clear(&labels);
+	strvec_clear(&paths);
+	return rc;
+}
+
+static int
+cmd_stat_exec(struct cmd_ctx *c)
+{
+	struct benchstat_opts	 o;
+	struct benchstat	*bs;
+	struct store		*st = NULL;
+	const char		*dbpath = NULL, *env;
+	char			*deffilter = NULL, *stcause = NULL, *cause = NULL;
+	char			**av;
+	int			 ac, optind, status, rc;
+
+	av = xcalloc((size_t)c->argc + 1, sizeof *av);
+	if (stat_take_db(c->argc, c->argv, av, &ac, &dbpath, &status) < 0) {
+		free(av);
+		return status;
+	}
 	benchstat_opts_init(&o);
 	if ((env = getenv("ABBENCH_STAT_PARSE_ONLY")) != NULL &&
 	    strcmp(env, "1") == 0)
 		o.parse_only = 1;
-	if (stat_parse_flags(argc, argv, &o, &optind, &status) < 0) {
+	if (stat_parse_flags(ac, av, &o, &optind, &status) < 0) {
 		free(av);
 		return status;
 	}
-	if (optind >= argc) {
+	if (optind >= ac) {
 		if (dbpath != NULL)
 			error("stat: --db needs runs: RUN[:ARM]... (an id, "
 			    "uuid prefix, last, NAME@last or all)");
@@ -819,68 +891,23 @@ cmd_stat_exec(int argc, char **argv)
 		free(av);
 		return EXIT_USAGE;
 	}
-	if (dbpath == NULL && stat_operands_are_runs(argv + optind,
-	    argc - optind))
-		dbpath = cmd_db_path(NULL);
-	if (dbpath != NULL && access(dbpath, R_OK) != 0) {
-		error("stat: cannot read database '%s': %s (--db FILE, "
-		    "$ABBENCH_DB or ./abbench.db)", dbpath, strerror(errno));
+	if (stat_open_db(&dbpath, av + optind, ac - optind,
+	    has_filter_flag(ac, av), &o, &st, &stcause, &deffilter) == -1) {
 		free(av);
 		return EXIT_USAGE;
-	}
-	/* The store, opened once (its failure is told with the runs'). */
-	if (dbpath != NULL)
-		st = store_open(dbpath, STORE_READONLY, &stcause);
-	if (st != NULL && !has_filter_flag(argc, argv) &&
-	    (deffilter = stat_db_default_filter(st, argv[optind])) != NULL) {
-		o.filter = deffilter;
-		fprintf(stderr, "stat: -filter '%s' (the experiment's "
-		    "stat-filter; -filter '*' shows every row)\n", deffilter);
 	}
 	if ((bs = benchstat_new(&o, &cause)) == NULL) {
-		free(deffilter);
-		free(av);
-		free(stcause);
+		rc = stat_fail(NULL, cause);
 		store_close(st);
-		return stat_fail(NULL, cause);
-	}
-	if (dbpath != NULL) {
+		free(stcause);
+	} else if (dbpath != NULL)
 		rc = st == NULL ? stat_db_fail(bs, NULL, stcause) :
-		    stat_db(bs, &o, st, dbpath, argv + optind, argc - optind);
-		free(deffilter);
-		free(av);
-		return rc;
-	}
-
-	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
-	    &paths);
+		    stat_db(bs, &o, st, dbpath, av + optind, ac - optind);
+	else
+		rc = stat_files(bs, av + optind, ac - optind);
+	free(deffilter);
 	free(av);
-	for (i = 0; i < paths.n; i++) {
-		if (strcmp(paths.v[i], "-") == 0 || !stat_is_sqlite(paths.v[i]))
-			continue;
-		error("stat: '%s' is an abbench database: did you mean --db "
-		    "%s last?", paths.v[i], paths.v[i]);
-		strvec_clear(&labels);
-		strvec_clear(&paths);
-		benchstat_free(bs);
-		free(deffilter);
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < labels.n; i++) {
-		is_stdin = strcmp(paths.v[i], "-") == 0;
-		/* Standard input is at its end after the first use. */
-		if (stat_stream(bs, labels.v[i], paths.v[i], is_stdin,
-		    is_stdin && stdin_used, &cause) < 0) {
-			strvec_clear(&labels);
-			strvec_clear(&paths);
-			return stat_fail(bs, cause);
-		}
-		stdin_used |= is_stdin;
-		stat_flush_err(bs);
-	}
-	strvec_clear(&labels);
-	strvec_clear(&paths);
-	return stat_finish(bs);
+	return rc;
 }
 
 const struct cmd_entry cmd_stat_entry = {
