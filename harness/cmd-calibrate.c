@@ -517,5 +517,4 @@ const struct cmd_entry cmd_calibrate_entry = {
 	.opts_size = sizeof(struct calib_opts),
 	.opts_init = calib_opts_init,
 	.opts_release = calib_opts_release,
-	.flags = CMD_STORE,
 };

@@ -62,5 +62,4 @@ const struct cmd_entry cmd_compare_entry = {
 	.exec = cmd_compare_exec,
 	.opts = compare_flags,
 	.opts_size = sizeof(struct compare_opts),
-	.flags = CMD_STORE,
 };

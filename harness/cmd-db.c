@@ -908,7 +908,6 @@ const struct cmd_entry cmd_db_entry = {
 	"\n"
 	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
 	"is written).\n",
-	.flags = CMD_STORE,
 	.opts = db_flags,
 	.opts_size = sizeof(struct db_opts),
 	.subs = db_subs,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench history: the history of a run's experiment as one
- * self-contained HTML page, or as JSON (harness/history.h).
+ * self-contained HTML page, or as JSON (harness/analysis/history.h).
  */
 #include "config.h"
 
@@ -137,5 +137,5 @@ const struct cmd_entry cmd_history_entry = {
 	.opts = history_flags,
 	.opts_size = sizeof(struct history_cmd_opts),
 	.opts_init = history_cmd_init,
-	.flags = CMD_STORE | CMD_STORE_RO | CMD_ONE_RUN,
+	.flags = CMD_STORE_RO | CMD_ONE_RUN,
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench nightly: run an experiment (or take a stored run) and judge it
- * against its baseline and history (harness/nightly.h): one verdict line
+ * against its baseline and history (harness/analysis/nightly.h): one verdict line
  * per benchmark, JSON with --json, a report with -o, exit 1 on any
  * regression.
  */
@@ -770,5 +770,4 @@ const struct cmd_entry cmd_nightly_entry = {
 	.opts_size = sizeof(struct nightly_exec_args),
 	.opts_init = nightly_args_init,
 	.opts_release = nightly_args_release,
-	.flags = CMD_STORE,
 };

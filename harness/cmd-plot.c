@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * abbench plot: draw gnuplot plots of a run (harness/plot.h), one file per
+ * abbench plot: draw gnuplot plots of a run (harness/analysis/plot.h), one file per
  * plot, and print their paths.
  */
 #include "config.h"
@@ -209,5 +209,5 @@ const struct cmd_entry cmd_plot_entry = {
 	.opts_size = sizeof(struct plot_cmd_opts),
 	.opts_init = plot_cmd_init,
 	.check = plot_check,
-	.flags = CMD_STORE | CMD_STORE_RO,
+	.flags = CMD_STORE_RO,
 };

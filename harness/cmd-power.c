@@ -289,5 +289,5 @@ const struct cmd_entry cmd_power_entry = {
 	.opts = power_flags,
 	.opts_size = sizeof(struct power_cmd_opts),
 	.opts_init = power_cmd_init,
-	.flags = CMD_STORE | CMD_STORE_RO | CMD_ONE_RUN,
+	.flags = CMD_STORE_RO | CMD_ONE_RUN,
 };

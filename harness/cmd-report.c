@@ -116,5 +116,5 @@ const struct cmd_entry cmd_report_entry = {
 	.exec = cmd_report_exec,
 	.opts = report_flags,
 	.opts_size = sizeof(struct report_cmd_opts),
-	.flags = CMD_STORE | CMD_STORE_RO | CMD_ONE_RUN,
+	.flags = CMD_STORE_RO | CMD_ONE_RUN,
 };

@@ -312,5 +312,5 @@ const struct cmd_entry cmd_restore_entry = {
 	.exec = cmd_restore_exec,
 	.opts = restore_flags,
 	.opts_size = sizeof(struct restore_opts),
-	.flags = CMD_STORE | CMD_FLAGS_FIRST,
+	.flags = CMD_FLAGS_FIRST,
 };

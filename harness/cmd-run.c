@@ -435,6 +435,6 @@ const struct cmd_entry cmd_run_entry = {
 	.opts_init = run_opts_init,
 	.opts_release = run_opts_release,
 	.keys = run_key,
-	.flags = CMD_STORE | CMD_INLINE,
+	.flags = CMD_INLINE,
 	.help_args = cmd_run_help,
 };

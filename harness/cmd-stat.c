@@ -945,5 +945,5 @@ const struct cmd_entry cmd_stat_entry = {
 "  abbench stat --db fleet.db -table .fullname -row partition -col arm all\n"
 "  abbench stat --db fleet.db -table .name -row vcpus -col arm all\n",
 	.exec = cmd_stat_exec,
-	.flags = CMD_STORE | CMD_OWN_FLAGS,
+	.flags = CMD_OWN_FLAGS,
 };

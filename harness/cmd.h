@@ -14,8 +14,6 @@
 
 /* What a command needs, declared in its table entry (or a subcommand's). */
 enum cmd_flags {
-	/* Reads or writes the results database (--db, $ABBENCH_DB). */
-	CMD_STORE = 1 << 0,
 	/* Parses every flag itself, -h included (benchstat's flags). */
 	CMD_OWN_FLAGS = 1 << 1,
 	/*
