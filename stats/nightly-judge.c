@@ -163,21 +163,18 @@ nightly_level(const struct nightly_night *nights, size_t from, size_t h,
 		if (isfinite(nights[j - 1].se))
 			v[nse++] = nights[j - 1].se * nights[j - 1].se;
 	}
+	/* Medians by selection: the sorts were most of nightly's time. */
 	*se2 = 0;
-	if (nse > 0) {
-		sort_doubles(v, nse);
-		*se2 = stats_quantile_sorted(v, nse, 0.5);
-	}
+	if (nse > 0)
+		*se2 = stats_median_select(v, nse);
 	limit = *se2;
 	if (n > 2) {
 		for (j = 0; j < n; j++)
 			v[j] = nights[idx[j]].median;
-		sort_doubles(v, n);
-		med = stats_quantile_sorted(v, n, 0.5);
+		med = stats_median_select(v, n);
 		for (j = 0; j < n; j++)
 			v[j] = fabs(nights[idx[j]].median - med);
-		sort_doubles(v, n);
-		mad = 1.4826 * stats_quantile_sorted(v, n, 0.5);
+		mad = 1.4826 * stats_median_select(v, n);
 		if (mad * mad > limit)
 			limit = mad * mad;
 	}
