@@ -165,10 +165,15 @@ store_summary_write(struct store *st, int64_t run_id, char **cause)
 	int64_t			 key = 0, nexec, nok;
 	size_t			 i;
 
-	if (store_begin(st, cause) != 0)
+	/* A run whose values cannot be read keeps no summary: nightly reads
+	 * its values then (and says what is wrong); a run still becomes
+	 * done. */
+	if ((t = sampletab_load(st, run_id, NULL, NULL)) == NULL)
+		return 0;
+	if (store_begin(st, cause) != 0) {
+		sampletab_free(t);
 		return -1;
-	if ((t = sampletab_load(st, run_id, NULL, cause)) == NULL)
-		goto fail;
+	}
 	for (i = 0; i < t->ncells; i++) {
 		const struct sampletab_cell	*c = &t->cells[i];
 

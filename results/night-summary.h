@@ -44,7 +44,9 @@ struct night_entry {
 	struct nightly_night	 night;
 };
 
-/* Write (or write again) run_id's summary. 0, or -1 and *cause. */
+/* Write (or write again) run_id's summary. 0 (also when its values
+ * cannot be read: then it has none), or -1 and *cause (a write failed:
+ * the caller's transaction is rolled back). */
 int	store_summary_write(struct store *st, int64_t run_id, char **cause);
 /*
  * run_id's summary: 1 and its rows in *out (malloc'd, *n of them) when it
