@@ -73,6 +73,9 @@ const struct cmd_note cmd_environment[] = {
 	{ "ABBENCH_DEBUG_DIE_AFTER_MIGRATED", "N: abbench kills itself after "
 	  "migrating N runs of an old store (tests of a migration that is "
 	  "killed)" },
+	{ "ABBENCH_DEBUG_DIE_AFTER_SUMMARIZED", "N: abbench kills itself "
+	  "after summarizing N runs' nights in the migration to schema 10 "
+	  "(tests of a migration that is killed)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "lib/util.h"
+#include "results/night-summary.h"
 #include "results/store.h"
 #include "results/store-int.h"
 
@@ -48,6 +49,23 @@ merge_has_table(struct store *st, const char *name)
 	found = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_finalize(s);
 	return found;
+}
+
+/* Summarize run id when it is done. */
+static int
+merge_summary(struct store *st, int64_t id, char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 done;
+
+	s = store_prepare(st, "SELECT 1 FROM main.runs WHERE id = ?1 AND"
+	    " status = 'done'", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	done = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return done ? store_summary_write(st, id, cause) : 0;
 }
 
 static int
@@ -152,7 +170,8 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 	    " WHERE run_id = ?2", new_id, old_id,
 	    "cannot copy calibration rows", cause) != 0)
 		return -1;
-	return 0;
+	/* A done run's nights, as nightly reads them (night-summary.h). */
+	return merge_summary(st, new_id, cause);
 }
 
 int

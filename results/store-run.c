@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "lib/util.h"
+#include "results/night-summary.h"
 #include "results/store.h"
 #include "results/store-int.h"
 
@@ -237,6 +238,10 @@ store_run_set_status(struct store *st, int64_t run_id, const char *status,
 	sqlite3_bind_int64(s, 3, strcmp(status, RUN_RUNNING) == 0 ? 0 :
 	    ended_wall_ns);
 	if (store_run_stmt(st, s, "cannot update a run", cause) != 0)
+		goto fail;
+	/* What nightly reads of its nights (night-summary.h). */
+	if (strcmp(status, RUN_DONE) == 0 &&
+	    store_summary_write(st, run_id, cause) != 0)
 		goto fail;
 	free(from);
 	return store_commit(st, cause);
@@ -487,9 +492,11 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 	return store_run_get(st, ids[0], r, cause);
 }
 
-int
-store_runs_list(struct store *st, struct store_run **out, size_t *n,
-    char **cause)
+/* The runs (named name, or all), oldest first; with arms and counts when
+ * fill. */
+static int
+runs_select(struct store *st, const char *name, int fill,
+    struct store_run **out, size_t *n, char **cause)
 {
 	sqlite3_stmt		*s;
 	struct store_run	*v = NULL;
@@ -498,10 +505,13 @@ store_runs_list(struct store *st, struct store_run **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
-	    " started_wall_ns, id", cause);
+	s = store_prepare(st, name == NULL ? "SELECT " RUN_COLUMNS " FROM runs"
+	    " ORDER BY started_wall_ns, id" : "SELECT " RUN_COLUMNS " FROM runs"
+	    " WHERE name = ?1 ORDER BY started_wall_ns, id", cause);
 	if (s == NULL)
 		return -1;
+	if (name != NULL)
+		store_bind_text(s, 1, name);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		XGROW(v, *n, cap);
 		run_from_row(s, &v[*n]);
@@ -512,7 +522,7 @@ store_runs_list(struct store *st, struct store_run **out, size_t *n,
 		store_db_error(st, cause, "cannot list runs");
 		goto fail;
 	}
-	for (i = 0; i < *n; i++) {
+	for (i = 0; fill && i < *n; i++) {
 		if (run_fill(st, &v[i], cause) != 0)
 			goto fail;
 	}
@@ -527,12 +537,27 @@ fail:
 }
 
 int
+store_runs_list(struct store *st, struct store_run **out, size_t *n,
+    char **cause)
+{
+	return runs_select(st, NULL, 1, out, n, cause);
+}
+
+int
+store_runs_named(struct store *st, const char *name, struct store_run **out,
+    size_t *n, char **cause)
+{
+	return runs_select(st, name, 0, out, n, cause);
+}
+
+int
 store_run_delete(struct store *st, int64_t run_id, char **cause)
 {
 	static const char *const del[] = {
 		"DELETE FROM sample_values WHERE run_id = ?1",
 		"DELETE FROM executions WHERE run_id = ?1",
 		"DELETE FROM sample_runs WHERE run_id = ?1",
+		"DELETE FROM night_summaries WHERE run_id = ?1",
 	};
 	sqlite3_stmt	*s;
 	int64_t		 pending = 0;

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "lib/util.h"
+#include "results/night-summary.h"
 #include "results/store.h"
 #include "results/store-int.h"
 
@@ -493,8 +494,7 @@ store_migrate(struct store *st, char **cause)
 		if (i != 0)
 			goto fail;
 	}
-	if (version < STORE_SCHEMA_VERSION &&
-	    store_compact_start(st, cause) != 0)
+	if (version < 9 && store_compact_start(st, cause) != 0)
 		goto fail;
 	if (app != STORE_APPLICATION_ID) {
 		sql = xasprintf("PRAGMA application_id = %d",
@@ -507,8 +507,10 @@ store_migrate(struct store *st, char **cause)
 	if (store_exec(st, "COMMIT", cause) != 0)
 		goto fail;
 	/* Version 9's samples: one run a transaction (store-schema.c). */
-	return version < STORE_SCHEMA_VERSION ?
-	    store_compact_migrate(st, cause) : 0;
+	if (version < 9 && store_compact_migrate(st, cause) != 0)
+		return -1;
+	/* Version 10's summaries of done runs, one run a transaction. */
+	return version < 10 ? store_summary_migrate(st, cause) : 0;
 fail:
 	store_exec(st, "ROLLBACK", NULL);
 	return -1;

@@ -32,6 +32,8 @@
  *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
  *   decisions(run_id, workload, look, good_rounds, round, benchmark, unit,
  *        arm, base_arm, verdict, p, boundary, n1, n2, mde) -- stop = decided
+ *   summary_keys, night_summaries  -- version 10: a done run's nights as
+ *        `abbench nightly` reads them (results/night-summary.h)
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -39,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 
@@ -175,6 +177,10 @@ int	store_run_get(struct store *st, int64_t id, struct store_run *r,
 /* All runs, oldest first; free each with store_run_release, then free. */
 int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
 	    char **cause);
+/* The runs named name, in the same order, without their arms and counts
+ * (the runs_name index: not every run of the store). */
+int	store_runs_named(struct store *st, const char *name,
+	    struct store_run **out, size_t *n, char **cause);
 int	store_run_delete(struct store *st, int64_t run_id, char **cause);
 
 /* Sample statuses: as stored (the text of a sample's rows)... */

@@ -202,6 +202,14 @@ void	nightly_row_release(struct nightly_row *row);
  * n < 2. For the callers that build the nights.
  */
 double	nightly_median_se(const double *sorted, size_t n);
+/*
+ * A night from its n executions' values x (in any order; not changed):
+ * their count, median and nightly_median_se. What `abbench nightly` reads
+ * of a night, and what the store keeps of a done run's nights
+ * (results/night-summary.h), so that both give the same numbers.
+ */
+void	nightly_night_of_values(struct nightly_night *t, const double *x,
+	    size_t n);
 
 /*
  * The direction of a unit from its name: +1 when higher is better (iops,

@@ -16,6 +16,7 @@
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/calibration.h"
+#include "results/night-summary.h"
 #include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/nightly-judge.h"
@@ -95,7 +96,7 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 	size_t			 nruns = 0, i, nprev = 0, first;
 	int64_t			*prev = NULL;
 
-	if (store_runs_list(st, &runs, &nruns, cause) == -1)
+	if (store_runs_named(st, cand->name, &runs, &nruns, cause) == -1)
 		return -1;
 	prev = xcalloc(nruns + 1, sizeof(*prev));
 	for (i = 0; i < nruns; i++) {
@@ -133,33 +134,60 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 	return 0;
 }
 
-static void
-nightly_sort(double *v, size_t n)
-{
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_double);
-}
-
-/* Night *t from its executions' values v (sorted here). */
-static void
-nightly_night_set(struct nightly_night *t, double *v, size_t n)
-{
-	nightly_sort(v, n);
-	t->n = n;
-	t->median = n > 0 ? stats_quantile_sorted(v, n, 0.5) : NAN;
-	t->se = nightly_median_se(v, n);
-}
-
 /* Night *t from a cell's per-execution values (a gobench -count's lines
  * count once, by their median). */
 static void
 nightly_night_of(struct nightly_night *t, const struct sampletab_cell *c)
 {
-	double	*tmp = xcalloc(c->nx + 1, sizeof(double));
+	nightly_night_of_values(t, c->x, c->nx);
+}
 
-	memcpy(tmp, c->x, c->nx * sizeof(double));
-	nightly_night_set(t, tmp, c->nx);
-	free(tmp);
+/*
+ * Night h of the rows from its run's summary in the store (1), or 0 when
+ * it has none that is current. keymap[key id]: the row of that key, -1
+ * none; loaded (again) when a key is past its end.
+ */
+static int
+nightly_night_summary(struct store *st, struct nightly_result *r,
+    const struct sampletab *t, struct nightly_acc *acc, size_t h,
+    ssize_t **keymap, size_t *nmap, char **cause)
+{
+	struct night_entry	*e = NULL;
+	struct night_key	*k;
+	const struct sampletab_cell *c;
+	size_t			 ne = 0, nk, i, j;
+	int			 rc;
+
+	if ((rc = store_summary_read(st, r->history_ids[h], &e, &ne,
+	    cause)) != 1)
+		return rc;
+	for (i = 0; i < ne; i++) {
+		if (e[i].key < 0)
+			continue;
+		if ((size_t)e[i].key >= *nmap) {
+			if (store_summary_keys(st, &k, &nk, cause) != 0) {
+				free(e);
+				return -1;
+			}
+			*nmap = nk > 0 ? (size_t)k[nk - 1].id + 1 : 0;
+			if ((size_t)e[i].key >= *nmap)
+				*nmap = (size_t)e[i].key + 1;
+			*keymap = xreallocarray(*keymap, *nmap,
+			    sizeof(**keymap));
+			memset(*keymap, 0xff, *nmap * sizeof(**keymap));
+			for (j = 0; j < nk; j++) {
+				c = sampletab_lookup(t, k[j].arm,
+				    k[j].benchmark, k[j].unit);
+				if (c != NULL)
+					(*keymap)[k[j].id] = c - t->cells;
+			}
+			store_summary_keys_free(k, nk);
+		}
+		if ((*keymap)[e[i].key] >= 0 && e[i].night.n > 0)
+			acc[(*keymap)[e[i].key]].nights[h] = e[i].night;
+	}
+	free(e);
+	return 1;
 }
 
 /*
@@ -173,7 +201,9 @@ nightly_gather(struct store *st, struct nightly_result *r,
 {
 	struct sampletab	*t, *ht;
 	struct nightly_acc	*acc;
-	size_t			 h, row;
+	ssize_t			*keymap = NULL;
+	size_t			 h, row, nmap = 0;
+	int			 rc;
 
 	if ((t = sampletab_load(st, r->run_id, NULL, cause)) == NULL)
 		return -1;
@@ -195,13 +225,21 @@ nightly_gather(struct store *st, struct nightly_result *r,
 		}
 		nightly_night_of(&acc[row].nights[r->nhistory - 1], c);
 	}
-	sampletab_free(t);
 	for (h = 0; h + 1 < r->nhistory; h++) {
 		if (r->history_ids[h] == r->run_id)
 			continue;
-		if ((ht = sampletab_load(st, r->history_ids[h], NULL,
-		    cause)) == NULL)
+		/* A done run's nights as the store keeps them, else its
+		 * values. */
+		rc = nightly_night_summary(st, r, t, acc, h, &keymap, &nmap,
+		    cause);
+		if (rc == 1)
+			continue;
+		if (rc == -1 || (ht = sampletab_load(st, r->history_ids[h],
+		    NULL, cause)) == NULL) {
+			sampletab_free(t);
+			free(keymap);
 			return -1;
+		}
 		for (row = 0; row < r->nrows; row++) {
 			const struct sampletab_cell	*c = sampletab_lookup(ht,
 			    r->rows[row].arm, r->rows[row].benchmark,
@@ -212,6 +250,8 @@ nightly_gather(struct store *st, struct nightly_result *r,
 		}
 		sampletab_free(ht);
 	}
+	sampletab_free(t);
+	free(keymap);
 	return 0;
 }
 
