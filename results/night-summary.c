@@ -211,6 +211,20 @@ fail:
 	return -1;
 }
 
+int
+store_run_done(struct store *st, int64_t run_id, int64_t ended_wall_ns,
+    char **cause)
+{
+	if (store_begin(st, cause) != 0)
+		return -1;
+	if (store_run_set_status(st, run_id, RUN_DONE, ended_wall_ns,
+	    cause) != 0 || store_summary_write(st, run_id, cause) != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, cause);
+}
+
 static int
 ns_decode(const unsigned char *p, size_t len, struct night_entry **out,
     size_t *n)

@@ -18,8 +18,8 @@
  * read only when its method is NIGHT_SUMMARY_METHOD and its counts are the
  * run's, else the reader takes the values (a run whose samples changed,
  * a summary of another definition). Written when a run becomes done
- * (store_run_set_status), when one is merged in done, and for every done
- * run by the migration to version 10.
+ * (store_run_done), when one is merged in done, and for every done run
+ * by the migration to version 10.
  */
 #ifndef ABBENCH_NIGHT_SUMMARY_H
 #define ABBENCH_NIGHT_SUMMARY_H
@@ -44,6 +44,10 @@ struct night_entry {
 	struct nightly_night	 night;
 };
 
+/* Mark run_id done (store_run_set_status) and write its summary, in one
+ * transaction: how a run becomes done. 0, or -1 and *cause. */
+int	store_run_done(struct store *st, int64_t run_id, int64_t ended_wall_ns,
+	    char **cause);
 /* Write (or write again) run_id's summary. 0 (also when its values
  * cannot be read: then it has none), or -1 and *cause (a write failed:
  * the caller's transaction is rolled back). */

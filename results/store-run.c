@@ -13,7 +13,6 @@
 #include <sqlite3.h>
 
 #include "lib/util.h"
-#include "results/night-summary.h"
 #include "results/store.h"
 #include "results/store-int.h"
 
@@ -238,10 +237,6 @@ store_run_set_status(struct store *st, int64_t run_id, const char *status,
 	sqlite3_bind_int64(s, 3, strcmp(status, RUN_RUNNING) == 0 ? 0 :
 	    ended_wall_ns);
 	if (store_run_stmt(st, s, "cannot update a run", cause) != 0)
-		goto fail;
-	/* What nightly reads of its nights (night-summary.h). */
-	if (strcmp(status, RUN_DONE) == 0 &&
-	    store_summary_write(st, run_id, cause) != 0)
 		goto fail;
 	free(from);
 	return store_commit(st, cause);

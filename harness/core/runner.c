@@ -24,6 +24,7 @@
 #include "host/undo.h"
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
+#include "results/night-summary.h"
 #include "results/sampletab-load.h"
 #include "stats/sampletab.h"
 
@@ -942,8 +943,10 @@ run_finish(struct run_state *r)
 		status = RUN_FAILED;
 	else
 		status = RUN_DONE;
-	if (store_run_set_status(r->st, r->ctx.run_id, status, now_wall_ns(),
-	    &cause) == -1) {
+	if ((strcmp(status, RUN_DONE) == 0 ?
+	    store_run_done(r->st, r->ctx.run_id, now_wall_ns(), &cause) :
+	    store_run_set_status(r->st, r->ctx.run_id, status, now_wall_ns(),
+	    &cause)) == -1) {
 		error("%s", cause);
 		free(cause);
 	}
