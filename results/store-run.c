@@ -487,21 +487,15 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 	return store_run_get(st, ids[0], r, cause);
 }
 
-int
-store_runs_list(struct store *st, struct store_run **out, size_t *n,
-    char **cause)
+/* The runs of a prepared query of RUN_COLUMNS, filled (finalizes s). */
+static int
+runs_read(struct store *st, sqlite3_stmt *s, struct store_run **out,
+    size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
 	struct store_run	*v = NULL;
 	size_t			 cap = 0, i;
 	int			 rc;
 
-	*out = NULL;
-	*n = 0;
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
-	    " started_wall_ns, id", cause);
-	if (s == NULL)
-		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		XGROW(v, *n, cap);
 		run_from_row(s, &v[*n]);
@@ -524,6 +518,39 @@ fail:
 	free(v);
 	*n = 0;
 	return -1;
+}
+
+int
+store_runs_list(struct store *st, struct store_run **out, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
+	    " started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	return runs_read(st, s, out, n, cause);
+}
+
+int
+store_runs_with(struct store *st, const char *key, const char *value,
+    struct store_run **out, size_t *n, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE id IN"
+	    " (SELECT run_id FROM run_config WHERE arm = '' AND key = ?1 AND"
+	    " value = ?2) ORDER BY started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_TRANSIENT);
+	return runs_read(st, s, out, n, cause);
 }
 
 int

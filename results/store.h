@@ -175,6 +175,9 @@ int	store_run_get(struct store *st, int64_t id, struct store_run *r,
 /* All runs, oldest first; free each with store_run_release, then free. */
 int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
 	    char **cause);
+/* The same, of the runs whose run-wide config has key = value. */
+int	store_runs_with(struct store *st, const char *key, const char *value,
+	    struct store_run **out, size_t *n, char **cause);
 int	store_run_delete(struct store *st, int64_t run_id, char **cause);
 
 /* Sample statuses: as stored (the text of a sample's rows)... */
