@@ -618,9 +618,13 @@ cmd_open_run(const char *name, const char *db, int argc, char **argv,
 		return -1;
 	}
 	memset(run, 0, sizeof *run);
-	/* A damaged file is refused, not half read into the output. */
+	/*
+	 * A damaged file is refused, not half read into the output: the
+	 * store's tables but the samples', and the run's samples.
+	 */
 	if (store_quick_check(*stp, &cause) == -1 ||
-	    store_run_find(*stp, argv[optind], run, &cause) == -1) {
+	    store_run_find(*stp, argv[optind], run, &cause) == -1 ||
+	    store_check_run(*stp, run->id, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
 		store_close(*stp);
