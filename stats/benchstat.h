@@ -4,7 +4,8 @@
  * and validate the options, read inputs given as buffers, and render the
  * tables.  Output goes to two buffers, stdout and stderr text; the caller
  * prints them.  Used by harness/cmd-stat.c for files, stdin and the
- * store (`--db`), which exports benchfmt text into the same path.
+ * store (`--db`), whose runs come in as the lines of their export, given
+ * as calls rather than text (benchstat_input_config and the others).
  */
 #ifndef ABBENCH_STATS_BENCHSTAT_H
 #define ABBENCH_STATS_BENCHSTAT_H
