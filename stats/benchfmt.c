@@ -420,7 +420,7 @@ bf_tidy_lookup(struct bf_reader *r, const char *unit)
 	return t;
 }
 
-/* The next value of the result: v in unit[0..ulen), tidied. */
+/* The next value of the result: v in the unit f[0..flen), tidied. */
 static void
 bf_add_value(struct bf_reader *r, double v, const char *f, size_t flen)
 {
