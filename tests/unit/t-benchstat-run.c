@@ -74,6 +74,14 @@ static const char new_txt[] =
     "BenchmarkLess<3>-2 1 7.25 ns/op\n"
     "BenchmarkLess<3>-2 1 8 ns/op\n";
 
+/* Unit metadata the others set otherwise: benchstat says so, by line. */
+static const char conflict_txt[] =
+    "goos: plan9\n"
+    "Unit ns/op assume=nothing\n"
+    "Unit MB/s better=higher\n"
+    "BenchmarkLess<3>-2 1 9 ns/op\n"
+    "BenchmarkLess<3>-2 1 9.5 ns/op\n";
+
 /* A runner's run: its config, a metadata key, values of two units. */
 static int64_t
 runner_run(struct store *st, const char *bench, int64_t start)
@@ -229,8 +237,8 @@ main(void)
 	struct store		*st;
 	struct benchstat_opts	 o;
 	struct strvec		 warn = STRVEC_INIT;
-	char			*db, *p1, *p2, *cause = NULL, *args[2];
-	int64_t			 ids[4], nv;
+	char			*db, *p1, *p2, *p3, *cause = NULL, *args[2];
+	int64_t			 ids[4], cids[2], nv;
 
 	if (mkdtemp(tmpdir) == NULL)
 		die("mkdtemp failed");
@@ -239,6 +247,8 @@ main(void)
 	p2 = tpath("new.txt");
 	write_text(p1, old_txt);
 	write_text(p2, new_txt);
+	p3 = tpath("conflict.txt");
+	write_text(p3, conflict_txt);
 	if ((st = store_open(db, STORE_CREATE, &cause)) == NULL)
 		die("%s", cause);
 	memset(&io, 0, sizeof io);
@@ -247,6 +257,11 @@ main(void)
 	if (import_benchfmt(st, args, 2, &io, &ids[0], &nv, &warn,
 	    &cause) != 0 || import_benchfmt(st, args + 1, 1, &io, &ids[1], &nv,
 	    &warn, &cause) != 0)
+		die("import: %s", cause);
+	cids[0] = ids[0];
+	args[0] = p3;
+	if (import_benchfmt(st, args, 1, &io, &cids[1], &nv, &warn,
+	    &cause) != 0)
 		die("import: %s", cause);
 	ids[2] = runner_run(st, "Cmd/x=\"1\"%<2>", 100);
 	ids[3] = runner_run(st, "Wide\xc2\xa0Space", 200);
@@ -270,6 +285,7 @@ main(void)
 	o.col = ".file";
 	check_same(st, ids, 1, &o, 0, 0, "a key set, deleted, set spaced");
 	benchstat_opts_init(&o);
+	check_same(st, cids, 2, &o, 0, 0, "Unit metadata set otherwise");
 	o.col = "set.stop";
 	o.row = "runtime";
 	check_same(st, ids + 2, 1, &o, 1, 0,
@@ -284,6 +300,7 @@ main(void)
 	free(db);
 	free(p1);
 	free(p2);
+	free(p3);
 	if (rmtree(tmpdir, NULL) != 0)
 		TAP_DIAG("cannot remove %s", tmpdir);
 	return tap_done();
