@@ -682,9 +682,13 @@ cmd_find_run(const struct cmd_ctx *c, struct store_run *run)
 		return -1;
 	}
 	memset(run, 0, sizeof *run);
-	/* A damaged file is refused, not half read into the output. */
+	/*
+	 * A damaged file is refused, not half read into the output: the
+	 * store's tables but the samples', and the run's samples.
+	 */
 	if (store_quick_check(c->st, &cause) == -1 ||
-	    store_run_find(c->st, c->argv[0], run, &cause) == -1) {
+	    store_run_find(c->st, c->argv[0], run, &cause) == -1 ||
+	    store_check_run(c->st, run->id, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
 		return -1;

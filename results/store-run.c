@@ -487,26 +487,18 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 	return store_run_get(st, ids[0], r, cause);
 }
 
-/* The runs (named name, or all), oldest first; with arms and counts when
- * fill. */
+/* The runs of a prepared query of RUN_COLUMNS (finalizes s); with arms
+ * and counts when fill. */
 static int
-runs_select(struct store *st, const char *name, int fill,
-    struct store_run **out, size_t *n, char **cause)
+runs_read(struct store *st, sqlite3_stmt *s, int fill, struct store_run **out,
+    size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
 	struct store_run	*v = NULL;
 	size_t			 cap = 0, i;
 	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, name == NULL ? "SELECT " RUN_COLUMNS " FROM runs"
-	    " ORDER BY started_wall_ns, id" : "SELECT " RUN_COLUMNS " FROM runs"
-	    " WHERE name = ?1 ORDER BY started_wall_ns, id", cause);
-	if (s == NULL)
-		return -1;
-	if (name != NULL)
-		store_bind_text(s, 1, name);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		XGROW(v, *n, cap);
 		run_from_row(s, &v[*n]);
@@ -535,14 +527,49 @@ int
 store_runs_list(struct store *st, struct store_run **out, size_t *n,
     char **cause)
 {
-	return runs_select(st, NULL, 1, out, n, cause);
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
+	    " started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	return runs_read(st, s, 1, out, n, cause);
 }
 
 int
 store_runs_named(struct store *st, const char *name, struct store_run **out,
     size_t *n, char **cause)
 {
-	return runs_select(st, name, 0, out, n, cause);
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE name = ?1"
+	    " ORDER BY started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	store_bind_text(s, 1, name);
+	return runs_read(st, s, 0, out, n, cause);
+}
+
+int
+store_runs_with(struct store *st, const char *key, const char *value,
+    struct store_run **out, size_t *n, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE id IN"
+	    " (SELECT run_id FROM run_config WHERE arm = '' AND key = ?1 AND"
+	    " value = ?2) ORDER BY started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	store_bind_text(s, 1, key);
+	store_bind_text(s, 2, value);
+	return runs_read(st, s, 1, out, n, cause);
 }
 
 int

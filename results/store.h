@@ -181,6 +181,9 @@ int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
  * (the runs_name index: not every run of the store). */
 int	store_runs_named(struct store *st, const char *name,
 	    struct store_run **out, size_t *n, char **cause);
+/* The runs whose run-wide config has key = value, in the same order. */
+int	store_runs_with(struct store *st, const char *key, const char *value,
+	    struct store_run **out, size_t *n, char **cause);
 int	store_run_delete(struct store *st, int64_t run_id, char **cause);
 
 /* Sample statuses: as stored (the text of a sample's rows)... */
@@ -431,10 +434,17 @@ int	store_rollback(struct store *st);
 int	store_check(struct store *st, char ***problems, size_t *n,
 	    char **cause);
 /*
- * SQLite's quick_check (cheap: no index cross-check): -1 with *cause
- * naming the damage when the file cannot be trusted.
+ * SQLite's quick_check (cheap: no index cross-check) of every table but
+ * the samples' (sample_values, executions: most of a large file): -1
+ * with *cause naming the damage when the file cannot be trusted.
  */
 int	store_quick_check(struct store *st, char **cause);
+/*
+ * A run's samples read through, each page checked by SQLite as it reads
+ * it: what a command that reads a run relies on besides quick_check. -1
+ * with *cause naming the damage.
+ */
+int	store_check_run(struct store *st, int64_t run_id, char **cause);
 /* `db merge`: copy every run of another database not already here (UUID). */
 int	store_merge(struct store *st, const char *other_path, int *runs_added,
 	    int64_t *samples_added, char **cause);

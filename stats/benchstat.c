@@ -187,6 +187,36 @@ benchstat_input_feed(struct benchstat_input *in, const char *data,
 	return rc < 0 ? -1 : 0;
 }
 
+void
+benchstat_input_config(struct benchstat_input *in, const char *key,
+    const char *value)
+{
+	bf_reader_put_config(in->r, key, value);
+}
+
+void
+benchstat_input_units(struct benchstat_input *in, const char *unit,
+    const char *const *keys, const char *const *values, size_t n)
+{
+	bf_reader_put_units(in->r, unit, keys, values, n);
+	benchstat_errors(in->bs, in->r);
+}
+
+void
+benchstat_input_result(struct benchstat_input *in, const char *name,
+    const double *v, const char *const *units, size_t n)
+{
+	struct benchstat	*bs = in->bs;
+	const struct bf_result	*res;
+
+	res = bf_reader_put_result(in->r, name, v, units, n);
+	if (bs->o.parse_only)
+		return;
+	bp_res_init(bs->parser, &bs->res, res);
+	if (bp_apply(bs->parser, bs->filter, &bs->res) != 0)
+		bt_builder_add(bs->builder, &bs->res);
+}
+
 int
 benchstat_input_line(const struct benchstat_input *in)
 {

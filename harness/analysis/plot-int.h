@@ -51,19 +51,27 @@ struct plot_ctx {
 	size_t			 nfailed;	/* plots gnuplot could not draw */
 	char			*failed;	/* the first one's cause */
 	struct shift_scan	 shifts;	/* marked on the time plots */
+	/* Plots emitted, not drawn yet: plot_failures draws them all with
+	 * one gnuplot (a gnuplot costs 30 ms to start: 80 plots, 2.5 s). */
+	struct strvec		 pend_path, pend_script;
 };
 
 /* " %.10g", or " ?" for a value that is not finite. */
 void	plot_num(struct strbuf *sb, double v);
 /*
  * Write the script (the preamble, then body) for the plot KIND of BENCH
- * and UNIT, run gnuplot on it and add the file to pc->out; a plot gnuplot
- * cannot draw is counted for plot_failures and is not an error here.
+ * and UNIT and add the file to pc->out; plot_failures draws it. A plot
+ * gnuplot cannot draw is counted for plot_failures and is not an error.
  */
 int	plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 	    const char *unit, const char *title, struct strbuf *body,
 	    char **cause);
-/* After all plots: -1 naming the ones gnuplot could not draw. */
+/*
+ * After all plots: draw them (one gnuplot for all; each alone when that
+ * one fails, so that one plot gnuplot cannot draw does not stop the
+ * others), then -1 naming the ones gnuplot could not draw, which leave
+ * pc->out.
+ */
 int	plot_failures(struct plot_ctx *pc, char **cause);
 int	plot_mkdir(const char *dir, char **cause);
 

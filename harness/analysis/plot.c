@@ -709,15 +709,18 @@ plot_script_matrix(struct plot_ctx *pc, const char *base,
 	strbuf_adds(sb, "\n");
 }
 
-/* Run gnuplot on a script and check the file it wrote. */
+/*
+ * Run gnuplot on a script of nplots plots (the timeout is per plot) and
+ * check the file it wrote (path NULL: the caller checks).
+ */
 static int
 plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
-    char **cause)
+    size_t nplots, char **cause)
 {
 	struct child	 c;
 	char		*argv[2], *st, *tail;
-	int64_t		 timeout = pc->o->timeout_ns > 0 ? pc->o->timeout_ns :
-			    60LL * NSEC_PER_SEC;
+	int64_t		 timeout = (pc->o->timeout_ns > 0 ? pc->o->timeout_ns :
+			    60LL * NSEC_PER_SEC) * (int64_t)nplots;
 	struct sigaction ign, old;
 	int		 rc = -1, r;
 
@@ -728,7 +731,8 @@ plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
 	c.flags = SPAWN_STDIN_BUF | SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
 	c.in = script;
 	c.inlen = strlen(script);
-	(void)unlink(path);
+	if (path != NULL)
+		(void)unlink(path);
 	/*
 	 * A gnuplot that exits before reading all of its script must not
 	 * kill us with SIGPIPE: ignore it while feeding the script (the
@@ -746,13 +750,14 @@ plot_gnuplot(struct plot_ctx *pc, const char *script, const char *path,
 		st = spawn_describe_status(c.status, c.timed_out);
 		tail = last_lines(c.err.buf != NULL ? c.err.buf : "",
 		    c.err.len, 3);
-		set_cause(cause, "gnuplot %s drawing '%s'%s%s", st, path,
-		    *tail != '\0' ? ": " : "", tail);
+		set_cause(cause, "gnuplot %s drawing '%s'%s%s", st,
+		    path != NULL ? path : "the plots", *tail != '\0' ? ": " :
+		    "", tail);
 		free(st);
 		free(tail);
 		goto out;
 	}
-	rc = plot_check_file(path, pc->o->format, cause);
+	rc = path != NULL ? plot_check_file(path, pc->o->format, cause) : 0;
 out:
 	spawn_release(&c);
 	return rc;
@@ -764,7 +769,7 @@ plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	struct plot_file *pf;
-	char		*b, *u, *path, *why = NULL;
+	char		*b, *u, *path;
 	size_t		 i;
 	int		 k;
 
@@ -788,18 +793,8 @@ plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 	free(u);
 	plot_preamble(pc, &sb, path, title);
 	strbuf_add(&sb, body->buf != NULL ? body->buf : "", body->len);
-	/* One plot gnuplot cannot draw does not stop the others. */
-	if (plot_gnuplot(pc, sb.buf, path, &why) == -1) {
-		if (pc->nfailed++ == 0)
-			pc->failed = why;
-		else
-			free(why);
-		(void)unlink(path);
-		strbuf_release(&sb);
-		free(path);
-		return 0;
-	}
-	strbuf_release(&sb);
+	strvec_push(&pc->pend_path, path);
+	strvec_push_nodup(&pc->pend_script, strbuf_detach(&sb));
 	pc->out->v = xreallocarray(pc->out->v, pc->out->n + 1,
 	    sizeof(*pc->out->v));
 	pf = &pc->out->v[pc->out->n++];
@@ -811,11 +806,76 @@ plot_emit(struct plot_ctx *pc, const char *kind, const char *bench,
 	return 0;
 }
 
-/* After all plots: -1 naming the ones gnuplot could not draw. */
+/* Take the plot at path out of the list (gnuplot could not draw it). */
+static void
+plot_drop(struct plot_list *l, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].path, path) == 0)
+			break;
+	if (i == l->n)
+		return;
+	free(l->v[i].path);
+	free(l->v[i].kind);
+	free(l->v[i].benchmark);
+	free(l->v[i].unit);
+	free(l->v[i].title);
+	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
+	l->n--;
+}
+
+/*
+ * Draw the pending plots: one gnuplot for all of them (each closes its
+ * file and resets the session: what each alone would draw), and each
+ * alone when that one fails or a file is not right.
+ */
+static void
+plot_draw(struct plot_ctx *pc)
+{
+	struct strbuf	 all = STRBUF_INIT;
+	char		*why = NULL;
+	size_t		 i, n = pc->pend_path.n;
+	int		 batch;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		(void)unlink(pc->pend_path.v[i]);
+		strbuf_adds(&all, pc->pend_script.v[i]);
+		strbuf_adds(&all, "\nunset output\nreset session\n");
+	}
+	batch = plot_gnuplot(pc, all.buf, NULL, n, &why) == 0;
+	free(why);
+	strbuf_release(&all);
+	for (i = 0; i < n; i++) {
+		why = NULL;
+		if (batch && plot_check_file(pc->pend_path.v[i],
+		    pc->o->format, &why) == 0)
+			continue;
+		free(why);
+		why = NULL;
+		if (plot_gnuplot(pc, pc->pend_script.v[i], pc->pend_path.v[i],
+		    1, &why) == 0)
+			continue;
+		if (pc->nfailed++ == 0)
+			pc->failed = why;
+		else
+			free(why);
+		(void)unlink(pc->pend_path.v[i]);
+		plot_drop(pc->out, pc->pend_path.v[i]);
+	}
+	strvec_clear(&pc->pend_path);
+	strvec_clear(&pc->pend_script);
+}
+
 int
 plot_failures(struct plot_ctx *pc, char **cause)
 {
 	int	rc = 0;
+
+	plot_draw(pc);
 
 	if (pc->nfailed > 0)
 		rc = set_cause(cause, "%zu plot%s could not be drawn (%zu "

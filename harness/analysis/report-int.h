@@ -37,6 +37,10 @@ struct report {
 	int				 html;
 	double				 alpha;
 	size_t				 ntime;	/* time plots drawn */
+	/* The run's sample table, read once (no warm-up rounds, each
+	 * value's source kept for the benchstat tables), or NULL. */
+	struct sampletab		*tab;
+	char				*tabcause;	/* why NULL */
 };
 
 /* Markup of the report's format (report-markup.c): text escaped, a table,

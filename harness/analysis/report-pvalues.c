@@ -261,8 +261,7 @@ report_pvalues(struct report *r)
 	static const char *const head[] = { "benchmark", "unit", "arm",
 		"baseline", "arm median", "delta", "MDE", "p", "Holm", "BH",
 		"survives Holm", "survives BH", NULL };
-	static const struct sampletab_filter f = { NULL, 0, 0 };
-	struct sampletab	*t;
+	struct sampletab	*t = r->tab;
 	struct report_cmp	*c;
 	struct padvice		 adv;
 	const struct padvice_row **by;
@@ -276,9 +275,8 @@ report_pvalues(struct report *r)
 		    "it (compare runs with abbench stat or nightly).");
 		return;
 	}
-	if ((t = sampletab_load(r->st, r->run.id, &f, &cause)) == NULL) {
-		report_para(r, cause);
-		free(cause);
+	if (t == NULL) {
+		report_para(r, r->tabcause);
 		return;
 	}
 	c = report_pvalues_collect(r, t, &nc);
@@ -311,5 +309,4 @@ report_pvalues(struct report *r)
 	report_table_end(r);
 	padvice_release(&adv);
 	free(c);
-	sampletab_free(t);
 }

@@ -24,7 +24,8 @@
 #include "harness/analysis/run-advice.h"
 #include "harness/analysis/shifts.h"
 #include "lib/util.h"
-#include "results/benchfmt-io.h"
+#include "results/benchstat-run.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/benchmath.h"
 #include "stats/benchstat.h"
@@ -275,10 +276,14 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 {
 	struct benchstat_opts	 bo;
 	struct benchstat	*bs;
-	struct strbuf		 text = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf		 err = STRBUF_INIT;
 	char			*filter;
 	size_t			 a;
 
+	if (r->tab == NULL) {
+		*cause = xstrdup(r->tabcause);
+		return -1;
+	}
 	benchstat_opts_init(&bo);
 	filter = experiment_stat_filter(r->run.experiment_path,
 	    r->run.experiment_text);
@@ -290,19 +295,14 @@ report_benchstat_text(struct report *r, struct strbuf *out, char **cause)
 		return -1;
 	}
 	for (a = 0; a < r->run.narms; a++) {
-		strbuf_reset(&text);
-		if (export_run_benchfmt(r->st, r->run.id, r->run.arms[a],
-		    &text, cause) == -1 ||
-		    benchstat_add(bs, r->run.arms[a], r->run.arms[a],
-		    text.buf != NULL ? text.buf : "", text.len, cause) == -1) {
-			strbuf_release(&text);
+		if (benchstat_add_run(bs, r->st, &r->run, r->tab,
+		    r->run.arms[a], r->run.arms[a], NULL, NULL, cause) < 0) {
 			benchstat_free(bs);
 			free(filter);
 			return -1;
 		}
 	}
 	benchstat_finish(bs, out, &err);
-	strbuf_release(&text);
 	strbuf_release(&err);
 	benchstat_free(bs);
 	free(filter);
@@ -335,46 +335,52 @@ report_run_key(struct store *st, int64_t run_id, const char *key)
 static void
 report_shapes(struct report *r)
 {
+	static const struct sampletab_filter tf = { NULL, 0, 0 };
 	struct benchstat_opts	 bo;
 	struct benchstat	*bs = NULL;
 	struct store_run	*runs = NULL;
-	struct strbuf		 text = STRBUF_INIT, out = STRBUF_INIT;
+	struct sampletab	*t;
+	struct strbuf		 out = STRBUF_INIT;
 	struct strbuf		 err = STRBUF_INIT;
-	char			*fleet, *f, *cause = NULL, *label;
+	struct strvec		 key = STRVEC_INIT, val = STRVEC_INIT;
+	char			*fleet, *cause = NULL, *label;
 	size_t			 n = 0, i, a, nfleet = 0;
+	int			 rc;
 
 	if ((fleet = report_run_key(r->st, r->run.id, "fleet-id")) == NULL)
 		return;
-	if (store_runs_list(r->st, &runs, &n, NULL) == -1)
+	if (store_runs_with(r->st, "fleet-id", fleet, &runs, &n, NULL) == -1)
 		goto out;
 	benchstat_opts_init(&bo);
 	bo.table = ".fullname";
 	bo.row = "partition";
 	bo.col = "arm";
-	if ((bs = benchstat_new(&bo, &cause)) == NULL)
+	if (n < 2 || (bs = benchstat_new(&bo, &cause)) == NULL)
 		goto out;
+	strvec_push(&key, "arm");
+	strvec_push(&val, "");
 	for (i = 0; i < n; i++) {
-		f = report_run_key(r->st, runs[i].id, "fleet-id");
-		if (f == NULL || strcmp(f, fleet) != 0) {
-			free(f);
-			continue;
-		}
-		free(f);
 		nfleet++;
-		for (a = 0; a < runs[i].narms; a++) {
-			strbuf_reset(&text);
-			strbuf_addf(&text, "arm: %s\n", runs[i].arms[a]);
+		t = runs[i].id == r->run.id ? r->tab : sampletab_load_src(
+		    r->st, runs[i].id, &tf, &cause);
+		if (t == NULL) {
+			if (cause == NULL)
+				cause = xstrdup(r->tabcause);
+			goto out;
+		}
+		for (a = 0, rc = 0; a < runs[i].narms && rc == 0; a++) {
+			free(val.v[0]);
+			val.v[0] = xstrdup(runs[i].arms[a]);
 			label = xasprintf("%" PRId64 ":%s", runs[i].id,
 			    runs[i].arms[a]);
-			if (export_run_benchfmt(r->st, runs[i].id,
-			    runs[i].arms[a], &text, &cause) == -1 ||
-			    benchstat_add(bs, label, label, text.buf, text.len,
-			    &cause) == -1) {
-				free(label);
-				goto out;
-			}
+			rc = benchstat_add_run(bs, r->st, &runs[i], t,
+			    runs[i].arms[a], label, &key, &val, &cause);
 			free(label);
 		}
+		if (t != r->tab)
+			sampletab_free(t);
+		if (rc != 0)
+			goto out;
 	}
 	if (nfleet < 2)
 		goto out;
@@ -396,7 +402,8 @@ out:
 		store_run_release(&runs[i]);
 	free(runs);
 	benchstat_free(bs);
-	strbuf_release(&text);
+	strvec_clear(&key);
+	strvec_clear(&val);
 	strbuf_release(&out);
 	strbuf_release(&err);
 	free(fleet);
@@ -829,6 +836,8 @@ report_write(struct store *st, int64_t run_id,
 		return -1;
 	if (store_config_list(st, run_id, &kv, &nkv, cause) == -1)
 		goto out;
+	r.tab = sampletab_load_src(st, run_id, &(const struct sampletab_filter)
+	    { NULL, 0, 0 }, &r.tabcause);
 	report_head(&r);
 	report_summary(&r);
 	report_nightly(&r);
@@ -846,6 +855,8 @@ report_write(struct store *st, int64_t run_id,
 		strbuf_adds(&r.out, "</body>\n</html>\n");
 	rc = report_save(&r, cause);
 out:
+	sampletab_free(r.tab);
+	free(r.tabcause);
 	store_kv_free(kv, nkv);
 	strbuf_release(&r.out);
 	store_run_release(&r.run);
