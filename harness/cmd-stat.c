@@ -248,47 +248,6 @@ out:
 	return rc;
 }
 
-void
-stat_flush_err(struct benchstat *bs)
-{
-	struct strbuf	err = STRBUF_INIT;
-
-	benchstat_take_stderr(bs, &err);
-	if (err.len > 0)
-		fwrite(err.buf, 1, err.len, stderr);
-	strbuf_release(&err);
-}
-
-int
-stat_fail(struct benchstat *bs, char *cause)
-{
-	if (bs != NULL)
-		stat_flush_err(bs);
-	fprintf(stderr, "benchstat: %s\n", cause);
-	free(cause);
-	benchstat_free(bs);
-	/* QUIRK: benchstat exits 0 after runtime errors. */
-	return EXIT_OK;
-}
-
-int
-stat_finish(struct benchstat *bs)
-{
-	struct strbuf	out = STRBUF_INIT, err = STRBUF_INIT;
-	int		rc;
-
-	rc = benchstat_finish(bs, &out, &err);
-	if (out.len > 0)
-		fwrite(out.buf, 1, out.len, stdout);
-	fflush(stdout);
-	if (err.len > 0)
-		fwrite(err.buf, 1, err.len, stderr);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	benchstat_free(bs);
-	return rc != 0 ? rc : EXIT_OK;
-}
-
 static int
 has_filter_flag(int argc, char **argv)
 {

@@ -24,7 +24,7 @@ int	stat_db_fail(struct benchstat *bs, struct store *st, char *cause);
 /* The stat-filter of the experiment the selector's run ran, or NULL. */
 char	*stat_db_default_filter(struct store *st, const char *sel);
 
-/* cmd-stat.c's: benchstat's messages and tables printed, bs freed. */
+/* Benchstat's messages and tables printed, bs freed (stat's files too). */
 void	stat_flush_err(struct benchstat *bs);
 int	stat_fail(struct benchstat *bs, char *cause);
 int	stat_finish(struct benchstat *bs);
