@@ -90,6 +90,8 @@ const struct cmd_note cmd_environment[] = {
 	  "used" },
 	{ "ABBENCH_PODMAN", "the podman client of executor = podman "
 	  "(default podman on PATH)" },
+	{ "ABBENCH_UNSHARE", "the unshare(1) of executor = unshare "
+	  "(default unshare on PATH)" },
 	{ "ABBENCH_ROOTFS", "the rootfs of executor = oci (default "
 	  "/var/lib/abbench/current)" },
 	{ "ABBENCH_IMAGE_DIR", "where scripts/build-image put the rootfs "

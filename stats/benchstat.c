@@ -107,9 +107,11 @@ benchstat_new(const struct benchstat_opts *o, char **cause)
 		benchstat_free(bs);
 		return NULL;
 	}
-	/* json is abbench's own; the message stays benchstat's. */
+	/* json and markdown are abbench's own; the message stays
+	 * benchstat's. */
 	if (strcmp(o->format, "text") != 0 && strcmp(o->format, "csv") != 0 &&
-	    strcmp(o->format, "json") != 0) {
+	    strcmp(o->format, "json") != 0 &&
+	    strcmp(o->format, "markdown") != 0) {
 		*cause = xstrdup("-format must be text or csv");
 		benchstat_free(bs);
 		return NULL;
@@ -270,6 +272,8 @@ benchstat_finish(struct benchstat *bs, struct strbuf *out,
 		bt_render_csv(bs->builder, &o, out, err);
 	else if (strcmp(bs->o.format, "json") == 0)
 		bt_render_json(bs->builder, &o, out);
+	else if (strcmp(bs->o.format, "markdown") == 0)
+		bt_render_markdown(bs->builder, &o, out);
 	else
 		bt_render_text(bs->builder, &o, out);
 	if (bt_panicked(bs->builder)) {

@@ -22,7 +22,8 @@ struct benchstat_opts {
 	const char	*filter;	/* "*" */
 	double		 alpha;		/* 0.05 */
 	double		 confidence;	/* 0.95 */
-	const char	*format;	/* "text" or "csv" */
+	const char	*format;	/* "text", "csv"; abbench's "json",
+					 * "markdown" */
 	int		 parse_only;	/* read inputs, build nothing */
 };
 
