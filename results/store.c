@@ -116,6 +116,8 @@ store_wal_check(struct store *st, char **cause)
 		free(wal);
 		return 0;
 	}
+	/* No checkpoint of the thread's in the way. */
+	store_checkpoint_inline(st);
 	if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_FULL,
 	    &nlog, &nckpt) != SQLITE_OK) {
 		(void)store_db_error(st, cause, "cannot checkpoint");
@@ -714,6 +716,7 @@ store_close(struct store *st)
 	if (st == NULL)
 		return;
 	store_open_remove(st);
+	store_checkpoint_inline(st);
 	for (i = 0; i < ST__COUNT; i++)
 		sqlite3_finalize(st->stmts[i]);
 	store_arms_forget(st);

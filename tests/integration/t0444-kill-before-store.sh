@@ -44,4 +44,19 @@ is "$(q "SELECT count(DISTINCT plan_idx) || ' ' || count(*) FROM samples")" \
 is "$(tr '\n' ' ' <seen)" "0 1 2 3 4 4 5 6 7 8 9 " \
     "the resumed run stored each sample before the next one started too"
 is "$(q "SELECT status FROM runs")" done "the run is done"
+
+# Long enough for the checkpoints' thread to work (~3.4 pages of the -wal
+# a sample, one checkpoint per ~300 samples): killed at the worst moment
+# after 1500 samples, wherever the thread's checkpoint then is.
+DB=$TEST_TMP/long.db
+ABBENCH_DEBUG_DIE_BEFORE_STORE=1500 "$ABBENCH" run --db "$DB" \
+    --rounds 1000 --quiet -- /bin/true -- true 2>err
+is "$?" 137 "a long run died of SIGKILL once its 1500th sample ended"
+is "$(q "SELECT count(DISTINCT plan_idx) || ' ' || max(plan_idx)
+    FROM samples")" "1499 1498" "it lost the 1500th only"
+is "$(q "PRAGMA integrity_check")" ok "the database is whole"
+"$ABBENCH" run --resume last --db "$DB" --quiet
+is "$?" 0 "run --resume completes it"
+is "$(q "SELECT count(DISTINCT plan_idx) || ' ' || count(*) FROM samples")" \
+    "2000 2000" "2000 samples, none stored twice"
 done_testing
