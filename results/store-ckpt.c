@@ -96,8 +96,9 @@ store_checkpoint_behind(struct store *st)
 	char			*uri;
 	int			 rc;
 
+	/* Two connections in two threads need a thread-safe SQLite. */
 	if (st->ckpt != NULL || (st->flags & STORE_READONLY) ||
-	    st->wal_lost)
+	    st->wal_lost || !sqlite3_threadsafe())
 		return;
 	c = xcalloc(1, sizeof *c);
 	uri = store_uri(st->path, NULL);
