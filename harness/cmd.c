@@ -76,6 +76,9 @@ const struct cmd_note cmd_environment[] = {
 	{ "ABBENCH_DEBUG_DIE_AFTER_SUMMARIZED", "N: abbench kills itself "
 	  "after summarizing N runs' nights in the migration to schema 10 "
 	  "(tests of a migration that is killed)" },
+	{ "ABBENCH_DEBUG_DIE_BEFORE_STORE", "N: abbench run kills itself "
+	  "once its Nth sample has ended, before storing it (tests of what "
+	  "a kill -9 loses)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "

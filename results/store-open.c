@@ -551,6 +551,7 @@ store_close(struct store *st)
 	if (st == NULL)
 		return;
 	store_open_remove(st);
+	store_checkpoint_inline(st);
 	for (i = 0; i < ST__COUNT; i++)
 		sqlite3_finalize(st->stmts[i]);
 	store_arms_forget(st);

@@ -92,6 +92,8 @@ store_wal_check(struct store *st, char **cause)
 		free(wal);
 		return 0;
 	}
+	/* No checkpoint of the thread's in the way. */
+	store_checkpoint_inline(st);
 	if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_FULL,
 	    &nlog, &nckpt) != SQLITE_OK) {
 		(void)store_db_error(st, cause, "cannot checkpoint");

@@ -58,6 +58,13 @@ enum store_open_flags {
  */
 struct store	*store_open(const char *path, int flags, char **cause);
 void		 store_close(struct store *st);
+/*
+ * A run's checkpoints done by a thread of their own (store-ckpt.c), so
+ * that no commit of a sample waits for the disk; store_checkpoint_inline
+ * (and store_close) end it: SQLite's own checkpoints again.
+ */
+void		 store_checkpoint_behind(struct store *st);
+void		 store_checkpoint_inline(struct store *st);
 const char	*store_path(const struct store *st);
 /*
  * The SQLite handle behind st, for tests that inspect or damage the file
