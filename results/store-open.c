@@ -190,27 +190,6 @@ store_check_file(const char *path, const struct stat *sb,
 	return 0;
 }
 
-char *
-store_uri(const char *path, const char *query)
-{
-	struct strbuf	 sb = STRBUF_INIT;
-	const char	*p;
-
-	strbuf_adds(&sb, "file:");
-	for (p = path; *p != '\0'; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || strchr("/-._~", c) != NULL)
-			strbuf_addc(&sb, (char)c);
-		else
-			strbuf_addf(&sb, "%%%02X", c);
-	}
-	if (query != NULL)
-		strbuf_addf(&sb, "?%s", query);
-	return strbuf_detach(&sb);
-}
-
 static int
 store_sqlite_open(struct store *st, int flags, const char *query,
     char **cause)

@@ -192,3 +192,25 @@ store_col_str_or_null(sqlite3_stmt *s, int i)
 		return NULL;
 	return store_col_str(s, i);
 }
+
+/* path as an SQLite file: URI, percent-escaped, with ?query. */
+char *
+store_uri(const char *path, const char *query)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*p;
+
+	strbuf_adds(&sb, "file:");
+	for (p = path; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("/-._~", c) != NULL)
+			strbuf_addc(&sb, (char)c);
+		else
+			strbuf_addf(&sb, "%%%02X", c);
+	}
+	if (query != NULL)
+		strbuf_addf(&sb, "?%s", query);
+	return strbuf_detach(&sb);
+}
