@@ -76,6 +76,9 @@ const struct cmd_note cmd_environment[] = {
 	{ "ABBENCH_DEBUG_DIE_AFTER_SUMMARIZED", "N: abbench kills itself "
 	  "after summarizing N runs' nights in the migration to schema 10 "
 	  "(tests of a migration that is killed)" },
+	{ "ABBENCH_DEBUG_SAMPLETAB_LOADS", "FILE: each run's sample table "
+	  "read from the database appends the run's id as a line to FILE "
+	  "(tests that a command reads a run once)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
