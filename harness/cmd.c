@@ -79,6 +79,9 @@ const struct cmd_note cmd_environment[] = {
 	{ "ABBENCH_DEBUG_DIE_BEFORE_STORE", "N: abbench run kills itself "
 	  "once its Nth sample has ended, before storing it (tests of what "
 	  "a kill -9 loses)" },
+	{ "ABBENCH_DEBUG_SAMPLETAB_LOADS", "FILE: each run's sample table "
+	  "read from the database appends the run's id as a line to FILE "
+	  "(tests that a command reads a run once)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "

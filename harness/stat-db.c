@@ -327,7 +327,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 			    label, &keys, &values, &cause);
 			/* n counts lines: what it counts, after the tables. */
 			if (rc == 0)
-				run_advice_lines(st, run.id, run.arms[a], label,
+				run_advice_lines_tab(t, run.arms[a], label,
 				    &notes);
 			if (nok == 0)
 				strvec_pushf(&leftout, "arm '%s': no ok samples "

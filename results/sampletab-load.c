@@ -4,11 +4,38 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "results/sampletab-load.h"
 #include "results/store.h"
+
+/*
+ * ABBENCH_DEBUG_SAMPLETAB_LOADS=FILE: each table read from the store
+ * appends its run's id as a line to FILE (tests count the loads of a
+ * command: a report reads its run once).
+ */
+static void
+sampletab_note_load(int64_t run_id)
+{
+	const char	*path = getenv("ABBENCH_DEBUG_SAMPLETAB_LOADS");
+	char		 line[32];
+	int		 fd, n;
+
+	if (path == NULL || *path == '\0')
+		return;
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0644)) == -1)
+		return;
+	n = snprintf(line, sizeof(line), "%" PRId64 "\n", run_id);
+	if (write(fd, line, (size_t)n) != n)
+		(void)0;	/* a debug aid: nothing to do */
+	close(fd);
+}
 
 static struct sampletab *
 sampletab_read(struct store *st, int64_t run_id,
@@ -23,6 +50,7 @@ sampletab_read(struct store *st, int64_t run_id,
 
 	if (f == NULL)
 		f = &all;
+	sampletab_note_load(run_id);
 	if (store_run_get(st, run_id, &run, cause) == -1)
 		return NULL;
 	if (store_values(st, run_id, f->arm, f->warmup ? STORE_Q_WARMUP : 0,

@@ -21,7 +21,11 @@ struct sampletab_filter {
 					 * (sampletab_group) */
 };
 
-/* f NULL: every arm, no warm-up, grouped. NULL with *cause on error. */
+/*
+ * f NULL: every arm, no warm-up, grouped. NULL with *cause on error.
+ * With $ABBENCH_DEBUG_SAMPLETAB_LOADS=FILE each call appends the run's id
+ * as a line to FILE.
+ */
 struct sampletab *sampletab_load(struct store *st, int64_t run_id,
 	    const struct sampletab_filter *f, char **cause);
 /*

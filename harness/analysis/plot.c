@@ -252,17 +252,13 @@ plot_t0(const struct sampletab *t, int *use_wall)
 	return t0;
 }
 
-static int
-plot_gather(struct plot_ctx *pc, char **cause)
+static void
+plot_gather(struct plot_ctx *pc, const struct sampletab *tab)
 {
-	static const struct sampletab_filter f = { NULL, 0, 0 };
-	struct sampletab	*tab;
 	size_t			 c, i, a, cap = 0, g, *gof;
 	int64_t			 t0, t;
 	int			 use_wall;
 
-	if ((tab = sampletab_load(pc->st, pc->run.id, &f, cause)) == NULL)
-		return -1;
 	t0 = plot_t0(tab, &use_wall);
 	gof = xcalloc(tab->nrows + 1, sizeof(*gof));
 	for (c = 0; c < tab->ncells; c++) {
@@ -302,7 +298,6 @@ plot_gather(struct plot_ctx *pc, char **cause)
 		}
 	}
 	free(gof);
-	sampletab_free(tab);
 	if (pc->ngroups > 0)
 		qsort(pc->groups, pc->ngroups, sizeof(*pc->groups),
 		    plot_cmp_group);
@@ -330,7 +325,6 @@ plot_gather(struct plot_ctx *pc, char **cause)
 		scaler_common(centers, nc, unit_class_of(gr->unit), &gr->sc);
 		free(centers);
 	}
-	return 0;
 }
 
 static void
@@ -996,8 +990,9 @@ plot_has_times(const struct plot_ctx *pc, const struct plot_group *g)
 }
 
 int
-plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
-    struct plot_list *out, char **cause)
+plot_run_tab(struct store *st, const struct store_run *run,
+    const struct sampletab *t, const struct shift_scan *shifts,
+    const struct plot_options *o, struct plot_list *out, char **cause)
 {
 	struct plot_ctx	 pc;
 	struct strbuf	 body = STRBUF_INIT;
@@ -1013,14 +1008,12 @@ plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 	pc.o = o;
 	pc.out = out;
 	pc.confidence = o->confidence > 0 ? o->confidence : 0.95;
-	if (store_run_get(st, run_id, &pc.run, cause) == -1)
-		return -1;
+	/* The caller's run and shifts, read only: not released here. */
+	pc.run = *run;
+	pc.shifts = *shifts;
 	if (plot_mkdir(o->dir, cause) == -1)
 		goto out;
-	if (plot_gather(&pc, cause) == -1)
-		goto out;
-	if (shift_scan_run(st, &pc.run, &pc.shifts, cause) == -1)
-		goto out;
+	plot_gather(&pc, t);
 	out->ngroups = pc.ngroups;
 	for (g = 0; g < pc.ngroups; g++) {
 		const struct plot_group	*gr = &pc.groups[g];
@@ -1058,8 +1051,34 @@ out:
 	if (plot_failures(&pc, rc == 0 ? cause : NULL) == -1)
 		rc = -1;
 	strbuf_release(&body);
-	shift_scan_release(&pc.shifts);
 	plot_groups_free(&pc);
-	store_run_release(&pc.run);
+	return rc;
+}
+
+int
+plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
+    struct plot_list *out, char **cause)
+{
+	struct store_run	 run;
+	struct sampletab	*t;
+	struct shift_scan	 shifts;
+	int			 rc = -1;
+
+	out->v = NULL;
+	out->n = 0;
+	out->ngroups = out->nskipped = out->nmatrix_cut = 0;
+	memset(&run, 0, sizeof(run));
+	if (store_run_get(st, run_id, &run, cause) == -1)
+		return -1;
+	if (plot_mkdir(o->dir, cause) == -1 ||
+	    (t = sampletab_load(st, run_id, NULL, cause)) == NULL)
+		goto out;
+	if (shift_scan_tab(t, &run, &shifts, cause) == 0) {
+		rc = plot_run_tab(st, &run, t, &shifts, o, out, cause);
+		shift_scan_release(&shifts);
+	}
+	sampletab_free(t);
+out:
+	store_run_release(&run);
 	return rc;
 }

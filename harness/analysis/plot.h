@@ -86,6 +86,19 @@ struct plot_list {
  */
 int	plot_run(struct store *st, int64_t run_id, const struct plot_options *o,
 	    struct plot_list *out, char **cause);
+/*
+ * The same from what the caller read once: run (store_run_get), its
+ * sample table t (sampletab_load: every arm, no warm-up, grouped) and its
+ * level shifts (shift_scan_tab of t), marked on the time plots. All
+ * three are the caller's, read only.
+ */
+struct sampletab;
+struct shift_scan;
+struct store_run;
+int	plot_run_tab(struct store *st, const struct store_run *run,
+	    const struct sampletab *t, const struct shift_scan *shifts,
+	    const struct plot_options *o, struct plot_list *out,
+	    char **cause);
 void	plot_list_release(struct plot_list *l);
 
 /*

@@ -45,6 +45,16 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
     int (*keep)(const char *benchmark, const char *unit, void *arg),
     void *arg, struct padvice *out, char **cause)
 {
+	return padvice_compute_tab(st, run_id, NULL, effect, o, want, at,
+	    keep, arg, out, cause);
+}
+
+int
+padvice_compute_tab(struct store *st, int64_t run_id, struct sampletab *tab,
+    double effect, const struct power_options *o, int want, size_t at,
+    int (*keep)(const char *benchmark, const char *unit, void *arg),
+    void *arg, struct padvice *out, char **cause)
+{
 	struct pdata_src	 src;
 	struct bm_ucache	*uc;
 	size_t			 i, cap = 0;
@@ -54,7 +64,9 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 	out->effect = effect;
 	out->at = at;
 	out->opt = *o;
-	if (pdata_src_load(st, run_id, want & PADVICE_CALIBRATION, NULL, &src,
+	if (tab != NULL)
+		sampletab_group(tab);	/* a no-op when it is */
+	if (pdata_src_load(st, run_id, want & PADVICE_CALIBRATION, tab, &src,
 	    cause) == -1)
 		return -1;
 	out->name = xstrdup(src.name);

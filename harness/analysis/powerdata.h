@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sampletab;
 struct store;
 
 #include "harness/core/pdata.h"
@@ -67,6 +68,15 @@ int	padvice_compute(struct store *st, int64_t run_id, double effect,
  * run's).
  */
 int	padvice_compute_some(struct store *st, int64_t run_id, double effect,
+	    const struct power_options *o, int want, size_t at,
+	    int (*keep)(const char *benchmark, const char *unit, void *arg),
+	    void *arg, struct padvice *out, char **cause);
+/*
+ * The same on the run's sample table the caller read (sampletab_load's
+ * default: every arm, no warm-up, grouped); tab NULL: read it here.
+ */
+int	padvice_compute_tab(struct store *st, int64_t run_id,
+	    struct sampletab *tab, double effect,
 	    const struct power_options *o, int want, size_t at,
 	    int (*keep)(const char *benchmark, const char *unit, void *arg),
 	    void *arg, struct padvice *out, char **cause);

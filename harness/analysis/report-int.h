@@ -13,6 +13,7 @@
 #include "lib/util.h"
 #include "results/store.h"
 #include "harness/analysis/report.h"
+#include "harness/analysis/shifts.h"
 
 /* One comparison of an arm against the baseline arm for a benchmark. */
 struct sampletab_cell;
@@ -41,6 +42,10 @@ struct report {
 	 * value's source kept for the benchstat tables), or NULL. */
 	struct sampletab		*tab;
 	char				*tabcause;	/* why NULL */
+	/* Its level shifts, scanned once (the shifts' section and the
+	 * time plots); shiftcause: why not (NULL: scanned). */
+	struct shift_scan		 shifts;
+	char				*shiftcause;
 };
 
 /* Markup of the report's format (report-markup.c): text escaped, a table,

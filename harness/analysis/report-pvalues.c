@@ -288,8 +288,8 @@ report_pvalues(struct report *r)
 	 */
 	power_advice_options_init(&o);
 	o.alpha = EXPERIMENT_ALPHA;
-	if (padvice_compute(r->st, r->run.id, 0, &o, PADVICE_MDE |
-	    PADVICE_CALIBRATION, &adv, &cause) == -1) {
+	if (padvice_compute_tab(r->st, r->run.id, t, 0, &o, PADVICE_MDE |
+	    PADVICE_CALIBRATION, 0, NULL, NULL, &adv, &cause) == -1) {
 		report_para(r, cause);
 		free(cause);
 		cause = NULL;

@@ -426,7 +426,7 @@ report_tables(struct report *r)
 	report_pre(r, "benchstat", tab.buf != NULL ? tab.buf : "");
 	strbuf_reset(&tab);
 	/* Their n counts lines: what it counts where a line is not a run. */
-	run_advice_lines(r->st, r->run.id, NULL, NULL, &notes);
+	run_advice_lines_tab(r->tab, NULL, NULL, &notes);
 	for (i = 0; i < notes.n; i++)
 		strbuf_addf(&tab, "%s%s", i > 0 ? "; " : "", notes.v[i]);
 	if (notes.n > 0) {
@@ -488,15 +488,14 @@ report_shifts(struct report *r)
 	static const char *const head[] = { "benchmark", "unit", "round",
 		"level change", "p", "arm", "before", "after", "p (effect)",
 		"effect moved", NULL };
-	struct shift_scan	 s;
-	char			*cause = NULL, *t, rd[16], lv[32], p[32];
+	const struct shift_scan	*s = &r->shifts;
+	char			*t, rd[16], lv[32], p[32];
 	char			 b[32], a[32], pe[32];
 	size_t			 i, k, arm;
 
 	report_h2(r, "shifts", "Level shifts within the run");
-	if (shift_scan_run(r->st, &r->run, &s, &cause) == -1) {
-		report_para(r, cause);
-		free(cause);
+	if (r->shiftcause != NULL) {
+		report_para(r, r->shiftcause);
 		return;
 	}
 	t = xasprintf("Each row's level is what its arms share in a round "
@@ -509,38 +508,37 @@ report_shifts(struct report *r)
 	    "by the row's shifts, by %g%% or more): "
 	    "the table's delta then averages two regimes. Shown: shifts of "
 	    "the level by %g%% (the experiment's effect) or more, and every "
-	    "one at which a comparison moved.", s.opt.alpha,
-	    s.opt.min_rounds, s.opt.alpha, 100 * s.opt.min_change,
-	    100 * s.opt.min_change);
+	    "one at which a comparison moved.", s->opt.alpha,
+	    s->opt.min_rounds, s->opt.alpha, 100 * s->opt.min_change,
+	    100 * s->opt.min_change);
 	report_para(r, t);
 	free(t);
-	if (s.n == 0) {
+	if (s->n == 0) {
 		t = xasprintf("None: the level of each of the %zu rows tested "
 		    "held. (The run has %zu rows; a row with fewer than %zu "
 		    "rounds or a value without a log, 0 or less or infinite, "
-		    "is not tested.)", s.ntested, s.nrows,
-		    2 * s.opt.min_rounds);
+		    "is not tested.)", s->ntested, s->nrows,
+		    2 * s->opt.min_rounds);
 		report_para(r, t);
 		free(t);
-		shift_scan_release(&s);
 		return;
 	}
 	t = xasprintf("%zu of the %zu rows tested shifted; in %zu a "
 	    "comparison moved with the level. (The run has %zu rows; a row "
 	    "with fewer than %zu rounds or a value without a log, 0 or less "
-	    "or infinite, is not tested.)%s", s.n, s.ntested, s.nmoved,
-	    s.nrows, 2 * s.opt.min_rounds, r->ntime == 0 ? "" : " The time "
+	    "or infinite, is not tested.)%s", s->n, s->ntested, s->nmoved,
+	    s->nrows, 2 * s->opt.min_rounds, r->ntime == 0 ? "" : " The time "
 	    "plots above mark each shift shown with a dashed line.");
 	report_para(r, t);
 	free(t);
 	report_table_begin(r, head);
-	for (i = 0; i < s.n; i++) {
-		const struct shift_row	*row = &s.rows[i];
+	for (i = 0; i < s->n; i++) {
+		const struct shift_row	*row = &s->rows[i];
 
 		for (k = 0; k < row->res.n; k++) {
 			const struct ls_shift	*sh = &row->res.shifts[k];
 
-			if (!shift_shown(&s, sh))
+			if (!shift_shown(s, sh))
 				continue;
 			snprintf(rd, sizeof(rd), "%d",
 			    row->rounds[sh->round] + 1);
@@ -576,7 +574,6 @@ report_shifts(struct report *r)
 		}
 	}
 	report_table_end(r);
-	shift_scan_release(&s);
 }
 
 /* stop = decided: each row's verdict and the round it was made at. */
@@ -749,7 +746,13 @@ report_plots(struct report *r)
 	po.dir = dir;
 	po.max_groups = r->o->max_plots == 0 ? REPORT_MAX_PLOTS :
 	    r->o->max_plots == REPORT_PLOTS_ALL ? 0 : r->o->max_plots;
-	rc = plot_run(r->st, r->run.id, &po, &list, &cause);
+	/* The run's table and shifts, read and scanned once. */
+	if (r->tab == NULL || r->shiftcause != NULL) {
+		rc = -1;
+		cause = xstrdup(r->tab == NULL ? r->tabcause : r->shiftcause);
+	} else
+		rc = plot_run_tab(r->st, &r->run, r->tab, &r->shifts, &po,
+		    &list, &cause);
 	if (rc == -1) {
 		char	*msg = xasprintf("Some plots are missing: %s", cause);
 
@@ -836,8 +839,15 @@ report_write(struct store *st, int64_t run_id,
 		return -1;
 	if (store_config_list(st, run_id, &kv, &nkv, cause) == -1)
 		goto out;
+	/* The run's values, read once for every section (grouped: the
+	 * shifts, the plots' marks and the MDEs take each execution's
+	 * median). */
 	r.tab = sampletab_load_src(st, run_id, &(const struct sampletab_filter)
-	    { NULL, 0, 0 }, &r.tabcause);
+	    { NULL, 0, 1 }, &r.tabcause);
+	if (r.tab == NULL)
+		r.shiftcause = xstrdup(r.tabcause);
+	else
+		(void)shift_scan_tab(r.tab, &r.run, &r.shifts, &r.shiftcause);
 	report_head(&r);
 	report_summary(&r);
 	report_nightly(&r);
@@ -855,6 +865,8 @@ report_write(struct store *st, int64_t run_id,
 		strbuf_adds(&r.out, "</body>\n</html>\n");
 	rc = report_save(&r, cause);
 out:
+	shift_scan_release(&r.shifts);
+	free(r.shiftcause);
 	sampletab_free(r.tab);
 	free(r.tabcause);
 	store_kv_free(kv, nkv);

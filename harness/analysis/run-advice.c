@@ -50,19 +50,16 @@ advice_keep(const char *benchmark, const char *unit, void *arg)
 /* The (benchmark, unit) pairs that F keeps where some arm is `~` against
  * the first, other than by being the same constant: compared on every
  * value, as abbench stat compares them. */
-static int
-advice_unchanged(struct store *st, const struct store_run *run,
-    struct rowfilter *f, struct advice_key *k, char **cause)
+static void
+advice_unchanged(const struct sampletab *t, const struct store_run *run,
+    struct rowfilter *f, struct advice_key *k)
 {
-	struct sampletab	*t;
 	struct bm_ucache	*uc;
 	size_t			 i, j, a;
 	double			*x1, *x2;
 
 	if (run->narms == 0)
-		return 0;
-	if ((t = sampletab_load(st, run->id, NULL, cause)) == NULL)
-		return -1;
+		return;
 	uc = bm_ucache_new();
 	/* The baseline's rows, in the order of their first values. */
 	for (i = 0; i < t->ncells; i++) {
@@ -110,8 +107,6 @@ advice_unchanged(struct store *st, const struct store_run *run,
 		}
 	}
 	bm_ucache_free(uc);
-	sampletab_free(t);
-	return 0;
 }
 
 /*
@@ -129,8 +124,9 @@ heavy_tails(const struct power_noise *n)
 
 /* The `~` rows F keeps whose noise could not have shown effect. */
 static int
-advice_power(struct store *st, const struct store_run *run,
-    struct rowfilter *f, double effect, FILE *fp, char **cause)
+advice_power(struct store *st, struct sampletab *t,
+    const struct store_run *run, struct rowfilter *f, double effect,
+    FILE *fp, char **cause)
 {
 	struct advice_key	 k;
 	struct power_options	 o;
@@ -140,8 +136,7 @@ advice_power(struct store *st, const struct store_run *run,
 	int			 rc = 0;
 
 	memset(&k, 0, sizeof(k));
-	if (advice_unchanged(st, run, f, &k, cause) == -1)
-		return -1;
+	advice_unchanged(t, run, f, &k);
 	if (k.n == 0)
 		goto out;
 	/*
@@ -150,7 +145,7 @@ advice_power(struct store *st, const struct store_run *run,
 	 */
 	power_advice_options_init(&o);
 	o.alpha = EXPERIMENT_ALPHA;
-	if (padvice_compute_some(st, run->id, effect, &o, PADVICE_MDE |
+	if (padvice_compute_tab(st, run->id, t, effect, &o, PADVICE_MDE |
 	    PADVICE_ROUNDS | PADVICE_CALIBRATION, 0, advice_keep, &k, &a,
 	    cause) == -1) {
 		rc = -1;
@@ -218,14 +213,14 @@ out:
 
 /* A warning for each row F keeps whose comparison moved at a shift. */
 static int
-advice_shifts(struct store *st, const struct store_run *run,
+advice_shifts(const struct sampletab *tab, const struct store_run *run,
     struct rowfilter *f, char **cause)
 {
 	struct shift_scan	 s;
 	char			*t;
 	size_t			 i, k, a;
 
-	if (shift_scan_run(st, run, &s, cause) == -1)
+	if (shift_scan_tab(tab, run, &s, cause) == -1)
 		return -1;
 	for (i = 0; i < s.n; i++) {
 		const struct shift_row	*row = &s.rows[i];
@@ -252,32 +247,66 @@ const char run_advice_lines_why[] = "benchstat takes every line as a "
     "sample; lines of one invocation are not independent (abbench report, "
     "power and nightly take one median per invocation)";
 
+/* The executions of a cell: its values' distinct exec. */
+static size_t
+advice_execs(const struct sampletab_cell *c)
+{
+	struct u64map	seen;
+	size_t		j, n = 0;
+
+	if (c->x != NULL && c->grouped == c->n)
+		return c->nx;
+	memset(&seen, 0, sizeof(seen));
+	for (j = 0; j < c->n; j++)
+		if (u64map_get(&seen, (uint64_t)c->v[j].exec) == NULL) {
+			u64map_put(&seen, (uint64_t)c->v[j].exec, (void *)1);
+			n++;
+		}
+	u64map_release(&seen);
+	return n;
+}
+
+void
+run_advice_lines_tab(const struct sampletab *t, const char *arm,
+    const char *label, struct strvec *notes)
+{
+	size_t	i, nx;
+
+	/* Cells in the order of their first values: the store's. */
+	for (i = 0; i < t->ncells; i++) {
+		const struct sampletab_cell	*c = &t->cells[i];
+		const struct sampletab_row	*r = &t->rows[c->row];
+		const char			*a = t->arms[c->arm];
+
+		if ((arm != NULL && strcmp(arm, a) != 0) || c->n == 0 ||
+		    (nx = advice_execs(c)) >= c->n)
+			continue;
+		if (c->n % nx == 0)
+			strvec_pushf(notes, "%s %s (%s): n=%zu counts the %zu "
+			    "lines of each of %zu invocations", r->benchmark,
+			    r->unit, label != NULL ? label : a, c->n,
+			    c->n / nx, nx);
+		else
+			strvec_pushf(notes, "%s %s (%s): n=%zu counts lines, "
+			    "printed by %zu invocations", r->benchmark,
+			    r->unit, label != NULL ? label : a, c->n, nx);
+	}
+}
+
 void
 run_advice_lines(struct store *st, int64_t run_id, const char *arm,
     const char *label, struct strvec *notes)
 {
-	struct store_lines	*l = NULL;
+	struct sampletab_filter	 f = { arm, 0, 0 };
+	struct sampletab	*t;
 	char			*cause = NULL;
-	size_t			 n = 0, i;
 
-	if (store_lines_per_execution(st, run_id, arm, &l, &n, &cause) != 0) {
+	if ((t = sampletab_load(st, run_id, &f, &cause)) == NULL) {
 		free(cause);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		if (l[i].values % l[i].executions == 0)
-			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
-			    "the %" PRId64 " lines of each of %" PRId64
-			    " invocations", l[i].benchmark, l[i].unit,
-			    label != NULL ? label : l[i].arm, l[i].values,
-			    l[i].values / l[i].executions, l[i].executions);
-		else
-			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
-			    "lines, printed by %" PRId64 " invocations",
-			    l[i].benchmark, l[i].unit, label != NULL ? label :
-			    l[i].arm, l[i].values, l[i].executions);
-	}
-	store_lines_free(l, n);
+	run_advice_lines_tab(t, arm, label, notes);
+	sampletab_free(t);
 }
 
 void
@@ -285,6 +314,7 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 {
 	struct store		*st;
 	struct store_run	 run;
+	struct sampletab	*t = NULL;
 	struct rowfilter	*f = NULL;
 	struct strvec		 notes = STRVEC_INIT;
 	char			*cause = NULL, *filter;
@@ -293,8 +323,11 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	memset(&run, 0, sizeof(run));
 	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL)
 		goto fail;
+	/* The run's values, read once for all that follows. */
+	if ((t = sampletab_load(st, run_id, NULL, &cause)) == NULL)
+		goto out;
 	/* The n of the summary's table counts lines: say what it counts. */
-	run_advice_lines(st, run_id, NULL, NULL, &notes);
+	run_advice_lines_tab(t, NULL, NULL, &notes);
 	for (i = 0; i < notes.n; i++)
 		fprintf(fp, "note: %s\n", notes.v[i]);
 	if (notes.n > 0)
@@ -312,17 +345,18 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 	if (!(effect > 0))
 		effect = experiment_stored_effect(run.experiment_path,
 		    run.experiment_text);
-	if (advice_power(st, &run, f, effect, fp, &cause) == -1) {
+	if (advice_power(st, t, &run, f, effect, fp, &cause) == -1) {
 		warning("power advice: %s", cause);
 		free(cause);
 		cause = NULL;
 	}
-	if (advice_shifts(st, &run, f, &cause) == -1) {
+	if (advice_shifts(t, &run, f, &cause) == -1) {
 		warning("level shifts: %s", cause);
 		free(cause);
 		cause = NULL;
 	}
 out:
+	sampletab_free(t);
 	rowfilter_free(f);
 	store_run_release(&run);
 	store_close(st);

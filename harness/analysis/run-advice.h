@@ -31,9 +31,15 @@ struct strvec;
  * -test.count=3): one sentence per row onto notes, "DockerTrue sec/op
  * (LABEL): n=12 counts the 3 lines of each of 4 invocations" (label NULL:
  * the arm's name). benchstat's n counts lines; run_advice_lines_why says
- * why that matters. Database errors add nothing.
+ * why that matters. Database errors add nothing. Reads the run's sample
+ * table (sampletab_load).
  */
 void	run_advice_lines(struct store *st, int64_t run_id, const char *arm,
+	    const char *label, struct strvec *notes);
+/* The same from the run's sample table t (every arm or that one; no
+ * warm-up rounds), read once by the caller. */
+struct sampletab;
+void	run_advice_lines_tab(const struct sampletab *t, const char *arm,
 	    const char *label, struct strvec *notes);
 extern const char run_advice_lines_why[];
 

@@ -82,6 +82,21 @@ shift_scan_run(struct store *st, const struct store_run *run,
     struct shift_scan *out, char **cause)
 {
 	struct sampletab	*t;
+	int			 rc;
+
+	memset(out, 0, sizeof(*out));
+	/* Each execution's median (a gobench -count gives several lines). */
+	if ((t = sampletab_load(st, run->id, NULL, cause)) == NULL)
+		return -1;
+	rc = shift_scan_tab(t, run, out, cause);
+	sampletab_free(t);
+	return rc;
+}
+
+int
+shift_scan_tab(const struct sampletab *t, const struct store_run *run,
+    struct shift_scan *out, char **cause)
+{
 	struct shift_val	*vals = NULL;
 	size_t			 i, k, a, nvals, cap = 0;
 	int			 rc = 0;
@@ -90,9 +105,6 @@ shift_scan_run(struct store *st, const struct store_run *run,
 	ls_options_init(&out->opt);
 	out->opt.min_change = experiment_stored_effect(run->experiment_path,
 	    run->experiment_text);
-	/* Each execution's median (a gobench -count gives several lines). */
-	if ((t = sampletab_load(st, run->id, NULL, cause)) == NULL)
-		return -1;
 	/* Each (benchmark, unit) once, in the order of its first value. */
 	for (i = 0; i < t->nrows && rc == 0; i++) {
 		const struct sampletab_row	*first = &t->rows[i];
@@ -140,7 +152,6 @@ shift_scan_run(struct store *st, const struct store_run *run,
 		}
 	}
 	free(vals);
-	sampletab_free(t);
 	if (rc == -1)
 		shift_scan_release(out);
 	return rc;

@@ -44,6 +44,11 @@ struct shift_scan {
  */
 int	shift_scan_run(struct store *st, const struct store_run *run,
 	    struct shift_scan *out, char **cause);
+/* The same on the run's sample table t (every arm, no warm-up, grouped:
+ * sampletab_load's default), read once by the caller. */
+struct sampletab;
+int	shift_scan_tab(const struct sampletab *t, const struct store_run *run,
+	    struct shift_scan *out, char **cause);
 void	shift_scan_release(struct shift_scan *s);
 
 /* Whether a shift of a scanned row is shown. */
