@@ -37,6 +37,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "lib/util.h"
+#include "results/night-summary.h"
 #include "results/store.h"
 
 #define DAY_NS	(86400LL * 1000000000LL)
@@ -201,8 +202,8 @@ gen_run(struct gen *g, struct store *st, int sh, int night, char **arms,
 		pos++;
 	}
 	free(m);
-	if (store_run_set_status(st, r.id, RUN_DONE, t + (int64_t)pos *
-	    21000000LL, &cause) == -1)
+	if (store_run_done(st, r.id, t + (int64_t)pos * 21000000LL,
+	    &cause) == -1)
 		die("%s", cause);
 	return r.id;
 }

@@ -6,7 +6,7 @@
  *
  * The barrier is a directory of the run's scratch (journaled). A member
  * joins it through its executor's barrier_join hook (exec.h), which makes
- * the directory and the helper abbench-startline (exec/startline.c)
+ * the directory and the helper abbench-startline (payload/startline.c)
  * reachable from where the program runs — a bind mount and the tools
  * image's copy for a sandbox, the host paths for a host process — and
  * sets in the program's environment

@@ -19,6 +19,7 @@ extern const struct exec_ops exec_docker_ops;
 extern const struct exec_ops exec_oci_ops;
 extern const struct exec_ops exec_podman_ops;
 extern const struct exec_ops exec_crun_ops;
+extern const struct exec_ops exec_unshare_ops;
 
 const struct exec_ops *const exec_types[] = {
 	&exec_local_ops,
@@ -26,6 +27,7 @@ const struct exec_ops *const exec_types[] = {
 	&exec_oci_ops,
 	&exec_podman_ops,
 	&exec_crun_ops,
+	&exec_unshare_ops,
 	NULL
 };
 

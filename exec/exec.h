@@ -6,7 +6,10 @@
  *           abbench runs in;
  *   docker  the docker CLI (--runtime from the arm, --label abbench.run);
  *   oci     a generated bundle driven with an OCI runtime binary;
- *   podman  the podman CLI, rootful, runc or runsc (exec-podman.c).
+ *   podman  the podman CLI, rootful, runc or runsc (exec-podman.c);
+ *   crun    crun driven step by step through the OCI layer (exec-crun.c);
+ *   unshare a host process as local runs it, in namespaces of its own
+ *           made by unshare(1) (exec-unshare.c).
  *
  * start() launches one program and returns a handle; wait() waits for it
  * with a deadline (killing it when the deadline passes); destroy() kills,
@@ -136,6 +139,10 @@ struct exec_check {
 	 * where it is set ("FILE:LINE: platform"). */
 	const char *const *platforms;
 	const char *const *platform_at;
+	/* Where the workload names its executor ("FILE:LINE: executor"),
+	 * or NULL when it takes its type's default: the place of a
+	 * message about the executor itself. */
+	const char	*executor_at;
 };
 
 /*

@@ -3,7 +3,7 @@
  * The spawn helper's protocol and server side (see SPAWN_OWN_RSS in
  * exec/spawn.h, and spawn.c for the client). Self-contained, libc only:
  * it is built into libabbench and into the static, uninstrumented
- * program abbench-spawn (exec/spawn-helper.c).
+ * program abbench-spawn (payload/spawn-helper.c).
  *
  * On a stream socketpair abbench sends struct helper_req with the
  * child's descriptors attached (SCM_RIGHTS, in enum helper_fd order,

@@ -12,7 +12,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,7 +22,7 @@
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/core/runner.h"
-#include "harness/powerdata.h"
+#include "harness/analysis/powerdata.h"
 #include "lib/util.h"
 #include "results/calibration.h"
 #include "results/sampletab-load.h"
@@ -236,221 +235,240 @@ out:
 
 extern const struct cmd_entry cmd_calibrate_entry;
 
+/* calibrate's command line; the experiment's keys in exp, by its table. */
+struct calib_opts {
+	const char		*db;
+	int			 repeats, quiet;
+	double			 alpha;
+	struct experiment	 exp;
+	int			 rounds_set, order_set, until_set;
+	int			 max_rounds_set, seed_set, alpha_set;
+};
+#define CAL(m)	OPT_AT(struct calib_opts, m)
+
 static const struct cmd_flag calibrate_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "repeats", 'k', "K",
-	    "A/A comparisons per benchmark (default 5)", NULL },
-	{ "rounds", 'r', "N",
-	    "rounds of one comparison (default: the file's)", NULL },
-	{ "order", 'o', "ORDER",
+	CMD_STR("db", 'd', "FILE", CAL(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_INT("repeats", 'k', "K", CAL(repeats), 1, 100000,
+	    "A/A comparisons per benchmark (default 5)"),
+	CMD_EXP("rounds", 'r', "N", CAL(exp), "rounds",
+	    "rounds of one comparison (default: the file's)",
+	    .given = CAL(rounds_set)),
+	CMD_EXP("order", 0, "ORDER", CAL(exp), "order",
 	    "override the file's order (alternate, abba, random,\n"
-	    "sequential)", NULL },
-	{ "alpha", 'a', "A",
+	    "sequential)", .given = CAL(order_set)),
+	CMD_FN("alpha", 0, "A", CAL(alpha), cmd_flag_fraction,
 	    "level of the comparisons (default 0.05; not with\n"
-	    "--until decided, whose rule is at 0.05 as run's)", NULL },
-	{ "until", 'U', "decided",
+	    "--until decided, whose rule is at 0.05 as run's)",
+	    .given = CAL(alpha_set)),
+	CMD_EXP("until", 0, "decided", CAL(exp), "stop",
 	    "each comparison by the rule of run --until decided\n"
 	    "(stop = decided): its false-positive rate and mean\n"
-	    "rounds here", NULL },
-	{ "max-rounds", 'M', "N",
+	    "rounds here", .given = CAL(until_set)),
+	CMD_EXP("max-rounds", 0, "N", CAL(exp), "max-rounds",
 	    "with --until decided: the rule's max-rounds\n"
-	    "(default: the file's)", NULL },
-	{ "seed", 's', "N",
-	    "seed of a random order", NULL },
-	{ "quiet", 'q', NULL,
-	    "no progress", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "(default: the file's)", .given = CAL(max_rounds_set)),
+	CMD_EXP("seed", 0, "N", CAL(exp), "seed",
+	    "seed of a random order", .given = CAL(seed_set)),
+	CMD_BOOL("quiet", 'q', CAL(quiet),
+	    "no progress"),
+	CMD_FLAG_END
 };
 
+static void
+calib_opts_init(void *opts)
+{
+	struct calib_opts	*o = opts;
+
+	o->repeats = 5;
+	o->alpha = 0.05;
+}
+
+static void
+calib_opts_release(void *opts)
+{
+	opt_release(experiment_opts, &((struct calib_opts *)opts)->exp);
+}
+
+/* The experiment file with the flags' keys in it; NULL after saying why. */
+static struct experiment *
+calib_load(const struct calib_opts *o, const char *path)
+{
+	struct experiment	*e;
+	char			*cause = NULL, *text;
+	size_t			 len;
+
+	if ((text = read_file(path, &len, &cause)) == NULL ||
+	    (e = experiment_parse(path, text, len, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		free(text);
+		return NULL;
+	}
+	free(text);
+	if (o->rounds_set && o->exp.rounds > 0)
+		e->rounds = o->exp.rounds;
+	if (o->until_set)
+		e->stop_decided = o->exp.stop_decided;
+	if (o->max_rounds_set && o->exp.max_rounds > 0)
+		e->max_rounds = o->exp.max_rounds;
+	return e;
+}
+
+/*
+ * Under --until decided (or the file's stop = decided): the rule's design
+ * into *sd, one block of the A/A run one run of it, at its alpha. 0, or -1
+ * after saying why.
+ */
 static int
-cmd_calibrate_exec(int argc, char **argv)
+calib_rule(const struct calib_opts *o, struct experiment *e,
+    struct seq_design *sd, double *alpha)
+{
+	char	*cause = NULL;
+
+	if (o->alpha_set) {
+		error("calibrate: --alpha does not apply to the rule of "
+		    "--until decided (its alpha is 0.05, as in run)");
+		return -1;
+	}
+	if (e->order == ORDER_SEQUENTIAL || (o->order_set &&
+	    o->exp.order == ORDER_SEQUENTIAL)) {
+		error("calibrate: --until decided needs an interleaved "
+		    "order (alternate, abba or random), not sequential");
+		return -1;
+	}
+	if (experiment_design(e, sd, &cause) == -1) {
+		error("calibrate: --until decided: %s", cause);
+		free(cause);
+		return -1;
+	}
+	/* A block of the fixed A/A run is one run of the rule. */
+	e->rounds = sd->max_rounds;
+	*alpha = sd->alpha;
+	return 0;
+}
+
+/*
+ * The A/A copy of e (experiment_aa_text), checked to load as e did (it is
+ * what is stored); NULL after saying why.
+ */
+static char *
+calib_aa_text(const struct experiment *e, const char *path)
+{
+	struct experiment	*aa;
+	char			*cause = NULL, *text;
+
+	if ((text = experiment_aa_text(e, &cause)) == NULL) {
+		error("calibrate: %s", cause);
+		free(cause);
+		return NULL;
+	}
+	if ((aa = experiment_parse(path, text, strlen(text), &cause)) ==
+	    NULL) {
+		error("calibrate: the A/A copy of '%s' does not load: %s",
+		    path, cause);
+		free(cause);
+		free(text);
+		return NULL;
+	}
+	if (aa->narms != e->narms) {
+		error("calibrate: the A/A copy of '%s' has %zu arms, not %zu",
+		    path, aa->narms, e->narms);
+		experiment_free(aa);
+		free(text);
+		return NULL;
+	}
+	experiment_free(aa);
+	if (e->narms < 2)
+		warning("calibrate: '%s' has one arm: the calibration measures "
+		    "its noise but makes no A/A comparisons", path);
+	return text;
+}
+
+/* The A/A run of aatext into db: its exit status, its id in *run_id. */
+static int
+calib_run(const struct calib_opts *o, const struct experiment *e,
+    const char *db, const char *path, const char *aatext, int64_t *run_id)
 {
 	struct run_options	 ro;
-	struct power_options	 po;
-	struct experiment	*e = NULL, *aa = NULL;
-	struct experiment	 tmp;	/* the table checks and parses */
-	struct store		*st = NULL;
-	const char		*db = NULL;
-	char			*cause = NULL, *text = NULL, *aatext = NULL;
-	size_t			 len;
-	long long		 v;
-	double			 alpha = 0.05;
-	int			 c, repeats = 5, rounds = -1, rc, excess = 0;
-	int			 alpha_set = 0, max_rounds = -1, decided = -1;
-	struct seq_design	 sd;
 	/* The A/A run itself is fixed: blocks of rounds, analysed here. */
 	char			*fixed[] = { "stop=rounds", NULL };
+	int			 rc;
 
 	memset(&ro, 0, sizeof(ro));
-	memset(&tmp, 0, sizeof(tmp));
+	ro.order = o->exp.order;
+	ro.order_set = o->order_set;
+	ro.seed = o->exp.seed;
+	ro.seed_set = o->seed_set;
+	ro.quiet = o->quiet;
+	ro.db_path = db;
+	ro.exp_text = aatext;
+	ro.set = fixed;
+	ro.rounds = e->rounds * o->repeats;
+	rc = runner_run(path, &ro);
+	*run_id = ro.run_id;
+	if (ro.run_id != 0 && rc != EXIT_OK)
+		error("calibrate: the A/A run %" PRId64 " did not finish "
+		    "cleanly (exit %d): not recorded as a calibration",
+		    ro.run_id, rc);
+	return rc;
+}
+
+/* The finished A/A run analysed and stored as a calibration. */
+static int
+calib_record(const struct calib_opts *o, const struct experiment *e,
+    const char *db, int64_t run_id, double alpha,
+    const struct seq_design *sd)
+{
+	struct power_options	 po;
+	struct store		*st;
+	char			*cause = NULL;
+	int			 excess = 0, rc;
+
 	power_options_init(&po);
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_calibrate_entry, NULL, 0, argc, argv)) !=
-	    -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'k':
-			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
-				goto bad;
-			repeats = (int)v;
-			break;
-		/* The experiment's own keys: parsed by its table. */
-		case 'r':
-			if (experiment_set(&tmp, "rounds", optarg,
-			    &cause) == -1)
-				goto bad;
-			rounds = tmp.rounds;
-			break;
-		case 'o':
-			if (experiment_set(&tmp, "order", optarg,
-			    &cause) == -1)
-				goto bad;
-			ro.order = tmp.order;
-			ro.order_set = 1;
-			break;
-		case 'a':
-			if (parse_double(optarg, &alpha, &cause) == -1)
-				goto bad;
-			if (!(alpha > 0 && alpha < 1)) {
-				error("calibrate: alpha '%s' is not in (0, 1)",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			alpha_set = 1;
-			break;
-		case 'U':
-			if (experiment_set(&tmp, "stop", optarg,
-			    &cause) == -1)
-				goto bad;
-			decided = tmp.stop_decided;
-			break;
-		case 'M':
-			if (experiment_set(&tmp, "max-rounds", optarg,
-			    &cause) == -1)
-				goto bad;
-			max_rounds = tmp.max_rounds;
-			break;
-		case 's':
-			if (experiment_set(&tmp, "seed", optarg,
-			    &cause) == -1)
-				goto bad;
-			ro.seed = tmp.seed;
-			ro.seed_set = 1;
-			break;
-		case 'q':
-			ro.quiet = 1;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
+	if ((st = store_open(db, 0, &cause)) == NULL) {
+		error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
 	}
-	if (argc - optind != 1) {
+	if (calib_analyse(st, run_id, e, o->repeats, alpha, &po, sd,
+	    &excess) == -1)
+		rc = EXIT_USAGE;
+	else
+		rc = excess ? EXIT_FAIL : EXIT_OK;
+	store_close(st);
+	return rc;
+}
+
+static int
+cmd_calibrate_exec(struct cmd_ctx *c)
+{
+	const struct calib_opts	*o = c->opts;
+	struct experiment	*e;
+	struct seq_design	 sd;
+	double			 alpha = o->alpha;
+	char			*aatext = NULL;
+	int64_t			 run_id = 0;
+	int			 rc = EXIT_USAGE;
+
+	if (c->argc != 1) {
 		error("calibrate: expected one experiment file (see abbench "
 		    "calibrate --help)");
 		return EXIT_USAGE;
 	}
-	if ((text = read_file(argv[optind], &len, &cause)) == NULL ||
-	    (e = experiment_parse(argv[optind], text, len, &cause)) == NULL) {
-		error("%s", cause);
-		free(cause);
-		free(text);
+	if ((e = calib_load(o, c->argv[0])) == NULL)
 		return EXIT_USAGE;
-	}
-	if (rounds > 0)
-		e->rounds = rounds;
-	if (decided != -1)
-		e->stop_decided = decided;
-	if (max_rounds > 0)
-		e->max_rounds = max_rounds;
-	if (e->stop_decided) {
-		if (alpha_set) {
-			error("calibrate: --alpha does not apply to the rule of "
-			    "--until decided (its alpha is 0.05, as in run)");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (e->order == ORDER_SEQUENTIAL || (ro.order_set &&
-		    ro.order == ORDER_SEQUENTIAL)) {
-			error("calibrate: --until decided needs an interleaved "
-			    "order (alternate, abba or random), not "
-			    "sequential");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (experiment_design(e, &sd, &cause) == -1) {
-			error("calibrate: --until decided: %s", cause);
-			free(cause);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		/* A block of the fixed A/A run is one run of the rule. */
-		e->rounds = sd.max_rounds;
-		alpha = sd.alpha;
-	}
-	if ((aatext = experiment_aa_text(e, &cause)) == NULL) {
-		error("calibrate: %s", cause);
-		free(cause);
-		rc = EXIT_USAGE;
+	if ((e->stop_decided && calib_rule(o, e, &sd, &alpha) == -1) ||
+	    (aatext = calib_aa_text(e, c->argv[0])) == NULL)
 		goto out;
-	}
-	/* The copy must load as the original did (it is what is stored). */
-	if ((aa = experiment_parse(argv[optind], aatext, strlen(aatext),
-	    &cause)) == NULL) {
-		error("calibrate: the A/A copy of '%s' does not load: %s",
-		    argv[optind], cause);
-		free(cause);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (aa->narms != e->narms) {
-		error("calibrate: the A/A copy of '%s' has %zu arms, not %zu",
-		    argv[optind], aa->narms, e->narms);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (e->narms < 2)
-		warning("calibrate: '%s' has one arm: the calibration measures "
-		    "its noise but makes no A/A comparisons", argv[optind]);
-	ro.db_path = cmd_db_path(db);
-	ro.exp_text = aatext;
-	ro.set = fixed;
-	ro.rounds = e->rounds * repeats;
-	rc = runner_run(argv[optind], &ro);
-	if (ro.run_id == 0)
-		goto out;
-	if (rc != EXIT_OK) {
-		error("calibrate: the A/A run %" PRId64 " did not finish "
-		    "cleanly (exit %d): not recorded as a calibration",
-		    ro.run_id, rc);
-		goto out;
-	}
-	if ((st = store_open(ro.db_path, 0, &cause)) == NULL) {
-		error("%s", cause);
-		free(cause);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (calib_analyse(st, ro.run_id, e, repeats, alpha, &po,
-	    e->stop_decided ? &sd : NULL, &excess) == -1)
-		rc = EXIT_USAGE;
-	else
-		rc = excess ? EXIT_FAIL : EXIT_OK;
+	rc = calib_run(o, e, c->db, c->argv[0], aatext, &run_id);
+	if (run_id != 0 && rc == EXIT_OK)
+		rc = calib_record(o, e, c->db, run_id, alpha,
+		    e->stop_decided ? &sd : NULL);
 out:
-	store_close(st);
-	experiment_free(aa);
 	experiment_free(e);
 	free(aatext);
-	free(text);
 	return rc;
-
-bad:
-	error("calibrate: %s", cause);
-	free(cause);
-	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_calibrate_entry = {
@@ -496,6 +514,7 @@ const struct cmd_entry cmd_calibrate_entry = {
 "allows (or the run failed), 2 on a usage or input error.\n",
 	.exec = cmd_calibrate_exec,
 	.opts = calibrate_flags,
-	.shortopts = "qd:k:r:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct calib_opts),
+	.opts_init = calib_opts_init,
+	.opts_release = calib_opts_release,
 };

@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "harness/cmd.h"
@@ -16,43 +15,34 @@
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_stat_entry;
 
+struct compare_opts {
+	const char	*db;
+};
+#define CMP(m)	OPT_AT(struct compare_opts, m)
+
 static const struct cmd_flag compare_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	CMD_STR("db", 'd', "FILE", CMP(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_FLAG_END
 };
 
 static int
-cmd_compare_exec(int argc, char **argv)
+cmd_compare_exec(struct cmd_ctx *c)
 {
-	const char	*db = NULL;
-	char		*av[6];
-	int		 c;
+	char	*av[6];
 
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_compare_entry, NULL, 0, argc, argv)) !=
-	    -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2) {
+	if (c->argc != 2) {
 		error("compare: expected two runs, RUN RUN (an id, a uuid "
 		    "prefix, last or NAME@last; RUN:ARM for one arm)");
 		return EXIT_USAGE;
 	}
 	av[0] = "stat";
 	av[1] = "--db";
-	av[2] = (char *)cmd_db_path(db);
-	av[3] = argv[optind];
-	av[4] = argv[optind + 1];
+	av[2] = (char *)c->db;
+	av[3] = c->argv[0];
+	av[4] = c->argv[1];
 	av[5] = NULL;
-	return cmd_stat_entry.exec(5, av);
+	return cmd_exec(&cmd_stat_entry, 5, av);
 }
 
 const struct cmd_entry cmd_compare_entry = {
@@ -71,6 +61,5 @@ const struct cmd_entry cmd_compare_entry = {
 	    "missing run or arm).\n",
 	.exec = cmd_compare_exec,
 	.opts = compare_flags,
-	.shortopts = "d:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct compare_opts),
 };

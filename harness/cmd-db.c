@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <math.h>
@@ -33,8 +32,8 @@ struct db_opts {
 	const char	*outdir;
 	const char	*name;
 	const char	*host;
-	struct strvec	 args;	/* operands after the subcommand */
 };
+#define DB(m)	OPT_AT(struct db_opts, m)
 
 static int
 db_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -55,69 +54,27 @@ db_usage(const char *fmt, ...)
 
 extern const struct cmd_entry cmd_db_entry;
 
-/* The scope is what the help says: any flag may come with any command. */
+/* The scope is the subcommands that take it. */
 static const struct cmd_flag db_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "arm", 'a', "ARM", "only this arm", "export" },
-	{ "output", 'o', "DIR", "one file per arm in DIR, named after the arm\n"
-	    "(ARM.txt, or ARM when it ends in .txt); also -o", "export" },
-	{ "name", 'n', "NAME", "the run's name (default: import)", "import" },
-	{ "host", 'H', "HOST", "the host it came from (default: this one)",
-	    "import" },
-	{ "durable", 'D', NULL, "every commit waits for the disk "
-	    "(synchronous=FULL)", NULL },
-	{ "json", 'j', NULL, "the runs as one JSON object (schema: docs/guide.md, "
-	    "\"Machine-readable output\")", "ls" },
-	{ NULL, 0, NULL, NULL, NULL }
+	CMD_STR("db", 0, "FILE", DB(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_STR("arm", 0, "ARM", DB(arm), "only this arm",
+	    .scope = "export"),
+	CMD_STR("output", 'o', "DIR", DB(outdir),
+	    "one file per arm in DIR, named after the arm\n"
+	    "(ARM.txt, or ARM when it ends in .txt); also -o",
+	    .scope = "export"),
+	CMD_STR("name", 0, "NAME", DB(name),
+	    "the run's name (default: import)", .scope = "import"),
+	CMD_STR("host", 0, "HOST", DB(host),
+	    "the host it came from (default: this one)", .scope = "import"),
+	CMD_FLAG_("durable", 0, NULL, "every commit waits for the disk "
+	    "(synchronous=FULL)", .opt = OPT_BOOL("durable", DB(durable),
+	    NULL, NULL), .store_flags = STORE_DURABLE),
+	CMD_BOOL("json", 0, DB(json), "the runs as one JSON object (schema: "
+	    "docs/guide.md, \"Machine-readable output\")", .scope = "ls"),
+	CMD_FLAG_END
 };
-
-/*
- * Options may come before or after the subcommand; "--" ends them (so a
- * file named like an option can be imported).
- */
-static int
-db_parse(int argc, char **argv, struct db_opts *o, const char **sub)
-{
-	int	c;
-
-	*sub = NULL;
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_db_entry, NULL, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			o->db = optarg;
-			break;
-		case 'a':
-			o->arm = optarg;
-			break;
-		case 'o':
-			o->outdir = optarg;
-			break;
-		case 'n':
-			o->name = optarg;
-			break;
-		case 'H':
-			o->host = optarg;
-			break;
-		case 'D':
-			o->durable = 1;
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc)
-		return db_usage("missing subcommand (ls, show, export, import, "
-		    "merge, check, rm)");
-	*sub = argv[optind++];
-	for (; optind < argc; optind++)
-		strvec_push(&o->args, argv[optind]);
-	return 0;
-}
 
 static struct store *
 db_open(const struct db_opts *o, int flags)
@@ -135,28 +92,19 @@ db_open(const struct db_opts *o, int flags)
 	return st;
 }
 
-/* The one RUN operand of a subcommand, found in the opened store; NULL
- * after printing why (a usage or database error). */
-static struct store *
-db_open_run(struct db_opts *o, const char *verb, int flags,
-    struct store_run *r)
+/* The one RUN operand of a subcommand (CMD_ONE_RUN), found in the store
+ * the dispatcher opened: 0, or -1 after printing why. */
+static int
+db_find_run(const struct cmd_ctx *c, struct store_run *r)
 {
-	struct store	*st;
-	char		*cause = NULL;
+	char	*cause = NULL;
 
-	if (o->args.n != 1) {
-		db_usage("%s takes one RUN", verb);
-		return NULL;
-	}
-	if ((st = db_open(o, flags)) == NULL)
-		return NULL;
-	if (store_run_find(st, o->args.v[0], r, &cause) != 0) {
+	if (store_run_find(c->st, c->argv[0], r, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
-		store_close(st);
-		return NULL;
+		return -1;
 	}
-	return st;
+	return 0;
 }
 
 static void
@@ -249,8 +197,9 @@ db_ls_json(struct store *st, struct store_run *runs, size_t n)
 /* ls: one line per run, oldest first (a FLEET column when any run was
  * part of a fleet). */
 static int
-db_ls(struct db_opts *o)
+db_ls(struct cmd_ctx *c)
 {
+	struct db_opts		*o = c->opts;
 	struct store		*st;
 	struct store_run	*runs;
 	struct strbuf		*arms;
@@ -259,14 +208,10 @@ db_ls(struct db_opts *o)
 	int			 w[6] = { 2, 4, 4, 4, 6, 4 };
 	int			 len, wf = 0;
 
-	if (o->args.n != 0)
-		return db_usage("ls takes no arguments");
-	if ((st = db_open(o, STORE_READONLY)) == NULL)
-		return EXIT_USAGE;
+	st = c->st;
 	if (store_runs_list(st, &runs, &n, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
-		store_close(st);
 		return EXIT_USAGE;
 	}
 	if (o->json) {
@@ -274,7 +219,6 @@ db_ls(struct db_opts *o)
 		for (i = 0; i < n; i++)
 			store_run_release(&runs[i]);
 		free(runs);
-		store_close(st);
 		return len;
 	}
 	arms = xcalloc(n + 1, sizeof *arms);
@@ -335,7 +279,6 @@ db_ls(struct db_opts *o)
 	free(samples);
 	free(fleets);
 	free(runs);
-	store_close(st);
 	return EXIT_OK;
 }
 
@@ -496,8 +439,9 @@ show_owner(const struct db_opts *o, const struct store_run *r)
 }
 
 static int
-db_show(struct db_opts *o)
+db_show(struct cmd_ctx *c)
 {
+	struct db_opts		*o = c->opts;
 	struct store		*st;
 	struct store_run	 r;
 	struct store_kv		*kv = NULL, *units = NULL;
@@ -507,7 +451,8 @@ db_show(struct db_opts *o)
 	size_t			 meta;
 	int			 rc = EXIT_USAGE;
 
-	if ((st = db_open_run(o, "show", STORE_READONLY, &r)) == NULL)
+	st = c->st;
+	if (db_find_run(c, &r) == -1)
 		return EXIT_USAGE;
 	if (store_config_list(st, r.id, &kv, &nkv, &cause) != 0 ||
 	    store_unit_list(st, r.id, &units, &nunits, &cause) != 0 ||
@@ -606,7 +551,6 @@ out:
 	store_kv_free(units, nunits);
 	store_journal_free(j, nj);
 	store_run_release(&r);
-	store_close(st);
 	return rc;
 }
 
@@ -636,8 +580,9 @@ write_atomic(const char *path, const char *data, size_t len)
 }
 
 static int
-db_export(struct db_opts *o)
+db_export(struct cmd_ctx *c)
 {
+	struct db_opts		*o = c->opts;
 	struct store		*st;
 	struct store_run	 r;
 	struct strbuf		*bufs = NULL;
@@ -647,7 +592,8 @@ db_export(struct db_opts *o)
 	size_t			 i, j, n;
 	int			 rc = EXIT_USAGE;
 
-	if ((st = db_open_run(o, "export", STORE_READONLY, &r)) == NULL)
+	st = c->st;
+	if (db_find_run(c, &r) == -1)
 		return EXIT_USAGE;
 	if (o->arm != NULL) {
 		for (i = 0; i < r.narms; i++) {
@@ -735,13 +681,13 @@ out:
 	}
 	strvec_clear(&names);
 	store_run_release(&r);
-	store_close(st);
 	return rc;
 }
 
 static int
-db_import(struct db_opts *o)
+db_import(struct cmd_ctx *c)
 {
+	struct db_opts		*o = c->opts;
 	struct import_options	 io;
 	struct store		*st;
 	struct store_run	 r;
@@ -752,12 +698,12 @@ db_import(struct db_opts *o)
 	int			 existed;
 	const char		*eq, *path;
 
-	if (o->args.n == 0)
+	if ((size_t)c->argc == 0)
 		return db_usage("import needs at least one [LABEL=]FILE");
 	/* Missing files are bad input: check before creating anything. */
-	for (i = 0; i < o->args.n; i++) {
-		eq = strchr(o->args.v[i], '=');
-		path = eq != NULL ? eq + 1 : o->args.v[i];
+	for (i = 0; i < (size_t)c->argc; i++) {
+		eq = strchr(c->argv[i], '=');
+		path = eq != NULL ? eq + 1 : c->argv[i];
 		if (strcmp(path, "-") != 0 && access(path, R_OK) != 0)
 			return db_usage("cannot read '%s': %s", path,
 			    strerror(errno));
@@ -775,8 +721,8 @@ db_import(struct db_opts *o)
 	existed = access(cmd_db_path(o->db), F_OK) == 0;
 	if ((st = db_open(o, STORE_CREATE)) == NULL)
 		return EXIT_USAGE;
-	if (import_benchfmt(st, o->args.v, o->args.n, &io, &run_id, &nvalues,
-	    &warnings, &cause) != 0) {
+	if (import_benchfmt(st, c->argv, (size_t)c->argc, &io, &run_id,
+	    &nvalues, &warnings, &cause) != 0) {
 		for (i = 0; i < warnings.n; i++)
 			warning("%s", warnings.v[i]);
 		error("%s", cause);
@@ -803,19 +749,20 @@ db_import(struct db_opts *o)
 }
 
 static int
-db_merge(struct db_opts *o)
+db_merge(struct cmd_ctx *c)
 {
+	struct db_opts		*o = c->opts;
 	struct store	*st, *other;
 	char		*cause = NULL;
 	size_t		 i;
 	int		 runs, total_runs = 0;
 	int64_t		 samples, total_samples = 0;
 
-	if (o->args.n == 0)
+	if ((size_t)c->argc == 0)
 		return db_usage("merge needs at least one OTHER.db");
 	/* Refuse any bad input before the first change. */
-	for (i = 0; i < o->args.n; i++) {
-		other = store_open(o->args.v[i], STORE_READONLY, &cause);
+	for (i = 0; i < (size_t)c->argc; i++) {
+		other = store_open(c->argv[i], STORE_READONLY, &cause);
 		if (other == NULL) {
 			error("%s", cause);
 			free(cause);
@@ -825,8 +772,8 @@ db_merge(struct db_opts *o)
 	}
 	if ((st = db_open(o, STORE_CREATE)) == NULL)
 		return EXIT_USAGE;
-	for (i = 0; i < o->args.n; i++) {
-		if (store_merge(st, o->args.v[i], &runs, &samples, &cause) !=
+	for (i = 0; i < (size_t)c->argc; i++) {
+		if (store_merge(st, c->argv[i], &runs, &samples, &cause) !=
 		    0) {
 			error("%s", cause);
 			free(cause);
@@ -834,12 +781,12 @@ db_merge(struct db_opts *o)
 			return EXIT_USAGE;
 		}
 		printf("merged '%s': %d run%s, %lld samples added\n",
-		    o->args.v[i], runs, runs == 1 ? "" : "s",
+		    c->argv[i], runs, runs == 1 ? "" : "s",
 		    (long long)samples);
 		total_runs += runs;
 		total_samples += samples;
 	}
-	if (o->args.n > 1)
+	if ((size_t)c->argc > 1)
 		printf("total: %d runs, %lld samples added\n", total_runs,
 		    (long long)total_samples);
 	store_close(st);
@@ -847,7 +794,7 @@ db_merge(struct db_opts *o)
 }
 
 static int
-db_check(struct db_opts *o)
+db_check(struct cmd_ctx *c)
 {
 	struct store		*st;
 	struct store_run	*runs;
@@ -855,14 +802,10 @@ db_check(struct db_opts *o)
 	size_t			 n, i, nruns;
 	int64_t			 nsamples = 0;
 
-	if (o->args.n != 0)
-		return db_usage("check takes no arguments");
-	if ((st = db_open(o, STORE_READONLY)) == NULL)
-		return EXIT_USAGE;
+	st = c->st;
 	if (store_check(st, &problems, &n, &cause) != 0) {
 		error("%s", cause);
 		free(cause);
-		store_close(st);
 		return EXIT_USAGE;
 	}
 	/* A damaged file may not list its runs: the problems say why. */
@@ -870,7 +813,6 @@ db_check(struct db_opts *o)
 		if (n == 0) {
 			error("%s", cause);
 			free(cause);
-			store_close(st);
 			return EXIT_USAGE;
 		}
 		free(cause);
@@ -893,19 +835,19 @@ db_check(struct db_opts *o)
 	else
 		printf("ok: '%s', %zu run%s, %lld samples\n", store_path(st),
 		    nruns, nruns == 1 ? "" : "s", (long long)nsamples);
-	store_close(st);
 	return n > 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 static int
-db_rm(struct db_opts *o)
+db_rm(struct cmd_ctx *c)
 {
 	struct store		*st;
 	struct store_run	 r;
 	char			*cause = NULL;
 	int			 rc = EXIT_OK;
 
-	if ((st = db_open_run(o, "rm", 0, &r)) == NULL)
+	st = c->st;
+	if (db_find_run(c, &r) == -1)
 		return EXIT_USAGE;
 	if (store_run_delete(st, r.id, &cause) != 0) {
 		error("%s", cause);
@@ -915,76 +857,21 @@ db_rm(struct db_opts *o)
 		printf("removed run %lld (%s, %lld samples)\n",
 		    (long long)r.id, r.uuid, (long long)r.nsamples);
 	store_run_release(&r);
-	store_close(st);
 	return rc;
 }
 
-/* The subcommands, and which of the options only some of them take. */
-enum db_sub_flags {
-	DB_TAKES_EXPORT = 1 << 0,	/* --arm, -o */
-	DB_TAKES_IMPORT = 1 << 1,	/* --name, --host */
-	DB_TAKES_JSON = 1 << 2,		/* --json */
-};
-static const struct db_sub {
-	const char	*name;
-	const char	*alias;
-	int		 flags;
-	int		(*exec)(struct db_opts *o);
-} db_subs[] = {
-	{ "ls", "list", DB_TAKES_JSON, db_ls },
-	{ "show", NULL, 0, db_show },
-	{ "export", NULL, DB_TAKES_EXPORT, db_export },
-	{ "import", NULL, DB_TAKES_IMPORT, db_import },
+/* The subcommands, and the database each needs opened. */
+static const struct cmd_sub db_subs[] = {
+	{ "ls", "list", CMD_STORE_RO | CMD_NO_OPERANDS, db_ls },
+	{ "show", NULL, CMD_STORE_RO | CMD_ONE_RUN, db_show },
+	{ "export", NULL, CMD_STORE_RO | CMD_ONE_RUN, db_export },
+	/* These two make it, and only once their inputs read. */
+	{ "import", NULL, 0, db_import },
 	{ "merge", NULL, 0, db_merge },
-	{ "check", NULL, 0, db_check },
-	{ "rm", NULL, 0, db_rm },
+	{ "check", NULL, CMD_STORE_RO | CMD_NO_OPERANDS, db_check },
+	{ "rm", NULL, CMD_STORE_RW | CMD_ONE_RUN, db_rm },
 	{ NULL, NULL, 0, NULL }
 };
-
-static const struct db_sub *
-db_sub_find(const char *name)
-{
-	const struct db_sub	*d;
-
-	for (d = db_subs; d->name != NULL; d++) {
-		if (strcmp(d->name, name) == 0 ||
-		    (d->alias != NULL && strcmp(d->alias, name) == 0))
-			return d;
-	}
-	return NULL;
-}
-
-static int
-cmd_db_exec(int argc, char **argv)
-{
-	struct db_opts		 o;
-	const struct db_sub	*d;
-	const char		*sub;
-	int			 rc, flags;
-
-	memset(&o, 0, sizeof o);
-	if ((rc = db_parse(argc, argv, &o, &sub)) != 0) {
-		strvec_clear(&o.args);
-		return rc;
-	}
-	d = db_sub_find(sub);
-	flags = d != NULL ? d->flags : 0;
-	if ((o.arm != NULL || o.outdir != NULL) &&
-	    !(flags & DB_TAKES_EXPORT))
-		rc = db_usage("--arm and -o go with export");
-	else if ((o.name != NULL || o.host != NULL) &&
-	    !(flags & DB_TAKES_IMPORT))
-		rc = db_usage("--name and --host go with import");
-	else if (o.json && !(flags & DB_TAKES_JSON))
-		rc = db_usage("--json goes with ls");
-	else if (d != NULL)
-		rc = d->exec(&o);
-	else
-		rc = db_usage("unknown subcommand '%s' (ls, show, export, "
-		    "import, merge, check, rm)", sub);
-	strvec_clear(&o.args);
-	return rc;
-}
 
 const struct cmd_entry cmd_db_entry = {
 	.name = "db",
@@ -1021,8 +908,7 @@ const struct cmd_entry cmd_db_entry = {
 	"\n"
 	"Exit status: 0 ok, 1 check found problems, 2 bad input (nothing\n"
 	"is written).\n",
-	.exec = cmd_db_exec,
-	.flags = CMD_STORE,
 	.opts = db_flags,
-	.shortopts = "o:",
+	.opts_size = sizeof(struct db_opts),
+	.subs = db_subs,
 };

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,52 +14,45 @@
 
 extern const struct cmd_entry cmd_env_entry;
 
+struct env_opts {
+	int	strict, quiet;
+};
+#define ENV(m)	OPT_AT(struct env_opts, m)
+
 static const struct cmd_flag env_flags[] = {
-	{ "strict", 's', NULL,
-	    "exit 1 if there is any warning", NULL },
-	{ "quiet", 'q', NULL,
-	    "print only the warnings", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	CMD_BOOL("strict", 's', ENV(strict),
+	    "exit 1 if there is any warning"),
+	CMD_BOOL("quiet", 'q', ENV(quiet),
+	    "print only the warnings"),
+	CMD_FLAG_END
 };
 
 static int
-cmd_env_exec(int argc, char **argv)
+cmd_env_exec(struct cmd_ctx *c)
 {
-	struct strvec	 warnings = STRVEC_INIT, report = STRVEC_INIT;
-	char		*cause = NULL;
-	int		 c, strict = 0, quiet = 0;
-	size_t		 i;
+	const struct env_opts	*o = c->opts;
+	struct strvec		 warnings = STRVEC_INIT, report = STRVEC_INIT;
+	char			*cause = NULL;
+	int			 rc;
+	size_t			 i;
 
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_env_entry, NULL, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 's':
-			strict = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (envcheck_run(argv + optind, (size_t)(argc - optind), &warnings,
+	if (envcheck_run(c->argv, (size_t)c->argc, &warnings,
 	    &report, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
-	if (!quiet)
+	if (!o->quiet)
 		for (i = 0; i < report.n; i++)
 			printf("%s\n", report.v[i]);
 	for (i = 0; i < warnings.n; i++)
 		printf("warning: %s\n", warnings.v[i]);
-	if (!quiet && warnings.n == 0)
+	if (!o->quiet && warnings.n == 0)
 		printf("no warnings\n");
-	c = strict && warnings.n > 0 ? EXIT_FAIL : EXIT_OK;
+	rc = o->strict && warnings.n > 0 ? EXIT_FAIL : EXIT_OK;
 	strvec_clear(&warnings);
 	strvec_clear(&report);
-	return c;
+	return rc;
 }
 
 const struct cmd_entry cmd_env_entry = {
@@ -87,5 +79,6 @@ const struct cmd_entry cmd_env_entry = {
 "resolved when some disk runs bfq.\n",
 	.exec = cmd_env_exec,
 	.opts = env_flags,
-	.shortopts = "+sq",
+	.opts_size = sizeof(struct env_opts),
+	.flags = CMD_FLAGS_FIRST,
 };

@@ -14,7 +14,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +24,8 @@
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/core/runner.h"
-#include "harness/fleet.h"
-#include "harness/fleet-sched.h"
+#include "harness/fleet/fleet.h"
+#include "harness/fleet/fleet-sched.h"
 #include "harness/git-version.h"
 #include "host/hostinfo.h"
 #include "lib/util.h"
@@ -34,188 +33,193 @@
 #include "results/store.h"
 
 
-/* What submit was asked for. */
+/* What a fleet subcommand was asked for (each takes some of it). */
 struct submit_opts {
 	struct strvec	 parts;		/* partitions, each once, in order */
 	struct strvec	 counts;	/* "P:N": N replicas on P */
 	struct strvec	 extra;		/* --sbatch-arg */
 	struct strvec	 keys;		/* --until, --max-rounds: KEY=VALUE */
-	long long	 per;
+	int64_t		 per;
 	const char	*base, *time_limit, *sched_name;
 	int		 wait, quiet;
+	int		 failed, merge_job;	/* resubmit, collect */
+	/* job: */
+	const char	*fleet_id, *replica, *job_db;
+	struct strvec	 set;
 };
+#define FLT(m)	OPT_AT(struct submit_opts, m)
 
 static void
-submit_opts_release(struct submit_opts *o)
+submit_opts_init(void *opts)
 {
+	struct submit_opts	*o = opts;
+
+	o->per = 1;
+	o->sched_name = "slurm";
+}
+
+static void
+submit_opts_release(void *opts)
+{
+	struct submit_opts	*o = opts;
+
 	strvec_clear(&o->parts);
 	strvec_clear(&o->counts);
 	strvec_clear(&o->extra);
 	strvec_clear(&o->keys);
+	strvec_clear(&o->set);
 }
 
-/* --partitions P1,P2:N,...: 0, or EXIT_USAGE after saying why. */
+/* One partition name of --partitions into o (P:N too); 0, or -1. */
 static int
-submit_parse_partitions(struct submit_opts *o, const char *arg)
+submit_partition(struct submit_opts *o, char *p, char **cause)
 {
-	char		*cause = NULL, *p, *save, *list, *colon;
+	char		*colon, *why = NULL;
 	long long	 v;
-	int		 rc;
 
-	list = xstrdup(arg);
-	for (p = strtok_r(list, ",", &save); p != NULL;
-	    p = strtok_r(NULL, ",", &save)) {
-		p = strtrim(p);
-		if (*p == '\0')
-			continue;
-		/* P:N: N replicas on P, whatever
-		 * --per-partition says. */
-		if ((colon = strchr(p, ':')) != NULL) {
-			*colon = '\0';
-			if (parse_int(colon + 1, 1, 1000, &v,
-			    &cause) == -1) {
-				rc = fleet_usage("--partitions "
-				    "%s: %s", p, cause);
-				free(cause);
-				free(list);
-				return rc;
-			}
-			strvec_pushf(&o->counts, "%s:%lld", p, v);
+	/* P:N: N replicas on P, whatever --per-partition says. */
+	if ((colon = strchr(p, ':')) != NULL) {
+		*colon = '\0';
+		if (parse_int(colon + 1, 1, 1000, &v, &why) == -1) {
+			set_cause(cause, "--partitions %s: %s (see abbench "
+			    "fleet --help)", p, why);
+			free(why);
+			return -1;
 		}
-		if (strchr(p, '/') != NULL || *p == '.' ||
-		    strchr(p, '\n') != NULL) {
-			rc = fleet_usage("partition '%s' is "
-			    "not a partition name", p);
-			free(list);
-			return rc;
-		}
-		if (!strvec_has(&o->parts, p))
-			strvec_push(&o->parts, p);
+		strvec_pushf(&o->counts, "%s:%lld", p, v);
 	}
-	free(list);
+	if (strchr(p, '/') != NULL || *p == '.' || strchr(p, '\n') != NULL)
+		return set_cause(cause, "partition '%s' is not a partition "
+		    "name (see abbench fleet --help)", p);
+	if (!strvec_has(&o->parts, p))
+		strvec_push(&o->parts, p);
 	return 0;
 }
 
-/* submit's options: 0, or EXIT_USAGE after saying why. */
-extern const struct cmd_entry cmd_fleet_entry;
+/* --partitions P1,P2:N,... */
+static int
+submit_partitions(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	char	*p, *save, *list = xstrdup(value);
+	int	 rc = 0;
+
+	(void)f;
+	for (p = strtok_r(list, ",", &save); p != NULL && rc == 0;
+	    p = strtok_r(NULL, ",", &save)) {
+		p = strtrim(p);
+		if (*p != '\0')
+			rc = submit_partition(opts, p, cause);
+	}
+	free(list);
+	return rc;
+}
+
+/* --time LIMIT: one line, not empty. */
+static int
+submit_time(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	if (*value == '\0' || strchr(value, '\n') != NULL)
+		return set_cause(cause, "--time: bad limit '%s' (see abbench "
+		    "fleet --help)", value);
+	*(const char **)opt_member(&f->opt, opts) = value;
+	return 0;
+}
+
+/*
+ * --until, --max-rounds: checked as run checks them (the file's other
+ * keys with them in submit_check), kept as KEY=VALUE.
+ */
+static int
+submit_key(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	struct experiment	 tmp;
+	char			*why = NULL;
+	int			 rc;
+
+	memset(&tmp, 0, sizeof tmp);
+	rc = experiment_set(&tmp, f->key, value, &why);
+	opt_release(experiment_opts, &tmp);
+	if (rc == -1) {
+		set_cause(cause, "--%s: %s (see abbench fleet --help)",
+		    f->name, why);
+		free(why);
+		return -1;
+	}
+	strvec_pushf(opt_member(&f->opt, opts), "%s=%s", f->key, value);
+	return 0;
+}
+
+/* job --set KEY=VALUE. */
+static int
+job_set(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	if (strchr(value, '=') == NULL)
+		return set_cause(cause, "job: --set '%s' is not KEY=VALUE "
+		    "(see abbench fleet --help)", value);
+	return cmd_flag_push(f, opts, value, cause);
+}
+
+#define COMMON	"status collect cancel resubmit"
 
 /* Each flag names the subcommands that take it. */
 static const struct cmd_flag fleet_flags[] = {
-	{ "partitions", 'p', "P1,P2[:N],...",
+	CMD_FN("partitions", 'p', "P1,P2[:N],...", FLT(parts),
+	    submit_partitions,
 	    "the Slurm partitions, one shape each (N replicas: P:N)",
-	    "submit" },
-	{ "per-partition", 'n', "N", "replicas per partition (default 1)",
-	    "submit" },
-	{ "dir", 'd', "SHARED_DIR", "where fleets live, seen by every node\n"
-	    "(default $ABBENCH_FLEET_DIR)", "submit" },
-	{ "time", 't', "LIMIT", "sbatch --time of each job", "submit" },
-	{ "sbatch-arg", 'a', "ARG", "one more argument for sbatch (repeatable)",
-	    "submit" },
-	{ "scheduler", 's', "NAME", "the cluster scheduler: slurm (default), or\n"
-	    "mock, the tests' double", "submit" },
-	{ "wait", 'w', NULL, "one live line until every shape ends; exit with\n"
-	    "the fleet's status, as collect does", "submit" },
-	{ "quiet", 'q', NULL, "print only the fleet id", "submit" },
-	{ "until", 'U', "decided", "every shape's run stops by the rule of run\n"
+	    .scope = "submit"),
+	CMD_INT64("per-partition", 'n', "N", FLT(per), 1, 1000,
+	    "replicas per partition (default 1)", .scope = "submit"),
+	CMD_STR("dir", 'd', "SHARED_DIR", FLT(base),
+	    "where fleets live, seen by every node\n"
+	    "(default $ABBENCH_FLEET_DIR)", .scope = "submit"),
+	CMD_FN("time", 't', "LIMIT", FLT(time_limit), submit_time,
+	    "sbatch --time of each job", .scope = "submit"),
+	CMD_FN("sbatch-arg", 'a', "ARG", FLT(extra), cmd_flag_push,
+	    "one more argument for sbatch (repeatable)", .scope = "submit"),
+	CMD_STR("scheduler", 's', "NAME", FLT(sched_name),
+	    "the cluster scheduler: slurm (default), or\n"
+	    "mock, the tests' double", .scope = "submit"),
+	CMD_BOOL("wait", 'w', FLT(wait),
+	    "one live line until every shape ends; exit with\n"
+	    "the fleet's status, as collect does", .scope = "submit"),
+	CMD_BOOL("quiet", 'q', FLT(quiet), "print only the fleet id",
+	    .scope = "submit"),
+	CMD_FN("until", 0, "decided", FLT(keys), submit_key,
+	    "every shape's run stops by the rule of run\n"
 	    "--until decided (stop = decided; rounds: the\n"
-	    "fixed design), kept for resubmits", "submit" },
-	{ "max-rounds", 'M', "N", "with --until decided: the rule's max-rounds\n"
-	    "on every shape (default: the file's)", "submit" },
-	{ "dir", 'd', "SHARED_DIR", "where FLEET ids are looked up\n"
-	    "(default $ABBENCH_FLEET_DIR)", "status collect cancel resubmit" },
-	{ "quiet", 'q', NULL, "less output", "status collect cancel resubmit" },
-	{ "failed", 'f', NULL, "resubmit: the failed or missing shapes", "status collect cancel resubmit" },
-	{ "wait", 'w', NULL, "resubmit: wait as submit --wait does", "status collect cancel resubmit" },
-	{ "merge-job", 'm', NULL, "collect: run as the fleet's merge job\n"
-	    "(what submit hands to Slurm)", "status collect cancel resubmit" },
-	{ "fleet-id", 'f', "ID", "job (internal: one shape's batch job): the "
-	    "fleet", "job" },
-	{ "replica", 'r', "N", "job: the replica of the shape", "job" },
-	{ "db", 'd', "FILE", "job: the shape's database", "job" },
-	{ "set", 'S', "KEY=VALUE", "job: an [experiment] key of the fleet\n"
-	    "(what submit --until gave; repeatable)", "job" },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "fixed design), kept for resubmits", .scope = "submit",
+	    .key = "stop"),
+	CMD_FN("max-rounds", 0, "N", FLT(keys), submit_key,
+	    "with --until decided: the rule's max-rounds\n"
+	    "on every shape (default: the file's)", .scope = "submit",
+	    .key = "max-rounds"),
+	CMD_STR("dir", 'd', "SHARED_DIR", FLT(base),
+	    "where FLEET ids are looked up\n"
+	    "(default $ABBENCH_FLEET_DIR)", .scope = COMMON),
+	CMD_BOOL("quiet", 'q', FLT(quiet), "less output", .scope = COMMON),
+	CMD_BOOL("failed", 0, FLT(failed),
+	    "resubmit: the failed or missing shapes", .scope = COMMON),
+	CMD_BOOL("wait", 'w', FLT(wait),
+	    "resubmit: wait as submit --wait does", .scope = COMMON),
+	CMD_BOOL("merge-job", 0, FLT(merge_job),
+	    "collect: run as the fleet's merge job\n"
+	    "(what submit hands to Slurm)", .scope = COMMON),
+	CMD_STR("fleet-id", 0, "ID", FLT(fleet_id),
+	    "job (internal: one shape's batch job): the fleet",
+	    .scope = "job"),
+	CMD_STR("replica", 0, "N", FLT(replica),
+	    "job: the replica of the shape", .scope = "job"),
+	CMD_STR("db", 'd', "FILE", FLT(job_db), "job: the shape's database",
+	    .scope = "job"),
+	CMD_FN("set", 0, "KEY=VALUE", FLT(set), job_set,
+	    "job: an [experiment] key of the fleet\n"
+	    "(what submit --until gave; repeatable)", .scope = "job"),
+	CMD_FLAG_END
 };
-
-static int
-submit_parse(int argc, char **argv, struct submit_opts *o)
-{
-	char		*cause = NULL;
-	long long	 v;
-	int		 c, rc;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_fleet_entry, "submit", 0, argc,
-	    argv)) != -1) {
-		switch (c) {
-		case 'p':
-			if ((rc = submit_parse_partitions(o, optarg)) != 0)
-				return rc;
-			break;
-		case 'n':
-			if (parse_int(optarg, 1, 1000, &v, &cause) == -1) {
-				rc = fleet_usage("--per-partition: %s", cause);
-				free(cause);
-				return rc;
-			}
-			o->per = v;
-			break;
-		case 'd':
-			o->base = optarg;
-			break;
-		case 't':
-			if (*optarg == '\0' || strchr(optarg, '\n') != NULL)
-				return fleet_usage("--time: bad limit '%s'",
-				    optarg);
-			o->time_limit = optarg;
-			break;
-		case 'a':
-			strvec_push(&o->extra, optarg);
-			break;
-		case 's':
-			o->sched_name = optarg;
-			break;
-		case 'w':
-			o->wait = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'U':
-		case 'M': {
-			/* Checked as run checks them; the file's other keys
-			 * with them in submit_check. */
-			struct experiment	tmp;
-			const char		*key = c == 'U' ? "stop" :
-			    "max-rounds";
-
-			memset(&tmp, 0, sizeof tmp);
-			if (experiment_set(&tmp, key, optarg, &cause) == -1) {
-				rc = fleet_usage("--%s: %s", c == 'U' ?
-				    "until" : "max-rounds", cause);
-				free(cause);
-				return rc;
-			}
-			strvec_pushf(&o->keys, "%s=%s", key, optarg);
-			break;
-		}
-		case CMD_FLAG_ERROR:
-			return EXIT_USAGE;
-		default:
-			return fleet_usage("submit: unknown option or missing "
-			    "value '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind + 1 != argc)
-		return fleet_usage("submit takes one EXPERIMENT.ini");
-	if (o->parts.n == 0)
-		return fleet_usage("submit needs --partitions P1,P2,...");
-	o->base = fleet_base(o->base);
-	if (o->base == NULL)
-		return fleet_usage("submit needs --dir SHARED_DIR");
-	return 0;
-}
 
 /*
  * Bad input is found before anything is submitted: the experiment, the
@@ -425,105 +429,71 @@ out:
 }
 
 static int
-fleet_submit(int argc, char **argv)
+fleet_submit(struct cmd_ctx *c)
 {
-	struct submit_opts	 o;
+	struct submit_opts	*o = c->opts;
 	struct fleet_ctx	 fc;
 	struct experiment	*e = NULL;
 	char			*exp_abs = NULL, *self = NULL;
 	int			 rc;
 
+	if (c->argc != 1)
+		return fleet_usage("submit takes one EXPERIMENT.ini");
+	if (o->parts.n == 0)
+		return fleet_usage("submit needs --partitions P1,P2,...");
+	if ((o->base = fleet_base(o->base)) == NULL)
+		return fleet_usage("submit needs --dir SHARED_DIR");
 	memset(&fc, 0, sizeof fc);
-	memset(&o, 0, sizeof o);	/* the strvecs as STRVEC_INIT */
-	o.per = 1;
-	o.sched_name = "slurm";
-	if ((rc = submit_parse(argc, argv, &o)) != 0)
-		goto out;
-	if ((rc = submit_check(&fc, &o, argv[optind], &e, &exp_abs,
+	if ((rc = submit_check(&fc, o, c->argv[0], &e, &exp_abs,
 	    &self)) != 0)
 		goto out;
-	if ((rc = submit_create(&fc, &o, e, exp_abs, self)) != 0)
+	if ((rc = submit_create(&fc, o, e, exp_abs, self)) != 0)
 		goto out;
-	rc = submit_jobs(&fc, &o);
-	if (rc == EXIT_OK && o.wait)
-		rc = fleet_wait(&fc, o.quiet);
+	rc = submit_jobs(&fc, o);
+	if (rc == EXIT_OK && o->wait)
+		rc = fleet_wait(&fc, o->quiet);
 out:
 	if (e != NULL)
 		experiment_free(e);
 	free(exp_abs);
 	free(self);
-	submit_opts_release(&o);
 	fleet_close(&fc);
 	return rc;
 }
 
-/* Options shared by status, collect, cancel and resubmit. */
-struct fleet_common {
-	const char	*base;
-	int		 quiet;
-	int		 failed;
-	int		 wait;
-	int		 merge_job;
-	const char	*sel;
-};
-
+/*
+ * The FLEET operand of status, collect, cancel and resubmit (NULL: none),
+ * and --dir: 0, or EXIT_USAGE after saying why.
+ */
 static int
-fleet_parse_common(int argc, char **argv, struct fleet_common *o,
-    const char *verb, int need_sel)
+fleet_sel(struct cmd_ctx *c, int need_sel, const char **sel)
 {
-	int	c;
+	struct submit_opts	*o = c->opts;
+	const char		*verb = c->sub->name;
 
-	memset(o, 0, sizeof *o);
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_fleet_entry, verb, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			o->base = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'f':
-			o->failed = 1;
-			break;
-		case 'w':
-			o->wait = 1;
-			break;
-		case 'm':
-			o->merge_job = 1;
-			break;
-		case CMD_FLAG_ERROR:
-			return EXIT_USAGE;
-		default:
-			return fleet_usage("%s: unknown option or missing value "
-			    "'%s'", verb, argv[optind - 1]);
-		}
-	}
 	o->base = fleet_base(o->base);
-	if (optind < argc)
-		o->sel = argv[optind++];
-	if (optind < argc)
+	*sel = c->argc > 0 ? c->argv[0] : NULL;
+	if (c->argc > 1)
 		return fleet_usage("%s: too many arguments", verb);
-	if (need_sel && o->sel == NULL)
+	if (need_sel && *sel == NULL)
 		return fleet_usage("%s needs a FLEET (a directory, or an id "
 		    "with --dir)", verb);
 	return 0;
 }
 
-
 static int
-fleet_status(int argc, char **argv)
+fleet_status(struct cmd_ctx *c)
 {
-	struct fleet_common	o;
-	struct fleet_ctx	fc;
-	int			rc;
+	struct submit_opts	*o = c->opts;
+	struct fleet_ctx	 fc;
+	const char		*sel;
+	int			 rc;
 
-	if ((rc = fleet_parse_common(argc, argv, &o, "status", 0)) != 0)
+	if ((rc = fleet_sel(c, 0, &sel)) != 0)
 		return rc;
-	if (o.sel == NULL)
-		return fleet_list(o.base);
-	if ((rc = fleet_open(&fc, o.sel, o.base, 0)) != 0)
+	if (sel == NULL)
+		return fleet_list(o->base);
+	if ((rc = fleet_open(&fc, sel, o->base, 0)) != 0)
 		return rc;
 	if (fleet_refresh(&fc, 1) != 0) {
 		fleet_close(&fc);
@@ -536,34 +506,36 @@ fleet_status(int argc, char **argv)
 
 
 static int
-fleet_collect(int argc, char **argv)
+fleet_collect(struct cmd_ctx *c)
 {
-	struct fleet_common	o;
-	struct fleet_ctx	fc;
-	int			rc;
+	struct submit_opts	*o = c->opts;
+	struct fleet_ctx	 fc;
+	const char		*sel;
+	int			 rc;
 
-	if ((rc = fleet_parse_common(argc, argv, &o, "collect", 1)) != 0)
+	if ((rc = fleet_sel(c, 1, &sel)) != 0)
 		return rc;
-	if ((rc = fleet_open(&fc, o.sel, o.base, 0)) != 0)
+	if ((rc = fleet_open(&fc, sel, o->base, 0)) != 0)
 		return rc;
-	rc = fleet_collect_run(&fc, o.quiet, o.merge_job);
+	rc = fleet_collect_run(&fc, o->quiet, o->merge_job);
 	fleet_close(&fc);
 	return rc;
 }
 
 static int
-fleet_cancel(int argc, char **argv)
+fleet_cancel(struct cmd_ctx *c)
 {
-	struct fleet_common	o;
-	struct fleet_ctx	fc;
-	struct strvec		ids = STRVEC_INIT;
+	struct submit_opts	*o = c->opts;
+	struct fleet_ctx	 fc;
+	struct strvec		 ids = STRVEC_INIT;
+	const char		*sel;
 	char			*cause = NULL;
-	size_t			i;
-	int			rc;
+	size_t			 i;
+	int			 rc;
 
-	if ((rc = fleet_parse_common(argc, argv, &o, "cancel", 1)) != 0)
+	if ((rc = fleet_sel(c, 1, &sel)) != 0)
 		return rc;
-	if ((rc = fleet_open(&fc, o.sel, o.base, 0)) != 0)
+	if ((rc = fleet_open(&fc, sel, o->base, 0)) != 0)
 		return rc;
 	if (fleet_refresh(&fc, 1) != 0) {
 		fleet_close(&fc);
@@ -580,7 +552,7 @@ fleet_cancel(int argc, char **argv)
 		error("fleet: %s", cause);
 		free(cause);
 		rc = EXIT_FAIL;
-	} else if (!o.quiet)
+	} else if (!o->quiet)
 		printf("fleet %s: cancelled %zu job%s\n", fc.id, ids.n,
 		    ids.n == 1 ? "" : "s");
 	strvec_clear(&ids);
@@ -594,20 +566,21 @@ fleet_cancel(int argc, char **argv)
  * merge job after them.
  */
 static int
-fleet_resubmit(int argc, char **argv)
+fleet_resubmit(struct cmd_ctx *c)
 {
-	struct fleet_common	o;
-	struct fleet_ctx	fc;
-	struct strvec		ids = STRVEC_INIT;
+	struct submit_opts	*o = c->opts;
+	struct fleet_ctx	 fc;
+	struct strvec		 ids = STRVEC_INIT;
+	const char		*sel;
 	char			*cause = NULL, *job = NULL;
-	size_t			i;
-	int			rc;
+	size_t			 i;
+	int			 rc;
 
-	if ((rc = fleet_parse_common(argc, argv, &o, "resubmit", 1)) != 0)
+	if ((rc = fleet_sel(c, 1, &sel)) != 0)
 		return rc;
-	if (!o.failed)
+	if (!o->failed)
 		return fleet_usage("resubmit needs --failed");
-	if ((rc = fleet_open(&fc, o.sel, o.base, 0)) != 0)
+	if ((rc = fleet_open(&fc, sel, o->base, 0)) != 0)
 		return rc;
 	if (fleet_refresh(&fc, 1) != 0) {
 		fleet_close(&fc);
@@ -627,7 +600,7 @@ fleet_resubmit(int argc, char **argv)
 			rc = EXIT_FAIL;
 			continue;
 		}
-		if (!o.quiet)
+		if (!o->quiet)
 			printf("%s job %s (attempt %d, was job %s %s)\n",
 			    s->name, job, s->job->attempt + 1, s->job->job_id,
 			    s->js.state);
@@ -635,7 +608,7 @@ fleet_resubmit(int argc, char **argv)
 		job = NULL;
 	}
 	if (ids.n == 0) {
-		if (!o.quiet)
+		if (!o->quiet)
 			printf("fleet %s: no failed shape\n", fc.id);
 		fleet_close(&fc);
 		strvec_clear(&ids);
@@ -649,12 +622,12 @@ fleet_resubmit(int argc, char **argv)
 	} else {
 		free(fc.f.merge_job);
 		fc.f.merge_job = job;
-		if (!o.quiet)
+		if (!o->quiet)
 			printf("merge job %s\n", job);
 	}
 	fflush(stdout);
-	if (rc == EXIT_OK && o.wait)
-		rc = fleet_wait(&fc, o.quiet);
+	if (rc == EXIT_OK && o->wait)
+		rc = fleet_wait(&fc, o->quiet);
 	strvec_clear(&ids);
 	fleet_close(&fc);
 	return rc;
@@ -665,159 +638,127 @@ fleet_resubmit(int argc, char **argv)
  * database, or, when that database already holds its unfinished run (a
  * requeued or resubmitted job), `run --resume` of that run.
  */
+/*
+ * The unfinished run the shape's database db holds (a requeued or
+ * resubmitted job) into *resume: 0 (*resume NULL: none), 1 its run is
+ * done already, or -1 after saying why.
+ */
 static int
-fleet_job(int argc, char **argv)
+job_find_resume(const char *db, char **resume)
 {
-	struct run_options	 ro;
 	struct store		*st;
 	struct store_run	*runs = NULL;
-	struct strvec		 where = STRVEC_INIT, keys = STRVEC_INIT;
-	const char		*fleet_id = NULL, *replica = NULL, *db = NULL;
-	char			*cause = NULL, *resume = NULL;
-	struct utsname		 u;
+	char			*cause = NULL;
 	size_t			 n = 0, i;
-	int			 c, rc;
+	int			 rc = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_fleet_entry, "job", 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'f':
-			fleet_id = optarg;
-			break;
-		case 'r':
-			replica = optarg;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		case 'S':
-			if (strchr(optarg, '=') == NULL) {
-				strvec_clear(&keys);
-				return fleet_usage("job: --set '%s' is not "
-				    "KEY=VALUE", optarg);
-			}
-			strvec_push(&keys, optarg);
-			break;
-		case CMD_FLAG_ERROR:
-			strvec_clear(&keys);
-			return EXIT_USAGE;
-		default:
-			strvec_clear(&keys);
-			return fleet_usage("job: unknown option '%s'",
-			    argv[optind - 1]);
-		}
-	}
-	if (fleet_id == NULL || db == NULL || optind + 1 != argc) {
-		strvec_clear(&keys);
-		return fleet_usage("job needs --fleet-id ID --db FILE "
-		    "EXPERIMENT.ini");
-	}
-	/* hostinfo_scheduler() records these with the run. */
-	setenv("ABBENCH_FLEET_ID", fleet_id, 1);
-	if (replica != NULL)
-		setenv("ABBENCH_FLEET_REPLICA", replica, 1);
-
-	if (fleet_is_file(db)) {
-		if ((st = store_open(db, STORE_READONLY, &cause)) == NULL ||
-		    store_runs_list(st, &runs, &n, &cause) != 0) {
-			error("fleet: %s", cause);
-			free(cause);
-			if (st != NULL)
-				store_close(st);
-			strvec_clear(&keys);
-			return EXIT_USAGE;
-		}
-		if (n > 0 && strcmp(runs[n - 1].status, RUN_DONE) == 0) {
-			printf("fleet: run %s in '%s' is already done\n",
-			    runs[n - 1].uuid, db);
-			rc = EXIT_OK;
-			goto out_runs;
-		}
-		if (n > 0)
-			resume = xstrdup(runs[n - 1].uuid);
-		for (i = 0; i < n; i++)
-			store_run_release(&runs[i]);
-		free(runs);
-		runs = NULL;
-		n = 0;
-		store_close(st);
-	}
-	memset(&ro, 0, sizeof ro);
-	ro.db_path = db;
-	ro.rounds = -1;
-	ro.resume = resume;
-	ro.build = ABBENCH_GIT_DESCRIBE;
-	/* The fleet's keys (submit --until); a resumed run has them stored. */
-	ro.set = keys.n > 0 ? keys.v : NULL;
-	/* A requeued or resubmitted job: the scheduler ended the earlier
-	 * instance, perhaps on another node, whose pid means nothing here. */
-	ro.takeover = resume != NULL;
-	if (resume != NULL)
-		printf("fleet: resuming run %s in '%s'\n", resume, db);
-	fflush(stdout);
-	rc = runner_run(resume != NULL ? NULL : argv[optind], &ro);
-
-	/* A resumed run says where it ran last. */
-	if (resume != NULL && ro.run_id > 0 && (st = store_open(db, 0,
-	    &cause)) != NULL) {
-		hostinfo_scheduler(&where);
-		/* The host too: the run's row names it (the run's owner). */
-		if (uname(&u) == 0)
-			strvec_pushf(&where, "host: %s", u.nodename);
-		for (i = 0; i < where.n; i++) {
-			char	*colon = strstr(where.v[i], ": ");
-
-			if (colon == NULL)
-				continue;
-			*colon = '\0';
-			(void)store_config_set(st, ro.run_id, NULL, where.v[i],
-			    colon + 2, NULL);
-		}
-		strvec_clear(&where);
-		store_close(st);
-	} else if (cause != NULL) {
+	*resume = NULL;
+	if (!fleet_is_file(db))
+		return 0;
+	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL ||
+	    store_runs_list(st, &runs, &n, &cause) != 0) {
+		error("fleet: %s", cause);
 		free(cause);
+		if (st != NULL)
+			store_close(st);
+		return -1;
 	}
-	free(resume);
-	strvec_clear(&keys);
-	return rc;
-
-out_runs:
+	if (n > 0 && strcmp(runs[n - 1].status, RUN_DONE) == 0) {
+		printf("fleet: run %s in '%s' is already done\n",
+		    runs[n - 1].uuid, db);
+		rc = 1;
+	} else if (n > 0)
+		*resume = xstrdup(runs[n - 1].uuid);
 	for (i = 0; i < n; i++)
 		store_run_release(&runs[i]);
 	free(runs);
 	store_close(st);
-	strvec_clear(&keys);
 	return rc;
 }
 
-static const struct {
-	const char	*name;
-	int		(*fn)(int, char **);
-} fleet_subs[] = {
-	{ "submit", fleet_submit },
-	{ "status", fleet_status },
-	{ "collect", fleet_collect },
-	{ "cancel", fleet_cancel },
-	{ "resubmit", fleet_resubmit },
-	{ "job", fleet_job },
-};
-
-static int
-cmd_fleet_exec(int argc, char **argv)
+/* A resumed run says where it ran last: the scheduler's keys, the host. */
+static void
+job_record_where(const char *db, int64_t run_id)
 {
-	size_t	i;
+	struct strvec	 where = STRVEC_INIT;
+	struct store	*st;
+	struct utsname	 u;
+	char		*cause = NULL;
+	size_t		 i;
 
-	if (argc < 2)
-		return fleet_usage("missing subcommand (submit, status, "
-		    "collect, cancel, resubmit)");
-	for (i = 0; i < ARRAY_SIZE(fleet_subs); i++)
-		if (strcmp(argv[1], fleet_subs[i].name) == 0)
-			return fleet_subs[i].fn(argc - 1, argv + 1);
-	return fleet_usage("unknown subcommand '%s' (submit, status, collect, "
-	    "cancel, resubmit)", argv[1]);
+	if ((st = store_open(db, 0, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	hostinfo_scheduler(&where);
+	/* The host too: the run's row names it (the run's owner). */
+	if (uname(&u) == 0)
+		strvec_pushf(&where, "host: %s", u.nodename);
+	for (i = 0; i < where.n; i++) {
+		char	*colon = strstr(where.v[i], ": ");
+
+		if (colon == NULL)
+			continue;
+		*colon = '\0';
+		(void)store_config_set(st, run_id, NULL, where.v[i],
+		    colon + 2, NULL);
+	}
+	strvec_clear(&where);
+	store_close(st);
 }
+
+/*
+ * What the batch script runs on the node: the experiment into the shape's
+ * database, or, when that database already holds its unfinished run (a
+ * requeued or resubmitted job), `run --resume` of that run.
+ */
+static int
+fleet_job(struct cmd_ctx *c)
+{
+	const struct submit_opts	*o = c->opts;
+	struct run_options		 ro;
+	char				*resume = NULL;
+	int				 rc;
+
+	if (o->fleet_id == NULL || o->job_db == NULL || c->argc != 1)
+		return fleet_usage("job needs --fleet-id ID --db FILE "
+		    "EXPERIMENT.ini");
+	/* hostinfo_scheduler() records these with the run. */
+	setenv("ABBENCH_FLEET_ID", o->fleet_id, 1);
+	if (o->replica != NULL)
+		setenv("ABBENCH_FLEET_REPLICA", o->replica, 1);
+	if ((rc = job_find_resume(o->job_db, &resume)) != 0)
+		return rc == 1 ? EXIT_OK : EXIT_USAGE;
+	memset(&ro, 0, sizeof ro);
+	ro.db_path = o->job_db;
+	ro.rounds = -1;
+	ro.resume = resume;
+	ro.build = ABBENCH_GIT_DESCRIBE;
+	/* The fleet's keys (submit --until); a resumed run has them stored. */
+	ro.set = o->set.n > 0 ? o->set.v : NULL;
+	/* A requeued or resubmitted job: the scheduler ended the earlier
+	 * instance, perhaps on another node, whose pid means nothing here. */
+	ro.takeover = resume != NULL;
+	if (resume != NULL)
+		printf("fleet: resuming run %s in '%s'\n", resume, o->job_db);
+	fflush(stdout);
+	rc = runner_run(resume != NULL ? NULL : c->argv[0], &ro);
+	if (resume != NULL && ro.run_id > 0)
+		job_record_where(o->job_db, ro.run_id);
+	free(resume);
+	return rc;
+}
+
+/* The subcommands: each parses the flags its scope names. */
+static const struct cmd_sub fleet_subs[] = {
+	{ "submit", NULL, 0, fleet_submit },
+	{ "status", NULL, 0, fleet_status },
+	{ "collect", NULL, 0, fleet_collect },
+	{ "cancel", NULL, 0, fleet_cancel },
+	{ "resubmit", NULL, 0, fleet_resubmit },
+	{ "job", NULL, CMD_HIDDEN, fleet_job },
+	{ NULL, NULL, 0, NULL }
+};
 
 const struct cmd_entry cmd_fleet_entry = {
 	.name = "fleet",
@@ -868,7 +809,9 @@ const struct cmd_entry cmd_fleet_entry = {
 "(default $ABBENCH_FLEET_DIR). SHARED_DIR must be on a filesystem every\n"
 "node sees, as must abbench itself (install it there: jobs run the same\n"
 "binary that submitted them). A requeued job resumes its run.\n",
-	.exec = cmd_fleet_exec,
 	.opts = fleet_flags,
-	.shortopts = "p:n:d:t:a:s:wq",
+	.opts_size = sizeof(struct submit_opts),
+	.opts_init = submit_opts_init,
+	.opts_release = submit_opts_release,
+	.subs = fleet_subs,
 };

@@ -1,123 +1,94 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench history: the history of a run's experiment as one
- * self-contained HTML page, or as JSON (harness/history.h).
+ * self-contained HTML page, or as JSON (harness/analysis/history.h).
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/history.h"
-#include "harness/markup.h"
+#include "harness/analysis/history.h"
+#include "harness/analysis/markup.h"
 #include "lib/util.h"
 #include "results/store.h"
 
 extern const struct cmd_entry cmd_history_entry;
 
+struct history_cmd_opts {
+	const char		*db, *path;
+	int			 json;
+	struct history_options	 o;
+};
+#define HIS(m)	OPT_AT(struct history_cmd_opts, m)
+
+/* --threshold: a fraction in [0, 1). */
+static int
+history_threshold(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	double	*d = opt_member(&f->opt, opts);
+	char	*why = NULL;
+
+	if (parse_double(value, d, &why) == -1 || !(*d >= 0 && *d < 1)) {
+		free(why);
+		return set_cause(cause, "--threshold '%s' is not in [0, 1)",
+		    value);
+	}
+	return 0;
+}
+
 static const struct cmd_flag history_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "output", 'o', "FILE",
+	CMD_STR("db", 'd', "FILE", HIS(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_STR("output", 'o', "FILE", HIS(path),
 	    "write there, also -o (default: history.html; with --json the\n"
-	    "standard output)", NULL },
-	{ "json", 'j', NULL, "JSON instead of the page", NULL },
-	{ "threshold", 't', "F",
-	    "nightly's minimum relative effect (default 0.02)", NULL },
-	{ "max-p", 'p', "P",
-	    "a change point's t-test p at most (default 0.0001)", NULL },
-	{ "window", 'w', "N",
-	    "nights a change point window holds (default 50)", NULL },
-	{ "nights", 'n', "N",
-	    "the latest N nights of each place only (default: all)", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "standard output)"),
+	CMD_BOOL("json", 'j', HIS(json), "JSON instead of the page"),
+	CMD_FN("threshold", 't', "F", HIS(o.threshold), history_threshold,
+	    "nightly's minimum relative effect (default 0.02)"),
+	CMD_FN("max-p", 'p', "P", HIS(o.ed.max_p), cmd_flag_fraction,
+	    "a change point's t-test p at most (default 0.0001)"),
+	CMD_INT64("window", 'w', "N", HIS(o.ed.window), 4, INT_MAX,
+	    "nights a change point window holds (default 50)"),
+	CMD_INT64("nights", 'n', "N", HIS(o.nights), 1, INT_MAX,
+	    "the latest N nights of each place only (default: all)"),
+	CMD_FLAG_END
 };
 
-static int
-cmd_history_exec(int argc, char **argv)
+static void
+history_cmd_init(void *opts)
 {
-	struct history_options	 o;
+	history_options_init(&((struct history_cmd_opts *)opts)->o);
+}
+
+static int
+cmd_history_exec(struct cmd_ctx *c)
+{
+	struct history_cmd_opts	*ho = c->opts;
 	struct history		 h;
 	struct store_run	 run;
-	struct store		*st;
 	struct strbuf		 sb = STRBUF_INIT;
-	const char		*db = NULL, *path = NULL;
+	const char		*path = ho->path;
 	char			*cause = NULL;
-	long long		 n;
-	int			 c, json = 0, rc = EXIT_OK;
+	int			 rc = EXIT_OK;
 
-	history_options_init(&o);
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_history_entry, NULL, 0, argc, argv)) !=
-	    -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'o':
-			path = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 't':
-			if (parse_double(optarg, &o.threshold, &cause) == -1 ||
-			    !(o.threshold >= 0 && o.threshold < 1)) {
-				error("history: --threshold '%s' is not in "
-				    "[0, 1)", optarg);
-				free(cause);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			if (parse_double(optarg, &o.ed.max_p, &cause) == -1 ||
-			    !(o.ed.max_p > 0 && o.ed.max_p < 1)) {
-				error("history: --max-p '%s' is not in (0, 1)",
-				    optarg);
-				free(cause);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'w':
-			if (parse_int(optarg, 4, INT_MAX, &n, &cause) == -1) {
-				error("history: --window '%s' is not an "
-				    "integer of 4 or more", optarg);
-				free(cause);
-				return EXIT_USAGE;
-			}
-			o.ed.window = (size_t)n;
-			break;
-		case 'n':
-			if (parse_int(optarg, 1, INT_MAX, &n, &cause) == -1) {
-				error("history: --nights '%s' is not a "
-				    "positive integer", optarg);
-				free(cause);
-				return EXIT_USAGE;
-			}
-			o.nights = (size_t)n;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (cmd_open_run("history", db, argc, argv, &st, &run) == -1)
+	if (cmd_find_run(c, &run) == -1)
 		return EXIT_USAGE;
-	if (history_build(st, run.name, &o, &h, &cause) == -1) {
+	if (history_build(c->st, run.name, &ho->o, &h, &cause) == -1) {
 		error("history: %s", cause);
 		free(cause);
 		store_run_release(&run);
-		store_close(st);
 		return EXIT_USAGE;
 	}
-	if (json)
+	if (ho->json)
 		history_format_json(&h, &sb);
 	else
 		history_format_html(&h, &sb);
-	if (json && path == NULL) {
+	if (ho->json && path == NULL) {
 		fwrite(sb.buf, 1, sb.len, stdout);
 	} else {
 		if (path == NULL)
@@ -132,7 +103,6 @@ cmd_history_exec(int argc, char **argv)
 	strbuf_release(&sb);
 	history_release(&h);
 	store_run_release(&run);
-	store_close(st);
 	return rc;
 }
 
@@ -165,6 +135,7 @@ const struct cmd_entry cmd_history_entry = {
 "or database error.\n",
 	.exec = cmd_history_exec,
 	.opts = history_flags,
-	.shortopts = "d:o:jt:p:w:n:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct history_cmd_opts),
+	.opts_init = history_cmd_init,
+	.flags = CMD_STORE_RO | CMD_ONE_RUN,
 };

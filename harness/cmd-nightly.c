@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abbench nightly: run an experiment (or take a stored run) and judge it
- * against its baseline and history (harness/nightly.h): one verdict line
+ * against its baseline and history (harness/analysis/nightly.h): one verdict line
  * per benchmark, JSON with --json, a report with -o, exit 1 on any
  * regression.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +18,10 @@
 
 #include "exec/spawn.h"
 #include "harness/cmd.h"
-#include "harness/fleet.h"
+#include "harness/fleet/fleet.h"
 #include "harness/core/experiment.h"
-#include "harness/nightly.h"
-#include "harness/report.h"
+#include "harness/analysis/nightly.h"
+#include "harness/analysis/report.h"
 #include "harness/core/runner.h"
 #include "lib/util.h"
 #include "results/store.h"
@@ -264,169 +263,106 @@ struct nightly_exec_args {
 	const char		*fleet_dir, *fleet_time;
 	int			 json, quiet, rounds, strict;
 	int64_t			 ack;		/* a night, 0 none */
+	struct experiment	 exp;		/* --rounds, by its table */
+	int			 rounds_set;
 };
 
-/* The options and the experiment; 0, or EXIT_USAGE after saying why. */
-extern const struct cmd_entry cmd_nightly_entry;
+#define NIG(m)	OPT_AT(struct nightly_exec_args, m)
+
+/* --threshold PCT or auto. */
+static int
+nightly_threshold(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	struct nightly_options	*no = &((struct nightly_exec_args *)opts)->no;
+
+	(void)f;
+	if (strcmp(value, "auto") == 0) {
+		no->threshold_auto = 1;
+		return 0;
+	}
+	if (nightly_parse_pct(value, &no->threshold) == -1)
+		return set_cause(cause, "threshold '%s' is not a percentage",
+		    value);
+	return 0;
+}
+
+/* --alpha A, per night: in (0, 0.0625). */
+static int
+nightly_alpha(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	double	*alpha = opt_member(&f->opt, opts);
+
+	if (parse_double(value, alpha, cause) == -1)
+		return -1;
+	if (!(*alpha > 0 && *alpha < 0.0625))
+		return set_cause(cause, "alpha '%s' is not in (0, 0.0625)",
+		    value);
+	return 0;
+}
 
 static const struct cmd_flag nightly_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "baseline", 'b', "N",
-	    "nights a benchmark is compared with at most (default 30)",
-	    NULL },
-	{ "baseline-from", 'B', "NIGHT",
+	CMD_STR("db", 'd', "FILE", NIG(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_INT64("baseline", 'b', "N", NIG(no.baseline), 1, 100000,
+	    "nights a benchmark is compared with at most (default 30)"),
+	CMD_INT64("baseline-from", 0, "NIGHT", NIG(no.baseline_from), 1,
+	    INT64_MAX,
 	    "compare with the nights from NIGHT on only (its number\n"
-	    "as the verdict lines print it), this time", NULL },
-	{ "ack", 'A', "NIGHT",
+	    "as the verdict lines print it), this time"),
+	CMD_INT64("ack", 0, "NIGHT", NIG(ack), 1, INT64_MAX,
 	    "accept night NIGHT's level as the new normal for good:\n"
 	    "stored with the run of that night (of the judged run's\n"
-	    "history), then judge", NULL },
-	{ "history", 'H', "N",
+	    "history), then judge"),
+	CMD_INT64("history", 'H', "N", NIG(no.history), 0, 1000000,
 	    "nights of history the rule is replayed over (default\n"
-	    "60, 0 all)", NULL },
-	{ "threshold", 't', "PCT",
+	    "60, 0 all)"),
+	CMD_FN("threshold", 't', "PCT", NIG(no.threshold), nightly_threshold,
 	    "minimum change that counts, percent (default 2), or\n"
-	    "auto: per benchmark, from the latest calibration", NULL },
-	{ "strict", 'S', NULL,
+	    "auto: per benchmark, from the latest calibration"),
+	CMD_BOOL("strict", 0, NIG(strict),
 	    "exit 3 when nothing regressed but something was\n"
-	    "inconclusive", NULL },
-	{ "alpha", 'a', "A",
+	    "inconclusive"),
+	CMD_FN("alpha", 'a', "A", NIG(no.alpha), nightly_alpha,
 	    "the night test's level, per night (default 0.0005;\n"
-	    "the two-night test's is 6 times it)", NULL },
-	{ "rounds", 'r', "N",
-	    "override the experiment's rounds", NULL },
-	{ "no-run", 'n', "RUN",
-	    "judge a stored run (id, uuid prefix, last, NAME@last)", NULL },
-	{ "fleet", 'F', "ID",
+	    "the two-night test's is 6 times it)"),
+	CMD_EXP("rounds", 'r', "N", NIG(exp), "rounds",
+	    "override the experiment's rounds", .given = NIG(rounds_set)),
+	CMD_STR("no-run", 'n', "RUN", NIG(no_run),
+	    "judge a stored run (id, uuid prefix, last, NAME@last)"),
+	CMD_STR("fleet", 0, "ID", NIG(fleet),
 	    "judge every run of a fleet (an id or last) merged into\n"
 	    "--db, each shape against its own host class's history;\n"
 	    "exit 1 naming the shapes that regressed or are missing.\n"
 	    "With an experiment: PARTITIONS (a comma list) or all,\n"
 	    "submit it as a fleet there (--fleet-dir), wait, merge\n"
 	    "it into --db, judge it; a partition whose nodes are\n"
-	    "all down is missing, not passing", NULL },
-	{ "fleet-dir", 'D', "DIR",
+	    "all down is missing, not passing"),
+	CMD_STR("fleet-dir", 0, "DIR", NIG(fleet_dir),
 	    "with an experiment and --fleet PARTITIONS|all: the\n"
-	    "fleets' shared directory (default $ABBENCH_FLEET_DIR)", NULL },
-	{ "fleet-time", 'T', "LIMIT",
-	    "with --fleet-dir: sbatch --time of each shape's job", NULL },
-	{ "json", 'j', NULL,
-	    "print the verdicts as JSON", NULL },
-	{ "output", 'o', "FILE",
-	    "also write a report (.html or .md), also -o", NULL },
-	{ "quiet", 'q', NULL,
-	    "no summary on stderr, no progress (also -q)", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "fleets' shared directory (default $ABBENCH_FLEET_DIR)"),
+	CMD_STR("fleet-time", 0, "LIMIT", NIG(fleet_time),
+	    "with --fleet-dir: sbatch --time of each shape's job"),
+	CMD_BOOL("json", 'j', NIG(json),
+	    "print the verdicts as JSON"),
+	CMD_STR("output", 'o', "FILE", NIG(report),
+	    "also write a report (.html or .md), also -o"),
+	CMD_BOOL("quiet", 'q', NIG(quiet),
+	    "no summary on stderr, no progress (also -q)"),
+	CMD_FLAG_END
 };
 
-static int
-nightly_exec_parse(int argc, char **argv, struct nightly_exec_args *a)
+static void
+nightly_args_init(void *opts)
 {
-	char		*cause = NULL;
-	long long	 v;
-	int		 c;
+	nightly_options_init(&((struct nightly_exec_args *)opts)->no);
+}
 
-	memset(a, 0, sizeof *a);
-	a->rounds = -1;
-	nightly_options_init(&a->no);
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_nightly_entry, NULL, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			a->db = optarg;
-			break;
-		case 'b':
-			if (parse_int(optarg, 1, 100000, &v, &cause) == -1)
-				goto usage;
-			a->no.baseline = (size_t)v;
-			break;
-		case 'H':
-			if (parse_int(optarg, 0, 1000000, &v, &cause) == -1)
-				goto usage;
-			a->no.history = (size_t)v;
-			break;
-		case 'B':
-			if (parse_int(optarg, 1, INT64_MAX, &v, &cause) == -1)
-				goto usage;
-			a->no.baseline_from = (int64_t)v;
-			break;
-		case 'A':
-			if (parse_int(optarg, 1, INT64_MAX, &v, &cause) == -1)
-				goto usage;
-			a->ack = (int64_t)v;
-			break;
-		case 'r': {
-			/* The experiment's key, parsed by its table. */
-			struct experiment	tmp;
-
-			memset(&tmp, 0, sizeof tmp);
-			if (experiment_set(&tmp, "rounds", optarg,
-			    &cause) == -1)
-				goto usage;
-			a->rounds = tmp.rounds;
-			break;
-		}
-		case 't':
-			if (strcmp(optarg, "auto") == 0) {
-				a->no.threshold_auto = 1;
-				break;
-			}
-			if (nightly_parse_pct(optarg, &a->no.threshold) == -1) {
-				cause = xasprintf("threshold '%s' is not a "
-				    "percentage", optarg);
-				goto usage;
-			}
-			break;
-		case 'a':
-			if (parse_double(optarg, &a->no.alpha, &cause) == -1)
-				goto usage;
-			if (!(a->no.alpha > 0 && a->no.alpha < 0.0625)) {
-				cause = xasprintf("alpha '%s' is not in "
-				    "(0, 0.0625)", optarg);
-				goto usage;
-			}
-			break;
-		case 'n':
-			a->no_run = optarg;
-			break;
-		case 'j':
-			a->json = 1;
-			break;
-		case 'o':
-			a->report = optarg;
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		case 'S':
-			a->strict = 1;
-			break;
-		case 'F':
-			a->fleet = optarg;
-			break;
-		case 'D':
-			a->fleet_dir = optarg;
-			break;
-		case 'T':
-			a->fleet_time = optarg;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		a->exp_path = argv[optind++];
-	if (optind < argc) {
-		error("nightly: too many arguments");
-		return EXIT_USAGE;
-	}
-	return 0;
-
-usage:
-	error("nightly: %s", cause);
-	free(cause);
-	return EXIT_USAGE;
+static void
+nightly_args_release(void *opts)
+{
+	opt_release(experiment_opts, &((struct nightly_exec_args *)opts)->exp);
 }
 
 /*
@@ -714,49 +650,53 @@ out:
 }
 
 static int
-cmd_nightly_exec(int argc, char **argv)
+cmd_nightly_exec(struct cmd_ctx *c)
 {
-	struct nightly_exec_args	 a;
+	struct nightly_exec_args	*a = c->opts;
 	struct store			*st = NULL;
 	const char			*db;
 	int64_t				 run_id = 0;
 	int				 rc;
 
-	if ((rc = nightly_exec_parse(argc, argv, &a)) != 0)
-		return rc;
-	if (a.fleet != NULL && a.exp_path != NULL) {
-		if (a.no_run != NULL || a.report != NULL || a.ack != 0 ||
-		    a.rounds >= 0) {
+	a->rounds = a->rounds_set ? a->exp.rounds : -1;
+	a->exp_path = c->argc > 0 ? c->argv[0] : NULL;
+	if (c->argc > 1) {
+		error("nightly: too many arguments");
+		return EXIT_USAGE;
+	}
+	if (a->fleet != NULL && a->exp_path != NULL) {
+		if (a->no_run != NULL || a->report != NULL || a->ack != 0 ||
+		    a->rounds >= 0) {
 			error("nightly: --fleet with an experiment: no "
 			    "--no-run, --ack, --rounds or -o with it");
 			return EXIT_USAGE;
 		}
-		return nightly_fleet_submit(&a, cmd_db_path(a.db));
+		return nightly_fleet_submit(a, c->db);
 	}
-	if (a.fleet != NULL) {
-		if (a.exp_path != NULL || a.no_run != NULL ||
-		    a.report != NULL || a.ack != 0) {
+	if (a->fleet != NULL) {
+		if (a->exp_path != NULL || a->no_run != NULL ||
+		    a->report != NULL || a->ack != 0) {
 			error("nightly: --fleet judges stored runs: no "
 			    "experiment, --no-run, --ack or -o with it");
 			return EXIT_USAGE;
 		}
-		return nightly_fleet(cmd_db_path(a.db), a.fleet, &a.no,
-		    a.json, a.quiet, a.strict, NULL, NULL);
+		return nightly_fleet(c->db, a->fleet, &a->no,
+		    a->json, a->quiet, a->strict, NULL, NULL);
 	}
-	if (a.exp_path == NULL && a.no_run == NULL) {
+	if (a->exp_path == NULL && a->no_run == NULL) {
 		error("nightly: an experiment file (or --no-run RUN) is "
 		    "needed");
 		return EXIT_USAGE;
 	}
-	db = cmd_db_path(a.db);
-	if ((rc = nightly_exec_pick_run(&a, db, &st, &run_id)) != 0)
+	db = c->db;
+	if ((rc = nightly_exec_pick_run(a, db, &st, &run_id)) != 0)
 		return rc;
-	if (a.ack != 0) {
+	if (a->ack != 0) {
 		store_close(st);
-		if ((rc = nightly_exec_ack(&a, db, run_id, &st)) != 0)
+		if ((rc = nightly_exec_ack(a, db, run_id, &st)) != 0)
 			return rc;
 	}
-	rc = nightly_exec_judge(st, run_id, &a);
+	rc = nightly_exec_judge(st, run_id, a);
 	store_close(st);
 	return rc;
 }
@@ -827,6 +767,7 @@ const struct cmd_entry cmd_nightly_entry = {
 "--strict 3 when nothing regressed but something was inconclusive.\n",
 	.exec = cmd_nightly_exec,
 	.opts = nightly_flags,
-	.shortopts = "d:b:t:H:a:r:n:jo:q",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct nightly_exec_args),
+	.opts_init = nightly_args_init,
+	.opts_release = nightly_args_release,
 };

@@ -1,26 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * abbench plot: draw gnuplot plots of a run (harness/plot.h), one file per
+ * abbench plot: draw gnuplot plots of a run (harness/analysis/plot.h), one file per
  * plot, and print their paths.
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/plot.h"
+#include "harness/analysis/plot.h"
 #include "lib/util.h"
 #include "results/store.h"
 
 /* --x KEY: RUN... or "all", each metric against KEY, a line per arm. */
 static int
-plot_shapes_cmd(const char *db, const char *xkey, const char *ignore,
+plot_shapes_cmd(struct store *st, const char *xkey, const char *ignore,
     struct plot_options *po, int argc, char **argv)
 {
-	struct store		*st;
 	struct store_run	 run, *runs;
 	struct plot_list	 list = { NULL, 0, 0, 0, 0 };
 	struct strvec		 ign = STRVEC_INIT;
@@ -29,17 +27,7 @@ plot_shapes_cmd(const char *db, const char *xkey, const char *ignore,
 	char			*cause = NULL, *copy, *p, *save;
 	int			 k, rc;
 
-	if (optind >= argc) {
-		error("plot: --x needs RUN... or all");
-		return EXIT_USAGE;
-	}
-	if ((st = store_open(cmd_db_path(db), STORE_READONLY, &cause)) ==
-	    NULL) {
-		error("%s", cause);
-		free(cause);
-		return EXIT_USAGE;
-	}
-	for (k = optind; k < argc; k++) {
+	for (k = 0; k < argc; k++) {
 		if (strcmp(argv[k], "all") == 0) {
 			if (store_runs_list(st, &runs, &n, &cause) == -1)
 				goto fail;
@@ -76,90 +64,99 @@ plot_shapes_cmd(const char *db, const char *xkey, const char *ignore,
 	plot_list_release(&list);
 	strvec_clear(&ign);
 	free(ids);
-	store_close(st);
 	return rc;
 fail:
 	error("plot: %s", cause);
 	free(cause);
 	free(ids);
-	store_close(st);
 	return EXIT_USAGE;
 }
 
 extern const struct cmd_entry cmd_plot_entry;
 
+struct plot_cmd_opts {
+	const char		*db, *dir, *xkey, *ignore;
+	struct plot_options	 po;
+};
+#define PLT(m)	OPT_AT(struct plot_cmd_opts, m)
+
+/* --format png|svg. */
+static int
+plot_format(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	enum plot_format	*fmt = opt_member(&f->opt, opts);
+
+	if (strcmp(value, "png") == 0)
+		*fmt = PLOT_PNG;
+	else if (strcmp(value, "svg") == 0)
+		*fmt = PLOT_SVG;
+	else
+		return set_cause(cause, "format '%s' is not png or svg",
+		    value);
+	return 0;
+}
+
 static const struct cmd_flag plot_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "output", 'o', "DIR",
-	    "where to write, also -o (default: the current directory)", NULL },
-	{ "format", 'f', "FMT",
-	    "the image format: png or svg (default png)", NULL },
-	{ "gnuplot", 'g', "PATH",
-	    "the gnuplot program (default: gnuplot on PATH)", NULL },
-	{ "x", 'x', "KEY",
-	    "across shapes: the runs' numeric config key on the x axis", NULL },
-	{ "ignore", 'i', "KEYS",
-	    "across shapes: name parts that follow the shape, dropped", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	CMD_STR("db", 'd', "FILE", PLT(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_STR("output", 'o', "DIR", PLT(dir),
+	    "where to write, also -o (default: the current directory)"),
+	CMD_FN("format", 'f', "FMT", PLT(po.format), plot_format,
+	    "the image format: png or svg (default png)"),
+	CMD_STR("gnuplot", 0, "PATH", PLT(po.gnuplot),
+	    "the gnuplot program (default: gnuplot on PATH)"),
+	CMD_STR("x", 0, "KEY", PLT(xkey),
+	    "across shapes: the runs' numeric config key on the x axis"),
+	CMD_STR("ignore", 0, "KEYS", PLT(ignore),
+	    "across shapes: name parts that follow the shape, dropped"),
+	CMD_FLAG_END
 };
 
-static int
-cmd_plot_exec(int argc, char **argv)
+static void
+plot_cmd_init(void *opts)
 {
-	struct plot_options	 po;
+	struct plot_cmd_opts	*o = opts;
+
+	o->po.format = PLOT_PNG;
+	o->dir = ".";
+}
+
+/* One RUN, or with --x RUN... or all: said before the store is opened. */
+static int
+plot_check(const struct cmd_ctx *c)
+{
+	const struct plot_cmd_opts	*o = c->opts;
+
+	if (o->xkey != NULL && c->argc == 0) {
+		error("plot: --x needs RUN... or all");
+		return EXIT_USAGE;
+	}
+	if (o->xkey == NULL && c->argc != 1) {
+		error("plot: one run is needed (an id, uuid prefix, last or "
+		    "NAME@last)");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int
+cmd_plot_exec(struct cmd_ctx *c)
+{
+	struct plot_cmd_opts	*o = c->opts;
 	struct plot_list	 list = { NULL, 0, 0, 0, 0 };
 	struct store_run	 run;
-	struct store		*st;
-	const char		*db = NULL, *xkey = NULL, *ignore = NULL;
-	char			*cause = NULL, *dir = NULL;
+	char			*cause = NULL;
 	size_t			 i;
-	int			 c, rc;
+	int			 rc;
 
-	memset(&po, 0, sizeof(po));
-	po.format = PLOT_PNG;
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_plot_entry, NULL, 0, argc, argv)) !=
-	    -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'o':
-			dir = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "png") == 0)
-				po.format = PLOT_PNG;
-			else if (strcmp(optarg, "svg") == 0)
-				po.format = PLOT_SVG;
-			else {
-				error("plot: format '%s' is not png or svg",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'g':
-			po.gnuplot = optarg;
-			break;
-		case 'x':
-			xkey = optarg;
-			break;
-		case 'i':
-			ignore = optarg;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (xkey != NULL) {
-		po.dir = dir != NULL ? dir : ".";
-		return plot_shapes_cmd(db, xkey, ignore, &po, argc, argv);
-	}
-	if (cmd_open_run("plot", db, argc, argv, &st, &run) == -1)
+	o->po.dir = o->dir;
+	if (o->xkey != NULL)
+		return plot_shapes_cmd(c->st, o->xkey, o->ignore, &o->po,
+		    c->argc, c->argv);
+	if (cmd_find_run(c, &run) == -1)
 		return EXIT_USAGE;
-	po.dir = dir != NULL ? dir : ".";
-	rc = plot_run(st, run.id, &po, &list, &cause);
+	rc = plot_run(c->st, run.id, &o->po, &list, &cause);
 	for (i = 0; i < list.n; i++)
 		printf("%s\n", list.v[i].path);
 	if (rc == -1) {
@@ -169,12 +166,11 @@ cmd_plot_exec(int argc, char **argv)
 	} else {
 		if (list.n == 0)
 			warning("plot: run %s has no samples to plot",
-			    argv[optind]);
+			    c->argv[0]);
 		rc = EXIT_OK;
 	}
 	plot_list_release(&list);
 	store_run_release(&run);
-	store_close(st);
 	return rc;
 }
 
@@ -210,6 +206,8 @@ const struct cmd_entry cmd_plot_entry = {
 "failed or wrote no valid image, 2 on a usage or database error.\n",
 	.exec = cmd_plot_exec,
 	.opts = plot_flags,
-	.shortopts = "d:o:f:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct plot_cmd_opts),
+	.opts_init = plot_cmd_init,
+	.check = plot_check,
+	.flags = CMD_STORE_RO,
 };

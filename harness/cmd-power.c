@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +15,7 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
-#include "harness/powerdata.h"
+#include "harness/analysis/powerdata.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/store.h"
@@ -162,122 +161,78 @@ power_print_json(const struct store_run *run, const struct padvice *a,
 
 extern const struct cmd_entry cmd_power_entry;
 
+struct power_cmd_opts {
+	const char		*db;
+	double			 effect;	/* 0: the run's */
+	struct power_options	 o;
+	int			 no_cal, json;
+	size_t			 at;
+};
+#define POW(m)	OPT_AT(struct power_cmd_opts, m)
+
 static const struct cmd_flag power_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "effect", 'e', "PCT",
+	CMD_STR("db", 'd', "FILE", POW(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_FN("effect", 0, "PCT", POW(effect), cmd_flag_percent,
 	    "the change that matters, percent (default: the\n"
-	    "run's effect, else 2)", NULL },
-	{ "power", 'p', "P",
-	    "the wanted power (default 0.8)", NULL },
-	{ "alpha", 'a', "A",
-	    "the test's level (default: the run's, 0.05)", NULL },
-	{ "seed", 's', "N",
-	    "seed of the resampling (default 1)", NULL },
-	{ "reps", 'R', "N",
-	    "replicates per power estimate (default 400)", NULL },
-	{ "max-rounds", 'M', "N",
-	    "search bound for the rounds (default 2000)", NULL },
-	{ "no-calibration", 'C', NULL,
-	    "the run's own baseline arm even if calibrated", NULL },
-	{ "at", 'A', "N",
-	    "n, CI and MDE for N executions per arm, not the run's", NULL },
-	{ "json", 'j', NULL,
+	    "run's effect, else 2)"),
+	CMD_FN("power", 0, "P", POW(o.power), cmd_flag_fraction,
+	    "the wanted power (default 0.8)"),
+	CMD_FN("alpha", 0, "A", POW(o.alpha), cmd_flag_fraction,
+	    "the test's level (default: the run's, 0.05)"),
+	CMD_INT64("seed", 0, "N", POW(o.seed), 0, INT64_MAX,
+	    "seed of the resampling (default 1)"),
+	CMD_INT("reps", 0, "N", POW(o.reps), 10, 1000000,
+	    "replicates per power estimate (default 400)"),
+	CMD_INT64("max-rounds", 0, "N", POW(o.max_n), 2, 1000000,
+	    "search bound for the rounds (default 2000)"),
+	CMD_BOOL("no-calibration", 0, POW(no_cal),
+	    "the run's own baseline arm even if calibrated"),
+	CMD_INT64("at", 0, "N", POW(at), 2, 1000000,
+	    "n, CI and MDE for N executions per arm, not the run's"),
+	CMD_BOOL("json", 0, POW(json),
 	    "the same as one JSON object (schema: docs/guide.md,\n"
-	    "\"Machine-readable output\")", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "\"Machine-readable output\")"),
+	CMD_FLAG_END
 };
 
-static int
-cmd_power_exec(int argc, char **argv)
+/*
+ * The options of every advice at the run's alpha (power.h): the verdict
+ * line, the end of `run` and the report say the same.
+ */
+static void
+power_cmd_init(void *opts)
 {
-	struct power_options	 o;
+	struct power_cmd_opts	*p = opts;
+
+	power_advice_options_init(&p->o);
+	p->o.alpha = EXPERIMENT_ALPHA;
+}
+
+static int
+cmd_power_exec(struct cmd_ctx *c)
+{
+	struct power_cmd_opts	*p = c->opts;
 	struct padvice		 a;
 	struct store_run	 run;
-	struct store		*st = NULL;
-	const char		*db = NULL;
 	char			*cause = NULL;
-	double			 effect = 0;
-	long long		 v;
-	size_t			 at = 0;
-	int			 c, use_cal = 1, json = 0;
+	double			 effect = p->effect;
 
-	/*
-	 * The options of every advice at the run's alpha (power.h): the
-	 * verdict line, the end of `run` and the report say the same.
-	 */
-	power_advice_options_init(&o);
-	o.alpha = EXPERIMENT_ALPHA;
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_power_entry, NULL, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'e':
-			if (padvice_parse_pct(optarg, &effect) == -1) {
-				error("power: --effect '%s' is not a "
-				    "percentage in (0, 1000)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			if (parse_double(optarg, &o.power, &cause) == -1 ||
-			    !(o.power > 0 && o.power < 1))
-				goto bad_frac;
-			break;
-		case 'a':
-			if (parse_double(optarg, &o.alpha, &cause) == -1 ||
-			    !(o.alpha > 0 && o.alpha < 1))
-				goto bad_frac;
-			break;
-		case 's':
-			if (parse_int(optarg, 0, INT64_MAX, &v, &cause) == -1)
-				goto bad;
-			o.seed = (uint64_t)v;
-			break;
-		case 'R':
-			if (parse_int(optarg, 10, 1000000, &v, &cause) == -1)
-				goto bad;
-			o.reps = (unsigned)v;
-			break;
-		case 'M':
-			if (parse_int(optarg, 2, 1000000, &v, &cause) == -1)
-				goto bad;
-			o.max_n = (size_t)v;
-			break;
-		case 'C':
-			use_cal = 0;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'A':
-			if (parse_int(optarg, 2, 1000000, &v, &cause) == -1)
-				goto bad;
-			at = (size_t)v;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (cmd_open_run("power", db, argc, argv, &st, &run) == -1)
+	if (cmd_find_run(c, &run) == -1)
 		return EXIT_USAGE;
 	/* The effect the verdicts of `--until decided` were for. */
 	if (effect == 0)
 		effect = experiment_stored_effect(run.experiment_path,
 		    run.experiment_text);
-	if (padvice_compute_some(st, run.id, effect, &o, PADVICE_MDE |
-	    PADVICE_ROUNDS | (use_cal ? PADVICE_CALIBRATION : 0), at, NULL,
-	    NULL, &a, &cause) == -1) {
+	if (padvice_compute_some(c->st, run.id, effect, &p->o, PADVICE_MDE |
+	    PADVICE_ROUNDS | (!p->no_cal ? PADVICE_CALIBRATION : 0), p->at,
+	    NULL, NULL, &a, &cause) == -1) {
 		error("power: %s", cause);
 		free(cause);
 		store_run_release(&run);
-		store_close(st);
 		return EXIT_USAGE;
 	}
-	if (json)
+	if (p->json)
 		power_print_json(&run, &a, stdout);
 	else {
 		printf("run %" PRId64 " (%s)\n", run.id, run.name);
@@ -288,17 +243,7 @@ cmd_power_exec(int argc, char **argv)
 		    "arm", run.id);
 	padvice_release(&a);
 	store_run_release(&run);
-	store_close(st);
 	return EXIT_OK;
-
-bad_frac:
-	free(cause);
-	error("power: '%s' is not in (0, 1)", optarg);
-	return EXIT_USAGE;
-bad:
-	error("power: %s", cause);
-	free(cause);
-	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_power_entry = {
@@ -342,6 +287,7 @@ const struct cmd_entry cmd_power_entry = {
 "Exit status: 0, or 2 on a usage or database error.\n",
 	.exec = cmd_power_exec,
 	.opts = power_flags,
-	.shortopts = "d:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct power_cmd_opts),
+	.opts_init = power_cmd_init,
+	.flags = CMD_STORE_RO | CMD_ONE_RUN,
 };

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,93 +12,80 @@
 #include <string.h>
 
 #include "harness/cmd.h"
-#include "harness/report.h"
+#include "harness/analysis/report.h"
 #include "lib/util.h"
 #include "results/store.h"
 
 extern const struct cmd_entry cmd_report_entry;
 
+struct report_cmd_opts {
+	const char		*db, *path;
+	struct report_options	 ro;
+};
+#define REP(m)	OPT_AT(struct report_cmd_opts, m)
+
+/* --plots N or all. */
+static int
+report_plots(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	size_t		*max = opt_member(&f->opt, opts);
+	long long	 n;
+	char		*why = NULL;
+
+	if (strcmp(value, "all") == 0) {
+		*max = REPORT_PLOTS_ALL;
+		return 0;
+	}
+	if (parse_int(value, 1, INT_MAX, &n, &why) == -1) {
+		free(why);
+		return set_cause(cause, "--plots '%s' is not a positive "
+		    "integer or all", value);
+	}
+	*max = (size_t)n;
+	return 0;
+}
+
 static const struct cmd_flag report_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "output", 'o', "FILE",
-	    "the report, also -o (default: report-RUNID.html)", NULL },
-	{ "no-plots", 'P', NULL,
-	    "leave the plots out (no gnuplot)", NULL },
-	{ "plots", 'L', "N",
+	CMD_STR("db", 'd', "FILE", REP(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_STR("output", 'o', "FILE", REP(path),
+	    "the report, also -o (default: report-RUNID.html)"),
+	CMD_BOOL("no-plots", 0, REP(ro.no_plots),
+	    "leave the plots out (no gnuplot)"),
+	CMD_FN("plots", 0, "N", REP(ro.max_plots), report_plots,
 	    "per-benchmark plots for the first N benchmark and unit pairs "
-	    "only, or all (default 40: the tables hold every row)", NULL },
-	{ "alpha", 'a', "A",
+	    "only, or all (default 40: the tables hold every row)"),
+	CMD_FN("alpha", 0, "A", REP(ro.alpha), cmd_flag_fraction,
 	    "significance for the corrected p-values (default\n"
-	    "0.05; the MDE stays at the run's alpha)", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "0.05; the MDE stays at the run's alpha)"),
+	CMD_FLAG_END
 };
 
 static int
-cmd_report_exec(int argc, char **argv)
+cmd_report_exec(struct cmd_ctx *c)
 {
-	struct report_options	 ro;
+	struct report_cmd_opts	*o = c->opts;
+	struct report_options	*ro = &o->ro;
 	struct store_run	 run;
-	struct store		*st;
-	const char		*db = NULL;
-	char			*cause = NULL, *path = NULL;
-	long long		 n;
-	int			 c, rc = EXIT_OK;
+	const char		*path = o->path;
+	char			*cause = NULL;
+	int			 rc = EXIT_OK;
 
-	memset(&ro, 0, sizeof(ro));
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_report_entry, NULL, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'o':
-			path = optarg;
-			break;
-		case 'P':
-			ro.no_plots = 1;
-			break;
-		case 'L':
-			if (strcmp(optarg, "all") == 0) {
-				ro.max_plots = REPORT_PLOTS_ALL;
-				break;
-			}
-			if (parse_int(optarg, 1, INT_MAX, &n, &cause) == -1) {
-				free(cause);
-				error("report: --plots '%s' is not a positive "
-				    "integer or all", optarg);
-				return EXIT_USAGE;
-			}
-			ro.max_plots = (size_t)n;
-			break;
-		case 'a':
-			if (parse_double(optarg, &ro.alpha, &cause) == -1 ||
-			    !(ro.alpha > 0 && ro.alpha < 1)) {
-				error("report: alpha '%s' is not in (0, 1)",
-				    optarg);
-				free(cause);
-				return EXIT_USAGE;
-			}
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (cmd_open_run("report", db, argc, argv, &st, &run) == -1)
+	if (cmd_find_run(c, &run) == -1)
 		return EXIT_USAGE;
-	ro.path = path != NULL ? path : xasprintf("report-%" PRId64 ".html",
+	ro->path = path != NULL ? path : xasprintf("report-%" PRId64 ".html",
 	    run.id);
-	ro.format = report_format_of(ro.path);
-	if (report_write(st, run.id, &ro, &cause) == -1) {
+	ro->format = report_format_of(ro->path);
+	if (report_write(c->st, run.id, ro, &cause) == -1) {
 		error("report: %s", cause);
 		free(cause);
 		rc = EXIT_FAIL;
 	} else
-		printf("%s\n", ro.path);
+		printf("%s\n", ro->path);
 	if (path == NULL)
-		free((char *)ro.path);
+		free((char *)ro->path);
 	store_run_release(&run);
-	store_close(st);
 	return rc;
 }
 
@@ -129,6 +115,6 @@ const struct cmd_entry cmd_report_entry = {
 "or database error.\n",
 	.exec = cmd_report_exec,
 	.opts = report_flags,
-	.shortopts = "d:o:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct report_cmd_opts),
+	.flags = CMD_STORE_RO | CMD_ONE_RUN,
 };

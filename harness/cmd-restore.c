@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,166 +90,180 @@ restore_orphans(struct hostset_report *rep, int *undone, char **cause)
 
 extern const struct cmd_entry cmd_restore_entry;
 
+struct restore_opts {
+	const char	*db;
+	int		 force, wait_lock, trust_db;
+};
+#define RST(m)	OPT_AT(struct restore_opts, m)
+
 static const struct cmd_flag restore_flags[] = {
-	{ "db", 'd', "FILE",
-	    "only runs of this database (it must exist)", NULL },
-	{ "force", 'f', NULL,
-	    "also runs that look alive", NULL },
-	{ "wait-lock", 'W', NULL,
-	    "wait for the host lock when settings are to be undone", NULL },
-	{ "trust-db", 'D', NULL,
+	CMD_STR("db", 'd', "FILE", RST(db),
+	    "only runs of this database (it must exist)"),
+	CMD_BOOL("force", 'f', RST(force),
+	    "also runs that look alive"),
+	CMD_BOOL("wait-lock", 0, RST(wait_lock),
+	    "wait for the host lock when settings are to be undone"),
+	CMD_BOOL("trust-db", 0, RST(trust_db),
 	    "act on a database another user owns, and on what\n"
-	    "only it journaled", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "only it journaled"),
+	CMD_FLAG_END
 };
 
+/*
+ * A database named is checked before anything is undone: missing, a
+ * directory, damaged or of a newer schema is an input error (exit 2), like
+ * every command that reads one, never "could not be undone" (exit 1). A
+ * RUN names a run of it (never created): its id into f->run_id. 0, or -1
+ * after saying why.
+ */
 static int
-cmd_restore_exec(int argc, char **argv)
+restore_check_db(const struct restore_opts *o, const char *run,
+    struct recover_filter *f)
 {
-	struct hostset_report	 rep = HOSTSET_REPORT_INIT;
-	struct recover_filter	 f;
+	struct store		*st;
 	struct store_run	 r;
-	struct journal		*jr;
-	const char		*db = NULL;
 	char			*cause = NULL;
-	int			 c, flags = 0, undone = 0, rc, wait = 0;
-	int			 trust = 0;
-	size_t			 i;
 
-	optind = 1;
-	while ((c = cmd_getopt(&cmd_restore_entry, NULL, 0, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			flags |= RECOVER_FORCE;
-			break;
-		case 'W':
-			wait = 1;
-			break;
-		case 'D':
-			trust = 1;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
+	/*
+	 * A database is untrusted input: one another user may have
+	 * written is refused before SQLite even opens it (it would roll
+	 * their hot journal into it).
+	 */
+	if (!o->trust_db && trust_db_file(f->db, &cause) == -1) {
+		error("refusing database: %s (--trust-db to use it all the "
+		    "same)", cause);
+		free(cause);
+		return -1;
 	}
-	if (argc - optind > 1) {
+	if ((st = store_open(f->db, STORE_READONLY, &cause)) == NULL)
+		goto fail;
+	memset(&r, 0, sizeof(r));
+	if (run != NULL && store_run_find(st, run, &r, &cause) == -1) {
+		store_close(st);
+		goto fail;
+	}
+	f->run_id = r.id;
+	store_run_release(&r);
+	store_close(st);
+	return 0;
+fail:
+	error("%s", cause);
+	free(cause);
+	return -1;
+}
+
+/*
+ * Settings are undone by whoever holds the host: a live run that holds it
+ * undoes them at its start, or with --wait-lock (or ABBENCH_WAIT_LOCK)
+ * this waits for it when a dead run left some. RECOVER_SETTINGS, or 0.
+ */
+static int
+restore_take_host(struct journal *jr, const struct recover_filter *f,
+    int wait)
+{
+	if (journal_try_host(jr, 0) == 0)
+		return RECOVER_SETTINGS;
+	if (journal_wait_wanted(wait) && (recover_settings_pending(jr) ||
+	    restore_db_settings_pending(f))) {
+		printf("note: waiting for the host (another run holds it)\n");
+		fflush(stdout);
+		if (journal_try_host(jr, 1) == 0)
+			return RECOVER_SETTINGS;
+	}
+	return 0;
+}
+
+/*
+ * Everything the journal (and a database named, f->db) holds undone into
+ * rep: 0, -1 with *cause (something not undone), -2 with *cause (the
+ * database's fault: exit 2).
+ */
+static int
+restore_undo(struct journal *jr, const struct recover_filter *f, int flags,
+    struct hostset_report *rep, int *undone, char **cause)
+{
+	const struct recover_filter	*only = f->db != NULL ? f : NULL;
+	int				 rc, more = 0;
+	char				*why = NULL;
+
+	if ((rc = recover_prev_dir(jr, rep, undone, cause)) != 0) {
+		(void)recover_runs(jr, only, flags, rep, &more, &why);
+		*undone += more;
+		free(why);
+		return rc;
+	}
+	rc = recover_runs(jr, only, flags, rep, undone, cause);
+	/* A database named: also what only it has journaled. */
+	if (rc == 0 && f->db != NULL)
+		return restore_db_only(jr, f, flags, rep, undone, cause);
+	return rc;
+}
+
+/* What was done, noted and not done; the exit status of rc. */
+static int
+restore_report(const struct hostset_report *rep, int rc, int undone,
+    const char *cause)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->done.n; i++)
+		printf("restored: %s\n", rep->done.v[i]);
+	for (i = 0; i < rep->notes.n; i++)
+		printf("note: %s\n", rep->notes.v[i]);
+	for (i = 0; i < rep->failed.n; i++)
+		error("not restored: %s", rep->failed.v[i]);
+	if (rc == -1 && rep->failed.n == 0)
+		error("%s", cause);
+	if (rc == 0 && undone == 0)
+		printf("nothing to restore\n");
+	return rc == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
+static int
+cmd_restore_exec(struct cmd_ctx *c)
+{
+	const struct restore_opts	*o = c->opts;
+	struct hostset_report		 rep = HOSTSET_REPORT_INIT;
+	struct recover_filter		 f;
+	struct journal			*jr;
+	char				*cause = NULL;
+	int				 flags = 0, undone = 0, rc;
+
+	if (c->argc > 1) {
 		error("restore: too many arguments");
 		return EXIT_USAGE;
 	}
 	memset(&f, 0, sizeof f);
-	if (db != NULL || optind < argc)
-		f.db = cmd_db_path(db);
-	/*
-	 * A database named is checked before anything is undone: missing,
-	 * a directory, damaged or of a newer schema is an input error
-	 * (exit 2), like every command that reads one, never "could not
-	 * be undone" (exit 1).
-	 */
-	if (f.db != NULL) {
-		struct store	*st;
-
-		/*
-		 * A database is untrusted input: one another user may have
-		 * written is refused before SQLite even opens it (it would
-		 * roll their hot journal into it).
-		 */
-		if (!trust && trust_db_file(f.db, &cause) == -1) {
-			error("refusing database: %s (--trust-db to use it "
-			    "all the same)", cause);
-			free(cause);
-			return EXIT_USAGE;
-		}
-		if (trust)
-			flags |= RECOVER_TRUST_DB;
-		if ((st = store_open(f.db, STORE_READONLY, &cause)) == NULL) {
-			error("%s", cause);
-			free(cause);
-			return EXIT_USAGE;
-		}
-		store_close(st);
-	}
-	if (optind < argc) {
-		struct store	*st;
-
-		/* RUN names a run of that database: never create it. */
-		if ((st = store_open(f.db, STORE_READONLY, &cause)) == NULL) {
-			error("%s", cause);
-			free(cause);
-			return EXIT_USAGE;
-		}
-		memset(&r, 0, sizeof(r));
-		if (store_run_find(st, argv[optind], &r, &cause) == -1) {
-			error("%s", cause);
-			free(cause);
-			store_close(st);
-			return EXIT_USAGE;
-		}
-		f.run_id = r.id;
-		store_run_release(&r);
-		store_close(st);
-	}
+	if (o->db != NULL || c->argc > 0)
+		f.db = c->db;
+	if (f.db != NULL && restore_check_db(o, c->argc > 0 ? c->argv[0] :
+	    NULL, &f) == -1)
+		return EXIT_USAGE;
+	if (o->force)
+		flags |= RECOVER_FORCE;
+	if (f.db != NULL && o->trust_db)
+		flags |= RECOVER_TRUST_DB;
 	if ((jr = journal_open(&cause)) == NULL) {
 		error("%s", cause);
 		free(cause);
 		return EXIT_USAGE;
 	}
-	/*
-	 * Settings are undone by whoever holds the host: a live run that
-	 * holds it undoes them at its start, or with --wait-lock (or
-	 * ABBENCH_WAIT_LOCK) this waits for it when a dead run left some.
-	 */
-	if (journal_try_host(jr, 0) == 0)
-		flags |= RECOVER_SETTINGS;
-	else if (journal_wait_wanted(wait) && (recover_settings_pending(jr) ||
-	    restore_db_settings_pending(&f))) {
-		printf("note: waiting for the host (another run holds it)\n");
-		fflush(stdout);
-		if (journal_try_host(jr, 1) == 0)
-			flags |= RECOVER_SETTINGS;
-	}
-	rc = recover_prev_dir(jr, &rep, &undone, &cause);
-	if (rc == 0)
-		rc = recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep,
-		    &undone, &cause);
-	else {
-		int	more = 0;
-		char	*why = NULL;
-
-		(void)recover_runs(jr, f.db != NULL ? &f : NULL, flags, &rep,
-		    &more, &why);
-		undone += more;
-		free(why);
-	}
-	/* A database named: also what only it has journaled. */
-	if (rc == 0 && f.db != NULL &&
-	    (rc = restore_db_only(jr, &f, flags, &rep, &undone, &cause)) ==
-	    -2) {
+	flags |= restore_take_host(jr, &f, o->wait_lock);
+	rc = restore_undo(jr, &f, flags, &rep, &undone, &cause);
+	journal_close(jr);
+	if (rc == -2) {
 		/* It could be read but not written to: still its fault. */
-		journal_close(jr);
 		error("%s", cause);
 		free(cause);
 		hostset_report_release(&rep);
 		return EXIT_USAGE;
 	}
-	journal_close(jr);
 	if (rc == 0 && f.db == NULL)
 		rc = restore_orphans(&rep, &undone, &cause);
-	for (i = 0; i < rep.done.n; i++)
-		printf("restored: %s\n", rep.done.v[i]);
-	for (i = 0; i < rep.notes.n; i++)
-		printf("note: %s\n", rep.notes.v[i]);
-	for (i = 0; i < rep.failed.n; i++)
-		error("not restored: %s", rep.failed.v[i]);
-	if (rc == -1 && rep.failed.n == 0)
-		error("%s", cause);
-	if (rc == 0 && undone == 0)
-		printf("nothing to restore\n");
+	rc = restore_report(&rep, rc, undone, cause);
 	free(cause);
 	hostset_report_release(&rep);
-	return rc == 0 ? EXIT_OK : EXIT_FAIL;
+	return rc;
 }
 
 const struct cmd_entry cmd_restore_entry = {
@@ -298,6 +311,6 @@ const struct cmd_entry cmd_restore_entry = {
 "NAME@last.\n",
 	.exec = cmd_restore_exec,
 	.opts = restore_flags,
-	.shortopts = "+d:f",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct restore_opts),
+	.flags = CMD_FLAGS_FIRST,
 };

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,8 @@
 #include "harness/cmd.h"
 #include "harness/core/runner.h"
 #include "harness/git-version.h"
-#include "harness/powerdata.h"
-#include "harness/run-advice.h"
+#include "harness/analysis/powerdata.h"
+#include "harness/analysis/run-advice.h"
 #include "lib/options.h"
 #include "lib/util.h"
 
@@ -63,56 +62,128 @@ run_ballast(void **p, size_t *len)
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_stat_entry;
 
+/* run's command line; the experiment's keys in exp, by its table. */
+struct run_cmd_opts {
+	const char		*db;
+	struct run_options	 opt;
+	struct experiment	 exp;
+	struct strvec		 set;	/* KEY=VALUE, as opt.set */
+	const char		*until;
+	double			 effect;
+	int			 rounds_set, effect_set;
+};
+#define RUN(m)	OPT_AT(struct run_cmd_opts, m)
+
+/*
+ * --until decided: stop = decided, as if the file said so (stored with the
+ * run as set.stop, metadata).
+ */
+static int
+run_until(const struct cmd_flag *f, void *opts, const char *value,
+    char **cause)
+{
+	struct run_cmd_opts	*o = opts;
+
+	if (cmd_flag_experiment(f, opts, value, cause) == -1)
+		return -1;
+	strvec_pushf(&o->set, "stop=%s", value);
+	o->until = value;
+	return 0;
+}
+
 static const struct cmd_flag run_flags[] = {
-	{ "db", 'd', "FILE",
-	    "the database (default $ABBENCH_DB, else ./abbench.db)", NULL },
-	{ "rounds", 'r', "N",
-	    "measured rounds (overrides the file)", NULL },
-	{ "order", 'o', "ORDER",
+	CMD_STR("db", 'd', "FILE", RUN(db),
+	    "the database (default $ABBENCH_DB, else ./abbench.db)"),
+	CMD_EXP("rounds", 'r', "N", RUN(exp), "rounds",
+	    "measured rounds (overrides the file)", .given = RUN(rounds_set)),
+	CMD_EXP("order", 0, "ORDER", RUN(exp), "order",
 	    "alternate (AB BA ...), abba (A B B A per round),\n"
 	    "random (a seeded permutation per round), or\n"
-	    "sequential (all of A, then B: shows drift only)", NULL },
-	{ "seed", 's', "N",
-	    "the seed of the random order (stored)", NULL },
-	{ "resume", 'R', "RUN",
+	    "sequential (all of A, then B: shows drift only)",
+	    .given = RUN(opt.order_set)),
+	CMD_EXP("seed", 0, "N", RUN(exp), "seed",
+	    "the seed of the random order (stored)",
+	    .given = RUN(opt.seed_set)),
+	CMD_STR("resume", 0, "RUN", RUN(opt.resume),
 	    "continue an interrupted run: same plan, samples\n"
 	    "already stored are not repeated. A run marked\n"
 	    "running is resumed only when its abbench\n"
-	    "process is gone from this host", NULL },
-	{ "takeover", 'T', NULL,
+	    "process is gone from this host"),
+	CMD_BOOL("takeover", 0, RUN(opt.takeover),
 	    "resume a run marked running on another host\n"
-	    "(a requeued batch job): only once it is gone", NULL },
-	{ "trust-db", 't', NULL,
+	    "(a requeued batch job): only once it is gone"),
+	CMD_BOOL("trust-db", 0, RUN(opt.trust_db),
 	    "--resume a run of a database another user owns\n"
-	    "(or may write): its stored experiment runs as you", NULL },
-	{ "until", 'U', "decided",
+	    "(or may write): its stored experiment runs as you"),
+	CMD_FLAG_("until", 0, "decided",
 	    "run until every row is decided (different, or\n"
 	    "equivalent within the effect) or max-rounds:\n"
-	    "a group-sequential rule at alpha (stop = decided)", NULL },
-	{ "effect", 'e', "PCT",
+	    "a group-sequential rule at alpha (stop = decided)",
+	    .opt = { .name = "until", .at = RUN(exp) }, .parse = run_until,
+	    .key = "stop"),
+	CMD_FN("effect", 0, "PCT", RUN(effect), cmd_flag_percent,
 	    "the change that matters (default: the\n"
 	    "experiment's effect, else 2): for each\n"
 	    "benchmark that came out ~ and whose noise could\n"
 	    "not have shown it, one line with the rounds\n"
-	    "that would (abbench power --help)", NULL },
-	{ "quiet", 'q', NULL,
-	    "no progress and no summary", NULL },
-	{ "json-progress", 'j', NULL,
-	    "one JSON object per sample on stdout", NULL },
-	{ "durable", 'D', NULL,
-	    "synchronous=FULL (default NORMAL)", NULL },
-	{ "wait-lock", 'W', NULL,
+	    "that would (abbench power --help)", .given = RUN(effect_set)),
+	CMD_BOOL("quiet", 'q', RUN(opt.quiet),
+	    "no progress and no summary"),
+	CMD_BOOL("json-progress", 0, RUN(opt.json_progress),
+	    "one JSON object per sample on stdout"),
+	CMD_BOOL("durable", 0, RUN(opt.durable),
+	    "synchronous=FULL (default NORMAL)"),
+	CMD_BOOL("wait-lock", 0, RUN(opt.wait_lock),
 	    "when another run holds the host (it changes\n"
 	    "host settings too), wait for it instead of\n"
 	    "failing (also ABBENCH_WAIT_LOCK=1), with a line\n"
 	    "on stderr when the wait begins and ends; the host\n"
 	    "lock is one per host, whatever\n"
-	    "$ABBENCH_STATE_DIR says", NULL },
-	{ "no-restore-check", 'N', NULL,
+	    "$ABBENCH_STATE_DIR says"),
+	CMD_BOOL("no-restore-check", 0, RUN(opt.no_restore_check),
 	    "do not undo what earlier runs left on the host\n"
-	    "before starting (abbench restore does it later)", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	    "before starting (abbench restore does it later)"),
+	CMD_FLAG_END
 };
+
+/*
+ * --KEY=VALUE or --KEY VALUE, one path: any other [experiment] key,
+ * checked here; or a workload's (--[WORKLOAD.]KEY), checked by the loader
+ * with the file's values.
+ */
+static int
+run_key(void *opts, const char *kv, char **cause)
+{
+	struct run_cmd_opts	*o = opts;
+	char			*key = xstrndup(kv, strcspn(kv, "="));
+	int			 rc;
+
+	rc = opt_find(experiment_opts, key) == NULL ? 0 :
+	    experiment_set(&o->exp, key, strchr(kv, '=') + 1, cause);
+	free(key);
+	if (rc == 0)
+		strvec_push(&o->set, kv);
+	return rc;
+}
+
+static void
+run_opts_init(void *opts)
+{
+	struct run_cmd_opts	*o = opts;
+
+	o->opt.rounds = -1;
+	o->opt.build = ABBENCH_GIT_DESCRIBE;
+	o->effect = 0.02;
+}
+
+static void
+run_opts_release(void *opts)
+{
+	struct run_cmd_opts	*o = opts;
+
+	opt_release(experiment_opts, &o->exp);
+	strvec_clear(&o->set);
+}
 
 /*
  * The commands after the first "--" (abbench run [flags] -- CMD [-- CMD]
@@ -190,210 +261,109 @@ done:
 	return text;
 }
 
+/*
+ * The flags' keys into the run's options, and the experiment: a file, the
+ * commands after "--" (*inline_text), or --resume's. 0, or -1 after saying
+ * why.
+ */
 static int
-cmd_run_exec(int argc, char **argv)
+run_plan(struct cmd_ctx *c, char **inline_text)
 {
-	struct run_options	 opt;
-	struct experiment	 tmp;	/* the table checks and parses */
-	struct strvec		 set = STRVEC_INIT;
-	const char		*db = NULL, *arg;
-	char			*cause = NULL, *key;
-	void			*ballast;
-	size_t			 ballast_len;
-	double			 effect = 0.02;
-	const char		*until = NULL;
-	char			*inline_text = NULL;
-	int			 c, rc, effect_set = 0, dashdash, nargs;
+	struct run_cmd_opts	*o = c->opts;
+	struct run_options	*opt = &o->opt;
 
-	memset(&opt, 0, sizeof opt);
-	memset(&tmp, 0, sizeof tmp);
-	opt.rounds = -1;
-	opt.build = ABBENCH_GIT_DESCRIBE;
-	/* The flags end at the first "--"; inline commands follow it. */
-	for (dashdash = 1; dashdash < argc && strcmp(argv[dashdash], "--") !=
-	    0; dashdash++)
-		;
-	nargs = argc;
-	argc = dashdash;
-	optind = 1;
-	opterr = 0;
-	while ((c = cmd_getopt(&cmd_run_entry, NULL, 1, argc, argv)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		/* The experiment's own keys: parsed by its table. */
-		case 'r':
-			if (experiment_set(&tmp, "rounds", optarg,
-			    &cause) == -1)
-				goto bad;
-			opt.rounds = tmp.rounds;
-			break;
-		case 'o':
-			if (experiment_set(&tmp, "order", optarg,
-			    &cause) == -1)
-				goto bad;
-			opt.order = tmp.order;
-			opt.order_set = 1;
-			break;
-		case 's':
-			if (experiment_set(&tmp, "seed", optarg,
-			    &cause) == -1)
-				goto bad;
-			opt.seed = tmp.seed;
-			opt.seed_set = 1;
-			break;
-		case 'R':
-			opt.resume = optarg;
-			break;
-		case 'U':
-			/* --until decided: stop = decided, as if the file said
-			 * so (stored with the run as set.stop, metadata). */
-			if (experiment_set(&tmp, "stop", optarg,
-			    &cause) == -1)
-				goto bad;
-			strvec_pushf(&set, "stop=%s", optarg);
-			until = optarg;
-			break;
-		case 'q':
-			opt.quiet = 1;
-			break;
-		case 'j':
-			opt.json_progress = 1;
-			break;
-		case 'D':
-			opt.durable = 1;
-			break;
-		case 'N':
-			opt.no_restore_check = 1;
-			break;
-		case 'W':
-			opt.wait_lock = 1;
-			break;
-		case 'T':
-			opt.takeover = 1;
-			break;
-		case 't':
-			opt.trust_db = 1;
-			break;
-		case 'e':
-			if (padvice_parse_pct(optarg, &effect) == -1) {
-				error("run: --effect '%s' is not a percentage "
-				    "in (0, 1000)", optarg);
-				return EXIT_USAGE;
-			}
-			effect_set = 1;
-			break;
-		case '=':
-			/*
-			 * --KEY=VALUE or --KEY VALUE, one path: any other
-			 * [experiment] key, checked here; or a workload's
-			 * (--[WORKLOAD.]KEY), checked by the loader with the
-			 * file's values.
-			 */
-			arg = optarg;
-			key = xstrndup(arg, strcspn(arg, "="));
-			rc = opt_find(experiment_opts, key) == NULL ? 0 :
-			    experiment_set(&tmp, key, strchr(arg, '=') + 1,
-			    &cause);
-			free(key);
-			if (rc == -1)
-				goto bad;
-			strvec_push(&set, arg);
-			break;
-		default:
-			strvec_clear(&set);
-			return EXIT_USAGE;
-		}
-	}
-	opt_release(experiment_opts, &tmp);
+	if (o->rounds_set)
+		opt->rounds = o->exp.rounds;
+	opt->order = o->exp.order;
+	opt->seed = o->exp.seed;
 	/* With --until decided, --effect is the design's effect too. */
-	if (until != NULL && strcmp(until, "decided") == 0 && effect_set)
-		strvec_pushf(&set, "effect=%.17g", effect * 100);
-	opt.set = set.v;
-	if (dashdash < nargs) {
-		if (optind < argc || opt.resume != NULL) {
+	if (o->until != NULL && strcmp(o->until, "decided") == 0 &&
+	    o->effect_set)
+		strvec_pushf(&o->set, "effect=%.17g", o->effect * 100);
+	opt->set = o->set.v;
+	opt->db_path = c->db;
+	if (c->nrest >= 0) {
+		if (c->argc > 0 || opt->resume != NULL) {
 			error("run: inline commands after \"--\" stand for "
-			    "the experiment: no file%s", opt.resume != NULL ?
+			    "the experiment: no file%s", opt->resume != NULL ?
 			    " and no --resume" : "");
-			strvec_clear(&set);
-			return EXIT_USAGE;
+			return -1;
 		}
-		inline_text = run_inline_text(nargs - dashdash - 1,
-		    argv + dashdash + 1, opt.quiet || opt.json_progress);
-		if (inline_text == NULL) {
-			strvec_clear(&set);
-			return EXIT_USAGE;
-		}
-		opt.exp_text = inline_text;
+		if ((*inline_text = run_inline_text(c->nrest, c->rest,
+		    opt->quiet || opt->json_progress)) == NULL)
+			return -1;
+		opt->exp_text = *inline_text;
 	}
-	argc -= optind;
-	argv += optind;
-	if (opt.resume == NULL && inline_text == NULL && argc != 1) {
+	if (opt->resume == NULL && *inline_text == NULL && c->argc != 1) {
 		error("run: expected one experiment file (see abbench run "
 		    "--help)");
-		strvec_clear(&set);
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (opt.resume != NULL && (opt.rounds > 0 || opt.order_set ||
-	    opt.seed_set || set.n > 0)) {
+	if (opt->resume != NULL && (opt->rounds > 0 || opt->order_set ||
+	    opt->seed_set || o->set.n > 0)) {
 		error("run: --resume keeps the run's plan: --rounds, --order, "
 		    "--seed and --KEY=VALUE cannot change it");
-		strvec_clear(&set);
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (opt.takeover && opt.resume == NULL) {
+	if (opt->takeover && opt->resume == NULL) {
 		error("run: --takeover goes with --resume RUN");
-		strvec_clear(&set);
-		free(inline_text);
-		return EXIT_USAGE;
+		return -1;
 	}
-	opt.db_path = cmd_db_path(db);
-	if (run_ballast(&ballast, &ballast_len) == -1) {
-		strvec_clear(&set);
-		free(inline_text);
-		return EXIT_USAGE;
-	}
-	rc = runner_run(inline_text != NULL ? "inline" : argc > 0 ? argv[0] :
-	    NULL, &opt);
-	/*
-	 * Inline, as hyperfine: the table at the end, stat's own (a file's
-	 * run names the stat command instead).
-	 */
-	if (inline_text != NULL && opt.run_id != 0 && !opt.quiet &&
-	    !opt.json_progress && rc != EXIT_USAGE &&
-	    rc != EXIT_INTERRUPTED) {
-		char	 id[32], *av[5];
+	return 0;
+}
 
-		snprintf(id, sizeof id, "%" PRId64, opt.run_id);
-		av[0] = "stat";
-		av[1] = "--db";
-		av[2] = (char *)opt.db_path;
-		av[3] = id;
-		av[4] = NULL;
-		fflush(stderr);
-		if (cmd_stat_entry.exec(4, av) != EXIT_OK && rc == EXIT_OK)
-			rc = EXIT_FAIL;
-		fflush(stdout);
+/*
+ * Inline, as hyperfine: the table at the end, stat's own (a file's run
+ * names the stat command instead). The exit status rc becomes.
+ */
+static int
+run_inline_table(const struct run_options *opt, int rc)
+{
+	char	 id[32], *av[5];
+
+	snprintf(id, sizeof id, "%" PRId64, opt->run_id);
+	av[0] = "stat";
+	av[1] = "--db";
+	av[2] = (char *)opt->db_path;
+	av[3] = id;
+	av[4] = NULL;
+	fflush(stderr);
+	if (cmd_exec(&cmd_stat_entry, 4, av) != EXIT_OK && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	fflush(stdout);
+	return rc;
+}
+
+static int
+cmd_run_exec(struct cmd_ctx *c)
+{
+	struct run_cmd_opts	*o = c->opts;
+	struct run_options	*opt = &o->opt;
+	char			*inline_text = NULL;
+	void			*ballast;
+	size_t			 ballast_len;
+	int			 rc, told;
+
+	if (run_plan(c, &inline_text) == -1 ||
+	    run_ballast(&ballast, &ballast_len) == -1) {
+		free(inline_text);
+		return EXIT_USAGE;
 	}
+	rc = runner_run(inline_text != NULL ? "inline" : c->argc > 0 ?
+	    c->argv[0] : NULL, opt);
+	told = opt->run_id != 0 && !opt->quiet && !opt->json_progress &&
+	    rc != EXIT_USAGE && rc != EXIT_INTERRUPTED;
+	if (inline_text != NULL && told)
+		rc = run_inline_table(opt, rc);
 	free(inline_text);
 	if (ballast != NULL)
 		munmap(ballast, ballast_len);
-	strvec_clear(&set);
 	/* Could a `~` have shown the effect that matters? (powerdata.h)
 	 * Did a comparison move with the host during the run? (shifts.h) */
-	if (opt.run_id != 0 && !opt.quiet && !opt.json_progress &&
-	    rc != EXIT_USAGE && rc != EXIT_INTERRUPTED)
-		run_advice(opt.db_path, opt.run_id, effect_set ? effect : 0,
-		    stderr);
+	if (told)
+		run_advice(opt->db_path, opt->run_id, o->effect_set ?
+		    o->effect : 0, stderr);
 	return rc;
-
-bad:
-	error("run: %s", cause);
-	free(cause);
-	opt_release(experiment_opts, &tmp);
-	strvec_clear(&set);
-	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_run_entry = {
@@ -461,7 +431,10 @@ const struct cmd_entry cmd_run_entry = {
 	    "option, 130 interrupted.\n",
 	.exec = cmd_run_exec,
 	.opts = run_flags,
-	.shortopts = "qd:r:",
-	.flags = CMD_STORE,
+	.opts_size = sizeof(struct run_cmd_opts),
+	.opts_init = run_opts_init,
+	.opts_release = run_opts_release,
+	.keys = run_key,
+	.flags = CMD_INLINE,
 	.help_args = cmd_run_help,
 };

@@ -17,7 +17,8 @@
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
-#include "harness/run-advice.h"
+#include "harness/analysis/run-advice.h"
+#include "harness/stat-db.h"
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
 #include "results/store.h"
@@ -59,24 +60,25 @@ static const char stat_usage[] =
 "    \tsplit results into tables by distinct values of projection "
 "(default \".config\")\n";
 
-enum stat_flag_kind { STAT_STRING, STAT_FLOAT };
+/*
+ * benchstat's flags (Go's flag package reads them: -name value, -name=value,
+ * one or two dashes), in the table type of every command's; their help is
+ * benchstat's own usage above.
+ */
+#define BS(m)	OPT_AT(struct benchstat_opts, m)
 
-struct stat_flag {
-	const char		*name;
-	enum stat_flag_kind	 kind;
-	size_t			 offset;
-};
-
-static const struct stat_flag stat_flags[] = {
-	{ "table", STAT_STRING, offsetof(struct benchstat_opts, table) },
-	{ "row", STAT_STRING, offsetof(struct benchstat_opts, row) },
-	{ "col", STAT_STRING, offsetof(struct benchstat_opts, col) },
-	{ "ignore", STAT_STRING, offsetof(struct benchstat_opts, ignore) },
-	{ "filter", STAT_STRING, offsetof(struct benchstat_opts, filter) },
-	{ "alpha", STAT_FLOAT, offsetof(struct benchstat_opts, alpha) },
-	{ "confidence", STAT_FLOAT,
-	    offsetof(struct benchstat_opts, confidence) },
-	{ "format", STAT_STRING, offsetof(struct benchstat_opts, format) },
+static const struct cmd_flag stat_flags[] = {
+	CMD_STR("table", 0, "projection", BS(table), NULL),
+	CMD_STR("row", 0, "projection", BS(row), NULL),
+	CMD_STR("col", 0, "projection", BS(col), NULL),
+	CMD_STR("ignore", 0, "keys", BS(ignore), NULL),
+	CMD_STR("filter", 0, "query", BS(filter), NULL),
+	CMD_FLAG_("alpha", 0, "\xce\xb1", NULL,
+	    CMD_OPT_("alpha", OPT_T_FLOAT, 0, 0, BS(alpha))),
+	CMD_FLAG_("confidence", 0, "level", NULL,
+	    CMD_OPT_("confidence", OPT_T_FLOAT, 0, 0, BS(confidence))),
+	CMD_STR("format", 0, "format", BS(format), NULL),
+	CMD_FLAG_END
 };
 
 /* strconv.ParseFloat (no benchfmt fast path: "" is a syntax error). */
@@ -95,8 +97,8 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 {
 	int			 i = 1;
 	const char		*s, *name, *eq, *value;
-	size_t			 namelen, k;
-	const struct stat_flag	*f;
+	size_t			 namelen;
+	const struct cmd_flag	*f, *k;
 	char			*q;
 	double			 d;
 	int			 rc, nminus;
@@ -124,10 +126,10 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 		eq = strchr(name, '=');
 		namelen = eq != NULL ? (size_t)(eq - name) : strlen(name);
 		f = NULL;
-		for (k = 0; k < ARRAY_SIZE(stat_flags); k++)
-			if (strlen(stat_flags[k].name) == namelen &&
-			    memcmp(stat_flags[k].name, name, namelen) == 0)
-				f = &stat_flags[k];
+		for (k = stat_flags; k->name != NULL; k++)
+			if (strlen(k->name) == namelen &&
+			    memcmp(k->name, name, namelen) == 0)
+				f = k;
 		if (f == NULL) {
 			if ((namelen == 4 && memcmp(name, "help", 4) == 0) ||
 			    (namelen == 1 && name[0] == 'h')) {
@@ -152,8 +154,8 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 			*status = EXIT_USAGE;
 			return -1;
 		}
-		if (f->kind == STAT_STRING) {
-			*(const char **)((char *)o + f->offset) = value;
+		if (f->opt.type == OPT_T_STR) {
+			*(const char **)opt_member(&f->opt, o) = value;
 			continue;
 		}
 		rc = stat_parse_float(value, &d);
@@ -167,7 +169,7 @@ stat_parse_flags(int argc, char **argv, struct benchstat_opts *o, int *optind,
 			*status = EXIT_USAGE;
 			return -1;
 		}
-		*(double *)((char *)o + f->offset) = d;
+		*(double *)opt_member(&f->opt, o) = d;
 	}
 	*optind = i;
 	return 0;
@@ -244,393 +246,6 @@ out:
 	free(buf);
 	benchstat_input_free(in);
 	return rc;
-}
-
-static void
-stat_flush_err(struct benchstat *bs)
-{
-	struct strbuf	err = STRBUF_INIT;
-
-	benchstat_take_stderr(bs, &err);
-	if (err.len > 0)
-		fwrite(err.buf, 1, err.len, stderr);
-	strbuf_release(&err);
-}
-
-static int
-stat_fail(struct benchstat *bs, char *cause)
-{
-	if (bs != NULL)
-		stat_flush_err(bs);
-	fprintf(stderr, "benchstat: %s\n", cause);
-	free(cause);
-	benchstat_free(bs);
-	/* QUIRK: benchstat exits 0 after runtime errors. */
-	return EXIT_OK;
-}
-
-static int
-stat_finish(struct benchstat *bs)
-{
-	struct strbuf	out = STRBUF_INIT, err = STRBUF_INIT;
-	int		rc;
-
-	rc = benchstat_finish(bs, &out, &err);
-	if (out.len > 0)
-		fwrite(out.buf, 1, out.len, stdout);
-	fflush(stdout);
-	if (err.len > 0)
-		fwrite(err.buf, 1, err.len, stderr);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	benchstat_free(bs);
-	return rc != 0 ? rc : EXIT_OK;
-}
-
-/* --db problems are abbench's, not benchstat's: exit 2 like other input. */
-static int
-stat_db_fail(struct benchstat *bs, struct store *st, char *cause)
-{
-	error("stat: %s", cause);
-	free(cause);
-	if (st != NULL)
-		store_close(st);
-	benchstat_free(bs);
-	return EXIT_USAGE;
-}
-
-/*
- * Find the run of a RUN or RUN:ARM selector: the whole text first (a run
- * name may hold ':'), then the part before the last ':'.
- */
-static int
-stat_db_find(struct store *st, const char *sel, struct store_run *run,
-    char **arm, char **cause)
-{
-	const char	*colon = strrchr(sel, ':');
-	char		*runsel;
-	int		 rc;
-
-	*arm = NULL;
-	memset(run, 0, sizeof(*run));
-	if (store_run_find(st, sel, run, cause) == 0)
-		return 0;
-	if (colon == NULL)
-		return -1;
-	runsel = xstrndup(sel, (size_t)(colon - sel));
-	memset(run, 0, sizeof(*run));
-	free(*cause);
-	*cause = NULL;
-	rc = store_run_find(st, runsel, run, cause);
-	free(runsel);
-	if (rc == 0)
-		*arm = xstrdup(colon + 1);
-	return rc;
-}
-
-/* Whether a projection (-row, -col, -table) names key, e.g. "arm@(a b)". */
-static int
-stat_proj_has(const char *proj, const char *key)
-{
-	const char	*p = proj, *end;
-	size_t		 n, k = strlen(key);
-
-	while (p != NULL && *p != '\0') {
-		end = strchr(p, ',');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		while (n > 0 && p[0] == ' ') {
-			p++;
-			n--;
-		}
-		if (n >= k && memcmp(p, key, k) == 0 && (n == k ||
-		    p[k] == '@' || p[k] == ' '))
-			return 1;
-		p = end != NULL ? end + 1 : NULL;
-	}
-	return 0;
-}
-
-/* Whether a -filter query tests key ("set.stop:decided", "-key:x"). */
-static int
-stat_filter_has(const char *filter, const char *key)
-{
-	const char	*p = filter;
-	size_t		 k = strlen(key);
-
-	while ((p = strstr(p, key)) != NULL) {
-		if ((p == filter || strchr(" \t(-", p[-1]) != NULL) &&
-		    p[k] == ':')
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-/*
- * The run's metadata (store_key_is_metadata: the load of the moment, how
- * the run was measured) is no config line of its exports, so that runs
- * measured differently compare in one table. A projection or filter that
- * names such a key asks for it: it is then added as a config line.
- */
-static int
-stat_db_meta(struct store *st, const struct benchstat_opts *o,
-    const struct store_run *run, struct strbuf *text, char **cause)
-{
-	struct store_kv	*kv;
-	size_t		 n, i;
-	const char	*key, *p;
-
-	if (strcmp(run->status, RUN_IMPORTED) == 0)
-		return 0;
-	if (store_config_list(st, run->id, &kv, &n, cause) != 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		key = kv[i].key;
-		if (kv[i].arm[0] != '\0' || kv[i].value[0] == '\0' ||
-		    !store_key_is_metadata(key) || strchr(key, ' ') != NULL)
-			continue;
-		if (!((o->row != NULL && stat_proj_has(o->row, key)) ||
-		    (o->col != NULL && stat_proj_has(o->col, key)) ||
-		    (o->table != NULL && stat_proj_has(o->table, key)) ||
-		    (o->filter != NULL && stat_filter_has(o->filter, key))))
-			continue;
-		strbuf_addf(text, "%s: ", key);
-		for (p = kv[i].value; *p != '\0'; p++)
-			strbuf_addc(text, *p == '\n' || *p == '\r' ? ' ' : *p);
-		strbuf_addc(text, '\n');
-	}
-	store_kv_free(kv, n);
-	return 0;
-}
-
-/*
- * The selectors of --db: "all" stands for every run in the store (a merged
- * fleet database: one run per shape), oldest first, as run ids.
- */
-static int
-stat_db_expand(struct store *st, char **sels, int nsels, struct strvec *out,
-    char **cause)
-{
-	struct store_run	*runs;
-	size_t			 n, k;
-	int			 i;
-
-	for (i = 0; i < nsels; i++) {
-		if (strcmp(sels[i], "all") != 0) {
-			strvec_push(out, sels[i]);
-			continue;
-		}
-		if (store_runs_list(st, &runs, &n, cause) != 0)
-			return -1;
-		for (k = 0; k < n; k++) {
-			strvec_pushf(out, "%lld", (long long)runs[k].id);
-			store_run_release(&runs[k]);
-		}
-		free(runs);
-	}
-	return 0;
-}
-
-/*
- * An arm's ok values and its executions that were not ok (failed, timed
- * out, watched): stat leaves the latter out, so an arm with none of the
- * former would vanish from the tables without a word.
- */
-static int
-stat_db_arm_counts(struct store *st, int64_t run_id, const char *arm,
-    size_t *nok, size_t *nbad, char **cause)
-{
-	struct store_value	*v;
-	size_t			 n, i;
-	int			 last = -1;
-
-	*nok = *nbad = 0;
-	if (store_values(st, run_id, arm, STORE_Q_FAILED, &v, &n, cause) != 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (strcmp(v[i].status, SAMPLE_OK) == 0)
-			(*nok)++;
-		else if (v[i].plan_idx != last || *nbad == 0)
-			(*nbad)++;
-		last = v[i].plan_idx;
-	}
-	store_values_free(v, n);
-	return 0;
-}
-
-/*
- * Inputs from the store: each RUN[:ARM] selector, one input per arm. When
- * a projection names the key "arm", each input carries "arm: NAME" as a
- * config key, so that arms can be columns while another key (vcpus,
- * partition) makes the rows.
- */
-static int
-stat_db(struct benchstat *bs, const struct benchstat_opts *o,
-    struct store *st, const char *dbpath, char **argsels, int nargsels)
-{
-	struct store_run	 run;
-	struct strbuf		 text = STRBUF_INIT;
-	char			*cause = NULL, *label, *arm;
-	size_t			 a;
-	int			 i, found, rc, nsels, armkey;
-	struct strvec		 expanded = STRVEC_INIT, notes = STRVEC_INIT;
-	struct strvec		 empty = STRVEC_INIT, leftout = STRVEC_INIT;
-	char			**sels;
-	size_t			 nok, nbad, runok, runbad, allok = 0;
-
-	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
-	    (o->col != NULL && stat_proj_has(o->col, "arm")) ||
-	    (o->table != NULL && stat_proj_has(o->table, "arm"));
-	if (stat_db_expand(st, argsels, nargsels, &expanded, &cause) != 0)
-		return stat_db_fail(bs, st, cause);
-	if (expanded.n == 0) {
-		strvec_clear(&expanded);
-		strvec_clear(&notes);
-		return stat_db_fail(bs, st, xasprintf("no runs in '%s'",
-		    dbpath));
-	}
-	sels = expanded.v;
-	nsels = (int)expanded.n;
-	for (i = 0; i < nsels; i++) {
-		if (stat_db_find(st, sels[i], &run, &arm, &cause) < 0) {
-			strbuf_release(&text);
-			strvec_clear(&expanded);
-			strvec_clear(&notes);
-			strvec_clear(&empty);
-			strvec_clear(&leftout);
-			return stat_db_fail(bs, st, cause);
-		}
-		found = 0;
-		runok = runbad = 0;
-		for (a = 0; a < run.narms; a++) {
-			if (arm != NULL && strcmp(arm, run.arms[a]) != 0)
-				continue;
-			found = 1;
-			strbuf_reset(&text);
-			if (armkey)
-				strbuf_addf(&text, "arm: %s\n", run.arms[a]);
-			if (stat_db_arm_counts(st, run.id, run.arms[a], &nok,
-			    &nbad, &cause) < 0 ||
-			    stat_db_meta(st, o, &run, &text, &cause) < 0 ||
-			    export_run_benchfmt(st, run.id, run.arms[a], &text,
-			    &cause) < 0) {
-				store_run_release(&run);
-				free(arm);
-				strbuf_release(&text);
-				strvec_clear(&expanded);
-				strvec_clear(&notes);
-				strvec_clear(&empty);
-				strvec_clear(&leftout);
-				return stat_db_fail(bs, st, cause);
-			}
-			runok += nok;
-			runbad += nbad;
-			if (nsels == 1)
-				label = xstrdup(run.arms[a]);
-			else if (arm != NULL)
-				label = xstrdup(sels[i]);
-			else
-				label = xasprintf("%s:%s", sels[i],
-				    run.arms[a]);
-			rc = benchstat_add(bs, label, label, text.buf != NULL ?
-			    text.buf : "", text.len, &cause);
-			/* n counts lines: what it counts, after the tables. */
-			run_advice_lines(st, run.id, run.arms[a], label,
-			    &notes);
-			if (nok == 0)
-				strvec_pushf(&leftout, "arm '%s': no ok samples "
-				    "(%zu failed): left out", label, nbad);
-			free(label);
-			if (rc < 0) {
-				store_run_release(&run);
-				free(arm);
-				strbuf_release(&text);
-				strvec_clear(&expanded);
-				strvec_clear(&notes);
-				strvec_clear(&empty);
-				strvec_clear(&leftout);
-				store_close(st);
-				return stat_fail(bs, cause);
-			}
-			stat_flush_err(bs);
-		}
-		if (!found) {
-			char	*what = xasprintf("run '%s'", sels[i]);
-
-			cause = arm != NULL ? store_run_no_arm(&run, what,
-			    arm) : xasprintf("%s has no arms", what);
-			free(what);
-			store_run_release(&run);
-			free(arm);
-			strbuf_release(&text);
-			strvec_clear(&expanded);
-			strvec_clear(&notes);
-			strvec_clear(&empty);
-			strvec_clear(&leftout);
-			return stat_db_fail(bs, st, cause);
-		}
-		if (runok == 0)
-			strvec_pushf(&empty, "run %lld has no ok samples%s%s%s "
-			    "(%zu failed): nothing to compare (abbench db show "
-			    "%lld lists the failures)", (long long)run.id,
-			    arm != NULL ? " in arm '" : "", arm != NULL ? arm :
-			    "", arm != NULL ? "'" : "", runbad,
-			    (long long)run.id);
-		allok += runok;
-		store_run_release(&run);
-		free(arm);
-	}
-	store_close(st);
-	strbuf_release(&text);
-	strvec_clear(&expanded);
-	/*
-	 * Not one ok value anywhere: benchstat would print nothing and exit
-	 * 0, which reads as "no difference". Say why, and exit 1 as a run
-	 * with failed samples does.
-	 */
-	if (allok == 0) {
-		for (a = 0; a < empty.n; a++)
-			error("%s", empty.v[a]);
-		strvec_clear(&empty);
-		strvec_clear(&leftout);
-		strvec_clear(&notes);
-		benchstat_free(bs);
-		return EXIT_FAIL;
-	}
-	rc = stat_finish(bs);
-	/* After the tables (standard output stays benchstat's). */
-	for (a = 0; a < leftout.n; a++)
-		fprintf(stderr, "abbench: %s\n", leftout.v[a]);
-	for (a = 0; a < notes.n; a++)
-		fprintf(stderr, "abbench: note: %s\n", notes.v[a]);
-	if (notes.n > 0)
-		fprintf(stderr, "abbench: note: %s\n", run_advice_lines_why);
-	strvec_clear(&notes);
-	strvec_clear(&empty);
-	strvec_clear(&leftout);
-	return rc;
-}
-
-/*
- * The `stat-filter` of the experiment the first RUN selector ran: the
- * shipped experiments hide abbench's extra rows (per container, overlap,
- * throttling) with it, so the table reads like the report's. NULL when
- * the run has none. malloc'd.
- */
-static char *
-stat_db_default_filter(struct store *st, const char *sel)
-{
-	struct store_run	 run;
-	char			*cause = NULL, *arm = NULL, *f = NULL;
-
-	if (stat_db_find(st, sel, &run, &arm, &cause) == 0) {
-		f = experiment_stat_filter(run.experiment_path,
-		    run.experiment_text);
-		store_run_release(&run);
-	}
-	free(cause);
-	free(arm);
-	return f;
 }
 
 static int
@@ -744,73 +359,144 @@ stat_help(FILE *fp)
 	fprintf(fp, "\nbenchstat's usage and flags:\n\n%s", stat_usage);
 }
 
+/*
+ * --db FILE anywhere before "--" (not a benchstat flag: benchstat has no
+ * double-dash-only flags of that name), and --help, which is abbench's
+ * (-h and -help stay benchstat's): taken out of argv into *dbpath, the
+ * rest into av (*ac words). -1 when stat is done, with *status.
+ */
 static int
-cmd_stat_exec(int argc, char **argv)
+stat_take_db(int argc, char **argv, char **av, int *ac, const char **dbpath,
+    int *status)
 {
-	char			*deffilter = NULL, *stcause = NULL;
-	struct store		*st = NULL;
-	int			 rc;
-	struct benchstat_opts	 o;
-	struct benchstat	*bs;
-	struct strvec		 labels = STRVEC_INIT, paths = STRVEC_INIT;
-	const char		*dbpath = NULL, *env;
-	char			*cause = NULL;
-	char			**av;
-	size_t			 i;
-	int			 optind, status, stdin_used = 0, is_stdin;
-	int			 ac = 0, k, dashdash = 0;
+	int	k, dashdash = 0;
 
-	/*
-	 * --db FILE anywhere before "--" (not a benchstat flag: benchstat
-	 * has no double-dash-only flags of that name), and --help, which is
-	 * abbench's (-h and -help stay benchstat's).
-	 */
-	av = xcalloc((size_t)argc + 1, sizeof *av);
+	*ac = 0;
 	for (k = 0; k < argc; k++) {
 		if (k > 0 && !dashdash && strcmp(argv[k], "--") == 0)
 			dashdash = 1;
 		if (k == 0 || dashdash) {
-			av[ac++] = argv[k];
+			av[(*ac)++] = argv[k];
 			continue;
 		}
 		if (strcmp(argv[k], "--help") == 0) {
 			stat_help(stdout);
-			free(av);
-			return EXIT_OK;
+			*status = EXIT_OK;
+			return -1;
 		}
 		if (strncmp(argv[k], "--db=", 5) == 0) {
-			dbpath = argv[k] + 5;
+			*dbpath = argv[k] + 5;
 			continue;
 		}
 		if (strcmp(argv[k], "--db") == 0) {
-			if (k + 1 >= argc) {
-				error("stat: --db needs a database file");
-				free(av);
-				return EXIT_USAGE;
-			}
-			dbpath = argv[++k];
+			if (k + 1 >= argc)
+				break;
+			*dbpath = argv[++k];
 			continue;
 		}
-		av[ac++] = argv[k];
+		av[(*ac)++] = argv[k];
 	}
-	av[ac] = NULL;
-	argc = ac;
-	argv = av;
-	if (dbpath != NULL && *dbpath == '\0') {
+	av[*ac] = NULL;
+	if (k < argc || (*dbpath != NULL && **dbpath == '\0')) {
 		error("stat: --db needs a database file");
-		free(av);
-		return EXIT_USAGE;
+		*status = EXIT_USAGE;
+		return -1;
 	}
+	return 0;
+}
 
+/*
+ * The database the operands are runs of (NULL: they are files), checked
+ * readable and opened once into *st (its failure into *stcause, told with
+ * the runs'); the experiment's stat-filter into o unless -filter is
+ * given (*deffilter, malloc'd). 0, or -1 after saying why.
+ */
+static int
+stat_open_db(const char **dbpath, char **ops, int nops, int has_filter,
+    struct benchstat_opts *o, struct store **st, char **stcause,
+    char **deffilter)
+{
+	if (*dbpath == NULL && stat_operands_are_runs(ops, nops))
+		*dbpath = cmd_db_path(NULL);
+	if (*dbpath == NULL)
+		return 0;
+	if (access(*dbpath, R_OK) != 0) {
+		error("stat: cannot read database '%s': %s (--db FILE, "
+		    "$ABBENCH_DB or ./abbench.db)", *dbpath, strerror(errno));
+		return -1;
+	}
+	*st = store_open(*dbpath, STORE_READONLY, stcause);
+	if (*st != NULL && !has_filter &&
+	    (*deffilter = stat_db_default_filter(*st, ops[0])) != NULL) {
+		o->filter = *deffilter;
+		fprintf(stderr, "stat: -filter '%s' (the experiment's "
+		    "stat-filter; -filter '*' shows every row)\n", *deffilter);
+	}
+	return 0;
+}
+
+/* The operands as benchstat's files ("-" standard input); the status. */
+static int
+stat_files(struct benchstat *bs, char **ops, int nops)
+{
+	struct strvec	 labels = STRVEC_INIT, paths = STRVEC_INIT;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 stdin_used = 0, is_stdin, rc = 0;
+
+	benchstat_labels(ops, (size_t)nops, &labels, &paths);
+	for (i = 0; i < paths.n; i++) {
+		if (strcmp(paths.v[i], "-") == 0 || !stat_is_sqlite(paths.v[i]))
+			continue;
+		error("stat: '%s' is an abbench database: did you mean --db "
+		    "%s last?", paths.v[i], paths.v[i]);
+		benchstat_free(bs);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < labels.n; i++) {
+		is_stdin = strcmp(paths.v[i], "-") == 0;
+		/* Standard input is at its end after the first use. */
+		if (stat_stream(bs, labels.v[i], paths.v[i], is_stdin,
+		    is_stdin && stdin_used, &cause) < 0) {
+			rc = stat_fail(bs, cause);
+			goto out;
+		}
+		stdin_used |= is_stdin;
+		stat_flush_err(bs);
+	}
+	rc = stat_finish(bs);
+out:
+	strvec_clear(&labels);
+	strvec_clear(&paths);
+	return rc;
+}
+
+static int
+cmd_stat_exec(struct cmd_ctx *c)
+{
+	struct benchstat_opts	 o;
+	struct benchstat	*bs;
+	struct store		*st = NULL;
+	const char		*dbpath = NULL, *env;
+	char			*deffilter = NULL, *stcause = NULL, *cause = NULL;
+	char			**av;
+	int			 ac, optind, status, rc;
+
+	av = xcalloc((size_t)c->argc + 1, sizeof *av);
+	if (stat_take_db(c->argc, c->argv, av, &ac, &dbpath, &status) < 0) {
+		free(av);
+		return status;
+	}
 	benchstat_opts_init(&o);
 	if ((env = getenv("ABBENCH_STAT_PARSE_ONLY")) != NULL &&
 	    strcmp(env, "1") == 0)
 		o.parse_only = 1;
-	if (stat_parse_flags(argc, argv, &o, &optind, &status) < 0) {
+	if (stat_parse_flags(ac, av, &o, &optind, &status) < 0) {
 		free(av);
 		return status;
 	}
-	if (optind >= argc) {
+	if (optind >= ac) {
 		if (dbpath != NULL)
 			error("stat: --db needs runs: RUN[:ARM]... (an id, "
 			    "uuid prefix, last, NAME@last or all)");
@@ -819,68 +505,23 @@ cmd_stat_exec(int argc, char **argv)
 		free(av);
 		return EXIT_USAGE;
 	}
-	if (dbpath == NULL && stat_operands_are_runs(argv + optind,
-	    argc - optind))
-		dbpath = cmd_db_path(NULL);
-	if (dbpath != NULL && access(dbpath, R_OK) != 0) {
-		error("stat: cannot read database '%s': %s (--db FILE, "
-		    "$ABBENCH_DB or ./abbench.db)", dbpath, strerror(errno));
+	if (stat_open_db(&dbpath, av + optind, ac - optind,
+	    has_filter_flag(ac, av), &o, &st, &stcause, &deffilter) == -1) {
 		free(av);
 		return EXIT_USAGE;
-	}
-	/* The store, opened once (its failure is told with the runs'). */
-	if (dbpath != NULL)
-		st = store_open(dbpath, STORE_READONLY, &stcause);
-	if (st != NULL && !has_filter_flag(argc, argv) &&
-	    (deffilter = stat_db_default_filter(st, argv[optind])) != NULL) {
-		o.filter = deffilter;
-		fprintf(stderr, "stat: -filter '%s' (the experiment's "
-		    "stat-filter; -filter '*' shows every row)\n", deffilter);
 	}
 	if ((bs = benchstat_new(&o, &cause)) == NULL) {
-		free(deffilter);
-		free(av);
-		free(stcause);
+		rc = stat_fail(NULL, cause);
 		store_close(st);
-		return stat_fail(NULL, cause);
-	}
-	if (dbpath != NULL) {
+		free(stcause);
+	} else if (dbpath != NULL)
 		rc = st == NULL ? stat_db_fail(bs, NULL, stcause) :
-		    stat_db(bs, &o, st, dbpath, argv + optind, argc - optind);
-		free(deffilter);
-		free(av);
-		return rc;
-	}
-
-	benchstat_labels(argv + optind, (size_t)(argc - optind), &labels,
-	    &paths);
+		    stat_db(bs, &o, st, dbpath, av + optind, ac - optind);
+	else
+		rc = stat_files(bs, av + optind, ac - optind);
+	free(deffilter);
 	free(av);
-	for (i = 0; i < paths.n; i++) {
-		if (strcmp(paths.v[i], "-") == 0 || !stat_is_sqlite(paths.v[i]))
-			continue;
-		error("stat: '%s' is an abbench database: did you mean --db "
-		    "%s last?", paths.v[i], paths.v[i]);
-		strvec_clear(&labels);
-		strvec_clear(&paths);
-		benchstat_free(bs);
-		free(deffilter);
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < labels.n; i++) {
-		is_stdin = strcmp(paths.v[i], "-") == 0;
-		/* Standard input is at its end after the first use. */
-		if (stat_stream(bs, labels.v[i], paths.v[i], is_stdin,
-		    is_stdin && stdin_used, &cause) < 0) {
-			strvec_clear(&labels);
-			strvec_clear(&paths);
-			return stat_fail(bs, cause);
-		}
-		stdin_used |= is_stdin;
-		stat_flush_err(bs);
-	}
-	strvec_clear(&labels);
-	strvec_clear(&paths);
-	return stat_finish(bs);
+	return rc;
 }
 
 const struct cmd_entry cmd_stat_entry = {
@@ -894,7 +535,9 @@ const struct cmd_entry cmd_stat_entry = {
 "-h` prints benchstat's own usage.  FILE \"-\" is standard input;\n"
 "LABEL=FILE sets the column label (.file).  -format json (abbench's own)\n"
 "prints the same tables as one JSON object with every cell's numbers\n"
-"(schema: docs/guide.md, \"Machine-readable output\").\n"
+"(schema: docs/guide.md, \"Machine-readable output\"); -format markdown\n"
+"(abbench's own too) as GitHub tables to paste into a code review, the\n"
+"names escaped (| < > * _ ` \\ and the like).\n"
 "\n"
 "With --db FILE (anywhere on the line), $ABBENCH_DB or ./abbench.db,\n"
 "the inputs are runs in that store instead of files: each RUN (an id,\n"
@@ -918,5 +561,5 @@ const struct cmd_entry cmd_stat_entry = {
 "  abbench stat --db fleet.db -table .fullname -row partition -col arm all\n"
 "  abbench stat --db fleet.db -table .name -row vcpus -col arm all\n",
 	.exec = cmd_stat_exec,
-	.flags = CMD_STORE | CMD_OWN_FLAGS,
+	.flags = CMD_OWN_FLAGS,
 };

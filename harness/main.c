@@ -57,6 +57,8 @@ main(int argc, char **argv)
 	experiment_tables_check();
 	/* An executor without a hook its capabilities need, too. */
 	exec_ops_check();
+	/* A command's flag outside its options struct, too. */
+	cmd_tables_check();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -95,5 +97,5 @@ main(int argc, char **argv)
 	if (!(e->flags & CMD_OWN_FLAGS) && (rc = cmd_wants_help(e, argc - 1,
 	    argv + 1)) != -1)
 		return rc;
-	return e->exec(argc - 1, argv + 1);
+	return cmd_exec(e, argc - 1, argv + 1);
 }

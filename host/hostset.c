@@ -719,6 +719,7 @@ hs_snapshot_knobs(struct hostset *hs, struct hs_disk *hd, const char *sched,
 	char		*dir = xasprintf("/sys/block/%s/queue/iosched", hd->name);
 	DIR		*d;
 	struct dirent	*de;
+	char		*cur;
 	size_t		 i, plen = strlen(dir);
 	int		 rc = 0, from_base = 0;
 
@@ -744,7 +745,15 @@ hs_snapshot_knobs(struct hostset *hs, struct hs_disk *hd, const char *sched,
 		free(dir);
 		return rc;
 	}
-	d = opendir(dir);
+	/*
+	 * Else the files there now, when they are sched's: a disk on
+	 * another scheduler holds that one's tunables, which are not
+	 * sched's to put back after it (a run that found none and ends
+	 * on bfq journaled bfq's as none's, then could not write them).
+	 */
+	cur = blockdev_scheduler(hd->name, NULL, NULL);
+	d = cur != NULL && strcmp(cur, sched) == 0 ? opendir(dir) : NULL;
+	free(cur);
 	if (d == NULL) {
 		free(dir);
 		return 0;	/* "none" has no tunables */

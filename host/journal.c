@@ -22,7 +22,7 @@
 #include "host/trust.h"
 #include "lib/proc.h"
 #include "lib/util.h"
-#include "results/hostjournal.h"
+#include "results/journal-db.h"
 #include "results/store.h"
 
 struct journal {

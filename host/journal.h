@@ -19,7 +19,7 @@
  *   runs/UUID.lock   flock'd for the life of every run that journals
  *                    anything; with its pid and start time in the journal
  *                    (a live process is a live run, lock file or not).
- *   journal.db       the host journal (results/hostjournal.h).
+ *   journal.db       the host journal (results/journal-db.h).
  */
 #ifndef ABBENCH_JOURNAL_H
 #define ABBENCH_JOURNAL_H

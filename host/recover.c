@@ -23,7 +23,7 @@
 #include "host/undo.h"
 #include "lib/proc.h"
 #include "lib/util.h"
-#include "results/hostjournal.h"
+#include "results/journal-db.h"
 #include "results/store.h"
 
 void

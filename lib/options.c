@@ -546,8 +546,7 @@ opt_release(const struct opt_spec *opts, void *base)
 	}
 }
 
-/* The size and C type a member of o's kind has (OPT_C_OTHER: any). */
-static size_t
+size_t
 opt_kind_size(const struct opt_spec *o, enum opt_ctype *ctype)
 {
 	*ctype = OPT_C_OTHER;

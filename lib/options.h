@@ -177,6 +177,8 @@ int		 opt_set(const struct opt_spec *o, void *base, const char *value,
  */
 void		 opt_table_check(const char *what,
 		    const struct opt_spec *opts, size_t size);
+/* The size and C type (OPT_C_OTHER: any) a member of o's kind has. */
+size_t		 opt_kind_size(const struct opt_spec *o, enum opt_ctype *ctype);
 /* Whether o stores its value into a member. */
 int		 opt_bound(const struct opt_spec *o);
 /* The member o binds in the struct at base; BUG() when none. */

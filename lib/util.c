@@ -1164,8 +1164,8 @@ libexec_try(const char *dir, const char *sub, const char *name)
 char *
 libexec_find(const char *name, char **cause)
 {
-	static const char *const subs[] = { "", "/workloads",
-	    "/workloads/cpu", "/workloads/idle", "/exec" };
+	static const char *const subs[] = { "", "/payload", "/payload/cpu",
+	    "/payload/idle" };
 	const char	*env = getenv("ABBENCH_LIBEXEC");
 	char		 self[PATH_MAX], *p, *slash;
 	ssize_t		 l;

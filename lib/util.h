@@ -213,9 +213,9 @@ int	 parse_int(const char *s, long long min, long long max, long long *out,
 int	 parse_double(const char *s, double *out, char **cause);
 
 /*
- * Find one of abbench's own programs (workloads/startup-bench, the cpu
- * programs, touchmem, abbench-spawn): $ABBENCH_LIBEXEC, its workloads/,
- * workloads/cpu/, workloads/idle/ and exec/, the same subdirectories
+ * Find one of abbench's own programs (payload/: startup-bench, the cpu
+ * programs, touchmem, abbench-spawn, abbench-startline): $ABBENCH_LIBEXEC,
+ * its payload/, payload/cpu/ and payload/idle/, the same subdirectories
  * next to the running abbench (a build tree), then the installed libexec
  * directory. The one lookup for all of them. malloc'd path, or NULL with *cause.
  */

@@ -18,6 +18,7 @@
 
 #include "lib/util.h"
 #include "results/benchfmt-io.h"
+#include "results/sampletab-load.h"
 #include "results/store.h"
 #include "stats/benchfmt.h"
 
@@ -203,16 +204,18 @@ format_value(char *buf, size_t len, double v)
 }
 
 /* Move the written config from *cur to *want with benchfmt lines. */
-static void
-emit_config(struct strbuf *out, struct cfg *cur, const struct cfg *want)
+static int
+emit_config(const struct export_sink *sk, struct cfg *cur,
+    const struct cfg *want)
 {
 	size_t	i;
+	int	rc = 0;
 
 	if (cfg_same_keys(cur, want)) {
 		/* Overwriting keeps each key's place: write what changed. */
-		for (i = 0; i < want->keys.n; i++) {
+		for (i = 0; i < want->keys.n && rc == 0; i++) {
 			if (strcmp(cur->values.v[i], want->values.v[i]) != 0)
-				strbuf_addf(out, "%s: %s\n", want->keys.v[i],
+				rc = sk->config(sk->arg, want->keys.v[i],
 				    want->values.v[i]);
 		}
 	} else {
@@ -221,18 +224,26 @@ emit_config(struct strbuf *out, struct cfg *cur, const struct cfg *want)
 		 * after deleting every key, adding the new block in order
 		 * gives exactly its order.
 		 */
-		for (i = 0; i < cur->keys.n; i++)
-			strbuf_addf(out, "%s:\n", cur->keys.v[i]);
-		for (i = 0; i < want->keys.n; i++)
-			strbuf_addf(out, "%s: %s\n", want->keys.v[i],
+		for (i = 0; i < cur->keys.n && rc == 0; i++)
+			rc = sk->config(sk->arg, cur->keys.v[i], NULL);
+		for (i = 0; i < want->keys.n && rc == 0; i++)
+			rc = sk->config(sk->arg, want->keys.v[i],
 			    want->values.v[i]);
 	}
 	cfg_copy(cur, want);
+	return rc;
 }
+
+/* One value as the export sees it (a sample table's, with its source). */
+struct xval {
+	const char	*arm, *benchmark, *unit, *config, *orig_unit;
+	double		 value, orig_value;
+	int		 plan_idx;
+};
 
 /* Is unit the unit (as stored or as written) of one of the values? */
 static int
-unit_has_values(const char *unit, const struct store_value *v, size_t nv)
+unit_has_values(const char *unit, const struct xval *v, size_t nv)
 {
 	size_t	i;
 
@@ -244,69 +255,51 @@ unit_has_values(const char *unit, const struct store_value *v, size_t nv)
 }
 
 /* The Unit lines of the units that have values: none declared empty. */
-static void
-emit_units(struct strbuf *out, const struct store_kv *u, size_t n,
-    const struct store_value *v, size_t nv)
+static int
+emit_units(const struct export_sink *sk, const struct store_kv *u, size_t n,
+    const struct xval *v, size_t nv)
 {
-	size_t	i;
-	int	open = 0;
+	struct strvec	keys = STRVEC_INIT, values = STRVEC_INIT;
+	const char	*unit = NULL;
+	size_t		i;
+	int		rc = 0;
 
-	for (i = 0; i < n; i++) {
-		if (!unit_has_values(u[i].arm, v, nv))
+	for (i = 0; i <= n && rc == 0; i++) {
+		if (i < n && !unit_has_values(u[i].arm, v, nv))
 			continue;
-		if (!open || strcmp(u[i].arm, u[i - 1].arm) != 0) {
-			if (open)
-				strbuf_addc(out, '\n');
-			strbuf_addf(out, "Unit %s", u[i].arm);
-			open = 1;
+		if (unit != NULL && (i == n || strcmp(u[i].arm, unit) != 0)) {
+			rc = sk->units(sk->arg, unit,
+			    (const char *const *)keys.v,
+			    (const char *const *)values.v, keys.n);
+			strvec_clear(&keys);
+			strvec_clear(&values);
 		}
-		strbuf_addf(out, " %s=%s", u[i].key, u[i].value);
+		if (i == n)
+			break;
+		unit = u[i].arm;
+		strvec_push(&keys, u[i].key);
+		strvec_push(&values, u[i].value);
 	}
-	if (open)
-		strbuf_addc(out, '\n');
+	strvec_clear(&keys);
+	strvec_clear(&values);
+	return rc;
 }
 
 /* Names and units are benchfmt fields: no blanks inside. */
-static void
-add_field(struct strbuf *out, const char *s)
+static char *
+field(const char *s)
 {
-	for (; *s != '\0'; s++) {
-		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
-		    *s == '\v' || *s == '\f')
-			strbuf_addc(out, '_');
-		else
-			strbuf_addc(out, *s);
-	}
-}
+	char	*f = xstrdup(s), *p;
 
-/* A stable sort of the values by their arm's index in the run. */
-static void
-sort_by_arm(struct store_value *v, size_t nv, const struct store_run *r)
-{
-	struct store_value	*tmp;
-	size_t			*idx, a, i, k = 0;
-
-	if (nv == 0)
-		return;
-	tmp = xcalloc(nv, sizeof *tmp);
-	idx = xcalloc(nv, sizeof *idx);
-	for (i = 0; i < nv; i++) {
-		/* An arm the run does not list goes last. */
-		for (idx[i] = 0; idx[i] < r->narms; idx[i]++)
-			if (strcmp(v[i].arm, r->arms[idx[i]]) == 0)
-				break;
-	}
-	for (a = 0; a <= r->narms; a++)
-		for (i = 0; i < nv; i++)
-			if (idx[i] == a)
-				tmp[k++] = v[i];
-	memcpy(v, tmp, nv * sizeof *tmp);
-	free(idx);
-	free(tmp);
+	for (p = f; *p != '\0'; p++)
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		    *p == '\v' || *p == '\f')
+			*p = '_';
+	return f;
 }
 
 static const char *
-out_unit(const struct store_value *v)
+out_unit(const struct xval *v)
 {
 	return v->orig_unit != NULL ? v->orig_unit : v->unit;
 }
@@ -316,7 +309,7 @@ out_unit(const struct store_value *v)
  * (plan entry, arm, config) and benchmark, and a unit it does not have?
  */
 static int
-same_line(const struct store_value *v, size_t first, size_t i)
+same_line(const struct xval *v, size_t first, size_t i)
 {
 	size_t	j;
 
@@ -333,21 +326,230 @@ same_line(const struct store_value *v, size_t first, size_t i)
 	return 1;
 }
 
+/* The line of v[first..end): its name, values and units as written. */
+static int
+emit_result(const struct export_sink *sk, const struct xval *v, size_t first,
+    size_t end)
+{
+	char		 *name = field(v[first].benchmark), **units;
+	double		 *x;
+	size_t		  i, n = end - first;
+	int		  rc;
+
+	units = xcalloc(n, sizeof(*units));
+	x = xcalloc(n, sizeof(*x));
+	for (i = 0; i < n; i++) {
+		/*
+		 * What the file said before tidying, when it differs: it
+		 * tidies again to the same unit and value, and benchstat's
+		 * .unit filter sees the original unit too.
+		 */
+		x[i] = v[first + i].orig_unit != NULL ?
+		    v[first + i].orig_value : v[first + i].value;
+		units[i] = field(out_unit(&v[first + i]));
+	}
+	rc = sk->result(sk->arg, name, x, (const char *const *)units, n);
+	for (i = 0; i < n; i++)
+		free(units[i]);
+	free(units);
+	free(x);
+	free(name);
+	return rc;
+}
+
+/*
+ * The table's values of arm (NULL: all) in the export's order: plan order,
+ * and with every arm of several the baseline's first, then each arm's in
+ * the run's order (an arm the run does not list last), so that
+ * benchstat's first-seen column order is the baseline's.
+ */
+static struct xval *
+walk_values(const struct store_run *r, const struct sampletab *t,
+    const char *arm, size_t *nv)
+{
+	struct xval			*v = xcalloc(t->nvalues + 1, sizeof(*v));
+	const struct sampletab_src	*s;
+	const struct sampletab_cell	*c;
+	size_t				 pass, npass, i, a;
+
+	npass = arm == NULL && r->narms > 1 ? r->narms + 1 : 1;
+	*nv = 0;
+	for (pass = 0; pass < npass; pass++) {
+		for (i = 0; i < t->nvalues; i++) {
+			s = &t->src[i];
+			c = &t->cells[s->cell];
+			if (arm != NULL && strcmp(t->arms[c->arm], arm) != 0)
+				continue;
+			if (npass > 1) {
+				for (a = 0; a < r->narms; a++)
+					if (strcmp(r->arms[a],
+					    t->arms[c->arm]) == 0)
+						break;
+				if (a != pass)
+					continue;
+			}
+			v[*nv].arm = t->arms[c->arm];
+			v[*nv].benchmark = t->rows[c->row].benchmark;
+			v[*nv].unit = t->rows[c->row].unit;
+			v[*nv].config = s->config;
+			v[*nv].orig_unit = s->orig_unit;
+			v[*nv].value = c->v[s->at].value;
+			v[*nv].orig_value = s->orig_value;
+			v[*nv].plan_idx = c->v[s->at].exec;
+			(*nv)++;
+		}
+	}
+	return v;
+}
+
+int
+export_walk(struct store *st, const struct store_run *r,
+    const struct sampletab *t, const char *arm, const struct export_sink *sk,
+    char **cause)
+{
+	struct store_kv	*kv = NULL, *units = NULL;
+	struct xval	*v = NULL;
+	size_t		 nkv = 0, nunits = 0, nv = 0, i, a, first = 0;
+	struct cfg	 cur, want, *armcfg = NULL;
+	const char	*last_text = NULL, *last_arm = NULL;
+	int		 tag_arm, open = 0, rc = -1;
+
+	memset(&cur, 0, sizeof cur);
+	memset(&want, 0, sizeof want);
+	tag_arm = arm == NULL && r->narms > 1;
+	if (store_config_list(st, r->id, &kv, &nkv, cause) != 0 ||
+	    store_unit_list(st, r->id, &units, &nunits, cause) != 0)
+		goto out;
+	/* The run's config per arm, computed once. */
+	armcfg = xcalloc(r->narms + 1, sizeof *armcfg);
+	for (a = 0; a < r->narms; a++)
+		arm_config(kv, nkv, r->arms[a],
+		    strcmp(r->status, RUN_IMPORTED) != 0, &armcfg[a]);
+	v = walk_values(r, t, arm, &nv);
+	if ((rc = emit_units(sk, units, nunits, v, nv)) != 0)
+		goto out;
+	for (i = 0; i < nv && rc == 0; i++) {
+		if (last_arm == NULL || strcmp(v[i].arm, last_arm) != 0 ||
+		    (v[i].config == NULL) != (last_text == NULL) ||
+		    (last_text != NULL &&
+		    strcmp(v[i].config, last_text) != 0)) {
+			cfg_clear(&want);
+			if (v[i].config != NULL)
+				cfg_parse(&want, v[i].config);
+			else {
+				for (a = 0; a < r->narms; a++) {
+					if (strcmp(r->arms[a], v[i].arm) == 0)
+						break;
+				}
+				if (a < r->narms)
+					cfg_copy(&want, &armcfg[a]);
+			}
+			if (tag_arm && cfg_find(&want, "arm") < 0)
+				cfg_set(&want, "arm", v[i].arm);
+			/* A new config ends the line (same_line agrees). */
+			if (open && (rc = emit_result(sk, v, first, i)) != 0)
+				break;
+			open = 0;
+			if ((rc = emit_config(sk, &cur, &want)) != 0)
+				break;
+			last_text = v[i].config;
+			last_arm = v[i].arm;
+		}
+		/*
+		 * One line per execution of a benchmark, with all its units:
+		 * the values of one plan entry and benchmark that follow one
+		 * another, until a unit comes again (a gobench invocation's
+		 * next line) or the config changes.
+		 */
+		if (!open || !same_line(v, first, i)) {
+			if (open && (rc = emit_result(sk, v, first, i)) != 0)
+				break;
+			open = 1;
+			first = i;
+		}
+	}
+	if (rc == 0 && open)
+		rc = emit_result(sk, v, first, nv);
+	rc = rc != 0 ? 1 : 0;
+out:
+	if (armcfg != NULL) {
+		for (a = 0; a < r->narms; a++)
+			cfg_clear(&armcfg[a]);
+		free(armcfg);
+	}
+	cfg_clear(&cur);
+	cfg_clear(&want);
+	store_kv_free(kv, nkv);
+	store_kv_free(units, nunits);
+	free(v);
+	return rc;
+}
+
+/* The text sink: the lines themselves. */
+static int
+text_units(void *arg, const char *unit, const char *const *keys,
+    const char *const *values, size_t n)
+{
+	struct strbuf	*out = arg;
+	size_t		 i;
+
+	strbuf_addf(out, "Unit %s", unit);
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, " %s=%s", keys[i], values[i]);
+	strbuf_addc(out, '\n');
+	return 0;
+}
+
+static int
+text_config(void *arg, const char *key, const char *value)
+{
+	if (value == NULL)
+		strbuf_addf(arg, "%s:\n", key);
+	else
+		strbuf_addf(arg, "%s: %s\n", key, value);
+	return 0;
+}
+
+static int
+text_result(void *arg, const char *name, const double *v,
+    const char *const *units, size_t n)
+{
+	struct strbuf	*out = arg;
+	char		 num[64];
+	size_t		 i;
+
+	strbuf_adds(out, "Benchmark");
+	strbuf_adds(out, name);
+	strbuf_adds(out, " 1");
+	for (i = 0; i < n; i++) {
+		format_value(num, sizeof num, v[i]);
+		strbuf_addf(out, " %s %s", num, units[i]);
+	}
+	strbuf_addc(out, '\n');
+	return 0;
+}
+
+void
+export_sink_text(struct export_sink *sk, struct strbuf *out)
+{
+	sk->units = text_units;
+	sk->config = text_config;
+	sk->result = text_result;
+	sk->arg = out;
+}
+
 int
 export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
     struct strbuf *out, char **cause)
 {
-	struct store_run	 r;
-	struct store_kv		*kv = NULL, *units = NULL;
-	struct store_value	*v = NULL;
-	size_t			 nkv = 0, nunits = 0, nv = 0, i, a, first;
-	struct cfg		 cur, want, *armcfg = NULL;
-	const char		*last_text = NULL, *last_arm = NULL;
-	char			 num[64];
-	int			 tag_arm, open = 0, rc = -1;
+	const struct sampletab_filter	 f = { arm, 0, 0 };
+	const struct export_sink	 sk = { text_units, text_config,
+					    text_result, out };
+	struct store_run		 r;
+	struct sampletab		*t = NULL;
+	size_t				 a;
+	int				 rc = -1;
 
-	memset(&cur, 0, sizeof cur);
-	memset(&want, 0, sizeof want);
 	if (store_run_get(st, run_id, &r, cause) != 0)
 		return -1;
 	if (arm != NULL) {
@@ -361,95 +563,13 @@ export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 
 			*cause = store_run_no_arm(&r, what, arm);
 			free(what);
-			rc = -1;
 			goto out;
 		}
 	}
-	tag_arm = arm == NULL && r.narms > 1;
-	if (store_config_list(st, run_id, &kv, &nkv, cause) != 0 ||
-	    store_unit_list(st, run_id, &units, &nunits, cause) != 0 ||
-	    store_values(st, run_id, arm, 0, &v, &nv, cause) != 0)
-		goto out;
-
-	/* The run's config per arm, computed once. */
-	armcfg = xcalloc(r.narms, sizeof *armcfg);
-	for (a = 0; a < r.narms; a++)
-		arm_config(kv, nkv, r.arms[a],
-		    strcmp(r.status, RUN_IMPORTED) != 0, &armcfg[a]);
-	/*
-	 * Every arm into one stream: the baseline's lines first, then each
-	 * arm's in arm order (plan order within an arm), so that benchstat's
-	 * first-seen column order is the baseline's.
-	 */
-	if (arm == NULL && r.narms > 1)
-		sort_by_arm(v, nv, &r);
-
-	emit_units(out, units, nunits, v, nv);
-	for (i = 0, first = 0; i < nv; i++) {
-		if (last_arm == NULL || strcmp(v[i].arm, last_arm) != 0 ||
-		    (v[i].config == NULL) != (last_text == NULL) ||
-		    (last_text != NULL &&
-		    strcmp(v[i].config, last_text) != 0)) {
-			cfg_clear(&want);
-			if (v[i].config != NULL)
-				cfg_parse(&want, v[i].config);
-			else {
-				for (a = 0; a < r.narms; a++) {
-					if (strcmp(r.arms[a], v[i].arm) == 0)
-						break;
-				}
-				if (a < r.narms)
-					cfg_copy(&want, &armcfg[a]);
-			}
-			if (tag_arm && cfg_find(&want, "arm") < 0)
-				cfg_set(&want, "arm", v[i].arm);
-			/* A new config ends the line (same_line agrees). */
-			if (open)
-				strbuf_addc(out, '\n');
-			open = 0;
-			emit_config(out, &cur, &want);
-			last_text = v[i].config;
-			last_arm = v[i].arm;
-		}
-		/*
-		 * One line per execution of a benchmark, with all its units:
-		 * the values of one plan entry and benchmark that follow one
-		 * another, until a unit comes again (a gobench invocation's
-		 * next line) or the config changes.
-		 */
-		if (!open || !same_line(v, first, i)) {
-			if (open)
-				strbuf_addc(out, '\n');
-			open = 1;
-			first = i;
-			strbuf_adds(out, "Benchmark");
-			add_field(out, v[i].benchmark);
-			strbuf_adds(out, " 1");
-		}
-		/*
-		 * What the file said before tidying, when it differs: it
-		 * tidies again to the same unit and value, and benchstat's
-		 * .unit filter sees the original unit too.
-		 */
-		format_value(num, sizeof num, v[i].orig_unit != NULL ?
-		    v[i].orig_value : v[i].value);
-		strbuf_addf(out, " %s ", num);
-		add_field(out, out_unit(&v[i]));
-	}
-	if (open)
-		strbuf_addc(out, '\n');
-	rc = 0;
+	if ((t = sampletab_load_src(st, run_id, &f, cause)) != NULL)
+		rc = export_walk(st, &r, t, arm, &sk, cause);
 out:
-	if (armcfg != NULL) {
-		for (a = 0; a < r.narms; a++)
-			cfg_clear(&armcfg[a]);
-		free(armcfg);
-	}
-	cfg_clear(&cur);
-	cfg_clear(&want);
-	store_kv_free(kv, nkv);
-	store_kv_free(units, nunits);
-	store_values_free(v, nv);
+	sampletab_free(t);
 	store_run_release(&r);
 	return rc;
 }

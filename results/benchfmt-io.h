@@ -16,6 +16,8 @@
 #include "lib/util.h"
 
 struct store;
+struct store_run;
+struct sampletab;
 
 /*
  * Append a run's results to out as benchfmt: Unit metadata lines, then
@@ -32,6 +34,36 @@ struct store;
  */
 int	export_run_benchfmt(struct store *st, int64_t run_id, const char *arm,
 	    struct strbuf *out, char **cause);
+
+/*
+ * The lines of that export as calls, for a reader that takes them without
+ * their text (stats/benchstat.h's benchstat_input_*): units: a Unit line
+ * (a unit and its key=value pairs); config: "key: value", or "key:" when
+ * value is NULL; result: "Benchmark<name> 1" and its values and units.
+ * Names and units come as written (blanks made '_'), values as written
+ * before tidying. A call's non-zero return stops the walk.
+ */
+struct export_sink {
+	int	(*units)(void *arg, const char *unit, const char *const *keys,
+		    const char *const *values, size_t n);
+	int	(*config)(void *arg, const char *key, const char *value);
+	int	(*result)(void *arg, const char *name, const double *v,
+		    const char *const *units, size_t n);
+	void	*arg;
+};
+
+/*
+ * Walk export_run_benchfmt's lines of run r (arm NULL: every arm) from t,
+ * the run's sample table made by sampletab_load_src (every arm, or that
+ * arm; no warm-up rounds): 0, 1 when a call stopped it, -1 with *cause
+ * on a store error. Reads the run's config and units, not its values.
+ */
+int	export_walk(struct store *st, const struct store_run *r,
+	    const struct sampletab *t, const char *arm,
+	    const struct export_sink *sink, char **cause);
+
+/* A sink writing the lines' text to out (export_run_benchfmt's). */
+void	export_sink_text(struct export_sink *sk, struct strbuf *out);
 
 /*
  * The file name export -o gives an arm: the arm's name when it already ends

@@ -10,9 +10,9 @@
 #include "results/sampletab-load.h"
 #include "results/store.h"
 
-struct sampletab *
-sampletab_load(struct store *st, int64_t run_id,
-    const struct sampletab_filter *f, char **cause)
+static struct sampletab *
+sampletab_read(struct store *st, int64_t run_id,
+    const struct sampletab_filter *f, int src, char **cause)
 {
 	static const struct sampletab_filter all = { NULL, 0, 1 };
 	struct store_run	 run = { 0 };
@@ -32,6 +32,8 @@ sampletab_load(struct store *st, int64_t run_id,
 	}
 	t = sampletab_new((const char *const *)run.arms, run.narms);
 	store_run_release(&run);
+	if (src)
+		sampletab_keep_src(t);
 	for (i = 0; i < nv; i++) {
 		x.value = v[i].value;
 		x.round = v[i].round;
@@ -44,9 +46,26 @@ sampletab_load(struct store *st, int64_t run_id,
 		if (v[i].orig_unit != NULL && v[i].value != 0)
 			t->rows[row].orig_scale = v[i].orig_value /
 			    v[i].value;
+		if (src)
+			sampletab_set_src(t, t->nvalues - 1, v[i].config,
+			    v[i].orig_unit, v[i].orig_value);
 	}
 	store_values_free(v, nv);
 	if (f->group)
 		sampletab_group(t);
 	return t;
+}
+
+struct sampletab *
+sampletab_load(struct store *st, int64_t run_id,
+    const struct sampletab_filter *f, char **cause)
+{
+	return sampletab_read(st, run_id, f, 0, cause);
+}
+
+struct sampletab *
+sampletab_load_src(struct store *st, int64_t run_id,
+    const struct sampletab_filter *f, char **cause)
+{
+	return sampletab_read(st, run_id, f, 1, cause);
 }

@@ -24,5 +24,11 @@ struct sampletab_filter {
 /* f NULL: every arm, no warm-up, grouped. NULL with *cause on error. */
 struct sampletab *sampletab_load(struct store *st, int64_t run_id,
 	    const struct sampletab_filter *f, char **cause);
+/*
+ * The same, keeping each value's config block and value as written
+ * (sampletab_src): what the benchfmt export writes (benchfmt-io.h).
+ */
+struct sampletab *sampletab_load_src(struct store *st, int64_t run_id,
+	    const struct sampletab_filter *f, char **cause);
 
 #endif

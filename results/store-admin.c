@@ -14,11 +14,11 @@
 #include <sqlite3.h>
 
 #include "lib/util.h"
+#include "results/night-summary.h"
 #include "results/store.h"
 #include "results/store-int.h"
 
 /* Files larger than this are quick-checked without their samples. */
-#define STORE_CHECK_ALL	(256LL << 20)
 
 /* Run a statement binding (new run id, old run id); finalizes it. */
 static int
@@ -48,6 +48,23 @@ merge_has_table(struct store *st, const char *name)
 	found = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_finalize(s);
 	return found;
+}
+
+/* Summarize run id when it is done. */
+static int
+merge_summary(struct store *st, int64_t id, char **cause)
+{
+	sqlite3_stmt	*s;
+	int		 done;
+
+	s = store_prepare(st, "SELECT 1 FROM main.runs WHERE id = ?1 AND"
+	    " status = 'done'", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	done = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return done ? store_summary_write(st, id, cause) : 0;
 }
 
 static int
@@ -152,7 +169,8 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 	    " WHERE run_id = ?2", new_id, old_id,
 	    "cannot copy calibration rows", cause) != 0)
 		return -1;
-	return 0;
+	/* A done run's nights, as nightly reads them (night-summary.h). */
+	return merge_summary(st, new_id, cause);
 }
 
 int
@@ -361,24 +379,19 @@ store_quick_check(struct store *st, char **cause)
 {
 	sqlite3_stmt	*s;
 	struct strbuf	 sb = STRBUF_INIT;
-	struct stat	 sbuf;
 	const char	*t;
 	int		 rc, bad = 0;
 
 	/*
-	 * The whole file, unless it is large: quick_check reads every page
-	 * (25 s for a year of nightly history, 1.8 GB), so there the
-	 * samples' own tables are left out. A command reads only its runs'
-	 * samples, and SQLite checks each page it reads: a damaged one fails
-	 * the read, and the command, before it writes.
+	 * Every table but the samples' own, whatever the file's size: a
+	 * year of nightly history is 1.8 GB, most of it samples, and
+	 * quick_check reads every page it checks (25 s there, 4.5 s at 290
+	 * MB). A command's run's samples are checked as they are read
+	 * (store_check_run): SQLite checks each page it reads.
 	 */
-	if (stat(st->path, &sbuf) == 0 && sbuf.st_size > STORE_CHECK_ALL)
-		s = store_prepare(st, "SELECT q.quick_check FROM sqlite_master"
-		    " m, pragma_quick_check(m.name) q WHERE m.type = 'table'"
-		    " AND m.name NOT IN ('sample_values', 'executions')",
-		    cause);
-	else
-		s = store_prepare(st, "PRAGMA quick_check(5)", cause);
+	s = store_prepare(st, "SELECT q.quick_check FROM sqlite_master m,"
+	    " pragma_quick_check(m.name) q WHERE m.type = 'table' AND m.name"
+	    " NOT IN ('sample_values', 'executions')", cause);
 	if (s == NULL)
 		return set_cause(cause, "'%s' is damaged: cannot read it",
 		    st->path);
@@ -401,6 +414,25 @@ store_quick_check(struct store *st, char **cause)
 		    sb.buf);
 	strbuf_release(&sb);
 	return bad ? -1 : 0;
+}
+
+int
+store_check_run(struct store *st, int64_t run_id, char **cause)
+{
+	struct store_value	*v = NULL;
+	size_t			 n = 0;
+	char			*why = NULL;
+
+	if (store_values(st, run_id, NULL, STORE_Q_WARMUP | STORE_Q_FAILED,
+	    &v, &n, &why) == 0) {
+		store_values_free(v, n);
+		return 0;
+	}
+	set_cause(cause, "'%s' is damaged (run %lld's samples: %s): nothing "
+	    "was written; see abbench db check", st->path, (long long)run_id,
+	    why);
+	free(why);
+	return -1;
 }
 
 int

@@ -97,6 +97,8 @@ struct store {
 	dev_t		 dev;
 	ino_t		 ino;
 	struct store	*next_open;
+	/* The checkpoints' thread (store-ckpt.c), or NULL. */
+	struct store_ckpt *ckpt;
 };
 /* Forget the arms known to exist (a rollback, a close). */
 void	store_arms_forget(struct store *st);

@@ -487,21 +487,18 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 	return store_run_get(st, ids[0], r, cause);
 }
 
-int
-store_runs_list(struct store *st, struct store_run **out, size_t *n,
-    char **cause)
+/* The runs of a prepared query of RUN_COLUMNS (finalizes s); with arms
+ * and counts when fill. */
+static int
+runs_read(struct store *st, sqlite3_stmt *s, int fill, struct store_run **out,
+    size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
 	struct store_run	*v = NULL;
 	size_t			 cap = 0, i;
 	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
-	    " started_wall_ns, id", cause);
-	if (s == NULL)
-		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		XGROW(v, *n, cap);
 		run_from_row(s, &v[*n]);
@@ -512,7 +509,7 @@ store_runs_list(struct store *st, struct store_run **out, size_t *n,
 		store_db_error(st, cause, "cannot list runs");
 		goto fail;
 	}
-	for (i = 0; i < *n; i++) {
+	for (i = 0; fill && i < *n; i++) {
 		if (run_fill(st, &v[i], cause) != 0)
 			goto fail;
 	}
@@ -527,12 +524,62 @@ fail:
 }
 
 int
+store_runs_list(struct store *st, struct store_run **out, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
+	    " started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	return runs_read(st, s, 1, out, n, cause);
+}
+
+int
+store_runs_named(struct store *st, const char *name, struct store_run **out,
+    size_t *n, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE name = ?1"
+	    " ORDER BY started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	store_bind_text(s, 1, name);
+	return runs_read(st, s, 0, out, n, cause);
+}
+
+int
+store_runs_with(struct store *st, const char *key, const char *value,
+    struct store_run **out, size_t *n, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	*out = NULL;
+	*n = 0;
+	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE id IN"
+	    " (SELECT run_id FROM run_config WHERE arm = '' AND key = ?1 AND"
+	    " value = ?2) ORDER BY started_wall_ns, id", cause);
+	if (s == NULL)
+		return -1;
+	store_bind_text(s, 1, key);
+	store_bind_text(s, 2, value);
+	return runs_read(st, s, 1, out, n, cause);
+}
+
+int
 store_run_delete(struct store *st, int64_t run_id, char **cause)
 {
 	static const char *const del[] = {
 		"DELETE FROM sample_values WHERE run_id = ?1",
 		"DELETE FROM executions WHERE run_id = ?1",
 		"DELETE FROM sample_runs WHERE run_id = ?1",
+		"DELETE FROM night_summaries WHERE run_id = ?1",
 	};
 	sqlite3_stmt	*s;
 	int64_t		 pending = 0;

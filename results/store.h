@@ -32,6 +32,8 @@
  *   fleets, fleet_args, fleet_jobs            -- see fleet-store.h
  *   decisions(run_id, workload, look, good_rounds, round, benchmark, unit,
  *        arm, base_arm, verdict, p, boundary, n1, n2, mde) -- stop = decided
+ *   summary_keys, night_summaries  -- version 10: a done run's nights as
+ *        `abbench nightly` reads them (results/night-summary.h)
  */
 #ifndef ABBENCH_STORE_H
 #define ABBENCH_STORE_H
@@ -39,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 
@@ -56,6 +58,13 @@ enum store_open_flags {
  */
 struct store	*store_open(const char *path, int flags, char **cause);
 void		 store_close(struct store *st);
+/*
+ * A run's checkpoints done by a thread of their own (store-ckpt.c), so
+ * that no commit of a sample waits for the disk; store_checkpoint_inline
+ * (and store_close) end it: SQLite's own checkpoints again.
+ */
+void		 store_checkpoint_behind(struct store *st);
+void		 store_checkpoint_inline(struct store *st);
 const char	*store_path(const struct store *st);
 /*
  * The SQLite handle behind st, for tests that inspect or damage the file
@@ -175,6 +184,13 @@ int	store_run_get(struct store *st, int64_t id, struct store_run *r,
 /* All runs, oldest first; free each with store_run_release, then free. */
 int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
 	    char **cause);
+/* The runs named name, in the same order, without their arms and counts
+ * (the runs_name index: not every run of the store). */
+int	store_runs_named(struct store *st, const char *name,
+	    struct store_run **out, size_t *n, char **cause);
+/* The runs whose run-wide config has key = value, in the same order. */
+int	store_runs_with(struct store *st, const char *key, const char *value,
+	    struct store_run **out, size_t *n, char **cause);
 int	store_run_delete(struct store *st, int64_t run_id, char **cause);
 
 /* Sample statuses: as stored (the text of a sample's rows)... */
@@ -425,10 +441,17 @@ int	store_rollback(struct store *st);
 int	store_check(struct store *st, char ***problems, size_t *n,
 	    char **cause);
 /*
- * SQLite's quick_check (cheap: no index cross-check): -1 with *cause
- * naming the damage when the file cannot be trusted.
+ * SQLite's quick_check (cheap: no index cross-check) of every table but
+ * the samples' (sample_values, executions: most of a large file): -1
+ * with *cause naming the damage when the file cannot be trusted.
  */
 int	store_quick_check(struct store *st, char **cause);
+/*
+ * A run's samples read through, each page checked by SQLite as it reads
+ * it: what a command that reads a run relies on besides quick_check. -1
+ * with *cause naming the damage.
+ */
+int	store_check_run(struct store *st, int64_t run_id, char **cause);
 /* `db merge`: copy every run of another database not already here (UUID). */
 int	store_merge(struct store *st, const char *other_path, int *runs_added,
 	    int64_t *samples_added, char **cause);

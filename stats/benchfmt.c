@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +17,7 @@
 #include "stats/benchunit.h"
 #include "stats/gomath.h"
 #include "stats/strpool.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 /*
  * BF_MAX_LINE (benchfmt.h): longer lines are a fatal error, as in
@@ -147,6 +149,8 @@ bf_units_entry(const struct bf_units *u, size_t i, const char **unit,
 }
 
 /* --- reader ---------------------------------------------------------- */
+
+unsigned long	bf_text_lines;
 
 struct bf_reader *
 bf_reader_new(const char *path, const char *label, const char *data,
@@ -416,6 +420,47 @@ bf_tidy_lookup(struct bf_reader *r, const char *unit)
 	return t;
 }
 
+/* The next value of the result: v in the unit f[0..flen), tidied. */
+static void
+bf_add_value(struct bf_reader *r, double v, const char *f, size_t flen)
+{
+	const struct bf_tidy	*t;
+	const char		*unit;
+	struct bf_value		*val;
+
+	XGROW(r->values, r->nvalues, r->capvalues);
+	val = &r->values[r->nvalues];
+	/* The unit of the same value of the previous line, or new. */
+	if (r->nvalues < r->nunits &&
+	    strpool_len(val->orig_unit) == flen &&
+	    memcmp(val->orig_unit, f, flen) == 0)
+		unit = val->orig_unit;
+	else
+		unit = strpool_intern(r->pool, f, flen);
+	if (++r->nvalues > r->nunits)
+		r->nunits = r->nvalues;
+	t = bf_tidy_lookup(r, unit);
+	val->orig_value = v;
+	val->orig_unit = unit;
+	val->value = v * t->factor;
+	if (val->value == v) {
+		/* QUIRK: an unchanged value keeps its unit (0 ns/op). */
+		val->value = v;
+		val->unit = unit;
+	} else
+		val->unit = t->tidied;
+}
+
+static void
+bf_result_done(struct bf_reader *r)
+{
+	r->result.values = r->values;
+	r->result.nvalues = r->nvalues;
+	r->result.config = r->config;
+	r->result.nconfig = r->nconfig;
+	r->result.line = r->line;
+}
+
 /* Returns 0 for a result, 1 to skip silently, -1 after an error. */
 static int
 bf_parse_bench(struct bf_reader *r, const char *line, size_t len)
@@ -425,9 +470,6 @@ bf_parse_bench(struct bf_reader *r, const char *line, size_t len)
 	double			 v;
 	long long		 iters;
 	int			 rc;
-	const struct bf_tidy	*t;
-	const char		*unit;
-	struct bf_value		*val;
 
 	line += 9;
 	len -= 9;
@@ -476,45 +518,53 @@ bf_parse_bench(struct bf_reader *r, const char *line, size_t len)
 			bf_error(r, "missing units");
 			return -1;
 		}
-		XGROW(r->values, r->nvalues, r->capvalues);
-		val = &r->values[r->nvalues];
-		/* The unit of the same value of the previous line, or new. */
-		if (r->nvalues < r->nunits &&
-		    strpool_len(val->orig_unit) == flen &&
-		    memcmp(val->orig_unit, f, flen) == 0)
-			unit = val->orig_unit;
-		else
-			unit = strpool_intern(r->pool, f, flen);
-		if (++r->nvalues > r->nunits)
-			r->nunits = r->nvalues;
-		t = bf_tidy_lookup(r, unit);
-		val->orig_value = v;
-		val->orig_unit = unit;
-		val->value = v * t->factor;
-		if (val->value == v) {
-			/* QUIRK: an unchanged value keeps its unit (0 ns/op). */
-			val->value = v;
-			val->unit = unit;
-		} else
-			val->unit = t->tidied;
+		bf_add_value(r, v, f, flen);
 	}
-	r->result.values = r->values;
-	r->result.nvalues = r->nvalues;
-	r->result.config = r->config;
-	r->result.nconfig = r->nconfig;
-	r->result.line = r->line;
+	bf_result_done(r);
 	return 0;
+}
+
+/* One key=value of a Unit line: unit as written, tidied its tidy form. */
+static void
+bf_unit_pair(struct bf_reader *r, const char *unit, const char *tidied,
+    const char *k, size_t klen, const char *v, size_t vlen)
+{
+	struct bf_units		*u = r->units;
+	struct bf_unit_entry	*e;
+	struct strbuf		 msg = STRBUF_INIT;
+	const char		*key, *value;
+
+	key = strpool_intern(u->pool, k, klen);
+	value = strpool_intern(u->pool, v, vlen);
+	e = bf_units_find(u, tidied, strpool_len(tidied), key,
+	    strpool_len(key));
+	if (e != NULL) {
+		if (e->value == value)
+			return;
+		strbuf_adds(&msg, "metadata ");
+		strbuf_add(&msg, key, strpool_len(key));
+		strbuf_adds(&msg, " of unit ");
+		strbuf_add(&msg, unit, strpool_len(unit));
+		strbuf_adds(&msg, " already set to ");
+		strbuf_add(&msg, e->value, strpool_len(e->value));
+		bf_errorn(r, msg.buf, msg.len);
+		strbuf_release(&msg);
+		return;
+	}
+	XGROW(u->v, u->n, u->cap);
+	u->v[u->n].unit = strpool_intern(u->pool, tidied,
+	    strpool_len(tidied));
+	u->v[u->n].key = key;
+	u->v[u->n].value = value;
+	u->n++;
 }
 
 static void
 bf_parse_unit_line(struct bf_reader *r, const char *line, size_t len)
 {
-	const char		*f, *unit, *tidied, *key, *value;
+	const char		*f, *unit, *tidied;
 	size_t			 flen;
 	const char		*eq;
-	struct bf_unit_entry	*e;
-	struct bf_units		*u = r->units;
-	struct strbuf		 msg = STRBUF_INIT;
 
 	f = bf_split_field(&line, &len, &flen);
 	if (flen == 0) {
@@ -532,32 +582,9 @@ bf_parse_unit_line(struct bf_reader *r, const char *line, size_t len)
 			bf_error(r, "expected key=value");
 			continue;
 		}
-		key = strpool_intern(u->pool, f, (size_t)(eq - f));
-		value = strpool_intern(u->pool, eq + 1, flen -
-		    (size_t)(eq - f) - 1);
-		e = bf_units_find(u, tidied, strpool_len(tidied), key,
-		    strpool_len(key));
-		if (e != NULL) {
-			if (e->value == value)
-				continue;
-			strbuf_reset(&msg);
-			strbuf_adds(&msg, "metadata ");
-			strbuf_add(&msg, key, strpool_len(key));
-			strbuf_adds(&msg, " of unit ");
-			strbuf_add(&msg, unit, strpool_len(unit));
-			strbuf_adds(&msg, " already set to ");
-			strbuf_add(&msg, e->value, strpool_len(e->value));
-			bf_errorn(r, msg.buf, msg.len);
-			continue;
-		}
-		XGROW(u->v, u->n, u->cap);
-		u->v[u->n].unit = strpool_intern(u->pool, tidied,
-		    strpool_len(tidied));
-		u->v[u->n].key = key;
-		u->v[u->n].value = value;
-		u->n++;
+		bf_unit_pair(r, unit, tidied, f, (size_t)(eq - f), eq + 1,
+		    flen - (size_t)(eq - f) - 1);
 	}
-	strbuf_release(&msg);
 }
 
 int
@@ -593,6 +620,7 @@ bf_reader_next(struct bf_reader *r, const struct bf_result **res,
 		}
 		r->pos += len + (nl != NULL);
 		r->line++;
+		bf_text_lines++;
 		if (len > 0 && line[len - 1] == '\r')
 			len--;
 
@@ -711,4 +739,148 @@ bf_name_key(const char *name, size_t len, const char *key, size_t keylen,
 		i--;
 	}
 	return 0;
+}
+
+/* --- structured input ------------------------------------------------ */
+
+int
+bf_field_plain(const char *s, size_t len)
+{
+	const char	*p = s;
+	size_t		 rest = len, flen;
+
+	if (len == 0 || len >= BF_MAX_LINE)
+		return 0;
+	(void)bf_split_field(&p, &rest, &flen);
+	return flen == len;
+}
+
+int
+bf_config_plain(const char *key, const char *value)
+{
+	size_t	klen = strlen(key), vlen = value != NULL ? strlen(value) : 0;
+
+	/* Not a config line but a result or Unit line, or two lines. */
+	if (strncmp(key, "Benchmark", 9) == 0 || strncmp(key, "Unit", 4) == 0)
+		return 0;
+	if (strchr(key, ':') != NULL || strchr(key, '\n') != NULL ||
+	    (value != NULL && strchr(value, '\n') != NULL))
+		return 0;
+	return klen + vlen + 2 < BF_MAX_LINE;
+}
+
+int
+bf_units_plain(const char *unit, const char *const *keys,
+    const char *const *values, size_t n)
+{
+	size_t	i, len = 5 + strlen(unit), k, v;
+
+	if (!bf_field_plain(unit, strlen(unit)) || strcmp(unit, "Unit") == 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		k = strlen(keys[i]);
+		v = strlen(values[i]);
+		if (k == 0 || memchr(keys[i], '=', k) != NULL ||
+		    !bf_field_plain(keys[i], k) ||
+		    (v > 0 && !bf_field_plain(values[i], v)))
+			return 0;
+		len += k + v + 2;
+	}
+	return len < BF_MAX_LINE;
+}
+
+int
+bf_result_plain(const char *name, const double *v,
+    const char *const *units, size_t n)
+{
+	size_t	i, len = 12 + strlen(name);
+
+	if (n == 0 || (*name != '\0' && !bf_field_plain(name, strlen(name))))
+		return 0;
+	for (i = 0; i < n; i++) {
+		/* A value printed reads back as itself (no range errors). */
+		if (!isfinite(v[i]) || (v[i] != 0 && fabs(v[i]) < DBL_MIN) ||
+		    !bf_field_plain(units[i], strlen(units[i])))
+			return 0;
+		len += strlen(units[i]) + 32;
+	}
+	return len < BF_MAX_LINE;
+}
+
+/* parseKeyValueLine's test of a key: a lower-case rune first, no space
+ * or upper case. */
+static int
+bf_key_ok(const char *key, size_t len)
+{
+	size_t		i, n;
+	uint32_t	rune;
+
+	for (i = 0; i < len; i += n) {
+		rune = uni_decode(key + i, len - i, &n);
+		if (i == 0 && !uni_is_lower(rune))
+			return 0;
+		if (uni_is_space(rune) || uni_is_upper(rune))
+			return 0;
+	}
+	return len > 0;
+}
+
+void
+bf_reader_put_config(struct bf_reader *r, const char *key, const char *value)
+{
+	size_t		 vlen = value != NULL ? strlen(value) : 0;
+	const char	*k;
+
+	r->line++;
+	/* The line's '\r' goes, then the blanks after "key:". */
+	if (vlen > 0 && value[vlen - 1] == '\r')
+		vlen--;
+	while (vlen > 0 && (*value == ' ' || *value == '\t')) {
+		value++;
+		vlen--;
+	}
+	if (!bf_key_ok(key, strlen(key)))
+		return;
+	k = strpool_interns(r->pool, key);
+	if (vlen == 0)
+		bf_config_delete(r, k);
+	else
+		bf_config_set(r, k, strpool_intern(r->pool, value, vlen));
+}
+
+void
+bf_reader_put_units(struct bf_reader *r, const char *unit,
+    const char *const *keys, const char *const *values, size_t n)
+{
+	const char	*u, *tidied;
+	size_t		 i;
+
+	r->line++;
+	u = strpool_interns(r->pool, unit);
+	tidied = bf_tidy_lookup(r, u)->tidied;
+	for (i = 0; i < n; i++)
+		bf_unit_pair(r, u, tidied, keys[i], strlen(keys[i]), values[i],
+		    strlen(values[i]));
+}
+
+const struct bf_result *
+bf_reader_put_result(struct bf_reader *r, const char *name,
+    const double *v, const char *const *units, size_t n)
+{
+	size_t	namelen = strlen(name), i;
+
+	r->line++;
+	if (namelen + 1 > r->capname) {
+		r->capname = namelen + 64;
+		r->name = xrealloc(r->name, r->capname);
+	}
+	memcpy(r->name, name, namelen + 1);
+	r->result.name = r->name;
+	r->result.name_len = namelen;
+	r->result.iters = 1;
+	r->nvalues = 0;
+	for (i = 0; i < n; i++)
+		bf_add_value(r, v[i], units[i], strlen(units[i]));
+	bf_result_done(r);
+	return &r->result;
 }

@@ -120,6 +120,38 @@ size_t		 bf_reader_error_len(const struct bf_reader *r, size_t i);
 void		 bf_reader_clear_errors(struct bf_reader *r);
 
 /*
+ * Structured input: what the reader does with the line a writer of
+ * benchfmt (the store's export) prints, without the text. Each counts as
+ * one line (for the line numbers of messages).
+ *
+ * bf_reader_put_config: the line "key: value", or "key:" (value NULL or
+ * ""); bf_reader_put_units: "Unit UNIT k=v..."; bf_reader_put_result:
+ * "Benchmark<name> 1 v unit...", the result returned as bf_reader_next's.
+ *
+ * They give what reading the line gives when the line is plain, which the
+ * bf_*_plain tests say: each field one field (no space inside), no config
+ * line that would read as a result or Unit line, no line too long, values
+ * that read back as themselves. A writer tests first and writes text when
+ * a line is not plain.
+ */
+void		 bf_reader_put_config(struct bf_reader *r, const char *key,
+		    const char *value);
+void		 bf_reader_put_units(struct bf_reader *r, const char *unit,
+		    const char *const *keys, const char *const *values,
+		    size_t n);
+const struct bf_result *bf_reader_put_result(struct bf_reader *r,
+		    const char *name, const double *v,
+		    const char *const *units, size_t n);
+int		 bf_field_plain(const char *s, size_t len);
+int		 bf_config_plain(const char *key, const char *value);
+int		 bf_units_plain(const char *unit, const char *const *keys,
+		    const char *const *values, size_t n);
+int		 bf_result_plain(const char *name, const double *v,
+		    const char *const *units, size_t n);
+/* Lines read from text by every reader so far (for tests). */
+extern unsigned long bf_text_lines;
+
+/*
  * Benchmark name helpers (spec §2.7) on name[0..len).
  * bf_name_base: length of the base name (.name).
  * bf_name_procs: length of the trailing "-N" GOMAXPROCS part (0 if none);

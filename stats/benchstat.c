@@ -107,9 +107,11 @@ benchstat_new(const struct benchstat_opts *o, char **cause)
 		benchstat_free(bs);
 		return NULL;
 	}
-	/* json is abbench's own; the message stays benchstat's. */
+	/* json and markdown are abbench's own; the message stays
+	 * benchstat's. */
 	if (strcmp(o->format, "text") != 0 && strcmp(o->format, "csv") != 0 &&
-	    strcmp(o->format, "json") != 0) {
+	    strcmp(o->format, "json") != 0 &&
+	    strcmp(o->format, "markdown") != 0) {
 		*cause = xstrdup("-format must be text or csv");
 		benchstat_free(bs);
 		return NULL;
@@ -187,6 +189,36 @@ benchstat_input_feed(struct benchstat_input *in, const char *data,
 	return rc < 0 ? -1 : 0;
 }
 
+void
+benchstat_input_config(struct benchstat_input *in, const char *key,
+    const char *value)
+{
+	bf_reader_put_config(in->r, key, value);
+}
+
+void
+benchstat_input_units(struct benchstat_input *in, const char *unit,
+    const char *const *keys, const char *const *values, size_t n)
+{
+	bf_reader_put_units(in->r, unit, keys, values, n);
+	benchstat_errors(in->bs, in->r);
+}
+
+void
+benchstat_input_result(struct benchstat_input *in, const char *name,
+    const double *v, const char *const *units, size_t n)
+{
+	struct benchstat	*bs = in->bs;
+	const struct bf_result	*res;
+
+	res = bf_reader_put_result(in->r, name, v, units, n);
+	if (bs->o.parse_only)
+		return;
+	bp_res_init(bs->parser, &bs->res, res);
+	if (bp_apply(bs->parser, bs->filter, &bs->res) != 0)
+		bt_builder_add(bs->builder, &bs->res);
+}
+
 int
 benchstat_input_line(const struct benchstat_input *in)
 {
@@ -240,6 +272,8 @@ benchstat_finish(struct benchstat *bs, struct strbuf *out,
 		bt_render_csv(bs->builder, &o, out, err);
 	else if (strcmp(bs->o.format, "json") == 0)
 		bt_render_json(bs->builder, &o, out);
+	else if (strcmp(bs->o.format, "markdown") == 0)
+		bt_render_markdown(bs->builder, &o, out);
 	else
 		bt_render_text(bs->builder, &o, out);
 	if (bt_panicked(bs->builder)) {

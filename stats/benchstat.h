@@ -4,7 +4,8 @@
  * and validate the options, read inputs given as buffers, and render the
  * tables.  Output goes to two buffers, stdout and stderr text; the caller
  * prints them.  Used by harness/cmd-stat.c for files, stdin and the
- * store (`--db`), which exports benchfmt text into the same path.
+ * store (`--db`), whose runs come in as the lines of their export, given
+ * as calls rather than text (benchstat_input_config and the others).
  */
 #ifndef ABBENCH_STATS_BENCHSTAT_H
 #define ABBENCH_STATS_BENCHSTAT_H
@@ -21,7 +22,8 @@ struct benchstat_opts {
 	const char	*filter;	/* "*" */
 	double		 alpha;		/* 0.05 */
 	double		 confidence;	/* 0.95 */
-	const char	*format;	/* "text" or "csv" */
+	const char	*format;	/* "text", "csv"; abbench's "json",
+					 * "markdown" */
 	int		 parse_only;	/* read inputs, build nothing */
 };
 
@@ -63,6 +65,19 @@ int		 benchstat_input_feed(struct benchstat_input *in,
 		    const char *data, size_t len, int eof, size_t *used,
 		    char **cause);
 int		 benchstat_input_line(const struct benchstat_input *in);
+/*
+ * An input given as its lines rather than their text (benchfmt.h's
+ * bf_reader_put_*: only for lines the bf_*_plain tests pass): the same
+ * tables and messages as the text would give.
+ */
+void		 benchstat_input_config(struct benchstat_input *in,
+		    const char *key, const char *value);
+void		 benchstat_input_units(struct benchstat_input *in,
+		    const char *unit, const char *const *keys,
+		    const char *const *values, size_t n);
+void		 benchstat_input_result(struct benchstat_input *in,
+		    const char *name, const double *v,
+		    const char *const *units, size_t n);
 void		 benchstat_input_free(struct benchstat_input *in);
 
 /* Append the syntax errors collected so far to err and forget them. */

@@ -2,7 +2,8 @@
 /*
  * Inside benchstat's tables (benchtab.h): the builder, its tables and
  * cells as benchtab.c builds and summarizes them, and what its renderers
- * share (benchtab.c: text; benchtab-render.c: CSV and JSON).
+ * share (benchtab.c: text; benchtab-render.c: CSV and JSON;
+ * benchtab-md.c: Markdown).
  */
 #ifndef ABBENCH_STATS_BENCHTAB_INT_H
 #define ABBENCH_STATS_BENCHTAB_INT_H
@@ -102,6 +103,22 @@ struct bt_cell	*bt_cell_at(struct bt_table *t, const struct bp_key *row,
 void		 bt_finish(struct bt_builder *b, const struct bt_opts *o);
 /* Go's "%+.2f%%" of (ratio-1)*100 ("+Inf%" where C would say "+inf%"). */
 void		 bt_ratio_pct(double ratio, char *buf, size_t len);
+
+/*
+ * The footnote list of one table: messages in first-seen order, with their
+ * lengths (a "benchmarks vary in" names config keys, which may hold NUL).
+ */
+struct bt_notes {
+	struct strvec	msgs;
+	size_t		*lens;
+	size_t		 caplens;
+};
+/* Append the footnote marks of msgs (noted in nt), space separated. */
+void		 bt_note_refs(struct bt_notes *nt, const char *const *msgs,
+		    const size_t *lens, size_t n, struct strbuf *sb);
+/* Footnote i's mark (1: "¹"). */
+void		 bt_superscript(size_t i, struct strbuf *sb);
+void		 bt_notes_release(struct bt_notes *nt);
 
 /*
  * printTables: the "NAME: VALUE" lines of changed table-key fields and a

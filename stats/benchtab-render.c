@@ -16,7 +16,7 @@
 #include "stats/benchtab-int.h"
 #include "stats/benchunit.h"
 #include "stats/gomath.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 /* --- CSV ------------------------------------------------------------- */
 

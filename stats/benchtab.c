@@ -19,7 +19,7 @@
 #include "stats/benchunit.h"
 #include "stats/gomath.h"
 #include "stats/texttab.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 static const char *const bt_warn_set_differs =
     "benchmark set differs from baseline; geomeans may not be comparable";
@@ -383,7 +383,7 @@ bt_ratio_pct(double ratio, char *buf, size_t len)
 		snprintf(buf, len, "%+.2f%%", v);
 }
 
-static void
+void
 bt_superscript(size_t i, struct strbuf *sb)
 {
 	static const char *const digits[] = {
@@ -405,16 +405,6 @@ bt_superscript(size_t i, struct strbuf *sb)
 	while (n > 0)
 		strbuf_adds(sb, digits[(int)tmp[--n]]);
 }
-
-/*
- * The footnote list of one table: messages in first-seen order, with their
- * lengths (a "benchmarks vary in" names config keys, which may hold NUL).
- */
-struct bt_notes {
-	struct strvec	msgs;
-	size_t		*lens;
-	size_t		 caplens;
-};
 
 static size_t
 bt_note(struct bt_notes *nt, const char *msg, size_t len)
@@ -438,8 +428,7 @@ bt_note(struct bt_notes *nt, const char *msg, size_t len)
 	return nt->msgs.n - 1;
 }
 
-/* The footnote text for a list of warnings (space separated). */
-static void
+void
 bt_note_refs(struct bt_notes *nt, const char *const *msgs,
     const size_t *lens, size_t n, struct strbuf *sb)
 {
@@ -451,6 +440,14 @@ bt_note_refs(struct bt_notes *nt, const char *const *msgs,
 		bt_superscript(bt_note(nt, msgs[i], lens != NULL ? lens[i] :
 		    strlen(msgs[i])) + 1, sb);
 	}
+}
+
+void
+bt_notes_release(struct bt_notes *nt)
+{
+	strvec_clear(&nt->msgs);
+	free(nt->lens);
+	memset(nt, 0, sizeof *nt);
 }
 
 static int
@@ -667,8 +664,7 @@ bt_table_text(struct bt_builder *b, struct bt_table *t, struct strbuf *out)
 		strbuf_add(out, nt.msgs.v[i], nt.lens[i]);
 		strbuf_addc(out, '\n');
 	}
-	strvec_clear(&nt.msgs);
-	free(nt.lens);
+	bt_notes_release(&nt);
 	strbuf_release(&sb);
 }
 

@@ -3,7 +3,8 @@
  * benchstat's comparison tables (cmd/benchstat/internal/benchtab, spec
  * §5, §8, §10, §11): results are grouped into tables, rows, columns and
  * cells by projections, each cell is summarized and compared with its
- * row's baseline, and the tables are rendered as text or CSV.  No I/O.
+ * row's baseline, and the tables are rendered as text, CSV, JSON or
+ * Markdown.  No I/O.
  */
 #ifndef ABBENCH_STATS_BENCHTAB_H
 #define ABBENCH_STATS_BENCHTAB_H
@@ -45,5 +46,12 @@ void		 bt_render_csv(struct bt_builder *b, const struct bt_opts *o,
  */
 void		 bt_render_json(struct bt_builder *b, const struct bt_opts *o,
 		    struct strbuf *out);
+/*
+ * The same tables as GitHub Markdown (abbench's own, `-format
+ * markdown`): the config lines a list, each table a GitHub table, its
+ * footnotes paragraphs; what comes from the data escaped (benchtab-md.c).
+ */
+void		 bt_render_markdown(struct bt_builder *b,
+		    const struct bt_opts *o, struct strbuf *out);
 
 #endif

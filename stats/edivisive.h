@@ -23,6 +23,11 @@
  * its neighbours; the one with the largest p is removed while that p >
  * max_p (then the one of least relative size while that size <= min_rel),
  * and its neighbours are tested again. What remains are the change points.
+ * Place: each then moves, by at most 2 nights, to where the means split
+ * its segment (between its neighbours) best, the least-squares estimate
+ * of one change point (Hinkley 1970, Biometrika 57(1)); the energy
+ * statistic finds a level well but places its edge less sharply (a step
+ * of 2 sigma at its very night: 94.8% -> 95.7%, t-edivisive).
  *
  * Incremental: a window wholly inside the series never changes as nights
  * are appended (its values and its start are fixed), so the state keeps

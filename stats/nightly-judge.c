@@ -115,6 +115,20 @@ nightly_median_se(const double *sorted, size_t n)
 	return 1.2533 * 1.4826 * mad / sqrt((double)n);
 }
 
+void
+nightly_night_of_values(struct nightly_night *t, const double *x, size_t n)
+{
+	double	*v = xcalloc(n + 1, sizeof(*v));
+
+	memcpy(v, x, n * sizeof(*v));
+	sort_doubles(v, n);
+	memset(t, 0, sizeof(*t));
+	t->n = n;
+	t->median = n > 0 ? stats_quantile_sorted(v, n, 0.5) : NAN;
+	t->se = nightly_median_se(v, n);
+	free(v);
+}
+
 /* The reference of a night: what it is compared with. */
 struct nightly_ref {
 	size_t	k;		/* nights of its level with a value */
@@ -149,21 +163,18 @@ nightly_level(const struct nightly_night *nights, size_t from, size_t h,
 		if (isfinite(nights[j - 1].se))
 			v[nse++] = nights[j - 1].se * nights[j - 1].se;
 	}
+	/* Medians by selection: the sorts were most of nightly's time. */
 	*se2 = 0;
-	if (nse > 0) {
-		sort_doubles(v, nse);
-		*se2 = stats_quantile_sorted(v, nse, 0.5);
-	}
+	if (nse > 0)
+		*se2 = stats_median_select(v, nse);
 	limit = *se2;
 	if (n > 2) {
 		for (j = 0; j < n; j++)
 			v[j] = nights[idx[j]].median;
-		sort_doubles(v, n);
-		med = stats_quantile_sorted(v, n, 0.5);
+		med = stats_median_select(v, n);
 		for (j = 0; j < n; j++)
 			v[j] = fabs(nights[idx[j]].median - med);
-		sort_doubles(v, n);
-		mad = 1.4826 * stats_quantile_sorted(v, n, 0.5);
+		mad = 1.4826 * stats_median_select(v, n);
 		if (mad * mad > limit)
 			limit = mad * mad;
 	}
@@ -291,11 +302,38 @@ nightly_z2(const struct nightly_ref *r, const struct nightly_night *a,
 	return d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
 }
 
-/* Student's t quantile with df degrees of freedom, two-sided a. */
+/* Quantiles kept: two levels (the night test's and the two-night test's)
+ * at up to 64 degrees of freedom. */
+#define NIGHTLY_TQ_DF	64
+
+/*
+ * Student's t quantile with df degrees of freedom, two-sided a. Each is
+ * computed once (GSL's inversion is most of a night's work otherwise):
+ * the same numbers, kept in a small table (not thread-safe, as nightly
+ * is not).
+ */
 static double
 nightly_limit(size_t df, double a)
 {
-	return gsl_cdf_tdist_Qinv(a / 2, (double)df);
+	static double	level[2], q[2][NIGHTLY_TQ_DF];
+	size_t		i;
+
+	if (df >= NIGHTLY_TQ_DF)
+		return gsl_cdf_tdist_Qinv(a / 2, (double)df);
+	for (i = 0; i < 2; i++)
+		if (level[i] == a)
+			break;
+	if (i == 2) {
+		/* A new level: the last one used before moves down. */
+		level[1] = level[0];
+		memcpy(q[1], q[0], sizeof(q[0]));
+		level[0] = a;
+		memset(q[0], 0, sizeof(q[0]));
+		i = 0;
+	}
+	if (q[i][df] == 0)
+		q[i][df] = gsl_cdf_tdist_Qinv(a / 2, (double)df);
+	return q[i][df];
 }
 
 static double
@@ -326,6 +364,18 @@ nightly_add_change(struct nightly_row *row, const struct nightly_change *c)
 }
 
 /*
+ * The reference of the night judged last, kept for the next night, which
+ * needs it again (the two-night test; the outlier's level before) unless
+ * the starts changed since: gen counts their pushes and pops.
+ */
+struct nightly_memo {
+	size_t			 h;	/* (size_t)-1: none */
+	unsigned long		 gen;	/* the starts' when r was made */
+	unsigned long		 now;	/* the starts' now */
+	struct nightly_ref	 r;
+};
+
+/*
  * A change the night test found on night prev, alone on its level, when
  * night h is back within the two-night test's limit of the level before:
  * it was one outlier night (a machine loaded for one night), not a
@@ -336,7 +386,7 @@ nightly_add_change(struct nightly_row *row, const struct nightly_change *c)
 static int
 nightly_outlier(const struct nightly_judge_options *o,
     struct nightly_night *nt, size_t h, size_t prev, size_t *starts,
-    size_t *ns, struct nightly_row *row)
+    size_t *ns, struct nightly_row *row, struct nightly_memo *m)
 {
 	struct nightly_change	*last;
 	struct nightly_ref	 r;
@@ -347,7 +397,11 @@ nightly_outlier(const struct nightly_judge_options *o,
 	if (last->test != NIGHTLY_TEST_NIGHT || last->transient ||
 	    last->night != prev || starts[*ns - 1] != prev)
 		return 0;
-	nightly_ref_of(nt, starts, *ns - 1, prev, o->window, &r);
+	/* Found on night prev, its start pushed after prev's reference. */
+	if (m->h == prev && m->gen + 1 == m->now)
+		r = m->r;
+	else
+		nightly_ref_of(nt, starts, *ns - 1, prev, o->window, &r);
 	if (r.k == 0 || r.df + 1 < o->min_nights ||
 	    fabs(nightly_z(&r, &nt[h])) >= nightly_limit(r.df,
 	    nightly_alpha2(o)))
@@ -356,6 +410,7 @@ nightly_outlier(const struct nightly_judge_options *o,
 	last->back = h;
 	nt[prev].median = NAN;
 	(*ns)--;
+	m->now++;
 	return 1;
 }
 
@@ -370,22 +425,27 @@ static void
 nightly_night_judge(const struct nightly_judge_options *o,
     struct nightly_night *nt, const int64_t *ids, const int64_t *no,
     size_t h, size_t prev, size_t **starts, size_t *ns,
-    struct nightly_row *row, int tonight)
+    struct nightly_row *row, int tonight, struct nightly_memo *m)
 {
 	struct nightly_ref		 r, rp;
+	struct nightly_memo		 last;
 	struct nightly_change		 c;
 	double				 z, z1, z2, lim;
 	size_t				 from;
 	int				 found = 0;
 
 	memset(&c, 0, sizeof(c));
-	if (nightly_outlier(o, nt, h, prev, *starts, ns, row)) {
+	if (nightly_outlier(o, nt, h, prev, *starts, ns, row, m)) {
 		if (tonight)
 			row->outlier_back = 1;
 		prev = (size_t)-1;
 	}
 	from = (*starts)[*ns - 1];
 	nightly_ref_of(nt, *starts, *ns, h, o->window, &r);
+	last = *m;
+	m->h = h;
+	m->gen = m->now;
+	m->r = r;
 	if (tonight) {
 		row->k = r.k;
 		row->ref_from = from;
@@ -419,7 +479,10 @@ nightly_night_judge(const struct nightly_judge_options *o,
 		}
 	}
 	if (!found && prev != (size_t)-1 && prev >= from) {
-		nightly_ref_of(nt, *starts, *ns, prev, o->window, &rp);
+		if (last.h == prev && last.gen == m->now)
+			rp = last.r;
+		else
+			nightly_ref_of(nt, *starts, *ns, prev, o->window, &rp);
 		if (rp.k >= 1 && rp.df + 1 >= o->min_nights) {
 			z1 = nightly_z(&rp, &nt[prev]);
 			z2 = nightly_z(&rp, &nt[h]);
@@ -451,6 +514,7 @@ nightly_night_judge(const struct nightly_judge_options *o,
 		row->new_change = 1;
 	*starts = xreallocarray(*starts, *ns + 1, sizeof(**starts));
 	(*starts)[(*ns)++] = c.night;
+	m->now++;
 }
 
 /* Replay the rule over every night of in; tonight's numbers into row. */
@@ -460,9 +524,12 @@ nightly_replay(const struct nightly_judge_options *o,
     size_t nnights, struct nightly_row *row)
 {
 	struct nightly_night	*nt;
+	struct nightly_memo	 memo;
 	size_t			*starts, ns = 1, h;
 	size_t			 prev = (size_t)-1;
 
+	memset(&memo, 0, sizeof(memo));
+	memo.h = (size_t)-1;
 	/* A copy: an outlier night's median is taken out of it. */
 	nt = xcalloc(nnights + 1, sizeof(*nt));
 	memcpy(nt, in->nights, nnights * sizeof(*nt));
@@ -482,12 +549,13 @@ nightly_replay(const struct nightly_judge_options *o,
 			starts = xreallocarray(starts, ns + 1,
 			    sizeof(*starts));
 			starts[ns++] = h;
+			memo.now++;
 		}
 		if (isnan(nt[h].median))
 			continue;
 		row->nnights++;
 		nightly_night_judge(o, nt, ids, no, h, prev, &starts, &ns, row,
-		    h + 1 == nnights);
+		    h + 1 == nnights, &memo);
 		prev = h;
 	}
 	free(starts);

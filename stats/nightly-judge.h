@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The nightly judgement (`abbench nightly`, harness/nightly.h gathers its
- * numbers from the store): each row (an arm, benchmark and unit of the
- * candidate run) judged on its nights, one value per night (the median of
- * that night's executions) with that median's standard error.
+ * The nightly judgement (`abbench nightly`, harness/analysis/nightly.h
+ * gathers its numbers from the store): each row (an arm, benchmark and
+ * unit of the candidate run) judged on its nights, one value per night
+ * (the median of that night's executions) with that median's standard
+ * error.
  *
  * Why nights and not samples: samples of different nights are not
  * independent (the machine, its load, its caches differ from night to
@@ -174,8 +175,8 @@ struct nightly_row {
 						 * change transient */
 	/*
 	 * Every night of the history, oldest first, as judged (malloc'd;
-	 * harness/nightly.c hands them over for `abbench history`; NULL
-	 * when the caller kept them). nightly_row_release frees them.
+	 * harness/analysis/nightly.c hands them over for `abbench history`;
+	 * NULL when the caller kept them). nightly_row_release frees them.
 	 */
 	struct nightly_night	*nights;
 };
@@ -201,6 +202,14 @@ void	nightly_row_release(struct nightly_row *row);
  * n < 2. For the callers that build the nights.
  */
 double	nightly_median_se(const double *sorted, size_t n);
+/*
+ * A night from its n executions' values x (in any order; not changed):
+ * their count, median and nightly_median_se. What `abbench nightly` reads
+ * of a night, and what the store keeps of a done run's nights
+ * (results/night-summary.h), so that both give the same numbers.
+ */
+void	nightly_night_of_values(struct nightly_night *t, const double *x,
+	    size_t n);
 
 /*
  * The direction of a unit from its name: +1 when higher is better (iops,

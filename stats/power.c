@@ -212,7 +212,70 @@ struct power_reps {
 	double		*a, *b, *scaled;	/* reps x na, reps x nb, nb */
 	size_t		 na, nb;
 	unsigned	 reps;
+	unsigned char	*hit;	/* per U statistic, or NULL (below) */
+	double		 hit_alpha;	/* the alpha it was made for */
 };
+
+/*
+ * Without ties, utest_mann_whitney's p depends on na, nb and its U alone
+ * (the exact distribution, or the normal one with no tie correction), so a
+ * replicate with no tie is decided by counting its U (a merge of the two
+ * sorted draws) and reading the decision the test itself gave, once per
+ * U, on two samples with that U and no tie. Replicates with a tie take
+ * the test. Up to POWER_UTAB values of U (16 x 16 draws: 257).
+ */
+#define POWER_UTAB	(1 << 16)
+
+static void
+power_utab(struct power_reps *d, double alpha, struct bm_ucache *cache)
+{
+	double	*x1, *x2;
+	size_t	 na = d->na, nb = d->nb, u, rem, i;
+
+	if (na == 0 || nb == 0 || na * nb >= POWER_UTAB)
+		return;
+	d->hit = xcalloc(na * nb + 1, 1);
+	d->hit_alpha = alpha;
+	x1 = xcalloc(na, sizeof(*x1));
+	x2 = xcalloc(nb, sizeof(*x2));
+	for (i = 0; i < nb; i++)
+		x2[i] = (double)(i + 1);
+	for (u = 0; u <= na * nb; u++) {
+		/* x1[i] above c_i of x2's values, sum c_i = u, c rising. */
+		for (rem = u, i = na; i-- > 0;) {
+			size_t	c = rem < nb ? rem : nb;
+
+			rem -= c;
+			x1[i] = (double)c + 0.5 + (double)i * 1e-6;
+		}
+		d->hit[u] = (unsigned char)power_hit(x1, na, x2, nb, alpha,
+		    cache);
+	}
+	free(x1);
+	free(x2);
+}
+
+/* power_hit by the table: -1 when the replicate has a tie (or a NaN). */
+static int
+power_hit_utab(const struct power_reps *d, const double *a, const double *b)
+{
+	size_t	i, j = 0, u = 0;
+
+	for (i = 1; i < d->na; i++)
+		if (!(a[i - 1] < a[i]))
+			return -1;
+	for (j = 1; j < d->nb; j++)
+		if (!(b[j - 1] < b[j]))
+			return -1;
+	for (i = 0, j = 0; i < d->na; i++) {
+		while (j < d->nb && b[j] < a[i])
+			j++;
+		if (j < d->nb && !(a[i] < b[j]))
+			return -1;
+		u += j;
+	}
+	return d->hit[u];
+}
 
 static void
 power_reps_draw(struct power_reps *d, const double *s, size_t n,
@@ -235,6 +298,7 @@ power_reps_draw(struct power_reps *d, const double *s, size_t n,
 		power_draw(rng, s, n, k, 1, d->b + (size_t)r * nb, nb);
 	}
 	gsl_rng_free(rng);
+	d->hit = NULL;
 }
 
 static double
@@ -243,17 +307,28 @@ power_reps_at(struct power_reps *d, double effect,
 {
 	unsigned	r, hits = 0;
 	size_t		i;
+	int		h;
 
 	if (d->na == 0 || d->nb == 0 || d->reps == 0 ||
 	    power_min_p(d->na, d->nb) > o->alpha)
 		return 0;
+	if (d->hit != NULL && d->hit_alpha != o->alpha) {
+		free(d->hit);
+		d->hit = NULL;
+	}
+	if (d->hit == NULL)
+		power_utab(d, o->alpha, cache);
 	for (r = 0; r < d->reps; r++) {
 		const double	*b = d->b + (size_t)r * d->nb;
+		const double	*a = d->a + (size_t)r * d->na;
 
 		for (i = 0; i < d->nb; i++)
 			d->scaled[i] = b[i] * (1 + effect);
-		hits += power_hit(d->a + (size_t)r * d->na, d->na, d->scaled,
-		    d->nb, o->alpha, cache);
+		if (d->hit == NULL || (h = power_hit_utab(d, a,
+		    d->scaled)) < 0)
+			h = power_hit(a, d->na, d->scaled, d->nb, o->alpha,
+			    cache);
+		hits += (unsigned)h;
 	}
 	return (double)hits / (double)d->reps;
 }
@@ -264,6 +339,7 @@ power_reps_free(struct power_reps *d)
 	free(d->a);
 	free(d->b);
 	free(d->scaled);
+	free(d->hit);
 }
 
 double

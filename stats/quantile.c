@@ -32,6 +32,79 @@ stats_quantile_sorted(const double *xs, size_t n, double q)
 	return xs[k - 1] + frac * (xs[k] - xs[k - 1]);
 }
 
+/* v[k] the k-th smallest, v[..k) <= v[k] <= v[k + 1..) (Hoare's
+ * selection, the middle of three as pivot). */
+static void
+select_kth(double *v, size_t n, size_t k)
+{
+	size_t	lo = 0, hi = n - 1, i, j, m;
+	double	p, t;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (v[m] < v[lo]) {
+			t = v[m]; v[m] = v[lo]; v[lo] = t;
+		}
+		if (v[hi] < v[m]) {
+			t = v[hi]; v[hi] = v[m]; v[m] = t;
+			if (v[m] < v[lo]) {
+				t = v[m]; v[m] = v[lo]; v[lo] = t;
+			}
+		}
+		p = v[m];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < p)
+				i++;
+			while (v[j] > p)
+				j--;
+			if (i <= j) {
+				t = v[i]; v[i] = v[j]; v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+double
+stats_median_select(double *v, size_t n)
+{
+	double	h, kf, frac, next;
+	long	k;
+	size_t	i;
+
+	if (n == 0)
+		return NAN;
+	/* stats_quantile_sorted's arithmetic at q = 0.5. */
+	h = 1 / 3.0 + 0.5 * ((double)n + 1 / 3.0);
+	frac = modf(h, &kf);
+	k = (long)kf;
+	if (k <= 0) {
+		select_kth(v, n, 0);
+		return v[0];
+	}
+	if ((size_t)k >= n) {
+		select_kth(v, n, n - 1);
+		return v[n - 1];
+	}
+	select_kth(v, n, (size_t)k - 1);
+	next = v[k];
+	for (i = (size_t)k + 1; i < n; i++)
+		if (v[i] < next)
+			next = v[i];
+	return v[k - 1] + frac * (next - v[k - 1]);
+}
+
 /* BinomialDist{n, q}.PMF(k). */
 static double
 binom_pmf(int n, double q, int k)

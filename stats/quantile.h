@@ -25,5 +25,12 @@ void	 quantile_ci(int n, double q, double confidence,
 
 /* stats.Sample.Quantile (R8) of sorted xs, n >= 1. */
 double	 stats_quantile_sorted(const double *xs, size_t n, double q);
+/*
+ * The same median of v, not sorted (its order changed): the two order
+ * statistics it needs found by selection, O(n), the same arithmetic, so
+ * bit for bit stats_quantile_sorted(sorted v, n, 0.5). Finite values;
+ * NaN for n = 0.
+ */
+double	 stats_median_select(double *v, size_t n);
 
 #endif

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "stats/goregexp.h"
+#include "lib/goregexp/goregexp.h"
 #include "stats/query.h"
-#include "stats/uniprop.h"
+#include "lib/goregexp/uniprop.h"
 
 /* --- errors ---------------------------------------------------------- */
 
@@ -182,7 +182,7 @@ go_unquote(const char *s, size_t len, struct strbuf *out)
 	return 0;
 }
 
-/* --- regexps: Go's syntax and semantics (stats/goregexp.c) ---------- */
+/* --- regexps: Go's syntax and semantics (lib/goregexp/goregexp.c) ---- */
 
 struct query_regex *
 query_regex_compile(const char *expr, size_t len, char **msg)

@@ -4,7 +4,7 @@
  * -filter boolean expressions and the -table/-row/-col/-ignore
  * projection expressions, parsed into trees with Go's exact syntax-error
  * messages and caret positions.  Regular expressions are Go's
- * (stats/goregexp.h).  No I/O.
+ * (lib/goregexp/goregexp.h).  No I/O.
  */
 #ifndef ABBENCH_STATS_QUERY_H
 #define ABBENCH_STATS_QUERY_H

@@ -63,6 +63,8 @@ sampletab_free(struct sampletab *t)
 		free(t->cells[i].xround);
 	}
 	free(t->arms);
+	free(t->src);
+	strpool_free(t->pool);
 	free(t->rows);
 	free(t->cells);
 	u64map_release(&t->index);
@@ -169,9 +171,35 @@ sampletab_add(struct sampletab *t, const char *arm, const char *benchmark,
 	c = &t->cells[r->cell[a] - 1];
 	XGROW(c->v, c->n, c->cap);
 	c->v[c->n] = *v;
-	c->v[c->n].seq = t->nvalues++;
+	c->v[c->n].seq = t->nvalues;
+	if (t->pool != NULL) {
+		XGROW(t->src, t->nvalues, t->capsrc);
+		memset(&t->src[t->nvalues], 0, sizeof(*t->src));
+		t->src[t->nvalues].cell = r->cell[a] - 1;
+		t->src[t->nvalues].at = c->n;
+	}
+	t->nvalues++;
 	c->n++;
 	return at - 1;
+}
+
+void
+sampletab_keep_src(struct sampletab *t)
+{
+	if (t->pool == NULL)
+		t->pool = strpool_new();
+}
+
+void
+sampletab_set_src(struct sampletab *t, size_t seq, const char *config,
+    const char *orig_unit, double orig_value)
+{
+	struct sampletab_src	*s = &t->src[seq];
+
+	s->config = config != NULL ? strpool_interns(t->pool, config) : NULL;
+	s->orig_unit = orig_unit != NULL ? strpool_interns(t->pool,
+	    orig_unit) : NULL;
+	s->orig_value = orig_value;
 }
 
 static int

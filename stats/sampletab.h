@@ -63,6 +63,19 @@ struct sampletab_row {
 	double	 orig_scale;
 };
 
+/*
+ * What a value was as the store had it (kept when the table is made with
+ * sampletab_keep_src): the benchfmt export writes it, so that `stat --db`
+ * and `report` read a run as benchstat reads its export. Indexed by seq.
+ */
+struct sampletab_src {
+	size_t		 cell;		/* its cell, and its index in it */
+	size_t		 at;
+	const char	*config;	/* its own config block, or NULL */
+	const char	*orig_unit;	/* as written when tidied, or NULL */
+	double		 orig_value;
+};
+
 struct sampletab {
 	char			**arms;		/* in baseline-first order */
 	size_t			 narms, caparms;
@@ -73,11 +86,19 @@ struct sampletab {
 	size_t			 nvalues;
 	struct u64map		 index;		/* (benchmark, unit) ->
 						 * row + 1 */
+	struct sampletab_src	*src;		/* per seq, or NULL */
+	size_t			 capsrc;
+	struct strpool		*pool;		/* src's strings */
 };
 
 /* A table with these arms first (others join as their values come). */
 struct sampletab *sampletab_new(const char *const *arms, size_t narms);
 void	sampletab_free(struct sampletab *t);
+/* Keep each value's sampletab_src from now on (before any add). */
+void	sampletab_keep_src(struct sampletab *t);
+/* Set the source of value seq (strings copied; NULL: none). */
+void	sampletab_set_src(struct sampletab *t, size_t seq, const char *config,
+	    const char *orig_unit, double orig_value);
 /* The arm's index, or -1. */
 int	sampletab_arm(const struct sampletab *t, const char *arm);
 /* Add a value (its seq is set here); returns its row's index. */

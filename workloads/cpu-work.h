@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The harness side of the CPU workload programs (workloads/cpu/): parsing
+ * The harness side of the CPU workload programs (payload/cpu/): parsing
  * their report lines, finding their counters at an instant, and the
  * arithmetic of the cpu-steady metrics. Pure computation: no I/O, no
  * clock.

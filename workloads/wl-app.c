@@ -14,13 +14,13 @@
  *   httpd      Httpd/filesize.S/concurrency.C: the same units (ab against
  *              apache2 -X serving /tmp/html/doc, as gVisor's httpd_test)
  *   node       Node/concurrency.C: the same units, ab -k against our Node
- *              application (workloads/apps/node-server.js: a page of four
+ *              application (payload/apps/node-server.js: a page of four
  *              texts read from a redis-server), as gVisor's network/node
  *   ruby       Ruby/concurrency.C: the same, against our Rack application
  *              (ruby-server.ru, five texts) under puma; one op is one
  *              request of each of the C clients, as gVisor's b.N * c
  *   syscallbench  Syscallbench/syscall.{getpid,getpidopt} sec/op per
- *              system call (workloads/apps/syscallbench.c: getpidopt is
+ *              system call (payload/apps/syscallbench.c: getpidopt is
  *              the inline "mov $nr, %eax; syscall" systrap can patch)
  *   iperf      IperfOneConnection/operation.{Download,Upload}[/bytes=B]
  *              bandwidth.bytes_per_second (iperf3 client and server)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload `cpu-steady`: N sandboxes, each running one CPU program
- * (workloads/cpu/: burner, tick, getppid) under a CPU quota on its own
+ * (payload/cpu/: burner, tick, getppid) under a CPU quota on its own
  * cgroup or on a parent, measured over a window after a warm-up: host CPU
  * spent per unit of the programs' own CPU (overhead/app-cpu), host context
  * switches (/proc/stat ctxt, and perf where it works), work done, and

@@ -22,7 +22,7 @@
  *                               first start minus after settle, / N
  *   NAME average_container_memory_usage.bytes: cgroup usage, mean
  *
- * The idle program is touchmem (workloads/idle/touchmem.c in the tools
+ * The idle program is touchmem (payload/idle/touchmem.c in the tools
  * image), which touches `touch` bytes and sleeps. quota = leaf gives each
  * container --cpus=quota-cpus; quota = parent puts that quota on a parent
  * cgroup made for each container (--cgroup-parent), as in the GOMAXPROCS

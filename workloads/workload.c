@@ -493,9 +493,9 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 {
 	struct exec_check	 chk;
 	const char		**names, **runtimes, **platforms;
-	char			**platform_at;
+	char			**platform_at, *executor_at;
 	size_t			 i;
-	int			 rc;
+	int			 rc, eline;
 
 	if (wl->exec == NULL || wl->exec->check == NULL)
 		return 0;
@@ -564,7 +564,12 @@ workload_exec_check(struct run_ctx *ctx, const struct experiment *e,
 	}
 	chk.platforms = platforms;
 	chk.platform_at = (const char *const *)platform_at;
+	eline = kv_line(wl->kv, wl->nkv, "executor");
+	executor_at = eline > 0 ? xasprintf("%s:%d: executor", e->path,
+	    eline) : NULL;
+	chk.executor_at = executor_at;
 	rc = wl->exec->check(ctx, &chk, cause);
+	free(executor_at);
 	for (i = 0; i < e->narms; i++)
 		free(platform_at[i]);
 	free(platform_at);

@@ -2,14 +2,12 @@
 /*
  * The keys an experiment file takes, as help text generated from the
  * options tables (`abbench run --help [TYPE]`, `abbench help workloads`,
- * the man page), and where a named experiment is found.
+ * the man page).
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "harness/core/experiment.h"
 #include "host/hostset.h"
@@ -91,52 +89,4 @@ experiment_help_types(struct strbuf *out)
 			strbuf_addc(out, '\n');
 		experiment_help_type(*t, out);
 	}
-}
-
-/* dir/name, dir/name.ini: the first that exists, malloc'd, or NULL. */
-static char *
-find_in(const char *dir, const char *sub, const char *name)
-{
-	char	*p;
-
-	p = xasprintf("%s%s/%s", dir, sub, name);
-	if (access(p, R_OK) == 0)
-		return p;
-	free(p);
-	p = xasprintf("%s%s/%s.ini", dir, sub, name);
-	if (access(p, R_OK) == 0)
-		return p;
-	free(p);
-	return NULL;
-}
-
-char *
-experiment_find(const char *name)
-{
-	const char	*env = getenv("ABBENCH_EXPERIMENTS");
-	char		 self[PATH_MAX], *p, *slash;
-	ssize_t		 l;
-
-	if (access(name, R_OK) == 0 || strchr(name, '/') != NULL ||
-	    *name == '\0')
-		return xstrdup(name);
-	if (env != NULL && *env != '\0' && (p = find_in(env, "", name)))
-		return p;
-	/* Beside the binary: an installed tree (BIN/../share/abbench), or
-	 * the build tree (its experiments/), wherever they were copied. */
-	if ((l = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
-		self[l] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			if ((p = find_in(self, "/../share/abbench/experiments",
-			    name)) != NULL ||
-			    (p = find_in(self, "/experiments", name)) != NULL)
-				return p;
-		}
-	}
-#ifdef ABBENCH_DATADIR
-	if ((p = find_in(ABBENCH_DATADIR, "/experiments", name)) != NULL)
-		return p;
-#endif
-	return xstrdup(name);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The experiment file's reader: lines -> sections of `key = value`, with
+ * The experiment file's reader: where a named experiment's file is
+ * (experiment_find), and its lines -> sections of `key = value`, with
  * their line numbers (harness/core/experiment-int.h); the loader
  * (experiment.c) builds the experiment from them.
  *
@@ -22,13 +23,16 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
+#include "harness/core/experiment.h"
 #include "harness/core/experiment-int.h"
 #include "lib/util.h"
 
@@ -402,3 +406,50 @@ parser_run(struct parser *p)
 	return 0;
 }
 
+/* dir/name, dir/name.ini: the first that exists, malloc'd, or NULL. */
+static char *
+find_in(const char *dir, const char *sub, const char *name)
+{
+	char	*p;
+
+	p = xasprintf("%s%s/%s", dir, sub, name);
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	p = xasprintf("%s%s/%s.ini", dir, sub, name);
+	if (access(p, R_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
+char *
+experiment_find(const char *name)
+{
+	const char	*env = getenv("ABBENCH_EXPERIMENTS");
+	char		 self[PATH_MAX], *p, *slash;
+	ssize_t		 l;
+
+	if (access(name, R_OK) == 0 || strchr(name, '/') != NULL ||
+	    *name == '\0')
+		return xstrdup(name);
+	if (env != NULL && *env != '\0' && (p = find_in(env, "", name)))
+		return p;
+	/* Beside the binary: an installed tree (BIN/../share/abbench), or
+	 * the build tree (its experiments/), wherever they were copied. */
+	if ((l = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[l] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			if ((p = find_in(self, "/../share/abbench/experiments",
+			    name)) != NULL ||
+			    (p = find_in(self, "/experiments", name)) != NULL)
+				return p;
+		}
+	}
+#ifdef ABBENCH_DATADIR
+	if ((p = find_in(ABBENCH_DATADIR, "/experiments", name)) != NULL)
+		return p;
+#endif
+	return xstrdup(name);
+}

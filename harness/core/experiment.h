@@ -74,6 +74,7 @@ int		 experiment_set(struct experiment *e, const char *key,
  * else NAME or NAME.ini in $ABBENCH_EXPERIMENTS, beside the binary
  * (BIN/../share/abbench/experiments, BIN/experiments) or in the installed
  * data directory; else NAME (whose opening then fails). Malloc'd.
+ * With the reader of the file (harness/core/experiment-read.c).
  */
 char		*experiment_find(const char *name);
 

@@ -4,7 +4,7 @@
  * (stats/sampletab.h: one value per execution in each cell), and the one
  * input of a row's MDE and rounds advice (pdata_noise_of), shared by the verdicts
  * of `--until decided` (verdict.c) and by power, report and the end of
- * `run` (harness/powerdata.h), so that they print the same numbers.
+ * `run` (harness/analysis/powerdata.h), so that they print the same numbers.
  *
  * Reads the store; never prints. Not thread-safe.
  */

@@ -24,6 +24,7 @@
 #include "host/undo.h"
 #include "harness/core/runner-int.h"
 #include "harness/core/verdict.h"
+#include "results/night-summary.h"
 #include "results/sampletab-load.h"
 #include "stats/sampletab.h"
 
@@ -387,6 +388,25 @@ run_sweep(struct run_state *r, const struct plan_entry *pe)
 	strvec_clear(&removed);
 }
 
+/*
+ * ABBENCH_DEBUG_DIE_BEFORE_STORE=N: SIGKILL this process once its Nth
+ * sample of the process has ended, before it is stored: the worst moment
+ * of a kill, when a measured sample is only in memory (the tests of what
+ * a kill -9 loses).
+ */
+static void
+run_die_before_store(void)
+{
+	static long	 samples, die_at = -1;
+	const char	*v;
+
+	if (die_at == -1)
+		die_at = (v = getenv("ABBENCH_DEBUG_DIE_BEFORE_STORE")) !=
+		    NULL && *v != '\0' ? atol(v) : 0;
+	if (die_at > 0 && ++samples >= die_at)
+		raise(SIGKILL);
+}
+
 /* The outcome of one sample: stored, counted, shown. 0 = go on. */
 static int
 run_record(struct run_state *r, const struct plan_entry *pe,
@@ -398,6 +418,7 @@ run_record(struct run_state *r, const struct plan_entry *pe,
 	struct workload		*wl = &e->workloads[pe->workload];
 	char			*cause = NULL;
 
+	run_die_before_store();
 	if (res->status == SAMPLE_STATUS_OK && res->nmetrics == 0 &&
 	    res->failed.n == 0)
 		sample_result_fail(res, SAMPLE_STATUS_FAILED,
@@ -942,8 +963,10 @@ run_finish(struct run_state *r)
 		status = RUN_FAILED;
 	else
 		status = RUN_DONE;
-	if (store_run_set_status(r->st, r->ctx.run_id, status, now_wall_ns(),
-	    &cause) == -1) {
+	if ((strcmp(status, RUN_DONE) == 0 ?
+	    store_run_done(r->st, r->ctx.run_id, now_wall_ns(), &cause) :
+	    store_run_set_status(r->st, r->ctx.run_id, status, now_wall_ns(),
+	    &cause)) == -1) {
 		error("%s", cause);
 		free(cause);
 	}

@@ -21,15 +21,15 @@
  * tests/integration/t0310-fuzz-benchfmt.sh builds and runs it for 20 s in
  * `make check`.  A longer run, from the source directory:
  *
- *   S=stats
+ *   S=stats G=lib/goregexp
  *   clang -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
- *       -I. tests/fuzz/fuzz-benchfmt.c lib/util.c $S/strpool.c \
- *       $S/uniprop.c $S/unitab.c $S/benchfmt.c $S/benchunit.c \
- *       $S/gomath.c $S/goregexp.c $S/goregexp-parse.c $S/goregexp-class.c \
+ *       -I. tests/fuzz/fuzz-benchfmt.c lib/util.c lib/jsonw.c $S/strpool.c \
+ *       $G/uniprop.c $G/unitab.c $S/benchfmt.c $S/benchunit.c \
+ *       $S/gomath.c $G/goregexp.c $G/goregexp-parse.c $G/goregexp-class.c \
  *       $S/query.c $S/benchproc.c \
  *       $S/benchtab.c $S/benchtab-render.c \
  *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
- *       $S/texttab.c -lm -o /tmp/fuzz-benchfmt
+ *       $S/texttab.c -ljansson -lm -o /tmp/fuzz-benchfmt
  *   mkdir -p /tmp/bf-corpus
  *   find tests/data/benchstat-vectors/vectors -name '*.txt' \
  *       -exec cp {} /tmp/bf-corpus/ ';'
@@ -49,7 +49,7 @@
 #include "lib/util.h"
 #include "stats/benchfmt.h"
 #include "stats/benchstat.h"
-#include "stats/goregexp.h"
+#include "lib/goregexp/goregexp.h"
 #include "stats/query.h"
 #include "stats/strpool.h"
 

@@ -5,7 +5,7 @@
 # One image per test process: lifecycle tests that run at the same time
 # (make -j, several checkouts) must not remove each other's image.
 LC_IMAGE=abbench/lc-test:$$
-TOUCHMEM=$ABBENCH_BUILDDIR/workloads/idle/touchmem
+TOUCHMEM=$ABBENCH_BUILDDIR/payload/idle/touchmem
 
 lc_require() {
 	require_root

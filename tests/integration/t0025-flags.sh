@@ -3,7 +3,8 @@
 # One way to parse a command line: the five mistakes a benchstat user
 # made in their first hour each get a message naming what is wrong, exit
 # 2; --KEY VALUE and --KEY=VALUE go one path; an unknown command suggests
-# the nearest; the flags no help listed are in --help now.
+# the nearest, an unknown subcommand too; the flags no help listed are in
+# --help now.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 cd "$TEST_TMP" || exit 1
 fast_slow_exp x.ini x 2
@@ -57,6 +58,27 @@ is "$?" 0 "--until decided --max-rounds 6 runs"
 "$ABBENCH" run x.ini --db "$TEST_TMP/f.db" --until rounds --rounds 3 \
     --quiet > out 2> err
 is "$?" 0 "--until rounds --rounds 3 runs"
+
+# Subcommands (db, fleet) come from one table: a near miss is named, a
+# flag of another subcommand says which takes it, flags may come first.
+msg "db lss" "^abbench: db: unknown subcommand 'lss': did you mean 'ls'\?" \
+    "$ABBENCH" db lss
+msg "db ls --arm" "^abbench: db: --arm goes with export$" \
+    "$ABBENCH" db --db "$TEST_TMP/none.db" ls --arm x
+msg "fleet status --partitions" \
+    "^abbench: fleet: --partitions goes with submit$" \
+    "$ABBENCH" fleet status --partitions c2
+mkdir -p fleets
+"$ABBENCH" fleet --dir "$TEST_TMP/fleets" status > out 2> err
+is "$?" 0 "fleet --dir DIR status: a flag before the subcommand"
+# The dispatcher opens the database a command declares, after its
+# operands are counted: a missing RUN is said first.
+mkdir -p empty
+msg "report without RUN" "^abbench: report: one run is needed" \
+    sh -c 'cd empty && exec "$0" report' "$ABBENCH"
+msg "db show without RUN" "^abbench: db: show takes one RUN$" \
+    sh -c 'cd empty && exec "$0" db show' "$ABBENCH"
+is "$(ls empty)" "" "and no database is made"
 
 for f in no-restore-check; do
 	"$ABBENCH" run --help | grep -q -- "--$f"

@@ -39,7 +39,8 @@ section() {	# the lines of a section of the rendered page
 }
 env=$(section ENVIRONMENT)
 vars=$(cd "$ABBENCH_SRCDIR" && grep -rhoE 'getenv\("[A-Z_]+"\)' \
-    harness host exec results lib workloads stats | sed 's/getenv("//; s/")//' | sort -u)
+    harness host exec results lib workloads stats payload |
+    sed 's/getenv("//; s/")//' | sort -u)
 missing=
 for v in $vars; do
 	printf '%s\n' "$env" | grep -qw "$v" || missing="$missing $v"

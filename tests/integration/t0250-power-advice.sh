@@ -15,7 +15,7 @@
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_cmd sqlite3
-burner=$ABBENCH_BUILDDIR/workloads/cpu/burner
+burner=$ABBENCH_BUILDDIR/payload/cpu/burner
 [ -x "$burner" ] || skip_all "no burner program (make)"
 db=$TEST_TMP/adv.db
 units=60000

@@ -11,14 +11,14 @@
 
 fuzz_init fuzz-benchfmt 20
 
-s=$srcdir/stats
+s=$srcdir/stats g=$srcdir/lib/goregexp
 fuzz_build clang -g -O1 -ffp-contract=off \
     -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I"$builddir" -I"$srcdir" \
     "$srcdir/tests/fuzz/fuzz-benchfmt.c" "$srcdir/lib/util.c" "$srcdir/lib/jsonw.c" \
-    "$s/strpool.c" "$s/uniprop.c" "$s/unitab.c" "$s/benchfmt.c" \
-    "$s/benchunit.c" "$s/gomath.c" "$s/goregexp.c" "$s/goregexp-parse.c" \
-    "$s/goregexp-class.c" "$s/query.c" \
+    "$s/strpool.c" "$g/uniprop.c" "$g/unitab.c" "$s/benchfmt.c" \
+    "$s/benchunit.c" "$s/gomath.c" "$g/goregexp.c" "$g/goregexp-parse.c" \
+    "$g/goregexp-class.c" "$s/query.c" \
     "$s/benchproc.c" \
     "$s/benchtab.c" "$s/benchtab-render.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \
     "$s/utest.c" "$s/texttab.c" -ljansson -lm -o "$FUZZ_TMP/fuzz-benchfmt"

@@ -7,7 +7,9 @@
 # `stat` of every run print what abbench 8 printed, byte for byte; `db
 # export` every value it exported, in today's format), resumable (killed with SIGKILL after 1, then 3 runs converted, it
 # goes on where it stopped and ends with the same tables as a conversion
-# never killed), and `db check` finds the new tables consistent.
+# never killed), and `db check` finds the new tables consistent. Then
+# schema 10 (results/night-summary.h): each done run's nights kept for
+# nightly, resumable too (killed after the first run summarized).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
 
@@ -44,7 +46,9 @@ is "$(sqlite3 straight.db 'PRAGMA user_version')" 8 "at version 8"
 "$ABBENCH" db --db straight.db check > check.out 2>&1
 is $? 0 "db check after the conversion: exit 0"
 like "$(cat check.out)" "^ok: .*5 runs, 398 samples" "db check: 5 runs, 398 samples"
-is "$(sqlite3 straight.db 'PRAGMA user_version')" 9 "converted to version 9"
+is "$(sqlite3 straight.db 'PRAGMA user_version')" 10 "converted to version 10"
+is "$(sqlite3 straight.db "SELECT group_concat(run_id) FROM night_summaries")" \
+    "1,2" "the two done runs (1, 2) are summarized, not the imports"
 for i in 1 2 3 4 5; do
 	"$ABBENCH" db --db straight.db export $i > export-$i.txt 2>&1
 	same_export "$FX/export-$i.txt" export-$i.txt
@@ -67,7 +71,10 @@ tables() {
 	    SELECT * FROM sample_runs ORDER BY run_id;
 	    SELECT * FROM executions;
 	    SELECT * FROM sample_values;
-	    SELECT * FROM samples ORDER BY id"
+	    SELECT * FROM samples ORDER BY id;
+	    SELECT * FROM summary_keys ORDER BY id;
+	    SELECT run_id, method, nexec, nok, hex(data) FROM night_summaries
+	    ORDER BY run_id"
 }
 sqlite3 killed.db < "$FX/v8.sql"
 ABBENCH_DEBUG_DIE_AFTER_MIGRATED=1 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
@@ -81,8 +88,13 @@ ABBENCH_DEBUG_DIE_AFTER_MIGRATED=3 "$ABBENCH" db --db killed.db ls > /dev/null 2
 is $? 137 "killed again, 3 runs later"
 is "$(sqlite3 killed.db 'SELECT count(DISTINCT run_id) FROM samples_v8')" 1 \
     "1 run left to convert"
+ABBENCH_DEBUG_DIE_AFTER_SUMMARIZED=1 "$ABBENCH" db --db killed.db ls > /dev/null 2>&1
+is $? 137 "killed again, after the first done run summarized"
+is "$(sqlite3 killed.db 'PRAGMA user_version')" 9 "at version 9"
+is "$(sqlite3 killed.db 'SELECT group_concat(run_id) FROM night_summaries')" 1 \
+    "run 1 summarized, run 2 not yet"
 "$ABBENCH" db --db killed.db check > check2.out 2>&1
-is $? 0 "the third open finishes it: db check exit 0"
+is $? 0 "the fourth open finishes it: db check exit 0"
 tables straight.db > straight.tables
 tables killed.db > killed.tables
 cmp -s straight.tables killed.tables

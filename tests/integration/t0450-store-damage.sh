@@ -42,6 +42,32 @@ is "$?" 2 "report (Markdown) exits 2"
 "$ABBENCH" plot --db "$DB" 1 -o "$TEST_TMP/plots" > /dev/null 2>&1
 is "$?" 2 "plot exits 2"
 
+# Only what a command reads is checked: the store's tables but the
+# samples' (quick_check), and its run's samples (read through, each page
+# checked), whatever the file's size. A damaged page of run 1's samples
+# refuses a report of run 1 (exit 2, nothing written) and not one of run 2.
+TWO=$TEST_TMP/two.db
+i=0
+while [ $i -lt 3000 ]; do
+	echo "BenchmarkBig$((i % 50)) 1 $((1000 + i)) ns/op"
+	i=$((i + 1))
+done > "$TEST_TMP/big.txt"
+printf 'BenchmarkSmall 1 %s ns/op\n' 1 2 3 4 5 > "$TEST_TMP/small.txt"
+"$ABBENCH" db import --db "$TWO" "$TEST_TMP/big.txt" > /dev/null 2>&1 &&
+    "$ABBENCH" db import --db "$TWO" "$TEST_TMP/small.txt" > /dev/null 2>&1
+ok $? "two runs imported"
+first=$(sqlite3 "$TWO" "SELECT pageno FROM dbstat WHERE name = 'sample_values' AND pagetype = 'leaf' ORDER BY path LIMIT 1")
+nleaf=$(sqlite3 "$TWO" "SELECT count(*) FROM dbstat WHERE name = 'sample_values' AND pagetype = 'leaf'")
+ok "$([ "$nleaf" -ge 3 ]; echo $?)" "run 1's samples fill pages ($nleaf leaves)"
+dd if=/dev/urandom of="$TWO" bs="$(sqlite3 "$TWO" 'PRAGMA page_size')" \
+    seek=$((first - 1)) count=1 conv=notrunc 2>/dev/null
+"$ABBENCH" report --db "$TWO" 1 -o "$TEST_TMP/two1.html" > "$TEST_TMP/two1.out" 2>&1
+is "$?" 2 "a report of the run whose samples are damaged exits 2"
+like "$(cat "$TEST_TMP/two1.out")" "is damaged \(run 1's samples" "  naming them"
+ok "$([ ! -e "$TEST_TMP/two1.html" ]; echo $?)" "  and writes nothing"
+"$ABBENCH" report --db "$TWO" 2 -o "$TEST_TMP/two2.html" > /dev/null 2>&1
+is "$?" 0 "a report of the other run reads nothing damaged: written"
+
 # A zero-length file.
 : > "$TEST_TMP/empty.db"
 "$ABBENCH" db rm 1 --db "$TEST_TMP/empty.db" > /dev/null 2>&1

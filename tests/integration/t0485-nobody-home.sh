@@ -21,7 +21,7 @@ cd "$W" || exit 1
 if ! $RUNAS env "$ABBENCH" --version > /dev/null 2>&1; then
 	bdir=$(dirname "$ABBENCH")
 	T=$TEST_TMP/tree
-	for sub in . exec workloads workloads/cpu workloads/idle; do
+	for sub in . payload payload/cpu payload/idle; do
 		mkdir -p "$T/$sub" && chmod 755 "$T/$sub" || exit 1
 		find "$bdir/$sub" -maxdepth 1 -type f -perm -u+x \
 		    -exec cp -p {} "$T/$sub/" \;

@@ -9,7 +9,7 @@
 # program abbench-spawn) is gone after a run, after Ctrl-C and kill -9.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
-TOUCHMEM=$ABBENCH_BUILDDIR/workloads/idle/touchmem
+TOUCHMEM=$ABBENCH_BUILDDIR/payload/idle/touchmem
 [ -x "$TOUCHMEM" ] || skip_all "touchmem is not built"
 
 exp=$TEST_TMP/rss.ini

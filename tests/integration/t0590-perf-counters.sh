@@ -9,7 +9,7 @@
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_root
 require_cmd perf sqlite3 fio
-TOUCHMEM=$ABBENCH_BUILDDIR/workloads/idle/touchmem
+TOUCHMEM=$ABBENCH_BUILDDIR/payload/idle/touchmem
 [ -x "$TOUCHMEM" ] || skip_all "touchmem is not built"
 perf stat -a -x, -e page-faults,context-switches true >/dev/null 2>&1 ||
     skip_all "perf stat -a cannot count software events here"

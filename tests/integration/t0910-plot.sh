@@ -69,6 +69,27 @@ file_like "$s" "median, 95% CI" "the samples plot shows the median and CI"
     >/dev/null 2>"$TEST_TMP/err"
 is "$?" 1 "a failing gnuplot exits 1"
 like "$(cat "$TEST_TMP/err")" "gnuplot exited 1" "the message names gnuplot's status"
+# One gnuplot draws every plot; a plot it cannot draw (here: gnuplot fails
+# on any script that draws Odd) does not stop the others, drawn each alone.
+mkdir -p "$TEST_TMP/gpodd"
+cat > "$TEST_TMP/gpodd/gnuplot" <<EOG
+#!/bin/sh
+f=\$(mktemp "$TEST_TMP/gpodd/s.XXXXXX")
+cat > "\$f"
+grep -q 'Odd_x' "\$f" && { echo "cannot draw Odd" >&2; exit 1; }
+exec "$(command -v gnuplot)" < "\$f"
+EOG
+chmod +x "$TEST_TMP/gpodd/gnuplot"
+out=$("$ABBENCH" plot --db "$db" last -o "$TEST_TMP/odd" --format svg \
+    --gnuplot "$TEST_TMP/gpodd/gnuplot" 2>"$TEST_TMP/err")
+is "$?" 1 "one plot gnuplot cannot draw: exit 1"
+like "$(cat "$TEST_TMP/err")" "1 plot could not be drawn \(5 drawn\).*Odd_x" \
+    "the message names it and counts the others"
+is "$(printf '%s\n' "$out" | grep -c 'svg$')" 5 "the 5 others are listed"
+ok "$([ ! -e "$TEST_TMP/odd/Odd_x-a_b_c.sec_op.samples.svg" ]; echo $?)" \
+    "and the one it could not draw is not left behind"
+is "$(ls "$TEST_TMP/gpodd"/s.* | wc -l | tr -d ' ')" 7 \
+    "gnuplot ran once for all 6, then once for each alone"
 "$ABBENCH" plot --db "$db" 99 -o "$TEST_TMP/x" >/dev/null 2>&1
 is "$?" 2 "an unknown run exits 2"
 "$ABBENCH" plot --db "$db" last --format gif >/dev/null 2>&1

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Level shifts within a run (harness/shifts.h): programs printing fixed
+# Level shifts within a run (harness/analysis/shifts.h): programs printing fixed
 # values whose level falls mid-run with the effect (Regime: +200% in
 # rounds 1-13, +5% after), whose level doubles under a constant +10%
 # (Step), that stay flat (Flat) or print 0 (Zero's B/op). `run` warns
@@ -113,7 +113,13 @@ chmod +x "$TEST_TMP/gpbin/gnuplot"
 out=$("$ABBENCH" plot --db "$db" last -o "$TEST_TMP/p" --format svg \
     --gnuplot "$TEST_TMP/gpbin/gnuplot")
 is "$?" 0 "plot exits 0"
-script_of() { grep -l "set output \".*/$1\"" "$TEST_TMP"/gp.*; }
+# One gnuplot draws every plot: a plot's script runs from its "set output"
+# to the "reset session" after it.
+script_of() {
+	awk -v re="^set output \".*/$1\"" '$0 ~ re { on = 1 }
+	    on && /^reset session$/ { exit } on' "$TEST_TMP"/gp.* > "$TEST_TMP/$1.gp"
+	echo "$TEST_TMP/$1.gp"
+}
 rt=$(script_of 'Regime\.sec_op\.time\.svg')
 file_like "$TEST_TMP/p/Regime.sec_op.time.svg" 'round 14: level fell 8[0-9]%; b vs a \+200\.0% -> \+5\.0%' \
     "Regime's time plot: the shift at round 14, and the comparison that moved"

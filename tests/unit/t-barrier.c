@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the start barrier (exec/barrier.c) and its helper
- * (exec/startline.c), with host processes: members started one after
+ * (payload/startline.c), with host processes: members started one after
  * another wait at the start line until every one has marked itself ready
  * (as many times as it has processes) and are released within a fraction
  * of a second of exec_barrier_release; EXEC_BARRIER_SH, run by sh as fio

@@ -672,9 +672,37 @@ test_corrections(void)
 	tap_ok(1, "empty input");
 }
 
+/* stats_median_select is stats_quantile_sorted's median, bit for bit:
+ * 1 to 64 values, with ties (values from a few levels) and without. */
+static void
+test_median_select(void)
+{
+	double		v[64], w[64], a, b;
+	size_t		n, i, bad = 0;
+	unsigned	seed = 1, rep;
+
+	for (rep = 0; rep < 200; rep++)
+		for (n = 1; n <= 64; n++) {
+			for (i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				v[i] = rep % 2 ? (double)(seed >> 16 & 7) :
+				    (double)(seed >> 8) / 3.0 - 1e6;
+			}
+			memcpy(w, v, n * sizeof(*v));
+			sort_doubles(w, n);
+			a = stats_quantile_sorted(w, n, 0.5);
+			b = stats_median_select(v, n);
+			bad += memcmp(&a, &b, sizeof(a)) != 0;
+		}
+	tap_ok(bad == 0, "median by selection = of the sorted values, bit "
+	    "for bit, 1 to 64 values x 200 (%zu differ)", bad);
+	tap_ok(isnan(stats_median_select(v, 0)), "no value: NaN");
+}
+
 int
 main(void)
 {
+	test_median_select();
 	test_quantile_table();
 	test_mann_whitney();
 	test_ties_bruteforce();

@@ -107,6 +107,44 @@ test_flags_documented(void)
 	free(man);
 }
 
+/*
+ * Every flag names the member its value goes to (the parser fills the
+ * command's options struct; no switch reads it), inside the struct the
+ * entry declares; a short letter stands for one flag of a scope.
+ */
+static void
+test_flags_bound(void)
+{
+	const struct cmd_entry *const	*e;
+	const struct cmd_flag		*f, *g;
+	int				 n = 0, unbound = 0, dup = 0;
+
+	for (e = cmd_table; *e != NULL; e++) {
+		for (f = (*e)->opts; f != NULL && f->name != NULL; f++) {
+			n++;
+			if (f->opt.at.size == 0 || f->opt.at.off +
+			    f->opt.at.size > (*e)->opts_size) {
+				TAP_DIAG("%s --%s binds no member of its "
+				    "struct", (*e)->name, f->name);
+				unbound++;
+			}
+			for (g = f + 1; f->short_name != 0 && g->name != NULL;
+			    g++)
+				if (g->short_name == f->short_name &&
+				    (f->scope == NULL || g->scope == NULL ||
+				    strcmp(f->scope, g->scope) == 0)) {
+					TAP_DIAG("%s: -%c is --%s and --%s",
+					    (*e)->name, f->short_name, f->name,
+					    g->name);
+					dup++;
+				}
+		}
+	}
+	tap_ok(n > 40 && unbound == 0, "every flag binds a member of its "
+	    "command's options struct (%d flags, %d not)", n, unbound);
+	tap_int_eq(dup, 0, "a short letter is one flag of a scope");
+}
+
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_power_entry;
 
@@ -193,6 +231,7 @@ int
 main(void)
 {
 	test_flags_documented();
+	test_flags_bound();
 	test_mistakes();
 	return tap_done();
 }

@@ -231,7 +231,7 @@ test_errors(void)
 		  "exp.ini:5: tag: missing value", "empty value" },
 		{ HEAD "[workload w]\ntype = test\nexecutor = ssh\n",
 		  "exp.ini:5: executor: 'ssh' is not one of: local docker oci "
-		  "podman crun",
+		  "podman crun unshare",
 		  "bad executor" },
 		{ HEAD "[workload w]\ntype = test\nopt.x = y\n",
 		  "exp.ini:5: opt.x: 'y' is not an integer",
@@ -901,7 +901,7 @@ test_quota_parent_caps(void)
 	tap_str_eq(cause, "q.ini:8: quota: 'parent' needs an executor that "
 	    "creates the sandbox inside a cgroup parent; executor "
 	    "'fake-nocg' cannot (use quota = leaf, or executor = local, "
-	    "docker, oci, crun)", "it names file:line:key and what works");
+	    "docker, oci, crun, unshare)", "it names file:line:key and what works");
 	experiment_free(e);
 	free(cause);
 	cause = NULL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Go's regexps (stats/goregexp.c): the error texts of Go's own tests
+ * Go's regexps (lib/goregexp/goregexp.c): the error texts of Go's own tests
  * (regexp/all_test.go badRe) and of regexp/syntax/parse.go's rules, the
  * matches Go makes (Unicode 13 classes, (?i) simple folding, invalid UTF-8
  * as U+FFFD, NUL, empty-width repeats, one-line ^ and $), the parse
@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "lib/util.h"
-#include "stats/goregexp.h"
+#include "lib/goregexp/goregexp.h"
 #include "tap.h"
 
 struct bad {

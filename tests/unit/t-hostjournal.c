@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Unit tests of the host-wide journal file (results/hostjournal.c) and of
+ * Unit tests of the host-wide journal file (results/journal-db.c) and of
  * the number and text checks the host code relies on (lib/util.c:
  * parse_uint64, parse_duration's range, utf8_valid), and of a run's
  * liveness by pid and start time (host/journal.c), and of a run's owner
@@ -21,7 +21,7 @@
 
 #include "host/journal.h"
 #include "lib/util.h"
-#include "results/hostjournal.h"
+#include "results/journal-db.h"
 #include "results/store.h"
 #include "tests/unit/tap.h"
 

@@ -99,7 +99,7 @@ draw_lognormal(gsl_rng *r)
 	return 10 * gsl_ran_lognormal(r, 0, 0.25);
 }
 
-/* The burner's jitter (workloads/cpu/burner.c -j 1): n (1 + u) units. */
+/* The burner's jitter (payload/cpu/burner.c -j 1): n (1 + u) units. */
 static double
 draw_jitter(gsl_rng *r)
 {
@@ -424,6 +424,64 @@ test_advise(struct bm_ucache *uc)
 	    "advise: one value tells no noise");
 }
 
+/*
+ * power_mde decides a replicate without ties by its U statistic: the same
+ * search by power_at (every replicate by the U test) lands on the same
+ * effect, bit for bit, on continuous values and on values with ties,
+ * at several sizes (exact and normal U distributions) and alphas.
+ */
+static double
+mde_by_test(const double *x, size_t n, size_t na, size_t nb,
+    const struct power_options *o, struct bm_ucache *uc)
+{
+	double	lo = 1e-6, hi = o->max_effect, mid;
+	int	i;
+
+	if (power_at(x, n, na, nb, hi, o, uc) < o->power)
+		return INFINITY;
+	if (power_at(x, n, na, nb, lo, o, uc) >= o->power)
+		return lo;
+	for (i = 0; i < 60 && hi / lo > 1.005; i++) {
+		mid = sqrt(lo * hi);
+		if (power_at(x, n, na, nb, mid, o, uc) >= o->power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+static void
+test_mde_by_u(struct bm_ucache *uc)
+{
+	static const size_t	 sizes[][2] = { { 5, 7 }, { 16, 16 },
+				    { 30, 12 }, { 60, 60 } };
+	struct power_options	 o;
+	double			*x = normal_pool(400, 100, 10, 7), *t;
+	size_t			 i, k;
+	double			 got, want;
+
+	t = xcalloc(400, sizeof(*t));
+	for (i = 0; i < 400; i++)	/* ties: whole numbers */
+		t[i] = floor(x[i] / 4);
+	power_options_init(&o);
+	o.reps = 200;
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		o.alpha = k % 2 == 0 ? 0.05 : 0.01;
+		got = power_mde(x, 400, sizes[k][0], sizes[k][1], &o, uc);
+		want = mde_by_test(x, 400, sizes[k][0], sizes[k][1], &o, uc);
+		tap_ok(got == want, "MDE at %zu+%zu, alpha %g: %.17g, the U "
+		    "test's %.17g", sizes[k][0], sizes[k][1], o.alpha, got,
+		    want);
+		got = power_mde(t, 400, sizes[k][0], sizes[k][1], &o, uc);
+		want = mde_by_test(t, 400, sizes[k][0], sizes[k][1], &o, uc);
+		tap_ok(got == want, "with ties, at %zu+%zu: %.17g, the U "
+		    "test's %.17g", sizes[k][0], sizes[k][1], got, want);
+	}
+	free(t);
+	free(x);
+}
+
 int
 main(void)
 {
@@ -432,6 +490,7 @@ main(void)
 	test_analytic(uc);
 	test_monotone_and_seed(uc);
 	test_mde_rounds(uc);
+	test_mde_by_u(uc);
 	test_skewed(uc);
 	test_noise();
 	test_groups();

@@ -641,9 +641,9 @@ check_own_rss(const char *dir)
 		path[l > 0 ? l : 0] = '\0';
 		free(exe);
 		tap_ok(hp > 0 && ppid_of(hp) == getpid() &&
-		    strstr(path, "/exec/abbench-spawn") != NULL,
-		    "the spawn helper runs, a child of ours: exec/abbench-spawn "
-		    "(pid %d)", (int)hp);
+		    strstr(path, "/payload/abbench-spawn") != NULL,
+		    "the spawn helper runs, a child of ours: "
+		    "payload/abbench-spawn (pid %d)", (int)hp);
 	}
 	b = mmap(NULL, ballast, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -814,7 +814,7 @@ main(void)
 		return 0;
 	}
 	pidfile = xasprintf("%s/pid", tmpl);
-	/* The helper program, exec/abbench-spawn, from the build tree. */
+	/* The helper program, payload/abbench-spawn, from the build tree. */
 	if (getenv("ABBENCH_LIBEXEC") == NULL) {
 		char	 self[4096];
 		ssize_t	 l = readlink("/proc/self/exe", self, sizeof self - 1);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -1113,6 +1114,71 @@ test_executions(void)
 	free(path);
 }
 
+/* Entries of /proc/self/task: the process's threads. */
+static int
+nthreads(void)
+{
+	DIR		*d = opendir("/proc/self/task");
+	struct dirent	*de;
+	int		 n = 0;
+
+	while (d != NULL && (de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static off_t
+file_size(const char *path)
+{
+	struct stat	sb;
+
+	return stat(path, &sb) == 0 ? sb.st_size : 0;
+}
+
+/* A run's checkpoints on a thread of their own (store-ckpt.c). */
+static void
+test_checkpoint_behind(void)
+{
+	const char *const	 arms[] = { "a", "b" };
+	char			*path = tpath("ckpt.db"), *cause = NULL;
+	char			*wal = xasprintf("%s-wal", path);
+	struct store		*st;
+	off_t			 db0, wmax = 0;
+	int64_t			 run;
+	int			 i, t0;
+
+	if ((st = store_open(path, STORE_CREATE, &cause)) == NULL)
+		die("%s", cause);
+	run = make_run(st, "ckpt", 1500, arms, 2, NULL);
+	t0 = nthreads();
+	store_checkpoint_behind(st);
+	tap_int_eq(nthreads(), t0 + 1, "the checkpoints have a thread");
+	db0 = file_size(path);
+	for (i = 0; i < 3000 && add_sample(st, run, i, arms[i % 2], 1.0 + i,
+	    2.0) == 0; i++)
+		wmax = file_size(wal) > wmax ? file_size(wal) : wmax;
+	tap_int_eq(i, 3000, "3000 samples committed");
+	/* ~70 pages in ~10000 frames: the thread's checkpoints (only). */
+	for (i = 0; i < 1000 && file_size(path) <= db0 + 32 * 4096; i++)
+		usleep(10000);
+	tap_ok(file_size(path) > db0 + 32 * 4096,
+	    "the database file got the pages before the close");
+	tap_ok(wmax <= (off_t)16001 * (4096 + 24) + 32,
+	    "the -wal stays below 16000 pages");
+	store_checkpoint_inline(st);
+	tap_int_eq(nthreads(), t0, "store_checkpoint_inline ends the thread");
+	store_close(st);
+	if ((st = store_open(path, STORE_READONLY, &cause)) == NULL)
+		die("%s", cause);
+	tap_int_eq((int)query_int(st, "SELECT count(*) FROM samples"), 6000,
+	    "every value is there");
+	store_close(st);
+	free(wal);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -1127,6 +1193,7 @@ main(void)
 	test_metadata_keys();
 	test_next_round();
 	test_executions();
+	test_checkpoint_behind();
 	if (rmtree(tmpdir, NULL) != 0)
 		TAP_DIAG("cannot remove %s", tmpdir);
 	return tap_done();
