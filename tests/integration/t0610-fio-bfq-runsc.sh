@@ -1,14 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # bfq-concurrent-fio scaled down with runsc (ptrace): 4 containers, 3 s,
-# 5 rounds on a bfq loop device. runsc is CPU-bound here, so the effect is
+# 3 rounds on a bfq loop device. runsc is CPU-bound here, so the effect is
 # small and noisy: the test checks that every sample and every metric is
 # stored, that the four really overlapped (>= 90%: the start barrier
 # releases them together, however long runsc takes to start them under
 # the load it makes), and that nothing is left. It asserts no effect, so
-# it runs a fixed 5 rounds (10 samples, each checked for its overlap), not
+# it runs a fixed 3 rounds (6 samples, each checked for its overlap, as
+# t0600 runs without bfq), not
 # stop = decided: on an effect this noisy the rule ran all 12 rounds
-# (24 samples, 244 s) to decide nothing the test looks at. For the same
+# (24 samples, 244 s) to decide nothing the test looks at; 5 rounds took
+# 62 s, a third of it for 4 more samples of the same checks. A barrier
+# that lets the four go once the first is ready still fails it at 3
+# rounds: samples under the overlap fail, the run exits 1 (issue 57).
+# For the same
 # reason it needs no bfq: on a kernel without it (FIO_SCHED=any) the
 # disk is mq-deadline and the arms set its fifo_batch instead, and the
 # overlaps, the rows and the restores are checked as on bfq.
@@ -20,7 +25,7 @@ fio_setup
 fio_need_docker
 require_cmd runsc
 plan 16
-FIO_ROUNDS=5
+FIO_ROUNDS=3
 # The rule the overlaps are checked against, as the sample's own: one
 # below it fails saying how far apart the runs started and how long each
 # ran (fio_all_ok prints it).
