@@ -88,63 +88,58 @@ fail:
 	return -1;
 }
 
+/* The calibration a query gives: 1, 0 (none) or -1. */
 static int
-calib_one(struct store *st, sqlite3_stmt *s, struct store_calibration *out,
-    char **cause)
+calib_one(struct store_rows *r, struct store_calibration *out, char **cause)
 {
-	int	rc;
+	int	found = store_next(r);
 
-	memset(out, 0, sizeof(*out));
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		out->run_id = sqlite3_column_int64(s, 0);
-		out->experiment = store_col_str(s, 1);
-		out->host_class = store_col_str(s, 2);
-		out->repeats = sqlite3_column_int(s, 3);
-		out->rounds = sqlite3_column_int(s, 4);
-		out->alpha = sqlite3_column_double(s, 5);
-		sqlite3_finalize(s);
-		return 1;
+	if (found) {
+		out->run_id = sqlite3_column_int64(r->s, 0);
+		out->experiment = store_col_str(r->s, 1);
+		out->host_class = store_col_str(r->s, 2);
+		out->repeats = sqlite3_column_int(r->s, 3);
+		out->rounds = sqlite3_column_int(r->s, 4);
+		out->alpha = sqlite3_column_double(r->s, 5);
 	}
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_db_error(st, cause, "cannot read calibrations");
+	if (store_rows_end(r, "cannot read calibrations", cause) != 0)
+		return -1;
+	return found;
 }
 
 int
 store_calibration_latest(struct store *st, const char *experiment,
     const char *host_class, struct store_calibration *out, char **cause)
 {
-	sqlite3_stmt	*s;
+	struct store_rows	r;
 
 	memset(out, 0, sizeof(*out));
-	s = store_prepare(st, "SELECT c.run_id, c.experiment, c.host_class,"
+	if (store_rows(&r, st, "SELECT c.run_id, c.experiment, c.host_class,"
 	    " c.repeats, c.rounds, c.alpha FROM calibrations c"
 	    " JOIN runs r ON r.id = c.run_id"
 	    " WHERE c.experiment = ?1 AND c.host_class = ?2"
 	    " AND r.status = 'done'"
-	    " ORDER BY r.started_wall_ns DESC, c.run_id DESC LIMIT 1", cause);
-	if (s == NULL)
+	    " ORDER BY r.started_wall_ns DESC, c.run_id DESC LIMIT 1",
+	    cause) != 0)
 		return -1;
-	sqlite3_bind_text(s, 1, experiment, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, host_class, -1, SQLITE_TRANSIENT);
-	return calib_one(st, s, out, cause);
+	sqlite3_bind_text(r.s, 1, experiment, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r.s, 2, host_class, -1, SQLITE_TRANSIENT);
+	return calib_one(&r, out, cause);
 }
 
 int
 store_calibration_get(struct store *st, int64_t run_id,
     struct store_calibration *out, char **cause)
 {
-	sqlite3_stmt	*s;
+	struct store_rows	r;
 
 	memset(out, 0, sizeof(*out));
-	s = store_prepare(st, "SELECT run_id, experiment, host_class, repeats,"
-	    " rounds, alpha FROM calibrations WHERE run_id = ?1", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT run_id, experiment, host_class,"
+	    " repeats, rounds, alpha FROM calibrations WHERE run_id = ?1",
+	    cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	return calib_one(st, s, out, cause);
+	sqlite3_bind_int64(r.s, 1, run_id);
+	return calib_one(&r, out, cause);
 }
 
 void
@@ -161,37 +156,34 @@ int
 store_calibration_rows(struct store *st, int64_t run_id,
     struct store_calib_row **out, size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	struct store_calib_row	*v = NULL, *x;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT benchmark, unit, n, median, mad_rel,"
+	if (store_rows(&r, st, "SELECT benchmark, unit, n, median, mad_rel,"
 	    " ci_rel, mde, comparisons, flagged FROM calibration_rows"
-	    " WHERE run_id = ?1 ORDER BY rowid", cause);
-	if (s == NULL)
+	    " WHERE run_id = ?1 ORDER BY rowid", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		x = &v[(*n)++];
-		x->benchmark = store_col_str(s, 0);
-		x->unit = store_col_str(s, 1);
-		x->n = sqlite3_column_int64(s, 2);
-		x->median = calib_col_real(s, 3);
-		x->mad_rel = calib_col_real(s, 4);
-		x->ci_rel = calib_col_real(s, 5);
-		x->mde = calib_col_real(s, 6);
-		x->comparisons = sqlite3_column_int(s, 7);
-		x->flagged = sqlite3_column_int(s, 8);
+		x->benchmark = store_col_str(r.s, 0);
+		x->unit = store_col_str(r.s, 1);
+		x->n = sqlite3_column_int64(r.s, 2);
+		x->median = calib_col_real(r.s, 3);
+		x->mad_rel = calib_col_real(r.s, 4);
+		x->ci_rel = calib_col_real(r.s, 5);
+		x->mde = calib_col_real(r.s, 6);
+		x->comparisons = sqlite3_column_int(r.s, 7);
+		x->flagged = sqlite3_column_int(r.s, 8);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read calibration rows", cause) != 0) {
 		store_calib_rows_free(v, *n);
 		*n = 0;
-		return store_db_error(st, cause, "cannot read calibration rows");
+		return -1;
 	}
 	*out = v;
 	return 0;
@@ -214,25 +206,19 @@ store_calib_rows_free(struct store_calib_row *r, size_t n)
 char *
 store_run_host_class(struct store *st, int64_t run_id, char **cause)
 {
-	sqlite3_stmt	*s;
-	char		*v = NULL;
-	int		 rc;
+	struct store_rows	 r;
+	char			*v = NULL;
 
-	s = store_prepare(st, "SELECT coalesce((SELECT value FROM run_config"
+	if (store_rows(&r, st, "SELECT coalesce((SELECT value FROM run_config"
 	    " WHERE run_id = ?1 AND arm = '' AND key = 'partition') ||"
 	    " '/vcpus=' || coalesce((SELECT value FROM run_config"
 	    " WHERE run_id = ?1 AND arm = '' AND key = 'vcpus'), '?'), host)"
-	    " FROM runs WHERE id = ?1", cause);
-	if (s == NULL)
+	    " FROM runs WHERE id = ?1", cause) != 0)
 		return NULL;
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		v = store_col_str(s, 0);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r))
+		v = store_col_str(r.s, 0);
+	if (store_rows_end(&r, "cannot read a run", cause) == 0 && v == NULL)
 		set_cause(cause, "no run %lld", (long long)run_id);
-	else if (rc != SQLITE_ROW)
-		store_db_error(st, cause, "cannot read a run");
 	return v;
 }

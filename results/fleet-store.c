@@ -107,20 +107,16 @@ fail:
 static int
 fleet_args_read(struct store *st, struct fleet_rec *f, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
-	s = store_prepare(st, "SELECT arg FROM fleet_args WHERE fleet_id = ?1"
-	    " ORDER BY seq", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT arg FROM fleet_args WHERE fleet_id = ?1"
+	    " ORDER BY seq", cause) != 0)
 		return -1;
-	store_bind_text_or_null(s, 1, f->id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		strvec_push(&f->args, (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read fleet arguments");
-	return 0;
+	store_bind_text_or_null(r.s, 1, f->id);
+	while (store_next(&r))
+		strvec_push(&f->args,
+		    (const char *)sqlite3_column_text(r.s, 0));
+	return store_rows_end(&r, "cannot read fleet arguments", cause);
 }
 
 #define FLEET_COLS "id, created_wall_ns, dir, experiment_path," \
@@ -158,33 +154,25 @@ int
 fleet_store_list(struct store *st, struct fleet_rec **out, size_t *n,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	size_t		 cap = 0, i;
-	int		 rc;
+	struct store_rows	r;
+	size_t			cap = 0, i;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT " FLEET_COLS " FROM fleets"
-	    " ORDER BY created_wall_ns, id", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT " FLEET_COLS " FROM fleets"
+	    " ORDER BY created_wall_ns, id", cause) != 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 4;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
-		fleet_from_row(s, &(*out)[(*n)++]);
+	while (store_next(&r)) {
+		XGROW(*out, *n, cap);
+		fleet_from_row(r.s, &(*out)[(*n)++]);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	if (store_rows_end(&r, "cannot list fleets", cause) != 0)
 		goto fail;
 	for (i = 0; i < *n; i++)
 		if (fleet_args_read(st, &(*out)[i], cause) != 0)
-			goto fail_cause;
+			goto fail;
 	return 0;
 fail:
-	store_db_error(st, cause, "cannot list fleets");
-fail_cause:
 	for (i = 0; i < *n; i++)
 		fleet_rec_release(&(*out)[i]);
 	free(*out);
@@ -197,24 +185,21 @@ int
 fleet_store_get(struct store *st, const char *id, struct fleet_rec *f,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
+	int			found;
 
 	memset(f, 0, sizeof *f);
-	s = store_prepare(st, "SELECT " FLEET_COLS " FROM fleets WHERE id = ?1",
-	    cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT " FLEET_COLS " FROM fleets WHERE"
+	    " id = ?1", cause) != 0)
 		return -1;
-	store_bind_text_or_null(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		fleet_from_row(s, f);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
+	store_bind_text_or_null(r.s, 1, id);
+	if ((found = store_next(&r)))
+		fleet_from_row(r.s, f);
+	if (store_rows_end(&r, "cannot read a fleet", cause) != 0)
+		return -1;
+	if (!found)
 		return set_cause(cause, "no fleet '%s' in '%s'", id,
 		    store_path(st));
-	if (rc != SQLITE_ROW)
-		return store_db_error(st, cause, "cannot read a fleet");
 	if (fleet_args_read(st, f, cause) != 0) {
 		fleet_rec_release(f);
 		return -1;
@@ -289,46 +274,40 @@ int
 fleet_store_jobs(struct store *st, const char *fleet_id, int latest,
     struct fleet_job_rec **out, size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	struct fleet_job_rec	*j;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT partition, replica, attempt, job_id, db,"
+	if (store_rows(&r, st, "SELECT partition, replica, attempt, job_id, db,"
 	    " state, reason, node, updated_wall_ns FROM fleet_jobs f"
 	    " WHERE fleet_id = ?1 AND (?2 = 0 OR attempt = (SELECT"
 	    " max(attempt) FROM fleet_jobs g WHERE g.fleet_id = f.fleet_id"
 	    " AND g.partition = f.partition AND g.replica = f.replica))"
-	    " ORDER BY rowid", cause);
-	if (s == NULL)
+	    " ORDER BY rowid", cause) != 0)
 		return -1;
-	store_bind_text_or_null(s, 1, fleet_id);
-	sqlite3_bind_int(s, 2, latest);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+	store_bind_text_or_null(r.s, 1, fleet_id);
+	sqlite3_bind_int(r.s, 2, latest);
+	while (store_next(&r)) {
+		XGROW(*out, *n, cap);
 		j = &(*out)[(*n)++];
 		memset(j, 0, sizeof *j);
-		j->partition = store_col_str(s, 0);
-		j->replica = sqlite3_column_int(s, 1);
-		j->attempt = sqlite3_column_int(s, 2);
-		j->job_id = store_col_str(s, 3);
-		j->db = store_col_str(s, 4);
-		j->state = store_col_str(s, 5);
-		j->reason = store_col_str(s, 6);
-		j->node = store_col_str(s, 7);
-		j->updated_wall_ns = sqlite3_column_int64(s, 8);
+		j->partition = store_col_str(r.s, 0);
+		j->replica = sqlite3_column_int(r.s, 1);
+		j->attempt = sqlite3_column_int(r.s, 2);
+		j->job_id = store_col_str(r.s, 3);
+		j->db = store_col_str(r.s, 4);
+		j->state = store_col_str(r.s, 5);
+		j->reason = store_col_str(r.s, 6);
+		j->node = store_col_str(r.s, 7);
+		j->updated_wall_ns = sqlite3_column_int64(r.s, 8);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read fleet jobs", cause) != 0) {
 		fleet_jobs_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return store_db_error(st, cause, "cannot read fleet jobs");
+		return -1;
 	}
 	return 0;
 }

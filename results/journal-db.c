@@ -15,6 +15,7 @@
 #include "lib/util.h"
 #include "results/journal-db.h"
 #include "results/store.h"
+#include "results/store-int.h"
 
 #define HJ_BUSY_MS	30000
 /* PRAGMA application_id of the host journal: "ABHJ". */
@@ -204,36 +205,31 @@ int
 hjournal_owners(struct hjournal *hj, struct hjournal_owner **out, size_t *n,
     char **cause)
 {
-	struct hjournal_owner	*v = NULL;
-	sqlite3_stmt		*s;
+	struct hjournal_owner	*v = NULL, *o;
+	struct store_rows	 r;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = hj_prepare(hj, "SELECT uuid, db, run_id, pid, experiment,"
-	    " started_wall_ns, pid_start FROM owners ORDER BY started_wall_ns,"
-	    " rowid", cause);
-	if (s == NULL)
+	if (store_rows_db(&r, hj->db, hj->path, "SELECT uuid, db, run_id, pid,"
+	    " experiment, started_wall_ns, pid_start FROM owners ORDER BY"
+	    " started_wall_ns, rowid", cause) != 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct hjournal_owner	*o;
-
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		o = &v[(*n)++];
-		o->uuid = hj_col(s, 0);
-		o->db = hj_col(s, 1);
-		o->run_id = sqlite3_column_int64(s, 2);
-		o->pid = sqlite3_column_int64(s, 3);
-		o->experiment = hj_col(s, 4);
-		o->started_wall_ns = sqlite3_column_int64(s, 5);
-		o->pid_start = hj_col(s, 6);
+		o->uuid = hj_col(r.s, 0);
+		o->db = hj_col(r.s, 1);
+		o->run_id = sqlite3_column_int64(r.s, 2);
+		o->pid = sqlite3_column_int64(r.s, 3);
+		o->experiment = hj_col(r.s, 4);
+		o->started_wall_ns = sqlite3_column_int64(r.s, 5);
+		o->pid_start = hj_col(r.s, 6);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read the host journal", cause) != 0) {
 		hjournal_owners_free(v, *n);
 		*n = 0;
-		return hj_error(hj, cause, "cannot read the host journal");
+		return -1;
 	}
 	*out = v;
 	return 0;
@@ -321,21 +317,16 @@ int
 hjournal_copy_id(struct hjournal *hj, int64_t id, int64_t *copy_id,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
 	*copy_id = 0;
-	if ((s = hj_prepare(hj, "SELECT coalesce(copy_id, 0) FROM entries"
-	    " WHERE id = ?1", cause)) == NULL)
+	if (store_rows_db(&r, hj->db, hj->path, "SELECT coalesce(copy_id, 0)"
+	    " FROM entries WHERE id = ?1", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*copy_id = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return hj_error(hj, cause, "cannot read the host journal");
-	return 0;
+	sqlite3_bind_int64(r.s, 1, id);
+	if (store_next(&r))
+		*copy_id = sqlite3_column_int64(r.s, 0);
+	return store_rows_end(&r, "cannot read the host journal", cause);
 }
 
 int
@@ -343,39 +334,37 @@ hjournal_pending(struct hjournal *hj, const char *owner,
     struct store_journal **out, size_t *n, char **cause)
 {
 	struct store_journal	*v = NULL, *x;
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = hj_prepare(hj, "SELECT e.id, coalesce(o.run_id, 0), e.kind,"
-	    " e.name, e.target, e.original, e.applied, e.state FROM entries e"
-	    " LEFT JOIN owners o ON o.uuid = e.owner WHERE e.owner = ?1 AND"
-	    " e.state IN ('saved', 'applied') ORDER BY e.id DESC", cause);
-	if (s == NULL)
+	if (store_rows_db(&r, hj->db, hj->path, "SELECT e.id,"
+	    " coalesce(o.run_id, 0), e.kind, e.name, e.target, e.original,"
+	    " e.applied, e.state FROM entries e LEFT JOIN owners o ON o.uuid ="
+	    " e.owner WHERE e.owner = ?1 AND e.state IN ('saved', 'applied')"
+	    " ORDER BY e.id DESC", cause) != 0)
 		return -1;
-	hj_bind(s, 1, owner);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	hj_bind(r.s, 1, owner);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		x = &v[(*n)++];
 		memset(x, 0, sizeof *x);
-		x->id = sqlite3_column_int64(s, 0);
-		x->run_id = sqlite3_column_int64(s, 1);
-		x->kind = hj_col(s, 2);
-		x->name = hj_col(s, 3);
+		x->id = sqlite3_column_int64(r.s, 0);
+		x->run_id = sqlite3_column_int64(r.s, 1);
+		x->kind = hj_col(r.s, 2);
+		x->name = hj_col(r.s, 3);
 		if (x->name == NULL)
 			x->name = xstrdup("");
-		x->target = hj_col(s, 4);
-		x->original = hj_col(s, 5);
-		x->applied = hj_col(s, 6);
-		x->state = hj_col(s, 7);
+		x->target = hj_col(r.s, 4);
+		x->original = hj_col(r.s, 5);
+		x->applied = hj_col(r.s, 6);
+		x->state = hj_col(r.s, 7);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read the host journal", cause) != 0) {
 		store_journal_free(v, *n);
 		*n = 0;
-		return hj_error(hj, cause, "cannot read the host journal");
+		return -1;
 	}
 	*out = v;
 	return 0;

@@ -122,6 +122,39 @@ void	store_bind_text_or_null(sqlite3_stmt *s, int i, const char *t);
 char	*store_col_str(sqlite3_stmt *s, int i);
 char	*store_col_str_or_null(sqlite3_stmt *s, int i);
 
+/*
+ * A query's rows, read the one way every reader of the store reads them:
+ *
+ *	if (store_rows(&r, st, "SELECT ...", cause) != 0)
+ *		return -1;
+ *	sqlite3_bind_...(r.s, ...);
+ *	while (store_next(&r))
+ *		... sqlite3_column_...(r.s, ...) ...
+ *	if (store_rows_end(&r, "cannot read WHAT", cause) != 0)
+ *		return -1;		(the rows read so far freed)
+ *
+ * store_next is 1 with a row in r.s, else 0: at the end or on an error,
+ * which store_rows_end alone tells ("WHAT in 'PATH': SQLite's message"
+ * in *cause, -1). Stopping early is no error. store_rows_end finalizes
+ * the statement (resets a cached one); a failed open needs no end.
+ */
+struct store_rows {
+	struct sqlite3	*db;
+	const char	*path;
+	sqlite3_stmt	*s;
+	int		 rc;		/* the last sqlite3_step's */
+	int		 cached;
+};
+int	store_rows(struct store_rows *r, struct store *st, const char *sql,
+	    char **cause);
+int	store_rows_cached(struct store_rows *r, struct store *st,
+	    enum store_stmt_id id, char **cause);
+/* The same on another database (the host journal's), named path. */
+int	store_rows_db(struct store_rows *r, struct sqlite3 *db,
+	    const char *path, const char *sql, char **cause);
+int	store_next(struct store_rows *r);
+int	store_rows_end(struct store_rows *r, const char *what, char **cause);
+
 /* "file:PATH?QUERY" with the path percent-encoded (query may be NULL). */
 char	*store_uri(const char *path, const char *query);
 /* Insert a run and its arms inside the caller's transaction. */

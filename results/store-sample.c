@@ -90,29 +90,27 @@ static int
 kv_query(struct store *st, enum store_stmt_id id, int64_t run_id,
     struct store_kv **out, size_t *n, char **cause)
 {
-	sqlite3_stmt	*s;
-	struct store_kv	*v = NULL;
-	size_t		 cap = 0;
-	int		 rc;
+	struct store_rows	 r;
+	struct store_kv		*v = NULL;
+	size_t			 cap = 0;
 
 	*out = NULL;
 	*n = 0;
 	/* Cached: `nightly --fleet` reads the config of every run. */
-	if ((s = store_stmt(st, id, cause)) == NULL)
+	if (store_rows_cached(&r, st, id, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
-		v[*n].arm = store_col_str(s, 0);
-		v[*n].key = store_col_str(s, 1);
-		v[*n].value = store_col_str(s, 2);
+		v[*n].arm = store_col_str(r.s, 0);
+		v[*n].key = store_col_str(r.s, 1);
+		v[*n].value = store_col_str(r.s, 2);
 		(*n)++;
 	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read config", cause) != 0) {
 		store_kv_free(v, *n);
 		*n = 0;
-		return store_db_error(st, cause, "cannot read config");
+		return -1;
 	}
 	*out = v;
 	return 0;
@@ -174,29 +172,26 @@ int
 store_warnings_list(struct store *st, int64_t run_id, char ***out, size_t *n,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	char		**v = NULL;
-	size_t		 cap = 0, i;
-	int		 rc;
+	struct store_rows	  r;
+	char			**v = NULL;
+	size_t			  cap = 0, i;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT text FROM warnings WHERE run_id = ?1"
-	    " ORDER BY seq", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT text FROM warnings WHERE run_id = ?1"
+	    " ORDER BY seq", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(v, *n + 1, cap);
-		v[(*n)++] = store_col_str(s, 0);
+		v[(*n)++] = store_col_str(r.s, 0);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read warnings", cause) != 0) {
 		for (i = 0; i < *n; i++)
 			free(v[i]);
 		free(v);
 		*n = 0;
-		return store_db_error(st, cause, "cannot read warnings");
+		return -1;
 	}
 	XGROW(v, *n, cap);
 	v[*n] = NULL;
@@ -256,14 +251,13 @@ int
 store_decisions_list(struct store *st, int64_t run_id,
     struct store_decision **out, size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	struct store_decision	*v = NULL, *d;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT workload, look, good_rounds, round,"
+	if (store_rows(&r, st, "SELECT workload, look, good_rounds, round,"
 	    " benchmark, unit, arm, base_arm, verdict, p, boundary, n1, n2,"
 	    " mde, test, p_u FROM decisions d WHERE run_id = ?1 AND look ="
 	    " (SELECT max(look) FROM decisions e WHERE e.run_id = d.run_id AND"
@@ -271,41 +265,38 @@ store_decisions_list(struct store *st, int64_t run_id,
 	    " e.unit = d.unit AND e.arm = d.arm) ORDER BY (SELECT min(rowid)"
 	    " FROM decisions f WHERE f.run_id = d.run_id AND f.workload ="
 	    " d.workload AND f.benchmark = d.benchmark AND f.unit = d.unit AND"
-	    " f.arm = d.arm)", cause);
-	if (s == NULL)
+	    " f.arm = d.arm)", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		d = &v[(*n)++];
-		d->workload = store_col_str(s, 0);
-		d->look = sqlite3_column_int(s, 1);
-		d->good_rounds = sqlite3_column_int(s, 2);
-		d->round = sqlite3_column_int(s, 3);
-		d->benchmark = store_col_str(s, 4);
-		d->unit = store_col_str(s, 5);
-		d->arm = store_col_str(s, 6);
-		d->base_arm = store_col_str(s, 7);
-		d->verdict = store_col_str(s, 8);
-		d->p = sqlite3_column_type(s, 9) == SQLITE_NULL ? NAN :
-		    sqlite3_column_double(s, 9);
-		d->boundary = sqlite3_column_double(s, 10);
-		d->n1 = sqlite3_column_int64(s, 11);
-		d->n2 = sqlite3_column_int64(s, 12);
-		d->mde = sqlite3_column_type(s, 13) == SQLITE_NULL ? NAN :
-		    sqlite3_column_double(s, 13);
-		d->test = store_col_str_or_null(s, 14);
-		d->p_u = sqlite3_column_type(s, 15) == SQLITE_NULL ? NAN :
-		    sqlite3_column_double(s, 15);
+		d->workload = store_col_str(r.s, 0);
+		d->look = sqlite3_column_int(r.s, 1);
+		d->good_rounds = sqlite3_column_int(r.s, 2);
+		d->round = sqlite3_column_int(r.s, 3);
+		d->benchmark = store_col_str(r.s, 4);
+		d->unit = store_col_str(r.s, 5);
+		d->arm = store_col_str(r.s, 6);
+		d->base_arm = store_col_str(r.s, 7);
+		d->verdict = store_col_str(r.s, 8);
+		d->p = sqlite3_column_type(r.s, 9) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(r.s, 9);
+		d->boundary = sqlite3_column_double(r.s, 10);
+		d->n1 = sqlite3_column_int64(r.s, 11);
+		d->n2 = sqlite3_column_int64(r.s, 12);
+		d->mde = sqlite3_column_type(r.s, 13) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(r.s, 13);
+		d->test = store_col_str_or_null(r.s, 14);
+		d->p_u = sqlite3_column_type(r.s, 15) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(r.s, 15);
 	}
-	sqlite3_finalize(s);
-	*out = v;
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read decisions", cause) != 0) {
 		store_decisions_free(v, *n);
-		*out = NULL;
 		*n = 0;
-		return store_db_error(st, cause, "cannot read decisions");
+		return -1;
 	}
+	*out = v;
 	return 0;
 }
 
@@ -313,41 +304,37 @@ int
 store_lines_per_execution(struct store *st, int64_t run_id, const char *arm,
     struct store_lines **out, size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	struct store_lines	*v = NULL, *l;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT arm, benchmark, unit, count(*),"
+	if (store_rows(&r, st, "SELECT arm, benchmark, unit, count(*),"
 	    " count(DISTINCT plan_idx) FROM samples WHERE run_id = ?1 AND"
 	    " status = 'ok' AND warmup = 0 AND (?2 IS NULL OR arm = ?2)"
 	    " GROUP BY arm, benchmark, unit"
 	    " HAVING count(*) > count(DISTINCT plan_idx) ORDER BY min(id)",
-	    cause);
-	if (s == NULL)
+	    cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(r.s, 1, run_id);
 	if (arm != NULL)
-		store_bind_text(s, 2, arm);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		store_bind_text(r.s, 2, arm);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		l = &v[(*n)++];
-		l->arm = store_col_str(s, 0);
-		l->benchmark = store_col_str(s, 1);
-		l->unit = store_col_str(s, 2);
-		l->values = sqlite3_column_int64(s, 3);
-		l->executions = sqlite3_column_int64(s, 4);
+		l->arm = store_col_str(r.s, 0);
+		l->benchmark = store_col_str(r.s, 1);
+		l->unit = store_col_str(r.s, 2);
+		l->values = sqlite3_column_int64(r.s, 3);
+		l->executions = sqlite3_column_int64(r.s, 4);
 	}
-	sqlite3_finalize(s);
-	*out = v;
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read samples", cause) != 0) {
 		store_lines_free(v, *n);
-		*out = NULL;
 		*n = 0;
-		return store_db_error(st, cause, "cannot read samples");
+		return -1;
 	}
+	*out = v;
 	return 0;
 }
 
@@ -403,35 +390,42 @@ store_sample_status_text(enum sample_status st)
 	return NULL;
 }
 
+/* Step a cached statement that returns no row; 0 or -1 with *cause. */
+static int
+stmt_done(struct store *st, sqlite3_stmt *s, const char *what, char **cause)
+{
+	int	rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : store_db_error(st, cause, what);
+}
+
 /* The id of a config block, made on first use (inside a transaction). */
 static int
 config_id(struct store *st, int64_t run_id, const char *text, int64_t *id,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int			 found;
 
-	if ((s = store_stmt(st, ST_CONFIG_FIND, cause)) == NULL)
+	if (store_rows_cached(&r, st, ST_CONFIG_FIND, cause) != 0)
+		return -1;
+	sqlite3_bind_int64(r.s, 1, run_id);
+	store_bind_text(r.s, 2, text);
+	if ((found = store_next(&r)))
+		*id = sqlite3_column_int64(r.s, 0);
+	if (store_rows_end(&r, "cannot find a config block", cause) != 0)
+		return -1;
+	if (found)
+		return 0;
+	if ((s = store_stmt(st, ST_CONFIG_INSERT, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	store_bind_text(s, 2, text);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE) {
-		if ((s = store_stmt(st, ST_CONFIG_INSERT, cause)) == NULL)
-			return -1;
-		sqlite3_bind_int64(s, 1, run_id);
-		store_bind_text(s, 2, text);
-		rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE)
-			return store_db_error(st, cause,
-			    "cannot add a config block");
-		*id = sqlite3_last_insert_rowid(st->db);
-	} else if (rc != SQLITE_ROW)
-		return store_db_error(st, cause, "cannot find a config block");
+	if (stmt_done(st, s, "cannot add a config block", cause) != 0)
+		return -1;
+	*id = sqlite3_last_insert_rowid(st->db);
 	return 0;
 }
 
@@ -440,9 +434,9 @@ static int
 sample_arm_check(struct store *st, int64_t run_id, const char *arm,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	size_t		 i;
-	int		 rc;
+	struct store_rows	r;
+	size_t			i;
+	int			found;
 
 	if (st->arms_run == run_id) {
 		for (i = 0; i < st->narms_ok; i++) {
@@ -450,17 +444,16 @@ sample_arm_check(struct store *st, int64_t run_id, const char *arm,
 				return 0;
 		}
 	}
-	if ((s = store_stmt(st, ST_ARM_EXISTS, cause)) == NULL)
+	if (store_rows_cached(&r, st, ST_ARM_EXISTS, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	store_bind_text(s, 2, arm);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
+	sqlite3_bind_int64(r.s, 1, run_id);
+	store_bind_text(r.s, 2, arm);
+	found = store_next(&r);
+	if (store_rows_end(&r, "cannot read arms", cause) != 0)
+		return -1;
+	if (!found)
 		return set_cause(cause, "run %lld has no arm '%s'",
 		    (long long)run_id, arm);
-	if (rc != SQLITE_ROW)
-		return store_db_error(st, cause, "cannot read arms");
 	if (st->arms_run != run_id) {
 		store_arms_forget(st);
 		st->arms_run = run_id;
@@ -478,16 +471,6 @@ floor_us(int64_t ns)
 	return ns / 1000 - (ns % 1000 < 0);
 }
 
-/* Step a cached statement that returns no row; 0 or -1 with *cause. */
-static int
-stmt_done(struct store *st, sqlite3_stmt *s, const char *what, char **cause)
-{
-	int	rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? 0 : store_db_error(st, cause, what);
-}
-
 /* The id of a series, made on first use (inside a transaction). */
 static int
 series_get(struct store *st, const char *arm, const char *workload,
@@ -495,10 +478,11 @@ series_get(struct store *st, const char *arm, const char *workload,
     int64_t *id, char **cause)
 {
 	const char	*f[5] = { arm, workload, benchmark, unit, orig };
+	struct store_rows r;
 	sqlite3_stmt	*s;
 	char		*key;
 	size_t		 i, j;
-	int		 rc, b;
+	int		 found;
 
 	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", arm, workload,
 	    benchmark, unit, orig);
@@ -511,30 +495,22 @@ series_get(struct store *st, const char *arm, const char *workload,
 			return 0;
 		}
 	}
-	for (b = 0; b < 2; b++) {
-		s = store_stmt(st, b ? ST_SERIES_INSERT : ST_SERIES_FIND,
-		    cause);
-		if (s == NULL) {
-			free(key);
-			return -1;
-		}
+	if (store_rows_cached(&r, st, ST_SERIES_FIND, cause) != 0)
+		goto fail;
+	for (i = 0; i < 5; i++)
+		store_bind_text(r.s, (int)i + 1, f[i]);
+	if ((found = store_next(&r)))
+		*id = sqlite3_column_int64(r.s, 0);
+	if (store_rows_end(&r, "cannot store a series", cause) != 0)
+		goto fail;
+	if (!found) {
+		if ((s = store_stmt(st, ST_SERIES_INSERT, cause)) == NULL)
+			goto fail;
 		for (i = 0; i < 5; i++)
 			store_bind_text(s, (int)i + 1, f[i]);
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW)
-			*id = sqlite3_column_int64(s, 0);
-		sqlite3_reset(s);
-		if (b == 0 && rc == SQLITE_ROW)
-			break;
-		if (b == 1 && rc == SQLITE_DONE) {
-			*id = sqlite3_last_insert_rowid(st->db);
-			break;
-		}
-		if (rc != SQLITE_DONE) {
-			free(key);
-			return store_db_error(st, cause,
-			    "cannot store a series");
-		}
+		if (stmt_done(st, s, "cannot store a series", cause) != 0)
+			goto fail;
+		*id = sqlite3_last_insert_rowid(st->db);
 	}
 	st->series_key = xreallocarray(st->series_key, st->nseries + 1,
 	    sizeof *st->series_key);
@@ -544,27 +520,31 @@ series_get(struct store *st, const char *arm, const char *workload,
 	st->series_id[st->nseries++] = *id;
 	st->series_next = st->nseries;
 	return 0;
+fail:
+	free(key);
+	return -1;
 }
 
 /* The run's clock bases: its first sample's start (us). */
 static int
 sample_clock(struct store *st, const struct store_sample *sp, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int			 found;
 
 	if (st->clock_run == sp->run_id)
 		return 0;
-	if ((s = store_stmt(st, ST_CLOCK_FIND, cause)) == NULL)
+	if (store_rows_cached(&r, st, ST_CLOCK_FIND, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, sp->run_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		st->wall_us = sqlite3_column_int64(s, 0);
-		st->mono_us = sqlite3_column_int64(s, 1);
+	sqlite3_bind_int64(r.s, 1, sp->run_id);
+	if ((found = store_next(&r))) {
+		st->wall_us = sqlite3_column_int64(r.s, 0);
+		st->mono_us = sqlite3_column_int64(r.s, 1);
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read a run's clock", cause) != 0)
+		return -1;
+	if (!found) {
 		st->wall_us = floor_us(sp->start_wall_ns);
 		st->mono_us = floor_us(sp->start_ns);
 		if ((s = store_stmt(st, ST_CLOCK_INSERT, cause)) == NULL)
@@ -574,8 +554,7 @@ sample_clock(struct store *st, const struct store_sample *sp, char **cause)
 		sqlite3_bind_int64(s, 3, st->mono_us);
 		if (stmt_done(st, s, "cannot store a run's clock", cause) != 0)
 			return -1;
-	} else if (rc != SQLITE_ROW)
-		return store_db_error(st, cause, "cannot read a run's clock");
+	}
 	st->clock_run = sp->run_id;
 	return 0;
 }
@@ -590,9 +569,10 @@ sample_execution(struct store *st, const struct store_sample *sp,
     size_t nrows, int bad, int64_t *k, int *isnew, int *newbad,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int64_t		 f[8], ws, sw = floor_us(sp->start_wall_ns);
-	int		 i, rc, same, wasbad;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int64_t			 f[8], ws, sw = floor_us(sp->start_wall_ns);
+	int			 i, found, same = 1, wasbad = 0;
 
 	ws = sw - st->wall_us;
 	f[0] = sp->round;
@@ -618,19 +598,21 @@ sample_execution(struct store *st, const struct store_sample *sp,
 	if (*isnew)
 		return 0;
 	/* More values of an execution stored already (its failed rows). */
-	if ((s = store_stmt(st, ST_EXEC_FIND, cause)) == NULL)
+	if (store_rows_cached(&r, st, ST_EXEC_FIND, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, sp->run_id);
-	sqlite3_bind_int(s, 2, sp->plan_idx);
-	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return store_db_error(st, cause, "cannot read an execution");
+	sqlite3_bind_int64(r.s, 1, sp->run_id);
+	sqlite3_bind_int(r.s, 2, sp->plan_idx);
+	if ((found = store_next(&r))) {
+		*k = sqlite3_column_int64(r.s, 0);
+		wasbad = sqlite3_column_int(r.s, 1);
+		for (i = 0; i < 7; i++)
+			same = same && sqlite3_column_int64(r.s, i + 2) == f[i];
 	}
-	*k = sqlite3_column_int64(s, 0);
-	wasbad = sqlite3_column_int(s, 1);
-	for (same = 1, i = 0; i < 7; i++)
-		same = same && sqlite3_column_int64(s, i + 2) == f[i];
-	sqlite3_reset(s);
+	if (store_rows_end(&r, "cannot read an execution", cause) != 0)
+		return -1;
+	if (!found)
+		return set_cause(cause, "no execution %d of run %lld in '%s'",
+		    sp->plan_idx, (long long)sp->run_id, st->path);
 	*newbad = bad && !wasbad;
 	if ((s = store_stmt(st, ST_EXEC_UPDATE, cause)) == NULL)
 		return -1;
@@ -763,27 +745,24 @@ int
 store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		*v = NULL;
-	size_t		 cap = 0;
-	int		 rc;
+	struct store_rows	 r;
+	int			*v = NULL;
+	size_t			 cap = 0;
 
 	*idx = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT plan_idx FROM executions WHERE"
-	    " run_id = ?1 ORDER BY plan_idx", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT plan_idx FROM executions WHERE"
+	    " run_id = ?1 ORDER BY plan_idx", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
-		v[(*n)++] = sqlite3_column_int(s, 0);
+		v[(*n)++] = sqlite3_column_int(r.s, 0);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read samples", cause) != 0) {
 		free(v);
 		*n = 0;
-		return store_db_error(st, cause, "cannot read samples");
+		return -1;
 	}
 	*idx = v;
 	return 0;
@@ -808,21 +787,15 @@ static int
 store_query_int(struct store *st, const char *sql, int64_t run_id, int *out,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
 	*out = 0;
-	s = store_prepare(st, sql, cause);
-	if (s == NULL)
+	if (store_rows(&r, st, sql, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read samples");
-	return 0;
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r))
+		*out = sqlite3_column_int(r.s, 0);
+	return store_rows_end(&r, "cannot read samples", cause);
 }
 
 int
@@ -888,34 +861,31 @@ int
 store_sample_counts(struct store *st, int64_t run_id,
     struct store_count **out, size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	struct store_count	*c = NULL, *x;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT benchmark, unit, arm, count(*),"
+	if (store_rows(&r, st, "SELECT benchmark, unit, arm, count(*),"
 	    " min(id) AS first FROM samples WHERE run_id = ?1 AND status = 'ok'"
 	    " AND warmup = 0 GROUP BY benchmark, unit, arm"
 	    " ORDER BY min(first) OVER (PARTITION BY benchmark, unit), arm",
-	    cause);
-	if (s == NULL)
+	    cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(c, *n, cap);
 		x = &c[(*n)++];
-		x->benchmark = store_col_str(s, 0);
-		x->unit = store_col_str(s, 1);
-		x->arm = store_col_str(s, 2);
-		x->n = sqlite3_column_int64(s, 3);
+		x->benchmark = store_col_str(r.s, 0);
+		x->unit = store_col_str(r.s, 1);
+		x->arm = store_col_str(r.s, 2);
+		x->n = sqlite3_column_int64(r.s, 3);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read samples", cause) != 0) {
 		store_counts_free(c, *n);
 		*n = 0;
-		return store_db_error(st, cause, "cannot read samples");
+		return -1;
 	}
 	*out = c;
 	return 0;
@@ -925,29 +895,24 @@ int
 store_run_next_round(struct store *st, int64_t run_id, int64_t *nsamples,
     int *round, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
 	*nsamples = 0;
 	*round = 0;
-	s = store_prepare(st, "WITH e AS (SELECT plan_idx, round FROM"
+	if (store_rows(&r, st, "WITH e AS (SELECT plan_idx, round FROM"
 	    " executions WHERE run_id = ?1), last AS (SELECT round FROM e ORDER BY"
 	    " plan_idx DESC LIMIT 1) SELECT (SELECT count(*) FROM e),"
 	    " (SELECT round FROM last), (SELECT count(*) FROM e WHERE round ="
 	    " (SELECT round FROM last)), (SELECT count(*) FROM e WHERE round ="
-	    " (SELECT min(round) FROM e))", cause);
-	if (s == NULL)
+	    " (SELECT min(round) FROM e))", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL) {
-		*nsamples = sqlite3_column_int64(s, 0);
-		*round = sqlite3_column_int(s, 1);
-		if (sqlite3_column_int64(s, 2) >= sqlite3_column_int64(s, 3))
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r) && sqlite3_column_type(r.s, 1) != SQLITE_NULL) {
+		*nsamples = sqlite3_column_int64(r.s, 0);
+		*round = sqlite3_column_int(r.s, 1);
+		if (sqlite3_column_int64(r.s, 2) >=
+		    sqlite3_column_int64(r.s, 3))
 			(*round)++;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		return store_db_error(st, cause, "cannot read samples");
-	return 0;
+	return store_rows_end(&r, "cannot read samples", cause);
 }

@@ -384,20 +384,14 @@ static const char store_v9_done[] =
 static int
 store_has_table(struct store *st, const char *name, int *has, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
-	s = store_prepare(st, "SELECT 1 FROM sqlite_master WHERE name = ?1",
-	    cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT 1 FROM sqlite_master WHERE name = ?1",
+	    cause) != 0)
 		return -1;
-	store_bind_text(s, 1, name);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read the schema");
-	*has = rc == SQLITE_ROW;
-	return 0;
+	store_bind_text(r.s, 1, name);
+	*has = store_next(&r);
+	return store_rows_end(&r, "cannot read the schema", cause);
 }
 
 /*
@@ -418,10 +412,11 @@ store_compact_start(struct store *st, char **cause)
 static int
 store_compact_one(struct store *st, int64_t *rows, char **cause)
 {
-	sqlite3_stmt	*s;
-	int64_t		 run_id;
-	size_t		 i;
-	int		 rc, has = 0;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int64_t			 run_id = 0;
+	size_t			 i;
+	int			 found, has = 0;
 
 	if (store_exec(st, "BEGIN IMMEDIATE", cause) != 0)
 		return -1;
@@ -430,24 +425,21 @@ store_compact_one(struct store *st, int64_t *rows, char **cause)
 		goto fail;
 	if (!has)
 		return store_exec(st, "COMMIT", cause) == 0 ? 0 : -1;
-	s = store_prepare(st, "SELECT run_id, (SELECT count(*) FROM samples_v8"
-	    " t WHERE t.run_id = s.run_id) FROM samples_v8 s ORDER BY run_id"
-	    " LIMIT 1", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT run_id, (SELECT count(*) FROM"
+	    " samples_v8 t WHERE t.run_id = s.run_id) FROM samples_v8 s"
+	    " ORDER BY run_id LIMIT 1", cause) != 0)
 		goto fail;
-	rc = sqlite3_step(s);
-	run_id = sqlite3_column_int64(s, 0);
-	*rows += sqlite3_column_int64(s, 1);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE) {
+	if ((found = store_next(&r))) {
+		run_id = sqlite3_column_int64(r.s, 0);
+		*rows += sqlite3_column_int64(r.s, 1);
+	}
+	if (store_rows_end(&r, "cannot read the old samples", cause) != 0)
+		goto fail;
+	if (!found) {
 		if (store_exec(st, store_v9_done, cause) != 0 ||
 		    store_exec(st, "PRAGMA user_version = 9", cause) != 0)
 			goto fail;
 		return store_exec(st, "COMMIT", cause) == 0 ? 0 : -1;
-	}
-	if (rc != SQLITE_ROW) {
-		store_db_error(st, cause, "cannot read the old samples");
-		goto fail;
 	}
 	for (i = 0; i < ARRAY_SIZE(store_v9_run); i++) {
 		if ((s = store_prepare(st, store_v9_run[i], cause)) == NULL)

@@ -214,3 +214,69 @@ store_uri(const char *path, const char *query)
 		strbuf_addf(&sb, "?%s", query);
 	return strbuf_detach(&sb);
 }
+
+/*
+ * The rows of a query (store-int.h): every reader of the store steps
+ * them this one way.
+ */
+int
+store_rows_db(struct store_rows *r, struct sqlite3 *db, const char *path,
+    const char *sql, char **cause)
+{
+	memset(r, 0, sizeof *r);
+	r->db = db;
+	r->path = path;
+	r->rc = SQLITE_OK;
+	if (sqlite3_prepare_v2(db, sql, -1, &r->s, NULL) != SQLITE_OK) {
+		set_cause(cause, "cannot prepare a statement in '%s': %s",
+		    path, sqlite3_errmsg(db));
+		sqlite3_finalize(r->s);
+		r->s = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_rows(struct store_rows *r, struct store *st, const char *sql,
+    char **cause)
+{
+	return store_rows_db(r, st->db, st->path, sql, cause);
+}
+
+int
+store_rows_cached(struct store_rows *r, struct store *st,
+    enum store_stmt_id id, char **cause)
+{
+	memset(r, 0, sizeof *r);
+	r->db = st->db;
+	r->path = st->path;
+	r->rc = SQLITE_OK;
+	r->cached = 1;
+	return (r->s = store_stmt(st, id, cause)) != NULL ? 0 : -1;
+}
+
+int
+store_next(struct store_rows *r)
+{
+	if (r->rc != SQLITE_OK && r->rc != SQLITE_ROW)
+		return 0;
+	return (r->rc = sqlite3_step(r->s)) == SQLITE_ROW;
+}
+
+int
+store_rows_end(struct store_rows *r, const char *what, char **cause)
+{
+	int	ok = r->rc == SQLITE_OK || r->rc == SQLITE_ROW ||
+		    r->rc == SQLITE_DONE;
+
+	if (!ok)
+		set_cause(cause, "%s in '%s': %s", what != NULL ? what :
+		    "cannot read", r->path, sqlite3_errmsg(r->db));
+	if (r->cached)
+		sqlite3_reset(r->s);
+	else
+		sqlite3_finalize(r->s);
+	r->s = NULL;
+	return ok ? 0 : -1;
+}

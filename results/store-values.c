@@ -58,45 +58,37 @@ static int
 sv_execs(struct store *st, int64_t run_id, struct sv_exec **out, size_t *n,
     int64_t *wall_us, int64_t *mono_us, char **cause)
 {
-	sqlite3_stmt	*s;
-	struct sv_exec	*e;
-	size_t		 cap = 0;
-	int		 rc;
+	struct store_rows	 r;
+	struct sv_exec		*e;
+	size_t			 cap = 0;
 
 	*out = NULL;
 	*n = 0;
 	*wall_us = *mono_us = 0;
-	s = store_stmt(st, ST_RUN_CLOCK, cause);
-	if (s == NULL)
+	if (store_rows_cached(&r, st, ST_RUN_CLOCK, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*wall_us = sqlite3_column_int64(s, 0);
-		*mono_us = sqlite3_column_int64(s, 1);
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r)) {
+		*wall_us = sqlite3_column_int64(r.s, 0);
+		*mono_us = sqlite3_column_int64(r.s, 1);
 	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read samples");
-	s = store_stmt(st, ST_RUN_EXECS, cause);
-	if (s == NULL)
+	if (store_rows_end(&r, "cannot read samples", cause) != 0 ||
+	    store_rows_cached(&r, st, ST_RUN_EXECS, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(*out, *n, cap);
 		e = &(*out)[(*n)++];
-		e->plan_idx = sqlite3_column_int(s, 0);
-		e->round = sqlite3_column_int(s, 1);
-		e->position = sqlite3_column_int(s, 2);
-		e->warmup = sqlite3_column_int(s, 3);
-		e->ws = sqlite3_column_int64(s, 4);
-		e->wd = sqlite3_column_int64(s, 5);
-		e->dm = sqlite3_column_int64(s, 6);
-		e->de = sqlite3_column_int64(s, 7);
+		e->plan_idx = sqlite3_column_int(r.s, 0);
+		e->round = sqlite3_column_int(r.s, 1);
+		e->position = sqlite3_column_int(r.s, 2);
+		e->warmup = sqlite3_column_int(r.s, 3);
+		e->ws = sqlite3_column_int64(r.s, 4);
+		e->wd = sqlite3_column_int64(r.s, 5);
+		e->dm = sqlite3_column_int64(r.s, 6);
+		e->de = sqlite3_column_int64(r.s, 7);
 	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read samples");
-	return 0;
+	return store_rows_end(&r, "cannot read samples", cause);
 }
 
 /* Index of plan_idx in the executions, or -1. */
@@ -120,9 +112,8 @@ static int
 sv_series_get(struct store *st, struct sv_series **tab, size_t *ntab,
     int64_t id, char **cause)
 {
-	sqlite3_stmt	*s;
-	struct sv_series *x;
-	int		 rc;
+	struct store_rows	 r;
+	struct sv_series	*x;
 
 	if (id < 0 || id > INT32_MAX)
 		return set_cause(cause, "bad series id %lld in '%s'",
@@ -137,42 +128,36 @@ sv_series_get(struct store *st, struct sv_series **tab, size_t *ntab,
 	x = &(*tab)[id];
 	if (x->seen)
 		return 0;
-	s = store_stmt(st, ST_SERIES_NAMES, cause);
-	if (s == NULL)
+	if (store_rows_cached(&r, st, ST_SERIES_NAMES, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		x->arm = store_col_str(s, 0);
-		x->benchmark = store_col_str(s, 1);
-		x->unit = store_col_str(s, 2);
-		x->orig_unit = store_col_str(s, 3);
+	sqlite3_bind_int64(r.s, 1, id);
+	if (store_next(&r)) {
+		x->arm = store_col_str(r.s, 0);
+		x->benchmark = store_col_str(r.s, 1);
+		x->unit = store_col_str(r.s, 2);
+		x->orig_unit = store_col_str(r.s, 3);
 		x->seen = 1;
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
+	if (store_rows_end(&r, "cannot read series", cause) != 0)
+		return -1;
+	if (!x->seen)
 		return set_cause(cause, "no series %lld in '%s': see abbench "
 		    "db check", (long long)id, st->path);
-	return rc == SQLITE_ROW ? 0 :
-	    store_db_error(st, cause, "cannot read series");
+	return 0;
 }
 
 static char *
 sv_config_text(struct store *st, int64_t id, char **cause)
 {
-	sqlite3_stmt	*s;
-	char		*t = NULL;
-	int		 rc;
+	struct store_rows	 r;
+	char			*t = NULL;
 
-	s = store_stmt(st, ST_CONFIG_TEXT, cause);
-	if (s == NULL)
+	if (store_rows_cached(&r, st, ST_CONFIG_TEXT, cause) != 0)
 		return NULL;
-	sqlite3_bind_int64(s, 1, id);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		t = store_col_str(s, 0);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		store_db_error(st, cause, "cannot read a config block");
+	sqlite3_bind_int64(r.s, 1, id);
+	if (store_next(&r))
+		t = store_col_str(r.s, 0);
+	(void)store_rows_end(&r, "cannot read a config block", cause);
 	return t;
 }
 
@@ -182,17 +167,18 @@ sv_rows(struct store *st, int64_t run_id, const char *arm, int flags,
     const struct sv_exec *ex, size_t nex, struct sv_series **tab,
     size_t *ntab, struct sv_row **out, size_t *n, char **cause)
 {
-	sqlite3_stmt	*s;
-	struct sv_row	*r;
-	size_t		 cap = 0;
-	int64_t		 sid;
-	int		 rc, e, status, plan_idx;
+	struct store_rows	 q;
+	sqlite3_stmt		*s;
+	struct sv_row		*r;
+	size_t			 cap = 0;
+	int64_t			 sid;
+	int			 e, status, plan_idx;
 
-	s = store_stmt(st, ST_RUN_VALUES, cause);
-	if (s == NULL)
+	if (store_rows_cached(&q, st, ST_RUN_VALUES, cause) != 0)
 		return -1;
+	s = q.s;
 	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (store_next(&q)) {
 		sid = sqlite3_column_int64(s, 0);
 		plan_idx = sqlite3_column_int(s, 1);
 		status = sqlite3_column_int(s, 4);
@@ -202,7 +188,7 @@ sv_rows(struct store *st, int64_t run_id, const char *arm, int flags,
 		if (e >= 0 && !(flags & STORE_Q_WARMUP) && ex[e].warmup)
 			continue;
 		if (sv_series_get(st, tab, ntab, sid, cause) != 0) {
-			sqlite3_reset(s);
+			(void)store_rows_end(&q, NULL, NULL);
 			return -1;
 		}
 		if (arm != NULL && strcmp((*tab)[sid].arm, arm) != 0)
@@ -220,10 +206,7 @@ sv_rows(struct store *st, int64_t run_id, const char *arm, int flags,
 		r->orig_value = col_double_or_nan(s, 7);
 		r->ex = e;
 	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read samples");
-	return 0;
+	return store_rows_end(&q, "cannot read samples", cause);
 }
 
 static int
