@@ -100,24 +100,22 @@ static int
 ns_key(struct store *st, const char *arm, const char *benchmark,
     const char *unit, int64_t *id, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int			 found;
 
-	s = store_prepare(st, "SELECT id FROM summary_keys WHERE arm = ?1 AND"
-	    " benchmark = ?2 AND unit = ?3", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT id FROM summary_keys WHERE arm = ?1"
+	    " AND benchmark = ?2 AND unit = ?3", cause) != 0)
 		return -1;
-	store_bind_text(s, 1, arm);
-	store_bind_text(s, 2, benchmark);
-	store_bind_text(s, 3, unit);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW)
+	store_bind_text(r.s, 1, arm);
+	store_bind_text(r.s, 2, benchmark);
+	store_bind_text(r.s, 3, unit);
+	if ((found = store_next(&r)))
+		*id = sqlite3_column_int64(r.s, 0);
+	if (store_rows_end(&r, "cannot read summary keys", cause) != 0)
+		return -1;
+	if (found)
 		return 0;
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read summary keys");
 	s = store_prepare(st, "INSERT INTO summary_keys (arm, benchmark, unit)"
 	    " VALUES (?1, ?2, ?3)", cause);
 	if (s == NULL)
@@ -136,23 +134,18 @@ static int
 ns_counts(struct store *st, int64_t run_id, int64_t *nexec, int64_t *nok,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
 	*nexec = *nok = 0;
-	s = store_prepare(st, "SELECT nexec, nok FROM sample_runs WHERE run_id"
-	    " = ?1", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT nexec, nok FROM sample_runs WHERE"
+	    " run_id = ?1", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*nexec = sqlite3_column_int64(s, 0);
-		*nok = sqlite3_column_int64(s, 1);
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r)) {
+		*nexec = sqlite3_column_int64(r.s, 0);
+		*nok = sqlite3_column_int64(r.s, 1);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read a run's counts");
-	return 0;
+	return store_rows_end(&r, "cannot read a run's counts", cause);
 }
 
 int
@@ -254,24 +247,22 @@ int
 store_summary_read(struct store *st, int64_t run_id,
     struct night_entry **out, size_t *n, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc, current = 0;
+	struct store_rows	r;
+	int			current = 0;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT s.method = ?2 AND s.nexec ="
+	if (store_rows(&r, st, "SELECT s.method = ?2 AND s.nexec ="
 	    " coalesce(b.nexec, 0) AND s.nok = coalesce(b.nok, 0), s.data"
 	    " FROM night_summaries s LEFT JOIN sample_runs b ON b.run_id ="
-	    " s.run_id WHERE s.run_id = ?1", cause);
-	if (s == NULL)
+	    " s.run_id WHERE s.run_id = ?1", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_int(s, 2, NIGHT_SUMMARY_METHOD);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_int(s, 0)) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	sqlite3_bind_int(r.s, 2, NIGHT_SUMMARY_METHOD);
+	if (store_next(&r) && sqlite3_column_int(r.s, 0)) {
 		current = 1;
-		if (ns_decode(sqlite3_column_blob(s, 1),
-		    (size_t)sqlite3_column_bytes(s, 1), out, n) != 0) {
+		if (ns_decode(sqlite3_column_blob(r.s, 1),
+		    (size_t)sqlite3_column_bytes(r.s, 1), out, n) != 0) {
 			/* Not ours to trust: the values will say. */
 			free(*out);
 			*out = NULL;
@@ -279,9 +270,8 @@ store_summary_read(struct store *st, int64_t run_id,
 			current = 0;
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read a run's summary");
+	if (store_rows_end(&r, "cannot read a run's summary", cause) != 0)
+		return -1;
 	return current;
 }
 
@@ -289,31 +279,28 @@ int
 store_summary_keys(struct store *st, struct night_key **out, size_t *n,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	struct night_key *k;
-	size_t		 cap = 0;
-	int		 rc;
+	struct store_rows	 r;
+	struct night_key	*k;
+	size_t			 cap = 0;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT id, arm, benchmark, unit FROM"
-	    " summary_keys ORDER BY id", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT id, arm, benchmark, unit FROM"
+	    " summary_keys ORDER BY id", cause) != 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (store_next(&r)) {
 		XGROW(*out, *n, cap);
 		k = &(*out)[(*n)++];
-		k->id = sqlite3_column_int64(s, 0);
-		k->arm = store_col_str(s, 1);
-		k->benchmark = store_col_str(s, 2);
-		k->unit = store_col_str(s, 3);
+		k->id = sqlite3_column_int64(r.s, 0);
+		k->arm = store_col_str(r.s, 1);
+		k->benchmark = store_col_str(r.s, 2);
+		k->unit = store_col_str(r.s, 3);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read summary keys", cause) != 0) {
 		store_summary_keys_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return store_db_error(st, cause, "cannot read summary keys");
+		return -1;
 	}
 	return 0;
 }
@@ -338,21 +325,19 @@ static int
 ns_next_unsummarized(struct store *st, int64_t after, int64_t *id,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
+	int			found;
 
-	s = store_prepare(st, "SELECT id FROM runs r WHERE id > ?1 AND status"
-	    " = 'done' AND NOT EXISTS (SELECT 1 FROM night_summaries s WHERE"
-	    " s.run_id = r.id) ORDER BY id LIMIT 1", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT id FROM runs r WHERE id > ?1 AND"
+	    " status = 'done' AND NOT EXISTS (SELECT 1 FROM night_summaries s"
+	    " WHERE s.run_id = r.id) ORDER BY id LIMIT 1", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, after);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot list runs");
-	return rc == SQLITE_ROW;
+	sqlite3_bind_int64(r.s, 1, after);
+	if ((found = store_next(&r)))
+		*id = sqlite3_column_int64(r.s, 0);
+	if (store_rows_end(&r, "cannot list runs", cause) != 0)
+		return -1;
+	return found;
 }
 
 /*

@@ -18,8 +18,6 @@
 #include "results/store.h"
 #include "results/store-int.h"
 
-/* Files larger than this are quick-checked without their samples. */
-
 /* Run a statement binding (new run id, old run id); finalizes it. */
 static int
 merge_copy(struct store *st, const char *sql, int64_t new_id, int64_t old_id,
@@ -37,16 +35,15 @@ merge_copy(struct store *st, const char *sql, int64_t new_id, int64_t old_id,
 static int
 merge_has_table(struct store *st, const char *name)
 {
-	sqlite3_stmt	*s;
-	int		 found;
+	struct store_rows	r;
+	int			found;
 
-	s = store_prepare(st, "SELECT 1 FROM other.sqlite_master WHERE type ="
-	    " 'table' AND name = ?1", NULL);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT 1 FROM other.sqlite_master WHERE"
+	    " type = 'table' AND name = ?1", NULL) != 0)
 		return 0;
-	store_bind_text(s, 1, name);
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
+	store_bind_text(r.s, 1, name);
+	found = store_next(&r);
+	(void)store_rows_end(&r, NULL, NULL);
 	return found;
 }
 
@@ -54,24 +51,107 @@ merge_has_table(struct store *st, const char *name)
 static int
 merge_summary(struct store *st, int64_t id, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 done;
+	struct store_rows	r;
+	int			done;
 
-	s = store_prepare(st, "SELECT 1 FROM main.runs WHERE id = ?1 AND"
-	    " status = 'done'", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT 1 FROM main.runs WHERE id = ?1 AND"
+	    " status = 'done'", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	done = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
+	sqlite3_bind_int64(r.s, 1, id);
+	done = store_next(&r);
+	(void)store_rows_end(&r, NULL, NULL);
 	return done ? store_summary_write(st, id, cause) : 0;
 }
+
+/*
+ * What a merge copies of a run after its row, in this order; each
+ * statement binds (new run id, old run id).
+ */
+static const struct merge_step {
+	const char	*sql;
+	const char	*what;
+	const char	*table;		/* only when the other file has it */
+	int		 samples;	/* its rows are the samples added */
+} merge_steps[] = {
+	{ "INSERT INTO main.arms (run_id, idx, name) SELECT ?1, idx, name"
+	  " FROM other.arms WHERE run_id = ?2 ORDER BY idx",
+	  "cannot copy arms", NULL, 0 },
+	{ "INSERT INTO main.run_config (run_id, arm, seq, key, value)"
+	  " SELECT ?1, arm, seq, key, value FROM other.run_config"
+	  " WHERE run_id = ?2", "cannot copy config", NULL, 0 },
+	{ "INSERT INTO main.units (run_id, seq, unit, key, value)"
+	  " SELECT ?1, seq, unit, key, value FROM other.units"
+	  " WHERE run_id = ?2", "cannot copy units", NULL, 0 },
+	{ "INSERT INTO main.warnings (run_id, seq, text)"
+	  " SELECT ?1, seq, text FROM other.warnings WHERE run_id = ?2",
+	  "cannot copy warnings", NULL, 0 },
+	{ "INSERT INTO main.sample_configs (run_id, text)"
+	  " SELECT ?1, text FROM other.sample_configs WHERE run_id = ?2"
+	  " ORDER BY id", "cannot copy config blocks", NULL, 0 },
+	/* An older file may have no decisions table. */
+	{ "INSERT INTO main.decisions (run_id, workload, look, good_rounds,"
+	  " round, benchmark, unit, arm, base_arm, verdict, p, boundary, n1,"
+	  " n2, mde, test, p_u) SELECT ?1, workload, look, good_rounds,"
+	  " round, benchmark, unit, arm, base_arm, verdict, p, boundary, n1,"
+	  " n2, mde, test, p_u FROM other.decisions WHERE run_id = ?2"
+	  " ORDER BY rowid", "cannot copy decisions", "decisions", 0 },
+	/*
+	 * A host change journalled on another machine is history here, not
+	 * something `abbench restore` may undo on this one.
+	 */
+	{ "INSERT INTO main.journal (run_id, seq, kind, name, target,"
+	  " original, applied, state) SELECT ?1, (SELECT coalesce(max(seq),"
+	  " -1) FROM main.journal) + row_number() OVER (ORDER BY seq, id),"
+	  " kind, name, target, original, applied, 'merged' FROM"
+	  " other.journal WHERE run_id = ?2", "cannot copy the journal",
+	  NULL, 0 },
+	/* Samples: the names by value, the rest keyed by the new run. */
+	{ "INSERT OR IGNORE INTO main.series (arm, workload, benchmark, unit,"
+	  " orig_unit) SELECT arm, workload, benchmark, unit, orig_unit FROM"
+	  " other.series WHERE id IN (SELECT series_id FROM"
+	  " other.sample_values WHERE run_id = ?2) ORDER BY id",
+	  "cannot copy series", NULL, 0 },
+	{ "INSERT INTO main.sample_runs (run_id, wall_us, mono_us, nexec,"
+	  " nfailed, nok) SELECT ?1, wall_us, mono_us, nexec, nfailed, nok"
+	  " FROM other.sample_runs WHERE run_id = ?2", "cannot copy samples",
+	  NULL, 0 },
+	{ "INSERT INTO main.executions (run_id, plan_idx, round, position,"
+	  " warmup, ws, wd, dm, de, nv, bad, nx) SELECT ?1, plan_idx, round,"
+	  " position, warmup, ws, wd, dm, de, nv, bad, nx FROM"
+	  " other.executions WHERE run_id = ?2", "cannot copy samples",
+	  NULL, 0 },
+	{ "INSERT INTO main.sample_values (run_id, series_id, plan_idx, k,"
+	  " value, status, error, config_id, orig_value)"
+	  " SELECT ?1, m.id, v.plan_idx, v.k, v.value, v.status, v.error,"
+	  " mc.id, v.orig_value FROM other.sample_values v"
+	  " JOIN other.series o ON o.id = v.series_id"
+	  " JOIN main.series m ON m.arm = o.arm AND m.workload = o.workload"
+	  " AND m.benchmark = o.benchmark AND m.unit = o.unit AND"
+	  " m.orig_unit = o.orig_unit"
+	  " LEFT JOIN other.sample_configs oc ON oc.id = v.config_id"
+	  " LEFT JOIN main.sample_configs mc ON mc.run_id = ?1 AND"
+	  " mc.text = oc.text"
+	  " WHERE v.run_id = ?2", "cannot copy samples", NULL, 1 },
+	/* A/A calibrations travel with their runs (the other database was
+	 * migrated to our schema when store_open checked it). */
+	{ "INSERT INTO main.calibrations (run_id, experiment, host_class,"
+	  " repeats, rounds, alpha) SELECT ?1, experiment, host_class,"
+	  " repeats, rounds, alpha FROM other.calibrations WHERE run_id = ?2",
+	  "cannot copy a calibration", NULL, 0 },
+	{ "INSERT INTO main.calibration_rows (run_id, benchmark, unit, n,"
+	  " median, mad_rel, ci_rel, mde, comparisons, flagged) SELECT ?1,"
+	  " benchmark, unit, n, median, mad_rel, ci_rel, mde, comparisons,"
+	  " flagged FROM other.calibration_rows WHERE run_id = ?2",
+	  "cannot copy calibration rows", NULL, 0 },
+};
 
 static int
 merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
     char **cause)
 {
-	int64_t	 new_id;
+	const struct merge_step	*m;
+	int64_t			 new_id;
+	size_t			 i;
 
 	if (merge_copy(st, "INSERT INTO main.runs (uuid, name, host, status,"
 	    " started_wall_ns, ended_wall_ns, order_kind, seed, rounds, warmup,"
@@ -83,92 +163,16 @@ merge_run(struct store *st, int64_t old_id, int64_t *samples_added,
 	    cause) != 0)
 		return -1;
 	new_id = sqlite3_last_insert_rowid(st->db);
-
-	if (merge_copy(st, "INSERT INTO main.arms (run_id, idx, name)"
-	    " SELECT ?1, idx, name FROM other.arms WHERE run_id = ?2"
-	    " ORDER BY idx", new_id, old_id, "cannot copy arms", cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.run_config (run_id, arm, seq, key,"
-	    " value) SELECT ?1, arm, seq, key, value FROM other.run_config"
-	    " WHERE run_id = ?2", new_id, old_id, "cannot copy config",
-	    cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.units (run_id, seq, unit, key,"
-	    " value) SELECT ?1, seq, unit, key, value FROM other.units"
-	    " WHERE run_id = ?2", new_id, old_id, "cannot copy units",
-	    cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.warnings (run_id, seq, text)"
-	    " SELECT ?1, seq, text FROM other.warnings WHERE run_id = ?2",
-	    new_id, old_id, "cannot copy warnings", cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.sample_configs (run_id, text)"
-	    " SELECT ?1, text FROM other.sample_configs WHERE run_id = ?2"
-	    " ORDER BY id", new_id, old_id, "cannot copy config blocks",
-	    cause) != 0)
-		return -1;
-	/* An older file may have no decisions table. */
-	if (merge_has_table(st, "decisions") &&
-	    merge_copy(st, "INSERT INTO main.decisions (run_id, workload,"
-	    " look, good_rounds, round, benchmark, unit, arm, base_arm,"
-	    " verdict, p, boundary, n1, n2, mde, test, p_u) SELECT ?1,"
-	    " workload, look, good_rounds, round, benchmark, unit, arm,"
-	    " base_arm, verdict, p, boundary, n1, n2, mde, test, p_u FROM"
-	    " other.decisions WHERE run_id = ?2 ORDER BY rowid", new_id, old_id,
-	    "cannot copy decisions", cause) != 0)
-		return -1;
-	/*
-	 * A host change journalled on another machine is history here, not
-	 * something `abbench restore` may undo on this one.
-	 */
-	if (merge_copy(st, "INSERT INTO main.journal (run_id, seq, kind, name,"
-	    " target, original, applied, state) SELECT ?1, (SELECT"
-	    " coalesce(max(seq), -1) FROM main.journal) + row_number() OVER"
-	    " (ORDER BY seq, id), kind, name, target, original, applied,"
-	    " 'merged' FROM other.journal WHERE run_id = ?2", new_id, old_id,
-	    "cannot copy the journal", cause) != 0)
-		return -1;
-	/* Samples: the names by value, the rest keyed by the new run. */
-	if (merge_copy(st, "INSERT OR IGNORE INTO main.series (arm, workload,"
-	    " benchmark, unit, orig_unit) SELECT arm, workload, benchmark,"
-	    " unit, orig_unit FROM other.series WHERE id IN (SELECT series_id"
-	    " FROM other.sample_values WHERE run_id = ?2) ORDER BY id", new_id,
-	    old_id, "cannot copy series", cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.sample_runs (run_id, wall_us,"
-	    " mono_us, nexec, nfailed, nok) SELECT ?1, wall_us, mono_us, nexec,"
-	    " nfailed, nok FROM other.sample_runs WHERE run_id = ?2", new_id,
-	    old_id, "cannot copy samples", cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.executions (run_id, plan_idx,"
-	    " round, position, warmup, ws, wd, dm, de, nv, bad, nx) SELECT ?1,"
-	    " plan_idx, round, position, warmup, ws, wd, dm, de, nv, bad, nx"
-	    " FROM other.executions WHERE run_id = ?2", new_id, old_id,
-	    "cannot copy samples", cause) != 0)
-		return -1;
-	if (merge_copy(st, "INSERT INTO main.sample_values (run_id, series_id,"
-	    " plan_idx, k, value, status, error, config_id, orig_value)"
-	    " SELECT ?1, m.id, v.plan_idx, v.k, v.value, v.status, v.error,"
-	    " mc.id, v.orig_value FROM other.sample_values v"
-	    " JOIN other.series o ON o.id = v.series_id"
-	    " JOIN main.series m ON m.arm = o.arm AND m.workload = o.workload"
-	    " AND m.benchmark = o.benchmark AND m.unit = o.unit AND"
-	    " m.orig_unit = o.orig_unit"
-	    " LEFT JOIN other.sample_configs oc ON oc.id = v.config_id"
-	    " LEFT JOIN main.sample_configs mc ON mc.run_id = ?1 AND"
-	    " mc.text = oc.text"
-	    " WHERE v.run_id = ?2", new_id, old_id,
-	    "cannot copy samples", cause) != 0)
-		return -1;
-	*samples_added += sqlite3_changes(st->db);
-	/* A/A calibrations travel with their runs (the other database was
-	 * migrated to our schema when store_open checked it). */
-	if (merge_copy(st, "INSERT INTO main.calibrations (run_id, experiment,"
-	    " host_class, repeats, rounds, alpha) SELECT ?1, experiment,"
-	    " host_class, repeats, rounds, alpha FROM other.calibrations"
-	    " WHERE run_id = ?2", new_id, old_id,
-	    "cannot copy a calibration", cause) != 0 ||
-	    merge_copy(st, "INSERT INTO main.calibration_rows (run_id,"
-	    " benchmark, unit, n, median, mad_rel, ci_rel, mde, comparisons,"
-	    " flagged) SELECT ?1, benchmark, unit, n, median, mad_rel, ci_rel,"
-	    " mde, comparisons, flagged FROM other.calibration_rows"
-	    " WHERE run_id = ?2", new_id, old_id,
-	    "cannot copy calibration rows", cause) != 0)
-		return -1;
+	for (i = 0; i < ARRAY_SIZE(merge_steps); i++) {
+		m = &merge_steps[i];
+		if (m->table != NULL && !merge_has_table(st, m->table))
+			continue;
+		if (merge_copy(st, m->sql, new_id, old_id, m->what,
+		    cause) != 0)
+			return -1;
+		if (m->samples)
+			*samples_added += sqlite3_changes(st->db);
+	}
 	/* A done run's nights, as nightly reads them (night-summary.h). */
 	return merge_summary(st, new_id, cause);
 }
@@ -177,13 +181,14 @@ int
 store_merge(struct store *st, const char *other_path, int *runs_added,
     int64_t *samples_added, char **cause)
 {
-	struct store	*other;
-	struct stat	 a, b;
-	sqlite3_stmt	*s;
-	int64_t		*ids = NULL;
-	size_t		 n = 0, cap = 0, i;
-	char		*uri;
-	int		 rc, attached = 0;
+	struct store		*other;
+	struct stat		 a, b;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int64_t			*ids = NULL;
+	size_t			 n = 0, cap = 0, i;
+	char			*uri;
+	int			 attached = 0;
 
 	*runs_added = 0;
 	*samples_added = 0;
@@ -213,20 +218,16 @@ store_merge(struct store *st, const char *other_path, int *runs_added,
 
 	if (store_begin(st, cause) != 0)
 		goto fail;
-	s = store_prepare(st, "SELECT o.id FROM other.runs o WHERE NOT EXISTS"
-	    " (SELECT 1 FROM main.runs r WHERE r.uuid = o.uuid)"
-	    " ORDER BY o.started_wall_ns, o.id", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT o.id FROM other.runs o WHERE NOT"
+	    " EXISTS (SELECT 1 FROM main.runs r WHERE r.uuid = o.uuid)"
+	    " ORDER BY o.started_wall_ns, o.id", cause) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (store_next(&r)) {
 		XGROW(ids, n, cap);
-		ids[n++] = sqlite3_column_int64(s, 0);
+		ids[n++] = sqlite3_column_int64(r.s, 0);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		store_db_error(st, cause, "cannot list the other runs");
+	if (store_rows_end(&r, "cannot list the other runs", cause) != 0)
 		goto fail;
-	}
 	for (i = 0; i < n; i++) {
 		if (merge_run(st, ids[i], samples_added, cause) != 0)
 			goto fail;
@@ -356,31 +357,30 @@ static int
 check_collect(struct store *st, const char *sql, struct strvec *out,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
+	int			damaged;
 
-	if ((s = store_prepare(st, sql, cause)) == NULL)
+	if (store_rows(&r, st, sql, cause) != 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		strvec_push_nodup(out, store_col_str(s, 0));
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE && store_damaged(rc)) {
-		/* Damage is what the check reports, not a failure of it. */
-		strvec_pushf(out, "corrupt: %s", sqlite3_errmsg(st->db));
+	while (store_next(&r))
+		strvec_push_nodup(out, store_col_str(r.s, 0));
+	damaged = store_damaged(r.rc);
+	if (store_rows_end(&r, "cannot check", damaged ? NULL : cause) == 0)
 		return 0;
-	}
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot check");
+	if (!damaged)
+		return -1;
+	/* Damage is what the check reports, not a failure of it. */
+	strvec_pushf(out, "corrupt: %s", sqlite3_errmsg(st->db));
 	return 0;
 }
 
 int
 store_quick_check(struct store *st, char **cause)
 {
-	sqlite3_stmt	*s;
-	struct strbuf	 sb = STRBUF_INIT;
-	const char	*t;
-	int		 rc, bad = 0;
+	struct store_rows	 r;
+	struct strbuf		 sb = STRBUF_INIT;
+	const char		*t;
+	int			 bad = 0;
 
 	/*
 	 * Every table but the samples' own, whatever the file's size: a
@@ -389,21 +389,19 @@ store_quick_check(struct store *st, char **cause)
 	 * MB). A command's run's samples are checked as they are read
 	 * (store_check_run): SQLite checks each page it reads.
 	 */
-	s = store_prepare(st, "SELECT q.quick_check FROM sqlite_master m,"
+	if (store_rows(&r, st, "SELECT q.quick_check FROM sqlite_master m,"
 	    " pragma_quick_check(m.name) q WHERE m.type = 'table' AND m.name"
-	    " NOT IN ('sample_values', 'executions')", cause);
-	if (s == NULL)
+	    " NOT IN ('sample_values', 'executions')", cause) != 0)
 		return set_cause(cause, "'%s' is damaged: cannot read it",
 		    st->path);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		t = (const char *)sqlite3_column_text(s, 0);
+	while (store_next(&r)) {
+		t = (const char *)sqlite3_column_text(r.s, 0);
 		if (t != NULL && strcmp(t, "ok") != 0) {
 			strbuf_addf(&sb, "%s%s", bad ? "; " : "", t);
 			bad = 1;
 		}
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, NULL, NULL) != 0) {
 		strbuf_addf(&sb, "%s%s", bad ? "; " : "",
 		    sqlite3_errmsg(st->db));
 		bad = 1;
@@ -438,27 +436,29 @@ store_check_run(struct store *st, int64_t run_id, char **cause)
 int
 store_check(struct store *st, char ***problems, size_t *n, char **cause)
 {
-	struct strvec	 sv = STRVEC_INIT;
-	sqlite3_stmt	*s;
-	const char	*t;
-	size_t		 i;
-	int		 rc;
+	struct strvec		 sv = STRVEC_INIT;
+	struct store_rows	 r;
+	const char		*t;
+	size_t			 i;
+	int			 damaged;
 
 	*problems = NULL;
 	*n = 0;
-	if ((s = store_prepare(st, "PRAGMA integrity_check", cause)) == NULL)
+	if (store_rows(&r, st, "PRAGMA integrity_check", cause) != 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		t = (const char *)sqlite3_column_text(s, 0);
+	while (store_next(&r)) {
+		t = (const char *)sqlite3_column_text(r.s, 0);
 		if (t != NULL && strcmp(t, "ok") != 0)
 			strvec_pushf(&sv, "integrity: %s", t);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE && store_damaged(rc))
+	damaged = store_damaged(r.rc);
+	if (store_rows_end(&r, "cannot check integrity", damaged ? NULL :
+	    cause) != 0) {
+		if (!damaged) {
+			strvec_clear(&sv);
+			return -1;
+		}
 		strvec_pushf(&sv, "integrity: %s", sqlite3_errmsg(st->db));
-	else if (rc != SQLITE_DONE) {
-		strvec_clear(&sv);
-		return store_db_error(st, cause, "cannot check integrity");
 	}
 	for (i = 0; i < ARRAY_SIZE(check_queries); i++) {
 		if (check_collect(st, check_queries[i].sql, &sv, cause) != 0) {

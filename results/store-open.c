@@ -28,24 +28,14 @@
 static int
 store_query_int(struct store *st, const char *sql, int64_t *out, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
-	if ((s = store_prepare(st, sql, cause)) == NULL)
+	*out = 0;
+	if (store_rows(&r, st, sql, cause) != 0)
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		if (rc == SQLITE_DONE)
-			*out = 0;
-		else {
-			store_db_error(st, cause, "cannot read");
-			sqlite3_finalize(s);
-			return -1;
-		}
-	} else
-		*out = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return 0;
+	if (store_next(&r))
+		*out = sqlite3_column_int64(r.s, 0);
+	return store_rows_end(&r, "cannot read", cause);
 }
 
 /*

@@ -199,30 +199,28 @@ int
 store_run_set_status(struct store *st, int64_t run_id, const char *status,
     int64_t ended_wall_ns, char **cause)
 {
-	sqlite3_stmt	*s;
-	char		*from = NULL;
-	int		 rc;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	char			*from = NULL;
 
 	if (status == NULL || !valid_run_status(status))
 		return set_cause(cause, "unknown run status '%s'",
 		    status != NULL ? status : "(null)");
 	if (store_begin(st, cause) != 0)
 		return -1;
-	s = store_prepare(st, "SELECT status FROM runs WHERE id = ?1", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT status FROM runs WHERE id = ?1",
+	    cause) != 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		from = store_col_str(s, 0);
-	else if (rc == SQLITE_DONE)
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r))
+		from = store_col_str(r.s, 0);
+	if (store_rows_end(&r, "cannot read a run", cause) != 0)
+		goto fail;
+	if (from == NULL) {
 		set_cause(cause, "no run %lld in '%s'", (long long)run_id,
 		    st->path);
-	else
-		store_db_error(st, cause, "cannot read a run");
-	sqlite3_finalize(s);
-	if (from == NULL)
 		goto fail;
+	}
 	if (!status_move_ok(from, status)) {
 		set_cause(cause, "cannot move run %lld from '%s' to '%s'",
 		    (long long)run_id, from, status);
@@ -297,65 +295,53 @@ run_from_row(sqlite3_stmt *s, struct store_run *r)
 static int
 run_fill(struct store *st, struct store_run *r, char **cause)
 {
-	sqlite3_stmt	*s;
-	size_t		 cap = 0;
-	int		 rc;
+	struct store_rows	q;
+	size_t			cap = 0;
 
-	if ((s = store_stmt(st, ST_RUN_ARMS, cause)) == NULL)
+	if (store_rows_cached(&q, st, ST_RUN_ARMS, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_int64(q.s, 1, r->id);
 	r->narms = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (store_next(&q)) {
 		XGROW(r->arms, r->narms + 1, cap);
-		r->arms[r->narms++] = store_col_str(s, 0);
+		r->arms[r->narms++] = store_col_str(q.s, 0);
 	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot read arms");
+	if (store_rows_end(&q, "cannot read arms", cause) != 0)
+		return -1;
 	XGROW(r->arms, r->narms, cap);
 	r->arms[r->narms] = NULL;
 
 	/* A sample is one execution (a plan entry), a value one number. */
-	if ((s = store_stmt(st, ST_RUN_COUNTS, cause)) == NULL)
+	if (store_rows_cached(&q, st, ST_RUN_COUNTS, cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, r->id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		r->nsamples = sqlite3_column_int64(s, 0);
-		r->nfailed = sqlite3_column_int64(s, 1);
-		r->nvalues = sqlite3_column_int64(s, 2);
+	sqlite3_bind_int64(q.s, 1, r->id);
+	if (store_next(&q)) {
+		r->nsamples = sqlite3_column_int64(q.s, 0);
+		r->nfailed = sqlite3_column_int64(q.s, 1);
+		r->nvalues = sqlite3_column_int64(q.s, 2);
 	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot count samples");
-	return 0;
+	return store_rows_end(&q, "cannot count samples", cause);
 }
 
 int
 store_run_get(struct store *st, int64_t id, struct store_run *r,
     char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	q;
+	int			found;
 
 	memset(r, 0, sizeof *r);
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?1",
-	    cause);
-	if (s == NULL)
+	if (store_rows(&q, st, "SELECT " RUN_COLUMNS " FROM runs WHERE"
+	    " id = ?1", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		if (rc == SQLITE_DONE)
-			set_cause(cause, "no run %lld in '%s'", (long long)id,
-			    st->path);
-		else
-			store_db_error(st, cause, "cannot read a run");
-		sqlite3_finalize(s);
+	sqlite3_bind_int64(q.s, 1, id);
+	if ((found = store_next(&q)))
+		run_from_row(q.s, r);
+	if (store_rows_end(&q, "cannot read a run", cause) != 0)
 		return -1;
-	}
-	run_from_row(s, r);
-	sqlite3_finalize(s);
+	if (!found)
+		return set_cause(cause, "no run %lld in '%s'", (long long)id,
+		    st->path);
 	if (run_fill(st, r, cause) != 0) {
 		store_run_release(r);
 		return -1;
@@ -392,22 +378,18 @@ static int
 find_ids(struct store *st, const char *sql, const char *param,
     int64_t *ids, size_t max, size_t *n, char **cause)
 {
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct store_rows	r;
 
 	*n = 0;
-	if ((s = store_prepare(st, sql, cause)) == NULL)
+	if (store_rows(&r, st, sql, cause) != 0)
 		return -1;
-	store_bind_text(s, 1, param);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	store_bind_text(r.s, 1, param);
+	while (store_next(&r)) {
 		if (*n < max)
-			ids[*n] = sqlite3_column_int64(s, 0);
+			ids[*n] = sqlite3_column_int64(r.s, 0);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_db_error(st, cause, "cannot find a run");
-	return 0;
+	return store_rows_end(&r, "cannot find a run", cause);
 }
 
 int
@@ -487,28 +469,24 @@ store_run_find(struct store *st, const char *sel, struct store_run *r,
 	return store_run_get(st, ids[0], r, cause);
 }
 
-/* The runs of a prepared query of RUN_COLUMNS (finalizes s); with arms
- * and counts when fill. */
+/* The runs of a query of RUN_COLUMNS, bound (ends r); with arms and
+ * counts when fill. */
 static int
-runs_read(struct store *st, sqlite3_stmt *s, int fill, struct store_run **out,
-    size_t *n, char **cause)
+runs_read(struct store *st, struct store_rows *r, int fill,
+    struct store_run **out, size_t *n, char **cause)
 {
 	struct store_run	*v = NULL;
 	size_t			 cap = 0, i;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (store_next(r)) {
 		XGROW(v, *n, cap);
-		run_from_row(s, &v[*n]);
+		run_from_row(r->s, &v[*n]);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		store_db_error(st, cause, "cannot list runs");
+	if (store_rows_end(r, "cannot list runs", cause) != 0)
 		goto fail;
-	}
 	for (i = 0; fill && i < *n; i++) {
 		if (run_fill(st, &v[i], cause) != 0)
 			goto fail;
@@ -527,49 +505,46 @@ int
 store_runs_list(struct store *st, struct store_run **out, size_t *n,
     char **cause)
 {
-	sqlite3_stmt	*s;
+	struct store_rows	r;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
-	    " started_wall_ns, id", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY"
+	    " started_wall_ns, id", cause) != 0)
 		return -1;
-	return runs_read(st, s, 1, out, n, cause);
+	return runs_read(st, &r, 1, out, n, cause);
 }
 
 int
 store_runs_named(struct store *st, const char *name, struct store_run **out,
     size_t *n, char **cause)
 {
-	sqlite3_stmt	*s;
+	struct store_rows	r;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE name = ?1"
-	    " ORDER BY started_wall_ns, id", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT " RUN_COLUMNS " FROM runs WHERE"
+	    " name = ?1 ORDER BY started_wall_ns, id", cause) != 0)
 		return -1;
-	store_bind_text(s, 1, name);
-	return runs_read(st, s, 0, out, n, cause);
+	store_bind_text(r.s, 1, name);
+	return runs_read(st, &r, 0, out, n, cause);
 }
 
 int
 store_runs_with(struct store *st, const char *key, const char *value,
     struct store_run **out, size_t *n, char **cause)
 {
-	sqlite3_stmt	*s;
+	struct store_rows	r;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, "SELECT " RUN_COLUMNS " FROM runs WHERE id IN"
+	if (store_rows(&r, st, "SELECT " RUN_COLUMNS " FROM runs WHERE id IN"
 	    " (SELECT run_id FROM run_config WHERE arm = '' AND key = ?1 AND"
-	    " value = ?2) ORDER BY started_wall_ns, id", cause);
-	if (s == NULL)
+	    " value = ?2) ORDER BY started_wall_ns, id", cause) != 0)
 		return -1;
-	store_bind_text(s, 1, key);
-	store_bind_text(s, 2, value);
-	return runs_read(st, s, 1, out, n, cause);
+	store_bind_text(r.s, 1, key);
+	store_bind_text(r.s, 2, value);
+	return runs_read(st, &r, 1, out, n, cause);
 }
 
 int
@@ -581,20 +556,21 @@ store_run_delete(struct store *st, int64_t run_id, char **cause)
 		"DELETE FROM sample_runs WHERE run_id = ?1",
 		"DELETE FROM night_summaries WHERE run_id = ?1",
 	};
-	sqlite3_stmt	*s;
-	int64_t		 pending = 0;
-	size_t		 i;
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int64_t			 pending = 0;
+	size_t			 i;
 
 	if (store_begin(st, cause) != 0)
 		return -1;
-	s = store_prepare(st, "SELECT count(*) FROM journal WHERE run_id = ?1"
-	    " AND state IN ('saved', 'applied')", cause);
-	if (s == NULL)
+	if (store_rows(&r, st, "SELECT count(*) FROM journal WHERE"
+	    " run_id = ?1 AND state IN ('saved', 'applied')", cause) != 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, run_id);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		pending = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	sqlite3_bind_int64(r.s, 1, run_id);
+	if (store_next(&r))
+		pending = sqlite3_column_int64(r.s, 0);
+	if (store_rows_end(&r, "cannot read the journal", cause) != 0)
+		goto fail;
 	if (pending > 0) {
 		set_cause(cause, "run %lld has %lld host changes not yet "
 		    "restored: run 'abbench restore' first", (long long)run_id,
