@@ -529,6 +529,16 @@ recover_vet(struct store_journal *j, size_t *n, const char *db,
  * Whether the database still names the journal's dead owner o as run r's
  * (the same pid and start), not a process that took the run over since.
  */
+/* "N host changes could not be undone: the first's why"; -1. */
+static int
+recover_failed(const struct hostset_report *rep, char **cause)
+{
+	return set_cause(cause, "%zu host change%s could not be undone%s%s",
+	    rep->failed.n, rep->failed.n == 1 ? "" : "s",
+	    rep->failed.n > 0 ? ": " : "",
+	    rep->failed.n > 0 ? rep->failed.v[0] : "");
+}
+
 static int
 recover_same_owner(const struct store_run *r, const struct hjournal_owner *o)
 {
@@ -692,12 +702,7 @@ recover_runs(struct journal *jr, const struct recover_filter *f, int flags,
 		journal_release_run(jr, o[i].uuid, fd, !left && fd != -1);
 	}
 	hjournal_owners_free(o, n);
-	if (failed)
-		return set_cause(cause, "%zu host change%s could not be "
-		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",
-		    rep->failed.n > 0 ? ": " : "",
-		    rep->failed.n > 0 ? rep->failed.v[0] : "");
-	return 0;
+	return failed ? recover_failed(rep, cause) : 0;
 }
 
 int
@@ -790,12 +795,7 @@ recover_db_only(struct journal *jr, struct store *st, int64_t run_id,
 	free(runs);
 	hjournal_owners_free(o, no);
 	store_journal_free(j, n);
-	if (failed)
-		return set_cause(cause, "%zu host change%s could not be "
-		    "undone%s%s", rep->failed.n, rep->failed.n == 1 ? "" : "s",
-		    rep->failed.n > 0 ? ": " : "",
-		    rep->failed.n > 0 ? rep->failed.v[0] : "");
-	return 0;
+	return failed ? recover_failed(rep, cause) : 0;
 }
 
 int

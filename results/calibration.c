@@ -34,25 +34,23 @@ calib_col_real(sqlite3_stmt *s, int i)
 	return sqlite3_column_double(s, i);
 }
 
-int
-store_calibration_put(struct store *st, const struct store_calibration *c,
+static int
+calib_put(struct store *st, const struct store_calibration *c,
     const struct store_calib_row *rows, size_t n, char **cause)
 {
 	sqlite3_stmt	*s;
 	size_t		 i;
 
-	if (store_begin(st, cause) != 0)
-		return -1;
 	if ((s = store_prepare(st, "DELETE FROM calibrations WHERE run_id = ?1",
 	    cause)) == NULL)
-		goto fail;
+		return -1;
 	sqlite3_bind_int64(s, 1, c->run_id);
 	if (store_run_stmt(st, s, "cannot replace a calibration", cause) != 0)
-		goto fail;
+		return -1;
 	if ((s = store_prepare(st, "INSERT INTO calibrations (run_id,"
 	    " experiment, host_class, repeats, rounds, alpha) VALUES (?1, ?2,"
 	    " ?3, ?4, ?5, ?6)", cause)) == NULL)
-		goto fail;
+		return -1;
 	sqlite3_bind_int64(s, 1, c->run_id);
 	sqlite3_bind_text(s, 2, c->experiment, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 3, c->host_class, -1, SQLITE_TRANSIENT);
@@ -60,13 +58,13 @@ store_calibration_put(struct store *st, const struct store_calibration *c,
 	sqlite3_bind_int(s, 5, c->rounds);
 	sqlite3_bind_double(s, 6, c->alpha);
 	if (store_run_stmt(st, s, "cannot record a calibration", cause) != 0)
-		goto fail;
+		return -1;
 	for (i = 0; i < n; i++) {
 		if ((s = store_prepare(st, "INSERT INTO calibration_rows"
 		    " (run_id, benchmark, unit, n, median, mad_rel, ci_rel, mde,"
 		    " comparisons, flagged) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
 		    " ?8, ?9, ?10)", cause)) == NULL)
-			goto fail;
+			return -1;
 		sqlite3_bind_int64(s, 1, c->run_id);
 		sqlite3_bind_text(s, 2, rows[i].benchmark, -1,
 		    SQLITE_TRANSIENT);
@@ -80,12 +78,18 @@ store_calibration_put(struct store *st, const struct store_calibration *c,
 		sqlite3_bind_int(s, 10, rows[i].flagged);
 		if (store_run_stmt(st, s, "cannot record a calibration row",
 		    cause) != 0)
-			goto fail;
+			return -1;
 	}
-	return store_commit(st, cause);
-fail:
-	store_rollback(st);
-	return -1;
+	return 0;
+}
+
+int
+store_calibration_put(struct store *st, const struct store_calibration *c,
+    const struct store_calib_row *rows, size_t n, char **cause)
+{
+	if (store_begin(st, cause) != 0)
+		return -1;
+	return store_finish(st, calib_put(st, c, rows, n, cause), cause);
 }
 
 /* The calibration a query gives: 1, 0 (none) or -1. */

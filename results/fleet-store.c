@@ -50,20 +50,18 @@ fleet_jobs_free(struct fleet_job_rec *j, size_t n)
 	free(j);
 }
 
-int
-fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
+static int
+fleet_add(struct store *st, const struct fleet_rec *f, char **cause)
 {
 	sqlite3_stmt	*s;
 	size_t		 i;
 
-	if (store_begin(st, cause) != 0)
-		return -1;
 	s = store_prepare(st, "INSERT INTO fleets (id, created_wall_ns, dir,"
 	    " experiment_path, experiment_name, scheduler, abbench_path,"
 	    " abbench_version, time_limit, merge_job, run_keys) VALUES (?1,"
 	    " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", cause);
 	if (s == NULL)
-		goto fail;
+		return -1;
 	store_bind_text_or_null(s, 1, f->id);
 	sqlite3_bind_int64(s, 2, f->created_wall_ns);
 	store_bind_text_or_null(s, 3, f->dir);
@@ -85,23 +83,28 @@ fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
 	} else
 		sqlite3_bind_null(s, 11);
 	if (store_run_stmt(st, s, "cannot add a fleet", cause) != 0)
-		goto fail;
+		return -1;
 	for (i = 0; i < f->args.n; i++) {
 		s = store_prepare(st, "INSERT INTO fleet_args (fleet_id, seq,"
 		    " arg) VALUES (?1, ?2, ?3)", cause);
 		if (s == NULL)
-			goto fail;
+			return -1;
 		store_bind_text_or_null(s, 1, f->id);
 		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
 		store_bind_text_or_null(s, 3, f->args.v[i]);
 		if (store_run_stmt(st, s, "cannot add a fleet argument",
 		    cause) != 0)
-			goto fail;
+			return -1;
 	}
-	return store_commit(st, cause);
-fail:
-	store_rollback(st);
-	return -1;
+	return 0;
+}
+
+int
+fleet_store_add(struct store *st, const struct fleet_rec *f, char **cause)
+{
+	if (store_begin(st, cause) != 0)
+		return -1;
+	return store_finish(st, fleet_add(st, f, cause), cause);
 }
 
 static int

@@ -113,6 +113,8 @@ sqlite3_stmt	*store_prepare(struct store *st, const char *sql,
 int	store_run_stmt(struct store *st, sqlite3_stmt *s, const char *what,
 	    char **cause);
 int	store_exec(struct store *st, const char *sql, char **cause);
+/* End store_begin's transaction: commit when rc is 0, else roll back. */
+int	store_finish(struct store *st, int rc, char **cause);
 /* "WHAT in 'PATH': sqlite3_errmsg" into *cause; returns -1. */
 int	store_db_error(struct store *st, char **cause, const char *what);
 /* Bind text ("" for NULL) / text or NULL, copied (SQLITE_TRANSIENT). */

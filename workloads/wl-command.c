@@ -46,13 +46,7 @@ static const struct opt_spec command_opts[] = {
 	    "exit statuses that count as success"),
 	OPT_STR("perf", CMD(perf), NULL, WL_PERF_HELP, .flags = OPT_NOMATRIX),
 	OPT_BOOL("starts-containers", CMD(starts_containers), "no",
-	    "the program may start docker containers labelled "
-	    "abbench.run=<the run's uuid>: after every sample they are "
-	    "looked for through the docker daemon's socket (no docker "
-	    "process; skipped when no daemon listens, and for the rest of "
-	    "the run once it does not answer within 0.5 s) and removed; "
-	    "the run's end and abbench restore remove them in any case",
-	    .flags = OPT_NOMATRIX),
+	    WL_STARTS_CONTAINERS_HELP(""), .flags = OPT_NOMATRIX),
 	OPT_END
 };
 

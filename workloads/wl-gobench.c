@@ -42,14 +42,7 @@ static const struct opt_spec gobench_opts[] = {
 	    "lines of stderr kept as the error text of a failed sample"),
 	OPT_STR("perf", GOB(perf), NULL, WL_PERF_HELP, .flags = OPT_NOMATRIX),
 	OPT_BOOL("starts-containers", GOB(starts_containers), "yes",
-	    "the program may start docker containers labelled "
-	    "abbench.run=<the run's uuid> (its {run}): after every sample "
-	    "they are looked for through the docker daemon's socket (no "
-	    "docker process; skipped when no daemon listens, and for the "
-	    "rest of the run once it does not answer within 0.5 s) and "
-	    "removed; the run's end and abbench restore remove them in any "
-	    "case",
-	    .flags = OPT_NOMATRIX),
+	    WL_STARTS_CONTAINERS_HELP(" (its {run})"), .flags = OPT_NOMATRIX),
 	OPT_END
 };
 

@@ -214,6 +214,17 @@ struct wl_counts {
 	"when the file is loaded (needs root; executor local, or oci with " \
 	"runsc: the sandbox and gofer)"
 /*
+ * The `starts-containers` key's text; run: how the program knows the
+ * run's uuid ("" or " (its {run})").
+ */
+#define WL_STARTS_CONTAINERS_HELP(run) \
+	"the program may start docker containers labelled " \
+	"abbench.run=<the run's uuid>" run ": after every sample they are " \
+	"looked for through the docker daemon's socket (no docker process; " \
+	"skipped when no daemon listens, and for the rest of the run once " \
+	"it does not answer within 0.5 s) and removed; the run's end and " \
+	"abbench restore remove them in any case"
+/*
  * Check a `perf` value when the file is loaded: counter names, an
  * executor whose programs perf can count (host processes, or runsc
  * sandboxes of the oci executor where runsc leaves them in the counted
