@@ -279,40 +279,37 @@ static int
 journal_query(struct store *st, int64_t run_id, int pending,
     struct store_journal **out, size_t *n, char **cause)
 {
-	sqlite3_stmt		*s;
+	struct store_rows	 r;
 	struct store_journal	*v = NULL, *x;
 	size_t			 cap = 0;
-	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	s = store_prepare(st, pending ?
+	if (store_rows(&r, st, pending ?
 	    "SELECT id, coalesce(run_id, 0), kind, name, target, original,"
 	    " applied, state FROM journal WHERE (?1 = 0 OR run_id = ?1) AND"
 	    " state IN ('saved', 'applied') ORDER BY seq DESC, id DESC" :
 	    "SELECT id, coalesce(run_id, 0), kind, name, target, original,"
 	    " applied, state FROM journal WHERE (?1 = 0 OR run_id = ?1)"
-	    " ORDER BY seq, id", cause);
-	if (s == NULL)
+	    " ORDER BY seq, id", cause) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		x = &v[(*n)++];
-		x->id = sqlite3_column_int64(s, 0);
-		x->run_id = sqlite3_column_int64(s, 1);
-		x->kind = store_col_str(s, 2);
-		x->name = store_col_str(s, 3);
-		x->target = store_col_str(s, 4);
-		x->original = store_col_str_or_null(s, 5);
-		x->applied = store_col_str_or_null(s, 6);
-		x->state = store_col_str(s, 7);
+		x->id = sqlite3_column_int64(r.s, 0);
+		x->run_id = sqlite3_column_int64(r.s, 1);
+		x->kind = store_col_str(r.s, 2);
+		x->name = store_col_str(r.s, 3);
+		x->target = store_col_str(r.s, 4);
+		x->original = store_col_str_or_null(r.s, 5);
+		x->applied = store_col_str_or_null(r.s, 6);
+		x->state = store_col_str(r.s, 7);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (store_rows_end(&r, "cannot read the journal", cause) != 0) {
 		store_journal_free(v, *n);
 		*n = 0;
-		return store_db_error(st, cause, "cannot read the journal");
+		return -1;
 	}
 	*out = v;
 	return 0;
