@@ -300,59 +300,6 @@ store_decisions_list(struct store *st, int64_t run_id,
 	return 0;
 }
 
-int
-store_lines_per_execution(struct store *st, int64_t run_id, const char *arm,
-    struct store_lines **out, size_t *n, char **cause)
-{
-	struct store_rows	 r;
-	struct store_lines	*v = NULL, *l;
-	size_t			 cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (store_rows(&r, st, "SELECT arm, benchmark, unit, count(*),"
-	    " count(DISTINCT plan_idx) FROM samples WHERE run_id = ?1 AND"
-	    " status = 'ok' AND warmup = 0 AND (?2 IS NULL OR arm = ?2)"
-	    " GROUP BY arm, benchmark, unit"
-	    " HAVING count(*) > count(DISTINCT plan_idx) ORDER BY min(id)",
-	    cause) != 0)
-		return -1;
-	sqlite3_bind_int64(r.s, 1, run_id);
-	if (arm != NULL)
-		store_bind_text(r.s, 2, arm);
-	while (store_next(&r)) {
-		XGROW(v, *n, cap);
-		l = &v[(*n)++];
-		l->arm = store_col_str(r.s, 0);
-		l->benchmark = store_col_str(r.s, 1);
-		l->unit = store_col_str(r.s, 2);
-		l->values = sqlite3_column_int64(r.s, 3);
-		l->executions = sqlite3_column_int64(r.s, 4);
-	}
-	if (store_rows_end(&r, "cannot read samples", cause) != 0) {
-		store_lines_free(v, *n);
-		*n = 0;
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-void
-store_lines_free(struct store_lines *l, size_t n)
-{
-	size_t	i;
-
-	if (l == NULL)
-		return;
-	for (i = 0; i < n; i++) {
-		free(l[i].arm);
-		free(l[i].benchmark);
-		free(l[i].unit);
-	}
-	free(l);
-}
-
 void
 store_decisions_free(struct store_decision *d, size_t n)
 {

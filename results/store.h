@@ -322,25 +322,6 @@ int	store_decisions_list(struct store *st, int64_t run_id,
 	    struct store_decision **out, size_t *n, char **cause);
 void	store_decisions_free(struct store_decision *d, size_t n);
 
-/*
- * The rows of a run (arm NULL: every arm) whose ok, measured values
- * outnumber the executions that gave them: a gobench program that prints
- * a benchmark several times per invocation (-test.count=3). benchstat's n
- * counts the values; the executions are the independent samples. In the
- * order the rows were first stored.
- */
-struct store_lines {
-	char	*arm;
-	char	*benchmark;
-	char	*unit;
-	int64_t	 values;
-	int64_t	 executions;
-};
-int	store_lines_per_execution(struct store *st, int64_t run_id,
-	    const char *arm, struct store_lines **out, size_t *n,
-	    char **cause);
-void	store_lines_free(struct store_lines *l, size_t n);
-
 /* Read back samples (status ok, warm-up excluded unless asked). */
 struct store_value {
 	char	*arm;
