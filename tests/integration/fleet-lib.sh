@@ -11,9 +11,12 @@
 #   wait_for SECS CMD...    run CMD every 0.2 s until it succeeds; 1 if it
 #                           has not within SECS
 #   db_count DB SQL         sqlite3 -readonly DB SQL, one value
-#   held_sample_script, samples DB, held DB N JOB DIR, all_held FDIR OUT
-#   HOLD SHAPE...           a sample held at will, for the many-node tests
+#   held_sample_script, held_exp FILE NAME DIR HOLD_AT ROUNDS, samples DB,
+#   held DB N JOB DIR, all_held FDIR OUT HOLD SHAPE...
+#                           a sample held at will, for the many-node tests
 #                           (below)
+#   run_cgroups U8..., journal_saved NODE...
+#                           what runs left on the nodes (below)
 
 require_slurm() {
 	require_root
@@ -151,6 +154,42 @@ if [ "$n" -ge "$2" ]; then
 fi
 exit 0
 SH
+}
+
+# held_exp FILE NAME DIR HOLD_AT ROUNDS: an experiment FILE named NAME of
+# ROUNDS held samples (sample.sh above), held from HOLD_AT on while
+# DIR/hold exists (made here, with DIR)
+held_exp() {
+	mkdir -p "$3"
+	touch "$3/hold"
+	cat >"$1" <<INI
+[experiment]
+name = $2
+rounds = $5
+
+[arm a]
+args = /bin/sh $SHARED/sample.sh $3 $4
+
+[workload Cmd]
+type = command
+INI
+}
+
+# run_cgroups U8...: how many cgroups the runs (uuids beginning U8) have
+# on the machine (the nodes share its hierarchies)
+run_cgroups() {
+	for rc_u in "$@"; do
+		find /sys/fs/cgroup -maxdepth 6 -type d -name "abbench-$rc_u" \
+		    2>/dev/null
+	done | wc -l
+}
+
+# journal_saved NODE...: entries not undone in these nodes' journals
+journal_saved() {
+	for js_n in "$@"; do
+		db_count "$NODES_TOP/nodes/$js_n/state/journal.db" \
+		    "SELECT count(*) FROM entries WHERE state = 'saved'"
+	done | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # samples DB: the ok samples stored

@@ -138,25 +138,14 @@ nodes=$(for s in c1/1 c2/1 c2/2; do squeue -h -j "$(fleet_jobid "$out" $s)" -o %
 is "$nodes" "$(echo "$B c2-n1 c2-n2" | tr ' ' '\n' | sort | tr '\n' ' ')" \
     "on three nodes: $nodes"
 # Each run changed its node: its cgroups, in its node's own journal.
+N3="$B c2-n1 c2-n2"
 U8S=$(for s in c1-1 c2-1 c2-2; do
 	db_count "$SHARED/$ID2/runs/$s.db" "SELECT substr(uuid, 1, 8) FROM runs"
 done)
-run_cgroups() {
-	for u in $U8S; do
-		find /sys/fs/cgroup -maxdepth 6 -type d -name "abbench-$u" \
-		    2>/dev/null
-	done | wc -l
-}
-saved() {	# entries not undone in the three nodes' journals
-	for n in $B c2-n1 c2-n2; do
-		db_count "$NODES_TOP/nodes/$n/state/journal.db" \
-		    "SELECT count(*) FROM entries WHERE state = 'saved'"
-	done | awk '{ s += $1 } END { print s + 0 }'
-}
-ok "$([ "$(run_cgroups)" -ge 3 ]; echo $?)" \
-    "the three runs have their cgroups ($(run_cgroups))"
-ok "$([ "$(saved)" -ge 3 ]; echo $?)" \
-    "and their nodes' journals say so ($(saved) entries)"
+ok "$([ "$(run_cgroups $U8S)" -ge 3 ]; echo $?)" \
+    "the three runs have their cgroups ($(run_cgroups $U8S))"
+ok "$([ "$(journal_saved $N3)" -ge 3 ]; echo $?)" \
+    "and their nodes' journals say so ($(journal_saved $N3) entries)"
 "$ABBENCH" fleet cancel "$ID2" --dir "$SHARED" >"$TEST_TMP/cancel.out" 2>&1
 ok $? "fleet cancel"
 cancelled() {
@@ -178,8 +167,8 @@ left() {
 }
 wait_for 30 left
 ok $? "no process of the jobs left on the three nodes"
-is "$(run_cgroups)" 0 "each run removed its cgroups as Slurm stopped it"
-is "$(saved)" 0 "each node's journal: every change undone"
+is "$(run_cgroups $U8S)" 0 "each run removed its cgroups as Slurm stopped it"
+is "$(journal_saved $N3)" 0 "each node's journal: every change undone"
 like "$("$ABBENCH" fleet status "$ID2" --dir "$SHARED")" \
     "fleet $ID2: cancelled: 3 of 3 shapes CANCELLED before their run ended" \
     "fleet status reports the fleet cancelled"

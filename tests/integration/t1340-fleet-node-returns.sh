@@ -21,19 +21,7 @@ require_slurm_nodes 4
 # One sample: 0.2 s, held from the job's sample HOLD_AT on (fleet-lib.sh).
 held_sample_script
 exp() {	# exp NAME DIR HOLD_AT ROUNDS
-	mkdir -p "$SHARED/$2"
-	touch "$SHARED/$2/hold"
-	cat >"$SHARED/$1.ini" <<INI
-[experiment]
-name = t1340-$1
-rounds = $4
-
-[arm a]
-args = /bin/sh $SHARED/sample.sh $SHARED/$2 $3
-
-[workload Cmd]
-type = command
-INI
+	held_exp "$SHARED/$1.ini" "t1340-$1" "$SHARED/$2" "$3" "$4"
 }
 state() {
 	squeue -h -t all -j "$1" -o %T
