@@ -238,21 +238,10 @@ run_inline_text(int argc, char **argv, int quiet)
 	}
 	/* Which column is which command, as the loader will run it. */
 	for (i = 0; i < n && !quiet; i++) {
-		struct strbuf	sb = STRBUF_INIT;
+		char	*line = experiment_argv_line(cmds[i].v, cmds[i].n);
 
-		for (k = 0; k < cmds[i].n; k++) {
-			if (k > 0)
-				strbuf_addc(&sb, ' ');
-			if (cmds[i].v[k][strcspn(cmds[i].v[k],
-			    " \t'\"\\")] != '\0' || cmds[i].v[k][0] == '\0') {
-				strbuf_addc(&sb, '\'');
-				strbuf_adds(&sb, cmds[i].v[k]);
-				strbuf_addc(&sb, '\'');
-			} else
-				strbuf_adds(&sb, cmds[i].v[k]);
-		}
-		fprintf(stderr, "arm %c: %s\n", (char)('A' + i), sb.buf);
-		strbuf_release(&sb);
+		fprintf(stderr, "arm %c: %s\n", (char)('A' + i), line);
+		free(line);
 	}
 done:
 	for (i = 0; i < n; i++)
