@@ -486,16 +486,21 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 }
 
 void
-verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided)
+verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided,
+    size_t *stopped)
 {
 	size_t	i;
 
 	*rows = v->nrows;
-	*decided = 0;
-	for (i = 0; i < v->nrows; i++)
-		if (v->rows[i].looked && (v->rows[i].res.verdict !=
-		    SEQ_UNDECIDED || v->rows[i].res.futile))
+	*decided = *stopped = 0;
+	for (i = 0; i < v->nrows; i++) {
+		if (!v->rows[i].looked)
+			continue;
+		if (v->rows[i].res.verdict != SEQ_UNDECIDED)
 			(*decided)++;
+		else if (v->rows[i].res.futile)
+			(*stopped)++;
+	}
 }
 
 void
