@@ -325,10 +325,6 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				    run.arms[a]);
 			rc = benchstat_add_run(bs, st, &run, t, run.arms[a],
 			    label, &keys, &values, &cause);
-			/* n counts lines: what it counts, after the tables. */
-			if (rc == 0)
-				run_advice_lines(st, run.id, run.arms[a], label,
-				    &notes);
 			if (nok == 0)
 				strvec_pushf(&leftout, "arm '%s': no ok samples "
 				    "(%zu failed): left out", label, nbad);
@@ -342,6 +338,13 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		}
 		sampletab_free(t);
 		t = NULL;
+		/* n counts lines: what it counts, after the tables, once. */
+		if (!bad && found) {
+			label = nsels == 1 ? NULL : xstrndup(sels[i],
+			    strcspn(sels[i], ":"));
+			run_advice_lines(st, run.id, arm, label, &notes);
+			free(label);
+		}
 		if (!bad && !found) {
 			char	*what = xasprintf("run '%s'", sels[i]);
 

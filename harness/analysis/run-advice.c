@@ -259,23 +259,41 @@ run_advice_lines(struct store *st, int64_t run_id, const char *arm,
 	struct store_lines	*l = NULL;
 	char			*cause = NULL;
 	size_t			 n = 0, i;
+	int			 alike;
 
 	if (store_lines_per_execution(st, run_id, arm, &l, &n, &cause) != 0) {
 		free(cause);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		if (l[i].values % l[i].executions == 0)
+	/* One sentence for the run: its first row, and how many more. */
+	for (i = 1, alike = n > 0 && l[0].values % l[0].executions == 0;
+	    i < n && alike; i++)
+		alike = l[i].values * l[0].executions ==
+		    l[0].values * l[i].executions &&
+		    l[i].values % l[i].executions == 0;
+	if (n > 0) {
+		char	*who = label != NULL ? xasprintf("%s:%s", label,
+		    l[0].arm) : xstrdup(l[0].arm);
+
+		if (l[0].values % l[0].executions == 0)
 			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
 			    "the %" PRId64 " lines of each of %" PRId64
-			    " invocations", l[i].benchmark, l[i].unit,
-			    label != NULL ? label : l[i].arm, l[i].values,
-			    l[i].values / l[i].executions, l[i].executions);
+			    " invocations", l[0].benchmark, l[0].unit, who,
+			    l[0].values, l[0].values / l[0].executions,
+			    l[0].executions);
 		else
 			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
 			    "lines, printed by %" PRId64 " invocations",
-			    l[i].benchmark, l[i].unit, label != NULL ? label :
-			    l[i].arm, l[i].values, l[i].executions);
+			    l[0].benchmark, l[0].unit, who, l[0].values,
+			    l[0].executions);
+		free(who);
+		if (n > 1) {
+			who = notes->v[notes->n - 1];
+			notes->v[notes->n - 1] = xasprintf(alike ? "%s; so "
+			    "do %zu other row%s" : "%s; %zu other row%s count "
+			    "lines too", who, n - 1, n > 2 ? "s" : "");
+			free(who);
+		}
 	}
 	store_lines_free(l, n);
 }
