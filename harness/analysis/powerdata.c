@@ -54,9 +54,11 @@ padvice_compute_some(struct store *st, int64_t run_id, double effect,
 	out->effect = effect;
 	out->at = at;
 	out->opt = *o;
-	if (pdata_src_load(st, run_id, want & PADVICE_CALIBRATION, NULL, &src,
-	    cause) == -1)
+	if (pdata_src_load(st, run_id, !(want & PADVICE_CALIBRATION) ?
+	    PDATA_CAL_NONE : (want & PADVICE_LATEST_CAL) ? PDATA_CAL_LATEST :
+	    PDATA_CAL_RUN, NULL, &src, cause) == -1)
 		return -1;
+	out->later_cal = src.later_cal;
 	out->name = xstrdup(src.name);
 	out->baseline_arm = xstrdup(src.baseline_arm);
 	out->host_class = xstrdup(src.host_class);

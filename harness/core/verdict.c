@@ -240,7 +240,8 @@ verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
 	char			*cause = NULL;
 
 	if (v->src_loaded == 0) {
-		if (pdata_src_load(st, run_id, 1, t, &v->src, &cause) == -1) {
+		if (pdata_src_load(st, run_id, PDATA_CAL_RUN, t, &v->src,
+		    &cause) == -1) {
 			v->src_loaded = -1;
 			free(v->advice_error);
 			v->advice_error = cause;
