@@ -127,6 +127,9 @@ power_print_json(const struct store_run *run, const struct padvice *a,
 	else
 		noise = json_pack("{s:s, s:o}", "from", "baseline",
 		    "baseline_arm", jw_str(a->baseline_arm));
+	if (a->later_cal != 0)
+		json_object_set_new(noise, "later_calibration_run",
+		    json_integer((json_int_t)a->later_cal));
 	json_object_set_new(root, "noise", noise);
 	json_object_set_new(root, "test", json_pack("{s:s, s:f, s:f, s:i, "
 	    "s:I, s:I}", "name", "mann-whitney-u", "alpha", a->opt.alpha,

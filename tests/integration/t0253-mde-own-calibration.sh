@@ -24,6 +24,9 @@ is "$(printf '%s\n' "$after" | grep -v '^noise: not from')" "$before" \
     "power of the run after the calibration: the same numbers"
 like "$after" "^noise: not from calibration run 2, made after this run \\(--latest-calibration uses it\\)" \
     "and it names the later calibration it did not use"
+is "$("$ABBENCH" power --db "$db" 1 --json | python3 -c 'import json, sys
+print(json.load(sys.stdin)["noise"].get("later_calibration_run"))')" 2 \
+    "power --json names it too"
 like "$("$ABBENCH" power --db "$db" 1 --latest-calibration 2>&1)" \
     "^noise: from calibration run 2 of 'aa'" "--latest-calibration takes it"
 "$ABBENCH" run aa.ini --db "$db" --quiet >out 2>&1
