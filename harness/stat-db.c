@@ -263,7 +263,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	struct strvec		 empty = STRVEC_INIT, leftout = STRVEC_INIT;
 	struct strvec		 keys = STRVEC_INIT, values = STRVEC_INIT;
 	char			**sels;
-	size_t			 nok, nbad, runok, runbad, allok = 0;
+	size_t			 nok, nbad, runok, runbad, allok = 0, nnotes;
 
 	memset(&run, 0, sizeof(run));
 	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
@@ -288,6 +288,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		strvec_clear(&keys);
 		strvec_clear(&values);
 		f.arm = arm;
+		nnotes = notes.n;
 		for (a = 0; a < run.narms && !bad; a++) {
 			if (arm != NULL && strcmp(arm, run.arms[a]) != 0)
 				continue;
@@ -325,6 +326,10 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 				    run.arms[a]);
 			rc = benchstat_add_run(bs, st, &run, t, run.arms[a],
 			    label, &keys, &values, &cause);
+			/* n counts lines: what it counts, after the tables. */
+			if (rc == 0)
+				run_advice_lines(st, run.id, run.arms[a], label,
+				    &notes);
 			if (nok == 0)
 				strvec_pushf(&leftout, "arm '%s': no ok samples "
 				    "(%zu failed): left out", label, nbad);
@@ -338,13 +343,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		}
 		sampletab_free(t);
 		t = NULL;
-		/* n counts lines: what it counts, after the tables, once. */
-		if (!bad && found) {
-			label = nsels == 1 ? NULL : xstrndup(sels[i],
-			    strcspn(sels[i], ":"));
-			run_advice_lines(st, run.id, arm, label, &notes);
-			free(label);
-		}
+		run_advice_lines_one(&notes, nnotes);
 		if (!bad && !found) {
 			char	*what = xasprintf("run '%s'", sels[i]);
 

@@ -259,41 +259,23 @@ run_advice_lines(struct store *st, int64_t run_id, const char *arm,
 	struct store_lines	*l = NULL;
 	char			*cause = NULL;
 	size_t			 n = 0, i;
-	int			 alike;
 
 	if (store_lines_per_execution(st, run_id, arm, &l, &n, &cause) != 0) {
 		free(cause);
 		return;
 	}
-	/* One sentence for the run: its first row, and how many more. */
-	for (i = 1, alike = n > 0 && l[0].values % l[0].executions == 0;
-	    i < n && alike; i++)
-		alike = l[i].values * l[0].executions ==
-		    l[0].values * l[i].executions &&
-		    l[i].values % l[i].executions == 0;
-	if (n > 0) {
-		char	*who = label != NULL ? xasprintf("%s:%s", label,
-		    l[0].arm) : xstrdup(l[0].arm);
-
-		if (l[0].values % l[0].executions == 0)
+	for (i = 0; i < n; i++) {
+		if (l[i].values % l[i].executions == 0)
 			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
 			    "the %" PRId64 " lines of each of %" PRId64
-			    " invocations", l[0].benchmark, l[0].unit, who,
-			    l[0].values, l[0].values / l[0].executions,
-			    l[0].executions);
+			    " invocations", l[i].benchmark, l[i].unit,
+			    label != NULL ? label : l[i].arm, l[i].values,
+			    l[i].values / l[i].executions, l[i].executions);
 		else
 			strvec_pushf(notes, "%s %s (%s): n=%" PRId64 " counts "
 			    "lines, printed by %" PRId64 " invocations",
-			    l[0].benchmark, l[0].unit, who, l[0].values,
-			    l[0].executions);
-		free(who);
-		if (n > 1) {
-			who = notes->v[notes->n - 1];
-			notes->v[notes->n - 1] = xasprintf(alike ? "%s; so "
-			    "do %zu other row%s" : "%s; %zu other row%s count "
-			    "lines too", who, n - 1, n > 2 ? "s" : "");
-			free(who);
-		}
+			    l[i].benchmark, l[i].unit, label != NULL ? label :
+			    l[i].arm, l[i].values, l[i].executions);
 	}
 	store_lines_free(l, n);
 }
@@ -313,6 +295,7 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 		goto fail;
 	/* The n of the summary's table counts lines: say what it counts. */
 	run_advice_lines(st, run_id, NULL, NULL, &notes);
+	run_advice_lines_one(&notes, 0);
 	for (i = 0; i < notes.n; i++)
 		fprintf(fp, "note: %s\n", notes.v[i]);
 	if (notes.n > 0)
@@ -348,4 +331,32 @@ fail:
 	if (cause != NULL)
 		warning("power advice: %s", cause);
 	free(cause);
+}
+
+void
+run_advice_lines_one(struct strvec *notes, size_t from)
+{
+	const char	*what = NULL, *w;
+	size_t		 i, n;
+	int		 alike = 1;
+	char		*one;
+
+	if (from + 1 >= notes->n)
+		return;
+	n = notes->n - from - 1;
+	/* What each counts, after "BENCHMARK UNIT (LABEL): ". */
+	for (i = from; i < notes->n; i++) {
+		w = strstr(notes->v[i], "): ");
+		w = w != NULL ? w + 3 : notes->v[i];
+		if (what == NULL)
+			what = w;
+		else if (strcmp(what, w) != 0)
+			alike = 0;
+	}
+	one = xasprintf(alike ? "%s; so do %zu other row%s" :
+	    "%s; %zu other row%s count lines too", notes->v[from], n,
+	    n > 1 ? "s" : "");
+	while (notes->n > from)
+		free(notes->v[--notes->n]);
+	strvec_push_nodup(notes, one);
 }

@@ -28,14 +28,19 @@ struct strvec;
 /*
  * What n counts in the rows of a run (arm NULL: every arm) whose
  * invocations printed several lines of a benchmark (a gobench program with
- * -test.count=3): one sentence for the run onto notes, its first such
- * row's, "DockerTrue sec/op (LABEL:ARM): n=12 counts the 3 lines of each
- * of 4 invocations" (label NULL: "(ARM)"), and how many rows more
- * ("; so do 6 other rows" when they count alike). benchstat's n counts lines; run_advice_lines_why says
+ * -test.count=3): one sentence per row onto notes, "DockerTrue sec/op
+ * (LABEL): n=12 counts the 3 lines of each of 4 invocations" (label NULL:
+ * the arm's name). benchstat's n counts lines; run_advice_lines_why says
  * why that matters. Database errors add nothing.
  */
 void	run_advice_lines(struct store *st, int64_t run_id, const char *arm,
 	    const char *label, struct strvec *notes);
 extern const char run_advice_lines_why[];
+/*
+ * The notes from `from` on (one run's) as one: the first, and "; so do 5
+ * other rows" when they all count alike, else "; 5 other rows count lines
+ * too" (a suite's hundreds of rows make one line).
+ */
+void	run_advice_lines_one(struct strvec *notes, size_t from);
 
 #endif
