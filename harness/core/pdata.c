@@ -72,7 +72,7 @@ pdata_src_load(struct store *st, int64_t run_id, int use_cal,
 		/* A calibration run is not calibrated by itself. */
 		if (out->have_cal == 1 && out->cal.run_id == run_id)
 			out->have_cal = 0;
-		if (out->have_cal == 1 && use_cal == PDATA_CAL_RUN &&
+		if (out->have_cal == 1 && use_cal != PDATA_CAL_LATEST &&
 		    out->cal.run_id > run_id &&
 		    (out->have_cal = pdata_cal_before(st, out, run_id,
 		    cause)) == -1)

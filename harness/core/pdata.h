@@ -43,7 +43,8 @@ struct pdata_src {
  * PDATA_CAL_RUN the latest made before the run (a lower run id: the one
  * the end of the run used), so that a run's MDE does not change when a
  * calibration comes later (its run id then in later_cal);
- * PDATA_CAL_LATEST the latest whenever made. run: the run's table when the caller
+ * PDATA_CAL_LATEST the latest whenever made (any other non-zero value is
+ * PDATA_CAL_RUN). run: the run's table when the caller
  * has it (the runner's, kept; sampletab_group it before each use), NULL
  * to load it from the store. 0, or -1 with *cause.
  */
