@@ -142,7 +142,8 @@ static const struct exec_steps crun_steps = {
 /* Its containers are the OCI layer's ("oci-container"): oci undoes them. */
 const struct exec_ops exec_crun_ops = {
 	.name = "crun",
-	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT,
+	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT |
+	    EXEC_ROOT,
 	.runtime_label = CRUN_RUNTIME,
 	.check = crun_check,
 	.steps = &crun_steps,

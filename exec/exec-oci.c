@@ -1180,7 +1180,8 @@ static const struct exec_steps oci_steps = {
 
 const struct exec_ops exec_oci_ops = {
 	.name = "oci",
-	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT,
+	.caps = EXEC_CONTAINER | EXEC_RUNTIME_STEPS | EXEC_CGROUP_PARENT |
+	    EXEC_ROOT,
 	.runtime_label = "oci",
 	.check = oci_check,
 	.steps = &oci_steps,

@@ -170,6 +170,10 @@ enum exec_caps {
 	 * hierarchy the sandbox joins, so that a limit there holds it:
 	 * what quota = parent needs (exec/quota.h). */
 	EXEC_CGROUP_PARENT = 1 << 3,
+	/* Its runtime makes the sandbox's namespaces and cgroups as root
+	 * (runc, runsc, crun): refused for anyone else before anything is
+	 * touched, at the executor key (harness/core/runner-load.c). */
+	EXEC_ROOT = 1 << 4,
 };
 
 /*

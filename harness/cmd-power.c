@@ -48,8 +48,12 @@ power_print(const struct padvice *a, FILE *fp)
 		    a->calib_rounds);
 	else
 		fprintf(fp, "noise: from the run's baseline arm '%s' (no "
-		    "calibration of '%s' on host class '%s')\n",
-		    a->baseline_arm, a->name, a->host_class);
+		    "calibration of '%s' on host class '%s' before the "
+		    "run)\n", a->baseline_arm, a->name, a->host_class);
+	if (a->later_cal != 0)
+		fprintf(fp, "noise: not from calibration run %" PRId64 ", "
+		    "made after this run (--latest-calibration uses it)\n",
+		    a->later_cal);
 	power_pct(a->effect, eff, sizeof(eff));
 	fprintf(fp, "test: Mann-Whitney U, alpha %g, power %g; smoothed "
 	    "bootstrap, %u resamples, seed %" PRIu64 "\n", a->opt.alpha,
@@ -123,6 +127,9 @@ power_print_json(const struct store_run *run, const struct padvice *a,
 	else
 		noise = json_pack("{s:s, s:o}", "from", "baseline",
 		    "baseline_arm", jw_str(a->baseline_arm));
+	if (a->later_cal != 0)
+		json_object_set_new(noise, "later_calibration_run",
+		    json_integer((json_int_t)a->later_cal));
 	json_object_set_new(root, "noise", noise);
 	json_object_set_new(root, "test", json_pack("{s:s, s:f, s:f, s:i, "
 	    "s:I, s:I}", "name", "mann-whitney-u", "alpha", a->opt.alpha,
@@ -165,7 +172,7 @@ struct power_cmd_opts {
 	const char		*db;
 	double			 effect;	/* 0: the run's */
 	struct power_options	 o;
-	int			 no_cal, json;
+	int			 no_cal, latest_cal, json;
 	size_t			 at;
 };
 #define POW(m)	OPT_AT(struct power_cmd_opts, m)
@@ -188,6 +195,10 @@ static const struct cmd_flag power_flags[] = {
 	    "search bound for the rounds (default 2000)"),
 	CMD_BOOL("no-calibration", 0, POW(no_cal),
 	    "the run's own baseline arm even if calibrated"),
+	CMD_BOOL("latest-calibration", 0, POW(latest_cal),
+	    "the latest calibration, even one made after the\n"
+	    "run (default: the latest before it, the one the\n"
+	    "run's end used)"),
 	CMD_INT64("at", 0, "N", POW(at), 2, 1000000,
 	    "n, CI and MDE for N executions per arm, not the run's"),
 	CMD_BOOL("json", 0, POW(json),
@@ -225,7 +236,8 @@ cmd_power_exec(struct cmd_ctx *c)
 		effect = experiment_stored_effect(run.experiment_path,
 		    run.experiment_text);
 	if (padvice_compute_some(c->st, run.id, effect, &p->o, PADVICE_MDE |
-	    PADVICE_ROUNDS | (!p->no_cal ? PADVICE_CALIBRATION : 0), p->at,
+	    PADVICE_ROUNDS | (!p->no_cal ? PADVICE_CALIBRATION : 0) |
+	    (p->latest_cal ? PADVICE_LATEST_CAL : 0), p->at,
 	    NULL, NULL, &a, &cause) == -1) {
 		error("power: %s", cause);
 		free(cause);
@@ -278,8 +290,10 @@ const struct cmd_entry cmd_power_entry = {
 "this command's defaults, they print the numbers it prints.\n"
 "\n"
 "The noise comes from the latest calibration (abbench calibrate) of the\n"
-"run's experiment on its host class when there is one, else from the\n"
-"run's baseline arm; the output says which. n counts executions: when a\n"
+"run's experiment on its host class made before the run, the one the end\n"
+"of the run used, so that a run's MDE stays what it printed; else from\n"
+"the run's baseline arm; the output says which, and names a calibration\n"
+"made after the run (--latest-calibration takes it). n counts executions: when a\n"
 "gobench invocation prints a benchmark several times (-test.count), its\n"
 "lines are not independent and count once, by their median (abbench stat\n"
 "keeps benchstat's view, every line a sample).\n"

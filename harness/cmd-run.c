@@ -186,6 +186,38 @@ run_opts_release(void *opts)
 }
 
 /*
+ * A word of a command given as several operands that is one of run's
+ * flags (--rounds, --quiet, --until=decided) or an [experiment] key
+ * (--warmup 1): abbench's own flags, written after the commands, would
+ * be the command's argv and every sample would fail. Refused; the
+ * command written as one operand ('prog --quiet') keeps such a word.
+ * The flag's name, or NULL.
+ */
+static const char *
+run_inline_flag(const struct strvec *cmd)
+{
+	const struct cmd_flag	*f;
+	const char		*w;
+	char			*name;
+	size_t			 k;
+	int			 hit;
+
+	for (k = 1; k < cmd->n; k++) {
+		w = cmd->v[k];
+		if (strncmp(w, "--", 2) != 0 || w[2] == '\0')
+			continue;
+		name = xstrndup(w + 2, strcspn(w + 2, "="));
+		hit = opt_find(experiment_opts, name) != NULL;
+		for (f = run_flags; !hit && f->name != NULL; f++)
+			hit = strcmp(f->name, name) == 0;
+		free(name);
+		if (hit)
+			return w;
+	}
+	return NULL;
+}
+
+/*
  * The commands after the first "--" (abbench run [flags] -- CMD [-- CMD]
  * ...): each group between two "--" is one command, a single operand
  * split by strvec_split_command (whitespace and quotes, no shell), or
@@ -198,6 +230,7 @@ run_inline_text(int argc, char **argv, int quiet)
 {
 	struct strvec	*cmds = NULL;
 	char		***argvs, *text = NULL, *cause = NULL;
+	const char	*flag;
 	size_t		 n = 0, i, k;
 	int		 a, start;
 
@@ -220,6 +253,17 @@ run_inline_text(int argc, char **argv, int quiet)
 			for (k = (size_t)a; k < (size_t)start; k++)
 				strvec_push(&cmds[n], argv[k]);
 		n++;
+		if (start - a > 1 &&
+		    (flag = run_inline_flag(&cmds[n - 1])) != NULL) {
+			error("run: command %zu (arm %c): '%s' is abbench "
+			    "run's flag, not an argument of '%s': give "
+			    "abbench's flags before the first \"--\" (or "
+			    "write the command as one quoted operand, "
+			    "'%s ... %s', to pass it on)", n, (char)('A' + n -
+			    1), flag, cmds[n - 1].v[0], cmds[n - 1].v[0],
+			    flag);
+			goto done;
+		}
 	}
 	argvs = xcalloc(n, sizeof *argvs);
 	for (i = 0; i < n; i++) {
@@ -238,21 +282,10 @@ run_inline_text(int argc, char **argv, int quiet)
 	}
 	/* Which column is which command, as the loader will run it. */
 	for (i = 0; i < n && !quiet; i++) {
-		struct strbuf	sb = STRBUF_INIT;
+		char	*line = experiment_argv_line(cmds[i].v, cmds[i].n);
 
-		for (k = 0; k < cmds[i].n; k++) {
-			if (k > 0)
-				strbuf_addc(&sb, ' ');
-			if (cmds[i].v[k][strcspn(cmds[i].v[k],
-			    " \t'\"\\")] != '\0' || cmds[i].v[k][0] == '\0') {
-				strbuf_addc(&sb, '\'');
-				strbuf_adds(&sb, cmds[i].v[k]);
-				strbuf_addc(&sb, '\'');
-			} else
-				strbuf_adds(&sb, cmds[i].v[k]);
-		}
-		fprintf(stderr, "arm %c: %s\n", (char)('A' + i), sb.buf);
-		strbuf_release(&sb);
+		fprintf(stderr, "arm %c: %s\n", (char)('A' + i), line);
+		free(line);
 	}
 done:
 	for (i = 0; i < n; i++)
@@ -424,7 +457,11 @@ const struct cmd_entry cmd_run_entry = {
 	    "keep what they hold; \"double quotes\" too, but for \\\" and \\\\;\n"
 	    "outside quotes a backslash keeps the next character. $, *, ;, |,\n"
 	    "<, > and % are plain text (write sh -c '...' for a shell). Several\n"
-	    "operands between two -- are one command's argv as they are.\n"
+	    "operands between two -- are one command's argv as they are, but\n"
+	    "for a word that is one of run's flags or [experiment] keys\n"
+	    "(--rounds 2 after the last command): refused, exit 2. abbench's\n"
+	    "flags go before the first --; a command given as one operand\n"
+	    "('prog --quiet') keeps such words as its own.\n"
 	    "\n"
 	    "Exit status: 0 all samples ok, 1 a sample failed or was\n"
 	    "host-changed, or the run was aborted, 2 a bad experiment file or\n"

@@ -263,7 +263,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 	struct strvec		 empty = STRVEC_INIT, leftout = STRVEC_INIT;
 	struct strvec		 keys = STRVEC_INIT, values = STRVEC_INIT;
 	char			**sels;
-	size_t			 nok, nbad, runok, runbad, allok = 0;
+	size_t			 nok, nbad, runok, runbad, allok = 0, nnotes;
 
 	memset(&run, 0, sizeof(run));
 	armkey = (o->row != NULL && stat_proj_has(o->row, "arm")) ||
@@ -288,6 +288,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		strvec_clear(&keys);
 		strvec_clear(&values);
 		f.arm = arm;
+		nnotes = notes.n;
 		for (a = 0; a < run.narms && !bad; a++) {
 			if (arm != NULL && strcmp(arm, run.arms[a]) != 0)
 				continue;
@@ -342,6 +343,7 @@ stat_db(struct benchstat *bs, const struct benchstat_opts *o,
 		}
 		sampletab_free(t);
 		t = NULL;
+		run_advice_lines_one(&notes, nnotes);
 		if (!bad && !found) {
 			char	*what = xasprintf("run '%s'", sels[i]);
 

@@ -66,9 +66,11 @@ padvice_compute_tab(struct store *st, int64_t run_id, struct sampletab *tab,
 	out->opt = *o;
 	if (tab != NULL)
 		sampletab_group(tab);	/* a no-op when it is */
-	if (pdata_src_load(st, run_id, want & PADVICE_CALIBRATION, tab, &src,
-	    cause) == -1)
+	if (pdata_src_load(st, run_id, !(want & PADVICE_CALIBRATION) ?
+	    PDATA_CAL_NONE : (want & PADVICE_LATEST_CAL) ? PDATA_CAL_LATEST :
+	    PDATA_CAL_RUN, tab, &src, cause) == -1)
 		return -1;
+	out->later_cal = src.later_cal;
 	out->name = xstrdup(src.name);
 	out->baseline_arm = xstrdup(src.baseline_arm);
 	out->host_class = xstrdup(src.host_class);

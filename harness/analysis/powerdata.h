@@ -39,6 +39,7 @@ struct padvice {
 	char			*host_class;
 	char			*baseline_arm;
 	int64_t			 calib_run;	/* 0: none used */
+	int64_t			 later_cal;	/* made after, not used */
 	int			 calib_repeats, calib_rounds;
 	double			 effect;
 	size_t			 at;		/* n asked for, or 0 */
@@ -51,11 +52,13 @@ enum padvice_want {
 	PADVICE_MDE = 1 << 0,
 	PADVICE_ROUNDS = 1 << 1,	/* for effect */
 	PADVICE_CALIBRATION = 1 << 2,	/* noise from a calibration */
+	PADVICE_LATEST_CAL = 1 << 3,	/* even one made after the run */
 };
 /*
  * The noise, and as wanted the MDE and rounds for effect, of every
  * (benchmark, unit) of a run's baseline arm. The noise comes from the
- * latest calibration of the run's experiment and host class when
+ * latest calibration of the run's experiment and host class made before
+ * the run (the one its end used; with PADVICE_LATEST_CAL the latest) when
  * PADVICE_CALIBRATION is set and it has the row (all its arms pooled),
  * else from the run's baseline arm.
  */

@@ -328,6 +328,7 @@ run_advice(const char *db, int64_t run_id, double effect, FILE *fp)
 		goto out;
 	/* The n of the summary's table counts lines: say what it counts. */
 	run_advice_lines_tab(t, NULL, NULL, &notes);
+	run_advice_lines_one(&notes, 0);
 	for (i = 0; i < notes.n; i++)
 		fprintf(fp, "note: %s\n", notes.v[i]);
 	if (notes.n > 0)
@@ -364,4 +365,32 @@ fail:
 	if (cause != NULL)
 		warning("power advice: %s", cause);
 	free(cause);
+}
+
+void
+run_advice_lines_one(struct strvec *notes, size_t from)
+{
+	const char	*what = NULL, *w;
+	size_t		 i, n;
+	int		 alike = 1;
+	char		*one;
+
+	if (from + 1 >= notes->n)
+		return;
+	n = notes->n - from - 1;
+	/* What each counts, after "BENCHMARK UNIT (LABEL): ". */
+	for (i = from; i < notes->n; i++) {
+		w = strstr(notes->v[i], "): ");
+		w = w != NULL ? w + 3 : notes->v[i];
+		if (what == NULL)
+			what = w;
+		else if (strcmp(what, w) != 0)
+			alike = 0;
+	}
+	one = xasprintf(alike ? "%s; so do %zu other row%s" :
+	    "%s; %zu other row%s count lines too", notes->v[from], n,
+	    n > 1 ? "s" : "");
+	while (notes->n > from)
+		free(notes->v[--notes->n]);
+	strvec_push_nodup(notes, one);
 }

@@ -42,5 +42,11 @@ struct sampletab;
 void	run_advice_lines_tab(const struct sampletab *t, const char *arm,
 	    const char *label, struct strvec *notes);
 extern const char run_advice_lines_why[];
+/*
+ * The notes from `from` on (one run's) as one: the first, and "; so do 5
+ * other rows" when they all count alike, else "; 5 other rows count lines
+ * too" (a suite's hundreds of rows make one line).
+ */
+void	run_advice_lines_one(struct strvec *notes, size_t from);
 
 #endif

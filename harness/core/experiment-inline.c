@@ -67,3 +67,23 @@ experiment_inline_text(char **const *argvs, size_t n, char **cause)
 	strbuf_adds(&sb, "\n[workload cmd]\ntype = command\n");
 	return strbuf_detach(&sb);
 }
+
+char *
+experiment_argv_line(char *const *argv, size_t n)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		k;
+
+	for (k = 0; k < n; k++) {
+		if (k > 0)
+			strbuf_addc(&sb, ' ');
+		if (argv[k][strcspn(argv[k], " \t'\"\\")] != '\0' ||
+		    argv[k][0] == '\0') {
+			strbuf_addc(&sb, '\'');
+			strbuf_adds(&sb, argv[k]);
+			strbuf_addc(&sb, '\'');
+		} else
+			strbuf_adds(&sb, argv[k]);
+	}
+	return strbuf_detach(&sb);
+}

@@ -62,6 +62,12 @@ void		 experiment_free(struct experiment *e);
 #define EXPERIMENT_INLINE_MAX	26
 char		*experiment_inline_text(char **const *argvs, size_t n,
 		    char **cause);
+/*
+ * An argv as one line to show (and store: the args-WHO config line):
+ * words joined by a blank, a word with a blank, a quote or a backslash,
+ * or an empty one, in 'single quotes'. Allocated.
+ */
+char		*experiment_argv_line(char *const *argv, size_t n);
 
 /*
  * Set an [experiment] key as the file would (`--timeout=5s` on the command

@@ -15,6 +15,34 @@
 #include "results/store.h"
 #include "stats/sampletab.h"
 
+/*
+ * The latest calibration of out's experiment and host class made before
+ * run_id (out->cal is a later one: its id goes to later_cal), into
+ * out->cal: 1, 0 when there is none, -1.
+ */
+static int
+pdata_cal_before(struct store *st, struct pdata_src *out, int64_t run_id,
+    char **cause)
+{
+	struct store_calibration	c;
+	int64_t				id;
+	int				r;
+
+	out->later_cal = out->cal.run_id;
+	store_calibration_release(&out->cal);
+	for (id = run_id - 1; id > 0; id--) {
+		if ((r = store_calibration_get(st, id, &c, cause)) == -1)
+			return -1;
+		if (r == 1 && strcmp(c.experiment, out->name) == 0 &&
+		    strcmp(c.host_class, out->host_class) == 0) {
+			out->cal = c;
+			return 1;
+		}
+		store_calibration_release(&c);
+	}
+	return 0;
+}
+
 int
 pdata_src_load(struct store *st, int64_t run_id, int use_cal,
     struct sampletab *run_tab, struct pdata_src *out, char **cause)
@@ -44,6 +72,11 @@ pdata_src_load(struct store *st, int64_t run_id, int use_cal,
 		/* A calibration run is not calibrated by itself. */
 		if (out->have_cal == 1 && out->cal.run_id == run_id)
 			out->have_cal = 0;
+		if (out->have_cal == 1 && use_cal != PDATA_CAL_LATEST &&
+		    out->cal.run_id > run_id &&
+		    (out->have_cal = pdata_cal_before(st, out, run_id,
+		    cause)) == -1)
+			goto fail;
 		if (out->have_cal == 1 && (out->cald = sampletab_load(st,
 		    out->cal.run_id, NULL, cause)) == NULL)
 			goto fail;

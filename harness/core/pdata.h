@@ -33,15 +33,22 @@ struct pdata_src {
 	char				*name;
 	char				*host_class;
 	int				 have_cal;
+	int64_t				 later_cal;	/* not used */
 	struct store_calibration	 cal;
 	struct sampletab		*cald;		/* its values */
 };
 
 /*
- * use_cal: look for a calibration. run: the run's table when the caller
+ * use_cal: look for a calibration of the run's experiment and host class:
+ * PDATA_CAL_RUN the latest made before the run (a lower run id: the one
+ * the end of the run used), so that a run's MDE does not change when a
+ * calibration comes later (its run id then in later_cal);
+ * PDATA_CAL_LATEST the latest whenever made (any other non-zero value is
+ * PDATA_CAL_RUN). run: the run's table when the caller
  * has it (the runner's, kept; sampletab_group it before each use), NULL
  * to load it from the store. 0, or -1 with *cause.
  */
+enum { PDATA_CAL_NONE, PDATA_CAL_RUN, PDATA_CAL_LATEST };
 int	pdata_src_load(struct store *st, int64_t run_id, int use_cal,
 	    struct sampletab *run, struct pdata_src *out, char **cause);
 void	pdata_src_release(struct pdata_src *s);

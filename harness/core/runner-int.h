@@ -42,9 +42,9 @@ struct progress {
 	int		 failures;
 	int		 rounds;
 	int		 line_open;
-	/* stop = decided: rows counted and decided so far. */
+	/* stop = decided: rows counted, decided and stopped (futile). */
 	int		 decided_mode;
-	size_t		 rows, rows_decided;
+	size_t		 rows, rows_decided, rows_stopped;
 };
 
 /* One run from its options to its exit status, in steps. */

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec/exec.h"
 #include "host/hostset.h"
 #include "host/journal.h"
 #include "host/recover.h"
@@ -142,8 +143,8 @@ run_load_resume(struct run_state *r, char **cause)
 
 /*
  * What only root may do, refused for anyone else before anything is
- * touched, at the key that asks for it: host settings and dropping the
- * page cache.
+ * touched, at the key that asks for it: host settings, dropping the
+ * page cache and an executor whose runtime needs root (EXEC_ROOT).
  */
 static int
 run_check_root(const struct experiment *e, char **cause)
@@ -163,6 +164,14 @@ run_check_root(const struct experiment *e, char **cause)
 	for (w = 0; w < e->nworkloads; w++) {
 		const struct workload	*wl = &e->workloads[w];
 
+		line = kv_line(wl->kv, wl->nkv, "executor");
+		if (wl->exec != NULL && (wl->exec->caps & EXEC_ROOT))
+			return set_cause(cause, "%s:%d: %s: '%s' needs root "
+			    "(abbench is uid %ld): its runtime makes the "
+			    "container's namespaces and cgroups as root: run "
+			    "abbench as root", e->path, line > 0 ? line :
+			    wl->line, line > 0 ? "executor" : "workload's "
+			    "executor", wl->exec->name, (long)geteuid());
 		if (!wl->drop_caches)
 			continue;
 		line = kv_line(wl->kv, wl->nkv, "drop-caches");

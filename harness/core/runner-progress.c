@@ -73,7 +73,9 @@ progress_json(struct progress *p, const struct plan_entry *pe,
 
 /*
  * Under stop = decided: "rows decided 2/4" after sep, or "no look yet"
- * (the rows are known from the first look on).
+ * (the rows are known from the first look on); ", 1 stopped undecided"
+ * for the rows stopped for futility, which the verdict lines call
+ * undecided.
  */
 static void
 print_decided(const struct progress *p, const char *sep)
@@ -85,6 +87,8 @@ print_decided(const struct progress *p, const char *sep)
 	else
 		fprintf(stderr, "%srows decided %zu/%zu", sep,
 		    p->rows_decided, p->rows);
+	if (p->rows_stopped > 0)
+		fprintf(stderr, ", %zu stopped undecided", p->rows_stopped);
 }
 
 void

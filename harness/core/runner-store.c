@@ -108,7 +108,9 @@ store_binary(struct run_ctx *ctx, const char *stem, const char *who,
  * The programs of command and gobench workloads that run on the host (in
  * a container they are the image's), and the tool a wrapper among them
  * runs (sh -c 'runsc ...', timeout 5 /usr/local/bin/x): program-WHO and
- * tool-WHO. WHO is the arm when its own `args` give the argv (the same in
+ * tool-WHO, and its whole argv, args-WHO (what differs between two
+ * arms running one program: `runsc do` and `runsc --overlay do`, so that
+ * two runs of other commands split tables). WHO is the arm when its own `args` give the argv (the same in
  * every workload), else the workload, whose argv all arms share; a
  * workload named like an arm is WORKLOAD.workload.
  */
@@ -145,6 +147,11 @@ store_programs(struct run_ctx *ctx, const struct experiment *e)
 			}
 			wl->ops->program(wl, a, &argv);
 			if (argv.n > 0) {
+				char	*line = experiment_argv_line(argv.v,
+				    argv.n);
+
+				store_key(ctx, "args", who, line);
+				free(line);
 				store_binary(ctx, "program", who, argv.v[0],
 				    0, NULL);
 				if ((tool = hostinfo_wrapped_tool(argv.v)) !=
@@ -356,6 +363,14 @@ runner_store_metadata(struct run_ctx *ctx, const struct experiment *e,
 				    a->runtime_args.v[k]);
 			store_key(ctx, "runtime-args", a->name, v.buf);
 			strbuf_release(&v);
+		}
+		/* Its environment (env.NAME), what else it runs with. */
+		if (a->env.n > 0) {
+			char	*line = experiment_argv_line(a->env.v,
+			    a->env.n);
+
+			store_key(ctx, "env", a->name, line);
+			free(line);
 		}
 		platforms[i] = arm_platform(e, a, paths_rt[i]);
 		if (platforms[i] != NULL)

@@ -663,7 +663,7 @@ run_progress_total(struct run_state *r, const int *active, const int *good,
 	r->prog.total = r->prog.done + left;
 	if (r->verdicts != NULL)
 		verdicts_count(r->verdicts, &r->prog.rows,
-		    &r->prog.rows_decided);
+		    &r->prog.rows_decided, &r->prog.rows_stopped);
 }
 
 /*

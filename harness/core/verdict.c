@@ -240,7 +240,8 @@ verdicts_advise(struct verdicts *v, struct store *st, int64_t run_id,
 	char			*cause = NULL;
 
 	if (v->src_loaded == 0) {
-		if (pdata_src_load(st, run_id, 1, t, &v->src, &cause) == -1) {
+		if (pdata_src_load(st, run_id, PDATA_CAL_RUN, t, &v->src,
+		    &cause) == -1) {
 			v->src_loaded = -1;
 			free(v->advice_error);
 			v->advice_error = cause;
@@ -486,16 +487,21 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 }
 
 void
-verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided)
+verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided,
+    size_t *stopped)
 {
 	size_t	i;
 
 	*rows = v->nrows;
-	*decided = 0;
-	for (i = 0; i < v->nrows; i++)
-		if (v->rows[i].looked && (v->rows[i].res.verdict !=
-		    SEQ_UNDECIDED || v->rows[i].res.futile))
+	*decided = *stopped = 0;
+	for (i = 0; i < v->nrows; i++) {
+		if (!v->rows[i].looked)
+			continue;
+		if (v->rows[i].res.verdict != SEQ_UNDECIDED)
 			(*decided)++;
+		else if (v->rows[i].res.futile)
+			(*stopped)++;
+	}
 }
 
 void

@@ -48,9 +48,13 @@ int		 verdicts_look(struct verdicts *v, struct store *st,
 		    int64_t run_id, struct sampletab *t, const int *wl_of_idx,
 		    size_t nidx, int w, int good, int round, char **cause);
 
-/* Rows counted so far and rows decided at their workload's last look. */
+/*
+ * Rows counted so far, rows decided (different or equivalent) at their
+ * workload's last look, and rows stopped there undecided for futility
+ * (what the verdict lines call "undecided ... stopped": not decided).
+ */
 void		 verdicts_count(const struct verdicts *v, size_t *rows,
-		    size_t *decided);
+		    size_t *decided, size_t *stopped);
 
 /* Workload w could not make up its failed rounds (said in the report). */
 void		 verdicts_unmade(struct verdicts *v, int w, int good);

@@ -5,7 +5,7 @@
 # cgroup, one warning saying what is then not measured); the quickstart's
 # dd fallback works; what does need root (a host setting, drop-caches, an
 # arm's cpu limit) is refused before the first sample at its file:line,
-# with nothing touched and no database made.
+# with nothing touched and no database made; so is executor = oci.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd setpriv sqlite3
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to become nobody"
@@ -72,6 +72,11 @@ refused dc dc.ini "^abbench: dc\.ini:4: drop-caches: dropping the page cache nee
 
 printf '[experiment]\nname = lim\nrounds = 2\n\n[arm a]\nargs = true\ncpu = 0.5\n\n[workload Cmd]\ntype = command\n' > lim.ini
 refused lim lim.ini "^abbench: lim\.ini:7: cpu: a limit needs a cgroup per program: .*run abbench as root"
+
+# Issue 54, newcomer friction 6: executor = oci as nobody ran every
+# sample, each failing, runsc's own log on the terminal.
+printf '[experiment]\nname = oc\nrounds = 2\n\n[arm a]\nruntime = runc\n\n[workload s]\ntype = startup\nexecutor = oci\nimage = /nonexistent\n' > oc.ini
+refused oci oc.ini "^abbench: oc\.ini:10: executor: 'oci' needs root \(abbench is uid 65534\).*run abbench as root"
 
 # As root the same command experiment still gets cgroups: no warning.
 ABBENCH_STATE_DIR=$W/rstate "$ABBENCH" run nr.ini --db "$W/root.db" > out 2> err
