@@ -19,7 +19,8 @@
 #                               or with FIO_THINK=US a synchronous reader
 #                               that thinks US µs after each read
 #                               (FIO_RW=read: sequential reads, size
-#                               FIO_SIZE, default 48m); with
+#                               FIO_SIZE, default 48m, for FIO_DURATION,
+#                               default 3s); with
 #                               FIO_LOW_LATENCY=0|1 both arms also set
 #                               bfq's low_latency (restored by abbench)
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
@@ -33,6 +34,9 @@
 #                               the decision's interval of the change
 #                               above +FLOOR% (default 0) (2 tests)
 #   fio_checks_after            the leak and restore checks (7 tests)
+#   fio_guest_checks            this test again in the qemu guest (bfq);
+#                               its checks as this test's, then 1 more
+#                               (source v2-lib.sh first)
 
 fio_setup() {
 	require_root
@@ -141,8 +145,8 @@ fio_experiment() {
 		printf '[workload Multi]\ntype = fio\nexecutor = %s\n' "$fio_exec"
 		printf 'containers = %s\ndir = %s/fio\nsize = %s\n' \
 		    "$fio_n" "$LOOP_MNT" "${FIO_SIZE:-48m}"
-		printf 'rw = %s\nbs = 4k\ndirect = 1\nduration = 3s\n' \
-		    "${FIO_RW:-randread}"
+		printf 'rw = %s\nbs = 4k\ndirect = 1\nduration = %s\n' \
+		    "${FIO_RW:-randread}" "${FIO_DURATION:-3s}"
 		# A sample below it fails, and its error says why: how far
 		# apart the runs were released and how long each ran.
 		[ -n "${FIO_OVERLAP_MIN:-}" ] &&
@@ -285,4 +289,31 @@ fio_checks_after() {
 	is "$(sqlite3 "$TEST_TMP/db" "SELECT count(*) FROM journal
 	    WHERE state NOT IN ('restored')" 2>/dev/null)" 0 \
 	    "nothing left pending in the journal"
+}
+
+# fio_guest_checks: where this kernel has no bfq, run this same test in
+# the qemu guest, whose kernel has it (one boot: bfq_guest_run, v2-lib.sh,
+# with ABBENCH_V2_GUEST set there); each of its checks
+# becomes one of this test's, named "guest: ...", its comments passed on;
+# then 1 check: the guest ended with status 0 and ran all the checks it
+# planned.
+fio_guest_checks() {
+	fio_start=$(date +%s)
+	bfq_guest_run "$TEST_TMP/guest.out" "$TEST_TMP/guest.err"
+	fio_grc=$?
+	fio_gplan=none fio_gn=0
+	while IFS= read -r fio_l; do
+		case $fio_l in
+		'ok '*) pass "guest: ${fio_l#ok * - }" ;;
+		'not ok '*) fail "guest: ${fio_l#not ok * - }" ;;
+		1..*) fio_gplan=${fio_l#1..}; continue ;;
+		'#'*) echo "$fio_l"; continue ;;
+		*) diag "$fio_l"; continue ;;
+		esac
+		fio_gn=$((fio_gn + 1))
+	done <"$TEST_TMP/guest.out"
+	sed 's/^/# /' "$TEST_TMP/guest.err"
+	diag "the guest session took $(( $(date +%s) - fio_start )) s"
+	is "status $fio_grc, $fio_gn checks" "status 0, $fio_gplan checks" \
+	    "the guest ended with status 0 (125: it reported none) after all the checks it planned"
 }
