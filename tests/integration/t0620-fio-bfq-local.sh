@@ -44,14 +44,21 @@
 # thinks on the loop (randread): +15% to +46%, one run of 4 undecided at
 # 20 rounds; with -icount (deterministic guest time) only -smp 1 boots
 # and separate fio readers phase-lock.
-# So in the guest the wait is the device's, not the reader's: a null_blk
-# device (memory-backed, ext4 on it, rotational) that completes every
-# request 10 ms after it came, read sequentially (not seeky: bfq idles
-# the full slice_idle, a seeky queue only BFQ_MIN_TT 2 ms) by synchronous
-# readers without think time. Each reader's next read comes within fio's
-# own ~1 ms of the last completion, well inside slice_idle / 2: at 8 bfq
-# serves one reader at a time (~1 x 70 iops), at 0 all four (~4 x 70),
-# and at ~300 reads a second the guest's CPU is mostly idle.
+# (clocksource tsc=reliable made clock reads 2.3 us, not 4.0, and changed
+# none of that.) So in the guest the wait is the device's, not the
+# reader's: a null_blk device (fio_make_nullb: memory-backed, ext4 on it,
+# rotational) that completes every request 10 ms after it came, read
+# sequentially (not seeky: bfq idles the full slice_idle, a seeky queue
+# only BFQ_MIN_TT 2 ms) by synchronous readers without think time, so
+# that each reader's next read follows its last completion by fio's own
+# time, well inside slice_idle / 2: at 8 bfq serves one reader at a time,
+# at 0 all four at once. Samples of 5 s (at 3 s, one sample's 4 runs
+# overlapped 0.890 < 0.9 in 3 runs). Five runs in a row here (7 Dec
+# 2026, host load 2-10 from other work, a CPU burner in the last), 18 of
+# 18 each, every one decided at round 8 (n=8+8: the first at which the U
+# test can reach an interim look's 99.9%): median
+# total iops 84-91 vs 289-351 (+245% to +292%), overlaps >= 0.976, 176-258
+# s each, the guest's boot included.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/v2-lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
