@@ -7,12 +7,20 @@
 #                               no bfq effect) on a kernel without bfq,
 #                               an mq-deadline loop device whose arms set
 #                               fifo_batch 16 and 8 (the same arm names)
+#                               with FIO_NULLB_NS=NS (the qemu guest),
+#                               bfq on a null_blk device instead (made
+#                               through configfs, memory-backed, every
+#                               request completed NS ns after it came,
+#                               rotational; removed at exit)
 #   fio_experiment EXEC RT N    write $TEST_TMP/exp.ini (RT: runtime or "");
 #                               stop = decided, unless FIO_ROUNDS is set
 #                               (a test that asserts no effect: that many
 #                               rounds, no more); randread at iodepth 4,
 #                               or with FIO_THINK=US a synchronous reader
-#                               that thinks US µs after each read; with
+#                               that thinks US µs after each read
+#                               (FIO_RW=read: sequential reads, size
+#                               FIO_SIZE, default 48m, for FIO_DURATION,
+#                               default 3s); with
 #                               FIO_LOW_LATENCY=0|1 both arms also set
 #                               bfq's low_latency (restored by abbench)
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
@@ -34,8 +42,13 @@ fio_setup() {
 	[ "${FIO_SCHED:-bfq}" = any ] && ! has_scheduler bfq &&
 	    FIO_SCHEDULER=mq-deadline
 	require_scheduler "$FIO_SCHEDULER"
-	make_loop 1024 "$FIO_SCHEDULER" ||
-	    { fail "make a $FIO_SCHEDULER loop device"; done_testing; }
+	if [ -n "${FIO_NULLB_NS:-}" ]; then
+		fio_make_nullb 1024 "$FIO_NULLB_NS" ||
+		    { fail "make a null_blk device with bfq"; done_testing; }
+	else
+		make_loop 1024 "$FIO_SCHEDULER" ||
+		    { fail "make a $FIO_SCHEDULER loop device"; done_testing; }
+	fi
 	# The two tunables the arms set (or leave) and the checks read.
 	if [ "$FIO_SCHEDULER" = bfq ]; then
 		FIO_KNOB=slice_idle FIO_KNOB2=low_latency
@@ -46,6 +59,48 @@ fio_setup() {
 	KNOB_BEFORE=$(cat "$LOOP_SYSFS/iosched/$FIO_KNOB")
 	KNOB2_BEFORE=$(cat "$LOOP_SYSFS/iosched/$FIO_KNOB2")
 	SCHED_BEFORE=$(sed 's/.*\[\(.*\)\].*/\1/' "$LOOP_SYSFS/scheduler")
+}
+
+# fio_make_nullb SIZE_MB NS: a null_blk device of SIZE_MB, memory-backed
+# (it keeps what is written: an ext4 on it), each request completed by a
+# timer NS ns after it came (irqmode 2), made through configfs (the qemu
+# guest loads null_blk with no device: scripts/v2-guest-init), with bfq,
+# rotational (bfq then idles for a sequential reader's next read), ext4
+# mounted at a fresh directory. Sets what make_loop sets (LOOP_DEV,
+# LOOP_NAME, LOOP_MNT, LOOP_SYSFS); at exit cleanup_loops unmounts it and
+# the device is removed.
+fio_make_nullb() {
+	fio_nb_cfg=/sys/kernel/config/nullb
+	[ -d "$fio_nb_cfg" ] || { diag "no $fio_nb_cfg (null_blk)"; return 1; }
+	LOOP_NAME=abbench-nb$$
+	FIO_NULLB_DIR=$fio_nb_cfg/$LOOP_NAME
+	trap 'cleanup_loops; fio_remove_nullb; lib_cleanup' EXIT
+	mkdir "$FIO_NULLB_DIR" || return 1
+	for fio_kv in size=$1 queue_mode=2 memory_backed=1 irqmode=2 \
+	    completion_nsec=$2 blocksize=4096 power=1; do
+		echo "${fio_kv#*=}" >"$FIO_NULLB_DIR/${fio_kv%%=*}" || return 1
+	done
+	LOOP_DEV=/dev/$LOOP_NAME
+	LOOP_SYSFS=/sys/block/$LOOP_NAME/queue
+	fio_i=0
+	while [ ! -b "$LOOP_DEV" ] && [ $fio_i -lt 50 ]; do
+		sleep 0.1
+		fio_i=$((fio_i + 1))
+	done
+	LOOP_MNT=$(mktemp -d /var/tmp/abbench-mnt.XXXXXX) || return 1
+	# cleanup_loops unmounts it (no loop file: nothing to detach).
+	LIB_LOOPS="$LIB_LOOPS $LOOP_DEV|$LOOP_MNT|"
+	echo bfq >"$LOOP_SYSFS/scheduler" &&
+	    echo 1 >"$LOOP_SYSFS/rotational" || return 1
+	mkfs.ext4 -q -F "$LOOP_DEV" >/dev/null 2>&1 &&
+	    mount "$LOOP_DEV" "$LOOP_MNT" || return 1
+	export LOOP_DEV LOOP_NAME LOOP_SYSFS LOOP_MNT
+}
+
+fio_remove_nullb() {
+	[ -d "${FIO_NULLB_DIR:-}" ] || return 0
+	echo 0 >"$FIO_NULLB_DIR/power"
+	rmdir "$FIO_NULLB_DIR"
 }
 
 fio_need_docker() {
@@ -85,9 +140,10 @@ fio_experiment() {
 			    "$FIO_LOW_LATENCY"
 		done
 		printf '[workload Multi]\ntype = fio\nexecutor = %s\n' "$fio_exec"
-		printf 'containers = %s\ndir = %s/fio\nsize = 48m\n' \
-		    "$fio_n" "$LOOP_MNT"
-		printf 'rw = randread\nbs = 4k\ndirect = 1\nduration = 3s\n'
+		printf 'containers = %s\ndir = %s/fio\nsize = %s\n' \
+		    "$fio_n" "$LOOP_MNT" "${FIO_SIZE:-48m}"
+		printf 'rw = %s\nbs = 4k\ndirect = 1\nduration = %s\n' \
+		    "${FIO_RW:-randread}" "${FIO_DURATION:-3s}"
 		# A sample below it fails, and its error says why: how far
 		# apart the runs were released and how long each ran.
 		[ -n "${FIO_OVERLAP_MIN:-}" ] &&
@@ -190,7 +246,7 @@ fio_total_up() {
 	ok $? "$1 total iops significantly higher with slice_idle 0, decided different by $FIO_MAX_ROUNDS rounds"
 	fio_t8=$(fio_total idle8 "$1")
 	fio_t0=$(fio_total idle0 "$1")
-	fio_ci=$(sed -n "s/^  Multi\/c4\/$1-total-$NPROCS iops idle0 vs idle8: different after .*; change \([-+][0-9.e+-]*\)% to \([-+][0-9.e+-]*\)% at \([0-9.]*%\)).*/\1 \2 \3/p" \
+	fio_ci=$(sed -n "s/^  Multi\/c4\/$1-total-$NPROCS iops idle0 vs idle8: different after .*; change \([-+][0-9.e+-]*\)% to \([-+][0-9.e+-]*\)% at \([0-9.]*%\)[;)].*/\1 \2 \3/p" \
 	    "$TEST_TMP/run.out")
 	diag "median total iops: slice_idle 8 $fio_t8, slice_idle 0 $fio_t0; the change's interval: ${fio_ci:-none}"
 	for a in idle8 idle0; do

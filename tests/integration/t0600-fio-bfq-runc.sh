@@ -6,20 +6,14 @@
 # no container, cgroup, data file or journal entry left.
 #
 # On a kernel without bfq (the machines' 6.18) the effect cannot be had
-# here, and the qemu guest whose kernel has bfq (where t0620 measures the
-# effect, with local readers) has no docker daemon; runc containers there
-# (executor oci) start in ~4 s each under emulation and randread at
-# iodepth 4 is CPU-bound. So there the rest is checked: the same 4 docker
-# runc containers on an mq-deadline loop device (FIO_SCHED=any: arms
-# fifo_batch 16 and 8), 3 rounds, every sample ok, the 4 runs
-# overlapping, per-container values stored, and nothing left behind;
-# only the 2 checks of the effect are not made (13 checks, not 15).
-. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
-. "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
-
-require_root
-require_cmd losetup
-
+# here, and the qemu guest whose kernel has bfq has no docker daemon:
+# t0601 measures it there across the same 4 runc containers through the
+# oci executor (t0620 across local cgroups). So here the rest is
+# checked: the same 4 docker runc containers on an mq-deadline loop
+# device (FIO_SCHED=any: arms fifo_batch 16 and 8), 3 rounds, every
+# sample ok, the 4 runs overlapping, per-container values stored, and
+# nothing left behind; only the 2 checks of the effect are not made (13
+# checks, not 15).
 # The loop is on the root disk, whose speed drifts within a run (one
 # full run: idle8 7.1k-27.7k, idle0 15.6k-47.1k iops; decided at round
 # 12, the last look of max-rounds 12, p=0.000656). As t1100 does, the
@@ -40,7 +34,7 @@ fio_overlaps 4 0.9
 if [ $BFQ = yes ]; then
 	fio_total_up runc
 else
-	diag "no bfq on this kernel ($(uname -r)): its effect not checked (t0620 measures it in the qemu guest)"
+	diag "no bfq on this kernel ($(uname -r)): its effect not checked here (t0601 measures it across runc containers in the qemu guest, t0620 across cgroups)"
 fi
 grep -q "^Multi/c4/runc/container=3-$NPROCS " "$TEST_TMP/stat.out"
 ok $? "per-container values are stored"

@@ -14,6 +14,10 @@
 #                       the guest gave none). A test boots once and runs
 #                       all its checks in that one session: a boot costs
 #                       13 s on an idle machine, 30-60 s under load.
+#   bfq_guest_run OUT ERR
+#                       this test run again in the guest (bfq there)
+#   bfq_here_or_guest   this test here if loop devices offer bfq, else
+#                       in the guest, its TAP and status passed on
 V2_GUEST=$ABBENCH_SRCDIR/scripts/v2-guest
 
 require_v2_guest() {
@@ -38,6 +42,15 @@ v2_guest() {
 	"$V2_GUEST" run "$@"
 }
 
+# bfq_guest_run OUT ERR: this same test run in the guest (one boot,
+# through bfq-guest-run.sh), its TAP into OUT, the guest's own report on
+# stderr into ERR; v2_guest's status returned.
+bfq_guest_run() {
+	bg_test=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	v2_guest "$ABBENCH_SRCDIR/tests/integration/bfq-guest-run.sh" \
+	    "$ABBENCH" "$ABBENCH_SRCDIR" "$TEST_TMP" "$bg_test" >"$1" 2>"$2"
+}
+
 # bfq_here_or_guest: the test needs a bfq loop device. When loop devices
 # here offer bfq, return (the test goes on here). Otherwise run this same
 # test again inside the guest (whose Debian 6.1 kernel has bfq: one boot,
@@ -57,11 +70,8 @@ bfq_here_or_guest() {
 	[ -z "${ABBENCH_V2_GUEST:-}" ] ||
 	    skip_all "loop devices do not offer 'bfq', in the qemu guest either"
 	require_v2_guest
-	bg_test=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 	bg_start=$(date +%s)
-	v2_guest "$ABBENCH_SRCDIR/tests/integration/bfq-guest-run.sh" \
-	    "$ABBENCH" "$ABBENCH_SRCDIR" "$TEST_TMP" "$bg_test" \
-	    >"$TEST_TMP/bfq-guest.out" 2>"$TEST_TMP/bfq-guest.err"
+	bfq_guest_run "$TEST_TMP/bfq-guest.out" "$TEST_TMP/bfq-guest.err"
 	bg_rc=$?
 	cat "$TEST_TMP/bfq-guest.out"
 	diag "no bfq on this kernel ($(uname -r)): the test ran in the qemu guest"
