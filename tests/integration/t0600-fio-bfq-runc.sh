@@ -14,6 +14,12 @@
 # sample ok, the 4 runs overlapping, per-container values stored, and
 # nothing left behind; only the 2 checks of the effect are not made (13
 # checks, not 15).
+. "$ABBENCH_SRCDIR/tests/integration/lib.sh"
+. "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
+
+require_root
+require_cmd losetup
+
 # The loop is on the root disk, whose speed drifts within a run (one
 # full run: idle8 7.1k-27.7k, idle0 15.6k-47.1k iops; decided at round
 # 12, the last look of max-rounds 12, p=0.000656). As t1100 does, the
