@@ -133,6 +133,21 @@ words_hint(const char *words, const char *name)
 	return r;
 }
 
+/*
+ * A range bound (a double) as a long long: INT64_MAX is 2^63 as a double,
+ * which a cast would overflow (undefined; LLONG_MIN here), so the ends
+ * saturate.
+ */
+static long long
+opt_ll(double d)
+{
+	if (d >= 9223372036854775807.0)
+		return LLONG_MAX;
+	if (d <= -9223372036854775807.0)
+		return LLONG_MIN;
+	return (long long)d;
+}
+
 /* One word against the spec's type. */
 static int
 opt_check_word(const struct opt_spec *o, const char *w, char **cause)
@@ -158,8 +173,8 @@ opt_check_word(const struct opt_spec *o, const char *w, char **cause)
 	case OPT_T_INT:
 	case OPT_T_INT64:
 		if (opt_has_range(o))
-			return parse_int(w, (long long)o->min,
-			    (long long)o->max, &ll, cause);
+			return parse_int(w, opt_ll(o->min), opt_ll(o->max),
+			    &ll, cause);
 		return parse_int(w, LLONG_MIN, LLONG_MAX, &ll, cause);
 	case OPT_T_FLOAT:
 		if (parse_double(w, &d, cause) != 0)

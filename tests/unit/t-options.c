@@ -205,6 +205,28 @@ test_widths(void)
 	tap_int_eq(opt_set(opt_find(good, "i64"), &t, "1000000000000001",
 	    &cause), -1, "an int64_t's range is checked");
 	free(cause);
+	cause = NULL;
+	{
+		/* INT64_MAX as a bound is 2^63 as a double: a cast of it
+		 * overflowed to LLONG_MIN, and `nightly --ack 13` said "13 is
+		 * out of range [1, -9223372036854775808]". */
+		const struct opt_spec top[] = {
+			OPT_INT64("top", T(i64), NULL, 1, INT64_MAX, "any night"),
+			OPT_END,
+		};
+
+		tap_ok(opt_set(&top[0], &t, "13", &cause) == 0 &&
+		    t.i64 == 13 && opt_set(&top[0], &t,
+		    "9223372036854775807", &cause) == 0 &&
+		    t.i64 == INT64_MAX, "a range up to INT64_MAX takes 13 "
+		    "and INT64_MAX");
+		free(cause);
+		cause = NULL;
+		tap_int_eq(opt_set(&top[0], &t, "0", &cause), -1,
+		    "... and still refuses 0");
+		free(cause);
+		cause = NULL;
+	}
 	tap_ok(opt_bound(opt_find(good, "i")) &&
 	    !opt_bound(opt_find(good, "env.X")),
 	    "a prefix binds no member, a key does");
