@@ -387,9 +387,12 @@ run_advice_lines_one(struct strvec *notes, size_t from)
 		else if (strcmp(what, w) != 0)
 			alike = 0;
 	}
-	one = xasprintf(alike ? "%s; so do %zu other row%s" :
-	    "%s; %zu other row%s count lines too", notes->v[from], n,
-	    n > 1 ? "s" : "");
+	if (alike)
+		one = xasprintf("%s; so do%s %zu other row%s", notes->v[from],
+		    n > 1 ? "" : "es", n, n > 1 ? "s" : "");
+	else
+		one = xasprintf("%s; %zu other row%s lines too",
+		    notes->v[from], n, n > 1 ? "s count" : " counts");
 	while (notes->n > from)
 		free(notes->v[--notes->n]);
 	strvec_push_nodup(notes, one);

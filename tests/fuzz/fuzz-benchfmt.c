@@ -27,7 +27,7 @@
  *       $G/uniprop.c $G/unitab.c $S/benchfmt.c $S/benchunit.c \
  *       $S/gomath.c $G/goregexp.c $G/goregexp-parse.c $G/goregexp-class.c \
  *       $S/query.c $S/benchproc.c \
- *       $S/benchtab.c $S/benchtab-render.c \
+ *       $S/benchtab.c $S/benchtab-render.c $S/benchtab-md.c \
  *       $S/benchstat.c $S/benchmath.c $S/quantile.c $S/utest.c \
  *       $S/texttab.c -ljansson -lm -o /tmp/fuzz-benchfmt
  *   mkdir -p /tmp/bf-corpus

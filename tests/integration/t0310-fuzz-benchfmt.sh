@@ -20,7 +20,7 @@ fuzz_build clang -g -O1 -ffp-contract=off \
     "$s/benchunit.c" "$s/gomath.c" "$g/goregexp.c" "$g/goregexp-parse.c" \
     "$g/goregexp-class.c" "$s/query.c" \
     "$s/benchproc.c" \
-    "$s/benchtab.c" "$s/benchtab-render.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \
+    "$s/benchtab.c" "$s/benchtab-render.c" "$s/benchtab-md.c" "$s/benchstat.c" "$s/benchmath.c" "$s/quantile.c" \
     "$s/utest.c" "$s/texttab.c" -ljansson -lm -o "$FUZZ_TMP/fuzz-benchfmt"
 
 c=$FUZZ_TMP/corpus

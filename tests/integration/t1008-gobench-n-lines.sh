@@ -36,7 +36,7 @@ is "$?" 1 "standard output is benchstat's tables only"
 like "$(grep '^DockerTrue' piped)" "n=12\)" "stat of the export: the same n"
 like "$(cat err)" "note: DockerTrue sec/op \(a\): n=12 counts the 3 lines of each of 4 invocations" \
     "stat --db says what n=12 counts (arm a)"
-like "$(cat err)" "note: DockerTrue sec/op \([ab]\): n=12 .*; so do 1 other row\$" \
+like "$(cat err)" "note: DockerTrue sec/op \([ab]\): n=12 .*; so does 1 other row\$" \
     "... and arm b, in the same line"
 like "$(cat err)" "not independent" "... and why it matters"
 

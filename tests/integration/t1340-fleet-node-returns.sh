@@ -5,7 +5,8 @@
 #  1. a dead node comes back: the run that died there left its cgroups
 #     and its scratch directory on it, in its own journal; the job,
 #     requeued, waits for it (the other c1 node is drained); when the node
-#     returns, Slurm's Prolog (abbench restore, on the node's own
+#     returns, Slurm's Epilog of the dead job or the Prolog of the requeued
+#     one (abbench restore, on the node's own
 #     /var/lib/abbench) undoes them before the job starts there again, and
 #     the job resumes the run: every sample once;
 #  2. slurmctld restarted while a fleet's four jobs run: they finish, the
@@ -84,6 +85,11 @@ ok "$(ls -d "$NODES_TOP/nodes/$A/tmp/abbench-$UUID" >/dev/null 2>&1; echo $?)" \
 is "$(db_count "$JDB" "SELECT count(*) > 0 FROM entries WHERE state = 'saved'")" 1 \
     "$A's journal still says so"
 
+# What the node's Epilog wrote before it came back (the Epilog may be
+# the one that restores: Slurm runs it for the dead job as the node
+# registers again, before the requeued job's Prolog).
+EL=$NODES_TOP/log/epilog.$A.log
+e0=$(cat "$EL" 2>/dev/null | wc -l)
 "$ABBENCH_SRCDIR/scripts/slurm-nodes" --revive "$A" >"$TEST_TMP/revive" 2>&1
 ok $? "node $A comes back"
 done_j() { is_state "$J" COMPLETED; }
@@ -95,9 +101,12 @@ PL=$NODES_TOP/log/prolog.$A.log
 awk -v j="job $J " 'index($0, j) == 1 { n++; s = "" } n == 2 { s = s $0 "\n" }
     END { printf "%s", s }' "$PL" >"$TEST_TMP/prolog2"
 while IFS= read -r l; do diag "prolog: $l"; done <"$TEST_TMP/prolog2"
-file_like "$TEST_TMP/prolog2" "removed cgroup 'abbench-$U8'" \
-    "before the job started there again, $A's Prolog removed the dead run's cgroup"
-file_like "$TEST_TMP/prolog2" "removed directory '/tmp/abbench-$UUID'" \
+tail -n +"$((e0 + 1))" "$EL" 2>/dev/null >"$TEST_TMP/epilog2"
+while IFS= read -r l; do diag "epilog: $l"; done <"$TEST_TMP/epilog2"
+cat "$TEST_TMP/prolog2" "$TEST_TMP/epilog2" >"$TEST_TMP/restore2"
+file_like "$TEST_TMP/restore2" "removed cgroup 'abbench-$U8'" \
+    "before the job started there again, $A's Prolog or Epilog removed the dead run's cgroup"
+file_like "$TEST_TMP/restore2" "removed directory '/tmp/abbench-$UUID'" \
     "... and its scratch directory"
 LOG=$(ls "$SHARED/$ID"/logs/c1-1-"$J".out)
 like "$(grep -h 'resuming run' "$LOG")" "$UUID" "the job resumed the run"
