@@ -358,24 +358,6 @@ decimal_step_scaled(double v, double scale)
 	return decimal_step(v * scale) / scale;
 }
 
-/* Is every value vmin plus a whole number of gaps, within tol? (A grid
- * of 1/3 written as doubles is off by their rounding, not by tol.) */
-static int
-on_grid(const double *x1, size_t n1, const double *x2, size_t n2,
-    double vmin, double gap, double tol)
-{
-	double	k, v;
-	size_t	i;
-
-	for (i = 0; i < n1 + n2; i++) {
-		v = i < n1 ? x1[i] : x2[i - n1];
-		k = (v - vmin) / gap;
-		if (fabs(k - round(k)) * gap > tol)
-			return 0;
-	}
-	return 1;
-}
-
 double
 resolution_log_scaled(const double *x1, size_t n1, const double *x2,
     size_t n2, double scale, int *single)
@@ -405,22 +387,19 @@ resolution_log_scaled(const double *x1, size_t n1, const double *x2,
 		step = decimal_step_scaled(vmin, scale);
 	} else {
 		/*
-		 * The step of the finest digits written; the smallest gap
-		 * instead when it is coarser and every value sits on its
-		 * grid (a 4 ms clock printed as 0.004, 0.012: digits finer
-		 * than the clock). A few values written to the nanosecond
-		 * are not on a grid of their smallest gap, however wide the
-		 * gap (8 runs of 0.39 s spread over 0.1 s).
+		 * The step is at least the smallest gap; where every value's
+		 * last digit is coarser still, that. A value whose digits
+		 * are as fine as the gap settles it (continuous values: the
+		 * first one).
 		 */
 		step = HUGE_VAL;
-		for (i = 0; i < n1 + n2; i++) {
+		for (i = 0; i < n1 + n2 && step > gap; i++) {
 			v = decimal_step_scaled(i < n1 ? x1[i] :
 			    x2[i - n1], scale);
 			if (v < step)
 				step = v;
 		}
-		if (gap > step && on_grid(x1, n1, x2, n2, vmin, gap,
-		    fmax(step / 2, gap * 1e-6)))
+		if (gap > step)
 			step = gap;
 	}
 	if (!(vmin > step / 2))

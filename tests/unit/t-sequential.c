@@ -330,29 +330,6 @@ test_ranktests(void)
 	res = resolution_log(s, 20, d, 20, &single);
 	tap_ok(res < 0.002, "continuous values: resolution %.2g (small)",
 	    res);
-	{
-		/*
-		 * Issue 54, newcomer friction 5 (the values' step): 4 + 4
-		 * `runsc do` times written to the nanosecond, spread under
-		 * load: their smallest gap (17 ms) is no step of theirs.
-		 * And a 4 ms clock printed to the millisecond still is.
-		 */
-		double	a[] = { 0.395874673, 0.431220517, 0.498311042,
-			    0.612004981 };
-		double	b[] = { 0.413402777, 0.467730118, 0.541198305,
-			    0.700321446 };
-		double	c[] = { 0.004, 0.008, 0.016 };
-		double	e[] = { 0.004, 0.012, 0.012 };
-
-		res = resolution_log_scaled(a, 4, b, 4, 1e9, &single);
-		tap_ok(!single && res < 1e-8, "friction 5: ns values with "
-		    "wide gaps: a step of 1 ns (%.2g, not the 17 ms gap)",
-		    res);
-		res = resolution_log(c, 3, e, 3, &single);
-		tap_ok(fabs(res - 2 * log(0.004 / 0.002)) < 1e-9,
-		    "friction 5: a 4 ms clock written in ms: a 4 ms step "
-		    "(%.3f)", res);
-	}
 	gsl_rng_free(r);
 }
 
