@@ -162,15 +162,6 @@ store_exec(struct store *st, const char *sql, char **cause)
 	return 0;
 }
 
-int
-store_finish(struct store *st, int rc, char **cause)
-{
-	if (rc == 0)
-		return store_commit(st, cause);
-	store_rollback(st);
-	return -1;
-}
-
 void
 store_bind_text(sqlite3_stmt *s, int i, const char *t)
 {

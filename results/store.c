@@ -190,6 +190,16 @@ store_rollback(struct store *st)
 	return 0;
 }
 
+/* Commit when rc is 0, else roll back: -1 (a transaction's end). */
+int
+store_finish(struct store *st, int rc, char **cause)
+{
+	if (rc == 0)
+		return store_commit(st, cause);
+	store_rollback(st);
+	return -1;
+}
+
 /*
  * The journal.
  */
