@@ -741,7 +741,7 @@ test_inline(void)
 {
 	static const struct {
 		const char	*line;
-		const char	*words[8];
+		const char	*words[9];	/* NULL-terminated */
 	} cases[] = {
 		{ "sleep 0.1", { "sleep", "0.1" } },
 		{ "  a\t b  ", { "a", "b" } },
