@@ -588,13 +588,13 @@ static const char *const store_v11_run[] = {
 	"INSERT INTO single_values (id, series_id, value, round, position,"
 	" warmup, ws, wd, dm, de) SELECT (e.run_id << 32) | e.plan_idx,"
 	" v.series_id, v.value, e.round, e.position, e.warmup, e.ws, e.wd,"
-	" e.dm, e.de FROM executions e JOIN sample_values v ON v.run_id ="
-	" e.run_id AND v.plan_idx = e.plan_idx WHERE e.run_id = ?1 AND"
-	" e.plan_idx BETWEEN 0 AND 4294967295 AND e.nv = 1 AND e.bad = 0 AND"
-	" e.nx = 1 AND v.k = 0 AND v.status = 0 AND v.error IS NULL AND"
-	" v.config_id IS NULL AND v.orig_value IS NULL AND (SELECT count(*)"
-	" FROM sample_values w WHERE w.run_id = e.run_id AND w.plan_idx ="
-	" e.plan_idx) = 1 ORDER BY e.plan_idx",
+	" e.dm, e.de FROM executions e JOIN (SELECT plan_idx, series_id,"
+	" value, k, status, error, config_id, orig_value FROM sample_values"
+	" WHERE run_id = ?1 GROUP BY plan_idx HAVING count(*) = 1) v ON"
+	" v.plan_idx = e.plan_idx WHERE e.run_id = ?1 AND e.plan_idx BETWEEN"
+	" 0 AND 4294967295 AND e.nv = 1 AND e.bad = 0 AND e.nx = 1 AND"
+	" v.k = 0 AND v.status = 0 AND v.error IS NULL AND v.config_id IS"
+	" NULL AND v.orig_value IS NULL ORDER BY e.plan_idx",
 	"DELETE FROM sample_values WHERE run_id = ?1 AND ((run_id << 32) |"
 	" plan_idx) IN (SELECT id FROM single_values WHERE id BETWEEN"
 	" ?1 << 32 AND (?1 << 32) | 4294967295)",
