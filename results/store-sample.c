@@ -906,11 +906,18 @@ store_sample_counts(struct store *st, int64_t run_id,
 
 	*out = NULL;
 	*n = 0;
-	if (store_rows(&r, st, "SELECT benchmark, unit, arm, count(*),"
-	    " min(id) AS first FROM samples WHERE run_id = ?1 AND status = 'ok'"
-	    " AND warmup = 0 GROUP BY benchmark, unit, arm"
-	    " ORDER BY min(first) OVER (PARTITION BY benchmark, unit), arm",
-	    cause) != 0)
+	/* The run's rows, not the samples view: its folded samples would
+	 * be every run's (store-int.h). */
+	if (store_rows(&r, st, "SELECT s.benchmark, s.unit, s.arm, count(*),"
+	    " min(x.id) AS first FROM (SELECT v.series_id, (v.plan_idx << 16)"
+	    " | v.k AS id FROM sample_values v JOIN executions e ON e.run_id ="
+	    " v.run_id AND e.plan_idx = v.plan_idx WHERE v.run_id = ?1 AND"
+	    " v.status = 0 AND e.warmup = 0 UNION ALL SELECT series_id, (id &"
+	    " 4294967295) << 16 FROM single_values WHERE "
+	    STORE_RUN_SINGLES_SQL " AND warmup = 0) x JOIN series s ON s.id ="
+	    " x.series_id GROUP BY s.benchmark, s.unit, s.arm"
+	    " ORDER BY min(first) OVER (PARTITION BY s.benchmark, s.unit),"
+	    " s.arm", cause) != 0)
 		return -1;
 	sqlite3_bind_int64(r.s, 1, run_id);
 	while (store_next(&r)) {
