@@ -64,19 +64,11 @@ main(void)
 		die("%s", cause);
 	run = r.id;
 	free(r.uuid);
-	memset(&s, 0, sizeof s);
-	s.run_id = run;
-	s.arm = "b";
-	s.workload = "W";
-	s.round = 2;
-	s.position = 1;
-	s.plan_idx = 5;
-	s.start_ns = 1234567;
-	s.end_ns = 2345678;
-	s.start_wall_ns = 1767225600123456789LL;
-	s.end_wall_ns = 1767225600124567900LL;
-	s.metrics = &m;
-	s.nmetrics = 1;
+	s = (struct store_sample){ .run_id = run, .arm = "b", .workload = "W",
+	    .round = 2, .position = 1, .plan_idx = 5, .start_ns = 1234567,
+	    .end_ns = 2345678, .start_wall_ns = 1767225600123456789LL,
+	    .end_wall_ns = 1767225600124567900LL, .metrics = &m,
+	    .nmetrics = 1 };
 	tap_int_eq(store_sample_add(st, &s, &cause), 0, "one plain value");
 	tap_int_eq(one(st, "SELECT count(*) FROM single_values"), 1,
 	    "one row of single_values");
