@@ -661,9 +661,9 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 	bad = sp->status != SAMPLE_STATUS_OK;
 	sample_exec_fields(st, sp, f);
 	/* One plain value: one row (sample_runs' counts wait for the end). */
-	if (nrows == 1 && !bad && sp->nmetrics == 1 && sp->error == NULL &&
-	    sp->config == NULL && (sp->orig_units == NULL ||
-	    sp->orig_units[0] == NULL)) {
+	if (nrows == 1 && !bad && sp->nmetrics == 1 && sp->plan_idx >= 0 &&
+	    sp->error == NULL && sp->config == NULL &&
+	    (sp->orig_units == NULL || sp->orig_units[0] == NULL)) {
 		if (series_get(st, sp->arm, sp->workload != NULL ?
 		    sp->workload : "", sp->metrics[0].benchmark,
 		    sp->metrics[0].unit, "", &sid, cause) != 0)
