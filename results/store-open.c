@@ -498,7 +498,8 @@ store_open(const char *path, int flags, char **cause)
 			if (store_identify(st, &version, cause) != 1)
 				goto fail;
 			/* A fold killed half-way goes on where it may. */
-			if (!store_fold_pending(st) || !store_path_writable(path)) {
+			if (!store_fold_pending(st) ||
+			    !store_path_writable(path)) {
 				store_open_add(st);
 				return st;
 			}

@@ -506,11 +506,6 @@ sample_clock(struct store *st, const struct store_sample *sp, char **cause)
 	return 0;
 }
 
-/*
- * The execution's row (store-schema.c: its times in us from the run's
- * bases); *k = the place of its first new value, *isnew and *newbad:
- * whether it is a new execution, and one newly holding a value not ok.
- */
 /* An execution's round, position, warmup, ws, wd, dm, de (us). */
 static void
 sample_exec_fields(const struct store *st, const struct store_sample *sp,
@@ -595,6 +590,10 @@ sample_single(struct store *st, const struct store_sample *sp, int64_t sid,
 	return sample_unfold(st, sp, cause) == 0 ? 0 : -1;
 }
 
+/*
+ * The execution's row (store-schema.c: its times f in us from the run's
+ * bases); *k = the place of its first new value.
+ */
 static int
 sample_execution(struct store *st, const struct store_sample *sp,
     size_t nrows, int bad, const int64_t f[7], int64_t *k, char **cause)
