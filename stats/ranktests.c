@@ -4,6 +4,7 @@
  * (see ranktests.h).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,26 +321,107 @@ brunner_munzel_p(const double *x1, size_t n1, const double *x2, size_t n2)
 	return p < 1 ? p : 1;
 }
 
-/* The step of the last significant decimal digit of v (> 0): 0.003 has a
- * step of 0.001, 1024 of 1, 3000000 (whole ms written in ns) of 1e6. */
-static double
-decimal_step(double v)
-{
-	char	buf[64], *e, *dot, *last;
-	int	exp10 = 0, frac = 0;
+/* The powers of ten a double holds exactly, up to 1e16. */
+static const double p10[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16
+};
 
+/*
+ * decimal_digits without printing, for 1 <= v < 1e15 (a count, whole ns,
+ * a time of a few digits, or any value of that size): v is a whole
+ * number r and a rest v - r that is exact (Sterbenz: r / 2 <= v <= 2r),
+ * so its 16 digits are r's and the rest's rounded to the 16th one. The
+ * rest scaled to units of that digit is one rounded product (relative
+ * error 2^-53); a rest that close to half a unit, and 16 digits that
+ * round up into the next decade, are left to the printer. Returns 0 when
+ * it leaves v to the printer.
+ */
+static int
+decimal_digits_fast(double v, int *lead, int *last)
+{
+	double		r, q, c;
+	int64_t		d;
+	int		e;
+
+	if (!(v >= 1 && v < 1e15))
+		return 0;
+	for (e = 0; v >= p10[e + 1]; e++)
+		;
+	r = round(v);
+	q = (v - r) * p10[15 - e];
+	c = round(q);
+	if (fabs(fabs(q - c) - 0.5) <= fabs(q) * 0x1p-50 + 0x1p-60)
+		return 0;
+	d = (int64_t)r * (int64_t)p10[15 - e] + (int64_t)c;
+	if (d < (int64_t)p10[15] || d >= (int64_t)p10[16])
+		return 0;
+	*lead = e;
+	for (*last = e - 15; d % 10 == 0; d /= 10)
+		(*last)++;
+	return 1;
+}
+
+/*
+ * The digits of v as "%.15e" writes them (16 significant ones, rounded to
+ * nearest): *lead the decimal exponent of the first, *last that of the
+ * last one that is not 0 (0.003: -3 and -3; 1024: 3 and 0; 3000000, whole
+ * ms written in ns: 6 and 6). Returns 0 when v has none (inf, NaN).
+ */
+static int
+decimal_digits(double v, int *lead, int *last)
+{
+	char	buf[64], *e, *dot, *end;
+
+	if (decimal_digits_fast(v, lead, last))
+		return 1;
 	snprintf(buf, sizeof(buf), "%.15e", v);
 	if ((e = strchr(buf, 'e')) == NULL)
 		return 0;
-	exp10 = atoi(e + 1);
+	*lead = *last = atoi(e + 1);
 	*e = '\0';
 	if ((dot = strchr(buf, '.')) == NULL)
-		return pow(10, exp10);
-	for (last = e - 1; last > dot && *last == '0'; last--)
+		return 1;
+	for (end = e - 1; end > dot && *end == '0'; end--)
 		;
-	frac = (int)(last - dot);
-	exp10 -= frac;
-	return pow(10, exp10);
+	*last -= (int)(end - dot);
+	return 1;
+}
+
+/* Scaled values (resolution_log_scaled): v as it was written. */
+static int
+is_scaled(double scale)
+{
+	return scale > 0 && scale != 1;
+}
+
+static double
+as_written(double v, double scale)
+{
+	return is_scaled(scale) ? v * scale : v;
+}
+
+/* The step of a last digit at 10^last as written, in the stored unit. */
+static double
+written_step(int last, double scale)
+{
+	double	s = pow(10, last);
+
+	return is_scaled(scale) ? s / scale : s;
+}
+
+/*
+ * The step of the last significant decimal digit of v (> 0) as written:
+ * 0.003 has a step of 0.001, 1024 of 1, 3000000 of 1e6; inf and NaN 0.
+ */
+static double
+decimal_step_scaled(double v, double scale)
+{
+	int	lead, last;
+
+	if (!decimal_digits(as_written(v, scale), &lead, &last))
+		return 0;
+	return written_step(last, scale);
 }
 
 double
@@ -349,21 +431,98 @@ resolution_log(const double *x1, size_t n1, const double *x2, size_t n2,
 	return resolution_log_scaled(x1, n1, x2, n2, 1, single);
 }
 
-/* decimal_step of v as written (v * scale), in the stored unit. */
-static double
-decimal_step_scaled(double v, double scale)
+/* Is every value vmin plus a whole number of gaps, within tol? (A grid
+ * of 1/3 written as doubles is off by their rounding, not by tol.) */
+static int
+on_grid(const double *x1, size_t n1, const double *x2, size_t n2,
+    double vmin, double gap, double tol)
 {
-	if (!(scale > 0) || scale == 1)
-		return decimal_step(v);
-	return decimal_step(v * scale) / scale;
+	double	k, v;
+	size_t	i;
+
+	for (i = 0; i < n1 + n2; i++) {
+		v = i < n1 ? x1[i] : x2[i - n1];
+		k = (v - vmin) / gap;
+		if (fabs(k - round(k)) * gap > tol)
+			return 0;
+	}
+	return 1;
+}
+
+/* Two sorted samples as one, in ascending order. */
+struct res_merge {
+	const double	*x1, *x2;
+	size_t		 n1, n2, i, j;
+};
+
+static int
+res_merge_next(struct res_merge *m, double *v)
+{
+	if (m->i >= m->n1 && m->j >= m->n2)
+		return 0;
+	*v = (m->j >= m->n2 || (m->i < m->n1 && m->x1[m->i] <= m->x2[m->j])) ?
+	    m->x1[m->i++] : m->x2[m->j++];
+	return 1;
+}
+
+/*
+ * The step of the finest last digit written (the smallest decimal_step
+ * of all values), or, when the values sit on the smallest gap's grid,
+ * one no finer than the gap (the caller then takes the gap, as it would
+ * for the finest: *grid is 1). The values' digits are read in ascending
+ * order and the reading stops where the rest cannot change the step it
+ * gives (a look reads one or two values' digits, as the early exit
+ * before the grid did):
+ * - ascending (the samples sorted, the largest finite as written): a
+ *   value's last digit is at most 15 places below its first, and no
+ *   later value's first is below this one's, so once the finest is 15
+ *   places below a value's first, no later value is finer (continuous
+ *   values: the first);
+ * - the finest so far is not coarser than the gap, and every value is on
+ *   the gap's grid within the least tolerance the caller may ask
+ *   (gap * 1e-6): the caller takes the gap however fine the rest (a
+ *   coarse clock or a quantity written with more digits).
+ * *grid: 1 on the grid, 0 not, -1 not asked.
+ */
+static double
+finest_step(const double *x1, size_t n1, const double *x2, size_t n2,
+    double scale, double vmin, double gap, int ascending, int *grid)
+{
+	struct res_merge	m = { x1, x2, n1, n2, 0, 0 };
+	double			v, w, step = HUGE_VAL;
+	int			lead, last, finest = 0, any = 0;
+
+	*grid = -1;
+	while (res_merge_next(&m, &v)) {
+		w = as_written(v, scale);
+		if (!decimal_digits(w, &lead, &last))
+			return 0;	/* no digits: decimal_step's 0 */
+		if (!any || last < finest) {
+			finest = last;
+			step = written_step(finest, scale);
+			any = 1;
+		}
+		if (ascending && w > 0 && finest <= lead - 15)
+			break;
+		if (step <= gap) {
+			if (*grid < 0)
+				*grid = on_grid(x1, n1, x2, n2, vmin, gap,
+				    gap * 1e-6);
+			if (*grid)
+				break;
+		}
+	}
+	return step;
 }
 
 double
 resolution_log_scaled(const double *x1, size_t n1, const double *x2,
     size_t n2, double scale, int *single)
 {
-	double	 step, gap = HUGE_VAL, vmin, prev = NAN, v;
-	size_t	 i = 0, j = 0, distinct = 0;
+	struct res_merge	m = { x1, x2, n1, n2, 0, 0 };
+	double			step, gap = HUGE_VAL, vmin, prev = NAN, v;
+	size_t			distinct = 0;
+	int			ascending = 1, grid;
 
 	*single = 0;
 	if (n1 == 0 || n2 == 0)
@@ -372,9 +531,9 @@ resolution_log_scaled(const double *x1, size_t n1, const double *x2,
 	if (!(vmin > 0))
 		return HUGE_VAL;
 	/* Merge the two sorted samples: gaps between distinct values. */
-	while (i < n1 || j < n2) {
-		v = (j >= n2 || (i < n1 && x1[i] <= x2[j])) ? x1[i++] :
-		    x2[j++];
+	while (res_merge_next(&m, &v)) {
+		if (distinct > 0 && !(v >= prev))
+			ascending = 0;
 		if (distinct == 0 || v != prev) {
 			if (distinct > 0 && v - prev < gap)
 				gap = v - prev;
@@ -387,19 +546,17 @@ resolution_log_scaled(const double *x1, size_t n1, const double *x2,
 		step = decimal_step_scaled(vmin, scale);
 	} else {
 		/*
-		 * The step is at least the smallest gap; where every value's
-		 * last digit is coarser still, that. A value whose digits
-		 * are as fine as the gap settles it (continuous values: the
-		 * first one).
+		 * The step of the finest digits written; the smallest gap
+		 * instead when it is coarser and every value sits on its
+		 * grid (a 4 ms clock printed as 0.004, 0.012: digits finer
+		 * than the clock). A few values written to the nanosecond
+		 * are not on a grid of their smallest gap, however wide the
+		 * gap (8 runs of 0.39 s spread over 0.1 s).
 		 */
-		step = HUGE_VAL;
-		for (i = 0; i < n1 + n2 && step > gap; i++) {
-			v = decimal_step_scaled(i < n1 ? x1[i] :
-			    x2[i - n1], scale);
-			if (v < step)
-				step = v;
-		}
-		if (gap > step)
+		step = finest_step(x1, n1, x2, n2, scale, vmin, gap,
+		    ascending && isfinite(as_written(prev, scale)), &grid);
+		if (gap > step && (grid == 1 || on_grid(x1, n1, x2, n2, vmin,
+		    gap, fmax(step / 2, gap * 1e-6))))
 			step = gap;
 	}
 	if (!(vmin > step / 2))

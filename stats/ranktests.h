@@ -65,15 +65,19 @@ double	brunner_munzel_p(const double *x1, size_t n1, const double *x2,
 /*
  * The resolution of two samples (each sorted ascending, values > 0): the
  * largest error that rounding each value to the metric's unit can have put
- * on a difference of two logarithms. The unit's step is estimated from
- * below by the data: the smallest gap between distinct values, or, where
- * the decimal digits say more (a value printed with few of them), the
- * step of its last significant digit (3000000 ns: whole milliseconds; a
- * counter of exactly 1000 can then not be told from one rounded to
- * thousands, and is taken as such). Returns
+ * on a difference of two logarithms. The unit's step is estimated by the
+ * data: the step of the finest last significant digit written (3000000
+ * ns: whole milliseconds; a counter of exactly 1000 can then not be told
+ * from one rounded to thousands, and is taken as such), or the smallest
+ * gap between distinct values when it is coarser and every value lies
+ * on its grid (a coarse clock printed with more digits). Returns
  * 2 log(v / (v - step / 2)) for the smallest value v, HUGE_VAL when
  * v <= step / 2. *single is set when only one distinct value was seen (the
- * step then comes from the digits alone).
+ * step then comes from the digits alone). A look reads the digits of as
+ * few values as settle the step, one or two as a rule (in ascending
+ * order, see finest_step), those of a value from 1 to 1e15 without
+ * printing it: the sequential rule's looks cost what they cost when the
+ * smallest gap alone set the step.
  */
 double	resolution_log(const double *x1, size_t n1, const double *x2,
 	    size_t n2, int *single);

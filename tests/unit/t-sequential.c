@@ -330,6 +330,147 @@ test_ranktests(void)
 	res = resolution_log(s, 20, d, 20, &single);
 	tap_ok(res < 0.002, "continuous values: resolution %.2g (small)",
 	    res);
+	{
+		/*
+		 * Issue 54, newcomer friction 5 (the values' step): 4 + 4
+		 * `runsc do` times written to the nanosecond, spread under
+		 * load: their smallest gap (17 ms) is no step of theirs.
+		 * And a 4 ms clock printed to the millisecond still is.
+		 */
+		double	a[] = { 0.395874673, 0.431220517, 0.498311042,
+			    0.612004981 };
+		double	b[] = { 0.413402777, 0.467730118, 0.541198305,
+			    0.700321446 };
+		double	c[] = { 0.004, 0.008, 0.016 };
+		double	e[] = { 0.004, 0.012, 0.012 };
+
+		res = resolution_log_scaled(a, 4, b, 4, 1e9, &single);
+		tap_ok(!single && res < 1e-8, "friction 5: ns values with "
+		    "wide gaps: a step of 1 ns (%.2g, not the 17 ms gap)",
+		    res);
+		res = resolution_log(c, 3, e, 3, &single);
+		tap_ok(fabs(res - 2 * log(0.004 / 0.002)) < 1e-9,
+		    "friction 5: a 4 ms clock written in ms: a 4 ms step "
+		    "(%.3f)", res);
+	}
+	gsl_rng_free(r);
+}
+
+/*
+ * The values' step as 06ecc99 took it, read from every value's digits by
+ * the printer (the finest last digit written; the smallest gap instead
+ * when coarser and every value is on its grid): the rule
+ * resolution_log_scaled must give, though it reads one or two values'
+ * digits where the rest cannot change the answer.
+ */
+static double
+printed_step(double v, double scale)
+{
+	char	buf[64], *e;
+	int	nd = 15, scaled = scale > 0 && scale != 1;
+
+	snprintf(buf, sizeof(buf), "%.15e", scaled ? v * scale : v);
+	if ((e = strchr(buf, 'e')) == NULL)
+		return 0;
+	while (nd > 0 && buf[1 + nd] == '0')
+		nd--;
+	return pow(10, atoi(e + 1) - nd) / (scaled ? scale : 1);
+}
+
+static double
+every_digit_resolution(const double *x1, size_t n1, const double *x2,
+    size_t n2, double scale, int *single)
+{
+	double	all[128], gap = HUGE_VAL, step = HUGE_VAL, k;
+	size_t	n = n1 + n2, i, distinct = 1;
+	int	grid = 1;
+
+	memcpy(all, x1, n1 * sizeof(*all));
+	memcpy(all + n1, x2, n2 * sizeof(*all));
+	qsort(all, n, sizeof(*all), seqsim_cmp);
+	*single = 0;
+	if (!(all[0] > 0))
+		return HUGE_VAL;
+	for (i = 1; i < n; i++)
+		if (all[i] != all[i - 1]) {
+			distinct++;
+			gap = fmin(gap, all[i] - all[i - 1]);
+		}
+	for (i = 0; i < n && distinct > 1; i++)
+		step = fmin(step, printed_step(all[i], scale));
+	*single = distinct == 1;
+	if (distinct == 1)
+		step = printed_step(all[0], scale);
+	else if (gap > step) {
+		for (i = 0; i < n; i++) {
+			k = (all[i] - all[0]) / gap;
+			grid = grid && !(fabs(k - round(k)) * gap >
+			    fmax(step / 2, gap * 1e-6));
+		}
+		step = grid ? gap : step;
+	}
+	return all[0] > step / 2 ? 2 * log(all[0] / (all[0] - step / 2)) :
+	    HUGE_VAL;
+}
+
+/* One value of a sample of kind `kind` around 10^mag. */
+static double
+step_sample_value(gsl_rng *r, int kind, int mag, double q)
+{
+	double	base = pow(10, mag);
+
+	switch (kind) {
+	case 0:		/* continuous */
+		return base * (1 + 0.05 * gsl_ran_gaussian(r, 1));
+	case 1:		/* on a grid: 1/3, 1/10, 1/50 of it, a 4 ms clock */
+		return q * base * round(1 / q * (1 + 0.1 *
+		    gsl_ran_gaussian(r, 1)));
+	case 2:		/* whole ns stored in seconds */
+		return round(1e9 * base * (1 + gsl_rng_uniform(r))) * 1e-9;
+	case 3:		/* a few decimals */
+		return round(base * (1 + gsl_rng_uniform(r)) * 1e3) / 1e3;
+	case 4:		/* next to a power of ten */
+		return base * (1 + (double)((long)gsl_rng_uniform_int(r, 7) -
+		    3) * 0x1p-52);
+	default:	/* few values, ties */
+		return base * (double)(1 + gsl_rng_uniform_int(r, 3));
+	}
+}
+
+static void
+test_resolution_every_digit(void)
+{
+	double	qs[] = { 1.0 / 3, 0.1, 0.02, 0.004 }, sc[] = { 1, 1e9, 1e-3 };
+	double	a[48], b[48], q, scale, got, want;
+	size_t	t, i, n1, n2, differ = 0, cases = 30000;
+	gsl_rng	*r = gsl_rng_alloc(gsl_rng_mt19937);
+	int	kind, mag, s1, s2;
+
+	gsl_rng_set(r, 54);
+	for (t = 0; t < cases; t++) {
+		kind = (int)gsl_rng_uniform_int(r, 6);
+		mag = (int)gsl_rng_uniform_int(r, 24) - 9;
+		q = qs[gsl_rng_uniform_int(r, 4)];
+		scale = sc[gsl_rng_uniform_int(r, 3)];
+		n1 = 1 + gsl_rng_uniform_int(r, 24);
+		n2 = 1 + gsl_rng_uniform_int(r, 24);
+		for (i = 0; i < n1 + n2; i++)
+			*(i < n1 ? &a[i] : &b[i - n1]) = fabs(
+			    step_sample_value(r, kind, mag, q));
+		qsort(a, n1, sizeof(*a), seqsim_cmp);
+		qsort(b, n2, sizeof(*b), seqsim_cmp);
+		got = resolution_log_scaled(a, n1, b, n2, scale, &s1);
+		want = every_digit_resolution(a, n1, b, n2, scale, &s2);
+		if (got != want || s1 != s2) {
+			if (differ++ < 3)
+				TAP_DIAG("kind %d, 10^%d, scale %g, n %zu+%zu: "
+				    "%.17g, every digit read: %.17g", kind,
+				    mag, scale, n1, n2, got, want);
+		}
+	}
+	tap_ok(differ == 0, "friction 5: the step with early exits is the "
+	    "one every value's digits give, on %zu pairs of samples (%zu "
+	    "differ)", cases, differ);
 	gsl_rng_free(r);
 }
 
@@ -706,6 +847,7 @@ main(void)
 	test_u_quantiles();
 	test_shift_ci();
 	test_ranktests();
+	test_resolution_every_digit();
 	test_decide();
 	test_contract();
 	return tap_done();
