@@ -10,7 +10,8 @@
 # killed with SIGKILL at a random moment and resumed reaches the same
 # decisions as an uninterrupted run (programs printing fixed values);
 # a change below `effect` that the fixed design finds is not stopped as
-# equivalent (equivalence = projected) unless the experiment says margin.
+# equivalent (equivalence = projected) unless the experiment says margin;
+# times written to the ns but far apart have a step of 1 ns (issue 54).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
 
@@ -203,25 +204,46 @@ like "$msg" "p\.ini:4: equivalence: 'maybe' is not one of: margin projected" "  
 # fixed run's samples) on this run's own samples: every workload's
 # verdicts, good rounds, round and values seen as the run stored them,
 # failat's made-up round included.
-for w in flat big failat near; do
-	rows=$(sqlite3 "$db" "SELECT benchmark || '|' || unit FROM decisions
+replay_ok() {	# replay_ok DB MAX-ROUNDS WORKLOAD
+	rdb=$1 rmax=$2 w=$3
+	rows=$(sqlite3 "$rdb" "SELECT benchmark || '|' || unit FROM decisions
 	    WHERE workload = '$w' AND look = (SELECT max(look) FROM decisions
 	    WHERE workload = '$w') ORDER BY benchmark, unit")
-	want=$(sqlite3 -separator ' ' "$db" "SELECT verdict, good_rounds,
+	want=$(sqlite3 -separator ' ' "$rdb" "SELECT verdict, good_rounds,
 	    round, n1, n2 FROM decisions WHERE workload = '$w' AND look = (SELECT max(look)
 	    FROM decisions WHERE workload = '$w') ORDER BY benchmark, unit" |
 	    awk '{ print NR - 1, $0 }')
 	i=0
 	got=$(echo "$rows" | while IFS='|' read -r bm u; do
-		sqlite3 -separator ' ' "$db" "SELECT $i, s.round, a.idx, s.value
+		sqlite3 -separator ' ' "$rdb" "SELECT $i, s.round, a.idx, s.value
 		    FROM samples s JOIN arms a ON a.run_id = s.run_id AND
 		    a.name = s.arm WHERE s.workload = '$w' AND
 		    s.benchmark = '$bm' AND s.unit = '$u' AND s.status = 'ok'
 		    AND s.warmup = 0 AND s.value IS NOT NULL"
 		i=$((i + 1))
-	done | "$ABBENCH_BUILDDIR/bench/seq-replay" 16 2)
+	done | "$ABBENCH_BUILDDIR/bench/seq-replay" "$rmax" 2)
 	ok "$([ -n "$want" ] && [ "$got" = "$want" ]; echo $?)" "bench/seq-replay on $w's samples: the run's decisions ($(echo "$got" | tr '\n' ';'))"
+}
+for w in flat big failat near; do
+	replay_ok "$db" 16 "$w"
 done
+
+# Issue 54, friction 5: `runsc do` times written to the ns and spread by
+# load far beyond 2% (gaps of 17 ms and more) have a step of 1 ns, not
+# their smallest gap: equivalence is not refused for a 4.6% step, and
+# the row is not stopped for futility at its first look (before: at 4
+# rounds) but runs to max-rounds. The report's decision and the rule
+# replayed on the stored samples are the run's.
+mk "$TEST_TMP/w.ini" 8 wide
+"$ABBENCH" run "$TEST_TMP/w.ini" --db "$TEST_TMP/w.db" 2>"$TEST_TMP/werr"
+ok $? "friction 5: times written to the ns, 17 ms apart: the run exits 0"
+wide=$(grep '^  Wide sec/op b vs a: ' "$TEST_TMP/werr")
+like "$wide" "undecided after 8 good rounds \(U\+Brunner-Munzel p=[0-9.]+ n=8\+8; MDE [0-9.]+% " "  undecided at max-rounds 8 with its MDE ($wide)"
+ok "$(! echo "$wide" | grep -q "equivalence refused\|stopped"; echo $?)" "  neither 'equivalence refused' for the values' step nor stopped"
+wp=$(echo "$wide" | sed -n 's/.*p=\([0-9.]*\) n=8+8; MDE \([0-9.]*%\).*/\1 | \1 | 0.048 | 8+8 | \2/p')
+"$ABBENCH" report --db "$TEST_TMP/w.db" last -o "$TEST_TMP/w.md" >/dev/null
+is "$(sed -n '/^## Decisions/,/^## [^D]/p' "$TEST_TMP/w.md" | grep '^| Wide ')" "| Wide | sec/op | b | undecided | 8 | 8 | U+Brunner-Munzel | $wp |" "  the report's decision is the run's"
+replay_ok "$TEST_TMP/w.db" 8 wide
 
 # kill -9 at a random moment, --resume: the same decisions.
 mk "$TEST_TMP/k.ini" 16 flat big failat near

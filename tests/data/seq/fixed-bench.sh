@@ -17,6 +17,8 @@
 #           before, 5% slower after
 #   step    the level doubles from {round} 16, every arm but a 10% slower
 #           throughout
+#   wide    `runsc do` times written to the ns and spread by load over
+#           0.4-0.7 s (issue 54, friction 5): gaps of 17 ms and more
 arm=$1 round=$2 kind=$3
 sleep "${SEQ_SLEEP:-0}"
 v=$((1000 + (round * 37) % 11))
@@ -39,6 +41,13 @@ regime)	if [ "$round" -le 12 ]; then
 	else
 		[ "$arm" != a ] && v=$((v + 50))
 	fi ;;
+wide)	if [ "$arm" = a ]; then
+		set -- 395874673 431220517 498311042 612004981
+	else
+		set -- 413402777 467730118 541198305 700321446
+	fi
+	shift $((round % 4))
+	v=$1 ;;
 step)	[ "$arm" != a ] && v=$((v + 100))
 	[ "$round" -ge 16 ] && v=$((2 * v)) ;;
 mostfail)
