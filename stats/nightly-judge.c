@@ -415,6 +415,31 @@ nightly_outlier(const struct nightly_judge_options *o,
 }
 
 /*
+ * Last night's change, found by the night test and still a level (not
+ * made an outlier tonight, no change tonight), sized again over its two
+ * nights (nightly_change.rel2).
+ */
+static void
+nightly_resize(const struct nightly_night *nt, size_t h, size_t prev,
+    struct nightly_row *row, int tonight)
+{
+	struct nightly_change	*c;
+
+	if (row->nchanges == 0 || prev == (size_t)-1)
+		return;
+	c = &row->changes[row->nchanges - 1];
+	if (c->test != NIGHTLY_TEST_NIGHT || c->transient || c->resized ||
+	    c->night != prev)
+		return;
+	c->resized = 1;
+	c->found2 = h;
+	c->after2 = (nt[prev].median + nt[h].median) / 2;
+	c->rel2 = nightly_rel(c->before, c->after2);
+	if (tonight)
+		row->resized = 1;
+}
+
+/*
  * Judge night h (with a value) of nt against its reference: the level
  * since (*starts)[*ns - 1], the spread pooled over the levels before; a
  * change found starts a new level at its night (appended to *starts).
@@ -504,8 +529,10 @@ nightly_night_judge(const struct nightly_judge_options *o,
 			}
 		}
 	}
-	if (!found)
+	if (!found) {
+		nightly_resize(nt, h, prev, row, tonight);
 		return;
+	}
 	c.run_id = ids[c.night];
 	c.number = no[c.night];
 	c.rel = nightly_rel(c.before, c.after);
@@ -606,7 +633,7 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 	struct strbuf			 why = STRBUF_INIT;
 	char				 m[32], t[32];
 	size_t				 i;
-	int				 s = 0;
+	int				 s = 0, resized = 0;
 
 	/* The latest change that was one: outliers are named only on the
 	 * night that found them out. */
@@ -618,6 +645,10 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 			outlier = &row->changes[i - 1];
 	if (row->new_change)
 		s = nightly_sense(row, last->rel, row->threshold);
+	else if (row->resized && last != NULL && last->resized &&
+	    nightly_sense(row, last->rel, row->threshold) == 0 &&
+	    (s = nightly_sense(row, last->rel2, row->threshold)) != 0)
+		resized = 1;
 	if (s == -1)
 		row->verdict = NIGHTLY_REGRESSED;
 	else if (s == 2)
@@ -646,6 +677,10 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 		nightly_change_text(&why, last);
 		if (s == 0)
 			strbuf_addf(&why, "; below the threshold %s", t);
+	} else if (resized) {
+		strbuf_addf(&why, "%+.2f%% over the 2 nights of ",
+		    100 * last->rel2);
+		nightly_change_text(&why, last);
 	} else if (row->judged) {
 		if (isnan(row->delta))
 			strbuf_adds(&why, "?");
@@ -664,7 +699,7 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 		strbuf_adds(&why, "; ");
 		nightly_change_text(&why, outlier);
 	}
-	if (last != NULL && !row->new_change) {
+	if (last != NULL && !row->new_change && !resized) {
 		strbuf_adds(&why, last->test == NIGHTLY_TEST_ACK ? "; " :
 		    "; known ");
 		nightly_change_text(&why, last);
@@ -719,8 +754,28 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		row->nchanges = 0;
 		row->new_change = 0;
 		row->outlier_back = 0;
+		row->resized = 0;
 		nightly_replay(o, &in[i], night_ids, night_no, nnights, row);
 		nightly_decide(o, in[i].unit, night_no, row);
+	}
+	return 0;
+}
+
+int
+nightly_change_alarm(const struct nightly_change *c, double threshold,
+    size_t *found, double *rel)
+{
+	if (c->test == NIGHTLY_TEST_ACK)
+		return 0;
+	if (fabs(c->rel) >= threshold) {
+		*found = c->found;
+		*rel = c->rel;
+		return 1;
+	}
+	if (c->resized && fabs(c->rel2) >= threshold) {
+		*found = c->found2;
+		*rel = c->rel2;
+		return 1;
 	}
 	return 0;
 }

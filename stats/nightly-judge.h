@@ -58,7 +58,11 @@
  * Verdict of tonight: a new change found tonight, by its direction, if
  * its size (its level against the reference mean) is at least the
  * threshold: regressed, improved, or inconclusive when the unit's
- * direction is unknown; else inconclusive when fewer than min_nights
+ * direction is unknown; else the same for last night's change (found by
+ * the night test) whose one night read below the threshold when its two
+ * nights' mean reaches it (a step of 2.41% read -1.83% on its night,
+ * -2.08% over two: bench/history-truth); else inconclusive when fewer
+ * than min_nights
  * nights are in tonight's reference; else inconclusive "too noisy" when
  * the MDE (the smallest step the two-night test catches with about 80%
  * power: (t(1 - alpha2/2) + 0.84) times its denominator, were both
@@ -135,6 +139,18 @@ struct nightly_change {
 	 */
 	int		 transient;
 	size_t		 back;		/* index of the night back */
+	/*
+	 * Its size again the night after (a night test's change, still a
+	 * level then): the mean of its first two nights against before. One
+	 * night's median reads a step near the threshold on either side of
+	 * it; the two nights' mean has half its variance. A change whose
+	 * one night read below the threshold alarms the night after when
+	 * this size reaches it (nightly_change_alarm).
+	 */
+	int		 resized;
+	size_t		 found2;	/* index of the night after */
+	double		 after2;	/* the mean of the two nights */
+	double		 rel2;		/* (after2 - before) / |before| */
 };
 
 struct nightly_row {
@@ -173,6 +189,8 @@ struct nightly_row {
 						 * tonight */
 	int			 outlier_back;	/* tonight made the last
 						 * change transient */
+	int			 resized;	/* tonight sized the last
+						 * change again (resized) */
 	/*
 	 * Every night of the history, oldest first, as judged (malloc'd;
 	 * harness/analysis/nightly.c hands them over for `abbench history`;
@@ -193,6 +211,14 @@ int	nightly_judge_rows(const struct nightly_judge_options *o,
 	    const struct nightly_input *in, size_t n, const int64_t *night_ids,
 	    const int64_t *night_no, size_t nnights, struct nightly_row *rows,
 	    char **cause);
+/*
+ * Whether change c alarms at threshold: 1 with the night that alarmed
+ * (*found: its index) and the size read then (*rel): its own night's,
+ * else, when that read below the threshold, the night after's over its
+ * two nights (resized). 0 for an accepted night or a size below.
+ */
+int	nightly_change_alarm(const struct nightly_change *c, double threshold,
+	    size_t *found, double *rel);
 /* Free a row's strings and changes and zero it (twice is safe). */
 void	nightly_row_release(struct nightly_row *row);
 

@@ -651,6 +651,9 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 			    jw_num(c->after));
 			json_object_set_new(ch, "step",
 			    jw_num(c->rel));
+			/* Sized again over its two nights, the night after. */
+			json_object_set_new(ch, "step_two_nights", c->resized ?
+			    jw_num(c->rel2) : json_null());
 			json_array_append_new(chs, ch);
 		}
 		json_object_set_new(row, "changes", chs);
