@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -135,6 +137,7 @@ struct nightly_ref {
 	size_t	df;		/* degrees of freedom of sd */
 	double	mean, sd;	/* sd at least sqrt(se2) */
 	double	se2;		/* typical squared se of medians */
+	int	unknown;	/* it needed a night not known */
 };
 
 /*
@@ -150,13 +153,15 @@ struct nightly_ref {
  */
 static size_t
 nightly_level(const struct nightly_night *nights, size_t from, size_t h,
-    size_t max, size_t *idx, double *se2, double *sum)
+    size_t max, size_t *idx, double *se2, double *sum, int *unknown)
 {
 	double	*v, limit, med, mad;
 	size_t	 j, n = 0, nse = 0, k = 0;
 
 	v = xcalloc(max + 1, sizeof(*v));
 	for (j = h; j > from && n < max; j--) {
+		if (nights[j - 1].unknown)
+			*unknown = 1;
 		if (isnan(nights[j - 1].median))
 			continue;
 		idx[n++] = j - 1;
@@ -225,7 +230,7 @@ nightly_ref_of(const struct nightly_night *nights, const size_t *starts,
 	memset(r, 0, sizeof(*r));
 	idx = xcalloc(window + 1, sizeof(*idx));
 	r->k = nightly_level(nights, starts[ns - 1], h, window, idx, &r->se2,
-	    &sum);
+	    &sum, &r->unknown);
 	if (r->k == 0)
 		goto out;
 	r->mean = sum / (double)r->k;
@@ -235,7 +240,7 @@ nightly_ref_of(const struct nightly_night *nights, const size_t *starts,
 	for (i = ns - 1; i > 0 && total < window; i--) {
 		pse2 = r->se2;
 		pk = nightly_level(nights, starts[i - 1], starts[i],
-		    window - total, idx, &pse2, &psum);
+		    window - total, idx, &pse2, &psum, &r->unknown);
 		total += pk;
 		if (pk > 1) {
 			ss += nightly_ss(nights, idx, pk, psum / (double)pk);
@@ -402,6 +407,7 @@ nightly_outlier(const struct nightly_judge_options *o,
 		r = m->r;
 	else
 		nightly_ref_of(nt, starts, *ns - 1, prev, o->window, &r);
+	row->incomplete |= r.unknown;
 	if (r.k == 0 || r.df + 1 < o->min_nights ||
 	    fabs(nightly_z(&r, &nt[h])) >= nightly_limit(r.df,
 	    nightly_alpha2(o)))
@@ -467,6 +473,7 @@ nightly_night_judge(const struct nightly_judge_options *o,
 	}
 	from = (*starts)[*ns - 1];
 	nightly_ref_of(nt, *starts, *ns, h, o->window, &r);
+	row->incomplete |= r.unknown;
 	last = *m;
 	m->h = h;
 	m->gen = m->now;
@@ -508,6 +515,7 @@ nightly_night_judge(const struct nightly_judge_options *o,
 			rp = last.r;
 		else
 			nightly_ref_of(nt, *starts, *ns, prev, o->window, &rp);
+		row->incomplete |= rp.unknown;
 		if (rp.k >= 1 && rp.df + 1 >= o->min_nights) {
 			z1 = nightly_z(&rp, &nt[prev]);
 			z2 = nightly_z(&rp, &nt[h]);
@@ -544,24 +552,40 @@ nightly_night_judge(const struct nightly_judge_options *o,
 	m->now++;
 }
 
-/* Replay the rule over every night of in; tonight's numbers into row. */
+/*
+ * Replay the rule over nights from.. of in; tonight's numbers into row.
+ * From a state (from > 0): the starts are the first night and the nights
+ * of the changes that were not outliers, in their order (an outlier's
+ * start was taken back the night after it), and an outlier's night is
+ * out of every reference again.
+ */
 static void
 nightly_replay(const struct nightly_judge_options *o,
     const struct nightly_input *in, const int64_t *ids, const int64_t *no,
-    size_t nnights, struct nightly_row *row)
+    size_t nnights, size_t from, struct nightly_row *row)
 {
 	struct nightly_night	*nt;
 	struct nightly_memo	 memo;
-	size_t			*starts, ns = 1, h;
-	size_t			 prev = (size_t)-1;
+	size_t			*starts, ns = 1, h, i;
+	size_t			 prev = from > 0 ? row->last_night : (size_t)-1;
 
 	memset(&memo, 0, sizeof(memo));
 	memo.h = (size_t)-1;
 	/* A copy: an outlier night's median is taken out of it. */
 	nt = xcalloc(nnights + 1, sizeof(*nt));
 	memcpy(nt, in->nights, nnights * sizeof(*nt));
-	starts = xcalloc(1, sizeof(*starts));
-	for (h = 0; h < nnights; h++) {
+	starts = xcalloc(row->nchanges + 1, sizeof(*starts));
+	for (i = 0; i < row->nchanges; i++) {
+		if (row->changes[i].transient) {
+			if (row->changes[i].night < nnights) {
+				nt[row->changes[i].night].median = NAN;
+				nt[row->changes[i].night].unknown = 0;
+			}
+			continue;
+		}
+		starts[ns++] = row->changes[i].night;
+	}
+	for (h = from; h < nnights; h++) {
 		if (nt[h].ack && h > starts[ns - 1]) {
 			struct nightly_change	c;
 
@@ -585,6 +609,7 @@ nightly_replay(const struct nightly_judge_options *o,
 		    h + 1 == nnights, &memo);
 		prev = h;
 	}
+	row->last_night = prev;
 	free(starts);
 	free(nt);
 }
@@ -715,6 +740,16 @@ nightly_judge_rows(const struct nightly_judge_options *o,
     const int64_t *night_no, size_t nnights, struct nightly_row *rows,
     char **cause)
 {
+	return nightly_judge_rows_from(o, in, n, night_ids, night_no, nnights,
+	    0, rows, cause);
+}
+
+int
+nightly_judge_rows_from(const struct nightly_judge_options *o,
+    const struct nightly_input *in, size_t n, const int64_t *night_ids,
+    const int64_t *night_no, size_t nnights, size_t from,
+    struct nightly_row *rows, char **cause)
+{
 	size_t	i, h;
 
 	if (!(o->alpha > 0 && o->alpha < 1))
@@ -724,7 +759,7 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		return set_cause(cause, "a reference of %zu to %zu nights "
 		    "cannot be judged", o->min_nights, o->window);
 	for (i = 0; i < n; i++)
-		for (h = 0; h < nnights; h++)
+		for (h = from; h < nnights; h++)
 			if (isinf(in[i].nights[h].median))
 				return set_cause(cause, "night %" PRId64
 				    " (run %" PRId64 ") of '%s': median '%g' "
@@ -740,7 +775,6 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		row->reason = NULL;
 		row->ncand = tn != NULL ? tn->n : 0;
 		row->cand_median = tn != NULL ? tn->median : NAN;
-		row->nnights = 0;
 		row->judged = 0;
 		row->k = 0;
 		row->ref_from = 0;
@@ -750,12 +784,18 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		row->threshold = in[i].threshold;
 		row->threshold_calibrated = in[i].threshold_calibrated;
 		row->too_noisy = 0;
-		row->changes = NULL;
-		row->nchanges = 0;
+		if (from == 0) {
+			row->changes = NULL;
+			row->nchanges = 0;
+			row->nnights = 0;
+			row->last_night = (size_t)-1;
+		}
 		row->new_change = 0;
 		row->outlier_back = 0;
 		row->resized = 0;
-		nightly_replay(o, &in[i], night_ids, night_no, nnights, row);
+		row->incomplete = 0;
+		nightly_replay(o, &in[i], night_ids, night_no, nnights, from,
+		    row);
 		nightly_decide(o, in[i].unit, night_no, row);
 	}
 	return 0;
@@ -778,6 +818,239 @@ nightly_change_alarm(const struct nightly_change *c, double threshold,
 		return 1;
 	}
 	return 0;
+}
+
+/* The version of nightly_state_text's line; another is not read. */
+#define NIGHTLY_STATE_VERSION	1
+
+static void
+nightly_state_bits(struct strbuf *sb, double d)
+{
+	uint64_t	u;
+
+	memcpy(&u, &d, sizeof(u));
+	strbuf_addf(sb, " %" PRIx64, u);
+}
+
+char *
+nightly_state_text(const struct nightly_row *row,
+    const struct nightly_night *nights, size_t nnights, size_t window)
+{
+	struct strbuf	 sb = STRBUF_INIT, kept = STRBUF_INIT;
+	size_t		*starts, ns = 1, i, j, taken, count = 0, nkept = 0;
+	unsigned char	*out;
+
+	strbuf_addf(&sb, "%d %zu %zd %zu", NIGHTLY_STATE_VERSION,
+	    row->nnights, row->last_night == (size_t)-1 ? (ssize_t)-1 :
+	    (ssize_t)row->last_night, row->nchanges);
+	/* The starts and the outliers' nights, as nightly_replay has them. */
+	starts = xcalloc(row->nchanges + 1, sizeof(*starts));
+	out = xcalloc(nnights + 1, 1);
+	for (i = 0; i < row->nchanges; i++) {
+		const struct nightly_change	*c = &row->changes[i];
+
+		strbuf_addf(&sb, " %zu %zu %" PRId64 " %" PRId64 " %d %d %zu "
+		    "%d %zu %zu", c->night, c->found, c->run_id, c->number,
+		    (int)c->test, c->transient, c->back, c->resized,
+		    c->found2, c->k);
+		nightly_state_bits(&sb, c->z);
+		nightly_state_bits(&sb, c->limit);
+		nightly_state_bits(&sb, c->before);
+		nightly_state_bits(&sb, c->after);
+		nightly_state_bits(&sb, c->rel);
+		nightly_state_bits(&sb, c->after2);
+		nightly_state_bits(&sb, c->rel2);
+		if (c->transient) {
+			if (c->night < nnights)
+				out[c->night] = 1;
+		} else
+			starts[ns++] = c->night;
+	}
+	/*
+	 * Each level's last window + 1 (tomorrow's two-night test takes
+	 * tonight's reference again), back to 2 (window + 1) in all: the
+	 * levels before the latest are read for the nights its reference
+	 * lacks, as many more as it left out as noisy (t-nightly-state: with
+	 * window + 8 in all, 13 of 13,140 nights needed one more).
+	 */
+	for (i = ns; i > 0 && count < 2 * (window + 1); i--) {
+		taken = 0;
+		for (j = i == ns ? nnights : starts[i]; j > starts[i - 1] &&
+		    taken < window + 1; j--) {
+			const struct nightly_night	*t = &nights[j - 1];
+
+			/* An outlier's night is the changes'; a night
+			 * without a value is kept (as NaN: the references
+			 * pass over it) and not counted. */
+			if (out[j - 1])
+				continue;
+			if (!t->unknown && !isnan(t->median)) {
+				taken++;
+				count++;
+			} else if (t->unknown) {
+				taken++;
+				count++;
+				continue;
+			}
+			strbuf_addf(&kept, " %zu", j - 1);
+			nightly_state_bits(&kept, t->median);
+			nightly_state_bits(&kept, t->se);
+			nkept++;
+		}
+	}
+	strbuf_addf(&sb, " %zu", nkept);
+	strbuf_add(&sb, kept.buf != NULL ? kept.buf : "", kept.len);
+	strbuf_release(&kept);
+	free(starts);
+	free(out);
+	return strbuf_detach(&sb);
+}
+
+/* The next number of *p, decimal (at most max) or the bits of a double
+ * in hexadecimal; -1 when it is not one. */
+static int
+nightly_state_u(const char **p, uint64_t max, uint64_t *v)
+{
+	char	*end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(*p, &end, 10);
+	if (errno != 0 || *v > max || (*end != ' ' && *end != '\0'))
+		return -1;
+	*p = end;
+	return 0;
+}
+
+static int
+nightly_state_i(const char **p, int64_t *v)
+{
+	uint64_t	u;
+	int		neg = 0;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p == '-') {
+		neg = 1;
+		(*p)++;
+	}
+	if (nightly_state_u(p, INT64_MAX, &u) != 0)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int
+nightly_state_d(const char **p, double *v)
+{
+	uint64_t	u;
+	char		*end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (!isxdigit((unsigned char)**p))
+		return -1;
+	errno = 0;
+	u = strtoull(*p, &end, 16);
+	if (errno != 0 || (*end != ' ' && *end != '\0'))
+		return -1;
+	memcpy(v, &u, sizeof(*v));
+	*p = end;
+	return 0;
+}
+
+/* The changes of a state line at *p (nc of them) into *out. */
+static int
+nightly_state_changes(const char **p, uint64_t nc,
+    struct nightly_change **out)
+{
+	struct nightly_change	*c;
+	uint64_t		 u[8], i, j;
+	int64_t			 id, no;
+	double			*d[7];
+
+	c = *out = xcalloc(nc + 1, sizeof(*c));
+	for (i = 0; i < nc; i++, c++) {
+		d[0] = &c->z;
+		d[1] = &c->limit;
+		d[2] = &c->before;
+		d[3] = &c->after;
+		d[4] = &c->rel;
+		d[5] = &c->after2;
+		d[6] = &c->rel2;
+		if (nightly_state_u(p, SIZE_MAX / 2, &u[0]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[1]) != 0 ||
+		    nightly_state_i(p, &id) != 0 ||
+		    nightly_state_i(p, &no) != 0 ||
+		    nightly_state_u(p, NIGHTLY_TEST_ACK, &u[2]) != 0 ||
+		    nightly_state_u(p, 1, &u[3]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[4]) != 0 ||
+		    nightly_state_u(p, 1, &u[5]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[6]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[7]) != 0)
+			return -1;
+		for (j = 0; j < 7; j++)
+			if (nightly_state_d(p, d[j]) != 0)
+				return -1;
+		c->night = (size_t)u[0];
+		c->found = (size_t)u[1];
+		c->run_id = id;
+		c->number = no;
+		c->test = (enum nightly_test)u[2];
+		c->transient = (int)u[3];
+		c->back = (size_t)u[4];
+		c->resized = (int)u[5];
+		c->found2 = (size_t)u[6];
+		c->k = (size_t)u[7];
+	}
+	return 0;
+}
+
+int
+nightly_state_parse(const char *text, struct nightly_row *row,
+    struct nightly_night *nights, size_t nnights)
+{
+	struct nightly_change	*c = NULL;
+	const char		*p = text, *q;
+	uint64_t		 ver, nn, nc, nk, i, at;
+	int64_t			 last;
+	double			 med, se;
+
+	if (nightly_state_u(&p, 1000, &ver) != 0 ||
+	    ver != NIGHTLY_STATE_VERSION ||
+	    nightly_state_u(&p, SIZE_MAX / 2, &nn) != 0 ||
+	    nightly_state_i(&p, &last) != 0 || last < -1 ||
+	    nightly_state_u(&p, 1000000, &nc) != 0)
+		return -1;
+	if (nightly_state_changes(&p, nc, &c) != 0 ||
+	    nightly_state_u(&p, nnights, &nk) != 0)
+		goto bad;
+	/* Checked whole before a night is set. */
+	for (q = p, i = 0; i < nk; i++)
+		if (nightly_state_u(&q, nnights - 1, &at) != 0 ||
+		    nightly_state_d(&q, &med) != 0 ||
+		    nightly_state_d(&q, &se) != 0)
+			goto bad;
+	if (*q != '\0')
+		goto bad;
+	for (i = 0; i < nk; i++) {
+		nightly_state_u(&p, nnights - 1, &at);
+		nightly_state_d(&p, &nights[at].median);
+		nightly_state_d(&p, &nights[at].se);
+		nights[at].unknown = 0;
+	}
+	free(row->changes);
+	row->changes = c;
+	row->nchanges = (size_t)nc;
+	row->nnights = (size_t)nn;
+	row->last_night = last < 0 ? (size_t)-1 : (size_t)last;
+	return 0;
+bad:
+	free(c);
+	return -1;
 }
 
 void

@@ -106,6 +106,13 @@ struct nightly_night {
 	double	 se;		/* of the median; NaN: unknown (n < 2) */
 	size_t	 n;		/* executions */
 	int	 ack;		/* a new reference starts here */
+	/*
+	 * Not read by the caller (a judgement resumed from a state keeps
+	 * only the nights it needs): a reference that would take it sets
+	 * the row's incomplete, and the caller judges the row again from
+	 * every night.
+	 */
+	int	 unknown;
 };
 
 /* What one row is judged on (all borrowed). */
@@ -192,6 +199,14 @@ struct nightly_row {
 	int			 resized;	/* tonight sized the last
 						 * change again (resized) */
 	/*
+	 * What the rule carries to the next night (nightly_state_text):
+	 * the changes above, nnights, and the index of the last night with
+	 * a value ((size_t)-1: none). incomplete: a reference needed a
+	 * night marked unknown (nightly_judge_rows_from).
+	 */
+	size_t			 last_night;
+	int			 incomplete;
+	/*
 	 * Every night of the history, oldest first, as judged (malloc'd;
 	 * harness/analysis/nightly.c hands them over for `abbench history`;
 	 * NULL when the caller kept them). nightly_row_release frees them.
@@ -219,6 +234,46 @@ int	nightly_judge_rows(const struct nightly_judge_options *o,
  */
 int	nightly_change_alarm(const struct nightly_change *c, double threshold,
 	    size_t *found, double *rel);
+/*
+ * The same, resumed: rows[i] holds the state of night from - 1 (its
+ * changes, nchanges, nnights, last_night: nightly_state_parse), and
+ * nights from.. are judged as the whole replay would judge them, the
+ * same numbers bit for bit (the references depend on the starts, which
+ * are the changes' nights, and on the nights themselves; a night made an
+ * outlier is left out again). Nights before from that no reference needs
+ * may be unknown; a row that needed one is marked incomplete (judge it
+ * with from = 0). from = 0 is nightly_judge_rows.
+ */
+int	nightly_judge_rows_from(const struct nightly_judge_options *o,
+	    const struct nightly_input *in, size_t n, const int64_t *night_ids,
+	    const int64_t *night_no, size_t nnights, size_t from,
+	    struct nightly_row *rows, char **cause);
+
+/*
+ * A row's state after its last night judged, as one line of text
+ * (malloc'd): "1 NNIGHTS LAST NCHANGES", each change's fields (numbers
+ * as the bits of their doubles, so that they read back bit for bit),
+ * then the nights later references can take, "NKEPT" and each one's
+ * index, median and standard error: of each level from the latest back,
+ * its last window + 1 nights with a value, until 2 (window + 1) of them
+ * (a reference reads the latest level's last window nights, and the
+ * levels before while the nights it counts fall short of the window, as
+ * when a level is new or some of its nights were left out as noisy);
+ * the nights without a value among them too (as NaN).
+ * nights are the row's nnights nights as judged (in->nights); a night
+ * unknown is counted and not kept.
+ *
+ * nightly_state_parse reads it into row's changes, nchanges, nnights and
+ * last_night, and the kept nights into nights[] (nnights of them, the
+ * caller's: every other night before tonight it leaves unknown): 0, or
+ * -1 when it is not such a line or a night is past nnights (nothing is
+ * set then).
+ */
+char	*nightly_state_text(const struct nightly_row *row,
+	    const struct nightly_night *nights, size_t nnights, size_t window);
+int	 nightly_state_parse(const char *text, struct nightly_row *row,
+	    struct nightly_night *nights, size_t nnights);
+
 /* Free a row's strings and changes and zero it (twice is safe). */
 void	nightly_row_release(struct nightly_row *row);
 
