@@ -7,8 +7,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -823,13 +821,40 @@ nightly_change_alarm(const struct nightly_change *c, double threshold,
 /* The version of nightly_state_text's line; another is not read. */
 #define NIGHTLY_STATE_VERSION	1
 
+/* The digits of a double's bits: 11 of 6 bits, most significant first. */
+static const char nightly_b64[] =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+
+/* " N" in decimal (by hand: printf was most of the writing). */
+static void
+nightly_state_num(struct strbuf *sb, uint64_t u)
+{
+	char	tmp[24];
+	int	k = sizeof(tmp);
+
+	do {
+		tmp[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	tmp[--k] = ' ';
+	strbuf_add(sb, tmp + k, sizeof(tmp) - (size_t)k);
+}
+
+/* " " and the bits of d in 11 digits of nightly_b64. */
 static void
 nightly_state_bits(struct strbuf *sb, double d)
 {
+	char		tmp[12];
 	uint64_t	u;
+	int		k;
 
 	memcpy(&u, &d, sizeof(u));
-	strbuf_addf(sb, " %" PRIx64, u);
+	tmp[0] = ' ';
+	for (k = 11; k > 0; k--) {
+		tmp[k] = nightly_b64[u & 63];
+		u >>= 6;
+	}
+	strbuf_add(sb, tmp, sizeof(tmp));
 }
 
 char *
@@ -838,6 +863,7 @@ nightly_state_text(const struct nightly_row *row,
 {
 	struct strbuf	 sb = STRBUF_INIT, kept = STRBUF_INIT;
 	size_t		*starts, ns = 1, i, j, taken, count = 0, nkept = 0;
+	size_t		 at = 0;
 	unsigned char	*out;
 
 	strbuf_addf(&sb, "%d %zu %zd %zu", NIGHTLY_STATE_VERSION,
@@ -892,7 +918,11 @@ nightly_state_text(const struct nightly_row *row,
 				count++;
 				continue;
 			}
-			strbuf_addf(&kept, " %zu", j - 1);
+			/* The first night's index, then each one's
+			 * distance from the one before (latest first). */
+			nightly_state_num(&kept, nkept == 0 ? j - 1 :
+			    at - (j - 1));
+			at = j - 1;
 			nightly_state_bits(&kept, t->median);
 			nightly_state_bits(&kept, t->se);
 			nkept++;
@@ -907,21 +937,27 @@ nightly_state_text(const struct nightly_row *row,
 }
 
 /* The next number of *p, decimal (at most max) or the bits of a double
- * in hexadecimal; -1 when it is not one. */
+ * in hexadecimal; -1 when it is not one. By hand: strtoull's locale and
+ * errno were most of a resumed night's time. */
 static int
 nightly_state_u(const char **p, uint64_t max, uint64_t *v)
 {
-	char	*end;
+	const char	*q = *p;
+	uint64_t	 x = 0;
 
-	while (**p == ' ')
-		(*p)++;
-	if (**p < '0' || **p > '9')
+	while (*q == ' ')
+		q++;
+	if (*q < '0' || *q > '9')
 		return -1;
-	errno = 0;
-	*v = strtoull(*p, &end, 10);
-	if (errno != 0 || *v > max || (*end != ' ' && *end != '\0'))
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*q - '0');
+	}
+	if (x > max || (*q != ' ' && *q != '\0'))
 		return -1;
-	*p = end;
+	*v = x;
+	*p = q;
 	return 0;
 }
 
@@ -946,19 +982,29 @@ nightly_state_i(const char **p, int64_t *v)
 static int
 nightly_state_d(const char **p, double *v)
 {
-	uint64_t	u;
-	char		*end;
+	const char	*q = *p;
+	uint64_t	 u = 0;
+	int		 n, k;
 
-	while (**p == ' ')
-		(*p)++;
-	if (!isxdigit((unsigned char)**p))
-		return -1;
-	errno = 0;
-	u = strtoull(*p, &end, 16);
-	if (errno != 0 || (*end != ' ' && *end != '\0'))
+	while (*q == ' ')
+		q++;
+	for (n = 0; n < 11; n++, q++) {
+		if (*q >= '0' && *q <= '9')
+			k = *q - '0';
+		else if (*q >= 'A' && *q <= 'Z')
+			k = *q - 'A' + 10;
+		else if (*q >= 'a' && *q <= 'z')
+			k = *q - 'a' + 36;
+		else if (*q == '-' || *q == '_')
+			k = *q == '-' ? 62 : 63;
+		else
+			return -1;
+		u = u << 6 | (uint64_t)k;
+	}
+	if (*q != ' ' && *q != '\0')
 		return -1;
 	memcpy(v, &u, sizeof(*v));
-	*p = end;
+	*p = q;
 	return 0;
 }
 
@@ -1014,10 +1060,10 @@ nightly_state_parse(const char *text, struct nightly_row *row,
     struct nightly_night *nights, size_t nnights)
 {
 	struct nightly_change	*c = NULL;
-	const char		*p = text, *q;
-	uint64_t		 ver, nn, nc, nk, i, at;
+	const char		*p = text;
+	uint64_t		 ver, nn, nc, nk, i, *at = NULL;
 	int64_t			 last;
-	double			 med, se;
+	double			*v = NULL;
 
 	if (nightly_state_u(&p, 1000, &ver) != 0 ||
 	    ver != NIGHTLY_STATE_VERSION ||
@@ -1028,20 +1074,27 @@ nightly_state_parse(const char *text, struct nightly_row *row,
 	if (nightly_state_changes(&p, nc, &c) != 0 ||
 	    nightly_state_u(&p, nnights, &nk) != 0)
 		goto bad;
-	/* Checked whole before a night is set. */
-	for (q = p, i = 0; i < nk; i++)
-		if (nightly_state_u(&q, nnights - 1, &at) != 0 ||
-		    nightly_state_d(&q, &med) != 0 ||
-		    nightly_state_d(&q, &se) != 0)
+	/* Read whole before a night is set. */
+	at = xcalloc(nk + 1, sizeof(*at));
+	v = xcalloc(2 * nk + 1, sizeof(*v));
+	for (i = 0; i < nk; i++) {
+		if (nightly_state_u(&p, i == 0 ? nnights - 1 : at[i - 1],
+		    &at[i]) != 0 || (i > 0 && at[i] == 0) ||
+		    nightly_state_d(&p, &v[2 * i]) != 0 ||
+		    nightly_state_d(&p, &v[2 * i + 1]) != 0)
 			goto bad;
-	if (*q != '\0')
+		if (i > 0)
+			at[i] = at[i - 1] - at[i];
+	}
+	if (*p != '\0')
 		goto bad;
 	for (i = 0; i < nk; i++) {
-		nightly_state_u(&p, nnights - 1, &at);
-		nightly_state_d(&p, &nights[at].median);
-		nightly_state_d(&p, &nights[at].se);
-		nights[at].unknown = 0;
+		nights[at[i]].median = v[2 * i];
+		nights[at[i]].se = v[2 * i + 1];
+		nights[at[i]].unknown = 0;
 	}
+	free(at);
+	free(v);
 	free(row->changes);
 	row->changes = c;
 	row->nchanges = (size_t)nc;
@@ -1049,6 +1102,8 @@ nightly_state_parse(const char *text, struct nightly_row *row,
 	row->last_night = last < 0 ? (size_t)-1 : (size_t)last;
 	return 0;
 bad:
+	free(at);
+	free(v);
 	free(c);
 	return -1;
 }

@@ -252,9 +252,11 @@ int	nightly_judge_rows_from(const struct nightly_judge_options *o,
 /*
  * A row's state after its last night judged, as one line of text
  * (malloc'd): "1 NNIGHTS LAST NCHANGES", each change's fields (numbers
- * as the bits of their doubles, so that they read back bit for bit),
- * then the nights later references can take, "NKEPT" and each one's
- * index, median and standard error: of each level from the latest back,
+ * as the 64 bits of their doubles in 11 digits of base 64, so that they
+ * read back bit for bit), then the nights later references can take,
+ * "NKEPT" and each one's index (the first's, then each one's distance
+ * from the one before), median and standard error: of each level from
+ * the latest back,
  * its last window + 1 nights with a value, until 2 (window + 1) of them
  * (a reference reads the latest level's last window nights, and the
  * levels before while the nights it counts fall short of the window, as

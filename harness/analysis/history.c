@@ -163,6 +163,9 @@ history_place_add(struct store *st, struct history *h, char *name,
 	no.baseline = h->opt.baseline;
 	no.threshold = h->opt.threshold;
 	no.alpha = h->opt.alpha;
+	/* Every night's verdict is wanted: the whole replay; and the
+	 * history writes nothing. */
+	no.carry = 0;
 	if (nightly_judge(st, run_id, &no, &r, cause) == -1) {
 		free(name);
 		return -1;

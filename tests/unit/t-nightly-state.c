@@ -178,10 +178,10 @@ main(void)
 	tap_int_eq(nightly_state_parse("1 3 2 0 0 x", &inc, part, 10), -1,
 	    "trailing words: refused");
 	tap_ok(inc.changes == NULL && inc.nnights == 0, "nothing set");
-	tap_int_eq(nightly_state_parse("1 3 2 0 1 12 3ff0000000000000 0",
+	tap_int_eq(nightly_state_parse("1 3 2 0 1 12 3_m00000000 00000000000",
 	    &inc, part, 10), -1, "a night past the nights: refused");
 	part[2].unknown = 1;
-	tap_int_eq(nightly_state_parse("1 3 2 0 1 2 3ff0000000000000 0",
+	tap_int_eq(nightly_state_parse("1 3 2 0 1 2 3_m00000000 00000000000",
 	    &inc, part, 10), 0, "no change, one night: read");
 	tap_ok(inc.nnights == 3 && inc.last_night == 2 && inc.nchanges == 0 &&
 	    part[2].median == 1 && part[2].se == 0 && !part[2].unknown,
