@@ -863,7 +863,7 @@ nightly_state_text(const struct nightly_row *row,
 {
 	struct strbuf	 sb = STRBUF_INIT, kept = STRBUF_INIT;
 	size_t		*starts, ns = 1, i, j, taken, count = 0, nkept = 0;
-	size_t		 at = 0;
+	size_t		 at = 0, reread;
 	unsigned char	*out;
 
 	strbuf_addf(&sb, "%d %zu %zd %zu", NIGHTLY_STATE_VERSION,
@@ -899,6 +899,7 @@ nightly_state_text(const struct nightly_row *row,
 	 * lacks, as many more as it left out as noisy (t-nightly-state: with
 	 * window + 8 in all, 13 of 13,140 nights needed one more).
 	 */
+	reread = nnights > window + 1 ? nnights - 1 - window : 0;
 	for (i = ns; i > 0 && count < 2 * (window + 1); i--) {
 		taken = 0;
 		for (j = i == ns ? nnights : starts[i]; j > starts[i - 1] &&
@@ -918,6 +919,10 @@ nightly_state_text(const struct nightly_row *row,
 				count++;
 				continue;
 			}
+			/* The caller reads the last window + 1 nights
+			 * again. */
+			if (j - 1 >= reread)
+				continue;
 			/* The first night's index, then each one's
 			 * distance from the one before (latest first). */
 			nightly_state_num(&kept, nkept == 0 ? j - 1 :

@@ -261,13 +261,18 @@ int	nightly_judge_rows_from(const struct nightly_judge_options *o,
  * (a reference reads the latest level's last window nights, and the
  * levels before while the nights it counts fall short of the window, as
  * when a level is new or some of its nights were left out as noisy);
- * the nights without a value among them too (as NaN).
+ * the nights without a value among them too (as NaN); but not the last
+ * window + 1 nights (index nnights - 1 - window and later): every series
+ * has those, and the caller reads them again (the store keeps them once
+ * a night for every row, night-summary.h), so a row whose latest level
+ * is long keeps no night at all.
  * nights are the row's nnights nights as judged (in->nights); a night
  * unknown is counted and not kept.
  *
  * nightly_state_parse reads it into row's changes, nchanges, nnights and
  * last_night, and the kept nights into nights[] (nnights of them, the
- * caller's: every other night before tonight it leaves unknown): 0, or
+ * caller's, with the window + 1 nights before the resumed one and those
+ * after it known: every other night it leaves unknown): 0, or
  * -1 when it is not such a line or a night is past nnights (nothing is
  * set then).
  */

@@ -419,10 +419,11 @@ nightly_ungather(struct nightly_result *r, struct nightly_acc **acc)
 
 /*
  * Gather the nights and judge every row: with o->carry, from the state
- * the latest night before kept (only the nights after it are read and
- * judged), else, or when a row is new or a reference needs a night the
- * state did not keep, from the first night; then keep tonight's state
- * (a store opened read-only keeps none: the next night replays).
+ * the latest night before kept (the nights after it judged; they and
+ * the window + 1 before it read), else, or when a row is new or a
+ * reference needs a night the state did not keep, from the first night;
+ * then keep tonight's state (a store opened read-only keeps none: the
+ * next night replays).
  */
 static int
 nightly_judge_all(struct store *st, const struct nightly_options *o,
@@ -443,7 +444,10 @@ nightly_judge_all(struct store *st, const struct nightly_options *o,
 	from = rc == 1 ? at + 1 : 0;
 	for (;;) {
 		rc = -1;
-		if (nightly_gather(st, r, from, acc, cause) == -1)
+		/* The state keeps no night of the window + 1 before its
+		 * own (nightly_state_text): those are read. */
+		if (nightly_gather(st, r, from > jo->window + 1 ? from - 1 -
+		    jo->window : 0, acc, cause) == -1)
 			goto out;
 		in = xcalloc(r->nrows + 1, sizeof(*in));
 		nights = xcalloc(r->nrows + 1, sizeof(*nights));

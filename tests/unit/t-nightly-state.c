@@ -3,7 +3,8 @@
  * The nightly judgement resumed from a state (stats/nightly-judge.h:
  * nightly_state_text, nightly_state_parse, nightly_judge_rows_from): a
  * year judged night by night, each night from the state the night before
- * left as text and no night known but the ones it kept, gives what the whole
+ * left as text and no night known but the ones it kept and the last
+ * window + 2 (as nightly reads them from the store), gives what the whole
  * replay gives on that night, bit for bit: the verdict, the reason, the
  * numbers, every change. Over generated years of the three noise models
  * of t-nightly-sim (tests/unit/nightsim.h), with steps, nights without a
@@ -111,13 +112,16 @@ main(void)
 			state = NULL;
 			for (h = 1; h <= NIGHTS; h++) {
 				/* Tonight from last night's state: the nights
-				 * it keeps and tonight's, no other. */
-				for (j = 0; j + 1 < h; j++) {
+				 * it keeps, the window + 1 before last night
+				 * and tonight's, no other. */
+				for (j = 0; j < h; j++) {
+					part[j] = nt[j];
+					if (j + o.window + 2 >= h)
+						continue;
 					memset(&part[j], 0, sizeof(part[j]));
 					part[j].median = part[j].se = NAN;
 					part[j].unknown = 1;
 				}
-				part[h - 1] = nt[h - 1];
 				in = input(part);
 				memset(&inc, 0, sizeof(inc));
 				if (state != NULL && nightly_state_parse(state,
