@@ -7,7 +7,8 @@
 # night) and says, byte for byte, what replaying every night says
 # (--history 1000, which keeps no state); the state is not the run's
 # config (db show, db export); a state of another history (an accepted
-# night since, a night whose values changed, other options) is not read;
+# night since, a night whose values changed, other options), a row it
+# lacks or a state cut short is not read: every night is judged again;
 # a store opened read-only judges every night, the same.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
@@ -69,6 +70,23 @@ ok $? "... and the verdicts are every night's"
     > b10.json 2>/dev/null
 grep -q '"resumed_from": null' b10.json
 ok $? "other options (--baseline 10): the state is not read"
+
+# A row the state lacks (new tonight), or a state cut short: every night
+# judged again, the same answers.
+"$ABBENCH" nightly --db a.db --no-run "$prev" > /dev/null 2>&1
+sqlite3 a.db "UPDATE run_config SET value = substr(value, 1, instr(value,
+    char(10))) || substr(value, instr(value, char(10)) + instr(substr(value,
+    instr(value, char(10)) + 1), char(10)) + 1) WHERE run_id = $prev AND
+    key = 'nightly.state'"
+"$ABBENCH" nightly --db a.db --no-run "$last" --json > row.json 2>/dev/null
+grep -q '"resumed_from": null' row.json
+ok $? "a row without a state: every night judged"
+"$ABBENCH" nightly --db a.db --no-run "$last" > row.txt 2>/dev/null
+sqlite3 a.db "UPDATE run_config SET value = substr(value, 1,
+    length(value) - 40) WHERE run_id = $prev AND key = 'nightly.state'"
+"$ABBENCH" nightly --db a.db --no-run "$last" > cut.txt 2>/dev/null
+cmp -s row.txt ackf.txt && cmp -s cut.txt ackf.txt
+ok $? "... and a state cut short: the same answers as every night's"
 
 # A night whose values changed since the state: it is not read.
 "$ABBENCH" nightly --db a.db --no-run "$prev" > /dev/null 2>&1
