@@ -98,6 +98,7 @@ struct experiment {
 	char		*pkg;
 	char		*description;
 	char		*stat_filter;	/* abbench stat's default -filter */
+	char		*control;	/* nightly's control arm, or NULL */
 	int		 rounds;
 	int		 warmup;
 	enum run_order	 order;

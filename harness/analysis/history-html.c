@@ -65,6 +65,19 @@ hh_data(struct strbuf *out, const struct history *h,
 }
 
 /* A table row's start: its data, its shape, name and unit cells. */
+/* The unit of s: a ratio to the control arm says so; the control's own
+ * series is the machine's. */
+static void
+hh_unit(struct strbuf *out, const struct history_series *s)
+{
+	hh_text(out, s->unit);
+	if (s->ratio_to != NULL) {
+		strbuf_adds(out, " &divide; ");
+		hh_text(out, s->ratio_to);
+	} else if (s->control)
+		strbuf_adds(out, " (control: the machine)");
+}
+
 static void
 hh_row_head(struct strbuf *out, const struct history *h,
     const struct history_series *s)
@@ -76,7 +89,7 @@ hh_row_head(struct strbuf *out, const struct history *h,
 	strbuf_adds(out, "</td><td>");
 	hh_name(out, h, s);
 	strbuf_adds(out, "</td><td>");
-	hh_text(out, s->unit);
+	hh_unit(out, s);
 }
 
 static const char *
@@ -367,7 +380,7 @@ hh_section(const struct history *h, struct strbuf *out, int level)
 		strbuf_adds(out, "><figcaption>");
 		hh_name(out, h, s);
 		strbuf_adds(out, " <small>");
-		hh_text(out, s->unit);
+		hh_unit(out, s);
 		strbuf_adds(out, " &middot; ");
 		hh_text(out, h->places[s->place].name);
 		strbuf_adds(out, "</small></figcaption>\n");

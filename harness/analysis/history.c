@@ -188,6 +188,13 @@ history_place_add(struct store *st, struct history *h, char *name,
 	for (i = 0; i < r.nrows && rc == 0; i++) {
 		rc = history_series_of(h, h->nplaces - 1, &r, &r.rows[i],
 		    cause);
+		if (rc == 0 && nightly_row_ratio(&r, i))
+			h->series[h->nseries - 1].ratio_to =
+			    xstrdup(r.control);
+		if (rc == 0 && nightly_row_is_control(&r, i)) {
+			h->series[h->nseries - 1].control = 1;
+			h->series[h->nseries - 1].nalarms = 0;
+		}
 		if (i > 0 && strcmp(r.rows[i].arm, r.rows[0].arm) != 0)
 			h->many_arms = 1;
 	}
@@ -261,6 +268,7 @@ history_release(struct history *h)
 		free(s->arm);
 		free(s->benchmark);
 		free(s->unit);
+		free(s->ratio_to);
 		free(s->median);
 		free(s->lo);
 		free(s->hi);
@@ -286,6 +294,9 @@ history_json_series(const struct history *h, const struct history_series *s)
 	json_object_set_new(o, "arm", jw_str(s->arm));
 	json_object_set_new(o, "benchmark", jw_str(s->benchmark));
 	json_object_set_new(o, "unit", jw_str(s->unit));
+	json_object_set_new(o, "ratio_to", s->ratio_to != NULL ?
+	    jw_str(s->ratio_to) : json_null());
+	json_object_set_new(o, "control", json_boolean(s->control));
 	json_object_set_new(o, "better", s->better > 0 ?
 	    json_string("higher") : s->better < 0 ? json_string("lower") :
 	    json_null());

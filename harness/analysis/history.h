@@ -71,6 +71,11 @@ struct history_series {
 	size_t			 place;	/* index in places */
 	char			*arm, *benchmark, *unit;
 	int			 better;
+	/* The nightly's control arm: this series is its ratio to it
+	 * (ratio_to, else NULL), or the control's own (control: the
+	 * machine's, never an alarm). */
+	char			*ratio_to;
+	int			 control;
 	/* Per night of the place: NaN when it has no value. */
 	double			*median, *lo, *hi;
 	size_t			*n;

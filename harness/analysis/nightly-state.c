@@ -167,14 +167,15 @@ ns_match(const char **p, const char *s)
 	return 1;
 }
 
-/* The state of row: its line's STATE, at *p (a copy, malloc'd), or NULL. */
+/* The state of row (ratio: judged on its ratio to the control arm): its
+ * line's STATE (a copy, malloc'd), or NULL. */
 static char *
-ns_line(const char *line, const struct nightly_row *row)
+ns_line(const char *line, const struct nightly_row *row, int ratio)
 {
 	const char	*p = line, *e;
 
 	if (!ns_match(&p, row->arm) || !ns_match(&p, row->benchmark) ||
-	    !ns_match(&p, row->unit))
+	    !ns_match(&p, row->unit) || !ns_match(&p, ratio ? "1" : "0"))
 		return NULL;
 	e = strchr(p, '\n');
 	return e == NULL ? xstrdup(p) : xstrndup(p, (size_t)(e - p));
@@ -201,7 +202,8 @@ nightly_state_load(const char *text, struct nightly_result *r,
 		state = NULL;
 		for (k = 0; k < nlines && state == NULL; k++) {
 			j = (i + k) % nlines;
-			state = ns_line(lines[j], &r->rows[i]);
+			state = ns_line(lines[j], &r->rows[i],
+			    nightly_row_ratio(r, i));
 		}
 		if (state == NULL || nightly_state_parse(state, &r->rows[i],
 		    nights[i], r->nhistory) != 0)
@@ -231,7 +233,7 @@ nightly_state_keep(struct store *st, const struct nightly_result *r,
 		ns_escape(&sb, r->rows[i].benchmark);
 		strbuf_addc(&sb, '\t');
 		ns_escape(&sb, r->rows[i].unit);
-		strbuf_addc(&sb, '\t');
+		strbuf_adds(&sb, nightly_row_ratio(r, i) ? "\t1\t" : "\t0\t");
 		line = nightly_state_text(&r->rows[i], nights[i], r->nhistory,
 		    jo->window);
 		strbuf_adds(&sb, line);

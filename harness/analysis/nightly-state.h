@@ -15,8 +15,10 @@
  * history, and a digest of the history up to it: its runs, their counts
  * of values, its accepted nights and the rule's options; another history,
  * a night whose values changed since, or other options do not read it),
- * then one line a row, "ARM<TAB>BENCHMARK<TAB>UNIT<TAB>STATE"
- * (tab, newline and backslash escaped as \t, \n, \\).
+ * then one line a row, "ARM<TAB>BENCHMARK<TAB>UNIT<TAB>R<TAB>STATE"
+ * (tab, newline and backslash escaped as \t, \n, \\; R 1 for a row
+ * judged on its ratio to the control arm, else 0: a row judged the other
+ * way since has no state).
  *
  * A state is a cache: without one (the first night, a history changed
  * under it, a store opened read-only, a row new tonight) the judgement

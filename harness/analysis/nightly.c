@@ -14,6 +14,7 @@
 
 #include "harness/analysis/nightly-state.h"
 #include "harness/analysis/nightly.h"
+#include "harness/core/experiment.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "results/calibration.h"
@@ -356,7 +357,97 @@ nightly_acks(struct store *st, const struct nightly_options *o,
 	return 0;
 }
 
-/* The start of each change's first run; the verdicts counted. */
+/* Night a as its ratio to the control's night c: the ratio of their
+ * medians, its standard error by the delta method. */
+static void
+nightly_ratio_night(struct nightly_night *a, const struct nightly_night *c)
+{
+	double	m, ra, rc;
+
+	if (!isfinite(a->median) || !isfinite(c->median) || c->median == 0) {
+		a->median = a->se = NAN;
+		return;
+	}
+	m = a->median / c->median;
+	ra = a->median != 0 ? a->se / a->median : NAN;
+	rc = c->se / c->median;
+	a->se = isfinite(ra) && isfinite(rc) ? fabs(m) * sqrt(ra * ra +
+	    rc * rc) : NAN;
+	a->median = m;
+}
+
+/*
+ * The control arm, when the candidate's stored experiment names one and
+ * the candidate has its values: every other arm's row with a control row
+ * of its benchmark and unit becomes, night by night, its ratio to it.
+ */
+static void
+nightly_control(const struct store_run *cand, struct nightly_result *r,
+    struct nightly_acc *acc)
+{
+	char	*ctl;
+	size_t	 i, j, h;
+
+	r->ratio = xcalloc(r->nrows + 1, sizeof(*r->ratio));
+	ctl = experiment_stored_control(cand->experiment_path,
+	    cand->experiment_text);
+	for (i = 0; ctl != NULL && i < r->nrows; i++)
+		if (strcmp(r->rows[i].arm, ctl) == 0)
+			break;
+	if (ctl == NULL || i == r->nrows) {
+		free(ctl);
+		return;
+	}
+	r->control = ctl;
+	for (i = 0; i < r->nrows; i++) {
+		if (strcmp(r->rows[i].arm, ctl) == 0)
+			continue;
+		for (j = 0; j < r->nrows; j++)
+			if (strcmp(r->rows[j].arm, ctl) == 0 &&
+			    strcmp(r->rows[j].benchmark,
+			    r->rows[i].benchmark) == 0 &&
+			    strcmp(r->rows[j].unit, r->rows[i].unit) == 0)
+				break;
+		if (j == r->nrows)
+			continue;
+		r->ratio[i] = 1;
+		for (h = 0; h < r->nhistory; h++)
+			nightly_ratio_night(&acc[i].nights[h],
+			    &acc[j].nights[h]);
+	}
+}
+
+int
+nightly_row_ratio(const struct nightly_result *r, size_t i)
+{
+	return r->ratio != NULL && r->ratio[i];
+}
+
+int
+nightly_row_is_control(const struct nightly_result *r, size_t i)
+{
+	return r->control != NULL && strcmp(r->rows[i].arm, r->control) == 0;
+}
+
+char *
+nightly_row_reason(const struct nightly_result *r, size_t i)
+{
+	if (nightly_row_ratio(r, i))
+		return xasprintf("ratio to %s: %s", r->control,
+		    r->rows[i].reason);
+	return xstrdup(r->rows[i].reason);
+}
+
+char *
+nightly_row_verdict(const struct nightly_result *r, size_t i)
+{
+	if (nightly_row_is_control(r, i))
+		return xstrdup("control");
+	return nightly_verdict_text(&r->rows[i]);
+}
+
+/* The start of each change's first run; the verdicts counted (the
+ * control arm's rows are the machine's: never). */
 static void
 nightly_finish(struct nightly_result *r)
 {
@@ -369,6 +460,8 @@ nightly_finish(struct nightly_result *r)
 			if (row->changes[j].night < r->nhistory)
 				row->changes[j].wall_ns =
 				    r->night_wall[row->changes[j].night];
+		if (nightly_row_is_control(r, i))
+			continue;
 		switch (row->verdict) {
 		case NIGHTLY_REGRESSED:
 			r->nregressed++;
@@ -412,8 +505,12 @@ nightly_ungather(struct nightly_result *r, struct nightly_acc **acc)
 	}
 	free(r->rows);
 	free(*acc);
+	free(r->control);
+	free(r->ratio);
 	r->rows = NULL;
 	r->nrows = 0;
+	r->control = NULL;
+	r->ratio = NULL;
 	*acc = NULL;
 }
 
@@ -426,9 +523,10 @@ nightly_ungather(struct nightly_result *r, struct nightly_acc **acc)
  * next night replays).
  */
 static int
-nightly_judge_all(struct store *st, const struct nightly_options *o,
-    const struct nightly_judge_options *jo, struct nightly_result *r,
-    struct nightly_acc **acc, const struct store_kv *units, size_t nunits,
+nightly_judge_all(struct store *st, const struct store_run *cand,
+    const struct nightly_options *o, const struct nightly_judge_options *jo,
+    struct nightly_result *r, struct nightly_acc **acc,
+    const struct store_kv *units, size_t nunits,
     const struct store_calib_row *crows, size_t ncrows, char **cause)
 {
 	struct nightly_input	 *in = NULL;
@@ -449,6 +547,8 @@ nightly_judge_all(struct store *st, const struct nightly_options *o,
 		if (nightly_gather(st, r, from > jo->window + 1 ? from - 1 -
 		    jo->window : 0, acc, cause) == -1)
 			goto out;
+		/* The ratios before the state's kept nights are read. */
+		nightly_control(cand, r, *acc);
 		in = xcalloc(r->nrows + 1, sizeof(*in));
 		nights = xcalloc(r->nrows + 1, sizeof(*nights));
 		for (i = 0; i < r->nrows; i++) {
@@ -514,8 +614,8 @@ nightly_judge(struct store *st, int64_t run_id,
 	    &ncrows, cause) == -1)
 		goto out;
 	nightly_jo(o, &jo);
-	if (nightly_judge_all(st, o, &jo, out, &acc, units, nunits, crows,
-	    ncrows, cause) == -1)
+	if (nightly_judge_all(st, &cand, o, &jo, out, &acc, units, nunits,
+	    crows, ncrows, cause) == -1)
 		goto out;
 	nightly_finish(out);
 	for (i = 0; i < out->nrows; i++) {
@@ -588,6 +688,8 @@ nightly_result_release(struct nightly_result *r)
 	free(r->night_no);
 	free(r->night_wall);
 	free(r->acks);
+	free(r->control);
+	free(r->ratio);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -608,7 +710,7 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 {
 	size_t	i, wn = 0, wu = 0, wv = 12, l;
 	int	arms = nightly_many_arms(r);
-	char	*name;
+	char	*name, *reason;
 
 	for (i = 0; i < r->nrows; i++) {
 		l = strlen(r->rows[i].benchmark) +
@@ -619,8 +721,7 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 			wu = strlen(r->rows[i].unit);
 	}
 	for (i = 0; i < r->nrows; i++) {
-		const struct nightly_row	*row = &r->rows[i];
-		char				*verdict = nightly_verdict_text(row);
+		char	*verdict = nightly_row_verdict(r, i);
 
 		if (strlen(verdict) > wv)
 			wv = strlen(verdict);
@@ -628,12 +729,14 @@ nightly_format_text(const struct nightly_result *r, struct strbuf *out)
 	}
 	for (i = 0; i < r->nrows; i++) {
 		const struct nightly_row	*row = &r->rows[i];
-		char				*verdict = nightly_verdict_text(row);
+		char				*verdict = nightly_row_verdict(r, i);
 
 		name = arms ? xasprintf("%s:%s", row->arm, row->benchmark) :
 		    xstrdup(row->benchmark);
+		reason = nightly_row_reason(r, i);
 		strbuf_addf(out, "%-*s  %-*s  %-*s  %s\n", (int)wv, verdict,
-		    (int)wn, name, (int)wu, row->unit, row->reason);
+		    (int)wn, name, (int)wu, row->unit, reason);
+		free(reason);
 		free(name);
 		free(verdict);
 	}
@@ -670,6 +773,8 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	json_object_set_new(doc, "alpha", json_real(r->opt.alpha));
 	json_object_set_new(doc, "reference_nights",
 	    json_integer((json_int_t)r->opt.baseline));
+	json_object_set_new(doc, "control", r->control != NULL ?
+	    jw_str(r->control) : json_null());
 	json_object_set_new(doc, "calibration", r->calib_run != 0 ?
 	    json_integer(r->calib_run) : json_null());
 	json_object_set_new(doc, "regressed", json_integer(r->nregressed));
@@ -689,7 +794,10 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 		    json_string("higher") : w->better < 0 ?
 		    json_string("lower") : json_null());
 		json_object_set_new(row, "verdict",
-		    json_string(nightly_verdict_name(w->verdict)));
+		    json_string(nightly_row_is_control(r, i) ? "control" :
+		    nightly_verdict_name(w->verdict)));
+		json_object_set_new(row, "ratio_to_control",
+		    json_boolean(nightly_row_ratio(r, i)));
 		json_object_set_new(row, "reason",
 		    jw_str(w->reason));
 		json_object_set_new(row, "too_noisy",

@@ -21,8 +21,10 @@
  * Rows: one per (arm, benchmark, unit) of the candidate's ok, non-warm-up
  * samples. Every arm is judged against the same-named arm of the baseline
  * and history runs (a run with one arm is simply judged against its own
- * past); arms are never compared with each other here (that is `abbench
- * stat`'s job).
+ * past); arms are compared with each other here only through a control
+ * arm (the experiment's `control` key: each night's value of an arm is
+ * then its ratio to the control's, measured in the same night, rounds
+ * interleaved); the rest is `abbench stat`'s job.
  *
  * The judgement of each row (tonight against the distribution of earlier
  * nights, the changes found in the history, the MDE against the threshold:
@@ -101,7 +103,28 @@ struct nightly_result {
 	int			 nregressed, nimproved, ninconclusive;
 	struct nightly_options	 opt;
 	int64_t			 calib_run;	/* thresholds from; 0 none */
+	/*
+	 * The experiment's control arm (its `control` key as the candidate
+	 * run stored it, when the run has that arm's values), or NULL.
+	 * Every other arm's row that the control arm also has (benchmark
+	 * and unit) is judged on its ratio to the control's, night by
+	 * night (ratio[i] set): what slows both arms, the machine, cancels.
+	 * The control arm's own rows are judged on their values and shown,
+	 * as the machine's, but never counted as a verdict.
+	 */
+	char			*control;
+	int			*ratio;		/* nrows: row i is a ratio */
 };
+/* Row i is judged on its ratio to the control arm's. */
+int	nightly_row_ratio(const struct nightly_result *r, size_t i);
+/* Row i is the control arm's (shown, never counted). */
+int	nightly_row_is_control(const struct nightly_result *r, size_t i);
+/* Row i's verdict as printed: "control" for the control arm's rows,
+ * else nightly_verdict_text's (malloc'd). */
+char	*nightly_row_verdict(const struct nightly_result *r, size_t i);
+/* Row i's reason as printed: "ratio to CONTROL: " before a ratio's
+ * (malloc'd). */
+char	*nightly_row_reason(const struct nightly_result *r, size_t i);
 
 /* Judge run_id. Fills *out (release with nightly_result_release). */
 int	nightly_judge(struct store *st, int64_t run_id,

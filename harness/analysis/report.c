@@ -687,7 +687,7 @@ report_nightly(struct report *r)
 	report_table_begin(r, head);
 	for (i = 0; i < n->nrows; i++) {
 		const char	*v = nightly_verdict_name(n->rows[i].verdict);
-		char		*vt = nightly_verdict_text(&n->rows[i]);
+		char		*vt = nightly_row_verdict(n, i);
 
 		report_row_begin(r);
 		if (r->html) {
@@ -698,7 +698,9 @@ report_nightly(struct report *r)
 		report_cell(r, n->rows[i].arm);
 		report_cell(r, n->rows[i].benchmark);
 		report_cell(r, n->rows[i].unit);
-		report_cell(r, n->rows[i].reason);
+		vt = nightly_row_reason(n, i);
+		report_cell(r, vt);
+		free(vt);
 		report_row_end(r);
 	}
 	report_table_end(r);

@@ -55,7 +55,8 @@ aa_header(const struct parser *p, size_t line)
 	return NULL;
 }
 
-/* Is line the line of [experiment]'s name key? */
+/* Is line the line of [experiment]'s name or control key (the A/A
+ * version has its own name and no control: its arms are copies)? */
 static int
 aa_name_line(const struct section *s, size_t line)
 {
@@ -63,7 +64,8 @@ aa_name_line(const struct section *s, size_t line)
 
 	for (i = 0; i < s->nkv; i++)
 		if ((size_t)s->kv[i].line == line &&
-		    strcmp(s->kv[i].key, "name") == 0)
+		    (strcmp(s->kv[i].key, "name") == 0 ||
+		    strcmp(s->kv[i].key, "control") == 0))
 			return 1;
 	return 0;
 }

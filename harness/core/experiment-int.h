@@ -45,5 +45,15 @@ int	parser_error(struct parser *p, int line, const char *key,
 int	parser_run(struct parser *p);
 void	parser_release(struct parser *p);
 void	kv_release(struct kv *kv, size_t n);
+/*
+ * A key's value checked against its option o (experiment.c) and split
+ * into words: one word is the value (its quotes removed), several are a
+ * matrix axis where matrix_ok allows it. The words go to *out; 0, or -1
+ * with p->cause naming the line and key.
+ */
+struct strvec;
+int	parser_check_kv(struct parser *p, const struct opt_spec *o,
+	    const struct kv *kv, const char *title, int matrix_ok,
+	    struct strvec *out);
 
 #endif

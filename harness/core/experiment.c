@@ -75,6 +75,10 @@ const struct opt_spec experiment_opts[] = {
 	    "contract): also its 95% interval within +-effect/2 and its "
 	    "trend, projected to max-rounds, not significant (null rows "
 	    "then run to max-rounds)"),
+	OPT_STR("control", EXP(control), NULL,
+	    "nightly: the arm that measures the machine (an unchanged "
+	    "program): every other arm is judged by its ratio to it, night "
+	    "by night, so what slows both (the host) is no change"),
 	OPT_TEXT("stat-filter", EXP(stat_filter), NULL,
 	    "the -filter `abbench stat --db` applies to this experiment's runs "
 	    "when given none (benchstat syntax): hides abbench's extra rows"),
@@ -180,7 +184,7 @@ experiment_set_kv(struct experiment *e, const char *kv, char **cause)
  * split into words: one word is the value (its quotes removed), several are
  * a matrix axis where matrix_ok allows it. The words go to *out.
  */
-static int
+int
 parser_check_kv(struct parser *p, const struct opt_spec *o,
     const struct kv *kv, const char *title, int matrix_ok,
     struct strvec *out)
@@ -899,6 +903,27 @@ experiment_check_stop(struct parser *p, struct experiment *e)
 	return 0;
 }
 
+/* control: one of the arms, and not the only one. */
+static int
+experiment_check_control(struct parser *p, struct experiment *e)
+{
+	size_t	i;
+
+	if (e->control == NULL)
+		return 0;
+	for (i = 0; i < e->narms; i++)
+		if (strcmp(e->arms[i].name, e->control) == 0)
+			break;
+	if (i == e->narms)
+		return parser_error(p, experiment_key_line(e, "control"),
+		    "control", "no arm is named '%s'", e->control);
+	if (e->narms < 2)
+		return parser_error(p, experiment_key_line(e, "control"),
+		    "control", "the control arm '%s' is the only arm: nightly "
+		    "judges the other arms by their ratio to it", e->control);
+	return 0;
+}
+
 static struct experiment *
 experiment_parse_full(const char *path, const char *text, size_t len,
     const struct workload_ops *const *types, char *const *set, char **cause)
@@ -1011,6 +1036,8 @@ experiment_parse_full(const char *path, const char *text, size_t len,
 		if (parser_arm(&p, &e->arms[e->narms++], s, used, nused) != 0)
 			goto fail;
 	}
+	if (experiment_check_control(&p, e) != 0)
+		goto fail;
 	for (i = 0; i < p.nsections; i++) {
 		s = &p.sections[i];
 		if (s->kind == SECTION_WORKLOAD &&
@@ -1131,66 +1158,7 @@ experiment_free(struct experiment *e)
 	free(e->pkg);
 	free(e->description);
 	free(e->stat_filter);
+	free(e->control);
 	free(e->looks);
 	free(e);
-}
-
-/*
- * KEY of the [experiment] section of a stored text, checked and unquoted
- * as the loader takes it, or NULL. The text is read, not loaded: the run
- * that stored it loaded it, so the value is the one that run had.
- */
-static char *
-experiment_stored_value(const char *path, const char *text, const char *key)
-{
-	const struct opt_spec	*o = opt_find(experiment_opts, key);
-	struct parser		 p;
-	struct strvec		 w = STRVEC_INIT;
-	char			*f = NULL;
-	size_t			 i, k;
-
-	if (text == NULL)
-		return NULL;
-	memset(&p, 0, sizeof p);
-	p.path = path != NULL ? path : "(stored)";
-	p.text = text;
-	p.len = strlen(text);
-	if (parser_run(&p) == 0) {
-		for (i = 0; i < p.nsections; i++) {
-			const struct section	*s = &p.sections[i];
-
-			for (k = 0; s->kind == SECTION_EXPERIMENT &&
-			    k < s->nkv; k++) {
-				if (strcmp(s->kv[k].key, key) != 0)
-					continue;
-				/* Its value as the loader takes it (unquoted). */
-				strvec_clear(&w);
-				free(f);
-				f = parser_check_kv(&p, o, &s->kv[k], s->title,
-				    0, &w) == 0 ? xstrdup(w.v[0]) : NULL;
-			}
-		}
-	}
-	strvec_clear(&w);
-	parser_release(&p);
-	return f;
-}
-
-char *
-experiment_stat_filter(const char *path, const char *text)
-{
-	return experiment_stored_value(path, text, "stat-filter");
-}
-
-double
-experiment_stored_effect(const char *path, const char *text)
-{
-	char	*v = experiment_stored_value(path, text, "effect");
-	double	 effect = SEQ_DEFAULT_EFFECT;
-
-	/* Checked by the loader's own rule: a number in [0.001, 1000]. */
-	if (v != NULL)
-		effect = strtod(v, NULL) / 100;
-	free(v);
-	return effect;
 }

@@ -112,6 +112,11 @@ char		*experiment_stat_filter(const char *path, const char *text);
  */
 double		 experiment_stored_effect(const char *path, const char *text);
 /*
+ * The `control` arm of an experiment's text as a run stored it, the same
+ * way (harness/core/experiment-stored.c), or NULL. malloc'd.
+ */
+char		*experiment_stored_control(const char *path, const char *text);
+/*
  * The A/A version of e's text (abbench calibrate): [experiment] named
  * NAME.calibration, the first arm as it is, every other arm replaced by
  * the first arm's lines under the names BASE.2, BASE.3... (the same plan,

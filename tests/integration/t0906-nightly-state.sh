@@ -5,7 +5,8 @@
 # 8 rows x 2 arms x 3 rounds x 40 nights with steps; each night judged in
 # turn resumes from the night before's state (resumed_from: judged one
 # night) and says, byte for byte, what replaying every night says
-# (--history 1000, which keeps no state); the state is not the run's
+# (--history 1000, which keeps no state), also with a control arm (the
+# ratios); the state is not the run's
 # config (db show, db export); a state of another history (an accepted
 # night since, a night whose values changed, other options), a row it
 # lacks or a state cut short is not read: every night is judged again;
@@ -42,6 +43,25 @@ grep -q "regressed\|improved\|known change" c.txt
 ok $? "the history had changes to carry"
 is "$(sqlite3 a.db "SELECT count(*) FROM run_config WHERE key =
     'nightly.state'")" 2 "tonight's state and last night's are kept"
+
+# The same with a control arm: arm2's rows judged on their ratio to arm1.
+cp export-before.db ctl.db
+sqlite3 ctl.db "UPDATE runs SET experiment_text = '[experiment]
+name = shape-01
+control = arm1
+'"
+same=0 resumed=0
+for r in $runs; do
+	"$ABBENCH" nightly --db ctl.db --no-run "$r" --json > c.json 2>/dev/null
+	"$ABBENCH" nightly --db ctl.db --no-run "$r" > c.txt 2>/dev/null
+	"$ABBENCH" nightly --db ctl.db --no-run "$r" --history 1000 > f.txt \
+	    2>/dev/null
+	cmp -s c.txt f.txt && same=$((same + 1))
+	grep -q '"resumed_from": [0-9]' c.json && resumed=$((resumed + 1))
+done
+grep -q "ratio to arm1" c.txt
+ok $? "control = arm1: arm2 judged on its ratio"
+is "$same/$resumed" 40/39 "with a control arm: each night from the state, what every night replayed says"
 
 last=$(echo "$runs" | tail -n 1)
 "$ABBENCH" db --db a.db show "$last" > show.txt 2>&1

@@ -149,6 +149,15 @@ test_errors(void)
 		  "type = test\n",
 		  "exp.ini:2: rounds: 0 is out of range [1, 1000000]",
 		  "integer out of range" },
+		{ "[experiment]\ncontrol = ref\n[arm a]\n[arm b]\n"
+		  "[workload w]\ntype = test\n",
+		  "exp.ini:2: control: no arm is named 'ref'",
+		  "control names no arm" },
+		{ "[experiment]\nname = x\ncontrol = a\n[arm a]\n"
+		  "[workload w]\ntype = test\n",
+		  "exp.ini:3: control: the control arm 'a' is the only arm: "
+		  "nightly judges the other arms by their ratio to it",
+		  "control is the only arm" },
 		{ "[experiment]\norder = sideways\n[arm a]\n[workload w]\n"
 		  "type = test\n",
 		  "exp.ini:2: order: 'sideways' is not one of: alternate abba "
@@ -732,7 +741,7 @@ test_inline(void)
 {
 	static const struct {
 		const char	*line;
-		const char	*words[8];
+		const char	*words[9];	/* NULL-terminated */
 	} cases[] = {
 		{ "sleep 0.1", { "sleep", "0.1" } },
 		{ "  a\t b  ", { "a", "b" } },

@@ -351,10 +351,12 @@ check_sections(void)
 		o = opt_find(experiment_opts, keys.v[i]);
 		if (o != NULL) {
 			n++;
-			line = xasprintf("%s = %s", o->name,
-			    sample_value(o, buf, sizeof buf));
-			if (try_parse(cmd, line, "", "args = true",
-			    &cause) != 0) {
+			/* control names one of two arms. */
+			line = strcmp(o->name, "control") == 0 ?
+			    xstrdup("control = a") : xasprintf("%s = %s",
+			    o->name, sample_value(o, buf, sizeof buf));
+			if (try_parse(cmd, line, strcmp(o->name, "control") ?
+			    "" : "[arm b]", "args = true", &cause) != 0) {
 				TAP_DIAG("[experiment] '%s' refused: %s",
 				    line, cause);
 				free(cause);
