@@ -134,6 +134,24 @@ nightly_fleet_missing(const struct strvec *want, const struct strvec *gone,
 }
 
 /*
+ * db opened for judging: for writing when it can be (the judgement keeps
+ * each night's state with its run, harness/analysis/nightly-state.h, so
+ * that the next night judges one night), else read-only (the judgement
+ * replays every night then, with the same answers). NULL and *cause.
+ */
+static struct store *
+nightly_store_open(const char *db, char **cause)
+{
+	struct store	*st;
+	char		*why = NULL;
+
+	if ((st = store_open(db, 0, &why)) != NULL)
+		return st;
+	free(why);
+	return store_open(db, STORE_READONLY, cause);
+}
+
+/*
  * --fleet judges every run of one fleet (merged into the database), each
  * shape against the history of its own host class; exit 1 naming every
  * shape that regressed.
@@ -154,7 +172,7 @@ nightly_fleet(const char *db, const char *fleet,
 	size_t			 n = 0, i, nshapes = 0;
 	int			 rc = EXIT_OK;
 
-	if ((st = store_open(db, STORE_READONLY, &cause)) == NULL ||
+	if ((st = nightly_store_open(db, &cause)) == NULL ||
 	    store_runs_list(st, &runs, &n, &cause) == -1) {
 		error("nightly: %s", cause);
 		free(cause);
@@ -316,8 +334,8 @@ static const struct cmd_flag nightly_flags[] = {
 	    "stored with the run of that night (of the judged run's\n"
 	    "history), then judge"),
 	CMD_INT64("history", 'H', "N", NIG(no.history), 0, 1000000,
-	    "nights of history the rule is replayed over (default\n"
-	    "60, 0 all)"),
+	    "replay the rule over the last N nights only (default 0:\n"
+	    "every night, from the state the last night judged kept)"),
 	CMD_FN("threshold", 't', "PCT", NIG(no.threshold), nightly_threshold,
 	    "minimum change that counts, percent (default 2), or\n"
 	    "auto: per benchmark, from the latest calibration"),
@@ -367,7 +385,8 @@ nightly_args_release(void *opts)
 
 /*
  * The run to judge: the experiment run now into db, or --no-run's stored
- * run; *st is db opened read-only. 0, or EXIT_USAGE after saying why.
+ * run; *st is db opened (nightly_store_open). 0, or EXIT_USAGE after
+ * saying why.
  */
 static int
 nightly_exec_pick_run(const struct nightly_exec_args *a, const char *db,
@@ -381,7 +400,7 @@ nightly_exec_pick_run(const struct nightly_exec_args *a, const char *db,
 		    run_id) == -1)
 			return EXIT_USAGE;
 	}
-	if ((*st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+	if ((*st = nightly_store_open(db, &cause)) == NULL) {
 		error("%s", cause);
 		free(cause);
 		return EXIT_USAGE;
@@ -460,7 +479,8 @@ nightly_exec_judge(struct store *st, int64_t run_id,
 
 /*
  * --ack NIGHT: store the mark in db (opened for writing just for it), then
- * reopen it read-only into *st. 0, or EXIT_USAGE after saying why.
+ * reopen it into *st (nightly_store_open). 0, or EXIT_USAGE after saying
+ * why.
  */
 static int
 nightly_exec_ack(const struct nightly_exec_args *a, const char *db,
@@ -482,7 +502,7 @@ nightly_exec_ack(const struct nightly_exec_args *a, const char *db,
 	if (!a->quiet)
 		fprintf(stderr, "nightly: night %" PRId64 " (run %" PRId64 ") "
 		    "accepted: a new reference starts there\n", a->ack, acked);
-	if ((*st = store_open(db, STORE_READONLY, &cause)) == NULL) {
+	if ((*st = nightly_store_open(db, &cause)) == NULL) {
 		error("%s", cause);
 		free(cause);
 		return EXIT_USAGE;
@@ -736,6 +756,10 @@ const struct cmd_entry cmd_nightly_entry = {
 "the night it was found, and as `known change ...` on the later nights,\n"
 "which are judged against the nights since it: a known change fails\n"
 "nothing. Nights count from 1, the experiment's first run on this host.\n"
+"Each judged night keeps the rule's state with its run (the `nightly.state`\n"
+"metadata), so the next night judges that one night, not the history,\n"
+"with the answers of the whole replay (without a state, or from a store\n"
+"that cannot be written, every night is judged again).\n"
 "--ack NIGHT accepts a night's level as the new normal for good (stored\n"
 "with that night's run); --baseline-from NIGHT does the same for one\n"
 "judgement. Every arm is judged against the same arm of earlier runs.\n"
@@ -753,7 +777,9 @@ const struct cmd_entry cmd_nightly_entry = {
 "bytes_per_second, work/s, B/s: higher).\n"
 "\n"
 "Prints one line per benchmark: regressed or improved (a new change of\n"
-"at least the threshold), unchanged, or inconclusive: too few nights to\n"
+"at least the threshold; or last night's change, read below it on its\n"
+"night, when its two nights' mean reaches it), unchanged, or\n"
+"inconclusive: too few nights to\n"
 "compare with (3 are needed), or `inconclusive (too noisy: MDE x%)` when\n"
 "the smallest step the two-night test would catch (80% power) is above\n"
 "the threshold, never unchanged. --threshold auto takes each benchmark's\n"

@@ -45,6 +45,46 @@ store_config_set(struct store *st, int64_t run_id, const char *arm,
 }
 
 int
+store_config_get(struct store *st, int64_t run_id, const char *arm,
+    const char *key, char **value, char **cause)
+{
+	struct store_rows	r;
+	int			found;
+
+	*value = NULL;
+	if (store_rows(&r, st, "SELECT value FROM run_config WHERE run_id = ?1"
+	    " AND arm = ?2 AND key = ?3", cause) != 0)
+		return -1;
+	sqlite3_bind_int64(r.s, 1, run_id);
+	store_bind_text(r.s, 2, arm != NULL ? arm : "");
+	store_bind_text(r.s, 3, key);
+	if ((found = store_next(&r)))
+		*value = store_col_str(r.s, 0);
+	if (store_rows_end(&r, "cannot read a config value", cause) != 0) {
+		free(*value);
+		*value = NULL;
+		return -1;
+	}
+	return found;
+}
+
+int
+store_config_unset(struct store *st, int64_t run_id, const char *arm,
+    const char *key, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	s = store_prepare(st, "DELETE FROM run_config WHERE run_id = ?1 AND"
+	    " arm = ?2 AND key = ?3", cause);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	store_bind_text(s, 2, arm != NULL ? arm : "");
+	store_bind_text(s, 3, key);
+	return store_run_stmt(st, s, "cannot remove a config value", cause);
+}
+
+int
 store_key_is_metadata(const char *key)
 {
 	static const char *const meta[] = {

@@ -69,7 +69,9 @@ static const char *const store_sql[ST__COUNT] = {
 	[ST_CONFIG_LIST] =
 	    "SELECT c.arm, c.key, c.value FROM run_config c"
 	    " LEFT JOIN arms a ON a.run_id = c.run_id AND a.name = c.arm"
-	    " WHERE c.run_id = ?1 ORDER BY c.arm != '', a.idx, c.arm, c.seq",
+	    " WHERE c.run_id = ?1 AND NOT (c.arm = '' AND c.key = '"
+	    STORE_KEY_NIGHTLY_STATE "')"
+	    " ORDER BY c.arm != '', a.idx, c.arm, c.seq",
 	[ST_UNIT_LIST] =
 	    "SELECT unit, key, value FROM units WHERE run_id = ?1 ORDER BY seq",
 	/* store_values (store-values.c). */

@@ -148,6 +148,18 @@ int	store_run_set_owner(struct store *st, int64_t run_id, int64_t pid,
 /* Config lines: arm NULL or "" for the whole run. Replaces an old value. */
 int	store_config_set(struct store *st, int64_t run_id, const char *arm,
 	    const char *key, const char *value, char **cause);
+/*
+ * The run-level config key where `abbench nightly` keeps the rule's state
+ * after that night (harness/analysis/nightly-state.h): large and nobody's
+ * to read, so store_config_list leaves it out; store_config_get reads it.
+ */
+#define STORE_KEY_NIGHTLY_STATE	"nightly.state"
+/* One config line's value: 1 and *value (malloc'd), 0 none, -1 *cause. */
+int	store_config_get(struct store *st, int64_t run_id, const char *arm,
+	    const char *key, char **value, char **cause);
+/* Remove a config line (none: 0 too). */
+int	store_config_unset(struct store *st, int64_t run_id, const char *arm,
+	    const char *key, char **cause);
 struct store_kv {
 	char	*arm;		/* "" = the whole run */
 	char	*key;
@@ -195,6 +207,15 @@ int	store_runs_list(struct store *st, struct store_run **out, size_t *n,
  * (the runs_name index: not every run of the store). */
 int	store_runs_named(struct store *st, const char *name,
 	    struct store_run **out, size_t *n, char **cause);
+/*
+ * The counts sample_runs keeps of the runs named name (their executions
+ * and ok values), by run id ascending: *ids, *nexec, *nok (malloc'd, *n
+ * of each; a run without samples has none). What tells that a run's
+ * values changed (a night summary, nightly's state).
+ */
+int	store_run_counts_named(struct store *st, const char *name,
+	    int64_t **ids, int64_t **nexec, int64_t **nok, size_t *n,
+	    char **cause);
 /* The runs whose run-wide config has key = value, in the same order. */
 int	store_runs_with(struct store *st, const char *key, const char *value,
 	    struct store_run **out, size_t *n, char **cause);

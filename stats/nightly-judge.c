@@ -135,6 +135,7 @@ struct nightly_ref {
 	size_t	df;		/* degrees of freedom of sd */
 	double	mean, sd;	/* sd at least sqrt(se2) */
 	double	se2;		/* typical squared se of medians */
+	int	unknown;	/* it needed a night not known */
 };
 
 /*
@@ -150,13 +151,15 @@ struct nightly_ref {
  */
 static size_t
 nightly_level(const struct nightly_night *nights, size_t from, size_t h,
-    size_t max, size_t *idx, double *se2, double *sum)
+    size_t max, size_t *idx, double *se2, double *sum, int *unknown)
 {
 	double	*v, limit, med, mad;
 	size_t	 j, n = 0, nse = 0, k = 0;
 
 	v = xcalloc(max + 1, sizeof(*v));
 	for (j = h; j > from && n < max; j--) {
+		if (nights[j - 1].unknown)
+			*unknown = 1;
 		if (isnan(nights[j - 1].median))
 			continue;
 		idx[n++] = j - 1;
@@ -225,7 +228,7 @@ nightly_ref_of(const struct nightly_night *nights, const size_t *starts,
 	memset(r, 0, sizeof(*r));
 	idx = xcalloc(window + 1, sizeof(*idx));
 	r->k = nightly_level(nights, starts[ns - 1], h, window, idx, &r->se2,
-	    &sum);
+	    &sum, &r->unknown);
 	if (r->k == 0)
 		goto out;
 	r->mean = sum / (double)r->k;
@@ -235,7 +238,7 @@ nightly_ref_of(const struct nightly_night *nights, const size_t *starts,
 	for (i = ns - 1; i > 0 && total < window; i--) {
 		pse2 = r->se2;
 		pk = nightly_level(nights, starts[i - 1], starts[i],
-		    window - total, idx, &pse2, &psum);
+		    window - total, idx, &pse2, &psum, &r->unknown);
 		total += pk;
 		if (pk > 1) {
 			ss += nightly_ss(nights, idx, pk, psum / (double)pk);
@@ -402,6 +405,7 @@ nightly_outlier(const struct nightly_judge_options *o,
 		r = m->r;
 	else
 		nightly_ref_of(nt, starts, *ns - 1, prev, o->window, &r);
+	row->incomplete |= r.unknown;
 	if (r.k == 0 || r.df + 1 < o->min_nights ||
 	    fabs(nightly_z(&r, &nt[h])) >= nightly_limit(r.df,
 	    nightly_alpha2(o)))
@@ -412,6 +416,31 @@ nightly_outlier(const struct nightly_judge_options *o,
 	(*ns)--;
 	m->now++;
 	return 1;
+}
+
+/*
+ * Last night's change, found by the night test and still a level (not
+ * made an outlier tonight, no change tonight), sized again over its two
+ * nights (nightly_change.rel2).
+ */
+static void
+nightly_resize(const struct nightly_night *nt, size_t h, size_t prev,
+    struct nightly_row *row, int tonight)
+{
+	struct nightly_change	*c;
+
+	if (row->nchanges == 0 || prev == (size_t)-1)
+		return;
+	c = &row->changes[row->nchanges - 1];
+	if (c->test != NIGHTLY_TEST_NIGHT || c->transient || c->resized ||
+	    c->night != prev)
+		return;
+	c->resized = 1;
+	c->found2 = h;
+	c->after2 = (nt[prev].median + nt[h].median) / 2;
+	c->rel2 = nightly_rel(c->before, c->after2);
+	if (tonight)
+		row->resized = 1;
 }
 
 /*
@@ -442,6 +471,7 @@ nightly_night_judge(const struct nightly_judge_options *o,
 	}
 	from = (*starts)[*ns - 1];
 	nightly_ref_of(nt, *starts, *ns, h, o->window, &r);
+	row->incomplete |= r.unknown;
 	last = *m;
 	m->h = h;
 	m->gen = m->now;
@@ -483,6 +513,7 @@ nightly_night_judge(const struct nightly_judge_options *o,
 			rp = last.r;
 		else
 			nightly_ref_of(nt, *starts, *ns, prev, o->window, &rp);
+		row->incomplete |= rp.unknown;
 		if (rp.k >= 1 && rp.df + 1 >= o->min_nights) {
 			z1 = nightly_z(&rp, &nt[prev]);
 			z2 = nightly_z(&rp, &nt[h]);
@@ -504,8 +535,10 @@ nightly_night_judge(const struct nightly_judge_options *o,
 			}
 		}
 	}
-	if (!found)
+	if (!found) {
+		nightly_resize(nt, h, prev, row, tonight);
 		return;
+	}
 	c.run_id = ids[c.night];
 	c.number = no[c.night];
 	c.rel = nightly_rel(c.before, c.after);
@@ -517,24 +550,40 @@ nightly_night_judge(const struct nightly_judge_options *o,
 	m->now++;
 }
 
-/* Replay the rule over every night of in; tonight's numbers into row. */
+/*
+ * Replay the rule over nights from.. of in; tonight's numbers into row.
+ * From a state (from > 0): the starts are the first night and the nights
+ * of the changes that were not outliers, in their order (an outlier's
+ * start was taken back the night after it), and an outlier's night is
+ * out of every reference again.
+ */
 static void
 nightly_replay(const struct nightly_judge_options *o,
     const struct nightly_input *in, const int64_t *ids, const int64_t *no,
-    size_t nnights, struct nightly_row *row)
+    size_t nnights, size_t from, struct nightly_row *row)
 {
 	struct nightly_night	*nt;
 	struct nightly_memo	 memo;
-	size_t			*starts, ns = 1, h;
-	size_t			 prev = (size_t)-1;
+	size_t			*starts, ns = 1, h, i;
+	size_t			 prev = from > 0 ? row->last_night : (size_t)-1;
 
 	memset(&memo, 0, sizeof(memo));
 	memo.h = (size_t)-1;
 	/* A copy: an outlier night's median is taken out of it. */
 	nt = xcalloc(nnights + 1, sizeof(*nt));
 	memcpy(nt, in->nights, nnights * sizeof(*nt));
-	starts = xcalloc(1, sizeof(*starts));
-	for (h = 0; h < nnights; h++) {
+	starts = xcalloc(row->nchanges + 1, sizeof(*starts));
+	for (i = 0; i < row->nchanges; i++) {
+		if (row->changes[i].transient) {
+			if (row->changes[i].night < nnights) {
+				nt[row->changes[i].night].median = NAN;
+				nt[row->changes[i].night].unknown = 0;
+			}
+			continue;
+		}
+		starts[ns++] = row->changes[i].night;
+	}
+	for (h = from; h < nnights; h++) {
 		if (nt[h].ack && h > starts[ns - 1]) {
 			struct nightly_change	c;
 
@@ -558,6 +607,7 @@ nightly_replay(const struct nightly_judge_options *o,
 		    h + 1 == nnights, &memo);
 		prev = h;
 	}
+	row->last_night = prev;
 	free(starts);
 	free(nt);
 }
@@ -606,7 +656,7 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 	struct strbuf			 why = STRBUF_INIT;
 	char				 m[32], t[32];
 	size_t				 i;
-	int				 s = 0;
+	int				 s = 0, resized = 0;
 
 	/* The latest change that was one: outliers are named only on the
 	 * night that found them out. */
@@ -618,6 +668,10 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 			outlier = &row->changes[i - 1];
 	if (row->new_change)
 		s = nightly_sense(row, last->rel, row->threshold);
+	else if (row->resized && last != NULL && last->resized &&
+	    nightly_sense(row, last->rel, row->threshold) == 0 &&
+	    (s = nightly_sense(row, last->rel2, row->threshold)) != 0)
+		resized = 1;
 	if (s == -1)
 		row->verdict = NIGHTLY_REGRESSED;
 	else if (s == 2)
@@ -646,6 +700,10 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 		nightly_change_text(&why, last);
 		if (s == 0)
 			strbuf_addf(&why, "; below the threshold %s", t);
+	} else if (resized) {
+		strbuf_addf(&why, "%+.2f%% over the 2 nights of ",
+		    100 * last->rel2);
+		nightly_change_text(&why, last);
 	} else if (row->judged) {
 		if (isnan(row->delta))
 			strbuf_adds(&why, "?");
@@ -664,7 +722,7 @@ nightly_decide(const struct nightly_judge_options *o, const char *unit,
 		strbuf_adds(&why, "; ");
 		nightly_change_text(&why, outlier);
 	}
-	if (last != NULL && !row->new_change) {
+	if (last != NULL && !row->new_change && !resized) {
 		strbuf_adds(&why, last->test == NIGHTLY_TEST_ACK ? "; " :
 		    "; known ");
 		nightly_change_text(&why, last);
@@ -680,6 +738,16 @@ nightly_judge_rows(const struct nightly_judge_options *o,
     const int64_t *night_no, size_t nnights, struct nightly_row *rows,
     char **cause)
 {
+	return nightly_judge_rows_from(o, in, n, night_ids, night_no, nnights,
+	    0, rows, cause);
+}
+
+int
+nightly_judge_rows_from(const struct nightly_judge_options *o,
+    const struct nightly_input *in, size_t n, const int64_t *night_ids,
+    const int64_t *night_no, size_t nnights, size_t from,
+    struct nightly_row *rows, char **cause)
+{
 	size_t	i, h;
 
 	if (!(o->alpha > 0 && o->alpha < 1))
@@ -689,7 +757,7 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		return set_cause(cause, "a reference of %zu to %zu nights "
 		    "cannot be judged", o->min_nights, o->window);
 	for (i = 0; i < n; i++)
-		for (h = 0; h < nnights; h++)
+		for (h = from; h < nnights; h++)
 			if (isinf(in[i].nights[h].median))
 				return set_cause(cause, "night %" PRId64
 				    " (run %" PRId64 ") of '%s': median '%g' "
@@ -705,7 +773,6 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		row->reason = NULL;
 		row->ncand = tn != NULL ? tn->n : 0;
 		row->cand_median = tn != NULL ? tn->median : NAN;
-		row->nnights = 0;
 		row->judged = 0;
 		row->k = 0;
 		row->ref_from = 0;
@@ -715,14 +782,335 @@ nightly_judge_rows(const struct nightly_judge_options *o,
 		row->threshold = in[i].threshold;
 		row->threshold_calibrated = in[i].threshold_calibrated;
 		row->too_noisy = 0;
-		row->changes = NULL;
-		row->nchanges = 0;
+		if (from == 0) {
+			row->changes = NULL;
+			row->nchanges = 0;
+			row->nnights = 0;
+			row->last_night = (size_t)-1;
+		}
 		row->new_change = 0;
 		row->outlier_back = 0;
-		nightly_replay(o, &in[i], night_ids, night_no, nnights, row);
+		row->resized = 0;
+		row->incomplete = 0;
+		nightly_replay(o, &in[i], night_ids, night_no, nnights, from,
+		    row);
 		nightly_decide(o, in[i].unit, night_no, row);
 	}
 	return 0;
+}
+
+int
+nightly_change_alarm(const struct nightly_change *c, double threshold,
+    size_t *found, double *rel)
+{
+	if (c->test == NIGHTLY_TEST_ACK)
+		return 0;
+	if (fabs(c->rel) >= threshold) {
+		*found = c->found;
+		*rel = c->rel;
+		return 1;
+	}
+	if (c->resized && fabs(c->rel2) >= threshold) {
+		*found = c->found2;
+		*rel = c->rel2;
+		return 1;
+	}
+	return 0;
+}
+
+/* The version of nightly_state_text's line; another is not read. */
+#define NIGHTLY_STATE_VERSION	1
+
+/* The digits of a double's bits: 11 of 6 bits, most significant first. */
+static const char nightly_b64[] =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+
+/* " N" in decimal (by hand: printf was most of the writing). */
+static void
+nightly_state_num(struct strbuf *sb, uint64_t u)
+{
+	char	tmp[24];
+	int	k = sizeof(tmp);
+
+	do {
+		tmp[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	tmp[--k] = ' ';
+	strbuf_add(sb, tmp + k, sizeof(tmp) - (size_t)k);
+}
+
+/* " " and the bits of d in 11 digits of nightly_b64. */
+static void
+nightly_state_bits(struct strbuf *sb, double d)
+{
+	char		tmp[12];
+	uint64_t	u;
+	int		k;
+
+	memcpy(&u, &d, sizeof(u));
+	tmp[0] = ' ';
+	for (k = 11; k > 0; k--) {
+		tmp[k] = nightly_b64[u & 63];
+		u >>= 6;
+	}
+	strbuf_add(sb, tmp, sizeof(tmp));
+}
+
+char *
+nightly_state_text(const struct nightly_row *row,
+    const struct nightly_night *nights, size_t nnights, size_t window)
+{
+	struct strbuf	 sb = STRBUF_INIT, kept = STRBUF_INIT;
+	size_t		*starts, ns = 1, i, j, taken, count = 0, nkept = 0;
+	size_t		 at = 0, reread;
+	unsigned char	*out;
+
+	strbuf_addf(&sb, "%d %zu %zd %zu", NIGHTLY_STATE_VERSION,
+	    row->nnights, row->last_night == (size_t)-1 ? (ssize_t)-1 :
+	    (ssize_t)row->last_night, row->nchanges);
+	/* The starts and the outliers' nights, as nightly_replay has them. */
+	starts = xcalloc(row->nchanges + 1, sizeof(*starts));
+	out = xcalloc(nnights + 1, 1);
+	for (i = 0; i < row->nchanges; i++) {
+		const struct nightly_change	*c = &row->changes[i];
+
+		strbuf_addf(&sb, " %zu %zu %" PRId64 " %" PRId64 " %d %d %zu "
+		    "%d %zu %zu", c->night, c->found, c->run_id, c->number,
+		    (int)c->test, c->transient, c->back, c->resized,
+		    c->found2, c->k);
+		nightly_state_bits(&sb, c->z);
+		nightly_state_bits(&sb, c->limit);
+		nightly_state_bits(&sb, c->before);
+		nightly_state_bits(&sb, c->after);
+		nightly_state_bits(&sb, c->rel);
+		nightly_state_bits(&sb, c->after2);
+		nightly_state_bits(&sb, c->rel2);
+		if (c->transient) {
+			if (c->night < nnights)
+				out[c->night] = 1;
+		} else
+			starts[ns++] = c->night;
+	}
+	/*
+	 * Each level's last window + 1 (tomorrow's two-night test takes
+	 * tonight's reference again), back to 2 (window + 1) in all: the
+	 * levels before the latest are read for the nights its reference
+	 * lacks, as many more as it left out as noisy (t-nightly-state: with
+	 * window + 8 in all, 13 of 13,140 nights needed one more).
+	 */
+	reread = nnights > window + 1 ? nnights - 1 - window : 0;
+	for (i = ns; i > 0 && count < 2 * (window + 1); i--) {
+		taken = 0;
+		for (j = i == ns ? nnights : starts[i]; j > starts[i - 1] &&
+		    taken < window + 1; j--) {
+			const struct nightly_night	*t = &nights[j - 1];
+
+			/* An outlier's night is the changes'; a night
+			 * without a value is kept (as NaN: the references
+			 * pass over it) and not counted. */
+			if (out[j - 1])
+				continue;
+			if (!t->unknown && !isnan(t->median)) {
+				taken++;
+				count++;
+			} else if (t->unknown) {
+				taken++;
+				count++;
+				continue;
+			}
+			/* The caller reads the last window + 1 nights
+			 * again. */
+			if (j - 1 >= reread)
+				continue;
+			/* The first night's index, then each one's
+			 * distance from the one before (latest first). */
+			nightly_state_num(&kept, nkept == 0 ? j - 1 :
+			    at - (j - 1));
+			at = j - 1;
+			nightly_state_bits(&kept, t->median);
+			nightly_state_bits(&kept, t->se);
+			nkept++;
+		}
+	}
+	strbuf_addf(&sb, " %zu", nkept);
+	strbuf_add(&sb, kept.buf != NULL ? kept.buf : "", kept.len);
+	strbuf_release(&kept);
+	free(starts);
+	free(out);
+	return strbuf_detach(&sb);
+}
+
+/* The next number of *p, decimal (at most max) or the bits of a double
+ * in hexadecimal; -1 when it is not one. By hand: strtoull's locale and
+ * errno were most of a resumed night's time. */
+static int
+nightly_state_u(const char **p, uint64_t max, uint64_t *v)
+{
+	const char	*q = *p;
+	uint64_t	 x = 0;
+
+	while (*q == ' ')
+		q++;
+	if (*q < '0' || *q > '9')
+		return -1;
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*q - '0');
+	}
+	if (x > max || (*q != ' ' && *q != '\0'))
+		return -1;
+	*v = x;
+	*p = q;
+	return 0;
+}
+
+static int
+nightly_state_i(const char **p, int64_t *v)
+{
+	uint64_t	u;
+	int		neg = 0;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p == '-') {
+		neg = 1;
+		(*p)++;
+	}
+	if (nightly_state_u(p, INT64_MAX, &u) != 0)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int
+nightly_state_d(const char **p, double *v)
+{
+	const char	*q = *p;
+	uint64_t	 u = 0;
+	int		 n, k;
+
+	while (*q == ' ')
+		q++;
+	for (n = 0; n < 11; n++, q++) {
+		if (*q >= '0' && *q <= '9')
+			k = *q - '0';
+		else if (*q >= 'A' && *q <= 'Z')
+			k = *q - 'A' + 10;
+		else if (*q >= 'a' && *q <= 'z')
+			k = *q - 'a' + 36;
+		else if (*q == '-' || *q == '_')
+			k = *q == '-' ? 62 : 63;
+		else
+			return -1;
+		u = u << 6 | (uint64_t)k;
+	}
+	if (*q != ' ' && *q != '\0')
+		return -1;
+	memcpy(v, &u, sizeof(*v));
+	*p = q;
+	return 0;
+}
+
+/* The changes of a state line at *p (nc of them) into *out. */
+static int
+nightly_state_changes(const char **p, uint64_t nc,
+    struct nightly_change **out)
+{
+	struct nightly_change	*c;
+	uint64_t		 u[8], i, j;
+	int64_t			 id, no;
+	double			*d[7];
+
+	c = *out = xcalloc(nc + 1, sizeof(*c));
+	for (i = 0; i < nc; i++, c++) {
+		d[0] = &c->z;
+		d[1] = &c->limit;
+		d[2] = &c->before;
+		d[3] = &c->after;
+		d[4] = &c->rel;
+		d[5] = &c->after2;
+		d[6] = &c->rel2;
+		if (nightly_state_u(p, SIZE_MAX / 2, &u[0]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[1]) != 0 ||
+		    nightly_state_i(p, &id) != 0 ||
+		    nightly_state_i(p, &no) != 0 ||
+		    nightly_state_u(p, NIGHTLY_TEST_ACK, &u[2]) != 0 ||
+		    nightly_state_u(p, 1, &u[3]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[4]) != 0 ||
+		    nightly_state_u(p, 1, &u[5]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[6]) != 0 ||
+		    nightly_state_u(p, SIZE_MAX / 2, &u[7]) != 0)
+			return -1;
+		for (j = 0; j < 7; j++)
+			if (nightly_state_d(p, d[j]) != 0)
+				return -1;
+		c->night = (size_t)u[0];
+		c->found = (size_t)u[1];
+		c->run_id = id;
+		c->number = no;
+		c->test = (enum nightly_test)u[2];
+		c->transient = (int)u[3];
+		c->back = (size_t)u[4];
+		c->resized = (int)u[5];
+		c->found2 = (size_t)u[6];
+		c->k = (size_t)u[7];
+	}
+	return 0;
+}
+
+int
+nightly_state_parse(const char *text, struct nightly_row *row,
+    struct nightly_night *nights, size_t nnights)
+{
+	struct nightly_change	*c = NULL;
+	const char		*p = text;
+	uint64_t		 ver, nn, nc, nk, i, *at = NULL;
+	int64_t			 last;
+	double			*v = NULL;
+
+	if (nightly_state_u(&p, 1000, &ver) != 0 ||
+	    ver != NIGHTLY_STATE_VERSION ||
+	    nightly_state_u(&p, SIZE_MAX / 2, &nn) != 0 ||
+	    nightly_state_i(&p, &last) != 0 || last < -1 ||
+	    nightly_state_u(&p, 1000000, &nc) != 0)
+		return -1;
+	if (nightly_state_changes(&p, nc, &c) != 0 ||
+	    nightly_state_u(&p, nnights, &nk) != 0)
+		goto bad;
+	/* Read whole before a night is set. */
+	at = xcalloc(nk + 1, sizeof(*at));
+	v = xcalloc(2 * nk + 1, sizeof(*v));
+	for (i = 0; i < nk; i++) {
+		if (nightly_state_u(&p, i == 0 ? nnights - 1 : at[i - 1],
+		    &at[i]) != 0 || (i > 0 && at[i] == 0) ||
+		    nightly_state_d(&p, &v[2 * i]) != 0 ||
+		    nightly_state_d(&p, &v[2 * i + 1]) != 0)
+			goto bad;
+		if (i > 0)
+			at[i] = at[i - 1] - at[i];
+	}
+	if (*p != '\0')
+		goto bad;
+	for (i = 0; i < nk; i++) {
+		nights[at[i]].median = v[2 * i];
+		nights[at[i]].se = v[2 * i + 1];
+		nights[at[i]].unknown = 0;
+	}
+	free(at);
+	free(v);
+	free(row->changes);
+	row->changes = c;
+	row->nchanges = (size_t)nc;
+	row->nnights = (size_t)nn;
+	row->last_night = last < 0 ? (size_t)-1 : (size_t)last;
+	return 0;
+bad:
+	free(at);
+	free(v);
+	free(c);
+	return -1;
 }
 
 void

@@ -58,7 +58,11 @@
  * Verdict of tonight: a new change found tonight, by its direction, if
  * its size (its level against the reference mean) is at least the
  * threshold: regressed, improved, or inconclusive when the unit's
- * direction is unknown; else inconclusive when fewer than min_nights
+ * direction is unknown; else the same for last night's change (found by
+ * the night test) whose one night read below the threshold when its two
+ * nights' mean reaches it (a step of 2.41% read -1.83% on its night,
+ * -2.08% over two: bench/history-truth); else inconclusive when fewer
+ * than min_nights
  * nights are in tonight's reference; else inconclusive "too noisy" when
  * the MDE (the smallest step the two-night test catches with about 80%
  * power: (t(1 - alpha2/2) + 0.84) times its denominator, were both
@@ -102,6 +106,13 @@ struct nightly_night {
 	double	 se;		/* of the median; NaN: unknown (n < 2) */
 	size_t	 n;		/* executions */
 	int	 ack;		/* a new reference starts here */
+	/*
+	 * Not read by the caller (a judgement resumed from a state keeps
+	 * only the nights it needs): a reference that would take it sets
+	 * the row's incomplete, and the caller judges the row again from
+	 * every night.
+	 */
+	int	 unknown;
 };
 
 /* What one row is judged on (all borrowed). */
@@ -135,6 +146,18 @@ struct nightly_change {
 	 */
 	int		 transient;
 	size_t		 back;		/* index of the night back */
+	/*
+	 * Its size again the night after (a night test's change, still a
+	 * level then): the mean of its first two nights against before. One
+	 * night's median reads a step near the threshold on either side of
+	 * it; the two nights' mean has half its variance. A change whose
+	 * one night read below the threshold alarms the night after when
+	 * this size reaches it (nightly_change_alarm).
+	 */
+	int		 resized;
+	size_t		 found2;	/* index of the night after */
+	double		 after2;	/* the mean of the two nights */
+	double		 rel2;		/* (after2 - before) / |before| */
 };
 
 struct nightly_row {
@@ -173,6 +196,16 @@ struct nightly_row {
 						 * tonight */
 	int			 outlier_back;	/* tonight made the last
 						 * change transient */
+	int			 resized;	/* tonight sized the last
+						 * change again (resized) */
+	/*
+	 * What the rule carries to the next night (nightly_state_text):
+	 * the changes above, nnights, and the index of the last night with
+	 * a value ((size_t)-1: none). incomplete: a reference needed a
+	 * night marked unknown (nightly_judge_rows_from).
+	 */
+	size_t			 last_night;
+	int			 incomplete;
 	/*
 	 * Every night of the history, oldest first, as judged (malloc'd;
 	 * harness/analysis/nightly.c hands them over for `abbench history`;
@@ -193,6 +226,61 @@ int	nightly_judge_rows(const struct nightly_judge_options *o,
 	    const struct nightly_input *in, size_t n, const int64_t *night_ids,
 	    const int64_t *night_no, size_t nnights, struct nightly_row *rows,
 	    char **cause);
+/*
+ * Whether change c alarms at threshold: 1 with the night that alarmed
+ * (*found: its index) and the size read then (*rel): its own night's,
+ * else, when that read below the threshold, the night after's over its
+ * two nights (resized). 0 for an accepted night or a size below.
+ */
+int	nightly_change_alarm(const struct nightly_change *c, double threshold,
+	    size_t *found, double *rel);
+/*
+ * The same, resumed: rows[i] holds the state of night from - 1 (its
+ * changes, nchanges, nnights, last_night: nightly_state_parse), and
+ * nights from.. are judged as the whole replay would judge them, the
+ * same numbers bit for bit (the references depend on the starts, which
+ * are the changes' nights, and on the nights themselves; a night made an
+ * outlier is left out again). Nights before from that no reference needs
+ * may be unknown; a row that needed one is marked incomplete (judge it
+ * with from = 0). from = 0 is nightly_judge_rows.
+ */
+int	nightly_judge_rows_from(const struct nightly_judge_options *o,
+	    const struct nightly_input *in, size_t n, const int64_t *night_ids,
+	    const int64_t *night_no, size_t nnights, size_t from,
+	    struct nightly_row *rows, char **cause);
+
+/*
+ * A row's state after its last night judged, as one line of text
+ * (malloc'd): "1 NNIGHTS LAST NCHANGES", each change's fields (numbers
+ * as the 64 bits of their doubles in 11 digits of base 64, so that they
+ * read back bit for bit), then the nights later references can take,
+ * "NKEPT" and each one's index (the first's, then each one's distance
+ * from the one before), median and standard error: of each level from
+ * the latest back,
+ * its last window + 1 nights with a value, until 2 (window + 1) of them
+ * (a reference reads the latest level's last window nights, and the
+ * levels before while the nights it counts fall short of the window, as
+ * when a level is new or some of its nights were left out as noisy);
+ * the nights without a value among them too (as NaN); but not the last
+ * window + 1 nights (index nnights - 1 - window and later): every series
+ * has those, and the caller reads them again (the store keeps them once
+ * a night for every row, night-summary.h), so a row whose latest level
+ * is long keeps no night at all.
+ * nights are the row's nnights nights as judged (in->nights); a night
+ * unknown is counted and not kept.
+ *
+ * nightly_state_parse reads it into row's changes, nchanges, nnights and
+ * last_night, and the kept nights into nights[] (nnights of them, the
+ * caller's, with the window + 1 nights before the resumed one and those
+ * after it known: every other night it leaves unknown): 0, or
+ * -1 when it is not such a line or a night is past nnights (nothing is
+ * set then).
+ */
+char	*nightly_state_text(const struct nightly_row *row,
+	    const struct nightly_night *nights, size_t nnights, size_t window);
+int	 nightly_state_parse(const char *text, struct nightly_row *row,
+	    struct nightly_night *nights, size_t nnights);
+
 /* Free a row's strings and changes and zero it (twice is safe). */
 void	nightly_row_release(struct nightly_row *row);
 

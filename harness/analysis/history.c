@@ -56,16 +56,17 @@ history_place_of(struct store *st, const struct store_run *r)
 	return class != NULL ? class : xstrdup(r->host ? r->host : "");
 }
 
-/* The alarm a change found, or NULL when its night was not judged so. */
+/* The alarm a change raised (*found: the night, *rel: its size then), or
+ * NULL when no night was judged so. */
 static const char *
 history_alarm_verdict(const struct nightly_row *row,
-    const struct nightly_change *c)
+    const struct nightly_change *c, size_t *found, double *rel)
 {
-	if (c->test == NIGHTLY_TEST_ACK || !(fabs(c->rel) >= row->threshold))
+	if (!nightly_change_alarm(c, row->threshold, found, rel))
 		return NULL;
 	if (row->better == 0)
 		return "inconclusive";
-	return (c->rel > 0) == (row->better > 0) ? "improved" : "regressed";
+	return (*rel > 0) == (row->better > 0) ? "improved" : "regressed";
 }
 
 /* One series from row of the place's judgement r. */
@@ -77,7 +78,8 @@ history_series_of(struct history *h, size_t place,
 	struct history_series	*s;
 	struct ed_change	*c = NULL;
 	double			*x;
-	size_t			*at, n = 0, nc = 0, i, k;
+	size_t			*at, n = 0, nc = 0, i, k, found;
+	double			 rel;
 	const char		*v;
 
 	h->series = xreallocarray(h->series, h->nseries + 1,
@@ -129,13 +131,14 @@ history_series_of(struct history *h, size_t place,
 	for (k = 0; k < row->nchanges; k++) {
 		const struct nightly_change *ch = &row->changes[k];
 
-		if ((v = history_alarm_verdict(row, ch)) == NULL)
+		if ((v = history_alarm_verdict(row, ch, &found,
+		    &rel)) == NULL)
 			continue;
-		s->alarms[s->nalarms].found = ch->found;
+		s->alarms[s->nalarms].found = found;
 		s->alarms[s->nalarms].night = ch->night;
 		s->alarms[s->nalarms].verdict = v;
 		s->alarms[s->nalarms].test = ch->test;
-		s->alarms[s->nalarms].rel = ch->rel;
+		s->alarms[s->nalarms].rel = rel;
 		s->alarms[s->nalarms].z = ch->z;
 		s->alarms[s->nalarms].limit = ch->limit;
 		s->nalarms++;
@@ -160,6 +163,9 @@ history_place_add(struct store *st, struct history *h, char *name,
 	no.baseline = h->opt.baseline;
 	no.threshold = h->opt.threshold;
 	no.alpha = h->opt.alpha;
+	/* Every night's verdict is wanted: the whole replay; and the
+	 * history writes nothing. */
+	no.carry = 0;
 	if (nightly_judge(st, run_id, &no, &r, cause) == -1) {
 		free(name);
 		return -1;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/analysis/nightly-state.h"
 #include "harness/analysis/nightly.h"
 #include "harness/core/experiment.h"
 #include "lib/jsonw.h"
@@ -37,7 +38,8 @@ nightly_options_init(struct nightly_options *o)
 	nightly_judge_options_init(&jo);
 	memset(o, 0, sizeof(*o));
 	o->baseline = jo.window;
-	o->history = 60;
+	o->history = 0;
+	o->carry = 1;
 	o->threshold = 0.02;
 	o->alpha = jo.alpha;
 }
@@ -95,17 +97,19 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 {
 	struct store_run	*runs = NULL;
 	size_t			 nruns = 0, i, nprev = 0, first;
-	int64_t			*prev = NULL;
+	int64_t			*prev = NULL, *wall;
 
 	if (store_runs_named(st, cand->name, &runs, &nruns, cause) == -1)
 		return -1;
 	prev = xcalloc(nruns + 1, sizeof(*prev));
+	wall = xcalloc(nruns + 1, sizeof(*wall));
 	for (i = 0; i < nruns; i++) {
 		if (runs[i].id >= cand->id ||
 		    strcmp(runs[i].status, RUN_DONE) != 0 ||
 		    strcmp(runs[i].name, cand->name) != 0 ||
 		    !nightly_same_place(st, &runs[i], cand, out->host_class))
 			continue;
+		wall[nprev] = runs[i].started_wall_ns;
 		prev[nprev++] = runs[i].id;
 	}
 	for (i = 0; i < nruns; i++)
@@ -125,6 +129,12 @@ nightly_find_runs(struct store *st, const struct store_run *cand,
 	memcpy(out->history_ids, prev + first,
 	    (nprev - first) * sizeof(int64_t));
 	out->history_ids[out->nhistory - 1] = cand->id;
+	out->night_wall = xcalloc(out->nhistory, sizeof(int64_t));
+	memcpy(out->night_wall, wall + first,
+	    (nprev - first) * sizeof(int64_t));
+	out->night_wall[out->nhistory - 1] = cand->started_wall_ns;
+	out->resumed = out->nhistory;
+	free(wall);
 
 	first = nprev > o->baseline ? nprev - o->baseline : 0;
 	out->nbaseline = nprev - first;
@@ -192,12 +202,13 @@ nightly_night_summary(struct store *st, struct nightly_result *r,
 }
 
 /*
- * Read every night of the history into the rows and accumulators: the
- * candidate's sample table makes the rows (each arm, benchmark and unit
- * it has), each earlier night's table its values there.
+ * Read the nights from.. of the history into the rows and accumulators:
+ * the candidate's sample table makes the rows (each arm, benchmark and
+ * unit it has), each earlier night's summary or table its values there;
+ * the nights before from are unknown (a state keeps what is needed).
  */
 static int
-nightly_gather(struct store *st, struct nightly_result *r,
+nightly_gather(struct store *st, struct nightly_result *r, size_t from,
     struct nightly_acc **accp, char **cause)
 {
 	struct sampletab	*t, *ht;
@@ -223,10 +234,11 @@ nightly_gather(struct store *st, struct nightly_result *r,
 		for (h = 0; h < r->nhistory; h++) {
 			acc[row].nights[h].median = NAN;
 			acc[row].nights[h].se = NAN;
+			acc[row].nights[h].unknown = h < from;
 		}
 		nightly_night_of(&acc[row].nights[r->nhistory - 1], c);
 	}
-	for (h = 0; h + 1 < r->nhistory; h++) {
+	for (h = from; h + 1 < r->nhistory; h++) {
 		if (r->history_ids[h] == r->run_id)
 			continue;
 		/* A done run's nights as the store keeps them, else its
@@ -321,28 +333,28 @@ nightly_input(const struct nightly_result *r, size_t i,
 #define NIGHTLY_ACK_KEY	"nightly.ack"
 
 /* Which nights start a new reference: acked, or --baseline-from. */
-static void
+static int
 nightly_acks(struct store *st, const struct nightly_options *o,
-    struct nightly_result *r)
+    struct nightly_result *r, char **cause)
 {
-	struct store_kv	*kv;
-	size_t		 h, n, i;
+	struct store_run	*runs = NULL;
+	size_t			 nruns = 0, h, i;
 
 	r->acks = xcalloc(r->nhistory + 1, sizeof(*r->acks));
+	if (store_runs_with(st, NIGHTLY_ACK_KEY, "1", &runs, &nruns,
+	    cause) == -1)
+		return -1;
 	for (h = 0; h < r->nhistory; h++) {
 		if (o->baseline_from != 0 && r->night_no[h] == o->baseline_from)
 			r->acks[h] = 1;
-		kv = NULL;
-		n = 0;
-		if (store_config_list(st, r->history_ids[h], &kv, &n,
-		    NULL) == -1)
-			continue;
-		for (i = 0; i < n; i++)
-			if (kv[i].arm[0] == '\0' &&
-			    strcmp(kv[i].key, NIGHTLY_ACK_KEY) == 0)
+		for (i = 0; i < nruns; i++)
+			if (runs[i].id == r->history_ids[h])
 				r->acks[h] = 1;
-		store_kv_free(kv, n);
 	}
+	for (i = 0; i < nruns; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+	return 0;
 }
 
 /* Night a as its ratio to the control's night c: the ratio of their
@@ -437,21 +449,17 @@ nightly_row_verdict(const struct nightly_result *r, size_t i)
 /* The start of each change's first run; the verdicts counted (the
  * control arm's rows are the machine's: never). */
 static void
-nightly_finish(struct store *st, struct nightly_result *r)
+nightly_finish(struct nightly_result *r)
 {
-	struct store_run	 run;
 	size_t			 i, j;
 
 	for (i = 0; i < r->nrows; i++) {
 		struct nightly_row	*row = &r->rows[i];
 
-		for (j = 0; j < row->nchanges; j++) {
-			memset(&run, 0, sizeof(run));
-			if (store_run_get(st, row->changes[j].run_id, &run,
-			    NULL) == 0)
-				row->changes[j].wall_ns = run.started_wall_ns;
-			store_run_release(&run);
-		}
+		for (j = 0; j < row->nchanges; j++)
+			if (row->changes[j].night < r->nhistory)
+				row->changes[j].wall_ns =
+				    r->night_wall[row->changes[j].night];
 		if (nightly_row_is_control(r, i))
 			continue;
 		switch (row->verdict) {
@@ -470,6 +478,110 @@ nightly_finish(struct store *st, struct nightly_result *r)
 	}
 }
 
+/* The judgement's options from nightly's. */
+static void
+nightly_jo(const struct nightly_options *o, struct nightly_judge_options *jo)
+{
+	nightly_judge_options_init(jo);
+	jo->alpha = o->alpha;
+	jo->window = o->baseline;
+	/* A short window (--baseline 2) is judged, with t's wide limits. */
+	if (jo->window < jo->min_nights)
+		jo->min_nights = jo->window < 2 ? 2 : jo->window;
+	if (jo->window < jo->min_nights)
+		jo->window = jo->min_nights;
+}
+
+/* Undo nightly_gather (to gather again): the rows and accumulators. */
+static void
+nightly_ungather(struct nightly_result *r, struct nightly_acc **acc)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nrows; i++) {
+		nightly_row_release(&r->rows[i]);
+		if (*acc != NULL)
+			free((*acc)[i].nights);
+	}
+	free(r->rows);
+	free(*acc);
+	free(r->control);
+	free(r->ratio);
+	r->rows = NULL;
+	r->nrows = 0;
+	r->control = NULL;
+	r->ratio = NULL;
+	*acc = NULL;
+}
+
+/*
+ * Gather the nights and judge every row: with o->carry, from the state
+ * the latest night before kept (the nights after it judged; they and
+ * the window + 1 before it read), else, or when a row is new or a
+ * reference needs a night the state did not keep, from the first night;
+ * then keep tonight's state (a store opened read-only keeps none: the
+ * next night replays).
+ */
+static int
+nightly_judge_all(struct store *st, const struct store_run *cand,
+    const struct nightly_options *o, const struct nightly_judge_options *jo,
+    struct nightly_result *r, struct nightly_acc **acc,
+    const struct store_kv *units, size_t nunits,
+    const struct store_calib_row *crows, size_t ncrows, char **cause)
+{
+	struct nightly_input	 *in = NULL;
+	struct nightly_night	**nights = NULL;
+	char			 *text = NULL, *why = NULL;
+	size_t			  from = 0, at = 0, i;
+	int			  carry, rc = -1, incomplete;
+
+	carry = o->carry && o->history == 0 && o->baseline_from == 0;
+	if (carry && (rc = nightly_state_find(st, r, jo, &at, &text,
+	    cause)) == -1)
+		return -1;
+	from = rc == 1 ? at + 1 : 0;
+	for (;;) {
+		rc = -1;
+		/* The state keeps no night of the window + 1 before its
+		 * own (nightly_state_text): those are read. */
+		if (nightly_gather(st, r, from > jo->window + 1 ? from - 1 -
+		    jo->window : 0, acc, cause) == -1)
+			goto out;
+		/* The ratios before the state's kept nights are read. */
+		nightly_control(cand, r, *acc);
+		in = xcalloc(r->nrows + 1, sizeof(*in));
+		nights = xcalloc(r->nrows + 1, sizeof(*nights));
+		for (i = 0; i < r->nrows; i++) {
+			nightly_input(r, i, &(*acc)[i], units, nunits, crows,
+			    ncrows, &in[i]);
+			nights[i] = (*acc)[i].nights;
+		}
+		if ((from == 0 || nightly_state_load(text, r, nights) == 0) &&
+		    nightly_judge_rows_from(jo, in, r->nrows, r->history_ids,
+		    r->night_no, r->nhistory, from, r->rows, cause) == -1)
+			goto out;
+		for (incomplete = 0, i = 0; i < r->nrows; i++)
+			incomplete |= r->rows[i].incomplete ||
+			    r->rows[i].reason == NULL;
+		if (from == 0 || !incomplete)
+			break;
+		/* Not the state's to answer: every night. */
+		nightly_ungather(r, acc);
+		free(in);
+		free(nights);
+		from = 0;
+	}
+	r->resumed = from > 0 ? at : r->nhistory;
+	if (carry && nightly_state_keep(st, r, jo, nights, &why) == -1)
+		free(why);
+	rc = 0;
+out:
+	free(text);
+	free(in);
+	free(nights);
+	return rc;
+}
+
 int
 nightly_judge(struct store *st, int64_t run_id,
     const struct nightly_options *o, struct nightly_result *out,
@@ -478,7 +590,6 @@ nightly_judge(struct store *st, int64_t run_id,
 	struct store_run		 cand;
 	struct store_kv			*units = NULL;
 	struct nightly_acc		*acc = NULL;
-	struct nightly_input		*in = NULL;
 	struct store_calib_row		*crows = NULL;
 	struct nightly_judge_options	 jo;
 	size_t				 nunits = 0, ncrows = 0, i;
@@ -494,34 +605,19 @@ nightly_judge(struct store *st, int64_t run_id,
 	out->name = xstrdup(cand.name ? cand.name : "");
 	out->host = xstrdup(cand.host ? cand.host : "");
 	out->host_class = nightly_host_class(st, cand.id);
-	if (nightly_find_runs(st, &cand, o, out, cause) == -1)
+	if (nightly_find_runs(st, &cand, o, out, cause) == -1 ||
+	    nightly_acks(st, o, out, cause) == -1)
 		goto out;
-	nightly_acks(st, o, out);
 	if (store_unit_list(st, run_id, &units, &nunits, cause) == -1)
 		goto out;
-	if (nightly_gather(st, out, &acc, cause) == -1)
-		goto out;
-	nightly_control(&cand, out, acc);
 	if (o->threshold_auto && nightly_calibration(st, &cand, out, &crows,
 	    &ncrows, cause) == -1)
 		goto out;
-
-	in = xcalloc(out->nrows + 1, sizeof(*in));
-	for (i = 0; i < out->nrows; i++)
-		nightly_input(out, i, &acc[i], units, nunits, crows, ncrows,
-		    &in[i]);
-	nightly_judge_options_init(&jo);
-	jo.alpha = o->alpha;
-	jo.window = o->baseline;
-	/* A short window (--baseline 2) is judged, with t's wide limits. */
-	if (jo.window < jo.min_nights)
-		jo.min_nights = jo.window < 2 ? 2 : jo.window;
-	if (jo.window < jo.min_nights)
-		jo.window = jo.min_nights;
-	if (nightly_judge_rows(&jo, in, out->nrows, out->history_ids,
-	    out->night_no, out->nhistory, out->rows, cause) == -1)
+	nightly_jo(o, &jo);
+	if (nightly_judge_all(st, &cand, o, &jo, out, &acc, units, nunits,
+	    crows, ncrows, cause) == -1)
 		goto out;
-	nightly_finish(st, out);
+	nightly_finish(out);
 	for (i = 0; i < out->nrows; i++) {
 		out->rows[i].nights = acc[i].nights;
 		acc[i].nights = NULL;
@@ -534,7 +630,6 @@ out:
 		}
 		free(acc);
 	}
-	free(in);
 	store_calib_rows_free(crows, ncrows);
 	store_kv_free(units, nunits);
 	store_run_release(&cand);
@@ -591,6 +686,7 @@ nightly_result_release(struct nightly_result *r)
 	free(r->baseline_ids);
 	free(r->history_ids);
 	free(r->night_no);
+	free(r->night_wall);
 	free(r->acks);
 	free(r->control);
 	free(r->ratio);
@@ -669,6 +765,10 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 	for (i = 0; i < r->nhistory; i++)
 		json_array_append_new(ids, json_integer(r->history_ids[i]));
 	json_object_set_new(doc, "history", ids);
+	/* The night whose kept state tonight's judgement resumed from (it
+	 * judged the nights after it), or null: every night judged. */
+	json_object_set_new(doc, "resumed_from", r->resumed < r->nhistory ?
+	    json_integer(r->night_no[r->resumed]) : json_null());
 	json_object_set_new(doc, "threshold", json_real(r->opt.threshold));
 	json_object_set_new(doc, "alpha", json_real(r->opt.alpha));
 	json_object_set_new(doc, "reference_nights",
@@ -753,6 +853,9 @@ nightly_format_json(const struct nightly_result *r, struct strbuf *out)
 			    jw_num(c->after));
 			json_object_set_new(ch, "step",
 			    jw_num(c->rel));
+			/* Sized again over its two nights, the night after. */
+			json_object_set_new(ch, "step_two_nights", c->resized ?
+			    jw_num(c->rel2) : json_null());
 			json_array_append_new(chs, ch);
 		}
 		json_object_set_new(row, "changes", chs);

@@ -40,7 +40,13 @@
  * metadata (which the workload types declare), else the unit's name
  * (nightly_unit_better).
  *
- * Reads the store only; never prints. Not thread-safe (like the store).
+ * The rule is judged night by night from the first night; with `carry`
+ * (the default) from the state the latest judged night kept with its run
+ * (harness/analysis/nightly-state.h), so that tonight costs one night, not
+ * the history; its answers are the whole replay's, bit for bit.
+ *
+ * Reads the store, and with `carry` writes tonight's state (when the store
+ * can be written); never prints. Not thread-safe (like the store).
  */
 #ifndef ABBENCH_NIGHTLY_H
 #define ABBENCH_NIGHTLY_H
@@ -55,7 +61,7 @@ struct store;
 
 struct nightly_options {
 	size_t		 baseline;	/* reference nights; default 15 */
-	size_t		 history;	/* runs; 0 = all; default 60 */
+	size_t		 history;	/* runs; 0 = all (the default) */
 	double		 threshold;	/* minimum relative effect; 0.02 */
 	double		 alpha;		/* night test, per night; 0.0005 */
 	int64_t		 baseline_from;	/* a night number, 0 none */
@@ -66,6 +72,13 @@ struct nightly_options {
 	 * with 80% power); `threshold` where it has none.
 	 */
 	int		 threshold_auto;
+	/*
+	 * With history 0 and no baseline_from (the default): resume from
+	 * the state a night before kept (nightly-state.h) and keep
+	 * tonight's, when the store can be written; the same answers as
+	 * the whole replay. 0: replay every night, keep nothing (history).
+	 */
+	int		 carry;
 };
 void	nightly_options_init(struct nightly_options *o);
 
@@ -80,7 +93,11 @@ struct nightly_result {
 	int64_t			*history_ids;	/* oldest first; last = run */
 	int64_t			*night_no;	/* their numbers, from 1 */
 	int			*acks;		/* a new reference there */
+	int64_t			*night_wall;	/* their starts */
 	size_t			 nhistory;
+	/* The night (index) whose state tonight resumed from; nhistory
+	 * when every night was judged. */
+	size_t			 resumed;
 	struct nightly_row	*rows;
 	size_t			 nrows;
 	int			 nregressed, nimproved, ninconclusive;

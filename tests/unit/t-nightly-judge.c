@@ -5,7 +5,9 @@
  * over the last two nights (the two-night test, found the night after);
  * an old step, known and failing nothing; an improvement; a unit of
  * unknown direction; too few nights; a reference too noisy for the
- * threshold, calibrated thresholds; one outlier night, not a change; a
+ * threshold, calibrated thresholds; a change read below the threshold
+ * on its night and sized again over two nights; one outlier night, not a
+ * change; a
  * noisy night (a loaded machine)
  * judged with its own noise and left out of later references; a change
  * below the threshold; an accepted night; nights without a value; all-
@@ -205,6 +207,50 @@ main(void)
 	    "21 "), "known, next night: said: %s", row.reason);
 	tap_ok(row.limit > 4.5 && row.limit < 6, "known, next night: the "
 	    "limit of t with 9 degrees of freedom (%g)", row.limit);
+	nightly_row_release(&row);
+
+	/*
+	 * A step near the threshold (bench/history-truth's -2.41%): its
+	 * night reads -1.8%, below 2%, unchanged; the night after, -2.4%,
+	 * sizes it over both nights (-2.1%): regressed then, once.
+	 */
+	nights(0, 22, 100, 0.005, 0.003);
+	nt[20].median = 98.2;
+	nt[21].median = 97.6;
+	in = input("sec/op", -1, 0.02);
+	tap_int_eq(judge(&in, 21, &row), 0, "resized, its night: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && row.new_change &&
+	    has(row.reason, "; below the threshold 2%"), "resized, its "
+	    "night: -1.8%% below the threshold: %s", row.reason);
+	nightly_row_release(&row);
+	tap_int_eq(judge(&in, 22, &row), 0, "resized, the night after: "
+	    "judged");
+	tap_ok(row.verdict == NIGHTLY_IMPROVED && !row.new_change &&
+	    row.resized && row.nchanges == 1 && row.changes[0].resized &&
+	    row.changes[0].found2 == 21 && fabs(row.changes[0].rel2 -
+	    (97.9 - row.changes[0].before) / row.changes[0].before) < 1e-12,
+	    "resized, the night after: the mean of its two nights against "
+	    "the nights before it: %s", vname(&row));
+	tap_ok(has(row.reason, "-2.") && has(row.reason, "% over the 2 "
+	    "nights of change at night 31 (run 120): -1."), "resized, the "
+	    "night after: said: %s", row.reason);
+	{
+		size_t	found = 0;
+		double	rel = 0;
+
+		tap_ok(nightly_change_alarm(&row.changes[0], 0.02, &found,
+		    &rel) && found == 21 && rel == row.changes[0].rel2 &&
+		    !nightly_change_alarm(&row.changes[0], 0.025, &found,
+		    &rel), "resized: the alarm on the night after at 2%%, "
+		    "none at 2.5%%");
+	}
+	nightly_row_release(&row);
+	nights(22, 23, 100, 0, 0.003);
+	nt[22].median = 97.8;
+	tap_int_eq(judge(&in, 23, &row), 0, "resized, later: judged");
+	tap_ok(row.verdict == NIGHTLY_UNCHANGED && !row.resized &&
+	    has(row.reason, "; known change at night 31"), "resized, "
+	    "later: known, no second alarm: %s", row.reason);
 	nightly_row_release(&row);
 
 	/* Improved: iops (higher is better) up 6%; sec/op down 6%. */

@@ -63,9 +63,9 @@ judge(const struct nightly_night *nt, struct nightly_row *row)
 
 /* An alarm: a change found that the verdict of its night would name. */
 static int
-alarm(const struct nightly_change *c)
+alarm(const struct nightly_change *c, size_t *found, double *rel)
 {
-	return c->test != NIGHTLY_TEST_ACK && fabs(c->rel) >= THRESHOLD;
+	return nightly_change_alarm(c, THRESHOLD, found, rel);
 }
 
 int
@@ -75,7 +75,8 @@ main(void)
 	struct nightly_row		row;
 	gsl_rng				*rng;
 	unsigned			 m, i, j;
-	size_t				 h;
+	size_t				 h, at;
+	double				 rel;
 
 	for (h = 0; h < NIGHTS; h++) {
 		ids[h] = 1000 + (int64_t)h;
@@ -96,7 +97,7 @@ main(void)
 			}
 			changes += (unsigned)row.nchanges;
 			for (j = 0; j < row.nchanges; j++)
-				alarms += alarm(&row.changes[j]);
+				alarms += alarm(&row.changes[j], &at, &rel);
 			nightly_row_release(&row);
 		}
 		up = poisson_upper(alarms) / AA_SERIES;
@@ -130,11 +131,10 @@ main(void)
 				const struct nightly_change *c;
 
 				c = &row.changes[j];
-				if (c->found < s || !alarm(c) ||
-				    (c->rel > 0) != (step > 0))
+				if (!alarm(c, &at, &rel) || at < s ||
+				    (rel > 0) != (step > 0))
 					continue;
-				d = c->found == s ? 0 : c->found == s + 1 ?
-				    1 : 2;
+				d = at == s ? 0 : at == s + 1 ? 1 : 2;
 			}
 			delay[d]++;
 			nightly_row_release(&row);
