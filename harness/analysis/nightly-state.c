@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "harness/analysis/nightly-state.h"
-#include "harness/analysis/nightly.h"
 #include "lib/util.h"
 #include "results/store.h"
 
@@ -48,7 +47,7 @@ ns_hash_u64(uint64_t h, uint64_t v)
  * the rule's options. -1 and *cause when the counts cannot be read.
  */
 static int
-ns_digest(struct store *st, const struct nightly_result *r,
+ns_digest(struct store *st, const struct nightly_state_of *r,
     const struct nightly_judge_options *jo, size_t night, uint64_t *out,
     char **cause)
 {
@@ -87,7 +86,7 @@ ns_digest(struct store *st, const struct nightly_result *r,
 }
 
 int
-nightly_state_find(struct store *st, const struct nightly_result *r,
+nightly_state_find(struct store *st, const struct nightly_state_of *r,
     const struct nightly_judge_options *jo, size_t *night, char **text,
     char **cause)
 {
@@ -182,7 +181,7 @@ ns_line(const char *line, const struct nightly_row *row, int ratio)
 }
 
 int
-nightly_state_load(const char *text, struct nightly_result *r,
+nightly_state_load(const char *text, const struct nightly_state_of *r,
     struct nightly_night **nights)
 {
 	const char	**lines = NULL, *p;
@@ -203,7 +202,7 @@ nightly_state_load(const char *text, struct nightly_result *r,
 		for (k = 0; k < nlines && state == NULL; k++) {
 			j = (i + k) % nlines;
 			state = ns_line(lines[j], &r->rows[i],
-			    nightly_row_ratio(r, i));
+			    (r->ratio != NULL && r->ratio[i]));
 		}
 		if (state == NULL || nightly_state_parse(state, &r->rows[i],
 		    nights[i], r->nhistory) != 0)
@@ -215,7 +214,7 @@ nightly_state_load(const char *text, struct nightly_result *r,
 }
 
 int
-nightly_state_keep(struct store *st, const struct nightly_result *r,
+nightly_state_keep(struct store *st, const struct nightly_state_of *r,
     const struct nightly_judge_options *jo, struct nightly_night **nights,
     char **cause)
 {
@@ -233,7 +232,7 @@ nightly_state_keep(struct store *st, const struct nightly_result *r,
 		ns_escape(&sb, r->rows[i].benchmark);
 		strbuf_addc(&sb, '\t');
 		ns_escape(&sb, r->rows[i].unit);
-		strbuf_adds(&sb, nightly_row_ratio(r, i) ? "\t1\t" : "\t0\t");
+		strbuf_adds(&sb, (r->ratio != NULL && r->ratio[i]) ? "\t1\t" : "\t0\t");
 		line = nightly_state_text(&r->rows[i], nights[i], r->nhistory,
 		    jo->window);
 		strbuf_adds(&sb, line);

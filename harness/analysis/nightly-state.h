@@ -33,7 +33,19 @@
 #include "results/store.h"
 #include "stats/nightly-judge.h"
 
-struct nightly_result;
+/*
+ * What a state is of: a judged history's runs and rows (borrowed from
+ * nightly.c's result, which fills it).
+ */
+struct nightly_state_of {
+	const char		*name;		/* the experiment's */
+	const int64_t		*history_ids;	/* oldest first */
+	const int		*acks;		/* per night, or NULL */
+	size_t			 nhistory;
+	struct nightly_row	*rows;
+	const int		*ratio;		/* per row, or NULL */
+	size_t			 nrows;
+};
 
 /* The config key of a night's state (store_config_list leaves it out). */
 #define NIGHTLY_STATE_KEY	STORE_KEY_NIGHTLY_STATE
@@ -45,7 +57,7 @@ struct nightly_result;
  * its acks) whose digest is this history's: 1, its night's index in *night
  * and the value in *text (malloc'd); 0 when there is none.
  */
-int	nightly_state_find(struct store *st, const struct nightly_result *r,
+int	nightly_state_find(struct store *st, const struct nightly_state_of *r,
 	    const struct nightly_judge_options *jo, size_t *night, char **text,
 	    char **cause);
 /*
@@ -54,7 +66,7 @@ int	nightly_state_find(struct store *st, const struct nightly_result *r,
  * when a row has no line or a line is not a state (nothing is to be
  * trusted then: judge every night).
  */
-int	nightly_state_load(const char *text, struct nightly_result *r,
+int	nightly_state_load(const char *text, const struct nightly_state_of *r,
 	    struct nightly_night **nights);
 /*
  * Keep tonight's state (r judged, nights[i] row i's nights as judged)
@@ -63,7 +75,7 @@ int	nightly_state_load(const char *text, struct nightly_result *r,
  * resumes from it), in one transaction: 0, or -1 and *cause (a store
  * that cannot be written).
  */
-int	nightly_state_keep(struct store *st, const struct nightly_result *r,
+int	nightly_state_keep(struct store *st, const struct nightly_state_of *r,
 	    const struct nightly_judge_options *jo, struct nightly_night **nights,
 	    char **cause);
 

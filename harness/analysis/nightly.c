@@ -388,6 +388,10 @@ nightly_control(const struct store_run *cand, struct nightly_result *r,
 	char	*ctl;
 	size_t	 i, j, h;
 
+	/* Again after a state that could not answer: anew. */
+	free(r->ratio);
+	free(r->control);
+	r->control = NULL;
 	r->ratio = xcalloc(r->nrows + 1, sizeof(*r->ratio));
 	ctl = experiment_stored_control(cand->experiment_path,
 	    cand->experiment_text);
@@ -514,6 +518,20 @@ nightly_ungather(struct nightly_result *r, struct nightly_acc **acc)
 	*acc = NULL;
 }
 
+/* What r's state is of (nightly-state.h), into *so. */
+static const struct nightly_state_of *
+nightly_state_of(const struct nightly_result *r, struct nightly_state_of *so)
+{
+	so->name = r->name;
+	so->history_ids = r->history_ids;
+	so->acks = r->acks;
+	so->nhistory = r->nhistory;
+	so->rows = r->rows;
+	so->ratio = r->ratio;
+	so->nrows = r->nrows;
+	return so;
+}
+
 /*
  * Gather the nights and judge every row: with o->carry, from the state
  * the latest night before kept (the nights after it judged; they and
@@ -531,12 +549,14 @@ nightly_judge_all(struct store *st, const struct store_run *cand,
 {
 	struct nightly_input	 *in = NULL;
 	struct nightly_night	**nights = NULL;
+	struct nightly_state_of	  so;
 	char			 *text = NULL, *why = NULL;
 	size_t			  from = 0, at = 0, i;
 	int			  carry, rc = -1, incomplete;
 
 	carry = o->carry && o->history == 0 && o->baseline_from == 0;
-	if (carry && (rc = nightly_state_find(st, r, jo, &at, &text,
+	if (carry && (rc = nightly_state_find(st, nightly_state_of(r, &so),
+	    jo, &at, &text,
 	    cause)) == -1)
 		return -1;
 	from = rc == 1 ? at + 1 : 0;
@@ -556,7 +576,8 @@ nightly_judge_all(struct store *st, const struct store_run *cand,
 			    ncrows, &in[i]);
 			nights[i] = (*acc)[i].nights;
 		}
-		if ((from == 0 || nightly_state_load(text, r, nights) == 0) &&
+		if ((from == 0 || nightly_state_load(text,
+		    nightly_state_of(r, &so), nights) == 0) &&
 		    nightly_judge_rows_from(jo, in, r->nrows, r->history_ids,
 		    r->night_no, r->nhistory, from, r->rows, cause) == -1)
 			goto out;
@@ -572,7 +593,8 @@ nightly_judge_all(struct store *st, const struct store_run *cand,
 		from = 0;
 	}
 	r->resumed = from > 0 ? at : r->nhistory;
-	if (carry && nightly_state_keep(st, r, jo, nights, &why) == -1)
+	if (carry && nightly_state_keep(st, nightly_state_of(r, &so), jo,
+	    nights, &why) == -1)
 		free(why);
 	rc = 0;
 out:
