@@ -862,9 +862,6 @@ import_benchfmt(struct store *st, char *const *args, size_t nargs,
 			    "files: nothing imported", paths.n);
 		goto fail;
 	}
-	/* Its counts: its samples do not write them (store-schema.c). */
-	if (store_run_recount(st, r.id, cause) != 0)
-		goto fail;
 	if (store_commit(st, cause) != 0)
 		goto fail_nostore;
 	*run_id = r.id;

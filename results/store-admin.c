@@ -109,9 +109,7 @@ static const struct merge_step {
 	{ "INSERT OR IGNORE INTO main.series (arm, workload, benchmark, unit,"
 	  " orig_unit) SELECT arm, workload, benchmark, unit, orig_unit FROM"
 	  " other.series WHERE id IN (SELECT series_id FROM"
-	  " other.sample_values WHERE run_id = ?2 UNION SELECT series_id"
-	  " FROM other.single_values WHERE id BETWEEN ?2 << 32 AND"
-	  " (?2 << 32) | 4294967295) ORDER BY id",
+	  " other.sample_values WHERE run_id = ?2) ORDER BY id",
 	  "cannot copy series", NULL, 0 },
 	{ "INSERT INTO main.sample_runs (run_id, wall_us, mono_us, nexec,"
 	  " nfailed, nok) SELECT ?1, wall_us, mono_us, nexec, nfailed, nok"
@@ -134,16 +132,6 @@ static const struct merge_step {
 	  " LEFT JOIN main.sample_configs mc ON mc.run_id = ?1 AND"
 	  " mc.text = oc.text"
 	  " WHERE v.run_id = ?2", "cannot copy samples", NULL, 1 },
-	{ "INSERT INTO main.single_values (id, series_id, value, round,"
-	  " position, warmup, ws, wd, dm, de) SELECT (?1 << 32) | (v.id &"
-	  " 4294967295), m.id, v.value, v.round, v.position, v.warmup, v.ws,"
-	  " v.wd, v.dm, v.de FROM other.single_values v"
-	  " JOIN other.series o ON o.id = v.series_id"
-	  " JOIN main.series m ON m.arm = o.arm AND m.workload = o.workload"
-	  " AND m.benchmark = o.benchmark AND m.unit = o.unit AND"
-	  " m.orig_unit = o.orig_unit WHERE v.id BETWEEN ?2 << 32 AND"
-	  " (?2 << 32) | 4294967295 ORDER BY v.id", "cannot copy samples",
-	  NULL, 1 },
 	/* A/A calibrations travel with their runs (the other database was
 	 * migrated to our schema when store_open checked it). */
 	{ "INSERT INTO main.calibrations (run_id, experiment, host_class,"
@@ -322,37 +310,22 @@ static const struct check_query check_queries[] = {
 	  " coalesce(max(v.status != 0), 0) != e.bad OR min(v.k) != 0 OR"
 	  " max(v.k) != e.nv - 1 OR e.nx < 1" },
 	{ "SELECT 'run ' || run_id || ': samples of a run that does not"
-	  " exist' FROM (SELECT run_id FROM all_executions UNION SELECT"
-	  " run_id FROM sample_runs) WHERE run_id NOT IN (SELECT id FROM"
-	  " runs)" },
+	  " exist' FROM (SELECT run_id FROM executions UNION SELECT run_id"
+	  " FROM sample_runs) WHERE run_id NOT IN (SELECT id FROM runs)" },
 	{ "SELECT 'run ' || e.run_id || ': executions but no clock' FROM"
-	  " all_executions e WHERE NOT EXISTS (SELECT 1 FROM sample_runs b"
+	  " executions e WHERE NOT EXISTS (SELECT 1 FROM sample_runs b"
 	  " WHERE b.run_id = e.run_id) GROUP BY e.run_id" },
-	/* Version 11's (store-schema.c): a plan entry folded or not, and
-	 * a run's counts its rows' unless it is running. */
-	{ "SELECT 'run ' || (s.id >> 32) || ': plan entry ' || (s.id &"
-	  " 4294967295) || ' is both a folded sample and an execution' FROM"
-	  " single_values s WHERE EXISTS (SELECT 1 FROM executions e WHERE"
-	  " e.run_id = s.id >> 32 AND e.plan_idx = s.id & 4294967295) OR"
-	  " EXISTS (SELECT 1 FROM sample_values v WHERE v.run_id = s.id >> 32"
-	  " AND v.plan_idx = s.id & 4294967295)" },
-	{ "SELECT 'run ' || (s.id >> 32) || ': ' || count(*) || ' folded"
-	  " values of missing series ' || s.series_id FROM single_values s"
-	  " WHERE NOT EXISTS (SELECT 1 FROM series r WHERE r.id ="
-	  " s.series_id) GROUP BY s.id >> 32, s.series_id" },
 	{ "SELECT 'run ' || b.run_id || ': counts ' || b.nexec || ' samples, '"
 	  " || b.nfailed || ' failed, ' || b.nok || ' ok values; holds ' ||"
-	  " coalesce(c.nexec, 0) || ', ' || coalesce(c.nfailed, 0) || ', ' ||"
-	  " coalesce(c.nok, 0) FROM sample_runs b"
-	  " JOIN runs u ON u.id = b.run_id AND u.status != 'running'"
-	  " LEFT JOIN (SELECT run_id, count(*) AS nexec, sum(bad) AS nfailed,"
-	  " sum(nok) AS nok FROM (SELECT run_id, bad, (SELECT count(*) FROM"
-	  " sample_values v WHERE v.run_id = e.run_id AND v.plan_idx ="
-	  " e.plan_idx AND v.status = 0) AS nok FROM executions e UNION ALL"
-	  " SELECT id >> 32, 0, 1 FROM single_values) GROUP BY run_id) c"
-	  " ON c.run_id = b.run_id WHERE b.nexec != coalesce(c.nexec, 0) OR"
-	  " b.nfailed != coalesce(c.nfailed, 0) OR b.nok != coalesce(c.nok,"
-	  " 0)" },
+	  " (SELECT count(*) FROM executions e WHERE e.run_id = b.run_id) ||"
+	  " ', ' || (SELECT count(*) FROM executions e WHERE e.run_id ="
+	  " b.run_id AND e.bad) || ', ' || (SELECT count(*) FROM"
+	  " sample_values v WHERE v.run_id = b.run_id AND v.status = 0)"
+	  " FROM sample_runs b WHERE b.nexec != (SELECT count(*) FROM"
+	  " executions e WHERE e.run_id = b.run_id) OR b.nfailed != (SELECT"
+	  " count(*) FROM executions e WHERE e.run_id = b.run_id AND e.bad)"
+	  " OR b.nok != (SELECT count(*) FROM sample_values v WHERE"
+	  " v.run_id = b.run_id AND v.status = 0)" },
 	{ "SELECT 'run ' || run_id || ': sample ' || id || ' ends before it"
 	  " starts' FROM samples WHERE end_ns < start_ns" },
 	{ "SELECT 'run ' || run_id || ': ok sample ' || id || ' has no unit'"
@@ -418,8 +391,7 @@ store_quick_check(struct store *st, char **cause)
 	 */
 	if (store_rows(&r, st, "SELECT q.quick_check FROM sqlite_master m,"
 	    " pragma_quick_check(m.name) q WHERE m.type = 'table' AND m.name"
-	    " NOT IN ('sample_values', 'executions', 'single_values')",
-	    cause) != 0)
+	    " NOT IN ('sample_values', 'executions')", cause) != 0)
 		return set_cause(cause, "'%s' is damaged: cannot read it",
 		    st->path);
 	while (store_next(&r)) {

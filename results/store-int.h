@@ -26,24 +26,6 @@ extern const char *const store_migrations[STORE_SCHEMA_SQL];
 /* Version 9's conversion of the samples (store-schema.c). */
 int	store_compact_start(struct store *st, char **cause);
 int	store_compact_migrate(struct store *st, char **cause);
-/* Version 11's fold of one-value executions (store-schema.c): start
- * (its table, inside the migration's transaction), views (after version
- * 10's summaries), then resume, which folds what is left to fold, if
- * anything, one run a transaction. */
-int	store_fold_start(struct store *st, char **cause);
-int	store_fold_views(struct store *st, char **cause);
-int	store_fold_resume(struct store *st, char **cause);
-int	store_fold_pending(struct store *st);
-/* The folded samples of run ?1: the rowid range of its single_values. */
-#define STORE_RUN_SINGLES_SQL	"id BETWEEN ?1 << 32 AND (?1 << 32) |"	\
-	" 4294967295"
-/* Run ?1's executions, folded or not, as a subquery (all_executions'
- * columns): the view would read every run's folded samples. */
-#define STORE_RUN_EXECS_SQL	"(SELECT run_id, plan_idx, round, position,"\
-	" warmup, ws, wd, dm, de, nv, bad, nx FROM executions WHERE run_id ="	\
-	" ?1 UNION ALL SELECT ?1, id & 4294967295, round, position, warmup,"	\
-	" ws, wd, dm, de, 1, 0, 1 FROM single_values WHERE "			\
-	STORE_RUN_SINGLES_SQL ")"
 /* A sample_values.status code (0..3) as its text (SAMPLE_OK...). */
 #define STORE_STATUS_SQL(c)	"CASE " c " WHEN 0 THEN 'ok' WHEN 1 THEN"	\
 	" 'failed' WHEN 2 THEN 'timeout' WHEN 3 THEN 'host-changed' ELSE"	\
@@ -58,9 +40,7 @@ enum store_stmt_id {
 	ST_EXEC_INSERT,
 	ST_EXEC_FIND,
 	ST_EXEC_UPDATE,
-	ST_SINGLE_INSERT,
-	ST_SINGLE_FIND,
-	ST_RUN_SINGLES,
+	ST_RUN_COUNT,
 	ST_RUN_ARMS,
 	ST_RUN_COUNTS,
 	ST_CONFIG_LIST,

@@ -300,8 +300,6 @@ store_migrate(struct store *st, char **cause)
 	}
 	if (version < 9 && store_compact_start(st, cause) != 0)
 		goto fail;
-	if (version < 11 && store_fold_start(st, cause) != 0)
-		goto fail;
 	if (app != STORE_APPLICATION_ID) {
 		sql = xasprintf("PRAGMA application_id = %d",
 		    STORE_APPLICATION_ID);
@@ -316,26 +314,10 @@ store_migrate(struct store *st, char **cause)
 	if (version < 9 && store_compact_migrate(st, cause) != 0)
 		return -1;
 	/* Version 10's summaries of done runs, one run a transaction. */
-	if (version < 10 && store_summary_migrate(st, cause) != 0)
-		return -1;
-	/* Version 11's one-value samples folded, one run a transaction. */
-	if (version < 11 && store_fold_views(st, cause) != 0)
-		return -1;
-	return store_fold_resume(st, cause);
+	return version < 10 ? store_summary_migrate(st, cause) : 0;
 fail:
 	store_exec(st, "ROLLBACK", NULL);
 	return -1;
-}
-
-/* The file and its directory writable (an older store migrated). */
-static int
-store_path_writable(const char *path)
-{
-	char	*dir = path_dir(path);
-	int	 w = access(path, W_OK) == 0 && access(dir, W_OK) == 0;
-
-	free(dir);
-	return w;
 }
 
 /* Directory writable for the -wal and -shm files SQLite makes beside it. */
@@ -480,7 +462,12 @@ store_open(const char *path, int flags, char **cause)
 		}
 		if ((flags & STORE_READONLY) &&
 		    version < STORE_SCHEMA_VERSION) {
-			if (!store_path_writable(path)) {
+			char	*dir = path_dir(path);
+			int	 w = access(path, W_OK) == 0 &&
+			    access(dir, W_OK) == 0;
+
+			free(dir);
+			if (!w) {
 				set_cause(cause, "'%s' has schema version "
 				    "%lld and needs an upgrade, but it cannot "
 				    "be written: upgrade a writable copy",
@@ -497,16 +484,8 @@ store_open(const char *path, int flags, char **cause)
 			/* Refuse what the header alone could not show. */
 			if (store_identify(st, &version, cause) != 1)
 				goto fail;
-			/* A fold killed half-way goes on where it may. */
-			if (!store_fold_pending(st) ||
-			    !store_path_writable(path)) {
-				store_open_add(st);
-				return st;
-			}
-			sqlite3_close(st->db);
-			st->db = NULL;
-			flags &= ~STORE_READONLY;
-			st->flags = flags;
+			store_open_add(st);
+			return st;
 		}
 	}
 
@@ -525,8 +504,7 @@ store_open(const char *path, int flags, char **cause)
 	if (version < STORE_SCHEMA_VERSION || kind == 0) {
 		if (store_migrate(st, cause) != 0)
 			goto fail;
-	} else if (store_fold_resume(st, cause) != 0)
-		goto fail;
+	}
 	store_open_add(st);
 	return st;
 fail:

@@ -236,10 +236,6 @@ store_run_set_status(struct store *st, int64_t run_id, const char *status,
 	    ended_wall_ns);
 	if (store_run_stmt(st, s, "cannot update a run", cause) != 0)
 		goto fail;
-	/* Its counts, which its samples do not write (store-schema.c). */
-	if (strcmp(status, RUN_RUNNING) != 0 &&
-	    store_run_recount(st, run_id, cause) != 0)
-		goto fail;
 	free(from);
 	return store_commit(st, cause);
 fail:
@@ -315,15 +311,10 @@ run_fill(struct store *st, struct store_run *r, char **cause)
 	XGROW(r->arms, r->narms, cap);
 	r->arms[r->narms] = NULL;
 
-	/*
-	 * A sample is one execution (a plan entry), a value one number;
-	 * a running run's counts are its rows' (store-schema.c).
-	 */
+	/* A sample is one execution (a plan entry), a value one number. */
 	if (store_rows_cached(&q, st, ST_RUN_COUNTS, cause) != 0)
 		return -1;
 	sqlite3_bind_int64(q.s, 1, r->id);
-	sqlite3_bind_int(q.s, 2, r->status != NULL &&
-	    strcmp(r->status, RUN_RUNNING) == 0);
 	if (store_next(&q)) {
 		r->nsamples = sqlite3_column_int64(q.s, 0);
 		r->nfailed = sqlite3_column_int64(q.s, 1);
@@ -599,7 +590,6 @@ store_run_delete(struct store *st, int64_t run_id, char **cause)
 	static const char *const del[] = {
 		"DELETE FROM sample_values WHERE run_id = ?1",
 		"DELETE FROM executions WHERE run_id = ?1",
-		"DELETE FROM single_values WHERE " STORE_RUN_SINGLES_SQL,
 		"DELETE FROM sample_runs WHERE run_id = ?1",
 		"DELETE FROM night_summaries WHERE run_id = ?1",
 	};

@@ -546,12 +546,20 @@ sample_clock(struct store *st, const struct store_sample *sp, char **cause)
 	return 0;
 }
 
-/* An execution's round, position, warmup, ws, wd, dm, de (us). */
-static void
-sample_exec_fields(const struct store *st, const struct store_sample *sp,
-    int64_t f[7])
+/*
+ * The execution's row (store-schema.c: its times in us from the run's
+ * bases); *k = the place of its first new value, *isnew and *newbad:
+ * whether it is a new execution, and one newly holding a value not ok.
+ */
+static int
+sample_execution(struct store *st, const struct store_sample *sp,
+    size_t nrows, int bad, int64_t *k, int *isnew, int *newbad,
+    char **cause)
 {
-	int64_t	ws, sw = floor_us(sp->start_wall_ns);
+	struct store_rows	 r;
+	sqlite3_stmt		*s;
+	int64_t			 f[8], ws, sw = floor_us(sp->start_wall_ns);
+	int			 i, found, same = 1, wasbad = 0;
 
 	ws = sw - st->wall_us;
 	f[0] = sp->round;
@@ -561,87 +569,6 @@ sample_exec_fields(const struct store *st, const struct store_sample *sp,
 	f[4] = floor_us(sp->end_wall_ns) - sw;
 	f[5] = (floor_us(sp->start_ns) - st->mono_us) - ws;
 	f[6] = (floor_us(sp->end_ns) - floor_us(sp->start_ns)) - f[4];
-}
-
-/* A folded sample of the plan entry back into executions and
- * sample_values (more values of it come), if there is one. */
-static int
-sample_unfold(struct store *st, const struct store_sample *sp, char **cause)
-{
-	static const char *const sql[] = {
-		"INSERT INTO executions (run_id, plan_idx, round, position,"
-		" warmup, ws, wd, dm, de, nv, bad, nx) SELECT ?1, ?2, round,"
-		" position, warmup, ws, wd, dm, de, 1, 0, 1 FROM single_values"
-		" WHERE id = (?1 << 32) | ?2",
-		"INSERT INTO sample_values (run_id, series_id, plan_idx, k,"
-		" value, status) SELECT ?1, series_id, ?2, 0, value, 0 FROM"
-		" single_values WHERE id = (?1 << 32) | ?2",
-		"DELETE FROM single_values WHERE id = (?1 << 32) | ?2",
-	};
-	struct store_rows	 r;
-	sqlite3_stmt		*s;
-	size_t			 i;
-	int			 found;
-
-	if (store_rows_cached(&r, st, ST_SINGLE_FIND, cause) != 0)
-		return -1;
-	sqlite3_bind_int64(r.s, 1, sp->run_id);
-	sqlite3_bind_int(r.s, 2, sp->plan_idx);
-	found = store_next(&r);
-	if (store_rows_end(&r, "cannot read a sample", cause) != 0)
-		return -1;
-	for (i = 0; found && i < ARRAY_SIZE(sql); i++) {
-		if ((s = store_prepare(st, sql[i], cause)) == NULL)
-			return -1;
-		sqlite3_bind_int64(s, 1, sp->run_id);
-		sqlite3_bind_int(s, 2, sp->plan_idx);
-		if (store_run_stmt(st, s, "cannot unfold a sample", cause) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * A sample of one plain value as one row of single_values (version 11):
- * 1 stored, 0 not (its plan entry has an execution: the caller goes the
- * long way), -1 error.
- */
-static int
-sample_single(struct store *st, const struct store_sample *sp, int64_t sid,
-    const int64_t f[7], char **cause)
-{
-	sqlite3_stmt	*s;
-	int		 i;
-
-	if ((s = store_stmt(st, ST_SINGLE_INSERT, cause)) == NULL)
-		return -1;
-	sqlite3_bind_int64(s, 1, sp->run_id);
-	sqlite3_bind_int(s, 2, sp->plan_idx);
-	sqlite3_bind_int64(s, 3, sid);
-	/* NaN is stored as NULL and read back as NaN. */
-	if (!isnan(sp->metrics[0].value))
-		sqlite3_bind_double(s, 4, sp->metrics[0].value);
-	for (i = 0; i < 7; i++)
-		sqlite3_bind_int64(s, i + 5, f[i]);
-	if (stmt_done(st, s, "cannot add a sample", cause) != 0)
-		return -1;
-	if (sqlite3_changes(st->db) == 1)
-		return 1;
-	return sample_unfold(st, sp, cause) == 0 ? 0 : -1;
-}
-
-/*
- * The execution's row (store-schema.c: its times f in us from the run's
- * bases); *k = the place of its first new value.
- */
-static int
-sample_execution(struct store *st, const struct store_sample *sp,
-    size_t nrows, int bad, const int64_t f[7], int64_t *k, char **cause)
-{
-	struct store_rows	 r;
-	sqlite3_stmt		*s;
-	int			 i, found, same = 1;
-
 	if ((s = store_stmt(st, ST_EXEC_INSERT, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, sp->run_id);
@@ -653,7 +580,9 @@ sample_execution(struct store *st, const struct store_sample *sp,
 	if (stmt_done(st, s, "cannot add an execution", cause) != 0)
 		return -1;
 	*k = 0;
-	if (sqlite3_changes(st->db) == 1)
+	*isnew = sqlite3_changes(st->db) == 1;
+	*newbad = *isnew && bad;
+	if (*isnew)
 		return 0;
 	/* More values of an execution stored already (its failed rows). */
 	if (store_rows_cached(&r, st, ST_EXEC_FIND, cause) != 0)
@@ -662,6 +591,7 @@ sample_execution(struct store *st, const struct store_sample *sp,
 	sqlite3_bind_int(r.s, 2, sp->plan_idx);
 	if ((found = store_next(&r))) {
 		*k = sqlite3_column_int64(r.s, 0);
+		wasbad = sqlite3_column_int(r.s, 1);
 		for (i = 0; i < 7; i++)
 			same = same && sqlite3_column_int64(r.s, i + 2) == f[i];
 	}
@@ -670,6 +600,7 @@ sample_execution(struct store *st, const struct store_sample *sp,
 	if (!found)
 		return set_cause(cause, "no execution %d of run %lld in '%s'",
 		    sp->plan_idx, (long long)sp->run_id, st->path);
+	*newbad = bad && !wasbad;
 	if ((s = store_stmt(st, ST_EXEC_UPDATE, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, sp->run_id);
@@ -685,9 +616,9 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
     char **cause)
 {
 	sqlite3_stmt	*s;
-	int64_t		 cfg = 0, k, sid = 0, f[7];
+	int64_t		 cfg = 0, k, sid = 0;
 	size_t		 i, nrows;
-	int		 bad, rc;
+	int		 isnew, newbad, bad, nok;
 
 	if (sample_arm_check(st, sp->run_id, sp->arm, cause) == -1)
 		return -1;
@@ -698,20 +629,9 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 		return -1;
 	nrows = sp->nmetrics > 0 ? sp->nmetrics : 1;
 	bad = sp->status != SAMPLE_STATUS_OK;
-	sample_exec_fields(st, sp, f);
-	/* One plain value: one row (sample_runs' counts wait for the end). */
-	if (nrows == 1 && !bad && sp->nmetrics == 1 && sp->plan_idx >= 0 &&
-	    sp->error == NULL && sp->config == NULL &&
-	    (sp->orig_units == NULL || sp->orig_units[0] == NULL)) {
-		if (series_get(st, sp->arm, sp->workload != NULL ?
-		    sp->workload : "", sp->metrics[0].benchmark,
-		    sp->metrics[0].unit, "", &sid, cause) != 0)
-			return -1;
-		if ((rc = sample_single(st, sp, sid, f, cause)) != 0)
-			return rc == 1 ? 0 : -1;
-	} else if (sample_unfold(st, sp, cause) != 0)
-		return -1;
-	if (sample_execution(st, sp, nrows, bad, f, &k, cause) != 0)
+	nok = bad ? 0 : (int)nrows;
+	if (sample_execution(st, sp, nrows, bad, &k, &isnew, &newbad,
+	    cause) != 0)
 		return -1;
 	for (i = 0; i < nrows; i++) {
 		const struct store_metric *m =
@@ -746,24 +666,13 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 		if (stmt_done(st, s, "cannot add a sample", cause) != 0)
 			return -1;
 	}
-	return 0;
-}
-
-int
-store_run_recount(struct store *st, int64_t run_id, char **cause)
-{
-	sqlite3_stmt	*s;
-
-	s = store_prepare(st, "UPDATE sample_runs SET (nexec, nfailed) ="
-	    " (SELECT count(*), coalesce(sum(bad), 0) FROM "
-	    STORE_RUN_EXECS_SQL "), nok = (SELECT count(*) FROM sample_values"
-	    " WHERE run_id = ?1 AND status = 0) + (SELECT count(*) FROM"
-	    " single_values WHERE " STORE_RUN_SINGLES_SQL ") WHERE"
-	    " run_id = ?1", cause);
-	if (s == NULL)
+	if ((s = store_stmt(st, ST_RUN_COUNT, cause)) == NULL)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	return store_run_stmt(st, s, "cannot count samples", cause);
+	sqlite3_bind_int64(s, 1, sp->run_id);
+	sqlite3_bind_int(s, 2, isnew);
+	sqlite3_bind_int(s, 3, newbad);
+	sqlite3_bind_int(s, 4, nok);
+	return stmt_done(st, s, "cannot count samples", cause);
 }
 
 int
@@ -829,8 +738,8 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 
 	*idx = NULL;
 	*n = 0;
-	if (store_rows(&r, st, "SELECT plan_idx FROM " STORE_RUN_EXECS_SQL
-	    " ORDER BY plan_idx", cause) != 0)
+	if (store_rows(&r, st, "SELECT plan_idx FROM executions WHERE"
+	    " run_id = ?1 ORDER BY plan_idx", cause) != 0)
 		return -1;
 	sqlite3_bind_int64(r.s, 1, run_id);
 	while (store_next(&r)) {
@@ -885,8 +794,8 @@ store_run_rounds(struct store *st, const struct store_run *r,
 	memset(out, 0, sizeof(*out));
 	out->planned = r->rounds;
 	out->warmup = r->warmup;
-	if (store_query_int(st, "SELECT coalesce(max(round) + 1, 0) FROM "
-	    STORE_RUN_EXECS_SQL, r->id, &reached, cause) == -1 ||
+	if (store_query_int(st, "SELECT coalesce(max(round) + 1, 0) FROM"
+	    " executions WHERE run_id = ?1", r->id, &reached, cause) == -1 ||
 	    store_query_int(st, "SELECT count(*) FROM decisions WHERE"
 	    " run_id = ?1", r->id, &out->decided, cause) == -1 ||
 	    store_query_int(st, "SELECT coalesce(max(good_rounds), 0) FROM"
@@ -945,18 +854,11 @@ store_sample_counts(struct store *st, int64_t run_id,
 
 	*out = NULL;
 	*n = 0;
-	/* The run's rows, not the samples view: its folded samples would
-	 * be every run's (store-int.h). */
-	if (store_rows(&r, st, "SELECT s.benchmark, s.unit, s.arm, count(*),"
-	    " min(x.id) AS first FROM (SELECT v.series_id, (v.plan_idx << 16)"
-	    " | v.k AS id FROM sample_values v JOIN executions e ON e.run_id ="
-	    " v.run_id AND e.plan_idx = v.plan_idx WHERE v.run_id = ?1 AND"
-	    " v.status = 0 AND e.warmup = 0 UNION ALL SELECT series_id, (id &"
-	    " 4294967295) << 16 FROM single_values WHERE "
-	    STORE_RUN_SINGLES_SQL " AND warmup = 0) x JOIN series s ON s.id ="
-	    " x.series_id GROUP BY s.benchmark, s.unit, s.arm"
-	    " ORDER BY min(first) OVER (PARTITION BY s.benchmark, s.unit),"
-	    " s.arm", cause) != 0)
+	if (store_rows(&r, st, "SELECT benchmark, unit, arm, count(*),"
+	    " min(id) AS first FROM samples WHERE run_id = ?1 AND status = 'ok'"
+	    " AND warmup = 0 GROUP BY benchmark, unit, arm"
+	    " ORDER BY min(first) OVER (PARTITION BY benchmark, unit), arm",
+	    cause) != 0)
 		return -1;
 	sqlite3_bind_int64(r.s, 1, run_id);
 	while (store_next(&r)) {
@@ -984,8 +886,8 @@ store_run_next_round(struct store *st, int64_t run_id, int64_t *nsamples,
 
 	*nsamples = 0;
 	*round = 0;
-	if (store_rows(&r, st, "WITH e AS (SELECT plan_idx, round FROM "
-	    STORE_RUN_EXECS_SQL "), last AS (SELECT round FROM e ORDER BY"
+	if (store_rows(&r, st, "WITH e AS (SELECT plan_idx, round FROM"
+	    " executions WHERE run_id = ?1), last AS (SELECT round FROM e ORDER BY"
 	    " plan_idx DESC LIMIT 1) SELECT (SELECT count(*) FROM e),"
 	    " (SELECT round FROM last), (SELECT count(*) FROM e WHERE round ="
 	    " (SELECT round FROM last)), (SELECT count(*) FROM e WHERE round ="

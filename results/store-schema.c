@@ -347,30 +347,26 @@ static const char *const store_v9_run[] = {
 	"DELETE FROM samples_v8 WHERE run_id = ?1",
 };
 
-/* Version 9's samples view: its values with their executions. */
-#define STORE_V9_SAMPLES						\
-	"CREATE VIEW samples AS SELECT (v.run_id << 40) | (v.plan_idx << 16)"\
-	" | v.k AS id, v.run_id AS run_id, v.plan_idx AS plan_idx,"	\
-	" e.round AS round, e.position AS position, r.arm AS arm,"	\
-	" r.workload AS workload, r.benchmark AS benchmark, r.unit AS unit,"\
-	" v.value AS value, " STORE_STATUS_SQL("v.status") " AS status,"	\
-	" e.warmup AS warmup,"						\
-	" (b.mono_us + e.ws + e.dm) * 1000 AS start_ns,"			\
-	" (b.mono_us + e.ws + e.dm + e.wd + e.de) * 1000 AS end_ns,"	\
-	" (b.wall_us + e.ws) * 1000 AS start_wall_ns,"			\
-	" (b.wall_us + e.ws + e.wd) * 1000 AS end_wall_ns,"		\
-	" v.error AS error, v.config_id AS config_id,"			\
-	" nullif(r.orig_unit, '') AS orig_unit, v.orig_value AS orig_value,"\
-	" v.k AS k, v.series_id AS series_id"				\
-	" FROM sample_values v"						\
-	" JOIN executions e ON e.run_id = v.run_id AND e.plan_idx = v.plan_idx"\
-	" JOIN series r ON r.id = v.series_id"				\
-	" JOIN sample_runs b ON b.run_id = v.run_id"
-
 /* The end of the conversion: the old table goes, the view comes. */
 static const char store_v9_done[] =
 	"DROP TABLE samples_v8;\n"
-	STORE_V9_SAMPLES ";\n"
+	"CREATE VIEW samples AS SELECT (v.run_id << 40) | (v.plan_idx << 16)"
+	" | v.k AS id, v.run_id AS run_id, v.plan_idx AS plan_idx,"
+	" e.round AS round, e.position AS position, r.arm AS arm,"
+	" r.workload AS workload, r.benchmark AS benchmark, r.unit AS unit,"
+	" v.value AS value, " STORE_STATUS_SQL("v.status") " AS status,"
+	" e.warmup AS warmup,"
+	" (b.mono_us + e.ws + e.dm) * 1000 AS start_ns,"
+	" (b.mono_us + e.ws + e.dm + e.wd + e.de) * 1000 AS end_ns,"
+	" (b.wall_us + e.ws) * 1000 AS start_wall_ns,"
+	" (b.wall_us + e.ws + e.wd) * 1000 AS end_wall_ns,"
+	" v.error AS error, v.config_id AS config_id,"
+	" nullif(r.orig_unit, '') AS orig_unit, v.orig_value AS orig_value,"
+	" v.k AS k, v.series_id AS series_id"
+	" FROM sample_values v"
+	" JOIN executions e ON e.run_id = v.run_id AND e.plan_idx = v.plan_idx"
+	" JOIN series r ON r.id = v.series_id"
+	" JOIN sample_runs b ON b.run_id = v.run_id;\n"
 	/*
 	 * The planner's statistics, fixed: a series is found by its names
 	 * first, then its values run by run (a year of one series is 365
@@ -383,8 +379,7 @@ static const char store_v9_done[] =
 	" ('series', 'series_name', '10000 20 4 1'),"
 	" ('series', 'sqlite_autoindex_series_1', '10000 5000 50 10 1 1'),"
 	" ('runs', 'runs_name', '10000 400 1'),"
-	" ('runs', 'sqlite_autoindex_runs_1', '10000 1');\n"
-	"PRAGMA user_version = 9;\n";
+	" ('runs', 'sqlite_autoindex_runs_1', '10000 1');\n";
 
 static int
 store_has_table(struct store *st, const char *name, int *has, char **cause)
@@ -413,25 +408,9 @@ store_compact_start(struct store *st, char **cause)
 	return has ? 0 : store_exec(st, store_v9_tables, cause);
 }
 
-/*
- * A conversion of the samples run by run, each run in its own
- * transaction (version 9's, version 11's): while `table` exists there
- * is work left; `next` gives the next run to convert and how many rows
- * it moves; `run` are its statements (?1 its id); `done` ends it.
- */
-struct store_conv {
-	const char		*table;
-	const char		*next;
-	const char *const	*run;
-	size_t			 nrun;
-	const char		*done;
-	const char		*kill_env;	/* SIGKILL after N runs */
-};
-
-/* Convert one run: 1 done, 0 none left, -1 error. */
+/* Convert one run still in samples_v8: 1 done, 0 none left, -1 error. */
 static int
-store_conv_one(struct store *st, const struct store_conv *c, int64_t *rows,
-    char **cause)
+store_compact_one(struct store *st, int64_t *rows, char **cause)
 {
 	struct store_rows	 r;
 	sqlite3_stmt		*s;
@@ -442,25 +421,28 @@ store_conv_one(struct store *st, const struct store_conv *c, int64_t *rows,
 	if (store_exec(st, "BEGIN IMMEDIATE", cause) != 0)
 		return -1;
 	/* Another abbench converting it too may have finished. */
-	if (store_has_table(st, c->table, &has, cause) != 0)
+	if (store_has_table(st, "samples_v8", &has, cause) != 0)
 		goto fail;
 	if (!has)
 		return store_exec(st, "COMMIT", cause) == 0 ? 0 : -1;
-	if (store_rows(&r, st, c->next, cause) != 0)
+	if (store_rows(&r, st, "SELECT run_id, (SELECT count(*) FROM"
+	    " samples_v8 t WHERE t.run_id = s.run_id) FROM samples_v8 s"
+	    " ORDER BY run_id LIMIT 1", cause) != 0)
 		goto fail;
 	if ((found = store_next(&r))) {
 		run_id = sqlite3_column_int64(r.s, 0);
 		*rows += sqlite3_column_int64(r.s, 1);
 	}
-	if (store_rows_end(&r, "cannot read the samples", cause) != 0)
+	if (store_rows_end(&r, "cannot read the old samples", cause) != 0)
 		goto fail;
 	if (!found) {
-		if (store_exec(st, c->done, cause) != 0)
+		if (store_exec(st, store_v9_done, cause) != 0 ||
+		    store_exec(st, "PRAGMA user_version = 9", cause) != 0)
 			goto fail;
 		return store_exec(st, "COMMIT", cause) == 0 ? 0 : -1;
 	}
-	for (i = 0; i < c->nrun; i++) {
-		if ((s = store_prepare(st, c->run[i], cause)) == NULL)
+	for (i = 0; i < ARRAY_SIZE(store_v9_run); i++) {
+		if ((s = store_prepare(st, store_v9_run[i], cause)) == NULL)
 			goto fail;
 		sqlite3_bind_int64(s, 1, run_id);
 		if (store_run_stmt(st, s, "cannot convert samples", cause) != 0)
@@ -475,23 +457,23 @@ fail:
 }
 
 /*
- * Convert every run left, one transaction each, then end; then VACUUM
- * when rows moved, which gives the space back to the filesystem (the
- * file keeps it otherwise). $c->kill_env = N kills the process
- * (SIGKILL) after N runs converted: how the tests show that a
- * conversion killed goes on where it stopped.
+ * Convert every run left in samples_v8, one transaction each, then drop
+ * it, make the view and set version 9; then VACUUM, which gives the
+ * space back to the filesystem (the file keeps it otherwise).
+ * ABBENCH_DEBUG_DIE_AFTER_MIGRATED=N kills the process (SIGKILL) after N runs
+ * converted: how the tests show that a conversion killed goes on where it
+ * stopped.
  */
-static int
-store_conv_migrate(struct store *st, const struct store_conv *c,
-    char **cause)
+int
+store_compact_migrate(struct store *st, char **cause)
 {
-	const char	*kill_env = getenv(c->kill_env);
+	const char	*kill_env = getenv("ABBENCH_DEBUG_DIE_AFTER_MIGRATED");
 	long		 kill_after = kill_env != NULL ? atol(kill_env) : -1;
 	long		 done = 0;
 	int64_t		 rows = 0;
 	int		 rc;
 
-	while ((rc = store_conv_one(st, c, &rows, cause)) == 1) {
+	while ((rc = store_compact_one(st, &rows, cause)) == 1) {
 		if (++done == kill_after)
 			raise(SIGKILL);
 	}
@@ -500,173 +482,4 @@ store_conv_migrate(struct store *st, const struct store_conv *c,
 	if (rows > 0)
 		return store_exec(st, "VACUUM", cause);
 	return 0;
-}
-
-/*
- * Version 9: every run left in samples_v8, then it is dropped, the view
- * made and version 9 set (ABBENCH_DEBUG_DIE_AFTER_MIGRATED: t0428).
- */
-int
-store_compact_migrate(struct store *st, char **cause)
-{
-	static const struct store_conv c = {
-		"samples_v8",
-		"SELECT run_id, (SELECT count(*) FROM samples_v8 t WHERE"
-		" t.run_id = s.run_id) FROM samples_v8 s ORDER BY run_id"
-		" LIMIT 1",
-		store_v9_run, ARRAY_SIZE(store_v9_run), store_v9_done,
-		"ABBENCH_DEBUG_DIE_AFTER_MIGRATED",
-	};
-
-	return store_conv_migrate(st, &c, cause);
-}
-
-/*
- * Version 11: a sample of one plain value (ok, no error, no config block
- * of its own, no value as written apart) is one row of single_values,
- * its execution folded into its value's row, so that a `command` sample
- * is one row insert (one 4 KiB page of the -wal, not three) and ~36
- * bytes, not ~60:
- *   single_values(id, series_id, value, round, position, warmup, ws, wd,
- *       dm, de)  -- id = run_id << 32 | plan_idx (a rowid: a run's
- *       samples are appended, its pages full); the rest as executions'
- *       and sample_values' (k 0, status 0, nv 1, bad 0, nx 1)
- * Every other execution keeps its executions row and sample_values rows;
- * a plan entry is in one of the two, never both (db check). The views
- * all_executions and all_values read both as version 10's tables, and
- * samples reads both. sample_runs' counts are no longer written by each
- * sample: they are the run's while it is not running, recounted when its
- * status leaves running (store_run_recount); a running run's are
- * counted from its rows when read.
- */
-static const char store_v11_table[] =
-	"CREATE TABLE IF NOT EXISTS single_values (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	series_id INTEGER NOT NULL,\n"
-	"	value REAL,\n"
-	"	round INTEGER NOT NULL,\n"
-	"	position INTEGER NOT NULL,\n"
-	"	warmup INTEGER NOT NULL,\n"
-	"	ws INTEGER NOT NULL,\n"
-	"	wd INTEGER NOT NULL,\n"
-	"	dm INTEGER NOT NULL,\n"
-	"	de INTEGER NOT NULL\n"
-	");\n";
-
-/* Then, when version 10's summaries are made, the views and the runs to
- * fold. */
-static const char store_v11_views[] =
-	"CREATE VIEW all_executions AS SELECT run_id, plan_idx, round,"
-	" position, warmup, ws, wd, dm, de, nv, bad, nx FROM executions"
-	" UNION ALL SELECT id >> 32, id & 4294967295, round, position,"
-	" warmup, ws, wd, dm, de, 1, 0, 1 FROM single_values;\n"
-	"CREATE VIEW all_values AS SELECT run_id, series_id, plan_idx, k,"
-	" value, status, error, config_id, orig_value FROM sample_values"
-	" UNION ALL SELECT id >> 32, series_id, id & 4294967295, 0, value, 0,"
-	" NULL, NULL, NULL FROM single_values;\n"
-	"DROP VIEW samples;\n"
-	STORE_V9_SAMPLES
-	" UNION ALL SELECT (s.id >> 32 << 40) | ((s.id & 4294967295) << 16),"
-	" s.id >> 32, s.id & 4294967295, s.round, s.position, r.arm,"
-	" r.workload, r.benchmark, r.unit, s.value, 'ok', s.warmup,"
-	" (b.mono_us + s.ws + s.dm) * 1000,"
-	" (b.mono_us + s.ws + s.dm + s.wd + s.de) * 1000,"
-	" (b.wall_us + s.ws) * 1000, (b.wall_us + s.ws + s.wd) * 1000,"
-	" NULL, NULL, nullif(r.orig_unit, ''), NULL, 0, s.series_id"
-	" FROM single_values s JOIN series r ON r.id = s.series_id"
-	" JOIN sample_runs b ON b.run_id = s.id >> 32;\n"
-	/* The runs whose executions are still to fold (one a transaction). */
-	"CREATE TABLE fold_todo (run_id INTEGER PRIMARY KEY);\n"
-	"INSERT INTO fold_todo SELECT DISTINCT run_id FROM executions;\n"
-	"PRAGMA user_version = 11;\n";
-
-/*
- * One run's (?1) plain one-value executions into single_values, in plan
- * order, then out of executions and sample_values.
- */
-static const char *const store_v11_run[] = {
-	"INSERT INTO single_values (id, series_id, value, round, position,"
-	" warmup, ws, wd, dm, de) SELECT (e.run_id << 32) | e.plan_idx,"
-	" v.series_id, v.value, e.round, e.position, e.warmup, e.ws, e.wd,"
-	" e.dm, e.de FROM executions e JOIN (SELECT plan_idx, series_id,"
-	" value, k, status, error, config_id, orig_value FROM sample_values"
-	" WHERE run_id = ?1 GROUP BY plan_idx HAVING count(*) = 1) v ON"
-	" v.plan_idx = e.plan_idx WHERE e.run_id = ?1 AND e.plan_idx BETWEEN"
-	" 0 AND 4294967295 AND e.nv = 1 AND e.bad = 0 AND e.nx = 1 AND"
-	" v.k = 0 AND v.status = 0 AND v.error IS NULL AND v.config_id IS"
-	" NULL AND v.orig_value IS NULL ORDER BY e.plan_idx",
-	"DELETE FROM sample_values WHERE run_id = ?1 AND ((run_id << 32) |"
-	" plan_idx) IN (SELECT id FROM single_values WHERE id BETWEEN"
-	" ?1 << 32 AND (?1 << 32) | 4294967295)",
-	"DELETE FROM executions WHERE run_id = ?1 AND ((run_id << 32) |"
-	" plan_idx) IN (SELECT id FROM single_values WHERE id BETWEEN"
-	" ?1 << 32 AND (?1 << 32) | 4294967295)",
-	"DELETE FROM fold_todo WHERE run_id = ?1",
-};
-
-/*
- * Inside the caller's transaction, with the database at a version below
- * 11: the table, which store_values reads (version 10's summaries are
- * made from it).
- */
-int
-store_fold_start(struct store *st, char **cause)
-{
-	return store_exec(st, store_v11_table, cause);
-}
-
-/* In a transaction of its own, at version 10: the views, then 11. */
-int
-store_fold_views(struct store *st, char **cause)
-{
-	int	has = 0;
-
-	if (store_exec(st, "BEGIN IMMEDIATE", cause) != 0)
-		return -1;
-	if (store_has_table(st, "all_values", &has, cause) != 0 ||
-	    (!has && store_exec(st, store_v11_views, cause) != 0) ||
-	    store_exec(st, "COMMIT", cause) != 0) {
-		store_exec(st, "ROLLBACK", NULL);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Fold every run left in fold_todo, one transaction each, then drop it.
- * A database at version 11 with fold_todo is a valid one (the views read
- * both layouts), so a fold killed half-way is a database any abbench of
- * version 11 reads, and the next one that opens it goes on where it
- * stopped (ABBENCH_DEBUG_DIE_AFTER_FOLDED: t0430).
- */
-static int
-store_fold_migrate(struct store *st, char **cause)
-{
-	static const struct store_conv c = {
-		"fold_todo",
-		"SELECT run_id, (SELECT count(*) FROM executions e WHERE"
-		" e.run_id = f.run_id AND e.nv = 1) FROM fold_todo f ORDER BY"
-		" run_id LIMIT 1",
-		store_v11_run, ARRAY_SIZE(store_v11_run),
-		"DROP TABLE fold_todo",
-		"ABBENCH_DEBUG_DIE_AFTER_FOLDED",
-	};
-
-	return store_conv_migrate(st, &c, cause);
-}
-
-/* Go on with a fold killed half-way, if any (fold_todo is left). */
-int
-store_fold_resume(struct store *st, char **cause)
-{
-	return store_fold_pending(st) ? store_fold_migrate(st, cause) : 0;
-}
-
-/* Is a fold killed half-way left (version 11's fold_todo)? */
-int
-store_fold_pending(struct store *st)
-{
-	int	has = 0;
-
-	return store_has_table(st, "fold_todo", &has, NULL) == 0 && has;
 }

@@ -43,28 +43,13 @@ static const char *const store_sql[ST__COUNT] = {
 	[ST_EXEC_UPDATE] =
 	    "UPDATE executions SET nv = nv + ?3, bad = max(bad, ?4), nx = nx +"
 	    " ?5 WHERE run_id = ?1 AND plan_idx = ?2",
-	/*
-	 * A sample of one plain value, folded (store-schema.c, version
-	 * 11), unless its plan entry has an execution already.
-	 */
-	[ST_SINGLE_INSERT] =
-	    "INSERT OR IGNORE INTO single_values (id, series_id, value, round,"
-	    " position, warmup, ws, wd, dm, de) SELECT (?1 << 32) | ?2, ?3,"
-	    " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE NOT EXISTS (SELECT 1"
-	    " FROM executions WHERE run_id = ?1 AND plan_idx = ?2)",
-	[ST_SINGLE_FIND] =
-	    "SELECT 1 FROM single_values WHERE id = (?1 << 32) | ?2",
+	[ST_RUN_COUNT] =
+	    "UPDATE sample_runs SET nexec = nexec + ?2, nfailed = nfailed +"
+	    " ?3, nok = nok + ?4 WHERE run_id = ?1",
 	[ST_RUN_ARMS] =
 	    "SELECT name FROM arms WHERE run_id = ?1 ORDER BY idx",
-	/* Kept while the run is not running, else counted (?2: running). */
 	[ST_RUN_COUNTS] =
-	    "SELECT nexec, nfailed, nok FROM sample_runs WHERE run_id = ?1"
-	    " AND NOT ?2 UNION ALL SELECT (SELECT count(*) FROM executions"
-	    " WHERE run_id = ?1) + s.n, (SELECT count(*) FROM executions"
-	    " WHERE run_id = ?1 AND bad), (SELECT count(*) FROM sample_values"
-	    " WHERE run_id = ?1 AND status = 0) + s.n FROM (SELECT count(*)"
-	    " AS n FROM single_values WHERE " STORE_RUN_SINGLES_SQL ") s"
-	    " WHERE ?2",
+	    "SELECT nexec, nfailed, nok FROM sample_runs WHERE run_id = ?1",
 	/* The whole run's lines first, then each arm's in arm order. */
 	[ST_CONFIG_LIST] =
 	    "SELECT c.arm, c.key, c.value FROM run_config c"
@@ -83,10 +68,6 @@ static const char *const store_sql[ST__COUNT] = {
 	[ST_RUN_VALUES] =
 	    "SELECT series_id, plan_idx, k, value, status, error, config_id,"
 	    " orig_value FROM sample_values WHERE run_id = ?1",
-	[ST_RUN_SINGLES] =
-	    "SELECT id & 4294967295, round, position, warmup, ws, wd, dm, de,"
-	    " series_id, value FROM single_values WHERE "
-	    STORE_RUN_SINGLES_SQL,
 	[ST_SERIES_NAMES] =
 	    "SELECT arm, benchmark, unit, orig_unit FROM series WHERE id = ?1",
 	[ST_CONFIG_TEXT] = "SELECT text FROM sample_configs WHERE id = ?1",

@@ -24,13 +24,6 @@ struct sv_exec {
 	int64_t	 ws, wd, dm, de;
 };
 
-/* A folded sample's value (single_values, version 11). */
-struct sv_single {
-	int	 plan_idx;
-	int64_t	 series;
-	double	 value;
-};
-
 struct sv_series {
 	int	 seen;
 	char	*arm, *benchmark, *unit, *orig_unit;
@@ -53,14 +46,6 @@ sv_row_cmp(const void *a, const void *b)
 	return (x->k > y->k) - (x->k < y->k);
 }
 
-static int
-sv_exec_cmp(const void *a, const void *b)
-{
-	const struct sv_exec	*x = a, *y = b;
-
-	return (x->plan_idx > y->plan_idx) - (x->plan_idx < y->plan_idx);
-}
-
 static double
 col_double_or_nan(sqlite3_stmt *s, int i)
 {
@@ -68,56 +53,10 @@ col_double_or_nan(sqlite3_stmt *s, int i)
 	    sqlite3_column_double(s, i);
 }
 
-/* An execution's columns from column i on: round .. de. */
-static void
-sv_exec_cols(sqlite3_stmt *s, int i, struct sv_exec *e)
-{
-	e->round = sqlite3_column_int(s, i);
-	e->position = sqlite3_column_int(s, i + 1);
-	e->warmup = sqlite3_column_int(s, i + 2);
-	e->ws = sqlite3_column_int64(s, i + 3);
-	e->wd = sqlite3_column_int64(s, i + 4);
-	e->dm = sqlite3_column_int64(s, i + 5);
-	e->de = sqlite3_column_int64(s, i + 6);
-}
-
-/* The run's folded samples: their executions and values. */
-static int
-sv_singles(struct store *st, int64_t run_id, struct sv_exec **out, size_t *n,
-    size_t *cap, struct sv_single **sg, size_t *nsg, char **cause)
-{
-	struct store_rows	 r;
-	struct sv_exec		*e;
-	struct sv_single	*x;
-	size_t			 scap = 0, before = *n;
-
-	if (store_rows_cached(&r, st, ST_RUN_SINGLES, cause) != 0)
-		return -1;
-	sqlite3_bind_int64(r.s, 1, run_id);
-	while (store_next(&r)) {
-		XGROW(*out, *n, *cap);
-		e = &(*out)[(*n)++];
-		e->plan_idx = sqlite3_column_int(r.s, 0);
-		sv_exec_cols(r.s, 1, e);
-		XGROW(*sg, *nsg, scap);
-		x = &(*sg)[(*nsg)++];
-		x->plan_idx = e->plan_idx;
-		x->series = sqlite3_column_int64(r.s, 8);
-		x->value = col_double_or_nan(r.s, 9);
-	}
-	if (store_rows_end(&r, "cannot read samples", cause) != 0)
-		return -1;
-	/* Both in plan order, each on its own: merged by a sort. */
-	if (before > 0 && *n > before)
-		qsort(*out, *n, sizeof **out, sv_exec_cmp);
-	return 0;
-}
-
 /* The run's executions in plan order, and its clock bases. */
 static int
 sv_execs(struct store *st, int64_t run_id, struct sv_exec **out, size_t *n,
-    struct sv_single **sg, size_t *nsg, int64_t *wall_us, int64_t *mono_us,
-    char **cause)
+    int64_t *wall_us, int64_t *mono_us, char **cause)
 {
 	struct store_rows	 r;
 	struct sv_exec		*e;
@@ -141,11 +80,15 @@ sv_execs(struct store *st, int64_t run_id, struct sv_exec **out, size_t *n,
 		XGROW(*out, *n, cap);
 		e = &(*out)[(*n)++];
 		e->plan_idx = sqlite3_column_int(r.s, 0);
-		sv_exec_cols(r.s, 1, e);
+		e->round = sqlite3_column_int(r.s, 1);
+		e->position = sqlite3_column_int(r.s, 2);
+		e->warmup = sqlite3_column_int(r.s, 3);
+		e->ws = sqlite3_column_int64(r.s, 4);
+		e->wd = sqlite3_column_int64(r.s, 5);
+		e->dm = sqlite3_column_int64(r.s, 6);
+		e->de = sqlite3_column_int64(r.s, 7);
 	}
-	if (store_rows_end(&r, "cannot read samples", cause) != 0)
-		return -1;
-	return sv_singles(st, run_id, out, n, &cap, sg, nsg, cause);
+	return store_rows_end(&r, "cannot read samples", cause);
 }
 
 /* Index of plan_idx in the executions, or -1. */
@@ -218,81 +161,50 @@ sv_config_text(struct store *st, int64_t id, char **cause)
 	return t;
 }
 
-/*
- * A value of series sid at plan_idx kept by the filter: 1 with its row
- * added (the rest of it the caller's), 0 not kept, -1 error.
- */
-static int
-sv_keep(struct store *st, const char *arm, int flags, int64_t sid,
-    int plan_idx, int status, const struct sv_exec *ex, size_t nex,
-    struct sv_series **tab, size_t *ntab, struct sv_row **out, size_t *n,
-    size_t *cap, char **cause)
-{
-	struct sv_row	*r;
-	int		 e;
-
-	if (!(flags & STORE_Q_FAILED) && status != SAMPLE_STATUS_OK)
-		return 0;
-	e = sv_exec_find(ex, nex, plan_idx);
-	if (e >= 0 && !(flags & STORE_Q_WARMUP) && ex[e].warmup)
-		return 0;
-	if (sv_series_get(st, tab, ntab, sid, cause) != 0)
-		return -1;
-	if (arm != NULL && strcmp((*tab)[sid].arm, arm) != 0)
-		return 0;
-	XGROW(*out, *n, *cap);
-	r = &(*out)[(*n)++];
-	memset(r, 0, sizeof *r);
-	r->series = sid;
-	r->plan_idx = plan_idx;
-	r->status = status;
-	r->ex = e;
-	r->orig_value = NAN;
-	return 1;
-}
-
 /* The run's values (series, entry, place order), filtered. */
 static int
 sv_rows(struct store *st, int64_t run_id, const char *arm, int flags,
-    const struct sv_exec *ex, size_t nex, const struct sv_single *sg,
-    size_t nsg, struct sv_series **tab, size_t *ntab, struct sv_row **out,
-    size_t *n, char **cause)
+    const struct sv_exec *ex, size_t nex, struct sv_series **tab,
+    size_t *ntab, struct sv_row **out, size_t *n, char **cause)
 {
 	struct store_rows	 q;
 	sqlite3_stmt		*s;
 	struct sv_row		*r;
-	size_t			 cap = 0, i;
-	int			 k;
+	size_t			 cap = 0;
+	int64_t			 sid;
+	int			 e, status, plan_idx;
 
-	for (i = 0; i < nsg; i++) {
-		k = sv_keep(st, arm, flags, sg[i].series, sg[i].plan_idx,
-		    SAMPLE_STATUS_OK, ex, nex, tab, ntab, out, n, &cap, cause);
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			(*out)[*n - 1].value = sg[i].value;
-	}
 	if (store_rows_cached(&q, st, ST_RUN_VALUES, cause) != 0)
 		return -1;
 	s = q.s;
 	sqlite3_bind_int64(s, 1, run_id);
 	while (store_next(&q)) {
-		k = sv_keep(st, arm, flags, sqlite3_column_int64(s, 0),
-		    sqlite3_column_int(s, 1), sqlite3_column_int(s, 4), ex,
-		    nex, tab, ntab, out, n, &cap, cause);
-		if (k < 0) {
+		sid = sqlite3_column_int64(s, 0);
+		plan_idx = sqlite3_column_int(s, 1);
+		status = sqlite3_column_int(s, 4);
+		if (!(flags & STORE_Q_FAILED) && status != SAMPLE_STATUS_OK)
+			continue;
+		e = sv_exec_find(ex, nex, plan_idx);
+		if (e >= 0 && !(flags & STORE_Q_WARMUP) && ex[e].warmup)
+			continue;
+		if (sv_series_get(st, tab, ntab, sid, cause) != 0) {
 			(void)store_rows_end(&q, NULL, NULL);
 			return -1;
 		}
-		if (k == 0)
+		if (arm != NULL && strcmp((*tab)[sid].arm, arm) != 0)
 			continue;
-		r = &(*out)[*n - 1];
+		XGROW(*out, *n, cap);
+		r = &(*out)[(*n)++];
+		r->series = sid;
+		r->plan_idx = plan_idx;
 		r->k = sqlite3_column_int(s, 2);
 		r->value = col_double_or_nan(s, 3);
+		r->status = status;
 		r->error = store_col_str_or_null(s, 5);
 		r->config = sqlite3_column_type(s, 6) == SQLITE_NULL ? 0 :
 		    sqlite3_column_int64(s, 6);
 		r->orig_value = col_double_or_nan(s, 7);
+		r->ex = e;
 	}
 	return store_rows_end(&q, "cannot read samples", cause);
 }
@@ -337,19 +249,18 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
     struct store_value **out, size_t *n, char **cause)
 {
 	struct sv_exec		*ex = NULL;
-	struct sv_single	*sg = NULL;
 	struct sv_series	*tab = NULL;
 	struct sv_row		*rows = NULL;
 	struct store_value	*v = NULL;
-	size_t			 nex = 0, nsg = 0, ntab = 0, nrows = 0, i;
+	size_t			 nex = 0, ntab = 0, nrows = 0, i;
 	int64_t			 wall_us, mono_us;
 	int			 rc = -1;
 
 	*out = NULL;
 	*n = 0;
-	if (sv_execs(st, run_id, &ex, &nex, &sg, &nsg, &wall_us, &mono_us,
-	    cause) != 0 || sv_rows(st, run_id, arm, flags, ex, nex, sg, nsg,
-	    &tab, &ntab, &rows, &nrows, cause) != 0)
+	if (sv_execs(st, run_id, &ex, &nex, &wall_us, &mono_us, cause) != 0 ||
+	    sv_rows(st, run_id, arm, flags, ex, nex, &tab, &ntab, &rows,
+	    &nrows, cause) != 0)
 		goto out;
 	qsort(rows, nrows, sizeof *rows, sv_row_cmp);
 	v = xcalloc(nrows > 0 ? nrows : 1, sizeof *v);
@@ -378,7 +289,6 @@ out:
 	free(tab);
 	free(rows);
 	free(ex);
-	free(sg);
 	return rc;
 }
 

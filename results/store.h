@@ -21,9 +21,8 @@
  *           unit, value, status, warmup, start_ns, end_ns, start_wall_ns,
  *           end_wall_ns, error, config_id, orig_unit, orig_value)
  *           -- a VIEW since version 9 over series, sample_runs,
- *           executions and sample_values, and since version 11
- *           single_values (a sample of one plain value in one row;
- *           store-schema.c: ~37 bytes a value, times to the microsecond)
+ *           executions and sample_values (store-schema.c: ~37 bytes a
+ *           value, times to the microsecond)
  *   sample_configs(id, run_id, text)          -- benchfmt config blocks
  *   journal(id, run_id, kind, name, target, original, applied, state, seq)
  *   warnings(run_id, seq, text)
@@ -42,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 
@@ -132,12 +131,6 @@ int	store_run_create(struct store *st, struct store_run *r,
  */
 int	store_run_set_status(struct store *st, int64_t run_id,
 	    const char *status, int64_t ended_wall_ns, char **cause);
-/*
- * A run's counts (nsamples, nfailed, nvalues) made again from its rows:
- * a sample does not write them (version 11), a move out of running and
- * an import do this.
- */
-int	store_run_recount(struct store *st, int64_t run_id, char **cause);
 /*
  * The abbench process running it: its pid, the pid's start (NULL = not
  * known) and its host's name (resume, perhaps on another node, updates

@@ -118,7 +118,7 @@ is "$(grep -c "refused journal entry .*only the database has it" "$TEST_TMP/r.ou
     "each of its $nrows entries is named as refused"
 ok "$(untouched; echo $?)" "nothing is touched"
 # (its samples gone, so that the resume has something to run)
-sqlite3 "$TEST_TMP/mine.db" "DELETE FROM sample_values; DELETE FROM executions; DELETE FROM single_values; DELETE FROM sample_runs"
+sqlite3 "$TEST_TMP/mine.db" "DELETE FROM sample_values; DELETE FROM executions; DELETE FROM sample_runs"
 "$ABBENCH" run --quiet --resume 1 --db "$TEST_TMP/mine.db" > /dev/null 2>&1
 ok "$([ -e "$V.pwned" ]; echo $?)" "run --resume of root's own database runs its experiment (the check is ownership)"
 rm -f "$V.pwned"
