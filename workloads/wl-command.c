@@ -40,7 +40,11 @@ static const struct opt_spec command_opts[] = {
 	    "it waited for, ru_maxrss; it is started from a small helper "
 	    "process, so abbench's own size does not count, but the "
 	    "helper's RSS, about 0.7 MiB, is a floor; to check, "
-	    "ABBENCH_DEBUG_BALLAST=256m makes abbench hold 256 MiB)"),
+	    "ABBENCH_DEBUG_BALLAST=256m makes abbench hold 256 MiB); "
+	    "cpu is the program's CPU time to the ns, user and sys the "
+	    "kernel's split of it by where its clock ticks fell (4 ms apart "
+	    "at HZ 250): a program of a few ms has nearly all of it in one "
+	    "and 0 in the other, so compare such a program's cpu"),
 	OPT_STR("cwd", CMD(cwd), NULL, "working directory of the program"),
 	OPT_INTS("ok-status", CMD(ok_status), "0", 0, 255,
 	    "exit statuses that count as success"),
