@@ -22,7 +22,9 @@
 #                               FIO_SIZE, default 48m, for FIO_DURATION,
 #                               default 3s); with
 #                               FIO_LOW_LATENCY=0|1 both arms also set
-#                               bfq's low_latency (restored by abbench)
+#                               bfq's low_latency (restored by abbench);
+#                               drop-caches = yes unless FIO_DROP_CACHES=no
+#                               (the qemu guest: see t0620's header)
 #   fio_run                     abbench run into $TEST_TMP/db; sets RUN_UUID
 #   fio_total ARM LABEL         median total iops of ARM from the store
 #   fio_all_ok                  all samples ok, 6 to FIO_MAX_ROUNDS rounds
@@ -123,7 +125,8 @@ fio_experiment() {
 			printf 'rounds = %s\n' "$FIO_ROUNDS"
 		fi
 		printf 'stat-filter = -/container:/./ -.unit:overlap-ratio\n'
-		printf 'drop-caches = yes\ntimeout = 120s\n'
+		printf 'drop-caches = %s\ntimeout = 120s\n' \
+		    "${FIO_DROP_CACHES:-yes}"
 		for a in idle8 idle0; do
 			printf '[arm %s]\n' "$a"
 			[ -n "$fio_rt" ] && printf 'runtime = %s\n' "$fio_rt"

@@ -14,8 +14,17 @@
 # samples: t0620's header says why the guest (emulated, no KVM) needs the
 # wait to be the device's. Run in t0600 before (7 Dec 2026, host load
 # 2-10): 96 vs 215, 85.6 vs 314.5 and 89.7 vs 354.7 iops, decided at
-# round 8 each time; 4 runc containers start in ~12 s a sample under
-# emulation, so about 4-6 minutes, the guest's boot included. On a host
+# round 8 each time; 4 runc containers started in ~12 s a sample under
+# emulation, so about 4-6 minutes, the guest's boot included. Of those
+# 12 s the page cache dropped before each sample (runc, the image's fio
+# and its libraries read again over the 9p root) and the start barrier
+# asking runc for each container's pid every 100 ms until it was made
+# (`runc state`, 0.2-0.4 s each there: a CPU taken from the containers
+# being made) took most: from one sample's end to the next's start 8-13
+# s before, 3.8-5.3 s without the drop (FIO_DROP_CACHES=no, t0620's
+# header) and with the barrier's looks spaced by their cost
+# (exec/barrier.c); the whole test 340 s before (host load 5-6), 176 s
+# after (2.6-3.8), 7 Dec 2026. On a host
 # without bfq it holds the test lock shared (GUEST_SHARED_TESTS): it
 # changes nothing on the host but the guest's own files.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
@@ -26,6 +35,7 @@ bfq_here_or_guest
 require_cmd runc
 if [ -n "${ABBENCH_V2_GUEST:-}" ]; then
 	FIO_NULLB_NS=10000000 FIO_THINK=0 FIO_RW=read FIO_SIZE=8m FIO_DURATION=5s
+	FIO_DROP_CACHES=no
 else
 	LOOP_BACKING=ram
 	FIO_THINK=500

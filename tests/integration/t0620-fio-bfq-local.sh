@@ -59,6 +59,14 @@
 # test can reach an interim look's 99.9%): median
 # total iops 84-91 vs 289-351 (+245% to +292%), overlaps >= 0.976, 176-258
 # s each, the guest's boot included.
+# In the guest the run leaves the page cache as it is between samples
+# (FIO_DROP_CACHES=no; t0600 still drops it on the host): the readers
+# read with O_DIRECT from null_blk, so the cache holds nothing they
+# read, and dropping it made every sample read fio and its 64 libraries
+# again over the guest's 9p root (runc and the image's fio too in t0601):
+# from one sample's end to the next's start 4.2-4.9 s with the drop,
+# 2.9-4.6 s without (7 Dec 2026, 2 rounds each in one boot, host load
+# 3-4); the whole test 250 s before (host load 1.6-7), 207 s after (4-5).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/v2-lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fio-lib.sh"
@@ -68,6 +76,7 @@ LOOP_BACKING=ram
 FIO_THINK=500
 if [ -n "${ABBENCH_V2_GUEST:-}" ]; then
 	FIO_NULLB_NS=10000000 FIO_THINK=0 FIO_RW=read FIO_SIZE=8m FIO_DURATION=5s
+	FIO_DROP_CACHES=no
 fi
 FIO_LOW_LATENCY=0
 fio_setup

@@ -8,7 +8,10 @@
  * runs its exec_prerun (with a redirection appended), does the same; a
  * member that exits before it is ready ends the wait at once (with what
  * it left in the directory: a missing helper's "not found"), a deadline
- * ends it too; the helper gives up after its own timeout; a sandbox's
+ * ends it too; a member's pid that costs its executor 100 ms to ask for
+ * (oci's `runc state` before the container is made) is asked for a few
+ * times while the member takes a second to be ready, not every 100 ms;
+ * the helper gives up after its own timeout; a sandbox's
  * join adds the bind mount and the image's paths; free removes the
  * directory with what members left in it; an executor without the hook
  * is refused.
@@ -53,6 +56,24 @@ static const struct exec_ops fake_sandbox = {
 	.caps = EXEC_CONTAINER,
 	.pid = fake_pid,
 	.barrier_join = exec_barrier_join_sandbox,
+};
+static int	costly_calls;
+
+/* The pid of a container its runtime has not made yet: not known, and
+ * the runtime asked for it each time (100 ms). */
+static long
+costly_pid(struct exec_proc *p)
+{
+	(void)p;
+	costly_calls++;
+	usleep(100000);
+	return 0;
+}
+
+static const struct exec_ops fake_costly = {
+	.name = "fake-costly",
+	.pid = costly_pid,
+	.barrier_join = exec_barrier_join_host,
 };
 static const struct exec_ops fake_none = {
 	.name = "fake-none",
@@ -137,6 +158,9 @@ main(void)
 				    "abbench-startline; " EXEC_BARRIER_SH
 				    " > job.prerun.txt 2>&1", NULL };
 	char			*late[] = { NULL, "-t", "0.2", "go", NULL };
+	char			*slow[] = { "sh", "-c", "sleep 1; "
+				    EXEC_BARRIER_SH " > job.prerun.txt 2>&1",
+				    NULL };
 	int			 per[2] = { 1, 2 }, i, all;
 	int64_t			 t0, released, wall, released_wall;
 
@@ -267,6 +291,24 @@ main(void)
 	    "with what the shell said (%s)", cause ? cause : "");
 	free(cause);
 	cause = NULL;
+	finish(p[0], now_mono_ns() + 10 * SEC);
+	spawn_release(&p[0]->c);
+	free(p[0]);
+	exec_barrier_free(b);
+
+	/* A pid that costs 100 ms to ask for, while the member takes a
+	 * second to be ready: asked for at most 4 times (every 100 ms it
+	 * was 10 times or so). */
+	b = exec_barrier_new(&ctx, &fake_costly, 1, &cause);
+	p[0] = start_member(b, 0, slow);
+	procs[0] = p[0];
+	t0 = now_mono_ns();
+	tap_int_eq(exec_barrier_wait_ready(b, procs, NULL, t0 + 60 * SEC,
+	    &cause), 0, "a member slow to be ready (%s)", cause ? cause : "");
+	tap_ok(costly_calls >= 1 && costly_calls <= 4, "its costly pid "
+	    "asked for %d times in %.1f s", costly_calls,
+	    (double)(now_mono_ns() - t0) / 1e9);
+	exec_barrier_release(b, NULL);
 	finish(p[0], now_mono_ns() + 10 * SEC);
 	spawn_release(&p[0]->c);
 	free(p[0]);
