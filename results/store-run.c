@@ -531,13 +531,14 @@ store_runs_named(struct store *st, const char *name, struct store_run **out,
 }
 
 int
-store_run_counts_named(struct store *st, const char *name, int64_t **ids,
-    int64_t **nexec, int64_t **nok, size_t *n, char **cause)
+store_run_counts_named(struct store *st, const char *name,
+    struct store_run_count **out, size_t *n, char **cause)
 {
-	struct store_rows	r;
-	size_t			cap = 0;
+	struct store_rows	 r;
+	struct store_run_count	*v = NULL;
+	size_t			 cap = 0;
 
-	*ids = *nexec = *nok = NULL;
+	*out = NULL;
 	*n = 0;
 	if (store_rows(&r, st, "SELECT s.run_id, s.nexec, s.nok FROM"
 	    " sample_runs s JOIN runs r ON r.id = s.run_id WHERE r.name = ?1"
@@ -545,25 +546,17 @@ store_run_counts_named(struct store *st, const char *name, int64_t **ids,
 		return -1;
 	store_bind_text(r.s, 1, name);
 	while (store_next(&r)) {
-		if (*n == cap) {
-			cap = cap == 0 ? 64 : 2 * cap;
-			*ids = xreallocarray(*ids, cap, sizeof(**ids));
-			*nexec = xreallocarray(*nexec, cap, sizeof(**nexec));
-			*nok = xreallocarray(*nok, cap, sizeof(**nok));
-		}
-		(*ids)[*n] = sqlite3_column_int64(r.s, 0);
-		(*nexec)[*n] = sqlite3_column_int64(r.s, 1);
-		(*nok)[*n] = sqlite3_column_int64(r.s, 2);
-		(*n)++;
+		XGROW(v, *n, cap);
+		v[*n].id = sqlite3_column_int64(r.s, 0);
+		v[*n].nexec = sqlite3_column_int64(r.s, 1);
+		v[(*n)++].nok = sqlite3_column_int64(r.s, 2);
 	}
 	if (store_rows_end(&r, "cannot read runs' counts", cause) != 0) {
-		free(*ids);
-		free(*nexec);
-		free(*nok);
-		*ids = *nexec = *nok = NULL;
+		free(v);
 		*n = 0;
 		return -1;
 	}
+	*out = v;
 	return 0;
 }
 

@@ -202,13 +202,15 @@ int	store_runs_named(struct store *st, const char *name,
 	    struct store_run **out, size_t *n, char **cause);
 /*
  * The counts sample_runs keeps of the runs named name (their executions
- * and ok values), by run id ascending: *ids, *nexec, *nok (malloc'd, *n
- * of each; a run without samples has none). What tells that a run's
- * values changed (a night summary, nightly's state).
+ * and ok values), by run id ascending: *out (malloc'd, *n of them; a run
+ * without samples has none). What tells that a run's values changed (a
+ * night summary, nightly's state).
  */
+struct store_run_count {
+	int64_t	id, nexec, nok;
+};
 int	store_run_counts_named(struct store *st, const char *name,
-	    int64_t **ids, int64_t **nexec, int64_t **nok, size_t *n,
-	    char **cause);
+	    struct store_run_count **out, size_t *n, char **cause);
 /* The runs whose run-wide config has key = value, in the same order. */
 int	store_runs_with(struct store *st, const char *key, const char *value,
 	    struct store_run **out, size_t *n, char **cause);

@@ -69,12 +69,13 @@ history_alarm_verdict(const struct nightly_row *row,
 	return (*rel > 0) == (row->better > 0) ? "improved" : "regressed";
 }
 
-/* One series from row of the place's judgement r. */
+/* One series from row `ri` of the place's judgement r (a control arm's
+ * series: the machine's, no alarm). */
 static int
 history_series_of(struct history *h, size_t place,
-    const struct nightly_result *r, const struct nightly_row *row,
-    char **cause)
+    const struct nightly_result *r, size_t ri, char **cause)
 {
+	const struct nightly_row	*row = &r->rows[ri];
 	struct history_series	*s;
 	struct ed_change	*c = NULL;
 	double			*x;
@@ -91,6 +92,8 @@ history_series_of(struct history *h, size_t place,
 	s->benchmark = xstrdup(row->benchmark);
 	s->unit = xstrdup(row->unit);
 	s->better = row->better;
+	s->ratio_to = nightly_row_ratio(r, ri) ? xstrdup(r->control) : NULL;
+	s->control = nightly_row_is_control(r, ri);
 	s->median = xcalloc(r->nhistory + 1, sizeof(double));
 	s->lo = xcalloc(r->nhistory + 1, sizeof(double));
 	s->hi = xcalloc(r->nhistory + 1, sizeof(double));
@@ -128,7 +131,7 @@ history_series_of(struct history *h, size_t place,
 	free(x);
 	free(at);
 	s->alarms = xcalloc(row->nchanges + 1, sizeof(*s->alarms));
-	for (k = 0; k < row->nchanges; k++) {
+	for (k = 0; !s->control && k < row->nchanges; k++) {
 		const struct nightly_change *ch = &row->changes[k];
 
 		if ((v = history_alarm_verdict(row, ch, &found,
@@ -186,15 +189,7 @@ history_place_add(struct store *st, struct history *h, char *name,
 	}
 	h->nplaces++;
 	for (i = 0; i < r.nrows && rc == 0; i++) {
-		rc = history_series_of(h, h->nplaces - 1, &r, &r.rows[i],
-		    cause);
-		if (rc == 0 && nightly_row_ratio(&r, i))
-			h->series[h->nseries - 1].ratio_to =
-			    xstrdup(r.control);
-		if (rc == 0 && nightly_row_is_control(&r, i)) {
-			h->series[h->nseries - 1].control = 1;
-			h->series[h->nseries - 1].nalarms = 0;
-		}
+		rc = history_series_of(h, h->nplaces - 1, &r, i, cause);
 		if (i > 0 && strcmp(r.rows[i].arm, r.rows[0].arm) != 0)
 			h->many_arms = 1;
 	}

@@ -52,11 +52,10 @@ ns_digest(struct store *st, const struct nightly_state_of *r,
     char **cause)
 {
 	uint64_t	 h = 14695981039346656037ULL, a;
-	int64_t		*ids, *nexec, *nok;
-	size_t		 n, i, lo, hi, mid;
+	struct store_run_count	*c;
+	size_t			 n, i, lo, hi, mid;
 
-	if (store_run_counts_named(st, r->name, &ids, &nexec, &nok, &n,
-	    cause) == -1)
+	if (store_run_counts_named(st, r->name, &c, &n, cause) == -1)
 		return -1;
 	memcpy(&a, &jo->alpha, sizeof(a));
 	h = ns_hash_u64(h, a);
@@ -68,19 +67,17 @@ ns_digest(struct store *st, const struct nightly_state_of *r,
 		h = ns_hash_u64(h, r->acks != NULL && r->acks[i]);
 		for (lo = 0, hi = n; lo < hi;) {
 			mid = lo + (hi - lo) / 2;
-			if (ids[mid] < r->history_ids[i])
+			if (c[mid].id < r->history_ids[i])
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		if (lo < n && ids[lo] == r->history_ids[i]) {
-			h = ns_hash_u64(h, (uint64_t)nexec[lo]);
-			h = ns_hash_u64(h, (uint64_t)nok[lo]);
+		if (lo < n && c[lo].id == r->history_ids[i]) {
+			h = ns_hash_u64(h, (uint64_t)c[lo].nexec);
+			h = ns_hash_u64(h, (uint64_t)c[lo].nok);
 		}
 	}
-	free(ids);
-	free(nexec);
-	free(nok);
+	free(c);
 	*out = h;
 	return 0;
 }
@@ -166,6 +163,13 @@ ns_match(const char **p, const char *s)
 	return 1;
 }
 
+/* Row i is judged on its ratio to the control arm. */
+static int
+ns_ratio(const struct nightly_state_of *r, size_t i)
+{
+	return r->ratio != NULL && r->ratio[i];
+}
+
 /* The state of row (ratio: judged on its ratio to the control arm): its
  * line's STATE (a copy, malloc'd), or NULL. */
 static char *
@@ -202,7 +206,7 @@ nightly_state_load(const char *text, const struct nightly_state_of *r,
 		for (k = 0; k < nlines && state == NULL; k++) {
 			j = (i + k) % nlines;
 			state = ns_line(lines[j], &r->rows[i],
-			    (r->ratio != NULL && r->ratio[i]));
+			    ns_ratio(r, i));
 		}
 		if (state == NULL || nightly_state_parse(state, &r->rows[i],
 		    nights[i], r->nhistory) != 0)
@@ -232,7 +236,7 @@ nightly_state_keep(struct store *st, const struct nightly_state_of *r,
 		ns_escape(&sb, r->rows[i].benchmark);
 		strbuf_addc(&sb, '\t');
 		ns_escape(&sb, r->rows[i].unit);
-		strbuf_adds(&sb, (r->ratio != NULL && r->ratio[i]) ? "\t1\t" : "\t0\t");
+		strbuf_adds(&sb, ns_ratio(r, i) ? "\t1\t" : "\t0\t");
 		line = nightly_state_text(&r->rows[i], nights[i], r->nhistory,
 		    jo->window);
 		strbuf_adds(&sb, line);

@@ -388,10 +388,7 @@ nightly_control(const struct store_run *cand, struct nightly_result *r,
 	char	*ctl;
 	size_t	 i, j, h;
 
-	/* Again after a state that could not answer: anew. */
-	free(r->ratio);
-	free(r->control);
-	r->control = NULL;
+	/* (nightly_ungather releases them before a gather anew.) */
 	r->ratio = xcalloc(r->nrows + 1, sizeof(*r->ratio));
 	ctl = experiment_stored_control(cand->experiment_path,
 	    cand->experiment_text);
@@ -556,8 +553,7 @@ nightly_judge_all(struct store *st, const struct store_run *cand,
 
 	carry = o->carry && o->history == 0 && o->baseline_from == 0;
 	if (carry && (rc = nightly_state_find(st, nightly_state_of(r, &so),
-	    jo, &at, &text,
-	    cause)) == -1)
+	    jo, &at, &text, cause)) == -1)
 		return -1;
 	from = rc == 1 ? at + 1 : 0;
 	for (;;) {
@@ -567,7 +563,8 @@ nightly_judge_all(struct store *st, const struct store_run *cand,
 		if (nightly_gather(st, r, from > jo->window + 1 ? from - 1 -
 		    jo->window : 0, acc, cause) == -1)
 			goto out;
-		/* The ratios before the state's kept nights are read. */
+		/* The control's ratios of the nights read (a state keeps its
+		 * nights as ratios already). */
 		nightly_control(cand, r, *acc);
 		in = xcalloc(r->nrows + 1, sizeof(*in));
 		nights = xcalloc(r->nrows + 1, sizeof(*nights));

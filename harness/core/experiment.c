@@ -179,11 +179,7 @@ experiment_set_kv(struct experiment *e, const char *kv, char **cause)
 
 /* ---- Building the experiment ----------------------------------------- */
 
-/*
- * Check one key's value. A list value is kept whole; any other value is
- * split into words: one word is the value (its quotes removed), several are
- * a matrix axis where matrix_ok allows it. The words go to *out.
- */
+/* Check one key's value (experiment-int.h); a list value is kept whole. */
 int
 parser_check_kv(struct parser *p, const struct opt_spec *o,
     const struct kv *kv, const char *title, int matrix_ok,

@@ -84,6 +84,10 @@ file_like "$TEST_TMP/ctl-7.out" '^control +ref:Parse +sec/op .*new change at nig
     "with it, the control's row shows the machine's change, as control"
 file_like "$TEST_TMP/ctl-7.out" '^(unchanged|inconclusive.*) +head:Parse +sec/op +ratio to ref: ' \
     "and head, judged on its ratio to ref, is not a change on night 7"
+# Its ratio moved by its own noise only (+-2% a round), not by the 60%.
+d7=$(sed -n 's/^.* head:Parse .*; \([-+][0-9.]*\)% vs [0-9]* nights.*/\1/p' "$TEST_TMP/ctl-7.out")
+ok "$(echo "$d7" | awk 'NF == 1 && $1 > -3 && $1 < 3 { good = 1 } END { exit !good }'; echo $?)" \
+    "head's ratio to ref on night 7 is within 3% of its reference ($d7%)"
 file_like "$TEST_TMP/ctl-10.out" '^regressed +head:Parse +sec/op +ratio to ref: new change at night 10 \(run 10\): \+(29|30|31)\.[0-9]+%' \
     "head's own regression on night 10: regressed, ratio to ref, +30%"
 file_like "$TEST_TMP/ctl-11.out" 'head:Parse +sec/op +ratio to ref: .*known change at night 10' \
