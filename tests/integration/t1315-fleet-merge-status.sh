@@ -3,7 +3,8 @@
 # fleet status shows the merge job and Slurm's state of it (issue #53: a
 # cancelled merge job was printed as "merge job N -> DIR/fleet.db", as if
 # it would still merge). On the real local Slurm: a shape held running,
-# the merge job pending on it (Dependency); after fleet cancel both are
+# the merge job pending on it (Dependency, once Slurm has judged it);
+# after fleet cancel both are
 # CANCELLED, and status says so for the merge job too.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/fleet-lib.sh"
@@ -42,6 +43,18 @@ merge_state_is() {	# merge_state_is STATE: status shows it
 wait_for 60 merge_state_is PENDING
 ok $? "status: the merge job is PENDING while the shape runs" ||
     diag "$(merge_line)"
+# Slurm's reason for a job just submitted is not yet its dependency's:
+# for a moment it says Resources (8 dependent jobs submitted by hand
+# behind a running one, 17:23 UTC: 5 read Resources at once, all 8
+# Dependency 0.3 s later; the clean-clone check read status 76 ms after
+# the submission and saw Resources). The reason status prints is
+# Slurm's: compared once Slurm has judged the dependency.
+slurm_reason_is() {
+	[ "$(squeue -h -t all -j "$M" -o %r 2>/dev/null)" = "$1" ]
+}
+wait_for 30 slurm_reason_is Dependency
+ok $? "Slurm: the merge job waits on its dependency" ||
+    diag "$(scontrol show job -o "$M" 2>&1)"
 like "$(merge_line)" "^  merge job $M PENDING \\(Dependency\\) -> $FDIR/fleet.db\$" \
     "with Slurm's reason and where it merges"
 
