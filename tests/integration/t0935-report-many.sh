@@ -10,13 +10,10 @@ require_cmd gnuplot python3
 
 n=2000
 mkdir -p "$TEST_TMP/d"
-i=0
-dirs=
-while [ $i -lt $n ]; do
-	mkdir "$TEST_TMP/d/$i"
-	dirs="$dirs $TEST_TMP/d/$i"
-	i=$((i + 1))
-done
+# The 2000 directories by one mkdir (one each took 5 s of the test).
+dirs=$(seq -f "$TEST_TMP/d/%.0f" 0 $((n - 1)) | tr '\n' ' ')
+dirs=" ${dirs% }"
+mkdir $dirs
 exp=$TEST_TMP/many.ini
 cat > "$exp" <<EOF2
 [experiment]
