@@ -3,7 +3,7 @@
 # A sample that ends past its timeout because abbench could not hold it
 # to it is not stored ok (issue #53, finding 5: abbench SIGSTOPped for
 # 30 s with timeout = 3s stored a 30.4 s sample, status ok, no warning).
-# Here abbench is stopped for 3 s in the middle of a 0.3 s sample whose
+# Here abbench is stopped for 2 s in the middle of a 0.3 s sample whose
 # timeout is 1s: the sample is stored as timeout without its value, the
 # run warns about it and exits 1; the other samples are ok.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
@@ -36,7 +36,7 @@ while [ ! -e "$TEST_TMP/started" ] && [ $i -lt 600 ]; do
 	i=$((i + 1))
 done
 kill -STOP $pid
-sleep 3
+sleep 2
 kill -CONT $pid
 wait $pid
 rc=$?
