@@ -1055,6 +1055,13 @@ exec_docker_sweep_orphans(struct strvec *removed, struct strvec *unowned,
 	return rc;
 }
 
+/*
+ * A daemon whose socket took the version probe and failed it (did not
+ * answer in time, or refused): a run's start does not wait for it again
+ * to count its containers (issue 26: a hung daemon cost every run 10 s).
+ */
+static int	docker_unanswered;
+
 /* The server's version, NULL when docker is absent or down. */
 static char *
 docker_version(void)
@@ -1065,6 +1072,7 @@ docker_version(void)
 	/* The socket first: a run of a program needs no docker process. */
 	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
 	    docker_api_version(&v, 5 * NSEC_PER_SEC, NULL);
+	docker_unanswered = rc == -1;
 	if (rc == DOCKER_API_NOT_UNIX)
 		(void)docker_value(&v, 5 * NSEC_PER_SEC, "version", "--format",
 		    "{{.Server.Version}}", NULL);
@@ -1102,6 +1110,8 @@ docker_count_running(void)
 	char		*out = NULL, *p;
 	int		 count = 0, rc;
 
+	if (docker_unanswered)
+		return -1;
 	/* The socket first, as docker_version. */
 	rc = docker_cli_named() ? DOCKER_API_NOT_UNIX :
 	    docker_api_list_running(&ids, 5 * NSEC_PER_SEC, NULL);

@@ -6,11 +6,14 @@
 # daemon on $DOCKER_HOST has a gap of at least the timeout between its
 # first and second samples only, says once that the samples' containers
 # are looked for at the end of the run only, and the run completes.
+# The run's start waits for it once (its version, 5 s), not a second
+# time to count its containers: 3 connections in all (the version, the
+# first sample's sweep, the end's).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3 python3
 
 sock=$TEST_TMP/hung.sock
-python3 - "$sock" <<'EOP' &
+python3 - "$sock" "$TEST_TMP/accepted" <<'EOP' &
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.bind(sys.argv[1])
@@ -19,6 +22,8 @@ held = []
 while True:
     c, _ = s.accept()
     held.append(c)          # read nothing, answer nothing
+    with open(sys.argv[2], "a") as f:
+        f.write("accepted\n")
 EOP
 fake=$!
 i=0
@@ -54,4 +59,6 @@ ok "$([ "$2" -lt 450 ] && [ "$3" -lt 450 ]; echo $?)" \
 is "$(grep -c "looked for at the end of the run only" "$TEST_TMP/out")" 1 \
     "said once"
 like "$(cat "$TEST_TMP/out")" "did not answer in time" "naming why"
+is "$(wc -l < "$TEST_TMP/accepted" | tr -d ' ')" 3 \
+    "the daemon was asked 3 times: its version, the first sweep, the end's"
 done_testing
