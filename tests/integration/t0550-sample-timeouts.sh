@@ -75,6 +75,7 @@ is "$(ls -A "$TMPDIR")" "" "no scratch file left in \$TMPDIR"
 # gobench: the program starts a labelled container and hangs.
 cat > "$TEST_TMP/prog.sh" <<EOP
 #!/bin/sh
+echo \$\$ > $TEST_TMP/prog.pid
 docker run -d --label abbench.run=\$1 $LC_IMAGE sleep 1000 >/dev/null
 echo started >&2
 exec sleep 1000
@@ -116,7 +117,8 @@ done
 is "$(labelled "$uuid")" 1 "the program started its labelled container"
 kill -9 $pid
 wait $pid 2>/dev/null
-pkill -f "^sleep 1000$" 2>/dev/null
+# The program abbench left (its own sleep, not any other "sleep 1000").
+kill "$(cat "$TEST_TMP/prog.pid")" 2>/dev/null
 (cd / && "$ABBENCH" restore) > "$TEST_TMP/r.out" 2>&1
 ok $? "abbench restore exits 0"
 like "$(cat "$TEST_TMP/r.out")" "removed container '[0-9a-f]+' \\(label abbench.run\\)" \
