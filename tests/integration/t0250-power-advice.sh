@@ -18,7 +18,17 @@ require_cmd sqlite3
 burner=$ABBENCH_BUILDDIR/payload/cpu/burner
 [ -x "$burner" ] || skip_all "no burner program (make)"
 db=$TEST_TMP/adv.db
-units=60000
+# 30000 units: 3.3 ms of CPU (5.2 ms the pilot's median with the jitter
+# and the fixed cost), not 7 ms (9.7): the test is some 3000 executions
+# one after another (issue 57). The noise is the jitter's uniform 1-2x
+# whatever the units; the pilot measures it, and the fixed cost (4100-
+# 5200 units, 9% of the median, 6% at 60000) is measured and added to
+# b. Four runs at load 6-11 on 2026-12-07 took 40-60 s (60000 units:
+# 127.5 s) and found the effect in 32-36 of 40 runs at the advice and
+# 19-25 of 80 at a quarter (60000: 37/40, 28/80; the header's figures
+# below are 60000's), the runs' own change +20.0% and +22.3% for +21%
+# and +22%; with no effect injected it fails (2/40, -0.5%).
+units=30000
 
 mk() {
 	cat > "$TEST_TMP/$1.ini" <<EOF2
@@ -61,7 +71,8 @@ ok $? "the advice for the pilot's own MDE is near 24 rounds ($rounds)"
 
 # The effect in cpu-sec/op, not in units: each execution also costs a
 # fixed CPU time (exec, the dynamic loader, exit: 0.7 ms here, against
-# 10.5 ms for the median 90000 units), which more units do not scale, so
+# 10.5 ms for the median 90000 units when the test ran 60000), which
+# more units do not scale, so
 # units x (1+E) shows as only 0.94 E and the advice was checked against
 # a smaller effect than it was asked for (a part of why detection was
 # 0.86 on average in ten suite runs, where a simulation of the burner's

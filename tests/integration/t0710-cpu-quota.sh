@@ -5,7 +5,10 @@
 # (--cgroup-parent below a cgroup made for the sample). Every metric is
 # present and plausible, the burner was throttled, and nothing the run
 # made is left: no cgroup named after the run in any hierarchy, no
-# container labelled with it.
+# container labelled with it. Each quota's sample measures 1 s after a
+# 0.5 s warm-up (3 s after 1 s before): the quota holds from the start
+# and every check is a rate or a count that 1 s shows (10 periods of
+# 100 ms, each throttled under 0.25 CPU), with the same bounds.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_root
@@ -32,8 +35,8 @@ program   = burner
 sandboxes = 2
 quota     = leaf parent
 cpu       = 0.25
-warmup    = 1s
-window    = 3s
+warmup    = 0.5s
+window    = 1s
 EOF
 
 "$ABBENCH" run "$TEST_TMP/q.ini" --db "$DB" --quiet >"$TEST_TMP/run.out" 2>&1

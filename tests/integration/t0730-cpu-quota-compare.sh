@@ -5,6 +5,20 @@
 # container with a leaf quota of 0.25 CPU gets throttled inside its bursts
 # and does less work than with 1 CPU; `abbench stat --db` must call work/s
 # significantly different.
+#
+# A window of 1 s (5 whole periods of the burner's pattern, so any
+# window holds 500 ms of its bursts, as 2 s held 1000 ms) after a 0.5 s
+# warm-up, on reports every 0.5 s (the window starts on one: 0.25 s of
+# waiting for it on average, not 0.5 s): the quota bites from the
+# container's start (docker --cpus), so a longer window or warm-up only
+# repeats the same ratio. The rule decides at 8 rounds at the earliest
+# (the U test first reaches 0.001 at 8+8): 16 samples, each about 2 s
+# shorter. At load 6-9.5 on 2026-12-07 a 2 s window took 6.3 s a sample
+# and stayed undecided at 12 rounds (p=0.242: the one CPU shared with
+# the load), a 1 s window 3.5 s and decided twice (p=0.002, 0.014 at
+# 12 rounds); with reports every 0.5 s, 2.7-3.5 s, decided at 8 and 10
+# rounds (p=0.001, 0.000; the test took 42.7 s and 69.6 s). With cpu = 1
+# in both arms (no quota to see) it fails (p=0.551 at 12 rounds).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_root
@@ -36,8 +50,9 @@ image     = $IMAGE
 program   = burner -b 100 -p 200
 sandboxes = 1
 quota     = leaf
-warmup    = 1s
-window    = 2s
+warmup    = 0.5s
+window    = 1s
+report-every = 0.5s
 perf      = no
 EOF
 
