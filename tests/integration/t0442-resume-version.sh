@@ -14,7 +14,7 @@ db=$TEST_TMP/r.db
 cat > "$TEST_TMP/r.ini" <<EOF2
 [experiment]
 name = resume-version
-rounds = 20
+rounds = 6
 [arm a]
 args = sleep 0.1
 [arm b]
@@ -25,7 +25,7 @@ EOF2
 
 # Started by "another version" (the row says 0.0.1-old), killed, resumed.
 n=$(kill_at_samples "$db" 3 "$ABBENCH" run "$TEST_TMP/r.ini" --db "$db" --quiet)
-ok "$([ "$n" -ge 3 ] && [ "$n" -lt 40 ]; echo $?)" "the run was killed part way ($n samples)"
+ok "$([ "$n" -ge 3 ] && [ "$n" -lt 12 ]; echo $?)" "the run was killed part way ($n samples)"
 sqlite3 "$db" "UPDATE runs SET abbench_version = '0.0.1-old'"
 n2=$(kill_at_samples "$db" $((n + 2)) "$ABBENCH" run --resume last --db "$db")
 is "$(sqlite3 "$db" "SELECT status FROM runs")" running \

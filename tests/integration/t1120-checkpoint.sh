@@ -6,6 +6,7 @@
 # only when `runsc state` says running), and no container, image,
 # bundle, cgroup or copy of a checkpoint (containerd's) left behind,
 # also after a kill -9 during a docker restore and `abbench restore`.
+LIB_REAPER=1	# runsc's sandboxes reaped at once (lib.sh)
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 . "$ABBENCH_SRCDIR/tests/integration/lifecycle-lib.sh"
 lc_require

@@ -74,7 +74,7 @@ measure = run create-start
 type = idle-memory
 executor = podman
 containers = 2
-settle = 1s
+settle = 250ms
 EOI
 "$ABBENCH" run "$TEST_TMP/su.ini" --db "$DB" --quiet >"$TEST_TMP/su.out" 2>&1
 ok $? "startup and idle-memory under podman run"
@@ -92,7 +92,7 @@ is "$(rows "$run" runc GoferMem- Pss-B)" 0 "runc: no gofer"
 is "$(labelled "$(uuid_of "$run")")" 0 "no startup or idle container left"
 
 # kill -9 while the idle containers settle; restore removes them.
-sed -i 's/^settle = 1s$/settle = 60s/; s/^measure = .*/measure = run/' \
+sed -i 's/^settle = 250ms$/settle = 60s/; s/^measure = .*/measure = run/' \
     "$TEST_TMP/su.ini"
 "$ABBENCH" run "$TEST_TMP/su.ini" --db "$DB" --quiet >"$TEST_TMP/k.out" 2>&1 &
 pid=$!
