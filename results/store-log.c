@@ -43,7 +43,6 @@
 #include <unistd.h>
 
 #include "lib/util.h"
-#include "host/journal.h"
 #include "results/store.h"
 #include "results/store-int.h"
 
@@ -53,6 +52,15 @@
 #define LOG_BATCH_NS	(500 * (int64_t)1000000)
 /* A record longer than this is damage, not a sample. */
 #define LOG_MAX_RECORD	(64u << 20)
+
+/* Is a run's owner alive, or elsewhere (not ours to judge)? Unset: yes. */
+static store_owner_alive_fn	owner_alive;
+
+void
+store_log_set_owner_check(store_owner_alive_fn fn)
+{
+	owner_alive = fn;
+}
 
 struct store_log {
 	int		 fd;
@@ -613,9 +621,9 @@ store_log_import_dead(struct store *st, char **cause)
 			start = store_col_str_or_null(r.s, 2);
 			host = store_col_str(r.s, 3);
 			/* Another node's run, or a live one: not ours. */
-			dead = journal_host_is_here(host) &&
-			    !journal_run_owner_alive(sqlite3_column_int64(r.s,
-			    1), start);
+			dead = owner_alive != NULL &&
+			    !owner_alive(sqlite3_column_int64(r.s, 1), start,
+			    host);
 			if (dead) {
 				XGROW(ids, n, cap);
 				ids[n++] = sqlite3_column_int64(r.s, 0);

@@ -308,6 +308,15 @@ int	store_log_flush(struct store *st, char **cause);
 int	store_log_end(struct store *st, char **cause);
 int	store_log_import_run(struct store *st, int64_t run_id, char **cause);
 int	store_log_import_dead(struct store *st, char **cause);
+/*
+ * How store_log_import_dead tells a dead owner (pid, its start, the
+ * run's host): 1 when it is alive or on another host. Set once by the
+ * program (host/journal.c knows); unset, no log is imported but by
+ * store_log_import_run.
+ */
+typedef int	(*store_owner_alive_fn)(int64_t pid, const char *start,
+		    const char *host);
+void	store_log_set_owner_check(store_owner_alive_fn fn);
 /* Is there a log of samples beside db (a run's, live or not)? */
 int	store_log_any(const char *db);
 /* plan_idx values already stored for a run (for --resume), sorted. */
