@@ -102,6 +102,19 @@ is "$(rows t.db | md5sum)" "$REF" "the torn sample ran again: the rows of the ru
 is "$(sqlite3 t.db "SELECT count(*) FROM samples WHERE arm NOT IN ('A', 'B')")" 0 \
     "nothing of the torn record was imported"
 
+# A kill between a batch's commit and the log's truncation: the log's
+# samples are in the database already; importing it again adds none.
+ABBENCH_DEBUG_DIE_BEFORE_STORE=6 run_cmd --db d.db --quiet 2>/dev/null
+cp d.db-samples.1 saved
+"$ABBENCH" db check --db d.db > /dev/null 2>&1
+is "$(sqlite3 d.db "SELECT count(DISTINCT plan_idx) || ' ' || count(*) FROM samples WHERE unit = 'sec/op'")" \
+    "5 5" "db check imported the killed run's 5 samples"
+mv saved d.db-samples.1
+"$ABBENCH" db check --db d.db > /dev/null 2>&1
+is "$(sqlite3 d.db "SELECT count(DISTINCT plan_idx) || ' ' || count(*) FROM samples WHERE unit = 'sec/op'")" \
+    "5 5" "the same log imported again adds none of them twice"
+is "$(ls d.db-samples.* 2>/dev/null)" "" "and is removed"
+
 # A live run's log: another process's read-write opens (db check, db rm)
 # neither import nor remove it. The run is stopped (alive) meanwhile.
 "$ABBENCH" run --rounds 30 --db l.db --quiet \
