@@ -434,6 +434,9 @@ store_log_start(struct store *st, int64_t run_id, char **cause)
 
 	if (st->log != NULL && store_log_end(st, cause) != 0)
 		return -1;
+	/* --durable: each sample synced with its own commit, as asked. */
+	if (st->flags & STORE_DURABLE)
+		return 0;
 	path = store_log_path(st->path, run_id);
 	if ((fd = log_create(st->path, path, cause)) == -1) {
 		free(path);

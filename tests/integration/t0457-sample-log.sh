@@ -102,6 +102,11 @@ is "$(rows t.db | md5sum)" "$REF" "the torn sample ran again: the rows of the ru
 is "$(sqlite3 t.db "SELECT count(*) FROM samples WHERE arm NOT IN ('A', 'B')")" 0 \
     "nothing of the torn record was imported"
 
+# --durable: each sample synced with its own commit, no log.
+ABBENCH_DEBUG_DIE_BEFORE_STORE=5 run_cmd --durable --db du.db --quiet 2>/dev/null
+is "$(ls du.db-samples.* 2>/dev/null)/$(sqlite3 du.db "SELECT count(DISTINCT plan_idx) FROM samples")" \
+    "/4" "--durable writes no log: the killed run's 4 samples are in the database"
+
 # A kill between a batch's commit and the log's truncation: the log's
 # samples are in the database already; importing it again adds none.
 ABBENCH_DEBUG_DIE_BEFORE_STORE=6 run_cmd --db d.db --quiet 2>/dev/null
