@@ -802,6 +802,28 @@ db_check(struct cmd_ctx *c)
 	size_t			 n, i, nruns;
 	int64_t			 nsamples = 0;
 
+	/*
+	 * The samples a kill -9 left in a dead run's log are imported first
+	 * (a read-write open does it), so that the counts are the run's.
+	 */
+	if (store_log_any(store_path(c->st))) {
+		char	*path = xstrdup(store_path(c->st));
+
+		store_close(c->st);
+		if ((st = store_open(path, 0, &cause)) == NULL) {
+			warning("%s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		store_close(st);
+		c->st = store_open(path, STORE_READONLY, &cause);
+		free(path);
+		if (c->st == NULL) {
+			error("%s", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+	}
 	st = c->st;
 	if (store_check(st, &problems, &n, &cause) != 0) {
 		error("%s", cause);

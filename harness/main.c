@@ -17,7 +17,9 @@
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
 #include "harness/git-version.h"
+#include "host/journal.h"
 #include "lib/util.h"
+#include "results/store.h"
 
 static void
 usage(FILE *fp)
@@ -42,6 +44,14 @@ usage(FILE *fp)
 	fprintf(fp, "\nReport bugs to <%s>.\n", PACKAGE_BUGREPORT);
 }
 
+/* A run's owner for the store's logs of samples (store_log_import_dead). */
+static int
+run_owner_alive(int64_t pid, const char *start, const char *host)
+{
+	return !journal_host_is_here(host) || journal_run_owner_alive(pid,
+	    start);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -59,6 +69,7 @@ main(int argc, char **argv)
 	exec_ops_check();
 	/* A command's flag outside its options struct, too. */
 	cmd_tables_check();
+	store_log_set_owner_check(run_owner_alive);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

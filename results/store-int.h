@@ -99,6 +99,8 @@ struct store {
 	struct store	*next_open;
 	/* The checkpoints' thread (store-ckpt.c), or NULL. */
 	struct store_ckpt *ckpt;
+	/* The run's log of samples not committed yet (store-log.c). */
+	struct store_log *log;
 };
 /* Forget the arms known to exist (a rollback, a close). */
 void	store_arms_forget(struct store *st);
@@ -162,6 +164,8 @@ char	*store_uri(const char *path, const char *query);
 /* Insert a run and its arms inside the caller's transaction. */
 int	store_run_insert(struct store *st, struct store_run *r,
 	    const char *const *arms, size_t narms, char **cause);
+/* 0 when s may be stored, else -1 with why. */
+int	store_sample_validate(const struct store_sample *s, char **cause);
 /* store_sample_add inside the caller's transaction (import). */
 int	store_sample_add_locked(struct store *st,
 	    const struct store_sample *s, char **cause);

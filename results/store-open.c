@@ -408,6 +408,7 @@ store_open(const char *path, int flags, char **cause)
 	struct store_file_info	 fi;
 	int			 exists, kind = 0;
 	int64_t			 version = 0;
+	char			*why = NULL;
 
 	st = xcalloc(1, sizeof *st);
 	st->path = xstrdup(path);
@@ -505,6 +506,11 @@ store_open(const char *path, int flags, char **cause)
 		if (store_migrate(st, cause) != 0)
 			goto fail;
 	}
+	/* The samples a kill -9 left in a dead run's log (store-log.c). */
+	if (store_log_import_dead(st, &why) != 0) {
+		warning("%s", why);
+		free(why);
+	}
 	store_open_add(st);
 	return st;
 fail:
@@ -515,11 +521,16 @@ fail:
 void
 store_close(struct store *st)
 {
+	char	*why = NULL;
 	size_t	i;
 
 	if (st == NULL)
 		return;
 	store_open_remove(st);
+	if (store_log_end(st, &why) != 0) {
+		warning("%s", why);
+		free(why);
+	}
 	store_checkpoint_inline(st);
 	for (i = 0; i < ST__COUNT; i++)
 		sqlite3_finalize(st->stmts[i]);

@@ -286,6 +286,39 @@ int	store_sample_add(struct store *st, const struct store_sample *s,
  * executions that must land together). */
 int	store_sample_add_locked(struct store *st, const struct store_sample *s,
 	    char **cause);
+/*
+ * A run's samples appended to a log beside the database (DB-samples.RUN)
+ * and committed in batches (store-log.c). store_log_start: the log of
+ * run_id, written by store_log_sample from then on (a sample, main_row:
+ * its own row is stored, and the benchmarks that failed inside it, each
+ * a row of status failed); without a log it commits at once.
+ * store_log_flush commits what is pending (before anything reads the
+ * run); store_log_end flushes and removes the log (store_close does).
+ * store_log_import_run imports a log left by a kill -9 (records whose
+ * plan_idx is stored skipped, a torn tail dropped with a warning) and
+ * removes it; store_log_import_dead does it for every run whose owner is
+ * dead on this host (each read-write open).
+ */
+char	*store_log_path(const char *db, int64_t run_id);
+int	store_log_start(struct store *st, int64_t run_id, char **cause);
+int	store_log_sample(struct store *st, const struct store_sample *s,
+	    int main_row, const char *const *fail_workloads,
+	    const char *const *fail_errors, size_t nfailed, char **cause);
+int	store_log_flush(struct store *st, char **cause);
+int	store_log_end(struct store *st, char **cause);
+int	store_log_import_run(struct store *st, int64_t run_id, char **cause);
+int	store_log_import_dead(struct store *st, char **cause);
+/*
+ * How store_log_import_dead tells a dead owner (pid, its start, the
+ * run's host): 1 when it is alive or on another host. Set once by the
+ * program (host/journal.c knows); unset, no log is imported but by
+ * store_log_import_run.
+ */
+typedef int	(*store_owner_alive_fn)(int64_t pid, const char *start,
+		    const char *host);
+void	store_log_set_owner_check(store_owner_alive_fn fn);
+/* Is there a log of samples beside db (a run's, live or not)? */
+int	store_log_any(const char *db);
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);

@@ -579,27 +579,14 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	/* A sample the host changed under keeps its values, marked. */
 	s.nmetrics = res->status == SAMPLE_STATUS_OK ||
 	    res->status == SAMPLE_STATUS_HOST_CHANGED ? res->nmetrics : 0;
-	if (res->failed.n == 0)
-		r = store_sample_add(ctx->store, &s, cause);
-	else if ((r = store_begin(ctx->store, cause)) == 0) {
-		/* The sample and the benchmarks that failed inside it. */
-		if (s.nmetrics > 0 || res->status != SAMPLE_STATUS_OK)
-			r = store_sample_add_locked(ctx->store, &s, cause);
-		for (i = 0; r == 0 && i < res->failed.n; i++) {
-			struct store_sample	f = s;
-
-			f.workload = res->failed.v[i];
-			f.status = SAMPLE_STATUS_FAILED;
-			f.error = res->failed_error.v[i];
-			f.metrics = NULL;
-			f.nmetrics = 0;
-			r = store_sample_add_locked(ctx->store, &f, cause);
-		}
-		if (r == 0)
-			r = store_commit(ctx->store, cause);
-		else
-			store_rollback(ctx->store);
-	}
+	/*
+	 * One record of the run's log (one write), with the benchmarks that
+	 * failed inside it; committed to the database with the batch.
+	 */
+	r = store_log_sample(ctx->store, &s, res->failed.n == 0 ||
+	    s.nmetrics > 0 || res->status != SAMPLE_STATUS_OK,
+	    (const char *const *)res->failed.v,
+	    (const char *const *)res->failed_error.v, res->failed.n, cause);
 	/* As the store reads them back: the ok values of measured rounds. */
 	if (r == 0 && tab != NULL && !s.warmup &&
 	    s.status == SAMPLE_STATUS_OK)

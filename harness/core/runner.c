@@ -202,7 +202,9 @@ run_create(struct run_state *r, char **cause)
 		r->ctx.run_id = r->old.id;
 		snprintf(r->ctx.run_uuid, sizeof r->ctx.run_uuid, "%s",
 		    r->old.uuid);
-		if (store_done_plan(r->st, r->old.id, &r->done, &r->ndone,
+		/* What its killed owner wrote to its log is stored first. */
+		if (store_log_import_run(r->st, r->old.id, cause) == -1 ||
+		    store_done_plan(r->st, r->old.id, &r->done, &r->ndone,
 		    cause) == -1 || run_load_bad(r, cause) == -1 ||
 		    store_run_set_status(r->st, r->old.id, RUN_RUNNING, 0,
 		    cause) == -1 ||
@@ -241,6 +243,12 @@ run_create(struct run_state *r, char **cause)
 		runner_store_units(r->st, run.id, e);
 		if (run_store_sets(r, cause) == -1)
 			return -1;
+	}
+	/* Its samples go to a log of its own, committed in batches. */
+	if (store_log_start(r->st, r->ctx.run_id, cause) == -1) {
+		warning("%s: each sample is committed on its own", *cause);
+		free(*cause);
+		*cause = NULL;
 	}
 	snprintf(r->ctx.cgroup_name, sizeof r->ctx.cgroup_name,
 	    "abbench-%.8s", r->ctx.run_uuid);
@@ -781,10 +789,14 @@ run_loop_rounds(struct run_state *r)
 				}
 				if (ok[w]) {
 					good[w]++;
-					rc = verdicts_look(r->verdicts, r->st,
-					    r->ctx.run_id, r->samples,
-					    wl_of_idx, nidx, (int)w, good[w],
-					    round, &cause);
+					/* A look may read the run's samples. */
+					rc = store_log_flush(r->st, &cause);
+					if (rc == 0)
+						rc = verdicts_look(r->verdicts,
+						    r->st, r->ctx.run_id,
+						    r->samples, wl_of_idx,
+						    nidx, (int)w, good[w],
+						    round, &cause);
 					if (rc == -1) {
 						runner_progress_end(prog);
 						error("%s", cause);
@@ -945,6 +957,14 @@ run_finish(struct run_state *r)
 	int64_t			 nfailed = 0;
 	int			 f, have_sr = 0;
 
+	/* Every sample in the database before the run's status. */
+	if (store_log_flush(r->st, &cause) == -1) {
+		error("%s", cause);
+		free(cause);
+		cause = NULL;
+		r->exitcode = EXIT_FAIL;
+		r->aborted = 1;
+	}
 	/* The load at the end, next to the one at the start. */
 	if ((load = read_small_file("/proc/loadavg", NULL)) != NULL) {
 		for (sp = load, f = 0; f < 3 && sp != NULL; f++)

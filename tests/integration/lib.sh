@@ -116,21 +116,35 @@ wait_host_holder() {
 	done
 }
 
+# stored_samples DB: the samples a run has stored in DB (distinct
+# plan_idx), those its log beside DB holds included (written, not
+# committed yet: results/store-log.c; each record begins with ABSAMPL1).
+stored_samples() {
+	lib_c=$(sqlite3 "$1" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)
+	for lib_f in "$1"-samples.*; do
+		[ -f "$lib_f" ] || continue
+		lib_c=$((lib_c + $(grep -ao ABSAMPL1 "$lib_f" | wc -l)))
+	done
+	echo "$lib_c"
+}
+
 # kill_at_samples DB N CMD...: CMD in the background, killed with SIGKILL
-# once DB holds N samples (distinct plan_idx; at most 60 s); prints how
-# many it holds then.
+# once it has stored N samples (stored_samples; at most 60 s); prints how
+# many DB holds then, the samples of the run's log imported first by db
+# check.
 kill_at_samples() {
 	lib_db=$1 lib_n=$2
 	shift 2
 	"$@" >/dev/null &
 	lib_pid=$!
 	lib_i=0
-	while [ "$(sqlite3 "$lib_db" "SELECT count(DISTINCT plan_idx) FROM samples" 2>/dev/null || echo 0)" -lt "$lib_n" ] && [ $lib_i -lt 3000 ]; do
+	while [ "$(stored_samples "$lib_db")" -lt "$lib_n" ] && [ $lib_i -lt 3000 ]; do
 		sleep 0.02
 		lib_i=$((lib_i + 1))
 	done
 	kill -9 $lib_pid
 	wait $lib_pid 2>/dev/null
+	"$ABBENCH" db check --db "$lib_db" >/dev/null 2>&1
 	sqlite3 "$lib_db" "SELECT count(DISTINCT plan_idx) FROM samples"
 }
 

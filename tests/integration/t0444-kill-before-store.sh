@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Issue 54 (the inline mode's overhead against hyperfine): what a kill -9
-# loses. Each sample is committed before the next one starts, so a run
-# killed at the worst moment, a sample ended (reaped) and not yet stored
-# (ABBENCH_DEBUG_DIE_BEFORE_STORE), loses that sample only, and every
-# sample the run reported (--json-progress) is stored. The programs
-# check it from inside: each one, when it starts, counts the samples
-# stored before it (a cheaper harness that stored a sample while the next
-# one runs would fail here).
+# loses. Each sample is stored before the next one starts (written to
+# the run's log, results/store-log.c, committed to the database in
+# batches), so a run killed at the worst moment, a sample ended (reaped)
+# and not yet stored (ABBENCH_DEBUG_DIE_BEFORE_STORE), loses that sample
+# only, and every sample the run reported (--json-progress) is stored
+# once the log is imported (db check, run --resume). The programs check
+# it from inside: each one, when it starts, counts the samples stored
+# before it, in the database and the log (a cheaper harness that stored
+# a sample while the next one runs would fail here).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_cmd sqlite3
 cd "$TEST_TMP" || exit 1
@@ -16,7 +18,12 @@ export DB SEEN
 cat >probe <<'EOT'
 #!/bin/sh
 [ "$1" = --version ] && exit 1
-sqlite3 "$DB" "SELECT count(DISTINCT plan_idx) FROM samples" >>"$SEEN"
+# stored_samples of lib.sh: the database's and the log's.
+c=$(sqlite3 "$DB" "SELECT count(DISTINCT plan_idx) FROM samples")
+for f in "$DB"-samples.*; do
+	[ -f "$f" ] && c=$((c + $(grep -ao ABSAMPL1 "$f" | wc -l)))
+done
+echo "$c" >>"$SEEN"
 EOT
 chmod +x probe
 q() { sqlite3 "$DB" "$1"; }
@@ -24,6 +31,11 @@ q() { sqlite3 "$DB" "$1"; }
 ABBENCH_DEBUG_DIE_BEFORE_STORE=5 "$ABBENCH" run --db "$DB" --rounds 5 \
     --json-progress -- ./probe -- './probe b' >prog 2>err
 is "$?" 137 "abbench died of SIGKILL once its 5th sample ended"
+is "$(q "SELECT count(*) FROM samples")" 0 \
+    "none of them is in the database yet (a batch is 64 or 0.5 s)"
+"$ABBENCH" db check --db "$DB" >/dev/null 2>&1
+is "$(ls "$DB"-samples.* 2>/dev/null)" "" \
+    "db check imported the dead run's log and removed it"
 is "$(tr '\n' ' ' <seen)" "0 1 2 3 4 " \
     "each program started with every sample before it stored"
 is "$(q "SELECT count(DISTINCT plan_idx) FROM samples")" 4 \
@@ -52,6 +64,7 @@ DB=$TEST_TMP/long.db
 ABBENCH_DEBUG_DIE_BEFORE_STORE=1500 "$ABBENCH" run --db "$DB" \
     --rounds 1000 --quiet -- /bin/true -- true 2>err
 is "$?" 137 "a long run died of SIGKILL once its 1500th sample ended"
+"$ABBENCH" db check --db "$DB" >/dev/null 2>&1
 is "$(q "SELECT count(DISTINCT plan_idx) || ' ' || max(plan_idx)
     FROM samples")" "1499 1498" "it lost the 1500th only"
 is "$(q "PRAGMA integrity_check")" ok "the database is whole"
