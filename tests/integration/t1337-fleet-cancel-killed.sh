@@ -23,11 +23,10 @@ held_exp "$SHARED/x.ini" t1337-killed "$SHARED/h" 2 6
 
 # The MOCK daemon: once $SHARED/hang exists, it accepts every connection
 # and never answers; before, it closes each at once (docker not
-# reachable), so that the run's start (its check of the host asks for the
-# running containers: 5 s, then the CLI's 5 s, against a daemon that does
-# not answer) does not wait 10 s for it: the daemon hangs from the run's
-# second sample on, before the cancel. In the shared directory, which the
-# nodes see.
+# reachable): the run's start asks the daemon too, and a daemon that
+# never answers held the job 12 s before its second sample (1.5 s with
+# this one). It hangs from the run's second sample on, before the cancel.
+# In the shared directory, which the nodes see.
 python3 -c '
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX)
