@@ -23,9 +23,9 @@ held_exp "$SHARED/x.ini" t1337-killed "$SHARED/h" 2 6
 
 # The MOCK daemon: once $SHARED/hang exists, it accepts every connection
 # and never answers; before, it closes each at once (docker not
-# reachable): the run's start asks the daemon too, and a daemon that
-# never answers held the job 12 s before its second sample (1.5 s with
-# this one). It hangs from the run's second sample on, before the cancel.
+# reachable): the run's start asks the daemon too (its version: 5 s
+# against a daemon that never answers), and such a daemon held the job
+# 6 s before its second sample (1.5 s with this one). It hangs from the run's second sample on, before the cancel.
 # In the shared directory, which the nodes see.
 python3 -c '
 import os, socket, sys
