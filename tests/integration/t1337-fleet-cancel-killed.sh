@@ -21,17 +21,25 @@ require_slurm_nodes 4
 held_sample_script
 held_exp "$SHARED/x.ini" t1337-killed "$SHARED/h" 2 6
 
-# The MOCK daemon: accepts every connection, never answers; in the shared
-# directory, which the nodes see.
+# The MOCK daemon: once $SHARED/hang exists, it accepts every connection
+# and never answers; before, it closes each at once (docker not
+# reachable): the run's start asks the daemon too (its version: 5 s
+# against a daemon that never answers), and such a daemon held the job
+# 6 s before its second sample (1.5 s with this one). It hangs from the run's second sample on, before the cancel.
+# In the shared directory, which the nodes see.
 python3 -c '
-import socket, sys
+import os, socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.bind(sys.argv[1])
 s.listen(64)
 held = []
 while True:
-    held.append(s.accept()[0])
-' "$SHARED/silent.sock" 8>&- &
+    c = s.accept()[0]
+    if os.path.exists(sys.argv[2]):
+        held.append(c)
+    else:
+        c.close()
+' "$SHARED/silent.sock" "$SHARED/hang" 8>&- &
 MOCK=$!
 trap 'kill "$MOCK" 2>/dev/null; wait "$MOCK" 2>/dev/null
 fleet_nodes_cleanup; lib_cleanup' EXIT
@@ -48,6 +56,7 @@ J=$(fleet_jobid "$out" c2/1)
 RDB=$SHARED/$ID/runs/c2-1.db
 wait_for 60 held "$RDB" 1 "$J" "$SHARED/h"
 ok $? "the job is running, held at its second sample"
+touch "$SHARED/hang"
 N=$(squeue -h -j "$J" -o %N)
 like "$N" '^c2-n[12]$' "on a c2 node ($N)"
 U8=$(db_count "$RDB" "SELECT substr(uuid, 1, 8) FROM runs")
