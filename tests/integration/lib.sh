@@ -48,6 +48,11 @@
 # Experiments:
 #   fast_slow_exp FILE NAME ROUNDS   a command experiment: arm fast runs
 #                       `true`, arm slow `sleep 0.01` (a clear difference)
+#   gate_program PATH OPEN [MARK]  a program at PATH (a sample's argv:
+#                       /bin/sh PATH) that touches MARK (when given) and
+#                       waits until the file OPEN exists (at most 60 s):
+#                       a sample that lasts until the test says, no fixed
+#                       sleep deciding what happens during it
 # Other:
 #   LIB_REAPER=1        (set before sourcing) run the test under tini -s,
 #                       a subreaper that reaps orphans at once (below)
@@ -392,6 +397,18 @@ fast_slow_exp() {
 	printf '[arm fast]\nargs = true\n\n[arm slow]\nargs = sleep 0.01\n\n' \
 	    >>"$1"
 	printf '[workload Cmd]\ntype = command\n' >>"$1"
+}
+
+gate_program() {
+	cat > "$1" <<EOF_GATE
+#!/bin/sh
+${3:+: > "$3"}
+i=0
+while [ ! -e "$2" ] && [ \$i -lt 1200 ]; do
+	sleep 0.05
+	i=\$((i + 1))
+done
+EOF_GATE
 }
 
 # draw_program PATH SALT: a gobench program at PATH that prints, for

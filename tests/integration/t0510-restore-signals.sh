@@ -6,7 +6,12 @@
 # The arms set host.block.fifo_batch on an mq-deadline loop device through
 # host.block.path (any tunable serves: this was bfq's slice_idle, which
 # kernels without bfq lack; mq-deadline is on every kernel here, the
-# qemu guest's included); the workload is `sleep 2`.
+# qemu guest's included); the workload is `sleep`. The runs that end
+# normally (e.ini) sleep 0.2 s a sample: what they check is the end, not
+# the sample. The runs that are interrupted (i.ini, the same experiment)
+# sleep 0.2 s in batch16 and 20 s in batch1, so that the signal, sent once
+# fifo_batch is 1, lands in the middle of batch1's sample (it slept 2 s in
+# both arms: 2 s of each interrupted run went to waiting for batch16's).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_scheduler mq-deadline
@@ -16,20 +21,26 @@ make_loop 64 mq-deadline || { diag "cannot make an mq-deadline loop device"; exi
 Q=$LOOP_SYSFS/iosched
 is "$(cat "$Q/fifo_batch")" 16 "mq-deadline starts with fifo_batch 16"
 
-cat > "$TEST_TMP/e.ini" <<EOT
+# exp FILE BATCH16_SLEEP BATCH1_SLEEP
+exp() {
+	cat > "$1" <<EOT
 [experiment]
 name = restore-signals
 rounds = 2
 [arm batch16]
 host.block.path = $LOOP_MNT
 host.block.fifo_batch = 16
+args = sleep $2
 [arm batch1]
 host.block.path = $LOOP_MNT
 host.block.fifo_batch = 1
+args = sleep $3
 [workload sleep]
 type = command
-args = sleep 2
 EOT
+}
+exp "$TEST_TMP/e.ini" 0.2 0.2
+exp "$TEST_TMP/i.ini" 0.2 20
 DB=$TEST_TMP/db
 
 # Wait (up to 20 s) until FILE holds VALUE.
@@ -48,7 +59,7 @@ ok $? "a run to its end exits 0"
 is "$(cat "$Q/fifo_batch")" 16 "fifo_batch is 16 after a normal end"
 
 # SIGINT in the middle of a batch1 sample.
-"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run2" 2>&1 &
+"$ABBENCH" run --db "$DB" "$TEST_TMP/i.ini" > "$TEST_TMP/run2" 2>&1 &
 pid=$!
 wait_host_holder $pid
 wait_value "$Q/fifo_batch" 1
@@ -63,7 +74,7 @@ is "$(cat "$Q/fifo_batch")" 16 "fifo_batch is 16 after SIGINT"
 ok $? "nothing left for abbench restore after SIGINT"
 
 # SIGKILL: nothing is restored until abbench restore.
-"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run3" 2>&1 &
+"$ABBENCH" run --db "$DB" "$TEST_TMP/i.ini" > "$TEST_TMP/run3" 2>&1 &
 pid=$!
 wait_host_holder $pid
 wait_value "$Q/fifo_batch" 1
@@ -84,7 +95,7 @@ ok $? "it says it restored fifo_batch" || sed 's/^/# /' "$TEST_TMP/r3"
 is "$(cat "$Q/fifo_batch")" 16 "fifo_batch is 16 after abbench restore"
 
 # SIGKILL, then the next run restores before it starts.
-"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run4" 2>&1 &
+"$ABBENCH" run --db "$DB" "$TEST_TMP/i.ini" > "$TEST_TMP/run4" 2>&1 &
 pid=$!
 wait_host_holder $pid
 wait_value "$Q/fifo_batch" 1

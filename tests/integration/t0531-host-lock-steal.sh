@@ -13,6 +13,9 @@
 # The disk is an mq-deadline loop device whose fifo_batch and front_merges
 # the arms set (any two tunables serve; these were bfq's slice_idle and
 # low_latency, which kernels without bfq lack).
+# Run a's samples and the live run's wait at a gate the test opens once
+# it has checked what it checks during them (they slept 0.5 s and 0.3 s,
+# and the test slept 0.7 s and 1 s hoping to be in the middle of them).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_scheduler mq-deadline
@@ -25,7 +28,7 @@ echo 3 > "$Q/fifo_batch"
 state() { echo "$(cat "$Q/fifo_batch")/$(cat "$Q/front_merges")"; }
 is "$(state)" 3/0 "the disk starts at fifo_batch 3, front_merges 0"
 
-# exp FILE NAME SLEEP ROUNDS
+# exp FILE NAME ARGS ROUNDS
 exp() {
 	cat > "$1" <<EOT
 [experiment]
@@ -41,18 +44,29 @@ host.block.fifo_batch = 0
 host.block.front_merges = 1
 [workload sleep]
 type = command
-args = sleep $3
+args = $3
 EOT
 }
-exp "$TEST_TMP/a.ini" steal-a 0.5 3
-exp "$TEST_TMP/b.ini" steal-b 0.1 1
+gate_program "$TEST_TMP/gate.sh" "$TEST_TMP/open"
+exp "$TEST_TMP/a.ini" steal-a "/bin/sh $TEST_TMP/gate.sh" 3
+exp "$TEST_TMP/b.ini" steal-b "sleep 0.1" 1
+
+# Wait (up to 10 s) until the disk is no longer as it began: the run
+# holding the host has applied its first arm (its sample waits at the
+# gate).
+wait_changed() {
+	i=0
+	while [ "$(state)" = 3/0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ "$(state)" != 3/0 ]
+}
 
 # 1. host.lock deleted under its holder.
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" > "$TEST_TMP/a1.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
 ok $? "the first run holds the host"
-sleep 0.7
+wait_changed
+ok $? "  and has set its first arm's tunables ($(state))"
 rm -f "$HOST_LOCK_INFO" "$ABBENCH_STATE_DIR/host.lock"
 ok "$([ ! -e "$HOST_LOCK_INFO" ]; echo $?)" "host.lock is deleted under it"
 ABBENCH_WAIT_LOCK=0 "$ABBENCH" run --quiet --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
@@ -61,11 +75,13 @@ rc=$?
 ok "$([ $rc -ne 0 ]; echo $?)" "a second run is refused all the same (exit $rc)"
 like "$(cat "$TEST_TMP/b1.out")" "in use by another run" "  as the host is in use"
 ok "$([ ! -e "$TEST_TMP/b.db" ]; echo $?)" "  and made nothing"
+touch "$TEST_TMP/open"
 wait $apid
 is "$?" 0 "the first run ends well"
 is "$(state)" 3/0 "the disk ends as it began"
 
 # 2. Another state directory: the host lock is the same.
+rm -f "$TEST_TMP/open"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" > "$TEST_TMP/a2.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
@@ -75,7 +91,16 @@ rc=$?
 ok "$([ $rc -ne 0 ]; echo $?)" "under another state directory the second run is refused (exit $rc)"
 like "$(cat "$TEST_TMP/b2.out")" "in use by another run.*pid $apid" "  naming the holder"
 ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" run --quiet --wait-lock \
-    --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" > "$TEST_TMP/b3.out" 2>&1
+    --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" > "$TEST_TMP/b3.out" 2>&1 &
+bpid=$!
+# The gate opens once it says it waits for the host (at most 20 s).
+i=0
+until grep -q "waiting for the host" "$TEST_TMP/b3.out" || [ $i -ge 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+touch "$TEST_TMP/open"
+wait $bpid
 is "$?" 0 "with --wait-lock it waits and runs"
 wait $apid
 is "$?" 0 "the first run ends well"
@@ -86,13 +111,13 @@ is "$(state)" 3/0 "the disk ends as it began"
 
 # A run under S1 killed holding the host; the next holder is under S2.
 S1=$TEST_TMP/s1
+rm -f "$TEST_TMP/open"
 ABBENCH_STATE_DIR=$S1 "$ABBENCH" run --quiet --db "$TEST_TMP/k.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/k.out" 2>&1 &
 kpid=$!
 wait_host_holder $kpid
-i=0
-while [ "$(state)" = 3/0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-ok "$([ "$(state)" != 3/0 ]; echo $?)" "the run under S1 changed the disk ($(state))"
+wait_changed
+ok $? "the run under S1 changed the disk ($(state))"
 kill -9 $kpid
 wait $kpid 2>/dev/null
 ABBENCH_STATE_DIR=$TEST_TMP/s2 "$ABBENCH" run --db "$TEST_TMP/b2.db" \
@@ -114,21 +139,22 @@ cat > "$TEST_TMP/live.ini" <<EOT
 name = live
 rounds = 6
 [arm a]
-args = sleep 0.3
 [arm b]
-args = sleep 0.3
 [workload w]
 type = command
+args = /bin/sh $TEST_TMP/live-gate.sh
 EOT
+gate_program "$TEST_TMP/live-gate.sh" "$TEST_TMP/live-open" "$TEST_TMP/live-sampling"
 "$ABBENCH" run --quiet --db "$TEST_TMP/live.db" "$TEST_TMP/live.ini" \
     > "$TEST_TMP/live.out" 2>&1 &
 lpid=$!
 i=0
-until ls "$ABBENCH_STATE_DIR"/runs/*.lock > /dev/null 2>&1 || [ $i -ge 100 ]; do
+# Its lock file made and its first sample under way (at the gate).
+until { ls "$ABBENCH_STATE_DIR"/runs/*.lock && [ -e "$TEST_TMP/live-sampling" ]; } \
+    > /dev/null 2>&1 || [ $i -ge 200 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-sleep 1
 rm -f "$ABBENCH_STATE_DIR"/runs/*.lock
 ok "$(! ls "$ABBENCH_STATE_DIR"/runs/*.lock > /dev/null 2>&1; echo $?)" "the run's lock file is deleted"
 (cd / && "$ABBENCH" restore) > "$TEST_TMP/live.r" 2>&1
@@ -137,6 +163,7 @@ like "$(cat "$TEST_TMP/live.r")" "is still running \(pid $lpid\): skipped" \
     "  and skips the live run"
 ok "$(! grep -q 'marked interrupted\|restored:' "$TEST_TMP/live.r"; echo $?)" \
     "  touching nothing of it"
+touch "$TEST_TMP/live-open"
 wait $lpid
 is "$?" 0 "the live run ends well"
 is "$(sqlite3 "$TEST_TMP/live.db" "SELECT count(*) FROM samples WHERE status = 'ok'")" 12 \
