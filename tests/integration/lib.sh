@@ -67,6 +67,7 @@
 #   HOST_LOCK_INFO      the host lock's details file (pid, experiment, db,
 #                       state dir of its holder)
 #   wait_host_holder PID  wait (up to 15 min) until PID holds the host lock
+#                       (looks every 20 ms)
 #   ABBENCH             the binary under test (from make check), defaults to
 #                       $ABBENCH_BUILDDIR/abbench or ./abbench
 #
@@ -115,8 +116,8 @@ wait_host_holder() {
 	lib_i=0
 	until [ "$(cut -f1 "$HOST_LOCK_INFO" 2>/dev/null)" = "$1" ]; do
 		kill -0 "$1" 2>/dev/null || return 1
-		[ $lib_i -lt 9000 ] || return 1
-		sleep 0.1
+		[ $lib_i -lt 45000 ] || return 1
+		sleep 0.02
 		lib_i=$((lib_i + 1))
 	done
 }

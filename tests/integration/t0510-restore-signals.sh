@@ -43,11 +43,11 @@ exp "$TEST_TMP/e.ini" 0.2 0.2
 exp "$TEST_TMP/i.ini" 0.2 20
 DB=$TEST_TMP/db
 
-# Wait (up to 20 s) until FILE holds VALUE.
+# Wait (up to 20 s, looking every 20 ms) until FILE holds VALUE.
 wait_value() {
 	i=0
-	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 200 ]; do
-		sleep 0.1
+	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 1000 ]; do
+		sleep 0.02
 		i=$((i + 1))
 	done
 	[ "$(cat "$1")" = "$2" ]

@@ -35,11 +35,11 @@ args = sleep $2
 EOT
 }
 
-# Wait (up to 20 s) until fifo_batch is $1.
+# Wait (up to 20 s, looking every 20 ms) until fifo_batch is $1.
 wait_batch() {
 	i=0
-	while [ "$(cat "$Q/fifo_batch")" != "$1" ] && [ $i -lt 200 ]; do
-		sleep 0.1
+	while [ "$(cat "$Q/fifo_batch")" != "$1" ] && [ $i -lt 1000 ]; do
+		sleep 0.02
 		i=$((i + 1))
 	done
 	[ "$(cat "$Q/fifo_batch")" = "$1" ]

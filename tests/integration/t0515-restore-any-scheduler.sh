@@ -49,11 +49,11 @@ exp "$TEST_TMP/i1.ini" 20 0.2
 exp "$TEST_TMP/i2.ini" 0.2 20
 DB=$TEST_TMP/db
 
-# Wait (up to 20 s) until the disk's state is STATE.
+# Wait (up to 20 s, looking every 20 ms) until the disk's state is STATE.
 wait_state() {
 	i=0
-	while [ "$(state)" != "$1" ] && [ $i -lt 200 ]; do
-		sleep 0.1
+	while [ "$(state)" != "$1" ] && [ $i -lt 1000 ]; do
+		sleep 0.02
 		i=$((i + 1))
 	done
 	[ "$(state)" = "$1" ]

@@ -44,22 +44,15 @@ args = $3
 EOT
 }
 # Run a's samples wait until the gate is open (at most 60 s).
-cat >"$TEST_TMP/gate.sh" <<EOT
-#!/bin/sh
-i=0
-while [ ! -e "$TEST_TMP/open" ] && [ \$i -lt 1200 ]; do
-	sleep 0.05
-	i=\$((i + 1))
-done
-EOT
+gate_program "$TEST_TMP/gate.sh" "$TEST_TMP/open"
 exp "$TEST_TMP/a.ini" owner-a "/bin/sh $TEST_TMP/gate.sh"
 exp "$TEST_TMP/b.ini" owner-b "sleep 0.2"
 
-# Wait (up to 20 s) until FILE holds VALUE.
+# Wait (up to 20 s, looking every 20 ms) until FILE holds VALUE.
 wait_value() {
 	i=0
-	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 200 ]; do
-		sleep 0.1
+	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 1000 ]; do
+		sleep 0.02
 		i=$((i + 1))
 	done
 	[ "$(cat "$1")" = "$2" ]
@@ -93,8 +86,13 @@ wait_host_holder $apid
 ABBENCH_WAIT_LOCK=0 "$ABBENCH" run --quiet --wait-lock --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" \
     > "$TEST_TMP/b2.out" 2>&1 &
 bpid=$!
-# b waits while a holds the disk: open the gate once b has started.
-sleep 1
+# b waits while a holds the disk: open the gate once b says it waits
+# for the host (at most 20 s; it slept 1 s hoping b had started).
+i=0
+until grep -q "waiting for the host" "$TEST_TMP/b2.out" || [ $i -ge 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 touch "$TEST_TMP/open"
 wait $bpid
 ok $? "with --wait-lock the second run waits and finishes"

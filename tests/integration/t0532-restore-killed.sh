@@ -55,8 +55,8 @@ killed_run() {
 	    > "$TEST_TMP/run.out" 2>&1 &
 	kr_pid=$!
 	kr_i=0
-	while [ "$(state)" != kyber/1000000 ] && [ $kr_i -lt 9000 ]; do
-		sleep 0.1
+	while [ "$(state)" != kyber/1000000 ] && [ $kr_i -lt 45000 ]; do
+		sleep 0.02
 		kr_i=$((kr_i + 1))
 	done
 	kill -9 $kr_pid
