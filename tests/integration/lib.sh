@@ -67,7 +67,13 @@
 #   HOST_LOCK_INFO      the host lock's details file (pid, experiment, db,
 #                       state dir of its holder)
 #   wait_host_holder PID  wait (up to 15 min) until PID holds the host lock
-#                       (looks every 20 ms)
+#                       (looks every 20 ms). A run holds it before its
+#                       first sample and tries its arms' tunables then
+#                       (writes each and puts it back): a test that waits
+#                       for a sample waits for its mark (gate_program,
+#                       wait_file), not for a value on the disk
+#   wait_file FILE      wait (up to 20 s, looking every 20 ms) until FILE
+#                       exists
 #   ABBENCH             the binary under test (from make check), defaults to
 #                       $ABBENCH_BUILDDIR/abbench or ./abbench
 #
@@ -120,6 +126,15 @@ wait_host_holder() {
 		sleep 0.02
 		lib_i=$((lib_i + 1))
 	done
+}
+
+wait_file() {
+	lib_i=0
+	while [ ! -e "$1" ] && [ $lib_i -lt 1000 ]; do
+		sleep 0.02
+		lib_i=$((lib_i + 1))
+	done
+	[ -e "$1" ]
 }
 
 # stored_samples DB: the samples a run has stored in DB (distinct

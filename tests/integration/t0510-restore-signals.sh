@@ -9,9 +9,12 @@
 # qemu guest's included); the workload is `sleep`. The runs that end
 # normally (e.ini) sleep 0.2 s a sample: what they check is the end, not
 # the sample. The runs that are interrupted (i.ini, the same experiment)
-# sleep 0.2 s in batch16 and 20 s in batch1, so that the signal, sent once
-# fifo_batch is 1, lands in the middle of batch1's sample (it slept 2 s in
-# both arms: 2 s of each interrupted run went to waiting for batch16's).
+# sleep 0.2 s in batch16; batch1's sample marks that it has begun and
+# waits (a gate never opened), so that the signal, sent once it has begun
+# and fifo_batch is 1, lands in its middle (it slept 2 s in both arms: 2 s
+# of each interrupted run went to waiting for batch16's; and fifo_batch
+# is 1 a moment before the first sample too, when the run tries the arms'
+# tunables).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_scheduler mq-deadline
@@ -21,7 +24,7 @@ make_loop 64 mq-deadline || { diag "cannot make an mq-deadline loop device"; exi
 Q=$LOOP_SYSFS/iosched
 is "$(cat "$Q/fifo_batch")" 16 "mq-deadline starts with fifo_batch 16"
 
-# exp FILE BATCH16_SLEEP BATCH1_SLEEP
+# exp FILE BATCH16_ARGS BATCH1_ARGS
 exp() {
 	cat > "$1" <<EOT
 [experiment]
@@ -30,17 +33,18 @@ rounds = 2
 [arm batch16]
 host.block.path = $LOOP_MNT
 host.block.fifo_batch = 16
-args = sleep $2
+args = $2
 [arm batch1]
 host.block.path = $LOOP_MNT
 host.block.fifo_batch = 1
-args = sleep $3
+args = $3
 [workload sleep]
 type = command
 EOT
 }
-exp "$TEST_TMP/e.ini" 0.2 0.2
-exp "$TEST_TMP/i.ini" 0.2 20
+exp "$TEST_TMP/e.ini" "sleep 0.2" "sleep 0.2"
+gate_program "$TEST_TMP/batch1.sh" "$TEST_TMP/never" "$TEST_TMP/in-batch1"
+exp "$TEST_TMP/i.ini" "sleep 0.2" "/bin/sh $TEST_TMP/batch1.sh"
 DB=$TEST_TMP/db
 
 # Wait (up to 20 s, looking every 20 ms) until FILE holds VALUE.
@@ -59,9 +63,11 @@ ok $? "a run to its end exits 0"
 is "$(cat "$Q/fifo_batch")" 16 "fifo_batch is 16 after a normal end"
 
 # SIGINT in the middle of a batch1 sample.
+rm -f "$TEST_TMP/in-batch1"
 "$ABBENCH" run --db "$DB" "$TEST_TMP/i.ini" > "$TEST_TMP/run2" 2>&1 &
 pid=$!
 wait_host_holder $pid
+wait_file "$TEST_TMP/in-batch1"
 wait_value "$Q/fifo_batch" 1
 ok $? "the batch1 arm set fifo_batch 1"
 kill -INT $pid
@@ -74,9 +80,11 @@ is "$(cat "$Q/fifo_batch")" 16 "fifo_batch is 16 after SIGINT"
 ok $? "nothing left for abbench restore after SIGINT"
 
 # SIGKILL: nothing is restored until abbench restore.
+rm -f "$TEST_TMP/in-batch1"
 "$ABBENCH" run --db "$DB" "$TEST_TMP/i.ini" > "$TEST_TMP/run3" 2>&1 &
 pid=$!
 wait_host_holder $pid
+wait_file "$TEST_TMP/in-batch1"
 wait_value "$Q/fifo_batch" 1
 ok $? "fifo_batch 1 again"
 kill -9 $pid
@@ -95,9 +103,11 @@ ok $? "it says it restored fifo_batch" || sed 's/^/# /' "$TEST_TMP/r3"
 is "$(cat "$Q/fifo_batch")" 16 "fifo_batch is 16 after abbench restore"
 
 # SIGKILL, then the next run restores before it starts.
+rm -f "$TEST_TMP/in-batch1"
 "$ABBENCH" run --db "$DB" "$TEST_TMP/i.ini" > "$TEST_TMP/run4" 2>&1 &
 pid=$!
 wait_host_holder $pid
+wait_file "$TEST_TMP/in-batch1"
 wait_value "$Q/fifo_batch" 1
 kill -9 $pid
 wait $pid 2>/dev/null

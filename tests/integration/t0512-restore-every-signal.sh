@@ -6,7 +6,9 @@
 # signal, a run whose arm sets fifo_batch 1 on a mq-deadline loop device
 # (tuned to 5 by the host) gets it in the middle of a sample: it exits
 # 130, the run is stored as interrupted, and the disk is back at 5 with
-# no journal entry left. SIGPIPE is ignored for good: a run whose
+# no journal entry left. (The sample marks that it has begun and waits:
+# fifo_batch is 1 a moment before it too, while the run tries the arm's
+# tunable.) SIGPIPE is ignored for good: a run whose
 # progress goes to `| head -n 1` runs to its end and restores the disk.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
@@ -31,7 +33,7 @@ host.block.path = $LOOP_MNT
 host.block.fifo_batch = 1
 [workload sleep]
 type = command
-args = sleep $2
+args = $2
 EOT
 }
 
@@ -45,12 +47,15 @@ wait_batch() {
 	[ "$(cat "$Q/fifo_batch")" = "$1" ]
 }
 
-exp 1 60
+gate_program "$TEST_TMP/batch1.sh" "$TEST_TMP/never" "$TEST_TMP/in-batch1"
+exp 1 "/bin/sh $TEST_TMP/batch1.sh"
 for sig in $SIGS; do
+	rm -f "$TEST_TMP/in-batch1"
 	"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run.$sig" 2>&1 &
 	pid=$!
 	wait_host_holder $pid
-	wait_batch 1 || diag "SIG$sig: the arm did not set fifo_batch 1"
+	wait_file "$TEST_TMP/in-batch1" &&
+	    wait_batch 1 || diag "SIG$sig: the arm did not set fifo_batch 1"
 	# bash knows every name (RTMIN, STKFLT); dash's kill does not.
 	bash -c "kill -s $sig $pid"
 	wait $pid
@@ -63,7 +68,7 @@ for sig in $SIGS; do
 done
 
 # SIGPIPE: the reader of the progress goes away after one line.
-exp 3 0.3
+exp 3 "sleep 0.3"
 "$ABBENCH" run --db "$DB" --json-progress "$TEST_TMP/e.ini" 2> "$TEST_TMP/pipe.err" |
     head -n 1 > "$TEST_TMP/pipe.out"
 like "$(cat "$TEST_TMP/pipe.out")" '^\{' "the reader got the first sample's line"

@@ -9,9 +9,12 @@
 # `abbench restore`, and after SIGKILL followed by the next run, the disk
 # is mq-deadline with fifo_batch 5 again.
 # The runs that end normally sleep 0.2 s a sample (e.ini); an interrupted
-# run sleeps 20 s in the arm it is stopped in, 0.2 s in the other (i1.ini:
-# batch1, i2.ini: none), so that the signal, sent once that arm's setting
-# is seen, lands in the middle of its sample (every sample slept 1 s).
+# run sleeps 0.2 s in one arm, and in the arm it is stopped in (i1.ini:
+# batch1, i2.ini: none) its sample marks that it has begun and waits (a
+# gate never opened), so that the signal, sent once it has begun and its
+# setting is seen, lands in its middle (every sample slept 1 s; and
+# fifo_batch is 1 a moment before the first sample too, while the run
+# tries the arms' tunables).
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 
 require_scheduler mq-deadline
@@ -26,7 +29,7 @@ state() {
 }
 is "$(state)" mq-deadline/5 "the disk starts at mq-deadline, fifo_batch 5"
 
-# exp FILE BATCH1_SLEEP NONE_SLEEP
+# exp FILE BATCH1_ARGS NONE_ARGS
 exp() {
 	cat > "$1" <<EOT
 [experiment]
@@ -35,18 +38,19 @@ rounds = 2
 [arm batch1]
 host.block.path = $LOOP_MNT
 host.block.fifo_batch = 1
-args = sleep $2
+args = $2
 [arm none]
 host.block.path = $LOOP_MNT
 host.block.scheduler = none
-args = sleep $3
+args = $3
 [workload sleep]
 type = command
 EOT
 }
-exp "$TEST_TMP/e.ini" 0.2 0.2
-exp "$TEST_TMP/i1.ini" 20 0.2
-exp "$TEST_TMP/i2.ini" 0.2 20
+exp "$TEST_TMP/e.ini" "sleep 0.2" "sleep 0.2"
+gate_program "$TEST_TMP/held.sh" "$TEST_TMP/never" "$TEST_TMP/in-arm"
+exp "$TEST_TMP/i1.ini" "/bin/sh $TEST_TMP/held.sh" "sleep 0.2"
+exp "$TEST_TMP/i2.ini" "sleep 0.2" "/bin/sh $TEST_TMP/held.sh"
 DB=$TEST_TMP/db
 
 # Wait (up to 20 s, looking every 20 ms) until the disk's state is STATE.
@@ -72,9 +76,11 @@ is "$(sqlite3 "$DB" "SELECT count(*) || '/' || sum(state = 'restored') FROM jour
     "  with every other mq-deadline tunable ($(ls "$Q" | tr '\n' ' ')), all restored"
 
 # SIGINT in the middle of a batch1 sample.
+rm -f "$TEST_TMP/in-arm"
 "$ABBENCH" run --db "$DB" "$TEST_TMP/i1.ini" > "$TEST_TMP/run2" 2>&1 &
 pid=$!
 wait_host_holder $pid
+wait_file "$TEST_TMP/in-arm"
 wait_state mq-deadline/1
 ok $? "the batch1 arm set fifo_batch 1"
 kill -INT $pid
@@ -86,9 +92,11 @@ is "$(state)" mq-deadline/5 "mq-deadline/5 after SIGINT"
 
 # SIGKILL while the scheduler is none: nothing is restored until abbench
 # restore, which must switch back and then write the tunable.
+rm -f "$TEST_TMP/in-arm"
 "$ABBENCH" run --db "$DB" "$TEST_TMP/i2.ini" > "$TEST_TMP/run3" 2>&1 &
 pid=$!
 wait_host_holder $pid
+wait_file "$TEST_TMP/in-arm"
 wait_state none/
 ok $? "the none arm switched the scheduler to none"
 kill -9 $pid
@@ -110,9 +118,11 @@ grep -q "^nothing to restore" "$TEST_TMP/r3b"
 ok $? "a second restore has nothing left to do"
 
 # SIGKILL while fifo_batch is 1, then the next run restores first.
+rm -f "$TEST_TMP/in-arm"
 "$ABBENCH" run --db "$DB" "$TEST_TMP/i1.ini" > "$TEST_TMP/run4" 2>&1 &
 pid=$!
 wait_host_holder $pid
+wait_file "$TEST_TMP/in-arm"
 wait_state mq-deadline/1
 ok $? "fifo_batch 1 again"
 kill -9 $pid

@@ -43,8 +43,11 @@ type = command
 args = $3
 EOT
 }
-# Run a's samples wait until the gate is open (at most 60 s).
-gate_program "$TEST_TMP/gate.sh" "$TEST_TMP/open"
+# Run a's samples mark that they have begun and wait until the gate is
+# open (at most 60 s). (A run sets its arms' tunables a moment before its
+# first sample too, when it tries them: what is seen on the disk is the
+# sample's only once it has begun.)
+gate_program "$TEST_TMP/gate.sh" "$TEST_TMP/open" "$TEST_TMP/sampling"
 exp "$TEST_TMP/a.ini" owner-a "/bin/sh $TEST_TMP/gate.sh"
 exp "$TEST_TMP/b.ini" owner-b "sleep 0.2"
 
@@ -78,7 +81,7 @@ ok $? "the first run finishes (exit 0)"
 is "$(cat "$Q/fifo_batch")" 3 "the disk ends as it began (fifo_batch 3)"
 
 # --wait-lock: the second waits for the first; both end, the host as before.
-rm -f "$TEST_TMP/open"
+rm -f "$TEST_TMP/open" "$TEST_TMP/sampling"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a2.out" 2>&1 &
 apid=$!
@@ -115,12 +118,13 @@ is "$c1rc:$c2rc" 0:0 "two runs that change nothing run at once"
 
 # Case 2: kill -9 with DB A, `abbench restore` with no --db elsewhere.
 # (Run a's samples wait at the closed gate until it is killed.)
-rm -f "$TEST_TMP/open"
+rm -f "$TEST_TMP/open" "$TEST_TMP/sampling"
 mkdir -p "$TEST_TMP/elsewhere"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a3.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
+wait_file "$TEST_TMP/sampling"
 wait_value "$Q/fifo_batch" 8
 ok $? "the run set fifo_batch 8 (its first arm's: the sample waits there)"
 kill -9 $apid
@@ -144,10 +148,12 @@ is "$(sqlite3 "$TEST_TMP/a.db" "SELECT count(*) FROM journal WHERE run_id = $las
     "the DB keeps its copy of the journal, marked restored"
 
 # A run with DB B restores what a dead run with DB A left.
+rm -f "$TEST_TMP/sampling"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/a4.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
+wait_file "$TEST_TMP/sampling"
 wait_value "$Q/fifo_batch" 8
 kill -9 $apid
 wait $apid 2>/dev/null

@@ -47,14 +47,16 @@ type = command
 args = $3
 EOT
 }
-gate_program "$TEST_TMP/gate.sh" "$TEST_TMP/open"
+gate_program "$TEST_TMP/gate.sh" "$TEST_TMP/open" "$TEST_TMP/sampling"
 exp "$TEST_TMP/a.ini" steal-a "/bin/sh $TEST_TMP/gate.sh" 3
 exp "$TEST_TMP/b.ini" steal-b "sleep 0.1" 1
 
-# Wait (up to 10 s) until the disk is no longer as it began: the run
-# holding the host has applied its first arm (its sample waits at the
-# gate).
+# Wait until the holder's first sample has begun (up to 20 s: it waits at
+# the gate) and the disk is no longer as it began (up to 10 s more): the
+# run has applied its first arm. (It tries its arms' tunables a moment
+# before its first sample too, and puts them back.)
 wait_changed() {
+	wait_file "$TEST_TMP/sampling"
 	i=0
 	while [ "$(state)" = 3/0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ "$(state)" != 3/0 ]
@@ -81,7 +83,7 @@ is "$?" 0 "the first run ends well"
 is "$(state)" 3/0 "the disk ends as it began"
 
 # 2. Another state directory: the host lock is the same.
-rm -f "$TEST_TMP/open"
+rm -f "$TEST_TMP/open" "$TEST_TMP/sampling"
 "$ABBENCH" run --quiet --db "$TEST_TMP/a.db" "$TEST_TMP/a.ini" > "$TEST_TMP/a2.out" 2>&1 &
 apid=$!
 wait_host_holder $apid
@@ -111,7 +113,7 @@ is "$(state)" 3/0 "the disk ends as it began"
 
 # A run under S1 killed holding the host; the next holder is under S2.
 S1=$TEST_TMP/s1
-rm -f "$TEST_TMP/open"
+rm -f "$TEST_TMP/open" "$TEST_TMP/sampling"
 ABBENCH_STATE_DIR=$S1 "$ABBENCH" run --quiet --db "$TEST_TMP/k.db" "$TEST_TMP/a.ini" \
     > "$TEST_TMP/k.out" 2>&1 &
 kpid=$!
