@@ -39,9 +39,13 @@ is "$(sqlite3 "$TEST_TMP/f.db" "SELECT count(*) FROM journal WHERE state != 'res
 exp "$LOOP_MNT/killed/sub" 100 1s
 "$ABBENCH" run --quiet --db "$TEST_TMP/k.db" "$TEST_TMP/f.ini" > "$TEST_TMP/o2" 2>&1 &
 kpid=$!
+# Killed in a sample: its fio runs in the directories (at most 30 s; the
+# test slept 1 s after they were made, hoping fio had started).
 i=0
-until [ -d "$LOOP_MNT/killed/sub" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 1
+until pgrep -f -- "--directory=$LOOP_MNT/killed/sub" > /dev/null || [ $i -ge 1500 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
 kill -9 $kpid
 wait $kpid 2>/dev/null
 ok "$([ -d "$LOOP_MNT/killed/sub" ]; echo $?)" "a run killed with SIGKILL left its directories"
