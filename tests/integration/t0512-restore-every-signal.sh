@@ -54,8 +54,8 @@ for sig in $SIGS; do
 	"$ABBENCH" run --db "$DB" "$TEST_TMP/e.ini" > "$TEST_TMP/run.$sig" 2>&1 &
 	pid=$!
 	wait_host_holder $pid
-	wait_file "$TEST_TMP/in-batch1" &&
-	    wait_batch 1 || diag "SIG$sig: the arm did not set fifo_batch 1"
+	{ wait_file "$TEST_TMP/in-batch1" && wait_batch 1; } ||
+	    diag "SIG$sig: the arm did not set fifo_batch 1"
 	# bash knows every name (RTMIN, STKFLT); dash's kill does not.
 	bash -c "kill -s $sig $pid"
 	wait $pid
