@@ -72,8 +72,8 @@
 #                       (writes each and puts it back): a test that waits
 #                       for a sample waits for its mark (gate_program,
 #                       wait_file), not for a value on the disk
-#   wait_file FILE      wait (up to 20 s, looking every 20 ms) until FILE
-#                       exists
+#   wait_file FILE [ERE]  wait (up to 20 s, looking every 20 ms) until
+#                       FILE exists (with a line that matches ERE, grep -E)
 #   ABBENCH             the binary under test (from make check), defaults to
 #                       $ABBENCH_BUILDDIR/abbench or ./abbench
 #
@@ -130,11 +130,19 @@ wait_host_holder() {
 
 wait_file() {
 	lib_i=0
-	while [ ! -e "$1" ] && [ $lib_i -lt 1000 ]; do
+	until lib_has_file "$@" || [ $lib_i -ge 1000 ]; do
 		sleep 0.02
 		lib_i=$((lib_i + 1))
 	done
-	[ -e "$1" ]
+	lib_has_file "$@"
+}
+
+lib_has_file() {
+	if [ $# -gt 1 ]; then
+		grep -Eq -- "$2" "$1" 2>/dev/null
+	else
+		[ -e "$1" ]
+	fi
 }
 
 # stored_samples DB: the samples a run has stored in DB (distinct

@@ -91,11 +91,7 @@ ABBENCH_WAIT_LOCK=0 "$ABBENCH" run --quiet --wait-lock --db "$TEST_TMP/b.db" "$T
 bpid=$!
 # b waits while a holds the disk: open the gate once b says it waits
 # for the host (at most 20 s; it slept 1 s hoping b had started).
-i=0
-until grep -q "waiting for the host" "$TEST_TMP/b2.out" || [ $i -ge 200 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$TEST_TMP/b2.out" "waiting for the host"
 touch "$TEST_TMP/open"
 wait $bpid
 ok $? "with --wait-lock the second run waits and finishes"

@@ -96,11 +96,7 @@ ABBENCH_STATE_DIR=$TEST_TMP/other "$ABBENCH" run --quiet --wait-lock \
     --db "$TEST_TMP/b.db" "$TEST_TMP/b.ini" > "$TEST_TMP/b3.out" 2>&1 &
 bpid=$!
 # The gate opens once it says it waits for the host (at most 20 s).
-i=0
-until grep -q "waiting for the host" "$TEST_TMP/b3.out" || [ $i -ge 200 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$TEST_TMP/b3.out" "waiting for the host"
 touch "$TEST_TMP/open"
 wait $bpid
 is "$?" 0 "with --wait-lock it waits and runs"
