@@ -17,11 +17,14 @@
  * The pending records are committed in one transaction, by the sample
  * insert every sample of a run went through before (the rows are the
  * same), then the log is emptied: once LOG_BATCH samples are pending, or
- * LOG_BATCH_NS after the oldest one, always between two samples (the
- * runner records a sample after its program ended), and before anything
- * reads the run in this process (store_log_flush: the runner's looks,
- * its end) and at store_close. A read-only reader of the database (stat
- * --db during the run) sees the samples up to a batch late.
+ * LOG_BATCH_NS after the oldest one, or at once after a sample of
+ * LOG_LONG_NS or more (batches are for short samples, whose transaction
+ * would be a part of their time worth saving), always between two
+ * samples (the runner records a sample after its program ended), and
+ * before anything reads the run in this process (store_log_flush: the
+ * runner's looks, its end) and at store_close. A read-only reader of the
+ * database (stat --db during the run) sees short samples up to a batch
+ * late, a long one once it ended.
  *
  * After a kill -9 the log of a run whose owner is dead (runs.pid and
  * pid_start, on this host) is imported by the next read-write open of
@@ -50,6 +53,12 @@
 #define LOG_HEAD	(8 + 4 + 8)
 #define LOG_BATCH	64
 #define LOG_BATCH_NS	(500 * (int64_t)1000000)
+/*
+ * A sample at least this long is committed at once, with what is
+ * pending: its transaction is under 0.1% of it, and a reader (fleet
+ * status, a test's count) never waits a long sample's time for it.
+ */
+#define LOG_LONG_NS	(50 * (int64_t)1000000)
 /* A record longer than this is damage, not a sample. */
 #define LOG_MAX_RECORD	(64u << 20)
 
@@ -544,8 +553,8 @@ store_log_sample(struct store *st, const struct store_sample *s,
 	}
 	if (lg->npending++ == 0)
 		lg->oldest_ns = now_mono_ns();
-	if (lg->npending >= LOG_BATCH ||
-	    now_mono_ns() - lg->oldest_ns >= LOG_BATCH_NS)
+	if (lg->npending >= LOG_BATCH || s->end_ns - s->start_ns >=
+	    LOG_LONG_NS || now_mono_ns() - lg->oldest_ns >= LOG_BATCH_NS)
 		return store_log_flush(st, cause);
 	return 0;
 }

@@ -143,6 +143,30 @@ is "$?" 0 "the run goes on and ends"
 is "$(sqlite3 l.db "SELECT count(DISTINCT plan_idx) || ' ' || count(*) FROM samples WHERE unit = 'sec/op'")" \
     "30 30" "every sample stored once"
 
+# A sample of 50 ms or more is committed at once: while the third of
+# samples of 0.1 s each is held, a reader of the database (what fleet
+# status and the fleet tests read) has the two before it.
+cat > hold.sh <<'EOS'
+n=$(cat cnt 2>/dev/null || echo 0)
+n=$((n + 1))
+sleep 0.1
+[ $n -eq 3 ] && : > held && while [ ! -e open ]; do sleep 0.02; done
+echo $n > cnt
+EOS
+"$ABBENCH" run --rounds 2 --db h.db --quiet -- 'sh hold.sh' -- 'sh hold.sh' \
+    > /dev/null 2>&1 &
+hpid=$!
+i=0
+while [ ! -e held ] && [ $i -lt 1500 ]; do sleep 0.02; i=$((i + 1)); done
+ok "$([ -e held ]; echo $?)" "the third long sample is held"
+is "$(sqlite3 h.db "SELECT count(*) FROM samples WHERE unit = 'sec/op'")" 2 \
+    "the two long samples before it are in the database"
+: > open
+wait $hpid
+is "$?" 0 "the run ends once the sample goes on"
+is "$(sqlite3 h.db "SELECT count(*) FROM samples WHERE unit = 'sec/op'")" 4 \
+    "and has its 4 samples"
+
 # A path of quotes, %, \, < and a space, as nobody in a directory of its
 # own: the log is nobody's, with the database's mode.
 RUNAS="setpriv --reuid=65534 --regid=65534 --clear-groups --"
