@@ -789,8 +789,12 @@ run_loop_rounds(struct run_state *r)
 				}
 				if (ok[w]) {
 					good[w]++;
-					/* A look may read the run's samples. */
-					rc = store_log_flush(r->st, &cause);
+					/* A look may read the run's samples
+					 * (a round between two looks leaves
+					 * the batch as it is). */
+					rc = verdicts_at_look(r->verdicts,
+					    good[w]) ? store_log_flush(r->st,
+					    &cause) : 0;
 					if (rc == 0)
 						rc = verdicts_look(r->verdicts,
 						    r->st, r->ctx.run_id,

@@ -486,6 +486,12 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	return rc == -1 ? -1 : all || last;
 }
 
+int
+verdicts_at_look(const struct verdicts *v, int good)
+{
+	return seq_look_at(&v->d, good) >= 0;
+}
+
 void
 verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided,
     size_t *stopped)

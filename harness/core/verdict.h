@@ -48,6 +48,10 @@ int		 verdicts_look(struct verdicts *v, struct store *st,
 		    int64_t run_id, struct sampletab *t, const int *wl_of_idx,
 		    size_t nidx, int w, int good, int round, char **cause);
 
+/* Is `good` good rounds a look (the only time verdicts_look reads the
+ * run's store or writes to it)? */
+int		 verdicts_at_look(const struct verdicts *v, int good);
+
 /*
  * Rows counted so far, rows decided (different or equivalent) at their
  * workload's last look, and rows stopped there undecided for futility
