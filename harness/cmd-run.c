@@ -132,7 +132,9 @@ static const struct cmd_flag run_flags[] = {
 	CMD_BOOL("json-progress", 0, RUN(opt.json_progress),
 	    "one JSON object per sample on stdout"),
 	CMD_BOOL("durable", 0, RUN(opt.durable),
-	    "synchronous=FULL (default NORMAL)"),
+	    "each sample committed on its own, waiting for\n"
+	    "the disk (synchronous=FULL; default: batched from\n"
+	    "the run's log, synchronous=NORMAL)"),
 	CMD_BOOL("wait-lock", 0, RUN(opt.wait_lock),
 	    "when another run holds the host (it changes\n"
 	    "host settings too), wait for it instead of\n"

@@ -353,24 +353,6 @@ log_insert(struct store *st, const struct store_sample *s, int main_row,
 	return r;
 }
 
-/* Is plan_idx of run stored already? 1, 0, or -1. */
-static int
-log_stored(struct store *st, int64_t run_id, int plan_idx, char **cause)
-{
-	struct store_rows	r;
-	int			found;
-
-	if (store_rows(&r, st, "SELECT 1 FROM executions WHERE run_id = ?1"
-	    " AND plan_idx = ?2", cause) != 0)
-		return -1;
-	sqlite3_bind_int64(r.s, 1, run_id);
-	sqlite3_bind_int(r.s, 2, plan_idx);
-	found = store_next(&r);
-	if (store_rows_end(&r, "cannot read samples", cause) != 0)
-		return -1;
-	return found;
-}
-
 /*
  * The records of buf[0..n) into the store, in one transaction; with
  * check, those of a plan_idx stored already skipped. *torn: the offset
@@ -382,28 +364,30 @@ log_commit(struct store *st, int64_t run_id, const unsigned char *buf,
 {
 	const unsigned char	*p;
 	struct log_rec		 rec;
-	size_t			 off = 0, len;
-	int			 r = 0, k, s;
+	size_t			 off = 0, len, nstored = 0;
+	int			*stored = NULL, r = 0;
 
 	*done = 0;
 	if (store_begin(st, cause) != 0)
 		return -1;
-	while (r == 0 && (k = log_next(buf, n, &off, &p, &len)) == 1) {
+	/* A plan_idx stored already (a kill between a commit and the
+	 * truncation) is not added again. */
+	if (check)
+		r = store_done_plan(st, run_id, &stored, &nstored, cause);
+	while (r == 0 && log_next(buf, n, &off, &p, &len) == 1) {
 		if (log_decode(p, len, &rec) == -1 || rec.s.run_id != run_id) {
 			if (rec.s.arm != NULL)
 				log_rec_free(&rec);
 			off -= LOG_HEAD + len;
-			k = -1;
 			break;
 		}
-		s = check ? log_stored(st, run_id, rec.s.plan_idx, cause) : 0;
-		if (s == -1)
-			r = -1;
-		else if (s == 0 && (r = log_insert(st, &rec.s, rec.main_row,
-		    rec.fwl, rec.ferr, rec.nfailed, cause)) == 0)
+		if (!store_done_contains(stored, nstored, rec.s.plan_idx) &&
+		    (r = log_insert(st, &rec.s, rec.main_row, rec.fwl,
+		    rec.ferr, rec.nfailed, cause)) == 0)
 			(*done)++;
 		log_rec_free(&rec);
 	}
+	free(stored);
 	*torn = off;
 	return store_finish(st, r, cause);
 }

@@ -755,6 +755,24 @@ store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	return 0;
 }
 
+int
+store_done_contains(const int *idx, size_t n, int plan_idx)
+{
+	size_t	lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t	mid = (lo + hi) / 2;
+
+		if (idx[mid] == plan_idx)
+			return 1;
+		if (idx[mid] < plan_idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 char *
 store_run_rounds_text(struct store *st, const struct store_run *r)
 {

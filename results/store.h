@@ -322,6 +322,8 @@ int	store_log_any(const char *db);
 /* plan_idx values already stored for a run (for --resume), sorted. */
 int	store_done_plan(struct store *st, int64_t run_id, int **idx, size_t *n,
 	    char **cause);
+/* Is plan_idx among store_done_plan's sorted idx[0..n)? */
+int	store_done_contains(const int *idx, size_t n, int plan_idx);
 /*
  * The rounds a run took, the one count every output shows: its stored
  * rounds are what it planned (the file's or --rounds; with stop = decided

@@ -131,24 +131,6 @@ runner_forget_object(struct run_ctx *ctx, int64_t id)
 }
 
 static int
-done_contains(const int *done, size_t n, int idx)
-{
-	size_t	lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t	mid = (lo + hi) / 2;
-
-		if (done[mid] == idx)
-			return 1;
-		if (done[mid] < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-static int
 run_store_sets(struct run_state *r, char **cause)
 {
 	char	*k, *eq;
@@ -601,7 +583,7 @@ run_loop_plan(struct run_state *r)
 	for (i = 0; i < r->nplan && !stop_flag; i++) {
 		const struct plan_entry	*pe = &r->plan[i];
 
-		if (done_contains(r->done, r->ndone, pe->idx))
+		if (store_done_contains(r->done, r->ndone, pe->idx))
 			continue;
 		if (run_sample(r, pe) == -1)
 			break;
@@ -743,8 +725,8 @@ run_loop_rounds(struct run_state *r)
 		for (i = first; i < r->nplan && !stop_flag; i++) {
 			const struct plan_entry	*pe = &r->plan[i];
 
-			if (done_contains(r->done, r->ndone, pe->idx)) {
-				if (done_contains(r->bad, r->nbad, pe->idx))
+			if (store_done_contains(r->done, r->ndone, pe->idx)) {
+				if (store_done_contains(r->bad, r->nbad, pe->idx))
 					ok[pe->workload] = 0;
 				/* A resumed run's samples keep their
 				 * numbers. */
