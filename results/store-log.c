@@ -51,7 +51,7 @@
 
 #define LOG_MAGIC	"ABSAMPL1"
 #define LOG_HEAD	(8 + 4 + 8)
-#define LOG_BATCH	64
+#define LOG_BATCH	256
 #define LOG_BATCH_NS	(500 * (int64_t)1000000)
 /*
  * A sample at least this long is committed at once, with what is

@@ -2,8 +2,9 @@
 /*
  * What the store keeps of a run, written by the runner: the units its
  * workload types report, the host's metadata and checks at the start, and
- * each sample the moment it is taken (with the benchmarks that failed
- * inside it and the config lines it learned).
+ * each sample the moment it is taken, to the run's log first
+ * (results/store-log.c), with the benchmarks that failed inside it and
+ * the config lines it learned.
  */
 #include "config.h"
 
