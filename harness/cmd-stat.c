@@ -206,6 +206,13 @@ stat_stream(struct benchstat *bs, const char *label, const char *path,
 	if (is_stdin)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		/* benchstat's rule (Go's flag package): after the first
+		 * file, a flag is a file. Said to a person, not a script. */
+		if (errno == ENOENT && path[0] == '-' && path[1] != '\0')
+			stat_hint(xasprintf("hint: '%s' came after a file, so "
+			    "it was read as one (flags go before the files, "
+			    "as in Go's benchstat: abbench stat %s ... "
+			    "OLD NEW)", path, path));
 		e = stat_errno(errno);
 		set_cause(cause, "open %s: %s", path, e);
 		free(e);

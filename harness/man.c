@@ -14,6 +14,46 @@
 #include "harness/core/experiment.h"
 #include "lib/util.h"
 
+/*
+ * The EXAMPLES section: a first session, each command as typed (no
+ * double quote: .B takes it as an argument's delimiter).
+ */
+static const struct cmd_note man_examples[] = {
+	{ "abbench run -- 'runc --version' -- 'runsc --version'",
+	  "Two commands compared without a file, like hyperfine: interleaved, "
+	  "stored in ./abbench.db, rounds until each row is decided; the "
+	  "table is benchstat's." },
+	{ "abbench run --rounds 20 --until rounds -- 'sleep 0.01' -- 'sleep 0.012'",
+	  "The same with a fixed number of rounds (flags go before the first "
+	  "--)." },
+	{ "abbench run experiments/docker-run-startup.ini",
+	  "An experiment file: its arms, workloads and host settings; the "
+	  "host is restored at the end, on error and on Ctrl-C." },
+	{ "abbench run --resume 3",
+	  "Continue run 3 after a Ctrl-C or a kill -9 (abbench restore first "
+	  "puts back what a killed run left on the host)." },
+	{ "abbench db ls",
+	  "The runs in the database, their arms and sample counts." },
+	{ "abbench stat --db abbench.db last",
+	  "The last run's table again; -format csv or markdown for a code "
+	  "review." },
+	{ "abbench compare 3 5",
+	  "Two runs side by side, every arm of each." },
+	{ "abbench stat old.txt new.txt",
+	  "Go benchstat's comparison of two benchfmt files, byte for byte (its "
+	  "flags go before the files)." },
+	{ "abbench power --db abbench.db last --effect 2",
+	  "What the run could have detected, and the rounds that would show a "
+	  "2% change." },
+	{ "abbench report last -o report.html",
+	  "An HTML report of the last run: its tables, verdicts, plots and "
+	  "host." },
+	{ "abbench nightly experiments/quickstart-dd.ini --db nightly.db",
+	  "Tonight's run judged against the nights before it (cron); exit 1 "
+	  "on a regression." },
+	{ NULL, NULL }
+};
+
 /* Text as roff: backslashes escaped, no line starting a request. */
 static void
 roff_text(FILE *fp, const char *text)
@@ -111,6 +151,12 @@ cmd_print_man(FILE *fp)
 	fputs(".SH FILES\n", fp);
 	for (n = cmd_files; n->name != NULL; n++) {
 		fputs(".TP\n.I ", fp);
+		roff_text(fp, n->name);
+		roff_text(fp, n->text);
+	}
+	fputs(".SH EXAMPLES\n", fp);
+	for (n = man_examples; n->name != NULL; n++) {
+		fputs(".TP\n.B ", fp);
 		roff_text(fp, n->name);
 		roff_text(fp, n->text);
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/cmd.h"
 #include "harness/core/experiment.h"
@@ -31,6 +32,15 @@ stat_flush_err(struct benchstat *bs)
 	strbuf_release(&err);
 }
 
+static char	*fail_hint;
+
+void
+stat_hint(char *hint)
+{
+	free(fail_hint);
+	fail_hint = hint;
+}
+
 int
 stat_fail(struct benchstat *bs, char *cause)
 {
@@ -38,6 +48,9 @@ stat_fail(struct benchstat *bs, char *cause)
 		stat_flush_err(bs);
 	fprintf(stderr, "benchstat: %s\n", cause);
 	free(cause);
+	if (fail_hint != NULL && isatty(STDERR_FILENO))
+		fprintf(stderr, "abbench: %s\n", fail_hint);
+	stat_hint(NULL);
 	benchstat_free(bs);
 	/* QUIRK: benchstat exits 0 after runtime errors. */
 	return EXIT_OK;

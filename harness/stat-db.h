@@ -27,6 +27,11 @@ char	*stat_db_default_filter(struct store *st, const char *sel);
 /* Benchstat's messages and tables printed, bs freed (stat's files too). */
 void	stat_flush_err(struct benchstat *bs);
 int	stat_fail(struct benchstat *bs, char *cause);
+/*
+ * A line said after the next stat_fail's error, on a terminal only (a
+ * script's stderr stays benchstat's, byte for byte); taken over.
+ */
+void	stat_hint(char *hint);
 int	stat_finish(struct benchstat *bs);
 
 #endif

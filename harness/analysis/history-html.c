@@ -21,6 +21,7 @@
 #include "harness/analysis/history.h"
 #include "harness/analysis/markup.h"
 #include "lib/util.h"
+#include "stats/benchunit.h"
 
 /* A chart: its size and the plot area's margins, in px. */
 #define HC_W	360
@@ -122,6 +123,25 @@ hh_y(const struct hh_scale *sc, double v)
 	return HC_T + (HC_H - HC_T - HC_B) * (sc->hi - v) / (sc->hi - sc->lo);
 }
 
+/*
+ * Two values of a series as every other output shows them (51.23m, not
+ * 0.05123): benchstat's scale for the pair, in the unit's class.
+ */
+static void
+hh_pair(const struct history_series *s, double a, double b, char *ba,
+    char *bb, size_t len)
+{
+	struct scaler	sc;
+	double		v[2];
+
+	v[0] = a;
+	v[1] = b;
+	scaler_common(v, 2, unit_class_of(s->unit != NULL ? s->unit : ""),
+	    &sc);
+	scaler_format(&sc, a, ba, len);
+	scaler_format(&sc, b, bb, len);
+}
+
 static void
 hh_range(const struct history_series *s, size_t n, struct hh_scale *sc)
 {
@@ -159,8 +179,10 @@ hh_chart(struct strbuf *out, const struct history *h,
 	size_t				 i;
 	int				 pen = 0, right;
 	double				 x;
+	char				 b1[64], b2[64];
 
 	hh_range(s, p->nnights, &sc);
+	hh_pair(s, sc.hi, sc.lo, b1, b2, sizeof b1);
 	strbuf_addf(out, "<svg class=\"chart\" width=\"%d\" height=\"%d\" "
 	    "viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" "
 	    "data-nights=\"%zu\">\n", HC_W, HC_H, HC_W, HC_H, p->nnights);
@@ -168,10 +190,9 @@ hh_chart(struct strbuf *out, const struct history *h,
 	    "fill=\"#fcfcfc\" stroke=\"#d0d0d0\"/>\n", HC_L, HC_T,
 	    HC_W - HC_L - HC_R, HC_H - HC_T - HC_B);
 	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\" "
-	    "text-anchor=\"end\">%.4g</text>\n", HC_L - 3, HC_T + 8, sc.hi);
+	    "text-anchor=\"end\">%s</text>\n", HC_L - 3, HC_T + 8, b1);
 	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\" "
-	    "text-anchor=\"end\">%.4g</text>\n", HC_L - 3, HC_H - HC_B,
-	    sc.lo);
+	    "text-anchor=\"end\">%s</text>\n", HC_L - 3, HC_H - HC_B, b2);
 	if (p->nnights > 0) {
 		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">night "
 		    "%" PRId64 "</text>\n", HC_L, HC_H - 5,
@@ -207,13 +228,15 @@ hh_chart(struct strbuf *out, const struct history *h,
 		const struct history_cp	*c = &s->cps[i];
 
 		x = hh_x(&sc, c->night);
+		hh_pair(s, c->c.mean_before, c->c.mean_after, b1, b2,
+		    sizeof b1);
 		strbuf_addf(out, "<line class=\"cp\" data-night=\"%" PRId64 "\" "
 		    "x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
 		    "stroke-width=\"2\"><title>change point at night %" PRId64
-		    ": %+.2f%% (%.4g to %.4g, t=%.2f, p=%.2g)</title></line>\n",
+		    ": %+.2f%% (%s to %s, t=%.2f, p=%.2g)</title></line>\n",
 		    p->nights[c->night].number, x, x, HC_T, HC_H - HC_B, HC_CP,
-		    p->nights[c->night].number, 100 * c->c.rel,
-		    c->c.mean_before, c->c.mean_after, c->c.t, c->c.p);
+		    p->nights[c->night].number, 100 * c->c.rel, b1, b2,
+		    c->c.t, c->c.p);
 		/* The label beside the line, where neither level runs. */
 		right = c->night * 2 < p->nnights;
 		strbuf_addf(out, "<text class=\"cpl\" x=\"%.1f\" y=\"%d\" "
@@ -259,8 +282,8 @@ hh_filters(struct strbuf *out, const struct history *h)
 static void
 hh_cp_table(struct strbuf *out, const struct history *h, int level)
 {
-	size_t	i, j;
-	char	day[32];
+	size_t	i, j, n = 0;
+	char	day[32], b1[64], b2[64];
 
 	strbuf_addf(out, "<h%d>Change points</h%d>\n", level, level);
 	strbuf_adds(out, "<table id=\"changes\">"
@@ -274,17 +297,24 @@ hh_cp_table(struct strbuf *out, const struct history *h, int level)
 
 		for (j = 0; j < s->ncps; j++) {
 			const struct history_cp		*c = &s->cps[j];
-			const struct history_night	*n = &p->nights[c->night];
+			const struct history_night	*nt = &p->nights[c->night];
 
-			history_date(n->wall_ns, day, sizeof(day));
+			history_date(nt->wall_ns, day, sizeof(day));
+			hh_pair(s, c->c.mean_before, c->c.mean_after, b1, b2,
+			    sizeof b1);
 			hh_row_head(out, h, s);
 			strbuf_addf(out, "</td><td>%" PRId64 "</td><td>%s</td>"
-			    "<td>%" PRId64 "</td><td>%.4g</td><td>%.4g</td>"
+			    "<td>%" PRId64 "</td><td>%s</td><td>%s</td>"
 			    "<td>%+.2f%%</td><td>%.2f</td><td>%.2g</td></tr>\n",
-			    n->number, day, n->run_id, c->c.mean_before,
-			    c->c.mean_after, 100 * c->c.rel, c->c.t, c->c.p);
+			    nt->number, day, nt->run_id, b1, b2,
+			    100 * c->c.rel, c->c.t, c->c.p);
+			n++;
 		}
 	}
+	/* Said, not an empty table. */
+	if (n == 0)
+		strbuf_adds(out, "<tr class=\"none\"><td colspan=\"11\">none: "
+		    "no series' nightly medians moved</td></tr>\n");
 	strbuf_adds(out, "</tbody></table>\n");
 }
 

@@ -93,6 +93,8 @@ report_head(struct report *r)
 		    "body{font-family:sans-serif;max-width:1100px;margin:2em "
 		    "auto;padding:0 1em;color:#222}\n"
 		    "pre{background:#f6f6f6;padding:.8em;overflow-x:auto;"
+		    "font-family:\"DejaVu Sans Mono\",Menlo,Consolas,"
+		    "\"Liberation Mono\",monospace;"
 		    "font-size:13px;line-height:1.25}\n"
 		    "table{border-collapse:collapse;margin:.5em 0 1em}\n"
 		    "td,th{border:1px solid #ccc;padding:.2em .6em;"

@@ -293,10 +293,6 @@ runner_load(struct run_state *r, char **cause)
 			    opt_parse_bool(sc, &yes) == 0 && yes;
 		}
 	}
-	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
-		warning("%s: programs run in abbench's own cgroup, not one "
-		    "of their own: their cgroup CPU time and memory are not "
-		    "measured apart (times and rusage are)", r->ctx.no_cgroup);
 	collect_paths(r->e, &r->paths);
 	r->hs = hostset_new(r->paths.v, r->paths.n);
 	return hostset_prepare(r->hs, r->e, cause);
@@ -443,6 +439,12 @@ runner_open(struct run_state *r, char **cause)
 	/* The host first: a refused run makes not even its database. */
 	if ((r->jr = journal_open(cause)) == NULL)
 		return -1;
+	/* Said once the run can go on: not before a fatal error (a user
+	 * without a state directory learns of that alone). */
+	if (r->ctx.no_cgroup[0] != '\0' && !opt->quiet)
+		warning("%s: programs run in abbench's own cgroup, not one "
+		    "of their own: their cgroup CPU time and memory are not "
+		    "measured apart (times and rusage are)", r->ctx.no_cgroup);
 	/* --takeover: the earlier instance on this host ends first (it may
 	 * still be storing what it did), before the done plan is read. */
 	if (opt->resume != NULL && opt->takeover && journal_wait_run(r->jr,

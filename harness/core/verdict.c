@@ -563,12 +563,14 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 	const struct vrow	*r;
 	size_t			 i, k;
 
-	fprintf(fp, "verdicts (stop = decided: effect %g%%, max-rounds %d; "
-	    "different at p <= %g at looks", v->d.effect * 100,
-	    v->d.max_rounds, v->d.interim_p);
+	/* The design a line a part (one line of ~600 characters was
+	 * the newcomer's friction 15); then a row a line. */
+	fprintf(fp, "verdicts (stop = decided: effect %g%%, max-rounds %d):\n",
+	    v->d.effect * 100, v->d.max_rounds);
+	fprintf(fp, "  | different: p <= %g at looks", v->d.interim_p);
 	for (k = 0; k + 1 < v->d.nlooks; k++)
 		fprintf(fp, " %d", v->d.looks[k]);
-	fprintf(fp, ", p <= %g at %d (%s); equivalent: p > %g",
+	fprintf(fp, ", p <= %g at %d (%s)\n  | equivalent: p > %g",
 	    v->d.final_p, v->d.max_rounds, v->paired ? "signed-rank test of "
 	    "the per-round ratios, the U and Brunner-Munzel tests where the "
 	    "round's position matters" : "the U and Brunner-Munzel tests "
@@ -586,16 +588,16 @@ verdicts_print(const struct verdicts *v, FILE *fp)
 		fprintf(fp, " and the %.3g%% interval of the change, widened "
 		    "by the values' resolution, within +-%g%%",
 		    100 * (1 - 2 * v->d.equiv_beta), v->d.effect * 100);
-	if (v->d.futility_cp > 0)
-		fprintf(fp, "; a row whose values' step rules out equivalence "
-		    "stops undecided when its predictive power is below "
-		    "%g%%", v->d.futility_cp * 100);
 	if (v->d.half_beta > 0)
 		fprintf(fp, ", its %g%% one within +-%g%%",
 		    100 * (1 - 2 * v->d.half_beta), v->d.effect / 2 * 100);
-	fprintf(fp, "; P(different | no change) <= %g, P(equivalent | "
-	    "change >= %g%%) <= 5%%", v->d.alpha, v->d.effect * 100);
-	fprintf(fp, "):\n");
+	if (v->d.futility_cp > 0)
+		fprintf(fp, "\n  | undecided: a row whose values' step rules "
+		    "out equivalence stops when its predictive power is "
+		    "below %g%%", v->d.futility_cp * 100);
+	fprintf(fp, "\n  | contract: P(different | no change) <= %g, "
+	    "P(equivalent | change >= %g%%) <= 5%%\n", v->d.alpha,
+	    v->d.effect * 100);
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];
 		fprintf(fp, "  %s %s %s vs %s: ", r->benchmark, r->unit,

@@ -30,6 +30,10 @@ is "$(cat "$TEST_TMP/man.err")" "" "without a warning"
 like "$out" '^COMMANDS' "it has the commands"
 like "$out" 'iodepth = integer' "and the keys of every workload type"
 like "$out" 'rounds = integer' "and the [experiment] keys"
+# A first session's commands (newcomer's friction 14: no EXAMPLES).
+like "$out" '^EXAMPLES' "it has examples"
+like "$out" "abbench run -- 'runc --version' -- 'runsc --version'" "the inline run among them"
+like "$out" 'abbench run --resume 3' "and the resume"
 
 n=$(ls "$root/share/abbench/experiments/"*.ini 2>/dev/null | wc -l)
 [ "$n" -ge 9 ]

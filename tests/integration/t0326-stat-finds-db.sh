@@ -55,6 +55,19 @@ printf 'BenchmarkX 1 10 ns/op\n' > old.txt
 ABBENCH_DB=$TEST_TMP/here/abbench.db "$ABBENCH" stat old.txt nosuch.txt > out 2> err
 is "$?" 0 "a missing file: benchstat's exit 0"
 is "$(cat err)" "benchstat: open nosuch.txt: no such file or directory" "and benchstat's message"
+# A flag after the files is a file (Go's flag rules): benchstat's message
+# and exit alone to a script; on a terminal, a hint after it (newcomer's
+# friction 10).
+"$ABBENCH" stat old.txt old.txt -format json > out 2> err
+is "$?" 0 "a flag after the files: benchstat's exit 0"
+is "$(cat err)" "benchstat: open -format: no such file or directory" "a flag after the files: benchstat's message alone, not on a terminal"
+# script(1): util-linux's, in Debian's essential bsdutils.
+script -qec "\"$ABBENCH\" stat old.txt old.txt -format json" /dev/null > tty 2>&1
+is "$?" 0 "a flag after the files on a terminal: exit 0"
+is "$(tr -d '\r' < tty)" "benchstat: open -format: no such file or directory
+abbench: hint: '-format' came after a file, so it was read as one (flags go before the files, as in Go's benchstat: abbench stat -format ... OLD NEW)" "on a terminal: the hint after benchstat's message"
+script -qec "\"$ABBENCH\" stat old.txt nosuch.txt" /dev/null > tty 2>&1
+is "$(tr -d '\r' < tty)" "benchstat: open nosuch.txt: no such file or directory" "a missing file that is no flag: no hint"
 "$ABBENCH" stat > out 2> err
 is "$?" 2 "no operands: benchstat's usage, exit 2"
 like "$(head -n 1 err)" "^Usage: benchstat " "benchstat's usage"

@@ -32,7 +32,12 @@ rc=$?
 is "$rc" 1 "a run with a failed sample exits 1"
 cat "$TEST_TMP/err" | sed 's/^/# /'
 rounds() { sqlite3 "$db" "SELECT count(DISTINCT round) FROM samples WHERE workload = '$1'"; }
-like "$(cat "$TEST_TMP/err")" "verdicts \(stop = decided: effect 2%, max-rounds 16; different at p <= 0.001 at looks 4 6 8 10 12, p <= 0.045 at 16" "the design is printed: final p 0.05 - 5 x 0.001"
+like "$(cat "$TEST_TMP/err")" "verdicts \(stop = decided: effect 2%, max-rounds 16\):" "the design is printed"
+like "$(cat "$TEST_TMP/err")" "  \| different: p <= 0.001 at looks 4 6 8 10 12, p <= 0.045 at 16 \(" "its final p: 0.05 - 5 x 0.001"
+# A line a part of the design (newcomer's friction 15: one line of ~600
+# characters), none of them longer than 200.
+is "$(sed -n '/^verdicts (stop/,/^  [^|]/p' "$TEST_TMP/err" | grep -c '^  | \(different\|equivalent\|undecided\|contract\): ')" 4 "the design: a line each for different, equivalent, undecided and the contract"
+is "$(sed -n '/^verdicts (stop/,/^  [^|]/p' "$TEST_TMP/err" | awk 'length($0) > 200' | wc -l)" 0 "no line of the design over 200 characters"
 like "$(cat "$TEST_TMP/err")" "Flat sec/op b vs a: equivalent after 4 good rounds" "flat within 1%: equivalent after 4 good rounds (the first look)"
 like "$(cat "$TEST_TMP/err")" "Big sec/op b vs a: different after 8 good rounds" "+50%: different after 8 good rounds (p <= 0.001 is out of reach at 4+4 and 6+6)"
 # Each decided row says the interval it was decided on: the flat one's

@@ -46,6 +46,17 @@ is "$(grep -c 'cgroup' err)" 1 "one line about cgroups"
 like "$(cat err)" "warning: cannot make cgroups below '[^']*': Permission denied: programs run in abbench's own cgroup, not one of their own: their cgroup CPU time and memory are not measured apart" "the warning says what is not measured"
 like "$(sqlite3 nr.db "SELECT min(value) FROM samples WHERE unit = 'max-rss-B'")" "^[0-9]+(\.[0-9]+)?$" "rss still measured"
 
+# No state directory (a $HOME that does not exist, no $ABBENCH_STATE_DIR):
+# the fatal error alone, the cgroup warning not before it (newcomer's
+# friction 16: the warning came first and hid what to do).
+$RUNAS env -u ABBENCH_STATE_DIR -u XDG_STATE_HOME HOME="$W/no-home" \
+    "$ABBENCH" run nr.ini --db "$W/nh.db" > out 2> err
+is "$?" 2 "no state directory as nobody: exit 2"
+like "$(cat err)" "cannot make abbench's state directory '$W/no-home/[^']*'.*set \\\$ABBENCH_STATE_DIR" "no state directory: the error says what to set"
+is "$(grep -c 'cgroup' err)" 0 "no state directory: no cgroup warning before the error"
+[ ! -e "$W/nh.db" ]
+ok $? "no state directory: no database made"
+
 # The quickstart's fallback, its scratch file in our directory.
 sed "s|/var/tmp/abbench-quickstart.dat|$W/qs.dat|" \
     "$ABBENCH_SRCDIR/experiments/quickstart-dd.ini" > qs.ini

@@ -109,4 +109,22 @@ is "$?" 0 "the first night exits 0"
 is "$(printf '%s\n' "$out" | grep -c '^inconclusive')" 3 \
     "the first night is inconclusive"
 
+# The history page shows values as every other output does (newcomer's
+# friction 13: its axes read 0.2677 where the tables read 267.7m), and
+# says when no change point was found instead of an empty table.
+"$ABBENCH" history --db "$TEST_TMP/old.db" last -o "$TEST_TMP/h.html" \
+    > /dev/null 2>&1
+is "$?" 0 "history of the stepped nights"
+file_like "$TEST_TMP/h.html" 'class="ax" text-anchor="end">[0-9.]+m<' \
+    "its axes in benchstat's scale (m of sec/op)"
+grep -q 'class="ax" text-anchor="end">0\.[0-9]' "$TEST_TMP/h.html"
+ok $((! $?)) "no axis value written unscaled (0.25...)"
+file_like "$TEST_TMP/h.html" '<td>sec/op</td><td>2[0-2]</td><td>[^<]*</td><td>[0-9]+</td><td>[0-9.]+m</td><td>[0-9.]+m</td><td>\+[45]\.[0-9]+%</td>' \
+    "the change point's row: night 21 +- 1, before and after in benchstat's scale"
+"$MK" -n 21 "$TEST_TMP/flat.db" > /dev/null
+"$ABBENCH" history --db "$TEST_TMP/flat.db" last -o "$TEST_TMP/f.html" \
+    > /dev/null 2>&1
+is "$?" 0 "history of flat nights"
+file_like "$TEST_TMP/f.html" '<td colspan="11">none: no series' "no change point: said, not an empty table"
+
 done_testing
