@@ -5,8 +5,15 @@
  * write of the child's pid to cgroup.procs in every hierarchy, and on v1
  * the cpu hierarchy's write waits for an RCU grace period: 35 us a
  * sample at the median on the project's VM, milliseconds at worst under
- * load (bench/inline-vs-hyperfine). abbench pays it once, when it moves
- * in. Meanwhile /proc/self/cgroup as it was is what cgrp_self_path and
+ * load (bench/inline-vs-hyperfine). abbench does not pay it either: only
+ * its main thread, the one that clones the programs, moves, by writing
+ * "0" (itself) to the tasks file, and the kernel moves the calling
+ * thread alone without the threadgroup lock whose writer waits for the
+ * grace period (cgroup_procs_write_start: 20-50 us where a pid written to
+ * cgroup.procs took 5-14 ms at the run's start and again at its end,
+ * 2026-12-07). A thread born in home after that (none of abbench's is)
+ * would keep home busy: the move back then moves the whole process, as
+ * before. Meanwhile /proc/self/cgroup as it was is what cgrp_self_path and
  * cgrp_self_paths answer: the run's cgroups are still made below the
  * cgroups abbench left, and restore is told those paths. Before a
  * directory holding home is removed (the run's end, a new run, an
@@ -33,7 +40,8 @@ static struct {
 	int		pids;	/* home's pids.current open, or -1 */
 	long		base;	/* its value with abbench's tasks alone */
 	pid_t		self;
-} home = { STRVEC_INIT, STRVEC_INIT, -1, 0, 0 };
+	int		thread;	/* the main thread alone moved (join_self) */
+} home = { STRVEC_INIT, STRVEC_INIT, -1, 0, 0, 0 };
 
 /* home's pids.current now (tasks in it), or -1 without the pids one. */
 static long
@@ -49,7 +57,51 @@ pids_now(void)
 	return strtol(buf, NULL, 10);
 }
 
-/* Our pid into a cgroup.procs file: 0, or the errno. */
+/*
+ * The calling thread alone into the cgroup of a cgroup.procs file, by
+ * "0" to the tasks file beside it: 0, or the errno.
+ */
+static int
+join_self(const char *procs)
+{
+	const char	*slash = strrchr(procs, '/');
+	char		*tasks;
+	int		 fd, e = 0;
+
+	tasks = xasprintf("%.*s/tasks", slash != NULL ? (int)(slash - procs) :
+	    0, procs);
+	fd = open(tasks, O_WRONLY | O_CLOEXEC);
+	free(tasks);
+	if (fd == -1)
+		return errno;
+	if (write(fd, "0", 1) != 1)
+		e = errno != 0 ? errno : EIO;
+	if (close(fd) == -1 && e == 0)
+		e = errno;
+	return e;
+}
+
+/* Is our pid in the cgroup of a cgroup.procs file (a thread of ours)? */
+static int
+ours_in(const char *procs)
+{
+	char	*text = read_file(procs, NULL, NULL), *p;
+	long	 pid;
+	int	 found = 0;
+
+	for (p = text; p != NULL && *p != '\0' && !found; ) {
+		pid = strtol(p, &p, 10);
+		found = pid == (long)getpid();
+		while (*p == '\n')
+			p++;
+		if (*p != '\0' && (*p < '0' || *p > '9'))
+			break;
+	}
+	free(text);
+	return found;
+}
+
+/* Our pid into a cgroup.procs file (every thread): 0, or the errno. */
 static int
 join(const char *procs)
 {
@@ -72,6 +124,7 @@ forget(void)
 	if (home.pids != -1)
 		close(home.pids);
 	home.pids = -1;
+	home.thread = 0;
 	strvec_clear(&home.dirs);
 	strvec_clear(&home.back);
 	cgrp_self_freeze(NULL);
@@ -110,12 +163,24 @@ cgrp_home_enter(const struct cgrp *cg, char **cause)
 		}
 	}
 	cgrp_self_freeze(text);
+	/* The main thread alone where every tasks file takes it back. */
+	home.thread = 1;
+	for (i = 0; i < cg->nh && home.thread; i++) {
+		char	*t = xasprintf("%.*s/tasks", (int)(strrchr(
+			    home.back.v[i], '/') - home.back.v[i]),
+			    home.back.v[i]);
+
+		home.thread = access(t, W_OK) == 0;
+		free(t);
+	}
 	for (i = 0; i < cg->nh; i++) {
-		if ((e = join(cg->procs.v[i])) != 0) {
+		if ((e = home.thread ? join_self(cg->procs.v[i]) :
+		    join(cg->procs.v[i])) != 0) {
 			set_cause(cause, "cannot move abbench into '%s': %s",
 			    cg->procs.v[i], strerror(e));
 			for (j = 0; j < i; j++)
-				(void)join(home.back.v[j]);
+				(void)(home.thread ? join_self(home.back.v[j]) :
+				    join(home.back.v[j]));
 			forget();
 			return -1;
 		}
@@ -149,7 +214,21 @@ cgrp_home_leave(void)
 {
 	size_t	i;
 	int	e;
+	char	*procs;
 
+	if (home.thread && home.dirs.n > 0) {
+		for (i = 0; i < home.back.n; i++)
+			(void)join_self(home.back.v[i]);
+		/* Nothing of ours left in home: done. A thread born there
+		 * (or a move that failed): the whole process, below. */
+		procs = xasprintf("%s/cgroup.procs", home.dirs.v[0]);
+		e = ours_in(procs);
+		free(procs);
+		if (!e) {
+			forget();
+			return;
+		}
+	}
 	for (i = 0; i < home.back.n; i++) {
 		if ((e = join(home.back.v[i])) != 0)
 			warning("cannot move abbench back into '%s': %s",

@@ -17,7 +17,7 @@ require_root
 require_cmd sqlite3 setsid awk
 [ "$(stat -fc %T /sys/fs/cgroup/cpu 2>/dev/null)" = cgroupfs ] ||
     skip_all "needs cgroup v1's cpu hierarchy"
-plan 12
+plan 15
 
 T=$TEST_TMP
 # Alive: there, and not a zombie that no init reaped yet.
@@ -89,6 +89,22 @@ until [ -s "$T/pid" ] || [ $i -ge 300 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
+# Only abbench's main thread, the one that clones the programs, sits in
+# home: it moved alone ("0" to tasks), which takes no threadgroup lock
+# and so waits for no RCU grace period; its store's checkpoint thread
+# stayed where abbench was.
+cpu_cg() {
+	awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "$1/cgroup" 2>/dev/null
+}
+main_cg=$(cpu_cg "/proc/$apid/task/$apid")
+others=$(for t in /proc/$apid/task/*; do
+	[ "${t##*/}" = "$apid" ] || cpu_cg "$t"
+done)
+like "$main_cg" '/abbench-[0-9a-f]*/home$' "abbench's main thread sits in home"
+[ -n "$others" ]
+ok $? "abbench has another thread (its store's checkpoints)"
+is "$(printf '%s\n' "$others" | grep -c '/home$')" 0 \
+    "no other thread of abbench's moved into home" || diag "$others"
 kill -9 $apid
 wait $apid 2>/dev/null
 daemon=$(cat "$T/pid")
