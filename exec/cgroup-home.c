@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,37 @@ forget(void)
 	cgrp_self_freeze(NULL);
 }
 
+/*
+ * ABBENCH_DEBUG_HOME_THREAD=1: a thread started once abbench is in home,
+ * so born there, that lives as long as the process: what would keep home
+ * busy after the main thread alone moved back (t0596: the move back then
+ * moves the whole process).
+ */
+static void *
+debug_thread_main(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void
+debug_home_thread(void)
+{
+	const char	*v = getenv("ABBENCH_DEBUG_HOME_THREAD");
+	sigset_t	 all, old;
+	pthread_t	 t;
+
+	if (v == NULL || strcmp(v, "1") != 0)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&t, NULL, debug_thread_main, NULL) == 0)
+		pthread_detach(t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 int
 cgrp_home_enter(const struct cgrp *cg, char **cause)
 {
@@ -193,6 +225,7 @@ cgrp_home_enter(const struct cgrp *cg, char **cause)
 		}
 	}
 	home.self = getpid();
+	debug_home_thread();
 	home.base = pids_now();
 	return 0;
 }

@@ -17,7 +17,7 @@ require_root
 require_cmd sqlite3 setsid awk
 [ "$(stat -fc %T /sys/fs/cgroup/cpu 2>/dev/null)" = cgroupfs ] ||
     skip_all "needs cgroup v1's cpu hierarchy"
-plan 15
+plan 18
 
 T=$TEST_TMP
 # Alive: there, and not a zombie that no init reaped yet.
@@ -70,6 +70,20 @@ ok $? "the burner's run succeeds" || diag "$(cat "$T/out")"
 cpu=$(sqlite3 "$T/b.db" "SELECT min(value) FROM samples WHERE unit = 'cpu-sec/op'")
 ok "$(awk -v c="$cpu" 'BEGIN { exit !(c >= 0.05) }'; echo $?)" \
     "a sample's CPU time counts its grandchild's loop (least $cpu s)"
+
+# A thread of abbench's born in home (ABBENCH_DEBUG_HOME_THREAD; none of
+# abbench's own is): the main thread's move back alone would leave home
+# busy, so abbench moves the whole process back, and the run's cgroups
+# still go.
+rm -f "$T/cg" "$T/pid" "$T/alive"
+ABBENCH_DEBUG_HOME_THREAD=1 "$ABBENCH" run "$T/home.ini" --db "$T/ht.db" \
+    --quiet > "$T/out" 2>&1
+ok $? "a run with a thread born in home succeeds" || diag "$(cat "$T/out")"
+is "$(grep -c 'cannot remove' "$T/out")" 0 "no cgroup of it was left busy" ||
+    diag "$(cat "$T/out")"
+run=$(dirname "$(head -1 "$T/cg")")
+ls -d /sys/fs/cgroup/cpu$run /sys/fs/cgroup/*$run > "$T/left" 2>/dev/null
+is "$(cat "$T/left")" "" "its cgroups are gone: the whole process moved back"
 
 # kill -9 while a sample runs (its daemon started): restore removes the
 # run's cgroups, home with them, and kills the daemon.
