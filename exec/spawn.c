@@ -420,7 +420,8 @@ spawn_helper_stop(void)
 pid_t
 spawn_helper_pid(void)
 {
-	return helper_owner == getpid() ? helper_pid : -1;
+	/* No helper (the common case): no getpid, a system call a sample. */
+	return helper_pid > 0 && helper_owner == getpid() ? helper_pid : -1;
 }
 
 /*

@@ -85,6 +85,12 @@ struct store {
 	size_t		 nseries, series_next;
 	int64_t		 clock_run, wall_us, mono_us;
 	/*
+	 * A batch's run counts (store_counts_defer): summed by each sample
+	 * of run counts_run, written by one update at store_counts_end.
+	 */
+	int		 counts_defer;
+	int64_t		 counts_run, counts_exec, counts_bad, counts_ok;
+	/*
 	 * The -wal file the connection writes (store_wal_check): its
 	 * device and inode once seen, and whether it has been removed
 	 * under us (from then on every commit is checkpointed).
@@ -166,6 +172,13 @@ int	store_run_insert(struct store *st, struct store_run *r,
 	    const char *const *arms, size_t narms, char **cause);
 /* 0 when s may be stored, else -1 with why. */
 int	store_sample_validate(const struct store_sample *s, char **cause);
+/*
+ * The samples added next, inside one transaction, count in sample_runs
+ * once at store_counts_end (ok: written; else dropped with the rollback
+ * that follows) instead of an update each.
+ */
+void	store_counts_defer(struct store *st);
+int	store_counts_end(struct store *st, int ok, char **cause);
 /* store_sample_add inside the caller's transaction (import). */
 int	store_sample_add_locked(struct store *st,
 	    const struct store_sample *s, char **cause);

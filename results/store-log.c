@@ -374,6 +374,8 @@ log_commit(struct store *st, int64_t run_id, const unsigned char *buf,
 	 * truncation) is not added again. */
 	if (check)
 		r = store_done_plan(st, run_id, &stored, &nstored, cause);
+	/* The run's counts once for the batch, not an update a sample. */
+	store_counts_defer(st);
 	while (r == 0 && log_next(buf, n, &off, &p, &len) == 1) {
 		if (log_decode(p, len, &rec) == -1 || rec.s.run_id != run_id) {
 			if (rec.s.arm != NULL)
@@ -389,6 +391,10 @@ log_commit(struct store *st, int64_t run_id, const unsigned char *buf,
 	}
 	free(stored);
 	*torn = off;
+	if (r == 0)
+		r = store_counts_end(st, 1, cause);
+	else
+		(void)store_counts_end(st, 0, NULL);
 	return store_finish(st, r, cause);
 }
 

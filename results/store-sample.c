@@ -666,12 +666,45 @@ sample_insert_rows(struct store *st, const struct store_sample *sp,
 		if (stmt_done(st, s, "cannot add a sample", cause) != 0)
 			return -1;
 	}
+	if (st->counts_defer && (st->counts_run == 0 ||
+	    st->counts_run == sp->run_id)) {
+		st->counts_run = sp->run_id;
+		st->counts_exec += isnew;
+		st->counts_bad += newbad;
+		st->counts_ok += nok;
+		return 0;
+	}
 	if ((s = store_stmt(st, ST_RUN_COUNT, cause)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, sp->run_id);
 	sqlite3_bind_int(s, 2, isnew);
 	sqlite3_bind_int(s, 3, newbad);
 	sqlite3_bind_int(s, 4, nok);
+	return stmt_done(st, s, "cannot count samples", cause);
+}
+
+void
+store_counts_defer(struct store *st)
+{
+	st->counts_defer = 1;
+	st->counts_run = st->counts_exec = st->counts_bad = st->counts_ok = 0;
+}
+
+int
+store_counts_end(struct store *st, int ok, char **cause)
+{
+	sqlite3_stmt	*s;
+
+	st->counts_defer = 0;
+	if (!ok || st->counts_run == 0 || (st->counts_exec == 0 &&
+	    st->counts_bad == 0 && st->counts_ok == 0))
+		return 0;
+	if ((s = store_stmt(st, ST_RUN_COUNT, cause)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, st->counts_run);
+	sqlite3_bind_int64(s, 2, st->counts_exec);
+	sqlite3_bind_int64(s, 3, st->counts_bad);
+	sqlite3_bind_int64(s, 4, st->counts_ok);
 	return stmt_done(st, s, "cannot count samples", cause);
 }
 
