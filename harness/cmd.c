@@ -84,6 +84,10 @@ const struct cmd_note cmd_environment[] = {
 	  "(tests that a command reads a run once)" },
 	{ "ABBENCH_DEBUG_BALLAST", "SIZE: abbench holds that much memory "
 	  "during a run, to show a measurement does not move with it" },
+	{ "ABBENCH_DEBUG_HOME_THREAD", "1: once abbench's main thread is in "
+	  "the run's home cgroup (cgroup v1), a thread is started there, "
+	  "which keeps home busy after the main thread moves back alone "
+	  "(tests that the whole process then moves back)" },
 	{ "ABBENCH_LIBEXEC", "where the sandbox programs are (default: "
 	  "beside the binary, then its libexec directory)" },
 	{ "ABBENCH_DOCKER_DAEMON_JSON", "the docker daemon's configuration "
