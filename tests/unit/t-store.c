@@ -63,6 +63,14 @@ raw_sql(const char *path, const char *sql)
 	sqlite3_close(db);
 }
 
+/* A cause let go: the next call's is its own. */
+static void
+drop_cause(char **cause)
+{
+	free(*cause);
+	*cause = NULL;
+}
+
 static int64_t
 query_int(struct store *st, const char *sql)
 {
@@ -187,8 +195,7 @@ test_create_and_samples(void)
 	st = store_open(path, 0, &cause);
 	tap_ok(st == NULL && contains(cause, "no such file"),
 	    "open without create of a missing file fails");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 
 	st = store_open(path, STORE_CREATE, &cause);
 	if (!tap_ok(st != NULL, "create a database"))
@@ -308,8 +315,7 @@ test_create_and_samples(void)
 	tap_int_eq(store_sample_add(st, &s, &cause), -1,
 	    "sample of an unknown arm refused");
 	tap_ok(contains(cause, "no arm 'nosuch'"), "message names the arm");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	{
 		/*
 		 * Arms are looked up once per run: a rollback that takes a
@@ -341,8 +347,7 @@ test_create_and_samples(void)
 	tap_int_eq(store_sample_add(st, &s, &cause), -1, "bad status refused");
 	tap_ok(contains(cause, "unknown sample status 7"),
 	    "message names the status");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 
 	tap_int_eq(store_values(st, run, NULL, 0, &v, &n, &cause), 0,
 	    "values read");
@@ -406,8 +411,7 @@ test_create_and_samples(void)
 	tap_int_eq(store_run_set_status(st, run, RUN_RUNNING, 0, &cause), -1,
 	    "done -> running refused");
 	tap_ok(contains(cause, "from 'done' to 'running'"), "message says so");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	store_run_get(st, run, &r, &cause);
 	tap_int_eq(r.ended_wall_ns, 1000, "ended time set");
 	store_run_release(&r);
@@ -445,8 +449,7 @@ test_journal(void)
 	store_journal_set_state(st, id2, JOURNAL_RESTORED, NULL, &cause);
 	tap_int_eq(store_journal_set_state(st, id1, "bogus", NULL, &cause), -1,
 	    "bad journal state refused");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	tap_int_eq(store_journal_pending(st, 0, &j, &n, &cause), 0,
 	    "journal pending");
 	tap_ok(n == 2 && j[0].id == id3 && j[1].id == id1,
@@ -467,8 +470,7 @@ test_journal(void)
 	tap_int_eq(store_run_delete(st, run, &cause), -1,
 	    "cannot delete a run with host changes to restore");
 	tap_ok(contains(cause, "abbench restore"), "message says what to do");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	store_journal_set_state(st, id1, JOURNAL_RESTORED, NULL, &cause);
 	tap_int_eq(store_run_delete(st, run, &cause), 0, "then it can");
 	tap_int_eq(query_int(st, "SELECT count(*) FROM journal"), 1,
@@ -491,8 +493,7 @@ test_find(void)
 
 	tap_int_eq(store_run_find(st, "last", &r, &cause), -1,
 	    "last in an empty database");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	r1 = make_run(st, "exp1", 300, arms, 1, &u1);
 	r2 = make_run(st, "exp2", 200, arms, 1, &u2);
 	r3 = make_run(st, "exp1", 100, arms, 1, &u3);
@@ -517,11 +518,9 @@ test_find(void)
 	tap_int_eq(store_run_find(st, "nosuch@last", &r, &cause), -1,
 	    "unknown experiment");
 	tap_ok(contains(cause, "'nosuch'"), "message names it");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	tap_int_eq(store_run_find(st, "zzz", &r, &cause), -1, "garbage");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	/*
 	 * Shorter than 4 characters is not a uuid prefix, even when a run's
 	 * uuid starts with it: "99" that is no id is no run. Of a random
@@ -539,19 +538,16 @@ test_find(void)
 	    "a 3-character uuid prefix is refused");
 	tap_ok(cause != NULL && contains(cause, "4 or more"),
 	    "the message says a prefix needs 4 characters");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	snprintf(sel, sizeof sel, "%.4s", u1);
 	tap_ok(store_run_find(st, sel, &r, &cause) == 0 ||
 	    (cause != NULL && contains(cause, "ambiguous")),
 	    "4 characters are a uuid prefix");
 	store_run_release(&r);
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	tap_int_eq(store_run_find(st, "exp1@first", &r, &cause), -1,
 	    "bad @ form");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	/*
 	 * The uuids are random: take the shortest prefix of u1, of 4 or more
 	 * characters, that the others do not share and that is not all digits
@@ -568,8 +564,7 @@ test_find(void)
 		TAP_DIAG("%s", cause);
 	tap_int_eq(r.id, r1, "short prefix finds its run");
 	store_run_release(&r);
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	/* Two runs whose uuids share a prefix no random one has. */
 	r4 = make_run(st, "exp3", 50, arms, 1, NULL);
 	r5 = make_run(st, "exp3", 60, arms, 1, NULL);
@@ -580,14 +575,12 @@ test_find(void)
 	tap_int_eq(store_run_find(st, "ebbe", &r, &cause), -1,
 	    "ambiguous prefix refused");
 	tap_ok(contains(cause, "ambiguous"), "message says ambiguous");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	snprintf(sel, sizeof sel, "ebbe0000-%lld", (long long)r5);
 	store_run_find(st, sel, &r, &cause);
 	tap_int_eq(r.id, r5, "the longer prefix is not ambiguous");
 	store_run_release(&r);
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	free(u1);
 	free(u2);
 	free(u3);
@@ -640,8 +633,7 @@ test_merge_and_check(void)
 	    "counts unchanged");
 	tap_int_eq(store_merge(a, pa, &runs, &added, &cause), -1,
 	    "merge into itself refused");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 
 	tap_int_eq(store_check(a, &problems, &n, &cause), 0, "check runs");
 	tap_int_eq(n, 0, "a clean database has no problems");
@@ -767,8 +759,7 @@ test_open_refuse(void)
 	st = store_open(p, STORE_READONLY, &cause);
 	if (!tap_ok(st != NULL, "v1 database opened read-only: migrated"))
 		TAP_DIAG("%s", cause);
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	if (st != NULL)
 		tap_int_eq(query_int(st, "PRAGMA user_version"),
 		    STORE_SCHEMA_VERSION, "read-only open: current version");
@@ -871,8 +862,7 @@ test_open_refuse(void)
 	st = store_open(p, STORE_READONLY | STORE_CREATE, &cause);
 	tap_ok(st == NULL && access(p, F_OK) != 0,
 	    "read-only open of a missing file fails without creating it");
-	free(cause);
-	cause = NULL;
+	drop_cause(&cause);
 	free(p);
 
 	/* A read-only handle cannot write. */
