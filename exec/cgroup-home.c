@@ -37,7 +37,7 @@
 
 static struct {
 	struct strvec	dirs;	/* home, one directory per hierarchy */
-	struct strvec	back;	/* the cgroup.procs files abbench left */
+	struct strvec	back;	/* the cgroups abbench left, one a hierarchy */
 	int		pids;	/* home's pids.current open, or -1 */
 	long		base;	/* its value with abbench's tasks alone */
 	pid_t		self;
@@ -59,64 +59,33 @@ pids_now(void)
 }
 
 /*
- * The calling thread alone into the cgroup of a cgroup.procs file, by
- * "0" to the tasks file beside it: 0, or the errno.
+ * abbench into the cgroup dir: its calling thread alone ("0", itself, to
+ * the tasks file) when thread, else every thread (its pid to
+ * cgroup.procs). 0, or the errno.
  */
 static int
-join_self(const char *procs)
+move(const char *dir, int thread)
 {
-	const char	*slash = strrchr(procs, '/');
-	char		*tasks;
-	int		 fd, e = 0;
+	char	buf[32];
 
-	tasks = xasprintf("%.*s/tasks", slash != NULL ? (int)(slash - procs) :
-	    0, procs);
-	fd = open(tasks, O_WRONLY | O_CLOEXEC);
-	free(tasks);
-	if (fd == -1)
-		return errno;
-	if (write(fd, "0", 1) != 1)
-		e = errno != 0 ? errno : EIO;
-	if (close(fd) == -1 && e == 0)
-		e = errno;
-	return e;
+	if (thread)
+		return cgrp_put(dir, "tasks", "0");
+	snprintf(buf, sizeof buf, "%ld", (long)getpid());
+	return cgrp_put(dir, "cgroup.procs", buf);
 }
 
 /* Is our pid in the cgroup of a cgroup.procs file (a thread of ours)? */
 static int
 ours_in(const char *procs)
 {
-	char	*text = read_file(procs, NULL, NULL), *p;
-	long	 pid;
+	size_t	 n, i;
+	long	*pids = cgrp_read_pids(procs, &n);
 	int	 found = 0;
 
-	for (p = text; p != NULL && *p != '\0' && !found; ) {
-		pid = strtol(p, &p, 10);
-		found = pid == (long)getpid();
-		while (*p == '\n')
-			p++;
-		if (*p != '\0' && (*p < '0' || *p > '9'))
-			break;
-	}
-	free(text);
+	for (i = 0; i < n && !found; i++)
+		found = pids[i] == (long)getpid();
+	free(pids);
 	return found;
-}
-
-/* Our pid into a cgroup.procs file (every thread): 0, or the errno. */
-static int
-join(const char *procs)
-{
-	char	buf[32];
-	int	fd, e = 0, n;
-
-	n = snprintf(buf, sizeof buf, "%ld", (long)getpid());
-	if ((fd = open(procs, O_WRONLY | O_CLOEXEC)) == -1)
-		return errno;
-	if (write(fd, buf, (size_t)n) != n)
-		e = errno != 0 ? errno : EIO;
-	if (close(fd) == -1 && e == 0)
-		e = errno;
-	return e;
 }
 
 static void
@@ -165,7 +134,7 @@ debug_home_thread(void)
 int
 cgrp_home_enter(const struct cgrp *cg, char **cause)
 {
-	char	*text, *dir;
+	char	*text, *dir, *procs;
 	size_t	 i, j;
 	int	 e;
 
@@ -184,11 +153,14 @@ cgrp_home_enter(const struct cgrp *cg, char **cause)
 			forget();
 			return -1;
 		}
-		strvec_pushf(&home.back, "%s/cgroup.procs", dir);
+		strvec_push(&home.back, dir);
 		strvec_push(&home.dirs, cg->h[i].dir);
 		free(dir);
 		/* A user given cgroups below one it cannot write: stay. */
-		if (access(home.back.v[i], W_OK) != 0) {
+		procs = xasprintf("%s/cgroup.procs", home.back.v[i]);
+		e = access(procs, W_OK);
+		free(procs);
+		if (e != 0) {
 			free(text);
 			forget();
 			return -2;
@@ -198,21 +170,17 @@ cgrp_home_enter(const struct cgrp *cg, char **cause)
 	/* The main thread alone where every tasks file takes it back. */
 	home.thread = 1;
 	for (i = 0; i < cg->nh && home.thread; i++) {
-		char	*t = xasprintf("%.*s/tasks", (int)(strrchr(
-			    home.back.v[i], '/') - home.back.v[i]),
-			    home.back.v[i]);
+		char	*t = xasprintf("%s/tasks", home.back.v[i]);
 
 		home.thread = access(t, W_OK) == 0;
 		free(t);
 	}
 	for (i = 0; i < cg->nh; i++) {
-		if ((e = home.thread ? join_self(cg->procs.v[i]) :
-		    join(cg->procs.v[i])) != 0) {
+		if ((e = move(cg->h[i].dir, home.thread)) != 0) {
 			set_cause(cause, "cannot move abbench into '%s': %s",
 			    cg->procs.v[i], strerror(e));
 			for (j = 0; j < i; j++)
-				(void)(home.thread ? join_self(home.back.v[j]) :
-				    join(home.back.v[j]));
+				(void)move(home.back.v[j], home.thread);
 			forget();
 			return -1;
 		}
@@ -251,7 +219,7 @@ cgrp_home_leave(void)
 
 	if (home.thread && home.dirs.n > 0) {
 		for (i = 0; i < home.back.n; i++)
-			(void)join_self(home.back.v[i]);
+			(void)move(home.back.v[i], 1);
 		/* Nothing of ours left in home: done. A thread born there
 		 * (or a move that failed): the whole process, below. */
 		procs = xasprintf("%s/cgroup.procs", home.dirs.v[0]);
@@ -263,9 +231,10 @@ cgrp_home_leave(void)
 		}
 	}
 	for (i = 0; i < home.back.n; i++) {
-		if ((e = join(home.back.v[i])) != 0)
-			warning("cannot move abbench back into '%s': %s",
-			    home.back.v[i], strerror(e));
+		if ((e = move(home.back.v[i], 0)) != 0)
+			warning("cannot move abbench back into "
+			    "'%s/cgroup.procs': %s", home.back.v[i],
+			    strerror(e));
 	}
 	forget();
 }
@@ -294,9 +263,10 @@ cgrp_home_leave_under(const char *dir)
 int
 cgrp_home_sweep(pid_t keep)
 {
-	char	*path, *text, *p;
+	char	*path;
 	int	 found = 0, left, tries;
-	long	 pid;
+	long	 pid, *pids;
+	size_t	 n, i;
 
 	if (home.dirs.n == 0)
 		return 0;
@@ -310,21 +280,16 @@ cgrp_home_sweep(pid_t keep)
 	}
 	path = xasprintf("%s/cgroup.procs", home.dirs.v[0]);
 	for (tries = 0; tries < 1000; tries++) {
-		text = read_file(path, NULL, NULL);
+		pids = cgrp_read_pids(path, &n);
 		left = 0;
-		for (p = text; p != NULL && *p != '\0'; ) {
-			pid = strtol(p, &p, 10);
-			if (pid > 1 && pid != (long)home.self &&
-			    pid != (long)keep) {
+		for (i = 0; i < n; i++) {
+			if (pids[i] > 1 && pids[i] != (long)home.self &&
+			    pids[i] != (long)keep) {
 				left++;
-				(void)kill((pid_t)pid, SIGKILL);
+				(void)kill((pid_t)pids[i], SIGKILL);
 			}
-			while (*p == '\n')
-				p++;
-			if (*p != '\0' && (*p < '0' || *p > '9'))
-				break;
 		}
-		free(text);
+		free(pids);
 		if (tries == 0)
 			found = left;
 		if (left == 0)

@@ -43,6 +43,14 @@ void		 cgrp_v2_return(void);
  * cgrp_self_paths): text (taken over), or NULL for the file again.
  */
 void		 cgrp_self_freeze(char *text);
+/* Write value to dir/file (a cgroup's file): 0, or the errno. */
+int		 cgrp_put(const char *dir, const char *file, const char *value);
+/*
+ * The pids a cgroup.procs (or tasks) file lists, up to the first line
+ * that is not one: malloc'd, *n of them (NULL and 0 when it cannot be
+ * read or lists none).
+ */
+long		*cgrp_read_pids(const char *path, size_t *n);
 /* A cgroup-home.c's home directory is dir or below it: move back first. */
 void		 cgrp_home_leave_under(const char *dir);
 

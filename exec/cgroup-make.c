@@ -221,22 +221,17 @@ kill_procs(const char *dir, int depth)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		*path, *text, *p;
+	char		*path;
+	long		*pids;
+	size_t		 n, i;
 
 	path = xasprintf("%s/cgroup.procs", dir);
-	text = read_file(path, NULL, NULL);
+	pids = cgrp_read_pids(path, &n);
 	free(path);
-	for (p = text; p != NULL && *p != '\0'; ) {
-		long	pid = strtol(p, &p, 10);
-
-		if (pid > 1 && pid != (long)getpid())
-			kill((pid_t)pid, SIGKILL);
-		while (*p == '\n')
-			p++;
-		if (*p != '\0' && (*p < '0' || *p > '9'))
-			break;
-	}
-	free(text);
+	for (i = 0; i < n; i++)
+		if (pids[i] > 1 && pids[i] != (long)getpid())
+			kill((pid_t)pids[i], SIGKILL);
+	free(pids);
 	if (depth < 64 && (d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_type == DT_DIR && de->d_name[0] != '.') {

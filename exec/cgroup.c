@@ -51,9 +51,8 @@ static struct {
 	char		*why;		/* why controllers are off, if they are */
 } v2self = { NULL, NULL, NULL, NULL, NULL };
 
-/* Write a cgroup file; 0 or the errno of the failure. */
-static int
-v2_put(const char *dir, const char *file, const char *value)
+int
+cgrp_put(const char *dir, const char *file, const char *value)
 {
 	char	*path = xasprintf("%s/%s", dir, file);
 	int	 fd, e = 0;
@@ -106,6 +105,29 @@ has_spaced_word(const char *list, const char *word)
 	return 0;
 }
 
+long *
+cgrp_read_pids(const char *path, size_t *n)
+{
+	char	*text = read_file(path, NULL, NULL), *p;
+	long	*pids = NULL, pid;
+	size_t	 k = 0, cap = 0;
+
+	for (p = text; p != NULL && *p != '\0'; ) {
+		pid = strtol(p, &p, 10);
+		if (pid > 0) {
+			XGROW(pids, k, cap);
+			pids[k++] = pid;
+		}
+		while (*p == '\n')
+			p++;
+		if (*p != '\0' && (*p < '0' || *p > '9'))
+			break;
+	}
+	free(text);
+	*n = k;
+	return pids;
+}
+
 /* The pids of a cgroup other than ours, "1 2 3" (at most a few). */
 static char *
 v2_other_pids(const char *dir)
@@ -144,7 +166,7 @@ v2_move_to_leaf(const char *base, const char *rel)
 		return e;
 	}
 	snprintf(buf, sizeof buf, "%ld", (long)getpid());
-	if ((e = v2_put(leaf, "cgroup.procs", buf)) != 0) {
+	if ((e = cgrp_put(leaf, "cgroup.procs", buf)) != 0) {
 		rmdir(leaf);
 		free(leaf);
 		return e;
@@ -228,7 +250,7 @@ cgrp_v2_enable(const char *base, const char *dir, const struct strvec *ctl,
 			    (skip_base && strcmp(d, base) == 0))
 				continue;
 			snprintf(buf, sizeof buf, "+%s", ctl->v[i]);
-			e = v2_put(d, "cgroup.subtree_control", buf);
+			e = cgrp_put(d, "cgroup.subtree_control", buf);
 			if (e != 0 && v2self.why == NULL)
 				v2self.why = xasprintf("cannot enable %s in "
 				    "'%s/cgroup.subtree_control': %s",
@@ -278,7 +300,7 @@ cgrp_v2_return(void)
 		for (tok = strtok_r(on, " ", &save); tok != NULL;
 		    tok = strtok_r(NULL, " ", &save)) {
 			snprintf(buf, sizeof buf, "-%s", tok);
-			(void)v2_put(d, "cgroup.subtree_control", buf);
+			(void)cgrp_put(d, "cgroup.subtree_control", buf);
 		}
 		free(on);
 	}
@@ -286,7 +308,7 @@ cgrp_v2_return(void)
 	(void)cgrp_v2_subtree_put_back(v2self.base, v2self.was != NULL ?
 	    v2self.was : "", NULL);
 	snprintf(buf, sizeof buf, "%ld", (long)getpid());
-	if (v2_put(v2self.base, "cgroup.procs", buf) != 0)
+	if (cgrp_put(v2self.base, "cgroup.procs", buf) != 0)
 		return;		/* stay: the leaf cannot be removed */
 	free(v2self.was);
 	free(v2self.leaf);
@@ -393,7 +415,7 @@ cgrp_v2_subtree_put_back(const char *dir, const char *original, char **cause)
 		if (has_spaced_word(original, tok))
 			continue;
 		snprintf(buf, sizeof buf, "-%s", tok);
-		if ((e = v2_put(dir, "cgroup.subtree_control", buf)) != 0 &&
+		if ((e = cgrp_put(dir, "cgroup.subtree_control", buf)) != 0 &&
 		    rc == 0)
 			rc = set_cause(cause, "cannot disable %s in "
 			    "'%s/cgroup.subtree_control': %s", tok, dir,

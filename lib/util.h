@@ -125,8 +125,11 @@ int64_t	 now_boot_ns(void);
 /* Format a wall-clock time in ns as "2026-11-30T04:07:50Z" into buf. */
 void	 format_wall_time(int64_t wall_ns, char *buf, size_t len);
 
+/* Files (lib/files.c) as far as path_dir. */
 /* Read a whole file (text); returns NULL and sets *cause on error. */
 char	*read_file(const char *path, size_t *len, char **cause);
+/* The same of an open fd (path names it in *cause), which it closes. */
+char	*read_fd(int fd, const char *path, size_t *len, char **cause);
 /* Read a small sysfs/procfs file, strip the trailing newline. */
 char	*read_small_file(const char *path, char **cause);
 /* Write a string to an existing file (sysfs/procfs knob). */
@@ -139,14 +142,14 @@ int	 write_small_file(const char *path, const char *value, char **cause);
 int	 rmtree(const char *path, char **cause);
 /* "$TMPDIR/NAME" (TMPDIR unset or empty: /tmp), malloc'd. */
 char	*tmp_path(const char *name);
+/* The directory part of a path ("." when it has none, "/" for "/x"),
+ * malloc'd. */
+char	*path_dir(const char *path);
 /*
  * The number after "KEY " at the start of a line of a key/value text
  * (cgroup memory.stat, cpu.stat): 0 with *out, or -1 when no line has it.
  */
 int	 kv_u64(const char *text, const char *key, uint64_t *out);
-/* The directory part of a path ("." when it has none, "/" for "/x"),
- * malloc'd. */
-char	*path_dir(const char *path);
 /* Strip leading and trailing white space in place; returns s. */
 char	*strtrim(char *s);
 int	 str_startswith(const char *s, const char *prefix);

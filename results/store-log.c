@@ -378,8 +378,7 @@ log_commit(struct store *st, int64_t run_id, const unsigned char *buf,
 	store_counts_defer(st);
 	while (r == 0 && log_next(buf, n, &off, &p, &len) == 1) {
 		if (log_decode(p, len, &rec) == -1 || rec.s.run_id != run_id) {
-			if (rec.s.arm != NULL)
-				log_rec_free(&rec);
+			log_rec_free(&rec);	/* a failed decode left it empty */
 			off -= LOG_HEAD + len;
 			break;
 		}
@@ -553,31 +552,15 @@ store_log_sample(struct store *st, const struct store_sample *s,
 static int
 log_import(struct store *st, int64_t run_id, const char *path, char **cause)
 {
-	unsigned char	*buf = NULL;
-	size_t		 n = 0, cap = 0, done, torn;
-	ssize_t		 k;
+	unsigned char	*buf;
+	size_t		 n, done, torn;
 	int		 fd, rc;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
 		return errno == ENOENT ? 0 : set_cause(cause, "cannot open "
 		    "'%s': %s", path, strerror(errno));
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		if ((k = read(fd, buf + n, cap - n)) == -1 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-	}
-	close(fd);
-	if (k == -1) {
-		free(buf);
-		return set_cause(cause, "cannot read '%s': %s", path,
-		    strerror(errno));
-	}
+	if ((buf = (unsigned char *)read_fd(fd, path, &n, cause)) == NULL)
+		return -1;
 	rc = log_commit(st, run_id, buf, n, 1, &done, &torn, cause);
 	free(buf);
 	if (rc != 0)

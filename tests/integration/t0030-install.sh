@@ -34,6 +34,9 @@ like "$out" 'rounds = integer' "and the [experiment] keys"
 like "$out" '^EXAMPLES' "it has examples"
 like "$out" "abbench run -- 'runc --version' -- 'runsc --version'" "the inline run among them"
 like "$out" 'abbench run --resume 3' "and the resume"
+n=$(printf '%s\n' "$out" | sed -n '/^EXAMPLES/,/^[A-Z]/p' | grep -c '^ \{7\}abbench ')
+[ "$n" -ge 10 ]
+ok $? "EXAMPLES: at least 10 commands ($n)"
 
 n=$(ls "$root/share/abbench/experiments/"*.ini 2>/dev/null | wc -l)
 [ "$n" -ge 9 ]
