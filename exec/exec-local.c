@@ -26,6 +26,7 @@ struct exec_proc {
 	int		*fds;		/* cg's cgroup.procs open, -1 ended */
 	int		 pooled;	/* cg goes back to the pool */
 	int		 home;		/* cg is home's (not ours to free) */
+	int		 errp;		/* the child writes to errp_shared */
 	struct strvec	 procs;		/* cg's and spec->join_procs */
 };
 
@@ -60,6 +61,46 @@ static const char *const home_controllers[] = {
 };
 static int		 home_busy;
 static int		 home_version;
+
+/*
+ * The stderr pipe of the programs run one at a time in a cgroup of the
+ * run's (home's or a pooled one, where what one leaves behind is found):
+ * kept from one to the next (SPAWN_ERR_SHARED). Made again after a
+ * program that left processes, which may still hold it: they get the
+ * old one, whose reader is gone, as they would without sharing.
+ */
+static int		 errp_shared[2] = { -1, -1 };
+static int		 errp_busy;
+
+static void
+errp_drop(void)
+{
+	if (errp_shared[0] != -1) {
+		close(errp_shared[0]);
+		close(errp_shared[1]);
+	}
+	errp_shared[0] = errp_shared[1] = -1;
+}
+
+/* The shared pipe, made at the first use: 0, -1 without one. */
+static int
+errp_take(void)
+{
+	if (errp_busy)
+		return -1;
+	if (errp_shared[0] == -1) {
+		if (pipe2(errp_shared, O_CLOEXEC) == -1) {
+			errp_shared[0] = errp_shared[1] = -1;
+			return -1;
+		}
+		if (fcntl(errp_shared[0], F_SETFL, O_NONBLOCK) == -1) {
+			errp_drop();
+			return -1;
+		}
+	}
+	errp_busy = 1;
+	return 0;
+}
 
 /* The home cgroup for a program of spec, made and entered at the first;
  * NULL when the program must join a cgroup of its own. */
@@ -276,6 +317,13 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	p->child.flags = spec->capture ?
 	    SPAWN_CAPTURE_OUT | SPAWN_CAPTURE_ERR :
 	    SPAWN_NULL_OUT | SPAWN_CAPTURE_ERR;
+	if (spec->home && p->cg != NULL && (p->home || p->pooled) &&
+	    errp_take() == 0) {
+		p->errp = 1;
+		p->child.flags |= SPAWN_ERR_SHARED;
+		p->child.err_pipe[0] = errp_shared[0];
+		p->child.err_pipe[1] = errp_shared[1];
+	}
 	if (spec->own_rss)
 		p->child.flags |= SPAWN_OWN_RSS;
 	p->child.on_out = spec->capture ? spec->on_out : NULL;
@@ -286,6 +334,8 @@ local_start(struct run_ctx *ctx, const struct exec_spec *spec,
 	return 0;
 
 fail:
+	if (p->errp)
+		errp_busy = 0;
 	if (p->home)
 		home_busy = 0;
 	else if (p->cg != NULL) {
@@ -316,13 +366,17 @@ local_wait(struct run_ctx *ctx, struct exec_proc *p, int64_t deadline_ns,
 static void
 local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 {
+	int	left;
+
 	(void)ctx;
 	if (p == NULL)
 		return;
 	spawn_release(&p->child);
+	left = p->child.group_left;
 	if (p->home) {
 		/* What the program left in home, as a pool's cgroup would. */
-		(void)cgrp_home_sweep(spawn_helper_pid());
+		if (cgrp_home_sweep(spawn_helper_pid()) != 0)
+			left = 1;
 		home_busy = 0;
 		p->cg = NULL;
 	}
@@ -342,8 +396,15 @@ local_destroy(struct run_ctx *ctx, struct exec_proc *p)
 		free(procs);
 	}
 	if (p->cg != NULL) {
+		/* Not reused: it may not have been empty. */
+		left = 1;
 		cgrp_remove(p->cg, NULL);
 		cgrp_free(p->cg);
+	}
+	if (p->errp) {
+		if (left)
+			errp_drop();
+		errp_busy = 0;
 	}
 	close_fds(p->fds);
 	strvec_clear(&p->procs);

@@ -236,15 +236,16 @@ spawn_parent_ends(struct child *c, const int outp[2], const int errp[2],
 	if (inp[0] != -1)
 		close(inp[0]);
 	c->out_fd = outp[0];
-	c->err_fd = errp[0];
+	c->err_fd = (c->flags & SPAWN_ERR_SHARED) &&
+	    (c->flags & SPAWN_CAPTURE_ERR) ? c->err_pipe[0] : errp[0];
 	c->in_fd = inp[1];
 	if (c->in_fd != -1)
 		fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
 	/* drain() after a poll timeout must not block on a silent child. */
 	if (c->out_fd != -1)
 		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
-	if (c->err_fd != -1)
-		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
+	if (errp[0] != -1)
+		fcntl(errp[0], F_SETFL, O_NONBLOCK);
 }
 
 /*
@@ -632,6 +633,7 @@ spawn_start(struct child *c, char **cause)
 	char	 msg[512];
 	char	*hcause = NULL;
 	int	 fds[HFD_N];
+	const int *cerr = errp;	/* the child's stderr pipe */
 	ssize_t	 n;
 	pid_t	 pid;
 	int	 e, rc;
@@ -641,6 +643,7 @@ spawn_start(struct child *c, char **cause)
 	c->status = -1;
 	c->timed_out = 0;
 	c->reaped = 0;
+	c->group_left = 0;
 	c->out_fd = c->err_fd = c->in_fd = -1;
 	c->in_off = 0;
 	if (c->argv == NULL || c->argv[0] == NULL)
@@ -650,16 +653,19 @@ spawn_start(struct child *c, char **cause)
 		return set_cause(cause, "'%s': a child that leaves processes "
 		    "behind cannot have its output captured", c->argv[0]);
 	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
-	    ((c->flags & SPAWN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC) == -1) ||
+	    ((c->flags & SPAWN_CAPTURE_ERR) &&
+	    !(c->flags & SPAWN_ERR_SHARED) && pipe2(errp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1)) {
 		e = errno;
 		goto fail_errno;
 	}
 	if (c->env_add != NULL || (c->flags & SPAWN_OWN_RSS))
 		envp = build_env(c->env_add);
+	if ((c->flags & SPAWN_CAPTURE_ERR) && (c->flags & SPAWN_ERR_SHARED))
+		cerr = c->err_pipe;
 
 	if (!(c->flags & SPAWN_OWN_RSS)) {
-		rc = spawn_start_own(c, envp, outp, errp, inp, cause);
+		rc = spawn_start_own(c, envp, outp, cerr, inp, cause);
 		/* The child has exec'd or is gone: its environment can go. */
 		free_env(envp);
 		if (rc == -1) {
@@ -687,7 +693,7 @@ spawn_start(struct child *c, char **cause)
 	fds[HFD_IN] = inp[0];
 	fds[HFD_OUT] = (c->flags & SPAWN_CAPTURE_OUT) ? outp[1] :
 	    (c->flags & SPAWN_NULL_OUT) ? -1 : 1;
-	fds[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? errp[1] :
+	fds[HFD_ERR] = (c->flags & SPAWN_CAPTURE_ERR) ? cerr[1] :
 	    (c->flags & SPAWN_NULL_ERR) ? -1 : 2;
 	if (fds[HFD_CWD] == -1) {
 		e = errno;
@@ -737,7 +743,8 @@ fail_errno:
 }
 
 static void
-drain(int *fd, struct strbuf *sb, size_t keep, struct child *feed)
+drain(int *fd, struct strbuf *sb, size_t keep, struct child *feed,
+    int shared)
 {
 	char	buf[16384];
 	ssize_t	n;
@@ -750,7 +757,8 @@ drain(int *fd, struct strbuf *sb, size_t keep, struct child *feed)
 		if (n == -1 && errno == EAGAIN)
 			return;
 		if (n <= 0) {
-			close(*fd);
+			if (!shared)
+				close(*fd);
 			*fd = -1;
 			return;
 		}
@@ -805,7 +813,7 @@ try_reap(struct child *c, int block)
 		/* Anything left in the group goes too, unless it is meant
 		 * to stay. */
 		if (!(c->flags & SPAWN_KEEP_GROUP))
-			kill(-c->pid, SIGKILL);
+			c->group_left = kill(-c->pid, SIGKILL) == 0;
 		return 1;
 	}
 	if (r == -1 && errno == ECHILD) {
@@ -835,6 +843,8 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	struct pollfd	pfd[4];
 	int64_t		now, kill_at = 0, grace, killed_at = 0;
 	int		pidfd, n, timeout_ms, term_sent = 0;
+	int		shared = (c->flags & SPAWN_ERR_SHARED) &&
+			    (c->flags & SPAWN_CAPTURE_ERR);
 	int		ip, io, ie, ii;	/* their places in pfd, or -1 */
 
 	if (c->reaped || c->pid <= 0)
@@ -918,9 +928,10 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 		 * still exiting is worth a system call.
 		 */
 		if (io != -1 && pfd[io].revents != 0)
-			drain(&c->out_fd, &c->out, 0, c);
+			drain(&c->out_fd, &c->out, 0, c, 0);
 		if (ie != -1 && pfd[ie].revents != 0)
-			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL);
+			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL,
+			    shared);
 		if (ii != -1 && pfd[ii].revents != 0) {
 			ssize_t	w = write(c->in_fd, c->in + c->in_off,
 			    c->inlen - c->in_off);
@@ -941,15 +952,24 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	/* Collect what is still buffered (the group may hold the pipe). */
 	if (c->out_fd != -1) {
 		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
-		drain(&c->out_fd, &c->out, 0, c);
+		drain(&c->out_fd, &c->out, 0, c, 0);
 		if (c->out_fd != -1) {
 			close(c->out_fd);
 			c->out_fd = -1;
 		}
 	}
-	if (c->err_fd != -1) {
+	if (c->err_fd != -1 && shared) {
+		/*
+		 * Never at its end of file: what the child wrote was there
+		 * when the poll saw it exit, and drained with it. Without a
+		 * pidfd the reap followed no poll.
+		 */
+		if (pidfd == -1)
+			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL, 1);
+		c->err_fd = -1;
+	} else if (c->err_fd != -1) {
 		fcntl(c->err_fd, F_SETFL, O_NONBLOCK);
-		drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL);
+		drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL, 0);
 		if (c->err_fd != -1) {
 			close(c->err_fd);
 			c->err_fd = -1;
@@ -981,7 +1001,7 @@ const char *
 spawn_peek(struct child *c)
 {
 	if (c->out_fd != -1)
-		drain(&c->out_fd, &c->out, 0, c);
+		drain(&c->out_fd, &c->out, 0, c, 0);
 	return c->out.buf != NULL ? c->out.buf : "";
 }
 
@@ -1037,7 +1057,8 @@ spawn_release(struct child *c)
 	spawn_kill(c);
 	if (c->out_fd != -1 && c->out_fd != 0)
 		close(c->out_fd);
-	if (c->err_fd != -1 && c->err_fd != 0)
+	if (c->err_fd != -1 && c->err_fd != 0 &&
+	    !((c->flags & SPAWN_ERR_SHARED) && (c->flags & SPAWN_CAPTURE_ERR)))
 		close(c->err_fd);
 	c->out_fd = c->err_fd = -1;
 	strbuf_release(&c->out);

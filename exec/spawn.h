@@ -47,6 +47,18 @@ enum spawn_flags {
 	 * peak. abbench stays the parent. Fails when there is no helper.
 	 */
 	SPAWN_OWN_RSS = 1 << 7,
+	/*
+	 * With SPAWN_CAPTURE_ERR: stderr goes to the caller's pipe
+	 * child->err_pipe ([0] the read end, O_NONBLOCK; both close-on-exec),
+	 * kept from one child to the next, instead of a pipe made and closed
+	 * for each (a pipe2 before the clock and two closes inside it, ~4 us
+	 * a sample here). One child at a time may use it. What the child
+	 * wrote is what the poll that saw it exit found there; the pipe's
+	 * ends are never closed here. A child that left processes in its
+	 * group (group_left) may have left them writing to it: the caller
+	 * makes a new one.
+	 */
+	SPAWN_ERR_SHARED = 1 << 8,
 };
 
 struct child {
@@ -77,6 +89,7 @@ struct child {
 	size_t		(*on_out)(void *arg, const char *data, size_t len,
 			    int eof);
 	void		*on_out_arg;
+	int		 err_pipe[2];	/* SPAWN_ERR_SHARED's pipe */
 	/* Filled by spawn / wait: */
 	pid_t		 pid;
 	/*
@@ -91,6 +104,8 @@ struct child {
 	int		 status;	/* raw wait status */
 	int		 timed_out;
 	int		 reaped;
+	/* At the reap, processes were left in its group (then killed). */
+	int		 group_left;
 	struct rusage	 ru;
 	struct strbuf	 out;
 	struct strbuf	 err;

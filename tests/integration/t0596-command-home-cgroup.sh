@@ -11,13 +11,15 @@
 # time counts the work of a grandchild it waited for (wait4's rusage, as
 # before); at the end abbench has moved back and the run's cgroups are
 # gone; after a kill -9, abbench restore removes them and kills what ran
-# inside.
+# inside. The programs' stderr is one pipe kept from sample to sample,
+# made again after a sample that left a process (in its process group,
+# or a daemon in home), which may still hold the old one.
 . "$ABBENCH_SRCDIR/tests/integration/lib.sh"
 require_root
 require_cmd sqlite3 setsid awk
 [ "$(stat -fc %T /sys/fs/cgroup/cpu 2>/dev/null)" = cgroupfs ] ||
     skip_all "needs cgroup v1's cpu hierarchy"
-plan 18
+plan 21
 
 T=$TEST_TMP
 # Alive: there, and not a zombie that no init reaped yet.
@@ -58,6 +60,30 @@ cgpath=$(head -1 "$T/cg")
 run=$(dirname "$cgpath")
 ls -d /sys/fs/cgroup/cpu$run /sys/fs/cgroup/*$run > "$T/left" 2>/dev/null
 is "$(cat "$T/left")" "" "the run's cgroups are gone (abbench moved back out)"
+
+# The stderr pipe: the same for samples 1 and 2; sample 2 leaves a
+# process in its group, so 3 gets a new one, kept by 4; 4 leaves a daemon
+# in home (a session of its own), so 5 gets a new one, kept by 6.
+cat > "$T/fd2.sh" <<EOS
+#!/bin/sh
+n=\$(( \$(cat "$T/n" 2>/dev/null || echo 0) + 1 ))
+echo \$n > "$T/n"
+echo "\$n \$(readlink /proc/self/fd/2)" >> "$T/fd2"
+case \$n in
+2) sleep 300 </dev/null >/dev/null & ;;
+4) setsid sleep 300 </dev/null >/dev/null & ;;
+esac
+exit 0
+EOS
+exp "$T/fd2.ini" 6 "sh $T/fd2.sh"
+"$ABBENCH" run "$T/fd2.ini" --db "$T/f.db" --quiet > "$T/out" 2>&1
+ok $? "the stderr run succeeds" || diag "$(cat "$T/out")"
+# The pipes' inodes in the order of the samples, as letters: aabbcc.
+shape=$(sort -n "$T/fd2" | awk '{ if (!($2 in s)) s[$2] = sprintf("%c", 96 + ++k); printf "%s", s[$2] }')
+is "$shape" aabbcc \
+    "one stderr pipe, made again after a sample left a process" ||
+    diag "$(cat "$T/fd2")"
+is "$(grep -vc 'pipe:' "$T/fd2")" 0 "each sample's stderr was a pipe"
 
 # A grandchild's work counts in the sample's CPU time when the program
 # waits for it, as before: ~0.1-0.5 s of a subshell's loop, the shell

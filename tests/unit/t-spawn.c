@@ -577,6 +577,102 @@ check_no_leak(const char *dir)
 	free(procs);
 }
 
+/*
+ * SPAWN_ERR_SHARED: one stderr pipe for children one after the other
+ * (the local executor's samples). Each child's err holds its own lines
+ * only, also after one that wrote 4 times the pipe's capacity (drained
+ * as it came, its tail kept), one that could not exec, one started from
+ * the spawn helper and one killed at its deadline; group_left says when
+ * the child left processes in its group; the pipe stays open, and no
+ * other descriptor is left.
+ */
+static void
+check_shared_err(void)
+{
+	struct child	 c;
+	char		*cause = NULL, *want, *script;
+	int		 errp[2], before, i, bad = 0, kinds = 0;
+
+	if (!tap_ok(pipe2(errp, O_CLOEXEC) == 0 &&
+	    fcntl(errp[0], F_SETFL, O_NONBLOCK) == 0, "a pipe to share"))
+		return;
+	before = count_fds();
+	for (i = 0; i < 25; i++) {
+		int	 kind = i % 5, started;
+
+		memset(&c, 0, sizeof c);
+		c.flags = SPAWN_CAPTURE_ERR | SPAWN_NULL_OUT | SPAWN_ERR_SHARED;
+		if (kind == 3)
+			c.flags |= SPAWN_OWN_RSS;
+		c.err_pipe[0] = errp[0];
+		c.err_pipe[1] = errp[1];
+		want = xasprintf("mark-%d", i);
+		script = kind == 1 ?
+		    xasprintf("head -c 262144 /dev/zero | tr '\\0' x >&2; "
+		    "echo; echo %s >&2", want) : kind == 4 ?
+		    xasprintf("echo %s >&2; exec sleep 30", want) :
+		    xasprintf("echo %s >&2", want);
+		{
+			char *const	argv[] = { "sh", "-c", script, NULL };
+			char *const	none[] = { "abbench-no-such-program",
+			    NULL };
+
+			c.argv = kind == 2 ? none : argv;
+			started = spawn_start(&c, &cause) == 0;
+			if (started)
+				spawn_wait(&c, kind == 4 ?
+				    now_mono_ns() + 300 * MSEC : 0, NULL);
+		}
+		if (kind == 2) {
+			/* Its error is the cause, its pipe untouched. */
+			if (started || cause == NULL)
+				bad++;
+		} else if (!started || c.err.buf == NULL ||
+		    strstr(c.err.buf, want) == NULL ||
+		    (i > 0 && strstr(c.err.buf, "mark-") !=
+		    strstr(c.err.buf, want)) ||
+		    (kind == 4) != (c.timed_out != 0)) {
+			TAP_DIAG("child %d (kind %d): err '%.60s'%s", i, kind,
+			    c.err.buf != NULL ? c.err.buf : "(none)",
+			    cause != NULL ? cause : "");
+			bad++;
+		} else
+			kinds |= 1 << kind;
+		free(cause);
+		cause = NULL;
+		free(want);
+		free(script);
+		spawn_release(&c);
+	}
+	tap_int_eq(bad, 0, "25 children on one stderr pipe: each one's err "
+	    "holds its own lines only");
+	tap_int_eq(kinds, 0x1b, "among them one of 256 KiB, one from the "
+	    "helper, one killed at its deadline");
+	tap_ok(fcntl(errp[0], F_GETFD) != -1 && fcntl(errp[1], F_GETFD) !=
+	    -1, "the shared pipe is still open");
+	tap_int_eq(count_fds(), before, "and nothing else is left open");
+
+	memset(&c, 0, sizeof c);
+	{
+		char *const	argv[] = { "sh", "-c", "sleep 60 & exit 0", NULL };
+
+		c.argv = argv;
+		c.flags = SPAWN_CAPTURE_ERR | SPAWN_ERR_SHARED;
+		c.err_pipe[0] = errp[0];
+		c.err_pipe[1] = errp[1];
+		spawn_run(&c, 10 * SEC, NULL);
+		tap_int_eq(c.group_left, 1, "a child that left a process in "
+		    "its group: group_left");
+		spawn_release(&c);
+		c.argv = (char *const[]){ "true", NULL };
+		spawn_run(&c, 10 * SEC, NULL);
+		tap_int_eq(c.group_left, 0, "one that left none: not");
+		spawn_release(&c);
+	}
+	close(errp[0]);
+	close(errp[1]);
+}
+
 /* The parent pid of pid from /proc, or -1. */
 static pid_t
 ppid_of(pid_t pid)
@@ -835,6 +931,7 @@ main(void)
 	}
 	check_basics(tmpl);
 	check_no_leak(tmpl);
+	check_shared_err();
 	check_default_kills_group();
 	check_keep_group_survives();
 	check_keep_group_timeout();
