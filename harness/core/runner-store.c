@@ -581,8 +581,9 @@ runner_store_result(struct run_ctx *ctx, const struct plan_entry *pe,
 	s.nmetrics = res->status == SAMPLE_STATUS_OK ||
 	    res->status == SAMPLE_STATUS_HOST_CHANGED ? res->nmetrics : 0;
 	/*
-	 * One record of the run's log (one write), with the benchmarks that
-	 * failed inside it; committed to the database with the batch.
+	 * One record of the run's log (copied into its mapping), with the
+	 * benchmarks that failed inside it; committed to the database with
+	 * the batch.
 	 */
 	r = store_log_sample(ctx->store, &s, res->failed.n == 0 ||
 	    s.nmetrics > 0 || res->status != SAMPLE_STATUS_OK,
