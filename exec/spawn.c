@@ -2,7 +2,8 @@
 /*
  * Child processes from argv arrays with deadlines: clone (CLONE_VM |
  * CLONE_VFORK, as posix_spawn does), join the requested cgroups, exec;
- * collect output through pipes while waiting on the pidfd clone gave;
+ * collect output through pipes while waiting for SIGCHLD (a signalfd) or
+ * on the pidfd clone gave;
  * SIGTERM the process group at the deadline, SIGKILL after the grace time,
  * and always reap (wait4 keeps the rusage). Once reaped, what is left in
  * the group is killed too, unless the child was started to leave
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -22,6 +24,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -340,6 +343,11 @@ helper_fork(const char *path, pid_t self)
 		return -1;
 	}
 	if (pid == 0) {
+		sigset_t	none;
+
+		/* SIGCHLD is blocked in abbench once it waited for one. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(sv[0]);
 		if (path != NULL) {
 			/* Survives exec; the helper checks getppid too. */
@@ -548,9 +556,62 @@ spawn_devnull(void)
 }
 
 /*
+ * The exits of our children, read from a signalfd of SIGCHLD, blocked in
+ * every thread of abbench (the main thread's here; the others start with
+ * every signal blocked, and the children with none: spawn_child_exec).
+ * One descriptor for all of them: a pidfd a child is made by clone and
+ * closed after the reap, ~2 us of abbench's time between two samples
+ * here (bench/inline-vs-hyperfine), a read of this one ~1. SIGCHLD is
+ * not queued: one read may take the exits of several children, so each
+ * read counts (sigchld_gen), and the wait of a child started before the
+ * last one tries its reap before it polls. -1: none (not the main
+ * thread, no signalfd): the pidfds, as before.
+ */
+static int		sigchld_fd = -2;
+static unsigned long	sigchld_gen;
+
+static int
+sigchld_get(void)
+{
+	sigset_t	s;
+
+	if (sigchld_fd != -2)
+		return sigchld_fd;
+	sigchld_fd = -1;
+	if (getpid() != (pid_t)syscall(SYS_gettid))
+		return -1;
+	sigemptyset(&s);
+	sigaddset(&s, SIGCHLD);
+	if (pthread_sigmask(SIG_BLOCK, &s, NULL) != 0)
+		return -1;
+	if ((sigchld_fd = signalfd(-1, &s, SFD_NONBLOCK | SFD_CLOEXEC)) == -1)
+		(void)pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	return sigchld_fd;
+}
+
+/*
+ * What SIGCHLD said, taken (pending, it would wake every poll): 1 when
+ * it was the exit of pid.
+ */
+static int
+sigchld_take(pid_t pid)
+{
+	struct signalfd_siginfo	si[4];
+	ssize_t			n, i;
+	int			its = 0;
+
+	while ((n = read(sigchld_fd, si, sizeof si)) == -1 && errno == EINTR)
+		;
+	for (i = 0; i < n / (ssize_t)sizeof si[0]; i++)
+		its |= (pid_t)si[i].ssi_pid == pid;
+	sigchld_gen++;
+	return its;
+}
+
+/*
  * clone() with the child's pidfd (CLONE_PIDFD, Linux 5.2) into *pidfd,
  * or -1 there where the kernel has none (it is then opened by
- * spawn_wait).
+ * spawn_wait) or the SIGCHLD fd tells the exit.
  */
 static pid_t
 spawn_clone(struct spawn_args *args, int *pidfd)
@@ -563,7 +624,7 @@ spawn_clone(struct spawn_args *args, int *pidfd)
 
 	*pidfd = -1;
 #ifdef CLONE_PIDFD
-	if (!no_pidfd) {
+	if (!no_pidfd && !args->c->by_sigfd) {
 		pid = clone(spawn_child, (char *)child_stack + SPAWN_STACK,
 		    flags | CLONE_PIDFD, args, pidfd);
 		if (pid != -1 || errno != EINVAL)
@@ -644,6 +705,8 @@ spawn_start(struct child *c, char **cause)
 	c->timed_out = 0;
 	c->reaped = 0;
 	c->group_left = 0;
+	c->by_sigfd = sigchld_get() != -1;
+	c->sig_gen = sigchld_gen;
 	c->out_fd = c->err_fd = c->in_fd = -1;
 	c->in_off = 0;
 	if (c->argv == NULL || c->argv[0] == NULL)
@@ -842,7 +905,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 {
 	struct pollfd	pfd[4];
 	int64_t		now, kill_at = 0, grace, killed_at = 0;
-	int		pidfd, n, timeout_ms, term_sent = 0;
+	int		pidfd, sfd, n, timeout_ms, term_sent = 0, seen = 0;
 	int		shared = (c->flags & SPAWN_ERR_SHARED) &&
 			    (c->flags & SPAWN_CAPTURE_ERR);
 	int		ip, io, ie, ii;	/* their places in pfd, or -1 */
@@ -850,15 +913,21 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	if (c->reaped || c->pid <= 0)
 		return 0;
 	grace = c->grace_ns > 0 ? c->grace_ns : SPAWN_DEFAULT_GRACE;
-	/* From clone (CLONE_PIDFD), or opened now. */
-	pidfd = c->pidfd >= 0 ? c->pidfd : pidfd_open_compat(c->pid);
+	/* The SIGCHLD fd; or a pidfd from clone (CLONE_PIDFD), or opened
+	 * now. */
+	sfd = c->by_sigfd ? sigchld_fd : -1;
+	pidfd = c->pidfd >= 0 || sfd != -1 ? c->pidfd :
+	    pidfd_open_compat(c->pid);
 	c->pidfd = -1;
+	/* Its SIGCHLD may have been read by the wait of another child. */
+	if (sfd != -1 && c->sig_gen != sigchld_gen && try_reap(c, 0))
+		goto reaped;
 	for (;;) {
 		n = 0;
 		ip = io = ie = ii = -1;
 		memset(pfd, 0, sizeof pfd);
-		if (pidfd != -1) {
-			pfd[ip = n].fd = pidfd;
+		if (sfd != -1 || pidfd != -1) {
+			pfd[ip = n].fd = sfd != -1 ? sfd : pidfd;
 			pfd[n++].events = POLLIN;
 		}
 		if (c->out_fd != -1) {
@@ -904,7 +973,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 			kill(c->pid, SIGKILL);
 			kill_at = now + NSEC_PER_SEC;
 		}
-		if (pidfd == -1)
+		if (ip == -1)
 			timeout_ms = 5;
 		else if (term_sent)
 			timeout_ms = (int)((kill_at - now) / 1000000) + 1;
@@ -944,9 +1013,27 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 				c->in_fd = -1;
 			}
 		}
-		if ((ip == -1 || pfd[ip].revents != 0) && try_reap(c, 0))
+		if (sfd != -1 && pfd[ip].revents != 0) {
+			/*
+			 * Its exit, or another child's (or a stop): the reap
+			 * first (its end is taken there), then what SIGCHLD
+			 * said; and once more after, for an exit between.
+			 * The poll saw all it wrote when its exit woke it.
+			 */
+			if (try_reap(c, 0)) {
+				seen = sigchld_take(c->pid);
+				break;
+			}
+			(void)sigchld_take(0);
+			if (try_reap(c, 0))
+				break;
+		} else if ((ip == -1 || pfd[ip].revents != 0) &&
+		    try_reap(c, 0)) {
+			seen = ip != -1;
 			break;
+		}
 	}
+reaped:
 	if (pidfd != -1)
 		close(pidfd);
 	/* Collect what is still buffered (the group may hold the pipe). */
@@ -961,10 +1048,10 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	if (c->err_fd != -1 && shared) {
 		/*
 		 * Never at its end of file: what the child wrote was there
-		 * when the poll saw it exit, and drained with it. Without a
-		 * pidfd the reap followed no poll.
+		 * when the poll saw it exit, and drained with it; unless no
+		 * poll saw its exit.
 		 */
-		if (pidfd == -1)
+		if (!seen)
 			drain(&c->err_fd, &c->err, SPAWN_ERR_KEEP, NULL, 1);
 		c->err_fd = -1;
 	} else if (c->err_fd != -1) {

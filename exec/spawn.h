@@ -111,6 +111,8 @@ struct child {
 	struct strbuf	 err;
 	int		 out_fd, err_fd, in_fd;	/* internal */
 	int		 pidfd;			/* internal: from clone */
+	int		 by_sigfd;		/* internal: its exit seen */
+	unsigned long	 sig_gen;		/* by the SIGCHLD fd */
 	size_t		 in_off;		/* internal */
 };
 

@@ -673,6 +673,62 @@ check_shared_err(void)
 	close(errp[1]);
 }
 
+/*
+ * Exits are seen through one signalfd of SIGCHLD, which does not queue:
+ * the wait of one child reads (and so takes) the SIGCHLD of another
+ * that exited meanwhile. A child that exited while another was waited
+ * for is reaped at once when it is waited for (not at its deadline),
+ * its status and stderr its own; in either order.
+ */
+static void
+check_two_children(void)
+{
+	char *const	 fast[] = { "sh", "-c", "echo fast >&2; sleep 0.1",
+	    NULL };
+	char *const	 slow[] = { "sh", "-c", "sleep 0.3; exit 3", NULL };
+	struct child	 a, b;
+	int64_t		 t0, took;
+	int		 order;
+
+	for (order = 0; order < 2; order++) {
+		memset(&a, 0, sizeof a);
+		memset(&b, 0, sizeof b);
+		a.argv = fast;
+		b.argv = slow;
+		a.flags = b.flags = SPAWN_CAPTURE_ERR;
+		if (!tap_ok(spawn_start(&a, NULL) == 0 &&
+		    spawn_start(&b, NULL) == 0, "two children (order %d)",
+		    order))
+			return;
+		if (order == 0) {
+			/* The slow one first: the fast one's exit is read
+			 * by its wait. */
+			spawn_wait(&b, now_mono_ns() + 10 * SEC, NULL);
+			t0 = now_mono_ns();
+			spawn_wait(&a, now_mono_ns() + 10 * SEC, NULL);
+			took = now_mono_ns() - t0;
+		} else {
+			spawn_wait(&a, now_mono_ns() + 10 * SEC, NULL);
+			t0 = now_mono_ns();
+			spawn_wait(&b, now_mono_ns() + 10 * SEC, NULL);
+			took = now_mono_ns() - t0;
+		}
+		tap_ok(a.reaped && !a.timed_out && WIFEXITED(a.status) &&
+		    WEXITSTATUS(a.status) == 0 && a.err.buf != NULL &&
+		    strcmp(a.err.buf, "fast\n") == 0, "order %d: the fast "
+		    "one exited 0, its stderr its own", order);
+		tap_ok(b.reaped && !b.timed_out && WIFEXITED(b.status) &&
+		    WEXITSTATUS(b.status) == 3, "order %d: the slow one "
+		    "exited 3", order);
+		if (!tap_ok(took < (order == 0 ? 100 : 350) * MSEC,
+		    "order %d: the second wait took %lld ms, not its "
+		    "deadline's 10 s", order, (long long)(took / MSEC)))
+			TAP_DIAG("took %lld ns", (long long)took);
+		spawn_release(&a);
+		spawn_release(&b);
+	}
+}
+
 /* The parent pid of pid from /proc, or -1. */
 static pid_t
 ppid_of(pid_t pid)
@@ -932,6 +988,7 @@ main(void)
 	check_basics(tmpl);
 	check_no_leak(tmpl);
 	check_shared_err();
+	check_two_children();
 	check_default_kills_group();
 	check_keep_group_survives();
 	check_keep_group_timeout();
