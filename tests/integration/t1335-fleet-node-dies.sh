@@ -59,19 +59,23 @@ rm -f "$SHARED/h1/hold"
 # Slurm's own doing from here: the node does not answer, DOWN, the job
 # requeued (NODE_FAIL), started again after its credential expired.
 # (-t all: the requeued job may have run and ended between two looks, and
-# squeue leaves ended jobs out by default: B was read empty once.)
+# squeue leaves ended jobs out by default: B was read empty once. B is
+# the node of the look that saw the job moved: a second squeue after it
+# once printed nothing, the job done and slurmctld busy.)
 moved() {
-	case $(squeue -h -t all -j "$J" -o '%T %N') in
+	mv_st=$(squeue -h -t all -j "$J" -o '%T %N')
+	case $mv_st in
 	RUNNING*c1-n*|COMPLETING*c1-n*|COMPLETED*c1-n*)
-		[ "$(squeue -h -t all -j "$J" -o %N)" != "$A" ] ;;
+		B=${mv_st#* }
+		[ "$B" != "$A" ] ;;
 	*)	return 1 ;;
 	esac
 }
+B=
 wait_for 120 moved
 rc=$?
 ok $rc "Slurm requeued the job and started it on another c1 node"
 [ "$rc" = 0 ] || diag "job $J: $(scontrol show job -o "$J" 2>&1)"
-B=$(squeue -h -t all -j "$J" -o %N)
 diag "$A died; job $J on $B $(( $(date +%s) - killed_at )) s later"
 like "$(sinfo -h -n "$A" -o %t)" '^down' "Slurm says node $A is down"
 like "$(scontrol show job -o "$J")" 'Restarts=1 ' \
