@@ -262,7 +262,8 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
 	    sv_rows(st, run_id, arm, flags, ex, nex, &tab, &ntab, &rows,
 	    &nrows, cause) != 0)
 		goto out;
-	qsort(rows, nrows, sizeof *rows, sv_row_cmp);
+	if (nrows > 1)
+		qsort(rows, nrows, sizeof *rows, sv_row_cmp);
 	v = xcalloc(nrows > 0 ? nrows : 1, sizeof *v);
 	for (i = 0; i < nrows; i++) {
 		rc = sv_fill(st, &rows[i], &tab[rows[i].series],
