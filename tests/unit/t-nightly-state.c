@@ -190,6 +190,7 @@ main(void)
 	tap_ok(inc.nnights == 3 && inc.last_night == 2 && inc.nchanges == 0 &&
 	    part[2].median == 1 && part[2].se == 0 && !part[2].unknown,
 	    "no change: 3 nights, the last index 2, its median 1 and se 0");
+	nightly_row_release(&inc);
 
 	/* A night a reference needs, unknown: the row is incomplete. */
 	series(rng, M_NORMAL, 0, 0, nt);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -729,6 +730,58 @@ check_two_children(void)
 	}
 }
 
+/* The pidfd path: children of a process whose first spawn was not made
+ * by its main thread (no SIGCHLD fd then). 0 when all went right. */
+static void *
+pidfd_thread(void *arg)
+{
+	char *const	 ok[] = { "sh", "-c", "echo own >&2; exit 5", NULL };
+	char *const	 slow[] = { "sleep", "30", NULL };
+	struct child	 c;
+	int		*bad = arg;
+	int64_t		 t0;
+
+	memset(&c, 0, sizeof c);
+	c.argv = ok;
+	c.flags = SPAWN_CAPTURE_ERR;
+	if (spawn_run(&c, 10 * SEC, NULL) != 0 || c.by_sigfd ||
+	    !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 5 ||
+	    c.err.buf == NULL || strcmp(c.err.buf, "own\n") != 0)
+		*bad |= 1;
+	spawn_release(&c);
+	memset(&c, 0, sizeof c);
+	c.argv = slow;
+	t0 = now_mono_ns();
+	if (spawn_run(&c, 200 * MSEC, NULL) != 0 || !c.timed_out ||
+	    now_mono_ns() - t0 > 5 * SEC)
+		*bad |= 2;
+	spawn_release(&c);
+	return NULL;
+}
+
+static void
+check_pidfd_path(void)
+{
+	pid_t	pid = fork();
+	int	status = -1;
+
+	if (pid == 0) {
+		pthread_t	t;
+		int		bad = 0;
+
+		if (pthread_create(&t, NULL, pidfd_thread, &bad) != 0)
+			_exit(9);
+		pthread_join(t, NULL);
+		_exit(bad);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (!tap_ok(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "without a SIGCHLD fd (the first spawn from a thread): pidfds; "
+	    "a status, stderr and a timeout as with it"))
+		TAP_DIAG("status %#x", status);
+}
+
 /* The parent pid of pid from /proc, or -1. */
 static pid_t
 ppid_of(pid_t pid)
@@ -985,6 +1038,7 @@ main(void)
 		TAP_DIAG("%s", cause);
 		free(cause);
 	}
+	check_pidfd_path();
 	check_basics(tmpl);
 	check_no_leak(tmpl);
 	check_shared_err();
