@@ -136,47 +136,50 @@ put_str(struct strbuf *b, const char *s)
 	strbuf_add(b, s != NULL ? s : "", n);
 }
 
-/* The record of a sample: what runner_store_result stored at once. */
+/* The record of a sample: what runner_store_result stored at once. Its
+ * payload is made in place, its length and hash put before it after. */
 static void
 log_encode(struct strbuf *b, const struct store_sample *s, int main_row,
     const char *const *fwl, const char *const *ferr, size_t nfailed)
 {
-	struct strbuf	p = STRBUF_INIT;
 	uint64_t	h, v;
-	size_t		i;
+	uint32_t	l;
+	size_t		i, head = b->len, at;
 
-	put_i64(&p, s->run_id);
-	put_i64(&p, s->plan_idx);
-	put_i64(&p, s->round);
-	put_i64(&p, s->position);
-	put_i64(&p, s->warmup);
-	put_i64(&p, (int64_t)s->status);
-	put_i64(&p, s->start_ns);
-	put_i64(&p, s->end_ns);
-	put_i64(&p, s->start_wall_ns);
-	put_i64(&p, s->end_wall_ns);
-	put_i64(&p, main_row);
-	put_str(&p, s->arm);
-	put_str(&p, s->workload);
-	put_str(&p, s->error);
-	put_u32(&p, (uint32_t)s->nmetrics);
-	for (i = 0; i < s->nmetrics; i++) {
-		put_str(&p, s->metrics[i].benchmark);
-		put_str(&p, s->metrics[i].unit);
-		memcpy(&v, &s->metrics[i].value, sizeof v);
-		put_i64(&p, (int64_t)v);
-	}
-	put_u32(&p, (uint32_t)nfailed);
-	for (i = 0; i < nfailed; i++) {
-		put_str(&p, fwl[i]);
-		put_str(&p, ferr[i]);
-	}
 	strbuf_add(b, LOG_MAGIC, 8);
-	put_u32(b, (uint32_t)p.len);
-	h = log_hash((const unsigned char *)p.buf, p.len);
-	strbuf_add(b, (const char *)&h, sizeof h);
-	strbuf_add(b, p.buf, p.len);
-	strbuf_release(&p);
+	put_u32(b, 0);
+	put_i64(b, 0);
+	at = b->len;
+	put_i64(b, s->run_id);
+	put_i64(b, s->plan_idx);
+	put_i64(b, s->round);
+	put_i64(b, s->position);
+	put_i64(b, s->warmup);
+	put_i64(b, (int64_t)s->status);
+	put_i64(b, s->start_ns);
+	put_i64(b, s->end_ns);
+	put_i64(b, s->start_wall_ns);
+	put_i64(b, s->end_wall_ns);
+	put_i64(b, main_row);
+	put_str(b, s->arm);
+	put_str(b, s->workload);
+	put_str(b, s->error);
+	put_u32(b, (uint32_t)s->nmetrics);
+	for (i = 0; i < s->nmetrics; i++) {
+		put_str(b, s->metrics[i].benchmark);
+		put_str(b, s->metrics[i].unit);
+		memcpy(&v, &s->metrics[i].value, sizeof v);
+		put_i64(b, (int64_t)v);
+	}
+	put_u32(b, (uint32_t)nfailed);
+	for (i = 0; i < nfailed; i++) {
+		put_str(b, fwl[i]);
+		put_str(b, ferr[i]);
+	}
+	l = (uint32_t)(b->len - at);
+	h = log_hash((const unsigned char *)b->buf + at, l);
+	memcpy(b->buf + head + 8, &l, sizeof l);
+	memcpy(b->buf + head + 12, &h, sizeof h);
 }
 
 /* A record read back: its strings its own. */

@@ -458,6 +458,23 @@ floor_us(int64_t ns)
 	return ns / 1000 - (ns % 1000 < 0);
 }
 
+/* Is k the key of the fields f (joined by \x1f), without making it? */
+static int
+series_key_is(const char *k, const char *const f[5])
+{
+	const char	*v;
+	size_t		 i, n;
+
+	for (i = 0; i < 5; i++) {
+		v = f[i] != NULL ? f[i] : "(null)";
+		n = strlen(v);
+		if (strncmp(k, v, n) != 0 || k[n] != (i < 4 ? '\x1f' : '\0'))
+			return 0;
+		k += n + 1;
+	}
+	return 1;
+}
+
 /* The id of a series, made on first use (inside a transaction). */
 static int
 series_get(struct store *st, const char *arm, const char *workload,
@@ -471,17 +488,16 @@ series_get(struct store *st, const char *arm, const char *workload,
 	size_t		 i, j;
 	int		 found;
 
-	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", arm, workload,
-	    benchmark, unit, orig);
 	for (j = 0; j < st->nseries; j++) {
 		i = (st->series_next + j) % st->nseries;
-		if (strcmp(st->series_key[i], key) == 0) {
+		if (series_key_is(st->series_key[i], f)) {
 			*id = st->series_id[i];
 			st->series_next = i + 1;
-			free(key);
 			return 0;
 		}
 	}
+	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", arm, workload,
+	    benchmark, unit, orig);
 	if (store_rows_cached(&r, st, ST_SERIES_FIND, cause) != 0)
 		goto fail;
 	for (i = 0; i < 5; i++)

@@ -87,32 +87,53 @@ names_vcpus(const char *name)
 char *
 bench_name_final(const char *name)
 {
+	char	 suf[16], *p = suf + sizeof suf - 1, *out;
+	size_t	 n, k;
+	int	 v = bench_gomaxprocs();
+
 	if (names_vcpus(name))
 		return xstrdup(name);
-	return xasprintf("%s-%d", name, bench_gomaxprocs());
+	if (v <= 0)
+		return xasprintf("%s-%d", name, v);
+	/* "-" and the count, without printf's machinery (a value each). */
+	*p = '\0';
+	for (; v > 0; v /= 10)
+		*--p = (char)('0' + v % 10);
+	*--p = '-';
+	n = strlen(name);
+	k = (size_t)(suf + sizeof suf - 1 - p);
+	out = xmalloc(n + k + 1);
+	memcpy(out, name, n);
+	memcpy(out + n, p, k + 1);
+	return out;
 }
 
-void
-sample_result_add_raw(struct sample_result *r, const char *benchmark,
+/* A metric whose benchmark's name is the caller's to give (malloc'd). */
+static void
+sample_result_take(struct sample_result *r, char *benchmark,
     const char *unit, double value)
 {
 	struct store_metric	*m;
 
 	XGROW(r->metrics, r->nmetrics, r->cap);
 	m = &r->metrics[r->nmetrics++];
-	m->benchmark = xstrdup(benchmark);
+	m->benchmark = benchmark;
 	m->unit = xstrdup(unit);
 	m->value = value;
+}
+
+void
+sample_result_add_raw(struct sample_result *r, const char *benchmark,
+    const char *unit, double value)
+{
+	sample_result_take(r, xstrdup(benchmark), unit, value);
 }
 
 void
 sample_result_add(struct sample_result *r, const char *benchmark,
     const char *unit, double value)
 {
-	char	*name = bench_name_final(benchmark);
-
-	sample_result_add_raw(r, name, unit, value);
-	free(name);
+	sample_result_take(r, bench_name_final(benchmark), unit, value);
 }
 
 void
