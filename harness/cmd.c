@@ -703,6 +703,8 @@ cmd_find_run(const struct cmd_ctx *c, struct store_run *run)
 	    store_check_run(c->st, run->id, &cause) == -1) {
 		error("%s", cause);
 		free(cause);
+		/* Found, then refused: the caller has no run to release. */
+		store_run_release(run);
 		return -1;
 	}
 	return 0;
