@@ -591,7 +591,8 @@ sigchld_get(void)
 
 /*
  * What SIGCHLD said, taken (pending, it would wake every poll): 1 when
- * it was the exit of pid.
+ * it was the exit of pid (not its stop: an exit after a stop's SIGCHLD,
+ * still pending, is not said again).
  */
 static int
 sigchld_take(pid_t pid)
@@ -603,7 +604,10 @@ sigchld_take(pid_t pid)
 	while ((n = read(sigchld_fd, si, sizeof si)) == -1 && errno == EINTR)
 		;
 	for (i = 0; i < n / (ssize_t)sizeof si[0]; i++)
-		its |= (pid_t)si[i].ssi_pid == pid;
+		its |= (pid_t)si[i].ssi_pid == pid &&
+		    (si[i].ssi_code == CLD_EXITED ||
+		    si[i].ssi_code == CLD_KILLED ||
+		    si[i].ssi_code == CLD_DUMPED);
 	sigchld_gen++;
 	return its;
 }
@@ -1119,11 +1123,12 @@ spawn_capture(char *const *argv, int64_t timeout_ns, char **out, char **err,
 			set_cause(cause, "'%s' timed out", argv[0]);
 			r = -1;
 		}
-		if (out != NULL)
-			*out = strbuf_detach(&c.out);
-		if (err != NULL)
-			*err = strbuf_detach(&c.err);
 	}
+	/* Handed out with 0 only: a caller frees them when it succeeds. */
+	if (r == 0 && out != NULL)
+		*out = strbuf_detach(&c.out);
+	if (r == 0 && err != NULL)
+		*err = strbuf_detach(&c.err);
 	spawn_release(&c);
 	return r;
 }
