@@ -89,10 +89,8 @@ errp_take(void)
 	if (errp_busy)
 		return -1;
 	if (errp_shared[0] == -1) {
-		if (pipe2(errp_shared, O_CLOEXEC) == -1) {
-			errp_shared[0] = errp_shared[1] = -1;
+		if (pipe2(errp_shared, O_CLOEXEC) == -1)
 			return -1;
-		}
 		if (fcntl(errp_shared[0], F_SETFL, O_NONBLOCK) == -1) {
 			errp_drop();
 			return -1;

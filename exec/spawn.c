@@ -227,6 +227,13 @@ spawn_stack_ready(void)
 	return 0;
 }
 
+/* Does c's stderr go to the caller's pipe (SPAWN_ERR_SHARED)? */
+static int
+err_shared(const struct child *c)
+{
+	return (c->flags & SPAWN_ERR_SHARED) && (c->flags & SPAWN_CAPTURE_ERR);
+}
+
 /* Close the child's ends of the pipes; keep the parent's in c. */
 static void
 spawn_parent_ends(struct child *c, const int outp[2], const int errp[2],
@@ -239,8 +246,7 @@ spawn_parent_ends(struct child *c, const int outp[2], const int errp[2],
 	if (inp[0] != -1)
 		close(inp[0]);
 	c->out_fd = outp[0];
-	c->err_fd = (c->flags & SPAWN_ERR_SHARED) &&
-	    (c->flags & SPAWN_CAPTURE_ERR) ? c->err_pipe[0] : errp[0];
+	c->err_fd = err_shared(c) ? c->err_pipe[0] : errp[0];
 	c->in_fd = inp[1];
 	if (c->in_fd != -1)
 		fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
@@ -720,15 +726,15 @@ spawn_start(struct child *c, char **cause)
 		return set_cause(cause, "'%s': a child that leaves processes "
 		    "behind cannot have its output captured", c->argv[0]);
 	if (((c->flags & SPAWN_CAPTURE_OUT) && pipe2(outp, O_CLOEXEC) == -1) ||
-	    ((c->flags & SPAWN_CAPTURE_ERR) &&
-	    !(c->flags & SPAWN_ERR_SHARED) && pipe2(errp, O_CLOEXEC) == -1) ||
+	    ((c->flags & SPAWN_CAPTURE_ERR) && !err_shared(c) &&
+	    pipe2(errp, O_CLOEXEC) == -1) ||
 	    ((c->flags & SPAWN_STDIN_BUF) && pipe2(inp, O_CLOEXEC) == -1)) {
 		e = errno;
 		goto fail_errno;
 	}
 	if (c->env_add != NULL || (c->flags & SPAWN_OWN_RSS))
 		envp = build_env(c->env_add);
-	if ((c->flags & SPAWN_CAPTURE_ERR) && (c->flags & SPAWN_ERR_SHARED))
+	if (err_shared(c))
 		cerr = c->err_pipe;
 
 	if (!(c->flags & SPAWN_OWN_RSS)) {
@@ -910,8 +916,7 @@ spawn_wait(struct child *c, int64_t deadline_ns, char **cause)
 	struct pollfd	pfd[4];
 	int64_t		now, kill_at = 0, grace, killed_at = 0;
 	int		pidfd, sfd, n, timeout_ms, term_sent = 0, seen = 0;
-	int		shared = (c->flags & SPAWN_ERR_SHARED) &&
-			    (c->flags & SPAWN_CAPTURE_ERR);
+	int		shared = err_shared(c);
 	int		ip, io, ie, ii;	/* their places in pfd, or -1 */
 
 	if (c->reaped || c->pid <= 0)
@@ -1149,8 +1154,7 @@ spawn_release(struct child *c)
 	spawn_kill(c);
 	if (c->out_fd != -1 && c->out_fd != 0)
 		close(c->out_fd);
-	if (c->err_fd != -1 && c->err_fd != 0 &&
-	    !((c->flags & SPAWN_ERR_SHARED) && (c->flags & SPAWN_CAPTURE_ERR)))
+	if (c->err_fd != -1 && c->err_fd != 0 && !err_shared(c))
 		close(c->err_fd);
 	c->out_fd = c->err_fd = -1;
 	strbuf_release(&c->out);

@@ -18,10 +18,11 @@
  *
  * The pending records are committed in one transaction, by the sample
  * insert every sample of a run went through before (the rows are the
- * same), then the log is emptied (zeroed from its first byte on): once LOG_BATCH samples are pending, or
- * LOG_BATCH_NS after the oldest one, or at once after a sample of
- * LOG_LONG_NS or more (batches are for short samples, whose transaction
- * would be a part of their time worth saving), always between two
+ * same), then the log is emptied (zeroed, its first byte first): once
+ * LOG_BATCH samples are pending, or LOG_BATCH_NS after the oldest one,
+ * or at once after a sample of LOG_LONG_NS or more (batches are for
+ * short samples, whose transaction would be a part of their time worth
+ * saving), always between two
  * samples (the runner records a sample after its program ended), and
  * before anything reads the run in this process (store_log_flush: the
  * runner's looks, its end) and at store_close. A read-only reader of the
@@ -452,8 +453,10 @@ log_map(struct store_log *lg)
 {
 	void	*m;
 
-	if (posix_fallocate(lg->fd, 0, LOG_MAP) != 0)
+	if (posix_fallocate(lg->fd, 0, LOG_MAP) != 0) {
+		(void)ftruncate(lg->fd, 0);
 		return;
+	}
 	m = mmap(NULL, LOG_MAP, PROT_READ | PROT_WRITE, MAP_SHARED, lg->fd,
 	    0);
 	if (m == MAP_FAILED) {
@@ -508,10 +511,12 @@ store_log_flush(struct store *st, char **cause)
 	 * import's check of plan_idx. Its first byte first: a kill while
 	 * the rest is zeroed leaves an empty log.
 	 */
-	if (lg->map != NULL) {
-		*(volatile unsigned char *)lg->map = 0;
-		memset(lg->map, 0, lg->off < lg->maplen ? lg->off :
-		    lg->maplen);
+	if (lg->map != NULL && lg->off > 0) {
+		lg->map[0] = 0;
+		/* A kill falls between two instructions: not before it. */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		memset(lg->map + 1, 0, (lg->off < lg->maplen ? lg->off :
+		    lg->maplen) - 1);
 	}
 	if ((lg->map == NULL || lg->off > lg->maplen) &&
 	    ftruncate(lg->fd, (off_t)lg->maplen) == -1) {

@@ -87,24 +87,20 @@ names_vcpus(const char *name)
 char *
 bench_name_final(const char *name)
 {
-	char	 suf[16], *p = suf + sizeof suf - 1, *out;
-	size_t	 n, k;
-	int	 v = bench_gomaxprocs();
+	/* "-GOMAXPROCS", made once: no printf a value. */
+	static char	 suf[24];
+	size_t		 n, k;
+	char		*out;
 
 	if (names_vcpus(name))
 		return xstrdup(name);
-	if (v <= 0)
-		return xasprintf("%s-%d", name, v);
-	/* "-" and the count, without printf's machinery (a value each). */
-	*p = '\0';
-	for (; v > 0; v /= 10)
-		*--p = (char)('0' + v % 10);
-	*--p = '-';
+	if (suf[0] == '\0')
+		snprintf(suf, sizeof suf, "-%d", bench_gomaxprocs());
 	n = strlen(name);
-	k = (size_t)(suf + sizeof suf - 1 - p);
+	k = strlen(suf);
 	out = xmalloc(n + k + 1);
 	memcpy(out, name, n);
-	memcpy(out + n, p, k + 1);
+	memcpy(out + n, suf, k + 1);
 	return out;
 }
 

@@ -12,7 +12,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,25 +86,6 @@ log_one(struct store *st, int64_t run, int plan)
 	return rc;
 }
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	char	*buf;
-	FILE	*f = fopen(path, "rb");
-	long	 len;
-
-	*n = 0;
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = xmalloc((size_t)len + 1);
-	*n = fread(buf, 1, (size_t)len, f);
-	fclose(f);
-	return buf;
-}
-
 static int
 spit(const char *path, const char *buf, size_t n)
 {
@@ -137,25 +117,6 @@ count(const char *db, int64_t run)
 	store_values_free(v, n);
 	store_close(st);
 	return (long)n;
-}
-
-static void
-rm_dir(const char *dir)
-{
-	struct dirent	*de;
-	DIR		*d = opendir(dir);
-	char		*p;
-
-	while (d != NULL && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
-		unlink(p);
-		free(p);
-	}
-	if (d != NULL)
-		closedir(d);
-	rmdir(dir);
 }
 
 /* How many times "ABSAMPL1" is in buf[0..n). */
@@ -208,7 +169,7 @@ main(void)
 		bad += log_one(st, run, i) != 0;
 	tap_int_eq(bad, 0, "150 records of ~10 KiB logged in one batch");
 	/* What a kill -9 now would leave. */
-	kept = slurp(logp, &nkept);
+	kept = read_file(logp, &nkept, NULL);
 	tap_ok(nkept > (size_t)1 << 20, "the batch went on past the "
 	    "mapping (%zu bytes)", nkept);
 	tap_int_eq(records(kept, nkept), NSAMPLE, "the log holds every "
@@ -267,15 +228,18 @@ main(void)
 	bad = 0;
 	for (i = 0; i < 3; i++)
 		bad += log_one(st, run, NSAMPLE + i) != 0;
+	tap_int_eq(bad, 0, "3 records logged");
 	tap_int_eq(store_log_flush(st, &cause), 0, "3 records committed");
-	after = slurp(logp, &nafter);
-	tap_ok(nafter == (size_t)1 << 20 && records(after, nafter) == 0 &&
-	    after[0] == 0, "the log is its 1 MiB again, zeros");
+	after = read_file(logp, &nafter, NULL);
+	for (i = 0; after != NULL && (size_t)i < nafter && after[i] == 0; i++)
+		;
+	tap_ok(after != NULL && nafter == (size_t)1 << 20 &&
+	    (size_t)i == nafter, "the log is its 1 MiB again, all zeros");
 	free(after);
 	tap_int_eq(store_log_end(st, &cause), 0, "ended");
 	store_close(st);
 
-	rm_dir(tmpl);
+	rmtree(tmpl, NULL);
 	for (i = 0; i < NBENCH; i++)
 		free(names[i]);
 	free(kept);
