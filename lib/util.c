@@ -411,7 +411,7 @@ void
 strvec_sort(struct strvec *sv)
 {
 	if (sv->n > 1)
-		qsort(sv->v, sv->n, sizeof *sv->v, strvec_cmp);
+		xqsort(sv->v, sv->n, sizeof *sv->v, strvec_cmp);
 }
 
 void

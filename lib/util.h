@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Time: every duration abbench keeps is in nanoseconds (int64_t). */
 #define NSEC_PER_SEC	INT64_C(1000000000)
@@ -88,6 +89,18 @@ void	 strvec_push_nodup(struct strvec *sv, char *s);
 void	 strvec_pushv(struct strvec *sv, char *const *v);
 /* Is s one of the strings? */
 int	 strvec_has(const struct strvec *sv, const char *s);
+/*
+ * qsort(3), where fewer than 2 elements ask for nothing: qsort's base is
+ * declared nonnull, and an empty array's pointer may be NULL (UBSan's
+ * nonnull-attribute). Every sort of the sources goes through it.
+ */
+static inline void
+xqsort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 /* qsort's comparison of doubles, ascending. */
 int	 cmp_double(const void *a, const void *b);
 /*

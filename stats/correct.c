@@ -35,7 +35,7 @@ sorted_pvalues(const double *p, size_t n)
 		s[i].p = p[i];
 		s[i].i = i;
 	}
-	qsort(s, n, sizeof(*s), pidx_cmp);
+	xqsort(s, n, sizeof(*s), pidx_cmp);
 	return s;
 }
 

@@ -247,7 +247,7 @@ bm_rank(struct bm_item *it, size_t n)
 {
 	size_t	i, j, k;
 
-	qsort(it, n, sizeof(*it), bm_cmp);
+	xqsort(it, n, sizeof(*it), bm_cmp);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && it[j].v == it[i].v; j++)
 			;

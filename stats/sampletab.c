@@ -222,7 +222,7 @@ sampletab_row_cells(const struct sampletab *t, const struct sampletab_row *r,
 	for (a = 0; a < r->ncell; a++)
 		if (r->cell[a] != 0)
 			out[n++] = &t->cells[r->cell[a] - 1];
-	qsort(out, n, sizeof(*out), sampletab_cmp_cell);
+	xqsort(out, n, sizeof(*out), sampletab_cmp_cell);
 	return n;
 }
 

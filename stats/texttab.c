@@ -240,7 +240,7 @@ sort_by_span(const struct tt_cell **order, size_t n)
 	if (n == 0 || lo == hi)
 		return;
 	if ((long)hi - lo > 256) {
-		qsort(order, n, sizeof(*order), cmp_span);
+		xqsort(order, n, sizeof(*order), cmp_span);
 		return;
 	}
 	at = xcalloc((size_t)(hi - lo) + 2, sizeof(*at));
@@ -272,7 +272,7 @@ sort_by_pos(const struct tt_cell **order, const struct tt_cell *cells,
 		if (cmp_pos(&order[k - 1], &order[k]) > 0)
 			break;
 	if (k < n)
-		qsort(order, n, sizeof(*order), cmp_pos);
+		xqsort(order, n, sizeof(*order), cmp_pos);
 }
 
 char *

@@ -533,7 +533,7 @@ add_metrics(struct workload *wl, struct fio_member *m, int n,
 			sample_result_add(out, name, "iops", iops[i]);
 			free(name);
 		}
-		qsort(iops, (size_t)n, sizeof *iops, cmp_double);
+		xqsort(iops, (size_t)n, sizeof *iops, cmp_double);
 		med = n % 2 ? iops[n / 2] : (iops[n / 2 - 1] + iops[n / 2]) / 2;
 		name = xasprintf("%s/c%d/%s-total", bn, n, m[0].label);
 		sample_result_add(out, name, "iops", total);

@@ -222,7 +222,7 @@ shape_gather(struct store *st, const int64_t *ids, size_t nids,
 		}
 		sampletab_free(t);
 	}
-	qsort(sc->xs, sc->nxs, sizeof(*sc->xs), cmp_double);
+	xqsort(sc->xs, sc->nxs, sizeof(*sc->xs), cmp_double);
 	return 0;
 }
 
@@ -327,10 +327,10 @@ plot_shapes(struct store *st, const int64_t *ids, size_t nids,
 	for (s = 0; s < sc.nseries; s++) {
 		struct shape_series	*se = &sc.series[s];
 
-		qsort(se->pts, se->npts, sizeof(*se->pts), shape_cmp_point);
+		xqsort(se->pts, se->npts, sizeof(*se->pts), shape_cmp_point);
 		centers = xcalloc(se->npts + 1, sizeof(*centers));
 		for (i = 0; i < se->npts; i++) {
-			qsort(se->pts[i].v, se->pts[i].n, sizeof(double),
+			xqsort(se->pts[i].v, se->pts[i].n, sizeof(double),
 			    cmp_double);
 			bm_summarize(se->pts[i].v, se->pts[i].n,
 			    BM_ASSUME_NOTHING, pc.confidence, &se->pts[i].sum);

@@ -299,7 +299,7 @@ plot_gather(struct plot_ctx *pc, const struct sampletab *tab)
 	}
 	free(gof);
 	if (pc->ngroups > 0)
-		qsort(pc->groups, pc->ngroups, sizeof(*pc->groups),
+		xqsort(pc->groups, pc->ngroups, sizeof(*pc->groups),
 		    plot_cmp_group);
 
 	for (g = 0; g < pc->ngroups; g++) {
@@ -315,7 +315,7 @@ plot_gather(struct plot_ctx *pc, const struct sampletab *tab)
 				continue;
 			ad->sorted = xcalloc(ad->n, sizeof(double));
 			memcpy(ad->sorted, ad->v, ad->n * sizeof(double));
-			qsort(ad->sorted, ad->n, sizeof(double),
+			xqsort(ad->sorted, ad->n, sizeof(double),
 			    cmp_double);
 			bm_summarize(ad->sorted, ad->n, BM_ASSUME_NOTHING,
 			    pc->confidence, &ad->sum);

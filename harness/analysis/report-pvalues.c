@@ -100,8 +100,8 @@ report_pvalues_test(const struct report *r, const struct sampletab *t,
 		c[k].p = c[k].holm = c[k].bh = c[k].delta = NAN;
 		if (n1 == 0 || n2 == 0)
 			continue;
-		qsort(x1, n1, sizeof(double), cmp_double);
-		qsort(x2, n2, sizeof(double), cmp_double);
+		xqsort(x1, n1, sizeof(double), cmp_double);
+		xqsort(x2, n2, sizeof(double), cmp_double);
 		bm_summarize(x1, n1, BM_ASSUME_NOTHING, 0.95, &s1);
 		bm_summarize(x2, n2, BM_ASSUME_NOTHING, 0.95, &s2);
 		c[k].base_center = s1.center;
@@ -302,7 +302,7 @@ report_pvalues(struct report *r)
 	for (k = 0; k < adv.n; k++)
 		by[k] = &adv.rows[k];
 	if (adv.n > 0)
-		qsort(by, adv.n, sizeof(*by), report_cmp_adv_stable);
+		xqsort(by, adv.n, sizeof(*by), report_cmp_adv_stable);
 	for (k = 0; k < nc; k++)
 		report_pvalues_row(r, &c[k], by, adv.n);
 	free(by);

@@ -125,7 +125,7 @@ shift_scan_tab(const struct sampletab *t, const struct store_run *run,
 				nvals++;
 			}
 		}
-		qsort(vals, nvals, sizeof(*vals), shift_cmp_val);
+		xqsort(vals, nvals, sizeof(*vals), shift_cmp_val);
 		memset(&row, 0, sizeof(row));
 		m = shift_matrix(&row, vals, nvals, run->narms);
 		rc = ls_detect(m, row.nrounds, run->narms, &out->opt, &row.res,

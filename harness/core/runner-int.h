@@ -42,9 +42,11 @@ struct progress {
 	int		 failures;
 	int		 rounds;
 	int		 line_open;
-	/* stop = decided: rows counted, decided and stopped (futile). */
+	/* stop = decided: rows counted, decided, stopped (futile) and
+	 * reopened (decided at an earlier look, not at the last). */
 	int		 decided_mode;
-	size_t		 rows, rows_decided, rows_stopped;
+	size_t		 rows, rows_decided, rows_stopped, rows_reopened;
+	int		 reopen_said;	/* why, said once */
 };
 
 /* One run from its options to its exit status, in steps. */

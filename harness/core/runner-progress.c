@@ -75,10 +75,12 @@ progress_json(struct progress *p, const struct plan_entry *pe,
  * Under stop = decided: "rows decided 2/4" after sep, or "no look yet"
  * (the rows are known from the first look on); ", 1 stopped undecided"
  * for the rows stopped for futility, which the verdict lines call
- * undecided.
+ * undecided; ", 1 reopened" for rows decided at an earlier look and
+ * undecided since (the count would fall without a word: the newcomer's
+ * friction 4), and why the first time in a line of its own.
  */
 static void
-print_decided(const struct progress *p, const char *sep)
+print_decided(struct progress *p, const char *sep)
 {
 	if (!p->decided_mode)
 		return;
@@ -89,6 +91,14 @@ print_decided(const struct progress *p, const char *sep)
 		    p->rows_decided, p->rows);
 	if (p->rows_stopped > 0)
 		fprintf(stderr, ", %zu stopped undecided", p->rows_stopped);
+	if (p->rows_reopened > 0)
+		fprintf(stderr, ", %zu reopened", p->rows_reopened);
+	if (p->rows_reopened > 0 && !p->reopen_said && !p->tty) {
+		fprintf(stderr, " (decided at an earlier look, undecided "
+		    "since: a workload stops when all its rows are decided at "
+		    "one look, and each verdict is its last look's)");
+		p->reopen_said = 1;
+	}
 }
 
 void

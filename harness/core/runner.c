@@ -628,7 +628,7 @@ run_load_bad(struct run_state *r, char **cause)
 	}
 	store_values_free(v, n);
 	if (r->nbad > 0)
-		qsort(r->bad, r->nbad, sizeof(*r->bad), run_cmp_int);
+		xqsort(r->bad, r->nbad, sizeof(*r->bad), run_cmp_int);
 	return 0;
 }
 
@@ -653,7 +653,8 @@ run_progress_total(struct run_state *r, const int *active, const int *good,
 	r->prog.total = r->prog.done + left;
 	if (r->verdicts != NULL)
 		verdicts_count(r->verdicts, &r->prog.rows,
-		    &r->prog.rows_decided, &r->prog.rows_stopped);
+		    &r->prog.rows_decided, &r->prog.rows_stopped,
+		    &r->prog.rows_reopened);
 }
 
 /*

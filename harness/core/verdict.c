@@ -36,6 +36,16 @@ struct vrow {
 	double			 mde;		/* undecided at the last look */
 	size_t			 advise;	/* rounds power advises then */
 	size_t			 mde_n1, mde_n2; /* the executions it is at */
+	/*
+	 * Reopened: decided at a look (was, at was_look and was_round) and
+	 * not, or otherwise, at a later one (at reopen_look): a workload
+	 * stops only when all its rows are decided at one look, so a row
+	 * decided early is looked at again with its other rows, on more
+	 * samples. How many times, and the last.
+	 */
+	int			 reopened;
+	enum seq_verdict	 was;
+	int			 was_look, was_round, reopen_look, reopen_round;
 };
 
 struct verdicts {
@@ -142,7 +152,7 @@ vsample_cmp(const void *a, const void *b)
 static double
 verdicts_median(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	xqsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -159,7 +169,7 @@ verdicts_pairs(struct vsample *s, size_t n, double *d, signed char *first)
 	size_t	i, j, k, np = 0, na, nb;
 	int	amin, amax, bmin, bmax, bad;
 
-	qsort(s, n, sizeof(*s), vsample_cmp);
+	xqsort(s, n, sizeof(*s), vsample_cmp);
 	for (i = 0; i < n; i = j) {
 		na = nb = 0;
 		bad = 0;
@@ -326,7 +336,7 @@ verdicts_rows_of(const struct sampletab *t, const int *wl_of_idx,
 		}
 		n += have;
 	}
-	qsort(lr, n, sizeof(*lr), vlook_row_cmp);
+	xqsort(lr, n, sizeof(*lr), vlook_row_cmp);
 	*out = lr;
 	return n;
 }
@@ -381,8 +391,8 @@ verdicts_decide(struct verdicts *v, struct vrow *r, int k, double *x1,
 	pr.d = pd;
 	pr.first = pf;
 	pr.n = np;
-	qsort(x1, n1, sizeof(*x1), cmp_double);
-	qsort(x2, n2, sizeof(*x2), cmp_double);
+	xqsort(x1, n1, sizeof(*x1), cmp_double);
+	xqsort(x2, n2, sizeof(*x2), cmp_double);
 	seq_decide_scaled(&v->d, k, x1, n1, x2, n2, np >= 2 ? &pr : NULL,
 	    scale, v->uc, &r->res);
 	/*
@@ -399,7 +409,7 @@ verdicts_decide(struct verdicts *v, struct vrow *r, int k, double *x1,
 	r->level = 1 - 2 * beta;
 	if (r->res.test == SEQ_TEST_SIGNED_RANK) {
 		/* Tukey's, of the per-round ratios. */
-		qsort(pd, np, sizeof(*pd), cmp_double);
+		xqsort(pd, np, sizeof(*pd), cmp_double);
 		if (signrank_ci(pd, np, beta, &r->lo, &r->hi) == 0) {
 			r->lo = expm1(r->lo);
 			r->hi = expm1(r->hi);
@@ -424,6 +434,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	struct vrow		*r;
 	signed char		*pf;
 	int			 k = seq_look_at(&v->d, good), all = 1, a0, ai;
+	enum seq_verdict	 prev;
 	int			 last = (size_t)k + 1 == v->d.nlooks, rc = 0;
 
 	if (k < 0)
@@ -460,6 +471,12 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			np = v->paired ? verdicts_pairs(vs, ns, pd, pf) : 0;
 			r = verdicts_row(v, w, row->benchmark, row->unit,
 			    (int)a);
+			prev = r->looked ? r->res.verdict : SEQ_UNDECIDED;
+			if (prev != SEQ_UNDECIDED) {
+				r->was = prev;
+				r->was_look = r->look;
+				r->was_round = r->round;
+			}
 			r->looked = 1;
 			r->look = k;
 			r->good = good;
@@ -468,6 +485,11 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			r->n2 = n2;
 			verdicts_decide(v, r, k, x1, n1, x2, n2, pd, pf, np,
 			    scale);
+			if (prev != SEQ_UNDECIDED && r->res.verdict != prev) {
+				r->reopened++;
+				r->reopen_look = k;
+				r->reopen_round = round;
+			}
 			if (r->res.verdict == SEQ_UNDECIDED) {
 				all = all && r->res.futile;
 				if ((last || r->res.futile) && n1 > 0 &&
@@ -494,19 +516,23 @@ verdicts_at_look(const struct verdicts *v, int good)
 
 void
 verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided,
-    size_t *stopped)
+    size_t *stopped, size_t *reopened)
 {
-	size_t	i;
+	const struct vrow	*r;
+	size_t			 i;
 
 	*rows = v->nrows;
-	*decided = *stopped = 0;
+	*decided = *stopped = *reopened = 0;
 	for (i = 0; i < v->nrows; i++) {
-		if (!v->rows[i].looked)
+		r = &v->rows[i];
+		if (!r->looked)
 			continue;
-		if (v->rows[i].res.verdict != SEQ_UNDECIDED)
+		if (r->res.verdict != SEQ_UNDECIDED)
 			(*decided)++;
-		else if (v->rows[i].res.futile)
+		else if (r->res.futile)
 			(*stopped)++;
+		if (r->res.verdict == SEQ_UNDECIDED && r->reopened > 0)
+			(*reopened)++;
 	}
 }
 
@@ -554,6 +580,16 @@ verdicts_print_notes(const struct verdicts *v, const struct vrow *r,
 		fprintf(fp, "; position in the round changes the ratio by "
 		    "%+.3g%%, beyond the margin: decided unpaired",
 		    expm1(s->position) * 100);
+	if (r->reopened > 1)
+		fprintf(fp, "; reopened %d times, the last:", r->reopened);
+	else if (r->reopened > 0)
+		fprintf(fp, "; reopened:");
+	if (r->reopened > 0)
+		fprintf(fp, " %s at look %d (round %d), not at look %d "
+		    "(round %d) on more samples, its workload going on for "
+		    "another row", r->was == SEQ_DIFFERENT ? "different" :
+		    "equivalent", r->was_look + 1, r->was_round + 1,
+		    r->reopen_look + 1, r->reopen_round + 1);
 }
 
 void

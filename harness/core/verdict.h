@@ -54,11 +54,14 @@ int		 verdicts_at_look(const struct verdicts *v, int good);
 
 /*
  * Rows counted so far, rows decided (different or equivalent) at their
- * workload's last look, and rows stopped there undecided for futility
- * (what the verdict lines call "undecided ... stopped": not decided).
+ * workload's last look, rows stopped there undecided for futility (what
+ * the verdict lines call "undecided ... stopped": not decided), and rows
+ * reopened there: decided at an earlier look of their workload, which
+ * went on for another row, and undecided at its last (the verdict line
+ * says when).
  */
 void		 verdicts_count(const struct verdicts *v, size_t *rows,
-		    size_t *decided, size_t *stopped);
+		    size_t *decided, size_t *stopped, size_t *reopened);
 
 /* Workload w could not make up its failed rounds (said in the report). */
 void		 verdicts_unmade(struct verdicts *v, int w, int good);

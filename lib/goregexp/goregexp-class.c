@@ -94,7 +94,7 @@ goregexp_clean_class(struct runes *r)
 
 	if (r->n < 2)
 		return;
-	qsort(r->v, r->n / 2, 2 * sizeof(uint32_t), range_cmp);
+	xqsort(r->v, r->n / 2, 2 * sizeof(uint32_t), range_cmp);
 	w = 2;
 	for (i = 2; i < r->n; i += 2) {
 		if (r->v[i] <= r->v[w - 1] + 1) {
