@@ -65,7 +65,7 @@ series(gsl_rng *rng, enum model m, size_t s, double step,
 }
 
 /* The 95% upper bound of a Poisson mean from count k. */
-static double
+static inline double
 poisson_upper(unsigned k)
 {
 	return gsl_cdf_chisq_Pinv(0.95, 2.0 * (k + 1)) / 2;

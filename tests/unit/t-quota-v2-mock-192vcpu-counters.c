@@ -28,7 +28,7 @@
 static void
 put(const char *dir, const char *file, const char *text)
 {
-	char	 path[512];
+	char	 path[4096];
 	FILE	*f;
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -41,7 +41,7 @@ put(const char *dir, const char *file, const char *text)
 static char *
 get(const char *dir, const char *file)
 {
-	char	path[512];
+	char	path[4096];
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
 	return read_small_file(path, NULL);
@@ -66,7 +66,7 @@ kernel_rmfiles(const char *dir)
 {
 	static const char *const f[] = { "cgroup.procs", "cgroup.controllers",
 	    "cgroup.subtree_control", "cpu.max", "cpu.stat", NULL };
-	char	path[512];
+	char	path[4096];
 	int	i;
 
 	for (i = 0; f[i] != NULL; i++) {

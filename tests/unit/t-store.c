@@ -19,6 +19,7 @@
 #include "results/benchfmt-io.h"
 #include "results/store.h"
 #include "tap.h"
+#include "tap-user.h"
 
 static char tmpdir[] = "/tmp/t-store.XXXXXX";
 
@@ -726,6 +727,15 @@ static const char v1_script[] =
     "PRAGMA application_id = 1094861390;"
     "PRAGMA user_version = 1;";
 
+/* An unwritable v1 database opened read-only: refused, left alone. */
+static void
+refuse_v1_ro(void *p)
+{
+	check_refused(p, STORE_READONLY, "schema version 1 and needs an "
+	    "upgrade, but it cannot be written", "unwritable v1 database "
+	    "opened read-only");
+}
+
 static void
 test_open_refuse(void)
 {
@@ -735,27 +745,19 @@ test_open_refuse(void)
 	struct store_value	*v;
 	size_t			 len;
 	FILE			*fp;
-	int			 i;
 
 	/*
 	 * A read-only command migrates an older database it can write;
 	 * one it cannot write is refused and left alone (root can write
-	 * anything, so that half needs an ordinary user).
+	 * anything, so that half runs as nobody then).
 	 */
 	p = tpath("v1-ro.db");
 	raw_sql(p, v1_script);
-	if (geteuid() != 0) {
-		if (chmod(p, 0444) != 0)
-			die("cannot chmod '%s'", p);
-		check_refused(p, STORE_READONLY, "schema version 1 and needs "
-		    "an upgrade, but it cannot be written",
-		    "unwritable v1 database opened read-only");
-		if (chmod(p, 0644) != 0)
-			die("cannot chmod '%s'", p);
-	} else {
-		for (i = 0; i < 3; i++)
-			printf("ok %d # SKIP running as root\n", ++tap_count);
-	}
+	if (chmod(p, 0444) != 0 || chmod(tmpdir, 0711) != 0)
+		die("cannot chmod '%s'", p);
+	tap_unprivileged(refuse_v1_ro, p, 3);
+	if (chmod(p, 0644) != 0 || chmod(tmpdir, 0700) != 0)
+		die("cannot chmod '%s'", p);
 	st = store_open(p, STORE_READONLY, &cause);
 	if (!tap_ok(st != NULL, "v1 database opened read-only: migrated"))
 		TAP_DIAG("%s", cause);
