@@ -352,7 +352,7 @@ static int
 show_decisions(struct store *st, const struct store_run *r)
 {
 	struct store_decision	*d = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, note[160];
 	size_t			 n = 0, i;
 
 	if (store_decisions_list(st, r->id, &d, &n, &cause) == -1) {
@@ -375,6 +375,8 @@ show_decisions(struct store *st, const struct store_run *r)
 			printf(", U test p=%.3g", d[i].p_u);
 		if (!isnan(d[i].mde))
 			printf(", MDE %.3g%%", d[i].mde * 100);
+		if (seq_reopen_note(&d[i].ro, note, sizeof(note)) > 0)
+			printf("; %s", note);
 		printf(")\n");
 	}
 	store_decisions_free(d, n);

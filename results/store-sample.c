@@ -287,6 +287,41 @@ store_decision_add(struct store *st, int64_t run_id,
 	return store_run_stmt(st, s, "cannot store a decision", cause);
 }
 
+/* Each row's looks in order through seq_reopen_step: d[i].ro. */
+static int
+decisions_reopened(struct store *st, int64_t run_id, struct store_decision *d,
+    size_t n, char **cause)
+{
+	struct store_rows	 r;
+	const char		*w, *b, *u, *a;
+	size_t			 i;
+
+	if (store_rows(&r, st, "SELECT workload, benchmark, unit, arm, look,"
+	    " round, verdict FROM decisions WHERE run_id = ?1 ORDER BY look",
+	    cause) != 0)
+		return -1;
+	sqlite3_bind_int64(r.s, 1, run_id);
+	while (store_next(&r)) {
+		w = (const char *)sqlite3_column_text(r.s, 0);
+		b = (const char *)sqlite3_column_text(r.s, 1);
+		u = (const char *)sqlite3_column_text(r.s, 2);
+		a = (const char *)sqlite3_column_text(r.s, 3);
+		for (i = 0; i < n; i++) {
+			if (strcmp(d[i].workload, w) != 0 ||
+			    strcmp(d[i].benchmark, b) != 0 ||
+			    strcmp(d[i].unit, u) != 0 ||
+			    strcmp(d[i].arm, a) != 0)
+				continue;
+			seq_reopen_step(&d[i].ro, seq_verdict_parse((const
+			    char *)sqlite3_column_text(r.s, 6)),
+			    sqlite3_column_int(r.s, 4),
+			    sqlite3_column_int(r.s, 5));
+			break;
+		}
+	}
+	return store_rows_end(&r, "cannot read decisions", cause);
+}
+
 int
 store_decisions_list(struct store *st, int64_t run_id,
     struct store_decision **out, size_t *n, char **cause)
@@ -311,6 +346,7 @@ store_decisions_list(struct store *st, int64_t run_id,
 	while (store_next(&r)) {
 		XGROW(v, *n, cap);
 		d = &v[(*n)++];
+		memset(d, 0, sizeof(*d));
 		d->workload = store_col_str(r.s, 0);
 		d->look = sqlite3_column_int(r.s, 1);
 		d->good_rounds = sqlite3_column_int(r.s, 2);
@@ -331,7 +367,8 @@ store_decisions_list(struct store *st, int64_t run_id,
 		d->p_u = sqlite3_column_type(r.s, 15) == SQLITE_NULL ? NAN :
 		    sqlite3_column_double(r.s, 15);
 	}
-	if (store_rows_end(&r, "cannot read decisions", cause) != 0) {
+	if (store_rows_end(&r, "cannot read decisions", cause) != 0 ||
+	    decisions_reopened(st, run_id, v, *n, cause) != 0) {
 		store_decisions_free(v, *n);
 		*n = 0;
 		return -1;

@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/sequential.h"
+
 #define STORE_SCHEMA_VERSION 10
 
 struct store;
@@ -371,11 +373,12 @@ struct store_decision {
 	double	 p, boundary, mde;
 	double	 p_u;		/* the U test's (NAN if not computed) */
 	int64_t	 n1, n2;
+	struct seq_reopen ro;	/* the row's looks: reopened? (list) */
 };
 int	store_decision_add(struct store *st, int64_t run_id,
 	    const struct store_decision *d, char **cause);
 /* The last look of each row (its verdict), in the order of the rows'
- * first looks. */
+ * first looks; ro from all its looks. */
 int	store_decisions_list(struct store *st, int64_t run_id,
 	    struct store_decision **out, size_t *n, char **cause);
 void	store_decisions_free(struct store_decision *d, size_t n);

@@ -4,6 +4,7 @@
  * for the design and why it keeps the false-positive rate).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -550,4 +551,53 @@ seq_verdict_name(enum seq_verdict v)
 		break;
 	}
 	return "undecided";
+}
+
+enum seq_verdict
+seq_verdict_parse(const char *name)
+{
+	if (name != NULL && strcmp(name, "different") == 0)
+		return SEQ_DIFFERENT;
+	if (name != NULL && strcmp(name, "equivalent") == 0)
+		return SEQ_EQUIVALENT;
+	return SEQ_UNDECIDED;
+}
+
+void
+seq_reopen_step(struct seq_reopen *o, enum seq_verdict v, int look,
+    int round)
+{
+	if (o->looked && o->last != SEQ_UNDECIDED && v != o->last) {
+		o->reopened++;
+		o->was = o->last;
+		o->was_look = o->last_look;
+		o->was_round = o->last_round;
+		o->reopen_look = look;
+		o->reopen_round = round;
+	}
+	o->looked = 1;
+	o->last = v;
+	o->last_look = look;
+	o->last_round = round;
+}
+
+size_t
+seq_reopen_note(const struct seq_reopen *o, char *buf, size_t len)
+{
+	char	times[32] = "";
+	int	n;
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	if (o->reopened <= 0)
+		return 0;
+	if (o->reopened > 1)
+		snprintf(times, sizeof(times), " %d times, the last",
+		    o->reopened);
+	n = snprintf(buf, len, "reopened%s: %s at look %d (round %d), not at "
+	    "look %d (round %d)", times, seq_verdict_name(o->was),
+	    o->was_look + 1, o->was_round + 1, o->reopen_look + 1,
+	    o->reopen_round + 1);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }

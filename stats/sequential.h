@@ -79,6 +79,7 @@
 #define ABBENCH_STATS_SEQUENTIAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct bm_ucache;
 
@@ -238,5 +239,30 @@ double	seq_projected_p(const struct seq_design *d, double p, size_t n1,
 	    size_t n2);
 
 const char	*seq_verdict_name(enum seq_verdict v);
+/* The verdict a name of seq_verdict_name's stands for. */
+enum seq_verdict seq_verdict_parse(const char *name);
+
+/*
+ * A row's verdicts look after look, where a workload goes on until all
+ * its rows are decided at one look: a row decided at a look and not, or
+ * otherwise, at a later one is reopened. How many times, and the last
+ * (the verdict it had, at which look and round, and the look and round
+ * that reopened it). One rule for the run's verdict lines and for what
+ * `db show` reads back from the stored looks.
+ */
+struct seq_reopen {
+	int			looked, reopened;
+	enum seq_verdict	last, was;
+	int			last_look, last_round, was_look, was_round;
+	int			reopen_look, reopen_round;
+};
+
+/* The row's verdict v at look (0-based) made at run round (0-based). */
+void	seq_reopen_step(struct seq_reopen *o, enum seq_verdict v, int look,
+	    int round);
+/* "reopened: different at look 1 (round 4), not at look 2 (round 6)"
+ * (or "reopened 2 times, the last: ...") into buf when it was, else "";
+ * buf's length. */
+size_t	seq_reopen_note(const struct seq_reopen *o, char *buf, size_t len);
 
 #endif

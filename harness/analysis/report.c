@@ -588,7 +588,7 @@ report_decisions(struct report *r)
 	struct store_decision	*d = NULL;
 	size_t			 nd = 0, i;
 	char			*cause = NULL, g[16], rd[16], p[32], b[32];
-	char			 n[48], m[32], pu[32], *t;
+	char			 n[48], m[32], pu[32], *t, note[160];
 
 	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == -1) {
 		report_h2(r, "decisions", "Decisions (stop = decided)");
@@ -624,7 +624,13 @@ report_decisions(struct report *r)
 		report_cell(r, d[i].benchmark);
 		report_cell(r, d[i].unit);
 		report_cell(r, d[i].arm);
-		report_cell(r, d[i].verdict);
+		/* "undecided (reopened: different at look 1 ...)" */
+		if (seq_reopen_note(&d[i].ro, note, sizeof(note)) > 0) {
+			t = xasprintf("%s (%s)", d[i].verdict, note);
+			report_cell(r, t);
+			free(t);
+		} else
+			report_cell(r, d[i].verdict);
 		report_cell(r, g);
 		report_cell(r, rd);
 		report_cell(r, d[i].test != NULL ? d[i].test : "");

@@ -36,16 +36,8 @@ struct vrow {
 	double			 mde;		/* undecided at the last look */
 	size_t			 advise;	/* rounds power advises then */
 	size_t			 mde_n1, mde_n2; /* the executions it is at */
-	/*
-	 * Reopened: decided at a look (was, at was_look and was_round) and
-	 * not, or otherwise, at a later one (at reopen_look): a workload
-	 * stops only when all its rows are decided at one look, so a row
-	 * decided early is looked at again with its other rows, on more
-	 * samples. How many times, and the last.
-	 */
-	int			 reopened;
-	enum seq_verdict	 was;
-	int			 was_look, was_round, reopen_look, reopen_round;
+	struct seq_reopen	 ro;		/* its verdicts look after
+						 * look: reopened? */
 };
 
 struct verdicts {
@@ -434,7 +426,6 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 	struct vrow		*r;
 	signed char		*pf;
 	int			 k = seq_look_at(&v->d, good), all = 1, a0, ai;
-	enum seq_verdict	 prev;
 	int			 last = (size_t)k + 1 == v->d.nlooks, rc = 0;
 
 	if (k < 0)
@@ -471,12 +462,6 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			np = v->paired ? verdicts_pairs(vs, ns, pd, pf) : 0;
 			r = verdicts_row(v, w, row->benchmark, row->unit,
 			    (int)a);
-			prev = r->looked ? r->res.verdict : SEQ_UNDECIDED;
-			if (prev != SEQ_UNDECIDED) {
-				r->was = prev;
-				r->was_look = r->look;
-				r->was_round = r->round;
-			}
 			r->looked = 1;
 			r->look = k;
 			r->good = good;
@@ -485,11 +470,7 @@ verdicts_look(struct verdicts *v, struct store *st, int64_t run_id,
 			r->n2 = n2;
 			verdicts_decide(v, r, k, x1, n1, x2, n2, pd, pf, np,
 			    scale);
-			if (prev != SEQ_UNDECIDED && r->res.verdict != prev) {
-				r->reopened++;
-				r->reopen_look = k;
-				r->reopen_round = round;
-			}
+			seq_reopen_step(&r->ro, r->res.verdict, k, round);
 			if (r->res.verdict == SEQ_UNDECIDED) {
 				all = all && r->res.futile;
 				if ((last || r->res.futile) && n1 > 0 &&
@@ -531,7 +512,7 @@ verdicts_count(const struct verdicts *v, size_t *rows, size_t *decided,
 			(*decided)++;
 		else if (r->res.futile)
 			(*stopped)++;
-		if (r->res.verdict == SEQ_UNDECIDED && r->reopened > 0)
+		if (r->res.verdict == SEQ_UNDECIDED && r->ro.reopened > 0)
 			(*reopened)++;
 	}
 }
@@ -553,6 +534,7 @@ verdicts_print_notes(const struct verdicts *v, const struct vrow *r,
     FILE *fp)
 {
 	const struct seq_result	*s = &r->res;
+	char			 note[160];
 
 	if (s->test != SEQ_TEST_U_BM && isfinite(s->p_u))
 		fprintf(fp, "; U test p=%.3g", s->p_u);
@@ -580,16 +562,9 @@ verdicts_print_notes(const struct verdicts *v, const struct vrow *r,
 		fprintf(fp, "; position in the round changes the ratio by "
 		    "%+.3g%%, beyond the margin: decided unpaired",
 		    expm1(s->position) * 100);
-	if (r->reopened > 1)
-		fprintf(fp, "; reopened %d times, the last:", r->reopened);
-	else if (r->reopened > 0)
-		fprintf(fp, "; reopened:");
-	if (r->reopened > 0)
-		fprintf(fp, " %s at look %d (round %d), not at look %d "
-		    "(round %d) on more samples, its workload going on for "
-		    "another row", r->was == SEQ_DIFFERENT ? "different" :
-		    "equivalent", r->was_look + 1, r->was_round + 1,
-		    r->reopen_look + 1, r->reopen_round + 1);
+	if (seq_reopen_note(&r->ro, note, sizeof(note)) > 0)
+		fprintf(fp, "; %s on more samples, its workload going on for "
+		    "another row", note);
 }
 
 void

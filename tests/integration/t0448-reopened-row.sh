@@ -47,4 +47,14 @@ like "$(grep '^  Stay sec/op' err)" "^  Stay sec/op b vs a: different after 8 go
     "Stay, decided at every look: different at the last"
 ok "$(! grep '^  Stay sec/op\|^  Open sec/op' err | grep -q reopened; echo $?)" \
     "  (no reopened note on a row never reopened)"
+# What the store says later, by the same rule from the stored looks.
+"$ABBENCH" db show --db c.db 1 >show 2>&1
+ok $? "db show"
+like "$(grep '^  Flip sec/op' show)" "; reopened: different at look 1 \\(round 4\\), not at look 2 \\(round 6\\)\\)\$" \
+    "db show: Flip's decision says it was reopened, as the run did"
+is "$(grep -c reopened show)" 1 "  (db show: no other row reopened)"
+"$ABBENCH" report --db c.db 1 -o r.md >/dev/null 2>&1
+ok $? "report as markdown"
+file_like r.md "^\\| Flip \\| sec/op \\| b \\| undecided \\(reopened: different at look 1 \\(round 4\\), not at look 2 \\(round 6\\)\\) \\|" \
+    "report: Flip's verdict cell says it was reopened"
 done_testing

@@ -840,6 +840,48 @@ test_contract(void)
 	    "of %lu", st.seq_equiv, st.paths);
 }
 
+/*
+ * A row's verdicts look after look (seq_reopen_step), the rule both the
+ * run's verdict lines and `db show` apply: the note names the last
+ * reopening, not a later decided look (different at 1, undecided at 2,
+ * different at 3 and 4: reopened once, at look 2, from look 1).
+ */
+static void
+test_reopen(void)
+{
+	static const enum seq_verdict	 seq[] = { SEQ_DIFFERENT,
+		SEQ_UNDECIDED, SEQ_DIFFERENT, SEQ_DIFFERENT };
+	struct seq_reopen		 o;
+	char				 note[160];
+	size_t				 i;
+
+	memset(&o, 0, sizeof(o));
+	seq_reopen_step(&o, SEQ_UNDECIDED, 0, 3);
+	seq_reopen_step(&o, SEQ_EQUIVALENT, 1, 5);
+	seq_reopen_step(&o, SEQ_EQUIVALENT, 2, 7);
+	tap_int_eq(seq_reopen_note(&o, note, sizeof(note)), 0,
+	    "reopen: undecided, then decided and staying: no note");
+	tap_str_eq(note, "", "  (an empty note)");
+	memset(&o, 0, sizeof(o));
+	for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+		seq_reopen_step(&o, seq[i], (int)i, 3 + 2 * (int)i);
+	seq_reopen_note(&o, note, sizeof(note));
+	tap_str_eq(note, "reopened: different at look 1 (round 4), not at "
+	    "look 2 (round 6)", "reopen: the last reopening, not a later "
+	    "decided look");
+	seq_reopen_step(&o, SEQ_EQUIVALENT, 4, 11);
+	seq_reopen_note(&o, note, sizeof(note));
+	tap_str_eq(note, "reopened 2 times, the last: different at look 4 "
+	    "(round 10), not at look 5 (round 12)",
+	    "reopen: different then equivalent counts too");
+	tap_int_eq(seq_reopen_note(&o, note, 10), 9,
+	    "reopen: a short buffer is cut, its length said");
+	tap_int_eq(seq_verdict_parse(seq_verdict_name(SEQ_EQUIVALENT)),
+	    SEQ_EQUIVALENT, "a verdict's name parses back");
+	tap_int_eq(seq_verdict_parse("bogus"), SEQ_UNDECIDED,
+	    "  (an unknown name is undecided)");
+}
+
 int
 main(void)
 {
@@ -849,6 +891,7 @@ main(void)
 	test_ranktests();
 	test_resolution_every_digit();
 	test_decide();
+	test_reopen();
 	test_contract();
 	return tap_done();
 }
