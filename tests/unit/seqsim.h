@@ -57,12 +57,17 @@ struct seqsim_stats {
 	unsigned long	paired;		/* stops decided by the paired test */
 	double		rounds_sum;
 	unsigned long	rounds_hist[1025];	/* rounds at the stop */
+	/* all_looks: paths different, or equivalent, at some look (past
+	 * their stop too): what a row's verdict can be at whichever look
+	 * its workload stops, its other rows deciding when (reopened) */
+	unsigned long	ever_diff, ever_equiv;
 };
 
 /* What a path is run with besides the design. */
 struct seqsim_opts {
 	int	paired;		/* give the rule the rounds as pairs */
 	double	position;	/* SIM_POSITION: the carry-over */
+	int	all_looks;	/* every look, for ever_diff and ever_equiv */
 };
 
 static inline int
@@ -139,6 +144,7 @@ seqsim_path(gsl_rng *r, const struct seq_design *d, enum seqsim_model m,
 	double			*sa = scratch + 2 * M, *sb = scratch + 3 * M;
 	double			*lr = scratch + 4 * M;
 	signed char		 first[1024];
+	int			 ever_d = 0, ever_e = 0;
 	double			 dr = 0, p, phi = 0.95;
 	double			 innov = 2 * sigma * sqrt(1 - phi * phi);
 	struct seq_result	 res;
@@ -172,7 +178,8 @@ seqsim_path(gsl_rng *r, const struct seq_design *d, enum seqsim_model m,
 			first[i] = i % 2 == 0;
 	}
 	st->paths++;
-	for (look = 0; look < d->nlooks && !stop; look++) {
+	for (look = 0; look < d->nlooks && (!stop || o->all_looks);
+	    look++) {
 		int	n = d->looks[look];
 
 		memcpy(sa, a, (size_t)n * sizeof(*sa));
@@ -184,8 +191,10 @@ seqsim_path(gsl_rng *r, const struct seq_design *d, enum seqsim_model m,
 		pr.n = (size_t)n;
 		seq_decide(d, (int)look, sa, (size_t)n, sb, (size_t)n,
 		    o->paired && n <= 1024 ? &pr : NULL, uc, &res);
-		if (res.verdict != SEQ_UNDECIDED || res.futile ||
-		    look + 1 == d->nlooks) {
+		ever_d |= res.verdict == SEQ_DIFFERENT;
+		ever_e |= res.verdict == SEQ_EQUIVALENT;
+		if (!stop && (res.verdict != SEQ_UNDECIDED || res.futile ||
+		    look + 1 == d->nlooks)) {
 			stop = n;
 			if (res.verdict == SEQ_DIFFERENT)
 				st->seq_diff++;
@@ -196,6 +205,8 @@ seqsim_path(gsl_rng *r, const struct seq_design *d, enum seqsim_model m,
 				st->paired++;
 		}
 	}
+	st->ever_diff += ever_d;
+	st->ever_equiv += ever_e;
 	st->rounds_sum += stop;
 	st->rounds_hist[stop < 1024 ? stop : 1024]++;
 	/* The fixed design on the same path: all rounds, p <= alpha. */
