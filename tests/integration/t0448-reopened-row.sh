@@ -57,4 +57,19 @@ is "$(grep -c reopened show)" 1 "  (db show: no other row reopened)"
 ok $? "report as markdown"
 file_like r.md "^\\| Flip \\| sec/op \\| b \\| undecided \\(reopened: different at look 1 \\(round 4\\), not at look 2 \\(round 6\\)\\) \\|" \
     "report: Flip's verdict cell says it was reopened"
+# A kill -9 between the two looks, then --resume: the stored samples
+# replay the looks, so the row is said reopened as in one go.
+sed 's|^arm=$1 r=$2$|&\
+if [ "$r" = 5 ] \&\& [ ! -f killed ]; then : >killed; kill -9 $PPID; sleep 1; fi|' \
+    flip.sh >flipk.sh
+chmod +x flipk.sh
+sed "s|flip.sh|flipk.sh|" c.ini >k.ini
+"$ABBENCH" run k.ini --db "$TEST_TMP/k.db" 2>kerr
+is $? 137 "a run killed -9 by its program in round 6, after the first look"
+"$ABBENCH" run --resume 1 --db "$TEST_TMP/k.db" 2>rerr
+ok $? "--resume" || diag "$(cat rerr)"
+is "$(grep '^  Flip sec/op' rerr)" "$(grep '^  Flip sec/op' err)" \
+    "resumed: Flip's verdict line as in one go, reopened"
+file_like rerr "^round 6/8 done: .*, rows decided 1/3, 1 reopened \\(decided" \
+    "resumed: the progress says it reopened at round 6"
 done_testing
