@@ -50,7 +50,7 @@ main(void)
 	tap_ok(psi_parse_avg60("some avg10=1 avg60=x total=9\n") < 0,
 	    "avg60 that is no number: none");
 	tap_ok(psi_parse_avg60("some avg60=100.5 total=9\n") < 0,
-	    "avg60 above 100%: none");
+	    "avg60 above 100%%: none");
 
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);

@@ -16,6 +16,9 @@ static int tap_count;
 static int tap_failed;
 
 static inline int
+tap_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline int
 tap_ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
