@@ -352,7 +352,7 @@ static int
 show_decisions(struct store *st, const struct store_run *r)
 {
 	struct store_decision	*d = NULL;
-	char			*cause = NULL, note[160];
+	char			*cause = NULL, note[SEQ_REOPEN_NOTE];
 	size_t			 n = 0, i;
 
 	if (store_decisions_list(st, r->id, &d, &n, &cause) == -1) {

@@ -410,8 +410,7 @@ strvec_cmp(const void *a, const void *b)
 void
 strvec_sort(struct strvec *sv)
 {
-	if (sv->n > 1)
-		xqsort(sv->v, sv->n, sizeof *sv->v, strvec_cmp);
+	xqsort(sv->v, sv->n, sizeof *sv->v, strvec_cmp);
 }
 
 void

@@ -262,8 +262,7 @@ store_values(struct store *st, int64_t run_id, const char *arm, int flags,
 	    sv_rows(st, run_id, arm, flags, ex, nex, &tab, &ntab, &rows,
 	    &nrows, cause) != 0)
 		goto out;
-	if (nrows > 1)
-		xqsort(rows, nrows, sizeof *rows, sv_row_cmp);
+	xqsort(rows, nrows, sizeof *rows, sv_row_cmp);
 	v = xcalloc(nrows > 0 ? nrows : 1, sizeof *v);
 	for (i = 0; i < nrows; i++) {
 		rc = sv_fill(st, &rows[i], &tab[rows[i].series],

@@ -205,9 +205,7 @@ cp_detect(const double *x, size_t n, const struct cp_options *o,
 	}
 
 	/* Sort by index and describe the levels on either side. */
-	if (out->n > 1)
-		xqsort(out->changes, out->n, sizeof(*out->changes),
-		    cp_cmp_change);
+	xqsort(out->changes, out->n, sizeof(*out->changes), cp_cmp_change);
 	for (i = 0; i < out->n; i++) {
 		struct cp_change	*c = &out->changes[i];
 		size_t			 lo, hi;

@@ -79,7 +79,6 @@
 #define ABBENCH_STATS_SEQUENTIAL_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 struct bm_ucache;
 
@@ -262,7 +261,8 @@ void	seq_reopen_step(struct seq_reopen *o, enum seq_verdict v, int look,
 	    int round);
 /* "reopened: different at look 1 (round 4), not at look 2 (round 6)"
  * (or "reopened 2 times, the last: ...") into buf when it was, else "";
- * buf's length. */
+ * buf's length. SEQ_REOPEN_NOTE holds any. */
+#define SEQ_REOPEN_NOTE	160
 size_t	seq_reopen_note(const struct seq_reopen *o, char *buf, size_t len);
 
 #endif

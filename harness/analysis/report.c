@@ -588,7 +588,7 @@ report_decisions(struct report *r)
 	struct store_decision	*d = NULL;
 	size_t			 nd = 0, i;
 	char			*cause = NULL, g[16], rd[16], p[32], b[32];
-	char			 n[48], m[32], pu[32], *t, note[160];
+	char			 n[48], m[32], pu[32], *t, note[SEQ_REOPEN_NOTE];
 
 	if (store_decisions_list(r->st, r->run.id, &d, &nd, &cause) == -1) {
 		report_h2(r, "decisions", "Decisions (stop = decided)");

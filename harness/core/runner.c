@@ -627,8 +627,7 @@ run_load_bad(struct run_state *r, char **cause)
 		r->bad[r->nbad++] = v[i].plan_idx;
 	}
 	store_values_free(v, n);
-	if (r->nbad > 0)
-		xqsort(r->bad, r->nbad, sizeof(*r->bad), run_cmp_int);
+	xqsort(r->bad, r->nbad, sizeof(*r->bad), run_cmp_int);
 	return 0;
 }
 

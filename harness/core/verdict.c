@@ -534,7 +534,7 @@ verdicts_print_notes(const struct verdicts *v, const struct vrow *r,
     FILE *fp)
 {
 	const struct seq_result	*s = &r->res;
-	char			 note[160];
+	char			 note[SEQ_REOPEN_NOTE];
 
 	if (s->test != SEQ_TEST_U_BM && isfinite(s->p_u))
 		fprintf(fp, "; U test p=%.3g", s->p_u);
